@@ -1,0 +1,210 @@
+//! Command-line types (clap derive) and the value parsers that reject
+//! absurd input with a clear message.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::scenario::{MAX_DD_PER_BDI, Overrides, parse_size};
+
+/// Watch Linux throttle tasks that dirty page-cache pages.
+///
+/// With no command, opens the live dashboard on the default scenario.
+#[derive(Debug, Parser)]
+#[command(name = "dirtyviz", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// What to do; without one, the dashboard opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The world the dashboard opens on.
+    #[command(flatten)]
+    pub world: WorldArgs,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scenario headless: write a trace and time series, print a summary.
+    Run(RunArgs),
+}
+
+/// Which world to build and what to change in it.
+#[derive(Clone, Debug, Default, Args)]
+pub struct WorldArgs {
+    /// Preset name (default, hdd-10dd, hdd-100dd, hdd-1000dd, ssd-10dd,
+    /// jbod-10hdd, raid0-10hdd) or a scenario file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub scenario: Option<String>,
+    /// Seed of the random generator (device noise).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// vm.dirty_ratio [%]; clears --dirty-bytes.
+    #[arg(long, value_parser = percent, conflicts_with = "dirty_bytes")]
+    pub dirty_ratio: Option<u64>,
+    /// vm.dirty_background_ratio [%]; clears --dirty-background-bytes.
+    #[arg(long, value_parser = percent, conflicts_with = "dirty_background_bytes")]
+    pub dirty_background_ratio: Option<u64>,
+    /// vm.dirty_bytes, e.g. 100M (plain numbers are bytes; the kernel
+    /// refuses less than two pages, dirtyviz goes down to one).
+    #[arg(long, value_name = "SIZE", value_parser = dirty_bytes)]
+    pub dirty_bytes: Option<u64>,
+    /// vm.dirty_background_bytes, e.g. 50M (plain numbers are bytes).
+    #[arg(long, value_name = "SIZE", value_parser = background_bytes)]
+    pub dirty_background_bytes: Option<u64>,
+    /// Memory size, e.g. 4G or 16384M.
+    #[arg(long, value_name = "SIZE", value_parser = memory)]
+    pub memory: Option<u64>,
+    /// Number of CPUs.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cpus: Option<u32>,
+    /// Timer frequency: 100, 250, 300 or 1000.
+    #[arg(long, value_parser = hz)]
+    pub hz: Option<u64>,
+    /// dd tasks per bdi (replaces the scenario's counts).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
+    pub dd: Option<u32>,
+    /// Fixed floating-proportion period shift (the kernel derives it from
+    /// the dirty threshold; 12 adapts much faster).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(2..=48))]
+    pub period_shift: Option<i32>,
+}
+
+impl WorldArgs {
+    /// The scenario overrides these arguments ask for.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            dirty_ratio: self.dirty_ratio,
+            dirty_background_ratio: self.dirty_background_ratio,
+            dirty_bytes: self.dirty_bytes,
+            dirty_background_bytes: self.dirty_background_bytes,
+            memory_mb: self.memory.map(|b| b >> 20),
+            cpus: self.cpus.map(|c| c as usize),
+            hz: self.hz,
+            dd: self.dd,
+            period_shift: self.period_shift,
+            seed: self.seed,
+            patches: None,
+        }
+    }
+}
+
+/// `dirtyviz run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The world.
+    #[command(flatten)]
+    pub world: WorldArgs,
+    /// Simulated time to run, e.g. 60s, 500ms, 10m (default: the scenario's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
+    pub duration: Option<u64>,
+    /// Write every throttling decision as JSON Lines.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Write the time series (one row per 100 ms) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write the summary as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn percent(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(v) if v <= 100 => Ok(v),
+        _ => Err("must be a whole percentage from 0 to 100".into()),
+    }
+}
+
+fn size(s: &str) -> Result<u64, String> {
+    parse_size(s).ok_or_else(|| "must be a size such as 4096, 100M or 4G".to_string())
+}
+
+fn dirty_bytes(s: &str) -> Result<u64, String> {
+    match size(s)? {
+        v if v < 4096 => Err("must be at least 4096 (one page)".into()),
+        v if v > 4 << 40 => Err("must be at most 4T".into()),
+        v => Ok(v),
+    }
+}
+
+fn background_bytes(s: &str) -> Result<u64, String> {
+    match size(s)? {
+        v if v > 4 << 40 => Err("must be at most 4T".into()),
+        v => Ok(v),
+    }
+}
+
+fn memory(s: &str) -> Result<u64, String> {
+    match size(s)? {
+        v if v < 16 << 20 => Err("memory must be at least 16M".into()),
+        v if v > 4 << 40 => Err("memory must be at most 4T".into()),
+        v => Ok(v),
+    }
+}
+
+fn hz(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(v @ (100 | 250 | 300 | 1000)) => Ok(v),
+        _ => Err("HZ must be 100, 250, 300 or 1000".into()),
+    }
+}
+
+/// Parses `60s`, `500ms`, `2m`, `1h` or plain seconds into nanoseconds.
+pub fn duration(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num.parse().map_err(|_| "must be a time such as 60s, 500ms or 10m".to_string())?;
+    let scale = match unit {
+        "" | "s" => 1e9,
+        "ms" => 1e6,
+        "m" | "min" => 60e9,
+        "h" => 3600e9,
+        _ => return Err("must be a time such as 60s, 500ms or 10m".into()),
+    };
+    let ns = value * scale;
+    if !(ns.is_finite() && ns > 0.0) {
+        return Err("must be positive".into());
+    }
+    if ns > 1e6 * 1e9 {
+        return Err("must be at most 1000000s".into());
+    }
+    Ok(ns as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration("60s"), Ok(60_000_000_000));
+        assert_eq!(duration("500ms"), Ok(500_000_000));
+        assert_eq!(duration("2m"), Ok(120_000_000_000));
+        assert_eq!(duration("1.5"), Ok(1_500_000_000));
+        assert!(duration("-1s").is_err());
+        assert!(duration("0s").is_err());
+        assert!(duration("soon").is_err());
+    }
+
+    #[test]
+    fn absurd_values_are_refused() {
+        assert!(memory("0").is_err());
+        assert!(memory("16M").is_ok());
+        assert!(hz("7").is_err());
+        assert!(dirty_bytes("4095").is_err());
+        assert!(dirty_bytes("4096").is_ok());
+        assert!(percent("101").is_err());
+        let e = Cli::try_parse_from(["dirtyviz", "run", "--dd", "100000"]).expect_err("too many");
+        assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
+    }
+}

@@ -1,0 +1,14 @@
+//! dirtyviz teaches how Linux throttles tasks that dirty page-cache pages.
+//!
+//! It simulates the kernel's dirty throttling control loops, exactly as
+//! Wu Fengguang's "IO-less dirty throttling v12" series computes them, on
+//! modelled disks, and shows them live in a terminal or writes traces and
+//! time series headless.
+//!
+//! - [`sim`]: the deterministic world (no terminal, no files, no clock).
+//! - [`scenario`]: scenario files, presets and command-line overrides.
+
+pub mod cli;
+pub mod run;
+pub mod scenario;
+pub mod sim;

@@ -1,0 +1,590 @@
+//! Scenarios: worlds described in RON files in human units (MiB, MiB/s,
+//! seconds), the built-in presets, and the overrides the command line
+//! applies. A scenario converts into the engine's [`WorldConfig`].
+//!
+//! ```ron
+//! Scenario(
+//!     name: "default",
+//!     memory_mb: 4096,
+//!     cpus: 8,
+//!     devices: [(name: "sda", kind: Hdd)],
+//!     tasks: [Dd(bdi: "sda", n: 1, bs: "4k")],
+//! )
+//! ```
+
+pub mod presets;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::config::{DeviceConfig, DeviceKind, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
+use crate::sim::page_writeback::DirtyTunables;
+
+/// A world to simulate, as written in a scenario file.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name shown in the status line and the trace header.
+    #[serde(default)]
+    pub name: String,
+    /// One or two sentences on what it shows.
+    #[serde(default)]
+    pub description: String,
+    /// Total memory [MiB].
+    #[serde(default = "defaults::memory_mb")]
+    pub memory_mb: u64,
+    /// Memory outside the page cache (anonymous, kernel) [MiB]; default a tenth.
+    #[serde(default)]
+    pub reserved_mb: Option<u64>,
+    /// CPUs.
+    #[serde(default = "defaults::cpus")]
+    pub cpus: usize,
+    /// Timer frequency: 100, 250, 300 or 1000.
+    #[serde(default = "defaults::hz")]
+    pub hz: u64,
+    /// `vm.dirty_ratio` [%].
+    #[serde(default = "defaults::dirty_ratio")]
+    pub dirty_ratio: u64,
+    /// `vm.dirty_background_ratio` [%].
+    #[serde(default = "defaults::dirty_background_ratio")]
+    pub dirty_background_ratio: u64,
+    /// `vm.dirty_bytes` [bytes]; wins over the ratio.
+    #[serde(default)]
+    pub dirty_bytes: Option<u64>,
+    /// `vm.dirty_background_bytes` [bytes]; wins over the ratio.
+    #[serde(default)]
+    pub dirty_background_bytes: Option<u64>,
+    /// Fixed floating-proportion period shift (default: the kernel's rule).
+    #[serde(default)]
+    pub period_shift: Option<i32>,
+    /// Patch level: 0 (legacy 3.1) to 11 (the whole series).
+    #[serde(default = "defaults::patches")]
+    pub patches: u8,
+    /// Seed of the random generator.
+    #[serde(default = "defaults::seed")]
+    pub seed: u64,
+    /// Default length of a headless run [s].
+    #[serde(default = "defaults::duration_s")]
+    pub duration_s: f64,
+    /// The devices; each is one bdi, a JBOD is several.
+    pub devices: Vec<DeviceSpec>,
+    /// The tasks.
+    #[serde(default)]
+    pub tasks: Vec<TaskSpec>,
+}
+
+mod defaults {
+    pub fn memory_mb() -> u64 {
+        4096
+    }
+    pub fn cpus() -> usize {
+        8
+    }
+    pub fn hz() -> u64 {
+        1000
+    }
+    pub fn dirty_ratio() -> u64 {
+        20
+    }
+    pub fn dirty_background_ratio() -> u64 {
+        10
+    }
+    pub fn patches() -> u8 {
+        11
+    }
+    pub fn seed() -> u64 {
+        1
+    }
+    pub fn duration_s() -> f64 {
+        60.0
+    }
+    pub fn n() -> u32 {
+        1
+    }
+    pub fn bs() -> String {
+        "4k".to_string()
+    }
+}
+
+/// Kinds of device in a scenario file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum DeviceKindSpec {
+    /// A rotating disk (100 MiB/s, 8 ms seeks).
+    Hdd,
+    /// A flash disk (400 MiB/s, no seeks).
+    Ssd,
+    /// A USB flash key (8 MiB/s, jittery).
+    UsbKey,
+    /// `disks` HDDs striped into one bdi.
+    Raid0,
+    /// `disks` HDDs, each its own bdi, named `<name>a`, `<name>b`, ...
+    Jbod,
+}
+
+/// A device in a scenario file.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceSpec {
+    /// bdi name (a name prefix for a JBOD).
+    pub name: String,
+    /// What it is.
+    pub kind: DeviceKindSpec,
+    /// Member disks of a RAID0 or JBOD.
+    #[serde(default)]
+    pub disks: Option<u32>,
+    /// Sequential bandwidth of one disk [MiB/s].
+    #[serde(default)]
+    pub bandwidth_mbps: Option<f64>,
+    /// Average seek [ms].
+    #[serde(default)]
+    pub seek_ms: Option<f64>,
+    /// Request slots [requests].
+    #[serde(default)]
+    pub queue_depth: Option<usize>,
+    /// Relative spread of transfer times (0.1 = ±10%).
+    #[serde(default)]
+    pub noise: Option<f64>,
+    /// Share of recent writeouts at time 0, relative to the other devices
+    /// (default 1: equal shares, as on a system that has been running).
+    #[serde(default)]
+    pub initial_share: Option<f64>,
+}
+
+/// A group of tasks in a scenario file.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub enum TaskSpec {
+    /// `n` dd processes per target bdi, each writing its own file.
+    Dd {
+        /// Target bdi name, or `*` for every bdi.
+        bdi: String,
+        /// How many per bdi.
+        #[serde(default = "defaults::n")]
+        n: u32,
+        /// Block size, e.g. `4k`, `1M`.
+        #[serde(default = "defaults::bs")]
+        bs: String,
+        /// Stop after this many MiB (default: write until stopped).
+        #[serde(default)]
+        count_mb: Option<u64>,
+        /// Start time of the first [s].
+        #[serde(default)]
+        start_s: f64,
+        /// The group's tasks start evenly spread over this long, as a
+        /// shell loop launching them would [s].
+        #[serde(default)]
+        spread_s: f64,
+        /// Kill time [s].
+        #[serde(default)]
+        stop_s: Option<f64>,
+    },
+}
+
+/// Settings the command line can override.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// `vm.dirty_ratio`; zeroes `dirty_bytes`.
+    pub dirty_ratio: Option<u64>,
+    /// `vm.dirty_background_ratio`; zeroes `dirty_background_bytes`.
+    pub dirty_background_ratio: Option<u64>,
+    /// `vm.dirty_bytes`; zeroes the ratio.
+    pub dirty_bytes: Option<u64>,
+    /// `vm.dirty_background_bytes`; zeroes the ratio.
+    pub dirty_background_bytes: Option<u64>,
+    /// Memory [MiB].
+    pub memory_mb: Option<u64>,
+    /// CPUs.
+    pub cpus: Option<usize>,
+    /// HZ.
+    pub hz: Option<u64>,
+    /// dd tasks per bdi.
+    pub dd: Option<u32>,
+    /// Period shift.
+    pub period_shift: Option<i32>,
+    /// Seed.
+    pub seed: Option<u64>,
+    /// Patch level.
+    pub patches: Option<u8>,
+}
+
+/// Largest number of dd tasks per bdi the command line accepts.
+pub const MAX_DD_PER_BDI: u32 = 10_000;
+
+/// A scenario that could not be read or does not make sense.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError(pub String);
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// RON as dirtyviz reads it: optional fields take plain values (`disks: 10`).
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
+/// Formats a RON error as `origin:line:col: what was wrong`.
+pub fn ron_error(origin: &str, e: &ron::error::SpannedError) -> String {
+    use ron::error::Error as E;
+    let what = match &e.code {
+        E::NoSuchStructField { expected, found, outer } => format!(
+            "unknown field `{found}`{}, expected one of {}",
+            outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default(),
+            quoted_list(expected)
+        ),
+        E::NoSuchEnumVariant { expected, found, outer } => format!(
+            "unknown variant `{found}`{}, expected one of {}",
+            outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default(),
+            quoted_list(expected)
+        ),
+        E::MissingStructField { field, outer } => {
+            format!("missing field `{field}`{}", outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default())
+        }
+        other => other.to_string(),
+    };
+    format!("{origin}:{}:{}: {what}", e.span.start.line, e.span.start.col)
+}
+
+fn quoted_list(items: &[&str]) -> String {
+    items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) [bytes].
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let value: f64 = num.parse().ok()?;
+    let mult = match unit.trim() {
+        "" | "b" | "B" => 1u64,
+        "k" | "K" | "KiB" | "KB" => 1 << 10,
+        "m" | "M" | "MiB" | "MB" => 1 << 20,
+        "g" | "G" | "GiB" | "GB" => 1 << 30,
+        "t" | "T" | "TiB" | "TB" => 1 << 40,
+        _ => return None,
+    };
+    let bytes = value * mult as f64;
+    (0.0..1.8e19).contains(&bytes).then_some(bytes as u64)
+}
+
+impl Scenario {
+    /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
+    pub fn from_ron(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        ron_options().from_str(text).map_err(|e| ScenarioError(ron_error(origin, &e)))
+    }
+
+    /// Reads a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ScenarioError(format!("{}: cannot read scenario: {e}", path.display())))?;
+        let mut s = Scenario::from_ron(&text, &path.display().to_string())?;
+        if s.name.is_empty() {
+            s.name = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        }
+        Ok(s)
+    }
+
+    /// A preset by name, or a scenario file by path.
+    pub fn resolve(name_or_path: &str) -> Result<Scenario, ScenarioError> {
+        if let Some(s) = presets::get(name_or_path) {
+            return s;
+        }
+        let path = Path::new(name_or_path);
+        if path.exists() {
+            return Scenario::load(path);
+        }
+        Err(ScenarioError(format!(
+            "unknown scenario `{name_or_path}`: not a file and not a preset ({})",
+            presets::names().join(", ")
+        )))
+    }
+
+    /// Applies command-line overrides, as sysctl would: a byte setting
+    /// zeroes its ratio twin and a ratio zeroes the bytes.
+    pub fn apply(&mut self, o: &Overrides) {
+        if let Some(v) = o.dirty_ratio {
+            self.dirty_ratio = v;
+            self.dirty_bytes = None;
+        }
+        if let Some(v) = o.dirty_bytes {
+            self.dirty_bytes = Some(v);
+            self.dirty_ratio = 0;
+        }
+        if let Some(v) = o.dirty_background_ratio {
+            self.dirty_background_ratio = v;
+            self.dirty_background_bytes = None;
+        }
+        if let Some(v) = o.dirty_background_bytes {
+            self.dirty_background_bytes = Some(v);
+            self.dirty_background_ratio = 0;
+        }
+        if let Some(v) = o.memory_mb {
+            self.memory_mb = v;
+            self.reserved_mb = None;
+        }
+        if let Some(v) = o.cpus {
+            self.cpus = v;
+        }
+        if let Some(v) = o.hz {
+            self.hz = v;
+        }
+        if let Some(v) = o.period_shift {
+            self.period_shift = Some(v);
+        }
+        if let Some(v) = o.seed {
+            self.seed = v;
+        }
+        if let Some(v) = o.patches {
+            self.patches = v;
+        }
+        if let Some(n) = o.dd {
+            let mut any = false;
+            for t in &mut self.tasks {
+                let TaskSpec::Dd { n: count, .. } = t;
+                *count = n;
+                any = true;
+            }
+            if !any && n > 0 {
+                self.tasks.push(TaskSpec::Dd {
+                    bdi: "*".into(),
+                    n,
+                    bs: defaults::bs(),
+                    count_mb: None,
+                    start_s: 0.0,
+                    spread_s: 0.0,
+                    stop_s: None,
+                });
+            }
+        }
+    }
+
+    /// The bdi names this scenario creates, in order.
+    pub fn bdi_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for d in &self.devices {
+            match d.kind {
+                DeviceKindSpec::Jbod => {
+                    for i in 0..d.disks.unwrap_or(2) {
+                        names.push(format!("{}{}", d.name, disk_letter(i)));
+                    }
+                }
+                _ => names.push(d.name.clone()),
+            }
+        }
+        names
+    }
+
+    /// Converts into the engine's configuration, checking every value a
+    /// user could get wrong.
+    pub fn to_world(&self) -> Result<WorldConfig, ScenarioError> {
+        let err = |s: String| Err(ScenarioError(s));
+        let origin = if self.name.is_empty() { "scenario" } else { &self.name };
+        if self.memory_mb < 16 || self.memory_mb > 4 << 20 {
+            return err(format!("{origin}: memory must be between 16M and 4T, got {} MiB", self.memory_mb));
+        }
+        let reserved_mb = self.reserved_mb.unwrap_or(self.memory_mb / 10);
+        if reserved_mb >= self.memory_mb {
+            return err(format!("{origin}: reserved_mb must be smaller than memory_mb"));
+        }
+        if !(self.duration_s.is_finite() && self.duration_s > 0.0) {
+            return err(format!("{origin}: duration_s must be positive"));
+        }
+        let mut devices = Vec::new();
+        for (i, d) in self.devices.iter().enumerate() {
+            let disks = d.disks.unwrap_or(2);
+            if matches!(d.kind, DeviceKindSpec::Raid0 | DeviceKindSpec::Jbod) && !(1..=26).contains(&disks) {
+                return err(format!("{origin}: devices[{i}]: disks must be between 1 and 26, got {disks}"));
+            }
+            let base = DeviceConfig::hdd(&d.name);
+            let (kind, bandwidth_mbps, seek_ms) = match d.kind {
+                DeviceKindSpec::Hdd | DeviceKindSpec::Jbod => (DeviceKind::Hdd, 100.0, 8.0),
+                DeviceKindSpec::Ssd => (DeviceKind::Ssd, 400.0, 0.0),
+                DeviceKindSpec::UsbKey => (DeviceKind::UsbKey, 8.0, 1.0),
+                DeviceKindSpec::Raid0 => (DeviceKind::Raid0, 100.0, 8.0),
+            };
+            let bandwidth_mbps = d.bandwidth_mbps.unwrap_or(bandwidth_mbps);
+            let members = if d.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
+            let one = DeviceConfig {
+                name: d.name.clone(),
+                kind,
+                bandwidth: bandwidth_mbps * 1048576.0 * members as f64,
+                seek_ns: d.seek_ms.unwrap_or(seek_ms) * 1e6,
+                queue_depth: d.queue_depth.unwrap_or(base.queue_depth * members as usize),
+                max_request_pages: base.max_request_pages,
+                noise: d.noise.unwrap_or(if kind == DeviceKind::UsbKey { 0.3 } else { base.noise }),
+                initial_share: d.initial_share.unwrap_or(1.0),
+            };
+            if d.kind == DeviceKindSpec::Jbod {
+                for k in 0..disks {
+                    devices.push(DeviceConfig { name: format!("{}{}", d.name, disk_letter(k)), ..one.clone() });
+                }
+            } else {
+                devices.push(one);
+            }
+        }
+        let names: Vec<&str> = devices.iter().map(|d| d.name.as_str()).collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return err(format!("{origin}: two devices are named `{n}`"));
+            }
+        }
+        let secs = |s: f64, what: &str, i: usize| -> Result<u64, ScenarioError> {
+            if s.is_finite() && (0.0..1e6).contains(&s) {
+                Ok((s * NS_PER_SEC as f64) as u64)
+            } else {
+                Err(ScenarioError(format!("{origin}: tasks[{i}]: {what} must be between 0 and 1e6 seconds")))
+            }
+        };
+        let mut tasks = Vec::new();
+        for (i, t) in self.tasks.iter().enumerate() {
+            let TaskSpec::Dd { bdi, n, bs, count_mb, start_s, spread_s, stop_s } = t;
+            let targets: Vec<usize> = if bdi == "*" {
+                (0..names.len()).collect()
+            } else {
+                match names.iter().position(|x| x == bdi) {
+                    Some(k) => vec![k],
+                    None => {
+                        return err(format!(
+                            "{origin}: tasks[{i}]: unknown bdi `{bdi}`, expected `*` or one of {}",
+                            quoted_list(&names)
+                        ));
+                    }
+                }
+            };
+            let Some(bs_bytes) = parse_size(bs) else {
+                return err(format!("{origin}: tasks[{i}]: block size `{bs}` is not a size like 4k or 1M"));
+            };
+            if *n > crate::scenario::MAX_DD_PER_BDI {
+                return err(format!(
+                    "{origin}: tasks[{i}]: at most {} dd per bdi, got {n}",
+                    crate::scenario::MAX_DD_PER_BDI
+                ));
+            }
+            let start_ns = secs(*start_s, "start_s", i)?;
+            let spread_ns = secs(*spread_s, "spread_s", i)?;
+            let stop_ns = stop_s.map(|s| secs(s, "stop_s", i)).transpose()?;
+            let count = targets.len() as u64 * *n as u64;
+            for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, *n as usize)).enumerate() {
+                tasks.push(TaskConfig {
+                    bdi: b,
+                    kind: TaskKind::Dd { bs: bs_bytes, total_bytes: count_mb.map(|m| m << 20) },
+                    start_ns: start_ns + spread_ns * k as u64 / count.max(1),
+                    stop_ns,
+                });
+            }
+        }
+        let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
+        let cfg = WorldConfig {
+            memory_pages: pages(self.memory_mb),
+            reserved_pages: pages(reserved_mb),
+            cpus: self.cpus,
+            hz: self.hz,
+            tunables: DirtyTunables {
+                dirty_ratio: self.dirty_ratio,
+                dirty_background_ratio: self.dirty_background_ratio,
+                dirty_bytes: self.dirty_bytes.unwrap_or(0),
+                dirty_background_bytes: self.dirty_background_bytes.unwrap_or(0),
+            },
+            period_shift: self.period_shift,
+            patches: self.patches,
+            seed: self.seed,
+            devices,
+            tasks,
+            syscall_ns: 1500,
+            copy_page_ns: 2500,
+            sample_ns: NS_PER_SEC / 10,
+            trace: false,
+        };
+        crate::sim::engine::validate(&cfg).map_err(|e| ScenarioError(format!("{origin}: {e}")))?;
+        Ok(cfg)
+    }
+}
+
+fn disk_letter(i: u32) -> char {
+    (b'a' + (i % 26) as u8) as char
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("4k"), Some(4096));
+        assert_eq!(parse_size("1M"), Some(1 << 20));
+        assert_eq!(parse_size("512"), Some(512));
+        assert_eq!(parse_size("1.5G"), Some(3 << 29));
+        assert_eq!(parse_size("4q"), None);
+        assert_eq!(parse_size("-1k"), None);
+        assert_eq!(parse_size(""), None);
+    }
+
+    #[test]
+    fn minimal_scenario_gets_the_defaults() {
+        let s = Scenario::from_ron(r#"Scenario(devices: [(name: "sda", kind: Hdd)], tasks: [Dd(bdi: "sda")])"#, "x")
+            .expect("valid");
+        let w = s.to_world().expect("valid world");
+        assert_eq!(w.memory_pages, 1 << 20);
+        assert_eq!(w.reserved_pages, (4096 / 10) << 8);
+        assert_eq!(w.cpus, 8);
+        assert_eq!(w.tasks.len(), 1);
+        assert_eq!(w.tunables, DirtyTunables::default());
+    }
+
+    #[test]
+    fn unknown_fields_name_the_valid_ones_with_a_position() {
+        let text = "Scenario(\n  devices: [],\n  dirty_rato: 20,\n)";
+        let e = Scenario::from_ron(text, "s.ron").expect_err("misspelt");
+        assert!(e.0.starts_with("s.ron:3:"), "{e}");
+        assert!(e.0.contains("unknown field `dirty_rato`"), "{e}");
+        assert!(e.0.contains("`dirty_ratio`"), "{e}");
+        let e = Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Floppy)])", "s.ron").expect_err("bad kind");
+        assert!(e.0.contains("unknown variant `Floppy`") && e.0.contains("`Hdd`"), "{e}");
+        let e = Scenario::from_ron(
+            "Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(bdi: \"a\", nn: 2)])",
+            "s.ron",
+        )
+        .expect_err("bad task field");
+        assert!(e.0.contains("unknown field `nn`"), "{e}");
+    }
+
+    #[test]
+    fn jbod_expands_and_star_targets_every_bdi() {
+        let s = Scenario::from_ron(
+            r#"Scenario(devices: [(name: "sd", kind: Jbod, disks: 3)], tasks: [Dd(bdi: "*", n: 2)])"#,
+            "x",
+        )
+        .expect("valid");
+        assert_eq!(s.bdi_names(), ["sda", "sdb", "sdc"]);
+        let w = s.to_world().expect("valid world");
+        assert_eq!(w.devices.len(), 3);
+        assert_eq!(w.tasks.len(), 6);
+        assert_eq!(w.tasks.iter().filter(|t| t.bdi == 2).count(), 2);
+    }
+
+    #[test]
+    fn overrides_behave_like_sysctl() {
+        let mut s = presets::get("default").expect("preset").expect("valid");
+        s.apply(&Overrides { dirty_bytes: Some(100 << 20), dd: Some(10), ..Default::default() });
+        assert_eq!((s.dirty_ratio, s.dirty_bytes), (0, Some(100 << 20)));
+        assert_eq!(s.to_world().expect("valid").tasks.len(), 10);
+        s.apply(&Overrides { dirty_ratio: Some(30), ..Default::default() });
+        assert_eq!((s.dirty_ratio, s.dirty_bytes), (30, None));
+    }
+
+    #[test]
+    fn semantic_errors_say_what_is_wrong() {
+        let s = Scenario::from_ron(r#"Scenario(devices: [(name: "sda", kind: Hdd)], tasks: [Dd(bdi: "sdz")])"#, "x")
+            .expect("parses");
+        let e = s.to_world().expect_err("unknown bdi");
+        assert!(e.0.contains("unknown bdi `sdz`") && e.0.contains("`sda`"), "{e}");
+        let mut s = presets::get("default").expect("preset").expect("valid");
+        s.hz = 7;
+        assert!(s.to_world().expect_err("hz").0.contains("HZ must be"));
+    }
+}

@@ -1,0 +1,140 @@
+//! What a simulated world is made of, in the engine's units (pages,
+//! pages/s, nanoseconds). Scenario files describe the same things in human
+//! units and are converted into these at the edge.
+
+use super::page_writeback::DirtyTunables;
+
+/// Nanoseconds per second.
+pub const NS_PER_SEC: u64 = 1_000_000_000;
+
+/// The kinds of device a bdi can model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceKind {
+    /// A rotating disk: sequential bandwidth plus a seek whenever the head
+    /// moves to another file or region.
+    Hdd,
+    /// A flash disk: high bandwidth, no seek cost.
+    Ssd,
+    /// A slow USB flash key with jittery completions.
+    UsbKey,
+    /// N disks striped into one bdi: N times the bandwidth.
+    Raid0,
+}
+
+impl DeviceKind {
+    /// Lower-case name used in summaries and scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceKind::Hdd => "hdd",
+            DeviceKind::Ssd => "ssd",
+            DeviceKind::UsbKey => "ukey",
+            DeviceKind::Raid0 => "raid0",
+        }
+    }
+}
+
+/// One bdi and the device behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceConfig {
+    /// bdi name, as in /sys/class/bdi (e.g. `sda`).
+    pub name: String,
+    /// Device model.
+    pub kind: DeviceKind,
+    /// Sequential write bandwidth [bytes/s].
+    pub bandwidth: f64,
+    /// Average cost of moving the head to another file or region [ns].
+    pub seek_ns: f64,
+    /// Request slots in the queue (`nr_requests`) [requests].
+    pub queue_depth: usize,
+    /// Largest request [pages].
+    pub max_request_pages: u64,
+    /// Relative spread of each request's transfer time (0.1 = ±10%).
+    pub noise: f64,
+    /// Share of the recent writeouts this bdi starts with (the world has
+    /// been running before time 0); shares are normalised over the bdis.
+    pub initial_share: f64,
+}
+
+impl DeviceConfig {
+    /// A 100 MiB/s disk with an 8 ms seek and a 128-request queue.
+    pub fn hdd(name: &str) -> Self {
+        DeviceConfig {
+            name: name.to_string(),
+            kind: DeviceKind::Hdd,
+            bandwidth: 100.0 * 1048576.0,
+            seek_ns: 8.0e6,
+            queue_depth: 128,
+            max_request_pages: 128,
+            noise: 0.1,
+            initial_share: 1.0,
+        }
+    }
+}
+
+/// A task that dirties pages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskConfig {
+    /// Index of the bdi it writes to.
+    pub bdi: usize,
+    /// What it does.
+    pub kind: TaskKind,
+    /// When it starts [ns].
+    pub start_ns: u64,
+    /// When it is killed, if ever [ns].
+    pub stop_ns: Option<u64>,
+}
+
+/// What a task does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskKind {
+    /// `dd if=/dev/zero of=FILE bs=BS [count=N]`: writes one new file as
+    /// fast as its CPU allows.
+    Dd {
+        /// Block size of each write() [bytes].
+        bs: u64,
+        /// Bytes to write before exiting; `None` writes until stopped.
+        total_bytes: Option<u64>,
+    },
+}
+
+/// Everything the engine needs to build a world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// Total memory [pages].
+    pub memory_pages: u64,
+    /// Memory not available to the page cache: anonymous, kernel [pages].
+    pub reserved_pages: u64,
+    /// CPUs shared by the tasks.
+    pub cpus: usize,
+    /// Timer frequency [jiffies/s]: 100, 250, 300 or 1000.
+    pub hz: u64,
+    /// The writeback sysctls.
+    pub tunables: DirtyTunables,
+    /// Fixed floating-proportion period shift instead of the kernel's
+    /// `calc_period_shift()`.
+    pub period_shift: Option<i32>,
+    /// Patch level: 0 is vanilla 3.1, 1..=11 applies the series up to
+    /// that patch.
+    pub patches: u8,
+    /// Seed of the one random generator (device noise).
+    pub seed: u64,
+    /// The bdis, in order.
+    pub devices: Vec<DeviceConfig>,
+    /// The tasks, in order; a task's id is its index.
+    pub tasks: Vec<TaskConfig>,
+    /// CPU time one write() costs beyond copying [ns].
+    pub syscall_ns: u64,
+    /// CPU time to copy one page into the page cache [ns].
+    pub copy_page_ns: u64,
+    /// Interval of the recorded time series [ns]; 0 records none.
+    pub sample_ns: u64,
+    /// Record trace events.
+    pub trace: bool,
+}
+
+impl WorldConfig {
+    /// Dirtyable memory as `determine_dirtyable_memory()` returns it [pages].
+    pub fn dirtyable(&self) -> u64 {
+        self.memory_pages.saturating_sub(self.reserved_pages) + 1
+    }
+}

@@ -1,0 +1,878 @@
+//! The world and its event loop.
+//!
+//! Time is kept in nanoseconds so that CPUs can dirty many pages within
+//! one jiffy; the kernel code sees `jiffies = floor(ns * HZ / 1e9)`.
+//! Events are processed in time order, ties in the order they were
+//! scheduled, so a run depends only on its configuration and seed.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::config::{NS_PER_SEC, TaskKind, WorldConfig};
+use super::device::Device;
+use super::flusher::Flusher;
+use super::kernel::PAGE_SIZE;
+use super::metrics::{Sample, Stats, TaskStats};
+use super::page_writeback::{
+    self as pw, DirtyLimits, DirtyTunables, INIT_BW, PositionInputs, bdi_dirty_limit, calc_period_shift,
+    global_dirty_limits, hard_dirty_limit,
+};
+use super::proportions::{PropGlobal, PropLocal};
+use super::rng::SimRng;
+use super::task::{Cpu, Task};
+use super::trace::TraceEvent;
+
+/// Largest memory and dirty byte settings: keeps every divisor of the
+/// control law within the kernel's 32-bit divisions [bytes].
+pub const MAX_MEMORY_BYTES: u64 = 4 << 40;
+
+/// Largest number of tasks in one world.
+pub const MAX_TASKS: usize = 20_000;
+
+/// Things that happen at a point in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Event {
+    /// A task's start time has come.
+    TaskStart(u32),
+    /// A task finished the pages it was dirtying on its CPU (generation).
+    SegmentEnd(u32, u32),
+    /// A task's throttling pause is over (generation).
+    TaskWake(u32, u32),
+    /// A task's stop time has come.
+    TaskStop(u32),
+    /// The request in service on a bdi's device completed.
+    DeviceDone(u32),
+    /// A bdi's flusher thread wakes up (generation).
+    FlusherWake(u32, u32),
+    /// Record a sample of the time series.
+    Sample,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Scheduled {
+    at: u64,
+    seq: u64,
+    event: Event,
+}
+
+/// Global memory-management state: the zone counters and thresholds.
+#[derive(Clone, Debug)]
+pub struct Vm {
+    /// The writeback sysctls.
+    pub tunables: DirtyTunables,
+    /// Total memory [pages].
+    pub memory_pages: u64,
+    /// Memory outside the page cache [pages].
+    pub reserved_pages: u64,
+    /// `global_dirty_limits()` for the current tunables and memory.
+    pub limits: DirtyLimits,
+    /// `global_dirty_limit`: the slowly following hard limit [pages].
+    pub global_dirty_limit: u64,
+    /// Last update of `global_dirty_limit` [jiffies].
+    pub limit_update_time: u64,
+    /// `ratelimit_pages`: the per-CPU safeguard [pages].
+    pub ratelimit_pages: u64,
+    /// NR_FILE_DIRTY [pages].
+    pub nr_file_dirty: u64,
+    /// NR_WRITEBACK [pages].
+    pub nr_writeback: u64,
+    /// NR_UNSTABLE_NFS [pages].
+    pub nr_unstable: u64,
+    /// `vm_completions`: writeouts counted for the bdi proportions.
+    pub completions: PropGlobal,
+    /// A fixed period shift chosen by the user, if any.
+    pub period_shift_override: Option<i32>,
+}
+
+impl Vm {
+    /// `determine_dirtyable_memory()` [pages].
+    pub fn dirtyable(&self) -> u64 {
+        self.memory_pages.saturating_sub(self.reserved_pages) + 1
+    }
+
+    /// File dirty + writeback + unstable: the control law's "dirty" [pages].
+    pub fn nr_dirty(&self) -> u64 {
+        self.nr_file_dirty + self.nr_writeback + self.nr_unstable
+    }
+
+    /// `hard_dirty_limit(dirty_thresh)` now [pages].
+    pub fn limit(&self) -> u64 {
+        hard_dirty_limit(self.limits.dirty, self.global_dirty_limit)
+    }
+}
+
+/// One backing device: its page counters, bandwidth estimates, throttle
+/// rate, flusher and device.
+#[derive(Clone, Debug)]
+pub struct Bdi {
+    /// Name, e.g. `sda`.
+    pub name: String,
+    /// The device model behind it.
+    pub device: Device,
+    /// BDI_RECLAIMABLE: dirty + unstable [pages].
+    pub reclaimable: u64,
+    /// Part of `reclaimable` that is NFS unstable [pages].
+    pub unstable: u64,
+    /// BDI_WRITEBACK [pages].
+    pub writeback: u64,
+    /// BDI_DIRTIED: pages dirtied since boot [pages].
+    pub dirtied: u64,
+    /// BDI_WRITTEN: pages written since boot [pages].
+    pub written: u64,
+    /// `bw_time_stamp` [jiffies].
+    pub bw_time_stamp: u64,
+    /// `dirtied_stamp` [pages].
+    pub dirtied_stamp: u64,
+    /// `written_stamp` [pages].
+    pub written_stamp: u64,
+    /// `write_bandwidth` [pages/s].
+    pub write_bandwidth: u64,
+    /// `avg_write_bandwidth` [pages/s].
+    pub avg_write_bandwidth: u64,
+    /// `dirty_ratelimit`: the base throttle rate [pages/s].
+    pub dirty_ratelimit: u64,
+    /// `balanced_dirty_ratelimit` [pages/s].
+    pub balanced_dirty_ratelimit: u64,
+    /// The last task_ratelimit a throttled task got on this bdi [pages/s].
+    pub last_task_ratelimit: u64,
+    /// The last pos_ratio computed for this bdi, 1.0 = 1024.
+    pub last_pos_ratio: u64,
+    /// `completions`: this bdi's writeout proportion.
+    pub completions: PropLocal,
+    /// `dirty_exceeded`.
+    pub dirty_exceeded: bool,
+    /// The flusher thread.
+    pub flusher: Flusher,
+    /// Dirty inodes waiting for writeback, oldest first (`b_dirty`).
+    pub dirty_inodes: VecDeque<u32>,
+    /// Live dd tasks writing to this bdi.
+    pub nr_tasks: u32,
+}
+
+/// A file being written.
+#[derive(Clone, Debug, Default)]
+pub struct Inode {
+    /// Its bdi.
+    pub bdi: u32,
+    /// Dirty pages not yet under writeback [pages].
+    pub dirty: u64,
+    /// Pages under writeback [pages].
+    pub writeback: u64,
+    /// First dirty page: pages before it were submitted [pages].
+    pub next_write: u64,
+    /// When the inode went from clean to dirty [jiffies].
+    pub dirtied_when: u64,
+    /// On the bdi's dirty list or in the flusher's current pass.
+    pub queued: bool,
+}
+
+/// A running simulation.
+pub struct World {
+    pub(super) hz: u64,
+    pub(super) patches: u8,
+    pub(super) now: u64,
+    queue: BinaryHeap<Reverse<Scheduled>>,
+    seq: u64,
+    pub(super) rng: SimRng,
+    pub(super) vm: Vm,
+    pub(super) bdis: Vec<Bdi>,
+    pub(super) inodes: Vec<Inode>,
+    pub(super) tasks: Vec<Task>,
+    pub(super) cpus: Vec<Cpu>,
+    pub(super) idle_cpus: Vec<usize>,
+    pub(super) runqueue: VecDeque<u32>,
+    pub(super) syscall_ns: u64,
+    pub(super) copy_page_ns: u64,
+    pub(super) trace: Option<Vec<TraceEvent>>,
+    pub(super) stats: Stats,
+    sample_ns: u64,
+    samples: Vec<Sample>,
+}
+
+/// Why a configuration cannot be simulated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Checks the limits the engine relies on.
+pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
+    let err = |s: String| Err(ConfigError(s));
+    let memory_bytes = cfg.memory_pages.saturating_mul(PAGE_SIZE);
+    if !(16 << 20..=MAX_MEMORY_BYTES).contains(&memory_bytes) {
+        return err(format!("memory must be between 16M and 4T, got {} MiB", memory_bytes >> 20));
+    }
+    if cfg.reserved_pages >= cfg.memory_pages {
+        return err("reserved memory must be smaller than memory".into());
+    }
+    if !matches!(cfg.hz, 100 | 250 | 300 | 1000) {
+        return err(format!("HZ must be 100, 250, 300 or 1000, got {}", cfg.hz));
+    }
+    if cfg.cpus == 0 || cfg.cpus > 4096 {
+        return err(format!("cpus must be between 1 and 4096, got {}", cfg.cpus));
+    }
+    if !(7..=11).contains(&cfg.patches) {
+        return err(format!("patch level must be between 7 and 11, got {}", cfg.patches));
+    }
+    let t = &cfg.tunables;
+    if t.dirty_ratio > 100 || t.dirty_background_ratio > 100 {
+        return err("dirty ratios are percentages: 0 to 100".into());
+    }
+    if t.dirty_bytes != 0 && t.dirty_bytes < PAGE_SIZE {
+        return err(format!("dirty_bytes must be at least {PAGE_SIZE} (one page), got {}", t.dirty_bytes));
+    }
+    if t.dirty_bytes > MAX_MEMORY_BYTES || t.dirty_background_bytes > MAX_MEMORY_BYTES {
+        return err("dirty byte settings must not exceed 4T".into());
+    }
+    if let Some(shift) = cfg.period_shift
+        && !(2..=pw::PROP_MAX_SHIFT).contains(&shift)
+    {
+        return err(format!("period shift must be between 2 and {}, got {shift}", pw::PROP_MAX_SHIFT));
+    }
+    if cfg.devices.is_empty() {
+        return err("a world needs at least one device".into());
+    }
+    if cfg.devices.len() > 64 {
+        return err(format!("at most 64 devices, got {}", cfg.devices.len()));
+    }
+    for d in &cfg.devices {
+        if !(d.bandwidth.is_finite() && d.bandwidth >= 1024.0 && d.bandwidth <= 1e12) {
+            return err(format!("device {}: bandwidth must be between 1 KiB/s and 1 TB/s", d.name));
+        }
+        if !(d.seek_ns.is_finite() && (0.0..=1e9).contains(&d.seek_ns)) {
+            return err(format!("device {}: seek time must be between 0 and 1 s", d.name));
+        }
+        if d.queue_depth == 0 || d.queue_depth > 100_000 || d.max_request_pages == 0 {
+            return err(format!("device {}: queue depth and request size must be positive", d.name));
+        }
+        if !(d.noise.is_finite() && (0.0..0.9).contains(&d.noise)) {
+            return err(format!("device {}: noise must be between 0 and 0.9", d.name));
+        }
+        if !(d.initial_share.is_finite() && d.initial_share >= 0.0) {
+            return err(format!("device {}: initial share must be 0 or more", d.name));
+        }
+    }
+    if cfg.tasks.len() > MAX_TASKS {
+        return err(format!("at most {MAX_TASKS} tasks, got {}", cfg.tasks.len()));
+    }
+    for (i, t) in cfg.tasks.iter().enumerate() {
+        if t.bdi >= cfg.devices.len() {
+            return err(format!("task {i} writes to bdi {} which does not exist", t.bdi));
+        }
+        match t.kind {
+            TaskKind::Dd { bs, .. } => {
+                let ok = (bs >= PAGE_SIZE && bs % PAGE_SIZE == 0 && bs <= 1 << 30)
+                    || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE % bs == 0);
+                if !ok {
+                    return err(format!(
+                        "task {i}: block size must divide 4k or be a multiple of 4k up to 1G, got {bs}"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl World {
+    /// Builds a world at time 0.
+    pub fn new(cfg: &WorldConfig) -> Result<World, ConfigError> {
+        validate(cfg)?;
+        let dirtyable = cfg.dirtyable();
+        let limits = global_dirty_limits(&cfg.tunables, dirtyable);
+        let shift = cfg.period_shift.unwrap_or_else(|| calc_period_shift(&cfg.tunables, dirtyable));
+        let mut vm = Vm {
+            tunables: cfg.tunables,
+            memory_pages: cfg.memory_pages,
+            reserved_pages: cfg.reserved_pages,
+            limits,
+            global_dirty_limit: 0,
+            limit_update_time: 0,
+            ratelimit_pages: pw::writeback_set_ratelimit(limits.dirty, cfg.cpus as u64),
+            nr_file_dirty: 0,
+            nr_writeback: 0,
+            nr_unstable: 0,
+            completions: PropGlobal::new(shift),
+            period_shift_override: cfg.period_shift,
+        };
+        let mut bdis: Vec<Bdi> = cfg
+            .devices
+            .iter()
+            .map(|d| Bdi {
+                name: d.name.clone(),
+                device: Device::new(d.clone()),
+                reclaimable: 0,
+                unstable: 0,
+                writeback: 0,
+                dirtied: 0,
+                written: 0,
+                bw_time_stamp: 0,
+                dirtied_stamp: 0,
+                written_stamp: 0,
+                write_bandwidth: INIT_BW,
+                avg_write_bandwidth: INIT_BW,
+                dirty_ratelimit: INIT_BW,
+                balanced_dirty_ratelimit: INIT_BW,
+                last_task_ratelimit: 0,
+                last_pos_ratio: 1 << pw::RATELIMIT_CALC_SHIFT,
+                completions: PropLocal::default(),
+                dirty_exceeded: false,
+                flusher: Flusher::default(),
+                dirty_inodes: VecDeque::new(),
+                nr_tasks: 0,
+            })
+            .collect();
+        let total_share: f64 = cfg.devices.iter().map(|d| d.initial_share).sum();
+        let shares: Vec<f64> =
+            cfg.devices.iter().map(|d| if total_share > 0.0 { d.initial_share / total_share } else { 0.0 }).collect();
+        {
+            let mut locals: Vec<&mut PropLocal> = bdis.iter_mut().map(|b| &mut b.completions).collect();
+            vm.completions.warm_start(&mut locals, &shares);
+        }
+        let mut world = World {
+            hz: cfg.hz,
+            patches: cfg.patches,
+            now: 0,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            rng: SimRng::new(cfg.seed),
+            vm,
+            bdis,
+            inodes: Vec::new(),
+            tasks: Vec::new(),
+            cpus: vec![Cpu::default(); cfg.cpus],
+            idle_cpus: (0..cfg.cpus).rev().collect(),
+            runqueue: VecDeque::new(),
+            syscall_ns: cfg.syscall_ns,
+            copy_page_ns: cfg.copy_page_ns,
+            trace: cfg.trace.then(Vec::new),
+            stats: Stats::new(cfg.hz),
+            sample_ns: cfg.sample_ns,
+            samples: Vec::new(),
+        };
+        for t in &cfg.tasks {
+            world.add_task(t.clone());
+        }
+        if world.sample_ns > 0 {
+            world.record_sample();
+            world.schedule(world.sample_ns, Event::Sample);
+        }
+        Ok(world)
+    }
+
+    // ---- time -------------------------------------------------------------
+
+    /// Simulated time [ns].
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    /// `jiffies` now.
+    pub fn jiffies(&self) -> u64 {
+        self.jiffies_at(self.now)
+    }
+
+    /// HZ of this world.
+    pub fn hz(&self) -> u64 {
+        self.hz
+    }
+
+    /// Patch level.
+    pub fn patches(&self) -> u8 {
+        self.patches
+    }
+
+    pub(super) fn jiffies_at(&self, ns: u64) -> u64 {
+        ns / NS_PER_SEC * self.hz + ns % NS_PER_SEC * self.hz / NS_PER_SEC
+    }
+
+    /// The first instant at which `jiffies` reads `j` [ns].
+    pub(super) fn ns_at_jiffy(&self, j: u64) -> u64 {
+        j / self.hz * NS_PER_SEC + (j % self.hz * NS_PER_SEC).div_ceil(self.hz)
+    }
+
+    pub(super) fn schedule(&mut self, at: u64, event: Event) {
+        self.seq += 1;
+        self.queue.push(Reverse(Scheduled { at, seq: self.seq, event }));
+    }
+
+    pub(super) fn schedule_in(&mut self, delay: u64, event: Event) {
+        self.schedule(self.now + delay, event);
+    }
+
+    // ---- running ------------------------------------------------------------
+
+    /// Processes every event up to and including time `t` [ns], then sets
+    /// the clock to `t`.
+    pub fn step_until(&mut self, t: u64) {
+        while let Some(Reverse(next)) = self.queue.peek() {
+            if next.at > t {
+                break;
+            }
+            self.step();
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Processes the next event, if any. Returns false when nothing is
+    /// scheduled.
+    pub fn step(&mut self) -> bool {
+        let Some(Reverse(next)) = self.queue.pop() else {
+            return false;
+        };
+        debug_assert!(next.at >= self.now, "time moves forward");
+        self.now = next.at;
+        match next.event {
+            Event::TaskStart(t) => self.task_start(t),
+            Event::SegmentEnd(t, generation) => self.segment_end(t, generation),
+            Event::TaskWake(t, generation) => self.task_wake(t, generation),
+            Event::TaskStop(t) => self.task_stop(t),
+            Event::DeviceDone(b) => self.device_done(b as usize),
+            Event::FlusherWake(b, generation) => self.flusher_timer(b as usize, generation),
+            Event::Sample => {
+                self.record_sample();
+                self.schedule_in(self.sample_ns, Event::Sample);
+            }
+        }
+        #[cfg(debug_assertions)]
+        self.check_counters();
+        true
+    }
+
+    /// Time of the next scheduled event [ns].
+    pub fn next_event_ns(&self) -> Option<u64> {
+        self.queue.peek().map(|Reverse(s)| s.at)
+    }
+
+    // ---- tasks ----------------------------------------------------------------
+
+    /// Adds a task (with its own new file); returns its id.
+    pub fn add_task(&mut self, cfg: super::config::TaskConfig) -> u32 {
+        let id = self.tasks.len() as u32;
+        let inode = self.inodes.len() as u32;
+        self.inodes.push(Inode { bdi: cfg.bdi as u32, ..Default::default() });
+        let start = cfg.start_ns.max(self.now);
+        let stop = cfg.stop_ns;
+        self.tasks.push(Task::new(id, &cfg, inode, self.syscall_ns, self.copy_page_ns));
+        self.schedule(start, Event::TaskStart(id));
+        if let Some(stop) = stop {
+            self.schedule(stop.max(start), Event::TaskStop(id));
+        }
+        id
+    }
+
+    // ---- tunables ---------------------------------------------------------------
+
+    /// Applies new writeback sysctls, as the sysctl handlers do: the limits
+    /// follow; a change of the dirty ratio or bytes also resets the
+    /// proportion period and `ratelimit_pages`.
+    pub fn set_tunables(&mut self, tunables: DirtyTunables) {
+        let old = self.vm.tunables;
+        self.vm.tunables = tunables;
+        self.refresh_limits();
+        if old.dirty_ratio != tunables.dirty_ratio || old.dirty_bytes != tunables.dirty_bytes {
+            self.update_completion_period();
+        }
+    }
+
+    /// Changes the memory size (as hot-plugging would): thresholds follow,
+    /// the proportion period does not.
+    pub fn set_memory(&mut self, memory_pages: u64, reserved_pages: u64) {
+        self.vm.memory_pages = memory_pages;
+        self.vm.reserved_pages = reserved_pages.min(memory_pages.saturating_sub(1));
+        self.refresh_limits();
+    }
+
+    fn refresh_limits(&mut self) {
+        self.vm.limits = global_dirty_limits(&self.vm.tunables, self.vm.dirtyable());
+    }
+
+    /// Mirrors `update_completion_period()` as of patch 06.
+    fn update_completion_period(&mut self) {
+        let shift =
+            self.vm.period_shift_override.unwrap_or_else(|| calc_period_shift(&self.vm.tunables, self.vm.dirtyable()));
+        self.vm.completions.change_shift(shift);
+        self.vm.ratelimit_pages = pw::writeback_set_ratelimit(self.vm.limits.dirty, self.cpus.len() as u64);
+    }
+
+    // ---- shared kernel pieces ---------------------------------------------------------
+
+    /// Mirrors `bdi_dirty_limit(bdi, dirty)`.
+    pub(super) fn bdi_dirty_limit(&mut self, bdi: usize, dirty: u64) -> u64 {
+        let (num, den) = self.vm.completions.fraction(&mut self.bdis[bdi].completions);
+        bdi_dirty_limit(dirty, num, den)
+    }
+
+    /// The bdi's dirty pages as the control law counts them: reclaimable
+    /// plus writeback [pages].
+    pub(super) fn bdi_dirty(&self, bdi: usize) -> u64 {
+        let b = &self.bdis[bdi];
+        b.reclaimable + b.writeback
+    }
+
+    /// `account_page_dirtied()` for `pages` new dirty pages of `inode`.
+    pub(super) fn account_page_dirtied(&mut self, inode: u32, pages: u64) {
+        if pages == 0 {
+            return;
+        }
+        let jiffies = self.jiffies();
+        let ino = &mut self.inodes[inode as usize];
+        ino.dirty += pages;
+        let bdi = ino.bdi as usize;
+        if !ino.queued {
+            ino.queued = true;
+            ino.dirtied_when = jiffies;
+            self.bdis[bdi].dirty_inodes.push_back(inode);
+        }
+        self.vm.nr_file_dirty += pages;
+        let b = &mut self.bdis[bdi];
+        b.reclaimable += pages;
+        b.dirtied += pages;
+        let over = self.vm.nr_dirty() as i64 - self.vm.limit() as i64;
+        self.stats.note_dirty(self.vm.nr_dirty(), over);
+    }
+
+    /// Mirrors `__bdi_update_bandwidth()`. `thresh == 0` is the flusher's
+    /// call: write bandwidth only.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn bdi_update_bandwidth(
+        &mut self,
+        bdi: usize,
+        thresh: u64,
+        bg_thresh: u64,
+        dirty: u64,
+        bdi_thresh: u64,
+        bdi_dirty: u64,
+        start_time: u64,
+    ) {
+        let now = self.jiffies();
+        let b = &self.bdis[bdi];
+        let elapsed = now.wrapping_sub(b.bw_time_stamp);
+        if elapsed < pw::bandwidth_interval(self.hz) {
+            return;
+        }
+        let dirtied = b.dirtied;
+        let written = b.written;
+        let quiet = elapsed > self.hz && (b.bw_time_stamp as i64).wrapping_sub(start_time as i64) < 0;
+        if !quiet {
+            if thresh != 0 {
+                self.global_update_bandwidth(thresh, dirty, now);
+                if self.patches >= 4 {
+                    self.bdi_update_dirty_ratelimit(
+                        bdi, thresh, bg_thresh, dirty, bdi_thresh, bdi_dirty, dirtied, elapsed,
+                    );
+                }
+            }
+            let b = &mut self.bdis[bdi];
+            let (bw, avg) = pw::bdi_update_write_bandwidth(
+                self.hz,
+                elapsed,
+                written.wrapping_sub(b.written_stamp),
+                b.write_bandwidth,
+                b.avg_write_bandwidth,
+            );
+            b.write_bandwidth = bw;
+            b.avg_write_bandwidth = avg;
+        }
+        let b = &mut self.bdis[bdi];
+        b.dirtied_stamp = dirtied;
+        b.written_stamp = written;
+        b.bw_time_stamp = now;
+    }
+
+    /// Mirrors `global_update_bandwidth()`.
+    fn global_update_bandwidth(&mut self, thresh: u64, dirty: u64, now: u64) {
+        let interval = pw::bandwidth_interval(self.hz);
+        if (now as i64).wrapping_sub(self.vm.limit_update_time.wrapping_add(interval) as i64) < 0 {
+            return;
+        }
+        self.vm.global_dirty_limit = pw::update_dirty_limit(self.vm.global_dirty_limit, thresh, dirty);
+        self.vm.limit_update_time = now;
+    }
+
+    /// Mirrors `bdi_update_dirty_ratelimit()`, recording a trace event.
+    #[allow(clippy::too_many_arguments)]
+    fn bdi_update_dirty_ratelimit(
+        &mut self,
+        bdi: usize,
+        thresh: u64,
+        bg_thresh: u64,
+        dirty: u64,
+        bdi_thresh: u64,
+        bdi_dirty: u64,
+        dirtied: u64,
+        elapsed: u64,
+    ) {
+        let limit = hard_dirty_limit(thresh, self.vm.global_dirty_limit);
+        let b = &self.bdis[bdi];
+        let inputs = pw::RatelimitInputs {
+            position: PositionInputs {
+                thresh,
+                bg_thresh,
+                limit,
+                dirty,
+                bdi_thresh,
+                bdi_dirty,
+                write_bw: b.avg_write_bandwidth,
+            },
+            dirtied: dirtied.wrapping_sub(b.dirtied_stamp),
+            elapsed,
+            dirty_ratelimit: b.dirty_ratelimit,
+            balanced_dirty_ratelimit: b.balanced_dirty_ratelimit,
+        };
+        let u = pw::bdi_update_dirty_ratelimit(self.patches, self.hz, &inputs);
+        let jiffies = self.jiffies();
+        if let Some(trace) = &mut self.trace {
+            trace.push(TraceEvent::BdiDirtyRatelimit(super::trace::BdiDirtyRatelimit {
+                jiffies,
+                bdi: bdi as u32,
+                thresh,
+                bg_thresh,
+                limit,
+                dirty,
+                bdi_thresh,
+                bdi_dirty,
+                write_bw: inputs.position.write_bw,
+                dirtied: inputs.dirtied,
+                elapsed,
+                dirty_rate: u.dirty_rate,
+                pos_ratio: u.pos_ratio,
+                task_ratelimit: u.task_ratelimit,
+                balanced_dirty_ratelimit: u.balanced_dirty_ratelimit,
+                prev_balanced_dirty_ratelimit: inputs.balanced_dirty_ratelimit,
+                dirty_ratelimit_before: inputs.dirty_ratelimit,
+                dirty_ratelimit: u.dirty_ratelimit,
+            }));
+        }
+        let b = &mut self.bdis[bdi];
+        b.dirty_ratelimit = u.dirty_ratelimit;
+        b.balanced_dirty_ratelimit = u.balanced_dirty_ratelimit;
+    }
+
+    // ---- observation --------------------------------------------------------------------
+
+    /// Drains the trace events recorded since the last call.
+    pub fn take_trace(&mut self) -> Vec<TraceEvent> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The recorded time series.
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+
+    /// Run-wide statistics.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Global VM state.
+    pub fn vm(&self) -> &Vm {
+        &self.vm
+    }
+
+    /// The bdis.
+    pub fn bdis(&self) -> &[Bdi] {
+        &self.bdis
+    }
+
+    /// Per-task statistics, by task id.
+    pub fn task_stats(&self) -> impl Iterator<Item = &TaskStats> {
+        self.tasks.iter().map(|t| &t.stats)
+    }
+
+    /// The tasks.
+    pub fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    /// The control law's view of one bdi right now: its threshold, setpoint
+    /// and position ratio, as balance_dirty_pages() would compute them.
+    pub fn bdi_position(&mut self, bdi: usize) -> (u64, pw::Position) {
+        let limits = self.vm.limits;
+        let bdi_thresh = self.bdi_dirty_limit(bdi, limits.dirty);
+        let inputs = PositionInputs {
+            thresh: limits.dirty,
+            bg_thresh: limits.background,
+            limit: self.vm.limit(),
+            dirty: self.vm.nr_dirty(),
+            bdi_thresh,
+            bdi_dirty: self.bdi_dirty(bdi),
+            write_bw: self.bdis[bdi].avg_write_bandwidth,
+        };
+        (bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+    }
+
+    fn record_sample(&mut self) {
+        let per_bdi = (0..self.bdis.len())
+            .map(|i| {
+                let (bdi_thresh, pos) = self.bdi_position(i);
+                let b = &self.bdis[i];
+                super::metrics::BdiSample {
+                    dirty: b.reclaimable + b.writeback,
+                    writeback: b.writeback,
+                    unstable: b.unstable,
+                    thresh: bdi_thresh,
+                    setpoint: pos.bdi_setpoint,
+                    write_bw: b.write_bandwidth,
+                    avg_write_bw: b.avg_write_bandwidth,
+                    dirty_ratelimit: b.dirty_ratelimit,
+                    balanced_ratelimit: b.balanced_dirty_ratelimit,
+                    task_ratelimit: b.last_task_ratelimit,
+                    pos_ratio: pos.pos_ratio,
+                    dirtied: b.dirtied,
+                    written: b.written,
+                    tasks: b.nr_tasks,
+                }
+            })
+            .collect();
+        let l = self.vm.limits;
+        let freerun = pw::dirty_freerun_ceiling(l.dirty, l.background);
+        let limit = self.vm.limit();
+        self.samples.push(Sample {
+            t_ns: self.now,
+            dirty: self.vm.nr_dirty(),
+            writeback: self.vm.nr_writeback,
+            unstable: self.vm.nr_unstable,
+            thresh: l.dirty,
+            bg_thresh: l.background,
+            freerun,
+            setpoint: (freerun + limit) / 2,
+            limit,
+            dirtyable: self.vm.dirtyable(),
+            bdis: per_bdi,
+        });
+    }
+
+    // ---- invariants ---------------------------------------------------------------------
+
+    /// Checks the world's bookkeeping against its parts, inode by inode;
+    /// panics with a description when a page went missing or a counter
+    /// disagrees with what it sums.
+    pub fn check_invariants(&self) {
+        self.check_counters();
+        let mut dirty = vec![0u64; self.bdis.len()];
+        let mut writeback = vec![0u64; self.bdis.len()];
+        for n in &self.inodes {
+            dirty[n.bdi as usize] += n.dirty;
+            writeback[n.bdi as usize] += n.writeback;
+        }
+        for (i, b) in self.bdis.iter().enumerate() {
+            assert_eq!(b.reclaimable - b.unstable, dirty[i], "bdi {} dirty pages vs its inodes", b.name);
+            assert_eq!(b.writeback, writeback[i], "bdi {} writeback pages vs its inodes", b.name);
+            assert_eq!(b.writeback, b.device.pages_in_flight(), "bdi {} writeback vs its device queue", b.name);
+        }
+    }
+
+    /// The checks cheap enough to run after every event in debug builds:
+    /// global counters are the sums of the bdis', every bdi conserves its
+    /// pages, rates stay positive.
+    pub fn check_counters(&self) {
+        let (mut dirty, mut wb, mut unstable) = (0, 0, 0);
+        for b in &self.bdis {
+            assert!(b.unstable <= b.reclaimable, "bdi {}: unstable pages are reclaimable", b.name);
+            assert!(b.dirty_ratelimit >= 1, "bdi {}: dirty_ratelimit >= 1", b.name);
+            assert_eq!(
+                b.dirtied,
+                b.written + (b.reclaimable - b.unstable) + b.writeback,
+                "bdi {}: every dirtied page is dirty, under writeback or written",
+                b.name
+            );
+            dirty += b.reclaimable - b.unstable;
+            wb += b.writeback;
+            unstable += b.unstable;
+        }
+        assert_eq!(self.vm.nr_file_dirty, dirty, "NR_FILE_DIRTY is the sum of the bdis'");
+        assert_eq!(self.vm.nr_writeback, wb, "NR_WRITEBACK is the sum of the bdis'");
+        assert_eq!(self.vm.nr_unstable, unstable, "NR_UNSTABLE_NFS is the sum of the bdis'");
+    }
+}
+
+/// Pages in `bytes`, rounded up.
+pub fn bytes_to_pages(bytes: u64) -> u64 {
+    bytes.div_ceil(PAGE_SIZE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::config::{DeviceConfig, TaskConfig};
+
+    pub(crate) fn config(tasks: usize) -> WorldConfig {
+        WorldConfig {
+            memory_pages: 1 << 20,
+            reserved_pages: 1 << 17,
+            cpus: 8,
+            hz: 1000,
+            tunables: DirtyTunables::default(),
+            period_shift: None,
+            patches: 11,
+            seed: 1,
+            devices: vec![DeviceConfig::hdd("sda")],
+            tasks: (0..tasks)
+                .map(|_| TaskConfig {
+                    bdi: 0,
+                    kind: TaskKind::Dd { bs: 4096, total_bytes: None },
+                    start_ns: 0,
+                    stop_ns: None,
+                })
+                .collect(),
+            syscall_ns: 1000,
+            copy_page_ns: 1500,
+            sample_ns: 100_000_000,
+            trace: true,
+        }
+    }
+
+    #[test]
+    fn jiffies_and_nanoseconds_round_trip() {
+        for hz in [100, 250, 300, 1000] {
+            let w = World::new(&WorldConfig { hz, ..config(0) }).expect("valid");
+            for j in [0, 1, 2, 299, 300, 301, 12345] {
+                let ns = w.ns_at_jiffy(j);
+                assert_eq!(w.jiffies_at(ns), j, "hz {hz} j {j}");
+                if ns > 0 {
+                    assert_eq!(w.jiffies_at(ns - 1), j - 1, "hz {hz} j {j}: first instant");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn idle_world_is_quiet() {
+        let mut w = World::new(&config(0)).expect("valid");
+        w.step_until(10 * NS_PER_SEC);
+        assert_eq!(w.vm.nr_dirty(), 0);
+        assert_eq!(w.samples().len(), 101);
+    }
+
+    #[test]
+    fn one_dd_dirties_writes_and_conserves_pages() {
+        let mut w = World::new(&config(1)).expect("valid");
+        w.step_until(5 * NS_PER_SEC);
+        w.check_invariants();
+        let b = &w.bdis[0];
+        assert!(b.written > 0, "the flusher wrote pages");
+        assert!(b.dirtied > b.written);
+        assert!(w.vm.nr_dirty() <= w.vm.limit());
+    }
+
+    #[test]
+    fn rejects_worlds_it_cannot_simulate() {
+        assert!(World::new(&WorldConfig { hz: 7, ..config(1) }).is_err());
+        assert!(World::new(&WorldConfig { memory_pages: 0, ..config(1) }).is_err());
+        assert!(World::new(&WorldConfig { cpus: 0, ..config(1) }).is_err());
+        let mut c = config(1);
+        c.tasks[0].bdi = 3;
+        assert!(World::new(&c).is_err());
+        let mut c = config(1);
+        c.tasks[0].kind = TaskKind::Dd { bs: 3000, total_bytes: None };
+        assert!(World::new(&c).is_err());
+    }
+}
