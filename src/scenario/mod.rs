@@ -232,16 +232,12 @@ pub fn ron_options() -> ron::Options {
 pub fn ron_error(origin: &str, e: &ron::error::SpannedError) -> String {
     use ron::error::Error as E;
     let what = match &e.code {
-        E::NoSuchStructField { expected, found, outer } => format!(
-            "unknown field `{found}`{}, expected one of {}",
-            outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default(),
-            quoted_list(expected)
-        ),
-        E::NoSuchEnumVariant { expected, found, outer } => format!(
-            "unknown variant `{found}`{}, expected one of {}",
-            outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default(),
-            quoted_list(expected)
-        ),
+        E::NoSuchStructField { expected, found, .. } => {
+            format!("unknown field `{found}`, expected one of {}", quoted_list(expected))
+        }
+        E::NoSuchEnumVariant { expected, found, .. } => {
+            format!("unknown variant `{found}`, expected one of {}", quoted_list(expected))
+        }
         E::MissingStructField { field, outer } => {
             format!("missing field `{field}`{}", outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default())
         }

@@ -9,9 +9,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-fn tmp(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
-}
+use crate::common::{dirtyviz, tmp};
 
 /// Compiles the C checker once per test process.
 fn checker() -> PathBuf {
@@ -40,7 +38,7 @@ fn field(e: &Value, name: &str) -> i64 {
 /// returns (balance_dirty_pages events, bdi_dirty_ratelimit events).
 pub fn check_preset(scenario: &str, duration: &str, extra: &[&str]) -> (u64, u64) {
     let trace = tmp(&format!("exact-{}.jsonl", scenario.replace('/', "_")));
-    let status = Command::new(env!("CARGO_BIN_EXE_dirtyviz"))
+    let status = dirtyviz()
         .args(["run", "-q", "--scenario", scenario, "--duration", duration, "--trace"])
         .arg(&trace)
         .args(extra)

@@ -1,0 +1,117 @@
+//! The behaviours the series' author measured, reproduced by headless runs.
+
+use crate::common::{dirtyviz, num, summary, tmp};
+
+/// Reads a CSV into its header and rows of numbers.
+fn csv(path: &std::path::Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text = std::fs::read_to_string(path).expect("csv written");
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().expect("header").split(',').map(String::from).collect();
+    let rows = lines.map(|l| l.split(',').map(|x| x.parse().expect("number")).collect()).collect();
+    (header, rows)
+}
+
+fn col(header: &[String], name: &str) -> usize {
+    header.iter().position(|h| h == name).unwrap_or_else(|| panic!("column {name}"))
+}
+
+#[test]
+fn one_dd_is_throttled_past_freerun_and_balanced_at_the_setpoint() {
+    let path = tmp("default.csv");
+    let s = summary("default", &["--duration", "60s", "--csv", path.to_str().expect("utf-8")]);
+    let g = &s["global"];
+    let (mean, setpoint) = (num(&g["dirty_mean_mb"]), num(&g["setpoint_mb"]));
+    assert!((mean - setpoint).abs() <= 0.05 * setpoint, "mean dirty {mean} MiB vs setpoint {setpoint} MiB");
+    assert!(num(&g["over_limit_max_mb"]) < 0.0, "dirty never exceeds the limit: {}", g["over_limit_max_mb"]);
+
+    // The seed: "throttled once crossing 15%, then balanced around 17.5%".
+    let (h, rows) = csv(&path);
+    let (t, pct, dirtied, written) =
+        (col(&h, "time_s"), col(&h, "dirty_pct"), col(&h, "sda.dirtied_mbps"), col(&h, "sda.written_mbps"));
+    let freerun_pct = 100.0 * num(&g["freerun_mb"]) / rows[1][col(&h, "dirtyable_mb")];
+    assert!((freerun_pct - 15.0).abs() < 0.01, "freerun is 15% of dirtyable memory: {freerun_pct}");
+    let cross = rows.iter().position(|r| r[pct] > 15.0).expect("dirty crosses 15%");
+    let before = &rows[1..cross];
+    assert!(before.iter().all(|r| r[dirtied] > 5.0 * r[written].max(1.0)), "free run below 15%: dd at CPU speed");
+    let after: Vec<&Vec<f64>> = rows.iter().filter(|r| r[t] >= rows[cross][t] + 2.0).collect();
+    for r in &after {
+        assert!(r[dirtied] < 1.5 * r[written] + 5.0, "throttled to the disk's pace at {} s: {r:?}", r[t]);
+    }
+    let settled: Vec<f64> = rows.iter().filter(|r| r[t] >= 10.0).map(|r| r[pct]).collect();
+    let mean_pct = settled.iter().sum::<f64>() / settled.len() as f64;
+    assert!((mean_pct - 17.5).abs() <= 0.05 * 17.5, "balanced around 17.5%: {mean_pct}%");
+}
+
+#[test]
+fn dirty_ratelimit_converges_to_write_bw_over_n_and_tasks_are_fair() {
+    for n in ["1", "10", "100"] {
+        let s = summary(&format!("dd{n}"), &["--dd", n, "--duration", "60s"]);
+        let b = &s["bdis"][0];
+        let (rate, target) = (num(&b["dirty_ratelimit_mbps"]), num(&b["target_ratelimit_mbps"]));
+        assert!((rate - target).abs() <= 0.15 * target, "{n} dd: dirty_ratelimit {rate} vs write_bw/N {target}");
+        let rates: Vec<f64> = s["tasks"].as_array().expect("tasks").iter().map(|t| num(&t["rate_mbps"])).collect();
+        let (min, max) = rates.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        assert!(max / min <= 1.3, "{n} dd: per-task rates {min}..{max}");
+    }
+}
+
+#[test]
+fn pause_times_scale_with_the_number_of_tasks() {
+    let s = summary("pause1", &["--duration", "60s"]);
+    let p50 = num(&s["pauses_ms"]["p50"]);
+    assert!((5.0..=25.0).contains(&p50), "1 dd: median pause {p50} ms");
+
+    let s = summary("pause100", &["--scenario", "hdd-100dd", "--duration", "60s"]);
+    let (p50, max) = (num(&s["pauses_ms"]["p50"]), num(&s["pauses_ms"]["max"]));
+    assert!(max <= 200.0, "100 dd: every pause <= 200 ms, max {max}");
+    assert!(p50 >= 40.0, "100 dd: median pause {p50} ms");
+}
+
+#[test]
+fn a_thousand_dd_stay_within_the_per_cpu_slack_of_the_limit() {
+    let s = summary("dd1000", &["--scenario", "hdd-1000dd", "--duration", "60s"]);
+    let g = &s["global"];
+    let (over, thresh) = (num(&g["over_limit_max_mb"]), num(&g["thresh_mb"]));
+    assert!(over <= thresh / 32.0, "dirty ran {over} MiB past the limit; thresh/32 is {}", thresh / 32.0);
+    assert!(num(&s["pauses_ms"]["max"]) <= 200.0);
+}
+
+#[test]
+fn jbod_disks_share_the_limit_and_add_up() {
+    let one = summary("jbod-one", &["--duration", "60s"]);
+    let one_disk = num(&one["bdis"][0]["written_mbps"]);
+    let s = summary("jbod", &["--scenario", "jbod-10hdd", "--duration", "60s"]);
+    let thresh = num(&s["global"]["thresh_mb"]);
+    let bdis = s["bdis"].as_array().expect("bdis");
+    assert_eq!(bdis.len(), 10);
+    let mut total = 0.0;
+    for b in bdis {
+        let share = num(&b["thresh_mb"]);
+        assert!((share - thresh / 10.0).abs() <= 0.1 * thresh / 10.0, "{}: bdi_thresh {share} MiB", b["name"]);
+        total += num(&b["written_mbps"]);
+    }
+    assert!(total >= 9.5 * one_disk, "aggregate {total} MiB/s vs one disk {one_disk} MiB/s");
+}
+
+#[test]
+fn same_seed_same_bytes_other_seed_other_noise() {
+    let run = |name: &str, seed: &str| {
+        let (trace, csv) = (tmp(&format!("{name}.jsonl")), tmp(&format!("{name}.csv")));
+        let out = dirtyviz()
+            .args(["run", "-q", "--scenario", "hdd-10dd", "--duration", "20s", "--seed", seed, "--trace"])
+            .arg(&trace)
+            .arg("--csv")
+            .arg(&csv)
+            .output()
+            .expect("runs");
+        assert!(out.status.success());
+        (std::fs::read(&trace).expect("trace"), std::fs::read(&csv).expect("csv"))
+    };
+    let a = run("det-a", "5");
+    let b = run("det-b", "5");
+    let c = run("det-c", "6");
+    assert!(a.0 == b.0, "same seed: byte-identical trace");
+    assert!(a.1 == b.1, "same seed: byte-identical CSV");
+    assert!(a.1 != c.1, "another seed: different noise");
+    assert!(a.0.len() > 100_000, "the trace has content");
+}

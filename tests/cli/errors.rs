@@ -1,0 +1,67 @@
+//! Bad input gets one clear line on stderr and exit code 2, never a panic.
+
+use crate::common::{dirtyviz, tmp};
+
+fn fails_cleanly(args: &[&str], expect: &str) {
+    let out = dirtyviz().args(args).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: exit code; stderr: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line, got: {stderr}");
+    assert!(stderr.contains(expect), "{args:?}: {stderr:?} should mention {expect:?}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+}
+
+#[test]
+fn absurd_values_are_refused() {
+    fails_cleanly(&["run", "--memory", "0"], "memory must be at least 16M");
+    fails_cleanly(&["run", "--dd", "100000"], "100000");
+    fails_cleanly(&["run", "--hz", "7"], "HZ must be 100, 250, 300 or 1000");
+    fails_cleanly(&["run", "--duration", "-1s"], "must be positive");
+    fails_cleanly(&["run", "--duration", "soon"], "60s");
+    fails_cleanly(&["run", "--dirty-ratio", "150"], "percentage");
+    fails_cleanly(&["run", "--cpus", "0"], "--cpus");
+    fails_cleanly(&["run", "--dirty-ratio", "10", "--dirty-bytes", "1M"], "cannot be used with");
+    fails_cleanly(&["run", "--frobnicate"], "--frobnicate");
+}
+
+#[test]
+fn unknown_preset_lists_the_presets() {
+    fails_cleanly(&["run", "--scenario", "hdd-7dd"], "unknown scenario `hdd-7dd`");
+    fails_cleanly(&["run", "--scenario", "hdd-7dd"], "hdd-1000dd");
+}
+
+#[test]
+fn malformed_scenario_files_point_at_the_mistake() {
+    let path = tmp("bad.ron");
+    std::fs::write(&path, "Scenario(\n    memory_mb: 4096,\n    dirty_rato: 20,\n    devices: [],\n)\n")
+        .expect("written");
+    let p = path.to_str().expect("utf-8 path");
+    fails_cleanly(&["run", "--scenario", p], &format!("{p}:3:5: unknown field `dirty_rato`, expected one of"));
+    fails_cleanly(&["run", "--scenario", p], "`dirty_ratio`");
+
+    std::fs::write(&path, "Scenario(devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", bs: \"4q\")])")
+        .expect("written");
+    fails_cleanly(&["run", "--scenario", p], "block size `4q`");
+
+    std::fs::write(&path, "Scenario(devices: [(name: \"sda\", kind: Hdd)]").expect("written");
+    fails_cleanly(&["run", "--scenario", p], &format!("{p}:1:"));
+}
+
+#[test]
+fn unwritable_outputs_are_reported() {
+    fails_cleanly(&["run", "--duration", "1s", "--csv", "/nonexistent/dir/x.csv"], "/nonexistent/dir/x.csv");
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let out = dirtyviz().arg("--help").output().expect("runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("run"));
+    let out = dirtyviz().args(["run", "--help"]).output().expect("runs");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in ["--scenario", "--duration", "--trace", "--csv", "--summary-json", "--dd", "--period-shift"] {
+        assert!(help.contains(flag), "run --help lists {flag}");
+    }
+}

@@ -1,0 +1,6 @@
+//! Integration tests: the real `dirtyviz` executable, run as a user runs it.
+
+mod behaviour;
+mod common;
+mod errors;
+mod exact;
