@@ -35,6 +35,11 @@ pub struct WorldArgs {
     /// jbod-10hdd, raid0-10hdd) or a scenario file.
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
+    /// One of the seed's test-case names, e.g.
+    /// thresh=100M/xfs-10dd-4k-8p-4096M-100M:10-X or
+    /// JBOD-10HDD-16G/xfs-100dd-1M-24p-16384M-20:10-X.
+    #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
+    pub case: Option<String>,
     /// Seed of the random generator (device noise).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -63,6 +68,17 @@ pub struct WorldArgs {
     /// dd tasks per bdi (replaces the scenario's counts).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
     pub dd: Option<u32>,
+    /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
+    /// applies the v12 series up to that patch (default 11).
+    #[arg(long, value_name = "LEVEL", value_parser = patches)]
+    pub patches: Option<u8>,
+    /// NFS: the seed's writeback wait queue patch (writers wait above
+    /// nfs_congestion_kb of writeback pages).
+    #[arg(long)]
+    pub nfs_wait_queue: bool,
+    /// NFS: the seed's patch scaling nfs_congestion_kb to dirty_thresh/8.
+    #[arg(long)]
+    pub nfs_congestion_scaled: bool,
     /// Fixed floating-proportion period shift (the kernel derives it from
     /// the dirty threshold; 12 adapts much faster).
     #[arg(long, value_parser = clap::value_parser!(i32).range(2..=48))]
@@ -83,7 +99,9 @@ impl WorldArgs {
             dd: self.dd,
             period_shift: self.period_shift,
             seed: self.seed,
-            patches: None,
+            patches: self.patches,
+            nfs_wait_queue: self.nfs_wait_queue,
+            nfs_congestion_scaled: self.nfs_congestion_scaled,
         }
     }
 }
@@ -109,6 +127,17 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Parses a patch level: `legacy`, or 0 to 11.
+pub fn patches(s: &str) -> Result<u8, String> {
+    match s {
+        "legacy" => Ok(0),
+        _ => match s.parse::<u8>() {
+            Ok(v) if v <= 11 => Ok(v),
+            _ => Err("must be `legacy` or a patch number from 0 to 11".into()),
+        },
+    }
 }
 
 fn percent(s: &str) -> Result<u64, String> {

@@ -41,7 +41,11 @@ fn main() -> ExitCode {
 
 /// Builds the scenario the arguments name, with their overrides applied.
 fn scenario(args: &WorldArgs) -> Result<Scenario, String> {
-    let mut s = Scenario::resolve(args.scenario.as_deref().unwrap_or("default")).map_err(|e| e.0)?;
+    let mut s = match &args.case {
+        Some(case) => dirtyviz::scenario::case::parse(case),
+        None => Scenario::resolve(args.scenario.as_deref().unwrap_or("default")),
+    }
+    .map_err(|e| e.0)?;
     s.apply(&args.overrides());
     Ok(s)
 }

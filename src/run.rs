@@ -313,6 +313,18 @@ pub struct PauseSummary {
     pub max: f64,
 }
 
+/// Time in throttling calls that blocked, foreground IO included [ms].
+#[derive(Clone, Debug, Serialize)]
+pub struct ThrottleSummary {
+    pub count: u64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+    /// Pages tasks wrote back themselves (IO-full) [MiB].
+    pub foreground_written_mb: f64,
+}
+
 /// One task in the summary.
 #[derive(Clone, Debug, Serialize)]
 pub struct TaskSummary {
@@ -342,6 +354,7 @@ pub struct Summary {
     pub global: GlobalSummary,
     pub bdis: Vec<BdiSummary>,
     pub pauses_ms: PauseSummary,
+    pub throttled_ms: ThrottleSummary,
     pub tasks: Vec<TaskSummary>,
 }
 
@@ -425,7 +438,7 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
             };
             TaskSummary {
                 id: t.id,
-                kind: "dd".into(),
+                kind: t.kind.name().into(),
                 bdi: world.bdis()[t.bdi as usize].name.clone(),
                 dirtied_mb: mb(st.dirtied),
                 rate_mbps: if alive_ns > 0 { mb(st.dirtied) / (alive_ns as f64 / 1e9) } else { 0.0 },
@@ -447,6 +460,17 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
         global,
         bdis,
         pauses_ms: pause_summary(&stats.pauses, ms),
+        throttled_ms: {
+            let p = pause_summary(&stats.throttled, ms);
+            ThrottleSummary {
+                count: p.count,
+                p50: p.p50,
+                p90: p.p90,
+                p99: p.p99,
+                max: p.max,
+                foreground_written_mb: mb(world.tasks().iter().map(|t| t.stats.written_fg).sum()),
+            }
+        },
         tasks,
     }
 }
@@ -496,6 +520,12 @@ impl Summary {
             s,
             "pauses      {} sleeps  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
             p.count, p.p50, p.p90, p.p99, p.max
+        );
+        let t = &self.throttled_ms;
+        let _ = writeln!(
+            s,
+            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB)",
+            t.count, t.p50, t.p90, t.p99, t.max, t.foreground_written_mb
         );
         let rates: Vec<f64> = self.tasks.iter().map(|t| t.rate_mbps).collect();
         if !rates.is_empty() {

@@ -12,13 +12,14 @@
 //! )
 //! ```
 
+pub mod case;
 pub mod presets;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::config::{DeviceConfig, DeviceKind, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
+use crate::sim::config::{DeviceConfig, DeviceKind, FsKind, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
 
 /// A world to simulate, as written in a scenario file.
@@ -105,6 +106,21 @@ mod defaults {
     pub fn bs() -> String {
         "4k".to_string()
     }
+    pub fn pipeline_bs() -> String {
+        "64k".to_string()
+    }
+    pub fn net_mbps() -> f64 {
+        20.0
+    }
+    pub fn buffer_mb() -> f64 {
+        4.0
+    }
+    pub fn burst_kb() -> u64 {
+        64
+    }
+    pub fn period_s() -> f64 {
+        1.0
+    }
 }
 
 /// Kinds of device in a scenario file.
@@ -120,6 +136,35 @@ pub enum DeviceKindSpec {
     Raid0,
     /// `disks` HDDs, each its own bdi, named `<name>a`, `<name>b`, ...
     Jbod,
+    /// An NFS mount over a 1 Gbit/s link to a server with an 80 MiB/s disk
+    /// and 512 MiB of write cache.
+    Nfs,
+}
+
+/// Filesystems in a scenario file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FsSpec {
+    /// XFS (the default).
+    Xfs,
+    /// ext4.
+    Ext4,
+    /// ext3.
+    Ext3,
+    /// btrfs.
+    Btrfs,
+}
+
+impl FsSpec {
+    /// The engine's filesystem.
+    pub fn kind(self) -> FsKind {
+        match self {
+            FsSpec::Xfs => FsKind::Xfs,
+            FsSpec::Ext4 => FsKind::Ext4,
+            FsSpec::Ext3 => FsKind::Ext3,
+            FsSpec::Btrfs => FsKind::Btrfs,
+        }
+    }
 }
 
 /// A device in a scenario file.
@@ -145,6 +190,24 @@ pub struct DeviceSpec {
     /// Relative spread of transfer times (0.1 = ±10%).
     #[serde(default)]
     pub noise: Option<f64>,
+    /// Filesystem on it: xfs (default), ext4, ext3 or btrfs.
+    #[serde(default)]
+    pub fs: Option<FsSpec>,
+    /// NFS: network round trip [ms].
+    #[serde(default)]
+    pub rtt_ms: Option<f64>,
+    /// NFS: the server's disk [MiB/s].
+    #[serde(default)]
+    pub server_mbps: Option<f64>,
+    /// NFS: server memory for data not yet on its disk [MiB].
+    #[serde(default)]
+    pub server_cache_mb: Option<u64>,
+    /// NFS: the writeback wait queue patch.
+    #[serde(default)]
+    pub wait_queue: Option<bool>,
+    /// NFS: scale `nfs_congestion_kb` to the dirty threshold.
+    #[serde(default)]
+    pub congestion_scaled: Option<bool>,
     /// Share of recent writeouts at time 0, relative to the other devices
     /// (default 1: equal shares, as on a system that has been running).
     #[serde(default)]
@@ -179,6 +242,86 @@ pub enum TaskSpec {
         #[serde(default)]
         stop_s: Option<f64>,
     },
+    /// A copy from the network (rsync): data arrives at `net_mbps` into a
+    /// `buffer_mb` buffer and is written out with `bs` writes.
+    Pipeline {
+        /// Target bdi name, or `*`.
+        bdi: String,
+        /// How many per bdi.
+        #[serde(default = "defaults::n")]
+        n: u32,
+        /// Block size of its writes.
+        #[serde(default = "defaults::pipeline_bs")]
+        bs: String,
+        /// Network rate [MiB/s].
+        #[serde(default = "defaults::net_mbps")]
+        net_mbps: f64,
+        /// Socket and application buffer [MiB].
+        #[serde(default = "defaults::buffer_mb")]
+        buffer_mb: f64,
+        /// Start time [s].
+        #[serde(default)]
+        start_s: f64,
+        /// Kill time [s].
+        #[serde(default)]
+        stop_s: Option<f64>,
+    },
+    /// A light writer, like an editor saving a file: `burst_kb` every `period_s`.
+    Light {
+        /// Target bdi name, or `*`.
+        bdi: String,
+        /// How many per bdi.
+        #[serde(default = "defaults::n")]
+        n: u32,
+        /// Bytes per save [KiB].
+        #[serde(default = "defaults::burst_kb")]
+        burst_kb: u64,
+        /// Time between saves [s].
+        #[serde(default = "defaults::period_s")]
+        period_s: f64,
+        /// Start time [s].
+        #[serde(default)]
+        start_s: f64,
+        /// Kill time [s].
+        #[serde(default)]
+        stop_s: Option<f64>,
+    },
+    /// fio's mmap random writes of 4 KiB over a large file.
+    MmapRandom {
+        /// Target bdi name, or `*`.
+        bdi: String,
+        /// How many per bdi.
+        #[serde(default = "defaults::n")]
+        n: u32,
+        /// Start time [s].
+        #[serde(default)]
+        start_s: f64,
+        /// Kill time [s].
+        #[serde(default)]
+        stop_s: Option<f64>,
+    },
+}
+
+impl TaskSpec {
+    /// The group's target bdi.
+    pub fn bdi(&self) -> &str {
+        match self {
+            TaskSpec::Dd { bdi, .. }
+            | TaskSpec::Pipeline { bdi, .. }
+            | TaskSpec::Light { bdi, .. }
+            | TaskSpec::MmapRandom { bdi, .. } => bdi,
+        }
+    }
+
+    /// How many tasks per target bdi.
+    pub fn count_mut(&mut self) -> &mut u32 {
+        match self {
+            TaskSpec::Dd { n, .. }
+            | TaskSpec::Pipeline { n, .. }
+            | TaskSpec::Light { n, .. }
+            | TaskSpec::MmapRandom { n, .. } => n,
+        }
+    }
 }
 
 /// Settings the command line can override.
@@ -206,6 +349,10 @@ pub struct Overrides {
     pub seed: Option<u64>,
     /// Patch level.
     pub patches: Option<u8>,
+    /// Turn on the NFS writeback wait queue patch on every NFS mount.
+    pub nfs_wait_queue: bool,
+    /// Turn on the NFS congestion scaling patch on every NFS mount.
+    pub nfs_congestion_scaled: bool,
 }
 
 /// Largest number of dd tasks per bdi the command line accepts.
@@ -338,12 +485,21 @@ impl Scenario {
         if let Some(v) = o.patches {
             self.patches = v;
         }
+        for d in &mut self.devices {
+            if o.nfs_wait_queue {
+                d.wait_queue = Some(true);
+            }
+            if o.nfs_congestion_scaled {
+                d.congestion_scaled = Some(true);
+            }
+        }
         if let Some(n) = o.dd {
             let mut any = false;
             for t in &mut self.tasks {
-                let TaskSpec::Dd { n: count, .. } = t;
-                *count = n;
-                any = true;
+                if let TaskSpec::Dd { n: count, .. } = t {
+                    *count = n;
+                    any = true;
+                }
             }
             if !any && n > 0 {
                 self.tasks.push(TaskSpec::Dd {
@@ -402,17 +558,36 @@ impl Scenario {
                 DeviceKindSpec::Ssd => (DeviceKind::Ssd, 400.0, 0.0),
                 DeviceKindSpec::UsbKey => (DeviceKind::UsbKey, 8.0, 1.0),
                 DeviceKindSpec::Raid0 => (DeviceKind::Raid0, 100.0, 8.0),
+                DeviceKindSpec::Nfs => (DeviceKind::Nfs, 112.0, 0.0),
             };
             let bandwidth_mbps = d.bandwidth_mbps.unwrap_or(bandwidth_mbps);
             let members = if d.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
+            let nfs = (kind == DeviceKind::Nfs).then(|| NfsConfig {
+                rtt_ns: (d.rtt_ms.unwrap_or(0.2) * 1e6) as u64,
+                server_bandwidth: d.server_mbps.unwrap_or(80.0) * 1048576.0,
+                server_cache: d.server_cache_mb.unwrap_or(512) << 20,
+                wait_queue: d.wait_queue.unwrap_or(false),
+                congestion_scaled: d.congestion_scaled.unwrap_or(false),
+            });
+            if let Some(n) = &nfs
+                && !(n.server_bandwidth >= 1024.0 && n.server_bandwidth.is_finite() && n.rtt_ns <= 10_000_000_000)
+            {
+                return err(format!("{origin}: devices[{i}]: server_mbps must be positive and rtt_ms at most 10 s"));
+            }
             let one = DeviceConfig {
                 name: d.name.clone(),
                 kind,
                 bandwidth: bandwidth_mbps * 1048576.0 * members as f64,
                 seek_ns: d.seek_ms.unwrap_or(seek_ms) * 1e6,
-                queue_depth: d.queue_depth.unwrap_or(base.queue_depth * members as usize),
-                max_request_pages: base.max_request_pages,
+                queue_depth: d.queue_depth.unwrap_or(if nfs.is_some() {
+                    usize::MAX >> 1
+                } else {
+                    base.queue_depth * members as usize
+                }),
+                max_request_pages: if nfs.is_some() { 256 } else { base.max_request_pages },
                 noise: d.noise.unwrap_or(if kind == DeviceKind::UsbKey { 0.3 } else { base.noise }),
+                fs: if nfs.is_some() { FsKind::Nfs } else { d.fs.map_or(FsKind::Xfs, FsSpec::kind) },
+                nfs,
                 initial_share: d.initial_share.unwrap_or(1.0),
             };
             if d.kind == DeviceKindSpec::Jbod {
@@ -438,11 +613,11 @@ impl Scenario {
         };
         let mut tasks = Vec::new();
         for (i, t) in self.tasks.iter().enumerate() {
-            let TaskSpec::Dd { bdi, n, bs, count_mb, start_s, spread_s, stop_s } = t;
+            let bdi = t.bdi();
             let targets: Vec<usize> = if bdi == "*" {
                 (0..names.len()).collect()
             } else {
-                match names.iter().position(|x| x == bdi) {
+                match names.iter().position(|x| *x == bdi) {
                     Some(k) => vec![k],
                     None => {
                         return err(format!(
@@ -452,23 +627,50 @@ impl Scenario {
                     }
                 }
             };
-            let Some(bs_bytes) = parse_size(bs) else {
-                return err(format!("{origin}: tasks[{i}]: block size `{bs}` is not a size like 4k or 1M"));
+            let block_size = |bs: &str| {
+                parse_size(bs).ok_or_else(|| {
+                    ScenarioError(format!("{origin}: tasks[{i}]: block size `{bs}` is not a size like 4k or 1M"))
+                })
             };
-            if *n > crate::scenario::MAX_DD_PER_BDI {
+            let (kind, n, start_s, spread_s, stop_s) = match t {
+                TaskSpec::Dd { n, bs, count_mb, start_s, spread_s, stop_s, .. } => (
+                    TaskKind::Dd { bs: block_size(bs)?, total_bytes: count_mb.map(|m| m << 20) },
+                    *n,
+                    *start_s,
+                    *spread_s,
+                    *stop_s,
+                ),
+                TaskSpec::Pipeline { n, bs, net_mbps, buffer_mb, start_s, stop_s, .. } => {
+                    if !(net_mbps.is_finite() && *net_mbps > 0.0 && buffer_mb.is_finite() && *buffer_mb > 0.0) {
+                        return err(format!("{origin}: tasks[{i}]: net_mbps and buffer_mb must be positive"));
+                    }
+                    let kind = TaskKind::Pipeline {
+                        bs: block_size(bs)?,
+                        net_rate: net_mbps * 1048576.0,
+                        buffer: (buffer_mb * 1048576.0) as u64,
+                    };
+                    (kind, *n, *start_s, 0.0, *stop_s)
+                }
+                TaskSpec::Light { n, burst_kb, period_s, start_s, stop_s, .. } => {
+                    let period_ns = secs(*period_s, "period_s", i)?;
+                    (TaskKind::Light { burst: burst_kb << 10, period_ns }, *n, *start_s, 0.0, *stop_s)
+                }
+                TaskSpec::MmapRandom { n, start_s, stop_s, .. } => (TaskKind::RandomMmap, *n, *start_s, 0.0, *stop_s),
+            };
+            if n > crate::scenario::MAX_DD_PER_BDI {
                 return err(format!(
-                    "{origin}: tasks[{i}]: at most {} dd per bdi, got {n}",
+                    "{origin}: tasks[{i}]: at most {} tasks per bdi, got {n}",
                     crate::scenario::MAX_DD_PER_BDI
                 ));
             }
-            let start_ns = secs(*start_s, "start_s", i)?;
-            let spread_ns = secs(*spread_s, "spread_s", i)?;
+            let start_ns = secs(start_s, "start_s", i)?;
+            let spread_ns = secs(spread_s, "spread_s", i)?;
             let stop_ns = stop_s.map(|s| secs(s, "stop_s", i)).transpose()?;
-            let count = targets.len() as u64 * *n as u64;
-            for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, *n as usize)).enumerate() {
+            let count = targets.len() as u64 * n as u64;
+            for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, n as usize)).enumerate() {
                 tasks.push(TaskConfig {
                     bdi: b,
-                    kind: TaskKind::Dd { bs: bs_bytes, total_bytes: count_mb.map(|m| m << 20) },
+                    kind: kind.clone(),
                     start_ns: start_ns + spread_ns * k as u64 / count.max(1),
                     stop_ns,
                 });

@@ -12,6 +12,11 @@ const PRESETS: &[(&str, &str)] = &[
     ("ssd-10dd", include_str!("../../assets/scenarios/ssd-10dd.ron")),
     ("jbod-10hdd", include_str!("../../assets/scenarios/jbod-10hdd.ron")),
     ("raid0-10hdd", include_str!("../../assets/scenarios/raid0-10hdd.ron")),
+    ("ukey-hdd", include_str!("../../assets/scenarios/ukey-hdd.ron")),
+    ("nfs-1dd", include_str!("../../assets/scenarios/nfs-1dd.ron")),
+    ("nfs-10dd", include_str!("../../assets/scenarios/nfs-10dd.ron")),
+    ("switch-disk", include_str!("../../assets/scenarios/switch-disk.ron")),
+    ("rsync", include_str!("../../assets/scenarios/rsync.ron")),
 ];
 
 /// Preset names.

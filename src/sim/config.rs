@@ -7,6 +7,36 @@ use super::page_writeback::DirtyTunables;
 /// Nanoseconds per second.
 pub const NS_PER_SEC: u64 = 1_000_000_000;
 
+/// Filesystems: how they lay files out shapes the cost of writing many
+/// files at once (see [`super::device::FsKind::model`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FsKind {
+    /// XFS: delayed allocation, files kept apart.
+    #[default]
+    Xfs,
+    /// ext4: delayed allocation, files close together.
+    Ext4,
+    /// ext3: allocation at write() time, interleaving concurrent files; a journal.
+    Ext3,
+    /// btrfs: copy-on-write allocation where the head is; dirties in batches.
+    Btrfs,
+    /// An NFS mount: the server's filesystem is out of view.
+    Nfs,
+}
+
+impl FsKind {
+    /// Lower-case name, as in the seed's case names.
+    pub fn name(self) -> &'static str {
+        match self {
+            FsKind::Xfs => "xfs",
+            FsKind::Ext4 => "ext4",
+            FsKind::Ext3 => "ext3",
+            FsKind::Btrfs => "btrfs",
+            FsKind::Nfs => "nfs",
+        }
+    }
+}
+
 /// The kinds of device a bdi can model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceKind {
@@ -19,6 +49,8 @@ pub enum DeviceKind {
     UsbKey,
     /// N disks striped into one bdi: N times the bandwidth.
     Raid0,
+    /// An NFS mount: a network link to a server; see [`NfsConfig`].
+    Nfs,
 }
 
 impl DeviceKind {
@@ -29,6 +61,7 @@ impl DeviceKind {
             DeviceKind::Ssd => "ssd",
             DeviceKind::UsbKey => "ukey",
             DeviceKind::Raid0 => "raid0",
+            DeviceKind::Nfs => "nfs",
         }
     }
 }
@@ -50,6 +83,10 @@ pub struct DeviceConfig {
     pub max_request_pages: u64,
     /// Relative spread of each request's transfer time (0.1 = ±10%).
     pub noise: f64,
+    /// The filesystem on it.
+    pub fs: FsKind,
+    /// The server side, for an NFS mount (`bandwidth` is then the link's).
+    pub nfs: Option<NfsConfig>,
     /// Share of the recent writeouts this bdi starts with (the world has
     /// been running before time 0); shares are normalised over the bdis.
     pub initial_share: f64,
@@ -66,9 +103,26 @@ impl DeviceConfig {
             queue_depth: 128,
             max_request_pages: 128,
             noise: 0.1,
+            fs: FsKind::Xfs,
+            nfs: None,
             initial_share: 1.0,
         }
     }
+}
+
+/// The server of an NFS mount and the client's NFS switches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NfsConfig {
+    /// Network round trip [ns].
+    pub rtt_ns: u64,
+    /// The server's disk [bytes/s].
+    pub server_bandwidth: f64,
+    /// Server memory that holds data not yet on its disk [bytes].
+    pub server_cache: u64,
+    /// The seed's "nfs: writeback pages wait queue" patch.
+    pub wait_queue: bool,
+    /// The seed's "nfs: scale writeback threshold proportional to dirty threshold" patch.
+    pub congestion_scaled: bool,
 }
 
 /// A task that dirties pages.
@@ -95,6 +149,39 @@ pub enum TaskKind {
         /// Bytes to write before exiting; `None` writes until stopped.
         total_bytes: Option<u64>,
     },
+    /// A copy from the network ("rsync"): data arrives at `net_rate` into a
+    /// bounded buffer and is written out with `bs` writes; while the task
+    /// is throttled the buffer fills, and once full the network stalls.
+    Pipeline {
+        /// Block size of each write() [bytes].
+        bs: u64,
+        /// Network rate [bytes/s].
+        net_rate: f64,
+        /// Socket and application buffer [bytes].
+        buffer: u64,
+    },
+    /// A light writer (an editor saving a file): `burst` bytes every `period_ns`.
+    Light {
+        /// Bytes per save [bytes].
+        burst: u64,
+        /// Time between saves [ns].
+        period_ns: u64,
+    },
+    /// fio's mmap random writes: touches random pages of a large file;
+    /// every page fault on a clean page dirties it.
+    RandomMmap,
+}
+
+impl TaskKind {
+    /// Short name used in summaries.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TaskKind::Dd { .. } => "dd",
+            TaskKind::Pipeline { .. } => "pipeline",
+            TaskKind::Light { .. } => "light",
+            TaskKind::RandomMmap => "mmap-randwrite",
+        }
+    }
 }
 
 /// Everything the engine needs to build a world.

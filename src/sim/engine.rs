@@ -44,6 +44,8 @@ pub(super) enum Event {
     DeviceDone(u32),
     /// A bdi's flusher thread wakes up (generation).
     FlusherWake(u32, u32),
+    /// An NFS COMMIT of an inode completed (bdi, inode).
+    CommitDone(u32, u32),
     /// Record a sample of the time series.
     Sample,
 }
@@ -80,6 +82,8 @@ pub struct Vm {
     pub nr_unstable: u64,
     /// `vm_completions`: writeouts counted for the bdi proportions.
     pub completions: PropGlobal,
+    /// `vm_dirties`: dirtied pages counted for the task proportions.
+    pub dirties: PropGlobal,
     /// A fixed period shift chosen by the user, if any.
     pub period_shift_override: Option<i32>,
 }
@@ -145,8 +149,10 @@ pub struct Bdi {
     pub flusher: Flusher,
     /// Dirty inodes waiting for writeback, oldest first (`b_dirty`).
     pub dirty_inodes: VecDeque<u32>,
-    /// Live dd tasks writing to this bdi.
+    /// Live tasks writing to this bdi.
     pub nr_tasks: u32,
+    /// The NFS client and server state, for an NFS mount.
+    pub nfs: Option<super::nfs::NfsMount>,
 }
 
 /// A file being written.
@@ -158,12 +164,19 @@ pub struct Inode {
     pub dirty: u64,
     /// Pages under writeback [pages].
     pub writeback: u64,
+    /// NFS: pages written to the server but not committed [pages].
+    pub unstable: u64,
+    /// NFS: unstable pages an in-flight COMMIT covers [pages].
+    pub committing: u64,
     /// First dirty page: pages before it were submitted [pages].
     pub next_write: u64,
     /// When the inode went from clean to dirty [jiffies].
     pub dirtied_when: u64,
-    /// On the bdi's dirty list or in the flusher's current pass.
+    /// On the bdi's dirty list or being written by a pass.
     pub queued: bool,
+    /// Written at random offsets (mmap random writes): no two dirty pages
+    /// are contiguous.
+    pub random: bool,
 }
 
 /// A running simulation.
@@ -217,8 +230,8 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
     if cfg.cpus == 0 || cfg.cpus > 4096 {
         return err(format!("cpus must be between 1 and 4096, got {}", cfg.cpus));
     }
-    if !(7..=11).contains(&cfg.patches) {
-        return err(format!("patch level must be between 7 and 11, got {}", cfg.patches));
+    if cfg.patches > 11 {
+        return err(format!("patch level must be between 0 (legacy) and 11, got {}", cfg.patches));
     }
     let t = &cfg.tunables;
     if t.dirty_ratio > 100 || t.dirty_background_ratio > 100 {
@@ -248,7 +261,7 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         if !(d.seek_ns.is_finite() && (0.0..=1e9).contains(&d.seek_ns)) {
             return err(format!("device {}: seek time must be between 0 and 1 s", d.name));
         }
-        if d.queue_depth == 0 || d.queue_depth > 100_000 || d.max_request_pages == 0 {
+        if d.queue_depth == 0 || (d.nfs.is_none() && d.queue_depth > 100_000) || d.max_request_pages == 0 {
             return err(format!("device {}: queue depth and request size must be positive", d.name));
         }
         if !(d.noise.is_finite() && (0.0..0.9).contains(&d.noise)) {
@@ -265,16 +278,23 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         if t.bdi >= cfg.devices.len() {
             return err(format!("task {i} writes to bdi {} which does not exist", t.bdi));
         }
+        let bs_ok = |bs: u64| {
+            (bs >= PAGE_SIZE && bs % PAGE_SIZE == 0 && bs <= 1 << 30)
+                || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE % bs == 0)
+        };
         match t.kind {
-            TaskKind::Dd { bs, .. } => {
-                let ok = (bs >= PAGE_SIZE && bs % PAGE_SIZE == 0 && bs <= 1 << 30)
-                    || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE % bs == 0);
-                if !ok {
-                    return err(format!(
-                        "task {i}: block size must divide 4k or be a multiple of 4k up to 1G, got {bs}"
-                    ));
-                }
+            TaskKind::Dd { bs, .. } | TaskKind::Pipeline { bs, .. } if !bs_ok(bs) => {
+                return err(format!("task {i}: block size must divide 4k or be a multiple of 4k up to 1G, got {bs}"));
             }
+            TaskKind::Pipeline { net_rate, buffer, .. }
+                if !(1024.0..=1e12).contains(&net_rate) || buffer < PAGE_SIZE =>
+            {
+                return err(format!("task {i}: a pipeline needs a rate of at least 1 KiB/s and a buffer of a page"));
+            }
+            TaskKind::Light { burst, period_ns } if burst == 0 || period_ns < 1_000_000 => {
+                return err(format!("task {i}: a light writer needs a burst and a period of at least 1 ms"));
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -294,11 +314,12 @@ impl World {
             limits,
             global_dirty_limit: 0,
             limit_update_time: 0,
-            ratelimit_pages: pw::writeback_set_ratelimit(limits.dirty, cfg.cpus as u64),
+            ratelimit_pages: 0,
             nr_file_dirty: 0,
             nr_writeback: 0,
             nr_unstable: 0,
             completions: PropGlobal::new(shift),
+            dirties: PropGlobal::new(shift),
             period_shift_override: cfg.period_shift,
         };
         let mut bdis: Vec<Bdi> = cfg
@@ -326,6 +347,7 @@ impl World {
                 flusher: Flusher::default(),
                 dirty_inodes: VecDeque::new(),
                 nr_tasks: 0,
+                nfs: d.nfs.clone().map(|n| super::nfs::NfsMount::new(n, cfg.memory_pages, limits.dirty)),
             })
             .collect();
         let total_share: f64 = cfg.devices.iter().map(|d| d.initial_share).sum();
@@ -334,6 +356,7 @@ impl World {
         {
             let mut locals: Vec<&mut PropLocal> = bdis.iter_mut().map(|b| &mut b.completions).collect();
             vm.completions.warm_start(&mut locals, &shares);
+            vm.dirties.warm_start(&mut [], &[]);
         }
         let mut world = World {
             hz: cfg.hz,
@@ -356,6 +379,7 @@ impl World {
             sample_ns: cfg.sample_ns,
             samples: Vec::new(),
         };
+        world.vm.ratelimit_pages = world.ratelimit_pages();
         for t in &cfg.tasks {
             world.add_task(t.clone());
         }
@@ -435,6 +459,7 @@ impl World {
             Event::TaskStop(t) => self.task_stop(t),
             Event::DeviceDone(b) => self.device_done(b as usize),
             Event::FlusherWake(b, generation) => self.flusher_timer(b as usize, generation),
+            Event::CommitDone(b, inode) => self.nfs_commit_done(b as usize, inode),
             Event::Sample => {
                 self.record_sample();
                 self.schedule_in(self.sample_ns, Event::Sample);
@@ -456,10 +481,12 @@ impl World {
     pub fn add_task(&mut self, cfg: super::config::TaskConfig) -> u32 {
         let id = self.tasks.len() as u32;
         let inode = self.inodes.len() as u32;
-        self.inodes.push(Inode { bdi: cfg.bdi as u32, ..Default::default() });
+        let random = cfg.kind == TaskKind::RandomMmap;
+        self.inodes.push(Inode { bdi: cfg.bdi as u32, random, ..Default::default() });
         let start = cfg.start_ns.max(self.now);
         let stop = cfg.stop_ns;
-        self.tasks.push(Task::new(id, &cfg, inode, self.syscall_ns, self.copy_page_ns));
+        let batch = self.bdis[cfg.bdi].device.config.fs.model().dirty_batch_pages;
+        self.tasks.push(Task::new(id, &cfg, inode, self.syscall_ns, self.copy_page_ns, batch));
         self.schedule(start, Event::TaskStart(id));
         if let Some(stop) = stop {
             self.schedule(stop.max(start), Event::TaskStop(id));
@@ -493,12 +520,33 @@ impl World {
         self.vm.limits = global_dirty_limits(&self.vm.tunables, self.vm.dirtyable());
     }
 
-    /// Mirrors `update_completion_period()` as of patch 06.
+    /// Mirrors `update_completion_period()`: the proportion periods follow
+    /// the dirty threshold, and from patch 06 so does `ratelimit_pages`.
     fn update_completion_period(&mut self) {
         let shift =
             self.vm.period_shift_override.unwrap_or_else(|| calc_period_shift(&self.vm.tunables, self.vm.dirtyable()));
         self.vm.completions.change_shift(shift);
-        self.vm.ratelimit_pages = pw::writeback_set_ratelimit(self.vm.limits.dirty, self.cpus.len() as u64);
+        self.vm.dirties.change_shift(shift);
+        self.vm.ratelimit_pages = self.ratelimit_pages();
+        self.nfs_update_congestion_thresh();
+    }
+
+    /// `ratelimit_pages`: patch 06 derives it from the dirty threshold
+    /// (`writeback_set_ratelimit()`); Linux 3.1 from total memory, at most 4 MiB.
+    fn ratelimit_pages(&self) -> u64 {
+        let cpus = self.cpus.len() as u64;
+        if self.patches >= 6 {
+            pw::writeback_set_ratelimit(self.vm.limits.dirty, cpus)
+        } else {
+            (self.vm.memory_pages / (cpus * 32)).clamp(16, (4096 * 1024) / PAGE_SIZE)
+        }
+    }
+
+    /// Changes the patch level: calls in progress finish in the generation
+    /// they started in; new calls take the new one.
+    pub fn set_patches(&mut self, patches: u8) {
+        self.patches = patches.min(11);
+        self.vm.ratelimit_pages = self.ratelimit_pages();
     }
 
     // ---- shared kernel pieces ---------------------------------------------------------
@@ -516,11 +564,13 @@ impl World {
         b.reclaimable + b.writeback
     }
 
-    /// `account_page_dirtied()` for `pages` new dirty pages of `inode`.
-    pub(super) fn account_page_dirtied(&mut self, inode: u32, pages: u64) {
+    /// `account_page_dirtied()` for `pages` new dirty pages of `inode`,
+    /// dirtied by task `task` (`task_dirty_inc()`).
+    pub(super) fn account_page_dirtied(&mut self, task: u32, inode: u32, pages: u64) {
         if pages == 0 {
             return;
         }
+        self.vm.dirties.inc(&mut self.tasks[task as usize].dirties, pages);
         let jiffies = self.jiffies();
         let ino = &mut self.inodes[inode as usize];
         ino.dirty += pages;
@@ -759,13 +809,17 @@ impl World {
         self.check_counters();
         let mut dirty = vec![0u64; self.bdis.len()];
         let mut writeback = vec![0u64; self.bdis.len()];
+        let mut unstable = vec![0u64; self.bdis.len()];
         for n in &self.inodes {
             dirty[n.bdi as usize] += n.dirty;
             writeback[n.bdi as usize] += n.writeback;
+            unstable[n.bdi as usize] += n.unstable;
+            assert!(n.committing <= n.unstable, "a COMMIT covers unstable pages only");
         }
         for (i, b) in self.bdis.iter().enumerate() {
             assert_eq!(b.reclaimable - b.unstable, dirty[i], "bdi {} dirty pages vs its inodes", b.name);
             assert_eq!(b.writeback, writeback[i], "bdi {} writeback pages vs its inodes", b.name);
+            assert_eq!(b.unstable, unstable[i], "bdi {} unstable pages vs its inodes", b.name);
             assert_eq!(b.writeback, b.device.pages_in_flight(), "bdi {} writeback vs its device queue", b.name);
         }
     }
@@ -781,7 +835,7 @@ impl World {
             assert_eq!(
                 b.dirtied,
                 b.written + (b.reclaimable - b.unstable) + b.writeback,
-                "bdi {}: every dirtied page is dirty, under writeback or written",
+                "bdi {}: every dirtied page is dirty, under writeback, or written (unstable or clean)",
                 b.name
             );
             dirty += b.reclaimable - b.unstable;

@@ -1,16 +1,19 @@
-//! The per-bdi flusher thread, mirroring fs/fs-writeback.c: woken by
-//! balance_dirty_pages() or every 5 s, it runs kupdate writeback (inodes
-//! dirtied more than 30 s ago) and background writeback (while over the
-//! background threshold; from patch 11 also the bdi's share of it).
+//! Writeback, mirroring fs/fs-writeback.c: the per-bdi flusher thread and
+//! the passes over dirty inodes that it (and, in IO-full mode, a throttled
+//! task) makes.
 //!
-//! A writeback pass takes the dirty inodes round-robin, writing a chunk of
-//! about half a second of bandwidth from each; it returns after ~100 ms
-//! once it wrote something, updates the bandwidth estimate and starts the
-//! next pass. Pages go from dirty to writeback when submitted; submitting
-//! blocks while the device queue is full. Completions turn writeback
-//! pages clean and count toward the bdi's share of the dirty limit.
-
-use std::collections::VecDeque;
+//! The flusher is woken by balance_dirty_pages() or every 5 s. It runs
+//! kupdate writeback (inodes dirtied more than 30 s ago), then background
+//! writeback while over the background threshold (from patch 11 also
+//! while the bdi is over its share of it).
+//!
+//! A writeback pass takes the bdi's dirty inodes round-robin, writing a
+//! chunk of about half a second of bandwidth from each; it returns after
+//! ~100 ms once it wrote something. An inode being written is off the
+//! dirty list, so concurrent writers take different inodes. Pages go from
+//! dirty to writeback when submitted; a writer waits in line while the
+//! device queue is full. Completions turn writeback pages clean and count
+//! toward the bdi's share of the dirty limit.
 
 use super::device::{Request, Submitter};
 use super::engine::{Event, World};
@@ -22,7 +25,7 @@ const DIRTY_WRITEBACK_CENTISECS: u64 = 500;
 /// `dirty_expire_interval`: 30 s [centisecs].
 const DIRTY_EXPIRE_CENTISECS: u64 = 3000;
 
-/// What a writeback work writes.
+/// What a flusher work writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkKind {
     /// Old inodes only.
@@ -43,30 +46,58 @@ pub enum Stage {
     Done,
 }
 
-/// A `struct wb_writeback_work` being executed.
-#[derive(Clone, Debug)]
-pub struct Work {
-    /// Kupdate or background.
-    pub kind: WorkKind,
+/// A writeback in progress: the `struct wb_writeback_work` and the pass
+/// being made, for the flusher or a task writing in the foreground.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Writer {
+    /// Who submits the requests.
+    pub submitter: Submitter,
     /// Pages still to write [pages].
     pub nr_pages: i64,
-    /// When wb_writeback() started [jiffies].
-    pub start: u64,
+    /// Only inodes dirtied at or before this (kupdate) [jiffies].
+    pub older_than: Option<u64>,
     /// The pass in progress.
     pass: Option<Pass>,
 }
 
 /// One `__writeback_inodes_wb()` pass.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Pass {
     /// When it started [jiffies].
     start: u64,
     /// Pages written plus inodes cleaned.
     wrote: u64,
-    /// Inodes still to visit (`b_io`).
-    inodes: VecDeque<u32>,
+    /// Inodes it may still take from the dirty list (those queued at its start).
+    visits_left: usize,
     /// The inode being written and what is left of its chunk [pages].
     current: Option<(u32, u64)>,
+}
+
+impl Writer {
+    /// A writer with a budget of `nr_pages`.
+    pub fn new(submitter: Submitter, nr_pages: i64) -> Self {
+        Writer { submitter, nr_pages, older_than: None, pass: None }
+    }
+}
+
+/// How a writeback pass stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassEnd {
+    /// Waiting for a free request slot.
+    Blocked,
+    /// Finished, having written this many pages plus inodes cleaned.
+    Done(u64),
+}
+
+/// A flusher work being executed.
+#[derive(Clone, Debug)]
+pub struct Work {
+    /// Kupdate or background.
+    pub kind: WorkKind,
+    /// When wb_writeback() started [jiffies].
+    pub start: u64,
+    /// Its writer.
+    pub writer: Writer,
 }
 
 /// A bdi's flusher thread.
@@ -120,15 +151,17 @@ impl World {
         self.patches >= 11 && self.bdis[bdi].reclaimable > self.bdi_dirty_limit(bdi, background)
     }
 
-    /// Runs the flusher until it blocks on the device queue or sleeps.
-    fn flusher_run(&mut self, bdi: usize) {
+    /// Runs the flusher until it waits for the device queue or sleeps.
+    pub(super) fn flusher_run(&mut self, bdi: usize) {
         loop {
-            if self.bdis[bdi].flusher.work.is_some() {
-                if self.wb_writeback(bdi) {
-                    self.bdis[bdi].flusher.blocked = true;
+            if let Some(mut work) = self.bdis[bdi].flusher.work.take() {
+                let blocked = self.wb_writeback(bdi, &mut work);
+                if blocked {
+                    let f = &mut self.bdis[bdi].flusher;
+                    f.work = Some(work);
+                    f.blocked = true;
                     return;
                 }
-                self.bdis[bdi].flusher.work = None;
                 continue;
             }
             let now = self.jiffies();
@@ -155,8 +188,7 @@ impl World {
                 Stage::Done => {
                     f.running = false;
                     let generation = f.timer_generation;
-                    let b = &self.bdis[bdi];
-                    if !b.dirty_inodes.is_empty() {
+                    if !self.bdis[bdi].dirty_inodes.is_empty() {
                         let at = self.now + interval * super::config::NS_PER_SEC / hz;
                         self.schedule(at, Event::FlusherWake(bdi as u32, generation));
                     }
@@ -168,46 +200,30 @@ impl World {
 
     fn start_work(&mut self, bdi: usize, kind: WorkKind, nr_pages: i64) {
         let start = self.jiffies();
-        self.bdis[bdi].flusher.work = Some(Work { kind, nr_pages, start, pass: None });
+        let writer = Writer::new(Submitter::Flusher, nr_pages);
+        self.bdis[bdi].flusher.work = Some(Work { kind, start, writer });
     }
 
-    /// Mirrors the loop of `wb_writeback()`. Returns true when it blocks on
+    /// Mirrors the loop of `wb_writeback()`. Returns true when it waits for
     /// the device queue, false when the work is done.
-    fn wb_writeback(&mut self, bdi: usize) -> bool {
+    fn wb_writeback(&mut self, bdi: usize, work: &mut Work) -> bool {
         loop {
-            let now = self.jiffies();
-            let work = self.bdis[bdi].flusher.work.as_ref().expect("a work is in progress");
-            if work.pass.is_none() {
-                let kind = work.kind;
-                if work.nr_pages <= 0 {
+            if work.writer.pass.is_none() {
+                if work.writer.nr_pages <= 0 {
                     return false;
                 }
-                if kind == WorkKind::Background && !self.over_bground_thresh(bdi) {
+                if work.kind == WorkKind::Background && !self.over_bground_thresh(bdi) {
                     return false;
                 }
-                // queue_io(): the inodes this pass may write.
-                let expire = DIRTY_EXPIRE_CENTISECS * self.hz / 100;
-                let b = &mut self.bdis[bdi];
-                let mut inodes = VecDeque::new();
-                match kind {
-                    WorkKind::Background => std::mem::swap(&mut inodes, &mut b.dirty_inodes),
-                    WorkKind::Kupdate => {
-                        let older_than = now.saturating_sub(expire);
-                        let inode_table = &self.inodes;
-                        let (old, young): (VecDeque<u32>, VecDeque<u32>) =
-                            b.dirty_inodes.drain(..).partition(|&i| inode_table[i as usize].dirtied_when <= older_than);
-                        inodes = old;
-                        b.dirty_inodes = young;
-                    }
+                if work.kind == WorkKind::Kupdate {
+                    let expire = DIRTY_EXPIRE_CENTISECS * self.hz / 100;
+                    work.writer.older_than = Some(self.jiffies().saturating_sub(expire));
                 }
-                let work = b.flusher.work.as_mut().expect("a work is in progress");
-                work.pass = Some(Pass { start: now, wrote: 0, inodes, current: None });
             }
-            match self.writeback_pass(bdi) {
+            match self.writeback_pass(bdi, &mut work.writer) {
                 PassEnd::Blocked => return true,
                 PassEnd::Done(wrote) => {
-                    let start = self.bdis[bdi].flusher.work.as_ref().expect("a work is in progress").start;
-                    self.bdi_update_bandwidth(bdi, 0, 0, 0, 0, 0, start);
+                    self.bdi_update_bandwidth(bdi, 0, 0, 0, 0, 0, work.start);
                     if wrote == 0 {
                         return false;
                     }
@@ -216,26 +232,58 @@ impl World {
         }
     }
 
-    /// Mirrors `__writeback_inodes_wb()` / `writeback_sb_inodes()`.
-    fn writeback_pass(&mut self, bdi: usize) -> PassEnd {
+    /// True when `inode` may be written by a pass with this age filter.
+    fn eligible(&self, inode: u32, older_than: Option<u64>) -> bool {
+        older_than.is_none_or(|t| self.inodes[inode as usize].dirtied_when <= t)
+    }
+
+    /// Mirrors `__writeback_inodes_wb()` / `writeback_sb_inodes()`: one
+    /// pass (started if none is in progress) over the bdi's dirty inodes.
+    pub(super) fn writeback_pass(&mut self, bdi: usize, w: &mut Writer) -> PassEnd {
+        let now = self.jiffies();
+        let mut pass = match w.pass.take() {
+            Some(p) => p,
+            None => {
+                let visits_left =
+                    self.bdis[bdi].dirty_inodes.iter().filter(|&&i| self.eligible(i, w.older_than)).count();
+                Pass { start: now, wrote: 0, visits_left, current: None }
+            }
+        };
         loop {
-            let now = self.jiffies();
-            let hz = self.hz;
-            let avg_bw = self.bdis[bdi].avg_write_bandwidth;
-            let global_limit = self.vm.global_dirty_limit;
-            let b = &mut self.bdis[bdi];
-            let work = b.flusher.work.as_mut().expect("a work is in progress");
-            let pass = work.pass.as_mut().expect("a pass is in progress");
             let (inode, mut chunk_left) = match pass.current {
                 Some(c) => c,
-                None => match pass.inodes.pop_front() {
-                    Some(i) => (i, pw::writeback_chunk_size(avg_bw, global_limit, work.nr_pages as u64)),
-                    None => {
-                        let wrote = pass.wrote;
-                        work.pass = None;
-                        return PassEnd::Done(wrote);
+                None => {
+                    let next = if pass.visits_left == 0 {
+                        None
+                    } else {
+                        let b = &self.bdis[bdi];
+                        b.dirty_inodes.iter().position(|&i| self.eligible(i, w.older_than))
+                    };
+                    let Some(at) = next else {
+                        return PassEnd::Done(pass.wrote);
+                    };
+                    if self.bdis[bdi].nfs.is_some() && self.queue_full(bdi) {
+                        // nfs_wait_congested(): NFS writers wait between inodes.
+                        self.bdis[bdi].device.wait_for_slot(w.submitter);
+                        w.pass = Some(pass);
+                        return PassEnd::Blocked;
                     }
-                },
+                    pass.visits_left -= 1;
+                    let inode = self.bdis[bdi].dirty_inodes.remove(at).expect("position is in range");
+                    let nr_pages = w.nr_pages.max(0) as u64;
+                    let chunk = if self.patches >= 7 {
+                        pw::writeback_chunk_size(
+                            self.bdis[bdi].avg_write_bandwidth,
+                            self.vm.global_dirty_limit,
+                            nr_pages,
+                        )
+                    } else {
+                        // Linux 3.1: MAX_WRITEBACK_PAGES (4 MiB) per inode; a
+                        // larger chunk would stall the IO-full dirtiers.
+                        nr_pages.min(pw::MIN_WRITEBACK_PAGES)
+                    };
+                    (inode, chunk)
+                }
             };
             // writeback_single_inode(): submit up to the chunk.
             let mut written = 0;
@@ -244,77 +292,95 @@ impl World {
                 if chunk_left == 0 || dirty == 0 {
                     break;
                 }
-                if self.bdis[bdi].device.is_full() {
-                    let pass = self.pass_mut(bdi);
+                if self.bdis[bdi].nfs.is_none() && self.queue_full(bdi) {
+                    self.bdis[bdi].device.wait_for_slot(w.submitter);
                     pass.current = Some((inode, chunk_left));
                     pass.wrote += written;
-                    self.bdis[bdi].flusher.work.as_mut().expect("work").nr_pages -= written as i64;
+                    w.nr_pages -= written as i64;
+                    w.pass = Some(pass);
                     return PassEnd::Blocked;
                 }
                 let max_request = self.bdis[bdi].device.config.max_request_pages;
                 let n = chunk_left.min(dirty).min(max_request);
-                self.submit_write(bdi, inode, n, Submitter::Flusher);
-                self.bdis[bdi].flusher.submitted += n;
+                self.submit_write(bdi, inode, n, w.submitter);
                 chunk_left -= n;
                 written += n;
             }
+            if self.bdis[bdi].nfs.is_some() {
+                self.nfs_write_inode(bdi, inode);
+            }
             // Requeue: still dirty inodes go to the tail, clean ones leave.
-            let clean = self.inodes[inode as usize].dirty == 0;
-            let b = &mut self.bdis[bdi];
+            let ino = &self.inodes[inode as usize];
+            let clean = ino.dirty == 0 && ino.unstable == ino.committing;
             if clean {
                 self.inodes[inode as usize].queued = false;
             } else {
-                b.dirty_inodes.push_back(inode);
+                self.bdis[bdi].dirty_inodes.push_back(inode);
             }
-            let work = b.flusher.work.as_mut().expect("a work is in progress");
-            work.nr_pages -= written as i64;
-            let nr_pages = work.nr_pages;
-            let pass = work.pass.as_mut().expect("a pass is in progress");
+            w.nr_pages -= written as i64;
             pass.current = None;
             pass.wrote += written + u64::from(clean);
-            if pass.wrote > 0 && (now > pass.start + hz / 10 || nr_pages <= 0) {
-                // Unvisited inodes stay first in line for the next pass.
-                let rest = std::mem::take(&mut pass.inodes);
-                let wrote = pass.wrote;
-                work.pass = None;
-                for i in rest.into_iter().rev() {
-                    b.dirty_inodes.push_front(i);
-                }
-                return PassEnd::Done(wrote);
+            if pass.wrote > 0 && (now > pass.start + self.hz / 10 || w.nr_pages <= 0) {
+                return PassEnd::Done(pass.wrote);
             }
         }
-    }
-
-    fn pass_mut(&mut self, bdi: usize) -> &mut Pass {
-        self.bdis[bdi].flusher.work.as_mut().and_then(|w| w.pass.as_mut()).expect("a pass is in progress")
     }
 
     /// Moves `pages` dirty pages of `inode` to writeback and queues them
     /// on the device as one request.
     pub(super) fn submit_write(&mut self, bdi: usize, inode: u32, pages: u64, submitter: Submitter) {
+        let interleave = self.bdis[bdi].device.config.fs.model().interleave_pages;
+        let writers = self.bdis[bdi].nr_tasks.max(1) as u64;
         let ino = &mut self.inodes[inode as usize];
         let offset = ino.next_write;
         ino.dirty -= pages;
         ino.writeback += pages;
         ino.next_write += pages;
+        let scattered = ino.random;
         self.vm.nr_file_dirty -= pages;
         self.vm.nr_writeback += pages;
+        let fragments = if interleave > 0 && writers > 1 {
+            // Blocks were allocated as the tasks dirtied them: each window
+            // boundary inside the request is a jump to another place.
+            (1 + (offset + pages - 1) / interleave - offset / interleave) as u32
+        } else {
+            1
+        };
         let b = &mut self.bdis[bdi];
         b.reclaimable -= pages;
         b.writeback += pages;
-        let request = Request { inode, offset, pages, submitter };
+        b.flusher.submitted += if submitter == Submitter::Flusher { pages } else { 0 };
+        let request = Request { inode, offset, pages, submitter, scattered, fragments };
         if let Some(service) = b.device.submit(request, &mut self.rng) {
+            let service = service + self.server_delay(bdi);
             self.schedule_in(service, Event::DeviceDone(bdi as u32));
         }
     }
 
-    /// A request completed: its pages are clean and count as written.
+    /// NFS: the extra time the server takes to accept the WRITE in service [ns].
+    fn server_delay(&mut self, bdi: usize) -> u64 {
+        let now = self.now;
+        let b = &mut self.bdis[bdi];
+        let bytes = (b.device.busy_pages() * super::kernel::PAGE_SIZE) as f64;
+        match &mut b.nfs {
+            Some(m) => m.server_delay(now, bytes),
+            None => 0,
+        }
+    }
+
+    /// A request completed: its pages are clean and count as written; the
+    /// first writer waiting for a slot gets it.
     pub(super) fn device_done(&mut self, bdi: usize) {
         let Some((done, next)) = self.bdis[bdi].device.complete(&mut self.rng) else {
             return;
         };
         if let Some(service) = next {
+            let service = service + self.server_delay(bdi);
             self.schedule_in(service, Event::DeviceDone(bdi as u32));
+        }
+        if self.bdis[bdi].nfs.is_some() {
+            self.nfs_write_done(bdi, done.inode, done.pages);
+            return;
         }
         let pages = done.pages;
         self.inodes[done.inode as usize].writeback -= pages;
@@ -323,17 +389,22 @@ impl World {
         b.writeback -= pages;
         b.written += pages;
         self.vm.completions.inc(&mut b.completions, pages);
-        if b.flusher.blocked {
-            b.flusher.blocked = false;
-            self.flusher_run(bdi);
+        if !self.queue_full(bdi)
+            && let Some(who) = self.bdis[bdi].device.waiters.pop_front()
+        {
+            // get_request_wait(): the first writer in line gets the slot.
+            self.wake_one(bdi, who);
         }
     }
-}
 
-/// How a writeback pass stopped.
-enum PassEnd {
-    /// Waiting for a free request slot.
-    Blocked,
-    /// Finished, having written this many pages plus inodes cleaned.
-    Done(u64),
+    /// Resumes a writer that waited for the device queue.
+    pub(super) fn wake_one(&mut self, bdi: usize, who: Submitter) {
+        match who {
+            Submitter::Flusher => {
+                self.bdis[bdi].flusher.blocked = false;
+                self.flusher_run(bdi);
+            }
+            Submitter::Task(t) => self.foreground_writeback_resume(t),
+        }
+    }
 }

@@ -128,6 +128,14 @@ pub struct TaskStats {
     pub pauses: Histogram,
     /// Longest time in one throttling call, foreground IO included [jiffies].
     pub throttled_max: u64,
+    /// Every throttling call that blocked: its duration [jiffies].
+    pub throttled: Histogram,
+    /// Pages it wrote back itself (IO-full mode) [pages].
+    pub written_fg: u64,
+    /// Pipeline: bytes that arrived from the network [bytes].
+    pub received_bytes: u64,
+    /// Pipeline: time the network stood still behind a full buffer [ns].
+    pub net_stalled_ns: u64,
     /// Time in throttling calls altogether [jiffies].
     pub throttled_total: u64,
     /// When it started running [ns].
@@ -141,6 +149,8 @@ pub struct TaskStats {
 pub struct Stats {
     /// Every throttling sleep of every task [jiffies].
     pub pauses: Histogram,
+    /// Time in each throttling call that blocked, foreground IO included [jiffies].
+    pub throttled: Histogram,
     /// Largest global dirty count seen [pages].
     pub max_dirty: u64,
     /// Largest `dirty - limit` seen right after pages were dirtied [pages].
@@ -154,7 +164,14 @@ pub struct Stats {
 impl Stats {
     /// Empty statistics.
     pub fn new(hz: u64) -> Self {
-        Stats { pauses: Histogram::default(), max_dirty: 0, max_over_limit: i64::MIN, bdp_calls: 0, hz }
+        Stats {
+            pauses: Histogram::default(),
+            throttled: Histogram::default(),
+            max_dirty: 0,
+            max_over_limit: i64::MIN,
+            bdp_calls: 0,
+            hz,
+        }
     }
 
     /// Notes the dirty count right after dirtying, and how far past the

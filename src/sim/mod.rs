@@ -29,11 +29,12 @@ pub mod engine;
 pub mod flusher;
 pub mod kernel;
 pub mod metrics;
+pub mod nfs;
 pub mod page_writeback;
 pub mod proportions;
 pub mod rng;
 pub mod task;
 pub mod trace;
 
-pub use config::{DeviceConfig, DeviceKind, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
+pub use config::{DeviceConfig, DeviceKind, FsKind, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig};
 pub use engine::{Bdi, ConfigError, Vm, World};
