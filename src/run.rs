@@ -226,7 +226,7 @@ fn write_csv_row(w: &mut impl Write, s: &Sample, prev: Option<&Sample>, sample_n
         "{:.1},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3}",
         s.t_ns as f64 / 1e9,
         mb(s.dirty),
-        mb(s.writeback + s.unstable),
+        mb(s.writeback),
         mb(s.unstable),
         mb(s.thresh),
         mb(s.bg_thresh),
@@ -246,7 +246,7 @@ fn write_csv_row(w: &mut impl Write, s: &Sample, prev: Option<&Sample>, sample_n
             w,
             ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{}",
             mb(b.dirty),
-            mb(b.writeback + b.unstable),
+            mb(b.writeback),
             mb(b.thresh),
             mb(b.setpoint),
             mb(b.write_bw),
@@ -301,6 +301,9 @@ pub struct BdiSummary {
     pub dirty_mean_mb: f64,
     /// Seeks the device made.
     pub seeks: u64,
+    /// Seconds from this bdi's first writer starting until its bdi_thresh
+    /// first reached 90% of thresh (how fast it earned its share); null if never.
+    pub thresh_90_s: Option<f64>,
 }
 
 /// Pause distribution [ms].
@@ -356,6 +359,16 @@ pub struct Summary {
     pub pauses_ms: PauseSummary,
     pub throttled_ms: ThrottleSummary,
     pub tasks: Vec<TaskSummary>,
+}
+
+/// Time from bdi `i`'s first writer starting until its bdi_thresh first
+/// reached 90% of the global threshold [s].
+fn thresh_90(world: &World, samples: &[Sample], i: usize) -> Option<f64> {
+    let start = world.tasks().iter().filter(|t| t.bdi as usize == i).filter_map(|t| t.stats.started_ns).min()?;
+    samples
+        .iter()
+        .find(|s| s.t_ns >= start && s.bdis[i].thresh * 10 >= s.thresh * 9)
+        .map(|s| (s.t_ns - start) as f64 / 1e9)
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -423,6 +436,7 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
                 thresh_mb: mean(settled.iter().map(|s| mb(s.bdis[i].thresh))),
                 dirty_mean_mb: mean(settled.iter().map(|s| mb(s.bdis[i].dirty))),
                 seeks: b.device.seeks,
+                thresh_90_s: thresh_90(world, samples, i),
             }
         })
         .collect();
@@ -515,6 +529,17 @@ impl Summary {
                 b.thresh_mb
             );
         }
+        for b in &self.bdis {
+            if let Some(t) = b.thresh_90_s
+                && self.bdis.len() > 1
+            {
+                let _ = writeln!(
+                    s,
+                    "bdi {:<6} bdi_thresh reached 90% of thresh {t:.1} s after its first writer started",
+                    b.name
+                );
+            }
+        }
         let p = &self.pauses_ms;
         let _ = writeln!(
             s,
@@ -544,7 +569,7 @@ impl Summary {
         }
         let _ = writeln!(
             s,
-            "speed       simulated {:.0} s in {:.3} s ({:.0}x real time)",
+            "speed       simulated {:.0} s in {:.3} s ({:.0}× real time)",
             self.duration_s, self.wall_s, self.real_time_factor
         );
         s

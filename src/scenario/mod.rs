@@ -137,7 +137,7 @@ pub enum DeviceKindSpec {
     /// `disks` HDDs, each its own bdi, named `<name>a`, `<name>b`, ...
     Jbod,
     /// An NFS mount over a 1 Gbit/s link to a server with an 80 MiB/s disk
-    /// and 512 MiB of write cache.
+    /// and 128 MiB of write cache.
     Nfs,
 }
 
@@ -565,7 +565,7 @@ impl Scenario {
             let nfs = (kind == DeviceKind::Nfs).then(|| NfsConfig {
                 rtt_ns: (d.rtt_ms.unwrap_or(0.2) * 1e6) as u64,
                 server_bandwidth: d.server_mbps.unwrap_or(80.0) * 1048576.0,
-                server_cache: d.server_cache_mb.unwrap_or(512) << 20,
+                server_cache: d.server_cache_mb.unwrap_or(128) << 20,
                 wait_queue: d.wait_queue.unwrap_or(false),
                 congestion_scaled: d.congestion_scaled.unwrap_or(false),
             });

@@ -350,6 +350,10 @@ impl World {
         b.reclaimable -= pages;
         b.writeback += pages;
         b.flusher.submitted += if submitter == Submitter::Flusher { pages } else { 0 };
+        if let Some(m) = &mut b.nfs {
+            // nfs_set_page_writeback() -> nfs_set_congested()
+            m.update_congestion(b.writeback);
+        }
         let request = Request { inode, offset, pages, submitter, scattered, fragments };
         if let Some(service) = b.device.submit(request, &mut self.rng) {
             let service = service + self.server_delay(bdi);

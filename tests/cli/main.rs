@@ -4,3 +4,4 @@ mod behaviour;
 mod common;
 mod errors;
 mod exact;
+mod generations;
