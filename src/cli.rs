@@ -19,6 +19,48 @@ pub struct Cli {
     /// The world the dashboard opens on.
     #[command(flatten)]
     pub world: WorldArgs,
+    /// How the dashboard looks.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// Dashboard options.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ViewArgs {
+    /// Start in A/B compare mode: legacy (vs IO-less), patches=N (N-1 vs N)
+    /// or dirty-ratio=N (the scenario's vs N).
+    #[arg(long, value_name = "WHAT", value_parser = crate::ui::app::Compare::parse)]
+    pub compare: Option<crate::ui::app::Compare>,
+    /// How chart points are drawn: braille (finest), dot or block (for
+    /// fonts without braille).
+    #[arg(long, value_enum, default_value_t = MarkerArg::Braille)]
+    pub marker: MarkerArg,
+    /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR forces mono.
+    #[arg(long, value_enum, default_value_t = crate::ui::theme::ThemeKind::Dark)]
+    pub theme: crate::ui::theme::ThemeKind,
+}
+
+/// Chart markers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MarkerArg {
+    /// Braille dots: 2x4 points per cell.
+    #[default]
+    Braille,
+    /// One dot per cell.
+    Dot,
+    /// One block per cell.
+    Block,
+}
+
+impl MarkerArg {
+    /// The ratatui marker.
+    pub fn marker(self) -> ratatui::symbols::Marker {
+        match self {
+            MarkerArg::Braille => ratatui::symbols::Marker::Braille,
+            MarkerArg::Dot => ratatui::symbols::Marker::Dot,
+            MarkerArg::Block => ratatui::symbols::Marker::Block,
+        }
+    }
 }
 
 /// Subcommands.

@@ -7,8 +7,11 @@
 //!
 //! - [`sim`]: the deterministic world (no terminal, no files, no clock).
 //! - [`scenario`]: scenario files, presets and command-line overrides.
+//! - [`run`]: headless runs (trace, CSV, summary).
+//! - [`ui`]: the live terminal dashboard.
 
 pub mod cli;
 pub mod run;
 pub mod scenario;
 pub mod sim;
+pub mod ui;

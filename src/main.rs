@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::cli::{Cli, Command, RunArgs, WorldArgs};
+use dirtyviz::cli::{Cli, Command, RunArgs, ViewArgs, WorldArgs};
 use dirtyviz::run::{RunOptions, run};
 use dirtyviz::scenario::Scenario;
 
@@ -28,14 +28,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
-        None => run_headless(&RunArgs {
-            world: cli.world,
-            duration: None,
-            trace: None,
-            csv: None,
-            summary_json: None,
-            quiet: false,
-        }),
+        None => dashboard(&cli.world, &cli.view),
     }
 }
 
@@ -74,6 +67,31 @@ fn run_headless(args: &RunArgs) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
+    let s = match scenario(world) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let mut app = match dirtyviz::ui::app::App::new(s, view.compare, view.theme) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {}", e.0);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    app.marker = view.marker.marker();
+    match dirtyviz::ui::run(app) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -363,7 +363,7 @@ pub struct Summary {
 
 /// Time from bdi `i`'s first writer starting until its bdi_thresh first
 /// reached 90% of the global threshold [s].
-fn thresh_90(world: &World, samples: &[Sample], i: usize) -> Option<f64> {
+fn thresh_90(world: &World, samples: &std::collections::VecDeque<Sample>, i: usize) -> Option<f64> {
     let start = world.tasks().iter().filter(|t| t.bdi as usize == i).filter_map(|t| t.stats.started_ns).min()?;
     samples
         .iter()

@@ -697,6 +697,8 @@ impl Scenario {
             copy_page_ns: 2500,
             sample_ns: NS_PER_SEC / 10,
             trace: false,
+            sample_retention: 0,
+            pause_log: 0,
         };
         crate::sim::engine::validate(&cfg).map_err(|e| ScenarioError(format!("{origin}: {e}")))?;
         Ok(cfg)

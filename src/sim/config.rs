@@ -217,6 +217,10 @@ pub struct WorldConfig {
     pub sample_ns: u64,
     /// Record trace events.
     pub trace: bool,
+    /// Keep at most this many samples, dropping the oldest; 0 keeps all.
+    pub sample_retention: usize,
+    /// Keep the last this many throttling pauses for display; 0 keeps none.
+    pub pause_log: usize,
 }
 
 impl WorldConfig {

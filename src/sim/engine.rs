@@ -8,11 +8,11 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::config::{NS_PER_SEC, TaskKind, WorldConfig};
+use super::config::{NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
 use super::device::Device;
 use super::flusher::Flusher;
 use super::kernel::PAGE_SIZE;
-use super::metrics::{Sample, Stats, TaskStats};
+use super::metrics::{PauseRecord, Sample, Stats, TaskStats};
 use super::page_writeback::{
     self as pw, DirtyLimits, DirtyTunables, INIT_BW, PositionInputs, bdi_dirty_limit, calc_period_shift,
     global_dirty_limits, hard_dirty_limit,
@@ -199,7 +199,39 @@ pub struct World {
     pub(super) trace: Option<Vec<TraceEvent>>,
     pub(super) stats: Stats,
     sample_ns: u64,
-    samples: Vec<Sample>,
+    samples: VecDeque<Sample>,
+    sample_retention: usize,
+    /// Samples dropped from the front so far.
+    samples_dropped: u64,
+    pub(super) pause_log: VecDeque<PauseRecord>,
+    pause_log_cap: usize,
+}
+
+/// A change applied to a running world: what the dashboard's keys, lesson
+/// actions and replays do. Every input goes through [`World::apply`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// `vm.dirty_ratio` [%] (clears `vm.dirty_bytes`).
+    DirtyRatio(u64),
+    /// `vm.dirty_background_ratio` [%] (clears `vm.dirty_background_bytes`).
+    DirtyBackgroundRatio(u64),
+    /// `vm.dirty_bytes` [bytes] (clears the ratio).
+    DirtyBytes(u64),
+    /// `vm.dirty_background_bytes` [bytes] (clears the ratio).
+    DirtyBackgroundBytes(u64),
+    /// Memory and reserved memory [pages].
+    Memory {
+        /// Total [pages].
+        memory: u64,
+        /// Outside the page cache [pages].
+        reserved: u64,
+    },
+    /// Patch level, 0 (legacy) to 11.
+    Patches(u8),
+    /// Starts a task now.
+    AddTask(TaskConfig),
+    /// Kills the newest live dd on this bdi.
+    RemoveDd(usize),
 }
 
 /// Why a configuration cannot be simulated.
@@ -377,7 +409,11 @@ impl World {
             trace: cfg.trace.then(Vec::new),
             stats: Stats::new(cfg.hz),
             sample_ns: cfg.sample_ns,
-            samples: Vec::new(),
+            samples: VecDeque::new(),
+            sample_retention: cfg.sample_retention,
+            samples_dropped: 0,
+            pause_log: VecDeque::new(),
+            pause_log_cap: cfg.pause_log,
         };
         world.vm.ratelimit_pages = world.ratelimit_pages();
         for t in &cfg.tasks {
@@ -712,9 +748,74 @@ impl World {
         self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
-    /// The recorded time series.
-    pub fn samples(&self) -> &[Sample] {
+    /// The recorded time series (the oldest may have been dropped).
+    pub fn samples(&self) -> &VecDeque<Sample> {
         &self.samples
+    }
+
+    /// Samples dropped from the front of [`World::samples`] so far.
+    pub fn samples_dropped(&self) -> u64 {
+        self.samples_dropped
+    }
+
+    /// The most recent throttling pauses, oldest first.
+    pub fn pause_log(&self) -> &VecDeque<PauseRecord> {
+        &self.pause_log
+    }
+
+    /// Notes a throttling sleep, or the length of a whole call (`call`),
+    /// for display.
+    pub(super) fn log_pause(&mut self, task: u32, bdi: u32, pause: u64, call: bool) {
+        if self.pause_log_cap == 0 {
+            return;
+        }
+        if self.pause_log.len() == self.pause_log_cap {
+            self.pause_log.pop_front();
+        }
+        self.pause_log.push_back(PauseRecord { t_ns: self.now, task, bdi, pause, call });
+    }
+
+    /// Applies a change to the running world.
+    pub fn apply(&mut self, input: Input) {
+        match input {
+            Input::DirtyRatio(r) => {
+                let t = DirtyTunables { dirty_ratio: r.min(100), dirty_bytes: 0, ..self.vm.tunables };
+                self.set_tunables(t);
+            }
+            Input::DirtyBackgroundRatio(r) => {
+                let t =
+                    DirtyTunables { dirty_background_ratio: r.min(100), dirty_background_bytes: 0, ..self.vm.tunables };
+                self.set_tunables(t);
+            }
+            Input::DirtyBytes(b) => {
+                let b = b.clamp(PAGE_SIZE, MAX_MEMORY_BYTES);
+                self.set_tunables(DirtyTunables { dirty_bytes: b, dirty_ratio: 0, ..self.vm.tunables });
+            }
+            Input::DirtyBackgroundBytes(b) => {
+                let b = b.min(MAX_MEMORY_BYTES);
+                let t = DirtyTunables { dirty_background_bytes: b, dirty_background_ratio: 0, ..self.vm.tunables };
+                self.set_tunables(t);
+            }
+            Input::Memory { memory, reserved } => {
+                let min = (16 << 20) / PAGE_SIZE;
+                let max = MAX_MEMORY_BYTES / PAGE_SIZE;
+                self.set_memory(memory.clamp(min, max), reserved);
+            }
+            Input::Patches(p) => self.set_patches(p),
+            Input::AddTask(cfg) => {
+                if self.tasks.len() < MAX_TASKS && cfg.bdi < self.bdis.len() {
+                    self.add_task(TaskConfig { start_ns: self.now, ..cfg });
+                }
+            }
+            Input::RemoveDd(bdi) => {
+                let victim = self.tasks.iter().rev().find(|t| {
+                    t.bdi as usize == bdi && t.alive() && matches!(t.kind, TaskKind::Dd { .. }) && !t.is_killed()
+                });
+                if let Some(t) = victim.map(|t| t.id) {
+                    self.task_stop(t);
+                }
+            }
+        }
     }
 
     /// Run-wide statistics.
@@ -742,11 +843,13 @@ impl World {
         &self.tasks
     }
 
-    /// The control law's view of one bdi right now: its threshold, setpoint
-    /// and position ratio, as balance_dirty_pages() would compute them.
-    pub fn bdi_position(&mut self, bdi: usize) -> (u64, pw::Position) {
+    /// The control law's view of one bdi right now: its threshold and the
+    /// position ratio, as balance_dirty_pages() would compute them. Before
+    /// patch 02 there is no position ratio; patch 02's is shown.
+    pub fn bdi_position(&self, bdi: usize) -> (u64, pw::Position) {
         let limits = self.vm.limits;
-        let bdi_thresh = self.bdi_dirty_limit(bdi, limits.dirty);
+        let (num, den) = self.vm.completions.fraction_peek(&self.bdis[bdi].completions);
+        let bdi_thresh = bdi_dirty_limit(limits.dirty, num, den);
         let inputs = PositionInputs {
             thresh: limits.dirty,
             bg_thresh: limits.background,
@@ -779,13 +882,30 @@ impl World {
                     dirtied: b.dirtied,
                     written: b.written,
                     tasks: b.nr_tasks,
+                    max_pause: if self.patches >= 8 {
+                        pw::bdi_max_pause(
+                            self.hz,
+                            b.avg_write_bandwidth,
+                            b.dirty_ratelimit,
+                            b.reclaimable + b.writeback,
+                        )
+                    } else if self.patches == 7 {
+                        pw::max_pause(self.hz)
+                    } else {
+                        self.hz / 10
+                    },
                 }
             })
             .collect();
         let l = self.vm.limits;
         let freerun = pw::dirty_freerun_ceiling(l.dirty, l.background);
         let limit = self.vm.limit();
-        self.samples.push(Sample {
+        if self.sample_retention > 0 && self.samples.len() >= self.sample_retention {
+            let drop = self.sample_retention / 2;
+            self.samples.drain(..drop);
+            self.samples_dropped += drop as u64;
+        }
+        self.samples.push_back(Sample {
             t_ns: self.now,
             dirty: self.vm.nr_dirty(),
             writeback: self.vm.nr_writeback,
@@ -881,6 +1001,8 @@ mod tests {
             copy_page_ns: 1500,
             sample_ns: 100_000_000,
             trace: true,
+            sample_retention: 0,
+            pause_log: 0,
         }
     }
 

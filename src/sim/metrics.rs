@@ -60,6 +60,24 @@ pub struct BdiSample {
     pub written: u64,
     /// Live tasks writing to it.
     pub tasks: u32,
+    /// The longest pause balance_dirty_pages() would impose now [jiffies].
+    pub max_pause: u64,
+}
+
+/// One throttling sleep, for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PauseRecord {
+    /// When the sleep began [ns].
+    pub t_ns: u64,
+    /// The task.
+    pub task: u32,
+    /// Its bdi.
+    pub bdi: u32,
+    /// The sleep, or for a whole call its duration [jiffies].
+    pub pause: u64,
+    /// True for the time a whole throttling call took (it blocked more
+    /// than once or wrote back pages), false for one sleep.
+    pub call: bool,
 }
 
 /// A distribution of durations in jiffies, exact.

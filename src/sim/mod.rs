@@ -37,4 +37,4 @@ pub mod task;
 pub mod trace;
 
 pub use config::{DeviceConfig, DeviceKind, FsKind, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig};
-pub use engine::{Bdi, ConfigError, Vm, World};
+pub use engine::{Bdi, ConfigError, Input, Vm, World};

@@ -99,6 +99,13 @@ impl PropGlobal {
         }
     }
 
+    /// The fraction `fraction()` would return, without normalising the
+    /// local counter in place (for display).
+    pub fn fraction_peek(&self, pl: &PropLocal) -> (u64, u64) {
+        let mut copy = pl.clone();
+        self.fraction(&mut copy)
+    }
+
     /// Mirrors `prop_fraction_percpu()`: `(numerator, denominator)`.
     pub fn fraction(&self, pl: &mut PropLocal) -> (u64, u64) {
         self.normalise(pl);

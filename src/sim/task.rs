@@ -255,6 +255,11 @@ impl Task {
         self.state != TaskState::Exited
     }
 
+    /// True once the task was asked to exit.
+    pub fn is_killed(&self) -> bool {
+        self.killed
+    }
+
     /// Pipeline: brings the buffer up to `now`, counting network time lost
     /// to a full buffer.
     fn fill_buffer(&mut self, now: u64) {
@@ -625,6 +630,9 @@ impl World {
         task.last_pause = pause;
         task.stats.pauses.add(pause);
         self.stats.pauses.add(pause);
+        let bdi = task.bdi;
+        self.log_pause(t, bdi, pause, false);
+        let task = &mut self.tasks[t as usize];
         let generation = task.generation;
         task.state = TaskState::Throttled(throttle);
         self.schedule(wake, Event::TaskWake(t, generation));
@@ -968,6 +976,10 @@ impl World {
             return;
         }
         let duration = self.jiffies() - start_time;
+        let bdi = self.tasks[t as usize].bdi;
+        if duration > self.tasks[t as usize].last_pause {
+            self.log_pause(t, bdi, duration, true);
+        }
         let task = &mut self.tasks[t as usize];
         task.stats.throttled_max = task.stats.throttled_max.max(duration);
         task.stats.throttled_total += duration;

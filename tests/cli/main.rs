@@ -2,6 +2,7 @@
 
 mod behaviour;
 mod common;
+mod dashboard;
 mod errors;
 mod exact;
 mod generations;

@@ -1,0 +1,142 @@
+//! Every key of the dashboard, in one table: what it does (the message it
+//! sends) and the help line `?` shows. Turning a key event into a message
+//! happens here and nowhere else.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// Leave.
+    Quit,
+    /// Pause or resume the simulation.
+    TogglePause,
+    /// Advance one sample interval (100 ms) while paused.
+    Step,
+    /// Speed x2.
+    Faster,
+    /// Speed /2.
+    Slower,
+    /// Start a dd on the selected bdi.
+    AddDd,
+    /// Kill the newest dd on the selected bdi.
+    RemoveDd,
+    /// Select the next bdi.
+    NextBdi,
+    /// Select the previous bdi.
+    PrevBdi,
+    /// `vm.dirty_ratio` by this many points.
+    DirtyRatio(i8),
+    /// `vm.dirty_background_ratio` by this many points.
+    BackgroundRatio(i8),
+    /// Memory x2 (true) or /2 (false).
+    Memory(bool),
+    /// Patch level up (true) or down (false), down to legacy.
+    Patches(bool),
+    /// Show chart n (1-5) alone.
+    Zoom(u8),
+    /// Back to all charts, or close the help.
+    Back,
+    /// Cycle the time window of the charts.
+    Window,
+    /// Cycle the A/B comparisons.
+    Compare,
+    /// Restart the scenario from time 0.
+    Reset,
+    /// Show or hide the key help.
+    Help,
+    /// Switch between the dark and light palettes.
+    Theme,
+}
+
+/// One line of the key table.
+pub struct Binding {
+    /// The keys, as shown in the help.
+    pub keys: &'static str,
+    /// What they do, as shown in the help.
+    pub help: &'static str,
+}
+
+/// The key table `?` shows and the README lists.
+pub const KEYS: &[Binding] = &[
+    Binding { keys: "space", help: "pause / resume" },
+    Binding { keys: ".", help: "single step (100 ms) while paused" },
+    Binding { keys: "] [", help: "speed x2 / /2 (0.1x .. as fast as possible)" },
+    Binding { keys: "+ -", help: "add / remove a dd on the selected bdi" },
+    Binding { keys: "b B", help: "select the next / previous bdi" },
+    Binding { keys: "D d", help: "dirty_ratio +1 / -1" },
+    Binding { keys: "G g", help: "dirty_background_ratio +1 / -1" },
+    Binding { keys: "M m", help: "memory x2 / /2" },
+    Binding { keys: "P p", help: "patch level up / down (down to legacy 3.1)" },
+    Binding { keys: "1-5", help: "show one chart full screen (again, 0 or Esc: all)" },
+    Binding { keys: "w", help: "chart time window: 30 s, 60 s, 5 min, all" },
+    Binding { keys: "c", help: "A/B compare: legacy vs IO-less, patch N-1 vs N, two dirty ratios, off" },
+    Binding { keys: "r", help: "restart the scenario" },
+    Binding { keys: "t", help: "dark / light palette" },
+    Binding { keys: "?", help: "this help" },
+    Binding { keys: "q", help: "quit (also Ctrl-C)" },
+];
+
+/// The message a key press sends, if any.
+pub fn message(key: KeyEvent) -> Option<Msg> {
+    if key.kind != KeyEventKind::Press {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d')).then_some(Msg::Quit);
+    }
+    Some(match key.code {
+        KeyCode::Char('q') => Msg::Quit,
+        KeyCode::Char(' ') => Msg::TogglePause,
+        KeyCode::Char('.') => Msg::Step,
+        KeyCode::Char(']') | KeyCode::Char('>') => Msg::Faster,
+        KeyCode::Char('[') | KeyCode::Char('<') => Msg::Slower,
+        KeyCode::Char('+') | KeyCode::Char('=') => Msg::AddDd,
+        KeyCode::Char('-') | KeyCode::Char('_') => Msg::RemoveDd,
+        KeyCode::Char('b') | KeyCode::Tab => Msg::NextBdi,
+        KeyCode::Char('B') | KeyCode::BackTab => Msg::PrevBdi,
+        KeyCode::Char('D') => Msg::DirtyRatio(1),
+        KeyCode::Char('d') => Msg::DirtyRatio(-1),
+        KeyCode::Char('G') => Msg::BackgroundRatio(1),
+        KeyCode::Char('g') => Msg::BackgroundRatio(-1),
+        KeyCode::Char('M') => Msg::Memory(true),
+        KeyCode::Char('m') => Msg::Memory(false),
+        KeyCode::Char('P') => Msg::Patches(true),
+        KeyCode::Char('p') => Msg::Patches(false),
+        KeyCode::Char(c @ '1'..='5') => Msg::Zoom(c as u8 - b'0'),
+        KeyCode::Char('0') | KeyCode::Esc => Msg::Back,
+        KeyCode::Char('w') => Msg::Window,
+        KeyCode::Char('c') => Msg::Compare,
+        KeyCode::Char('r') => Msg::Reset,
+        KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
+        KeyCode::Char('t') => Msg::Theme,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(c: char) -> Option<Msg> {
+        message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn every_key_in_the_table_does_something() {
+        for b in KEYS {
+            for k in b.keys.split(' ') {
+                let c = match k {
+                    "space" => ' ',
+                    "1-5" => '3',
+                    _ => k.chars().next().expect("a key"),
+                };
+                assert!(press(c).is_some(), "key {k:?} ({}) is bound", b.help);
+            }
+        }
+        assert_eq!(press('D'), Some(Msg::DirtyRatio(1)));
+        assert_eq!(press('x'), None);
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(message(ctrl_c), Some(Msg::Quit));
+    }
+}
