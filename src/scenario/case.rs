@@ -122,6 +122,7 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
         queue_depth: None,
         noise: None,
         fs,
+        flush_ms: None,
         rtt_ms: None,
         server_mbps: None,
         server_cache_mb: None,

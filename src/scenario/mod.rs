@@ -193,6 +193,10 @@ pub struct DeviceSpec {
     /// Filesystem on it: xfs (default), ext4, ext3 or btrfs.
     #[serde(default)]
     pub fs: Option<FsSpec>,
+    /// How long a journal commit holds up data writes (journal write and
+    /// drive cache flush) [ms]; 0 turns commits off.
+    #[serde(default)]
+    pub flush_ms: Option<f64>,
     /// NFS: network round trip [ms].
     #[serde(default)]
     pub rtt_ms: Option<f64>,
@@ -586,6 +590,15 @@ impl Scenario {
                 }),
                 max_request_pages: if nfs.is_some() { 256 } else { base.max_request_pages },
                 noise: d.noise.unwrap_or(if kind == DeviceKind::UsbKey { 0.3 } else { base.noise }),
+                flush_ns: d.flush_ms.map_or(
+                    match kind {
+                        DeviceKind::Hdd | DeviceKind::Raid0 => base.flush_ns,
+                        DeviceKind::Ssd => 5e6,
+                        DeviceKind::UsbKey => 100e6,
+                        DeviceKind::Nfs => 0.0,
+                    },
+                    |ms| ms * 1e6,
+                ),
                 fs: if nfs.is_some() { FsKind::Nfs } else { d.fs.map_or(FsKind::Xfs, FsSpec::kind) },
                 nfs,
                 initial_share: d.initial_share.unwrap_or(1.0),

@@ -83,6 +83,9 @@ pub struct DeviceConfig {
     pub max_request_pages: u64,
     /// Relative spread of each request's transfer time (0.1 = ±10%).
     pub noise: f64,
+    /// How long a journal commit holds up data writes: the journal write
+    /// and the flush of the drive's write cache [ns]; 0 for none.
+    pub flush_ns: f64,
     /// The filesystem on it.
     pub fs: FsKind,
     /// The server side, for an NFS mount (`bandwidth` is then the link's).
@@ -103,6 +106,7 @@ impl DeviceConfig {
             queue_depth: 128,
             max_request_pages: 128,
             noise: 0.1,
+            flush_ns: 150e6,
             fs: FsKind::Xfs,
             nfs: None,
             initial_share: 1.0,

@@ -56,6 +56,10 @@ pub struct Device {
     head: Option<(u32, u64)>,
     /// Writers waiting for a free request slot, first come first served.
     pub waiters: VecDeque<Submitter>,
+    /// When the next journal commit and cache flush is due [ns].
+    next_flush: u64,
+    /// Journal commits and cache flushes so far.
+    pub flushes: u64,
     /// Head moves so far.
     pub seeks: u64,
     /// Time spent transferring or seeking [ns].
@@ -71,6 +75,8 @@ impl Device {
             busy: None,
             head: None,
             waiters: VecDeque::new(),
+            next_flush: 0,
+            flushes: 0,
             seeks: 0,
             busy_ns: 0,
         }
@@ -103,22 +109,23 @@ impl Device {
         }
     }
 
-    /// Queues a request. When the device was idle it starts at once and the
-    /// time its service takes is returned [ns].
-    pub fn submit(&mut self, request: Request, rng: &mut SimRng) -> Option<u64> {
+    /// Queues a request at time `now` [ns]. When the device was idle it
+    /// starts at once and the time its service takes is returned [ns].
+    pub fn submit(&mut self, request: Request, now: u64, rng: &mut SimRng) -> Option<u64> {
         if self.busy.is_some() {
             self.queue.push_back(request);
             None
         } else {
-            Some(self.start(request, rng))
+            Some(self.start(request, now, rng))
         }
     }
 
-    /// Ends the request in service and starts the next one. Returns the
-    /// finished request and, if another started, its service time [ns].
-    pub fn complete(&mut self, rng: &mut SimRng) -> Option<(Request, Option<u64>)> {
+    /// Ends the request in service at `now` and starts the next one.
+    /// Returns the finished request and, if another started, its service
+    /// time [ns].
+    pub fn complete(&mut self, now: u64, rng: &mut SimRng) -> Option<(Request, Option<u64>)> {
         let done = self.busy.take()?;
-        let next = self.next_request().map(|r| self.start(r, rng));
+        let next = self.next_request().map(|r| self.start(r, now, rng));
         Some((done, next))
     }
 
@@ -132,9 +139,22 @@ impl Device {
         self.queue.pop_front()
     }
 
-    fn start(&mut self, request: Request, rng: &mut SimRng) -> u64 {
+    fn start(&mut self, request: Request, now: u64, rng: &mut SimRng) -> u64 {
         let c = &self.config;
         let fs = c.fs.model();
+        // A journal commit that came due holds up the data: the journal is
+        // written and the drive's write cache flushed first.
+        let mut flush = 0.0;
+        if fs.commit_interval_ns > 0 && c.flush_ns > 0.0 {
+            if self.next_flush == 0 {
+                self.next_flush = fs.commit_interval_ns;
+            }
+            if now >= self.next_flush {
+                flush = c.flush_ns * fs.commit_cost * (0.5 + rng.uniform());
+                self.flushes += 1;
+                self.next_flush = now + fs.commit_interval_ns;
+            }
+        }
         let bytes = (request.pages * PAGE_SIZE) as f64;
         let spread = 1.0 + c.noise * (2.0 * rng.uniform() - 1.0);
         let mut ns = bytes / c.bandwidth * NS_PER_SEC as f64 * spread * fs.transfer_overhead;
@@ -160,7 +180,7 @@ impl Device {
         }
         self.head = Some((request.inode, request.offset + request.pages));
         self.busy = Some(request);
-        let ns = ns.max(1.0) as u64;
+        let ns = (ns + flush).max(1.0) as u64;
         self.busy_ns += ns;
         ns
     }
@@ -180,6 +200,11 @@ pub struct FsModel {
     pub interleave_pages: u64,
     /// Pages per call into the ratelimited entry for large writes.
     pub dirty_batch_pages: u64,
+    /// Time between journal commits (or btrfs transactions) [ns]; 0: none.
+    pub commit_interval_ns: u64,
+    /// A commit's cost relative to the device's flush time (ext3's ordered
+    /// data makes its commits heavier).
+    pub commit_cost: f64,
 }
 
 impl FsKind {
@@ -193,30 +218,38 @@ impl FsKind {
             FsKind::Xfs => FsModel {
                 switch_seeks: 2.6,
                 fragment_seeks: 0.0,
-                transfer_overhead: 1.10,
+                transfer_overhead: 1.07,
                 interleave_pages: 0,
                 dirty_batch_pages: 1,
+                commit_interval_ns: 5_000_000_000,
+                commit_cost: 1.0,
             },
             FsKind::Ext4 => FsModel {
                 switch_seeks: 1.8,
                 fragment_seeks: 0.0,
-                transfer_overhead: 1.0,
+                transfer_overhead: 0.97,
                 interleave_pages: 0,
                 dirty_batch_pages: 1,
+                commit_interval_ns: 5_000_000_000,
+                commit_cost: 1.0,
             },
             FsKind::Ext3 => FsModel {
                 switch_seeks: 1.8,
                 fragment_seeks: 0.12,
-                transfer_overhead: 1.28,
+                transfer_overhead: 1.2,
                 interleave_pages: 96,
                 dirty_batch_pages: 1,
+                commit_interval_ns: 5_000_000_000,
+                commit_cost: 2.5,
             },
             FsKind::Btrfs => FsModel {
                 switch_seeks: 0.0,
                 fragment_seeks: 0.0,
-                transfer_overhead: 1.0,
+                transfer_overhead: 0.98,
                 interleave_pages: 0,
                 dirty_batch_pages: 512,
+                commit_interval_ns: 30_000_000_000,
+                commit_cost: 3.0,
             },
             FsKind::Nfs => FsModel {
                 switch_seeks: 0.0,
@@ -224,6 +257,8 @@ impl FsKind {
                 transfer_overhead: 1.0,
                 interleave_pages: 0,
                 dirty_batch_pages: 1,
+                commit_interval_ns: 0,
+                commit_cost: 0.0,
             },
         }
     }
@@ -238,21 +273,26 @@ mod tests {
     }
 
     fn disk(fs: FsKind) -> DeviceConfig {
-        DeviceConfig { noise: 0.0, fs, ..DeviceConfig::hdd("sda") }
+        DeviceConfig { noise: 0.0, fs, flush_ns: 0.0, ..DeviceConfig::hdd("sda") }
+    }
+
+    /// 512 KiB at 100 MiB/s: 5 ms, times the filesystem's overhead.
+    fn transfer(fs: FsKind) -> u64 {
+        (5_000_000.0 * fs.model().transfer_overhead) as u64
     }
 
     #[test]
     fn sequential_requests_do_not_seek() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(disk(FsKind::Ext4));
-        let first = d.submit(req(1, 0), &mut rng).expect("idle device starts at once");
+        let first = d.submit(req(1, 0), 0, &mut rng).expect("idle device starts at once");
         assert_eq!(d.seeks, 1);
-        assert!(d.submit(req(1, 128), &mut rng).is_none());
-        let (done, next) = d.complete(&mut rng).expect("busy");
+        assert!(d.submit(req(1, 128), 0, &mut rng).is_none());
+        let (done, next) = d.complete(0, &mut rng).expect("busy");
         assert_eq!(done, req(1, 0));
         // 512 KiB at 100 MiB/s = 5 ms, no seek.
-        assert_eq!(next, Some(5_000_000));
-        assert!(first > 5_000_000, "the first request seeks");
+        assert_eq!(next, Some(transfer(FsKind::Ext4)));
+        assert!(first > transfer(FsKind::Ext4), "the first request seeks");
         assert_eq!(d.seeks, 1);
     }
 
@@ -260,13 +300,13 @@ mod tests {
     fn the_elevator_prefers_the_request_at_the_head() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(disk(FsKind::Ext4));
-        d.submit(req(1, 0), &mut rng);
-        d.submit(req(2, 0), &mut rng);
-        d.submit(req(1, 128), &mut rng);
+        d.submit(req(1, 0), 0, &mut rng);
+        d.submit(req(2, 0), 0, &mut rng);
+        d.submit(req(1, 128), 0, &mut rng);
         assert_eq!(d.pages_in_flight(), 384);
-        let (_, next) = d.complete(&mut rng).expect("busy");
-        assert_eq!(next, Some(5_000_000), "file 1 continues without a seek");
-        let (done, _) = d.complete(&mut rng).expect("busy");
+        let (_, next) = d.complete(0, &mut rng).expect("busy");
+        assert_eq!(next, Some(transfer(FsKind::Ext4)), "file 1 continues without a seek");
+        let (done, _) = d.complete(0, &mut rng).expect("busy");
         assert_eq!(done, req(1, 128));
         assert_eq!(d.seeks, 2, "then file 2 costs a seek");
     }
@@ -275,8 +315,8 @@ mod tests {
     fn a_full_queue_makes_writers_wait_in_line() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(DeviceConfig { queue_depth: 2, ..disk(FsKind::Xfs) });
-        d.submit(req(1, 0), &mut rng);
-        d.submit(req(1, 128), &mut rng);
+        d.submit(req(1, 0), 0, &mut rng);
+        d.submit(req(1, 128), 0, &mut rng);
         assert!(d.is_full());
         d.wait_for_slot(Submitter::Task(3));
         d.wait_for_slot(Submitter::Flusher);
@@ -285,15 +325,27 @@ mod tests {
     }
 
     #[test]
+    fn a_due_journal_commit_holds_up_the_next_request() {
+        let mut rng = SimRng::new(1);
+        let mut d = Device::new(DeviceConfig { flush_ns: 150e6, ..disk(FsKind::Ext4) });
+        d.submit(req(1, 0), 0, &mut rng);
+        d.submit(req(1, 128), 0, &mut rng);
+        let (_, next) = d.complete(6_000_000_000, &mut rng).expect("busy");
+        let t = next.expect("started");
+        assert!(t > 75_000_000 && t < 230_000_000, "{t}");
+        assert_eq!(d.flushes, 1);
+    }
+
+    #[test]
     fn filesystems_price_file_switches_differently() {
         let cost = |fs: FsKind| {
             let mut rng = SimRng::new(1);
             let mut d = Device::new(disk(fs));
-            d.submit(req(1, 0), &mut rng);
-            d.submit(req(2, 0), &mut rng);
-            d.complete(&mut rng).expect("busy").1.expect("second request")
+            d.submit(req(1, 0), 0, &mut rng);
+            d.submit(req(2, 0), 0, &mut rng);
+            d.complete(0, &mut rng).expect("busy").1.expect("second request")
         };
-        assert_eq!(cost(FsKind::Btrfs), 5_000_000, "btrfs writes where the head is");
+        assert_eq!(cost(FsKind::Btrfs), transfer(FsKind::Btrfs), "btrfs writes where the head is");
         assert!(cost(FsKind::Ext4) < cost(FsKind::Xfs), "ext4 keeps files closer than xfs");
         // ext3's journal makes every transfer slower.
         assert!(FsKind::Ext3.model().transfer_overhead > FsKind::Xfs.model().transfer_overhead);

@@ -296,6 +296,9 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         if d.queue_depth == 0 || (d.nfs.is_none() && d.queue_depth > 100_000) || d.max_request_pages == 0 {
             return err(format!("device {}: queue depth and request size must be positive", d.name));
         }
+        if !(d.flush_ns.is_finite() && (0.0..=10e9).contains(&d.flush_ns)) {
+            return err(format!("device {}: flush time must be between 0 and 10 s", d.name));
+        }
         if !(d.noise.is_finite() && (0.0..0.9).contains(&d.noise)) {
             return err(format!("device {}: noise must be between 0 and 0.9", d.name));
         }
@@ -761,6 +764,18 @@ impl World {
     /// The most recent throttling pauses, oldest first.
     pub fn pause_log(&self) -> &VecDeque<PauseRecord> {
         &self.pause_log
+    }
+
+    /// Records a sample now, off the regular interval, so that a change
+    /// (a new threshold) shows at once.
+    pub fn sample_now(&mut self) {
+        if self.sample_ns == 0 {
+            return;
+        }
+        if self.samples.back().is_some_and(|s| s.t_ns == self.now) {
+            self.samples.pop_back();
+        }
+        self.record_sample();
     }
 
     /// Notes a throttling sleep, or the length of a whole call (`call`),

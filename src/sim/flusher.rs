@@ -355,7 +355,7 @@ impl World {
             m.update_congestion(b.writeback);
         }
         let request = Request { inode, offset, pages, submitter, scattered, fragments };
-        if let Some(service) = b.device.submit(request, &mut self.rng) {
+        if let Some(service) = b.device.submit(request, self.now, &mut self.rng) {
             let service = service + self.server_delay(bdi);
             self.schedule_in(service, Event::DeviceDone(bdi as u32));
         }
@@ -375,7 +375,8 @@ impl World {
     /// A request completed: its pages are clean and count as written; the
     /// first writer waiting for a slot gets it.
     pub(super) fn device_done(&mut self, bdi: usize) {
-        let Some((done, next)) = self.bdis[bdi].device.complete(&mut self.rng) else {
+        let now = self.now;
+        let Some((done, next)) = self.bdis[bdi].device.complete(now, &mut self.rng) else {
             return;
         };
         if let Some(service) = next {

@@ -325,6 +325,7 @@ impl App {
         for side in &mut self.sides {
             if let Some(input) = f(&side.world) {
                 side.world.apply(input);
+                side.world.sample_now();
             }
         }
     }
@@ -420,6 +421,31 @@ mod tests {
         a.update(Msg::RemoveDd);
         a.advance_to(3 * NS_PER_SEC);
         assert_eq!(a.world().tasks().iter().filter(|t| t.alive()).count(), 1);
+    }
+
+    #[test]
+    fn a_second_dd_pulls_dirty_ratelimit_toward_half_the_bandwidth() {
+        let mut a = app();
+        a.advance_to(20 * NS_PER_SEC);
+        let b = &a.world().bdis()[0];
+        let (before, bw) = (b.dirty_ratelimit as f64, b.avg_write_bandwidth as f64);
+        a.update(Msg::AddDd);
+        a.advance_to(25 * NS_PER_SEC);
+        let after = a.world().bdis()[0].dirty_ratelimit as f64;
+        let target = bw / 2.0;
+        assert!((after - target).abs() < 0.75 * (before - target).abs(), "{before} -> {after}, target {target}");
+        assert_eq!(a.world().tasks().iter().filter(|t| t.alive()).count(), 2);
+    }
+
+    #[test]
+    fn threshold_lines_move_at_once_even_when_paused() {
+        let mut a = app();
+        a.advance_to(5 * NS_PER_SEC);
+        a.update(Msg::TogglePause);
+        let before = a.world().samples().back().expect("sample").thresh;
+        a.update(Msg::DirtyRatio(-5));
+        let after = a.world().samples().back().expect("sample").thresh;
+        assert!(after < before, "{before} -> {after}");
     }
 
     #[test]

@@ -33,9 +33,13 @@ fn one_dd_is_throttled_past_freerun_and_balanced_at_the_setpoint() {
     let cross = rows.iter().position(|r| r[pct] > 15.0).expect("dirty crosses 15%");
     let before = &rows[1..cross];
     assert!(before.iter().all(|r| r[dirtied] > 5.0 * r[written].max(1.0)), "free run below 15%: dd at CPU speed");
+    // Past 15%, the dd runs at the disk's pace: compare whole seconds, as a
+    // journal commit stalls completions (not the rate-limited dd) briefly.
     let after: Vec<&Vec<f64>> = rows.iter().filter(|r| r[t] >= rows[cross][t] + 2.0).collect();
-    for r in &after {
-        assert!(r[dirtied] < 1.5 * r[written] + 5.0, "throttled to the disk's pace at {} s: {r:?}", r[t]);
+    for second in after.chunks(10) {
+        let d = second.iter().map(|r| r[dirtied]).sum::<f64>();
+        let w = second.iter().map(|r| r[written]).sum::<f64>();
+        assert!(d < 1.3 * w + 5.0, "throttled to the disk's pace at {} s: {d} vs {w}", second[0][t]);
     }
     let settled: Vec<f64> = rows.iter().filter(|r| r[t] >= 10.0).map(|r| r[pct]).collect();
     let mean_pct = settled.iter().sum::<f64>() / settled.len() as f64;
