@@ -29,8 +29,8 @@ pub struct Cli {
 pub struct ViewArgs {
     /// Start in A/B compare mode: legacy (vs IO-less), patches=N (N-1 vs N)
     /// or dirty-ratio=N (the scenario's vs N).
-    #[arg(long, value_name = "WHAT", value_parser = crate::ui::app::Compare::parse)]
-    pub compare: Option<crate::ui::app::Compare>,
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
     /// fonts without braille).
     #[arg(long, value_enum, default_value_t = MarkerArg::Braille)]

@@ -7,11 +7,13 @@
 //!
 //! - [`sim`]: the deterministic world (no terminal, no files, no clock).
 //! - [`scenario`]: scenario files, presets and command-line overrides.
+//! - [`session`]: one or two worlds in lockstep, driven by inputs.
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cli;
 pub mod run;
 pub mod scenario;
+pub mod session;
 pub mod sim;
 pub mod ui;

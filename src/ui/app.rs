@@ -1,12 +1,14 @@
 //! The dashboard's state and the one place it changes: [`App::update`]
 //! for messages and [`App::advance`] for time.
 //!
-//! An app holds one world, or two in A/B compare mode, built from the same
-//! scenario and seed and advanced in lockstep to the same simulated time.
-//! Every change a key asks for becomes an [`Input`] applied to each world.
+//! An app holds a [`Session`]: one world, or two in A/B compare mode, built
+//! from the same scenario and seed and advanced in lockstep. Every change a
+//! key asks for becomes an [`Input`] applied to each world.
 
 use crate::scenario::Scenario;
-use crate::sim::config::{NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
+use crate::session::Session;
+pub use crate::session::{Compare, Side, level_name};
+use crate::sim::config::{NS_PER_SEC, TaskConfig, TaskKind};
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
 
@@ -20,56 +22,10 @@ pub const SPEEDS: &[f64] =
 /// Time windows of the charts [s]; `None` shows the whole run.
 pub const WINDOWS: &[Option<u64>] = &[Some(30), Some(60), Some(300), None];
 
-/// What the two sides of an A/B comparison differ in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compare {
-    /// Legacy (3.1, IO-full) on the left, the series up to this patch on the right.
-    Legacy(u8),
-    /// The series up to patch N-1 on the left, up to N on the right.
-    Patch(u8),
-    /// The scenario's dirty_ratio on the left, this one on the right.
-    DirtyRatio(u64),
-}
-
-impl Compare {
-    /// Parses `legacy`, `patches=N` or `dirty-ratio=N`.
-    pub fn parse(s: &str) -> Result<Compare, String> {
-        let bad = || "expected legacy, patches=N (1-11) or dirty-ratio=N (1-100)".to_string();
-        if s == "legacy" {
-            return Ok(Compare::Legacy(11));
-        }
-        let (k, v) = s.split_once('=').ok_or_else(bad)?;
-        let n: u64 = v.parse().map_err(|_| bad())?;
-        match k {
-            "patches" if (1..=11).contains(&n) => Ok(Compare::Patch(n as u8)),
-            "dirty-ratio" if (1..=100).contains(&n) => Ok(Compare::DirtyRatio(n)),
-            _ => Err(bad()),
-        }
-    }
-}
-
-/// One world and what it is labelled.
-pub struct Side {
-    /// Shown above its charts.
-    pub label: String,
-    /// The simulation.
-    pub world: World,
-    /// Pages each task had dirtied at the last rate update.
-    dirtied_at: Vec<u64>,
-    /// Per-task dirty rates over the last second [pages/s].
-    pub task_rates: Vec<f64>,
-}
-
 /// The dashboard.
 pub struct App {
-    /// The scenario it runs.
-    pub scenario: Scenario,
-    /// The world configuration built from it.
-    config: WorldConfig,
-    /// One side, or two in compare mode.
-    pub sides: Vec<Side>,
-    /// The comparison shown, if any.
-    pub compare: Option<Compare>,
+    /// The worlds it shows.
+    pub session: Session,
     /// Simulation stopped.
     pub paused: bool,
     /// Index into [`SPEEDS`].
@@ -88,10 +44,6 @@ pub struct App {
     pub marker: ratatui::symbols::Marker,
     /// Set when the user asked to leave.
     pub quit: bool,
-    /// Simulated time every side is advanced to [ns].
-    pub sim_ns: u64,
-    /// Sim time of the last per-task rate update [ns].
-    rates_at: u64,
     /// Time the last frame took to draw [ms], shown in the status line.
     pub frame_ms: f64,
     /// Something changed since the last frame.
@@ -105,16 +57,11 @@ pub struct App {
 pub struct AppError(pub String);
 
 impl App {
-    /// A paused-off app on `scenario`, optionally comparing.
+    /// An app on `scenario`, optionally comparing.
     pub fn new(scenario: Scenario, compare: Option<Compare>, theme: ThemeKind) -> Result<App, AppError> {
-        let mut config = scenario.to_world().map_err(|e| AppError(e.0))?;
-        config.sample_retention = 200_000;
-        config.pause_log = 20_000;
-        let mut app = App {
-            scenario,
-            config,
-            sides: Vec::new(),
-            compare,
+        let session = Session::new(scenario, compare, 20_000).map_err(|e| AppError(e.0))?;
+        Ok(App {
+            session,
             paused: false,
             speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
             bdi: 0,
@@ -124,63 +71,25 @@ impl App {
             theme: Theme::from_env(theme),
             marker: ratatui::symbols::Marker::Braille,
             quit: false,
-            sim_ns: 0,
-            rates_at: 0,
             frame_ms: 0.0,
             dirty: true,
             note: String::new(),
-        };
-        app.build()?;
-        Ok(app)
+        })
     }
 
-    /// (Re)builds the worlds at time 0 for the current comparison.
-    fn build(&mut self) -> Result<(), AppError> {
-        let base = self.config.clone();
-        let mut sides = Vec::new();
-        let mut make = |label: String, cfg: WorldConfig| -> Result<(), AppError> {
-            let world = World::new(&cfg).map_err(|e| AppError(e.0))?;
-            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
-            Ok(())
-        };
-        match self.compare {
-            None => make(level_name(base.patches), base)?,
-            Some(Compare::Legacy(n)) => {
-                make(level_name(0), WorldConfig { patches: 0, ..base.clone() })?;
-                make(level_name(n), WorldConfig { patches: n, ..base })?;
-            }
-            Some(Compare::Patch(n)) => {
-                make(level_name(n - 1), WorldConfig { patches: n - 1, ..base.clone() })?;
-                make(level_name(n), WorldConfig { patches: n, ..base })?;
-            }
-            Some(Compare::DirtyRatio(r)) => {
-                let a = base.tunables;
-                let label = |t: &crate::sim::page_writeback::DirtyTunables| {
-                    if t.dirty_bytes > 0 {
-                        format!("dirty_bytes {} MiB", t.dirty_bytes >> 20)
-                    } else {
-                        format!("dirty_ratio {}", t.dirty_ratio)
-                    }
-                };
-                let mut b_cfg = base.clone();
-                b_cfg.tunables.dirty_ratio = r;
-                b_cfg.tunables.dirty_bytes = 0;
-                make(label(&a), base)?;
-                let b = b_cfg.tunables;
-                make(label(&b), b_cfg)?;
-            }
-        }
-        self.sides = sides;
-        self.sim_ns = 0;
-        self.rates_at = 0;
-        self.bdi = self.bdi.min(self.sides[0].world.bdis().len() - 1);
-        self.dirty = true;
-        Ok(())
+    /// The worlds, side A first.
+    pub fn sides(&self) -> &[Side] {
+        &self.session.sides
+    }
+
+    /// Simulated time [ns].
+    pub fn sim_ns(&self) -> u64 {
+        self.session.sim_ns
     }
 
     /// The world the single-world charts show (side A).
     pub fn world(&self) -> &World {
-        &self.sides[0].world
+        self.session.world()
     }
 
     /// The current speed; infinite means as fast as possible.
@@ -196,7 +105,7 @@ impl App {
             Msg::TogglePause => self.paused = !self.paused,
             Msg::Step => {
                 if self.paused {
-                    let t = self.sim_ns + NS_PER_SEC / 10;
+                    let t = self.session.sim_ns + NS_PER_SEC / 10;
                     self.advance_to(t);
                 } else {
                     self.note = "single step works while paused (space)".into();
@@ -262,12 +171,6 @@ impl App {
                     let next = if up { (p + 1).min(11) } else { p.saturating_sub(1) };
                     (next != p).then_some(Input::Patches(next))
                 });
-                for side in &mut self.sides {
-                    side.label = match self.compare {
-                        Some(Compare::DirtyRatio(_)) => side.label.clone(),
-                        _ => level_name(side.world.patches()),
-                    };
-                }
                 self.note = format!("patch level: {}", level_name(self.world().patches()));
             }
             Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
@@ -281,32 +184,25 @@ impl App {
             Msg::Window => self.window = (self.window + 1) % WINDOWS.len(),
             Msg::Compare => {
                 // The IO-less side: the scenario's level if it is IO-less, else all 11.
-                let level = if self.config.patches >= 7 { self.config.patches } else { 11 };
-                self.compare = match self.compare {
+                let cfg = &self.session.config;
+                let level = if cfg.patches >= 7 { cfg.patches } else { 11 };
+                let next = match self.session.compare {
                     None => Some(Compare::Legacy(level)),
                     Some(Compare::Legacy(_)) => Some(Compare::Patch(level)),
                     Some(Compare::Patch(_)) => {
-                        let r = self.config.tunables.dirty_ratio;
+                        let r = cfg.tunables.dirty_ratio;
                         Some(Compare::DirtyRatio(if r > 1 { (r / 2).max(1) } else { 20 }))
                     }
                     Some(Compare::DirtyRatio(_)) => None,
                 };
-                if let Err(e) = self.build() {
-                    self.note = e.0;
-                    self.compare = None;
-                    let _ = self.build();
-                }
-                self.note = match self.compare {
-                    Some(_) => format!("compare: {} vs {}", self.sides[0].label, self.sides[1].label),
-                    None => "compare off".into(),
-                };
+                self.set_compare(next);
             }
             Msg::Reset => {
-                if let Err(e) = self.build() {
-                    self.note = e.0;
-                } else {
-                    self.note = "restarted".into();
-                }
+                self.note = match self.session.build() {
+                    Err(e) => e.0,
+                    Ok(()) => "restarted".into(),
+                };
+                self.bdi = self.bdi.min(self.world().bdis().len() - 1);
             }
             Msg::Help => self.help = !self.help,
             Msg::Theme => {
@@ -320,14 +216,23 @@ impl App {
         }
     }
 
+    /// Switches the comparison (both worlds restart at time 0).
+    pub fn set_compare(&mut self, compare: Option<Compare>) {
+        self.dirty = true;
+        self.note = match self.session.set_compare(compare) {
+            Err(e) => e.0,
+            Ok(()) => match compare {
+                Some(_) => format!("compare: {} vs {}", self.sides()[0].label, self.sides()[1].label),
+                None => "compare off".into(),
+            },
+        };
+        self.bdi = self.bdi.min(self.world().bdis().len() - 1);
+    }
+
     /// Applies the input `f` gives for each side.
-    fn apply(&mut self, f: impl Fn(&World) -> Option<Input>) {
-        for side in &mut self.sides {
-            if let Some(input) = f(&side.world) {
-                side.world.apply(input);
-                side.world.sample_now();
-            }
-        }
+    pub fn apply(&mut self, f: impl Fn(&World) -> Option<Input>) {
+        self.dirty = true;
+        self.session.apply(f);
     }
 
     fn bdi_name(&self) -> String {
@@ -343,41 +248,19 @@ impl App {
         let speed = self.speed();
         if speed.is_finite() {
             let step = (wall.as_secs_f64() * speed * NS_PER_SEC as f64) as u64;
-            self.advance_to(self.sim_ns + step.min(NS_PER_SEC * 60));
+            self.advance_to(self.session.sim_ns + step.min(NS_PER_SEC * 60));
         } else {
             let start = std::time::Instant::now();
             while start.elapsed() < budget {
-                let t = self.sim_ns + NS_PER_SEC / 10;
+                let t = self.session.sim_ns + NS_PER_SEC / 10;
                 self.advance_to(t);
             }
         }
     }
 
-    /// Advances every side to `t` and refreshes the per-task rates.
+    /// Advances every side to `t`.
     pub fn advance_to(&mut self, t: u64) {
-        let samples_before = self.sides[0].world.samples().len() as u64 + self.sides[0].world.samples_dropped();
-        for side in &mut self.sides {
-            side.world.step_until(t);
-        }
-        self.sim_ns = t;
-        if t >= self.rates_at + NS_PER_SEC {
-            let secs = (t - self.rates_at) as f64 / NS_PER_SEC as f64;
-            for side in &mut self.sides {
-                let tasks = side.world.tasks();
-                side.dirtied_at.resize(tasks.len(), 0);
-                side.task_rates = tasks
-                    .iter()
-                    .zip(&side.dirtied_at)
-                    .map(|(t, &before)| (t.stats.dirtied - before) as f64 / secs)
-                    .collect();
-                for (d, task) in side.dirtied_at.iter_mut().zip(tasks) {
-                    *d = task.stats.dirtied;
-                }
-            }
-            self.rates_at = t;
-        }
-        let samples_after = self.sides[0].world.samples().len() as u64 + self.sides[0].world.samples_dropped();
-        if samples_after != samples_before {
+        if self.session.advance_to(t) {
             self.dirty = true;
         }
     }
@@ -386,15 +269,6 @@ impl App {
 /// The dirty ratio closest to a byte setting, for the ratio keys.
 fn ratio_of_bytes(w: &World, bytes: u64) -> u64 {
     (bytes / PAGE_SIZE * 100 / w.vm().dirtyable().max(1)).clamp(1, 100)
-}
-
-/// How a patch level is called on screen.
-pub fn level_name(level: u8) -> String {
-    match level {
-        0 => "legacy 3.1 (IO-full)".into(),
-        1..=6 => format!("patch {level:02} (IO-full)"),
-        _ => format!("patch {level:02} (IO-less)"),
-    }
 }
 
 #[cfg(test)]
@@ -465,16 +339,16 @@ mod tests {
     fn compare_cycles_through_its_modes_in_lockstep() {
         let mut a = app();
         a.update(Msg::Compare);
-        assert_eq!(a.sides.len(), 2);
-        assert_eq!((a.sides[0].world.patches(), a.sides[1].world.patches()), (0, 11));
+        assert_eq!(a.sides().len(), 2);
+        assert_eq!((a.sides()[0].world.patches(), a.sides()[1].world.patches()), (0, 11));
         a.advance_to(NS_PER_SEC);
-        assert_eq!(a.sides[0].world.now_ns(), a.sides[1].world.now_ns());
+        assert_eq!(a.sides()[0].world.now_ns(), a.sides()[1].world.now_ns());
         a.update(Msg::Compare);
-        assert_eq!((a.sides[0].world.patches(), a.sides[1].world.patches()), (10, 11));
+        assert_eq!((a.sides()[0].world.patches(), a.sides()[1].world.patches()), (10, 11));
         a.update(Msg::Compare);
-        assert_eq!(a.sides[1].world.vm().tunables.dirty_ratio, 10);
+        assert_eq!(a.sides()[1].world.vm().tunables.dirty_ratio, 10);
         a.update(Msg::Compare);
-        assert_eq!(a.sides.len(), 1);
+        assert_eq!(a.sides().len(), 1);
         assert!(Compare::parse("patches=0").is_err());
         assert_eq!(Compare::parse("dirty-ratio=5"), Ok(Compare::DirtyRatio(5)));
     }

@@ -43,16 +43,16 @@ pub fn draw(app: &App, frame: &mut Frame) {
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(app, frame, status);
     draw_hints(app, frame, hints);
-    if app.sides.len() > 1 {
+    if app.sides().len() > 1 {
         draw_compare(app, frame, body);
     } else if let Some(n) = app.zoom {
-        draw_chart(app, &app.sides[0], n, frame, body);
+        draw_chart(app, &app.sides()[0], n, frame, body);
     } else if area.width >= 140 && area.height >= 40 {
         draw_full(app, frame, body);
     } else if area.width >= 80 && area.height >= 24 {
         draw_compact(app, frame, body);
     } else {
-        draw_chart(app, &app.sides[0], 1, frame, body);
+        draw_chart(app, &app.sides()[0], 1, frame, body);
     }
     if app.help {
         draw_help(app, frame, area);
@@ -75,8 +75,8 @@ fn draw_status(app: &App, frame: &mut Frame, area: Rect) {
     let bdi = &w.bdis()[app.bdi].name;
     let mut text = format!(
         " dirtyviz │ {} │ t {:.1} s │ {speed} │ {} │ {state} │ bdi {bdi} │ frame {:.1} ms │ ? help ",
-        app.scenario.name,
-        app.sim_ns as f64 / 1e9,
+        app.session.scenario.name,
+        app.sim_ns() as f64 / 1e9,
         level_name(w.patches()),
         app.frame_ms
     );
@@ -118,7 +118,7 @@ fn draw_full(app: &App, frame: &mut Frame, area: Rect) {
     let [c1, c2] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(row1);
     let [c3, c4] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(row2);
     let [c5, tasks] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(bottom);
-    let side = &app.sides[0];
+    let side = &app.sides()[0];
     for (n, r) in [(1, c1), (2, c2), (3, c3), (4, c4), (5, c5)] {
         draw_chart(app, side, n, frame, r);
     }
@@ -131,7 +131,7 @@ fn draw_compact(app: &App, frame: &mut Frame, area: Rect) {
         Layout::vertical([Constraint::Ratio(3, 8), Constraint::Ratio(3, 8), Constraint::Ratio(2, 8)]).areas(area);
     let [c1, c2] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(row1);
     let [c3, c4] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(row2);
-    let side = &app.sides[0];
+    let side = &app.sides()[0];
     for (n, r) in [(1, c1), (2, c2), (3, c3), (4, c4), (5, row3)] {
         draw_chart(app, side, n, frame, r);
     }
@@ -139,13 +139,13 @@ fn draw_compact(app: &App, frame: &mut Frame, area: Rect) {
 
 fn draw_compare(app: &App, frame: &mut Frame, area: Rect) {
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
-    for (side, col) in app.sides.iter().zip(cols.iter()) {
+    for (side, col) in app.sides().iter().zip(cols.iter()) {
         let [head, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(*col);
         let s = side.world.stats();
         let p99 = s.ms(s.throttled.quantile(0.99));
         let max = s.ms(s.throttled.max());
         let written: u64 = side.world.bdis().iter().map(|b| b.written).sum();
-        let secs = (app.sim_ns as f64 / 1e9).max(0.1);
+        let secs = (app.sim_ns() as f64 / 1e9).max(0.1);
         let head_text = vec![
             Line::styled(format!(" {}", side.label), app.theme.title),
             Line::styled(
@@ -267,8 +267,8 @@ fn draw_params(app: &App, frame: &mut Frame, area: Rect) {
         kv("dirtyable", format!("{:.0} MiB", mib(vm.dirtyable()))),
         kv("dirty_ratio", ratio),
         kv("background", bg),
-        kv("CPUs, HZ", format!("{}, {}", app.scenario.cpus, w.hz())),
-        kv("seed", app.scenario.seed.to_string()),
+        kv("CPUs, HZ", format!("{}, {}", app.session.scenario.cpus, w.hz())),
+        kv("seed", app.session.scenario.seed.to_string()),
         Line::raw(""),
         kv("bg_thresh", format!("{:.0} MiB", mib(l.background))),
         kv("freerun", format!("{:.0} MiB", mib(freerun))),

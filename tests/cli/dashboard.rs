@@ -2,8 +2,9 @@
 //! of deterministic steps, at fixed sizes.
 
 use dirtyviz::scenario::presets;
+use dirtyviz::session::Compare;
 use dirtyviz::sim::NS_PER_SEC;
-use dirtyviz::ui::app::{App, Compare};
+use dirtyviz::ui::app::App;
 use dirtyviz::ui::keys::Msg;
 use dirtyviz::ui::theme::ThemeKind;
 use dirtyviz::ui::view;

@@ -1,0 +1,201 @@
+//! A session: one world, or two side by side (A/B compare), built from one
+//! scenario and seed and advanced in lockstep. The dashboard, the lesson
+//! runner and `dirtyviz check` all drive worlds through a session, so the
+//! same keys or lesson actions give the same numbers everywhere.
+
+use crate::scenario::Scenario;
+use crate::sim::config::{NS_PER_SEC, WorldConfig};
+use crate::sim::page_writeback::DirtyTunables;
+use crate::sim::{Input, World};
+
+/// What the two sides of an A/B comparison differ in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Legacy (3.1, IO-full) on the left, the series up to this patch on the right.
+    Legacy(u8),
+    /// The series up to patch N-1 on the left, up to N on the right.
+    Patch(u8),
+    /// The scenario's dirty_ratio on the left, this one on the right.
+    DirtyRatio(u64),
+}
+
+impl Compare {
+    /// Parses `legacy`, `patches=N` or `dirty-ratio=N`.
+    pub fn parse(s: &str) -> Result<Compare, String> {
+        let bad = || "expected legacy, patches=N (1-11) or dirty-ratio=N (1-100)".to_string();
+        if s == "legacy" {
+            return Ok(Compare::Legacy(11));
+        }
+        let (k, v) = s.split_once('=').ok_or_else(bad)?;
+        let n: u64 = v.parse().map_err(|_| bad())?;
+        match k {
+            "patches" if (1..=11).contains(&n) => Ok(Compare::Patch(n as u8)),
+            "dirty-ratio" if (1..=100).contains(&n) => Ok(Compare::DirtyRatio(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// One world and what it is labelled.
+pub struct Side {
+    /// Shown above its charts.
+    pub label: String,
+    /// The simulation.
+    pub world: World,
+    /// Pages each task had dirtied at the last rate update.
+    dirtied_at: Vec<u64>,
+    /// Per-task dirty rates over the last second [pages/s].
+    pub task_rates: Vec<f64>,
+}
+
+/// Why a session cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionError(pub String);
+
+/// One or two worlds in lockstep.
+pub struct Session {
+    /// The scenario it runs.
+    pub scenario: Scenario,
+    /// The world configuration built from it.
+    pub config: WorldConfig,
+    /// One side, or two in compare mode.
+    pub sides: Vec<Side>,
+    /// The comparison, if any.
+    pub compare: Option<Compare>,
+    /// Simulated time every side is advanced to [ns].
+    pub sim_ns: u64,
+    /// Sim time of the last per-task rate update [ns].
+    rates_at: u64,
+}
+
+impl Session {
+    /// A session on `scenario`; `pause_log` keeps that many recent pauses.
+    pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session, SessionError> {
+        let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
+        config.sample_retention = 200_000;
+        config.pause_log = pause_log;
+        let mut session = Session { scenario, config, sides: Vec::new(), compare, sim_ns: 0, rates_at: 0 };
+        session.build()?;
+        Ok(session)
+    }
+
+    /// (Re)builds the worlds at time 0 for the current comparison.
+    pub fn build(&mut self) -> Result<(), SessionError> {
+        let base = self.config.clone();
+        let mut sides = Vec::new();
+        let mut make = |label: String, cfg: WorldConfig| -> Result<(), SessionError> {
+            let world = World::new(&cfg).map_err(|e| SessionError(e.0))?;
+            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
+            Ok(())
+        };
+        match self.compare {
+            None => make(level_name(base.patches), base)?,
+            Some(Compare::Legacy(n)) => {
+                make(level_name(0), WorldConfig { patches: 0, ..base.clone() })?;
+                make(level_name(n), WorldConfig { patches: n, ..base })?;
+            }
+            Some(Compare::Patch(n)) => {
+                make(level_name(n - 1), WorldConfig { patches: n - 1, ..base.clone() })?;
+                make(level_name(n), WorldConfig { patches: n, ..base })?;
+            }
+            Some(Compare::DirtyRatio(r)) => {
+                let mut b_cfg = base.clone();
+                b_cfg.tunables.dirty_ratio = r;
+                b_cfg.tunables.dirty_bytes = 0;
+                let (a, b) = (base.tunables, b_cfg.tunables);
+                make(tunables_name(&a), base)?;
+                make(tunables_name(&b), b_cfg)?;
+            }
+        }
+        self.sides = sides;
+        self.sim_ns = 0;
+        self.rates_at = 0;
+        Ok(())
+    }
+
+    /// Switches the comparison (restarting both worlds at time 0).
+    pub fn set_compare(&mut self, compare: Option<Compare>) -> Result<(), SessionError> {
+        let old = self.compare;
+        self.compare = compare;
+        if let Err(e) = self.build() {
+            self.compare = old;
+            self.build()?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// The first world (side A).
+    pub fn world(&self) -> &World {
+        &self.sides[0].world
+    }
+
+    /// Applies the input `f` gives for each side, and samples at once so
+    /// that the change shows.
+    pub fn apply(&mut self, f: impl Fn(&World) -> Option<Input>) {
+        for side in &mut self.sides {
+            if let Some(input) = f(&side.world) {
+                side.world.apply(input);
+                side.world.sample_now();
+            }
+        }
+        self.relabel();
+    }
+
+    fn relabel(&mut self) {
+        if matches!(self.compare, Some(Compare::DirtyRatio(_))) {
+            for side in &mut self.sides {
+                side.label = tunables_name(&side.world.vm().tunables);
+            }
+        } else {
+            for side in &mut self.sides {
+                side.label = level_name(side.world.patches());
+            }
+        }
+    }
+
+    /// Advances every side to `t` and refreshes the per-task rates.
+    /// Returns true when a new sample was recorded.
+    pub fn advance_to(&mut self, t: u64) -> bool {
+        let count = |s: &Session| s.sides[0].world.samples().len() as u64 + s.sides[0].world.samples_dropped();
+        let before = count(self);
+        for side in &mut self.sides {
+            side.world.step_until(t);
+        }
+        self.sim_ns = self.sim_ns.max(t);
+        if self.sim_ns >= self.rates_at + NS_PER_SEC {
+            let secs = (self.sim_ns - self.rates_at) as f64 / NS_PER_SEC as f64;
+            for side in &mut self.sides {
+                let tasks = side.world.tasks();
+                side.dirtied_at.resize(tasks.len(), 0);
+                side.task_rates = tasks
+                    .iter()
+                    .zip(&side.dirtied_at)
+                    .map(|(t, &before)| (t.stats.dirtied - before) as f64 / secs)
+                    .collect();
+                for (d, task) in side.dirtied_at.iter_mut().zip(tasks) {
+                    *d = task.stats.dirtied;
+                }
+            }
+            self.rates_at = self.sim_ns;
+        }
+        count(self) != before
+    }
+}
+
+/// How a patch level is called on screen.
+pub fn level_name(level: u8) -> String {
+    match level {
+        0 => "legacy 3.1 (IO-full)".into(),
+        1..=6 => format!("patch {level:02} (IO-full)"),
+        _ => format!("patch {level:02} (IO-less)"),
+    }
+}
+
+fn tunables_name(t: &DirtyTunables) -> String {
+    if t.dirty_bytes > 0 {
+        format!("dirty_bytes {} MiB", t.dirty_bytes >> 20)
+    } else {
+        format!("dirty_ratio {}", t.dirty_ratio)
+    }
+}
