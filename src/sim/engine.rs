@@ -205,6 +205,8 @@ pub struct World {
     samples_dropped: u64,
     pub(super) pause_log: VecDeque<PauseRecord>,
     pause_log_cap: usize,
+    /// When the newest record dropped from the pause log was made [ns].
+    pause_log_trimmed_ns: Option<u64>,
 }
 
 /// A change applied to a running world: what the dashboard's keys, lesson
@@ -417,6 +419,7 @@ impl World {
             samples_dropped: 0,
             pause_log: VecDeque::new(),
             pause_log_cap: cfg.pause_log,
+            pause_log_trimmed_ns: None,
         };
         world.vm.ratelimit_pages = world.ratelimit_pages();
         for t in &cfg.tasks {
@@ -617,7 +620,11 @@ impl World {
         if !ino.queued {
             ino.queued = true;
             ino.dirtied_when = jiffies;
+            let was_clean = self.bdis[bdi].dirty_inodes.is_empty();
             self.bdis[bdi].dirty_inodes.push_back(inode);
+            if was_clean {
+                self.bdi_wakeup_thread_delayed(bdi);
+            }
         }
         self.vm.nr_file_dirty += pages;
         let b = &mut self.bdis[bdi];
@@ -766,6 +773,12 @@ impl World {
         &self.pause_log
     }
 
+    /// The log holds every pause from this time on [ns]; earlier ones may
+    /// have been dropped to keep it within its size.
+    pub fn pause_log_complete_from(&self) -> u64 {
+        self.pause_log_trimmed_ns.map_or(0, |t| t + 1)
+    }
+
     /// Records a sample now, off the regular interval, so that a change
     /// (a new threshold) shows at once.
     pub fn sample_now(&mut self) {
@@ -780,14 +793,24 @@ impl World {
 
     /// Notes a throttling sleep, or the length of a whole call (`call`),
     /// for display.
-    pub(super) fn log_pause(&mut self, task: u32, bdi: u32, pause: u64, call: bool) {
+    pub(super) fn log_pause(&mut self, task: u32, bdi: u32, pause: u64, call: bool, multi: bool) {
         if self.pause_log_cap == 0 {
             return;
         }
-        if self.pause_log.len() == self.pause_log_cap {
-            self.pause_log.pop_front();
+        if self.pause_log.len() == self.pause_log_cap
+            && let Some(old) = self.pause_log.pop_front()
+        {
+            self.pause_log_trimmed_ns = Some(old.t_ns);
         }
-        self.pause_log.push_back(PauseRecord { t_ns: self.now, task, bdi, pause, call });
+        let record = PauseRecord {
+            t_ns: self.now,
+            task,
+            bdi: bdi as u16,
+            pause: pause.min(u32::MAX as u64) as u32,
+            call,
+            multi,
+        };
+        self.pause_log.push_back(record);
     }
 
     /// Applies a change to the running world.

@@ -115,6 +115,8 @@ pub struct Flusher {
     pub last_old_flush: u64,
     /// Incremented to cancel a pending timer wakeup.
     timer_generation: u32,
+    /// A timer wakeup is scheduled.
+    timer_pending: bool,
     /// Pages it submitted [pages].
     pub submitted: u64,
 }
@@ -130,16 +132,34 @@ impl World {
         f.running = true;
         f.stage = Stage::Kupdate;
         f.timer_generation += 1;
+        f.timer_pending = false;
         self.flusher_run(bdi);
     }
 
     /// The flusher's periodic wakeup.
     pub(super) fn flusher_timer(&mut self, bdi: usize, generation: u32) {
-        let f = &self.bdis[bdi].flusher;
-        if f.running || f.timer_generation != generation {
+        let f = &mut self.bdis[bdi].flusher;
+        if f.timer_generation != generation {
+            return;
+        }
+        f.timer_pending = false;
+        if f.running {
             return;
         }
         self.bdi_start_background_writeback(bdi);
+    }
+
+    /// Mirrors `bdi_wakeup_thread_delayed()`: the first dirty inode of a
+    /// clean bdi wakes its sleeping flusher after dirty_writeback_interval.
+    pub(super) fn bdi_wakeup_thread_delayed(&mut self, bdi: usize) {
+        let f = &mut self.bdis[bdi].flusher;
+        if f.running || f.timer_pending {
+            return;
+        }
+        f.timer_pending = true;
+        let generation = f.timer_generation;
+        let at = self.now + DIRTY_WRITEBACK_CENTISECS * super::config::NS_PER_SEC / 100;
+        self.schedule(at, Event::FlusherWake(bdi as u32, generation));
     }
 
     /// Mirrors `over_bground_thresh()`, with patch 11's per-bdi check.
@@ -190,6 +210,7 @@ impl World {
                     let generation = f.timer_generation;
                     if !self.bdis[bdi].dirty_inodes.is_empty() {
                         let at = self.now + interval * super::config::NS_PER_SEC / hz;
+                        self.bdis[bdi].flusher.timer_pending = true;
                         self.schedule(at, Event::FlusherWake(bdi as u32, generation));
                     }
                     return;

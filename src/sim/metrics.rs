@@ -72,12 +72,14 @@ pub struct PauseRecord {
     /// The task.
     pub task: u32,
     /// Its bdi.
-    pub bdi: u32,
+    pub bdi: u16,
     /// The sleep, or for a whole call its duration [jiffies].
-    pub pause: u64,
-    /// True for the time a whole throttling call took (it blocked more
-    /// than once or wrote back pages), false for one sleep.
+    pub pause: u32,
+    /// True for the time a whole throttling call took, false for one sleep.
     pub call: bool,
+    /// For a call: it took longer than its last sleep (it slept more than
+    /// once or wrote back pages itself).
+    pub multi: bool,
 }
 
 /// A distribution of durations in jiffies, exact.

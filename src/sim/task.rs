@@ -631,7 +631,7 @@ impl World {
         task.stats.pauses.add(pause);
         self.stats.pauses.add(pause);
         let bdi = task.bdi;
-        self.log_pause(t, bdi, pause, false);
+        self.log_pause(t, bdi, pause, false, false);
         let task = &mut self.tasks[t as usize];
         let generation = task.generation;
         task.state = TaskState::Throttled(throttle);
@@ -977,9 +977,8 @@ impl World {
         }
         let duration = self.jiffies() - start_time;
         let bdi = self.tasks[t as usize].bdi;
-        if duration > self.tasks[t as usize].last_pause {
-            self.log_pause(t, bdi, duration, true);
-        }
+        let multi = duration > self.tasks[t as usize].last_pause;
+        self.log_pause(t, bdi, duration, true, multi);
         let task = &mut self.tasks[t as usize];
         task.stats.throttled_max = task.stats.throttled_max.max(duration);
         task.stats.throttled_total += duration;

@@ -120,7 +120,16 @@ pub fn bdi_dirty(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> Ch
 /// Chart 4: one bdi's rates.
 pub fn rates(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
     let (p, x) = window(w.samples(), window_s, width);
+    let all = w.samples();
+    // The bdi's dirty rate over the second before each point.
+    let dirty_rate = |s: &Sample| {
+        let i = all.partition_point(|a| a.t_ns + crate::sim::NS_PER_SEC < s.t_ns);
+        let a = &all[i.min(all.len() - 1)];
+        let dt = s.t_ns.saturating_sub(a.t_ns) as f64 / 1e9;
+        if dt > 0.0 { mib(s.bdis[bdi].dirtied - a.bdis[bdi].dirtied) / dt } else { 0.0 }
+    };
     let series = vec![
+        series(("dirty_rate", "dirtied"), 2, &p, dirty_rate),
         series(("write_bw/N", "bw/N"), 7, &p, |s| {
             let b = &s.bdis[bdi];
             if b.tasks == 0 { 0.0 } else { mib(b.avg_write_bw) / b.tasks as f64 }
@@ -136,10 +145,11 @@ pub fn rates(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartD
         let target = if b.tasks == 0 { 0.0 } else { mib(b.avg_write_bw) / b.tasks as f64 };
         format!(" dirty_ratelimit {:.2} vs write_bw/N {:.2} MiB/s", mib(b.dirty_ratelimit), target)
     });
-    // Keep the balanced estimate's spikes from flattening the rest.
+    // Keep the balanced estimate's spikes and free-running dirtiers from
+    // flattening the rest.
     let top = series
         .iter()
-        .filter(|s| s.name != "balanced")
+        .filter(|s| s.name != "balanced" && s.name != "dirty_rate")
         .flat_map(|s| s.points.iter().map(|p| p.1))
         .fold(0.0, f64::max)
         .max(0.1)
@@ -158,8 +168,8 @@ pub fn pauses(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> Chart
     let pick = |call: bool| {
         let all: Vec<(f64, f64)> = log
             .range(from..)
-            .filter(|r| r.bdi as usize == bdi && r.call == call)
-            .map(|r| (r.t_ns as f64 / 1e9, ms(r.pause)))
+            .filter(|r| r.bdi as usize == bdi && r.call == call && (!call || r.multi))
+            .map(|r| (r.t_ns as f64 / 1e9, ms(u64::from(r.pause))))
             .collect();
         let stride = all.len().div_ceil(keep).max(1);
         all.into_iter().step_by(stride).collect::<Vec<_>>()
