@@ -67,7 +67,36 @@ impl MarkerArg {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a scenario headless: write a trace and time series, print a summary.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
+    /// Open a lesson in the dashboard (no argument: pick one).
+    Lesson(LessonArgs),
+    /// List the shipped lessons, one line each.
+    Lessons,
+    /// Validate lesson and scenario files and run each lesson headless,
+    /// verifying its checks (no argument: every shipped lesson and preset).
+    Check(CheckArgs),
+}
+
+/// `dirtyviz lesson`.
+#[derive(Debug, Args)]
+pub struct LessonArgs {
+    /// A lesson id (00-15) or a lesson file.
+    #[arg(value_name = "ID|FILE")]
+    pub lesson: Option<String>,
+    /// How the dashboard looks.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// `dirtyviz check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Lesson or scenario files (RON), or shipped lesson ids.
+    #[arg(value_name = "FILE|ID")]
+    pub files: Vec<String>,
+    /// Print every check with the value it measured.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// Which world to build and what to change in it.
@@ -142,8 +171,8 @@ impl WorldArgs {
             period_shift: self.period_shift,
             seed: self.seed,
             patches: self.patches,
-            nfs_wait_queue: self.nfs_wait_queue,
-            nfs_congestion_scaled: self.nfs_congestion_scaled,
+            nfs_wait_queue: self.nfs_wait_queue.then_some(true),
+            nfs_congestion_scaled: self.nfs_congestion_scaled.then_some(true),
         }
     }
 }

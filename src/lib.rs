@@ -8,10 +8,12 @@
 //! - [`sim`]: the deterministic world (no terminal, no files, no clock).
 //! - [`scenario`]: scenario files, presets and command-line overrides.
 //! - [`session`]: one or two worlds in lockstep, driven by inputs.
+//! - [`lesson`]: guided lessons, their checks and the headless checker.
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cli;
+pub mod lesson;
 pub mod run;
 pub mod scenario;
 pub mod session;

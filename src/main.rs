@@ -3,7 +3,9 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::cli::{Cli, Command, RunArgs, ViewArgs, WorldArgs};
+use dirtyviz::cli::{CheckArgs, Cli, Command, LessonArgs, RunArgs, ViewArgs, WorldArgs};
+use dirtyviz::lesson::progress::Progress;
+use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::run::{RunOptions, run};
 use dirtyviz::scenario::Scenario;
 
@@ -28,6 +30,9 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
+        Some(Command::Lessons) => list_lessons(),
+        Some(Command::Check(args)) => check_files(&args),
+        Some(Command::Lesson(args)) => lesson(&args),
         None => dashboard(&cli.world, &cli.view),
     }
 }
@@ -67,6 +72,82 @@ fn run_headless(args: &RunArgs) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// Exit code of `dirtyviz check` when something failed.
+const EXIT_CHECK_FAILED: u8 = 1;
+
+fn list_lessons() -> ExitCode {
+    let progress = Progress::load();
+    let lessons = Lesson::shipped();
+    let width = lessons.iter().flatten().map(|l| l.title.chars().count()).max().unwrap_or(0);
+    for lesson in lessons {
+        match lesson {
+            Ok(l) => {
+                let state = match progress.lessons.get(&l.id) {
+                    Some(p) if p.done => "done".to_string(),
+                    Some(p) => format!("step {}/{}", p.step + 1, l.steps.len()),
+                    None => String::new(),
+                };
+                println!("{}  {:<width$}  {state:<9}  {}", l.id, l.title, l.patch);
+            }
+            Err(e) => println!("{e}"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn check_files(args: &CheckArgs) -> ExitCode {
+    let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
+    let outcomes = check::check_all(&sources);
+    let mut failed = 0;
+    for o in &outcomes {
+        println!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, o.summary);
+        if args.verbose {
+            for c in &o.checks {
+                let mark = if c.pass { "✓" } else { "✗" };
+                println!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds);
+            }
+        }
+        for f in &o.failures {
+            eprintln!("{f}");
+        }
+        failed += usize::from(!o.passed());
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} failed", outcomes.len());
+        return ExitCode::from(EXIT_CHECK_FAILED);
+    }
+    println!("all {} passed", outcomes.len());
+    ExitCode::SUCCESS
+}
+
+fn lesson(args: &LessonArgs) -> ExitCode {
+    use dirtyviz::ui::app::App;
+    let app = match &args.lesson {
+        Some(which) => Lesson::resolve(which).map_err(|e| e.0).and_then(|l| {
+            let step = Progress::load().resume_step(&l);
+            App::for_lesson(l, step, args.view.theme).map_err(|e| e.0)
+        }),
+        None => App::lesson_picker(args.view.theme).map_err(|e| e.0),
+    };
+    let mut app = match app {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    app.marker = args.view.marker.marker();
+    app.save_progress = true;
+    app.note_progress();
+    match dirtyviz::ui::run(app) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            ExitCode::FAILURE
         }
     }
 }

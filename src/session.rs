@@ -8,6 +8,10 @@ use crate::sim::config::{NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::{Input, World};
 
+/// Recent pauses each world keeps for the pause chart and the lesson
+/// checks: about a minute of a thousand dd (24 bytes each).
+pub const PAUSE_LOG: usize = 1_000_000;
+
 /// What the two sides of an A/B comparison differ in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compare {
@@ -17,6 +21,9 @@ pub enum Compare {
     Patch(u8),
     /// The scenario's dirty_ratio on the left, this one on the right.
     DirtyRatio(u64),
+    /// The scenario on the left, the session's alternative world on the
+    /// right (see [`Session::compare_with`]).
+    Alternative,
 }
 
 impl Compare {
@@ -66,6 +73,12 @@ pub struct Session {
     pub sim_ns: u64,
     /// Sim time of the last per-task rate update [ns].
     rates_at: u64,
+    /// How many times the worlds were (re)built: a change means every
+    /// side restarted at time 0.
+    pub builds: u64,
+    /// For [`Compare::Alternative`]: the labels of the two sides and the
+    /// right side's world.
+    alternative: Option<(String, String, WorldConfig)>,
 }
 
 impl Session {
@@ -74,7 +87,16 @@ impl Session {
         let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
         config.sample_retention = 200_000;
         config.pause_log = pause_log;
-        let mut session = Session { scenario, config, sides: Vec::new(), compare, sim_ns: 0, rates_at: 0 };
+        let mut session = Session {
+            scenario,
+            config,
+            sides: Vec::new(),
+            compare,
+            sim_ns: 0,
+            rates_at: 0,
+            builds: 0,
+            alternative: None,
+        };
         session.build()?;
         Ok(session)
     }
@@ -106,10 +128,17 @@ impl Session {
                 make(tunables_name(&a), base)?;
                 make(tunables_name(&b), b_cfg)?;
             }
+            Some(Compare::Alternative) => {
+                let (a, b, b_cfg) =
+                    self.alternative.clone().ok_or_else(|| SessionError("no alternative world to compare".into()))?;
+                make(a, base)?;
+                make(b, b_cfg)?;
+            }
         }
         self.sides = sides;
         self.sim_ns = 0;
         self.rates_at = 0;
+        self.builds += 1;
         Ok(())
     }
 
@@ -119,6 +148,31 @@ impl Session {
         self.compare = compare;
         if let Err(e) = self.build() {
             self.compare = old;
+            self.build()?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Compares the scenario (labelled `a`) with `other` (labelled `b`),
+    /// both restarting at time 0.
+    pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<(), SessionError> {
+        let mut cfg = other.to_world().map_err(|e| SessionError(e.0))?;
+        cfg.sample_retention = self.config.sample_retention;
+        cfg.pause_log = self.config.pause_log;
+        self.alternative = Some((a.to_string(), b.to_string(), cfg));
+        self.set_compare(Some(Compare::Alternative))
+    }
+
+    /// Replaces the scenario (e.g. with changed settings) and restarts
+    /// every side at time 0.
+    pub fn reconfigure(&mut self, scenario: Scenario) -> Result<(), SessionError> {
+        let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
+        config.sample_retention = self.config.sample_retention;
+        config.pause_log = self.config.pause_log;
+        let old = (std::mem::replace(&mut self.scenario, scenario), std::mem::replace(&mut self.config, config));
+        if let Err(e) = self.build() {
+            (self.scenario, self.config) = old;
             self.build()?;
             return Err(e);
         }
@@ -143,6 +197,9 @@ impl Session {
     }
 
     fn relabel(&mut self) {
+        if matches!(self.compare, Some(Compare::Alternative)) {
+            return;
+        }
         if matches!(self.compare, Some(Compare::DirtyRatio(_))) {
             for side in &mut self.sides {
                 side.label = tunables_name(&side.world.vm().tunables);

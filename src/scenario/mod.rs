@@ -328,8 +328,10 @@ impl TaskSpec {
     }
 }
 
-/// Settings the command line can override.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Settings the command line can override, and a lesson can change
+/// (`Reconfigure((period_shift: 12))`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Overrides {
     /// `vm.dirty_ratio`; zeroes `dirty_bytes`.
     pub dirty_ratio: Option<u64>,
@@ -353,10 +355,10 @@ pub struct Overrides {
     pub seed: Option<u64>,
     /// Patch level.
     pub patches: Option<u8>,
-    /// Turn on the NFS writeback wait queue patch on every NFS mount.
-    pub nfs_wait_queue: bool,
-    /// Turn on the NFS congestion scaling patch on every NFS mount.
-    pub nfs_congestion_scaled: bool,
+    /// Turn the NFS writeback wait queue patch on or off on every NFS mount.
+    pub nfs_wait_queue: Option<bool>,
+    /// Turn the NFS congestion scaling patch on or off on every NFS mount.
+    pub nfs_congestion_scaled: Option<bool>,
 }
 
 /// Largest number of dd tasks per bdi the command line accepts.
@@ -490,11 +492,11 @@ impl Scenario {
             self.patches = v;
         }
         for d in &mut self.devices {
-            if o.nfs_wait_queue {
-                d.wait_queue = Some(true);
+            if let Some(on) = o.nfs_wait_queue {
+                d.wait_queue = Some(on);
             }
-            if o.nfs_congestion_scaled {
-                d.congestion_scaled = Some(true);
+            if let Some(on) = o.nfs_congestion_scaled {
+                d.congestion_scaled = Some(on);
             }
         }
         if let Some(n) = o.dd {

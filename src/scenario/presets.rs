@@ -4,7 +4,7 @@
 use super::{Scenario, ScenarioError};
 
 /// Name and RON text of every preset, in the order `--help` lists them.
-const PRESETS: &[(&str, &str)] = &[
+pub const PRESETS: &[(&str, &str)] = &[
     ("default", include_str!("../../assets/scenarios/default.ron")),
     ("hdd-10dd", include_str!("../../assets/scenarios/hdd-10dd.ron")),
     ("hdd-100dd", include_str!("../../assets/scenarios/hdd-100dd.ron")),

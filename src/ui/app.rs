@@ -12,7 +12,8 @@ use crate::sim::config::{NS_PER_SEC, TaskConfig, TaskKind};
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
 
-use super::keys::Msg;
+use super::keys::{Mode, Msg};
+use super::lesson::{LessonMode, Picker};
 use super::theme::{Theme, ThemeKind};
 
 /// Speeds, each about twice the one before; the last means as fast as possible.
@@ -50,6 +51,14 @@ pub struct App {
     pub dirty: bool,
     /// A message for the status line (the last change made).
     pub note: String,
+    /// The lesson being followed, if any.
+    pub lesson: Option<LessonMode>,
+    /// The lesson list, when open.
+    pub picker: Option<Picker>,
+    /// Save lesson progress to the user's data directory.
+    pub save_progress: bool,
+    /// How far the user got in each lesson.
+    pub progress: crate::lesson::progress::Progress,
 }
 
 /// Why the dashboard cannot start.
@@ -59,8 +68,13 @@ pub struct AppError(pub String);
 impl App {
     /// An app on `scenario`, optionally comparing.
     pub fn new(scenario: Scenario, compare: Option<Compare>, theme: ThemeKind) -> Result<App, AppError> {
-        let session = Session::new(scenario, compare, 20_000).map_err(|e| AppError(e.0))?;
-        Ok(App {
+        let session = Session::new(scenario, compare, crate::session::PAUSE_LOG).map_err(|e| AppError(e.0))?;
+        Ok(App::with_session(session, theme))
+    }
+
+    /// An app showing `session`.
+    pub fn with_session(session: Session, theme: ThemeKind) -> App {
+        App {
             session,
             paused: false,
             speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
@@ -74,7 +88,22 @@ impl App {
             frame_ms: 0.0,
             dirty: true,
             note: String::new(),
-        })
+            lesson: None,
+            picker: None,
+            save_progress: false,
+            progress: Default::default(),
+        }
+    }
+
+    /// What the keys drive now.
+    pub fn mode(&self) -> Mode {
+        if self.picker.is_some() {
+            Mode::Picker
+        } else if self.lesson.as_ref().is_some_and(|l| l.input.is_some()) {
+            Mode::Typing
+        } else {
+            Mode::Normal
+        }
     }
 
     /// The worlds, side A first.
@@ -100,6 +129,13 @@ impl App {
     /// Applies a message.
     pub fn update(&mut self, msg: Msg) {
         self.dirty = true;
+        if !self.update_lesson(msg) {
+            self.update_dashboard(msg);
+        }
+        self.sync_lesson_clock();
+    }
+
+    fn update_dashboard(&mut self, msg: Msg) {
         match msg {
             Msg::Quit => self.quit = true,
             Msg::TogglePause => self.paused = !self.paused,
@@ -181,6 +217,19 @@ impl App {
                     self.zoom = None;
                 }
             }
+            // Handled by update_lesson.
+            Msg::NextStep
+            | Msg::PrevStep
+            | Msg::Hint
+            | Msg::Answer
+            | Msg::Scroll(_)
+            | Msg::Lessons
+            | Msg::Input(_)
+            | Msg::InputBack
+            | Msg::InputDone
+            | Msg::InputCancel
+            | Msg::Pick(_)
+            | Msg::PickOpen => {}
             Msg::Window => self.window = (self.window + 1) % WINDOWS.len(),
             Msg::Compare => {
                 // The IO-less side: the scenario's level if it is IO-less, else all 11.
@@ -193,7 +242,7 @@ impl App {
                         let r = cfg.tunables.dirty_ratio;
                         Some(Compare::DirtyRatio(if r > 1 { (r / 2).max(1) } else { 20 }))
                     }
-                    Some(Compare::DirtyRatio(_)) => None,
+                    Some(Compare::DirtyRatio(_) | Compare::Alternative) => None,
                 };
                 self.set_compare(next);
             }
@@ -251,18 +300,35 @@ impl App {
             self.advance_to(self.session.sim_ns + step.min(NS_PER_SEC * 60));
         } else {
             let start = std::time::Instant::now();
-            while start.elapsed() < budget {
+            while !self.paused && start.elapsed() < budget {
                 let t = self.session.sim_ns + NS_PER_SEC / 10;
                 self.advance_to(t);
             }
         }
     }
 
-    /// Advances every side to `t`.
+    /// Advances every side to `t`. In a lesson, time stops at the end of
+    /// the open step (which is judged there) unless the step auto-advances,
+    /// in which case the next step opens.
     pub fn advance_to(&mut self, t: u64) {
+        if let Some(end) = self.lesson_step_end()
+            && end <= t
+        {
+            // The step's time is up: judge its checks, and stop there so
+            // that the next step starts where `dirtyviz check` starts it.
+            self.session.advance_to(end);
+            self.freeze_checks();
+            self.dirty = true;
+            if !self.lesson.as_ref().is_some_and(|m| m.step().auto_advance) {
+                self.paused = true;
+                self.note = "step done: n opens the next step, space runs on".into();
+                return;
+            }
+        }
         if self.session.advance_to(t) {
             self.dirty = true;
         }
+        self.lesson_tick();
     }
 }
 

@@ -47,6 +47,41 @@ pub enum Msg {
     Help,
     /// Switch between the dark and light palettes.
     Theme,
+    /// Lesson: open the next step.
+    NextStep,
+    /// Lesson: back to the previous step.
+    PrevStep,
+    /// Lesson: show or hide the step's hint.
+    Hint,
+    /// Lesson: answer the step's next question.
+    Answer,
+    /// Lesson: scroll the step's text up (true) or down.
+    Scroll(bool),
+    /// Open the lesson list.
+    Lessons,
+    /// Typing: a character of the answer.
+    Input(char),
+    /// Typing: delete the last character.
+    InputBack,
+    /// Typing: submit the answer.
+    InputDone,
+    /// Typing: give up on the answer.
+    InputCancel,
+    /// Lesson list: move the selection up (true) or down.
+    Pick(bool),
+    /// Lesson list: open the selected lesson.
+    PickOpen,
+}
+
+/// What the keys currently drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The dashboard (with or without a lesson).
+    Normal,
+    /// Typing an answer to a lesson question.
+    Typing,
+    /// The lesson list is open.
+    Picker,
 }
 
 /// One line of the key table.
@@ -77,14 +112,45 @@ pub const KEYS: &[Binding] = &[
     Binding { keys: "q", help: "quit (also Ctrl-C)" },
 ];
 
-/// The message a key press sends, if any.
-pub fn message(key: KeyEvent) -> Option<Msg> {
+/// The keys a lesson adds, shown below [`KEYS`] in the help.
+pub const LESSON_KEYS: &[Binding] = &[
+    Binding { keys: "n N", help: "lesson: next step / previous step (replays the lesson up to it)" },
+    Binding { keys: "h", help: "lesson: show / hide the hint" },
+    Binding { keys: "a", help: "lesson: answer the next question (type a number, Enter; Esc cancels)" },
+    Binding { keys: "PgUp PgDn", help: "lesson: scroll the step's text" },
+    Binding { keys: "L", help: "the lesson list (↑ ↓ choose, Enter opens, Esc closes)" },
+];
+
+/// The message a key press sends in `mode`, if any.
+pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
         return None;
     }
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d')).then_some(Msg::Quit);
     }
+    match mode {
+        Mode::Normal => normal(key),
+        Mode::Typing => Some(match key.code {
+            KeyCode::Char(c @ ('0'..='9' | '.' | '-' | 'e' | 'E')) => Msg::Input(c),
+            KeyCode::Backspace => Msg::InputBack,
+            KeyCode::Enter => Msg::InputDone,
+            KeyCode::Esc => Msg::InputCancel,
+            _ => return None,
+        }),
+        Mode::Picker => Some(match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Msg::Pick(true),
+            KeyCode::Down | KeyCode::Char('j') => Msg::Pick(false),
+            KeyCode::Enter => Msg::PickOpen,
+            KeyCode::Esc | KeyCode::Char('L') => Msg::Back,
+            KeyCode::Char('q') => Msg::Quit,
+            KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
+            _ => return None,
+        }),
+    }
+}
+
+fn normal(key: KeyEvent) -> Option<Msg> {
     Some(match key.code {
         KeyCode::Char('q') => Msg::Quit,
         KeyCode::Char(' ') => Msg::TogglePause,
@@ -110,6 +176,13 @@ pub fn message(key: KeyEvent) -> Option<Msg> {
         KeyCode::Char('r') => Msg::Reset,
         KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
         KeyCode::Char('t') => Msg::Theme,
+        KeyCode::Char('n') => Msg::NextStep,
+        KeyCode::Char('N') => Msg::PrevStep,
+        KeyCode::Char('h') => Msg::Hint,
+        KeyCode::Char('a') => Msg::Answer,
+        KeyCode::PageUp => Msg::Scroll(true),
+        KeyCode::PageDown => Msg::Scroll(false),
+        KeyCode::Char('L') => Msg::Lessons,
         _ => return None,
     })
 }
@@ -119,24 +192,39 @@ mod tests {
     use super::*;
 
     fn press(c: char) -> Option<Msg> {
-        message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+        message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Mode::Normal)
     }
 
     #[test]
     fn every_key_in_the_table_does_something() {
-        for b in KEYS {
+        for b in KEYS.iter().chain(LESSON_KEYS) {
             for k in b.keys.split(' ') {
-                let c = match k {
-                    "space" => ' ',
-                    "1-5" => '3',
-                    _ => k.chars().next().expect("a key"),
+                let msg = match k {
+                    "space" => press(' '),
+                    "1-5" => press('3'),
+                    "PgUp" => message(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE), Mode::Normal),
+                    "PgDn" => message(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE), Mode::Normal),
+                    _ => press(k.chars().next().expect("a key")),
                 };
-                assert!(press(c).is_some(), "key {k:?} ({}) is bound", b.help);
+                assert!(msg.is_some(), "key {k:?} ({}) is bound", b.help);
             }
         }
         assert_eq!(press('D'), Some(Msg::DirtyRatio(1)));
         assert_eq!(press('x'), None);
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(message(ctrl_c), Some(Msg::Quit));
+        assert_eq!(message(ctrl_c, Mode::Normal), Some(Msg::Quit));
+        assert_eq!(message(ctrl_c, Mode::Typing), Some(Msg::Quit));
+    }
+
+    #[test]
+    fn typing_takes_numbers_and_picking_takes_arrows() {
+        let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
+        assert_eq!(key(KeyCode::Char('q'), Mode::Typing), None, "q types nothing and does not quit");
+        assert_eq!(key(KeyCode::Char('7'), Mode::Typing), Some(Msg::Input('7')));
+        assert_eq!(key(KeyCode::Enter, Mode::Typing), Some(Msg::InputDone));
+        assert_eq!(key(KeyCode::Esc, Mode::Typing), Some(Msg::InputCancel));
+        assert_eq!(key(KeyCode::Down, Mode::Picker), Some(Msg::Pick(false)));
+        assert_eq!(key(KeyCode::Enter, Mode::Picker), Some(Msg::PickOpen));
+        assert_eq!(key(KeyCode::Char('+'), Mode::Picker), None);
     }
 }

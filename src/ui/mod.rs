@@ -9,6 +9,7 @@
 pub mod app;
 pub mod charts;
 pub mod keys;
+pub mod lesson;
 pub mod theme;
 pub mod view;
 
@@ -49,7 +50,7 @@ fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal) -> std::io::
             }
             match event::read()? {
                 Event::Key(key) => {
-                    if let Some(msg) = keys::message(key) {
+                    if let Some(msg) = keys::message(key, app.mode()) {
                         app.update(msg);
                     }
                 }

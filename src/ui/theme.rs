@@ -38,6 +38,8 @@ pub struct Theme {
     pub status: Style,
     /// Warnings (paused, too small).
     pub warn: Style,
+    /// Something that holds (a passing check).
+    pub good: Style,
     /// Series colours, in the order charts use them.
     pub series: [Style; 8],
 }
@@ -70,6 +72,7 @@ impl Theme {
                 accent: Style::default().add_modifier(Modifier::BOLD),
                 status: Style::default().add_modifier(Modifier::REVERSED),
                 warn: Style::default().add_modifier(Modifier::BOLD),
+                good: Style::default(),
                 series: [Style::default(); 8],
             },
             ThemeKind::Dark | ThemeKind::Light => {
@@ -85,6 +88,7 @@ impl Theme {
                     accent: series[0].add_modifier(Modifier::BOLD),
                     status: Style::default().fg(fg).add_modifier(Modifier::REVERSED),
                     warn: series[5].add_modifier(Modifier::BOLD),
+                    good: series[2],
                     series,
                 }
             }

@@ -22,7 +22,7 @@ use ratatui::widgets::{Axis, Block, Borders, Cell, Chart, Clear, Dataset, GraphT
 
 use super::app::{App, Side, WINDOWS, level_name};
 use super::charts::{self, ChartData, mib};
-use super::keys::KEYS;
+use super::keys::{KEYS, LESSON_KEYS};
 use super::theme::Theme;
 
 /// The smallest terminal the dashboard draws in.
@@ -43,19 +43,47 @@ pub fn draw(app: &App, frame: &mut Frame) {
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(app, frame, status);
     draw_hints(app, frame, hints);
-    if app.sides().len() > 1 {
-        draw_compare(app, frame, body);
-    } else if let Some(n) = app.zoom {
-        draw_chart(app, &app.sides()[0], n, frame, body);
-    } else if area.width >= 140 && area.height >= 40 {
-        draw_full(app, frame, body);
-    } else if area.width >= 80 && area.height >= 24 {
-        draw_compact(app, frame, body);
+    if app.lesson.is_some() {
+        // The lesson pane beside the charts, or above them when narrow.
+        if body.width >= 120 {
+            let pane = (body.width * 2 / 5).clamp(44, 64);
+            let [charts, text] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
+            draw_body(app, frame, charts);
+            super::lesson::draw_pane(app, frame, text);
+        } else {
+            // Short terminals give the text more room; the charts keep a few rows.
+            let pane = if body.height < 30 {
+                (body.height * 2 / 3).max(8)
+            } else {
+                (body.height * 3 / 5).max(body.height.saturating_sub(20))
+            };
+            let [text, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
+            super::lesson::draw_pane(app, frame, text);
+            draw_body(app, frame, charts);
+        }
     } else {
-        draw_chart(app, &app.sides()[0], 1, frame, body);
+        draw_body(app, frame, body);
+    }
+    if app.picker.is_some() {
+        super::lesson::draw_picker(app, frame, area);
     }
     if app.help {
         draw_help(app, frame, area);
+    }
+}
+
+/// The charts, laid out for the room `area` gives.
+fn draw_body(app: &App, frame: &mut Frame, area: Rect) {
+    if app.sides().len() > 1 {
+        draw_compare(app, frame, area);
+    } else if let Some(n) = app.zoom {
+        draw_chart(app, &app.sides()[0], n, frame, area);
+    } else if area.width >= 140 && area.height >= 38 {
+        draw_full(app, frame, area);
+    } else if area.width >= 80 && area.height >= 22 {
+        draw_compact(app, frame, area);
+    } else {
+        draw_chart(app, &app.sides()[0], 1, frame, area);
     }
 }
 
@@ -88,6 +116,8 @@ fn draw_status(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 fn draw_hints(app: &App, frame: &mut Frame, area: Rect) {
+    let lesson: &[(&str, &str)] =
+        if app.lesson.is_some() { &[("n/N", "step"), ("h", "hint"), ("a", "answer"), ("L", "lessons")] } else { &[] };
     let keys = [
         ("space", "pause"),
         ("]/[", "speed"),
@@ -104,7 +134,7 @@ fn draw_hints(app: &App, frame: &mut Frame, area: Rect) {
         ("q", "quit"),
     ];
     let mut spans = Vec::new();
-    for (k, what) in keys {
+    for &(k, what) in lesson.iter().chain(keys.iter()) {
         spans.push(Span::styled(format!(" {k}"), app.theme.accent));
         spans.push(Span::styled(format!(" {what}"), app.theme.dim));
     }
@@ -340,12 +370,13 @@ fn draw_tasks(app: &App, side: &Side, frame: &mut Frame, area: Rect) {
 }
 
 fn draw_help(app: &App, frame: &mut Frame, area: Rect) {
-    let width = 84.min(area.width);
-    let height = (KEYS.len() as u16 + 4).min(area.height);
+    let width = 90.min(area.width);
+    let height = ((KEYS.len() + LESSON_KEYS.len()) as u16 + 4).min(area.height);
     let r = Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height };
     let mut lines: Vec<Line> = KEYS
         .iter()
-        .map(|b| Line::from(vec![Span::styled(format!(" {:<7}", b.keys), app.theme.accent), Span::raw(b.help)]))
+        .chain(LESSON_KEYS)
+        .map(|b| Line::from(vec![Span::styled(format!(" {:<10}", b.keys), app.theme.accent), Span::raw(b.help)]))
         .collect();
     lines.push(Line::styled(" Esc or ? closes this help", app.theme.dim));
     frame.render_widget(Clear, r);

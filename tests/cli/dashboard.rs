@@ -51,7 +51,7 @@ fn help_lists_every_key() {
     let mut a = app("default", None, 1);
     a.update(Msg::Help);
     let text = screen(&a, 160, 48);
-    for b in dirtyviz::ui::keys::KEYS {
+    for b in dirtyviz::ui::keys::KEYS.iter().chain(dirtyviz::ui::keys::LESSON_KEYS) {
         assert!(text.contains(b.help), "help shows {:?}", b.help);
     }
     insta::assert_snapshot!(text);

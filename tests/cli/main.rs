@@ -6,3 +6,4 @@ mod dashboard;
 mod errors;
 mod exact;
 mod generations;
+mod lessons;

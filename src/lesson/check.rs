@@ -1,0 +1,247 @@
+//! `dirtyviz check`: validates lesson and scenario files and runs each
+//! lesson headless, verifying that its checks hold at their step.
+
+use std::time::Instant;
+
+use super::runner::{CheckReport, run_headless};
+use super::{Lesson, SHIPPED};
+use crate::scenario::{Scenario, presets};
+
+/// What a file to check holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `Lesson(...)`.
+    Lesson,
+    /// `Scenario(...)`.
+    Scenario,
+}
+
+/// The kind of a RON file, from its first word after comments.
+pub fn kind_of(text: &str) -> Option<Kind> {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else if rest.starts_with("#!") {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    if rest.starts_with("Lesson") {
+        Some(Kind::Lesson)
+    } else if rest.starts_with("Scenario") || rest.starts_with('(') {
+        Some(Kind::Scenario)
+    } else {
+        None
+    }
+}
+
+/// One thing to check: where it came from and its text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Shown in messages: the path, or where a shipped file lives in the source.
+    pub origin: String,
+    /// The RON text, or why it could not be read.
+    pub text: Result<String, String>,
+    /// A preset: a scenario whatever its first word.
+    pub preset: bool,
+}
+
+/// Every shipped lesson and preset.
+pub fn shipped_sources() -> Vec<Source> {
+    let lessons = SHIPPED.iter().map(|(file, text)| Source {
+        origin: format!("lessons/{file}"),
+        text: Ok(text.to_string()),
+        preset: false,
+    });
+    let scenarios = presets::PRESETS.iter().map(|(name, text)| Source {
+        origin: format!("assets/scenarios/{name}.ron"),
+        text: Ok(text.to_string()),
+        preset: true,
+    });
+    lessons.chain(scenarios).collect()
+}
+
+/// The sources the command line names: files, or shipped lesson ids.
+pub fn sources(args: &[String]) -> Vec<Source> {
+    args.iter()
+        .map(|a| {
+            let path = std::path::Path::new(a);
+            if !path.exists()
+                && let Some((file, text)) =
+                    SHIPPED.iter().find(|(f, _)| a == &f[..2] || a == f.trim_end_matches(".ron"))
+            {
+                return Source { origin: format!("lessons/{file}"), text: Ok(text.to_string()), preset: false };
+            }
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{a}: cannot read: {e}"));
+            Source { origin: a.clone(), text, preset: false }
+        })
+        .collect()
+}
+
+/// What checking one source found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The source's origin.
+    pub origin: String,
+    /// One line: what it is and how it went.
+    pub summary: String,
+    /// Every check of a lesson, in step order.
+    pub checks: Vec<CheckReport>,
+    /// What is wrong, one message each; empty when it passed.
+    pub failures: Vec<String>,
+}
+
+impl Outcome {
+    /// Nothing is wrong.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Checks one source: parses it, builds its world and, for a lesson, runs
+/// every step and evaluates its checks.
+pub fn check(source: &Source) -> Outcome {
+    let origin = source.origin.clone();
+    let fail = |summary: String, why: String| Outcome {
+        origin: origin.clone(),
+        summary,
+        checks: Vec::new(),
+        failures: vec![why],
+    };
+    let text = match &source.text {
+        Ok(t) => t,
+        Err(e) => return fail(format!("{origin}: unreadable"), e.clone()),
+    };
+    let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
+    match kind {
+        None => fail(
+            format!("{origin}: not a lesson or scenario"),
+            format!("{origin}:1:1: expected a `Lesson(...)` or a `Scenario(...)`"),
+        ),
+        Some(Kind::Scenario) => match Scenario::from_ron(text, &origin).and_then(|s| s.to_world().map(|_| s)) {
+            Ok(s) => Outcome {
+                origin: origin.clone(),
+                summary: format!("{origin}: scenario `{}` is valid", s.name),
+                checks: Vec::new(),
+                failures: Vec::new(),
+            },
+            Err(e) => fail(format!("{origin}: invalid scenario"), e.0),
+        },
+        Some(Kind::Lesson) => {
+            let lesson = match Lesson::from_ron(text, &origin) {
+                Ok(l) => l,
+                Err(e) => return fail(format!("{origin}: invalid lesson"), e.0),
+            };
+            let start = Instant::now();
+            let checks = match run_headless(&lesson) {
+                Ok(c) => c,
+                Err(e) => return fail(format!("{origin}: lesson {} cannot run", lesson.id), format!("{origin}: {e}")),
+            };
+            let failures: Vec<String> = checks
+                .iter()
+                .filter(|c| !c.pass)
+                .map(|c| {
+                    format!(
+                        "{origin}: lesson {} \"{}\", step {} \"{}\", check \"{}\": {} not in {}",
+                        lesson.id,
+                        lesson.title,
+                        c.step,
+                        c.step_title,
+                        c.label,
+                        show(c.value),
+                        c.bounds
+                    )
+                })
+                .collect();
+            let passed = checks.len() - failures.len();
+            Outcome {
+                origin: origin.clone(),
+                summary: format!(
+                    "{origin}: lesson {} \"{}\": {passed}/{} checks hold over {} steps ({:.1} s)",
+                    lesson.id,
+                    lesson.title,
+                    checks.len(),
+                    lesson.steps.len(),
+                    start.elapsed().as_secs_f64()
+                ),
+                checks,
+                failures,
+            }
+        }
+    }
+}
+
+/// A measured value for messages.
+pub fn show(v: f64) -> String {
+    if v.is_nan() {
+        "nothing to measure".into()
+    } else if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Checks every source, on as many threads as there are CPUs, and returns
+/// the outcomes in the sources' order.
+pub fn check_all(sources: &[Source]) -> Vec<Outcome> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(sources.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; sources.len()];
+    let results = std::sync::Mutex::new(&mut outcomes);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(source) = sources.get(i) else { break };
+                    let outcome = check(source);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(outcome);
+                }
+            });
+        }
+    });
+    outcomes.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_told_apart_by_their_first_word() {
+        assert_eq!(kind_of("// a lesson\n/* x */ Lesson(id: \"x\")"), Some(Kind::Lesson));
+        assert_eq!(kind_of("#![enable(implicit_some)]\nScenario(name: \"x\")"), Some(Kind::Scenario));
+        assert_eq!(kind_of("(name: \"x\")"), Some(Kind::Scenario));
+        assert_eq!(kind_of("[1, 2]"), None);
+    }
+
+    #[test]
+    fn a_broken_file_fails_with_its_place() {
+        let s = Source { origin: "x.ron".into(), text: Ok("Scenario(nme: \"x\")".into()), preset: false };
+        let o = check(&s);
+        assert!(!o.passed());
+        assert!(o.failures[0].starts_with("x.ron:1:10: unknown field `nme`"), "{:?}", o.failures);
+        let s = Source { origin: "y.ron".into(), text: Ok("42".into()), preset: false };
+        assert!(check(&s).failures[0].contains("expected a `Lesson(...)` or a `Scenario(...)`"));
+    }
+
+    #[test]
+    fn a_lesson_whose_check_cannot_hold_fails_naming_step_and_check() {
+        let text = "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n\
+                    steps: [Step(title: \"one\", text: \"b\", run_s: 2),\n\
+                    Step(title: \"two\", text: \"b\", run_s: 3, checks: [Check(label: \"impossible\", metric: Tasks, window_s: 1, min: 5)])])";
+        let s = Source { origin: "l.ron".into(), text: Ok(text.into()), preset: false };
+        let o = check(&s);
+        assert_eq!(o.checks.len(), 1);
+        assert_eq!(o.failures.len(), 1);
+        assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1.00 not in >= 5"), "{:?}", o.failures);
+    }
+}

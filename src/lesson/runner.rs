@@ -1,0 +1,283 @@
+//! Running a lesson on a session: opening steps (applying their actions),
+//! evaluating their checks and questions, and `dirtyviz check`'s headless
+//! run of every step.
+
+use super::metric::{Probe, StepSnapshot, measure};
+use super::{Action, Check, CompareSpec, Lesson, Question, SideSpec};
+use crate::session::{Compare, PAUSE_LOG, Session};
+use crate::sim::config::{NS_PER_SEC, TaskConfig, TaskKind};
+use crate::sim::kernel::PAGE_SIZE;
+use crate::sim::{Input, World};
+
+/// Where a check stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// Not enough of the step has run yet.
+    Pending,
+    /// Holds, with this value.
+    Pass(f64),
+    /// Does not hold, with this value (NaN: nothing to measure).
+    Fail(f64),
+}
+
+/// What a step asks of the view when it opens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewRequest {
+    /// Show one chart (Some(n)) or all (Some(0)).
+    pub zoom: Option<u8>,
+    /// Pause the simulation.
+    pub pause: bool,
+}
+
+/// A lesson in progress on a session.
+#[derive(Clone, Debug)]
+pub struct LessonRun {
+    /// The lesson.
+    pub lesson: Lesson,
+    /// The open step (index).
+    pub step: usize,
+    /// When it opened [ns].
+    pub step_start_ns: u64,
+    /// The bdi checks look at unless they name one.
+    pub bdi: usize,
+    at_step: StepSnapshot,
+    /// The session's build count when the step's clock started.
+    builds: u64,
+}
+
+/// How far an answer was off.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Answer {
+    /// The simulation's value.
+    pub actual: f64,
+    /// Relative error of the answer.
+    pub error: f64,
+    /// Within the question's tolerance.
+    pub right: bool,
+}
+
+impl LessonRun {
+    /// The lesson's session with step `i` open, reached by running every
+    /// step before it for its `run_s` (so going back, or resuming saved
+    /// progress, shows what stepping through would have shown).
+    pub fn seek(lesson: Lesson, i: usize) -> Result<(LessonRun, Session, ViewRequest), String> {
+        if lesson.steps.is_empty() {
+            return Err(format!("lesson {} has no steps", lesson.id));
+        }
+        let scenario = lesson.scenario().map_err(|e| e.0)?;
+        let mut session = Session::new(scenario, None, PAUSE_LOG).map_err(|e| e.0)?;
+        let target = i.min(lesson.steps.len() - 1);
+        let mut run =
+            LessonRun { lesson, step: 0, step_start_ns: 0, bdi: 0, at_step: StepSnapshot::default(), builds: 0 };
+        let mut view = run.open(&mut session, 0)?;
+        for j in 1..=target {
+            session.advance_to(run.step_end_ns());
+            let v = run.open(&mut session, j)?;
+            view = ViewRequest { zoom: v.zoom.or(view.zoom), pause: v.pause };
+        }
+        Ok((run, session, view))
+    }
+
+    /// The worlds were rebuilt since the step's clock started.
+    pub fn rebuilt(&self, session: &Session) -> bool {
+        session.builds != self.builds
+    }
+
+    /// When the open step's `run_s` is over [ns].
+    pub fn step_end_ns(&self) -> u64 {
+        self.step_start_ns + (self.lesson.steps[self.step].run_s * NS_PER_SEC as f64) as u64
+    }
+
+    /// Opens step `i`: applies its actions and starts its clock.
+    pub fn open(&mut self, session: &mut Session, i: usize) -> Result<ViewRequest, String> {
+        self.step = i.min(self.lesson.steps.len() - 1);
+        let mut view = ViewRequest::default();
+        let actions = self.lesson.steps[self.step].actions.clone();
+        for a in &actions {
+            self.act(session, a, &mut view)?;
+        }
+        self.restart_clock(session);
+        Ok(view)
+    }
+
+    /// Starts the step's clock now (also after the worlds were rebuilt).
+    pub fn restart_clock(&mut self, session: &Session) {
+        self.step_start_ns = session.sim_ns;
+        self.at_step = StepSnapshot::take(session);
+        self.builds = session.builds;
+    }
+
+    fn bdi_index(session: &Session, name: &str) -> Option<usize> {
+        session.world().bdis().iter().position(|b| b.name == name)
+    }
+
+    fn targets(session: &Session, name: &str) -> Vec<usize> {
+        if name == "*" {
+            (0..session.world().bdis().len()).collect()
+        } else {
+            Self::bdi_index(session, name).into_iter().collect()
+        }
+    }
+
+    fn act(&mut self, session: &mut Session, action: &Action, view: &mut ViewRequest) -> Result<(), String> {
+        match action {
+            Action::DirtyRatio(r) => session.apply(|_| Some(Input::DirtyRatio(*r))),
+            Action::DirtyBackgroundRatio(r) => session.apply(|_| Some(Input::DirtyBackgroundRatio(*r))),
+            Action::DirtyBytesMb(mb) => session.apply(|_| Some(Input::DirtyBytes(mb << 20))),
+            Action::DirtyBackgroundBytesMb(mb) => session.apply(|_| Some(Input::DirtyBackgroundBytes(mb << 20))),
+            Action::MemoryMb(mb) => session.apply(|w: &World| {
+                let vm = w.vm();
+                let memory = (mb << 20) / PAGE_SIZE;
+                let reserved = vm.reserved_pages * memory / vm.memory_pages.max(1);
+                Some(Input::Memory { memory, reserved })
+            }),
+            Action::Patches(p) => session.apply(|_| Some(Input::Patches(*p))),
+            Action::AddDd { bdi, n } => {
+                for b in Self::targets(session, bdi) {
+                    for _ in 0..*n {
+                        let cfg = TaskConfig {
+                            bdi: b,
+                            kind: TaskKind::Dd { bs: PAGE_SIZE, total_bytes: None },
+                            start_ns: 0,
+                            stop_ns: None,
+                        };
+                        session.apply(|_| Some(Input::AddTask(cfg.clone())));
+                    }
+                }
+            }
+            Action::RemoveDd { bdi, n } => {
+                for b in Self::targets(session, bdi) {
+                    for _ in 0..*n {
+                        session.apply(|_| Some(Input::RemoveDd(b)));
+                    }
+                }
+            }
+            Action::Compare(spec) => {
+                let compare = match spec {
+                    CompareSpec::Legacy(n) => Some(Compare::Legacy(*n)),
+                    CompareSpec::Patch(n) => Some(Compare::Patch(*n)),
+                    CompareSpec::DirtyRatio(r) => Some(Compare::DirtyRatio(*r)),
+                    CompareSpec::Off => None,
+                };
+                session.set_compare(compare).map_err(|e| e.0)?;
+            }
+            Action::CompareWith { a, b, changes } => {
+                let mut other = session.scenario.clone();
+                other.apply(changes);
+                session.compare_with(a, b, &other).map_err(|e| e.0)?;
+            }
+            Action::Reconfigure(changes) => {
+                let mut s = session.scenario.clone();
+                s.apply(changes);
+                session.reconfigure(s).map_err(|e| e.0)?;
+            }
+            Action::SelectBdi(name) => {
+                self.bdi = Self::bdi_index(session, name).ok_or_else(|| format!("unknown bdi `{name}`"))?;
+            }
+            Action::Zoom(z) => view.zoom = Some(*z),
+            Action::Pause => view.pause = true,
+            Action::Restart => session.build().map_err(|e| e.0)?,
+        }
+        Ok(())
+    }
+
+    /// Simulated time the open step has run [s].
+    pub fn elapsed_s(&self, session: &Session) -> f64 {
+        session.sim_ns.saturating_sub(self.step_start_ns) as f64 / NS_PER_SEC as f64
+    }
+
+    fn probe_value(
+        &self,
+        session: &Session,
+        metric: super::metric::Metric,
+        window_s: f64,
+        bdi: &Option<String>,
+        side: SideSpec,
+    ) -> Option<f64> {
+        let bdi = match bdi {
+            Some(name) => Self::bdi_index(session, name)?,
+            None => self.bdi,
+        };
+        let window_ns = ((window_s * NS_PER_SEC as f64) as u64).min(session.sim_ns.saturating_sub(self.step_start_ns));
+        let at = |side: usize| {
+            measure(
+                metric,
+                &Probe { session, side, bdi, window_ns, step_start_ns: self.step_start_ns, at_step: &self.at_step },
+            )
+        };
+        match side {
+            SideSpec::A => at(0),
+            SideSpec::B => at(1),
+            SideSpec::AOverB => Some(at(0)? / at(1)?),
+            SideSpec::BOverA => Some(at(1)? / at(0)?),
+        }
+    }
+
+    /// Where `check` stands now.
+    pub fn verdict(&self, session: &Session, check: &Check) -> Verdict {
+        let step = &self.lesson.steps[self.step];
+        let needed = check.window_s.min(step.run_s);
+        if self.elapsed_s(session) + 1e-9 < needed {
+            return Verdict::Pending;
+        }
+        match self.probe_value(session, check.metric, check.window_s, &check.bdi, check.side) {
+            Some(v) if check.passes(v) => Verdict::Pass(v),
+            Some(v) => Verdict::Fail(v),
+            None => Verdict::Fail(f64::NAN),
+        }
+    }
+
+    /// Judges an answer to `question` against the running simulation.
+    pub fn answer(&self, session: &Session, question: &Question, given: f64) -> Option<Answer> {
+        let actual = self.probe_value(session, question.metric, question.window_s, &question.bdi, question.side)?;
+        let error = if actual == 0.0 { given.abs() } else { ((given - actual) / actual).abs() };
+        Some(Answer { actual, error, right: error <= question.tolerance })
+    }
+}
+
+/// One check's outcome in a headless run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckReport {
+    /// Step number (1-based).
+    pub step: usize,
+    /// Step title.
+    pub step_title: String,
+    /// The check's label.
+    pub label: String,
+    /// Its bounds, for display.
+    pub bounds: String,
+    /// The value measured (NaN: nothing to measure).
+    pub value: f64,
+    /// It held.
+    pub pass: bool,
+}
+
+/// Runs every step of `lesson` for its `run_s` and evaluates its checks
+/// at the end of the step.
+pub fn run_headless(lesson: &Lesson) -> Result<Vec<CheckReport>, String> {
+    let (mut run, mut session, _) = LessonRun::seek(lesson.clone(), 0)?;
+    let mut reports = Vec::new();
+    for i in 0..lesson.steps.len() {
+        if i > 0 {
+            run.open(&mut session, i)?;
+        }
+        let step = &lesson.steps[i];
+        session.advance_to(run.step_end_ns());
+        for check in &step.checks {
+            let (value, pass) = match run.verdict(&session, check) {
+                Verdict::Pass(v) => (v, true),
+                Verdict::Fail(v) => (v, false),
+                Verdict::Pending => (f64::NAN, false),
+            };
+            reports.push(CheckReport {
+                step: i + 1,
+                step_title: step.title.clone(),
+                label: check.label.clone(),
+                bounds: check.bounds(),
+                value,
+                pass,
+            });
+        }
+    }
+    Ok(reports)
+}

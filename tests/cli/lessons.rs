@@ -1,0 +1,172 @@
+//! Lessons from the command line: the list, `check`, bad lesson files, and
+//! the lesson pane drawn on the dashboard.
+
+use std::path::Path;
+
+use dirtyviz::lesson::{Lesson, SHIPPED};
+use dirtyviz::ui::app::App;
+use dirtyviz::ui::keys::Msg;
+use dirtyviz::ui::theme::ThemeKind;
+
+use super::common::{dirtyviz, tmp};
+use super::dashboard::screen;
+
+/// A scratch directory holding `lessons/x.ron` with `text`.
+fn lesson_file(dir: &str, text: &str) -> std::path::PathBuf {
+    let root = tmp(dir);
+    std::fs::create_dir_all(root.join("lessons")).expect("scratch dir");
+    std::fs::write(root.join("lessons/x.ron"), text).expect("write lesson");
+    root
+}
+
+#[test]
+fn lessons_lists_every_shipped_lesson_in_teaching_order() {
+    let out = dirtyviz().arg("lessons").env("XDG_DATA_HOME", tmp("no-progress")).output().expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ids: Vec<&str> = text.lines().map(|l| &l[..2]).collect();
+    let shipped: Vec<&str> = SHIPPED.iter().map(|(f, _)| &f[..2]).collect();
+    assert_eq!(ids, shipped);
+    assert!(text.contains("[PATCH 02/11] writeback: dirty position control"), "{text}");
+}
+
+#[test]
+fn a_misspelt_field_is_named_with_its_place_and_the_valid_names() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/misspelt-lesson.ron"))
+        .expect("fixture");
+    let root = lesson_file("misspelt", &text);
+    let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("lessons/x.ron:12:5: unknown field `dirty_rato`, expected one of `title`, `text`, `hint`"),
+        "{err}"
+    );
+    let out = dirtyviz().current_dir(&root).args(["lesson", "lessons/x.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: lessons/x.ron:12:5: unknown field `dirty_rato`"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn unknown_names_in_a_lesson_are_rejected_with_the_valid_ones() {
+    let cases = [
+        ("Preset(\"hdd-7dd\")", "Pause", "PosRatio", "unknown preset `hdd-7dd`, expected one of default, hdd-10dd"),
+        ("Preset(\"default\")", "Explode", "PosRatio", "unknown variant `Explode`, expected one of `DirtyRatio`"),
+        ("Preset(\"default\")", "Pause", "Velocity", "unknown variant `Velocity`, expected one of `DirtyMb`"),
+    ];
+    for (scenario, action, metric, want) in cases {
+        let text = format!(
+            "Lesson(\n  id: \"x\",\n  title: \"t\",\n  patch: \"p\",\n  summary: \"s\",\n  scenario: {scenario},\n  steps: [\n    Step(title: \"a\", text: \"b\", actions: [{action}],\n      checks: [Check(label: \"c\", metric: {metric}, max: 1)]),\n  ],\n)\n"
+        );
+        let root = lesson_file("unknown-names", &text);
+        let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{want}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("lessons/x.ron:") && err.contains(want), "{err}");
+    }
+}
+
+#[test]
+fn check_names_the_lesson_step_and_check_that_failed() {
+    let text = r#"Lesson(id: "x", title: "Too many", patch: "p", summary: "s", scenario: Preset("default"),
+        steps: [
+            Step(title: "warm up", text: "b", run_s: 2),
+            Step(title: "count", text: "b", run_s: 3,
+                 checks: [Check(label: "five dd", metric: Tasks, window_s: 1, min: 5)]),
+        ])"#;
+    let root = lesson_file("failing", text);
+    let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("lessons/x.ron: lesson x \"Too many\", step 2 \"count\", check \"five dd\": 1.00 not in >= 5"),
+        "{err}"
+    );
+    let fixed = text.replace("min: 5", "min: 1, max: 1");
+    let root = lesson_file("passing", &fixed);
+    let out = dirtyviz().current_dir(&root).args(["check", "-v", "lessons/x.ron"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("✓ step 2 five dd: 1.00 (1..1)"), "{text}");
+}
+
+#[test]
+fn check_validates_scenario_files_too() {
+    let root = tmp("scenario-check");
+    std::fs::create_dir_all(&root).expect("dir");
+    std::fs::write(root.join("ok.ron"), "Scenario(name: \"x\", devices: [(name: \"sda\", kind: Hdd)])").expect("w");
+    std::fs::write(root.join("bad.ron"), "Scenario(name: \"x\", devices: [(name: \"sda\", kind: Floppy)])").expect("w");
+    let out = dirtyviz().current_dir(&root).args(["check", "ok.ron"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = dirtyviz().current_dir(&root).args(["check", "ok.ron", "bad.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.ron:1:") && err.contains("unknown variant `Floppy`"), "{err}");
+}
+
+#[test]
+fn an_unknown_lesson_is_a_one_line_error() {
+    let out = dirtyviz().args(["lesson", "99"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: unknown lesson `99`") && err.contains("00, 01"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
+    for lesson in Lesson::shipped() {
+        let lesson = lesson.expect("parses");
+        let steps = lesson.steps.len();
+        let mut app = App::for_lesson(lesson.clone(), 0, ThemeKind::Mono).expect("opens");
+        for i in 0..steps {
+            let text = screen(&app, 160, 48);
+            let title: String = lesson.steps[i].title.chars().take(20).collect();
+            assert!(text.contains(&format!("step {}/{steps}", i + 1)), "lesson {} step {}:\n{text}", lesson.id, i + 1);
+            assert!(text.contains(&title), "lesson {} step {} shows its title:\n{text}", lesson.id, i + 1);
+            if !lesson.steps[i].checks.is_empty() {
+                assert!(text.contains("checks"), "lesson {} step {}", lesson.id, i + 1);
+            }
+            app.update(Msg::NextStep);
+        }
+        // Small terminals still show the pane.
+        let text = screen(&app, 80, 24);
+        assert!(text.contains(&format!("step {steps}/{steps}")), "{text}");
+    }
+}
+
+#[test]
+fn the_lesson_pane_at_full_size_and_small() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, ThemeKind::Mono).expect("opens");
+    app.advance_to(30 * dirtyviz::sim::NS_PER_SEC);
+    let text = screen(&app, 160, 48);
+    assert!(text.contains("✓ mean dirty within 6% of setpoint"), "{text}");
+    insta::assert_snapshot!("lesson_03_step_1_at_160x48", text);
+    insta::assert_snapshot!("lesson_03_step_1_at_80x24", screen(&app, 80, 24));
+}
+
+#[test]
+fn the_readme_lists_the_lessons_in_teaching_order() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    let rows: Vec<(String, String)> = readme
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let id = cells.get(1)?;
+            (id.len() == 2 && id.chars().all(|c| c.is_ascii_digit())).then(|| (id.to_string(), cells[2].to_string()))
+        })
+        .collect();
+    let lessons: Vec<Lesson> = Lesson::shipped().into_iter().map(|l| l.expect("parses")).collect();
+    assert_eq!(rows.len(), lessons.len(), "{rows:?}");
+    for ((id, title), lesson) in rows.iter().zip(&lessons) {
+        assert_eq!(id, &lesson.id);
+        assert!(
+            lesson.title.starts_with(title.as_str()),
+            "README calls lesson {id} {title:?}, it is {:?}",
+            lesson.title
+        );
+    }
+}
