@@ -158,6 +158,8 @@ pub struct TaskStats {
     pub net_stalled_ns: u64,
     /// Time in throttling calls altogether [jiffies].
     pub throttled_total: u64,
+    /// Times it found every dirtyable page dirty and waited in reclaim.
+    pub reclaim_stalls: u64,
     /// When it started running [ns].
     pub started_ns: Option<u64>,
     /// When it exited [ns].

@@ -201,6 +201,12 @@ pub struct Task {
 }
 
 impl Task {
+    /// Pages one unit of its work dirties (one write(), at most the
+    /// filesystem's batch): its granularity at the ratelimited entry.
+    pub fn unit_pages(&self) -> u64 {
+        self.unit_pages
+    }
+
     /// A task that has not started yet. `batch_pages` is how many pages the
     /// filesystem dirties per call into the ratelimited entry (btrfs: up to 512).
     pub fn new(id: u32, cfg: &TaskConfig, inode: u32, syscall_ns: u64, copy_page_ns: u64, batch_pages: u64) -> Task {
@@ -378,7 +384,11 @@ impl World {
             return;
         }
         match self.idle_cpus.pop() {
-            Some(cpu) => self.run_on(t, cpu, now),
+            Some(cpu) => {
+                if !self.run_on(t, cpu, now) {
+                    self.release_cpu(cpu);
+                }
+            }
             None => {
                 self.tasks[t as usize].state = TaskState::Runnable;
                 self.runqueue.push_back(t);
@@ -395,16 +405,34 @@ impl World {
                 self.make_runnable(next);
                 continue;
             }
-            self.run_on(next, cpu, now);
-            return;
+            if self.run_on(next, cpu, now) {
+                return;
+            }
         }
         self.idle_cpus.push(cpu);
+    }
+
+    /// No clean page to be had: every dirtyable page is dirty, under
+    /// writeback or unstable. The page allocator's reclaim waits for
+    /// writeback to complete (congestion_wait(), a tenth of a second)
+    /// before the task can dirty another page. It leaves its CPU.
+    fn reclaim_stall(&mut self, t: u32) {
+        let at = self.now + NS_PER_SEC / 10;
+        let task = &mut self.tasks[t as usize];
+        task.state = TaskState::Idle;
+        task.stats.reclaim_stalls += 1;
+        let generation = task.generation;
+        self.schedule(at, Event::TaskWake(t, generation));
     }
 
     /// Gives `cpu` to task `t` and plans its next segment: the units until
     /// the ratelimited entry calls balance_dirty_pages(), within the time
     /// slice and the work at hand.
-    fn run_on(&mut self, t: u32, cpu: usize, slice_start: u64) {
+    fn run_on(&mut self, t: u32, cpu: usize, slice_start: u64) -> bool {
+        if self.vm.nr_dirty() >= self.vm.dirtyable() {
+            self.reclaim_stall(t);
+            return false;
+        }
         self.cpus[cpu].running = Some(t);
         let now = self.now;
         let ratelimit_pages = self.vm.ratelimit_pages as i64;
@@ -434,6 +462,7 @@ impl World {
         let generation = task.generation;
         task.state = TaskState::Running(seg);
         self.schedule_in(duration, Event::SegmentEnd(t, generation));
+        true
     }
 
     pub(super) fn segment_end(&mut self, t: u32, generation: u32) {
@@ -486,7 +515,9 @@ impl World {
             self.release_cpu(seg.cpu);
         } else {
             let slice_start = if slice_over { now } else { seg.slice_start };
-            self.run_on(t, seg.cpu, slice_start);
+            if !self.run_on(t, seg.cpu, slice_start) {
+                self.release_cpu(seg.cpu);
+            }
         }
     }
 
@@ -537,7 +568,9 @@ impl World {
             }
             self.tasks[t as usize].generation += 1;
             self.dirty_units(t, cpu, done, false);
-            self.run_on(t, cpu, seg.slice_start);
+            if !self.run_on(t, cpu, seg.slice_start) {
+                self.release_cpu(cpu);
+            }
         }
     }
 
@@ -625,6 +658,13 @@ impl World {
 
     /// Puts task `t` to sleep for `pause` jiffies in `throttle`.
     fn sleep(&mut self, t: u32, pause: u64, throttle: Throttle) {
+        debug_assert!(
+            match &throttle {
+                Throttle::IoLess(call) => (1..=call.max_pause.max(1) as u64).contains(&pause),
+                Throttle::IoFull(_) => (1..=(self.hz / 10).max(1)).contains(&pause),
+            },
+            "a throttling pause of {pause} jiffies lies within [1, max_pause]"
+        );
         let wake = self.ns_at_jiffy(self.jiffies() + pause);
         let task = &mut self.tasks[t as usize];
         task.last_pause = pause;
@@ -940,7 +980,7 @@ impl World {
         call.dirty_thresh = hard_dirty_limit(call.dirty_thresh, self.vm.global_dirty_limit);
         // 200 ms is typically more than enough to curb heavy dirtiers.
         if call.nr_dirty < call.dirty_thresh
-            && call.bdi_dirty < (call.task_bdi_thresh + call.bdi_thresh) / 2
+            && call.bdi_dirty < call.task_bdi_thresh.wrapping_add(call.bdi_thresh) / 2
             && self.jiffies() > call.start_time + pw::max_pause(self.hz)
         {
             self.iofull_finish(t, &call);
