@@ -38,6 +38,17 @@ pub struct ViewArgs {
     /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR forces mono.
     #[arg(long, value_enum, default_value_t = crate::ui::theme::ThemeKind::Dark)]
     pub theme: crate::ui::theme::ThemeKind,
+    /// Record the session (every key and time step) to FILE, for `dirtyviz
+    /// replay`. By default it goes to the data directory's
+    /// dirtyviz/last-session.jsonl.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Do not record the session.
+    #[arg(long, conflicts_with = "record")]
+    pub no_record: bool,
+    /// Write side A's trace (as `run --trace` does) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 /// Chart markers.
@@ -75,6 +86,19 @@ pub enum Command {
     /// Validate lesson and scenario files and run each lesson headless,
     /// verifying its checks (no argument: every shipped lesson and preset).
     Check(CheckArgs),
+    /// Replay a recorded session headless (see --record), writing its trace.
+    Replay(ReplayArgs),
+}
+
+/// `dirtyviz replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The recording.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write side A's trace to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 /// `dirtyviz lesson`.
@@ -198,6 +222,10 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Check after every simulation event that pages are conserved and the
+    /// counters agree (slower; exits with an error naming the broken rule).
+    #[arg(long)]
+    pub check_invariants: bool,
 }
 
 /// Parses a patch level: `legacy`, or 0 to 11.

@@ -10,10 +10,12 @@
 //! - [`session`]: one or two worlds in lockstep, driven by inputs.
 //! - [`lesson`]: guided lessons, their checks and the headless checker.
 //! - [`run`]: headless runs (trace, CSV, summary).
+//! - [`record`]: recording a dashboard session and replaying it.
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cli;
 pub mod lesson;
+pub mod record;
 pub mod run;
 pub mod scenario;
 pub mod session;

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::cli::{CheckArgs, Cli, Command, LessonArgs, RunArgs, ViewArgs, WorldArgs};
+use dirtyviz::cli::{CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
 use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::run::{RunOptions, run};
@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Some(Command::Lessons) => list_lessons(),
         Some(Command::Check(args)) => check_files(&args),
         Some(Command::Lesson(args)) => lesson(&args),
+        Some(Command::Replay(args)) => replay(&args),
         None => dashboard(&cli.world, &cli.view),
     }
 }
@@ -61,6 +62,7 @@ fn run_headless(args: &RunArgs) -> ExitCode {
         trace: args.trace.clone(),
         csv: args.csv.clone(),
         summary_json: args.summary_json.clone(),
+        check_invariants: args.check_invariants,
     };
     match run(&s, &opts) {
         Ok(summary) => {
@@ -140,14 +142,69 @@ fn lesson(args: &LessonArgs) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    app.marker = args.view.marker.marker();
     app.save_progress = true;
     app.note_progress();
-    match dirtyviz::ui::run(app) {
+    open_dashboard(app, &args.view)
+}
+
+/// Runs the dashboard on `app` with the view options: marker, recording,
+/// trace.
+fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode {
+    use dirtyviz::record::{Header, Recorder, TraceWriter};
+    app.marker = view.marker.marker();
+    let mut outputs = dirtyviz::ui::Outputs::default();
+    if let Some(path) = &view.trace {
+        let writer = app.enable_trace().map_err(|e| e.0).and_then(|()| TraceWriter::create(path, &app));
+        match writer {
+            Ok(w) => outputs.trace = Some(w),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    }
+    let record_path = match &view.record {
+        Some(p) => Some(p.clone()),
+        None if !view.no_record => dirtyviz::lesson::progress::data_dir().map(|d| d.join("last-session.jsonl")),
+        None => None,
+    };
+    if let Some(path) = record_path {
+        match Recorder::create(&path, &Header::of(&app)) {
+            Ok(r) => outputs.record = Some(r),
+            // Asked for: an error. The default place: go on without.
+            Err(e) if view.record.is_some() => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+            Err(_) => {}
+        }
+    }
+    match dirtyviz::ui::run(app, outputs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: terminal: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+fn replay(args: &ReplayArgs) -> ExitCode {
+    match dirtyviz::record::replay(&args.file, args.trace.as_deref()) {
+        Ok(r) => {
+            println!(
+                "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
+                r.calls,
+                r.keys,
+                args.file.display(),
+                r.sim_ns as f64 / 1e9,
+                r.level,
+                args.trace.as_ref().map(|t| format!("; trace in {}", t.display())).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_BAD_INPUT)
         }
     }
 }
@@ -160,19 +217,12 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let mut app = match dirtyviz::ui::app::App::new(s, view.compare, view.theme) {
+    let app = match dirtyviz::ui::app::App::new(s, view.compare, view.theme) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("error: {}", e.0);
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    app.marker = view.marker.marker();
-    match dirtyviz::ui::run(app) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: terminal: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    open_dashboard(app, view)
 }

@@ -24,6 +24,8 @@ pub struct RunOptions {
     pub csv: Option<PathBuf>,
     /// Summary JSON file.
     pub summary_json: Option<PathBuf>,
+    /// Check the invariants after every event.
+    pub check_invariants: bool,
 }
 
 /// A failed run: the message names the file and what went wrong.
@@ -52,6 +54,7 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> RunError + '_ {
 pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<Summary, RunError> {
     let mut cfg = scenario.to_world().map_err(|e| RunError(e.0))?;
     cfg.trace = opts.trace.is_some();
+    cfg.check_invariants = opts.check_invariants;
     let sample_ns = cfg.sample_ns;
     let started = Instant::now();
     let mut world = World::new(&cfg).map_err(|e| RunError(e.0))?;
@@ -552,14 +555,18 @@ impl Summary {
             "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB)",
             t.count, t.p50, t.p90, t.p99, t.max, t.foreground_written_mb
         );
-        let rates: Vec<f64> = self.tasks.iter().map(|t| t.rate_mbps).collect();
-        if !rates.is_empty() {
+        let mut kinds: Vec<&str> = self.tasks.iter().map(|t| t.kind.as_str()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        for kind in kinds {
+            let of_kind = || self.tasks.iter().filter(|t| t.kind == kind);
+            let rates: Vec<f64> = of_kind().map(|t| t.rate_mbps).collect();
             let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
             let max = rates.iter().copied().fold(0.0, f64::max);
-            let throttled = self.tasks.iter().map(|t| t.throttled_max_ms).fold(0.0, f64::max);
+            let throttled = of_kind().map(|t| t.throttled_max_ms).fold(0.0, f64::max);
             let _ = writeln!(
                 s,
-                "tasks       {} dd  dirty rate min {:.3} MiB/s  max {:.3} (max/min {:.2})  longest throttled {:.0} ms",
+                "tasks       {} {kind}  dirty rate min {:.3} MiB/s  max {:.3} (max/min {:.2})  longest throttled {:.0} ms",
                 rates.len(),
                 min,
                 max,

@@ -6,6 +6,7 @@
 use crate::scenario::Scenario;
 use crate::sim::config::{NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
+use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
 
 /// Recent pauses each world keeps for the pause chart and the lesson
@@ -27,7 +28,7 @@ pub enum Compare {
 }
 
 impl Compare {
-    /// Parses `legacy`, `patches=N` or `dirty-ratio=N`.
+    /// Parses `legacy` (or `legacy=N`), `patches=N` or `dirty-ratio=N`.
     pub fn parse(s: &str) -> Result<Compare, String> {
         let bad = || "expected legacy, patches=N (1-11) or dirty-ratio=N (1-100)".to_string();
         if s == "legacy" {
@@ -36,9 +37,22 @@ impl Compare {
         let (k, v) = s.split_once('=').ok_or_else(bad)?;
         let n: u64 = v.parse().map_err(|_| bad())?;
         match k {
+            "legacy" if (1..=11).contains(&n) => Ok(Compare::Legacy(n as u8)),
             "patches" if (1..=11).contains(&n) => Ok(Compare::Patch(n as u8)),
             "dirty-ratio" if (1..=100).contains(&n) => Ok(Compare::DirtyRatio(n)),
             _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Compare {
+    /// As [`Compare::parse`] reads it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Compare::Legacy(n) => write!(f, "legacy={n}"),
+            Compare::Patch(n) => write!(f, "patches={n}"),
+            Compare::DirtyRatio(r) => write!(f, "dirty-ratio={r}"),
+            Compare::Alternative => f.write_str("alternative"),
         }
     }
 }
@@ -79,14 +93,28 @@ pub struct Session {
     /// For [`Compare::Alternative`]: the labels of the two sides and the
     /// right side's world.
     alternative: Option<(String, String, WorldConfig)>,
+    /// Trace events of worlds replaced by a rebuild, not yet taken.
+    pending_trace: Vec<TraceEvent>,
 }
 
 impl Session {
     /// A session on `scenario`; `pause_log` keeps that many recent pauses.
     pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session, SessionError> {
+        Session::with_trace(scenario, compare, pause_log, false)
+    }
+
+    /// A session whose first world (side A) records trace events for
+    /// [`Session::take_trace`], across rebuilds.
+    pub fn with_trace(
+        scenario: Scenario,
+        compare: Option<Compare>,
+        pause_log: usize,
+        trace: bool,
+    ) -> Result<Session, SessionError> {
         let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
         config.sample_retention = 200_000;
         config.pause_log = pause_log;
+        config.trace = trace;
         let mut session = Session {
             scenario,
             config,
@@ -96,16 +124,30 @@ impl Session {
             rates_at: 0,
             builds: 0,
             alternative: None,
+            pending_trace: Vec::new(),
         };
         session.build()?;
         Ok(session)
     }
 
+    /// The trace events of side A since the last call, including those of
+    /// worlds since replaced by a rebuild.
+    pub fn take_trace(&mut self) -> Vec<TraceEvent> {
+        let mut events = std::mem::take(&mut self.pending_trace);
+        if let Some(side) = self.sides.first_mut() {
+            events.extend(side.world.take_trace());
+        }
+        events
+    }
+
     /// (Re)builds the worlds at time 0 for the current comparison.
     pub fn build(&mut self) -> Result<(), SessionError> {
         let base = self.config.clone();
+        let trace = base.trace;
         let mut sides = Vec::new();
-        let mut make = |label: String, cfg: WorldConfig| -> Result<(), SessionError> {
+        let mut make = |label: String, mut cfg: WorldConfig| -> Result<(), SessionError> {
+            // Only side A is traced.
+            cfg.trace = trace && sides.is_empty();
             let world = World::new(&cfg).map_err(|e| SessionError(e.0))?;
             sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
             Ok(())
@@ -135,6 +177,9 @@ impl Session {
                 make(b, b_cfg)?;
             }
         }
+        if let Some(old) = self.sides.first_mut() {
+            self.pending_trace.extend(old.world.take_trace());
+        }
         self.sides = sides;
         self.sim_ns = 0;
         self.rates_at = 0;
@@ -160,6 +205,7 @@ impl Session {
         let mut cfg = other.to_world().map_err(|e| SessionError(e.0))?;
         cfg.sample_retention = self.config.sample_retention;
         cfg.pause_log = self.config.pause_log;
+        cfg.trace = false;
         self.alternative = Some((a.to_string(), b.to_string(), cfg));
         self.set_compare(Some(Compare::Alternative))
     }
@@ -170,6 +216,7 @@ impl Session {
         let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
         config.sample_retention = self.config.sample_retention;
         config.pause_log = self.config.pause_log;
+        config.trace = self.config.trace;
         let old = (std::mem::replace(&mut self.scenario, scenario), std::mem::replace(&mut self.config, config));
         if let Err(e) = self.build() {
             (self.scenario, self.config) = old;

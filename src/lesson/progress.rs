@@ -26,13 +26,19 @@ pub struct Progress {
     pub lessons: BTreeMap<String, LessonProgress>,
 }
 
-/// The progress file's path, if a data directory can be found.
-pub fn path() -> Option<PathBuf> {
+/// dirtyviz's data directory, `$XDG_DATA_HOME/dirtyviz` (by default
+/// `~/.local/share/dirtyviz`), if one can be found.
+pub fn data_dir() -> Option<PathBuf> {
     let base = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(std::env::var_os("HOME").filter(|v| !v.is_empty())?).join(".local/share"),
     };
-    Some(base.join("dirtyviz").join("progress.ron"))
+    Some(base.join("dirtyviz"))
+}
+
+/// The progress file's path, if a data directory can be found.
+pub fn path() -> Option<PathBuf> {
+    Some(data_dir()?.join("progress.ron"))
 }
 
 impl Progress {

@@ -61,11 +61,17 @@ impl LessonRun {
     /// step before it for its `run_s` (so going back, or resuming saved
     /// progress, shows what stepping through would have shown).
     pub fn seek(lesson: Lesson, i: usize) -> Result<(LessonRun, Session, ViewRequest), String> {
+        LessonRun::seek_traced(lesson, i, false)
+    }
+
+    /// [`LessonRun::seek`], with side A's trace events kept (see
+    /// [`Session::take_trace`]).
+    pub fn seek_traced(lesson: Lesson, i: usize, trace: bool) -> Result<(LessonRun, Session, ViewRequest), String> {
         if lesson.steps.is_empty() {
             return Err(format!("lesson {} has no steps", lesson.id));
         }
         let scenario = lesson.scenario().map_err(|e| e.0)?;
-        let mut session = Session::new(scenario, None, PAUSE_LOG).map_err(|e| e.0)?;
+        let mut session = Session::with_trace(scenario, None, PAUSE_LOG, trace).map_err(|e| e.0)?;
         let target = i.min(lesson.steps.len() - 1);
         let mut run =
             LessonRun { lesson, step: 0, step_start_ns: 0, bdi: 0, at_step: StepSnapshot::default(), builds: 0 };

@@ -714,6 +714,7 @@ impl Scenario {
             trace: false,
             sample_retention: 0,
             pause_log: 0,
+            check_invariants: false,
         };
         crate::sim::engine::validate(&cfg).map_err(|e| ScenarioError(format!("{origin}: {e}")))?;
         Ok(cfg)

@@ -225,6 +225,10 @@ pub struct WorldConfig {
     pub sample_retention: usize,
     /// Keep the last this many throttling pauses for display; 0 keeps none.
     pub pause_log: usize,
+    /// Check the page counters after every event and the whole state at
+    /// every sample, in release builds too (debug builds always check the
+    /// counters). Slower; for hunting bugs.
+    pub check_invariants: bool,
 }
 
 impl WorldConfig {

@@ -205,6 +205,8 @@ pub struct World {
     samples_dropped: u64,
     pub(super) pause_log: VecDeque<PauseRecord>,
     pause_log_cap: usize,
+    /// [`WorldConfig::check_invariants`].
+    check_every_event: bool,
     /// When the newest record dropped from the pause log was made [ns].
     pause_log_trimmed_ns: Option<u64>,
 }
@@ -419,6 +421,7 @@ impl World {
             samples_dropped: 0,
             pause_log: VecDeque::new(),
             pause_log_cap: cfg.pause_log,
+            check_every_event: cfg.check_invariants,
             pause_log_trimmed_ns: None,
         };
         world.vm.ratelimit_pages = world.ratelimit_pages();
@@ -505,10 +508,14 @@ impl World {
             Event::Sample => {
                 self.record_sample();
                 self.schedule_in(self.sample_ns, Event::Sample);
+                if self.check_every_event {
+                    self.check_invariants();
+                }
             }
         }
-        #[cfg(debug_assertions)]
-        self.check_counters();
+        if cfg!(debug_assertions) || self.check_every_event {
+            self.check_counters();
+        }
         true
     }
 
@@ -1041,6 +1048,7 @@ mod tests {
             trace: true,
             sample_retention: 0,
             pause_log: 0,
+            check_invariants: false,
         }
     }
 

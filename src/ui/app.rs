@@ -59,6 +59,21 @@ pub struct App {
     pub save_progress: bool,
     /// How far the user got in each lesson.
     pub progress: crate::lesson::progress::Progress,
+    /// When recording: every call that changed the app since the last
+    /// [`App::take_record`], in order.
+    pub record: Option<Vec<Entry>>,
+    /// Trace events set aside, with their bdi names.
+    trace_stash: Vec<(Vec<String>, Vec<crate::sim::trace::TraceEvent>)>,
+}
+
+/// One call into the app, as a recording keeps it: replaying the same
+/// calls in the same order reproduces the same simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+pub enum Entry {
+    /// [`App::advance_to`] this simulated time [ns].
+    Advance(u64),
+    /// [`App::update`] with this message, sent at this simulated time [ns].
+    Key(u64, Msg),
 }
 
 /// Why the dashboard cannot start.
@@ -92,6 +107,57 @@ impl App {
             picker: None,
             save_progress: false,
             progress: Default::default(),
+            record: None,
+            trace_stash: Vec::new(),
+        }
+    }
+
+    /// Keeps side A's trace events for [`App::take_trace`]. Call it right
+    /// after building the app: the worlds are rebuilt (a lesson is
+    /// replayed to its open step).
+    pub fn enable_trace(&mut self) -> Result<(), AppError> {
+        if let Some(mode) = &self.lesson {
+            let (run, session, _) =
+                crate::lesson::runner::LessonRun::seek_traced(mode.run.lesson.clone(), mode.run.step, true)
+                    .map_err(AppError)?;
+            self.session = session;
+            if let Some(mode) = &mut self.lesson {
+                mode.run = run;
+            }
+        } else {
+            self.session.config.trace = true;
+            self.session.build().map_err(|e| AppError(e.0))?;
+        }
+        Ok(())
+    }
+
+    /// Side A's trace events since the last call, each batch with the
+    /// names of its world's bdis (a lesson opened from the list may bring
+    /// other disks).
+    pub fn take_trace(&mut self) -> Vec<(Vec<String>, Vec<crate::sim::trace::TraceEvent>)> {
+        self.stash_trace();
+        std::mem::take(&mut self.trace_stash)
+    }
+
+    /// Sets aside the session's trace events before it is replaced.
+    pub(super) fn stash_trace(&mut self) {
+        let events = self.session.take_trace();
+        if !events.is_empty() {
+            let names = self.world().bdis().iter().map(|b| b.name.clone()).collect();
+            self.trace_stash.push((names, events));
+        }
+    }
+
+    /// The calls recorded since the last time, oldest first.
+    pub fn take_record(&mut self) -> Vec<Entry> {
+        self.record.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Applies a recorded call.
+    pub fn replay(&mut self, entry: Entry) {
+        match entry {
+            Entry::Advance(t) => self.advance_to(t),
+            Entry::Key(_, msg) => self.update(msg),
         }
     }
 
@@ -128,6 +194,9 @@ impl App {
 
     /// Applies a message.
     pub fn update(&mut self, msg: Msg) {
+        if let Some(log) = &mut self.record {
+            log.push(Entry::Key(self.session.sim_ns, msg));
+        }
         self.dirty = true;
         if !self.update_lesson(msg) {
             self.update_dashboard(msg);
@@ -142,7 +211,7 @@ impl App {
             Msg::Step => {
                 if self.paused {
                     let t = self.session.sim_ns + NS_PER_SEC / 10;
-                    self.advance_to(t);
+                    self.advance_inner(t);
                 } else {
                     self.note = "single step works while paused (space)".into();
                 }
@@ -311,24 +380,19 @@ impl App {
     /// the open step (which is judged there) unless the step auto-advances,
     /// in which case the next step opens.
     pub fn advance_to(&mut self, t: u64) {
-        if let Some(end) = self.lesson_step_end()
-            && end <= t
-        {
-            // The step's time is up: judge its checks, and stop there so
-            // that the next step starts where `dirtyviz check` starts it.
-            self.session.advance_to(end);
-            self.freeze_checks();
-            self.dirty = true;
-            if !self.lesson.as_ref().is_some_and(|m| m.step().auto_advance) {
-                self.paused = true;
-                self.note = "step done: n opens the next step, space runs on".into();
-                return;
-            }
+        if let Some(log) = &mut self.record {
+            log.push(Entry::Advance(t));
+        }
+        self.advance_inner(t);
+    }
+
+    fn advance_inner(&mut self, t: u64) {
+        if !self.lesson_advance(t) {
+            return;
         }
         if self.session.advance_to(t) {
             self.dirty = true;
         }
-        self.lesson_tick();
     }
 }
 

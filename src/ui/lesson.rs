@@ -112,8 +112,9 @@ impl App {
     }
 
     fn open_lesson(&mut self, lesson: Lesson, step: usize) {
-        match LessonRun::seek(lesson, step) {
+        match LessonRun::seek_traced(lesson, step, self.session.config.trace) {
             Ok((run, session, view)) => {
+                self.stash_trace();
                 self.session = session;
                 self.install(run, view);
                 self.note_progress();
@@ -295,14 +296,37 @@ impl App {
         }
     }
 
-    /// Opens the next step when the open one auto-advances and its time is up.
-    pub(super) fn lesson_tick(&mut self) {
-        let Some(mode) = &self.lesson else { return };
-        let last = mode.run.step + 1 >= mode.run.lesson.steps.len();
-        if mode.step().auto_advance && !last && self.session.sim_ns >= mode.run.step_end_ns() {
-            let i = mode.run.step + 1;
-            self.open_step(i);
+    /// Runs the lesson's worlds towards `t`, stopping at the end of the open
+    /// step to judge its checks. Returns false when time stops there (the
+    /// step waits for the student), true when the session may go on to `t`.
+    /// A step that auto-advances opens the next one exactly at its end, so
+    /// a replay opens it at the same simulated time.
+    pub(super) fn lesson_advance(&mut self, t: u64) -> bool {
+        while let Some(end) = self.lesson_step_end()
+            && end <= t
+        {
+            self.session.advance_to(end);
+            self.freeze_checks();
+            self.dirty = true;
+            let Some(mode) = &self.lesson else { return true };
+            let last = mode.run.step + 1 >= mode.run.lesson.steps.len();
+            if !mode.step().auto_advance {
+                self.paused = true;
+                self.note = "step done: n opens the next step, space runs on".into();
+                return false;
+            }
+            if !last {
+                let i = mode.run.step + 1;
+                let builds = self.session.builds;
+                self.open_step(i);
+                if self.session.builds != builds {
+                    // The step restarted the worlds at time 0: `t` belongs
+                    // to the old run.
+                    return false;
+                }
+            }
         }
+        true
     }
 }
 

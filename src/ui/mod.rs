@@ -25,16 +25,76 @@ const FRAME: Duration = Duration::from_millis(50);
 /// Simulation time budget per frame when running as fast as possible.
 const MAX_SPEED_BUDGET: Duration = Duration::from_millis(30);
 
+/// Where a session's record and trace go as it runs.
+#[derive(Default)]
+pub struct Outputs {
+    /// The recording, if one is kept.
+    pub record: Option<crate::record::Recorder>,
+    /// Side A's trace, if asked for.
+    pub trace: Option<crate::record::TraceWriter>,
+}
+
+impl Outputs {
+    /// Writes what the app recorded and traced since the last call. A file
+    /// that cannot be written is given up, with a note on the status line.
+    fn drain(&mut self, app: &mut App) {
+        if let Some(r) = &mut self.record
+            && let Err(e) = r.write(&app.take_record())
+        {
+            app.note = format!("recording stopped: {e}");
+            app.record = None;
+            self.record = None;
+        }
+        if let Some(t) = &mut self.trace
+            && let Err(e) = t.drain(app)
+        {
+            app.note = format!("trace stopped: {e}");
+            self.trace = None;
+        }
+    }
+}
+
 /// Runs the dashboard until the user quits. The terminal is restored on
-/// the way out, on error and on panic.
-pub fn run(mut app: App) -> std::io::Result<()> {
+/// the way out, on error and on panic; a panic also says where to report
+/// it and which recording replays the session.
+pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
+    if outputs.record.is_some() {
+        app.record = Some(Vec::new());
+    }
     let mut terminal = ratatui::try_init()?;
-    let result = run_loop(&mut app, &mut terminal);
+    let record = outputs.record.as_ref().map(|r| r.path().display().to_string());
+    let restore_and_print = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_and_print(info);
+        eprint!("{}", crash_note(record.as_deref()));
+    }));
+    let result = run_loop(&mut app, &mut terminal, &mut outputs);
     ratatui::restore();
+    let _ = std::panic::take_hook();
+    outputs.drain(&mut app);
+    if let Some(t) = &mut outputs.trace {
+        t.finish().map_err(std::io::Error::other)?;
+    }
     result
 }
 
-fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+/// What a crash tells the user, after the terminal is restored and the
+/// panic message printed: that it is a bug, where to report it, and the
+/// recording that replays the session.
+pub fn crash_note(record: Option<&str>) -> String {
+    let mut s = String::from(
+        "dirtyviz crashed; this is a bug. Please report it on the dirtyviz issue tracker (README.md, \"Reporting a bug\").\n",
+    );
+    match record {
+        Some(path) => {
+            s.push_str(&format!("Attach {path}: `dirtyviz replay {path}` reproduces the session up to the crash.\n"))
+        }
+        None => s.push_str("Say what you did; --record FILE keeps a replayable record of a session.\n"),
+    }
+    s
+}
+
+fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal, outputs: &mut Outputs) -> std::io::Result<()> {
     let mut last = Instant::now();
     while !app.quit {
         if app.dirty {
@@ -64,6 +124,20 @@ fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal) -> std::io::
         let now = Instant::now();
         app.advance(now - last, MAX_SPEED_BUDGET);
         last = now;
+        outputs.drain(app);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_names_the_recording_that_replays_it() {
+        let note = crash_note(Some("/home/me/.local/share/dirtyviz/last-session.jsonl"));
+        assert!(note.contains("this is a bug") && note.contains("issue tracker"), "{note}");
+        assert!(note.contains("dirtyviz replay /home/me/.local/share/dirtyviz/last-session.jsonl"), "{note}");
+        assert!(crash_note(None).contains("--record FILE"));
+    }
 }

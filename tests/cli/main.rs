@@ -7,3 +7,4 @@ mod errors;
 mod exact;
 mod generations;
 mod lessons;
+mod robust;

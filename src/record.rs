@@ -1,0 +1,262 @@
+//! Recording a dashboard or lesson session and replaying it.
+//!
+//! A recording is JSON Lines: a header with everything the session started
+//! from (the scenario or lesson, the comparison, the lesson progress), then
+//! one line per call into the app ([`Entry`]): each time advance and each
+//! key, in order. The simulation is deterministic, so replaying the calls
+//! reproduces the session exactly, down to the bytes of its trace. Lines are
+//! flushed as they are written, so the recording of a session that crashed
+//! is good up to the crash.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::lesson::Lesson;
+use crate::lesson::progress::Progress;
+use crate::scenario::Scenario;
+use crate::session::{Compare, level_name};
+use crate::sim::trace::TraceEvent;
+use crate::ui::app::{App, Entry};
+use crate::ui::lesson::Picker;
+use crate::ui::theme::ThemeKind;
+
+/// How a recorded session began.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub enum Start {
+    /// The dashboard on a scenario, perhaps comparing.
+    Dashboard {
+        /// The scenario, with the command line's overrides applied.
+        scenario: Box<Scenario>,
+        /// `--compare`, as the command line spells it.
+        compare: Option<String>,
+    },
+    /// A lesson at a step, perhaps with the lesson list open.
+    Lesson {
+        /// The lesson.
+        lesson: Box<Lesson>,
+        /// The step it opened at (0-based).
+        step: usize,
+        /// The lesson list was open with this lesson selected.
+        picker: Option<usize>,
+    },
+}
+
+/// The first line of a recording.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Header {
+    /// The version that recorded it.
+    pub dirtyviz: String,
+    /// How the session began.
+    pub start: Start,
+    /// The lesson progress the session started with (it decides where a
+    /// lesson opened from the list starts).
+    pub progress: Progress,
+}
+
+impl Header {
+    /// The header of a session about to start on `app`.
+    pub fn of(app: &App) -> Header {
+        let start = match &app.lesson {
+            Some(mode) => Start::Lesson {
+                lesson: Box::new(mode.run.lesson.clone()),
+                step: mode.run.step,
+                picker: app.picker.as_ref().map(|p| p.selected),
+            },
+            None => Start::Dashboard {
+                scenario: Box::new(app.session.scenario.clone()),
+                compare: app.session.compare.map(|c| c.to_string()),
+            },
+        };
+        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress.clone() }
+    }
+
+    /// The app as the recorded session started: same worlds, lesson step,
+    /// lesson list and progress.
+    pub fn app(&self, theme: ThemeKind) -> Result<App, String> {
+        let mut app = match &self.start {
+            Start::Dashboard { scenario, compare } => {
+                let compare = compare.as_deref().map(Compare::parse).transpose()?;
+                App::new(scenario.as_ref().clone(), compare, theme).map_err(|e| e.0)?
+            }
+            Start::Lesson { lesson, step, picker } => {
+                let mut app = App::for_lesson(lesson.as_ref().clone(), *step, theme).map_err(|e| e.0)?;
+                if let Some(selected) = picker {
+                    let lessons = Lesson::shipped().into_iter().collect::<Result<Vec<_>, _>>().map_err(|e| e.0)?;
+                    if *selected >= lessons.len() {
+                        return Err(format!("the recording's lesson list has no entry {selected}"));
+                    }
+                    app.picker = Some(Picker { lessons, selected: *selected });
+                    app.paused = true;
+                }
+                app
+            }
+        };
+        app.progress = self.progress.clone();
+        Ok(app)
+    }
+}
+
+/// Writes a recording as the session goes.
+pub struct Recorder {
+    out: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl Recorder {
+    /// Creates `path` and writes the header.
+    pub fn create(path: &Path, header: &Header) -> Result<Recorder, String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let file = File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
+        let mut r = Recorder { out: BufWriter::new(file), path: path.to_path_buf() };
+        let line = serde_json::to_string(header).map_err(|e| e.to_string())?;
+        r.line(&line)?;
+        Ok(r)
+    }
+
+    /// Appends entries.
+    pub fn write(&mut self, entries: &[Entry]) -> Result<(), String> {
+        for e in entries {
+            let line = serde_json::to_string(e).map_err(|e| e.to_string())?;
+            self.line(&line)?;
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.out, "{line}")
+            .and_then(|_| self.out.flush())
+            .map_err(|e| format!("{}: write failed: {e}", self.path.display()))
+    }
+
+    /// Where it writes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Reads a recording: its header and its entries.
+pub fn load(path: &Path) -> Result<(Header, Vec<Entry>), String> {
+    let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut lines = BufReader::new(file).lines().enumerate();
+    let at = |n: usize, e: &dyn std::fmt::Display| format!("{}:{}: {e}", path.display(), n + 1);
+    let (n, first) = lines.next().ok_or_else(|| format!("{}: empty, not a recording", path.display()))?;
+    let first = first.map_err(|e| at(n, &e))?;
+    let header: Header = serde_json::from_str(&first).map_err(|e| at(n, &format!("not a recording header: {e}")))?;
+    let mut entries = Vec::new();
+    for (n, line) in lines {
+        let line = line.map_err(|e| at(n, &e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        entries.push(serde_json::from_str(&line).map_err(|e| at(n, &format!("not a recorded call: {e}")))?);
+    }
+    Ok((header, entries))
+}
+
+/// Writes a session's trace as JSON Lines, in the format of `dirtyviz run
+/// --trace`: a header line, then the events.
+pub struct TraceWriter {
+    out: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl TraceWriter {
+    /// Creates `path` and writes the header for `app`'s side A.
+    pub fn create(path: &Path, app: &App) -> Result<TraceWriter, String> {
+        let file = File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
+        let mut w = TraceWriter { out: BufWriter::with_capacity(1 << 16, file), path: path.to_path_buf() };
+        let world = app.world();
+        let header = serde_json::json!({
+            "event": "header",
+            "dirtyviz": env!("CARGO_PKG_VERSION"),
+            "hz": world.hz(),
+            "page_size": crate::sim::kernel::PAGE_SIZE,
+            "seed": app.session.scenario.seed,
+            "scenario": app.session.scenario.name,
+            "patches": world.patches(),
+            "bdis": bdi_names(app),
+        });
+        writeln!(w.out, "{header}").map_err(|e| w.err(e))?;
+        Ok(w)
+    }
+
+    fn err(&self, e: std::io::Error) -> String {
+        format!("{}: write failed: {e}", self.path.display())
+    }
+
+    /// Writes what `app` traced since the last call.
+    pub fn drain(&mut self, app: &mut App) -> Result<(), String> {
+        for (names, events) in app.take_trace() {
+            self.write(&events, &names)?;
+        }
+        Ok(())
+    }
+
+    /// Writes events with the bdi names of the world that made them.
+    pub fn write(&mut self, events: &[TraceEvent], names: &[String]) -> Result<(), String> {
+        for e in events {
+            crate::run::write_event(&mut self.out, e, names).map_err(|e| self.err(e))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes the file.
+    pub fn finish(&mut self) -> Result<(), String> {
+        self.out.flush().map_err(|e| self.err(e))
+    }
+}
+
+fn bdi_names(app: &App) -> Vec<String> {
+    app.world().bdis().iter().map(|b| b.name.clone()).collect()
+}
+
+/// What a replay did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replayed {
+    /// Calls replayed.
+    pub calls: usize,
+    /// Of which key presses.
+    pub keys: usize,
+    /// Simulated time at the end [ns].
+    pub sim_ns: u64,
+    /// The patch level side A ended at.
+    pub level: String,
+}
+
+/// Replays the recording at `path` headless, writing the trace of side A
+/// to `trace` if given.
+pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
+    let (header, entries) = load(path)?;
+    let mut app = header.app(ThemeKind::Mono)?;
+    let mut out = match trace {
+        Some(t) => {
+            app.enable_trace().map_err(|e| e.0)?;
+            Some(TraceWriter::create(t, &app)?)
+        }
+        None => None,
+    };
+    for e in &entries {
+        app.replay(*e);
+        if let Some(w) = &mut out {
+            w.drain(&mut app)?;
+        }
+        if app.quit {
+            break;
+        }
+    }
+    if let Some(w) = &mut out {
+        w.drain(&mut app)?;
+        w.finish()?;
+    }
+    Ok(Replayed {
+        calls: entries.len(),
+        keys: entries.iter().filter(|e| matches!(e, Entry::Key(..))).count(),
+        sim_ns: app.session.sim_ns,
+        level: level_name(app.world().patches()),
+    })
+}
