@@ -203,19 +203,27 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
     let w = &side.world;
     let now = w.now_ns();
     let from = now.saturating_sub(p.window_ns);
-    let samples: Vec<_> = w.samples().iter().filter(|s| s.t_ns >= from).collect();
     let bdi = p.bdi.min(w.bdis().len() - 1);
+    // Samples and pauses are in time order: skip to the window's start.
+    let all = w.samples();
+    let samples: Vec<_> = all.range(all.partition_point(|s| s.t_ns < from)..).collect();
+    let log = w.pause_log();
+    let recent = || log.range(log.partition_point(|r| r.t_ns < from)..).filter(|r| r.bdi as usize == bdi);
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     let secs = |a: u64, b: u64| (b.saturating_sub(a)) as f64 / NS_PER_SEC as f64;
-    // Pause metrics need the whole window in the pause log.
+    // Pause metrics need the whole window in the pause log: `None` when it
+    // no longer reaches back that far.
     let pauses_complete = from >= w.pause_log_complete_from();
     let pauses = |call: bool| {
-        let mut h = Histogram::default();
-        for r in w.pause_log().iter().filter(|r| r.t_ns >= from && r.bdi as usize == bdi && r.call == call) {
-            h.add(u64::from(r.pause));
-        }
-        h
+        pauses_complete.then(|| {
+            let mut h = Histogram::default();
+            for r in recent().filter(|r| r.call == call) {
+                h.add(u64::from(r.pause));
+            }
+            h
+        })
     };
+    let quantile_ms = |h: Histogram, q: f64| (h.count() > 0).then(|| ms(h.quantile(q)));
     let rate = |f: &dyn Fn(&crate::sim::metrics::BdiSample) -> u64| {
         let (a, b) = (samples.first()?, samples.last()?);
         let dt = secs(a.t_ns, b.t_ns);
@@ -287,32 +295,19 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         }
         PosRatio => median(samples.iter().map(|s| s.bdis[bdi].pos_ratio as f64 / 1024.0).collect())?,
         MaxPauseMs => ms(median(samples.iter().map(|s| s.bdis[bdi].max_pause as f64).collect())? as u64),
-        PauseP50Ms => {
-            pauses_complete.then_some(())?;
-            let h = pauses(false);
-            (h.count() > 0).then(|| ms(h.quantile(0.5)))?
-        }
-        PauseP99Ms => {
-            pauses_complete.then_some(())?;
-            let h = pauses(false);
-            (h.count() > 0).then(|| ms(h.quantile(0.99)))?
-        }
-        PauseMaxMs => pauses_complete.then(|| ms(pauses(false).max()))?,
+        PauseP50Ms => quantile_ms(pauses(false)?, 0.5)?,
+        PauseP99Ms => quantile_ms(pauses(false)?, 0.99)?,
+        PauseMaxMs => ms(pauses(false)?.max()),
         SleepsPerS => {
-            pauses_complete.then_some(())?;
-            let n = w.pause_log().iter().filter(|r| r.t_ns >= from && r.bdi as usize == bdi && !r.call).count();
+            let sleeps = pauses(false)?.count();
             let dt = secs(from, now);
-            (dt > 0.0).then(|| n as f64 / dt)?
+            (dt > 0.0).then(|| sleeps as f64 / dt)?
         }
         RatelimitSwing => swing(samples.iter().map(|s| s.bdis[bdi].dirty_ratelimit as f64).collect())?,
         BalancedSwing => swing(samples.iter().map(|s| s.bdis[bdi].balanced_ratelimit as f64).collect())?,
         BdiDirtyMinMb => mib(samples.iter().map(|s| s.bdis[bdi].dirty).min()? as f64),
-        ThrottledP99Ms => {
-            pauses_complete.then_some(())?;
-            let h = pauses(true);
-            (h.count() > 0).then(|| ms(h.quantile(0.99)))?
-        }
-        ThrottledMaxMs => pauses_complete.then(|| ms(pauses(true).max()))?,
+        ThrottledP99Ms => quantile_ms(pauses(true)?, 0.99)?,
+        ThrottledMaxMs => ms(pauses(true)?.max()),
         TaskRateSpread => {
             // Each dd's rate since the step began, or since it started if
             // later; dd that have run under a second are left out.
