@@ -84,7 +84,7 @@ impl Header {
             Start::Lesson { lesson, step, picker } => {
                 let mut app = App::for_lesson(lesson.as_ref().clone(), *step, theme).map_err(|e| e.0)?;
                 if let Some(selected) = picker {
-                    let lessons = Lesson::shipped().into_iter().collect::<Result<Vec<_>, _>>().map_err(|e| e.0)?;
+                    let lessons = Lesson::all_shipped().map_err(|e| e.0)?;
                     if *selected >= lessons.len() {
                         return Err(format!("the recording's lesson list has no entry {selected}"));
                     }
@@ -170,18 +170,8 @@ impl TraceWriter {
     pub fn create(path: &Path, app: &App) -> Result<TraceWriter, String> {
         let file = File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
         let mut w = TraceWriter { out: BufWriter::with_capacity(1 << 16, file), path: path.to_path_buf() };
-        let world = app.world();
-        let header = serde_json::json!({
-            "event": "header",
-            "dirtyviz": env!("CARGO_PKG_VERSION"),
-            "hz": world.hz(),
-            "page_size": crate::sim::kernel::PAGE_SIZE,
-            "seed": app.session.scenario.seed,
-            "scenario": app.session.scenario.name,
-            "patches": world.patches(),
-            "bdis": bdi_names(app),
-        });
-        writeln!(w.out, "{header}").map_err(|e| w.err(e))?;
+        let s = &app.session.scenario;
+        crate::run::write_trace_header(&mut w.out, app.world(), s.seed, &s.name).map_err(|e| w.err(e))?;
         Ok(w)
     }
 
@@ -209,10 +199,6 @@ impl TraceWriter {
     pub fn finish(&mut self) -> Result<(), String> {
         self.out.flush().map_err(|e| self.err(e))
     }
-}
-
-fn bdi_names(app: &App) -> Vec<String> {
-    app.world().bdis().iter().map(|b| b.name.clone()).collect()
 }
 
 /// What a replay did.

@@ -63,17 +63,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<Summary, RunError> 
     let mut trace = match &opts.trace {
         Some(path) => {
             let mut w = create(path)?;
-            let header = serde_json::json!({
-                "event": "header",
-                "dirtyviz": env!("CARGO_PKG_VERSION"),
-                "hz": cfg.hz,
-                "page_size": crate::sim::kernel::PAGE_SIZE,
-                "seed": cfg.seed,
-                "scenario": scenario.name,
-                "patches": cfg.patches,
-                "bdis": names,
-            });
-            writeln!(w, "{header}").map_err(io_err(path))?;
+            write_trace_header(&mut w, &world, cfg.seed, &scenario.name).map_err(io_err(path))?;
             Some((w, path.as_path()))
         }
         None => None,
@@ -121,6 +111,21 @@ pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<Summary, RunError> 
         writeln!(w).and_then(|_| w.flush()).map_err(io_err(path))?;
     }
     Ok(summary)
+}
+
+/// Writes the trace's first line: what produced it and how to read it.
+pub fn write_trace_header(w: &mut impl Write, world: &World, seed: u64, scenario: &str) -> std::io::Result<()> {
+    let header = serde_json::json!({
+        "event": "header",
+        "dirtyviz": env!("CARGO_PKG_VERSION"),
+        "hz": world.hz(),
+        "page_size": crate::sim::kernel::PAGE_SIZE,
+        "seed": seed,
+        "scenario": scenario,
+        "patches": world.patches(),
+        "bdis": world.bdis().iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+    });
+    writeln!(w, "{header}")
 }
 
 /// Writes one trace event as a JSON line.

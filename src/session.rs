@@ -199,13 +199,20 @@ impl Session {
         Ok(())
     }
 
+    /// The world `scenario` describes, keeping what this session keeps
+    /// (samples, pauses, trace).
+    fn world_config(&self, scenario: &Scenario) -> Result<WorldConfig, SessionError> {
+        let mut cfg = scenario.to_world().map_err(|e| SessionError(e.0))?;
+        cfg.sample_retention = self.config.sample_retention;
+        cfg.pause_log = self.config.pause_log;
+        cfg.trace = self.config.trace;
+        Ok(cfg)
+    }
+
     /// Compares the scenario (labelled `a`) with `other` (labelled `b`),
     /// both restarting at time 0.
     pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<(), SessionError> {
-        let mut cfg = other.to_world().map_err(|e| SessionError(e.0))?;
-        cfg.sample_retention = self.config.sample_retention;
-        cfg.pause_log = self.config.pause_log;
-        cfg.trace = false;
+        let cfg = self.world_config(other)?;
         self.alternative = Some((a.to_string(), b.to_string(), cfg));
         self.set_compare(Some(Compare::Alternative))
     }
@@ -213,10 +220,7 @@ impl Session {
     /// Replaces the scenario (e.g. with changed settings) and restarts
     /// every side at time 0.
     pub fn reconfigure(&mut self, scenario: Scenario) -> Result<(), SessionError> {
-        let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
-        config.sample_retention = self.config.sample_retention;
-        config.pause_log = self.config.pause_log;
-        config.trace = self.config.trace;
+        let config = self.world_config(&scenario)?;
         let old = (std::mem::replace(&mut self.scenario, scenario), std::mem::replace(&mut self.config, config));
         if let Err(e) = self.build() {
             (self.scenario, self.config) = old;

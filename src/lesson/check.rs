@@ -72,8 +72,7 @@ pub fn sources(args: &[String]) -> Vec<Source> {
         .map(|a| {
             let path = std::path::Path::new(a);
             if !path.exists()
-                && let Some((file, text)) =
-                    SHIPPED.iter().find(|(f, _)| a == &f[..2] || a == f.trim_end_matches(".ron"))
+                && let Some((file, text)) = Lesson::shipped_file(a)
             {
                 return Source { origin: format!("lessons/{file}"), text: Ok(text.to_string()), preset: false };
             }
@@ -194,21 +193,23 @@ pub fn show(v: f64) -> String {
 pub fn check_all(sources: &[Source]) -> Vec<Outcome> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(sources.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; sources.len()];
-    let results = std::sync::Mutex::new(&mut outcomes);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(source) = sources.get(i) else { break };
-                    let outcome = check(source);
-                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(outcome);
-                }
-            });
-        }
+    let mut done: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(source) = sources.get(i) else { break mine };
+                        mine.push((i, check(source)));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
-    outcomes.into_iter().flatten().collect()
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, o)| o).collect()
 }
 
 #[cfg(test)]

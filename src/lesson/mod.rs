@@ -296,13 +296,19 @@ impl Lesson {
         Lesson::from_ron(&text, &path.display().to_string())
     }
 
+    /// The shipped lesson file called `name`: its id ("03"), its file
+    /// name, or its file name without `.ron`.
+    pub fn shipped_file(name: &str) -> Option<(&'static str, &'static str)> {
+        SHIPPED
+            .iter()
+            .copied()
+            .find(|(file, _)| name == &file[..2] || name == *file || name == file.trim_end_matches(".ron"))
+    }
+
     /// A shipped lesson by id ("03") or file name, or a lesson file by path.
     pub fn resolve(id_or_path: &str) -> Result<Lesson, LessonError> {
-        for (file, text) in SHIPPED {
-            let id = &file[..2];
-            if id_or_path == id || id_or_path == *file || id_or_path == file.trim_end_matches(".ron") {
-                return Lesson::from_ron(text, &format!("lessons/{file}"));
-            }
+        if let Some((file, text)) = Lesson::shipped_file(id_or_path) {
+            return Lesson::from_ron(text, &format!("lessons/{file}"));
         }
         let path = std::path::Path::new(id_or_path);
         if path.exists() {
@@ -315,6 +321,11 @@ impl Lesson {
     /// Every shipped lesson, parsed.
     pub fn shipped() -> Vec<Result<Lesson, LessonError>> {
         SHIPPED.iter().map(|(file, text)| Lesson::from_ron(text, &format!("lessons/{file}"))).collect()
+    }
+
+    /// Every shipped lesson, or the first that does not parse.
+    pub fn all_shipped() -> Result<Vec<Lesson>, LessonError> {
+        Lesson::shipped().into_iter().collect()
     }
 
     /// The scenario the lesson runs, with its overrides.

@@ -93,8 +93,7 @@ impl App {
     /// first one not finished.
     pub fn lesson_picker(theme: ThemeKind) -> Result<App, AppError> {
         let progress = Progress::load();
-        let lessons: Vec<Lesson> =
-            Lesson::shipped().into_iter().collect::<Result<_, _>>().map_err(|e| AppError(e.0))?;
+        let lessons = Lesson::all_shipped().map_err(|e| AppError(e.0))?;
         let selected = lessons.iter().position(|l| !progress.lessons.get(&l.id).is_some_and(|p| p.done)).unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| AppError("no lessons are shipped".into()))?;
         let step = progress.resume_step(&lesson);
@@ -181,7 +180,7 @@ impl App {
             return true;
         }
         if msg == Msg::Lessons {
-            match Lesson::shipped().into_iter().collect::<Result<Vec<_>, _>>() {
+            match Lesson::all_shipped() {
                 Ok(lessons) => {
                     let id = self.lesson.as_ref().map(|m| m.run.lesson.id.clone());
                     let selected = lessons.iter().position(|l| Some(&l.id) == id.as_ref()).unwrap_or(0);

@@ -185,22 +185,14 @@ fn random_worlds_keep_their_invariants() {
         let scenario = random_scenario(&mut g, 2000);
         let cfg = match scenario.to_world() {
             Ok(cfg) => cfg,
-            Err(e) => {
-                if std::env::var_os("ROBUST_TIMES").is_some() {
-                    eprintln!("rejected {case}: {e}");
-                }
+            Err(_) => {
                 rejected += 1;
                 continue;
             }
         };
-        // The case being run, for a failure to be reproduced with `dirtyviz run`.
-        let _ = std::fs::write(
-            super::common::tmp("robust-last-case.ron"),
-            ron::ser::to_string_pretty(&scenario, Default::default()).unwrap_or_default(),
-        );
+        let _name_it = FailingCase(case);
         let mut world = World::new(&cfg).unwrap_or_else(|e| panic!("case {case}: a valid config builds: {e}"));
         built += 1;
-        let started = std::time::Instant::now();
         let steps = g.range(5, 30);
         let mut t = 0;
         for _ in 0..steps {
@@ -215,19 +207,20 @@ fn random_worlds_keep_their_invariants() {
             }
         }
         events_s += t as f64 / 1e9;
-        if std::env::var_os("ROBUST_TIMES").is_some() {
-            eprintln!(
-                "case {case}: {:.3} s wall, {} tasks, {} bdis, patches {}, {} MiB",
-                started.elapsed().as_secs_f64(),
-                world.tasks().len(),
-                world.bdis().len(),
-                world.patches(),
-                scenario.memory_mb
-            );
-        }
     }
     eprintln!("{built} random worlds ({rejected} configs rejected), {inputs} inputs, {events_s:.0} simulated s");
     assert!(built >= CASES * 9 / 10, "nearly every random scenario is a valid world: {built} of {CASES}");
+}
+
+/// Names the random world that failed, so that it can be rerun alone.
+struct FailingCase(u64);
+
+impl Drop for FailingCase {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("random world {} failed: rerun it alone with ROBUST_CASE={}", self.0, self.0);
+        }
+    }
 }
 
 /// Random worlds the property test runs; each runs 5-30 steps of up to
