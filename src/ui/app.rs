@@ -198,7 +198,9 @@ impl App {
             log.push(Entry::Key(self.session.sim_ns, msg));
         }
         self.dirty = true;
-        if !self.update_lesson(msg) {
+        if self.picker.is_some() {
+            self.update_picker(msg);
+        } else {
             self.update_dashboard(msg);
         }
         self.sync_lesson_clock();
@@ -286,19 +288,7 @@ impl App {
                     self.zoom = None;
                 }
             }
-            // Handled by update_lesson.
-            Msg::NextStep
-            | Msg::PrevStep
-            | Msg::Hint
-            | Msg::Answer
-            | Msg::Scroll(_)
-            | Msg::Lessons
-            | Msg::Input(_)
-            | Msg::InputBack
-            | Msg::InputDone
-            | Msg::InputCancel
-            | Msg::Pick(_)
-            | Msg::PickOpen => {}
+            Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => self.window = (self.window + 1) % WINDOWS.len(),
             Msg::Compare => {
                 // The IO-less side: the scenario's level if it is IO-less, else all 11.

@@ -5,6 +5,8 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::{Deserialize, Serialize};
 
+use LessonMsg as L;
+
 /// What the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum Msg {
@@ -48,15 +50,22 @@ pub enum Msg {
     Help,
     /// Switch between the dark and light palettes.
     Theme,
-    /// Lesson: open the next step.
+    /// A lesson key, or a key of the lesson list.
+    Lesson(LessonMsg),
+}
+
+/// What the user asked a lesson, or the lesson list, for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum LessonMsg {
+    /// Open the next step.
     NextStep,
-    /// Lesson: back to the previous step.
+    /// Back to the previous step.
     PrevStep,
-    /// Lesson: show or hide the step's hint.
+    /// Show or hide the step's hint.
     Hint,
-    /// Lesson: answer the step's next question.
+    /// Answer the step's next question.
     Answer,
-    /// Lesson: scroll the step's text up (true) or down.
+    /// Scroll the step's text up (true) or down.
     Scroll(bool),
     /// Open the lesson list.
     Lessons,
@@ -133,16 +142,16 @@ pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     match mode {
         Mode::Normal => normal(key),
         Mode::Typing => Some(match key.code {
-            KeyCode::Char(c @ ('0'..='9' | '.' | '-' | 'e' | 'E')) => Msg::Input(c),
-            KeyCode::Backspace => Msg::InputBack,
-            KeyCode::Enter => Msg::InputDone,
-            KeyCode::Esc => Msg::InputCancel,
+            KeyCode::Char(c @ ('0'..='9' | '.' | '-' | 'e' | 'E')) => Msg::Lesson(L::Input(c)),
+            KeyCode::Backspace => Msg::Lesson(L::InputBack),
+            KeyCode::Enter => Msg::Lesson(L::InputDone),
+            KeyCode::Esc => Msg::Lesson(L::InputCancel),
             _ => return None,
         }),
         Mode::Picker => Some(match key.code {
-            KeyCode::Up | KeyCode::Char('k') => Msg::Pick(true),
-            KeyCode::Down | KeyCode::Char('j') => Msg::Pick(false),
-            KeyCode::Enter => Msg::PickOpen,
+            KeyCode::Up | KeyCode::Char('k') => Msg::Lesson(L::Pick(true)),
+            KeyCode::Down | KeyCode::Char('j') => Msg::Lesson(L::Pick(false)),
+            KeyCode::Enter => Msg::Lesson(L::PickOpen),
             KeyCode::Esc | KeyCode::Char('L') => Msg::Back,
             KeyCode::Char('q') => Msg::Quit,
             KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
@@ -177,13 +186,13 @@ fn normal(key: KeyEvent) -> Option<Msg> {
         KeyCode::Char('r') => Msg::Reset,
         KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
         KeyCode::Char('t') => Msg::Theme,
-        KeyCode::Char('n') => Msg::NextStep,
-        KeyCode::Char('N') => Msg::PrevStep,
-        KeyCode::Char('h') => Msg::Hint,
-        KeyCode::Char('a') => Msg::Answer,
-        KeyCode::PageUp => Msg::Scroll(true),
-        KeyCode::PageDown => Msg::Scroll(false),
-        KeyCode::Char('L') => Msg::Lessons,
+        KeyCode::Char('n') => Msg::Lesson(L::NextStep),
+        KeyCode::Char('N') => Msg::Lesson(L::PrevStep),
+        KeyCode::Char('h') => Msg::Lesson(L::Hint),
+        KeyCode::Char('a') => Msg::Lesson(L::Answer),
+        KeyCode::PageUp => Msg::Lesson(L::Scroll(true)),
+        KeyCode::PageDown => Msg::Lesson(L::Scroll(false)),
+        KeyCode::Char('L') => Msg::Lesson(L::Lessons),
         _ => return None,
     })
 }
@@ -221,11 +230,11 @@ mod tests {
     fn typing_takes_numbers_and_picking_takes_arrows() {
         let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
         assert_eq!(key(KeyCode::Char('q'), Mode::Typing), None, "q types nothing and does not quit");
-        assert_eq!(key(KeyCode::Char('7'), Mode::Typing), Some(Msg::Input('7')));
-        assert_eq!(key(KeyCode::Enter, Mode::Typing), Some(Msg::InputDone));
-        assert_eq!(key(KeyCode::Esc, Mode::Typing), Some(Msg::InputCancel));
-        assert_eq!(key(KeyCode::Down, Mode::Picker), Some(Msg::Pick(false)));
-        assert_eq!(key(KeyCode::Enter, Mode::Picker), Some(Msg::PickOpen));
+        assert_eq!(key(KeyCode::Char('7'), Mode::Typing), Some(Msg::Lesson(L::Input('7'))));
+        assert_eq!(key(KeyCode::Enter, Mode::Typing), Some(Msg::Lesson(L::InputDone)));
+        assert_eq!(key(KeyCode::Esc, Mode::Typing), Some(Msg::Lesson(L::InputCancel)));
+        assert_eq!(key(KeyCode::Down, Mode::Picker), Some(Msg::Lesson(L::Pick(false))));
+        assert_eq!(key(KeyCode::Enter, Mode::Picker), Some(Msg::Lesson(L::PickOpen)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Picker), None);
     }
 }

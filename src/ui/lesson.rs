@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, AppError};
-use super::keys::Msg;
+use super::keys::{LessonMsg, Msg};
 use super::theme::ThemeKind;
 use crate::lesson::progress::Progress;
 use crate::lesson::runner::{Answer, LessonRun, Verdict};
@@ -158,28 +158,30 @@ impl App {
         }
     }
 
-    /// Handles the lesson keys; false when `msg` is for the dashboard.
-    pub(super) fn update_lesson(&mut self, msg: Msg) -> bool {
-        if let Some(picker) = self.picker.as_mut() {
-            match msg {
-                Msg::Pick(up) => {
-                    let n = picker.lessons.len();
-                    picker.selected = if up { (picker.selected + n - 1) % n } else { (picker.selected + 1) % n };
-                }
-                Msg::PickOpen => {
-                    let lesson = picker.lessons[picker.selected].clone();
-                    self.picker = None;
-                    let step = self.progress.resume_step(&lesson);
-                    self.open_lesson(lesson, step);
-                }
-                Msg::Back => self.picker = None,
-                Msg::Quit => self.quit = true,
-                Msg::Help => self.help = !self.help,
-                _ => {}
+    /// Handles a key while the lesson list is open.
+    pub(super) fn update_picker(&mut self, msg: Msg) {
+        let Some(picker) = self.picker.as_mut() else { return };
+        match msg {
+            Msg::Lesson(LessonMsg::Pick(up)) => {
+                let n = picker.lessons.len();
+                picker.selected = if up { (picker.selected + n - 1) % n } else { (picker.selected + 1) % n };
             }
-            return true;
+            Msg::Lesson(LessonMsg::PickOpen) => {
+                let lesson = picker.lessons[picker.selected].clone();
+                self.picker = None;
+                let step = self.progress.resume_step(&lesson);
+                self.open_lesson(lesson, step);
+            }
+            Msg::Back => self.picker = None,
+            Msg::Quit => self.quit = true,
+            Msg::Help => self.help = !self.help,
+            _ => {}
         }
-        if msg == Msg::Lessons {
+    }
+
+    /// Handles a lesson key.
+    pub(super) fn update_lesson(&mut self, msg: LessonMsg) {
+        if msg == LessonMsg::Lessons {
             match Lesson::all_shipped() {
                 Ok(lessons) => {
                     let id = self.lesson.as_ref().map(|m| m.run.lesson.id.clone());
@@ -188,68 +190,54 @@ impl App {
                 }
                 Err(e) => self.note = e.0,
             }
-            return true;
+            return;
         }
-        let is_lesson_key = matches!(
-            msg,
-            Msg::NextStep
-                | Msg::PrevStep
-                | Msg::Hint
-                | Msg::Answer
-                | Msg::Scroll(_)
-                | Msg::Input(_)
-                | Msg::InputBack
-                | Msg::InputDone
-                | Msg::InputCancel
-        );
         let Some(mode) = self.lesson.as_mut() else {
-            if is_lesson_key {
-                self.note = "no lesson open: L lists them".into();
-            }
-            return is_lesson_key;
+            self.note = "no lesson open: L lists them".into();
+            return;
         };
         let steps = mode.run.lesson.steps.len();
         match msg {
-            Msg::NextStep if mode.run.step + 1 < steps => {
+            LessonMsg::NextStep if mode.run.step + 1 < steps => {
                 let i = mode.run.step + 1;
                 self.open_step(i);
             }
-            Msg::NextStep => self.note = "this is the last step: L opens the lesson list".into(),
-            Msg::PrevStep if mode.run.step > 0 => {
+            LessonMsg::NextStep => self.note = "this is the last step: L opens the lesson list".into(),
+            LessonMsg::PrevStep if mode.run.step > 0 => {
                 let i = mode.run.step - 1;
                 self.open_step(i);
             }
-            Msg::PrevStep => self.note = "this is the first step".into(),
-            Msg::Hint => {
+            LessonMsg::PrevStep => self.note = "this is the first step".into(),
+            LessonMsg::Hint => {
                 mode.hint = !mode.hint;
                 if mode.step().hint.is_none() {
                     self.note = "this step has no hint".into();
                 }
             }
-            Msg::Scroll(up) => {
+            LessonMsg::Scroll(up) => {
                 mode.scroll = if up { mode.scroll.saturating_sub(3) } else { (mode.scroll + 3).min(200) }
             }
-            Msg::Answer => {
+            LessonMsg::Answer => {
                 if mode.step().questions.is_empty() {
                     self.note = "this step asks no questions".into();
                 } else {
                     mode.input = Some(String::new());
                 }
             }
-            Msg::Input(c) => {
+            LessonMsg::Input(c) => {
                 if let Some(text) = mode.input.as_mut()
                     && text.len() < 16
                 {
                     text.push(c);
                 }
             }
-            Msg::InputBack => {
+            LessonMsg::InputBack => {
                 if let Some(text) = mode.input.as_mut() {
                     text.pop();
                 }
             }
-            Msg::InputCancel => mode.input = None,
-            Msg::InputDone => {
+            LessonMsg::InputCancel => mode.input = None,
+            LessonMsg::InputDone => {
                 let text = mode.input.take().unwrap_or_default();
                 match text.parse::<f64>() {
                     Ok(given) if given.is_finite() => {
@@ -265,9 +253,9 @@ impl App {
                     }
                 }
             }
-            _ => return false,
+            // Only the lesson list sends these.
+            LessonMsg::Lessons | LessonMsg::Pick(_) | LessonMsg::PickOpen => {}
         }
-        true
     }
 
     /// Restarts the step's clock when its worlds were rebuilt (restart,
@@ -601,15 +589,15 @@ mod tests {
     fn stepping_forward_applies_actions_and_back_replays() {
         let mut app = App::for_lesson(lesson(TWO_STEPS), 0, ThemeKind::Dark).expect("opens");
         app.advance_to(2 * NS_PER_SEC);
-        app.update(Msg::NextStep);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
         let mode = app.lesson.as_ref().expect("lesson");
         assert_eq!(mode.run.step, 1);
         assert_eq!(app.zoom, Some(4));
         app.advance_to(3 * NS_PER_SEC);
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3);
-        app.update(Msg::NextStep);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
         assert_eq!(app.lesson.as_ref().expect("lesson").run.step, 1, "no step after the last");
-        app.update(Msg::PrevStep);
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
         assert_eq!(app.lesson.as_ref().expect("lesson").run.step, 0);
         assert_eq!(app.session.sim_ns, 0, "back replays from the start");
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive() || t.stats.started_ns.is_none()).count(), 1);
@@ -619,16 +607,16 @@ mod tests {
     fn answers_are_judged_against_the_simulation() {
         let mut app = App::for_lesson(lesson(TWO_STEPS), 0, ThemeKind::Dark).expect("opens");
         app.advance_to(NS_PER_SEC);
-        app.update(Msg::Answer);
+        app.update(Msg::Lesson(LessonMsg::Answer));
         assert_eq!(app.mode(), super::super::keys::Mode::Typing);
-        app.update(Msg::Input('1'));
-        app.update(Msg::InputDone);
+        app.update(Msg::Lesson(LessonMsg::Input('1')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
         let j = app.lesson.as_ref().expect("lesson").answers[0].expect("answered");
         let a = j.answer.expect("measurable");
         assert_eq!((j.given, a.actual, a.right), (1.0, 1.0, true));
-        app.update(Msg::Answer);
-        app.update(Msg::Input('3'));
-        app.update(Msg::InputDone);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::Input('3')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
         let a = app.lesson.as_ref().expect("lesson").answers[0].expect("answered").answer.expect("measurable");
         assert!(!a.right && (a.error - 2.0).abs() < 1e-9, "{a:?}");
     }

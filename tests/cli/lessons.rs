@@ -5,7 +5,7 @@ use std::path::Path;
 
 use dirtyviz::lesson::{Lesson, SHIPPED};
 use dirtyviz::ui::app::App;
-use dirtyviz::ui::keys::Msg;
+use dirtyviz::ui::keys::{LessonMsg, Msg};
 use dirtyviz::ui::theme::ThemeKind;
 
 use super::common::{dirtyviz, tmp};
@@ -129,7 +129,7 @@ fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
             if !lesson.steps[i].checks.is_empty() {
                 assert!(text.contains("checks"), "lesson {} step {}", lesson.id, i + 1);
             }
-            app.update(Msg::NextStep);
+            app.update(Msg::Lesson(LessonMsg::NextStep));
         }
         // Small terminals still show the pane.
         let text = screen(&app, 80, 24);
