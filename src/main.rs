@@ -12,6 +12,12 @@ use dirtyviz::scenario::Scenario;
 /// Exit code for bad input: a usage error, an unreadable or invalid file.
 const EXIT_BAD_INPUT: u8 = 2;
 
+/// Reports bad input in one line.
+fn bad_input(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -52,10 +58,7 @@ fn scenario(args: &WorldArgs) -> Result<Scenario, String> {
 fn run_headless(args: &RunArgs) -> ExitCode {
     let s = match scenario(&args.world) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return bad_input(e),
     };
     let opts = RunOptions {
         duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
@@ -71,10 +74,7 @@ fn run_headless(args: &RunArgs) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        }
+        Err(e) => bad_input(e),
     }
 }
 
@@ -128,39 +128,33 @@ fn check_files(args: &CheckArgs) -> ExitCode {
 
 fn lesson(args: &LessonArgs) -> ExitCode {
     use dirtyviz::ui::app::App;
+    let trace = args.view.trace.is_some();
     let app = match &args.lesson {
         Some(which) => Lesson::resolve(which).map_err(|e| e.0).and_then(|l| {
             let step = Progress::load().resume_step(&l);
-            App::for_lesson(l, step, args.view.theme).map_err(|e| e.0)
+            App::for_lesson_traced(l, step, args.view.theme, trace).map_err(|e| e.0)
         }),
-        None => App::lesson_picker(args.view.theme).map_err(|e| e.0),
+        None => App::lesson_picker(args.view.theme, trace).map_err(|e| e.0),
     };
     let mut app = match app {
         Ok(app) => app,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return bad_input(e),
     };
     app.save_progress = true;
     app.note_progress();
     open_dashboard(app, &args.view)
 }
 
-/// Runs the dashboard on `app` with the view options: marker, recording,
-/// trace.
+/// Runs the dashboard on `app` (built traced when `view.trace` is set)
+/// with the view options: marker, recording, trace file.
 fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
     app.marker = view.marker.marker();
     let mut outputs = dirtyviz::ui::Outputs::default();
     if let Some(path) = &view.trace {
-        let writer = app.enable_trace().map_err(|e| e.0).and_then(|()| TraceWriter::create(path, &app));
-        match writer {
+        match TraceWriter::create(path, &app) {
             Ok(w) => outputs.trace = Some(w),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
+            Err(e) => return bad_input(e),
         }
     }
     let record_path = match &view.record {
@@ -172,10 +166,7 @@ fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode 
         match Recorder::create(&path, &Header::of(&app)) {
             Ok(r) => outputs.record = Some(r),
             // Asked for: an error. The default place: go on without.
-            Err(e) if view.record.is_some() => {
-                eprintln!("error: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
+            Err(e) if view.record.is_some() => return bad_input(e),
             Err(_) => {}
         }
     }
@@ -202,27 +193,18 @@ fn replay(args: &ReplayArgs) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        }
+        Err(e) => bad_input(e),
     }
 }
 
 fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
     let s = match scenario(world) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return bad_input(e),
     };
-    let app = match dirtyviz::ui::app::App::new(s, view.compare, view.theme) {
+    let app = match dirtyviz::ui::app::App::traced(s, view.compare, view.theme, view.trace.is_some()) {
         Ok(app) => app,
-        Err(e) => {
-            eprintln!("error: {}", e.0);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return bad_input(e.0),
     };
     open_dashboard(app, view)
 }

@@ -74,15 +74,15 @@ impl Header {
     }
 
     /// The app as the recorded session started: same worlds, lesson step,
-    /// lesson list and progress.
-    pub fn app(&self, theme: ThemeKind) -> Result<App, String> {
+    /// lesson list and progress; side A traced if `trace` is set.
+    pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App, String> {
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {
                 let compare = compare.as_deref().map(Compare::parse).transpose()?;
-                App::new(scenario.as_ref().clone(), compare, theme).map_err(|e| e.0)?
+                App::traced(scenario.as_ref().clone(), compare, theme, trace).map_err(|e| e.0)?
             }
             Start::Lesson { lesson, step, picker } => {
-                let mut app = App::for_lesson(lesson.as_ref().clone(), *step, theme).map_err(|e| e.0)?;
+                let mut app = App::for_lesson_traced(lesson.as_ref().clone(), *step, theme, trace).map_err(|e| e.0)?;
                 if let Some(selected) = picker {
                     let lessons = Lesson::all_shipped().map_err(|e| e.0)?;
                     if *selected >= lessons.len() {
@@ -218,14 +218,8 @@ pub struct Replayed {
 /// to `trace` if given.
 pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
     let (header, entries) = load(path)?;
-    let mut app = header.app(ThemeKind::Mono)?;
-    let mut out = match trace {
-        Some(t) => {
-            app.enable_trace().map_err(|e| e.0)?;
-            Some(TraceWriter::create(t, &app)?)
-        }
-        None => None,
-    };
+    let mut app = header.app(ThemeKind::Mono, trace.is_some())?;
+    let mut out = trace.map(|t| TraceWriter::create(t, &app)).transpose()?;
     for e in &entries {
         app.replay(*e);
         if let Some(w) = &mut out {

@@ -83,7 +83,19 @@ pub struct AppError(pub String);
 impl App {
     /// An app on `scenario`, optionally comparing.
     pub fn new(scenario: Scenario, compare: Option<Compare>, theme: ThemeKind) -> Result<App, AppError> {
-        let session = Session::new(scenario, compare, crate::session::PAUSE_LOG).map_err(|e| AppError(e.0))?;
+        App::traced(scenario, compare, theme, false)
+    }
+
+    /// [`App::new`], keeping side A's trace events for [`App::take_trace`]
+    /// when `trace` is set.
+    pub fn traced(
+        scenario: Scenario,
+        compare: Option<Compare>,
+        theme: ThemeKind,
+        trace: bool,
+    ) -> Result<App, AppError> {
+        let session =
+            Session::with_trace(scenario, compare, crate::session::PAUSE_LOG, trace).map_err(|e| AppError(e.0))?;
         Ok(App::with_session(session, theme))
     }
 
@@ -110,25 +122,6 @@ impl App {
             record: None,
             trace_stash: Vec::new(),
         }
-    }
-
-    /// Keeps side A's trace events for [`App::take_trace`]. Call it right
-    /// after building the app: the worlds are rebuilt (a lesson is
-    /// replayed to its open step).
-    pub fn enable_trace(&mut self) -> Result<(), AppError> {
-        if let Some(mode) = &self.lesson {
-            let (run, session, _) =
-                crate::lesson::runner::LessonRun::seek_traced(mode.run.lesson.clone(), mode.run.step, true)
-                    .map_err(AppError)?;
-            self.session = session;
-            if let Some(mode) = &mut self.lesson {
-                mode.run = run;
-            }
-        } else {
-            self.session.config.trace = true;
-            self.session.build().map_err(|e| AppError(e.0))?;
-        }
-        Ok(())
     }
 
     /// Side A's trace events since the last call, each batch with the

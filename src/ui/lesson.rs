@@ -82,7 +82,12 @@ impl LessonMode {
 impl App {
     /// An app following `lesson`, opened at step `step` (0-based).
     pub fn for_lesson(lesson: Lesson, step: usize, theme: ThemeKind) -> Result<App, AppError> {
-        let (run, session, view) = LessonRun::seek(lesson, step).map_err(AppError)?;
+        App::for_lesson_traced(lesson, step, theme, false)
+    }
+
+    /// [`App::for_lesson`], keeping side A's trace events when `trace` is set.
+    pub fn for_lesson_traced(lesson: Lesson, step: usize, theme: ThemeKind, trace: bool) -> Result<App, AppError> {
+        let (run, session, view) = LessonRun::seek_traced(lesson, step, trace).map_err(AppError)?;
         let mut app = App::with_session(session, theme);
         app.install(run, view);
         app.progress = Progress::load();
@@ -91,13 +96,13 @@ impl App {
 
     /// An app with the lesson list open, over the lesson to resume: the
     /// first one not finished.
-    pub fn lesson_picker(theme: ThemeKind) -> Result<App, AppError> {
+    pub fn lesson_picker(theme: ThemeKind, trace: bool) -> Result<App, AppError> {
         let progress = Progress::load();
         let lessons = Lesson::all_shipped().map_err(|e| AppError(e.0))?;
         let selected = lessons.iter().position(|l| !progress.lessons.get(&l.id).is_some_and(|p| p.done)).unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| AppError("no lessons are shipped".into()))?;
         let step = progress.resume_step(&lesson);
-        let mut app = App::for_lesson(lesson, step, theme)?;
+        let mut app = App::for_lesson_traced(lesson, step, theme, trace)?;
         app.paused = true;
         app.picker = Some(Picker { lessons, selected });
         Ok(app)

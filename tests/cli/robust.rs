@@ -457,8 +457,7 @@ fn a_recorded_session_replays_to_the_same_trace() {
     use dirtyviz::ui::theme::ThemeKind;
 
     let scenario = dirtyviz::scenario::presets::get("hdd-10dd").expect("preset").expect("valid");
-    let mut app = App::new(scenario, None, ThemeKind::Dark).expect("app");
-    app.enable_trace().expect("trace");
+    let mut app = App::traced(scenario, None, ThemeKind::Dark, true).expect("app");
     let (rec, trace, replayed) = (
         super::common::tmp("session.jsonl"),
         super::common::tmp("session-trace.jsonl"),
