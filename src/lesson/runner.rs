@@ -5,7 +5,7 @@
 use super::metric::{Probe, StepSnapshot, measure};
 use super::{Action, Check, CompareSpec, Lesson, Question, SideSpec};
 use crate::session::{Compare, PAUSE_LOG, Session};
-use crate::sim::config::{NS_PER_SEC, TaskConfig, TaskKind};
+use crate::sim::config::{NS_PER_SEC, TaskConfig};
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
 
@@ -141,13 +141,7 @@ impl LessonRun {
             Action::AddDd { bdi, n } => {
                 for b in Self::targets(session, bdi) {
                     for _ in 0..*n {
-                        let cfg = TaskConfig {
-                            bdi: b,
-                            kind: TaskKind::Dd { bs: PAGE_SIZE, total_bytes: None },
-                            start_ns: 0,
-                            stop_ns: None,
-                        };
-                        session.apply(|_| Some(Input::AddTask(cfg.clone())));
+                        session.apply(|_| Some(Input::AddTask(TaskConfig::dd(b))));
                     }
                 }
             }

@@ -142,6 +142,19 @@ pub struct TaskConfig {
     pub stop_ns: Option<u64>,
 }
 
+impl TaskConfig {
+    /// A dd with 4 KiB writes and no end on `bdi`, starting when added to a
+    /// running world (the dashboard's `+`, a lesson's AddDd).
+    pub fn dd(bdi: usize) -> TaskConfig {
+        TaskConfig {
+            bdi,
+            kind: TaskKind::Dd { bs: super::kernel::PAGE_SIZE, total_bytes: None },
+            start_ns: 0,
+            stop_ns: None,
+        }
+    }
+}
+
 /// What a task does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TaskKind {

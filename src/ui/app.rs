@@ -8,7 +8,7 @@
 use crate::scenario::Scenario;
 use crate::session::Session;
 pub use crate::session::{Compare, Side, level_name};
-use crate::sim::config::{NS_PER_SEC, TaskConfig, TaskKind};
+use crate::sim::config::{NS_PER_SEC, TaskConfig};
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
 
@@ -214,13 +214,8 @@ impl App {
             Msg::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Msg::Slower => self.speed = self.speed.saturating_sub(1),
             Msg::AddDd => {
-                let cfg = TaskConfig {
-                    bdi: self.bdi,
-                    kind: TaskKind::Dd { bs: PAGE_SIZE, total_bytes: None },
-                    start_ns: 0,
-                    stop_ns: None,
-                };
-                self.apply(|_| Some(Input::AddTask(cfg.clone())));
+                let bdi = self.bdi;
+                self.apply(|_| Some(Input::AddTask(TaskConfig::dd(bdi))));
                 self.note = format!("added a dd on {}", self.bdi_name());
             }
             Msg::RemoveDd => {
