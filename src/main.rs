@@ -12,6 +12,13 @@ use dirtyviz::scenario::Scenario;
 /// Exit code for bad input: a usage error, an unreadable or invalid file.
 const EXIT_BAD_INPUT: u8 = 2;
 
+/// Writes to standard output. A reader that went away (`dirtyviz lessons
+/// | head`) is not an error: the output just stops. Returns false then.
+fn out(text: std::fmt::Arguments) -> bool {
+    use std::io::Write;
+    writeln!(std::io::stdout().lock(), "{text}").is_ok()
+}
+
 /// Reports bad input in one line.
 fn bad_input(e: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {e}");
@@ -70,7 +77,7 @@ fn run_headless(args: &RunArgs) -> ExitCode {
     match run(&s, &opts) {
         Ok(summary) => {
             if !args.quiet {
-                print!("{}", summary.report());
+                out(format_args!("{}", summary.report().trim_end()));
             }
             ExitCode::SUCCESS
         }
@@ -93,9 +100,11 @@ fn list_lessons() -> ExitCode {
                     Some(p) => format!("step {}/{}", p.step + 1, l.steps.len()),
                     None => String::new(),
                 };
-                println!("{}  {:<width$}  {state:<9}  {}", l.id, l.title, l.patch);
+                if !out(format_args!("{}  {:<width$}  {state:<9}  {}", l.id, l.title, l.patch)) {
+                    break;
+                }
             }
-            Err(e) => println!("{e}"),
+            Err(e) => eprintln!("{e}"),
         }
     }
     ExitCode::SUCCESS
@@ -106,11 +115,11 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     let outcomes = check::check_all(&sources);
     let mut failed = 0;
     for o in &outcomes {
-        println!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, o.summary);
+        out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, o.summary));
         if args.verbose {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
-                println!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds);
+                out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds));
             }
         }
         for f in &o.failures {
@@ -122,7 +131,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
         eprintln!("{failed} of {} failed", outcomes.len());
         return ExitCode::from(EXIT_CHECK_FAILED);
     }
-    println!("all {} passed", outcomes.len());
+    out(format_args!("all {} passed", outcomes.len()));
     ExitCode::SUCCESS
 }
 
@@ -182,7 +191,7 @@ fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode 
 fn replay(args: &ReplayArgs) -> ExitCode {
     match dirtyviz::record::replay(&args.file, args.trace.as_deref()) {
         Ok(r) => {
-            println!(
+            out(format_args!(
                 "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
                 r.calls,
                 r.keys,
@@ -190,7 +199,7 @@ fn replay(args: &ReplayArgs) -> ExitCode {
                 r.sim_ns as f64 / 1e9,
                 r.level,
                 args.trace.as_ref().map(|t| format!("; trace in {}", t.display())).unwrap_or_default()
-            );
+            ));
             ExitCode::SUCCESS
         }
         Err(e) => bad_input(e),
