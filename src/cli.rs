@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::scenario::{MAX_DD_PER_BDI, Overrides, parse_size};
+use crate::scenario::{LegacySpec, MAX_DD_PER_BDI, Overrides, parse_size};
 
 /// Watch Linux throttle tasks that dirty page-cache pages.
 ///
@@ -27,8 +27,8 @@ pub struct Cli {
 /// Dashboard options.
 #[derive(Clone, Debug, Default, Args)]
 pub struct ViewArgs {
-    /// Start in A/B compare mode: legacy (vs IO-less), patches=N (N-1 vs N)
-    /// or dirty-ratio=N (the scenario's vs N).
+    /// Start in A/B compare mode: legacy (3.1 vs IO-less), 2.6.38 (2.6.38 vs
+    /// IO-less), patches=N (N-1 vs N) or dirty-ratio=N (the scenario's vs N).
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
     pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
@@ -164,9 +164,10 @@ pub struct WorldArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
     pub dd: Option<u32>,
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
-    /// applies the v12 series up to that patch (default 11).
+    /// applies the v12 series up to that patch (default 11); `2.6.38` is
+    /// the IO-full throttling before 3.1's 200 ms max-pause area.
     #[arg(long, value_name = "LEVEL", value_parser = patches)]
-    pub patches: Option<u8>,
+    pub patches: Option<Level>,
     /// NFS: the seed's writeback wait queue patch (writers wait above
     /// nfs_congestion_kb of writeback pages).
     #[arg(long)]
@@ -194,7 +195,8 @@ impl WorldArgs {
             dd: self.dd,
             period_shift: self.period_shift,
             seed: self.seed,
-            patches: self.patches,
+            patches: self.patches.map(|l| l.patches),
+            legacy: self.patches.map(|l| l.legacy),
             nfs_wait_queue: self.nfs_wait_queue.then_some(true),
             nfs_congestion_scaled: self.nfs_congestion_scaled.then_some(true),
         }
@@ -228,13 +230,24 @@ pub struct RunArgs {
     pub check_invariants: bool,
 }
 
-/// Parses a patch level: `legacy`, or 0 to 11.
-pub fn patches(s: &str) -> Result<u8, String> {
+/// A patch level as `--patches` reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// Patches of the series applied.
+    pub patches: u8,
+    /// The kernel under them.
+    pub legacy: LegacySpec,
+}
+
+/// Parses a patch level: `legacy`, 0 to 11, or `2.6.38`.
+pub fn patches(s: &str) -> Result<Level, String> {
+    let level = |patches, legacy| Ok(Level { patches, legacy });
     match s {
-        "legacy" => Ok(0),
+        "legacy" => level(0, LegacySpec::Linux31),
+        "2.6.38" => level(0, LegacySpec::Linux2638),
         _ => match s.parse::<u8>() {
-            Ok(v) if v <= 11 => Ok(v),
-            _ => Err("must be `legacy` or a patch number from 0 to 11".into()),
+            Ok(v) if v <= 11 => level(v, LegacySpec::Linux31),
+            _ => Err("must be `legacy`, a patch number from 0 to 11, or `2.6.38`".into()),
         },
     }
 }

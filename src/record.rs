@@ -237,6 +237,6 @@ pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
         calls: entries.len(),
         keys: entries.iter().filter(|e| matches!(e, Entry::Key(..))).count(),
         sim_ns: app.session.sim_ns,
-        level: level_name(app.world().patches()),
+        level: level_name(app.world().patches(), app.world().legacy()),
     })
 }

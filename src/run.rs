@@ -123,6 +123,7 @@ pub fn write_trace_header(w: &mut impl Write, world: &World, seed: u64, scenario
         "seed": seed,
         "scenario": scenario,
         "patches": world.patches(),
+        "kernel": world.legacy().version(),
         "bdis": world.bdis().iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
     });
     writeln!(w, "{header}")
@@ -357,6 +358,8 @@ pub struct Summary {
     pub duration_s: f64,
     pub hz: u64,
     pub patches: u8,
+    /// The kernel under the patches: "3.1", or "2.6.38" at patch level 0.
+    pub kernel: &'static str,
     pub seed: u64,
     pub wall_s: f64,
     pub real_time_factor: f64,
@@ -475,6 +478,7 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
         duration_s,
         hz: world.hz(),
         patches: world.patches(),
+        kernel: world.legacy().version(),
         seed: scenario.seed,
         wall_s,
         real_time_factor: if wall_s > 0.0 { duration_s / wall_s } else { f64::INFINITY },
@@ -505,8 +509,13 @@ impl Summary {
         let g = &self.global;
         let _ = writeln!(
             s,
-            "scenario {}  patches {}  seed {}  HZ {}  {:.0} s simulated",
-            self.scenario, self.patches, self.seed, self.hz, self.duration_s
+            "scenario {}  patches {}{}  seed {}  HZ {}  {:.0} s simulated",
+            self.scenario,
+            self.patches,
+            if self.kernel == "3.1" { String::new() } else { format!(" (Linux {})", self.kernel) },
+            self.seed,
+            self.hz,
+            self.duration_s
         );
         let _ = writeln!(
             s,

@@ -4,7 +4,7 @@
 //! same keys or lesson actions give the same numbers everywhere.
 
 use crate::scenario::Scenario;
-use crate::sim::config::{NS_PER_SEC, WorldConfig};
+use crate::sim::config::{Legacy, NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
@@ -18,6 +18,8 @@ pub const PAUSE_LOG: usize = 1_000_000;
 pub enum Compare {
     /// Legacy (3.1, IO-full) on the left, the series up to this patch on the right.
     Legacy(u8),
+    /// Linux 2.6.38 on the left, the series up to patch N on the right.
+    Linux2638(u8),
     /// The series up to patch N-1 on the left, up to N on the right.
     Patch(u8),
     /// The scenario's dirty_ratio on the left, this one on the right.
@@ -28,16 +30,20 @@ pub enum Compare {
 }
 
 impl Compare {
-    /// Parses `legacy` (or `legacy=N`), `patches=N` or `dirty-ratio=N`.
+    /// Parses `legacy` (or `legacy=N`), `2.6.38` (or `2.6.38=N`),
+    /// `patches=N` or `dirty-ratio=N`.
     pub fn parse(s: &str) -> Result<Compare, String> {
-        let bad = || "expected legacy, patches=N (1-11) or dirty-ratio=N (1-100)".to_string();
-        if s == "legacy" {
-            return Ok(Compare::Legacy(11));
+        let bad = || "expected legacy, 2.6.38, patches=N (1-11) or dirty-ratio=N (1-100)".to_string();
+        match s {
+            "legacy" => return Ok(Compare::Legacy(11)),
+            "2.6.38" => return Ok(Compare::Linux2638(11)),
+            _ => {}
         }
         let (k, v) = s.split_once('=').ok_or_else(bad)?;
         let n: u64 = v.parse().map_err(|_| bad())?;
         match k {
             "legacy" if (1..=11).contains(&n) => Ok(Compare::Legacy(n as u8)),
+            "2.6.38" if (1..=11).contains(&n) => Ok(Compare::Linux2638(n as u8)),
             "patches" if (1..=11).contains(&n) => Ok(Compare::Patch(n as u8)),
             "dirty-ratio" if (1..=100).contains(&n) => Ok(Compare::DirtyRatio(n)),
             _ => Err(bad()),
@@ -50,6 +56,7 @@ impl std::fmt::Display for Compare {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Compare::Legacy(n) => write!(f, "legacy={n}"),
+            Compare::Linux2638(n) => write!(f, "2.6.38={n}"),
             Compare::Patch(n) => write!(f, "patches={n}"),
             Compare::DirtyRatio(r) => write!(f, "dirty-ratio={r}"),
             Compare::Alternative => f.write_str("alternative"),
@@ -153,14 +160,17 @@ impl Session {
             Ok(())
         };
         match self.compare {
-            None => make(level_name(base.patches), base)?,
-            Some(Compare::Legacy(n)) => {
-                make(level_name(0), WorldConfig { patches: 0, ..base.clone() })?;
-                make(level_name(n), WorldConfig { patches: n, ..base })?;
+            None => make(level_name(base.patches, base.legacy), base)?,
+            Some(c @ (Compare::Legacy(n) | Compare::Linux2638(n))) => {
+                let legacy = if matches!(c, Compare::Linux2638(_)) { Legacy::Linux2638 } else { Legacy::Linux31 };
+                let ioless = Legacy::Linux31;
+                make(level_name(0, legacy), WorldConfig { patches: 0, legacy, ..base.clone() })?;
+                make(level_name(n, ioless), WorldConfig { patches: n, legacy: ioless, ..base })?;
             }
             Some(Compare::Patch(n)) => {
-                make(level_name(n - 1), WorldConfig { patches: n - 1, ..base.clone() })?;
-                make(level_name(n), WorldConfig { patches: n, ..base })?;
+                let legacy = Legacy::Linux31;
+                make(level_name(n - 1, legacy), WorldConfig { patches: n - 1, legacy, ..base.clone() })?;
+                make(level_name(n, legacy), WorldConfig { patches: n, legacy, ..base })?;
             }
             Some(Compare::DirtyRatio(r)) => {
                 let mut b_cfg = base.clone();
@@ -257,7 +267,7 @@ impl Session {
             }
         } else {
             for side in &mut self.sides {
-                side.label = level_name(side.world.patches());
+                side.label = level_name(side.world.patches(), side.world.legacy());
             }
         }
     }
@@ -292,9 +302,9 @@ impl Session {
 }
 
 /// How a patch level is called on screen.
-pub fn level_name(level: u8) -> String {
+pub fn level_name(level: u8, legacy: Legacy) -> String {
     match level {
-        0 => "legacy 3.1 (IO-full)".into(),
+        0 => format!("legacy {} (IO-full)", legacy.version()),
         1..=6 => format!("patch {level:02} (IO-full)"),
         _ => format!("patch {level:02} (IO-less)"),
     }

@@ -85,6 +85,8 @@ pub enum Metric {
     PauseMaxMs,
     /// Throttling sleeps per second by the tasks on the bdi [1/s].
     SleepsPerS,
+    /// Median time in one throttling call, IO included [ms].
+    ThrottledP50Ms,
     /// 99th percentile of time in one throttling call, IO included [ms].
     ThrottledP99Ms,
     /// Longest time in one throttling call, IO included [ms].
@@ -144,7 +146,9 @@ impl Metric {
             | PipelineMbps
             | ForegroundMbps => "MiB/s",
             NrDirtiedPause | RatelimitPages => "pages",
-            MaxPauseMs | PauseP50Ms | PauseP99Ms | PauseMaxMs | ThrottledP99Ms | ThrottledMaxMs => "ms",
+            MaxPauseMs | PauseP50Ms | PauseP99Ms | PauseMaxMs | ThrottledP50Ms | ThrottledP99Ms | ThrottledMaxMs => {
+                "ms"
+            }
             DirtyPct | NetStallPct => "%",
             Thresh90S => "s",
             SleepsPerS => "/s",
@@ -306,6 +310,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         RatelimitSwing => swing(samples.iter().map(|s| s.bdis[bdi].dirty_ratelimit as f64).collect())?,
         BalancedSwing => swing(samples.iter().map(|s| s.bdis[bdi].balanced_ratelimit as f64).collect())?,
         BdiDirtyMinMb => mib(samples.iter().map(|s| s.bdis[bdi].dirty).min()? as f64),
+        ThrottledP50Ms => quantile_ms(pauses(true)?, 0.5)?,
         ThrottledP99Ms => quantile_ms(pauses(true)?, 0.99)?,
         ThrottledMaxMs => ms(pauses(true)?.max()),
         TaskRateSpread => {

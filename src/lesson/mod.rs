@@ -162,6 +162,8 @@ pub enum Action {
 pub enum CompareSpec {
     /// Legacy (3.1) against the series up to this patch.
     Legacy(u8),
+    /// Linux 2.6.38 against the series up to this patch.
+    Linux2638(u8),
     /// Patch N-1 against patch N.
     Patch(u8),
     /// The scenario's dirty_ratio against this one.
@@ -400,8 +402,10 @@ impl Lesson {
                         Some(("Patches".into(), format!("step {n}: patch level {p} > 11")))
                     }
                     Action::Zoom(z) if *z > 5 => Some(("Zoom".into(), format!("step {n}: charts are 1 to 5, got {z}"))),
-                    Action::Compare(CompareSpec::Patch(p)) if !(1..=11).contains(p) => {
-                        Some(("Patch(".into(), format!("step {n}: compare patch must be 1 to 11")))
+                    Action::Compare(CompareSpec::Patch(p) | CompareSpec::Legacy(p) | CompareSpec::Linux2638(p))
+                        if !(1..=11).contains(p) =>
+                    {
+                        Some(("Compare(".into(), format!("step {n}: the compared patch level must be 1 to 11")))
                     }
                     Action::DirtyRatio(r) | Action::DirtyBackgroundRatio(r) if *r > 100 => {
                         Some(("Ratio".into(), format!("step {n}: ratios are 0 to 100, got {r}")))

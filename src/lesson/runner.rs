@@ -155,6 +155,7 @@ impl LessonRun {
             Action::Compare(spec) => {
                 let compare = match spec {
                     CompareSpec::Legacy(n) => Some(Compare::Legacy(*n)),
+                    CompareSpec::Linux2638(n) => Some(Compare::Linux2638(*n)),
                     CompareSpec::Patch(n) => Some(Compare::Patch(*n)),
                     CompareSpec::DirtyRatio(r) => Some(Compare::DirtyRatio(*r)),
                     CompareSpec::Off => None,

@@ -20,7 +20,7 @@
 //! a name with `vanilla` means legacy, one with `nfs-wq` turns on the NFS
 //! wait queue.
 
-use super::{DeviceKindSpec, DeviceSpec, FsSpec, Scenario, ScenarioError, TaskSpec, parse_size};
+use super::{DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, Scenario, ScenarioError, TaskSpec, parse_size};
 
 const EXAMPLE: &str = "thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X";
 
@@ -70,6 +70,7 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
         dirty_background_bytes: None,
         period_shift: None,
         patches: 11,
+        legacy: LegacySpec::Linux31,
         seed: 1,
         duration_s: 60.0,
         devices: Vec::new(),

@@ -19,7 +19,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::config::{DeviceConfig, DeviceKind, FsKind, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig};
+use crate::sim::config::{
+    DeviceConfig, DeviceKind, FsKind, Legacy, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig,
+};
 use crate::sim::page_writeback::DirtyTunables;
 
 /// A world to simulate, as written in a scenario file.
@@ -62,6 +64,10 @@ pub struct Scenario {
     /// Patch level: 0 (legacy 3.1) to 11 (the whole series).
     #[serde(default = "defaults::patches")]
     pub patches: u8,
+    /// The kernel patch level 0 runs: `Linux31` (the default) or
+    /// `Linux2638` (only at patch level 0).
+    #[serde(default)]
+    pub legacy: LegacySpec,
     /// Seed of the random generator.
     #[serde(default = "defaults::seed")]
     pub seed: u64,
@@ -139,6 +145,26 @@ pub enum DeviceKindSpec {
     /// An NFS mount over a 1 Gbit/s link to a server with an 80 MiB/s disk
     /// and 128 MiB of write cache.
     Nfs,
+}
+
+/// The legacy kernel in a scenario file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum LegacySpec {
+    /// Linux 3.1, the series' base.
+    #[default]
+    Linux31,
+    /// Linux 2.6.38, before the max-pause area.
+    Linux2638,
+}
+
+impl LegacySpec {
+    /// The engine's legacy kernel.
+    pub fn kernel(self) -> Legacy {
+        match self {
+            LegacySpec::Linux31 => Legacy::Linux31,
+            LegacySpec::Linux2638 => Legacy::Linux2638,
+        }
+    }
 }
 
 /// Filesystems in a scenario file.
@@ -353,8 +379,10 @@ pub struct Overrides {
     pub period_shift: Option<i32>,
     /// Seed.
     pub seed: Option<u64>,
-    /// Patch level.
+    /// Patch level (above 0 it also selects Linux 3.1).
     pub patches: Option<u8>,
+    /// The legacy kernel (2.6.38 also selects patch level 0).
+    pub legacy: Option<LegacySpec>,
     /// Turn the NFS writeback wait queue patch on or off on every NFS mount.
     pub nfs_wait_queue: Option<bool>,
     /// Turn the NFS congestion scaling patch on or off on every NFS mount.
@@ -490,6 +518,15 @@ impl Scenario {
         }
         if let Some(v) = o.patches {
             self.patches = v;
+            if v > 0 {
+                self.legacy = LegacySpec::Linux31;
+            }
+        }
+        if let Some(l) = o.legacy {
+            self.legacy = l;
+            if l == LegacySpec::Linux2638 {
+                self.patches = 0;
+            }
         }
         for d in &mut self.devices {
             if let Some(on) = o.nfs_wait_queue {
@@ -705,6 +742,7 @@ impl Scenario {
             },
             period_shift: self.period_shift,
             patches: self.patches,
+            legacy: self.legacy.kernel(),
             seed: self.seed,
             devices,
             tasks,

@@ -201,6 +201,30 @@ impl TaskKind {
     }
 }
 
+/// The IO-full balance_dirty_pages() that patch level 0 runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Legacy {
+    /// Linux 3.1, the series' base: a call that has slept for 200 ms ends
+    /// once the bdi is back in the max-pause area, and `dirty_exceeded`
+    /// clears only when no task can exceed its limit.
+    #[default]
+    Linux31,
+    /// Linux 2.6.38, where the talk measured its multi-second pauses: a
+    /// call ends only under the task's limit or once its chunk is written
+    /// back, and `dirty_exceeded` clears whenever a call ends under its limit.
+    Linux2638,
+}
+
+impl Legacy {
+    /// The kernel version.
+    pub fn version(self) -> &'static str {
+        match self {
+            Legacy::Linux31 => "3.1",
+            Legacy::Linux2638 => "2.6.38",
+        }
+    }
+}
+
 /// Everything the engine needs to build a world.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
@@ -220,6 +244,8 @@ pub struct WorldConfig {
     /// Patch level: 0 is vanilla 3.1, 1..=11 applies the series up to
     /// that patch.
     pub patches: u8,
+    /// The kernel patch level 0 runs; 2.6.38 only at patch level 0.
+    pub legacy: Legacy,
     /// Seed of the one random generator (device noise).
     pub seed: u64,
     /// The bdis, in order.

@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::config::{NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
+use super::config::{Legacy, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
 use super::device::Device;
 use super::flusher::Flusher;
 use super::kernel::PAGE_SIZE;
@@ -183,6 +183,7 @@ pub struct Inode {
 pub struct World {
     pub(super) hz: u64,
     pub(super) patches: u8,
+    pub(super) legacy: Legacy,
     pub(super) now: u64,
     queue: BinaryHeap<Reverse<Scheduled>>,
     seq: u64,
@@ -232,6 +233,8 @@ pub enum Input {
     },
     /// Patch level, 0 (legacy) to 11.
     Patches(u8),
+    /// The kernel patch level 0 runs (2.6.38 also sets level 0).
+    Legacy(Legacy),
     /// Starts a task now.
     AddTask(TaskConfig),
     /// Kills the newest live dd on this bdi.
@@ -268,6 +271,12 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
     }
     if cfg.patches > 11 {
         return err(format!("patch level must be between 0 (legacy) and 11, got {}", cfg.patches));
+    }
+    if cfg.legacy == Legacy::Linux2638 && cfg.patches != 0 {
+        return err(format!(
+            "Linux 2.6.38 runs none of the series' patches (patch level 0), got level {}",
+            cfg.patches
+        ));
     }
     let t = &cfg.tunables;
     if t.dirty_ratio > 100 || t.dirty_background_ratio > 100 {
@@ -400,6 +409,7 @@ impl World {
         let mut world = World {
             hz: cfg.hz,
             patches: cfg.patches,
+            legacy: cfg.legacy,
             now: 0,
             queue: BinaryHeap::new(),
             seq: 0,
@@ -455,6 +465,11 @@ impl World {
     /// Patch level.
     pub fn patches(&self) -> u8 {
         self.patches
+    }
+
+    /// The kernel patch level 0 runs.
+    pub fn legacy(&self) -> Legacy {
+        self.legacy
     }
 
     pub(super) fn jiffies_at(&self, ns: u64) -> u64 {
@@ -595,7 +610,19 @@ impl World {
     /// they started in; new calls take the new one.
     pub fn set_patches(&mut self, patches: u8) {
         self.patches = patches.min(11);
+        if self.patches > 0 {
+            self.legacy = Legacy::Linux31;
+        }
         self.vm.ratelimit_pages = self.ratelimit_pages();
+    }
+
+    /// Changes the kernel that patch level 0 runs; 2.6.38 also goes to
+    /// patch level 0.
+    pub fn set_legacy(&mut self, legacy: Legacy) {
+        if legacy == Legacy::Linux2638 {
+            self.set_patches(0);
+        }
+        self.legacy = legacy;
     }
 
     // ---- shared kernel pieces ---------------------------------------------------------
@@ -847,6 +874,7 @@ impl World {
                 self.set_memory(memory.clamp(min, max), reserved);
             }
             Input::Patches(p) => self.set_patches(p),
+            Input::Legacy(l) => self.set_legacy(l),
             Input::AddTask(cfg) => {
                 if self.tasks.len() < MAX_TASKS && cfg.bdi < self.bdis.len() {
                     self.add_task(TaskConfig { start_ns: self.now, ..cfg });
@@ -1032,6 +1060,7 @@ mod tests {
             tunables: DirtyTunables::default(),
             period_shift: None,
             patches: 11,
+            legacy: Legacy::Linux31,
             seed: 1,
             devices: vec![DeviceConfig::hdd("sda")],
             tasks: (0..tasks)
@@ -1096,5 +1125,36 @@ mod tests {
         let mut c = config(1);
         c.tasks[0].kind = TaskKind::Dd { bs: 3000, total_bytes: None };
         assert!(World::new(&c).is_err());
+        assert!(World::new(&WorldConfig { patches: 5, legacy: Legacy::Linux2638, ..config(1) }).is_err());
+    }
+
+    /// The longest throttling call [jiffies] of 8 dd at patch level 0.
+    fn longest_legacy_call(legacy: Legacy) -> (u64, u64) {
+        let mut w = World::new(&WorldConfig { patches: 0, legacy, ..config(8) }).expect("valid");
+        w.step_until(20 * NS_PER_SEC);
+        w.check_invariants();
+        let calls = w.tasks.iter().map(|t| t.stats.throttled.count()).sum();
+        (w.tasks.iter().map(|t| t.stats.throttled_max).max().expect("tasks"), calls)
+    }
+
+    #[test]
+    fn linux_3_1_ends_calls_after_200_ms_and_2_6_38_does_not() {
+        // 3.1 sleeps 1 + 2 + ... + 64 + 100 = 227 ms, past MAX_PAUSE, and
+        // leaves once dirty is back in the max-pause area (at most one more
+        // 100 ms nap here: the talk's 0-300 ms).
+        let (max31, n31) = longest_legacy_call(Legacy::Linux31);
+        assert!(max31 <= 327 && n31 > 1000, "3.1: {n31} calls, longest {max31} ms");
+        // 2.6.38 naps on at 100 ms until the task is under its own limit.
+        let (max2638, n2638) = longest_legacy_call(Legacy::Linux2638);
+        assert!(max2638 >= 427 && n2638 < n31 / 10, "2.6.38: {n2638} calls, longest {max2638} ms");
+    }
+
+    #[test]
+    fn legacy_kernel_follows_the_patch_level() {
+        let mut w = World::new(&WorldConfig { patches: 0, legacy: Legacy::Linux2638, ..config(1) }).expect("valid");
+        w.set_patches(3);
+        assert_eq!((w.patches(), w.legacy()), (3, Legacy::Linux31));
+        w.set_legacy(Legacy::Linux2638);
+        assert_eq!((w.patches(), w.legacy()), (0, Legacy::Linux2638));
     }
 }

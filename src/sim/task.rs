@@ -12,7 +12,7 @@
 //! ends. A task that sleeps, waits for the device queue or waits for work
 //! leaves its CPU; runnable tasks wait in one FIFO run queue.
 
-use super::config::{NS_PER_SEC, TaskConfig, TaskKind};
+use super::config::{Legacy, NS_PER_SEC, TaskConfig, TaskKind};
 use super::device::Submitter;
 use super::engine::{Event, World};
 use super::flusher::{PassEnd, Writer};
@@ -886,6 +886,8 @@ impl World {
                 break 'iteration;
             }
             self.set_dirty_exceeded(bdi, true);
+            // Linux 2.6.38 estimated no bandwidth; at level 0 the estimate
+            // steers nothing and only feeds the charts, so it runs there too.
             self.bdi_update_bandwidth(
                 bdi,
                 limits.dirty,
@@ -978,8 +980,10 @@ impl World {
     /// task sleeps or waits again.
     fn iofull_after_pause(&mut self, t: u32, mut call: IoFullCall) -> bool {
         call.dirty_thresh = hard_dirty_limit(call.dirty_thresh, self.vm.global_dirty_limit);
-        // 200 ms is typically more than enough to curb heavy dirtiers.
-        if call.nr_dirty < call.dirty_thresh
+        // 200 ms is typically more than enough to curb heavy dirtiers
+        // (3.1's max-pause area; 2.6.38 sleeps on until under the limit).
+        if self.legacy == Legacy::Linux31
+            && call.nr_dirty < call.dirty_thresh
             && call.bdi_dirty < call.task_bdi_thresh.wrapping_add(call.bdi_thresh) / 2
             && self.jiffies() > call.start_time + pw::max_pause(self.hz)
         {
@@ -993,7 +997,13 @@ impl World {
     /// The end of the IO-full balance_dirty_pages().
     fn iofull_finish(&mut self, t: u32, call: &IoFullCall) {
         let bdi = self.tasks[t as usize].bdi as usize;
-        if call.clear_dirty_exceeded {
+        // 3.1 clears the flag only when no task can exceed its limit;
+        // 2.6.38 whenever this task's call ends under its own.
+        let clear = match self.legacy {
+            Legacy::Linux31 => call.clear_dirty_exceeded,
+            Legacy::Linux2638 => !call.dirty_exceeded,
+        };
+        if clear {
             self.set_dirty_exceeded(bdi, false);
         }
         if self.patches >= 6 {

@@ -8,7 +8,7 @@
 use crate::scenario::Scenario;
 use crate::session::Session;
 pub use crate::session::{Compare, Side, level_name};
-use crate::sim::config::{NS_PER_SEC, TaskConfig};
+use crate::sim::config::{Legacy, NS_PER_SEC, TaskConfig};
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
 
@@ -261,12 +261,16 @@ impl App {
                 self.note = format!("memory {} MiB", self.world().vm().memory_pages >> 8);
             }
             Msg::Patches(up) => {
-                self.apply(|w| {
-                    let p = w.patches();
-                    let next = if up { (p + 1).min(11) } else { p.saturating_sub(1) };
-                    (next != p).then_some(Input::Patches(next))
+                // Below patch level 0 (3.1) comes Linux 2.6.38.
+                self.apply(|w| match (w.patches(), w.legacy(), up) {
+                    (0, Legacy::Linux2638, true) => Some(Input::Legacy(Legacy::Linux31)),
+                    (0, Legacy::Linux2638, false) | (11, _, true) => None,
+                    (0, Legacy::Linux31, false) => Some(Input::Legacy(Legacy::Linux2638)),
+                    (p, _, true) => Some(Input::Patches(p + 1)),
+                    (p, _, false) => Some(Input::Patches(p - 1)),
                 });
-                self.note = format!("patch level: {}", level_name(self.world().patches()));
+                let w = self.world();
+                self.note = format!("patch level: {}", level_name(w.patches(), w.legacy()));
             }
             Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
             Msg::Back => {
@@ -284,7 +288,8 @@ impl App {
                 let level = if cfg.patches >= 7 { cfg.patches } else { 11 };
                 let next = match self.session.compare {
                     None => Some(Compare::Legacy(level)),
-                    Some(Compare::Legacy(_)) => Some(Compare::Patch(level)),
+                    Some(Compare::Legacy(_)) => Some(Compare::Linux2638(level)),
+                    Some(Compare::Linux2638(_)) => Some(Compare::Patch(level)),
                     Some(Compare::Patch(_)) => {
                         let r = cfg.tunables.dirty_ratio;
                         Some(Compare::DirtyRatio(if r > 1 { (r / 2).max(1) } else { 20 }))
@@ -431,16 +436,23 @@ mod tests {
     }
 
     #[test]
-    fn patch_level_goes_down_to_legacy_and_back() {
+    fn patch_level_goes_down_to_legacy_then_2_6_38_and_back() {
         let mut a = app();
-        for _ in 0..20 {
+        for _ in 0..11 {
             a.update(Msg::Patches(false));
         }
-        assert_eq!(a.world().patches(), 0);
+        assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux31));
+        for _ in 0..5 {
+            a.update(Msg::Patches(false));
+        }
+        assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux2638));
+        assert_eq!(a.note, "patch level: legacy 2.6.38 (IO-full)");
+        a.update(Msg::Patches(true));
+        assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux31));
         for _ in 0..20 {
             a.update(Msg::Patches(true));
         }
-        assert_eq!(a.world().patches(), 11);
+        assert_eq!((a.world().patches(), a.world().legacy()), (11, Legacy::Linux31));
     }
 
     #[test]
@@ -452,12 +464,19 @@ mod tests {
         a.advance_to(NS_PER_SEC);
         assert_eq!(a.sides()[0].world.now_ns(), a.sides()[1].world.now_ns());
         a.update(Msg::Compare);
+        assert_eq!(a.sides()[0].world.legacy(), Legacy::Linux2638);
+        assert_eq!(a.sides()[0].label, "legacy 2.6.38 (IO-full)");
+        assert_eq!((a.sides()[1].world.patches(), a.sides()[1].world.legacy()), (11, Legacy::Linux31));
+        a.update(Msg::Compare);
         assert_eq!((a.sides()[0].world.patches(), a.sides()[1].world.patches()), (10, 11));
         a.update(Msg::Compare);
         assert_eq!(a.sides()[1].world.vm().tunables.dirty_ratio, 10);
         a.update(Msg::Compare);
         assert_eq!(a.sides().len(), 1);
         assert!(Compare::parse("patches=0").is_err());
+        assert_eq!(Compare::parse("2.6.38"), Ok(Compare::Linux2638(11)));
+        assert_eq!(Compare::parse("2.6.38=9"), Ok(Compare::Linux2638(9)));
+        assert_eq!(Compare::parse(&Compare::Linux2638(9).to_string()), Ok(Compare::Linux2638(9)));
         assert_eq!(Compare::parse("dirty-ratio=5"), Ok(Compare::DirtyRatio(5)));
     }
 

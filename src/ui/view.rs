@@ -105,7 +105,7 @@ fn draw_status(app: &App, frame: &mut Frame, area: Rect) {
         " dirtyviz │ {} │ t {:.1} s │ {speed} │ {} │ {state} │ bdi {bdi} │ frame {:.1} ms │ ? help ",
         app.session.scenario.name,
         app.sim_ns() as f64 / 1e9,
-        level_name(w.patches()),
+        level_name(w.patches(), w.legacy()),
         app.frame_ms
     );
     if !app.note.is_empty() {

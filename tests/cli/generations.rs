@@ -48,6 +48,56 @@ fn io_less_writes_faster_than_io_full_with_100_dd_on_xfs() {
     assert!(num(&ioless["pauses_ms"]["max"]) <= 200.0);
 }
 
+/// A throttling-call statistic of a summary [ms].
+fn calls(s: &serde_json::Value, key: &str) -> f64 {
+    num(&s["throttled_ms"][key])
+}
+
+#[test]
+fn the_talks_8_dd_wait_long_in_2_6_38_and_briefly_in_3_1() {
+    // The talk: "3s pause (xfs, 8-dd) xfs, 8 dd, 4G mem, 2.6.38-rc7".
+    let case = "xfs-8dd-4k-8p-4096M-20:10-X";
+    let run = |level: &str| summary(&format!("talk-{level}"), &["--case", case, "--patches", level]);
+    let (old, v31, ioless) = (run("2.6.38"), run("legacy"), run("11"));
+    assert_eq!(old["kernel"], "2.6.38");
+    // 2.6.38 naps until the task is under its limit: 1 + 2 + ... + 64 and
+    // then 100 ms at a time.
+    assert!(calls(&old, "p50") >= 327.0, "2.6.38 median call {}", calls(&old, "p50"));
+    assert!(
+        calls(&old, "p99") >= 5.0 * calls(&ioless, "p99"),
+        "p99 2.6.38 {} vs IO-less {}",
+        calls(&old, "p99"),
+        calls(&ioless, "p99")
+    );
+    assert!(calls(&old, "max") >= 500.0);
+    // 3.1's max-pause area ends a call soon after 200 ms (the talk's 0-300 ms).
+    assert!(calls(&v31, "max") <= 327.0, "3.1 longest call {}", calls(&v31, "max"));
+    assert!(calls(&ioless, "max") <= 200.0 && num(&ioless["pauses_ms"]["max"]) <= 200.0);
+}
+
+#[test]
+fn the_rsync_pipeline_gains_on_io_less_over_2_6_38() {
+    let run = |level: &str| summary(&format!("rsync-{level}"), &["--scenario", "rsync", "--patches", level]);
+    let copy = |s: &serde_json::Value| {
+        s["tasks"].as_array().expect("tasks").iter().find(|t| t["kind"] == "pipeline").expect("the copy").clone()
+    };
+    let (old, ioless) = (copy(&run("2.6.38")), copy(&run("11")));
+    let rate = |t: &serde_json::Value| num(&t["rate_mbps"]);
+    // The talk: +63.5% over 2.6.38, pauses 0-3 s -> 60-70 ms.
+    assert!(rate(&ioless) >= 1.3 * rate(&old), "copy 2.6.38 {} vs IO-less {} MiB/s", rate(&old), rate(&ioless));
+    assert!(num(&old["throttled_max_ms"]) >= 400.0, "{old}");
+    assert!(num(&ioless["throttled_max_ms"]) <= 100.0, "{ioless}");
+}
+
+#[test]
+fn nfs_1_dd_waits_seconds_on_2_6_38() {
+    // The talk: "30s pause (NFS, 1-dd)" on 2.6.38-rc7.
+    let old = summary("nfs-2.6.38", &["--scenario", "nfs-1dd", "--patches", "2.6.38"]);
+    let ioless = summary("nfs-ioless", &["--scenario", "nfs-1dd"]);
+    assert!(calls(&old, "max") >= 3000.0, "2.6.38 longest call {}", calls(&old, "max"));
+    assert!(num(&ioless["pauses_ms"]["max"]) <= 200.0);
+}
+
 #[test]
 fn filesystems_keep_the_seeds_ordering_with_100_dd() {
     let rate = |fs: &str| {

@@ -5,7 +5,7 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 
-use dirtyviz::scenario::{DeviceKindSpec, DeviceSpec, FsSpec, Scenario, TaskSpec};
+use dirtyviz::scenario::{DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, Scenario, TaskSpec};
 use dirtyviz::sim::{Input, NS_PER_SEC, World};
 
 /// A seeded source of random test cases.
@@ -123,7 +123,7 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
     }
     let bytes = g.chance(0.3);
     let memory_bytes = memory_mb << 20;
-    Scenario {
+    let mut s = Scenario {
         name: "random".into(),
         description: String::new(),
         memory_mb,
@@ -136,11 +136,17 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
         dirty_background_bytes: (bytes && g.chance(0.5)).then(|| g.range(0, memory_bytes)),
         period_shift: g.chance(0.2).then(|| g.range(2, 30) as i32),
         patches: g.range(0, 11) as u8,
+        legacy: LegacySpec::Linux31,
         seed: g.0.next_u64(),
         duration_s: 60.0,
         devices,
         tasks,
+    };
+    // Half the legacy worlds run 2.6.38 (from the seed, leaving the draws as they were).
+    if s.patches == 0 && s.seed % 2 == 1 {
+        s.legacy = LegacySpec::Linux2638;
     }
+    s
 }
 
 /// A random change to a running world.
