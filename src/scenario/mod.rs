@@ -589,6 +589,12 @@ impl Scenario {
         if !(self.duration_s.is_finite() && self.duration_s > 0.0) {
             return err(format!("{origin}: duration_s must be positive"));
         }
+        if self.legacy == LegacySpec::Linux2638 && self.patches != 0 {
+            return err(format!(
+                "{origin}: `legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got {})",
+                self.patches
+            ));
+        }
         let mut devices = Vec::new();
         for (i, d) in self.devices.iter().enumerate() {
             let disks = d.disks.unwrap_or(2);
@@ -840,5 +846,18 @@ mod tests {
         let mut s = presets::get("default").expect("preset").expect("valid");
         s.hz = 7;
         assert!(s.to_world().expect_err("hz").0.contains("HZ must be"));
+        let s = Scenario::from_ron(r#"Scenario(legacy: Linux2638, devices: [(name: "sda", kind: Hdd)])"#, "x")
+            .expect("parses");
+        assert!(s.to_world().expect_err("level 11").0.contains("add `patches: 0`"));
+    }
+
+    #[test]
+    fn patch_level_overrides_pick_the_kernel_under_them() {
+        let mut s = presets::get("default").expect("preset").expect("valid");
+        s.apply(&Overrides { legacy: Some(LegacySpec::Linux2638), ..Default::default() });
+        assert_eq!((s.patches, s.legacy), (0, LegacySpec::Linux2638));
+        assert_eq!(s.to_world().expect("valid").legacy, Legacy::Linux2638);
+        s.apply(&Overrides { patches: Some(7), ..Default::default() });
+        assert_eq!((s.patches, s.legacy), (7, LegacySpec::Linux31));
     }
 }
