@@ -627,7 +627,8 @@ impl Scenario {
                 name: d.name.clone(),
                 kind,
                 bandwidth: bandwidth_mbps * 1048576.0 * members as f64,
-                seek_ns: d.seek_ms.unwrap_or(seek_ms) * 1e6,
+                // A RAID0's member disks seek in parallel.
+                seek_ns: d.seek_ms.unwrap_or(seek_ms) * 1e6 / members as f64,
                 queue_depth: d.queue_depth.unwrap_or(if nfs.is_some() {
                     usize::MAX >> 1
                 } else {
