@@ -127,6 +127,7 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
         rtt_ms: None,
         server_mbps: None,
         server_cache_mb: None,
+        server_commit_ms: None,
         wait_queue: None,
         congestion_scaled: None,
         initial_share: None,

@@ -232,6 +232,10 @@ pub struct DeviceSpec {
     /// NFS: server memory for data not yet on its disk [MiB].
     #[serde(default)]
     pub server_cache_mb: Option<u64>,
+    /// NFS: what a COMMIT costs the server once the data is on its disk,
+    /// its journal commit and disk cache flush [ms] (default 150).
+    #[serde(default)]
+    pub server_commit_ms: Option<f64>,
     /// NFS: the writeback wait queue patch.
     #[serde(default)]
     pub wait_queue: Option<bool>,
@@ -615,6 +619,7 @@ impl Scenario {
                 rtt_ns: (d.rtt_ms.unwrap_or(0.2) * 1e6) as u64,
                 server_bandwidth: d.server_mbps.unwrap_or(80.0) * 1048576.0,
                 server_cache: d.server_cache_mb.unwrap_or(128) << 20,
+                server_commit_ns: (d.server_commit_ms.unwrap_or(150.0) * 1e6) as u64,
                 wait_queue: d.wait_queue.unwrap_or(false),
                 congestion_scaled: d.congestion_scaled.unwrap_or(false),
             });

@@ -123,6 +123,10 @@ pub struct NfsConfig {
     pub server_bandwidth: f64,
     /// Server memory that holds data not yet on its disk [bytes].
     pub server_cache: u64,
+    /// What a COMMIT costs the server once the data is on its disk: the
+    /// fsync's journal commit and the flush of the drive's cache [ns].
+    /// COMMITs take turns at it, like fsyncs on one journal.
+    pub server_commit_ns: u64,
     /// The seed's "nfs: writeback pages wait queue" patch.
     pub wait_queue: bool,
     /// The seed's "nfs: scale writeback threshold proportional to dirty threshold" patch.

@@ -7,8 +7,9 @@
 //! server's memory, not yet on its disk. After writing an inode the writer
 //! sends a COMMIT once more than half of the inode's pages are unstable
 //! (`nfs_commit_unstable_pages()`); the server answers when its disk has
-//! caught up with everything it received, and the committed pages turn
-//! clean in one burst.
+//! caught up with everything it received and its journal has committed
+//! (the fsync behind a COMMIT), and the committed pages turn clean in one
+//! burst. COMMITs that reach the server together share a journal commit.
 //!
 //! Linux 3.1 lets NFS writeback pages grow without bound. The seed's NFS
 //! patches, as switches: a writeback wait queue that blocks writers above
@@ -61,6 +62,8 @@ pub struct NfsMount {
     server_flushed: f64,
     /// When `server_flushed` was brought up to date [ns].
     server_at: u64,
+    /// The server's latest journal commit, started or scheduled [ns].
+    journal_commit: (u64, u64),
     /// COMMITs sent.
     pub commits: u64,
     /// Pages made stable by COMMITs [pages].
@@ -78,6 +81,7 @@ impl NfsMount {
             server_received: 0.0,
             server_flushed: 0.0,
             server_at: 0,
+            journal_commit: (0, 0),
             commits: 0,
             committed_pages: 0,
         }
@@ -112,10 +116,19 @@ impl NfsMount {
     }
 
     /// When a COMMIT sent now completes: a round trip plus the time the
-    /// server's disk needs for everything received so far [ns].
+    /// server's disk needs for everything received so far, then a journal
+    /// commit. Like fsyncs on one journal, a COMMIT joins a commit that has
+    /// not started yet, or waits for the running one and starts the next.
     pub fn commit_done_at(&mut self, now: u64) -> u64 {
         let backlog = self.server_backlog(now);
-        now + self.config.rtt_ns + (backlog / self.config.server_bandwidth * NS_PER_SEC as f64) as u64
+        let on_disk = now + self.config.rtt_ns + (backlog / self.config.server_bandwidth * NS_PER_SEC as f64) as u64;
+        let (start, end) = self.journal_commit;
+        if on_disk <= start {
+            return end;
+        }
+        let start = on_disk.max(end);
+        self.journal_commit = (start, start + self.config.server_commit_ns);
+        self.journal_commit.1
     }
 
     /// Updates the wait queue state for `writeback` pages under writeback.
@@ -253,6 +266,7 @@ mod tests {
                 rtt_ns: 200_000,
                 server_bandwidth: 100e6,
                 server_cache: 1 << 30,
+                server_commit_ns: 0,
                 wait_queue,
                 congestion_scaled: false,
             },
@@ -277,6 +291,19 @@ mod tests {
         let mut m = mount(false);
         m.update_congestion(u64::MAX);
         assert!(!m.congested);
+    }
+
+    #[test]
+    fn commits_share_the_servers_journal_commits() {
+        let mut m = mount(false);
+        m.config.server_commit_ns = 150_000_000;
+        // Nothing to flush: a round trip, then the journal commit.
+        assert_eq!(m.commit_done_at(0), 150_200_000);
+        // A COMMIT during that journal commit waits and starts the next;
+        // one that comes before the next has started joins it.
+        assert_eq!(m.commit_done_at(1_000_000), 300_200_000);
+        assert_eq!(m.commit_done_at(2_000_000), 300_200_000);
+        assert_eq!(m.commit_done_at(400_000_000), 550_200_000);
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
                 rtt_ms: None,
                 server_mbps: None,
                 server_cache_mb: None,
+                server_commit_ms: None,
                 wait_queue: (kind == DeviceKindSpec::Nfs && g.chance(0.5)).then_some(true),
                 congestion_scaled: (kind == DeviceKindSpec::Nfs && g.chance(0.5)).then_some(true),
                 initial_share: g.chance(0.3).then(|| g.below(100) as f64 / 100.0),
