@@ -88,6 +88,23 @@ pub enum Command {
     Check(CheckArgs),
     /// Replay a recorded session headless (see --record), writing its trace.
     Replay(ReplayArgs),
+    /// Run the test cases of the seed's result tables on 3.1 and on the
+    /// whole series, and print the seed's rates beside the model's.
+    Cases(CasesArgs),
+}
+
+/// `dirtyviz cases`.
+#[derive(Debug, Args)]
+pub struct CasesArgs {
+    /// Only the cases whose name contains this (e.g. JBOD, thresh=1M/).
+    #[arg(value_name = "FILTER")]
+    pub filter: Option<String>,
+    /// Simulated time per run.
+    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
+    pub duration: u64,
+    /// Exit 1 when the mean error of the IO-less/3.1 ratio exceeds this.
+    #[arg(long, value_name = "ERROR")]
+    pub max_error: Option<f64>,
 }
 
 /// `dirtyviz replay`.
@@ -127,7 +144,8 @@ pub struct CheckArgs {
 #[derive(Clone, Debug, Default, Args)]
 pub struct WorldArgs {
     /// Preset name (default, hdd-10dd, hdd-100dd, hdd-1000dd, ssd-10dd,
-    /// jbod-10hdd, raid0-10hdd) or a scenario file.
+    /// ukey-hdd, jbod-10hdd, raid0-10hdd, nfs-1dd, nfs-10dd, switch-disk,
+    /// rsync) or a scenario file.
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
     /// One of the seed's test-case names, e.g.
@@ -347,5 +365,14 @@ mod tests {
         assert!(percent("101").is_err());
         let e = Cli::try_parse_from(["dirtyviz", "run", "--dd", "100000"]).expect_err("too many");
         assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
+    }
+
+    #[test]
+    fn the_scenario_help_names_every_preset() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_long_help().to_string();
+        for name in crate::scenario::presets::names() {
+            assert!(help.contains(name), "--scenario's help names {name}");
+        }
     }
 }

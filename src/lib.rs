@@ -11,8 +11,10 @@
 //! - [`lesson`]: guided lessons, their checks and the headless checker.
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`record`]: recording a dashboard session and replaying it.
+//! - [`cases`]: the seed's result tables beside this model's numbers.
 //! - [`ui`]: the live terminal dashboard.
 
+pub mod cases;
 pub mod cli;
 pub mod lesson;
 pub mod record;

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::cli::{CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
+use dirtyviz::cli::{CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
 use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::run::{RunOptions, run};
@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => check_files(&args),
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
+        Some(Command::Cases(args)) => cases(&args),
         None => dashboard(&cli.world, &cli.view),
     }
 }
@@ -185,6 +186,27 @@ fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode 
             eprintln!("error: terminal: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn cases(args: &CasesArgs) -> ExitCode {
+    use dirtyviz::cases;
+    let rows: Vec<_> =
+        cases::rows().into_iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).collect();
+    if rows.is_empty() {
+        return bad_input(format!("no case of the seed's tables contains `{}`", args.filter.as_deref().unwrap_or("")));
+    }
+    let measured = match cases::measure(&rows, args.duration) {
+        Ok(m) => m,
+        Err(e) => return bad_input(e),
+    };
+    out(format_args!("{}", cases::report(&measured).trim_end()));
+    match (args.max_error, cases::mean_error(&measured)) {
+        (Some(max), Some(e)) if e > max => {
+            eprintln!("mean error {e:.3} exceeds --max-error {max}");
+            ExitCode::from(EXIT_CHECK_FAILED)
+        }
+        _ => ExitCode::SUCCESS,
     }
 }
 

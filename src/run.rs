@@ -50,6 +50,30 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> RunError + '_ {
     move |e| RunError(format!("{}: write failed: {e}", path.display()))
 }
 
+/// `f` applied to every item, the items shared out over the CPUs; the
+/// results in the items' order.
+pub fn on_every_cpu<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break mine };
+                        mine.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Runs `scenario` headless and returns its summary.
 pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<Summary, RunError> {
     let mut cfg = scenario.to_world().map_err(|e| RunError(e.0))?;

@@ -191,25 +191,7 @@ pub fn show(v: f64) -> String {
 /// Checks every source, on as many threads as there are CPUs, and returns
 /// the outcomes in the sources' order.
 pub fn check_all(sources: &[Source]) -> Vec<Outcome> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(sources.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(source) = sources.get(i) else { break mine };
-                        mine.push((i, check(source)));
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, o)| o).collect()
+    crate::run::on_every_cpu(sources, check)
 }
 
 #[cfg(test)]

@@ -173,3 +173,21 @@ fn a_usb_key_beside_a_disk_keeps_moving() {
     let k = &s["bdis"][0];
     assert!(num(&k["dirty_mean_mb"]) > num(&k["thresh_mb"]), "its dirty pages start far above its share: {k}");
 }
+
+#[test]
+fn cases_prints_the_seeds_rates_beside_the_models() {
+    let out = crate::common::dirtyviz()
+        .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let row = text.lines().find(|l| l.starts_with("RAID0-10HDD-16G/xfs-10dd")).expect("the case's row");
+    assert!(row.contains("645.99") && row.contains("650.40") && row.contains("1.01"), "the seed's rates: {row}");
+    assert!(text.contains("mean error") && text.contains("over 1 cases (RAID0"), "{text}");
+    let strict = crate::common::dirtyviz()
+        .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s", "--max-error", "0"])
+        .output()
+        .expect("runs");
+    assert_eq!(strict.status.code(), Some(1), "an error above --max-error fails");
+}
