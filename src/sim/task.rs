@@ -846,7 +846,7 @@ impl World {
         }
     }
 
-    // ---- IO-full balance_dirty_pages() (Linux 3.1 up to patch 06) -----------------------
+    // ---- IO-full balance_dirty_pages() (Linux 2.6.38, 3.1 up to patch 06) ----------------
 
     /// Mirrors `task_dirty_limit()`: heavy dirtiers get up to 1/8 less of
     /// the bdi's threshold [pages].
