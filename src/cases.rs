@@ -73,14 +73,15 @@ pub struct Measured {
 }
 
 impl Measured {
-    /// IO-less over 3.1 in the model.
-    pub fn ratio(&self) -> f64 {
-        self.ioless / self.legacy
+    /// IO-less over 3.1 in the model, unless 3.1 wrote nothing (too short
+    /// a run).
+    pub fn ratio(&self) -> Option<f64> {
+        (self.legacy > 0.0).then(|| self.ioless / self.legacy)
     }
 
     /// How far the model's ratio is from the seed's.
-    pub fn error(&self) -> f64 {
-        (self.ratio() - self.row.ratio()).abs()
+    pub fn error(&self) -> Option<f64> {
+        self.ratio().map(|r| (r - self.row.ratio()).abs())
     }
 }
 
@@ -103,9 +104,10 @@ pub fn measure(rows: &[Row], duration_ns: u64) -> Result<Vec<Measured>, String> 
         .collect()
 }
 
-/// Mean error of the ratio over `measured`, or None when empty.
+/// Mean error of the ratio over the rows of `measured` that have one, or
+/// None when none has.
 pub fn mean_error<'a>(measured: impl IntoIterator<Item = &'a Measured>) -> Option<f64> {
-    let (sum, n) = measured.into_iter().fold((0.0, 0), |(s, n), m| (s + m.error(), n + 1));
+    let (sum, n) = measured.into_iter().filter_map(Measured::error).fold((0.0, 0), |(s, n), e| (s + e, n + 1));
     (n > 0).then(|| sum / n as f64)
 }
 
@@ -116,27 +118,32 @@ pub fn report(measured: &[Measured]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{:width$}   seed: 3.1  IO-less  ratio │ model: 3.1  IO-less  ratio", "case");
     for m in measured {
+        let ratio = m.ratio().map_or_else(|| "-".to_string(), |r| format!("{r:.2}"));
         let _ = writeln!(
             s,
-            "{:width$}   {:9.2} {:8.2} {:6.2} │ {:10.2} {:8.2} {:6.2}",
+            "{:width$}   {:9.2} {:8.2} {:6.2} │ {:10.2} {:8.2} {ratio:>6}",
             m.row.name,
             m.row.legacy,
             m.row.ioless,
             m.row.ratio(),
             m.legacy,
             m.ioless,
-            m.ratio()
         );
     }
+    let compared = measured.iter().filter(|m| m.ratio().is_some()).count();
+    if compared < measured.len() {
+        let _ = writeln!(s, "{} cases wrote nothing on 3.1 in this time: give them longer", measured.len() - compared);
+    }
     if let Some(all) = mean_error(measured) {
-        let _ = write!(s, "IO-less/3.1 ratio, model against seed: mean error {all:.3} over {} cases", measured.len());
+        let _ = write!(s, "IO-less/3.1 ratio, model against seed: mean error {all:.3} over {compared} cases");
         let mut groups: Vec<&str> = measured.iter().map(|m| group(m.row.name)).collect();
         groups.sort_unstable();
         groups.dedup();
         let parts: Vec<String> = groups
             .iter()
             .filter_map(|g| {
-                let of: Vec<&Measured> = measured.iter().filter(|m| group(m.row.name) == *g).collect();
+                let of: Vec<&Measured> =
+                    measured.iter().filter(|m| group(m.row.name) == *g && m.ratio().is_some()).collect();
                 mean_error(of.iter().copied()).map(|e| format!("{g} {e:.3} ({})", of.len()))
             })
             .collect();
@@ -167,9 +174,15 @@ mod tests {
     #[test]
     fn errors_compare_ratios_not_rates() {
         let row = Row { name: "x", legacy: 50.0, ioless: 55.0 };
-        let m = Measured { row, legacy: 100.0, ioless: 100.0 };
-        assert!((m.error() - 0.1).abs() < 1e-12);
-        assert_eq!(mean_error([&m, &m]), Some(m.error()));
-        assert!(report(&[m]).contains("mean error 0.100 over 1 cases (single disk 0.100 (1))"));
+        let m = Measured { row: row.clone(), legacy: 100.0, ioless: 100.0 };
+        let e = m.error().expect("3.1 wrote");
+        assert!((e - 0.1).abs() < 1e-12);
+        // A run too short to write anything is left out, and said so.
+        let idle = Measured { row, legacy: 0.0, ioless: 0.0 };
+        assert_eq!(idle.error(), None);
+        assert_eq!(mean_error([&m, &idle, &m]), Some(e));
+        let text = report(&[m, idle]);
+        assert!(text.contains("mean error 0.100 over 1 cases (single disk 0.100 (1))"), "{text}");
+        assert!(text.contains("1 cases wrote nothing on 3.1 in this time"), "{text}");
     }
 }
