@@ -9,6 +9,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::scenario::Scenario;
+use crate::sim::config::Legacy;
 use crate::sim::metrics::{Histogram, Sample};
 use crate::sim::trace::TraceEvent;
 use crate::sim::{NS_PER_SEC, World};
@@ -536,7 +537,7 @@ impl Summary {
             "scenario {}  patches {}{}  seed {}  HZ {}  {:.0} s simulated",
             self.scenario,
             self.patches,
-            if self.kernel == "3.1" { String::new() } else { format!(" (Linux {})", self.kernel) },
+            if self.kernel == Legacy::Linux31.version() { String::new() } else { format!(" (Linux {})", self.kernel) },
             self.seed,
             self.hz,
             self.duration_s

@@ -170,8 +170,8 @@ impl Device {
             } else {
                 let switch = self.head != Some((request.inode, request.offset));
                 let extra = request.fragments.saturating_sub(1) as u64;
-                let reach = switch_reach(self.run_pages);
-                let cost = if switch { fs.switch_seeks * reach } else { 0.0 } + extra as f64 * fs.fragment_seeks;
+                let cost = if switch { fs.switch_seeks * switch_reach(self.run_pages) } else { 0.0 }
+                    + extra as f64 * fs.fragment_seeks;
                 (u64::from(switch && fs.switch_seeks > 0.0) + extra, cost)
             };
             if cost > 0.0 {
