@@ -91,6 +91,9 @@ pub enum Command {
     /// Run the test cases of the seed's result tables on 3.1 and on the
     /// whole series, and print the seed's rates beside the model's.
     Cases(CasesArgs),
+    /// Read a real kernel's trace of the writeback events (ftrace,
+    /// trace-cmd report, perf script) and summarise it.
+    View(crate::ktrace::cli::TraceViewArgs),
 }
 
 /// `dirtyviz cases`.

@@ -12,10 +12,13 @@
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers.
+//! - [`ktrace`]: real kernel traces of the writeback tracepoints, read
+//!   and summarised.
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cases;
 pub mod cli;
+pub mod ktrace;
 pub mod lesson;
 pub mod record;
 pub mod run;

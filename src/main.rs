@@ -48,6 +48,9 @@ fn main() -> ExitCode {
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
+        Some(Command::View(args)) => {
+            dirtyviz::ktrace::command::view(&args).map_or_else(bad_input, |_| ExitCode::SUCCESS)
+        }
         None => dashboard(&cli.world, &cli.view),
     }
 }

@@ -6,5 +6,6 @@ mod dashboard;
 mod errors;
 mod exact;
 mod generations;
+mod ktrace;
 mod lessons;
 mod robust;
