@@ -9,17 +9,20 @@
 //!                                         │ fields  │        ┌────────────┐
 //!                                         │ by name)├───────►│   series   ├─► CSV, charts: rows per
 //!                                         └─────────┘        └────────────┘   100 ms on the trace clock
+//!                                                           fit: scenario ─► headless run ─► side by side
 //! ```
 //!
 //! - [`event`]: the three tracepoints, their fields, names and units by release.
 //! - [`line`]: one line taken apart (ftrace, trace-cmd report, perf script).
 //! - [`reader`]: lines to events, counting what is skipped.
 //! - [`summary`], [`series`]: what the events add up to.
+//! - [`fit`]: the scenario a trace implies, run beside it.
 //! - [`command`], [`cli`]: `dirtyviz view`.
 
 pub mod cli;
 pub mod command;
 pub mod event;
+pub mod fit;
 pub mod line;
 pub mod reader;
 pub mod series;

@@ -302,3 +302,33 @@ fn the_csv_uses_runs_column_names_on_the_traces_clock() {
     assert_eq!(rows[0][col("trace_time_s")], "1305.737996");
     assert_eq!(rows[199][col("time_s")], "20.0");
 }
+
+#[test]
+fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
+    let s = view(SHIPPED, &["--fit"]);
+    let sc = &s["model"]["scenario"];
+    assert_eq!(
+        (sc["dirty_bytes"].clone(), sc["dirty_background_bytes"].clone()),
+        ((102400u64 * 4096).into(), (51200u64 * 4096).into())
+    );
+    assert_eq!((sc["cpus"].clone(), sc["hz"].clone(), sc["duration_s"].clone()), (2.into(), 250.into(), 20.0.into()));
+    assert_eq!(sc["devices"][0]["name"], "254:0");
+    assert_eq!(num(&sc["devices"][0]["bandwidth_mbps"]), 493952.0 / 1024.0);
+    assert_eq!(sc["tasks"][0]["Dd"]["n"], 4);
+    let compared: BTreeMap<String, (Value, Value)> = s["compare"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| (r["quantity"].as_str().expect("name").to_string(), (r["trace"].clone(), r["model"].clone())))
+        .collect();
+    for (q, pages) in [("thresh", 102400.0), ("bg_thresh", 51200.0), ("limit", 102400.0)] {
+        assert_eq!(compared[q], (pages.into(), pages.into()), "{q} in pages");
+    }
+    assert_eq!(num(&s["model"]["summary"]["global"]["setpoint_mb"]), 350.0);
+    assert!(s["trace"]["events"]["balance_dirty_pages"] == 260);
+    let assumed: Vec<&str> =
+        s["not_inferred"].as_array().expect("list").iter().map(|a| a["what"].as_str().expect("what")).collect();
+    for what in ["memory", "device kind", "block size", "task start"] {
+        assert!(assumed.contains(&what), "{what} in {assumed:?}");
+    }
+}
