@@ -94,6 +94,8 @@ pub enum Command {
     /// Read a real kernel's trace of the writeback events (ftrace,
     /// trace-cmd report, perf script) and summarise it.
     View(crate::ktrace::cli::TraceViewArgs),
+    /// Trace the running kernel's writeback events (root).
+    Live(crate::ktrace::cli::LiveArgs),
 }
 
 /// `dirtyviz cases`.

@@ -12,8 +12,8 @@
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers.
-//! - [`ktrace`]: real kernel traces of the writeback tracepoints, read
-//!   and summarised.
+//! - [`ktrace`]: real kernel traces of the writeback tracepoints, read,
+//!   summarised, captured live and fitted with a scenario.
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cases;

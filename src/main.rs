@@ -51,6 +51,9 @@ fn main() -> ExitCode {
         Some(Command::View(args)) => {
             dirtyviz::ktrace::command::view(&args).map_or_else(bad_input, |_| ExitCode::SUCCESS)
         }
+        Some(Command::Live(args)) => {
+            dirtyviz::ktrace::command::live(&args).map_or_else(bad_input, |_| ExitCode::SUCCESS)
+        }
         None => dashboard(&cli.world, &cli.view),
     }
 }

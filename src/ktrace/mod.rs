@@ -3,8 +3,8 @@
 //! turning them into the quantities the simulation charts.
 //!
 //! ```text
-//!  trace file or `-`    ┌────────┐ lines ┌─────────┐ events ┌────────────┐  summary JSON / text
-//!                     ─┤ reader ├──────►│ decoder ├───────►│ summarizer ├─► (per bdi: counts, medians,
+//!  trace file, `-`,      ┌────────┐ lines ┌─────────┐ events ┌────────────┐  summary JSON / text
+//!  or trace_pipe (live) ─┤ reader ├──────►│ decoder ├───────►│ summarizer ├─► (per bdi: counts, medians,
 //!                        └────────┘       │ (line:  │        └────────────┘   limits, pauses, tasks)
 //!                                         │ fields  │        ┌────────────┐
 //!                                         │ by name)├───────►│   series   ├─► CSV, charts: rows per
@@ -17,13 +17,15 @@
 //! - [`reader`]: lines to events, counting what is skipped.
 //! - [`summary`], [`series`]: what the events add up to.
 //! - [`fit`]: the scenario a trace implies, run beside it.
-//! - [`command`], [`cli`]: `dirtyviz view`.
+//! - [`live`]: the running kernel's trace_pipe, restoring tracefs on exit.
+//! - [`command`], [`cli`]: `dirtyviz view` and `dirtyviz live`.
 
 pub mod cli;
 pub mod command;
 pub mod event;
 pub mod fit;
 pub mod line;
+pub mod live;
 pub mod reader;
 pub mod series;
 pub mod stats;
@@ -59,7 +61,7 @@ pub struct Analysis {
 }
 
 /// Consumes events as they are read: the summary always, the series when
-/// wanted.
+/// wanted. Used by `view` on a file and by `live` on trace_pipe.
 #[derive(Debug, Default)]
 pub struct Collector {
     pub decoder: Decoder,
@@ -71,6 +73,16 @@ impl Collector {
     /// A collector; `series` keeps the rows (for a CSV or charts).
     pub fn new(series: bool) -> Collector {
         Collector { series: series.then(|| Series::new(false)), ..Collector::default() }
+    }
+
+    /// Reads one line.
+    pub fn line(&mut self, text: &str) {
+        if let Some(e) = self.decoder.line(text) {
+            self.summarizer.add(&e);
+            if let Some(s) = &mut self.series {
+                s.add(&e);
+            }
+        }
     }
 
     /// Reads every line of `input`.

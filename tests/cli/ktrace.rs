@@ -1,10 +1,12 @@
-//! `dirtyviz view` on real kernel traces: the shipped 6.18 trace (checked
-//! against an independent reading of the file), a perf capture, and
-//! hand-made traces in the
+//! `dirtyviz view` and `dirtyviz live` on real kernel traces: the shipped
+//! 6.18 trace (checked against an independent reading of the file),
+//! captures of this project's own `live` runs, and hand-made traces in the
 //! formats of 3.2, 3.3, 4.4, 5.4 and 6.1 (built from each release's
 //! TP_printk format strings).
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -215,6 +217,15 @@ fn bdis_by_device_number_and_tasks_by_comm_pid() {
     let kworker =
         s["tasks"].as_array().expect("tasks").iter().find(|t| t["task"] == "kworker/u16:2-301").expect("kworker");
     assert_eq!(kworker["bdi_dirty_ratelimit"], 2);
+    let s = view("live-6.18-two-loop-bdis-0.3s.txt", &[]);
+    let per_bdi: Vec<(String, u64)> = s["bdis"]
+        .as_array()
+        .expect("bdis")
+        .iter()
+        .map(|b| (b["bdi"].as_str().expect("name").into(), b["events"]["balance_dirty_pages"].as_u64().expect("n")))
+        .collect();
+    assert_eq!(per_bdi, [("7:1".to_string(), 73), ("7:0".to_string(), 16)]);
+    assert_eq!(s["bdis"][0]["tasks"].as_array().expect("tasks").len(), 2);
 }
 
 #[test]
@@ -226,6 +237,20 @@ fn other_events_garbage_and_truncated_lines_are_counted_not_fatal() {
         [7, 2, 3, 2].map(Value::from).each_ref()
     );
     assert_eq!(s["lines"], 24);
+}
+
+#[test]
+fn a_live_capture_reads_back_as_it_was_summarised() {
+    // Saved by `dirtyviz live --save` on Linux 6.18, a dd throttled by a
+    // loop device's strict_limit, stopped with SIGTERM after 3 s.
+    let s = view("live-6.18-loop-strict_limit-sigterm.txt", &[]);
+    let e = &s["events"];
+    assert_eq!(
+        [&e["balance_dirty_pages"], &e["bdi_dirty_ratelimit"], &e["global_dirty_state"]],
+        [43, 4, 432].map(Value::from).each_ref()
+    );
+    assert_eq!(s["bdis"][0]["bdi"], "7:0");
+    assert_eq!(s["format"], "ftrace (trace_pipe)");
 }
 
 #[test]
@@ -331,4 +356,74 @@ fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
     for what in ["memory", "device kind", "block size", "task start"] {
         assert!(assumed.contains(&what), "{what} in {assumed:?}");
     }
+}
+
+/// A directory shaped like tracefs: enable files, tracing_on, and a plain
+/// file for trace_pipe.
+fn fake_tracefs(name: &str) -> PathBuf {
+    let root = tmp(&format!("tracefs-{name}"));
+    let _ = std::fs::remove_dir_all(&root);
+    for event in ["balance_dirty_pages", "bdi_dirty_ratelimit", "global_dirty_state"] {
+        let dir = root.join("events/writeback").join(event);
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(dir.join("enable"), if event == "global_dirty_state" { "1\n" } else { "0\n" }).expect("enable");
+    }
+    std::fs::write(root.join("tracing_on"), "0\n").expect("tracing_on");
+    std::fs::write(root.join("trace_pipe"), "").expect("pipe");
+    root
+}
+
+fn enables(root: &Path) -> Vec<String> {
+    ["balance_dirty_pages", "bdi_dirty_ratelimit", "global_dirty_state"]
+        .iter()
+        .map(|e| {
+            std::fs::read_to_string(root.join("events/writeback").join(e).join("enable"))
+                .expect("enable")
+                .trim()
+                .to_string()
+        })
+        .chain([std::fs::read_to_string(root.join("tracing_on")).expect("on").trim().to_string()])
+        .collect()
+}
+
+#[test]
+fn live_restores_every_enable_file_after_sigterm() {
+    let root = fake_tracefs("sigterm");
+    let summary = tmp("ktrace-live-sigterm.json");
+    let mut child = dirtyviz()
+        .args(["live", "-q", "--tracefs"])
+        .arg(&root)
+        .arg("--summary-json")
+        .arg(&summary)
+        .spawn()
+        .expect("starts");
+    let started = Instant::now();
+    while enables(&root) != ["1", "1", "1", "1"] {
+        assert!(started.elapsed() < Duration::from_secs(20), "events never enabled: {:?}", enables(&root));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let capture = std::fs::read_to_string(fixture("live-6.18-loop-strict_limit-sigterm.txt")).expect("fixture");
+    std::fs::write(root.join("trace_pipe"), &capture).expect("events arrive");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().expect("ends");
+    assert!(status.success(), "{status}");
+    assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
+    let s: Value = serde_json::from_slice(&std::fs::read(&summary).expect("summary")).expect("JSON");
+    assert_eq!(s["events"]["balance_dirty_pages"], 43);
+    assert_eq!(s["events"]["global_dirty_state"], 432);
+}
+
+#[test]
+fn live_on_a_tracefs_without_the_writeback_events_is_one_line_and_exit_2() {
+    let root = tmp("tracefs-empty");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("dir");
+    std::fs::write(root.join("trace_pipe"), "").expect("pipe");
+    let out = dirtyviz().args(["live", "--duration", "1s", "--tracefs"]).arg(&root).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("none of the writeback tracepoints"), "{stderr}");
 }
