@@ -272,7 +272,7 @@ fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
     row("freerun".into(), "MiB", g.and_then(|g| g.freerun_mb), Some(m.global.freerun_mb));
     row("setpoint".into(), "MiB", g.and_then(|g| g.setpoint_mb), Some(m.global.setpoint_mb));
     row(
-        format!("dirty, mean (model: after {:.0} s)", m.global.settle_s),
+        format!("dirty, mean (model: after {} s)", m.global.settle_s),
         "MiB",
         g.and_then(|g| g.dirty_mb.mean),
         Some(m.global.dirty_mean_mb),
@@ -327,15 +327,15 @@ impl FitSummary {
                 .join(", ")
         );
         for a in &self.not_inferred {
-            let _ = writeln!(s, "assumed     {}: {} ({})", a.what, a.assumed, a.why);
+            let _ = writeln!(s, "assumed     {}: {}; {}", a.what, a.assumed, a.why);
         }
-        let _ = writeln!(s, "{:<34} {:>12} {:>12}", "side by side", "trace", "model");
+        let _ = writeln!(s, "{:<40} {:>12} {:>12}", "side by side", "trace", "model");
         let cell = |v: Option<f64>| {
             v.map_or("-".to_string(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") })
         };
         for c in &self.compare {
             let name = if c.unit.is_empty() { c.quantity.clone() } else { format!("{} [{}]", c.quantity, c.unit) };
-            let _ = writeln!(s, "{name:<34} {:>12} {:>12}", cell(c.trace), cell(c.model));
+            let _ = writeln!(s, "{name:<40} {:>12} {:>12}", cell(c.trace), cell(c.model));
         }
         s
     }
