@@ -12,14 +12,18 @@
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers.
+//! - [`plot`]: the five charts as figures (SVG, PNG) for slides and papers.
+//! - [`shell`]: shell completions and the man page.
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cases;
 pub mod cli;
 pub mod lesson;
+pub mod plot;
 pub mod record;
 pub mod run;
 pub mod scenario;
 pub mod session;
+pub mod shell;
 pub mod sim;
 pub mod ui;

@@ -7,4 +7,5 @@ mod errors;
 mod exact;
 mod generations;
 mod lessons;
+mod plot;
 mod robust;
