@@ -72,7 +72,9 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
     // Title and the run's numbers.
     let header_h = px(64.0 + 23.0 * (f.subtitle.len() as f64 - 1.0) + 16.0);
     let (header, body) = root.split_vertically(header_h);
-    header.draw(&Text::new(f.title.clone(), (px(24.0), px(16.0)), font(30.0).style(FontStyle::Bold))).map_err(e)?;
+    header
+        .draw(&Text::new(f.title.clone(), (px(24.0), px(16.0)), ("sans-serif", 30.0 * k, FontStyle::Bold).into_font()))
+        .map_err(e)?;
     let grey = RGBColor(70, 70, 70);
     for (i, line) in f.subtitle.iter().enumerate() {
         let y = px(58.0 + 23.0 * i as f64);

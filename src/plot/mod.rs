@@ -238,3 +238,76 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
     }
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn run(preset: &str, patches: Option<u8>, compare: Option<Compare>, secs: u64) -> Vec<collect::SideData> {
+        let mut s = presets::get(preset).expect("preset").expect("valid");
+        if let Some(p) = patches {
+            s.patches = p;
+        }
+        let source = Source::World { scenario: s, compare };
+        let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration_ns: None, bdi: None };
+        let Start { mut session, .. } = start(source, &opts).expect("starts");
+        let end = secs * NS_PER_SEC;
+        let mut c = collect::Collector::new(&session, 0, 0, end, 50);
+        for t in 1..=secs {
+            session.advance_to(t * NS_PER_SEC);
+            c.take(&session);
+        }
+        c.finish()
+    }
+
+    #[test]
+    fn thinned_lines_keep_the_extremes_and_counts_come_from_every_pause() {
+        let mut s = presets::get("hdd-10dd").expect("preset").expect("valid");
+        s.duration_s = 10.0;
+        let mut session = Session::new(s, None, PAUSE_LOG).expect("session");
+        let mut c = collect::Collector::new(&session, 0, 0, 10 * NS_PER_SEC, 20);
+        for t in 1..=10 {
+            session.advance_to(t * NS_PER_SEC);
+            c.take(&session);
+        }
+        let w = session.world();
+        let sides = c.finish();
+        let line = sides[0].line(collect::Q::Dirty);
+        assert!(line.len() <= 40, "two points per column at most: {}", line.len());
+        let raw_max = w.samples().iter().map(|s| crate::ui::charts::mib(s.dirty)).fold(0.0, f64::max);
+        assert_eq!(line.iter().map(|p| p.1).fold(0.0, f64::max), raw_max);
+        let sleeps = w.pause_log().iter().filter(|r| !r.call && r.t_ns > 0).count() as u64;
+        assert!(sleeps > 1000, "{sleeps}");
+        assert_eq!(sides[0].sleep_hist.count(), sleeps, "every sleep counted once");
+    }
+
+    #[test]
+    fn a_legacy_kernel_draws_no_setpoint_and_no_pos_ratio_and_says_so() {
+        let sides = run("hdd-10dd", Some(0), None, 5);
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
+        let global = chart::global_dirty(&ctx, &sides);
+        assert!(global.lines.iter().all(|l| !l.label.contains("setpoint") && !l.label.contains("freerun")));
+        assert!(global.notes.iter().any(|n| n.contains("no freerun, setpoint (not used by this kernel)")));
+        let rates = chart::rates(&ctx, &sides);
+        assert!(rates.lines.iter().all(|l| !l.label.contains("ratelimit")), "{:?}", rates.notes);
+        assert!(rates.lines.iter().any(|l| l.label.starts_with("written")));
+        let pos = chart::pos_ratio(&ctx, &sides, &[chart::Curves::default()]);
+        assert!(pos.lines.is_empty() && pos.dots.is_empty());
+        assert!(pos.message.as_deref().is_some_and(|m| m.contains("patch 02")));
+    }
+
+    #[test]
+    fn a_comparison_draws_side_b_dashed_and_shared_lines_once() {
+        let sides = run("hdd-10dd", None, Some(Compare::Legacy(11)), 5);
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
+        let global = chart::global_dirty(&ctx, &sides);
+        let dirty: Vec<_> = global.lines.iter().filter(|l| l.colour == chart::colour::BLUE).collect();
+        assert_eq!(dirty.len(), 2, "each side's dirty pages");
+        assert!(!dirty[0].dashed && dirty[1].dashed);
+        // Both worlds have the same thresholds: drawn once.
+        let thresh = global.lines.iter().filter(|l| l.label.contains("dirty_thresh")).count();
+        assert_eq!(thresh, 1);
+        assert_eq!(global.sides.len(), 2);
+    }
+}
