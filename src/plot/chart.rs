@@ -113,9 +113,10 @@ pub struct Context {
 }
 
 impl Context {
-    /// Length of the second half of the plotted time, which the means cover [s].
-    fn half_s(&self) -> f64 {
-        (self.span[1] - self.span[0]) / 2.0
+    /// The second half of the plotted time, which the means cover: "30 s".
+    fn half(&self) -> String {
+        let s = (self.span[1] - self.span[0]) / 2.0;
+        if s >= 10.0 { format!("{s:.0} s") } else { format!("{s:.1} s").replace(".0 s", " s") }
     }
 }
 
@@ -249,10 +250,10 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         let m = &s.means;
         let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {:.0} MiB", m.setpoint) } else { String::new() };
         f.subtitle.push(format!(
-            "{}: dirty {:.0} MiB on average over the last {:.0} s{setpoint}",
+            "{}: dirty {:.0} MiB on average over the last {}{setpoint}",
             s.label,
             m.dirty,
-            ctx.half_s()
+            ctx.half()
         ));
     }
     f.fit_y();
@@ -269,10 +270,10 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         let setpoint =
             if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {:.0} MiB", m.bdi_setpoint) } else { String::new() };
         f.subtitle.push(format!(
-            "{}: bdi_dirty {:.0} MiB on average over the last {:.0} s{setpoint}",
+            "{}: bdi_dirty {:.0} MiB on average over the last {}{setpoint}",
             s.label,
             m.bdi_dirty,
-            ctx.half_s()
+            ctx.half()
         ));
     }
     f.fit_y();
@@ -358,11 +359,11 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             cross: i == 1,
         });
         f.subtitle.push(format!(
-            "{}: pos_ratio {:.3} at the end, {:.3} on average over the last {:.0} s",
+            "{}: pos_ratio {:.3} at the end, {:.3} on average over the last {}",
             s.label,
             c.now.1,
             s.means.pos_ratio,
-            ctx.half_s()
+            ctx.half()
         ));
     }
     if clipped {
@@ -409,11 +410,7 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         } else {
             String::new()
         };
-        f.subtitle.push(format!(
-            "{}: written {written:.1} MiB/s{rate} (means over the last {:.0} s)",
-            s.label,
-            ctx.half_s()
-        ));
+        f.subtitle.push(format!("{}: written {written:.1} MiB/s{rate} (means over the last {})", s.label, ctx.half()));
     }
     f
 }

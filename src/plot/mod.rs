@@ -213,17 +213,22 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
         chart::pauses(&ctx, &sides),
     ];
 
+    if opts.out.exists() && !opts.out.is_dir() {
+        return Err(PlotError(format!("--out {}: not a directory", opts.out.display())));
+    }
     std::fs::create_dir_all(&opts.out).map_err(|e| PlotError(format!("{}: {e}", opts.out.display())))?;
+    let ext = match opts.format {
+        PlotFormat::Svg => "svg",
+        PlotFormat::Png => "png",
+    };
+    let paths: Vec<PathBuf> = figures.iter().map(|f| opts.out.join(format!("{}.{ext}", f.file))).collect();
+    for path in &paths {
+        check_not_input(path, inputs)?;
+    }
     let (size, k) = geometry(opts.format);
     let mut report = String::new();
-    for mut f in figures {
+    for (mut f, path) in figures.into_iter().zip(paths) {
         f.thin_dots(size, k);
-        let ext = match opts.format {
-            PlotFormat::Svg => "svg",
-            PlotFormat::Png => "png",
-        };
-        let path = opts.out.join(format!("{}.{ext}", f.file));
-        check_not_input(&path, inputs)?;
         write_atomic(&path, |tmp| match opts.format {
             PlotFormat::Svg => {
                 let text = draw::svg(&f, size, k)?;

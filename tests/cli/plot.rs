@@ -182,3 +182,24 @@ fn the_man_page_is_roff_with_every_subcommand() {
     }
     assert_eq!(roff.matches("\n.RS").count(), roff.matches("\n.RE").count(), "indents balance");
 }
+
+#[test]
+fn plot_never_writes_over_its_input_nor_into_a_file() {
+    let dir = tmp("plot-input");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // A scenario file that happens to have a figure's name.
+    let input = dir.join("4-rates.svg");
+    let scenario = std::fs::read("assets/scenarios/default.ron").expect("shipped scenario");
+    std::fs::write(&input, &scenario).expect("written");
+    let out = dirtyviz().args(["plot", "--duration", "1s", "--scenario"]).arg(&input).arg("--out").arg(&dir).output();
+    let out = out.expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is an input of this run"), "{err}");
+    assert_eq!(std::fs::read(&input).expect("still there"), scenario, "the input is intact");
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "nothing else written");
+    let out = dirtyviz().args(["plot", "--duration", "1s", "--out"]).arg(&input).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a directory"));
+}
