@@ -288,6 +288,8 @@ pub struct Curves {
     pub curves: Vec<(String, Vec<(f64, f64)>)>,
     /// The operating point on the product at the end (dirty [MiB], pos_ratio).
     pub now: (f64, f64),
+    /// The bdi's point on its control line at the end (bdi_dirty [MiB], ratio).
+    pub bdi_now: (f64, f64),
     /// freerun, setpoint and limit at the end [MiB].
     pub marks: [f64; 3],
 }
@@ -358,12 +360,25 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             radius: 5.0,
             cross: i == 1,
         });
+        f.dots.push(Dots {
+            label: format!("{who}bdi_dirty at the end (bdi line)"),
+            points: vec![(c.bdi_now.0, c.bdi_now.1.min(POS_TOP))],
+            colour: GREEN,
+            radius: 5.0,
+            cross: i == 1,
+        });
         f.subtitle.push(format!(
             "{}: pos_ratio {:.3} at the end, {:.3} on average over the last {}",
             s.label,
             c.now.1,
             s.means.pos_ratio,
             ctx.half()
+        ));
+    }
+    if !f.lines.is_empty() {
+        f.notes.push(format!(
+            "the lines as they stand at the end ({:.0} s); the operating points as they were",
+            ctx.span[1]
         ));
     }
     if clipped {

@@ -148,6 +148,7 @@ fn curves(session: &Session, bdi: usize) -> Vec<chart::Curves> {
             for s in p.data.series {
                 if s.name == "now" {
                     c.now = s.points.first().copied().unwrap_or_default();
+                    c.bdi_now = s.points.get(1).copied().unwrap_or_default();
                 } else {
                     c.curves.push((s.name.to_string(), s.points));
                 }
