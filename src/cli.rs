@@ -96,6 +96,67 @@ pub enum Command {
     View(crate::ktrace::cli::TraceViewArgs),
     /// Trace the running kernel's writeback events (root).
     Live(crate::ktrace::cli::LiveArgs),
+    /// Run a world (or a lesson's step) headless and write the five charts
+    /// as figures for slides and papers (SVG or PNG).
+    Plot(Box<PlotArgs>),
+    /// Print a shell completion script (e.g. `dirtyviz completions bash >
+    /// ~/.local/share/bash-completion/completions/dirtyviz`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on standard output (e.g. `dirtyviz man |
+    /// man -l -`).
+    Man,
+}
+
+/// `dirtyviz plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// The world (ignored with --lesson, whose step sets up its own).
+    #[command(flatten)]
+    pub world: WorldArgs,
+    /// Plot a step of this lesson (a shipped id such as 07, or a lesson
+    /// file): the lesson runs up to the step as `dirtyviz check` does, and
+    /// the figures show the step's own time.
+    #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["WorldArgs", "compare"])]
+    pub lesson: Option<String>,
+    /// The lesson's step to plot, from 1 (default 1).
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    pub step: Option<u32>,
+    /// Simulated time to plot, e.g. 60s or 5m (default: the scenario's, or
+    /// the lesson step's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
+    pub duration: Option<u64>,
+    /// Directory the figures go to (made if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// svg (vector, for papers and slides) or png (1920x1080 pixels).
+    #[arg(long, value_enum, default_value_t = PlotFormat::Svg)]
+    pub format: PlotFormat,
+    /// Plot both sides of an A/B comparison on shared axes, as the
+    /// dashboard's --compare: legacy, 2.6.38, patches=N or dirty-ratio=N.
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
+    /// The bdi of charts 2, 4 and 5, by name or number from 0 (default: the
+    /// first, or the one the lesson selects).
+    #[arg(long, value_name = "NAME|N")]
+    pub bdi: Option<String>,
+}
+
+/// Figure file formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlotFormat {
+    /// Scalable vector graphics.
+    #[default]
+    Svg,
+    /// Portable network graphics, drawn with an embedded font.
+    Png,
+}
+
+/// `dirtyviz completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `dirtyviz cases`.

@@ -14,15 +14,19 @@
 //! - [`cases`]: the seed's result tables beside this model's numbers.
 //! - [`ktrace`]: real kernel traces of the writeback tracepoints, read,
 //!   summarised, captured live and fitted with a scenario.
+//! - [`plot`]: the five charts as figures (SVG, PNG) for slides and papers.
+//! - [`shell`]: shell completions and the man page.
 //! - [`ui`]: the live terminal dashboard.
 
 pub mod cases;
 pub mod cli;
 pub mod ktrace;
 pub mod lesson;
+pub mod plot;
 pub mod record;
 pub mod run;
 pub mod scenario;
 pub mod session;
+pub mod shell;
 pub mod sim;
 pub mod ui;

@@ -54,6 +54,15 @@ fn main() -> ExitCode {
         Some(Command::Live(args)) => {
             dirtyviz::ktrace::command::live(&args).map_or_else(bad_input, |_| ExitCode::SUCCESS)
         }
+        Some(Command::Plot(args)) => plot(&args),
+        Some(Command::Completions(args)) => {
+            dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man) => {
+            let _ = dirtyviz::shell::man(&mut std::io::stdout().lock());
+            ExitCode::SUCCESS
+        }
         None => dashboard(&cli.world, &cli.view),
     }
 }
@@ -232,6 +241,25 @@ fn replay(args: &ReplayArgs) -> ExitCode {
                 r.level,
                 args.trace.as_ref().map(|t| format!("; trace in {}", t.display())).unwrap_or_default()
             ));
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
+    }
+}
+
+fn plot(args: &dirtyviz::cli::PlotArgs) -> ExitCode {
+    use dirtyviz::plot::{Source, plot};
+    let source = match &args.lesson {
+        Some(lesson) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
+        None => match scenario(&args.world) {
+            Ok(s) => Source::World { scenario: s, compare: args.compare },
+            Err(e) => return bad_input(e),
+        },
+    };
+    let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref()];
+    match plot(source, &dirtyviz::plot::options(args), &inputs) {
+        Ok(report) => {
+            out(format_args!("{}", report.trim_end()));
             ExitCode::SUCCESS
         }
         Err(e) => bad_input(e),

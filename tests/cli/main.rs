@@ -8,4 +8,5 @@ mod exact;
 mod generations;
 mod ktrace;
 mod lessons;
+mod plot;
 mod robust;
