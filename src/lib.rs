@@ -13,13 +13,25 @@
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers.
 //! - [`ui`]: the live terminal dashboard.
+//! - [`error`]: the one error type; [`input`] and [`output`]: reading the
+//!   user's files with limits, writing outputs without clobbering;
+//!   [`units`]: MiB, means and medians; [`oom`]: out of memory as an error;
+//!   [`interrupt`]: Ctrl-C during a headless run.
 
 pub mod cases;
 pub mod cli;
+pub mod error;
+pub mod input;
+pub mod interrupt;
 pub mod lesson;
+pub mod oom;
+pub mod output;
 pub mod record;
 pub mod run;
 pub mod scenario;
 pub mod session;
 pub mod sim;
 pub mod ui;
+pub mod units;
+
+pub use error::{Error, Result};

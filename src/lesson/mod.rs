@@ -32,7 +32,8 @@ pub mod runner;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::{Overrides, Scenario, ScenarioError, case, presets, ron_error, ron_options};
+use crate::error::{Error, Result};
+use crate::scenario::{Overrides, Scenario, case, presets, ranges, ron_error, ron_options};
 use metric::Metric;
 
 /// A lesson.
@@ -40,17 +41,21 @@ use metric::Metric;
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
     /// Short id, its place in the teaching order ("00".."15").
+    #[serde(deserialize_with = "ranges::name")]
     pub id: String,
     /// Title.
+    #[serde(deserialize_with = "ranges::name")]
     pub title: String,
     /// The patch it teaches: its subject line in the seed.
+    #[serde(deserialize_with = "ranges::name")]
     pub patch: String,
     /// One paragraph: the problem and the mechanism.
+    #[serde(deserialize_with = "ranges::text")]
     pub summary: String,
     /// The world.
     pub scenario: ScenarioRef,
     /// Patch level to start at (default: the scenario's).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_patches")]
     pub patches: Option<u8>,
     /// Seed (default: the scenario's).
     #[serde(default)]
@@ -75,18 +80,20 @@ pub enum ScenarioRef {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// Heading.
+    #[serde(deserialize_with = "ranges::name")]
     pub title: String,
     /// A few short paragraphs (blank lines between), naming the keys to press.
+    #[serde(deserialize_with = "ranges::text")]
     pub text: String,
     /// Shown on `h`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_text")]
     pub hint: Option<String>,
     /// Applied when the step opens.
     #[serde(default)]
     pub actions: Vec<Action>,
     /// Simulated time the step needs for its checks; `dirtyviz check` runs
     /// it this long [s].
-    #[serde(default = "default_run_s")]
+    #[serde(default = "default_run_s", deserialize_with = "ranges::run_s")]
     pub run_s: f64,
     /// Move on by itself once `run_s` has passed.
     #[serde(default)]
@@ -107,29 +114,37 @@ fn default_run_s() -> f64 {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub enum Action {
     /// `vm.dirty_ratio` [%].
+    #[serde(deserialize_with = "ranges::lesson_ratio")]
     DirtyRatio(u64),
     /// `vm.dirty_background_ratio` [%].
+    #[serde(deserialize_with = "ranges::lesson_ratio")]
     DirtyBackgroundRatio(u64),
     /// `vm.dirty_bytes` [MiB].
+    #[serde(deserialize_with = "ranges::lesson_dirty_mb")]
     DirtyBytesMb(u64),
     /// `vm.dirty_background_bytes` [MiB].
+    #[serde(deserialize_with = "ranges::lesson_background_mb")]
     DirtyBackgroundBytesMb(u64),
     /// Memory [MiB].
+    #[serde(deserialize_with = "ranges::lesson_memory_mb")]
     MemoryMb(u64),
     /// Patch level, 0 (legacy) to 11.
+    #[serde(deserialize_with = "ranges::lesson_patches")]
     Patches(u8),
     /// Start dd tasks on a bdi (`*`: every bdi).
     AddDd {
         /// Target bdi.
         bdi: String,
-        /// How many.
+        /// How many per bdi.
+        #[serde(deserialize_with = "ranges::tasks_added")]
         n: u32,
     },
     /// Kill the newest dd tasks on a bdi.
     RemoveDd {
         /// Target bdi.
         bdi: String,
-        /// How many.
+        /// How many per bdi.
+        #[serde(deserialize_with = "ranges::tasks_added")]
         n: u32,
     },
     /// Start an A/B comparison (both sides restart at time 0).
@@ -138,8 +153,10 @@ pub enum Action {
     /// changed by `changes` (labelled `b`); both restart at time 0.
     CompareWith {
         /// Label of the left side.
+        #[serde(deserialize_with = "ranges::name")]
         a: String,
         /// Label of the right side.
+        #[serde(deserialize_with = "ranges::name")]
         b: String,
         /// What differs on the right.
         changes: Overrides,
@@ -150,6 +167,7 @@ pub enum Action {
     /// Select the bdi the charts and checks look at.
     SelectBdi(String),
     /// Show one chart full screen (1-5), or all (0).
+    #[serde(deserialize_with = "ranges::chart")]
     Zoom(u8),
     /// Pause the simulation (the student resumes with space).
     Pause,
@@ -191,11 +209,12 @@ pub enum SideSpec {
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// What it says, e.g. "mean dirty within 5% of setpoint over the last 10 s".
+    #[serde(deserialize_with = "ranges::name")]
     pub label: String,
     /// What is measured.
     pub metric: Metric,
     /// Over the last this long [s].
-    #[serde(default = "default_window_s")]
+    #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
     #[serde(default)]
@@ -204,10 +223,10 @@ pub struct Check {
     #[serde(default)]
     pub side: SideSpec,
     /// Lowest acceptable value.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_bound")]
     pub min: Option<f64>,
     /// Highest acceptable value.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_bound")]
     pub max: Option<f64>,
 }
 
@@ -220,11 +239,12 @@ fn default_window_s() -> f64 {
 #[serde(deny_unknown_fields)]
 pub struct Question {
     /// The question.
+    #[serde(deserialize_with = "ranges::text")]
     pub ask: String,
     /// The quantity that answers it, measured when the student answers.
     pub metric: Metric,
     /// Over the last this long [s].
-    #[serde(default = "default_window_s")]
+    #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
     #[serde(default)]
@@ -233,23 +253,12 @@ pub struct Question {
     #[serde(default)]
     pub side: SideSpec,
     /// Relative error counted as right (0.1 = within 10%).
-    #[serde(default = "default_tolerance")]
+    #[serde(default = "default_tolerance", deserialize_with = "ranges::tolerance")]
     pub tolerance: f64,
 }
 
 fn default_tolerance() -> f64 {
     0.1
-}
-
-/// A lesson that cannot be used: the message names the file, and where it
-/// can, the line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LessonError(pub String);
-
-impl std::fmt::Display for LessonError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
 }
 
 /// The shipped lessons, in teaching order: file name and RON text.
@@ -285,16 +294,16 @@ fn locate(text: &str, needle: &str) -> (usize, usize) {
 
 impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
-    pub fn from_ron(text: &str, origin: &str) -> Result<Lesson, LessonError> {
-        let lesson: Lesson = ron_options().from_str(text).map_err(|e| LessonError(ron_error(origin, &e)))?;
+    pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
+        let text = crate::input::without_bom(text);
+        let lesson: Lesson = ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, &e)))?;
         lesson.validate(text, origin)?;
         Ok(lesson)
     }
 
-    /// Reads a lesson file.
-    pub fn load(path: &std::path::Path) -> Result<Lesson, LessonError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LessonError(format!("{}: cannot read lesson: {e}", path.display())))?;
+    /// Reads a lesson file (a regular file of at most 16 MiB).
+    pub fn load(path: &std::path::Path) -> Result<Lesson> {
+        let text = crate::input::read_text(path, "lesson", crate::input::MAX_RON_BYTES)?;
         Lesson::from_ron(&text, &path.display().to_string())
     }
 
@@ -308,7 +317,7 @@ impl Lesson {
     }
 
     /// A shipped lesson by id ("03") or file name, or a lesson file by path.
-    pub fn resolve(id_or_path: &str) -> Result<Lesson, LessonError> {
+    pub fn resolve(id_or_path: &str) -> Result<Lesson> {
         if let Some((file, text)) = Lesson::shipped_file(id_or_path) {
             return Lesson::from_ron(text, &format!("lessons/{file}"));
         }
@@ -317,24 +326,27 @@ impl Lesson {
             return Lesson::load(path);
         }
         let ids: Vec<&str> = SHIPPED.iter().map(|(f, _)| &f[..2]).collect();
-        Err(LessonError(format!("unknown lesson `{id_or_path}`: not a file and not a lesson id ({})", ids.join(", "))))
+        Err(Error::invalid(format!(
+            "unknown lesson `{id_or_path}`: not a file and not a lesson id ({})",
+            ids.join(", ")
+        )))
     }
 
     /// Every shipped lesson, parsed.
-    pub fn shipped() -> Vec<Result<Lesson, LessonError>> {
+    pub fn shipped() -> Vec<Result<Lesson>> {
         SHIPPED.iter().map(|(file, text)| Lesson::from_ron(text, &format!("lessons/{file}"))).collect()
     }
 
     /// Every shipped lesson, or the first that does not parse.
-    pub fn all_shipped() -> Result<Vec<Lesson>, LessonError> {
+    pub fn all_shipped() -> Result<Vec<Lesson>> {
         Lesson::shipped().into_iter().collect()
     }
 
     /// The scenario the lesson runs, with its overrides.
-    pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+    pub fn scenario(&self) -> Result<Scenario> {
         let mut s = match &self.scenario {
             ScenarioRef::Preset(name) => presets::get(name).ok_or_else(|| {
-                ScenarioError(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
+                Error::invalid(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
             ScenarioRef::Inline(s) => s.clone(),
@@ -353,10 +365,10 @@ impl Lesson {
 
     /// Semantic checks; the position is where the offending text first
     /// appears in the file.
-    fn validate(&self, text: &str, origin: &str) -> Result<(), LessonError> {
+    fn validate(&self, text: &str, origin: &str) -> Result<()> {
         let at = |needle: &str, what: String| {
             let (l, c) = locate(text, needle);
-            Err(LessonError(format!("{origin}:{l}:{c}: {what}")))
+            Err(Error::invalid(format!("{origin}:{l}:{c}: {what}")))
         };
         let scenario = match self.scenario() {
             Ok(s) => s,
@@ -365,12 +377,12 @@ impl Lesson {
                     ScenarioRef::Preset(n) | ScenarioRef::Case(n) => n.clone(),
                     ScenarioRef::Inline(_) => "Inline".into(),
                 };
-                return at(&needle, e.0);
+                return at(&needle, e.to_string());
             }
         };
         let world = match scenario.to_world() {
             Ok(w) => w,
-            Err(e) => return at("scenario", e.0),
+            Err(e) => return at("scenario", e.to_string()),
         };
         let names: Vec<String> = world.devices.iter().map(|d| d.name.clone()).collect();
         let bdi_ok = |b: &str| b == "*" || names.iter().any(|n| n == b);
@@ -420,7 +432,7 @@ impl Lesson {
                     changed.apply(changes);
                     if let Err(e) = changed.to_world() {
                         let needle = if matches!(a, Action::Reconfigure(_)) { "Reconfigure" } else { "CompareWith" };
-                        return at(needle, format!("step {n}: the changed world cannot be built: {}", e.0));
+                        return at(needle, format!("step {n}: the changed world cannot be built: {e}"));
                     }
                 }
             }
@@ -502,10 +514,13 @@ mod tests {
     fn misspelt_fields_are_rejected_with_their_place_and_the_valid_names() {
         let text = "Lesson(\n    id: \"x\",\n    title: \"t\",\n    patch: \"p\",\n    summary: \"s\",\n    scenario: Preset(\"default\"),\n    steps: [\n        Step(\n            title: \"a\",\n            text: \"b\",\n            actions: [\n    dirty_rato: 20,\n        ),\n    ],\n)\n";
         let e = Lesson::from_ron(text, "lessons/x.ron").expect_err("bad");
-        assert!(e.0.starts_with("lessons/x.ron:12:5: "), "{e}");
+        assert!(e.to_string().starts_with("lessons/x.ron:12:5: "), "{e}");
         let text = text.replace("            actions: [\n    dirty_rato: 20,\n", "    dirty_rato: 20,\n");
         let e = Lesson::from_ron(&text, "lessons/x.ron").expect_err("bad field");
-        assert!(e.0.starts_with("lessons/x.ron:11:5: unknown field `dirty_rato`, expected one of `title`"), "{e}");
+        assert!(
+            e.to_string().starts_with("lessons/x.ron:11:5: unknown field `dirty_rato`, expected one of `title`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -516,13 +531,18 @@ mod tests {
             )
         };
         let e = Lesson::from_ron(&base("Preset(\"nope\")", "Pause", "PosRatio"), "l.ron").expect_err("preset");
-        assert!(e.0.contains("unknown preset `nope`") && e.0.contains("hdd-10dd"), "{e}");
+        assert!(e.to_string().contains("unknown preset `nope`") && e.to_string().contains("hdd-10dd"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Frobnicate", "PosRatio"), "l.ron").expect_err("action");
-        assert!(e.0.contains("unknown variant `Frobnicate`") && e.0.contains("`AddDd`"), "{e}");
+        assert!(e.to_string().contains("unknown variant `Frobnicate`") && e.to_string().contains("`AddDd`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Pause", "Speed"), "l.ron").expect_err("metric");
-        assert!(e.0.contains("unknown variant `Speed`") && e.0.contains("`PosRatio`"), "{e}");
+        assert!(e.to_string().contains("unknown variant `Speed`") && e.to_string().contains("`PosRatio`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "AddDd(bdi: \"sdz\", n: 1)", "PosRatio"), "l.ron")
             .expect_err("bdi");
-        assert!(e.0.contains("unknown bdi `sdz`") && e.0.contains("`sda`") && e.0.starts_with("l.ron:2:"), "{e}");
+        assert!(
+            e.to_string().contains("unknown bdi `sdz`")
+                && e.to_string().contains("`sda`")
+                && e.to_string().starts_with("l.ron:2:"),
+            "{e}"
+        );
     }
 }
