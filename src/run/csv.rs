@@ -135,6 +135,11 @@ impl CsvFile {
     pub fn commit(self) -> Result<()> {
         self.out.commit()
     }
+
+    /// The file, to commit with other outputs.
+    pub fn into_output(self) -> AtomicFile {
+        self.out
+    }
 }
 
 #[cfg(test)]

@@ -117,18 +117,23 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, note: &mut dyn FnMut(String))
     }
     let wall_s = started.elapsed().as_secs_f64();
     let mut summary = summarise(scenario, &world, opts.duration_ns, wall_s);
-    if let Some(w) = trace {
-        summary.trace_stopped_s = w.stopped_at().map(|j| j as f64 / cfg.hz as f64);
-        w.commit()?;
-    }
-    if let Some(w) = csv {
-        w.commit()?;
-    }
-    if let Some(mut w) = summary_json.take() {
+    summary.trace_stopped_s = trace.as_ref().and_then(|w| w.stopped_at()).map(|j| j as f64 / cfg.hz as f64);
+    if let Some(w) = &mut summary_json {
         let mut text = serde_json::to_vec_pretty(&summary).expect("a summary is numbers and strings");
         text.push(b'\n');
         w.put(&text)?;
-        w.commit()?;
+    }
+    // Every output is written out before any replaces its file: one that
+    // fails leaves all of them as they were.
+    let mut outputs: Vec<AtomicFile> = Vec::new();
+    outputs.extend(trace.map(trace::TraceFile::into_output).transpose()?);
+    outputs.extend(csv.map(csv::CsvFile::into_output));
+    outputs.extend(summary_json);
+    for o in &mut outputs {
+        o.flush()?;
+    }
+    for o in outputs {
+        o.commit()?;
     }
     Ok(summary)
 }

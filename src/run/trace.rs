@@ -304,9 +304,14 @@ impl TraceFile {
     }
 
     /// Completes the trace: it replaces the file at its path.
-    pub fn commit(mut self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
+        self.into_output()?.commit()
+    }
+
+    /// The file with every line handed to it, to commit with other outputs.
+    pub fn into_output(mut self) -> Result<AtomicFile> {
         self.drain()?;
-        self.out.commit()
+        Ok(self.out)
     }
 }
 
