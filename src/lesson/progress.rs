@@ -152,7 +152,7 @@ fn set_aside(path: &Path, why: &str) -> Result<(String, String)> {
     std::fs::rename(path, &aside).map_err(Error::io(path, "cannot set aside"))?;
     Ok((
         format!("progress unreadable ({why}); the file was kept as {} and progress starts afresh", aside.display()),
-        format!("bad progress.ron kept as {name}"),
+        format!("bad progress.ron kept as .bad-{}", &name["progress.ron.bad-".len()..]),
     ))
 }
 
