@@ -330,6 +330,7 @@ impl Reader {
             Ok(None) => return Err(Error::invalid(format!("{}: empty, not a recording", path.display()))),
             Err(e) => return Err(at(1, e)),
         };
+        let first = crate::input::without_bom(first);
         let header: Header = serde_json::from_str(first).map_err(|e| at(1, format!("not a recording header: {e}")))?;
         Ok(Reader { lines, path: path.to_path_buf(), header })
     }
@@ -485,6 +486,45 @@ mod tests {
         assert!(!is_session_file("last-session.jsonl"));
         assert!(!is_session_file("20251130-135500-.jsonl"));
         assert!(!is_session_file("notes.txt"));
+    }
+
+    fn header() -> Header {
+        let scenario = crate::scenario::presets::get("default").expect("preset").expect("valid");
+        Header {
+            dirtyviz: "test".into(),
+            start: Start::Dashboard { scenario: Box::new(scenario), compare: None },
+            progress: Progress::default(),
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-record-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        dir
+    }
+
+    #[test]
+    fn a_crashed_session_keeps_its_recording_and_a_session_never_started_leaves_none() {
+        let dir = scratch("crash");
+        let never = Recorder::for_session(&dir, &header());
+        drop(never);
+        assert!(!dir.join("sessions").exists(), "a session that never started leaves nothing");
+        let crashed = std::panic::catch_unwind(|| {
+            let mut r = Recorder::for_session(&dir, &header());
+            r.write(&[Entry::Advance(1_000_000_000)]).expect("written");
+            panic!("a bug");
+        });
+        assert!(crashed.is_err());
+        let (h, entries) = load(&last_session(&dir)).expect("last-session.jsonl is the crashed session");
+        assert_eq!((h, entries), (header(), vec![Entry::Advance(1_000_000_000)]));
+        let out = dir.join("class.jsonl");
+        std::fs::write(&out, "yesterday's class\n").expect("write");
+        drop(Recorder::create(&out, &header()).expect("recorder"));
+        assert_eq!(std::fs::read_to_string(&out).expect("kept"), "yesterday's class\n");
+        let r = Recorder::create(&out, &header()).expect("recorder");
+        r.finish().expect("in place");
+        assert_eq!(load(&out).expect("a recording").0, header());
     }
 
     #[test]

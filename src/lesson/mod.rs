@@ -179,12 +179,16 @@ pub enum Action {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum CompareSpec {
     /// Legacy (3.1) against the series up to this patch.
+    #[serde(deserialize_with = "ranges::compared_patches")]
     Legacy(u8),
     /// Linux 2.6.38 against the series up to this patch.
+    #[serde(deserialize_with = "ranges::compared_patches")]
     Linux2638(u8),
     /// Patch N-1 against patch N.
+    #[serde(deserialize_with = "ranges::compared_patches")]
     Patch(u8),
     /// The scenario's dirty_ratio against this one.
+    #[serde(deserialize_with = "ranges::compared_ratio")]
     DirtyRatio(u64),
     /// Back to one world (restarts it).
     Off,
@@ -403,11 +407,6 @@ impl Lesson {
                             format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list()),
                         ))
                     }
-                    Action::Compare(CompareSpec::Patch(p) | CompareSpec::Legacy(p) | CompareSpec::Linux2638(p))
-                        if !(1..=11).contains(p) =>
-                    {
-                        Some(("Compare(".into(), format!("step {n}: the compared patch level must be 1 to 11")))
-                    }
                     _ => None,
                 };
                 if let Some((needle, what)) = bad {
@@ -516,6 +515,8 @@ mod tests {
             ("MemoryMb(18446744073709551615)", "MemoryMb must be between 16 and 4194304 MiB"),
             ("DirtyBytesMb(17592186044416)", "DirtyBytesMb must be between 1 and 4194304 MiB"),
             ("Zoom(9)", "the chart must be between 0 and 5, got 9"),
+            ("Compare(Patch(0))", "the compared patch level must be between 1 and 11, got 0"),
+            ("Compare(DirtyRatio(500))", "the compared dirty ratio must be between 1 and 100 %, got 500"),
             ("Reconfigure((cpus: 0))", "cpus must be between 1 and 4096, got 0"),
         ] {
             let e = Lesson::from_ron(&lesson(action), "l.ron").expect_err(action);

@@ -918,7 +918,7 @@ impl Scenario {
         }
         let mut bdis = 0usize;
         for (i, d) in self.devices.iter().enumerate() {
-            ranges::check_name("a device name", &d.name).map_err(|e| Error::invalid(format!("devices[{i}]: {e}")))?;
+            ranges::check_name("a device name", &d.name).map_err(|e| e.context(format_args!("devices[{i}]")))?;
             if d.name.is_empty() || d.name == "*" {
                 return Err(Error::invalid(format!("devices[{i}]: a device needs a name other than `` and `*`")));
             }
@@ -936,7 +936,7 @@ impl Scenario {
         let mut tasks = 0u64;
         for (i, t) in self.tasks.iter().enumerate() {
             let n = t.count();
-            ranges::TASKS_PER_BDI.check("n", n).map_err(|e| Error::invalid(format!("tasks[{i}]: {e}")))?;
+            ranges::TASKS_PER_BDI.check("n", n).map_err(|e| e.context(format_args!("tasks[{i}]")))?;
             let targets = if t.bdi() == "*" { bdis as u64 } else { 1 };
             tasks += n as u64 * targets;
             if tasks > max_tasks {

@@ -9,6 +9,8 @@ use std::fmt::Display;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
+use crate::error::{Error, Result};
+
 /// An inclusive range of acceptable values and their unit.
 #[derive(Clone, Copy, Debug)]
 pub struct Range<T> {
@@ -48,12 +50,17 @@ impl Bounded for f64 {
 
 impl<T: Bounded> Range<T> {
     /// `v` if it lies in the range, else a message naming `field` and the range.
-    pub fn check(&self, field: &str, v: T) -> Result<T, String> {
+    pub fn check(&self, field: &str, v: T) -> Result<T> {
         if v.is_number() && v >= self.lo && v <= self.hi {
             Ok(v)
         } else {
             let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
-            Err(format!("{field} must be between {} and {}{unit}, got {}", self.lo.shown(), self.hi.shown(), v.shown()))
+            Err(Error::invalid(format!(
+                "{field} must be between {} and {}{unit}, got {}",
+                self.lo.shown(),
+                self.hi.shown(),
+                v.shown()
+            )))
         }
     }
 
@@ -116,6 +123,10 @@ pub const BUFFER_MB: Range<f64> = Range { lo: 1.0 / 256.0, hi: 65_536.0, unit: "
 pub const BURST_KB: Range<u64> = Range { lo: 1, hi: 1 << 20, unit: "KiB" };
 /// How long a lesson step runs, and check windows [s].
 pub const STEP_S: Range<f64> = Range { lo: 0.001, hi: 3600.0, unit: "s" };
+/// The IO-less side of a comparison: patches 1 to 11.
+pub const COMPARED_PATCHES: Range<u8> = Range { lo: 1, hi: 11, unit: "" };
+/// The other side's dirty ratio in a comparison [%], as `--compare dirty-ratio=N`.
+pub const COMPARED_RATIO: Range<u64> = Range { lo: 1, hi: 100, unit: "%" };
 /// A chart number (0: all).
 pub const CHART: Range<u8> = Range { lo: 0, hi: 5, unit: "" };
 /// A question's tolerance (relative error).
@@ -130,24 +141,26 @@ pub const HZ: [u64; 4] = [100, 250, 300, 1000];
 
 /// Checks a name: printable characters only, at most
 /// [`MAX_NAME_CHARS`]. `what` names it in the message.
-pub fn check_name(what: &str, name: &str) -> Result<(), String> {
+pub fn check_name(what: &str, name: &str) -> Result<()> {
     if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "{what} `{}` holds a control character ({}): names are printable text",
             crate::error::printable(name),
             c.escape_unicode()
-        ));
+        )));
     }
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!("{what} is longer than {MAX_NAME_CHARS} characters"));
+        return Err(Error::invalid(format!("{what} is longer than {MAX_NAME_CHARS} characters")));
     }
     Ok(())
 }
 
 /// Checks text shown on screen: printable characters, line breaks and tabs.
-pub fn check_text(what: &str, text: &str) -> Result<(), String> {
+pub fn check_text(what: &str, text: &str) -> Result<()> {
     match text.chars().find(|&c| c.is_control() && c != '\n' && c != '\t') {
-        Some(c) => Err(format!("{what} holds a control character ({}): text is printable", c.escape_unicode())),
+        Some(c) => {
+            Err(Error::invalid(format!("{what} holds a control character ({}): text is printable", c.escape_unicode())))
+        }
         None => Ok(()),
     }
 }
@@ -157,7 +170,7 @@ pub fn check_text(what: &str, text: &str) -> Result<(), String> {
 macro_rules! ranged {
     ($($name:ident: $t:ty = $range:expr, $field:literal;)*) => {$(
         #[doc = concat!("Reads `", $field, "` and checks its range.")]
-        pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+        pub fn $name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<$t, D::Error> {
             $range.check($field, <$t>::deserialize(d)?).map_err(D::Error::custom)
         }
     )*};
@@ -167,7 +180,7 @@ macro_rules! ranged {
 macro_rules! ranged_option {
     ($($name:ident: $t:ty = $range:expr, $field:literal;)*) => {$(
         #[doc = concat!("Reads an optional `", $field, "` and checks its range.")]
-        pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<$t>, D::Error> {
+        pub fn $name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<$t>, D::Error> {
             Option::<$t>::deserialize(d)?.map(|v| $range.check($field, v)).transpose().map_err(D::Error::custom)
         }
     )*};
@@ -197,6 +210,8 @@ ranged! {
     lesson_memory_mb: u64 = MEMORY_MB, "MemoryMb";
     lesson_patches: u8 = PATCHES, "the patch level";
     chart: u8 = CHART, "the chart";
+    compared_patches: u8 = COMPARED_PATCHES, "the compared patch level";
+    compared_ratio: u64 = COMPARED_RATIO, "the compared dirty ratio";
 }
 
 ranged_option! {
@@ -227,37 +242,37 @@ ranged_option! {
 }
 
 /// Reads `hz`: one of [`HZ`].
-pub fn hz<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+pub fn hz<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
     let v = u64::deserialize(d)?;
     check_hz(v).map_err(D::Error::custom)
 }
 
 /// Reads an optional `hz`.
-pub fn opt_hz<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+pub fn opt_hz<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<u64>, D::Error> {
     Option::<u64>::deserialize(d)?.map(check_hz).transpose().map_err(D::Error::custom)
 }
 
 /// `hz` if the kernel offers it.
-pub fn check_hz(hz: u64) -> Result<u64, String> {
-    if HZ.contains(&hz) { Ok(hz) } else { Err(format!("hz must be 100, 250, 300 or 1000, got {hz}")) }
+pub fn check_hz(hz: u64) -> Result<u64> {
+    if HZ.contains(&hz) { Ok(hz) } else { Err(Error::invalid(format!("hz must be 100, 250, 300 or 1000, got {hz}"))) }
 }
 
 /// Reads a name: printable, not too long.
-pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub fn name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     let s = String::deserialize(d)?;
     check_name("the name", &s).map_err(D::Error::custom)?;
     Ok(s)
 }
 
 /// Reads text shown on screen: printable, line breaks allowed.
-pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub fn text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     let s = String::deserialize(d)?;
     check_text("the text", &s).map_err(D::Error::custom)?;
     Ok(s)
 }
 
 /// Reads optional text shown on screen.
-pub fn opt_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub fn opt_text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
     let s = Option::<String>::deserialize(d)?;
     if let Some(s) = &s {
         check_text("the text", s).map_err(D::Error::custom)?;
@@ -266,7 +281,7 @@ pub fn opt_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Er
 }
 
 /// Reads an optional name.
-pub fn opt_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub fn opt_name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
     let s = Option::<String>::deserialize(d)?;
     if let Some(s) = &s {
         check_name("the name", s).map_err(D::Error::custom)?;
@@ -280,22 +295,25 @@ mod tests {
 
     #[test]
     fn ranges_name_the_field_and_the_bounds() {
-        assert_eq!(MEMORY_MB.check("memory_mb", 16), Ok(16));
+        assert_eq!(MEMORY_MB.check("memory_mb", 16).ok(), Some(16));
         assert_eq!(
-            MEMORY_MB.check("memory_mb", 0),
-            Err("memory_mb must be between 16 and 4194304 MiB, got 0".to_string())
+            MEMORY_MB.check("memory_mb", 0).unwrap_err().to_string(),
+            "memory_mb must be between 16 and 4194304 MiB, got 0"
         );
         assert!(DURATION_S.check("duration_s", 1e300).is_err());
         assert!(DURATION_S.check("duration_s", f64::NAN).is_err());
         assert!(DURATION_S.check("duration_s", 1e-10).is_err());
-        assert_eq!(TASKS_ADDED.check("n", 4294967295).unwrap_err(), "n must be between 1 and 10000, got 4294967295");
+        assert_eq!(
+            TASKS_ADDED.check("n", 4294967295).unwrap_err().to_string(),
+            "n must be between 1 and 10000, got 4294967295"
+        );
         assert!(check_hz(7).is_err() && check_hz(250).is_ok());
     }
 
     #[test]
     fn names_are_printable() {
         assert!(check_name("name", "sd\"a,b\\").is_ok());
-        let e = check_name("name", "x\u{1b}]0;owned\u{7}").unwrap_err();
+        let e = check_name("name", "x\u{1b}]0;owned\u{7}").unwrap_err().to_string();
         assert!(e.contains("\\u{1b}") && !e.contains('\u{1b}'), "{e}");
         assert!(check_text("text", "two\nlines\tand a tab").is_ok());
         assert!(check_text("text", "bell\u{7}").is_err());
