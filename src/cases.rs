@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use crate::error::Result;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::{LegacySpec, Overrides, case};
 
@@ -86,13 +87,13 @@ impl Measured {
 }
 
 /// Runs every row for `duration_ns` on 3.1 and on the whole series.
-pub fn measure(rows: &[Row], duration_ns: u64) -> Result<Vec<Measured>, String> {
+pub fn measure(rows: &[Row], duration_ns: u64) -> Result<Vec<Measured>> {
     let runs: Vec<(usize, u8)> = (0..rows.len()).flat_map(|i| [(i, 0), (i, 11)]).collect();
-    let rates = on_every_cpu(&runs, |&(i, patches)| {
-        let mut s = case::parse(rows[i].name).map_err(|e| e.0)?;
+    let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<f64> {
+        let mut s = case::parse(rows[i].name)?;
         s.apply(&Overrides { patches: Some(patches), legacy: Some(LegacySpec::Linux31), ..Default::default() });
-        let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }).map_err(|e| e.0)?;
-        Ok::<f64, String>(summary.bdis.iter().map(|b| b.written_mbps).sum())
+        let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
+        Ok(summary.bdis.iter().map(|b| b.written_mbps).sum())
     });
     let mut rates = rates.into_iter();
     rows.iter()

@@ -49,6 +49,10 @@ pub struct ViewArgs {
     /// Write side A's trace (as `run --trace` does) to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G); its last
+    /// line says where it stopped.
+    #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
+    pub max_trace_size: Option<u64>,
 }
 
 /// Chart markers.
@@ -169,7 +173,7 @@ pub struct CasesArgs {
     #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
     pub duration: u64,
     /// Exit 1 when the mean error of the IO-less/3.1 ratio exceeds this.
-    #[arg(long, value_name = "ERROR")]
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_error: Option<f64>,
 }
 
@@ -182,6 +186,9 @@ pub struct ReplayArgs {
     /// Write side A's trace to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G).
+    #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
+    pub max_trace_size: Option<u64>,
 }
 
 /// `dirtyviz lesson`.
@@ -299,6 +306,10 @@ pub struct RunArgs {
     /// Write every throttling decision as JSON Lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G); its last
+    /// line and the summary say where it stopped. Default: no limit.
+    #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
+    pub max_trace_size: Option<u64>,
     /// Write the time series (one row per 100 ms) as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -370,6 +381,21 @@ fn memory(s: &str) -> Result<u64, String> {
     }
 }
 
+fn trace_size(s: &str) -> Result<u64, String> {
+    let min = crate::run::trace::MIN_MAX_TRACE_BYTES;
+    match size(s)? {
+        v if v < min => Err(format!("must be at least {min} bytes")),
+        v => Ok(v),
+    }
+}
+
+fn max_error(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err("must be a finite number of 0 or more, e.g. 0.15".into()),
+    }
+}
+
 fn hz(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(v @ (100 | 250 | 300 | 1000)) => Ok(v),
@@ -393,6 +419,9 @@ pub fn duration(s: &str) -> Result<u64, String> {
     let ns = value * scale;
     if !(ns.is_finite() && ns > 0.0) {
         return Err("must be positive".into());
+    }
+    if ns < 1e6 {
+        return Err("must be at least 1ms (a jiffy at HZ 1000)".into());
     }
     if ns > 1e6 * 1e9 {
         return Err("must be at most 1000000s".into());
@@ -418,6 +447,8 @@ mod tests {
         assert_eq!(duration("1.5"), Ok(1_500_000_000));
         assert!(duration("-1s").is_err());
         assert!(duration("0s").is_err());
+        assert!(duration("0.0000000001s").is_err());
+        assert_eq!(duration("1ms"), Ok(1_000_000));
         assert!(duration("soon").is_err());
     }
 
@@ -429,6 +460,8 @@ mod tests {
         assert!(dirty_bytes("4095").is_err());
         assert!(dirty_bytes("4096").is_ok());
         assert!(percent("101").is_err());
+        assert!(max_error("NaN").is_err() && max_error("-1").is_err() && max_error("inf").is_err());
+        assert_eq!(max_error("0.15"), Ok(0.15));
         let e = Cli::try_parse_from(["dirtyviz", "run", "--dd", "100000"]).expect_err("too many");
         assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
     }

@@ -17,11 +17,20 @@
 //! - [`plot`]: the five charts as figures (SVG, PNG) for slides and papers.
 //! - [`shell`]: shell completions and the man page.
 //! - [`ui`]: the live terminal dashboard.
+//! - [`error`]: the one error type; [`input`] and [`output`]: reading the
+//!   user's files with limits, writing outputs without clobbering;
+//!   [`units`]: MiB, means and medians; [`oom`]: out of memory as an error;
+//!   [`interrupt`]: Ctrl-C during a headless run.
 
 pub mod cases;
 pub mod cli;
+pub mod error;
+pub mod input;
+pub mod interrupt;
 pub mod ktrace;
 pub mod lesson;
+pub mod oom;
+pub mod output;
 pub mod plot;
 pub mod record;
 pub mod run;
@@ -30,3 +39,6 @@ pub mod session;
 pub mod shell;
 pub mod sim;
 pub mod ui;
+pub mod units;
+
+pub use error::{Error, Result};

@@ -1,16 +1,21 @@
 //! The `dirtyviz` binary: parse the command line, dispatch, report errors.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 use dirtyviz::cli::{CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
-use dirtyviz::lesson::progress::Progress;
+use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
+use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
+use dirtyviz::output::{Named, check_distinct};
 use dirtyviz::run::{RunOptions, run};
 use dirtyviz::scenario::Scenario;
 
-/// Exit code for bad input: a usage error, an unreadable or invalid file.
-const EXIT_BAD_INPUT: u8 = 2;
+/// Every allocation goes through the system allocator; one that fails
+/// ends dirtyviz with a one-line error instead of an abort.
+#[global_allocator]
+static ALLOCATOR: dirtyviz::oom::Reporting = dirtyviz::oom::Reporting;
 
 /// Writes to standard output. A reader that went away (`dirtyviz lessons
 /// | head`) is not an error: the output just stops. Returns false then.
@@ -19,10 +24,15 @@ fn out(text: std::fmt::Arguments) -> bool {
     writeln!(std::io::stdout().lock(), "{text}").is_ok()
 }
 
-/// Reports bad input in one line.
-fn bad_input(e: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {e}");
-    ExitCode::from(EXIT_BAD_INPUT)
+/// Reports an error in one line, control characters escaped.
+fn fail(e: Error) -> ExitCode {
+    eprintln!("error: {}", printable(&e.to_string()));
+    ExitCode::from(e.exit_code())
+}
+
+/// The exit code of `result`, its error reported.
+fn finish(result: Result<ExitCode>) -> ExitCode {
+    result.unwrap_or_else(fail)
 }
 
 fn main() -> ExitCode {
@@ -37,75 +47,85 @@ fn main() -> ExitCode {
             // One line: clap's first line, without the usage block.
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see dirtyviz --help)");
+            eprintln!("{} (see dirtyviz --help)", printable(first));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    match cli.command {
+    finish(match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
         Some(Command::Lessons) => list_lessons(),
-        Some(Command::Check(args)) => check_files(&args),
+        Some(Command::Check(args)) => Ok(check_files(&args)),
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
-        Some(Command::View(args)) => {
-            dirtyviz::ktrace::command::view(&args).map_or_else(bad_input, |_| ExitCode::SUCCESS)
-        }
-        Some(Command::Live(args)) => {
-            dirtyviz::ktrace::command::live(&args).map_or_else(bad_input, |_| ExitCode::SUCCESS)
-        }
+        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args).map(|_| ExitCode::SUCCESS),
+        Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args).map(|_| ExitCode::SUCCESS),
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Completions(args)) => {
             dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Man) => {
             let _ = dirtyviz::shell::man(&mut std::io::stdout().lock());
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
         None => dashboard(&cli.world, &cli.view),
-    }
+    })
 }
 
-/// Builds the scenario the arguments name, with their overrides applied.
-fn scenario(args: &WorldArgs) -> Result<Scenario, String> {
-    let mut s = match &args.case {
-        Some(case) => dirtyviz::scenario::case::parse(case),
-        None => Scenario::resolve(args.scenario.as_deref().unwrap_or("default")),
-    }
-    .map_err(|e| e.0)?;
-    s.apply(&args.overrides());
-    Ok(s)
-}
-
-fn run_headless(args: &RunArgs) -> ExitCode {
-    let s = match scenario(&args.world) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
+/// Builds the scenario the arguments name, with their overrides applied,
+/// and the file it came from, if any.
+fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
+    let (mut s, file) = match &args.case {
+        Some(case) => (dirtyviz::scenario::case::parse(case)?, None),
+        None => {
+            let name = args.scenario.as_deref().unwrap_or("default");
+            let file = dirtyviz::scenario::presets::get(name).is_none().then(|| PathBuf::from(name));
+            (Scenario::resolve(name)?, file)
+        }
     };
+    s.apply(&args.overrides());
+    Ok((s, file))
+}
+
+fn run_headless(args: &RunArgs) -> Result<ExitCode> {
+    let (s, file) = scenario(&args.world)?;
+    let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
+    let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
+        .into_iter()
+        .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
+        .collect();
+    check_distinct(&inputs, &outputs)?;
+    dirtyviz::interrupt::catch();
     let opts = RunOptions {
         duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
         trace: args.trace.clone(),
+        max_trace_bytes: args.max_trace_size,
         csv: args.csv.clone(),
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
     };
-    match run(&s, &opts) {
-        Ok(summary) => {
-            if !args.quiet {
-                out(format_args!("{}", summary.report().trim_end()));
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => bad_input(e),
+    let summary = run(&s, &opts, &mut |note| eprintln!("{}", printable(&note)))?;
+    if !args.quiet {
+        out(format_args!("{}", summary.report().trim_end()));
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Exit code of `dirtyviz check` when something failed.
 const EXIT_CHECK_FAILED: u8 = 1;
 
-fn list_lessons() -> ExitCode {
-    let progress = Progress::load();
+/// Reads the user's progress, telling on stderr what had to be set aside.
+fn open_progress() -> progress::Loaded {
+    let loaded = Progress::open();
+    if let Some(w) = &loaded.warning {
+        eprintln!("warning: {}", printable(w));
+    }
+    loaded
+}
+
+fn list_lessons() -> Result<ExitCode> {
+    let progress = open_progress().progress;
     let lessons = Lesson::shipped();
     let width = lessons.iter().flatten().map(|l| l.title.chars().count()).max().unwrap_or(0);
     for lesson in lessons {
@@ -120,10 +140,10 @@ fn list_lessons() -> ExitCode {
                     break;
                 }
             }
-            Err(e) => eprintln!("{e}"),
+            Err(e) => eprintln!("{}", printable(&e.to_string())),
         }
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_files(args: &CheckArgs) -> ExitCode {
@@ -131,7 +151,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     let outcomes = check::check_all(&sources);
     let mut failed = 0;
     for o in &outcomes {
-        out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, o.summary));
+        out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, printable(&o.summary)));
         if args.verbose {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
@@ -139,7 +159,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             }
         }
         for f in &o.failures {
-            eprintln!("{f}");
+            eprintln!("{}", printable(f));
         }
         failed += usize::from(!o.passed());
     }
@@ -151,72 +171,81 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn lesson(args: &LessonArgs) -> ExitCode {
+fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     use dirtyviz::ui::app::App;
     let trace = args.view.trace.is_some();
-    let app = match &args.lesson {
-        Some(which) => Lesson::resolve(which).map_err(|e| e.0).and_then(|l| {
-            let step = Progress::load().resume_step(&l);
-            App::for_lesson_traced(l, step, args.view.theme, trace).map_err(|e| e.0)
-        }),
-        None => App::lesson_picker(args.view.theme, trace).map_err(|e| e.0),
+    let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
+    let loaded = open_progress();
+    let mut app = match &args.lesson {
+        Some(which) => {
+            let l = Lesson::resolve(which)?;
+            let step = loaded.progress.resume_step(&l);
+            App::for_lesson_traced(l, step, args.view.theme, trace)?
+        }
+        None => App::lesson_picker(args.view.theme, trace)?,
     };
-    let mut app = match app {
-        Ok(app) => app,
-        Err(e) => return bad_input(e),
-    };
+    app.progress = loaded.progress;
     app.save_progress = true;
     app.note_progress();
-    open_dashboard(app, &args.view)
+    if let Some(note) = loaded.note {
+        app.note = note;
+    }
+    open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }))
 }
 
 /// Runs the dashboard on `app` (built traced when `view.trace` is set)
-/// with the view options: marker, recording, trace file.
-fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode {
+/// with the view options: marker, recording, trace file. `input` is the
+/// scenario or lesson file it was built from, which no output may be.
+fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs, input: Option<Named>) -> Result<ExitCode> {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
     app.marker = view.marker.marker();
+    let data_dir = progress::data_dir();
+    let progress_file = progress::path();
+    let lock_file = progress_file.as_deref().map(progress::lock_path);
+    let last_session = data_dir.as_deref().map(dirtyviz::record::last_session);
+    let mut inputs: Vec<Named> = input.into_iter().collect();
+    inputs.extend(progress_file.as_deref().map(|p| Named { role: "the progress file", path: p }));
+    inputs.extend(lock_file.as_deref().map(|p| Named { role: "the progress lock", path: p }));
+    let mut outputs: Vec<Named> = Vec::new();
+    outputs.extend(view.trace.as_deref().map(|p| Named { role: "--trace", path: p }));
+    outputs.extend(view.record.as_deref().map(|p| Named { role: "--record", path: p }));
+    if view.record.is_none() && !view.no_record {
+        // The default recording ends up as last-session.jsonl.
+        inputs.extend(last_session.as_deref().map(|p| Named { role: "the last session's recording", path: p }));
+    }
+    check_distinct(&inputs, &outputs)?;
+
     let mut outputs = dirtyviz::ui::Outputs::default();
     if let Some(path) = &view.trace {
-        match TraceWriter::create(path, &app) {
-            Ok(w) => outputs.trace = Some(w),
-            Err(e) => return bad_input(e),
-        }
+        outputs.trace = Some(TraceWriter::capped(path, &app, view.max_trace_size)?);
     }
-    let record_path = match &view.record {
-        Some(p) => Some(p.clone()),
-        None if !view.no_record => dirtyviz::lesson::progress::data_dir().map(|d| d.join("last-session.jsonl")),
-        None => None,
-    };
-    if let Some(path) = record_path {
-        match Recorder::create(&path, &Header::of(&app)) {
-            Ok(r) => outputs.record = Some(r),
-            // Asked for: an error. The default place: go on without.
-            Err(e) if view.record.is_some() => return bad_input(e),
-            Err(_) => {}
-        }
+    let header = Header::of(&app);
+    if let Some(path) = &view.record {
+        outputs.record = Some(Recorder::create(path, &header)?);
+    } else if !view.no_record
+        && let Some(dir) = &data_dir
+    {
+        // The default place: go on without a recording if it cannot be kept.
+        outputs.record = Some(Recorder::for_session(dir, &header));
     }
-    match dirtyviz::ui::run(app, outputs) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: terminal: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    dirtyviz::ui::run(app, outputs)?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn cases(args: &CasesArgs) -> ExitCode {
+fn cases(args: &CasesArgs) -> Result<ExitCode> {
     use dirtyviz::cases;
     let rows: Vec<_> =
         cases::rows().into_iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).collect();
     if rows.is_empty() {
-        return bad_input(format!("no case of the seed's tables contains `{}`", args.filter.as_deref().unwrap_or("")));
+        return Err(Error::invalid(format!(
+            "no case of the seed's tables contains `{}`",
+            args.filter.as_deref().unwrap_or("")
+        )));
     }
-    let measured = match cases::measure(&rows, args.duration) {
-        Ok(m) => m,
-        Err(e) => return bad_input(e),
-    };
+    dirtyviz::interrupt::catch();
+    let measured = cases::measure(&rows, args.duration)?;
     out(format_args!("{}", cases::report(&measured).trim_end()));
-    match (args.max_error, cases::mean_error(&measured)) {
+    Ok(match (args.max_error, cases::mean_error(&measured)) {
         (Some(max), Some(e)) if e > max => {
             eprintln!("mean error {e:.3} exceeds --max-error {max}");
             ExitCode::from(EXIT_CHECK_FAILED)
@@ -226,54 +255,41 @@ fn cases(args: &CasesArgs) -> ExitCode {
             ExitCode::from(EXIT_CHECK_FAILED)
         }
         _ => ExitCode::SUCCESS,
-    }
+    })
 }
 
-fn replay(args: &ReplayArgs) -> ExitCode {
-    match dirtyviz::record::replay(&args.file, args.trace.as_deref()) {
-        Ok(r) => {
-            out(format_args!(
-                "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
-                r.calls,
-                r.keys,
-                args.file.display(),
-                r.sim_ns as f64 / 1e9,
-                r.level,
-                args.trace.as_ref().map(|t| format!("; trace in {}", t.display())).unwrap_or_default()
-            ));
-            ExitCode::SUCCESS
-        }
-        Err(e) => bad_input(e),
-    }
+fn replay(args: &ReplayArgs) -> Result<ExitCode> {
+    let inputs = [Named { role: "the recording", path: &args.file }];
+    let outputs: Vec<Named> = args.trace.as_deref().map(|p| Named { role: "--trace", path: p }).into_iter().collect();
+    check_distinct(&inputs, &outputs)?;
+    dirtyviz::interrupt::catch();
+    let r = dirtyviz::record::replay(&args.file, args.trace.as_deref(), args.max_trace_size)?;
+    out(format_args!(
+        "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
+        r.calls,
+        r.keys,
+        printable(&args.file.display().to_string()),
+        r.sim_ns as f64 / 1e9,
+        r.level,
+        args.trace.as_ref().map(|t| format!("; trace in {}", printable(&t.display().to_string()))).unwrap_or_default()
+    ));
+    Ok(ExitCode::SUCCESS)
 }
 
-fn plot(args: &dirtyviz::cli::PlotArgs) -> ExitCode {
+fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     use dirtyviz::plot::{Source, plot};
     let source = match &args.lesson {
         Some(lesson) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
-        None => match scenario(&args.world) {
-            Ok(s) => Source::World { scenario: s, compare: args.compare },
-            Err(e) => return bad_input(e),
-        },
+        None => Source::World { scenario: scenario(&args.world)?.0, compare: args.compare },
     };
     let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref()];
-    match plot(source, &dirtyviz::plot::options(args), &inputs) {
-        Ok(report) => {
-            out(format_args!("{}", report.trim_end()));
-            ExitCode::SUCCESS
-        }
-        Err(e) => bad_input(e),
-    }
+    let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;
+    out(format_args!("{}", report.trim_end()));
+    Ok(ExitCode::SUCCESS)
 }
 
-fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
-    let s = match scenario(world) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
-    };
-    let app = match dirtyviz::ui::app::App::traced(s, view.compare, view.theme, view.trace.is_some()) {
-        Ok(app) => app,
-        Err(e) => return bad_input(e.0),
-    };
-    open_dashboard(app, view)
+fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
+    let (s, file) = scenario(world)?;
+    let app = dirtyviz::ui::app::App::traced(s, view.compare, view.theme, view.trace.is_some())?;
+    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }))
 }

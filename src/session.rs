@@ -3,6 +3,7 @@
 //! runner and `dirtyviz check` all drive worlds through a session, so the
 //! same keys or lesson actions give the same numbers everywhere.
 
+use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 use crate::sim::config::{Legacy, NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
@@ -76,10 +77,6 @@ pub struct Side {
     pub task_rates: Vec<f64>,
 }
 
-/// Why a session cannot be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionError(pub String);
-
 /// One or two worlds in lockstep.
 pub struct Session {
     /// The scenario it runs.
@@ -106,19 +103,14 @@ pub struct Session {
 
 impl Session {
     /// A session on `scenario`; `pause_log` keeps that many recent pauses.
-    pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session, SessionError> {
+    pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session> {
         Session::with_trace(scenario, compare, pause_log, false)
     }
 
     /// A session whose first world (side A) records trace events for
     /// [`Session::take_trace`], across rebuilds.
-    pub fn with_trace(
-        scenario: Scenario,
-        compare: Option<Compare>,
-        pause_log: usize,
-        trace: bool,
-    ) -> Result<Session, SessionError> {
-        let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
+    pub fn with_trace(scenario: Scenario, compare: Option<Compare>, pause_log: usize, trace: bool) -> Result<Session> {
+        let mut config = scenario.to_world()?;
         config.sample_retention = 200_000;
         config.pause_log = pause_log;
         config.trace = trace;
@@ -148,14 +140,14 @@ impl Session {
     }
 
     /// (Re)builds the worlds at time 0 for the current comparison.
-    pub fn build(&mut self) -> Result<(), SessionError> {
+    pub fn build(&mut self) -> Result<()> {
         let base = self.config.clone();
         let trace = base.trace;
         let mut sides = Vec::new();
-        let mut make = |label: String, mut cfg: WorldConfig| -> Result<(), SessionError> {
+        let mut make = |label: String, mut cfg: WorldConfig| -> Result<()> {
             // Only side A is traced.
             cfg.trace = trace && sides.is_empty();
-            let world = World::new(&cfg).map_err(|e| SessionError(e.0))?;
+            let world = World::new(&cfg)?;
             sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
             Ok(())
         };
@@ -182,7 +174,7 @@ impl Session {
             }
             Some(Compare::Alternative) => {
                 let (a, b, b_cfg) =
-                    self.alternative.clone().ok_or_else(|| SessionError("no alternative world to compare".into()))?;
+                    self.alternative.clone().ok_or_else(|| Error::invalid("no alternative world to compare"))?;
                 make(a, base)?;
                 make(b, b_cfg)?;
             }
@@ -198,7 +190,7 @@ impl Session {
     }
 
     /// Switches the comparison (restarting both worlds at time 0).
-    pub fn set_compare(&mut self, compare: Option<Compare>) -> Result<(), SessionError> {
+    pub fn set_compare(&mut self, compare: Option<Compare>) -> Result<()> {
         let old = self.compare;
         self.compare = compare;
         if let Err(e) = self.build() {
@@ -211,8 +203,8 @@ impl Session {
 
     /// The world `scenario` describes, keeping what this session keeps
     /// (samples, pauses, trace).
-    fn world_config(&self, scenario: &Scenario) -> Result<WorldConfig, SessionError> {
-        let mut cfg = scenario.to_world().map_err(|e| SessionError(e.0))?;
+    fn world_config(&self, scenario: &Scenario) -> Result<WorldConfig> {
+        let mut cfg = scenario.to_world()?;
         cfg.sample_retention = self.config.sample_retention;
         cfg.pause_log = self.config.pause_log;
         cfg.trace = self.config.trace;
@@ -221,7 +213,7 @@ impl Session {
 
     /// Compares the scenario (labelled `a`) with `other` (labelled `b`),
     /// both restarting at time 0.
-    pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<(), SessionError> {
+    pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<()> {
         let cfg = self.world_config(other)?;
         self.alternative = Some((a.to_string(), b.to_string(), cfg));
         self.set_compare(Some(Compare::Alternative))
@@ -229,7 +221,7 @@ impl Session {
 
     /// Replaces the scenario (e.g. with changed settings) and restarts
     /// every side at time 0.
-    pub fn reconfigure(&mut self, scenario: Scenario) -> Result<(), SessionError> {
+    pub fn reconfigure(&mut self, scenario: Scenario) -> Result<()> {
         let config = self.world_config(&scenario)?;
         let old = (std::mem::replace(&mut self.scenario, scenario), std::mem::replace(&mut self.config, config));
         if let Err(e) = self.build() {
@@ -310,10 +302,36 @@ pub fn level_name(level: u8, legacy: Legacy) -> String {
     }
 }
 
+/// The kernel a patch level runs: "3.2" for the whole series (it went
+/// into Linux 3.2), "3.1 + patches 01-N of v12" in between (the series was
+/// written and measured on 3.1), "3.1" or "2.6.38" below it.
+pub fn kernel_name(level: u8, legacy: Legacy) -> String {
+    match level {
+        0 => legacy.version().to_string(),
+        1 => "3.1 + patch 01 of v12".to_string(),
+        2..=10 => format!("3.1 + patches 01-{level:02} of v12"),
+        _ => "3.2".to_string(),
+    }
+}
+
 fn tunables_name(t: &DirtyTunables) -> String {
     if t.dirty_bytes > 0 {
         format!("dirty_bytes {} MiB", t.dirty_bytes >> 20)
     } else {
         format!("dirty_ratio {}", t.dirty_ratio)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_level_names_the_kernel_it_runs() {
+        assert_eq!(kernel_name(11, Legacy::Linux31), "3.2");
+        assert_eq!(kernel_name(0, Legacy::Linux31), "3.1");
+        assert_eq!(kernel_name(0, Legacy::Linux2638), "2.6.38");
+        assert_eq!(kernel_name(1, Legacy::Linux31), "3.1 + patch 01 of v12");
+        assert_eq!(kernel_name(7, Legacy::Linux31), "3.1 + patches 01-07 of v12");
     }
 }

@@ -17,7 +17,7 @@ fn print(text: &str) {
 
 /// Writes the CSV of an analysis read with its series.
 fn write_csv(path: &std::path::Path, a: &Analysis) -> Result<(), Error> {
-    let Some(s) = &a.series else { return Err(Error("the series was not kept".into())) };
+    let Some(s) = &a.series else { return Err(Error::invalid("the series was not kept")) };
     write_file(path, |w| series::write_csv(w, s, &a.decoder.bdis))
 }
 
@@ -51,7 +51,8 @@ pub fn view(args: &TraceViewArgs) -> Result<(), Error> {
 pub fn live(args: &LiveArgs) -> Result<(), Error> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(|e| Error(format!("cannot catch signals: {e}")))?;
+        signal_hook::flag::register(sig, Arc::clone(&stop))
+            .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
     }
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
@@ -74,7 +75,7 @@ pub fn live(args: &LiveArgs) -> Result<(), Error> {
     let ended = live::capture(&mut session, &mut collector, saved.as_mut(), duration, &stop);
     let problems = session.restore();
     if !problems.is_empty() {
-        return Err(Error(format!("tracefs not restored: {}", problems.join("; "))));
+        return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
     }
     let ended = ended?;
     if let (Some(path), Some(bytes)) = (&args.save, &saved) {

@@ -138,7 +138,7 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
 
     let (devices, tasks) = devices_and_tasks(t, &mut inf, &mut not);
     if devices.is_empty() {
-        return Err(Error(format!(
+        return Err(Error::invalid(format!(
             "{}: --fit needs balance_dirty_pages or bdi_dirty_ratelimit events to know the bdis",
             t.source
         )));
@@ -163,7 +163,7 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     inf("duration", format!("{duration} s"), "the trace's span");
 
     let text = format!("Scenario({})", fields.join(", "));
-    let scenario = Scenario::from_ron(&text, "fitted scenario").map_err(|e| Error(e.0))?;
+    let scenario = Scenario::from_ron(&text, "fitted scenario")?;
     Ok(Fit { scenario, inferred, not_inferred: assumed })
 }
 
@@ -246,7 +246,7 @@ fn devices_and_tasks(
 pub fn fit_and_run(t: &TraceSummary) -> Result<FitSummary, Error> {
     let fit = scenario(t)?;
     let opts = RunOptions { duration_ns: (fit.scenario.duration_s * 1e9) as u64, ..RunOptions::default() };
-    let summary = crate::run::run(&fit.scenario, &opts).map_err(|e| Error(e.0))?;
+    let summary = crate::run::run(&fit.scenario, &opts, &mut |_| {})?;
     let compare = compare(t, &summary);
     Ok(FitSummary {
         trace: t.clone(),
@@ -275,19 +275,19 @@ fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
         format!("dirty, mean (model: after {} s)", m.global.settle_s),
         "MiB",
         g.and_then(|g| g.dirty_mb.mean),
-        Some(m.global.dirty_mean_mb),
+        m.global.dirty_mean_mb,
     );
     row("dirty, max".into(), "MiB", g.and_then(|g| g.dirty_mb.max), Some(m.global.dirty_max_mb));
     for b in &t.bdis {
         let Some(mb) = m.bdis.iter().find(|x| x.name == b.bdi) else { continue };
         let bdr = b.bdi_dirty_ratelimit.as_ref();
         let bdp = b.balance_dirty_pages.as_ref();
-        row(format!("{} write_bw", b.bdi), "MiB/s", bdr.and_then(|r| r.write_bw_mbps), Some(mb.write_bw_mbps));
+        row(format!("{} write_bw", b.bdi), "MiB/s", bdr.and_then(|r| r.write_bw_mbps), mb.write_bw_mbps);
         row(
             format!("{} dirty_ratelimit", b.bdi),
             "MiB/s",
             bdr.and_then(|r| r.dirty_ratelimit_mbps).or(bdp.and_then(|p| p.dirty_ratelimit_mbps)),
-            Some(mb.dirty_ratelimit_mbps),
+            mb.dirty_ratelimit_mbps,
         );
         row(format!("{} tasks", b.bdi), "", Some(b.tasks.len() as f64), Some(mb.tasks as f64));
     }

@@ -36,12 +36,12 @@ fn has_pipe(dir: &Path) -> bool {
 pub fn find_tracefs(explicit: Option<&Path>) -> Result<Tracefs, Error> {
     if let Some(dir) = explicit {
         if !has_pipe(dir) {
-            return Err(Error(format!("{}: no trace_pipe here: not a tracefs", dir.display())));
+            return Err(Error::invalid(format!("{}: no trace_pipe here: not a tracefs", dir.display())));
         }
         return Ok(Tracefs { root: dir.to_path_buf(), mounted: None });
     }
     if unsafe { libc::geteuid() } != 0 {
-        return Err(Error("dirtyviz live needs root: tracefs is root's (try sudo dirtyviz live ...)".into()));
+        return Err(Error::invalid("dirtyviz live needs root: tracefs is root's (try sudo dirtyviz live ...)"));
     }
     let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
     for line in mounts.lines() {
@@ -63,18 +63,20 @@ pub fn find_tracefs(explicit: Option<&Path>) -> Result<Tracefs, Error> {
     }
     let known = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
     if !known.lines().any(|l| l.split_whitespace().last() == Some("tracefs")) {
-        return Err(Error("this kernel has no tracefs (CONFIG_TRACING is off): nothing to trace".into()));
+        return Err(Error::invalid("this kernel has no tracefs (CONFIG_TRACING is off): nothing to trace"));
     }
     if !target.is_dir() {
-        return Err(Error(format!("tracefs is not mounted and {DEFAULT_MOUNT} does not exist to mount it on")));
+        return Err(Error::invalid(format!(
+            "tracefs is not mounted and {DEFAULT_MOUNT} does not exist to mount it on"
+        )));
     }
     let out = Command::new("mount")
         .args(["-t", "tracefs", "nodev", DEFAULT_MOUNT])
         .output()
-        .map_err(|e| Error(format!("cannot run mount: {e}")))?;
+        .map_err(|e| Error::invalid(format!("cannot run mount: {e}")))?;
     if !out.status.success() || !has_pipe(target) {
         let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
-        return Err(Error(format!("cannot mount tracefs on {DEFAULT_MOUNT}: {why}")));
+        return Err(Error::invalid(format!("cannot mount tracefs on {DEFAULT_MOUNT}: {why}")));
     }
     Ok(Tracefs { root: target.to_path_buf(), mounted: Some(target.to_path_buf()) })
 }
@@ -119,7 +121,7 @@ impl Session {
         let root = s.fs.root.clone();
         let denied = |path: &Path, e: std::io::Error| {
             let hint = if e.kind() == ErrorKind::PermissionDenied { " (dirtyviz live needs root)" } else { "" };
-            Error(format!("{}: {e}{hint}", path.display()))
+            Error::invalid(format!("{}: {e}{hint}", path.display()))
         };
         for kind in EventKind::ALL {
             let path = enable_file(&root, kind);
@@ -133,7 +135,7 @@ impl Session {
             }
         }
         if s.enabled.is_empty() {
-            return Err(Error(format!(
+            return Err(Error::invalid(format!(
                 "{}: this kernel has none of the writeback tracepoints (Linux 3.2 or later has them)",
                 root.join("events/writeback").display()
             )));
@@ -243,7 +245,7 @@ pub fn capture(
         if duration.is_some_and(|d| started.elapsed() >= d) {
             return Ok(Ended::Duration);
         }
-        let n = session.read(&mut buf).map_err(|e| Error(format!("{}: read failed: {e}", pipe.display())))?;
+        let n = session.read(&mut buf).map_err(|e| Error::invalid(format!("{}: read failed: {e}", pipe.display())))?;
         if n == 0 {
             std::thread::sleep(Duration::from_millis(50));
             continue;
@@ -298,7 +300,7 @@ mod tests {
         let mut saved = Vec::new();
         let stop = AtomicBool::new(false);
         let ended = capture(&mut session, &mut c, Some(&mut saved), Some(Duration::from_millis(150)), &stop);
-        assert_eq!(ended, Ok(Ended::Duration));
+        assert!(matches!(ended, Ok(Ended::Duration)), "{ended:?}");
         assert_eq!(c.decoder.stats.events, [0, 0, 3]);
         assert_eq!(saved, line.repeat(3).as_bytes());
         drop(session);
@@ -314,7 +316,7 @@ mod tests {
         let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
         let stop = AtomicBool::new(true);
         let ended = capture(&mut session, &mut Collector::new(false), None, None, &stop);
-        assert_eq!(ended, Ok(Ended::Stopped));
+        assert!(matches!(ended, Ok(Ended::Stopped)), "{ended:?}");
         assert!(session.restore().is_empty());
         assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "1");
         assert_eq!(read(root.join("tracing_on")), "0");
@@ -324,6 +326,6 @@ mod tests {
     #[test]
     fn a_directory_without_trace_pipe_is_refused() {
         let e = find_tracefs(Some(Path::new("/"))).expect_err("not a tracefs");
-        assert!(e.0.contains("no trace_pipe"), "{e}");
+        assert!(e.to_string().contains("no trace_pipe"), "{e}");
     }
 }

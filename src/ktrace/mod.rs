@@ -39,17 +39,7 @@ use reader::{Decoder, read_all};
 use series::Series;
 use summary::{Summarizer, TraceSummary};
 
-/// A user's mistake or an unusable input: one line, exit code 2.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error(pub String);
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
+pub use crate::error::Error;
 
 /// A trace read: its summary, the reader's names and counts, and the
 /// series when asked for.
@@ -108,7 +98,7 @@ impl Collector {
                     st.lines
                 )
             };
-            return Err(Error(format!("{source}: {what}")));
+            return Err(Error::invalid(format!("{source}: {what}")));
         }
         if let Some(s) = &mut self.series {
             s.finish();
@@ -124,10 +114,10 @@ pub fn analyse(path: &str, series: bool) -> Result<Analysis, Error> {
     let result = if path == "-" {
         c.read(std::io::stdin().lock())
     } else {
-        let f = File::open(path).map_err(|e| Error(format!("{path}: cannot read: {e}")))?;
+        let f = File::open(path).map_err(|e| Error::invalid(format!("{path}: cannot read: {e}")))?;
         c.read(std::io::BufReader::with_capacity(1 << 16, f))
     };
-    result.map_err(|e| Error(format!("{path}: read failed: {e}")))?;
+    result.map_err(|e| Error::invalid(format!("{path}: read failed: {e}")))?;
     c.finish(path)
 }
 
@@ -136,7 +126,7 @@ pub fn analyse(path: &str, series: bool) -> Result<Analysis, Error> {
 pub fn write_file(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) -> Result<(), Error> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let fail = |what: &str, e: std::io::Error| Error(format!("{}: {what}: {e}", path.display()));
+    let fail = |what: &str, e: std::io::Error| Error::invalid(format!("{}: {what}: {e}", path.display()));
     let file = File::create(&tmp).map_err(|e| fail("cannot create", e))?;
     let mut w = BufWriter::with_capacity(1 << 16, file);
     let written = write(&mut w).and_then(|_| w.flush()).and_then(|_| w.get_ref().sync_all());
@@ -163,11 +153,11 @@ mod tests {
     #[test]
     fn an_empty_input_or_one_without_writeback_events_is_an_error() {
         let c = Collector::new(false);
-        assert_eq!(c.finish("x").map(|_| ()), Err(Error("x: empty".into())));
+        assert_eq!(c.finish("x").map(|_| ()).map_err(|e| e.to_string()), Err("x: empty".to_string()));
         let mut c = Collector::new(false);
         c.read("# tracer: nop\nsh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
         let e = c.finish("y").expect_err("no events");
-        assert!(e.0.starts_with("y: no writeback event in 2 lines"), "{e}");
+        assert!(e.to_string().starts_with("y: no writeback event in 2 lines"), "{e}");
     }
 
     #[test]
@@ -180,7 +170,7 @@ mod tests {
             w.write_all(b"half")?;
             Err(std::io::Error::other("disk full"))
         });
-        assert!(e.expect_err("fails").0.contains("disk full"));
+        assert!(e.expect_err("fails").to_string().contains("disk full"));
         assert_eq!(std::fs::read_to_string(&path).expect("kept"), "old");
         write_json(&path, &serde_json::json!({"a": 1})).expect("writes");
         assert_eq!(std::fs::read_to_string(&path).expect("new"), "{\n  \"a\": 1\n}\n");

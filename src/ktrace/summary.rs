@@ -97,7 +97,7 @@ impl HzAcc {
             return (None, format!("{} non-zero millisecond values, too few to tell HZ", self.nonzero));
         }
         let g = self.gcd;
-        let hz = match (g % 10 == 0, g % 4 == 0) {
+        let hz = match (g.is_multiple_of(10), g.is_multiple_of(4)) {
             (true, true) => return (None, format!("every time is a multiple of {g} ms: HZ 100, 250 or 1000")),
             (true, false) => 100,
             (false, true) => 250,

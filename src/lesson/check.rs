@@ -76,7 +76,8 @@ pub fn sources(args: &[String]) -> Vec<Source> {
             {
                 return Source { origin: format!("lessons/{file}"), text: Ok(text.to_string()), preset: false };
             }
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{a}: cannot read: {e}"));
+            let text = crate::input::read_text(path, "lesson or scenario", crate::input::MAX_RON_BYTES)
+                .map_err(|e| e.to_string());
             Source { origin: a.clone(), text, preset: false }
         })
         .collect()
@@ -116,25 +117,31 @@ pub fn check(source: &Source) -> Outcome {
         Ok(t) => t,
         Err(e) => return fail(format!("{origin}: unreadable"), e.clone()),
     };
+    let text = crate::input::without_bom(text);
     let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
     match kind {
         None => fail(
             format!("{origin}: not a lesson or scenario"),
             format!("{origin}:1:1: expected a `Lesson(...)` or a `Scenario(...)`"),
         ),
-        Some(Kind::Scenario) => match Scenario::from_ron(text, &origin).and_then(|s| s.to_world().map(|_| s)) {
+        Some(Kind::Scenario) => match Scenario::from_ron(text, &origin).and_then(|mut s| {
+            if s.name.is_empty() {
+                s.name = origin.clone();
+            }
+            s.to_world().map(|_| s)
+        }) {
             Ok(s) => Outcome {
                 origin: origin.clone(),
                 summary: format!("{origin}: scenario `{}` is valid", s.name),
                 checks: Vec::new(),
                 failures: Vec::new(),
             },
-            Err(e) => fail(format!("{origin}: invalid scenario"), e.0),
+            Err(e) => fail(format!("{origin}: invalid scenario"), e.to_string()),
         },
         Some(Kind::Lesson) => {
             let lesson = match Lesson::from_ron(text, &origin) {
                 Ok(l) => l,
-                Err(e) => return fail(format!("{origin}: invalid lesson"), e.0),
+                Err(e) => return fail(format!("{origin}: invalid lesson"), e.to_string()),
             };
             let start = Instant::now();
             let checks = match run_headless(&lesson) {

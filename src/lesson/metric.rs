@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::session::Session;
 use crate::sim::metrics::Histogram;
 use crate::sim::{NS_PER_SEC, TaskKind};
+use crate::units::{mean, median, mib};
 
 /// A measurable quantity. Unless a name says otherwise it is taken over
 /// the check's window, on the check's bdi (default: the first). Pause
@@ -176,28 +177,11 @@ pub struct Probe<'a> {
     pub at_step: &'a StepSnapshot,
 }
 
-fn mib(pages: f64) -> f64 {
-    pages / 256.0
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    Some(v[v.len() / 2])
-}
-
 /// Standard deviation over mean.
 fn swing(v: Vec<f64>) -> Option<f64> {
     let m = mean(v.iter().copied())?;
     let var = mean(v.iter().map(|x| (x - m).powi(2)))?;
     (m > 0.0).then(|| var.sqrt() / m)
-}
-
-fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
-    let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    (n > 0).then(|| s / n as f64)
 }
 
 /// Measures `metric`; `None` when there is nothing to measure yet.

@@ -19,8 +19,10 @@ mod draw;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{PlotArgs, PlotFormat};
+use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::runner::LessonRun;
+use crate::output::{Named, check_distinct};
 use crate::scenario::Scenario;
 use crate::session::{Compare, PAUSE_LOG, Session};
 use crate::sim::config::NS_PER_SEC;
@@ -61,22 +63,6 @@ pub fn options(args: &PlotArgs) -> PlotOptions {
     PlotOptions { out: args.out.clone(), format: args.format, duration_ns: args.duration, bdi: args.bdi.clone() }
 }
 
-/// Why nothing (or not everything) was plotted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlotError(pub String);
-
-impl std::fmt::Display for PlotError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<String> for PlotError {
-    fn from(e: String) -> PlotError {
-        PlotError(e)
-    }
-}
-
 /// Figure sizes: SVG in CSS pixels (a 16:9 slide), PNG at 1.5 times that.
 fn geometry(format: PlotFormat) -> ((u32, u32), f64) {
     match format {
@@ -97,18 +83,18 @@ struct Start {
     run: String,
 }
 
-fn start(source: Source, opts: &PlotOptions) -> Result<Start, PlotError> {
-    let err = |e: String| PlotError(e);
+fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
+    let err = Error::invalid;
     let (session, start_ns, default_ns, bdi, run) = match source {
         Source::World { scenario, compare } => {
             let default_ns = (scenario.duration_s * 1e9) as u64;
             let name = if scenario.name.is_empty() { "scenario".to_string() } else { scenario.name.clone() };
             let run = format!("{name}, seed {}", scenario.seed);
-            let session = Session::new(scenario, compare, PAUSE_LOG).map_err(|e| err(e.0))?;
+            let session = Session::new(scenario, compare, PAUSE_LOG)?;
             (session, 0, default_ns, 0, run)
         }
         Source::Lesson { lesson, step } => {
-            let lesson = Lesson::resolve(&lesson).map_err(|e| err(e.0))?;
+            let lesson = Lesson::resolve(&lesson)?;
             let steps = lesson.steps.len();
             if step == 0 || step > steps {
                 return Err(err(format!("lesson {} has steps 1 to {steps}, not {step}", lesson.id)));
@@ -164,7 +150,7 @@ fn curves(session: &Session, bdi: usize) -> Vec<chart::Curves> {
 
 /// Writes `bytes` to `path` through a temporary file in the same
 /// directory, renamed over it once complete.
-fn write_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), PlotError> {
+fn write_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.{}.tmp.{ext}", std::process::id()));
@@ -172,24 +158,13 @@ fn write_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) ->
     if done.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    done.map_err(PlotError)
-}
-
-/// Refuses to write over a file the run reads (a scenario or lesson file).
-fn check_not_input(path: &Path, inputs: &[Option<&str>]) -> Result<(), PlotError> {
-    let Ok(out) = std::fs::canonicalize(path) else { return Ok(()) };
-    for input in inputs.iter().flatten() {
-        if std::fs::canonicalize(input).is_ok_and(|i| i == out) {
-            return Err(PlotError(format!("{}: is an input of this run; not writing over it", path.display())));
-        }
-    }
-    Ok(())
+    done.map_err(Error::invalid)
 }
 
 /// Runs `source` and writes the five figures into `opts.out`; `inputs`
-/// are files the run reads, never written over. Returns what was written,
+/// are the scenario and lesson files the run reads, never written over. Returns what was written,
 /// one line per figure.
-pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<String, PlotError> {
+pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<String> {
     let Start { mut session, start_ns, duration_ns, bdi, run } = start(source, opts)?;
     let end_ns = start_ns + duration_ns;
     let mut collector = collect::Collector::new(&session, bdi, start_ns, end_ns, COLUMNS);
@@ -215,17 +190,21 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
     ];
 
     if opts.out.exists() && !opts.out.is_dir() {
-        return Err(PlotError(format!("--out {}: not a directory", opts.out.display())));
+        return Err(Error::invalid(format!("--out {}: not a directory", opts.out.display())));
     }
-    std::fs::create_dir_all(&opts.out).map_err(|e| PlotError(format!("{}: {e}", opts.out.display())))?;
+    std::fs::create_dir_all(&opts.out).map_err(Error::io(&opts.out, "cannot create the directory"))?;
     let ext = match opts.format {
         PlotFormat::Svg => "svg",
         PlotFormat::Png => "png",
     };
     let paths: Vec<PathBuf> = figures.iter().map(|f| opts.out.join(format!("{}.{ext}", f.file))).collect();
-    for path in &paths {
-        check_not_input(path, inputs)?;
-    }
+    let inputs: Vec<Named> = ["the scenario", "the lesson"]
+        .into_iter()
+        .zip(inputs)
+        .filter_map(|(role, p)| Some(Named { role, path: Path::new((*p)?) }))
+        .collect();
+    let outputs: Vec<Named> = paths.iter().map(|path| Named { role: "the figure", path }).collect();
+    check_distinct(&inputs, &outputs)?;
     let (size, k) = geometry(opts.format);
     let mut report = String::new();
     for (mut f, path) in figures.into_iter().zip(paths) {

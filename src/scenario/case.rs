@@ -20,13 +20,14 @@
 //! a name with `vanilla` means legacy, one with `nfs-wq` turns on the NFS
 //! wait queue.
 
-use super::{DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, Scenario, ScenarioError, TaskSpec, parse_size};
+use super::{DdSpec, DeviceKindSpec, DeviceSpec, FsSpec, MmapRandomSpec, Scenario, TaskSpec, parse_size};
+use crate::error::{Error, Result};
 
 const EXAMPLE: &str = "thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X";
 
 /// Builds the scenario a seed test-case name describes.
-pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
-    let bad = |what: &str| ScenarioError(format!("case `{name}`: {what} (e.g. {EXAMPLE})"));
+pub fn parse(name: &str) -> Result<Scenario> {
+    let bad = |what: &str| Error::invalid(format!("case `{name}`: {what} (e.g. {EXAMPLE})"));
     let (prefix, rest) = match name.split_once('/') {
         Some((p, r)) => (p, r),
         None => ("", name),
@@ -61,25 +62,13 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
         name: name.to_string(),
         description: format!("The seed's test case {name}."),
         memory_mb,
-        reserved_mb: None,
         cpus,
-        hz: 1000,
-        dirty_ratio: 20,
-        dirty_background_ratio: 10,
-        dirty_bytes: None,
-        dirty_background_bytes: None,
-        period_shift: None,
-        patches: 11,
-        legacy: LegacySpec::Linux31,
-        seed: 1,
-        duration_s: 60.0,
-        devices: Vec::new(),
-        tasks: Vec::new(),
+        ..Scenario::default()
     };
 
     // DIRTY:BG
     let (dirty, bg) = limits.split_once(':').ok_or_else(|| bad(&format!("`{limits}` is not DIRTY:BG like 20:10")))?;
-    let value = |v: &str| -> Result<(Option<u64>, Option<u64>), ScenarioError> {
+    let value = |v: &str| -> Result<(Option<u64>, Option<u64>)> {
         if v.ends_with(['M', 'G']) {
             let bytes = parse_size(v).ok_or_else(|| bad(&format!("`{v}` is not a size")))?;
             Ok((None, Some(bytes)))
@@ -106,7 +95,7 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
 
     // Devices from the prefix.
     let tokens: Vec<&str> = prefix.split('-').filter(|t| !t.is_empty()).collect();
-    let count_hdd = |i: usize| -> Result<u32, ScenarioError> {
+    let count_hdd = |i: usize| -> Result<u32> {
         tokens
             .get(i + 1)
             .and_then(|t| t.strip_suffix("HDD"))
@@ -114,24 +103,7 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
             .filter(|&n| (1..=26).contains(&n))
             .ok_or_else(|| bad("JBOD and RAID0 take a disk count like JBOD-10HDD"))
     };
-    let disk = |name: &str, kind: DeviceKindSpec| DeviceSpec {
-        name: name.to_string(),
-        kind,
-        disks: None,
-        bandwidth_mbps: None,
-        seek_ms: None,
-        queue_depth: None,
-        noise: None,
-        fs,
-        flush_ms: None,
-        rtt_ms: None,
-        server_mbps: None,
-        server_cache_mb: None,
-        server_commit_ms: None,
-        wait_queue: None,
-        congestion_scaled: None,
-        initial_share: None,
-    };
+    let disk = |name: &str, kind: DeviceKindSpec| DeviceSpec { fs, ..DeviceSpec::new(name, kind) };
     if let Some(i) = tokens.iter().position(|t| *t == "JBOD") {
         let disks = if tokens.get(i + 1) == Some(&"MMAP") { 10 } else { count_hdd(i)? };
         s.devices.push(DeviceSpec { disks: Some(disks), ..disk("sd", DeviceKindSpec::Jbod) });
@@ -158,17 +130,9 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
             .filter(|&n| (1..=super::MAX_DD_PER_BDI).contains(&n))
             .ok_or_else(|| bad(&format!("`{workload}` is not a dd count like 10dd")))?;
         let spread_s = if n >= 500 { 1.0 } else { 0.0 };
-        s.tasks.push(TaskSpec::Dd {
-            bdi: "*".into(),
-            n,
-            bs: format!("{bs_bytes}"),
-            count_mb: None,
-            start_s: 0.0,
-            spread_s,
-            stop_s: None,
-        });
+        s.tasks.push(TaskSpec::Dd(DdSpec { n, bs: format!("{bs_bytes}"), spread_s, ..DdSpec::default() }));
     } else if workload.starts_with("fio_mmap_randwrite") {
-        s.tasks.push(TaskSpec::MmapRandom { bdi: "*".into(), n: 1, start_s: 0.0, stop_s: None });
+        s.tasks.push(TaskSpec::MmapRandom(MmapRandomSpec::default()));
     } else {
         return Err(bad(&format!("unknown workload `{workload}`, expected Ndd or fio_mmap_randwrite_4k")));
     }
@@ -225,8 +189,8 @@ mod tests {
             ["nonsense", "x/zfs-1dd-4k-8p-4096M-20:10-X", "x/xfs-1dd-4k-8q-4096M-20:10-X", "x/xfs-1dd-4k-8p-4096M-20-X"]
         {
             let e = parse(bad).expect_err(bad);
-            assert!(e.0.starts_with(&format!("case `{bad}`")), "{e}");
-            assert!(e.0.contains(EXAMPLE), "{e}");
+            assert!(e.to_string().starts_with(&format!("case `{bad}`")), "{e}");
+            assert!(e.to_string().contains(EXAMPLE), "{e}");
         }
     }
 }

@@ -327,8 +327,8 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
             return err(format!("task {i} writes to bdi {} which does not exist", t.bdi));
         }
         let bs_ok = |bs: u64| {
-            (bs >= PAGE_SIZE && bs % PAGE_SIZE == 0 && bs <= 1 << 30)
-                || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE % bs == 0)
+            (bs >= PAGE_SIZE && bs.is_multiple_of(PAGE_SIZE) && bs <= 1 << 30)
+                || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE.is_multiple_of(bs))
         };
         match t.kind {
             TaskKind::Dd { bs, .. } | TaskKind::Pipeline { bs, .. } if !bs_ok(bs) => {

@@ -5,6 +5,7 @@
 //! from the same scenario and seed and advanced in lockstep. Every change a
 //! key asks for becomes an [`Input`] applied to each world.
 
+use crate::error::Result;
 use crate::scenario::Scenario;
 use crate::session::Session;
 pub use crate::session::{Compare, Side, level_name};
@@ -76,26 +77,16 @@ pub enum Entry {
     Key(u64, Msg),
 }
 
-/// Why the dashboard cannot start.
-#[derive(Debug)]
-pub struct AppError(pub String);
-
 impl App {
     /// An app on `scenario`, optionally comparing.
-    pub fn new(scenario: Scenario, compare: Option<Compare>, theme: ThemeKind) -> Result<App, AppError> {
+    pub fn new(scenario: Scenario, compare: Option<Compare>, theme: ThemeKind) -> Result<App> {
         App::traced(scenario, compare, theme, false)
     }
 
     /// [`App::new`], keeping side A's trace events for [`App::take_trace`]
     /// when `trace` is set.
-    pub fn traced(
-        scenario: Scenario,
-        compare: Option<Compare>,
-        theme: ThemeKind,
-        trace: bool,
-    ) -> Result<App, AppError> {
-        let session =
-            Session::with_trace(scenario, compare, crate::session::PAUSE_LOG, trace).map_err(|e| AppError(e.0))?;
+    pub fn traced(scenario: Scenario, compare: Option<Compare>, theme: ThemeKind, trace: bool) -> Result<App> {
+        let session = Session::with_trace(scenario, compare, crate::session::PAUSE_LOG, trace)?;
         Ok(App::with_session(session, theme))
     }
 
@@ -300,7 +291,7 @@ impl App {
             }
             Msg::Reset => {
                 self.note = match self.session.build() {
-                    Err(e) => e.0,
+                    Err(e) => e.to_string(),
                     Ok(()) => "restarted".into(),
                 };
                 self.bdi = self.bdi.min(self.world().bdis().len() - 1);
@@ -321,7 +312,7 @@ impl App {
     pub fn set_compare(&mut self, compare: Option<Compare>) {
         self.dirty = true;
         self.note = match self.session.set_compare(compare) {
-            Err(e) => e.0,
+            Err(e) => e.to_string(),
             Ok(()) => match compare {
                 Some(_) => format!("compare: {} vs {}", self.sides()[0].label, self.sides()[1].label),
                 None => "compare off".into(),

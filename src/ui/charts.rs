@@ -6,11 +6,7 @@ use std::collections::VecDeque;
 
 use crate::sim::World;
 use crate::sim::metrics::Sample;
-
-/// Pages as MiB.
-pub fn mib(pages: u64) -> f64 {
-    pages as f64 / 256.0
-}
+pub use crate::units::mib;
 
 /// One named series of (x, y) points.
 pub struct Series {

@@ -8,9 +8,10 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::app::{App, AppError};
+use super::app::App;
 use super::keys::{LessonMsg, Msg};
 use super::theme::ThemeKind;
+use crate::error::{Error, Result};
 use crate::lesson::progress::Progress;
 use crate::lesson::runner::{Answer, LessonRun, Verdict};
 use crate::lesson::{Lesson, SideSpec, Step};
@@ -81,13 +82,13 @@ impl LessonMode {
 
 impl App {
     /// An app following `lesson`, opened at step `step` (0-based).
-    pub fn for_lesson(lesson: Lesson, step: usize, theme: ThemeKind) -> Result<App, AppError> {
+    pub fn for_lesson(lesson: Lesson, step: usize, theme: ThemeKind) -> Result<App> {
         App::for_lesson_traced(lesson, step, theme, false)
     }
 
     /// [`App::for_lesson`], keeping side A's trace events when `trace` is set.
-    pub fn for_lesson_traced(lesson: Lesson, step: usize, theme: ThemeKind, trace: bool) -> Result<App, AppError> {
-        let (run, session, view) = LessonRun::seek_traced(lesson, step, trace).map_err(AppError)?;
+    pub fn for_lesson_traced(lesson: Lesson, step: usize, theme: ThemeKind, trace: bool) -> Result<App> {
+        let (run, session, view) = LessonRun::seek_traced(lesson, step, trace)?;
         let mut app = App::with_session(session, theme);
         app.install(run, view);
         app.progress = Progress::load();
@@ -96,11 +97,11 @@ impl App {
 
     /// An app with the lesson list open, over the lesson to resume: the
     /// first one not finished.
-    pub fn lesson_picker(theme: ThemeKind, trace: bool) -> Result<App, AppError> {
+    pub fn lesson_picker(theme: ThemeKind, trace: bool) -> Result<App> {
         let progress = Progress::load();
-        let lessons = Lesson::all_shipped().map_err(|e| AppError(e.0))?;
+        let lessons = Lesson::all_shipped()?;
         let selected = lessons.iter().position(|l| !progress.lessons.get(&l.id).is_some_and(|p| p.done)).unwrap_or(0);
-        let lesson = lessons.get(selected).cloned().ok_or_else(|| AppError("no lessons are shipped".into()))?;
+        let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons are shipped"))?;
         let step = progress.resume_step(&lesson);
         let mut app = App::for_lesson_traced(lesson, step, theme, trace)?;
         app.paused = true;
@@ -124,7 +125,7 @@ impl App {
                 self.note_progress();
                 self.note.clear();
             }
-            Err(e) => self.note = e,
+            Err(e) => self.note = e.to_string(),
         }
     }
 
@@ -142,7 +143,7 @@ impl App {
                     let run = mode.run.clone();
                     self.install(run, view);
                 }
-                Err(e) => self.note = e,
+                Err(e) => self.note = e.to_string(),
             }
         } else {
             let lesson = mode.run.lesson.clone();
@@ -155,11 +156,14 @@ impl App {
     /// `save_progress` is set.
     pub fn note_progress(&mut self) {
         let Some(mode) = &self.lesson else { return };
-        self.progress.reached(&mode.run.lesson.id, mode.run.step, mode.run.lesson.steps.len());
-        if self.save_progress
-            && let Err(e) = self.progress.save()
-        {
-            self.note = format!("progress not saved: {e}");
+        let id = mode.run.lesson.id.clone();
+        self.progress.reached(&id, mode.run.step, mode.run.lesson.steps.len());
+        if self.save_progress {
+            match self.progress.save_lesson(&id) {
+                Ok(None) => {}
+                Ok(Some(warning)) => self.note = warning,
+                Err(e) => self.note = e,
+            }
         }
     }
 
@@ -193,7 +197,7 @@ impl App {
                     let selected = lessons.iter().position(|l| Some(&l.id) == id.as_ref()).unwrap_or(0);
                     self.picker = Some(Picker { lessons, selected });
                 }
-                Err(e) => self.note = e.0,
+                Err(e) => self.note = e.to_string(),
             }
             return;
         }

@@ -32,6 +32,9 @@ pub struct Outputs {
     pub record: Option<crate::record::Recorder>,
     /// Side A's trace, if asked for.
     pub trace: Option<crate::record::TraceWriter>,
+    /// The first output that failed; the session goes on without it and
+    /// ends with this error.
+    failed: Option<crate::error::Error>,
 }
 
 impl Outputs {
@@ -41,27 +44,57 @@ impl Outputs {
         if let Some(r) = &mut self.record
             && let Err(e) = r.write(&app.take_record())
         {
-            app.note = format!("recording stopped: {e}");
+            app.note = "recording stopped: write failed".into();
             app.record = None;
+            if !r.optional() {
+                self.failed.get_or_insert(e);
+            }
             self.record = None;
         }
-        if let Some(t) = &mut self.trace
-            && let Err(e) = t.drain(app)
-        {
-            app.note = format!("trace stopped: {e}");
-            self.trace = None;
+        if let Some(t) = &mut self.trace {
+            let stopped = t.stopped_at().is_some();
+            if let Err(e) = t.drain(app) {
+                app.note = "trace stopped: write failed".into();
+                self.trace = None;
+                self.failed.get_or_insert(e);
+            } else if !stopped && t.stopped_at().is_some() {
+                app.note = "trace stopped at --max-trace-size".into();
+            }
         }
+    }
+
+    /// Completes the outputs once the session is over: the trace and the
+    /// recording take their places.
+    fn finish(&mut self, app: &mut App) -> crate::error::Result<()> {
+        self.drain(app);
+        if let Some(mut t) = self.trace.take()
+            && let Err(e) = t.finish()
+        {
+            self.failed.get_or_insert(e);
+        }
+        if let Some(r) = self.record.take() {
+            let optional = r.optional();
+            if let Err(e) = r.finish()
+                && !optional
+            {
+                self.failed.get_or_insert(e);
+            }
+        }
+        self.failed.take().map_or(Ok(()), Err)
     }
 }
 
 /// Runs the dashboard until the user quits. The terminal is restored on
 /// the way out, on error and on panic; a panic also says where to report
-/// it and which recording replays the session.
-pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
+/// it and which recording replays the session. A terminal that cannot be
+/// set up ends it before it starts: the outputs are left as they were.
+pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<()> {
+    use crate::error::Error;
     if outputs.record.is_some() {
         app.record = Some(Vec::new());
     }
-    let mut terminal = ratatui::try_init()?;
+    let mut terminal = ratatui::try_init().map_err(Error::Terminal)?;
+    crate::oom::terminal_held(true);
     let record = outputs.record.as_ref().map(|r| r.path().display().to_string());
     let restore_and_print = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -70,12 +103,11 @@ pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
     }));
     let result = run_loop(&mut app, &mut terminal, &mut outputs);
     ratatui::restore();
+    crate::oom::terminal_held(false);
     let _ = std::panic::take_hook();
-    outputs.drain(&mut app);
-    if let Some(t) = &mut outputs.trace {
-        t.finish().map_err(std::io::Error::other)?;
-    }
-    result
+    let finished = outputs.finish(&mut app);
+    result.map_err(Error::Terminal)?;
+    finished
 }
 
 /// What a crash tells the user, after the terminal is restored and the

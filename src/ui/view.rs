@@ -337,7 +337,7 @@ fn draw_tasks(app: &App, side: &Side, frame: &mut Frame, area: Rect) {
                 Cell::from(t.id.to_string()),
                 Cell::from(t.kind.name()),
                 Cell::from(w.bdis()[t.bdi as usize].name.clone()),
-                Cell::from(format!("{:.2}", rate / 256.0)),
+                Cell::from(format!("{:.2}", crate::units::mib(rate))),
                 Cell::from(format!("{:.0}", ms(t.last_pause))),
                 Cell::from(t.nr_dirtied_pause.to_string()),
             ])

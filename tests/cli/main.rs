@@ -10,3 +10,4 @@ mod ktrace;
 mod lessons;
 mod plot;
 mod robust;
+mod safety;

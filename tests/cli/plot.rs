@@ -196,7 +196,7 @@ fn plot_never_writes_over_its_input_nor_into_a_file() {
     let out = out.expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("is an input of this run"), "{err}");
+    assert!(err.contains("is the same file as the scenario"), "{err}");
     assert_eq!(std::fs::read(&input).expect("still there"), scenario, "the input is intact");
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "nothing else written");
     let out = dirtyviz().args(["plot", "--duration", "1s", "--out"]).arg(&input).output().expect("runs");

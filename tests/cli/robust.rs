@@ -5,7 +5,9 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 
-use dirtyviz::scenario::{DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, Scenario, TaskSpec};
+use dirtyviz::scenario::{
+    DdSpec, DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, LightSpec, MmapRandomSpec, PipelineSpec, Scenario, TaskSpec,
+};
 use dirtyviz::sim::{Input, NS_PER_SEC, World};
 
 /// A seeded source of random test cases.
@@ -70,13 +72,10 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
                 noise: g.chance(0.3).then(|| g.below(80) as f64 / 100.0),
                 fs: g.chance(0.7).then(|| *g.pick(&fs)),
                 flush_ms: g.chance(0.2).then(|| g.below(500) as f64),
-                rtt_ms: None,
-                server_mbps: None,
-                server_cache_mb: None,
-                server_commit_ms: None,
                 wait_queue: (kind == DeviceKindSpec::Nfs && g.chance(0.5)).then_some(true),
                 congestion_scaled: (kind == DeviceKindSpec::Nfs && g.chance(0.5)).then_some(true),
                 initial_share: g.chance(0.3).then(|| g.below(100) as f64 / 100.0),
+                ..DeviceSpec::default()
             }
         })
         .collect();
@@ -93,7 +92,7 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
         let start_s = if g.chance(0.5) { 0.0 } else { g.below(3000) as f64 / 1000.0 };
         let stop_s = g.chance(0.2).then(|| start_s + g.range(1, 5) as f64);
         tasks.push(match g.below(5) {
-            0 => TaskSpec::Pipeline {
+            0 => TaskSpec::Pipeline(PipelineSpec {
                 bdi,
                 n,
                 bs: g.pick(&bss).to_string(),
@@ -101,17 +100,17 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
                 buffer_mb: g.log_range(0.01, 16.0),
                 start_s,
                 stop_s,
-            },
-            1 => TaskSpec::Light {
+            }),
+            1 => TaskSpec::Light(LightSpec {
                 bdi,
                 n,
                 burst_kb: g.range(1, 4096),
                 period_s: g.log_range(0.01, 5.0),
                 start_s,
                 stop_s,
-            },
-            2 => TaskSpec::MmapRandom { bdi, n, start_s, stop_s },
-            _ => TaskSpec::Dd {
+            }),
+            2 => TaskSpec::MmapRandom(MmapRandomSpec { bdi, n, start_s, stop_s }),
+            _ => TaskSpec::Dd(DdSpec {
                 bdi,
                 n,
                 bs: g.pick(&bss).to_string(),
@@ -119,14 +118,13 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
                 start_s,
                 spread_s: if g.chance(0.5) { 0.0 } else { g.below(2000) as f64 / 1000.0 },
                 stop_s,
-            },
+            }),
         });
     }
     let bytes = g.chance(0.3);
     let memory_bytes = memory_mb << 20;
     let mut s = Scenario {
         name: "random".into(),
-        description: String::new(),
         memory_mb,
         reserved_mb: g.chance(0.2).then(|| memory_mb / g.range(2, 20)),
         cpus: g.range(1, 64) as usize,
@@ -139,9 +137,9 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
         patches: g.range(0, 11) as u8,
         legacy: LegacySpec::Linux31,
         seed: g.0.next_u64(),
-        duration_s: 60.0,
         devices,
         tasks,
+        ..Scenario::default()
     };
     // Half the legacy worlds run 2.6.38 (from the seed, leaving the draws as they were).
     if s.patches == 0 && s.seed % 2 == 1 {
@@ -255,9 +253,9 @@ fn io_less_overshoot_stays_within_the_per_cpu_slack() {
         s.dirty_background_ratio = g.range(1, s.dirty_ratio);
         s.memory_mb = g.log_range(256.0, 65536.0) as u64;
         for t in &mut s.tasks {
-            if let TaskSpec::Dd { spread_s, start_s, .. } = t {
-                *spread_s = 1.0;
-                *start_s = 0.0;
+            if let TaskSpec::Dd(dd) = t {
+                dd.spread_s = 1.0;
+                dd.start_s = 0.0;
             }
         }
         let Ok(cfg) = s.to_world() else { continue };
@@ -346,7 +344,7 @@ fn mutated_input_files_never_panic() {
             }
             Err(e) => {
                 refused += 1;
-                assert!(e.0.starts_with("fuzz.ron:"), "{e}");
+                assert!(e.to_string().starts_with("fuzz.ron:"), "{e}");
             }
         }
         let base = *g.pick(&lessons);
@@ -355,7 +353,7 @@ fn mutated_input_files_never_panic() {
             Ok(_) => accepted += 1,
             Err(e) => {
                 refused += 1;
-                assert!(e.0.starts_with("fuzz.ron:"), "{e}");
+                assert!(e.to_string().starts_with("fuzz.ron:"), "{e}");
             }
         }
         let base = *g.pick(&cases);
@@ -367,7 +365,7 @@ fn mutated_input_files_never_panic() {
             }
             Err(e) => {
                 refused += 1;
-                assert!(!e.0.is_empty());
+                assert!(!e.to_string().is_empty());
             }
         }
     }
@@ -493,6 +491,7 @@ fn a_recorded_session_replays_to_the_same_trace() {
         writer.drain(&mut app).expect("trace");
     }
     writer.finish().expect("flush");
+    recorder.finish().expect("recording in place");
     let out =
         super::common::dirtyviz().args(["replay"]).arg(&rec).arg("--trace").arg(&replayed).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
