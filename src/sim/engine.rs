@@ -5,8 +5,7 @@
 //! Events are processed in time order, ties in the order they were
 //! scheduled, so a run depends only on its configuration and seed.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::config::{Legacy, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
 use super::device::Device;
@@ -18,6 +17,7 @@ use super::page_writeback::{
     global_dirty_limits, hard_dirty_limit,
 };
 use super::proportions::{PropGlobal, PropLocal};
+use super::queue::EventQueue;
 use super::rng::SimRng;
 use super::task::{Cpu, Task};
 use super::trace::TraceEvent;
@@ -30,7 +30,7 @@ pub const MAX_MEMORY_BYTES: u64 = 4 << 40;
 pub const MAX_TASKS: usize = 20_000;
 
 /// Things that happen at a point in time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Event {
     /// A task's start time has come.
     TaskStart(u32),
@@ -42,19 +42,13 @@ pub(super) enum Event {
     TaskStop(u32),
     /// The request in service on a bdi's device completed.
     DeviceDone(u32),
-    /// A bdi's flusher thread wakes up (generation).
-    FlusherWake(u32, u32),
+    /// A bdi's flusher timer expired. Never queued: each flusher holds its
+    /// one pending timer, merged with the queue's head as time advances.
+    FlusherWake(u32),
     /// An NFS COMMIT of an inode completed (bdi, inode).
     CommitDone(u32, u32),
     /// Record a sample of the time series.
     Sample,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Scheduled {
-    at: u64,
-    seq: u64,
-    event: Event,
 }
 
 /// Global memory-management state: the zone counters and thresholds.
@@ -185,8 +179,13 @@ pub struct World {
     pub(super) patches: u8,
     pub(super) legacy: Legacy,
     pub(super) now: u64,
-    queue: BinaryHeap<Reverse<Scheduled>>,
-    seq: u64,
+    /// Pending events, by time, ties in the order they were scheduled.
+    pub(super) queue: EventQueue<Event>,
+    /// The earliest pending flusher timer: when [ns], its sequence number
+    /// and its bdi.
+    pub(super) next_timer: Option<(u64, u64, u32)>,
+    /// Events processed so far.
+    events: u64,
     pub(super) rng: SimRng,
     pub(super) vm: Vm,
     pub(super) bdis: Vec<Bdi>,
@@ -411,8 +410,9 @@ impl World {
             patches: cfg.patches,
             legacy: cfg.legacy,
             now: 0,
-            queue: BinaryHeap::new(),
-            seq: 0,
+            queue: EventQueue::default(),
+            next_timer: None,
+            events: 0,
             rng: SimRng::new(cfg.seed),
             vm,
             bdis,
@@ -482,8 +482,7 @@ impl World {
     }
 
     pub(super) fn schedule(&mut self, at: u64, event: Event) {
-        self.seq += 1;
-        self.queue.push(Reverse(Scheduled { at, seq: self.seq, event }));
+        self.queue.push(at, event);
     }
 
     pub(super) fn schedule_in(&mut self, delay: u64, event: Event) {
@@ -495,30 +494,40 @@ impl World {
     /// Processes every event up to and including time `t` [ns], then sets
     /// the clock to `t`.
     pub fn step_until(&mut self, t: u64) {
-        while let Some(Reverse(next)) = self.queue.peek() {
-            if next.at > t {
-                break;
-            }
+        while self.next_event_ns().is_some_and(|at| at <= t) {
             self.step();
         }
         self.now = self.now.max(t);
     }
 
+    /// Takes the next event: the queue's head or the earliest flusher
+    /// timer, whichever was due first (scheduled first, at the same time).
+    fn next_event(&mut self) -> Option<(u64, Event)> {
+        if let Some((at, seq, bdi)) = self.next_timer
+            && self.queue.peek().is_none_or(|head| (at, seq) < head)
+        {
+            self.flusher_timer_expired(bdi as usize);
+            return Some((at, Event::FlusherWake(bdi)));
+        }
+        self.queue.pop()
+    }
+
     /// Processes the next event, if any. Returns false when nothing is
     /// scheduled.
     pub fn step(&mut self) -> bool {
-        let Some(Reverse(next)) = self.queue.pop() else {
+        let Some((at, event)) = self.next_event() else {
             return false;
         };
-        debug_assert!(next.at >= self.now, "time moves forward");
-        self.now = next.at;
-        match next.event {
+        debug_assert!(at >= self.now, "time moves forward");
+        self.now = at;
+        self.events += 1;
+        match event {
             Event::TaskStart(t) => self.task_start(t),
             Event::SegmentEnd(t, generation) => self.segment_end(t, generation),
             Event::TaskWake(t, generation) => self.task_wake(t, generation),
             Event::TaskStop(t) => self.task_stop(t),
             Event::DeviceDone(b) => self.device_done(b as usize),
-            Event::FlusherWake(b, generation) => self.flusher_timer(b as usize, generation),
+            Event::FlusherWake(b) => self.flusher_timer(b as usize),
             Event::CommitDone(b, inode) => self.nfs_commit_done(b as usize, inode),
             Event::Sample => {
                 self.record_sample();
@@ -536,7 +545,17 @@ impl World {
 
     /// Time of the next scheduled event [ns].
     pub fn next_event_ns(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse(s)| s.at)
+        let queued = self.queue.peek().map(|(at, _)| at);
+        match (queued, self.next_timer) {
+            (Some(q), Some((t, _, _))) => Some(q.min(t)),
+            (q, t) => q.or(t.map(|(at, _, _)| at)),
+        }
+    }
+
+    /// Events processed so far: every task, device, flusher, NFS and
+    /// sample event, including those a later change made moot.
+    pub fn events(&self) -> u64 {
+        self.events
     }
 
     // ---- tasks ----------------------------------------------------------------
