@@ -1152,7 +1152,7 @@ mod tests {
         let mut w = World::new(&WorldConfig { patches: 0, legacy, ..config(8) }).expect("valid");
         w.step_until(20 * NS_PER_SEC);
         w.check_invariants();
-        let calls = w.tasks.iter().map(|t| t.stats.throttled.count()).sum();
+        let calls = w.tasks.iter().map(|t| t.stats.throttled_calls).sum();
         (w.tasks.iter().map(|t| t.stats.throttled_max).max().expect("tasks"), calls)
     }
 

@@ -1032,7 +1032,7 @@ impl World {
         let task = &mut self.tasks[t as usize];
         task.stats.throttled_max = task.stats.throttled_max.max(duration);
         task.stats.throttled_total += duration;
-        task.stats.throttled.add(duration);
+        task.stats.throttled_calls += 1;
         self.stats.throttled.add(duration);
         if let Some(trace) = &mut self.trace {
             trace.push(TraceEvent::TaskThrottled(TaskThrottled {
