@@ -28,6 +28,9 @@ pub struct EventQueue<E> {
     instants: BinaryHeap<Reverse<(u64, u32)>>,
     /// The bucket of each pending instant.
     bucket_of: HashMap<u64, u32, BuildHasherDefault<InstantHasher>>,
+    /// The instant last pushed to and its bucket, while it is pending:
+    /// tasks that wake together mostly sleep until the same instant again.
+    last: Option<(u64, u32)>,
     /// Events due at one instant with their sequence numbers, in order.
     buckets: Vec<VecDeque<(u64, E)>>,
     /// Buckets not in use, kept with their capacity.
@@ -43,6 +46,7 @@ impl<E> Default for EventQueue<E> {
         EventQueue {
             instants: BinaryHeap::new(),
             bucket_of: HashMap::default(),
+            last: None,
             buckets: Vec::new(),
             free: Vec::new(),
             seq: 0,
@@ -63,7 +67,18 @@ impl<E> EventQueue<E> {
     /// scheduled for that instant.
     pub fn push(&mut self, at: u64, event: E) {
         let seq = self.next_seq();
-        let b = match self.bucket_of.get(&at) {
+        let b = match self.last {
+            Some((last, b)) if last == at => b,
+            _ => self.bucket(at),
+        };
+        self.last = Some((at, b));
+        self.buckets[b as usize].push_back((seq, event));
+        self.len += 1;
+    }
+
+    /// The bucket of instant `at`, a new one if it is not pending.
+    fn bucket(&mut self, at: u64) -> u32 {
+        match self.bucket_of.get(&at) {
             Some(&b) => b,
             None => {
                 let b = match self.free.pop() {
@@ -77,9 +92,7 @@ impl<E> EventQueue<E> {
                 self.instants.push(Reverse((at, b)));
                 b
             }
-        };
-        self.buckets[b as usize].push_back((seq, event));
-        self.len += 1;
+        }
     }
 
     /// The instant [ns] and sequence number of the next event.
@@ -98,6 +111,9 @@ impl<E> EventQueue<E> {
             self.instants.pop();
             self.bucket_of.remove(&at);
             self.free.push(b);
+            if self.last.is_some_and(|(last, _)| last == at) {
+                self.last = None;
+            }
         }
         self.len -= 1;
         Some((at, event))
