@@ -149,6 +149,19 @@ pub struct Bdi {
     pub nfs: Option<super::nfs::NfsMount>,
 }
 
+/// Where a page-cache page is, as the counters see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PageState {
+    /// Clean, or not in the cache yet: counted nowhere.
+    Clean,
+    /// Dirty, not yet submitted (NR_FILE_DIRTY).
+    Dirty,
+    /// Under writeback (NR_WRITEBACK).
+    Writeback,
+    /// NFS: written to the server, not yet committed (NR_UNSTABLE_NFS).
+    Unstable,
+}
+
 /// A file being written.
 #[derive(Clone, Debug, Default)]
 pub struct Inode {
@@ -659,6 +672,56 @@ impl World {
         b.reclaimable + b.writeback
     }
 
+    /// Moves `n` pages of `inode` from state `from` to state `to`: the
+    /// inode's, its bdi's and the global counters change together. Pages
+    /// that leave Clean count as dirtied (BDI_DIRTIED), pages that leave
+    /// Writeback as written (BDI_WRITTEN). [`World::check_invariants`]
+    /// checks the counters against each other.
+    pub(super) fn move_pages(&mut self, inode: u32, from: PageState, to: PageState, n: u64) {
+        let ino = &mut self.inodes[inode as usize];
+        let b = &mut self.bdis[ino.bdi as usize];
+        let vm = &mut self.vm;
+        match from {
+            PageState::Clean => b.dirtied += n,
+            PageState::Dirty => {
+                ino.dirty -= n;
+                b.reclaimable -= n;
+                vm.nr_file_dirty -= n;
+            }
+            PageState::Writeback => {
+                ino.writeback -= n;
+                b.writeback -= n;
+                b.written += n;
+                vm.nr_writeback -= n;
+            }
+            PageState::Unstable => {
+                ino.unstable -= n;
+                b.unstable -= n;
+                b.reclaimable -= n;
+                vm.nr_unstable -= n;
+            }
+        }
+        match to {
+            PageState::Clean => {}
+            PageState::Dirty => {
+                ino.dirty += n;
+                b.reclaimable += n;
+                vm.nr_file_dirty += n;
+            }
+            PageState::Writeback => {
+                ino.writeback += n;
+                b.writeback += n;
+                vm.nr_writeback += n;
+            }
+            PageState::Unstable => {
+                ino.unstable += n;
+                b.unstable += n;
+                b.reclaimable += n;
+                vm.nr_unstable += n;
+            }
+        }
+    }
+
     /// `account_page_dirtied()` for `pages` new dirty pages of `inode`,
     /// dirtied by task `task` (`task_dirty_inc()`).
     pub(super) fn account_page_dirtied(&mut self, task: u32, inode: u32, pages: u64) {
@@ -666,9 +729,9 @@ impl World {
             return;
         }
         self.vm.dirties.inc(&mut self.tasks[task as usize].dirties, pages);
+        self.move_pages(inode, PageState::Clean, PageState::Dirty, pages);
         let jiffies = self.jiffies();
         let ino = &mut self.inodes[inode as usize];
-        ino.dirty += pages;
         let bdi = ino.bdi as usize;
         if !ino.queued {
             ino.queued = true;
@@ -679,10 +742,6 @@ impl World {
                 self.bdi_wakeup_thread_delayed(bdi);
             }
         }
-        self.vm.nr_file_dirty += pages;
-        let b = &mut self.bdis[bdi];
-        b.reclaimable += pages;
-        b.dirtied += pages;
         let over = self.vm.nr_dirty() as i64 - self.vm.limit() as i64;
         self.stats.note_dirty(self.vm.nr_dirty(), over);
     }

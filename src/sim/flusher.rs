@@ -16,7 +16,7 @@
 //! toward the bdi's share of the dirty limit.
 
 use super::device::{Request, Submitter};
-use super::engine::{Event, World};
+use super::engine::{Event, PageState, World};
 use super::page_writeback as pw;
 
 /// `dirty_writeback_interval`: 5 s [centisecs].
@@ -374,14 +374,11 @@ impl World {
     pub(super) fn submit_write(&mut self, bdi: usize, inode: u32, pages: u64, submitter: Submitter) {
         let interleave = self.bdis[bdi].device.config.fs.model().interleave_pages;
         let writers = self.bdis[bdi].nr_tasks.max(1) as u64;
+        self.move_pages(inode, PageState::Dirty, PageState::Writeback, pages);
         let ino = &mut self.inodes[inode as usize];
         let offset = ino.next_write;
-        ino.dirty -= pages;
-        ino.writeback += pages;
         ino.next_write += pages;
         let scattered = ino.random;
-        self.vm.nr_file_dirty -= pages;
-        self.vm.nr_writeback += pages;
         let fragments = if interleave > 0 && writers > 1 {
             // Blocks were allocated as the tasks dirtied them: each window
             // boundary inside the request is a jump to another place.
@@ -390,8 +387,6 @@ impl World {
             1
         };
         let b = &mut self.bdis[bdi];
-        b.reclaimable -= pages;
-        b.writeback += pages;
         b.flusher.submitted += if submitter == Submitter::Flusher { pages } else { 0 };
         if let Some(m) = &mut b.nfs {
             // nfs_set_page_writeback() -> nfs_set_congested()
@@ -431,12 +426,8 @@ impl World {
             return;
         }
         let pages = done.pages;
-        self.inodes[done.inode as usize].writeback -= pages;
-        self.vm.nr_writeback -= pages;
-        let b = &mut self.bdis[bdi];
-        b.writeback -= pages;
-        b.written += pages;
-        self.vm.completions.inc(&mut b.completions, pages);
+        self.move_pages(done.inode, PageState::Writeback, PageState::Clean, pages);
+        self.vm.completions.inc(&mut self.bdis[bdi].completions, pages);
         if !self.queue_full(bdi)
             && let Some(who) = self.bdis[bdi].device.waiters.pop_front()
         {
