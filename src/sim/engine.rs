@@ -1001,16 +1001,30 @@ impl World {
         let limits = self.vm.limits;
         let (num, den) = self.vm.completions.fraction_peek(&self.bdis[bdi].completions);
         let bdi_thresh = bdi_dirty_limit(limits.dirty, num, den);
-        let inputs = PositionInputs {
+        let inputs = self.position_inputs(bdi, limits, self.vm.nr_dirty(), bdi_thresh, self.bdi_dirty(bdi));
+        (bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+    }
+
+    /// What bdi_position_ratio() reads for `bdi` now, given the thresholds
+    /// and dirty counts the caller took: the hard limit and the bdi's
+    /// bandwidth are read here.
+    pub(super) fn position_inputs(
+        &self,
+        bdi: usize,
+        limits: DirtyLimits,
+        dirty: u64,
+        bdi_thresh: u64,
+        bdi_dirty: u64,
+    ) -> PositionInputs {
+        PositionInputs {
             thresh: limits.dirty,
             bg_thresh: limits.background,
             limit: self.vm.limit(),
-            dirty: self.vm.nr_dirty(),
+            dirty,
             bdi_thresh,
-            bdi_dirty: self.bdi_dirty(bdi),
+            bdi_dirty,
             write_bw: self.bdis[bdi].avg_write_bandwidth,
-        };
-        (bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+        }
     }
 
     fn record_sample(&mut self) {
