@@ -388,6 +388,9 @@ pub struct Summary {
     pub seed: u64,
     pub wall_s: f64,
     pub real_time_factor: f64,
+    /// Simulation events processed (printed with the speed, not written).
+    #[serde(skip)]
+    pub events: u64,
     /// Length of the window the medians are taken over [s].
     pub window_s: f64,
     pub global: GlobalSummary,
@@ -507,6 +510,7 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
         seed: scenario.seed,
         wall_s,
         real_time_factor: if wall_s > 0.0 { duration_s / wall_s } else { f64::INFINITY },
+        events: world.events(),
         window_s,
         global,
         bdis,
@@ -615,8 +619,12 @@ impl Summary {
         }
         let _ = writeln!(
             s,
-            "speed       simulated {:.0} s in {:.3} s ({:.0}× real time)",
-            self.duration_s, self.wall_s, self.real_time_factor
+            "speed       simulated {:.0} s in {:.3} s ({:.0}× real time), {} events, {:.0} ns/event",
+            self.duration_s,
+            self.wall_s,
+            self.real_time_factor,
+            self.events,
+            self.wall_s * 1e9 / self.events.max(1) as f64
         );
         s
     }
