@@ -153,9 +153,8 @@ impl Histogram {
 /// changes slowly), so a run of equal values is counted in the struct
 /// itself and reaches the buckets, out of the cache, only when it ends.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C)] // the run, updated at every value, first
 pub struct LogHistogram {
-    /// Values counted per bucket, up to the largest bucket of a run that ended.
-    counts: Vec<u32>,
     /// The latest value [jiffies] and how many times in a row it came; not
     /// yet in `counts`.
     run: (u64, u32),
@@ -163,6 +162,8 @@ pub struct LogHistogram {
     total: u64,
     /// Largest value [jiffies].
     max: u64,
+    /// Values counted per bucket, up to the largest bucket of a run that ended.
+    counts: Vec<u32>,
 }
 
 impl LogHistogram {
@@ -256,25 +257,27 @@ impl LogHistogram {
 }
 
 /// One task's record: counters and one compact histogram, so that its
-/// size does not grow with the run.
+/// size does not grow with the run. Laid out as written, what every sleep
+/// updates first (see [`super::task::Task`]).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct TaskStats {
-    /// Pages it dirtied [pages].
-    pub dirtied: u64,
     /// Every throttling sleep [jiffies].
     pub pauses: LogHistogram,
+    /// Pages it dirtied [pages].
+    pub dirtied: u64,
     /// Longest time in one throttling call, foreground IO included [jiffies].
     pub throttled_max: u64,
     /// Throttling calls that blocked.
     pub throttled_calls: u64,
+    /// Time in throttling calls altogether [jiffies].
+    pub throttled_total: u64,
     /// Pages it wrote back itself (IO-full mode) [pages].
     pub written_fg: u64,
     /// Pipeline: bytes that arrived from the network [bytes].
     pub received_bytes: u64,
     /// Pipeline: time the network stood still behind a full buffer [ns].
     pub net_stalled_ns: u64,
-    /// Time in throttling calls altogether [jiffies].
-    pub throttled_total: u64,
     /// Times it found every dirtyable page dirty and waited in reclaim.
     pub reclaim_stalls: u64,
     /// When it started running [ns].

@@ -171,7 +171,12 @@ impl DirtySnapshot {
 }
 
 /// A task.
+///
+/// Laid out in the order written, the fields a wakeup reads first: with
+/// thousands of tasks each wakeup fetches its task from memory, and the
+/// fewer cache lines it spans the faster the world runs.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Task {
     /// Its id: index in the world's task list.
     pub id: u32,
@@ -179,12 +184,20 @@ pub struct Task {
     pub bdi: u32,
     /// The file it writes.
     pub inode: u32,
-    /// What it does.
-    pub kind: TaskKind,
-    /// Where it is.
-    pub state: TaskState,
     /// Incremented whenever a pending event of the task is cancelled.
     pub(super) generation: u32,
+    /// `current->nr_dirtied` [pages].
+    pub nr_dirtied: i32,
+    /// `current->nr_dirtied_pause` [pages].
+    pub nr_dirtied_pause: i32,
+    /// Set when the task was asked to exit at its next chance.
+    killed: bool,
+    /// The pause of its last sleep [jiffies].
+    pub last_pause: u64,
+    /// Where it is.
+    pub state: TaskState,
+    /// What it did.
+    pub stats: TaskStats,
     /// CPU time per unit [ns].
     unit_ns: u64,
     /// Pages each unit dirties (and passes to the ratelimited entry).
@@ -197,16 +210,10 @@ pub struct Task {
     unit_pos: u64,
     /// Units left before a dd exits; `None` runs until stopped.
     remaining: Option<u64>,
-    /// `current->nr_dirtied` [pages].
-    pub nr_dirtied: i32,
-    /// `current->nr_dirtied_pause` [pages].
-    pub nr_dirtied_pause: i32,
     /// `tsk->dirties`: its share of recent dirtying (IO-full task limits).
     pub(super) dirties: PropLocal,
-    /// Set when the task was asked to exit at its next chance.
-    killed: bool,
-    /// The pause of its last sleep [jiffies].
-    pub last_pause: u64,
+    /// What it does.
+    pub kind: TaskKind,
     /// Pipeline: bytes waiting in the buffer [bytes].
     buffer: f64,
     /// Pipeline: when `buffer` was last brought up to date [ns].
@@ -215,8 +222,6 @@ pub struct Task {
     burst_left: u64,
     /// Light writer: when the next save starts [ns].
     next_burst: u64,
-    /// What it did.
-    pub stats: TaskStats,
 }
 
 impl Task {
