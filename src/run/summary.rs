@@ -127,6 +127,9 @@ pub struct Summary {
     pub wall_s: f64,
     /// Simulated seconds per wall second; `None` when too fast to time.
     pub real_time_factor: Option<f64>,
+    /// Simulation events processed (printed with the speed, not written).
+    #[serde(skip)]
+    pub events: u64,
     /// Length of the window the medians are taken over [s].
     pub window_s: f64,
     /// Global thresholds and dirty pages.
@@ -238,6 +241,7 @@ pub fn summarise(scenario: &crate::scenario::Scenario, world: &World, duration_n
         seed: scenario.seed,
         wall_s,
         real_time_factor: (wall_s > 0.0).then(|| duration_s / wall_s),
+        events: world.events(),
         window_s,
         global,
         bdis,
@@ -365,10 +369,12 @@ impl Summary {
         }
         let _ = writeln!(
             s,
-            "speed       simulated {} s in {:.3} s ({}× real time)",
+            "speed       simulated {} s in {:.3} s ({}× real time), {} events, {:.0} ns/event",
             num(Some(self.duration_s), if self.duration_s >= 1.0 { 0 } else { 3 }),
             self.wall_s,
-            num(self.real_time_factor, 0)
+            num(self.real_time_factor, 0),
+            self.events,
+            self.wall_s * 1e9 / self.events.max(1) as f64
         );
         s
     }

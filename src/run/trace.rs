@@ -148,16 +148,16 @@ fn bdp<'a>(r: &BalanceDirtyPages, bdi: &'a str) -> BdpLine<'a> {
         jiffies: r.jiffies,
         task: r.task,
         bdi,
-        thresh: r.thresh,
-        bg_thresh: r.bg_thresh,
-        limit: r.limit,
+        thresh: r.position.thresh,
+        bg_thresh: r.position.bg_thresh,
+        limit: r.position.limit,
         freerun: r.freerun,
         setpoint: r.setpoint,
-        dirty: r.dirty,
-        bdi_thresh: r.bdi_thresh,
-        bdi_dirty: r.bdi_dirty,
+        dirty: r.position.dirty,
+        bdi_thresh: r.position.bdi_thresh,
+        bdi_dirty: r.position.bdi_dirty,
         bdi_setpoint: r.bdi_setpoint,
-        write_bw: r.write_bw,
+        write_bw: r.position.write_bw,
         dirty_ratelimit: r.dirty_ratelimit,
         pos_ratio: r.pos_ratio,
         task_ratelimit: r.task_ratelimit,
@@ -477,6 +477,7 @@ impl serde::ser::SerializeStruct for LineFields<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::page_writeback::PositionInputs;
 
     fn throttle(jiffies: u64) -> TraceEvent {
         TraceEvent::TaskThrottled(TaskThrottled {
@@ -515,16 +516,18 @@ mod tests {
                 jiffies: 1,
                 task: 2,
                 bdi: 0,
-                thresh: 3,
-                bg_thresh: 4,
-                limit: u64::MAX,
+                position: PositionInputs {
+                    thresh: 3,
+                    bg_thresh: 4,
+                    limit: u64::MAX,
+                    dirty: 7,
+                    bdi_thresh: 8,
+                    bdi_dirty: 9,
+                    write_bw: 11,
+                },
                 freerun: 5,
                 setpoint: 6,
-                dirty: 7,
-                bdi_thresh: 8,
-                bdi_dirty: 9,
                 bdi_setpoint: 10,
-                write_bw: 11,
                 dirty_ratelimit: 12,
                 pos_ratio: 13,
                 task_ratelimit: 14,

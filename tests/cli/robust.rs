@@ -44,6 +44,15 @@ impl Gen {
     }
 }
 
+/// How many of a property's `full` cases run: `ROBUST_SCALE` percent of
+/// them (CI sets 100), 10% by default so that `cargo test` stays quick.
+/// Cases are numbered alike at every scale: a smaller run is the start of
+/// the full one.
+pub fn scaled(full: u64) -> u64 {
+    let percent = std::env::var("ROBUST_SCALE").ok().and_then(|v| v.parse::<u64>().ok()).unwrap_or(10);
+    (full * percent / 100).clamp(1, full)
+}
+
 /// A random world: 16 MiB to 1 TiB, 1-16 devices of every kind, up to
 /// `max_tasks` tasks of every kind, any patch level, HZ, ratio or bytes
 /// thresholds.
@@ -181,7 +190,8 @@ pub fn random_input(g: &mut Gen, w: &World) -> Input {
 fn random_worlds_keep_their_invariants() {
     let (mut built, mut rejected, mut inputs, mut events_s) = (0, 0, 0, 0.0);
     let only: Option<u64> = std::env::var("ROBUST_CASE").ok().and_then(|v| v.parse().ok());
-    for case in 0..CASES {
+    let cases = if only.is_some() { CASES } else { scaled(CASES) };
+    for case in 0..cases {
         if only.is_some_and(|o| o != case) {
             continue;
         }
@@ -214,7 +224,9 @@ fn random_worlds_keep_their_invariants() {
         events_s += t as f64 / 1e9;
     }
     eprintln!("{built} random worlds ({rejected} configs rejected), {inputs} inputs, {events_s:.0} simulated s");
-    assert!(built >= CASES * 9 / 10, "nearly every random scenario is a valid world: {built} of {CASES}");
+    if only.is_none() {
+        assert!(built >= cases * 9 / 10, "nearly every random scenario is a valid world: {built} of {cases}");
+    }
 }
 
 /// Names the random world that failed, so that it can be rerun alone.
@@ -228,8 +240,8 @@ impl Drop for FailingCase {
     }
 }
 
-/// Random worlds the property test runs; each runs 5-30 steps of up to
-/// 300 ms with a random change after about every other step.
+/// Random worlds the property test runs at full scale; each runs 5-30
+/// steps of up to 300 ms with a random change after about every other step.
 const CASES: u64 = 300;
 
 /// The IO-less generations (patches 07-11) with dd launched over a second:
@@ -243,7 +255,8 @@ const CASES: u64 = 300;
 fn io_less_overshoot_stays_within_the_per_cpu_slack() {
     let mut worst: f64 = 0.0;
     let mut runs = 0;
-    for case in 0..OVERSHOOT_CASES {
+    let cases = scaled(OVERSHOOT_CASES);
+    for case in 0..cases {
         let mut g = Gen::new(77 + case);
         let mut s = random_scenario(&mut g, 200);
         s.patches = g.range(7, 11) as u8;
@@ -274,10 +287,11 @@ fn io_less_overshoot_stays_within_the_per_cpu_slack() {
         );
     }
     eprintln!("{runs} IO-less worlds: the largest overshoot was {worst:.2} x the per-CPU slack");
-    assert!(runs >= OVERSHOOT_CASES * 3 / 4);
+    assert!(runs >= cases * 3 / 4, "{runs} of {cases} random worlds were valid");
 }
 
-/// IO-less worlds the overshoot property runs, 20 simulated seconds each.
+/// IO-less worlds the overshoot property runs at full scale, 20 simulated
+/// seconds each.
 const OVERSHOOT_CASES: u64 = 120;
 
 /// `text` with one random edit: a cut, a duplicated run, inserted bytes or
@@ -332,7 +346,8 @@ fn mutated_input_files_never_panic() {
             .expect("case names");
     let cases: Vec<&str> = cases.lines().filter(|l| !l.trim().is_empty()).collect();
     let (mut accepted, mut refused) = (0, 0);
-    for _ in 0..MUTATIONS {
+    let mutations = scaled(MUTATIONS);
+    for _ in 0..mutations {
         let base = *g.pick(&scenarios);
         let text = mutate(&mut g, base);
         match Scenario::from_ron(&text, "fuzz.ron") {
@@ -369,11 +384,11 @@ fn mutated_input_files_never_panic() {
             }
         }
     }
-    eprintln!("{} mutated inputs: {accepted} accepted, {refused} refused with a message", 3 * MUTATIONS);
+    eprintln!("{} mutated inputs: {accepted} accepted, {refused} refused with a message", 3 * mutations);
     assert!(accepted > 0 && refused > 0);
 }
 
-/// Mutations per kind of input.
+/// Mutations per kind of input at full scale.
 const MUTATIONS: u64 = 10_000;
 
 /// A random key press, as the terminal would deliver it.
@@ -401,9 +416,10 @@ fn random_key(g: &mut Gen) -> ratatui::crossterm::event::KeyEvent {
     KeyEvent::new(code, modifiers)
 }
 
-/// Ten thousand random keys into the dashboard and into a lesson, the
-/// simulation running between them, drawn at random sizes from 1x1 to
-/// 300x100: no panic, and the worlds' invariants hold at the end.
+/// Random keys (ten thousand at full scale) into the dashboard and into a
+/// lesson, the simulation running between them, drawn at random sizes
+/// from 1x1 to 300x100: no panic, and the worlds' invariants hold at the
+/// end.
 #[test]
 fn random_keys_never_break_the_dashboard() {
     use dirtyviz::ui::app::App;
@@ -421,7 +437,7 @@ fn random_keys_never_break_the_dashboard() {
     for (i, mut app) in apps.into_iter().enumerate() {
         let mut g = Gen::new(9000 + i as u64);
         let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("backend");
-        for n in 0..KEYS {
+        for n in 0..scaled(KEYS) {
             if let Some(msg) = keys::message(random_key(&mut g), app.mode()) {
                 // Quitting ends a real session; here the keys go on.
                 if msg != keys::Msg::Quit {
@@ -442,14 +458,15 @@ fn random_keys_never_break_the_dashboard() {
             side.world.check_invariants();
         }
         eprintln!(
-            "app {i}: {KEYS} keys, {:.1} simulated s, {} tasks alive",
+            "app {i}: {} keys, {:.1} simulated s, {} tasks alive",
+            scaled(KEYS),
             app.session.sim_ns as f64 / 1e9,
             app.world().tasks().iter().filter(|t| t.alive()).count()
         );
     }
 }
 
-/// Random keys per app.
+/// Random keys per app at full scale.
 const KEYS: u64 = 10_000;
 
 /// A session driven by random keys and time steps, recorded with its

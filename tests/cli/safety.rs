@@ -320,16 +320,28 @@ fn a_huge_trace_is_announced_and_ctrl_c_keeps_what_was_there() {
 #[test]
 fn out_of_memory_is_a_one_line_error() {
     let dir = scratch("oom");
-    let text =
-        "Scenario(memory_mb: 16384, cpus: 24, devices: [(name: \"sd\", kind: Jbod, disks: 20)], tasks: [Dd(n: 1000)])";
-    std::fs::write(dir.join("big.ron"), text).expect("write");
+    // A task costs about 1 KiB, so the 20 000 of the largest world allowed
+    // need about 20 MiB more than one dd: 30 MB of address space holds one
+    // dd but not them.
+    let world = |name: &str, disks: u32, n: u32| {
+        let text = format!(
+            "Scenario(memory_mb: 16384, cpus: 24, devices: [(name: \"sd\", kind: Jbod, disks: {disks})], tasks: [Dd(n: {n})])"
+        );
+        std::fs::write(dir.join(name), text).expect("write");
+    };
+    world("small.ron", 1, 1);
+    world("big.ron", 20, 1000);
     let bin = env!("CARGO_BIN_EXE_dirtyviz");
-    let out = Command::new("sh")
-        .args(["-c", &format!("ulimit -v 300000; exec {bin} run -q --scenario big.ron --duration 60s")])
-        .current_dir(&dir)
-        .output()
-        .expect("runs");
-    one_line(&out, 2, &["not enough memory"]);
+    let run = |file: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("ulimit -v 30000; exec {bin} run -q --scenario {file} --duration 10s")])
+            .current_dir(&dir)
+            .output()
+            .expect("runs")
+    };
+    let small = run("small.ron");
+    assert!(small.status.success(), "one dd fits: {}", String::from_utf8_lossy(&small.stderr));
+    one_line(&run("big.ron"), 2, &["not enough memory"]);
 }
 
 /// Progress in lessons 00-02 and 05, as a student left it.
