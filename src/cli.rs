@@ -33,11 +33,14 @@ pub struct ViewArgs {
     pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
     /// fonts without braille).
-    #[arg(long, value_enum, default_value_t = MarkerArg::Braille)]
-    pub marker: MarkerArg,
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
     /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR forces mono.
-    #[arg(long, value_enum, default_value_t = crate::ui::theme::ThemeKind::Dark)]
-    pub theme: crate::ui::theme::ThemeKind,
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
+    /// Show developer figures: the time each frame takes to draw.
+    #[arg(long)]
+    pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
     /// dirtyviz/last-session.jsonl.
@@ -49,29 +52,6 @@ pub struct ViewArgs {
     /// Write side A's trace (as `run --trace` does) to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-}
-
-/// Chart markers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum MarkerArg {
-    /// Braille dots: 2x4 points per cell.
-    #[default]
-    Braille,
-    /// One dot per cell.
-    Dot,
-    /// One block per cell.
-    Block,
-}
-
-impl MarkerArg {
-    /// The ratatui marker.
-    pub fn marker(self) -> ratatui::symbols::Marker {
-        match self {
-            MarkerArg::Braille => ratatui::symbols::Marker::Braille,
-            MarkerArg::Dot => ratatui::symbols::Marker::Dot,
-            MarkerArg::Block => ratatui::symbols::Marker::Block,
-        }
-    }
 }
 
 /// Subcommands.

@@ -10,10 +10,12 @@
 //! - [`session`]: one or two worlds in lockstep, driven by inputs.
 //! - [`lesson`]: guided lessons, their checks and the headless checker.
 //! - [`run`]: headless runs (trace, CSV, summary).
+//! - [`app`]: the dashboard's model (state, messages, update), no terminal.
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers.
-//! - [`ui`]: the live terminal dashboard.
+//! - [`ui`]: the live terminal dashboard: keys, pacing, drawing.
 
+pub mod app;
 pub mod cases;
 pub mod cli;
 pub mod lesson;

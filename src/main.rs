@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use dirtyviz::app::{App, AppOptions};
 use dirtyviz::cli::{CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
 use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, check};
@@ -122,6 +123,10 @@ fn check_files(args: &CheckArgs) -> ExitCode {
                 let mark = if c.pass { "✓" } else { "✗" };
                 out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds));
             }
+            for q in &o.questions {
+                let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
+                out(format_args!("       ? step {} \"{}\": {answer}", q.step, q.ask));
+            }
         }
         for f in &o.failures {
             eprintln!("{f}");
@@ -137,30 +142,39 @@ fn check_files(args: &CheckArgs) -> ExitCode {
 }
 
 fn lesson(args: &LessonArgs) -> ExitCode {
-    use dirtyviz::ui::app::App;
-    let trace = args.view.trace.is_some();
+    let opts = app_options(&args.view);
+    let progress = Progress::load();
     let app = match &args.lesson {
         Some(which) => Lesson::resolve(which).map_err(|e| e.0).and_then(|l| {
-            let step = Progress::load().resume_step(&l);
-            App::for_lesson_traced(l, step, args.view.theme, trace).map_err(|e| e.0)
+            let step = progress.resume_step(&l);
+            App::for_lesson(l, step, progress, &opts).map_err(|e| e.0)
         }),
-        None => App::lesson_picker(args.view.theme, trace).map_err(|e| e.0),
+        None => Lesson::all_shipped()
+            .map_err(|e| e.0)
+            .and_then(|lessons| App::lesson_picker(lessons, progress, &opts).map_err(|e| e.0)),
     };
-    let mut app = match app {
-        Ok(app) => app,
-        Err(e) => return bad_input(e),
-    };
-    app.save_progress = true;
-    app.note_progress();
-    open_dashboard(app, &args.view)
+    match app {
+        Ok(app) => open_dashboard(app, &args.view, true),
+        Err(e) => bad_input(e),
+    }
+}
+
+/// The app options the view arguments ask for (`NO_COLOR` forces mono).
+fn app_options(view: &ViewArgs) -> AppOptions {
+    AppOptions {
+        theme: dirtyviz::ui::theme::resolve(view.theme),
+        marker: view.marker,
+        trace: view.trace.is_some(),
+        debug: view.debug,
+    }
 }
 
 /// Runs the dashboard on `app` (built traced when `view.trace` is set)
-/// with the view options: marker, recording, trace file.
-fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode {
+/// with the view options: recording, trace file; a lesson saves its
+/// progress when `save_progress` is set.
+fn open_dashboard(app: App, view: &ViewArgs, save_progress: bool) -> ExitCode {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
-    app.marker = view.marker.marker();
-    let mut outputs = dirtyviz::ui::Outputs::default();
+    let mut outputs = dirtyviz::ui::Outputs { save_progress, ..Default::default() };
     if let Some(path) = &view.trace {
         match TraceWriter::create(path, &app) {
             Ok(w) => outputs.trace = Some(w),
@@ -237,9 +251,8 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return bad_input(e),
     };
-    let app = match dirtyviz::ui::app::App::traced(s, view.compare, view.theme, view.trace.is_some()) {
-        Ok(app) => app,
-        Err(e) => return bad_input(e.0),
-    };
-    open_dashboard(app, view)
+    match App::new(s, view.compare, &app_options(view)) {
+        Ok(app) => open_dashboard(app, view, false),
+        Err(e) => bad_input(e.0),
+    }
 }

@@ -14,14 +14,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::{App, AppOptions, Entry, ThemeKind};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
 use crate::scenario::Scenario;
 use crate::session::{Compare, level_name};
 use crate::sim::trace::TraceEvent;
-use crate::ui::app::{App, Entry};
-use crate::ui::lesson::Picker;
-use crate::ui::theme::ThemeKind;
 
 /// How a recorded session began.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -59,42 +57,41 @@ pub struct Header {
 impl Header {
     /// The header of a session about to start on `app`.
     pub fn of(app: &App) -> Header {
-        let start = match &app.lesson {
+        let start = match app.lesson() {
             Some(mode) => Start::Lesson {
-                lesson: Box::new(mode.run.lesson.clone()),
-                step: mode.run.step,
-                picker: app.picker.as_ref().map(|p| p.selected),
+                lesson: Box::new(mode.run().lesson.clone()),
+                step: mode.run().step,
+                picker: app.picker().map(|p| p.selected),
             },
             None => Start::Dashboard {
-                scenario: Box::new(app.session.scenario.clone()),
-                compare: app.session.compare.map(|c| c.to_string()),
+                scenario: Box::new(app.session().scenario.clone()),
+                compare: app.session().compare.map(|c| c.to_string()),
             },
         };
-        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress.clone() }
+        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress().clone() }
     }
 
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App, String> {
+        let opts = AppOptions { theme, trace, ..AppOptions::default() };
+        let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {
                 let compare = compare.as_deref().map(Compare::parse).transpose()?;
-                App::traced(scenario.as_ref().clone(), compare, theme, trace).map_err(|e| e.0)?
+                App::new(scenario.as_ref().clone(), compare, &opts).map_err(|e| e.0)?
             }
             Start::Lesson { lesson, step, picker } => {
-                let mut app = App::for_lesson_traced(lesson.as_ref().clone(), *step, theme, trace).map_err(|e| e.0)?;
+                let mut app =
+                    App::for_lesson(lesson.as_ref().clone(), *step, progress.clone(), &opts).map_err(|e| e.0)?;
                 if let Some(selected) = picker {
                     let lessons = Lesson::all_shipped().map_err(|e| e.0)?;
-                    if *selected >= lessons.len() {
-                        return Err(format!("the recording's lesson list has no entry {selected}"));
-                    }
-                    app.picker = Some(Picker { lessons, selected: *selected });
-                    app.paused = true;
+                    app.open_picker(lessons, *selected).map_err(|e| format!("the recording's {e}"))?;
                 }
                 app
             }
         };
-        app.progress = self.progress.clone();
+        app.set_progress(progress);
         Ok(app)
     }
 }
@@ -170,7 +167,7 @@ impl TraceWriter {
     pub fn create(path: &Path, app: &App) -> Result<TraceWriter, String> {
         let file = File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
         let mut w = TraceWriter { out: BufWriter::with_capacity(1 << 16, file), path: path.to_path_buf() };
-        let s = &app.session.scenario;
+        let s = &app.session().scenario;
         crate::run::write_trace_header(&mut w.out, app.world(), s.seed, &s.name).map_err(|e| w.err(e))?;
         Ok(w)
     }
@@ -225,7 +222,7 @@ pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
         if let Some(w) = &mut out {
             w.drain(&mut app)?;
         }
-        if app.quit {
+        if app.quit_requested() {
             break;
         }
     }
@@ -236,7 +233,7 @@ pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
     Ok(Replayed {
         calls: entries.len(),
         keys: entries.iter().filter(|e| matches!(e, Entry::Key(..))).count(),
-        sim_ns: app.session.sim_ns,
+        sim_ns: app.sim_ns(),
         level: level_name(app.world().patches(), app.world().legacy()),
     })
 }

@@ -4,14 +4,30 @@
 //! same keys or lesson actions give the same numbers everywhere.
 
 use crate::scenario::Scenario;
-use crate::sim::config::{Legacy, NS_PER_SEC, WorldConfig};
+use crate::sim::config::{DeviceKind, Legacy, NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
 
-/// Recent pauses each world keeps for the pause chart and the lesson
-/// checks: about a minute of a thousand dd (24 bytes each).
+/// Recent pauses each world keeps for the lesson checks: about a minute
+/// of a thousand dd (24 bytes each).
 pub const PAUSE_LOG: usize = 1_000_000;
+
+/// What a session keeps besides its worlds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Recent pauses each world keeps [records].
+    pub pause_log: usize,
+    /// Side A records trace events for [`Session::take_trace`], across
+    /// rebuilds.
+    pub trace: bool,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions { pause_log: PAUSE_LOG, trace: false }
+    }
+}
 
 /// What the two sides of an A/B comparison differ in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,23 +121,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on `scenario`; `pause_log` keeps that many recent pauses.
-    pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session, SessionError> {
-        Session::with_trace(scenario, compare, pause_log, false)
-    }
-
-    /// A session whose first world (side A) records trace events for
-    /// [`Session::take_trace`], across rebuilds.
-    pub fn with_trace(
-        scenario: Scenario,
-        compare: Option<Compare>,
-        pause_log: usize,
-        trace: bool,
-    ) -> Result<Session, SessionError> {
+    /// A session on `scenario`, comparing if `compare` says so.
+    pub fn new(scenario: Scenario, compare: Option<Compare>, opts: SessionOptions) -> Result<Session, SessionError> {
         let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
         config.sample_retention = 200_000;
-        config.pause_log = pause_log;
-        config.trace = trace;
+        config.pause_log = opts.pause_log;
+        config.trace = opts.trace;
         let mut session = Session {
             scenario,
             config,
@@ -135,6 +140,11 @@ impl Session {
         };
         session.build()?;
         Ok(session)
+    }
+
+    /// What this session keeps besides its worlds.
+    pub fn options(&self) -> SessionOptions {
+        SessionOptions { pause_log: self.config.pause_log, trace: self.config.trace }
     }
 
     /// The trace events of side A since the last call, including those of
@@ -308,6 +318,23 @@ pub fn level_name(level: u8, legacy: Legacy) -> String {
         1..=6 => format!("patch {level:02} (IO-full)"),
         _ => format!("patch {level:02} (IO-less)"),
     }
+}
+
+/// A device kind as the screen names it.
+pub fn device_name(kind: DeviceKind) -> &'static str {
+    match kind {
+        DeviceKind::Hdd => "HDD",
+        DeviceKind::Ssd => "SSD",
+        DeviceKind::UsbKey => "USB key",
+        DeviceKind::Raid0 => "RAID0",
+        DeviceKind::Nfs => "NFS",
+    }
+}
+
+/// A bdi with its device kind, as the screen names it: `sdb (USB key)`.
+pub fn bdi_label(w: &World, bdi: usize) -> String {
+    let b = &w.bdis()[bdi.min(w.bdis().len() - 1)];
+    format!("{} ({})", b.name, device_name(b.device.config.kind))
 }
 
 fn tunables_name(t: &DirtyTunables) -> String {

@@ -454,7 +454,28 @@ impl Lesson {
     }
 }
 
+/// The unit a value measured on `side` is shown in: a ratio of the two
+/// sides has none but `×`.
+fn unit_on(metric: Metric, side: SideSpec) -> &'static str {
+    match side {
+        SideSpec::AOverB | SideSpec::BOverA => "×",
+        SideSpec::A | SideSpec::B => metric.unit(),
+    }
+}
+
+impl Question {
+    /// The unit its answer is shown in.
+    pub fn unit(&self) -> &'static str {
+        unit_on(self.metric, self.side)
+    }
+}
+
 impl Check {
+    /// The unit its value is shown in.
+    pub fn unit(&self) -> &'static str {
+        unit_on(self.metric, self.side)
+    }
+
     /// True when `value` lies within the bounds.
     pub fn passes(&self, value: f64) -> bool {
         value.is_finite() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)

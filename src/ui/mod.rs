@@ -1,12 +1,12 @@
-//! The live terminal dashboard: the app state ([`app`]), keys ([`keys`]),
-//! chart data ([`charts`]), drawing ([`view`]) and styles ([`theme`]).
+//! The live terminal dashboard: keys ([`keys`]), chart data ([`charts`]),
+//! drawing ([`view`], [`lesson`]) and styles ([`theme`]) over the model
+//! in [`crate::app`].
 //!
 //! The loop: read keys until the next frame is due, turn each into a
 //! message, advance the simulation by the wall time that passed (times the
 //! speed), and redraw when anything changed. At 1x a frame is drawn when a
 //! new 100 ms sample arrives, so an idle dashboard costs little CPU.
 
-pub mod app;
 pub mod charts;
 pub mod keys;
 pub mod lesson;
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event};
 
-use app::App;
+use crate::app::App;
 
 /// Longest wait between two looks at the clock.
 const FRAME: Duration = Duration::from_millis(50);
@@ -32,6 +32,8 @@ pub struct Outputs {
     pub record: Option<crate::record::Recorder>,
     /// Side A's trace, if asked for.
     pub trace: Option<crate::record::TraceWriter>,
+    /// Save the lesson progress to the user's data directory when it changes.
+    pub save_progress: bool,
 }
 
 impl Outputs {
@@ -41,15 +43,21 @@ impl Outputs {
         if let Some(r) = &mut self.record
             && let Err(e) = r.write(&app.take_record())
         {
-            app.note = format!("recording stopped: {e}");
-            app.record = None;
+            app.set_note(format!("recording stopped: {e}"));
+            app.stop_recording();
             self.record = None;
         }
         if let Some(t) = &mut self.trace
             && let Err(e) = t.drain(app)
         {
-            app.note = format!("trace stopped: {e}");
+            app.set_note(format!("trace stopped: {e}"));
             self.trace = None;
+        }
+        if self.save_progress
+            && let Some(p) = app.take_progress()
+            && let Err(e) = p.save()
+        {
+            app.set_note(format!("progress not saved: {e}"));
         }
     }
 }
@@ -59,7 +67,7 @@ impl Outputs {
 /// it and which recording replays the session.
 pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
     if outputs.record.is_some() {
-        app.record = Some(Vec::new());
+        app.start_recording();
     }
     let mut terminal = ratatui::try_init()?;
     let record = outputs.record.as_ref().map(|r| r.path().display().to_string());
@@ -96,12 +104,11 @@ pub fn crash_note(record: Option<&str>) -> String {
 
 fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal, outputs: &mut Outputs) -> std::io::Result<()> {
     let mut last = Instant::now();
-    while !app.quit {
-        if app.dirty {
+    while !app.quit_requested() {
+        if app.take_dirty() {
             let start = Instant::now();
             terminal.draw(|f| view::draw(app, f))?;
-            app.frame_ms = start.elapsed().as_secs_f64() * 1e3;
-            app.dirty = false;
+            app.set_frame_ms(start.elapsed().as_secs_f64() * 1e3);
         }
         let deadline = last + FRAME;
         while let Some(wait) = deadline.checked_duration_since(Instant::now()) {
@@ -114,19 +121,38 @@ fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal, outputs: &mu
                         app.update(msg);
                     }
                 }
-                Event::Resize(..) => app.dirty = true,
+                Event::Resize(..) => app.mark_dirty(),
                 _ => {}
             }
-            if app.quit {
+            if app.quit_requested() {
                 return Ok(());
             }
         }
         let now = Instant::now();
-        app.advance(now - last, MAX_SPEED_BUDGET);
+        advance(app, now - last, MAX_SPEED_BUDGET);
         last = now;
         outputs.drain(app);
     }
     Ok(())
+}
+
+/// Moves simulated time on by `wall` of real time at the current speed.
+/// As fast as possible, it simulates for about `budget` of wall time.
+fn advance(app: &mut App, wall: Duration, budget: Duration) {
+    if app.paused() {
+        return;
+    }
+    let speed = app.speed();
+    let ns = crate::sim::NS_PER_SEC;
+    if speed.is_finite() {
+        let step = (wall.as_secs_f64() * speed * ns as f64) as u64;
+        app.advance_to(app.sim_ns() + step.min(ns * 60));
+    } else {
+        let start = Instant::now();
+        while !app.paused() && start.elapsed() < budget {
+            app.advance_to(app.sim_ns() + ns / 10);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -20,10 +20,10 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Cell, Chart, Clear, Dataset, GraphType, Paragraph, Row, Table, Wrap};
 
-use super::app::{App, Side, WINDOWS, level_name};
 use super::charts::{self, ChartData, mib};
-use super::keys::{KEYS, LESSON_KEYS};
 use super::theme::Theme;
+use crate::app::App;
+use crate::session::{Side, level_name};
 
 /// The smallest terminal the dashboard draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
@@ -43,13 +43,13 @@ pub fn draw(app: &App, frame: &mut Frame) {
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(app, frame, status);
     draw_hints(app, frame, hints);
-    if app.lesson.is_some() {
+    if app.lesson().is_some() {
         // The lesson pane beside the charts, or above them when narrow.
         if body.width >= 120 {
             let pane = (body.width * 2 / 5).clamp(44, 64);
             let [charts, text] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
             draw_body(app, frame, charts);
-            super::lesson::draw_pane(app, frame, text);
+            super::lesson::draw_pane(app, &Theme::new(app.theme()), frame, text);
         } else {
             // Short terminals give the text more room; the charts keep a few rows.
             let pane = if body.height < 30 {
@@ -58,16 +58,16 @@ pub fn draw(app: &App, frame: &mut Frame) {
                 (body.height * 3 / 5).max(body.height.saturating_sub(20))
             };
             let [text, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
-            super::lesson::draw_pane(app, frame, text);
+            super::lesson::draw_pane(app, &Theme::new(app.theme()), frame, text);
             draw_body(app, frame, charts);
         }
     } else {
         draw_body(app, frame, body);
     }
-    if app.picker.is_some() {
-        super::lesson::draw_picker(app, frame, area);
+    if app.picker().is_some() {
+        super::lesson::draw_picker(app, &Theme::new(app.theme()), frame, area);
     }
-    if app.help {
+    if app.help_open() {
         draw_help(app, frame, area);
     }
 }
@@ -76,7 +76,7 @@ pub fn draw(app: &App, frame: &mut Frame) {
 fn draw_body(app: &App, frame: &mut Frame, area: Rect) {
     if app.sides().len() > 1 {
         draw_compare(app, frame, area);
-    } else if let Some(n) = app.zoom {
+    } else if let Some(n) = app.zoom() {
         draw_chart(app, &app.sides()[0], n, frame, area);
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(app, frame, area);
@@ -88,36 +88,39 @@ fn draw_body(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 fn draw_too_small(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let text = vec![
-        Line::styled("terminal too small", app.theme.warn),
+        Line::styled("terminal too small", t.warn),
         Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled("q quits", app.theme.dim),
+        Line::styled("q quits", t.dim),
     ];
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
 
 fn draw_status(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let w = app.world();
     let speed = if app.speed().is_finite() { format!("{}×", app.speed()) } else { "max".into() };
-    let state = if app.paused { "PAUSED" } else { "running" };
-    let bdi = &w.bdis()[app.bdi].name;
+    let state = if app.paused() { "PAUSED" } else { "running" };
+    let bdi = &w.bdis()[app.bdi()].name;
     let mut text = format!(
         " dirtyviz │ {} │ t {:.1} s │ {speed} │ {} │ {state} │ bdi {bdi} │ frame {:.1} ms │ ? help ",
-        app.session.scenario.name,
+        app.session().scenario.name,
         app.sim_ns() as f64 / 1e9,
         level_name(w.patches(), w.legacy()),
-        app.frame_ms
+        app.frame_ms()
     );
-    if !app.note.is_empty() {
-        text.push_str(&format!("│ {} ", app.note));
+    if !app.note().is_empty() {
+        text.push_str(&format!("│ {} ", app.note()));
     }
-    let style = if app.paused { app.theme.status.add_modifier(Modifier::BOLD) } else { app.theme.status };
+    let style = if app.paused() { t.status.add_modifier(Modifier::BOLD) } else { t.status };
     frame.render_widget(Paragraph::new(text).style(style), area);
 }
 
 fn draw_hints(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let lesson: &[(&str, &str)] =
-        if app.lesson.is_some() { &[("n/N", "step"), ("h", "hint"), ("a", "answer"), ("L", "lessons")] } else { &[] };
+        if app.lesson().is_some() { &[("n/N", "step"), ("h", "hint"), ("a", "answer"), ("L", "lessons")] } else { &[] };
     let keys = [
         ("space", "pause"),
         ("]/[", "speed"),
@@ -135,8 +138,8 @@ fn draw_hints(app: &App, frame: &mut Frame, area: Rect) {
     ];
     let mut spans = Vec::new();
     for &(k, what) in lesson.iter().chain(keys.iter()) {
-        spans.push(Span::styled(format!(" {k}"), app.theme.accent));
-        spans.push(Span::styled(format!(" {what}"), app.theme.dim));
+        spans.push(Span::styled(format!(" {k}"), t.accent));
+        spans.push(Span::styled(format!(" {what}"), t.dim));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -168,6 +171,7 @@ fn draw_compact(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 fn draw_compare(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
     for (side, col) in app.sides().iter().zip(cols.iter()) {
         let [head, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(*col);
@@ -177,14 +181,14 @@ fn draw_compare(app: &App, frame: &mut Frame, area: Rect) {
         let written: u64 = side.world.bdis().iter().map(|b| b.written).sum();
         let secs = (app.sim_ns() as f64 / 1e9).max(0.1);
         let head_text = vec![
-            Line::styled(format!(" {}", side.label), app.theme.title),
+            Line::styled(format!(" {}", side.label), t.title),
             Line::styled(
                 format!(" written {:.1} MiB/s │ throttled p99 {:.0} ms, max {:.0} ms", mib(written) / secs, p99, max),
-                app.theme.text,
+                t.text,
             ),
         ];
         frame.render_widget(Paragraph::new(head_text), head);
-        match app.zoom {
+        match app.zoom() {
             Some(n) => draw_chart(app, side, n, frame, rest),
             None => {
                 let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(rest);
@@ -198,10 +202,11 @@ fn draw_compare(app: &App, frame: &mut Frame, area: Rect) {
 
 /// Draws chart `n` (1-5) of `side` in `area`.
 fn draw_chart(app: &App, side: &Side, n: u8, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let w = &side.world;
     let width = area.width.saturating_sub(8);
-    let window = WINDOWS[app.window];
-    let bdi = app.bdi.min(w.bdis().len() - 1);
+    let window = app.window_s();
+    let bdi = app.bdi().min(w.bdis().len() - 1);
     let name = &w.bdis()[bdi].name;
     let (data, title) = match n {
         1 => (charts::global_dirty(w, window, width), TITLES[0].to_string()),
@@ -210,7 +215,7 @@ fn draw_chart(app: &App, side: &Side, n: u8, frame: &mut Frame, area: Rect) {
         4 => (charts::rates(w, bdi, window, width), format!("{} ({name})", TITLES[3])),
         _ => (charts::pauses(w, bdi, window, width), format!("{} ({name})", TITLES[4])),
     };
-    render_chart(&app.theme, app.marker, &data, &title, n == 3, frame, area);
+    render_chart(t, marker(app.marker()), &data, &title, n == 3, frame, area);
 }
 
 /// Draws `data` as a chart with its legend on the frame's bottom edge.
@@ -278,27 +283,31 @@ fn render_chart(
 }
 
 fn draw_params(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let w = app.world();
     let vm = w.vm();
-    let t = vm.tunables;
+    let tun = vm.tunables;
     let l = vm.limits;
     let freerun = (l.dirty + l.background) / 2;
     let limit = vm.limit();
-    let kv = |k: &str, v: String| Line::from(vec![Span::styled(format!("{k:<15}"), app.theme.dim), Span::raw(v)]);
-    let ratio =
-        if t.dirty_bytes > 0 { format!("{} MiB (bytes)", t.dirty_bytes >> 20) } else { format!("{}%", t.dirty_ratio) };
-    let bg = if t.dirty_background_bytes > 0 {
-        format!("{} MiB (bytes)", t.dirty_background_bytes >> 20)
+    let kv = |k: &str, v: String| Line::from(vec![Span::styled(format!("{k:<15}"), t.dim), Span::raw(v)]);
+    let ratio = if tun.dirty_bytes > 0 {
+        format!("{} MiB (bytes)", tun.dirty_bytes >> 20)
     } else {
-        format!("{}%", t.dirty_background_ratio)
+        format!("{}%", tun.dirty_ratio)
+    };
+    let bg = if tun.dirty_background_bytes > 0 {
+        format!("{} MiB (bytes)", tun.dirty_background_bytes >> 20)
+    } else {
+        format!("{}%", tun.dirty_background_ratio)
     };
     let mut lines = vec![
         kv("memory", format!("{} MiB", vm.memory_pages >> 8)),
         kv("dirtyable", format!("{:.0} MiB", mib(vm.dirtyable()))),
         kv("dirty_ratio", ratio),
         kv("background", bg),
-        kv("CPUs, HZ", format!("{}, {}", app.session.scenario.cpus, w.hz())),
-        kv("seed", app.session.scenario.seed.to_string()),
+        kv("CPUs, HZ", format!("{}, {}", app.session().scenario.cpus, w.hz())),
+        kv("seed", app.session().scenario.seed.to_string()),
         Line::raw(""),
         kv("bg_thresh", format!("{:.0} MiB", mib(l.background))),
         kv("freerun", format!("{:.0} MiB", mib(freerun))),
@@ -310,20 +319,18 @@ fn draw_params(app: &App, frame: &mut Frame, area: Rect) {
         Line::raw(""),
     ];
     for (i, b) in w.bdis().iter().enumerate() {
-        let mark = if i == app.bdi { "▶" } else { " " };
+        let mark = if i == app.bdi() { "▶" } else { " " };
         lines.push(Line::from(vec![
-            Span::styled(format!("{mark}{:<6}", b.name), if i == app.bdi { app.theme.accent } else { app.theme.text }),
+            Span::styled(format!("{mark}{:<6}", b.name), if i == app.bdi() { t.accent } else { t.text }),
             Span::raw(format!(" {:>4} tasks {:>6.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth))),
         ]));
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(app.theme.border)
-        .title(Span::styled(" world ", app.theme.title));
+    let block = Block::default().borders(Borders::ALL).border_style(t.border).title(Span::styled(" world ", t.title));
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 fn draw_tasks(app: &App, side: &Side, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
     let w = &side.world;
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     let live: Vec<_> = w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()).collect();
@@ -347,7 +354,7 @@ fn draw_tasks(app: &App, side: &Side, frame: &mut Frame, area: Rect) {
         rows.pop();
         rows.push(Row::new(vec![Cell::from(format!("… {} more", live.len() - room + 1))]));
     }
-    let header = Row::new(["task", "kind", "bdi", "MiB/s", "pause", "nr_pause"]).style(app.theme.dim);
+    let header = Row::new(["task", "kind", "bdi", "MiB/s", "pause", "nr_pause"]).style(t.dim);
     let table = Table::new(
         rows,
         [
@@ -363,31 +370,43 @@ fn draw_tasks(app: &App, side: &Side, frame: &mut Frame, area: Rect) {
     .block(
         Block::default()
             .borders(Borders::ALL)
-            .border_style(app.theme.border)
-            .title(Span::styled(format!(" tasks ({} live) ", live.len()), app.theme.title)),
+            .border_style(t.border)
+            .title(Span::styled(format!(" tasks ({} live) ", live.len()), t.title)),
     );
     frame.render_widget(table, area);
 }
 
 fn draw_help(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &Theme::new(app.theme());
+    let mut lines: Vec<Line> = Vec::new();
+    for section in super::keys::HELP {
+        lines.push(Line::styled(format!(" {}", section.title), t.title));
+        for b in section.bindings {
+            lines.push(Line::from(vec![Span::styled(format!("  {:<10}", b.label), t.accent), Span::raw(b.help)]));
+        }
+    }
+    lines.push(Line::styled(" Esc or ? closes this help", t.dim));
     let width = 90.min(area.width);
-    let height = ((KEYS.len() + LESSON_KEYS.len()) as u16 + 4).min(area.height);
+    let height = (lines.len() as u16 + 2).min(area.height);
     let r = Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height };
-    let mut lines: Vec<Line> = KEYS
-        .iter()
-        .chain(LESSON_KEYS)
-        .map(|b| Line::from(vec![Span::styled(format!(" {:<10}", b.keys), app.theme.accent), Span::raw(b.help)]))
-        .collect();
-    lines.push(Line::styled(" Esc or ? closes this help", app.theme.dim));
     frame.render_widget(Clear, r);
     frame.render_widget(
         Paragraph::new(lines).block(
             Block::default()
                 .borders(Borders::ALL)
-                .border_style(app.theme.accent)
-                .title(Span::styled(" keys ", app.theme.title))
+                .border_style(t.accent)
+                .title(Span::styled(" keys ", t.title))
                 .style(Style::default()),
         ),
         r,
     );
+}
+
+/// The ratatui marker for a chart marker.
+pub fn marker(m: crate::app::Marker) -> Marker {
+    match m {
+        crate::app::Marker::Braille => Marker::Braille,
+        crate::app::Marker::Dot => Marker::Dot,
+        crate::app::Marker::Block => Marker::Block,
+    }
 }

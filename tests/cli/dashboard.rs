@@ -1,12 +1,10 @@
 //! The dashboard's screens, drawn into a test backend after a fixed number
 //! of deterministic steps, at fixed sizes.
 
+use dirtyviz::app::{App, AppOptions, Msg, ThemeKind};
 use dirtyviz::scenario::presets;
 use dirtyviz::session::Compare;
 use dirtyviz::sim::NS_PER_SEC;
-use dirtyviz::ui::app::App;
-use dirtyviz::ui::keys::Msg;
-use dirtyviz::ui::theme::ThemeKind;
 use dirtyviz::ui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -24,7 +22,8 @@ pub fn screen(app: &App, width: u16, height: u16) -> String {
 
 pub fn app(preset: &str, compare: Option<Compare>, seconds: u64) -> App {
     let s = presets::get(preset).expect("preset").expect("valid");
-    let mut app = App::new(s, compare, ThemeKind::Mono).expect("app");
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let mut app = App::new(s, compare, &opts).expect("app");
     app.advance_to(seconds * NS_PER_SEC);
     app
 }
@@ -51,7 +50,7 @@ fn help_lists_every_key() {
     let mut a = app("default", None, 1);
     a.update(Msg::Help);
     let text = screen(&a, 160, 48);
-    for b in dirtyviz::ui::keys::KEYS.iter().chain(dirtyviz::ui::keys::LESSON_KEYS) {
+    for b in dirtyviz::ui::keys::HELP.iter().flat_map(|s| s.bindings) {
         assert!(text.contains(b.help), "help shows {:?}", b.help);
     }
     insta::assert_snapshot!(text);

@@ -3,13 +3,16 @@
 
 use std::path::Path;
 
+use dirtyviz::app::{App, AppOptions, LessonMsg, Msg, ThemeKind};
+use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, SHIPPED};
-use dirtyviz::ui::app::App;
-use dirtyviz::ui::keys::{LessonMsg, Msg};
-use dirtyviz::ui::theme::ThemeKind;
 
 use super::common::{dirtyviz, tmp};
 use super::dashboard::screen;
+
+fn mono() -> AppOptions {
+    AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() }
+}
 
 /// A scratch directory holding `lessons/x.ron` with `text`.
 fn lesson_file(dir: &str, text: &str) -> std::path::PathBuf {
@@ -120,7 +123,7 @@ fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
     for lesson in Lesson::shipped() {
         let lesson = lesson.expect("parses");
         let steps = lesson.steps.len();
-        let mut app = App::for_lesson(lesson.clone(), 0, ThemeKind::Mono).expect("opens");
+        let mut app = App::for_lesson(lesson.clone(), 0, Progress::default(), &mono()).expect("opens");
         for i in 0..steps {
             let text = screen(&app, 160, 48);
             let title: String = lesson.steps[i].title.chars().take(20).collect();
@@ -140,7 +143,7 @@ fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
 #[test]
 fn the_lesson_pane_at_full_size_and_small() {
     let lesson = Lesson::resolve("03").expect("shipped");
-    let mut app = App::for_lesson(lesson, 0, ThemeKind::Mono).expect("opens");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
     app.advance_to(30 * dirtyviz::sim::NS_PER_SEC);
     let text = screen(&app, 160, 48);
     assert!(text.contains("✓ mean dirty within 6% of setpoint"), "{text}");
