@@ -8,6 +8,7 @@
 //! - [`sim`]: the deterministic world (no terminal, no files, no clock).
 //! - [`scenario`]: scenario files, presets and command-line overrides.
 //! - [`session`]: one or two worlds in lockstep, driven by inputs.
+//! - [`pauses`]: throttling pauses binned by time, for the pause chart.
 //! - [`lesson`]: guided lessons, their checks and the headless checker.
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`app`]: the dashboard's model (state, messages, update), no terminal.
@@ -19,6 +20,7 @@ pub mod app;
 pub mod cases;
 pub mod cli;
 pub mod lesson;
+pub mod pauses;
 pub mod record;
 pub mod run;
 pub mod scenario;

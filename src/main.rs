@@ -195,7 +195,9 @@ fn open_dashboard(app: App, view: &ViewArgs, save_progress: bool) -> ExitCode {
         }
     }
     match dirtyviz::ui::run(app, outputs) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(dirtyviz::ui::Exit::Quit) => ExitCode::SUCCESS,
+        // As a shell reports a process a signal ended: 128 + its number.
+        Ok(dirtyviz::ui::Exit::Signal(n)) => ExitCode::from(128u8.saturating_add(n as u8)),
         Err(e) => {
             eprintln!("error: terminal: {e}");
             ExitCode::FAILURE

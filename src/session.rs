@@ -3,6 +3,7 @@
 //! runner and `dirtyviz check` all drive worlds through a session, so the
 //! same keys or lesson actions give the same numbers everywhere.
 
+use crate::pauses::PauseBins;
 use crate::scenario::Scenario;
 use crate::sim::config::{DeviceKind, Legacy, NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
@@ -90,6 +91,8 @@ pub struct Side {
     dirtied_at: Vec<u64>,
     /// Per-task dirty rates over the last second [pages/s].
     pub task_rates: Vec<f64>,
+    /// The world's pauses, binned by time as they happen.
+    pub pauses: PauseBins,
 }
 
 /// Why a session cannot be built.
@@ -166,7 +169,8 @@ impl Session {
             // Only side A is traced.
             cfg.trace = trace && sides.is_empty();
             let world = World::new(&cfg).map_err(|e| SessionError(e.0))?;
-            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
+            let pauses = PauseBins::new(world.bdis().len());
+            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new(), pauses });
             Ok(())
         };
         match self.compare {
@@ -289,6 +293,7 @@ impl Session {
         let before = count(self);
         for side in &mut self.sides {
             side.world.step_until(t);
+            side.pauses.take(side.world.pause_log());
         }
         self.sim_ns = self.sim_ns.max(t);
         if self.sim_ns >= self.rates_at + NS_PER_SEC {

@@ -156,8 +156,9 @@ pub struct App {
     reached: Option<f64>,
     /// Show developer figures.
     debug: bool,
-    /// Time the last frame took to draw [ms] (set by the drawing loop).
-    frame_ms: f64,
+    /// Time the last frame took to draw, and to draw and write to the
+    /// terminal [ms] (set by the drawing loop).
+    frame_ms: (f64, f64),
 }
 
 impl App {
@@ -225,7 +226,7 @@ impl App {
             requests: Vec::new(),
             reached: None,
             debug: opts.debug,
-            frame_ms: 0.0,
+            frame_ms: (0.0, 0.0),
         }
     }
 
@@ -342,8 +343,8 @@ impl App {
         self.debug
     }
 
-    /// Time the last frame took to draw [ms].
-    pub fn frame_ms(&self) -> f64 {
+    /// Time the last frame took to draw, and to draw and write out [ms].
+    pub fn frame_ms(&self) -> (f64, f64) {
         self.frame_ms
     }
 
@@ -368,9 +369,10 @@ impl App {
         self.dirty = true;
     }
 
-    /// Notes how long the last frame took to draw [ms].
-    pub fn set_frame_ms(&mut self, ms: f64) {
-        self.frame_ms = ms;
+    /// Notes how long the last frame took to draw, and to draw and write
+    /// to the terminal [ms].
+    pub fn set_frame_ms(&mut self, draw: f64, total: f64) {
+        self.frame_ms = (draw, total);
     }
 
     /// Notes the speed the simulation reaches, `None` when it keeps up.

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use crate::pauses::{BIN_NS, Bin, PauseBins};
 use crate::sim::World;
 use crate::sim::metrics::Sample;
 
@@ -157,26 +158,35 @@ pub fn rates(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartD
     ChartData { series, x, y: [0.0, top], y_unit: "MiB/s", note }
 }
 
-/// Chart 5: throttling pauses of the bdi's tasks, and the bdi's max_pause.
-pub fn pauses(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
+/// Chart 5: throttling pauses of the bdi's tasks (each sleep, and whole
+/// calls), and the bdi's max_pause. The pauses come from `bins`, filled
+/// as they happened: the headline is exact and drawing costs the same
+/// however many tasks there are.
+pub fn pauses(w: &World, bins: &PauseBins, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
     let (p, x) = window(w.samples(), window_s, width);
-    let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
-    let max_pause = series(("max_pause", "max"), 5, &p, |s| ms(s.bdis[bdi].max_pause));
-    let log = w.pause_log();
-    let from = log.partition_point(|r| (r.t_ns as f64 / 1e9) < x[0]);
-    let keep = (8 * width as usize).max(1);
-    let pick = |call: bool| {
-        let all: Vec<(f64, f64)> = log
-            .range(from..)
-            .filter(|r| r.bdi as usize == bdi && r.call == call && (!call || r.multi))
-            .map(|r| (r.t_ns as f64 / 1e9, ms(u64::from(r.pause))))
-            .collect();
-        let stride = all.len().div_ceil(keep).max(1);
-        all.into_iter().step_by(stride).collect::<Vec<_>>()
-    };
-    let (sleeps, calls) = (pick(false), pick(true));
-    let longest = |v: &[(f64, f64)]| v.iter().map(|p| p.1).fold(0.0, f64::max);
-    let note = format!(" longest sleep {:.0} ms, longest call {:.0} ms", longest(&sleeps), longest(&calls));
+    let ms = |j: u32| j as f64 * 1000.0 / w.hz() as f64;
+    let max_pause = series(("max_pause", "max"), 5, &p, |s| ms(s.bdis[bdi].max_pause as u32));
+    let (from, to) = ((x[0] * 1e9) as u64, w.samples().back().map_or(0, |s| s.t_ns));
+    let all: Vec<(u64, &Bin)> = bins.range(bdi, from, to).collect();
+    let groups = (2 * width as usize).max(1);
+    let per_group = all.len().div_ceil(groups).max(1);
+    let (mut sleeps, mut calls) = (Vec::new(), Vec::new());
+    let mut total = Bin::default();
+    for chunk in all.chunks(per_group) {
+        let mut g = Bin::default();
+        for (_, b) in chunk {
+            g.merge(b);
+        }
+        total.merge(&g);
+        let t = (chunk[0].0 + chunk[chunk.len() - 1].0 + BIN_NS) as f64 / 2e9;
+        if g.sleeps > 0 {
+            sleeps.extend([(t, ms(g.sleep_min)), (t, ms(g.sleep_max))]);
+        }
+        if g.calls > 0 {
+            calls.extend([(t, ms(g.call_min)), (t, ms(g.call_max))]);
+        }
+    }
+    let note = format!(" longest sleep {:.0} ms, longest call {:.0} ms", ms(total.sleep_max), ms(total.call_max));
     let series = vec![
         max_pause,
         Series { name: "in call", short: "call", points: calls, color: 4, scatter: true },

@@ -1,31 +1,41 @@
-//! The live terminal dashboard: keys ([`keys`]), chart data ([`charts`]),
-//! drawing ([`view`], [`lesson`]) and styles ([`theme`]) over the model
-//! in [`crate::app`].
+//! The live terminal dashboard: keys ([`keys`]), pacing ([`pacing`]),
+//! chart data ([`charts`]), drawing ([`view`], [`lesson`]), styles
+//! ([`theme`]) and screens without a terminal ([`snapshot`]), over the
+//! model in [`crate::app`].
 //!
-//! The loop: read keys until the next frame is due, turn each into a
-//! message, advance the simulation by the wall time that passed (times the
-//! speed), and redraw when anything changed. At 1x a frame is drawn when a
-//! new 100 ms sample arrives, so an idle dashboard costs little CPU.
+//! The loop, once per iteration: handle signals, read every pending key
+//! (a zero-timeout poll, so keys are read however long a frame takes),
+//! advance the simulation for at most a fixed slice of wall time, write
+//! the recording and trace, redraw when something changed, then wait for
+//! a key or the next frame. An idle dashboard at 1x costs little CPU; a
+//! world too big for the speed asked for runs at the speed it reaches,
+//! which the status line shows, and keys still answer at once.
 
 pub mod charts;
 pub mod keys;
 pub mod lesson;
+pub mod pacing;
+pub mod snapshot;
 pub mod theme;
 pub mod view;
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::{cursor, execute, terminal};
+use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::iterator::Signals;
 
-use crate::app::App;
+use crate::app::{App, Request};
 
-/// Longest wait between two looks at the clock.
+/// Longest wait between two looks at the clock and the keys.
 const FRAME: Duration = Duration::from_millis(50);
 
-/// Simulation time budget per frame when running as fast as possible.
-const MAX_SPEED_BUDGET: Duration = Duration::from_millis(30);
+/// Wall time the simulation may take per frame, at any speed.
+const SIM_BUDGET: Duration = Duration::from_millis(30);
 
-/// Where a session's record and trace go as it runs.
+/// Where a session's record, trace and progress go as it runs.
 #[derive(Default)]
 pub struct Outputs {
     /// The recording, if one is kept.
@@ -37,8 +47,9 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    /// Writes what the app recorded and traced since the last call. A file
-    /// that cannot be written is given up, with a note on the status line.
+    /// Writes what the app recorded and traced since the last call, and
+    /// the progress if it changed. A file that cannot be written is given
+    /// up, with a note on the status line.
     fn drain(&mut self, app: &mut App) {
         if let Some(r) = &mut self.record
             && let Err(e) = r.write(&app.take_record())
@@ -62,13 +73,25 @@ impl Outputs {
     }
 }
 
-/// Runs the dashboard until the user quits. The terminal is restored on
-/// the way out, on error and on panic; a panic also says where to report
-/// it and which recording replays the session.
-pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
+/// How a dashboard session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The user quit.
+    Quit,
+    /// A signal ended it (SIGTERM, SIGHUP, SIGINT or SIGQUIT); the process
+    /// should exit with 128 + the signal's number.
+    Signal(i32),
+}
+
+/// Runs the dashboard until the user quits or a signal ends it. The
+/// terminal is restored on the way out, on error, on a signal and on
+/// panic; a panic also says where to report it and which recording
+/// replays the session.
+pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<Exit> {
     if outputs.record.is_some() {
         app.start_recording();
     }
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT])?;
     let mut terminal = ratatui::try_init()?;
     let record = outputs.record.as_ref().map(|r| r.path().display().to_string());
     let restore_and_print = std::panic::take_hook();
@@ -76,14 +99,37 @@ pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
         restore_and_print(info);
         eprint!("{}", crash_note(record.as_deref()));
     }));
-    let result = run_loop(&mut app, &mut terminal, &mut outputs);
-    ratatui::restore();
+    let result = run_loop(&mut app, &mut terminal, &mut outputs, &mut signals);
+    restore_terminal();
     let _ = std::panic::take_hook();
+    signals.handle().close();
     outputs.drain(&mut app);
     if let Some(t) = &mut outputs.trace {
         t.finish().map_err(std::io::Error::other)?;
     }
     result
+}
+
+/// Leaves raw mode and the alternate screen, and shows the cursor.
+fn restore_terminal() {
+    ratatui::restore();
+    let _ = execute!(std::io::stdout(), cursor::Show);
+}
+
+/// Takes the terminal back after a suspension.
+fn reclaim_terminal(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(std::io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+    terminal.clear()
+}
+
+/// Restores the terminal, stops the process as Ctrl-Z would, and takes
+/// the terminal back when it continues (`fg`).
+fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+    restore_terminal();
+    let _ = std::io::stdout().flush();
+    signal_hook::low_level::emulate_default_handler(SIGTSTP)?;
+    reclaim_terminal(terminal)
 }
 
 /// What a crash tells the user, after the terminal is restored and the
@@ -102,56 +148,80 @@ pub fn crash_note(record: Option<&str>) -> String {
     s
 }
 
-fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal, outputs: &mut Outputs) -> std::io::Result<()> {
-    let mut last = Instant::now();
-    while !app.quit_requested() {
-        if app.take_dirty() {
-            let start = Instant::now();
-            terminal.draw(|f| view::draw(app, f))?;
-            app.set_frame_ms(start.elapsed().as_secs_f64() * 1e3);
-        }
-        let deadline = last + FRAME;
-        while let Some(wait) = deadline.checked_duration_since(Instant::now()) {
-            if !event::poll(wait)? {
-                break;
-            }
-            match event::read()? {
-                Event::Key(key) => {
-                    if let Some(msg) = keys::message(key, app.mode()) {
-                        app.update(msg);
-                    }
+fn run_loop(
+    app: &mut App,
+    terminal: &mut ratatui::DefaultTerminal,
+    outputs: &mut Outputs,
+    signals: &mut Signals,
+) -> std::io::Result<Exit> {
+    let mut pacer = pacing::Pacer::new(Instant::now());
+    loop {
+        for signal in signals.pending() {
+            match signal {
+                SIGTSTP => {
+                    suspend(terminal)?;
+                    app.mark_dirty();
                 }
-                Event::Resize(..) => app.mark_dirty(),
-                _ => {}
-            }
-            if app.quit_requested() {
-                return Ok(());
+                SIGCONT => {
+                    // Continued after a stop we did not see coming (SIGSTOP).
+                    reclaim_terminal(terminal)?;
+                    app.mark_dirty();
+                }
+                n => return Ok(Exit::Signal(n)),
             }
         }
-        let now = Instant::now();
-        advance(app, now - last, MAX_SPEED_BUDGET);
-        last = now;
+        // Every key that is waiting, without waiting for more.
+        while event::poll(Duration::ZERO)? {
+            handle_event(app, event::read()?);
+        }
+        for request in app.take_requests() {
+            match request {
+                Request::Suspend => {
+                    suspend(terminal)?;
+                    app.mark_dirty();
+                }
+                Request::SaveSvg => {
+                    let size = terminal.size()?;
+                    let note = match snapshot::save_svg(app, size.width, size.height) {
+                        Ok(path) => format!("saved {path}"),
+                        Err(e) => format!("not saved: {e}"),
+                    };
+                    app.set_note(note);
+                }
+            }
+        }
+        if app.quit_requested() {
+            return Ok(Exit::Quit);
+        }
+        pacer.advance(app, Instant::now(), SIM_BUDGET);
         outputs.drain(app);
+        let frame_start = Instant::now();
+        if app.take_dirty() {
+            let mut draw_ms = 0.0;
+            terminal.draw(|f| {
+                let start = Instant::now();
+                view::draw(app, f);
+                draw_ms = start.elapsed().as_secs_f64() * 1e3;
+            })?;
+            app.set_frame_ms(draw_ms, frame_start.elapsed().as_secs_f64() * 1e3);
+        }
+        // Wait for a key, or until the next frame is due.
+        let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
+        if event::poll(wait)? {
+            handle_event(app, event::read()?);
+        }
     }
-    Ok(())
 }
 
-/// Moves simulated time on by `wall` of real time at the current speed.
-/// As fast as possible, it simulates for about `budget` of wall time.
-fn advance(app: &mut App, wall: Duration, budget: Duration) {
-    if app.paused() {
-        return;
-    }
-    let speed = app.speed();
-    let ns = crate::sim::NS_PER_SEC;
-    if speed.is_finite() {
-        let step = (wall.as_secs_f64() * speed * ns as f64) as u64;
-        app.advance_to(app.sim_ns() + step.min(ns * 60));
-    } else {
-        let start = Instant::now();
-        while !app.paused() && start.elapsed() < budget {
-            app.advance_to(app.sim_ns() + ns / 10);
+fn handle_event(app: &mut App, event: Event) {
+    match event {
+        Event::Key(key) => {
+            if let Some(msg) = keys::message(key, app.mode()) {
+                app.update(msg);
+            }
         }
+        Event::Resize(..) => app.mark_dirty(),
+        _ => {}
     }
 }
 

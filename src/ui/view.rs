@@ -108,7 +108,7 @@ fn draw_status(app: &App, frame: &mut Frame, area: Rect) {
         app.session().scenario.name,
         app.sim_ns() as f64 / 1e9,
         level_name(w.patches(), w.legacy()),
-        app.frame_ms()
+        app.frame_ms().0
     );
     if !app.note().is_empty() {
         text.push_str(&format!("│ {} ", app.note()));
@@ -213,7 +213,7 @@ fn draw_chart(app: &App, side: &Side, n: u8, frame: &mut Frame, area: Rect) {
         2 => (charts::bdi_dirty(w, bdi, window, width), format!("{} ({name})", TITLES[1])),
         3 => (charts::pos_ratio(w, bdi, width).data, format!("{} ({name})", TITLES[2])),
         4 => (charts::rates(w, bdi, window, width), format!("{} ({name})", TITLES[3])),
-        _ => (charts::pauses(w, bdi, window, width), format!("{} ({name})", TITLES[4])),
+        _ => (charts::pauses(w, &side.pauses, bdi, window, width), format!("{} ({name})", TITLES[4])),
     };
     render_chart(t, marker(app.marker()), &data, &title, n == 3, frame, area);
 }
