@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use dirtyviz::app::{App, AppOptions};
-use dirtyviz::cli::{CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
+use dirtyviz::cli::{
+    CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
+};
 use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::run::{RunOptions, run};
@@ -35,9 +37,16 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line: clap's first line, without the usage block.
+            // One line: clap's first line (with the line it announces, when
+            // it ends in a colon), without the usage block.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut first = lines.next().unwrap_or("error: invalid arguments").to_string();
+            if first.ends_with(':')
+                && let Some(next) = lines.next()
+            {
+                first = format!("{first} {next}");
+            }
             eprintln!("{first} (see dirtyviz --help)");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
@@ -49,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
+        Some(Command::Snapshot(args)) => snapshot(&args),
         None => dashboard(&cli.world, &cli.view),
     }
 }
@@ -114,7 +124,33 @@ fn list_lessons() -> ExitCode {
 
 fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
-    let outcomes = check::check_all(&sources);
+    let mut outcomes = check::check_all(&sources);
+    if args.screens {
+        let lessons: Vec<(usize, Lesson)> = outcomes
+            .iter()
+            .zip(&sources)
+            .enumerate()
+            .filter_map(|(i, (o, s))| {
+                let text = s.text.as_ref().ok()?;
+                (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
+                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l)))
+                    .flatten()
+            })
+            .collect();
+        let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
+            (*i, dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES))
+        });
+        for (i, result) in walked {
+            let o = &mut outcomes[i];
+            match result {
+                Ok(missing) => o.failures.extend(missing),
+                Err(e) => o.failures.push(format!("{}: cannot draw its screens: {e}", o.origin)),
+            }
+            if o.passed() {
+                o.summary.push_str("; every step shows what it names");
+            }
+        }
+    }
     let mut failed = 0;
     for o in &outcomes {
         out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, o.summary));
@@ -256,5 +292,60 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
     match App::new(s, view.compare, &app_options(view)) {
         Ok(app) => open_dashboard(app, view, false),
         Err(e) => bad_input(e.0),
+    }
+}
+
+fn snapshot(args: &SnapshotArgs) -> ExitCode {
+    use dirtyviz::ui::{keys, snapshot};
+    let opts = AppOptions { theme: args.theme, marker: args.marker, ..AppOptions::default() };
+    let presses = match args.keys.as_deref().unwrap_or("").split_whitespace().map(|k| {
+        keys::parse_key(k).ok_or_else(|| {
+            format!("--keys: unknown key `{k}`: expected single characters, space, esc, enter, tab, up, down, pgup, pgdn")
+        })
+    }).collect::<Result<Vec<_>, _>>() {
+        Ok(p) => p,
+        Err(e) => return bad_input(e),
+    };
+    let built = match &args.lesson {
+        Some(which) => {
+            if args.world.overrides() != dirtyviz::scenario::Overrides::default() {
+                return bad_input("--lesson sets up its own world: world options do not apply to it");
+            }
+            let step = args.step.map_or(0, |s| s as usize - 1);
+            Lesson::resolve(which).map_err(|e| e.0).and_then(|l| {
+                if step >= l.steps.len() {
+                    return Err(format!("--step {}: lesson {} has {} steps", step + 1, l.id, l.steps.len()));
+                }
+                App::for_lesson(l, step, Progress::default(), &opts).map_err(|e| e.0)
+            })
+        }
+        None => scenario(&args.world).and_then(|s| App::new(s, args.compare, &opts).map_err(|e| e.0)),
+    };
+    let mut app = match built {
+        Ok(app) => app,
+        Err(e) => return bad_input(e),
+    };
+    for key in presses {
+        if let Some(msg) = keys::message(key, app.mode()) {
+            app.update(msg);
+        }
+    }
+    let at = match app.lesson() {
+        Some(mode) => mode.run().step_start_ns + args.at.unwrap_or(mode.run().step_end_ns() - mode.run().step_start_ns),
+        None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
+    };
+    app.advance_to(at);
+    let (width, height) = args.size;
+    let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
+    match &args.output {
+        Some(path) => match snapshot::write_file(path, &text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => bad_input(e),
+        },
+        None => {
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -278,7 +278,7 @@ fn write_csv_row(w: &mut impl Write, s: &Sample, prev: Option<&Sample>, sample_n
         };
         write!(
             w,
-            ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{}",
+            ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{},{}",
             mb(b.dirty),
             mb(b.writeback),
             mb(b.thresh),
@@ -290,7 +290,8 @@ fn write_csv_row(w: &mut impl Write, s: &Sample, prev: Option<&Sample>, sample_n
             mb(dirtied) / secs,
             mb(written) / secs,
             mb(b.task_ratelimit),
-            b.pos_ratio as f64 / 1024.0,
+            // Empty where the kernel computes no pos_ratio.
+            b.pos_ratio.map_or(String::new(), |p| format!("{:.4}", p as f64 / 1024.0)),
             b.tasks,
         )?;
     }

@@ -128,7 +128,11 @@ impl LessonMode {
 impl App {
     pub(super) fn install(&mut self, run: LessonRun, view: ViewRequest) {
         self.bdi = run.bdi.min(self.session.world().bdis().len() - 1);
-        self.zoom = view.zoom.filter(|&z| z > 0);
+        // A step that says nothing about the charts keeps the view the
+        // last one chose, as going back to it (replaying) does.
+        if let Some(z) = view.zoom {
+            self.zoom = (z > 0).then_some(z);
+        }
         self.paused = view.pause;
         self.task_scroll = 0;
         let mut mode = LessonMode::new(run);
@@ -197,6 +201,7 @@ impl App {
             Msg::Back => self.picker = None,
             Msg::Quit => self.quit = true,
             Msg::Help => self.help = !self.help,
+            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
             Msg::Suspend => self.requests.push(super::Request::Suspend),
             _ => {}
         }

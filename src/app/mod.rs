@@ -118,6 +118,8 @@ pub struct App {
     zoom: Option<u8>,
     /// The key help is open.
     help: bool,
+    /// Rows the help is scrolled by.
+    help_scroll: u16,
     /// Index into [`WINDOWS`].
     window: usize,
     /// The palette.
@@ -208,6 +210,7 @@ impl App {
             bdi: 0,
             zoom: None,
             help: false,
+            help_scroll: 0,
             window: 1,
             theme: opts.theme,
             marker: opts.marker,
@@ -283,6 +286,11 @@ impl App {
         self.help
     }
 
+    /// Rows the help is scrolled by.
+    pub fn help_scroll(&self) -> u16 {
+        self.help_scroll
+    }
+
     /// The charts' time window [s]; `None`: the whole run.
     pub fn window_s(&self) -> Option<u64> {
         WINDOWS[self.window]
@@ -352,6 +360,8 @@ impl App {
     pub fn mode(&self) -> Mode {
         if self.picker.is_some() {
             Mode::Picker
+        } else if self.help {
+            Mode::Help
         } else if self.lesson.as_ref().is_some_and(|l| l.input.is_some()) {
             Mode::Typing
         } else if self.tasks_focus {
@@ -520,7 +530,11 @@ impl App {
                 };
                 self.bdi = self.bdi.min(self.world().bdis().len() - 1);
             }
-            Msg::Help => self.help = !self.help,
+            Msg::Help => {
+                self.help = !self.help;
+                self.help_scroll = 0;
+            }
+            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
             Msg::Theme => {
                 self.theme = match self.theme {
                     ThemeKind::Dark => ThemeKind::Light,

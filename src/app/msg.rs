@@ -58,6 +58,8 @@ pub enum Msg {
     FocusTasks,
     /// Scroll the task table by this many rows (negative: up).
     ScrollTasks(i16),
+    /// Scroll the help by this many rows (negative: up).
+    ScrollHelp(i16),
     /// A lesson key, or a key of the lesson list.
     Lesson(LessonMsg),
 }
@@ -98,6 +100,8 @@ pub enum Mode {
     Normal,
     /// The task table has the focus: arrows and pages scroll it.
     Tasks,
+    /// The help is open: arrows and pages scroll it.
+    Help,
     /// Typing an answer to a lesson question.
     Typing,
     /// The lesson list is open.

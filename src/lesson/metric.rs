@@ -73,7 +73,8 @@ pub enum Metric {
     BalancedRatelimitMbps,
     /// Median of avg_write_bw / N, the rate each of N tasks should get [MiB/s].
     TargetMbps,
-    /// Median pos_ratio [ratio, 1.0 = balanced].
+    /// Median pos_ratio, over the samples where the kernel computes one
+    /// (above the freerun ceiling) [ratio, 1.0 = balanced].
     PosRatio,
     /// Median max_pause [ms].
     MaxPauseMs,
@@ -377,7 +378,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
             median(samples.iter().map(|s| s.bdis[bdi].balanced_ratelimit as f64).collect())?
                 / median(samples.iter().map(|s| target(&s.bdis[bdi])).filter(|x| x.is_finite()).collect())?
         }
-        PosRatio => median(samples.iter().map(|s| s.bdis[bdi].pos_ratio as f64 / 1024.0).collect())?,
+        PosRatio => median(samples.iter().filter_map(|s| s.bdis[bdi].pos_ratio).map(|p| p as f64 / 1024.0).collect())?,
         MaxPauseMs => ms(median(samples.iter().map(|s| s.bdis[bdi].max_pause as f64).collect())? as u64),
         PauseP50Ms => quantile_ms(pauses(false)?, 0.5)?,
         PauseP99Ms => quantile_ms(pauses(false)?, 0.99)?,

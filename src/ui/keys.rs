@@ -79,10 +79,10 @@ pub const DASHBOARD: Section = Section {
         bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 60 s, 5 min, the whole run", "window"),
         bind!("l", [ch('l') => Msg::LogScale], "log / linear y axis on charts 4 and 5", "log"),
         bind!("c", [ch('c') => Msg::Compare],
-            "A/B compare: 3.1 or 2.6.38 vs IO-less, patch N-1 vs N, ratios, off", "compare"),
+            "A/B compare: 3.1 or 2.6.38 vs IO-less, patch N-1 vs N, ratios", "compare"),
         bind!("T ↑ ↓", [ch('T') => Msg::FocusTasks, code(KeyCode::Up) => Msg::ScrollTasks(-1),
             code(KeyCode::Down) => Msg::ScrollTasks(1)],
-            "task table: focus it (then PgUp PgDn scroll it, Esc leaves); ↑ ↓ scroll it", ""),
+            "task table: ↑ ↓ scroll; T focuses it (PgUp PgDn, Esc leaves)", ""),
         bind!("r", [ch('r') => Msg::Reset], "restart the scenario", "reset"),
         bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
         bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-<scenario>-<time>.svg here", ""),
@@ -120,6 +120,21 @@ pub const TASKS: Section = Section {
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollTasks(-TASK_PAGE),
             code(KeyCode::PageDown) => Msg::ScrollTasks(TASK_PAGE)], "scroll a page", ""),
         bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
+    ],
+};
+
+/// The keys while the help is open.
+pub const HELP_KEYS: Section = Section {
+    title: "help",
+    bindings: &[
+        bind!("↑ ↓", [code(KeyCode::Up) => Msg::ScrollHelp(-1), code(KeyCode::Down) => Msg::ScrollHelp(1)],
+            "scroll a line", ""),
+        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollHelp(-TASK_PAGE),
+            code(KeyCode::PageDown) => Msg::ScrollHelp(TASK_PAGE)], "scroll a page", ""),
+        bind!("Esc ?", [code(KeyCode::Esc) => Msg::Back, ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help],
+            "close the help", ""),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
+        bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend", ""),
     ],
 };
 
@@ -161,6 +176,7 @@ pub fn sections(mode: Mode) -> &'static [Section] {
     match mode {
         Mode::Normal => &[DASHBOARD, LESSON],
         Mode::Tasks => &[TASKS, DASHBOARD, LESSON],
+        Mode::Help => &[HELP_KEYS],
         Mode::Typing => &[TYPING],
         Mode::Picker => &[PICKER],
     }
@@ -225,7 +241,7 @@ mod tests {
 
     #[test]
     fn no_key_means_two_things_in_one_mode() {
-        for mode in [Mode::Normal, Mode::Tasks, Mode::Typing, Mode::Picker] {
+        for mode in [Mode::Normal, Mode::Tasks, Mode::Help, Mode::Typing, Mode::Picker] {
             for (i, s) in sections(mode).iter().enumerate() {
                 let mut seen: Vec<Key> = Vec::new();
                 for (key, msg) in s.bindings.iter().flat_map(|b| b.keys) {

@@ -132,7 +132,7 @@ fn question_lines(mode: &LessonMode, t: &Theme) -> Vec<Line<'static>> {
 
 /// What the step's questions measure, as of the last sample, named by
 /// quantity (not by question: finding the right one is the exercise).
-fn reading_lines(mode: &LessonMode, t: &Theme) -> Vec<Line<'static>> {
+pub fn readings(mode: &LessonMode) -> Vec<String> {
     let step = mode.step();
     let mut readings: Vec<String> = Vec::new();
     for (i, q) in step.questions.iter().enumerate() {
@@ -150,12 +150,7 @@ fn reading_lines(mode: &LessonMode, t: &Theme) -> Vec<Line<'static>> {
             readings.push(text);
         }
     }
-    if readings.is_empty() {
-        return Vec::new();
-    }
-    let mut lines = vec![Line::styled("measured now", t.dim)];
-    lines.extend(readings.into_iter().map(|r| Line::styled(format!("  {r}"), t.text)));
-    lines
+    readings
 }
 
 /// What to do next.
@@ -212,7 +207,6 @@ pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
 
     let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t);
     bottom.extend(question_lines(mode, t));
-    bottom.extend(reading_lines(mode, t));
     bottom.push(next_line(mode, t));
     // The text keeps at least half the pane (two thirds in a small one).
     let room = if inner.height < 12 { (inner.height / 3).max(2) } else { (inner.height / 2).max(4) };

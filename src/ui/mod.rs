@@ -15,9 +15,11 @@ pub mod charts;
 pub mod keys;
 pub mod lesson;
 pub mod pacing;
+pub mod plot;
 pub mod snapshot;
 pub mod theme;
 pub mod view;
+pub mod walk;
 
 use std::io::Write;
 use std::time::{Duration, Instant};

@@ -96,6 +96,33 @@ fn check_names_the_lesson_step_and_check_that_failed() {
 }
 
 #[test]
+fn check_v_prints_each_answer_and_screens_finds_what_a_step_cannot_show() {
+    let text = r#"Lesson(id: "x", title: "Screens", patch: "p", summary: "s", scenario: Preset("default"),
+        steps: [
+            Step(title: "one", text: "Chart 1 and the parameter panel.", run_s: 3,
+                 questions: [Question(ask: "What is the dirty threshold?", metric: ThreshMb)]),
+        ])"#;
+    let root = lesson_file("screens-ok", text);
+    let out = dirtyviz().current_dir(&root).args(["check", "-v", "--screens", "lessons/x.ron"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("? step 1 \"What is the dirty threshold?\": 737 MiB"), "{stdout}");
+    assert!(stdout.contains("every step shows what it names"), "{stdout}");
+    // Two sides of four charts and the task table do not fit 40 rows.
+    let crowded = text
+        .replace("Chart 1 and the parameter panel.", "Charts 1, 2, 3 and 4, and the task table.")
+        .replace("run_s: 3,", "run_s: 3, actions: [Compare(Legacy(11))],");
+    let root = lesson_file("screens-crowded", &crowded);
+    let out = dirtyviz().current_dir(&root).args(["check", "--screens", "lessons/x.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("lessons/x.ron: lesson x step 1 at 120x40: ") && err.contains("is not on the screen"),
+        "{err}"
+    );
+}
+
+#[test]
 fn check_validates_scenario_files_too() {
     let root = tmp("scenario-check");
     std::fs::create_dir_all(&root).expect("dir");

@@ -8,3 +8,4 @@ mod exact;
 mod generations;
 mod lessons;
 mod robust;
+mod snapshot;
