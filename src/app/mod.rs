@@ -504,16 +504,6 @@ impl App {
                 let n = self.world().bdis().len();
                 self.bdi = (self.bdi + n - 1) % n;
             }
-            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
-            Msg::Back => {
-                if self.help {
-                    self.help = false;
-                } else if self.tasks_focus {
-                    self.tasks_focus = false;
-                } else {
-                    self.zoom = None;
-                }
-            }
             Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
@@ -529,6 +519,23 @@ impl App {
                     Ok(()) => "restarted".into(),
                 };
                 self.bdi = self.bdi.min(self.world().bdis().len() - 1);
+            }
+            _ => self.update_view(msg),
+        }
+    }
+
+    /// Messages that change only what is shown, not the worlds.
+    fn update_view(&mut self, msg: Msg) {
+        match msg {
+            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
+            Msg::Back => {
+                if self.help {
+                    self.help = false;
+                } else if self.tasks_focus {
+                    self.tasks_focus = false;
+                } else {
+                    self.zoom = None;
+                }
             }
             Msg::Help => {
                 self.help = !self.help;
@@ -554,6 +561,7 @@ impl App {
                 let live = self.world().tasks().iter().filter(|t| t.alive()).count();
                 self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(live.saturating_sub(1));
             }
+            _ => {}
         }
     }
 

@@ -11,10 +11,9 @@ use std::collections::VecDeque;
 
 use crate::lesson::check::show;
 use crate::pauses::{BIN_NS, Bin, PauseBins};
-use crate::session::{Side, level_name};
+use crate::session::Side;
 use crate::sim::config::Legacy;
 use crate::sim::metrics::{BdiSample, Sample};
-use crate::sim::page_writeback as pw;
 
 /// Pages as MiB.
 pub fn mib(pages: u64) -> f64 {
@@ -123,11 +122,6 @@ impl Kernel {
             4..=6 => Has::Shadow,
             _ => Has::Used,
         }
-    }
-
-    /// As the screen names it.
-    pub fn name(self) -> String {
-        level_name(self.patches, self.legacy)
     }
 }
 
@@ -526,12 +520,62 @@ pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (f64, 
     (src.ms(u64::from(total.sleep_max)), src.ms(u64::from(total.call_max)))
 }
 
+/// The two control lines of bdi_position_ratio(), in floating point, for
+/// drawing; from a sample's thresholds and one bdi's numbers [pages].
+struct ControlLines {
+    freerun: f64,
+    setpoint: f64,
+    limit: f64,
+    /// bdi_thresh as the function clamps it.
+    bdi_thresh: f64,
+    bdi_setpoint: f64,
+    span: f64,
+    /// Patch 10's reserve area applies.
+    reserve: bool,
+}
+
+impl ControlLines {
+    fn new(s: &Sample, b: &BdiSample, reserve: bool) -> ControlLines {
+        let (thresh, freerun, limit) = (s.thresh as f64, s.freerun as f64, s.limit as f64);
+        let setpoint = (freerun + limit) / 2.0;
+        let mut bdi_thresh = (b.thresh as f64).min(thresh);
+        if reserve {
+            bdi_thresh = bdi_thresh.max((limit - s.dirty as f64).max(0.0) / 8.0);
+        }
+        let share = bdi_thresh / (thresh + 1.0);
+        let span = (thresh - bdi_thresh + 8.0 * b.avg_write_bw as f64) * share;
+        ControlLines { freerun, setpoint, limit, bdi_thresh, bdi_setpoint: setpoint * share, span, reserve }
+    }
+
+    /// The global cubic: 2 at freerun, 1 at the setpoint, 0 at the limit.
+    fn global(&self, x: f64) -> f64 {
+        let (setpoint, limit) = (self.setpoint, self.limit);
+        if x >= limit { 0.0 } else { (1.0 + ((setpoint - x) / (limit - setpoint + 1.0)).powi(3)).max(0.0) }
+    }
+
+    /// Where the bdi line crosses 0 if it went on [pages].
+    fn x_intercept(&self) -> f64 {
+        self.bdi_setpoint + self.span
+    }
+
+    /// The bdi line at the bdi's dirty pages `x`, with its 1/4 floor and
+    /// the reserve area.
+    fn bdi(&self, x: f64) -> f64 {
+        let xi = self.x_intercept();
+        let mut f = if x < xi - self.span / 4.0 { (xi - x) / (xi - self.bdi_setpoint + 1.0) } else { 0.25 };
+        let bt = self.bdi_thresh;
+        if self.reserve && x < bt / 2.0 {
+            f *= if x > bt / 16.0 { (bt / 2.0) / x } else { 8.0 };
+        }
+        f
+    }
+}
+
 /// Chart 3: the global cubic control line over [freerun, limit] against
 /// global dirty pages, the bdi control line (with its 1/4 floor and, from
 /// patch 10, the reserve area) against the bdi's own dirty pages, their
 /// product, pos_ratio = 1, and where the system is on each now. Drawn from
-/// the last sample, with the formulas of bdi_position_ratio() in floating
-/// point; the product's point is the exact pos_ratio.
+/// the last sample; the product's point is the exact pos_ratio.
 pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     let has = src.kernel.position();
     let Some(s) = src.samples.back().filter(|_| has != Has::No) else {
@@ -542,53 +586,36 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         return data;
     };
     let b = bdi_of(s, bdi);
-    let reserve = src.kernel.patches >= 10;
-    let (thresh, freerun, limit) = (s.thresh as f64, s.freerun as f64, s.limit as f64);
-    let setpoint = (freerun + limit) / 2.0;
-    let (dirty, bdi_dirty, write_bw) = (s.dirty as f64, b.dirty as f64, b.avg_write_bw as f64);
-    let global = |x: f64| {
-        if x >= limit { 0.0 } else { (1.0 + ((setpoint - x) / (limit - setpoint + 1.0)).powi(3)).max(0.0) }
-    };
-    let mut bt = (b.thresh as f64).min(thresh);
-    if reserve {
-        bt = bt.max((limit - dirty).max(0.0) / 8.0);
-    }
-    let share = bt / (thresh + 1.0);
-    let bdi_setpoint = setpoint * share;
-    let span = (thresh - bt + 8.0 * write_bw) * share;
-    let x_intercept = bdi_setpoint + span;
-    let bdi_line = |x: f64| {
-        let mut f =
-            if x < x_intercept - span / 4.0 { (x_intercept - x) / (x_intercept - bdi_setpoint + 1.0) } else { 0.25 };
-        if reserve && x < bt / 2.0 {
-            f *= if x > bt / 16.0 { (bt / 2.0) / x } else { 8.0 };
-        }
-        f
-    };
+    let l = ControlLines::new(s, b, src.kernel.patches >= 10);
+    let (dirty, bdi_dirty) = (s.dirty as f64, b.dirty as f64);
     let ratio = if dirty > 0.0 { bdi_dirty / dirty } else { 1.0 };
     let y_top = 2.5;
     let clip = |y: f64| y.min(y_top);
     let n = (2 * width as usize).max(8);
     let xs = |lo: f64, hi: f64| (0..=n).map(move |i| lo + (hi - lo) * i as f64 / n as f64);
     let m = |pages: f64| pages / 256.0;
-    let x_hi = limit * 1.04;
-    // The bdi line against the bdi's own dirty pages, out to past its
-    // x intercept (or its share of the limit, if further).
-    let bx_hi = (x_intercept * 1.15).max(limit * share * 1.04).max(bdi_dirty * 1.05).max(1.0);
+    let x_hi = l.limit * 1.04;
+    // The bdi line against the bdi's own dirty pages, out past its x
+    // intercept (or its share of the limit, if further): its own axis
+    // when that is much shorter than the global one.
+    let share = l.bdi_thresh / (s.thresh as f64 + 1.0);
+    let bx_hi = (l.x_intercept() * 1.15).max(l.limit * share * 1.04).max(bdi_dirty * 1.05).max(1.0);
     let own_axis = bx_hi < 0.9 * x_hi;
     let bx = if own_axis { bx_hi } else { x_hi };
-    let g: Vec<(f64, f64)> = xs(freerun, x_hi).map(|x| (m(x), global(x))).collect();
-    let bl: Vec<(f64, f64)> = xs(0.0, bx).map(|x| (m(x), clip(bdi_line(x)))).collect();
-    let prod: Vec<(f64, f64)> = xs(freerun, x_hi).map(|x| (m(x), clip(global(x) * bdi_line(x * ratio)))).collect();
     let shadow = has == Has::Shadow;
+    let curve = |lo, hi, f: &dyn Fn(f64) -> f64| xs(lo, hi).map(|x| (m(x), clip(f(x)))).collect::<Vec<_>>();
     let mut series = vec![
         Series { second_x: own_axis, ..Series::of(3, "1/4 floor", vec![(0.0, 0.25), (m(bx), 0.25)]) },
-        Series { second_x: own_axis, shadow, ..Series::of(3, "bdi line", bl) },
-        Series { shadow, ..Series::of(3, "global", g) },
-        Series { draw: Draw::Dashed, shadow, ..Series::of(3, "product = pos_ratio", prod) },
+        Series { second_x: own_axis, shadow, ..Series::of(3, "bdi line", curve(0.0, bx, &|x| l.bdi(x))) },
+        Series { shadow, ..Series::of(3, "global", curve(l.freerun, x_hi, &|x| l.global(x))) },
+        Series {
+            draw: Draw::Dashed,
+            shadow,
+            ..Series::of(3, "product = pos_ratio", curve(l.freerun, x_hi, &|x| l.global(x) * l.bdi(x * ratio)))
+        },
     ];
-    if reserve {
-        let area: Vec<(f64, f64)> = xs(0.0, bt / 2.0).map(|x| (m(x), clip(bdi_line(x)))).collect();
+    if l.reserve {
+        let area = curve(0.0, l.bdi_thresh / 2.0, &|x| l.bdi(x));
         series.insert(1, Series { second_x: own_axis, shadow, ..Series::of(3, "reserve area", area) });
     }
     let mut data = ChartData::new(series, [0.0, m(x_hi)], "");
@@ -601,12 +628,12 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     }
     let mark = |at, glyph, color, second_x| Mark { at, glyph, color, second_x };
     data.marks = vec![
-        mark((m(freerun), global(freerun).min(y_top)), '◆', 2, false),
-        mark((m(setpoint), 1.0), '◆', 2, false),
-        mark((m(limit), 0.0), '◆', 2, false),
-        mark((m(bdi_setpoint), clip(bdi_line(bdi_setpoint))), '◇', 1, own_axis),
-        mark((m(dirty), clip(global(dirty))), '●', 2, false),
-        mark((m(bdi_dirty), clip(bdi_line(bdi_dirty))), '●', 1, own_axis),
+        mark((m(l.freerun), clip(l.global(l.freerun))), '◆', 2, false),
+        mark((m(l.setpoint), 1.0), '◆', 2, false),
+        mark((m(l.limit), 0.0), '◆', 2, false),
+        mark((m(b.setpoint as f64), clip(l.bdi(b.setpoint as f64))), '◇', 1, own_axis),
+        mark((m(dirty), clip(l.global(dirty))), '●', 2, false),
+        mark((m(bdi_dirty), clip(l.bdi(bdi_dirty))), '●', 1, own_axis),
     ];
     data.mark_legend = vec![('◆', 2, "freerun, setpoint, limit"), ('◇', 1, "bdi_setpoint"), ('●', 3, "now")];
     debug_assert_eq!(data.mark_legend.len(), MARKS.len());
@@ -619,18 +646,13 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     }
     data.values.push(format!(
         "freerun {}, setpoint {}, limit {}, bdi_setpoint {} MiB",
-        show(m(freerun)),
-        show(m(setpoint)),
-        show(m(limit)),
-        show(m(bdi_setpoint))
+        show(m(l.freerun)),
+        show(m(l.setpoint)),
+        show(m(l.limit)),
+        show(m(b.setpoint as f64))
     ));
     data.notice = kernel_notice(has, "pos_ratio");
     data
-}
-
-/// The dirty_freerun_ceiling of a sample's thresholds [pages].
-pub fn freerun_of(s: &Sample) -> u64 {
-    pw::dirty_freerun_ceiling(s.thresh, s.bg_thresh)
 }
 
 #[cfg(test)]

@@ -299,32 +299,84 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
     draw_axes_and_plot(frame.buffer_mut(), Rect { y: top, height: rows_left, ..inner }, plot_rows, data, look);
 }
 
+/// The y axis a chart is drawn on: its ticks, the range they span (on a
+/// log axis, in powers of ten) and the tick step.
+struct YAxis {
+    ticks: Vec<f64>,
+    range: [f64; 2],
+    step: f64,
+    log: bool,
+}
+
+impl YAxis {
+    /// The axis for `data` on a plot `rows` high.
+    fn new(data: &ChartData, rows: u16) -> YAxis {
+        let n = match rows {
+            0..=2 => rows as usize,
+            r => (r as usize).div_ceil(2).clamp(3, 6),
+        };
+        let (ticks, range, step) = if data.log_y {
+            let ticks = log_ticks(data.y[0], data.y[1], n);
+            let range = [ticks[0].log10(), ticks[ticks.len() - 1].log10()];
+            (ticks, range, 0.0)
+        } else if data.y_fixed {
+            let step = nice((data.y[1] - data.y[0]) / (n.max(2) - 1) as f64);
+            let first = (data.y[0] / step).ceil() as i64;
+            let ticks: Vec<f64> =
+                (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
+            (ticks, data.y, step)
+        } else {
+            let ticks = best_linear_ticks(data.y[0], data.y[1], n);
+            let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
+            let range = [ticks[0], ticks[ticks.len() - 1]];
+            (ticks, range, step)
+        };
+        YAxis { ticks, range, step, log: data.log_y }
+    }
+
+    /// A value where the canvas puts it: its logarithm on a log axis.
+    fn at(&self, v: f64) -> f64 {
+        if self.log { v.max(10f64.powf(self.range[0])).log10() } else { v }
+    }
+
+    fn labels(&self) -> Vec<String> {
+        self.ticks
+            .iter()
+            .map(|&v| if self.log { tick_label(v, v.min(1.0)) } else { tick_label(v, self.step) })
+            .collect()
+    }
+}
+
+/// Where a chart's parts go: the plot, its rows, and the x range with the
+/// second axis mapped onto it.
+struct Geometry<'d> {
+    plot: Rect,
+    rows: Rows,
+    y: YAxis,
+    data: &'d ChartData,
+}
+
+impl Geometry<'_> {
+    /// `px` on the series' own x axis, on the chart's first.
+    fn x_of(&self, px: f64, second: bool) -> f64 {
+        let x = self.data.x;
+        match (&self.data.x2, second) {
+            (Some(x2), true) => x[0] + (px - x2.x[0]) * (x[1] - x[0]) / (x2.x[1] - x2.x[0]).max(1e-12),
+            _ => px,
+        }
+    }
+
+    /// The screen row of value `v`.
+    fn row_of(&self, v: f64) -> u16 {
+        self.plot.y + self.rows.row(self.y.at(v).clamp(self.y.range[0], self.y.range[1]))
+    }
+}
+
 /// Axes, curves, marks and line values in `area` (no frame), the plot
 /// taking `plot_rows` rows at its top.
 fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &ChartData, look: &Look) {
-    let t = look.theme;
-    let n_ticks = match plot_rows {
-        0..=2 => plot_rows as usize,
-        r => (r as usize).div_ceil(2).clamp(3, 6),
-    };
-    // The y axis: ticks, and the range rounded to them.
-    let (ticks, y, step) = if data.log_y {
-        let ticks = log_ticks(data.y[0], data.y[1], n_ticks);
-        let y = [ticks[0].log10(), ticks[ticks.len() - 1].log10()];
-        (ticks, y, 0.0)
-    } else if data.y_fixed {
-        let step = nice((data.y[1] - data.y[0]) / (n_ticks.max(2) - 1) as f64);
-        let first = (data.y[0] / step).ceil() as i64;
-        let ticks: Vec<f64> =
-            (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
-        (ticks, data.y, step)
-    } else {
-        let ticks = best_linear_ticks(data.y[0], data.y[1], n_ticks);
-        let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
-        (ticks.clone(), [ticks[0], ticks[ticks.len() - 1]], step)
-    };
-    let labels: Vec<String> =
-        ticks.iter().map(|&v| if data.log_y { tick_label(v, v.min(1.0)) } else { tick_label(v, step) }).collect();
+    let y = YAxis::new(data, plot_rows);
+    let labels = y.labels();
     // Wide enough for the ticks, the unit, and the names of two x axes.
     let axis_names = data.x2.as_ref().map_or(0, |a| a.name.chars().count().max(6) + 1);
     let label_w =
@@ -333,52 +385,68 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
     // Line values on the right: as wide as the widest.
     let end_values = end_labels(data, look);
     let right_w = end_values.iter().map(|(_, text, _)| text.chars().count() as u16 + 1).max().unwrap_or(0);
-    let plot_x = area.x + label_w + 1;
     let plot_w = area.width.saturating_sub(label_w + 1 + right_w);
     if plot_w < 4 {
         return;
     }
-    let plot = Rect { x: plot_x, y: area.y, width: plot_w, height: plot_rows };
-    let rows = Rows::new(y, plot_rows, look.marker);
-    let to_axis = |v: f64| if data.log_y { v.max(10f64.powf(y[0])).log10() } else { v };
-    // y labels and the axis.
-    for r in 0..plot_rows {
-        buf.set_string(plot_x - 1, area.y + r, "│", t.dim);
-    }
-    for (v, label) in ticks.iter().zip(&labels) {
-        let r = rows.row(to_axis(*v));
-        let x = plot_x - 1 - label.chars().count() as u16;
-        buf.set_string(x, area.y + r, label, t.dim);
-        buf.set_string(plot_x - 1, area.y + r, "┤", t.dim);
-    }
-    let axis_y = area.y + plot_rows;
-    buf.set_string(area.x + label_w.saturating_sub(data.y_unit.chars().count() as u16), axis_y, data.y_unit, t.dim);
-    buf.set_string(plot_x - 1, axis_y, "└", t.dim);
-    buf.set_string(plot_x, axis_y, "─".repeat(plot_w as usize), t.dim);
-    // x labels (and chart 3's second axis).
+    let plot = Rect { x: area.x + label_w + 1, y: area.y, width: plot_w, height: plot_rows };
+    let g = Geometry { plot, rows: Rows::new(y.range, plot_rows, look.marker), y, data };
+    draw_y_axis(buf, &g, &labels, area.x + label_w, look);
+    let axis_y = plot.y + plot_rows;
     let first_name = data.x2.as_ref().map(|_| ("global", look.series(2)));
     x_labels(buf, plot, axis_y, 1, data.x, data.x_unit, first_name, look);
     if let Some(x2) = &data.x2 {
         x_labels(buf, plot, axis_y, 2, x2.x, data.x_unit, Some((&x2.name, look.series(x2.color))), look);
     }
-    // The curves.
+    draw_curves(buf, &g, look);
+    for m in &data.marks {
+        let mx = g.x_of(m.at.0, m.second_x);
+        let x = data.x;
+        if (x[0]..=x[1]).contains(&mx) {
+            let col = ((mx - x[0]) / (x[1] - x[0]).max(1e-12) * (plot_w - 1) as f64).round() as u16;
+            buf.set_string(plot.x + col, g.row_of(m.at.1), m.glyph.to_string(), look.series(m.color));
+        }
+    }
+    draw_end_values(buf, &g, end_values);
+}
+
+/// The y axis: its line, the tick labels (right-aligned to `label_end`)
+/// and the unit in the corner, and the x axis line.
+fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16, look: &Look) {
+    let t = look.theme;
+    let plot = g.plot;
+    for r in 0..plot.height {
+        buf.set_string(plot.x - 1, plot.y + r, "│", t.dim);
+    }
+    for (v, label) in g.y.ticks.iter().zip(labels) {
+        let r = g.row_of(*v);
+        buf.set_string(plot.x - 1 - label.chars().count() as u16, r, label, t.dim);
+        buf.set_string(plot.x - 1, r, "┤", t.dim);
+    }
+    let axis_y = plot.y + plot.height;
+    let unit = g.data.y_unit;
+    buf.set_string(label_end.saturating_sub(unit.chars().count() as u16), axis_y, unit, t.dim);
+    buf.set_string(plot.x - 1, axis_y, "└", t.dim);
+    buf.set_string(plot.x, axis_y, "─".repeat(plot.width as usize), t.dim);
+}
+
+/// The gridlines and the series, each series on a layer of its own.
+fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
+    let data = g.data;
     let x = data.x;
-    let to_x = |s: &Series, px: f64| match (&data.x2, s.second_x) {
-        (Some(x2), true) => x[0] + (px - x2.x[0]) * (x[1] - x[0]) / (x2.x[1] - x2.x[0]).max(1e-12),
-        _ => px,
-    };
-    let canvas = Canvas::default().marker(look.marker).x_bounds(x).y_bounds(y).paint(|ctx: &mut Context| {
-        for g in &data.gridlines {
-            let gy = to_axis(*g);
-            let n = (plot_w as usize * 2).max(2);
+    let dim = look.theme.dim.fg.unwrap_or(Color::Reset);
+    let canvas = Canvas::default().marker(look.marker).x_bounds(x).y_bounds(g.y.range).paint(|ctx: &mut Context| {
+        for grid in &data.gridlines {
+            let gy = g.y.at(*grid);
+            let n = (g.plot.width as usize * 2).max(2);
             let coords: Vec<(f64, f64)> =
                 (0..n).filter(|i| i % 3 == 0).map(|i| (x[0] + (x[1] - x[0]) * i as f64 / n as f64, gy)).collect();
-            ctx.draw(&Points { coords: &coords, color: t.dim.fg.unwrap_or(Color::Reset) });
+            ctx.draw(&Points { coords: &coords, color: dim });
             ctx.layer();
         }
         for (i, s) in data.series.iter().enumerate() {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
-            let pts: Vec<(f64, f64)> = s.points.iter().map(|&(px, py)| (to_x(s, px), to_axis(py))).collect();
+            let pts: Vec<(f64, f64)> = s.points.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
             let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
             match s.draw {
                 Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
@@ -402,35 +470,25 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
             ctx.layer();
         }
     });
-    ratatui::widgets::Widget::render(canvas, plot, buf);
-    // Marks on the curves.
-    for m in &data.marks {
-        let mx = match (&data.x2, m.second_x) {
-            (Some(x2), true) => x[0] + (m.at.0 - x2.x[0]) * (x[1] - x[0]) / (x2.x[1] - x2.x[0]).max(1e-12),
-            _ => m.at.0,
-        };
-        if !(x[0]..=x[1]).contains(&mx) {
-            continue;
-        }
-        let col = ((mx - x[0]) / (x[1] - x[0]).max(1e-12) * (plot_w - 1) as f64).round() as u16;
-        let r = rows.row(to_axis(m.at.1).clamp(y[0], y[1]));
-        buf.set_string(plot_x + col, area.y + r, m.glyph.to_string(), look.series(m.color));
-    }
-    // Line values at their right ends, each on its line's row, never two
-    // on one row.
+    ratatui::widgets::Widget::render(canvas, g.plot, buf);
+}
+
+/// Line values right of the plot, each on its line's row, never two on one
+/// row: a lower value goes below the one in its way, a higher one above.
+fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Style)>) {
+    let plot = g.plot;
     let mut used: Vec<(u16, f64)> = Vec::new();
-    for (v, text, style) in end_values {
-        let want = rows.row(to_axis(v).clamp(y[0], y[1]));
-        // A lower value goes below the one in its way, a higher one above.
+    for (v, text, style) in values {
+        let want = g.row_of(v) - plot.y;
         let below = used.iter().find(|(r, _)| *r == want).is_some_and(|&(_, other)| v < other);
         let order: [i32; 5] = if below { [0, 1, -1, 2, -2] } else { [0, -1, 1, -2, 2] };
         let free = order
             .iter()
             .map(|d| want as i32 + d)
-            .find(|&r| r >= 0 && r < plot_rows as i32 && !used.iter().any(|(u, _)| *u == r as u16));
+            .find(|&r| r >= 0 && r < plot.height as i32 && !used.iter().any(|(u, _)| *u == r as u16));
         if let Some(r) = free {
             used.push((r as u16, v));
-            buf.set_string(plot_x + plot_w + 1, area.y + r as u16, text, style);
+            buf.set_string(plot.x + plot.width + 1, plot.y + r as u16, text, style);
         }
     }
 }
