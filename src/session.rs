@@ -91,8 +91,42 @@ pub struct Side {
     dirtied_at: Vec<u64>,
     /// Per-task dirty rates over the last second [pages/s].
     pub task_rates: Vec<f64>,
+    /// What the task table and the parameter panel show of the tasks,
+    /// counted when the rates are (so drawing does not scan the tasks).
+    pub task_counts: TaskCounts,
     /// The world's pauses, binned by time as they happen.
     pub pauses: PauseBins,
+}
+
+/// Counts over a world's tasks, for display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskCounts {
+    /// Tasks running now (started, not exited).
+    pub live: usize,
+    /// Per bdi, the median `nr_dirtied_pause` of its live tasks [pages].
+    pub nr_dirtied_pause: Vec<Option<i64>>,
+}
+
+impl TaskCounts {
+    /// The counts of `w` now.
+    pub fn of(w: &World) -> TaskCounts {
+        let mut per_bdi: Vec<Vec<i64>> = vec![Vec::new(); w.bdis().len()];
+        let mut live = 0;
+        for t in w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()) {
+            live += 1;
+            if let Some(v) = per_bdi.get_mut(t.bdi as usize) {
+                v.push(t.nr_dirtied_pause as i64);
+            }
+        }
+        let nr_dirtied_pause = per_bdi
+            .into_iter()
+            .map(|mut v| {
+                let mid = v.len() / 2;
+                (!v.is_empty()).then(|| *v.select_nth_unstable(mid).1)
+            })
+            .collect();
+        TaskCounts { live, nr_dirtied_pause }
+    }
 }
 
 /// Why a session cannot be built.
@@ -170,7 +204,8 @@ impl Session {
             cfg.trace = trace && sides.is_empty();
             let world = World::new(&cfg).map_err(|e| SessionError(e.0))?;
             let pauses = PauseBins::new(world.bdis().len());
-            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new(), pauses });
+            let task_counts = TaskCounts::of(&world);
+            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new(), task_counts, pauses });
             Ok(())
         };
         match self.compare {
@@ -266,6 +301,7 @@ impl Session {
             if let Some(input) = f(&side.world) {
                 side.world.apply(input);
                 side.world.sample_now();
+                side.task_counts = TaskCounts::of(&side.world);
             }
         }
         self.relabel();
@@ -309,6 +345,7 @@ impl Session {
                 for (d, task) in side.dirtied_at.iter_mut().zip(tasks) {
                     *d = task.stats.dirtied;
                 }
+                side.task_counts = TaskCounts::of(&side.world);
             }
             self.rates_at = self.sim_ns;
         }

@@ -592,12 +592,8 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     if let Some(bs) = bs {
         local.push(kv("max_pause", format!("{:.0} ms", ms(bs.max_pause))));
     }
-    let live: Vec<_> = w.tasks().iter().filter(|t| t.alive() && t.bdi as usize == bdi).collect();
-    if let Some(t) = live.first() {
-        let mut pauses: Vec<i64> = live.iter().map(|t| t.nr_dirtied_pause as i64).collect();
-        pauses.sort_unstable();
-        local.push(kv("nr_dirtied_pause", pauses[pauses.len() / 2].to_string()));
-        let _ = t;
+    if let Some(Some(p)) = side.task_counts.nr_dirtied_pause.get(bdi) {
+        local.push(kv("nr_dirtied_pause", p.to_string()));
     }
     (global, local)
 }
@@ -704,12 +700,15 @@ fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     let t = &ctx.theme;
     let w = &side.world;
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
-    let live: Vec<_> = w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()).collect();
+    // Only the rows shown are read: the count was taken with the rates.
+    let live = side.task_counts.live;
     let room = area.height.saturating_sub(3) as usize;
-    let first = ctx.app.task_scroll().min(live.len().saturating_sub(room.max(1)));
+    let first = ctx.app.task_scroll().min(live.saturating_sub(room.max(1)));
     let narrow = area.width < 46;
-    let mut rows: Vec<Row> = live
+    let mut rows: Vec<Row> = w
+        .tasks()
         .iter()
+        .filter(|t| t.alive() && t.stats.started_ns.is_some())
         .skip(first)
         .take(room)
         .map(|task| {
@@ -727,7 +726,7 @@ fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
             Row::new(cells)
         })
         .collect();
-    let below = live.len().saturating_sub(first + room);
+    let below = live.saturating_sub(first + room);
     let more = (below > 0 && room > 0).then(|| {
         rows.pop();
         format!("… {} more (↓, or T then PgDn)", below + 1)
@@ -742,9 +741,9 @@ fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
     let focused = ctx.app.tasks_focused();
     let title = if first > 0 {
-        format!(" {TASKS_TITLE} ({} live, from {}) ", live.len(), first + 1)
+        format!(" {TASKS_TITLE} ({live} live, from {}) ", first + 1)
     } else {
-        format!(" {TASKS_TITLE} ({} live) ", live.len())
+        format!(" {TASKS_TITLE} ({live} live) ")
     };
     let table = Table::new(rows, widths).header(Row::new(header).style(t.dim)).block(
         Block::default()
