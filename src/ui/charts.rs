@@ -447,8 +447,9 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     } else {
         // What one task gets now sets the scale: the balanced estimate's
         // spikes, the disk's bandwidth (N times higher) and what the rates
-        // were before the last half of the window go off the top.
-        let recent = (x[0] + x[1]) / 2.0;
+        // were before the last quarter of the window (at least 5 s) go off
+        // the top.
+        let recent = x[1] - ((x[1] - x[0]) / 4.0).max(5.0);
         data.fit_y_from(recent, |s| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit"));
         data.y[1] *= 1.25;
     }
