@@ -33,11 +33,14 @@ pub struct ViewArgs {
     pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
     /// fonts without braille).
-    #[arg(long, value_enum, default_value_t = MarkerArg::Braille)]
-    pub marker: MarkerArg,
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
     /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR forces mono.
-    #[arg(long, value_enum, default_value_t = crate::ui::theme::ThemeKind::Dark)]
-    pub theme: crate::ui::theme::ThemeKind,
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
+    /// Show developer figures: the time each frame takes to draw.
+    #[arg(long)]
+    pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
     /// dirtyviz/last-session.jsonl.
@@ -55,29 +58,6 @@ pub struct ViewArgs {
     pub max_trace_size: Option<u64>,
 }
 
-/// Chart markers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum MarkerArg {
-    /// Braille dots: 2x4 points per cell.
-    #[default]
-    Braille,
-    /// One dot per cell.
-    Dot,
-    /// One block per cell.
-    Block,
-}
-
-impl MarkerArg {
-    /// The ratatui marker.
-    pub fn marker(self) -> ratatui::symbols::Marker {
-        match self {
-            MarkerArg::Braille => ratatui::symbols::Marker::Braille,
-            MarkerArg::Dot => ratatui::symbols::Marker::Dot,
-            MarkerArg::Block => ratatui::symbols::Marker::Block,
-        }
-    }
-}
-
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -92,8 +72,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Replay a recorded session headless (see --record), writing its trace.
     Replay(ReplayArgs),
-    /// Run the test cases of the seed's result tables on 3.1 and on the
-    /// whole series, and print the seed's rates beside the model's.
+    /// Run the test cases of the patch series' result tables on 3.1 and on the
+    /// whole series, and print the series' rates beside the model's.
     Cases(CasesArgs),
     /// Read a real kernel's trace of the writeback events (ftrace,
     /// trace-cmd report, perf script) and summarise it.
@@ -103,6 +83,9 @@ pub enum Command {
     /// Run a world (or a lesson's step) headless and write the five charts
     /// as figures for slides and papers (SVG or PNG).
     Plot(Box<PlotArgs>),
+    /// Draw what the dashboard shows, without a terminal: as text, ANSI or
+    /// SVG (for tests, docs and slides).
+    Snapshot(Box<SnapshotArgs>),
     /// Print a shell completion script (e.g. `dirtyviz completions bash >
     /// ~/.local/share/bash-completion/completions/dirtyviz`).
     Completions(CompletionsArgs),
@@ -163,6 +146,59 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// `dirtyviz snapshot`.
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// The world (not with --lesson).
+    #[command(flatten)]
+    pub world: WorldArgs,
+    /// Show a lesson instead: an id (00-15) or a lesson file.
+    #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["scenario", "case", "compare"])]
+    pub lesson: Option<String>,
+    /// The lesson's step (1 is the first).
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    pub step: Option<u32>,
+    /// Start in A/B compare mode, as the dashboard's --compare.
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
+    /// Keys pressed at the start, space-separated: single characters,
+    /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, backspace, f1.
+    #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
+    pub keys: Option<String>,
+    /// Simulated time of the snapshot, e.g. 30s (default: the scenario's
+    /// duration); with --lesson, the time into the step (default: the
+    /// step's run_s, where its checks are judged).
+    #[arg(long, value_name = "TIME", value_parser = duration)]
+    pub at: Option<u64>,
+    /// Terminal size, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
+    pub size: (u16, u16),
+    /// text, ansi (colours for a terminal) or svg (an image for slides).
+    #[arg(long, value_enum, default_value_t = crate::ui::snapshot::Format::Text)]
+    pub format: crate::ui::snapshot::Format,
+    /// Palette: dark, light or mono.
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
+    /// How chart points are drawn: braille, dot or block.
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
+    /// Write to FILE (through a temporary file, renamed) instead of
+    /// standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Parses a terminal size, `160x48`.
+pub fn screen_size(s: &str) -> Result<(u16, u16), String> {
+    let bad = || "must be WIDTHxHEIGHT, e.g. 160x48, each from 1 to 1000".to_string();
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u16, u16) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    if !(1..=1000).contains(&w) || !(1..=1000).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
 /// `dirtyviz cases`.
 #[derive(Debug, Args)]
 pub struct CasesArgs {
@@ -208,9 +244,15 @@ pub struct CheckArgs {
     /// Lesson or scenario files (RON), or shipped lesson ids.
     #[arg(value_name = "FILE|ID")]
     pub files: Vec<String>,
-    /// Print every check with the value it measured.
+    /// Print every check with the value it measured, and every question
+    /// with its answer.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Also draw every step of every lesson, at its end, at 160x48 and
+    /// 120x40, and fail when a chart, table or panel the step names, or a
+    /// question's answer, is not on the screen.
+    #[arg(long)]
+    pub screens: bool,
 }
 
 /// Which world to build and what to change in it.
@@ -221,7 +263,7 @@ pub struct WorldArgs {
     /// rsync) or a scenario file.
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
-    /// One of the seed's test-case names, e.g.
+    /// One of the patch series' test-case names, e.g.
     /// thresh=100M/xfs-10dd-4k-8p-4096M-100M:10-X or
     /// JBOD-10HDD-16G/xfs-100dd-1M-24p-16384M-20:10-X.
     #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
@@ -259,11 +301,11 @@ pub struct WorldArgs {
     /// the IO-full throttling before 3.1's 200 ms max-pause area.
     #[arg(long, value_name = "LEVEL", value_parser = patches)]
     pub patches: Option<Level>,
-    /// NFS: the seed's writeback wait queue patch (writers wait above
+    /// NFS: the patch series' writeback wait queue patch (writers wait above
     /// nfs_congestion_kb of writeback pages).
     #[arg(long)]
     pub nfs_wait_queue: bool,
-    /// NFS: the seed's patch scaling nfs_congestion_kb to dirty_thresh/8.
+    /// NFS: the patch series' patch scaling nfs_congestion_kb to dirty_thresh/8.
     #[arg(long)]
     pub nfs_congestion_scaled: bool,
     /// Fixed floating-proportion period shift (the kernel derives it from
@@ -450,6 +492,15 @@ mod tests {
         assert!(duration("0.0000000001s").is_err());
         assert_eq!(duration("1ms"), Ok(1_000_000));
         assert!(duration("soon").is_err());
+    }
+
+    #[test]
+    fn screen_sizes() {
+        assert_eq!(screen_size("160x48"), Ok((160, 48)));
+        assert_eq!(screen_size("80X24"), Ok((80, 24)));
+        assert!(screen_size("0x10").is_err());
+        assert!(screen_size("160").is_err());
+        assert!(screen_size("axb").is_err());
     }
 
     #[test]

@@ -4,7 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::cli::{CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
+use dirtyviz::app::{App, AppOptions};
+use dirtyviz::cli::{
+    CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
+};
 use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
 use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
@@ -44,10 +47,17 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line: clap's first line, without the usage block.
+            // One line: clap's first line (with the line it announces, when
+            // it ends in a colon), without the usage block.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{} (see dirtyviz --help)", printable(first));
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut first = lines.next().unwrap_or("error: invalid arguments").to_string();
+            if first.ends_with(':')
+                && let Some(next) = lines.next()
+            {
+                first = format!("{first} {next}");
+            }
+            eprintln!("{} (see dirtyviz --help)", printable(&first));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
@@ -61,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args).map(|_| ExitCode::SUCCESS),
         Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args).map(|_| ExitCode::SUCCESS),
         Some(Command::Plot(args)) => plot(&args),
+        Some(Command::Snapshot(args)) => snapshot(&args),
         Some(Command::Completions(args)) => {
             dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
             Ok(ExitCode::SUCCESS)
@@ -148,7 +159,33 @@ fn list_lessons() -> Result<ExitCode> {
 
 fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
-    let outcomes = check::check_all(&sources);
+    let mut outcomes = check::check_all(&sources);
+    if args.screens {
+        let lessons: Vec<(usize, Lesson)> = outcomes
+            .iter()
+            .zip(&sources)
+            .enumerate()
+            .filter_map(|(i, (o, s))| {
+                let text = s.text.as_ref().ok()?;
+                (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
+                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l)))
+                    .flatten()
+            })
+            .collect();
+        let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
+            (*i, dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES))
+        });
+        for (i, result) in walked {
+            let o = &mut outcomes[i];
+            match result {
+                Ok(missing) => o.failures.extend(missing),
+                Err(e) => o.failures.push(format!("{}: cannot draw its screens: {e}", o.origin)),
+            }
+            if o.passed() {
+                o.summary.push_str("; every step shows what it names");
+            }
+        }
+    }
     let mut failed = 0;
     for o in &outcomes {
         out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, printable(&o.summary)));
@@ -156,6 +193,10 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
                 out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds));
+            }
+            for q in &o.questions {
+                let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
+                out(format_args!("       ? step {} \"{}\": {answer}", q.step, q.ask));
             }
         }
         for f in &o.failures {
@@ -172,33 +213,39 @@ fn check_files(args: &CheckArgs) -> ExitCode {
 }
 
 fn lesson(args: &LessonArgs) -> Result<ExitCode> {
-    use dirtyviz::ui::app::App;
-    let trace = args.view.trace.is_some();
+    let opts = app_options(&args.view);
     let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
     let loaded = open_progress();
     let mut app = match &args.lesson {
         Some(which) => {
             let l = Lesson::resolve(which)?;
             let step = loaded.progress.resume_step(&l);
-            App::for_lesson_traced(l, step, args.view.theme, trace)?
+            App::for_lesson(l, step, loaded.progress, &opts)?
         }
-        None => App::lesson_picker(args.view.theme, trace)?,
+        None => App::lesson_picker(Lesson::all_shipped()?, loaded.progress, &opts)?,
     };
-    app.progress = loaded.progress;
-    app.save_progress = true;
-    app.note_progress();
     if let Some(note) = loaded.note {
-        app.note = note;
+        app.set_note(note);
     }
-    open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }))
+    open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }), true)
+}
+
+/// The app options the view arguments ask for (`NO_COLOR` forces mono).
+fn app_options(view: &ViewArgs) -> AppOptions {
+    AppOptions {
+        theme: dirtyviz::ui::theme::resolve(view.theme),
+        marker: view.marker,
+        trace: view.trace.is_some(),
+        debug: view.debug,
+    }
 }
 
 /// Runs the dashboard on `app` (built traced when `view.trace` is set)
-/// with the view options: marker, recording, trace file. `input` is the
-/// scenario or lesson file it was built from, which no output may be.
-fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs, input: Option<Named>) -> Result<ExitCode> {
+/// with the view options: recording, trace file; a lesson saves its
+/// progress when `save_progress` is set. `input` is the scenario or lesson
+/// file it was built from, which no output may be.
+fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress: bool) -> Result<ExitCode> {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
-    app.marker = view.marker.marker();
     let data_dir = progress::data_dir();
     let progress_file = progress::path();
     let lock_file = progress_file.as_deref().map(progress::lock_path);
@@ -216,6 +263,7 @@ fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs, input: Optio
     check_distinct(&inputs, &outputs)?;
 
     let mut outputs = dirtyviz::ui::Outputs::default();
+    outputs.save_progress = save_progress;
     if let Some(path) = &view.trace {
         outputs.trace = Some(TraceWriter::capped(path, &app, view.max_trace_size)?);
     }
@@ -228,8 +276,11 @@ fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs, input: Optio
         // The default place: go on without a recording if it cannot be kept.
         outputs.record = Some(Recorder::for_session(dir, &header));
     }
-    dirtyviz::ui::run(app, outputs)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(match dirtyviz::ui::run(app, outputs)? {
+        dirtyviz::ui::Exit::Quit => ExitCode::SUCCESS,
+        // As a shell reports a process a signal ended: 128 + its number.
+        dirtyviz::ui::Exit::Signal(n) => ExitCode::from(128u8.saturating_add(n as u8)),
+    })
 }
 
 fn cases(args: &CasesArgs) -> Result<ExitCode> {
@@ -290,6 +341,71 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
 
 fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
     let (s, file) = scenario(world)?;
-    let app = dirtyviz::ui::app::App::traced(s, view.compare, view.theme, view.trace.is_some())?;
-    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }))
+    let app = App::new(s, view.compare, &app_options(view))?;
+    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), false)
+}
+
+fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
+    use dirtyviz::ui::{keys, snapshot};
+    let opts = AppOptions { theme: args.theme, marker: args.marker, ..AppOptions::default() };
+    let presses = args
+        .keys
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|k| {
+            keys::parse_key(k).ok_or_else(|| {
+                Error::invalid(format!(
+                    "--keys: unknown key `{k}`: expected single characters, space, esc, enter, tab, up, down, pgup, pgdn"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (mut app, input) = match &args.lesson {
+        Some(which) => {
+            if args.world.overrides() != dirtyviz::scenario::Overrides::default() {
+                return Err(Error::invalid("--lesson sets up its own world: world options do not apply to it"));
+            }
+            let step = args.step.map_or(0, |s| s as usize - 1);
+            let l = Lesson::resolve(which)?;
+            if step >= l.steps.len() {
+                return Err(Error::invalid(format!(
+                    "--step {}: lesson {} has {} steps",
+                    step + 1,
+                    l.id,
+                    l.steps.len()
+                )));
+            }
+            let file = Lesson::shipped_file(which).is_none().then(|| PathBuf::from(which));
+            (App::for_lesson(l, step, Progress::default(), &opts)?, file.map(|f| ("the lesson", f)))
+        }
+        None => {
+            let (s, file) = scenario(&args.world)?;
+            (App::new(s, args.compare, &opts)?, file.map(|f| ("the scenario", f)))
+        }
+    };
+    if let Some(path) = &args.output {
+        let inputs: Vec<Named> = input.iter().map(|(role, path)| Named { role, path }).collect();
+        check_distinct(&inputs, &[Named { role: "--output", path }])?;
+    }
+    for key in presses {
+        if let Some(msg) = keys::message(key, app.mode()) {
+            app.update(msg);
+        }
+    }
+    let at = match app.lesson() {
+        Some(mode) => mode.run().step_start_ns + args.at.unwrap_or(mode.run().step_end_ns() - mode.run().step_start_ns),
+        None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
+    };
+    app.advance_to(at);
+    let (width, height) = args.size;
+    let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
+    match &args.output {
+        Some(path) => snapshot::write_file(path, &text)?,
+        None => {
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

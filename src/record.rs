@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::{App, AppOptions, Entry, ThemeKind};
 use crate::error::{Error, Result};
 use crate::input::{Lines, MAX_RECORDING_BYTES, MAX_RON_BYTES};
 use crate::lesson::Lesson;
@@ -31,9 +32,6 @@ use crate::lesson::progress::Progress;
 use crate::scenario::Scenario;
 use crate::session::{Compare, level_name};
 use crate::sim::trace::TraceEvent;
-use crate::ui::app::{App, Entry};
-use crate::ui::lesson::Picker;
-use crate::ui::theme::ThemeKind;
 
 /// How a recorded session began.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -71,42 +69,40 @@ pub struct Header {
 impl Header {
     /// The header of a session about to start on `app`.
     pub fn of(app: &App) -> Header {
-        let start = match &app.lesson {
+        let start = match app.lesson() {
             Some(mode) => Start::Lesson {
-                lesson: Box::new(mode.run.lesson.clone()),
-                step: mode.run.step,
-                picker: app.picker.as_ref().map(|p| p.selected),
+                lesson: Box::new(mode.run().lesson.clone()),
+                step: mode.run().step,
+                picker: app.picker().map(|p| p.selected),
             },
             None => Start::Dashboard {
-                scenario: Box::new(app.session.scenario.clone()),
-                compare: app.session.compare.map(|c| c.to_string()),
+                scenario: Box::new(app.session().scenario.clone()),
+                compare: app.session().compare.map(|c| c.to_string()),
             },
         };
-        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress.clone() }
+        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress().clone() }
     }
 
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
+        let opts = AppOptions { theme, trace, ..AppOptions::default() };
+        let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {
                 let compare = compare.as_deref().map(Compare::parse).transpose()?;
-                App::traced(scenario.as_ref().clone(), compare, theme, trace)?
+                App::new(scenario.as_ref().clone(), compare, &opts)?
             }
             Start::Lesson { lesson, step, picker } => {
-                let mut app = App::for_lesson_traced(lesson.as_ref().clone(), *step, theme, trace)?;
+                let mut app = App::for_lesson(lesson.as_ref().clone(), *step, progress.clone(), &opts)?;
                 if let Some(selected) = picker {
                     let lessons = Lesson::all_shipped()?;
-                    if *selected >= lessons.len() {
-                        return Err(Error::invalid(format!("the recording's lesson list has no entry {selected}")));
-                    }
-                    app.picker = Some(Picker { lessons, selected: *selected });
-                    app.paused = true;
+                    app.open_picker(lessons, *selected).map_err(|e| Error::invalid(format!("the recording's {e}")))?;
                 }
                 app
             }
         };
-        app.progress = self.progress.clone();
+        app.set_progress(progress);
         Ok(app)
     }
 }
@@ -379,7 +375,7 @@ impl TraceWriter {
     /// [`TraceWriter::create`], stopping before the trace grows past `cap` bytes.
     pub fn capped(path: &Path, app: &App, cap: Option<u64>) -> Result<TraceWriter> {
         let mut file = crate::run::trace::TraceFile::create(path, cap)?;
-        let s = &app.session.scenario;
+        let s = &app.session().scenario;
         file.header(&crate::run::trace::Header::of(app.world(), s.seed, &s.name))?;
         Ok(TraceWriter { file: Some(file) })
     }
@@ -439,7 +435,7 @@ pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -
     while let Some(e) = reader.next_entry()? {
         crate::interrupt::check()?;
         if let Entry::Advance(t) = e {
-            let step = t.saturating_sub(app.session.sim_ns);
+            let step = t.saturating_sub(app.sim_ns());
             if step > MAX_ADVANCE_NS || t > MAX_SESSION_NS {
                 return Err(reader.error(format!(
                     "Advance({t}) steps {:.0} s to {:.0} s: a recording steps at most {} s at a time, up to {} s",
@@ -453,13 +449,13 @@ pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -
         calls += 1;
         keys += usize::from(matches!(e, Entry::Key(..)));
         app.replay(e);
-        if app.session.sim_ns > MAX_SESSION_NS {
+        if app.sim_ns() > MAX_SESSION_NS {
             return Err(reader.error(format!("the session runs past {} s", MAX_SESSION_NS / crate::sim::NS_PER_SEC)));
         }
         if let Some(w) = &mut out {
             w.drain(&mut app)?;
         }
-        if app.quit {
+        if app.quit_requested() {
             break;
         }
     }
@@ -467,12 +463,7 @@ pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -
         w.drain(&mut app)?;
         w.finish()?;
     }
-    Ok(Replayed {
-        calls,
-        keys,
-        sim_ns: app.session.sim_ns,
-        level: level_name(app.world().patches(), app.world().legacy()),
-    })
+    Ok(Replayed { calls, keys, sim_ns: app.sim_ns(), level: level_name(app.world().patches(), app.world().legacy()) })
 }
 
 #[cfg(test)]

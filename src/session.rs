@@ -4,15 +4,32 @@
 //! same keys or lesson actions give the same numbers everywhere.
 
 use crate::error::{Error, Result};
+use crate::pauses::PauseBins;
 use crate::scenario::Scenario;
-use crate::sim::config::{Legacy, NS_PER_SEC, WorldConfig};
+use crate::sim::config::{DeviceKind, Legacy, NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
 
-/// Recent pauses each world keeps for the pause chart and the lesson
-/// checks: about a minute of a thousand dd (24 bytes each).
+/// Recent pauses each world keeps for the lesson checks: about a minute
+/// of a thousand dd (24 bytes each).
 pub const PAUSE_LOG: usize = 1_000_000;
+
+/// What a session keeps besides its worlds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Recent pauses each world keeps [records].
+    pub pause_log: usize,
+    /// Side A records trace events for [`Session::take_trace`], across
+    /// rebuilds.
+    pub trace: bool,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions { pause_log: PAUSE_LOG, trace: false }
+    }
+}
 
 /// What the two sides of an A/B comparison differ in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +92,36 @@ pub struct Side {
     dirtied_at: Vec<u64>,
     /// Per-task dirty rates over the last second [pages/s].
     pub task_rates: Vec<f64>,
+    /// What the task table and the parameter panel show of the tasks,
+    /// counted when the rates are (so drawing does not scan the tasks).
+    pub task_counts: TaskCounts,
+    /// The world's pauses, binned by time as they happen.
+    pub pauses: PauseBins,
+}
+
+/// Counts over a world's tasks, for display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskCounts {
+    /// Tasks running now (started, not exited).
+    pub live: usize,
+    /// Per bdi, the median `nr_dirtied_pause` of its live tasks [pages].
+    pub nr_dirtied_pause: Vec<Option<i64>>,
+}
+
+impl TaskCounts {
+    /// The counts of `w` now.
+    pub fn of(w: &World) -> TaskCounts {
+        let mut per_bdi: Vec<Vec<f64>> = vec![Vec::new(); w.bdis().len()];
+        let mut live = 0;
+        for t in w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()) {
+            live += 1;
+            if let Some(v) = per_bdi.get_mut(t.bdi as usize) {
+                v.push(t.nr_dirtied_pause as f64);
+            }
+        }
+        let nr_dirtied_pause = per_bdi.into_iter().map(|v| crate::units::median(v).map(|m| m as i64)).collect();
+        TaskCounts { live, nr_dirtied_pause }
+    }
 }
 
 /// One or two worlds in lockstep.
@@ -102,18 +149,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on `scenario`; `pause_log` keeps that many recent pauses.
-    pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session> {
-        Session::with_trace(scenario, compare, pause_log, false)
-    }
-
-    /// A session whose first world (side A) records trace events for
-    /// [`Session::take_trace`], across rebuilds.
-    pub fn with_trace(scenario: Scenario, compare: Option<Compare>, pause_log: usize, trace: bool) -> Result<Session> {
+    /// A session on `scenario`, comparing if `compare` says so.
+    pub fn new(scenario: Scenario, compare: Option<Compare>, opts: SessionOptions) -> Result<Session> {
         let mut config = scenario.to_world()?;
         config.sample_retention = 200_000;
-        config.pause_log = pause_log;
-        config.trace = trace;
+        config.pause_log = opts.pause_log;
+        config.trace = opts.trace;
         let mut session = Session {
             scenario,
             config,
@@ -127,6 +168,11 @@ impl Session {
         };
         session.build()?;
         Ok(session)
+    }
+
+    /// What this session keeps besides its worlds.
+    pub fn options(&self) -> SessionOptions {
+        SessionOptions { pause_log: self.config.pause_log, trace: self.config.trace }
     }
 
     /// The trace events of side A since the last call, including those of
@@ -148,7 +194,9 @@ impl Session {
             // Only side A is traced.
             cfg.trace = trace && sides.is_empty();
             let world = World::new(&cfg)?;
-            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
+            let pauses = PauseBins::new(world.bdis().len());
+            let task_counts = TaskCounts::of(&world);
+            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new(), task_counts, pauses });
             Ok(())
         };
         match self.compare {
@@ -244,6 +292,7 @@ impl Session {
             if let Some(input) = f(&side.world) {
                 side.world.apply(input);
                 side.world.sample_now();
+                side.task_counts = TaskCounts::of(&side.world);
             }
         }
         self.relabel();
@@ -271,6 +320,7 @@ impl Session {
         let before = count(self);
         for side in &mut self.sides {
             side.world.step_until(t);
+            side.pauses.take(side.world.pause_log());
         }
         self.sim_ns = self.sim_ns.max(t);
         if self.sim_ns >= self.rates_at + NS_PER_SEC {
@@ -286,6 +336,7 @@ impl Session {
                 for (d, task) in side.dirtied_at.iter_mut().zip(tasks) {
                     *d = task.stats.dirtied;
                 }
+                side.task_counts = TaskCounts::of(&side.world);
             }
             self.rates_at = self.sim_ns;
         }
@@ -312,6 +363,23 @@ pub fn kernel_name(level: u8, legacy: Legacy) -> String {
         2..=10 => format!("3.1 + patches 01-{level:02} of v12"),
         _ => "3.2".to_string(),
     }
+}
+
+/// A device kind as the screen names it.
+pub fn device_name(kind: DeviceKind) -> &'static str {
+    match kind {
+        DeviceKind::Hdd => "HDD",
+        DeviceKind::Ssd => "SSD",
+        DeviceKind::UsbKey => "USB key",
+        DeviceKind::Raid0 => "RAID0",
+        DeviceKind::Nfs => "NFS",
+    }
+}
+
+/// A bdi with its device kind, as the screen names it: `sdb (USB key)`.
+pub fn bdi_label(w: &World, bdi: usize) -> String {
+    let b = &w.bdis()[bdi.min(w.bdis().len() - 1)];
+    format!("{} ({})", b.name, device_name(b.device.config.kind))
 }
 
 fn tunables_name(t: &DirtyTunables) -> String {

@@ -46,8 +46,8 @@ pub fn median(mut xs: Vec<f64>) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }
-    xs.sort_by(f64::total_cmp);
-    Some(xs[xs.len() / 2])
+    let mid = xs.len() / 2;
+    Some(*xs.select_nth_unstable_by(mid, f64::total_cmp).1)
 }
 
 #[cfg(test)]

@@ -444,7 +444,87 @@ impl Lesson {
     }
 }
 
+/// What a step's text, hint and questions name on the screen: charts by
+/// number, the task table, the parameter panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Views {
+    /// Charts 1-5 (index 0 is chart 1).
+    pub charts: [bool; 5],
+    /// The task table (or its columns).
+    pub tasks: bool,
+    /// The parameter panel.
+    pub params: bool,
+}
+
+impl Views {
+    /// Reads what `text` names: `chart 2`, `charts 1, 4 and 5`, `the task
+    /// table`, `the pause column`, `the parameter panel`.
+    pub fn named_in(text: &str) -> Views {
+        let lower = text.to_lowercase();
+        let mut v = Views {
+            tasks: lower.contains("task table") || lower.contains("pause column"),
+            params: lower.contains("parameter panel"),
+            ..Views::default()
+        };
+        for (at, _) in lower.match_indices("chart") {
+            let rest = lower[at + 5..].strip_prefix('s').unwrap_or(&lower[at + 5..]);
+            for word in rest.split([' ', ',', '/', '(', ')', ':', '.', ';']).filter(|w| !w.is_empty()) {
+                match word.parse::<usize>() {
+                    Ok(n @ 1..=5) => v.charts[n - 1] = true,
+                    _ if word == "and" || word == "or" => {}
+                    _ => break,
+                }
+            }
+        }
+        v
+    }
+
+    /// Both sets.
+    pub fn union(self, other: Views) -> Views {
+        let mut charts = self.charts;
+        for (c, o) in charts.iter_mut().zip(other.charts) {
+            *c |= o;
+        }
+        Views { charts, tasks: self.tasks || other.tasks, params: self.params || other.params }
+    }
+}
+
+impl Step {
+    /// What the step's text, hint and questions name on the screen.
+    pub fn views(&self) -> Views {
+        let mut v = Views::named_in(&self.text);
+        if let Some(h) = &self.hint {
+            v = v.union(Views::named_in(h));
+        }
+        for q in &self.questions {
+            v = v.union(Views::named_in(&q.ask));
+        }
+        v
+    }
+}
+
+/// The unit a value measured on `side` is shown in: a ratio of the two
+/// sides has none but `×`.
+fn unit_on(metric: Metric, side: SideSpec) -> &'static str {
+    match side {
+        SideSpec::AOverB | SideSpec::BOverA => "×",
+        SideSpec::A | SideSpec::B => metric.unit(),
+    }
+}
+
+impl Question {
+    /// The unit its answer is shown in.
+    pub fn unit(&self) -> &'static str {
+        unit_on(self.metric, self.side)
+    }
+}
+
 impl Check {
+    /// The unit its value is shown in.
+    pub fn unit(&self) -> &'static str {
+        unit_on(self.metric, self.side)
+    }
+
     /// True when `value` lies within the bounds.
     pub fn passes(&self, value: f64) -> bool {
         value.is_finite() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
@@ -473,6 +553,17 @@ mod tests {
             assert_eq!(l.id, SHIPPED[i].0[..2], "id matches the file name");
             assert!(!l.steps.is_empty());
         }
+    }
+
+    #[test]
+    fn steps_name_the_views_they_need() {
+        let v = Views::named_in("Chart 2 shows it; compare charts 1, 4 and 5 (task table). The parameter panel.");
+        assert_eq!(v.charts, [true, true, false, true, true]);
+        assert!(v.tasks && v.params);
+        let v = Views::named_in("the charts show a chart. Look at chart 3: the pause column");
+        assert_eq!(v.charts, [false, false, true, false, false]);
+        assert!(v.tasks && !v.params);
+        assert_eq!(Views::named_in("chart 7 and chart 0"), Views::default());
     }
 
     #[test]

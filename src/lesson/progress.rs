@@ -201,12 +201,6 @@ impl Progress {
         }
     }
 
-    /// The user's progress; what [`Progress::open`] would warn about is
-    /// dropped (use `open` where the user can be told).
-    pub fn load() -> Progress {
-        Progress::open().progress
-    }
-
     /// Saves lesson `id`'s entry into the file at `path`, keeping every
     /// other lesson's entry there, and takes in what other sessions saved.
     /// Returns a short note when the file had to be set aside first.

@@ -4,6 +4,7 @@
 //! without reading pictures.
 
 use super::collect::{Q, SideData};
+use crate::ui::charts::{Has, Kernel};
 
 /// A colour, as red, green, blue.
 pub type Rgb = (u8, u8, u8);
@@ -284,12 +285,15 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
 /// computes them (x in MiB, y in pos_ratio).
 #[derive(Clone, Debug, Default)]
 pub struct Curves {
-    /// Named curves: "global", "bdi line", "product", "1/4 floor", "reserve".
+    /// Named curves, as the dashboard's chart 3 names them: "global", "bdi
+    /// line", "product = pos_ratio", "1/4 floor", "reserve area".
     pub curves: Vec<(String, Vec<(f64, f64)>)>,
-    /// The operating point on the product at the end (dirty [MiB], pos_ratio).
-    pub now: (f64, f64),
+    /// The operating point on the product at the end (dirty [MiB],
+    /// pos_ratio); `None` when the kernel computed no pos_ratio then
+    /// (below the freerun ceiling).
+    pub now: Option<(f64, f64)>,
     /// The bdi's point on its control line at the end (bdi_dirty [MiB], ratio).
-    pub bdi_now: (f64, f64),
+    pub bdi_now: Option<(f64, f64)>,
     /// freerun, setpoint and limit at the end [MiB].
     pub marks: [f64; 3],
 }
@@ -306,33 +310,34 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     f.y_desc = "pos_ratio (1.0 = dirty_ratelimit)".into();
     let mut clipped = false;
     for (i, (s, c)) in sides.iter().zip(curves).enumerate() {
-        if s.patches < 2 {
+        let position = Kernel { patches: s.patches, legacy: s.legacy }.position();
+        if position == Has::No {
             f.notes.push(format!("{}: no pos_ratio (not used by this kernel)", s.label));
             f.subtitle.push(format!("{}: no position control (it arrived with patch 02)", s.label));
             continue;
         }
-        if s.patches < 7 {
+        if position == Has::Shadow {
             f.notes.push(format!("{}: pos_ratio computed, used to throttle only from patch 07", s.label));
         }
         let first = f.marks.is_empty();
         // The reserve area over the bdi line it bends.
         let mut order: Vec<&(String, Vec<(f64, f64)>)> = c.curves.iter().collect();
         order.sort_by_key(|(name, _)| {
-            ["1/4 floor", "bdi line", "reserve", "global", "product"].iter().position(|n| n == name)
+            ["1/4 floor", "bdi line", "reserve area", "global", "product = pos_ratio"].iter().position(|n| n == name)
         });
         for (name, points) in order {
             let (colour, width, dashed) = match name.as_str() {
                 "global" => (ORANGE, 2.0, false),
                 "bdi line" => (GREEN, 2.0, false),
-                "product" => (BLUE, 2.5, false),
-                "reserve" => (PURPLE, 2.0, false),
+                "product = pos_ratio" => (BLUE, 2.5, false),
+                "reserve area" => (PURPLE, 2.0, false),
                 _ => (GREY, 1.0, true),
             };
             let label = match name.as_str() {
                 "global" => "global control line (cubic)",
                 "bdi line" => "bdi control line",
-                "product" => "product: global × bdi",
-                "reserve" => "bdi reserve area (patch 10)",
+                "product = pos_ratio" => "product: global × bdi",
+                "reserve area" => "bdi reserve area (patch 10)",
                 _ => "bdi line floor: 1/4",
             };
             let label = if first { label.to_string() } else { String::new() };
@@ -353,25 +358,30 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             radius: 1.5,
             cross: false,
         });
-        f.dots.push(Dots {
-            label: format!("{who}at the end: pos_ratio {:.3}", c.now.1),
-            points: vec![(c.now.0, c.now.1.min(POS_TOP))],
-            colour: BLACK,
-            radius: 5.0,
-            cross: i == 1,
-        });
-        f.dots.push(Dots {
-            label: format!("{who}bdi_dirty at the end (bdi line)"),
-            points: vec![(c.bdi_now.0, c.bdi_now.1.min(POS_TOP))],
-            colour: GREEN,
-            radius: 5.0,
-            cross: i == 1,
-        });
+        if let Some((x, y)) = c.now {
+            f.dots.push(Dots {
+                label: format!("{who}at the end: pos_ratio {y:.3}"),
+                points: vec![(x, y.min(POS_TOP))],
+                colour: BLACK,
+                radius: 5.0,
+                cross: i == 1,
+            });
+        }
+        if let Some((x, y)) = c.bdi_now {
+            f.dots.push(Dots {
+                label: format!("{who}bdi_dirty at the end (bdi line)"),
+                points: vec![(x, y.min(POS_TOP))],
+                colour: GREEN,
+                radius: 5.0,
+                cross: i == 1,
+            });
+        }
+        let shown = |p: Option<f64>| p.map_or("- (below freerun: not computed)".to_string(), |p| format!("{p:.3}"));
         f.subtitle.push(format!(
-            "{}: pos_ratio {:.3} at the end, {:.3} on average over the last {}",
+            "{}: pos_ratio {} at the end, {} on average over the last {}",
             s.label,
-            c.now.1,
-            s.means.pos_ratio,
+            shown(c.now.map(|n| n.1)),
+            shown(s.means.pos_ratio),
             ctx.half()
         ));
     }

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use crate::session::{Session, Side};
 use crate::sim::config::Legacy;
 use crate::sim::metrics::{BdiSample, Histogram, Sample};
-use crate::ui::charts::mib;
+use crate::ui::charts::{Has, Kernel};
+use crate::units::mib;
 
 /// A quantity drawn against time, in display units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,8 +92,6 @@ impl Q {
             Q::Thresh => mib(s.thresh),
             Q::BdiDirty => mib(b.dirty),
             Q::BdiWriteback => mib(b.writeback + b.unstable),
-            // bdi_position_ratio() returns at the limit before computing it.
-            Q::BdiSetpoint if b.setpoint == 0 && s.dirty >= s.limit => f64::NAN,
             Q::BdiSetpoint => mib(b.setpoint),
             Q::BdiThresh => mib(b.thresh),
             Q::WriteBw => mib(b.write_bw),
@@ -110,9 +109,10 @@ impl Q {
     /// The kernel `side` runs computes this quantity (Linux 3.1 and 2.6.38
     /// have no position or rate control; 2.6.38 no bandwidth estimate).
     pub fn exists(self, patches: u8, legacy: Legacy) -> bool {
+        let kernel = Kernel { patches, legacy };
         match self {
-            Q::Freerun | Q::Setpoint | Q::BdiSetpoint => patches >= 2,
-            Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit | Q::Target => patches >= 4,
+            Q::Freerun | Q::Setpoint | Q::BdiSetpoint => kernel.position() != Has::No,
+            Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit | Q::Target => kernel.ratelimit() != Has::No,
             Q::WriteBw | Q::AvgWriteBw => patches > 0 || legacy != Legacy::Linux2638,
             _ => true,
         }
@@ -183,8 +183,11 @@ pub struct Means {
     pub bdi_setpoint: f64,
     /// Samples where bdi_setpoint was defined.
     bdi_setpoint_n: u64,
-    /// pos_ratio (1.0 = the balanced rate).
-    pub pos_ratio: f64,
+    /// pos_ratio (1.0 = the balanced rate) over the samples where the
+    /// kernel computes one; `None` where it computed none.
+    pub pos_ratio: Option<f64>,
+    /// The sum of the computed pos_ratios and how many there were.
+    pos_ratio_sum: (f64, u64),
     /// dirty_ratelimit [MiB/s].
     pub dirty_ratelimit: f64,
     /// avg_write_bw / N [MiB/s].
@@ -202,7 +205,10 @@ impl Means {
             self.bdi_setpoint += bdi_setpoint;
             self.bdi_setpoint_n += 1;
         }
-        self.pos_ratio += b.pos_ratio as f64 / 1024.0;
+        if let Some(p) = b.pos_ratio {
+            self.pos_ratio_sum.0 += p as f64 / 1024.0;
+            self.pos_ratio_sum.1 += 1;
+        }
         self.dirty_ratelimit += mib(b.dirty_ratelimit);
         self.target += Q::Target.value(s, b, 1);
     }
@@ -211,14 +217,10 @@ impl Means {
     fn finish(mut self) -> Means {
         let n = self.n.max(1) as f64;
         self.bdi_setpoint /= self.bdi_setpoint_n.max(1) as f64;
-        for v in [
-            &mut self.dirty,
-            &mut self.setpoint,
-            &mut self.bdi_dirty,
-            &mut self.pos_ratio,
-            &mut self.dirty_ratelimit,
-            &mut self.target,
-        ] {
+        let (sum, count) = self.pos_ratio_sum;
+        self.pos_ratio = (count > 0).then(|| sum / count as f64);
+        for v in [&mut self.dirty, &mut self.setpoint, &mut self.bdi_dirty, &mut self.dirty_ratelimit, &mut self.target]
+        {
             *v /= n;
         }
         self
@@ -384,10 +386,11 @@ impl Collector {
             for q in Q::ALL {
                 data.lines[q as usize].add(t, q.value(s, b, data.hz));
             }
-            if s.limit > 0 {
+            if let Some(p) = b.pos_ratio.filter(|_| s.limit > 0) {
+                let pos_ratio = p as f64 / 1024.0;
                 let x = (s.dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
-                let y = (b.pos_ratio as f64 / 1024.0 / 2.5 * BINS / 2.0) as u32;
-                self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), b.pos_ratio as f64 / 1024.0));
+                let y = (pos_ratio / 2.5 * BINS / 2.0) as u32;
+                self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
             }
             if s.t_ns >= half_ns {
                 self.means[i].add(s, b);

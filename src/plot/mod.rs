@@ -24,8 +24,9 @@ use crate::lesson::Lesson;
 use crate::lesson::runner::LessonRun;
 use crate::output::{Named, check_distinct};
 use crate::scenario::Scenario;
-use crate::session::{Compare, PAUSE_LOG, Session};
+use crate::session::{Compare, Session, SessionOptions};
 use crate::sim::config::NS_PER_SEC;
+use crate::units::mib;
 
 /// What to plot.
 pub enum Source {
@@ -90,7 +91,7 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
             let default_ns = (scenario.duration_s * 1e9) as u64;
             let name = if scenario.name.is_empty() { "scenario".to_string() } else { scenario.name.clone() };
             let run = format!("{name}, seed {}", scenario.seed);
-            let session = Session::new(scenario, compare, PAUSE_LOG)?;
+            let session = Session::new(scenario, compare, SessionOptions::default())?;
             (session, 0, default_ns, 0, run)
         }
         Source::Lesson { lesson, step } => {
@@ -99,7 +100,7 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
             if step == 0 || step > steps {
                 return Err(err(format!("lesson {} has steps 1 to {steps}, not {step}", lesson.id)));
             }
-            let (run, session, _) = LessonRun::seek(lesson, step - 1)?;
+            let (run, session, _) = LessonRun::seek(lesson, step - 1, SessionOptions::default())?;
             let s = &run.lesson.steps[run.step];
             let text = format!("lesson {} step {step}: {}", run.lesson.id, s.title);
             let default_ns = (s.run_s * NS_PER_SEC as f64) as u64;
@@ -123,26 +124,21 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
     Ok(Start { session, start_ns, duration_ns, bdi, run })
 }
 
-/// The control lines of every side at the end of the run.
+/// The control lines of every side at the end of the run, as the
+/// dashboard's chart 3 draws them.
 fn curves(session: &Session, bdi: usize) -> Vec<chart::Curves> {
+    use crate::ui::charts;
     session
         .sides
         .iter()
         .map(|side| {
-            let p = crate::ui::charts::pos_ratio(&side.world, bdi, COLUMNS as u16 / 2);
-            let mut c = chart::Curves::default();
-            for s in p.data.series {
-                if s.name == "now" {
-                    c.now = s.points.first().copied().unwrap_or_default();
-                    c.bdi_now = s.points.get(1).copied().unwrap_or_default();
-                } else {
-                    c.curves.push((s.name.to_string(), s.points));
-                }
-            }
+            let p = charts::pos_ratio(&charts::Source::of(side), bdi, COLUMNS as u16 / 2);
+            let mut c = chart::Curves { bdi_now: p.now_on("bdi line"), ..chart::Curves::default() };
             if let Some(last) = side.world.samples().back() {
-                let m = crate::ui::charts::mib;
-                c.marks = [m(last.freerun), m(last.setpoint), m(last.limit)];
+                c.now = last.bdis.get(bdi).and_then(|b| b.pos_ratio).map(|r| (mib(last.dirty), r as f64 / 1024.0));
+                c.marks = [mib(last.freerun), mib(last.setpoint), mib(last.limit)];
             }
+            c.curves = p.series.into_iter().map(|s| (s.name.to_string(), s.points)).collect();
             c
         })
         .collect()
@@ -250,7 +246,7 @@ mod tests {
     fn thinned_lines_keep_the_extremes_and_counts_come_from_every_pause() {
         let mut s = presets::get("hdd-10dd").expect("preset").expect("valid");
         s.duration_s = 10.0;
-        let mut session = Session::new(s, None, PAUSE_LOG).expect("session");
+        let mut session = Session::new(s, None, SessionOptions::default()).expect("session");
         let mut c = collect::Collector::new(&session, 0, 0, 10 * NS_PER_SEC, 20);
         for t in 1..=10 {
             session.advance_to(t * NS_PER_SEC);
@@ -260,7 +256,7 @@ mod tests {
         let sides = c.finish();
         let line = sides[0].line(collect::Q::Dirty);
         assert!(line.len() <= 40, "two points per column at most: {}", line.len());
-        let raw_max = w.samples().iter().map(|s| crate::ui::charts::mib(s.dirty)).fold(0.0, f64::max);
+        let raw_max = w.samples().iter().map(|s| mib(s.dirty)).fold(0.0, f64::max);
         assert_eq!(line.iter().map(|p| p.1).fold(0.0, f64::max), raw_max);
         let sleeps = w.pause_log().iter().filter(|r| !r.call && r.t_ns > 0).count() as u64;
         assert!(sleeps > 1000, "{sleeps}");

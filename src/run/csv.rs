@@ -110,7 +110,7 @@ impl CsvFile {
             };
             write!(
                 b,
-                ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{}",
+                ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},",
                 mib(bdi.dirty),
                 mib(bdi.writeback),
                 mib(bdi.thresh),
@@ -122,10 +122,13 @@ impl CsvFile {
                 mib(dirtied) / self.interval_s,
                 mib(written) / self.interval_s,
                 mib(bdi.task_ratelimit),
-                bdi.pos_ratio as f64 / 1024.0,
-                bdi.tasks,
             )
             .expect("writing to memory");
+            // Empty where the kernel computes no pos_ratio.
+            if let Some(p) = bdi.pos_ratio {
+                write!(b, "{:.4}", p as f64 / 1024.0).expect("writing to memory");
+            }
+            write!(b, ",{}", bdi.tasks).expect("writing to memory");
         }
         b.push(b'\n');
         self.out.put(&self.buf)

@@ -998,11 +998,16 @@ impl World {
     /// position ratio, as balance_dirty_pages() would compute them. Before
     /// patch 02 there is no position ratio; patch 02's is shown.
     pub fn bdi_position(&self, bdi: usize) -> (u64, pw::Position) {
+        let inputs = self.position_now(bdi);
+        (inputs.bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+    }
+
+    /// What bdi_position_ratio() would read for `bdi` right now.
+    fn position_now(&self, bdi: usize) -> PositionInputs {
         let limits = self.vm.limits;
         let (num, den) = self.vm.completions.fraction_peek(&self.bdis[bdi].completions);
         let bdi_thresh = bdi_dirty_limit(limits.dirty, num, den);
-        let inputs = self.position_inputs(bdi, limits, self.vm.nr_dirty(), bdi_thresh, self.bdi_dirty(bdi));
-        (bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+        self.position_inputs(bdi, limits, self.vm.nr_dirty(), bdi_thresh, self.bdi_dirty(bdi))
     }
 
     /// What bdi_position_ratio() reads for `bdi` now, given the thresholds
@@ -1030,20 +1035,23 @@ impl World {
     fn record_sample(&mut self) {
         let per_bdi = (0..self.bdis.len())
             .map(|i| {
-                let (bdi_thresh, pos) = self.bdi_position(i);
+                let inputs = self.position_now(i);
+                let pos = pw::bdi_position_ratio(self.patches.max(2), &inputs);
+                let computed =
+                    self.patches >= 2 && inputs.dirty > pw::dirty_freerun_ceiling(inputs.thresh, inputs.bg_thresh);
                 let b = &self.bdis[i];
                 super::metrics::BdiSample {
                     dirty: b.reclaimable + b.writeback,
                     writeback: b.writeback,
                     unstable: b.unstable,
-                    thresh: bdi_thresh,
-                    setpoint: pos.bdi_setpoint,
+                    thresh: inputs.bdi_thresh,
+                    setpoint: pw::bdi_setpoint(self.patches.max(2), &inputs),
                     write_bw: b.write_bandwidth,
                     avg_write_bw: b.avg_write_bandwidth,
                     dirty_ratelimit: b.dirty_ratelimit,
                     balanced_ratelimit: b.balanced_dirty_ratelimit,
                     task_ratelimit: b.last_task_ratelimit,
-                    pos_ratio: pos.pos_ratio,
+                    pos_ratio: computed.then_some(pos.pos_ratio),
                     dirtied: b.dirtied,
                     written: b.written,
                     tasks: b.nr_tasks,

@@ -40,7 +40,9 @@ pub struct BdiSample {
     pub unstable: u64,
     /// `bdi_dirty_limit(thresh)` [pages].
     pub thresh: u64,
-    /// bdi setpoint [pages].
+    /// bdi setpoint [pages], as bdi_position_ratio() derives it from its
+    /// inputs (also when dirty is at the limit and the kernel returns
+    /// before deriving it).
     pub setpoint: u64,
     /// `write_bandwidth` [pages/s].
     pub write_bw: u64,
@@ -52,8 +54,10 @@ pub struct BdiSample {
     pub balanced_ratelimit: u64,
     /// Last task_ratelimit handed to a throttled task [pages/s].
     pub task_ratelimit: u64,
-    /// The position ratio now, 1.0 = 1024.
-    pub pos_ratio: u64,
+    /// The position ratio now, 1.0 = 1024; `None` where the kernel does
+    /// not compute one: below patch 02, and at or below the freerun
+    /// ceiling (balance_dirty_pages() leaves before it).
+    pub pos_ratio: Option<u64>,
     /// BDI_DIRTIED [pages].
     pub dirtied: u64,
     /// BDI_WRITTEN [pages].

@@ -11,3 +11,4 @@ mod lessons;
 mod plot;
 mod robust;
 mod safety;
+mod snapshot;

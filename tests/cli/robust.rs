@@ -422,17 +422,18 @@ fn random_key(g: &mut Gen) -> ratatui::crossterm::event::KeyEvent {
 /// end.
 #[test]
 fn random_keys_never_break_the_dashboard() {
-    use dirtyviz::ui::app::App;
+    use dirtyviz::app::{App, AppOptions, Msg, ThemeKind};
+    use dirtyviz::lesson::progress::Progress;
     use dirtyviz::ui::keys;
-    use dirtyviz::ui::theme::ThemeKind;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
     let default = dirtyviz::scenario::presets::get("ukey-hdd").expect("preset").expect("valid");
     let lesson = dirtyviz::lesson::Lesson::resolve("03").expect("shipped");
     let apps = [
-        App::new(default, None, ThemeKind::Dark).expect("app"),
-        App::for_lesson(lesson, 0, ThemeKind::Mono).expect("lesson app"),
+        App::new(default, None, &AppOptions::default()).expect("app"),
+        App::for_lesson(lesson, 0, Progress::default(), &AppOptions { theme: ThemeKind::Mono, ..Default::default() })
+            .expect("lesson app"),
     ];
     for (i, mut app) in apps.into_iter().enumerate() {
         let mut g = Gen::new(9000 + i as u64);
@@ -440,12 +441,12 @@ fn random_keys_never_break_the_dashboard() {
         for n in 0..scaled(KEYS) {
             if let Some(msg) = keys::message(random_key(&mut g), app.mode()) {
                 // Quitting ends a real session; here the keys go on.
-                if msg != keys::Msg::Quit {
+                if msg != Msg::Quit {
                     app.update(msg);
                 }
             }
-            if !app.paused {
-                let t = app.session.sim_ns + g.below(50) * NS_PER_SEC / 1000;
+            if !app.paused() {
+                let t = app.sim_ns() + g.below(50) * NS_PER_SEC / 1000;
                 app.advance_to(t);
             }
             if n % 8 == 0 {
@@ -454,13 +455,13 @@ fn random_keys_never_break_the_dashboard() {
                 terminal.draw(|f| dirtyviz::ui::view::draw(&app, f)).expect("draws");
             }
         }
-        for side in &app.session.sides {
+        for side in app.sides() {
             side.world.check_invariants();
         }
         eprintln!(
             "app {i}: {} keys, {:.1} simulated s, {} tasks alive",
             scaled(KEYS),
-            app.session.sim_ns as f64 / 1e9,
+            app.sim_ns() as f64 / 1e9,
             app.world().tasks().iter().filter(|t| t.alive()).count()
         );
     }
@@ -473,13 +474,12 @@ const KEYS: u64 = 10_000;
 /// trace, replays (through the binary) to a byte-identical trace.
 #[test]
 fn a_recorded_session_replays_to_the_same_trace() {
+    use dirtyviz::app::{App, AppOptions};
     use dirtyviz::record::{Header, Recorder, TraceWriter};
-    use dirtyviz::ui::app::App;
     use dirtyviz::ui::keys;
-    use dirtyviz::ui::theme::ThemeKind;
 
     let scenario = dirtyviz::scenario::presets::get("hdd-10dd").expect("preset").expect("valid");
-    let mut app = App::traced(scenario, None, ThemeKind::Dark, true).expect("app");
+    let mut app = App::new(scenario, None, &AppOptions { trace: true, ..AppOptions::default() }).expect("app");
     let (rec, trace, replayed) = (
         super::common::tmp("session.jsonl"),
         super::common::tmp("session-trace.jsonl"),
@@ -487,7 +487,7 @@ fn a_recorded_session_replays_to_the_same_trace() {
     );
     let mut recorder = Recorder::create(&rec, &Header::of(&app)).expect("recording");
     let mut writer = TraceWriter::create(&trace, &app).expect("trace file");
-    app.record = Some(Vec::new());
+    app.start_recording();
     let mut g = Gen::new(31337);
     // Keys that change the world, as a user in class presses them.
     let world_keys = "+-bBDdGgMmPpcr. ]";
@@ -500,8 +500,8 @@ fn a_recorded_session_replays_to_the_same_trace() {
         if let Some(msg) = keys::message(key, app.mode()) {
             app.update(msg);
         }
-        if !app.paused {
-            let t = app.session.sim_ns + g.range(10, 300) * NS_PER_SEC / 1000;
+        if !app.paused() {
+            let t = app.sim_ns() + g.range(10, 300) * NS_PER_SEC / 1000;
             app.advance_to(t);
         }
         recorder.write(&app.take_record()).expect("record");
