@@ -12,7 +12,7 @@ use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
 use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::output::{Named, check_distinct};
-use dirtyviz::run::{RunOptions, run};
+use dirtyviz::run::{RunOptions, SideFiles, run};
 use dirtyviz::scenario::Scenario;
 
 /// Every allocation goes through the system allocator; one that fails
@@ -110,9 +110,8 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     dirtyviz::interrupt::catch();
     let opts = RunOptions {
         duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
-        trace: args.trace.clone(),
+        files: [SideFiles { trace: args.trace.clone(), csv: args.csv.clone() }, SideFiles::default()],
         max_trace_bytes: args.max_trace_size,
-        csv: args.csv.clone(),
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
     };
