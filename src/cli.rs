@@ -345,6 +345,13 @@ pub struct RunArgs {
     /// Simulated time to run, e.g. 60s, 500ms, 10m (default: the scenario's).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
     pub duration: Option<u64>,
+    /// Run both sides of an A/B comparison in lockstep, as the dashboard's
+    /// --compare: legacy, 2.6.38, patches=N or dirty-ratio=N. The report
+    /// sets their figures side by side; --trace and --csv then take two
+    /// files, A,B, or one name with {side} (a, b); --summary-json holds
+    /// both sides as "a" and "b".
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
     /// Write every throttling decision as JSON Lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,

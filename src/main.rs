@@ -12,7 +12,7 @@ use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
 use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::output::{Named, check_distinct};
-use dirtyviz::run::{RunOptions, SideFiles, run};
+use dirtyviz::run::{RunOptions, SideFiles, run, run_compare};
 use dirtyviz::scenario::Scenario;
 
 /// Every allocation goes through the system allocator; one that fails
@@ -102,24 +102,60 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
 fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     let (s, file) = scenario(&args.world)?;
     let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
-    let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
-        .into_iter()
-        .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
-        .collect();
+    let sides = args.compare.map_or(1, |_| 2);
+    let traces = side_files("--trace", args.trace.as_deref(), sides)?;
+    let csvs = side_files("--csv", args.csv.as_deref(), sides)?;
+    let roles: [[&str; 2]; 2] = if sides == 2 {
+        [["--trace (side A)", "--trace (side B)"], ["--csv (side A)", "--csv (side B)"]]
+    } else {
+        [["--trace"; 2], ["--csv"; 2]]
+    };
+    let mut outputs: Vec<Named> = Vec::new();
+    for (files, roles) in [(&traces, roles[0]), (&csvs, roles[1])] {
+        outputs.extend(files.iter().zip(roles).filter_map(|(p, role)| Some(Named { role, path: p.as_deref()? })));
+    }
+    outputs.extend(args.summary_json.as_deref().map(|path| Named { role: "--summary-json", path }));
     check_distinct(&inputs, &outputs)?;
     dirtyviz::interrupt::catch();
+    let [trace_a, trace_b] = traces;
+    let [csv_a, csv_b] = csvs;
     let opts = RunOptions {
         duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
-        files: [SideFiles { trace: args.trace.clone(), csv: args.csv.clone() }, SideFiles::default()],
+        files: [SideFiles { trace: trace_a, csv: csv_a }, SideFiles { trace: trace_b, csv: csv_b }],
         max_trace_bytes: args.max_trace_size,
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
     };
-    let summary = run(&s, &opts, &mut |note| eprintln!("{}", printable(&note)))?;
+    let mut note = |note: String| eprintln!("{}", printable(&note));
+    let report = match args.compare {
+        Some(compare) => run_compare(&s, compare, &opts, &mut note)?.report(),
+        None => run(&s, &opts, &mut note)?.report(),
+    };
     if !args.quiet {
-        out(format_args!("{}", summary.report().trim_end()));
+        out(format_args!("{}", report.trim_end()));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `--trace` or `--csv` (`option`) names for each of `sides` sides:
+/// one file for a single side; for two, `A,B` or a name with `{side}`
+/// (made `a` and `b`).
+fn side_files(option: &str, path: Option<&std::path::Path>, sides: usize) -> Result<[Option<PathBuf>; 2]> {
+    let Some(path) = path else { return Ok([None, None]) };
+    if sides == 1 {
+        return Ok([Some(path.to_path_buf()), None]);
+    }
+    let text = path.to_str().ok_or_else(|| Error::invalid(format!("{option}: the file name is not UTF-8")))?;
+    if text.contains("{side}") {
+        return Ok([Some(text.replace("{side}", "a").into()), Some(text.replace("{side}", "b").into())]);
+    }
+    match text.split_once(',') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([Some(a.into()), Some(b.into())]),
+        _ => Err(Error::invalid(format!(
+            "{option} {}: with --compare it takes two files, A,B, or one name with {{side}} (e.g. run-{{side}}.csv)",
+            printable(text)
+        ))),
+    }
 }
 
 /// Exit code of `dirtyviz check` when something failed.

@@ -4,6 +4,7 @@
 //! [`crate::output::AtomicFile`]: it appears when the run succeeds and a
 //! failed run leaves what was there.
 
+pub mod compare;
 pub mod csv;
 pub mod digits;
 pub mod summary;
@@ -12,6 +13,7 @@ pub mod trace;
 use std::path::PathBuf;
 use std::time::Instant;
 
+pub use compare::{Compared, Labels};
 pub use summary::{BdiSummary, Digest, GlobalSummary, PauseSummary, Summary, TaskSummary, ThrottleSummary, summarise};
 
 use crate::error::{Error, Result};
@@ -130,28 +132,6 @@ impl Follower {
     pub fn into_output(self) -> Option<AtomicFile> {
         self.csv.map(csv::CsvFile::into_output)
     }
-}
-
-/// Both sides of a comparison: what `--summary-json` holds with `--compare`.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Compared {
-    /// The comparison, as `--compare` reads it.
-    pub compare: String,
-    /// How each side is called.
-    pub labels: Labels,
-    /// Side A.
-    pub a: Summary,
-    /// Side B.
-    pub b: Summary,
-}
-
-/// The two sides' names.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Labels {
-    /// Side A, e.g. "legacy 3.1 (IO-full)".
-    pub a: String,
-    /// Side B, e.g. "patch 11 (IO-less)".
-    pub b: String,
 }
 
 /// `f` applied to every item, the items shared out over the CPUs; the

@@ -362,7 +362,7 @@ pub fn summarise(
 }
 
 /// A value with `prec` decimals, or `–` when it cannot be measured.
-fn num(v: Option<f64>, prec: usize) -> String {
+pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:.prec$}"),
         _ => "–".to_string(),
@@ -370,7 +370,7 @@ fn num(v: Option<f64>, prec: usize) -> String {
 }
 
 /// A signed value with `prec` decimals, or `–`.
-fn signed(v: Option<f64>, prec: usize) -> String {
+pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:+.prec$}"),
         _ => "–".to_string(),
