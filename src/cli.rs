@@ -225,6 +225,14 @@ pub struct ReplayArgs {
     /// Stop the trace before it grows past SIZE (e.g. 500M, 2G).
     #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
     pub max_trace_size: Option<u64>,
+    /// Write side A's time series (one row per 100 ms, and one at each
+    /// change) as CSV, as `run --csv` does, from its last restart on.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write side A's summary as JSON, as `run --summary-json` does, of
+    /// the world it ran at the end (from its last restart on).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
 }
 
 /// `dirtyviz lesson`.

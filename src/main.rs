@@ -194,7 +194,13 @@ fn list_lessons() -> Result<ExitCode> {
 
 fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
-    let mut outcomes = check::check_all(&sources);
+    let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());
+    let mut outcomes = dirtyviz::run::on_every_cpu(&sources, |s| {
+        let o = check::check(s);
+        progress.tick();
+        o
+    });
+    drop(progress);
     if args.screens {
         let lessons: Vec<(usize, Lesson)> = outcomes
             .iter()
@@ -207,9 +213,13 @@ fn check_files(args: &CheckArgs) -> ExitCode {
                     .flatten()
             })
             .collect();
+        let progress = dirtyviz::run::progress::Progress::new("drawing the lessons' screens", lessons.len());
         let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
-            (*i, dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES))
+            let missing = dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES);
+            progress.tick();
+            (*i, missing)
         });
+        drop(progress);
         for (i, result) in walked {
             let o = &mut outcomes[i];
             match result {
@@ -346,10 +356,23 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
 
 fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     let inputs = [Named { role: "the recording", path: &args.file }];
-    let outputs: Vec<Named> = args.trace.as_deref().map(|p| Named { role: "--trace", path: p }).into_iter().collect();
+    let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
+        .into_iter()
+        .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
+        .collect();
     check_distinct(&inputs, &outputs)?;
     dirtyviz::interrupt::catch();
-    let r = dirtyviz::record::replay(&args.file, args.trace.as_deref(), args.max_trace_size)?;
+    let r = dirtyviz::record::replay(
+        &args.file,
+        dirtyviz::record::ReplayOutputs {
+            trace: args.trace.as_deref(),
+            max_trace_bytes: args.max_trace_size,
+            csv: args.csv.as_deref(),
+            summary_json: args.summary_json.as_deref(),
+        },
+    )?;
+    let written: Vec<String> =
+        outputs.iter().map(|o| format!("{} {}", o.role, printable(&o.path.display().to_string()))).collect();
     out(format_args!(
         "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
         r.calls,
@@ -357,7 +380,7 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
         printable(&args.file.display().to_string()),
         r.sim_ns as f64 / 1e9,
         r.level,
-        args.trace.as_ref().map(|t| format!("; trace in {}", printable(&t.display().to_string()))).unwrap_or_default()
+        if written.is_empty() { String::new() } else { format!("; wrote {}", written.join(", ")) }
     ));
     Ok(ExitCode::SUCCESS)
 }

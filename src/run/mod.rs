@@ -7,6 +7,7 @@
 pub mod compare;
 pub mod csv;
 pub mod digits;
+pub mod progress;
 pub mod summary;
 pub mod trace;
 
