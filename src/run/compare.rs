@@ -108,6 +108,11 @@ impl Compared {
             let _ = writeln!(s, "{:name_w$}  {va:>wa$}  {vb:>wb$}  {d:>wd$}", r.name);
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {
+            if let Some(at) = sum.trace_stopped_s {
+                let _ = writeln!(s, "trace {side}     stopped at {at:.1} s by --max-trace-size");
+            }
+        }
+        for (side, sum) in [("A", a), ("B", &self.b)] {
             let _ = writeln!(
                 s,
                 "speed {side}     {} events in {:.3} s ({}× real time)",
