@@ -225,6 +225,14 @@ pub struct ReplayArgs {
     /// Stop the trace before it grows past SIZE (e.g. 500M, 2G).
     #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
     pub max_trace_size: Option<u64>,
+    /// Write side A's time series (one row per 100 ms, and one at each
+    /// change) as CSV, as `run --csv` does, from its last restart on.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write side A's summary as JSON, as `run --summary-json` does, of
+    /// the world it ran at the end (from its last restart on).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
 }
 
 /// `dirtyviz lesson`.
@@ -345,6 +353,13 @@ pub struct RunArgs {
     /// Simulated time to run, e.g. 60s, 500ms, 10m (default: the scenario's).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
     pub duration: Option<u64>,
+    /// Run both sides of an A/B comparison in lockstep, as the dashboard's
+    /// --compare: legacy, 2.6.38, patches=N or dirty-ratio=N. The report
+    /// sets their figures side by side; --trace and --csv then take two
+    /// files, A,B, or one name with {side} (a, b); --summary-json holds
+    /// both sides as "a" and "b".
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
     /// Write every throttling decision as JSON Lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,

@@ -69,6 +69,39 @@ impl Compare {
     }
 }
 
+impl Compare {
+    /// The two sides' labels and worlds this comparison makes of `base`;
+    /// `None` for [`Compare::Alternative`], whose right side a session
+    /// holds (see [`Session::compare_with`]).
+    pub fn sides(self, base: &WorldConfig) -> Option<[(String, WorldConfig); 2]> {
+        let base = base.clone();
+        Some(match self {
+            c @ (Compare::Legacy(n) | Compare::Linux2638(n)) => {
+                let legacy = if matches!(c, Compare::Linux2638(_)) { Legacy::Linux2638 } else { Legacy::Linux31 };
+                let ioless = Legacy::Linux31;
+                [
+                    (level_name(0, legacy), WorldConfig { patches: 0, legacy, ..base.clone() }),
+                    (level_name(n, ioless), WorldConfig { patches: n, legacy: ioless, ..base }),
+                ]
+            }
+            Compare::Patch(n) => {
+                let legacy = Legacy::Linux31;
+                [
+                    (level_name(n - 1, legacy), WorldConfig { patches: n - 1, legacy, ..base.clone() }),
+                    (level_name(n, legacy), WorldConfig { patches: n, legacy, ..base }),
+                ]
+            }
+            Compare::DirtyRatio(r) => {
+                let mut b_cfg = base.clone();
+                b_cfg.tunables.dirty_ratio = r;
+                b_cfg.tunables.dirty_bytes = 0;
+                [(tunables_name(&base.tunables), base), (tunables_name(&b_cfg.tunables), b_cfg)]
+            }
+            Compare::Alternative => return None,
+        })
+    }
+}
+
 impl std::fmt::Display for Compare {
     /// As [`Compare::parse`] reads it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -201,30 +234,16 @@ impl Session {
         };
         match self.compare {
             None => make(level_name(base.patches, base.legacy), base)?,
-            Some(c @ (Compare::Legacy(n) | Compare::Linux2638(n))) => {
-                let legacy = if matches!(c, Compare::Linux2638(_)) { Legacy::Linux2638 } else { Legacy::Linux31 };
-                let ioless = Legacy::Linux31;
-                make(level_name(0, legacy), WorldConfig { patches: 0, legacy, ..base.clone() })?;
-                make(level_name(n, ioless), WorldConfig { patches: n, legacy: ioless, ..base })?;
-            }
-            Some(Compare::Patch(n)) => {
-                let legacy = Legacy::Linux31;
-                make(level_name(n - 1, legacy), WorldConfig { patches: n - 1, legacy, ..base.clone() })?;
-                make(level_name(n, legacy), WorldConfig { patches: n, legacy, ..base })?;
-            }
-            Some(Compare::DirtyRatio(r)) => {
-                let mut b_cfg = base.clone();
-                b_cfg.tunables.dirty_ratio = r;
-                b_cfg.tunables.dirty_bytes = 0;
-                let (a, b) = (base.tunables, b_cfg.tunables);
-                make(tunables_name(&a), base)?;
-                make(tunables_name(&b), b_cfg)?;
-            }
             Some(Compare::Alternative) => {
                 let (a, b, b_cfg) =
                     self.alternative.clone().ok_or_else(|| Error::invalid("no alternative world to compare"))?;
                 make(a, base)?;
                 make(b, b_cfg)?;
+            }
+            Some(c) => {
+                for (label, cfg) in c.sides(&base).into_iter().flatten() {
+                    make(label, cfg)?;
+                }
             }
         }
         if let Some(old) = self.sides.first_mut() {

@@ -870,6 +870,17 @@ impl World {
         self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// Hands over in `buf` the trace events recorded since the last call
+    /// (what `buf` held is dropped) and keeps `buf`'s memory to record the
+    /// next ones: a caller that passes the same buffer every time stops
+    /// allocating once both buffers have grown to a batch.
+    pub fn swap_trace(&mut self, buf: &mut Vec<TraceEvent>) {
+        buf.clear();
+        if let Some(events) = &mut self.trace {
+            std::mem::swap(events, buf);
+        }
+    }
+
     /// The recorded time series (the oldest may have been dropped).
     pub fn samples(&self) -> &VecDeque<Sample> {
         &self.samples

@@ -6,6 +6,7 @@ mod dashboard;
 mod errors;
 mod exact;
 mod generations;
+mod headless;
 mod ktrace;
 mod lessons;
 mod plot;
