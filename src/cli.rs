@@ -103,8 +103,16 @@ pub struct CasesArgs {
     #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
     pub duration: u64,
     /// Exit 1 when the mean error of the IO-less/3.1 ratio exceeds this.
-    #[arg(long, value_name = "ERROR")]
+    #[arg(long, value_name = "ERROR", value_parser = error_bound)]
     pub max_error: Option<f64>,
+    /// Exit 1 when the mean |model/seed − 1| of the rates over the
+    /// held-out cases exceeds this.
+    #[arg(long, value_name = "ERROR", value_parser = error_bound)]
+    pub max_rate_error: Option<f64>,
+    /// Exit 1 when that error over the held-out cases of any one kind of
+    /// world (single disk, JBOD, RAID0, USB key, NFS) exceeds this.
+    #[arg(long, value_name = "ERROR", value_parser = error_bound)]
+    pub max_kind_error: Option<f64>,
 }
 
 /// `dirtyviz replay`.
@@ -267,6 +275,13 @@ pub fn patches(s: &str) -> Result<Level, String> {
             Ok(v) if v <= 11 => level(v, LegacySpec::Linux31),
             _ => Err("must be `legacy`, a patch number from 0 to 11, or `2.6.38`".into()),
         },
+    }
+}
+
+fn error_bound(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err("must be a number of 0 or more, such as 0.15".into()),
     }
 }
 

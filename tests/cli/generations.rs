@@ -182,12 +182,22 @@ fn cases_prints_the_seeds_rates_beside_the_models() {
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.starts_with("case") && text.contains("seed [MiB/s]") && text.contains("model [MiB/s]"), "{text}");
     let row = text.lines().find(|l| l.starts_with("RAID0-10HDD-16G/xfs-10dd")).expect("the case's row");
     assert!(row.contains("645.99") && row.contains("650.40") && row.contains("1.01"), "the seed's rates: {row}");
-    assert!(text.contains("mean error") && text.contains("over 1 cases (RAID0"), "{text}");
-    let strict = crate::common::dirtyviz()
-        .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s", "--max-error", "0"])
-        .output()
-        .expect("runs");
-    assert_eq!(strict.status.code(), Some(1), "an error above --max-error fails");
+    assert!(row.contains("fit"), "line 110 of the table is in the fitted half: {row}");
+    let kind = text.lines().find(|l| l.starts_with("RAID0 ")).expect("the kind's errors");
+    assert!(kind.contains("(  0)") && kind.contains("(  1)"), "no held-out case, one fitted: {kind}");
+    let strict = |bound: &str| {
+        crate::common::dirtyviz()
+            .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s", bound, "0"])
+            .output()
+            .expect("runs")
+    };
+    let out = strict("--max-error");
+    assert_eq!(out.status.code(), Some(1), "an error above --max-error fails");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("IO-less/3.1 ratio"));
+    let out = strict("--max-rate-error");
+    assert_eq!(out.status.code(), Some(1), "no held-out case: nothing to compare is a failure");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no held-out case"));
 }
