@@ -91,6 +91,9 @@ pub enum Command {
     /// Run the test cases of the seed's result tables on 3.1 and on the
     /// whole series, and print the seed's rates beside the model's.
     Cases(CasesArgs),
+    /// List the seed's test machines the cases run on, with where each of
+    /// their numbers comes from.
+    Machines,
 }
 
 /// `dirtyviz cases`.

@@ -48,6 +48,10 @@ fn main() -> ExitCode {
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
+        Some(Command::Machines) => {
+            out(format_args!("{}", dirtyviz::scenario::machine::report().trim_end()));
+            ExitCode::SUCCESS
+        }
         None => dashboard(&cli.world, &cli.view),
     }
 }

@@ -338,6 +338,44 @@ pub struct BdiSummary {
     /// Seconds from this bdi's first writer starting until its bdi_thresh
     /// first reached 90% of thresh (how fast it earned its share); null if never.
     pub thresh_90_s: Option<f64>,
+    /// An NFS mount's WRITE and COMMIT counts, as mountstats shows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<NfsSummary>,
+}
+
+/// What `/proc/self/mountstats` would show for an NFS mount's WRITEs and
+/// COMMITs (the figures the seed's NFS mails compare).
+#[derive(Clone, Debug, Serialize)]
+pub struct NfsSummary {
+    /// WRITE RPCs completed.
+    pub writes: u64,
+    /// Mean size of a WRITE [MiB].
+    pub write_mb: f64,
+    /// Mean time a WRITE waited in the client's queue [ms].
+    pub write_queue_ms: f64,
+    /// Mean time from sending a WRITE to its reply [ms].
+    pub write_rtt_ms: f64,
+    /// COMMITs completed.
+    pub commits: u64,
+    /// Mean data a COMMIT made stable [MiB].
+    pub commit_mb: f64,
+    /// Mean time from sending a COMMIT to its reply [ms].
+    pub commit_rtt_ms: f64,
+}
+
+impl NfsSummary {
+    fn of(m: &crate::sim::nfs::MountStats) -> NfsSummary {
+        let per = |total: f64, n: u64| if n > 0 { total / n as f64 } else { 0.0 };
+        NfsSummary {
+            writes: m.writes,
+            write_mb: per(mb(m.write_pages), m.writes),
+            write_queue_ms: per(m.write_queue_ns as f64 / 1e6, m.writes),
+            write_rtt_ms: per(m.write_rtt_ns as f64 / 1e6, m.writes),
+            commits: m.commits,
+            commit_mb: per(mb(m.commit_pages), m.commits),
+            commit_rtt_ms: per(m.commit_rtt_ns as f64 / 1e6, m.commits),
+        }
+    }
 }
 
 /// Pause distribution [ms].
@@ -473,6 +511,7 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
                 dirty_mean_mb: mean(settled.iter().map(|s| mb(s.bdis[i].dirty))),
                 seeks: b.device.seeks,
                 thresh_90_s: thresh_90(world, samples, i),
+                nfs: b.nfs.as_ref().map(|m| NfsSummary::of(&m.stats)),
             }
         })
         .collect();
@@ -570,6 +609,22 @@ impl Summary {
                 self.window_s,
                 b.thresh_mb
             );
+        }
+        for b in &self.bdis {
+            if let Some(n) = &b.nfs {
+                let _ = writeln!(
+                    s,
+                    "bdi {:<6} WRITE {} × {:.2} MiB, queue {:.0} ms, rtt {:.0} ms;  COMMIT {} × {:.1} MiB, rtt {:.0} ms",
+                    b.name,
+                    n.writes,
+                    n.write_mb,
+                    n.write_queue_ms,
+                    n.write_rtt_ms,
+                    n.commits,
+                    n.commit_mb,
+                    n.commit_rtt_ms
+                );
+            }
         }
         for b in &self.bdis {
             if let Some(t) = b.thresh_90_s

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod case;
+pub mod machine;
 pub mod presets;
 
 use std::path::Path;
@@ -74,6 +75,10 @@ pub struct Scenario {
     /// Default length of a headless run [s].
     #[serde(default = "defaults::duration_s")]
     pub duration_s: f64,
+    /// The test machine whose disks, controller, USB key and NFS server the
+    /// devices take by default (`dirtyviz machines` lists them).
+    #[serde(default)]
+    pub machine: Option<String>,
     /// The devices; each is one bdi, a JBOD is several.
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
@@ -599,6 +604,13 @@ impl Scenario {
                 self.patches
             ));
         }
+        let machine = self
+            .machine
+            .as_deref()
+            .map(machine::get)
+            .transpose()
+            .map_err(|e| ScenarioError(format!("{origin}: {e}")))?;
+        let box_defaults = machine::Defaults::of(machine);
         let mut devices = Vec::new();
         for (i, d) in self.devices.iter().enumerate() {
             let disks = d.disks.unwrap_or(2);
@@ -613,13 +625,18 @@ impl Scenario {
                 DeviceKindSpec::Raid0 => (DeviceKind::Raid0, 100.0, 8.0),
                 DeviceKindSpec::Nfs => (DeviceKind::Nfs, 112.0, 0.0),
             };
+            let (box_mbps, box_seek_ms) = box_defaults.device(d.kind);
+            let (bandwidth_mbps, seek_ms) = (box_mbps.unwrap_or(bandwidth_mbps), box_seek_ms.unwrap_or(seek_ms));
             let bandwidth_mbps = d.bandwidth_mbps.unwrap_or(bandwidth_mbps);
             let members = if d.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
+            let server = box_defaults.nfs;
             let nfs = (kind == DeviceKind::Nfs).then(|| NfsConfig {
-                rtt_ns: (d.rtt_ms.unwrap_or(0.2) * 1e6) as u64,
-                server_bandwidth: d.server_mbps.unwrap_or(80.0) * 1048576.0,
-                server_cache: d.server_cache_mb.unwrap_or(128) << 20,
-                server_commit_ns: (d.server_commit_ms.unwrap_or(150.0) * 1e6) as u64,
+                rtt_ns: (d.rtt_ms.unwrap_or(server.rtt_ms) * 1e6) as u64,
+                server_bandwidth: d.server_mbps.unwrap_or(server.server_mbps) * 1048576.0,
+                server_cache: d.server_cache_mb.unwrap_or(server.server_cache_mb) << 20,
+                server_background: server.server_background_mb << 20,
+                server_seek_ns: (server.server_seek_ms * 1e6) as u64,
+                server_commit_ns: (d.server_commit_ms.unwrap_or(server.server_commit_ms) * 1e6) as u64,
                 wait_queue: d.wait_queue.unwrap_or(false),
                 congestion_scaled: d.congestion_scaled.unwrap_or(false),
             });
@@ -653,6 +670,7 @@ impl Scenario {
                 fs: if nfs.is_some() { FsKind::Nfs } else { d.fs.map_or(FsKind::Xfs, FsSpec::kind) },
                 nfs,
                 initial_share: d.initial_share.unwrap_or(1.0),
+                controller: box_defaults.controller(d.kind),
             };
             if d.kind == DeviceKindSpec::Jbod {
                 for k in 0..disks {
@@ -757,6 +775,7 @@ impl Scenario {
             legacy: self.legacy.kernel(),
             seed: self.seed,
             devices,
+            controllers: box_defaults.controllers(),
             tasks,
             syscall_ns: 1500,
             copy_page_ns: 2500,

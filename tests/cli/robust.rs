@@ -140,12 +140,19 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
         legacy: LegacySpec::Linux31,
         seed: g.0.next_u64(),
         duration_s: 60.0,
+        machine: None,
         devices,
         tasks,
     };
     // Half the legacy worlds run 2.6.38 (from the seed, leaving the draws as they were).
     if s.patches == 0 && s.seed % 2 == 1 {
         s.legacy = LegacySpec::Linux2638;
+    }
+    // A third run on one of the seed's test machines (shared controllers,
+    // its NFS server), again from the seed.
+    let machines = dirtyviz::scenario::machine::all();
+    if s.seed % 3 == 0 {
+        s.machine = Some(machines[(s.seed / 3 % machines.len() as u64) as usize].name.clone());
     }
     s
 }
