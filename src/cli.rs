@@ -105,7 +105,8 @@ pub struct CasesArgs {
     /// Simulated time per run.
     #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
     pub duration: u64,
-    /// Exit 1 when the mean error of the IO-less/3.1 ratio exceeds this.
+    /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
+    /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = error_bound)]
     pub max_error: Option<f64>,
     /// Exit 1 when the mean |model/seed − 1| of the rates over the

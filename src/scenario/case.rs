@@ -23,7 +23,8 @@
 //! kernels of the seed's tables ([`KERNELS`]).
 //!
 //! CPUSp-MEMM names the test machine: a case runs on its profile
-//! ([`super::machine`]) when the seed has one with that CPU count and memory.
+//! ([`super::machine`]) when the seed has one with that CPU count and
+//! memory; an NFS case on another box writes to the seed's NFS server.
 
 use super::{DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, Scenario, ScenarioError, TaskSpec, machine, parse_size};
 
@@ -108,7 +109,7 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
         legacy: LegacySpec::Linux31,
         seed: 1,
         duration_s: 60.0,
-        machine: machine::for_case(cpus, memory_mb).map(|m| m.name.clone()),
+        machine: machine_of(devices, cpus, memory_mb),
         devices: device_specs(devices, fs, nfs_wait_queue),
         tasks: vec![tasks(&workload, bs)],
     };
@@ -259,6 +260,15 @@ fn limits(s: &mut Scenario, limits: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The profile a case runs on: the seed's box with these CPUs and memory.
+/// An NFS case on a box the seed has no profile of still writes to the
+/// seed's NFS server (its client's disks play no part).
+fn machine_of(devices: Devices, cpus: usize, memory_mb: u64) -> Option<String> {
+    let nfs_server = || machine::all().iter().find(|m| m.nfs.is_some());
+    let found = machine::for_case(cpus, memory_mb).or_else(|| (devices == Devices::Nfs).then(nfs_server).flatten());
+    found.map(|m| m.name.clone())
+}
+
 /// The scenario's devices for what the prefix asks for.
 fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> Vec<DeviceSpec> {
     let disk = |name: &str, kind: DeviceKindSpec| DeviceSpec {
@@ -275,6 +285,8 @@ fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> V
         server_mbps: None,
         server_cache_mb: None,
         server_commit_ms: None,
+        server_seek_ms: None,
+        server_background_mb: None,
         wait_queue: None,
         congestion_scaled: None,
         initial_share: None,
@@ -362,6 +374,8 @@ mod tests {
         assert_eq!(m("thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-X").as_deref(), Some("8p-4096M"));
         assert_eq!(m("JBOD-10HDD-16G/xfs-1dd-1M-24p-16384M-20:10-X").as_deref(), Some("24p-16384M"));
         assert_eq!(m("thresh=1G/xfs-1dd-4k-2p-1024M-1024M:10-X"), None, "no test box of the seed");
+        // The talk's NFS box is not one of them, but its server is the seed's.
+        assert_eq!(m("NFS/nfs-1dd-1M-8p-3072M-20:10-X").as_deref(), Some("32p-32768M"));
     }
 
     #[test]

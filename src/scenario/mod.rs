@@ -241,6 +241,13 @@ pub struct DeviceSpec {
     /// its journal commit and disk cache flush [ms] (default 150).
     #[serde(default)]
     pub server_commit_ms: Option<f64>,
+    /// NFS: the server's disk moving to each file a COMMIT writes [ms].
+    #[serde(default)]
+    pub server_seek_ms: Option<f64>,
+    /// NFS: the server's background threshold: below it the server's disk
+    /// writes only for COMMITs [MiB] (default 0: it writes at once).
+    #[serde(default)]
+    pub server_background_mb: Option<u64>,
     /// NFS: the writeback wait queue patch.
     #[serde(default)]
     pub wait_queue: Option<bool>,
@@ -634,8 +641,8 @@ impl Scenario {
                 rtt_ns: (d.rtt_ms.unwrap_or(server.rtt_ms) * 1e6) as u64,
                 server_bandwidth: d.server_mbps.unwrap_or(server.server_mbps) * 1048576.0,
                 server_cache: d.server_cache_mb.unwrap_or(server.server_cache_mb) << 20,
-                server_background: server.server_background_mb << 20,
-                server_seek_ns: (server.server_seek_ms * 1e6) as u64,
+                server_background: d.server_background_mb.unwrap_or(server.server_background_mb) << 20,
+                server_seek_ns: (d.server_seek_ms.unwrap_or(server.server_seek_ms) * 1e6) as u64,
                 server_commit_ns: (d.server_commit_ms.unwrap_or(server.server_commit_ms) * 1e6) as u64,
                 wait_queue: d.wait_queue.unwrap_or(false),
                 congestion_scaled: d.congestion_scaled.unwrap_or(false),

@@ -74,6 +74,8 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
                 server_mbps: None,
                 server_cache_mb: None,
                 server_commit_ms: None,
+                server_seek_ms: None,
+                server_background_mb: None,
                 wait_queue: (kind == DeviceKindSpec::Nfs && g.chance(0.5)).then_some(true),
                 congestion_scaled: (kind == DeviceKindSpec::Nfs && g.chance(0.5)).then_some(true),
                 initial_share: g.chance(0.3).then(|| g.below(100) as f64 / 100.0),
