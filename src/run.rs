@@ -361,10 +361,15 @@ pub struct NfsSummary {
     pub commit_mb: f64,
     /// Mean time from sending a COMMIT to its reply [ms].
     pub commit_rtt_ms: f64,
+    /// The most data ever under writeback at once [MiB].
+    pub writeback_max_mb: f64,
+    /// `nfs_congestion_kb` at the end of the run [MiB].
+    pub congestion_mb: f64,
 }
 
 impl NfsSummary {
-    fn of(m: &crate::sim::nfs::MountStats) -> NfsSummary {
+    fn of(mount: &crate::sim::nfs::NfsMount) -> NfsSummary {
+        let m = &mount.stats;
         let per = |total: f64, n: u64| if n > 0 { total / n as f64 } else { 0.0 };
         NfsSummary {
             writes: m.writes,
@@ -374,6 +379,8 @@ impl NfsSummary {
             commits: m.commits,
             commit_mb: per(mb(m.commit_pages), m.commits),
             commit_rtt_ms: per(m.commit_rtt_ns as f64 / 1e6, m.commits),
+            writeback_max_mb: mb(m.writeback_max),
+            congestion_mb: mb(mount.congestion_pages),
         }
     }
 }
@@ -511,7 +518,7 @@ pub fn summarise(scenario: &Scenario, world: &World, duration_ns: u64, wall_s: f
                 dirty_mean_mb: mean(settled.iter().map(|s| mb(s.bdis[i].dirty))),
                 seeks: b.device.seeks,
                 thresh_90_s: thresh_90(world, samples, i),
-                nfs: b.nfs.as_ref().map(|m| NfsSummary::of(&m.stats)),
+                nfs: b.nfs.as_ref().map(NfsSummary::of),
             }
         })
         .collect();

@@ -487,6 +487,24 @@ mod tests {
     }
 
     #[test]
+    fn disks_share_their_controller_while_transferring() {
+        let mut rng = SimRng::new(1);
+        // Two 100 MiB/s disks behind a 100 MiB/s controller.
+        let mut bus = Controller::new(ControllerConfig { name: "bus".into(), bandwidth: 100.0 * 1048576.0 });
+        let config = DeviceConfig { controller: Some(0), ..disk(FsKind::Btrfs) };
+        let (mut a, mut b) = (Device::new(config.clone()), Device::new(config));
+        let alone = a.submit(req(1, 0), 0, &mut rng, Some(&mut bus)).expect("idle");
+        assert_eq!(alone, transfer(FsKind::Btrfs), "alone it gets its own rate");
+        assert_eq!(bus.transferring(1), 1);
+        // The second disk shares the bus with the first: half the rate.
+        let shared = b.submit(req(2, 0), 1, &mut rng, Some(&mut bus)).expect("idle");
+        assert_eq!(shared, 2 * transfer(FsKind::Btrfs));
+        assert_eq!(bus.transferring(2), 2);
+        // Once the first transfer is over, the next one has the bus alone again.
+        assert_eq!(bus.transferring(alone + 1), 1);
+    }
+
+    #[test]
     fn filesystems_price_file_switches_differently() {
         let cost = |fs: FsKind| {
             let mut rng = SimRng::new(1);

@@ -75,6 +75,8 @@ pub struct MountStats {
     pub commit_pages: u64,
     /// Their time from sending to the server's reply [ns].
     pub commit_rtt_ns: u64,
+    /// The most pages ever under writeback at once [pages].
+    pub writeback_max: u64,
 }
 
 /// Work on the server's disk for COMMITs: write what they cover, then
@@ -261,6 +263,7 @@ impl NfsMount {
     /// Updates the wait queue state for `writeback` pages under writeback.
     /// Returns true when it just cleared (writers may be woken).
     pub fn update_congestion(&mut self, writeback: u64) -> bool {
+        self.stats.writeback_max = self.stats.writeback_max.max(writeback);
         if !self.config.wait_queue {
             return false;
         }

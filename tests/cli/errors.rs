@@ -29,6 +29,15 @@ fn absurd_values_are_refused() {
 }
 
 #[test]
+fn near_miss_case_names_are_refused_with_the_valid_ones() {
+    let kernel = "thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-3.1.0-rc4-vanila+";
+    fails_cleanly(&["run", "--case", kernel], "unknown kernel `3.1.0-rc4-vanila+`, expected X or one of");
+    fails_cleanly(&["run", "--case", kernel], "3.1.0-rc4-vanilla+");
+    fails_cleanly(&["run", "--case", "JBD-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "unknown prefix token `JBD`");
+    fails_cleanly(&["run", "--case", "RAID-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "RAID0-nHDD");
+}
+
+#[test]
 fn unknown_preset_lists_the_presets() {
     fails_cleanly(&["run", "--scenario", "hdd-7dd"], "unknown scenario `hdd-7dd`");
     fails_cleanly(&["run", "--scenario", "hdd-7dd"], "hdd-1000dd");
