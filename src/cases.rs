@@ -13,6 +13,7 @@
 
 use std::fmt::Write as _;
 
+use crate::error::Result;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::{LegacySpec, Overrides, case};
 
@@ -41,7 +42,7 @@ impl Row {
     /// True for the half the machine profiles are fitted on (even lines);
     /// the other half is held out.
     pub fn fitted(&self) -> bool {
-        self.line % 2 == 0
+        self.line.is_multiple_of(2)
     }
 }
 
@@ -157,19 +158,15 @@ pub fn select<'a>(measured: &'a [Measured], kind: Option<&str>, half: Half) -> V
 
 /// Runs every row for `duration_ns` on 3.1 and on the whole series;
 /// `progress(done, total)` is called after each run.
-pub fn measure(
-    rows: &[Row],
-    duration_ns: u64,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<Measured>, String> {
+pub fn measure(rows: &[Row], duration_ns: u64, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Vec<Measured>> {
     let runs: Vec<(usize, u8)> = (0..rows.len()).flat_map(|i| [(i, 0), (i, 11)]).collect();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let rates = on_every_cpu(&runs, |&(i, patches)| {
-        let mut s = case::parse(rows[i].name).map_err(|e| e.0)?;
+    let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<f64> {
+        let mut s = case::parse(rows[i].name)?;
         s.apply(&Overrides { patches: Some(patches), legacy: Some(LegacySpec::Linux31), ..Default::default() });
-        let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }).map_err(|e| e.0)?;
+        let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
         progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, runs.len());
-        Ok::<f64, String>(summary.bdis.iter().map(|b| b.written_mbps).sum())
+        Ok(summary.bdis.iter().map(|b| b.written_mbps).sum())
     });
     let mut rates = rates.into_iter();
     rows.iter()

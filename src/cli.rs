@@ -33,11 +33,14 @@ pub struct ViewArgs {
     pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
     /// fonts without braille).
-    #[arg(long, value_enum, default_value_t = MarkerArg::Braille)]
-    pub marker: MarkerArg,
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
     /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR forces mono.
-    #[arg(long, value_enum, default_value_t = crate::ui::theme::ThemeKind::Dark)]
-    pub theme: crate::ui::theme::ThemeKind,
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
+    /// Show developer figures: the time each frame takes to draw.
+    #[arg(long)]
+    pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
     /// dirtyviz/last-session.jsonl.
@@ -49,29 +52,10 @@ pub struct ViewArgs {
     /// Write side A's trace (as `run --trace` does) to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-}
-
-/// Chart markers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum MarkerArg {
-    /// Braille dots: 2x4 points per cell.
-    #[default]
-    Braille,
-    /// One dot per cell.
-    Dot,
-    /// One block per cell.
-    Block,
-}
-
-impl MarkerArg {
-    /// The ratatui marker.
-    pub fn marker(self) -> ratatui::symbols::Marker {
-        match self {
-            MarkerArg::Braille => ratatui::symbols::Marker::Braille,
-            MarkerArg::Dot => ratatui::symbols::Marker::Dot,
-            MarkerArg::Block => ratatui::symbols::Marker::Block,
-        }
-    }
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G); its last
+    /// line says where it stopped.
+    #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
+    pub max_trace_size: Option<u64>,
 }
 
 /// Subcommands.
@@ -88,12 +72,134 @@ pub enum Command {
     Check(CheckArgs),
     /// Replay a recorded session headless (see --record), writing its trace.
     Replay(ReplayArgs),
-    /// Run the test cases of the seed's result tables on 3.1 and on the
-    /// whole series, and print the seed's rates beside the model's.
+    /// Run the test cases of the patch series' result tables on 3.1 and on the
+    /// whole series, and print the series' rates beside the model's.
     Cases(CasesArgs),
     /// List the seed's test machines the cases run on, with where each of
     /// their numbers comes from.
     Machines,
+    /// Read a real kernel's trace of the writeback events (ftrace,
+    /// trace-cmd report, perf script) and summarise it.
+    View(crate::ktrace::cli::TraceViewArgs),
+    /// Trace the running kernel's writeback events (root).
+    Live(crate::ktrace::cli::LiveArgs),
+    /// Run a world (or a lesson's step) headless and write the five charts
+    /// as figures for slides and papers (SVG or PNG).
+    Plot(Box<PlotArgs>),
+    /// Draw what the dashboard shows, without a terminal: as text, ANSI or
+    /// SVG (for tests, docs and slides).
+    Snapshot(Box<SnapshotArgs>),
+    /// Print a shell completion script (e.g. `dirtyviz completions bash >
+    /// ~/.local/share/bash-completion/completions/dirtyviz`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on standard output (e.g. `dirtyviz man |
+    /// man -l -`).
+    Man,
+}
+
+/// `dirtyviz plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// The world (ignored with --lesson, whose step sets up its own).
+    #[command(flatten)]
+    pub world: WorldArgs,
+    /// Plot a step of this lesson (a shipped id such as 07, or a lesson
+    /// file): the lesson runs up to the step as `dirtyviz check` does, and
+    /// the figures show the step's own time.
+    #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["WorldArgs", "compare"])]
+    pub lesson: Option<String>,
+    /// The lesson's step to plot, from 1 (default 1).
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    pub step: Option<u32>,
+    /// Simulated time to plot, e.g. 60s or 5m (default: the scenario's, or
+    /// the lesson step's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
+    pub duration: Option<u64>,
+    /// Directory the figures go to (made if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// svg (vector, for papers and slides) or png (1920x1080 pixels).
+    #[arg(long, value_enum, default_value_t = PlotFormat::Svg)]
+    pub format: PlotFormat,
+    /// Plot both sides of an A/B comparison on shared axes, as the
+    /// dashboard's --compare: legacy, 2.6.38, patches=N or dirty-ratio=N.
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
+    /// The bdi of charts 2, 4 and 5, by name or number from 0 (default: the
+    /// first, or the one the lesson selects).
+    #[arg(long, value_name = "NAME|N")]
+    pub bdi: Option<String>,
+}
+
+/// Figure file formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlotFormat {
+    /// Scalable vector graphics.
+    #[default]
+    Svg,
+    /// Portable network graphics, drawn with an embedded font.
+    Png,
+}
+
+/// `dirtyviz completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `dirtyviz snapshot`.
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// The world (not with --lesson).
+    #[command(flatten)]
+    pub world: WorldArgs,
+    /// Show a lesson instead: an id (00-15) or a lesson file.
+    #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["scenario", "case", "compare"])]
+    pub lesson: Option<String>,
+    /// The lesson's step (1 is the first).
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    pub step: Option<u32>,
+    /// Start in A/B compare mode, as the dashboard's --compare.
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
+    /// Keys pressed at the start, space-separated: single characters,
+    /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, backspace, f1.
+    #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
+    pub keys: Option<String>,
+    /// Simulated time of the snapshot, e.g. 30s (default: the scenario's
+    /// duration); with --lesson, the time into the step (default: the
+    /// step's run_s, where its checks are judged).
+    #[arg(long, value_name = "TIME", value_parser = duration)]
+    pub at: Option<u64>,
+    /// Terminal size, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
+    pub size: (u16, u16),
+    /// text, ansi (colours for a terminal) or svg (an image for slides).
+    #[arg(long, value_enum, default_value_t = crate::ui::snapshot::Format::Text)]
+    pub format: crate::ui::snapshot::Format,
+    /// Palette: dark, light or mono.
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
+    /// How chart points are drawn: braille, dot or block.
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
+    /// Write to FILE (through a temporary file, renamed) instead of
+    /// standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Parses a terminal size, `160x48`.
+pub fn screen_size(s: &str) -> Result<(u16, u16), String> {
+    let bad = || "must be WIDTHxHEIGHT, e.g. 160x48, each from 1 to 1000".to_string();
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u16, u16) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    if !(1..=1000).contains(&w) || !(1..=1000).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
 }
 
 /// `dirtyviz cases`.
@@ -107,15 +213,15 @@ pub struct CasesArgs {
     pub duration: u64,
     /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
     /// held-out cases exceeds this.
-    #[arg(long, value_name = "ERROR", value_parser = error_bound)]
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_error: Option<f64>,
     /// Exit 1 when the mean |model/seed − 1| of the rates over the
     /// held-out cases exceeds this.
-    #[arg(long, value_name = "ERROR", value_parser = error_bound)]
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_rate_error: Option<f64>,
     /// Exit 1 when that error over the held-out cases of any one kind of
     /// world (single disk, JBOD, RAID0, USB key, NFS) exceeds this.
-    #[arg(long, value_name = "ERROR", value_parser = error_bound)]
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_kind_error: Option<f64>,
 }
 
@@ -128,6 +234,9 @@ pub struct ReplayArgs {
     /// Write side A's trace to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G).
+    #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
+    pub max_trace_size: Option<u64>,
 }
 
 /// `dirtyviz lesson`.
@@ -147,9 +256,15 @@ pub struct CheckArgs {
     /// Lesson or scenario files (RON), or shipped lesson ids.
     #[arg(value_name = "FILE|ID")]
     pub files: Vec<String>,
-    /// Print every check with the value it measured.
+    /// Print every check with the value it measured, and every question
+    /// with its answer.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Also draw every step of every lesson, at its end, at 160x48 and
+    /// 120x40, and fail when a chart, table or panel the step names, or a
+    /// question's answer, is not on the screen.
+    #[arg(long)]
+    pub screens: bool,
 }
 
 /// Which world to build and what to change in it.
@@ -160,7 +275,7 @@ pub struct WorldArgs {
     /// rsync) or a scenario file.
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
-    /// One of the seed's test-case names, e.g.
+    /// One of the patch series' test-case names, e.g.
     /// thresh=100M/xfs-10dd-4k-8p-4096M-100M:10-X or
     /// JBOD-10HDD-16G/xfs-100dd-1M-24p-16384M-20:10-X.
     #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
@@ -198,11 +313,11 @@ pub struct WorldArgs {
     /// the IO-full throttling before 3.1's 200 ms max-pause area.
     #[arg(long, value_name = "LEVEL", value_parser = patches)]
     pub patches: Option<Level>,
-    /// NFS: the seed's writeback wait queue patch (writers wait above
+    /// NFS: the patch series' writeback wait queue patch (writers wait above
     /// nfs_congestion_kb of writeback pages).
     #[arg(long)]
     pub nfs_wait_queue: bool,
-    /// NFS: the seed's patch scaling nfs_congestion_kb to dirty_thresh/8.
+    /// NFS: the patch series' patch scaling nfs_congestion_kb to dirty_thresh/8.
     #[arg(long)]
     pub nfs_congestion_scaled: bool,
     /// Fixed floating-proportion period shift (the kernel derives it from
@@ -245,6 +360,10 @@ pub struct RunArgs {
     /// Write every throttling decision as JSON Lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G); its last
+    /// line and the summary say where it stopped. Default: no limit.
+    #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
+    pub max_trace_size: Option<u64>,
     /// Write the time series (one row per 100 ms) as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -282,13 +401,6 @@ pub fn patches(s: &str) -> Result<Level, String> {
     }
 }
 
-fn error_bound(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err("must be a number of 0 or more, such as 0.15".into()),
-    }
-}
-
 fn percent(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(v) if v <= 100 => Ok(v),
@@ -323,6 +435,21 @@ fn memory(s: &str) -> Result<u64, String> {
     }
 }
 
+fn trace_size(s: &str) -> Result<u64, String> {
+    let min = crate::run::trace::MIN_MAX_TRACE_BYTES;
+    match size(s)? {
+        v if v < min => Err(format!("must be at least {min} bytes")),
+        v => Ok(v),
+    }
+}
+
+fn max_error(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err("must be a finite number of 0 or more, e.g. 0.15".into()),
+    }
+}
+
 fn hz(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(v @ (100 | 250 | 300 | 1000)) => Ok(v),
@@ -346,6 +473,9 @@ pub fn duration(s: &str) -> Result<u64, String> {
     let ns = value * scale;
     if !(ns.is_finite() && ns > 0.0) {
         return Err("must be positive".into());
+    }
+    if ns < 1e6 {
+        return Err("must be at least 1ms (a jiffy at HZ 1000)".into());
     }
     if ns > 1e6 * 1e9 {
         return Err("must be at most 1000000s".into());
@@ -371,7 +501,18 @@ mod tests {
         assert_eq!(duration("1.5"), Ok(1_500_000_000));
         assert!(duration("-1s").is_err());
         assert!(duration("0s").is_err());
+        assert!(duration("0.0000000001s").is_err());
+        assert_eq!(duration("1ms"), Ok(1_000_000));
         assert!(duration("soon").is_err());
+    }
+
+    #[test]
+    fn screen_sizes() {
+        assert_eq!(screen_size("160x48"), Ok((160, 48)));
+        assert_eq!(screen_size("80X24"), Ok((80, 24)));
+        assert!(screen_size("0x10").is_err());
+        assert!(screen_size("160").is_err());
+        assert!(screen_size("axb").is_err());
     }
 
     #[test]
@@ -382,6 +523,8 @@ mod tests {
         assert!(dirty_bytes("4095").is_err());
         assert!(dirty_bytes("4096").is_ok());
         assert!(percent("101").is_err());
+        assert!(max_error("NaN").is_err() && max_error("-1").is_err() && max_error("inf").is_err());
+        assert_eq!(max_error("0.15"), Ok(0.15));
         let e = Cli::try_parse_from(["dirtyviz", "run", "--dd", "100000"]).expect_err("too many");
         assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
     }

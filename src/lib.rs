@@ -8,18 +8,41 @@
 //! - [`sim`]: the deterministic world (no terminal, no files, no clock).
 //! - [`scenario`]: scenario files, presets and command-line overrides.
 //! - [`session`]: one or two worlds in lockstep, driven by inputs.
+//! - [`pauses`]: throttling pauses binned by time, for the pause chart.
 //! - [`lesson`]: guided lessons, their checks and the headless checker.
 //! - [`run`]: headless runs (trace, CSV, summary).
+//! - [`app`]: the dashboard's model (state, messages, update), no terminal.
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers.
-//! - [`ui`]: the live terminal dashboard.
+//! - [`ktrace`]: real kernel traces of the writeback tracepoints, read,
+//!   summarised, captured live and fitted with a scenario.
+//! - [`plot`]: the five charts as figures (SVG, PNG) for slides and papers.
+//! - [`shell`]: shell completions and the man page.
+//! - [`ui`]: the live terminal dashboard: keys, pacing, drawing.
+//! - [`error`]: the one error type; [`input`] and [`output`]: reading the
+//!   user's files with limits, writing outputs without clobbering;
+//!   [`units`]: MiB, means and medians; [`oom`]: out of memory as an error;
+//!   [`interrupt`]: Ctrl-C during a headless run.
 
+pub mod app;
 pub mod cases;
 pub mod cli;
+pub mod error;
+pub mod input;
+pub mod interrupt;
+pub mod ktrace;
 pub mod lesson;
+pub mod oom;
+pub mod output;
+pub mod pauses;
+pub mod plot;
 pub mod record;
 pub mod run;
 pub mod scenario;
 pub mod session;
+pub mod shell;
 pub mod sim;
 pub mod ui;
+pub mod units;
+
+pub use error::{Error, Result};

@@ -1,16 +1,24 @@
 //! The `dirtyviz` binary: parse the command line, dispatch, report errors.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::cli::{CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, ViewArgs, WorldArgs};
-use dirtyviz::lesson::progress::Progress;
+use dirtyviz::app::{App, AppOptions};
+use dirtyviz::cli::{
+    CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
+};
+use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
+use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
+use dirtyviz::output::{Named, check_distinct};
 use dirtyviz::run::{RunOptions, run};
 use dirtyviz::scenario::Scenario;
 
-/// Exit code for bad input: a usage error, an unreadable or invalid file.
-const EXIT_BAD_INPUT: u8 = 2;
+/// Every allocation goes through the system allocator; one that fails
+/// ends dirtyviz with a one-line error instead of an abort.
+#[global_allocator]
+static ALLOCATOR: dirtyviz::oom::Reporting = dirtyviz::oom::Reporting;
 
 /// Writes to standard output. A reader that went away (`dirtyviz lessons
 /// | head`) is not an error: the output just stops. Returns false then.
@@ -19,10 +27,15 @@ fn out(text: std::fmt::Arguments) -> bool {
     writeln!(std::io::stdout().lock(), "{text}").is_ok()
 }
 
-/// Reports bad input in one line.
-fn bad_input(e: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {e}");
-    ExitCode::from(EXIT_BAD_INPUT)
+/// Reports an error in one line, control characters escaped.
+fn fail(e: Error) -> ExitCode {
+    eprintln!("error: {}", printable(&e.to_string()));
+    ExitCode::from(e.exit_code())
+}
+
+/// The exit code of `result`, its error reported.
+fn finish(result: Result<ExitCode>) -> ExitCode {
+    result.unwrap_or_else(fail)
 }
 
 fn main() -> ExitCode {
@@ -34,67 +47,100 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line: clap's first line, without the usage block.
+            // One line: clap's first line (with the line it announces, when
+            // it ends in a colon), without the usage block.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see dirtyviz --help)");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut first = lines.next().unwrap_or("error: invalid arguments").to_string();
+            if first.ends_with(':')
+                && let Some(next) = lines.next()
+            {
+                first = format!("{first} {next}");
+            }
+            eprintln!("{} (see dirtyviz --help)", printable(&first));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    match cli.command {
+    finish(match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
         Some(Command::Lessons) => list_lessons(),
-        Some(Command::Check(args)) => check_files(&args),
+        Some(Command::Check(args)) => Ok(check_files(&args)),
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
         Some(Command::Machines) => {
             out(format_args!("{}", dirtyviz::scenario::machine::report().trim_end()));
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args).map(|_| ExitCode::SUCCESS),
+        Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args).map(|_| ExitCode::SUCCESS),
+        Some(Command::Plot(args)) => plot(&args),
+        Some(Command::Snapshot(args)) => snapshot(&args),
+        Some(Command::Completions(args)) => {
+            dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => {
+            let _ = dirtyviz::shell::man(&mut std::io::stdout().lock());
+            Ok(ExitCode::SUCCESS)
         }
         None => dashboard(&cli.world, &cli.view),
-    }
+    })
 }
 
-/// Builds the scenario the arguments name, with their overrides applied.
-fn scenario(args: &WorldArgs) -> Result<Scenario, String> {
-    let mut s = match &args.case {
-        Some(case) => dirtyviz::scenario::case::parse(case),
-        None => Scenario::resolve(args.scenario.as_deref().unwrap_or("default")),
-    }
-    .map_err(|e| e.0)?;
-    s.apply(&args.overrides());
-    Ok(s)
-}
-
-fn run_headless(args: &RunArgs) -> ExitCode {
-    let s = match scenario(&args.world) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
+/// Builds the scenario the arguments name, with their overrides applied,
+/// and the file it came from, if any.
+fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
+    let (mut s, file) = match &args.case {
+        Some(case) => (dirtyviz::scenario::case::parse(case)?, None),
+        None => {
+            let name = args.scenario.as_deref().unwrap_or("default");
+            let file = dirtyviz::scenario::presets::get(name).is_none().then(|| PathBuf::from(name));
+            (Scenario::resolve(name)?, file)
+        }
     };
+    s.apply(&args.overrides());
+    Ok((s, file))
+}
+
+fn run_headless(args: &RunArgs) -> Result<ExitCode> {
+    let (s, file) = scenario(&args.world)?;
+    let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
+    let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
+        .into_iter()
+        .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
+        .collect();
+    check_distinct(&inputs, &outputs)?;
+    dirtyviz::interrupt::catch();
     let opts = RunOptions {
         duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
         trace: args.trace.clone(),
+        max_trace_bytes: args.max_trace_size,
         csv: args.csv.clone(),
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
     };
-    match run(&s, &opts) {
-        Ok(summary) => {
-            if !args.quiet {
-                out(format_args!("{}", summary.report().trim_end()));
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => bad_input(e),
+    let summary = run(&s, &opts, &mut |note| eprintln!("{}", printable(&note)))?;
+    if !args.quiet {
+        out(format_args!("{}", summary.report().trim_end()));
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Exit code of `dirtyviz check` when something failed.
 const EXIT_CHECK_FAILED: u8 = 1;
 
-fn list_lessons() -> ExitCode {
-    let progress = Progress::load();
+/// Reads the user's progress, telling on stderr what had to be set aside.
+fn open_progress() -> progress::Loaded {
+    let loaded = Progress::open();
+    if let Some(w) = &loaded.warning {
+        eprintln!("warning: {}", printable(w));
+    }
+    loaded
+}
+
+fn list_lessons() -> Result<ExitCode> {
+    let progress = open_progress().progress;
     let lessons = Lesson::shipped();
     let width = lessons.iter().flatten().map(|l| l.title.chars().count()).max().unwrap_or(0);
     for lesson in lessons {
@@ -109,26 +155,56 @@ fn list_lessons() -> ExitCode {
                     break;
                 }
             }
-            Err(e) => eprintln!("{e}"),
+            Err(e) => eprintln!("{}", printable(&e.to_string())),
         }
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
-    let outcomes = check::check_all(&sources);
+    let mut outcomes = check::check_all(&sources);
+    if args.screens {
+        let lessons: Vec<(usize, Lesson)> = outcomes
+            .iter()
+            .zip(&sources)
+            .enumerate()
+            .filter_map(|(i, (o, s))| {
+                let text = s.text.as_ref().ok()?;
+                (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
+                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l)))
+                    .flatten()
+            })
+            .collect();
+        let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
+            (*i, dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES))
+        });
+        for (i, result) in walked {
+            let o = &mut outcomes[i];
+            match result {
+                Ok(missing) => o.failures.extend(missing),
+                Err(e) => o.failures.push(format!("{}: cannot draw its screens: {e}", o.origin)),
+            }
+            if o.passed() {
+                o.summary.push_str("; every step shows what it names");
+            }
+        }
+    }
     let mut failed = 0;
     for o in &outcomes {
-        out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, o.summary));
+        out(format_args!("{} {}", if o.passed() { "ok  " } else { "FAIL" }, printable(&o.summary)));
         if args.verbose {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
                 out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds));
             }
+            for q in &o.questions {
+                let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
+                out(format_args!("       ? step {} \"{}\": {answer}", q.step, q.ask));
+            }
         }
         for f in &o.failures {
-            eprintln!("{f}");
+            eprintln!("{}", printable(f));
         }
         failed += usize::from(!o.passed());
     }
@@ -140,80 +216,99 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn lesson(args: &LessonArgs) -> ExitCode {
-    use dirtyviz::ui::app::App;
-    let trace = args.view.trace.is_some();
-    let app = match &args.lesson {
-        Some(which) => Lesson::resolve(which).map_err(|e| e.0).and_then(|l| {
-            let step = Progress::load().resume_step(&l);
-            App::for_lesson_traced(l, step, args.view.theme, trace).map_err(|e| e.0)
-        }),
-        None => App::lesson_picker(args.view.theme, trace).map_err(|e| e.0),
+fn lesson(args: &LessonArgs) -> Result<ExitCode> {
+    let opts = app_options(&args.view);
+    let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
+    let loaded = open_progress();
+    let mut app = match &args.lesson {
+        Some(which) => {
+            let l = Lesson::resolve(which)?;
+            let step = loaded.progress.resume_step(&l);
+            App::for_lesson(l, step, loaded.progress, &opts)?
+        }
+        None => App::lesson_picker(Lesson::all_shipped()?, loaded.progress, &opts)?,
     };
-    let mut app = match app {
-        Ok(app) => app,
-        Err(e) => return bad_input(e),
-    };
-    app.save_progress = true;
-    app.note_progress();
-    open_dashboard(app, &args.view)
+    if let Some(note) = loaded.note {
+        app.set_note(note);
+    }
+    open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }), true)
+}
+
+/// The app options the view arguments ask for (`NO_COLOR` forces mono).
+fn app_options(view: &ViewArgs) -> AppOptions {
+    AppOptions {
+        theme: dirtyviz::ui::theme::resolve(view.theme),
+        marker: view.marker,
+        trace: view.trace.is_some(),
+        debug: view.debug,
+    }
 }
 
 /// Runs the dashboard on `app` (built traced when `view.trace` is set)
-/// with the view options: marker, recording, trace file.
-fn open_dashboard(mut app: dirtyviz::ui::app::App, view: &ViewArgs) -> ExitCode {
+/// with the view options: recording, trace file; a lesson saves its
+/// progress when `save_progress` is set. `input` is the scenario or lesson
+/// file it was built from, which no output may be.
+fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress: bool) -> Result<ExitCode> {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
-    app.marker = view.marker.marker();
+    let data_dir = progress::data_dir();
+    let progress_file = progress::path();
+    let lock_file = progress_file.as_deref().map(progress::lock_path);
+    let last_session = data_dir.as_deref().map(dirtyviz::record::last_session);
+    let mut inputs: Vec<Named> = input.into_iter().collect();
+    inputs.extend(progress_file.as_deref().map(|p| Named { role: "the progress file", path: p }));
+    inputs.extend(lock_file.as_deref().map(|p| Named { role: "the progress lock", path: p }));
+    let mut outputs: Vec<Named> = Vec::new();
+    outputs.extend(view.trace.as_deref().map(|p| Named { role: "--trace", path: p }));
+    outputs.extend(view.record.as_deref().map(|p| Named { role: "--record", path: p }));
+    if view.record.is_none() && !view.no_record {
+        // The default recording ends up as last-session.jsonl.
+        inputs.extend(last_session.as_deref().map(|p| Named { role: "the last session's recording", path: p }));
+    }
+    check_distinct(&inputs, &outputs)?;
+
     let mut outputs = dirtyviz::ui::Outputs::default();
+    outputs.save_progress = save_progress;
     if let Some(path) = &view.trace {
-        match TraceWriter::create(path, &app) {
-            Ok(w) => outputs.trace = Some(w),
-            Err(e) => return bad_input(e),
-        }
+        outputs.trace = Some(TraceWriter::capped(path, &app, view.max_trace_size)?);
     }
-    let record_path = match &view.record {
-        Some(p) => Some(p.clone()),
-        None if !view.no_record => dirtyviz::lesson::progress::data_dir().map(|d| d.join("last-session.jsonl")),
-        None => None,
-    };
-    if let Some(path) = record_path {
-        match Recorder::create(&path, &Header::of(&app)) {
-            Ok(r) => outputs.record = Some(r),
-            // Asked for: an error. The default place: go on without.
-            Err(e) if view.record.is_some() => return bad_input(e),
-            Err(_) => {}
-        }
+    let header = Header::of(&app);
+    if let Some(path) = &view.record {
+        outputs.record = Some(Recorder::create(path, &header)?);
+    } else if !view.no_record
+        && let Some(dir) = &data_dir
+    {
+        // The default place: go on without a recording if it cannot be kept.
+        outputs.record = Some(Recorder::for_session(dir, &header));
     }
-    match dirtyviz::ui::run(app, outputs) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: terminal: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    Ok(match dirtyviz::ui::run(app, outputs)? {
+        dirtyviz::ui::Exit::Quit => ExitCode::SUCCESS,
+        // As a shell reports a process a signal ended: 128 + its number.
+        dirtyviz::ui::Exit::Signal(n) => ExitCode::from(128u8.saturating_add(n as u8)),
+    })
 }
 
-fn cases(args: &CasesArgs) -> ExitCode {
+fn cases(args: &CasesArgs) -> Result<ExitCode> {
     use dirtyviz::cases;
     let rows: Vec<_> =
         cases::rows().into_iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).collect();
     if rows.is_empty() {
-        return bad_input(format!("no case of the seed's tables contains `{}`", args.filter.as_deref().unwrap_or("")));
+        return Err(Error::invalid(format!(
+            "no case of the seed's tables contains `{}`",
+            args.filter.as_deref().unwrap_or("")
+        )));
     }
+    dirtyviz::interrupt::catch();
     let progress = ProgressLine::on_terminal();
     let measured = cases::measure(&rows, args.duration, &|done, total| progress.show(done, total));
     progress.clear();
-    let measured = match measured {
-        Ok(m) => m,
-        Err(e) => return bad_input(e),
-    };
+    let measured = measured?;
     out(format_args!("{}", cases::report(&measured).trim_end()));
     let bounds = cases::Bounds { ratio: args.max_error, rate: args.max_rate_error, kind: args.max_kind_error };
     let failures = cases::failures(&measured, &bounds);
     for f in &failures {
         eprintln!("{f}");
     }
-    if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) }
+    Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) })
 }
 
 /// A one-line progress indicator on stderr, shown only when stderr is a
@@ -241,32 +336,103 @@ impl ProgressLine {
     }
 }
 
-fn replay(args: &ReplayArgs) -> ExitCode {
-    match dirtyviz::record::replay(&args.file, args.trace.as_deref()) {
-        Ok(r) => {
-            out(format_args!(
-                "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
-                r.calls,
-                r.keys,
-                args.file.display(),
-                r.sim_ns as f64 / 1e9,
-                r.level,
-                args.trace.as_ref().map(|t| format!("; trace in {}", t.display())).unwrap_or_default()
-            ));
-            ExitCode::SUCCESS
-        }
-        Err(e) => bad_input(e),
-    }
+fn replay(args: &ReplayArgs) -> Result<ExitCode> {
+    let inputs = [Named { role: "the recording", path: &args.file }];
+    let outputs: Vec<Named> = args.trace.as_deref().map(|p| Named { role: "--trace", path: p }).into_iter().collect();
+    check_distinct(&inputs, &outputs)?;
+    dirtyviz::interrupt::catch();
+    let r = dirtyviz::record::replay(&args.file, args.trace.as_deref(), args.max_trace_size)?;
+    out(format_args!(
+        "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
+        r.calls,
+        r.keys,
+        printable(&args.file.display().to_string()),
+        r.sim_ns as f64 / 1e9,
+        r.level,
+        args.trace.as_ref().map(|t| format!("; trace in {}", printable(&t.display().to_string()))).unwrap_or_default()
+    ));
+    Ok(ExitCode::SUCCESS)
 }
 
-fn dashboard(world: &WorldArgs, view: &ViewArgs) -> ExitCode {
-    let s = match scenario(world) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
+fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
+    use dirtyviz::plot::{Source, plot};
+    let source = match &args.lesson {
+        Some(lesson) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
+        None => Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare },
     };
-    let app = match dirtyviz::ui::app::App::traced(s, view.compare, view.theme, view.trace.is_some()) {
-        Ok(app) => app,
-        Err(e) => return bad_input(e.0),
+    let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref()];
+    let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;
+    out(format_args!("{}", report.trim_end()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
+    let (s, file) = scenario(world)?;
+    let app = App::new(s, view.compare, &app_options(view))?;
+    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), false)
+}
+
+fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
+    use dirtyviz::ui::{keys, snapshot};
+    let opts = AppOptions { theme: args.theme, marker: args.marker, ..AppOptions::default() };
+    let presses = args
+        .keys
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|k| {
+            keys::parse_key(k).ok_or_else(|| {
+                Error::invalid(format!(
+                    "--keys: unknown key `{k}`: expected single characters, space, esc, enter, tab, up, down, pgup, pgdn"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (mut app, input) = match &args.lesson {
+        Some(which) => {
+            if args.world.overrides() != dirtyviz::scenario::Overrides::default() {
+                return Err(Error::invalid("--lesson sets up its own world: world options do not apply to it"));
+            }
+            let step = args.step.map_or(0, |s| s as usize - 1);
+            let l = Lesson::resolve(which)?;
+            if step >= l.steps.len() {
+                return Err(Error::invalid(format!(
+                    "--step {}: lesson {} has {} steps",
+                    step + 1,
+                    l.id,
+                    l.steps.len()
+                )));
+            }
+            let file = Lesson::shipped_file(which).is_none().then(|| PathBuf::from(which));
+            (App::for_lesson(l, step, Progress::default(), &opts)?, file.map(|f| ("the lesson", f)))
+        }
+        None => {
+            let (s, file) = scenario(&args.world)?;
+            (App::new(s, args.compare, &opts)?, file.map(|f| ("the scenario", f)))
+        }
     };
-    open_dashboard(app, view)
+    if let Some(path) = &args.output {
+        let inputs: Vec<Named> = input.iter().map(|(role, path)| Named { role, path }).collect();
+        check_distinct(&inputs, &[Named { role: "--output", path }])?;
+    }
+    for key in presses {
+        if let Some(msg) = keys::message(key, app.mode()) {
+            app.update(msg);
+        }
+    }
+    let at = match app.lesson() {
+        Some(mode) => mode.run().step_start_ns + args.at.unwrap_or(mode.run().step_end_ns() - mode.run().step_start_ns),
+        None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
+    };
+    app.advance_to(at);
+    let (width, height) = args.size;
+    let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
+    match &args.output {
+        Some(path) => snapshot::write_file(path, &text)?,
+        None => {
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -7,21 +7,31 @@
 //! reproduces the session exactly, down to the bytes of its trace. Lines are
 //! flushed as they are written, so the recording of a session that crashed
 //! is good up to the crash.
+//!
+//! Where recordings go:
+//! - `--record FILE`: written like every output (a temporary file renamed
+//!   over FILE when the session ends, also when it crashes; a session that
+//!   fails to start leaves FILE as it was).
+//! - by default, each session its own file in the data directory,
+//!   `sessions/<start time>-<pid>.jsonl` (the last [`KEEP_SESSIONS`] are
+//!   kept), and when it ends (also by a crash) `last-session.jsonl` becomes
+//!   a link to it, replaced in one step: two sessions at once never mix,
+//!   and a session that fails to start touches neither.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::{App, AppOptions, Entry, ThemeKind};
+use crate::error::{Error, Result};
+use crate::input::{Lines, MAX_RECORDING_BYTES, MAX_RON_BYTES};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
 use crate::scenario::Scenario;
 use crate::session::{Compare, level_name};
 use crate::sim::trace::TraceEvent;
-use crate::ui::app::{App, Entry};
-use crate::ui::lesson::Picker;
-use crate::ui::theme::ThemeKind;
 
 /// How a recorded session began.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -59,128 +69,319 @@ pub struct Header {
 impl Header {
     /// The header of a session about to start on `app`.
     pub fn of(app: &App) -> Header {
-        let start = match &app.lesson {
+        let start = match app.lesson() {
             Some(mode) => Start::Lesson {
-                lesson: Box::new(mode.run.lesson.clone()),
-                step: mode.run.step,
-                picker: app.picker.as_ref().map(|p| p.selected),
+                lesson: Box::new(mode.run().lesson.clone()),
+                step: mode.run().step,
+                picker: app.picker().map(|p| p.selected),
             },
             None => Start::Dashboard {
-                scenario: Box::new(app.session.scenario.clone()),
-                compare: app.session.compare.map(|c| c.to_string()),
+                scenario: Box::new(app.session().scenario.clone()),
+                compare: app.session().compare.map(|c| c.to_string()),
             },
         };
-        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress.clone() }
+        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress().clone() }
     }
 
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
-    pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App, String> {
+    pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
+        let opts = AppOptions { theme, trace, ..AppOptions::default() };
+        let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {
                 let compare = compare.as_deref().map(Compare::parse).transpose()?;
-                App::traced(scenario.as_ref().clone(), compare, theme, trace).map_err(|e| e.0)?
+                App::new(scenario.as_ref().clone(), compare, &opts)?
             }
             Start::Lesson { lesson, step, picker } => {
-                let mut app = App::for_lesson_traced(lesson.as_ref().clone(), *step, theme, trace).map_err(|e| e.0)?;
+                let mut app = App::for_lesson(lesson.as_ref().clone(), *step, progress.clone(), &opts)?;
                 if let Some(selected) = picker {
-                    let lessons = Lesson::all_shipped().map_err(|e| e.0)?;
-                    if *selected >= lessons.len() {
-                        return Err(format!("the recording's lesson list has no entry {selected}"));
-                    }
-                    app.picker = Some(Picker { lessons, selected: *selected });
-                    app.paused = true;
+                    let lessons = Lesson::all_shipped()?;
+                    app.open_picker(lessons, *selected).map_err(|e| Error::invalid(format!("the recording's {e}")))?;
                 }
                 app
             }
         };
-        app.progress = self.progress.clone();
+        app.set_progress(progress);
         Ok(app)
     }
 }
 
-/// Writes a recording as the session goes.
+/// Session recordings kept in the data directory's `sessions/`.
+pub const KEEP_SESSIONS: usize = 20;
+
+/// Where a recording's lines go.
+enum Sink {
+    /// `--record FILE`: renamed into place at the end.
+    Output(crate::output::AtomicFile),
+    /// The session's own file in `sessions/`, not created before the
+    /// first entry (a session that never starts leaves nothing); its
+    /// header waits in `pending` until then.
+    Session { out: Option<BufWriter<File>>, pending: String, data_dir: PathBuf },
+}
+
+/// Writes a recording as the session goes. [`Recorder::finish`] ends it;
+/// a recorder dropped without it keeps the recording if the session
+/// crashed (a panic) and leaves nothing otherwise (the session never
+/// started).
 pub struct Recorder {
-    out: BufWriter<File>,
+    sink: Option<Sink>,
     path: PathBuf,
 }
 
 impl Recorder {
-    /// Creates `path` and writes the header.
-    pub fn create(path: &Path, header: &Header) -> Result<Recorder, String> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let file = File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
-        let mut r = Recorder { out: BufWriter::new(file), path: path.to_path_buf() };
-        let line = serde_json::to_string(header).map_err(|e| e.to_string())?;
+    /// Records to `path` (`--record FILE`), writing the header.
+    pub fn create(path: &Path, header: &Header) -> Result<Recorder> {
+        let out = crate::output::AtomicFile::create(path)?;
+        let mut r = Recorder { sink: Some(Sink::Output(out)), path: path.to_path_buf() };
+        let line = serde_json::to_string(header).expect("a header is plain data");
         r.line(&line)?;
         Ok(r)
     }
 
+    /// Records to a file of its own, `data_dir/sessions/<start>-<pid>.jsonl`,
+    /// created (with the directories) when the first entry comes.
+    pub fn for_session(data_dir: &Path, header: &Header) -> Recorder {
+        let stamp = crate::output::timestamp(std::time::SystemTime::now());
+        let path = data_dir.join("sessions").join(format!("{stamp}-{}.jsonl", std::process::id()));
+        let pending = serde_json::to_string(header).expect("a header is plain data");
+        Recorder { sink: Some(Sink::Session { out: None, pending, data_dir: data_dir.to_path_buf() }), path }
+    }
+
     /// Appends entries.
-    pub fn write(&mut self, entries: &[Entry]) -> Result<(), String> {
+    pub fn write(&mut self, entries: &[Entry]) -> Result<()> {
         for e in entries {
-            let line = serde_json::to_string(e).map_err(|e| e.to_string())?;
+            let line = serde_json::to_string(e).expect("an entry is plain data");
             self.line(&line)?;
         }
         Ok(())
     }
 
-    fn line(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.out, "{line}")
-            .and_then(|_| self.out.flush())
-            .map_err(|e| format!("{}: write failed: {e}", self.path.display()))
+    fn line(&mut self, line: &str) -> Result<()> {
+        let out: &mut dyn Write = match self.sink.as_mut().expect("recording until finished") {
+            Sink::Output(f) => f,
+            Sink::Session { out, pending, .. } => {
+                if out.is_none() {
+                    *out = Some(start_session_file(&mut self.path, pending)?);
+                }
+                out.as_mut().expect("created above")
+            }
+        };
+        writeln!(out, "{line}").and_then(|_| out.flush()).map_err(Error::io(&self.path, "cannot write"))
     }
 
-    /// Where it writes.
+    /// Where the recording ends up.
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Recording by default (not asked for with `--record`): a session
+    /// goes on, and ends well, without it when it cannot be written.
+    pub fn optional(&self) -> bool {
+        matches!(self.sink, Some(Sink::Session { .. }))
+    }
+
+    /// Ends the recording: `--record`'s file replaces FILE; a session's own
+    /// file becomes `last-session.jsonl` and the oldest sessions beyond
+    /// [`KEEP_SESSIONS`] go.
+    pub fn finish(mut self) -> Result<()> {
+        self.end()
+    }
+
+    fn end(&mut self) -> Result<()> {
+        if matches!(&self.sink, Some(Sink::Session { out: None, .. })) {
+            // A session with no entry still leaves its header.
+            let Some(Sink::Session { out, pending, .. }) = &mut self.sink else { unreachable!() };
+            *out = Some(start_session_file(&mut self.path, pending)?);
+        }
+        match self.sink.take() {
+            None => Ok(()),
+            Some(Sink::Output(f)) => f.commit(),
+            Some(Sink::Session { out, data_dir, .. }) => {
+                if let Some(mut out) = out {
+                    out.flush().map_err(Error::io(&self.path, "cannot write"))?;
+                }
+                link_last_session(&data_dir, &self.path)?;
+                prune_sessions(&data_dir.join("sessions"), KEEP_SESSIONS);
+                Ok(())
+            }
+        }
+    }
 }
 
-/// Reads a recording: its header and its entries.
-pub fn load(path: &Path) -> Result<(Header, Vec<Entry>), String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut lines = BufReader::new(file).lines().enumerate();
-    let at = |n: usize, e: &dyn std::fmt::Display| format!("{}:{}: {e}", path.display(), n + 1);
-    let (n, first) = lines.next().ok_or_else(|| format!("{}: empty, not a recording", path.display()))?;
-    let first = first.map_err(|e| at(n, &e))?;
-    let header: Header = serde_json::from_str(&first).map_err(|e| at(n, &format!("not a recording header: {e}")))?;
-    let mut entries = Vec::new();
-    for (n, line) in lines {
-        let line = line.map_err(|e| at(n, &e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        entries.push(serde_json::from_str(&line).map_err(|e| at(n, &format!("not a recorded call: {e}")))?);
+/// Creates a session's file and writes its header; a file whose header
+/// cannot be written is removed.
+fn start_session_file(path: &mut PathBuf, header: &str) -> Result<BufWriter<File>> {
+    let mut file = create_session_file(path)?;
+    if let Err(e) = writeln!(file, "{header}").and_then(|_| file.flush()) {
+        drop(file);
+        let _ = std::fs::remove_file(&*path);
+        return Err(Error::io(path, "cannot write")(e));
     }
-    Ok((header, entries))
+    Ok(file)
+}
+
+/// Creates a session's file at `path` (with its directory), or beside it
+/// with `-N` added when that name is taken; `path` ends up naming it.
+fn create_session_file(path: &mut PathBuf) -> Result<BufWriter<File>> {
+    let dir = path.parent().expect("a session file is in sessions/").to_path_buf();
+    std::fs::create_dir_all(&dir).map_err(Error::io(&dir, "cannot create"))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for n in 0..100 {
+        let candidate = if n == 0 { path.clone() } else { dir.join(format!("{stem}-{n}.jsonl")) };
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
+            Ok(f) => {
+                *path = candidate;
+                return Ok(BufWriter::new(f));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&candidate, "cannot create")(e)),
+        }
+    }
+    Err(Error::invalid(format!("{}: too many sessions started in one second", dir.display())))
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            // The recording of a crash is what a bug report needs.
+            let _ = self.end();
+        }
+        // Otherwise the session never started: an `Output` sink discards
+        // its temporary file, a session sink created nothing.
+    }
+}
+
+/// The file the last finished session recorded to.
+pub fn last_session(data_dir: &Path) -> PathBuf {
+    data_dir.join("last-session.jsonl")
+}
+
+/// Makes `data_dir/last-session.jsonl` the recording at `session`, in one
+/// step: a hard link (or, where links are not possible, a copy) renamed
+/// over it.
+fn link_last_session(data_dir: &Path, session: &Path) -> Result<()> {
+    let last = last_session(data_dir);
+    let temp = data_dir.join(format!(".last-session.jsonl.dirtyviz-{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&temp);
+    if std::fs::hard_link(session, &temp).is_err() {
+        std::fs::copy(session, &temp).map_err(Error::io(&last, "cannot write"))?;
+    }
+    std::fs::rename(&temp, &last).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        Error::io(&last, "cannot replace")(e)
+    })
+}
+
+/// A session file's name: `YYYYMMDD-HHMMSS-PID[-N].jsonl`.
+fn is_session_file(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".jsonl") else { return false };
+    let b = stem.as_bytes();
+    b.len() > 16
+        && b[..8].iter().all(u8::is_ascii_digit)
+        && b[8] == b'-'
+        && b[9..15].iter().all(u8::is_ascii_digit)
+        && b[15] == b'-'
+        && stem[16..].split('-').all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// Removes the oldest session files of `dir` beyond the newest `keep`.
+fn prune_sessions(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut names: Vec<String> =
+        entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| is_session_file(n)).collect();
+    names.sort();
+    let excess = names.len().saturating_sub(keep);
+    for name in &names[..excess] {
+        let _ = std::fs::remove_file(dir.join(name));
+    }
+}
+
+/// Longest line of a recording after its header [bytes].
+const MAX_ENTRY_BYTES: usize = 4096;
+
+/// Longest step in time one recorded `Advance` may make: the dashboard
+/// advances at most a minute at a time [ns].
+pub const MAX_ADVANCE_NS: u64 = 60 * crate::sim::NS_PER_SEC;
+
+/// Longest session a recording may replay, as `--duration` [ns].
+pub const MAX_SESSION_NS: u64 = 1_000_000 * crate::sim::NS_PER_SEC;
+
+/// A recording being read: its header, then its entries one at a time.
+pub struct Reader {
+    lines: Lines<File>,
+    path: PathBuf,
+    /// How the session began.
+    pub header: Header,
+}
+
+impl Reader {
+    /// Opens a recording (a regular file of at most 1 GiB) and reads its header.
+    pub fn open(path: &Path) -> Result<Reader> {
+        let file = crate::input::open(path, "recording", MAX_RECORDING_BYTES)?;
+        let mut lines = Lines::new(file, MAX_RECORDING_BYTES);
+        let at = |n: usize, what: String| Error::invalid(format!("{}:{n}: {what}", path.display()));
+        let first = match lines.next_line(MAX_RON_BYTES as usize) {
+            Ok(Some(line)) => line,
+            Ok(None) => return Err(Error::invalid(format!("{}: empty, not a recording", path.display()))),
+            Err(e) => return Err(at(1, e)),
+        };
+        let first = crate::input::without_bom(first);
+        let header: Header = serde_json::from_str(first).map_err(|e| at(1, format!("not a recording header: {e}")))?;
+        Ok(Reader { lines, path: path.to_path_buf(), header })
+    }
+
+    /// The next recorded call, or `None` at the end.
+    pub fn next_entry(&mut self) -> Result<Option<Entry>> {
+        loop {
+            let parsed = match self.lines.next_line(MAX_ENTRY_BYTES) {
+                Ok(None) => return Ok(None),
+                Ok(Some(line)) if line.trim().is_empty() => continue,
+                Ok(Some(line)) => serde_json::from_str(line).map_err(|e| format!("not a recorded call: {e}")),
+                Err(e) => Err(e),
+            };
+            return parsed.map(Some).map_err(|e| self.error(e));
+        }
+    }
+
+    /// An error at the line last read.
+    fn error(&self, what: String) -> Error {
+        Error::invalid(format!("{}:{}: {what}", self.path.display(), self.lines.number))
+    }
+}
+
+/// Reads a whole recording: its header and its entries.
+pub fn load(path: &Path) -> Result<(Header, Vec<Entry>)> {
+    let mut reader = Reader::open(path)?;
+    let mut entries = Vec::new();
+    while let Some(e) = reader.next_entry()? {
+        entries.push(e);
+    }
+    Ok((reader.header, entries))
 }
 
 /// Writes a session's trace as JSON Lines, in the format of `dirtyviz run
 /// --trace`: a header line, then the events.
 pub struct TraceWriter {
-    out: BufWriter<File>,
-    path: PathBuf,
+    file: Option<crate::run::trace::TraceFile>,
 }
 
 impl TraceWriter {
-    /// Creates `path` and writes the header for `app`'s side A.
-    pub fn create(path: &Path, app: &App) -> Result<TraceWriter, String> {
-        let file = File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
-        let mut w = TraceWriter { out: BufWriter::with_capacity(1 << 16, file), path: path.to_path_buf() };
-        let s = &app.session.scenario;
-        crate::run::write_trace_header(&mut w.out, app.world(), s.seed, &s.name).map_err(|e| w.err(e))?;
-        Ok(w)
+    /// Starts a trace at `path` with the header for `app`'s side A.
+    pub fn create(path: &Path, app: &App) -> Result<TraceWriter> {
+        TraceWriter::capped(path, app, None)
     }
 
-    fn err(&self, e: std::io::Error) -> String {
-        format!("{}: write failed: {e}", self.path.display())
+    /// [`TraceWriter::create`], stopping before the trace grows past `cap` bytes.
+    pub fn capped(path: &Path, app: &App, cap: Option<u64>) -> Result<TraceWriter> {
+        let mut file = crate::run::trace::TraceFile::create(path, cap)?;
+        let s = &app.session().scenario;
+        file.header(&crate::run::trace::Header::of(app.world(), s.seed, &s.name))?;
+        Ok(TraceWriter { file: Some(file) })
     }
 
     /// Writes what `app` traced since the last call.
-    pub fn drain(&mut self, app: &mut App) -> Result<(), String> {
+    pub fn drain(&mut self, app: &mut App) -> Result<()> {
         for (names, events) in app.take_trace() {
             self.write(&events, &names)?;
         }
@@ -188,16 +389,24 @@ impl TraceWriter {
     }
 
     /// Writes events with the bdi names of the world that made them.
-    pub fn write(&mut self, events: &[TraceEvent], names: &[String]) -> Result<(), String> {
-        for e in events {
-            crate::run::write_event(&mut self.out, e, names).map_err(|e| self.err(e))?;
+    pub fn write(&mut self, events: &[TraceEvent], names: &[String]) -> Result<()> {
+        match &mut self.file {
+            Some(f) => f.events(events, names),
+            None => Ok(()),
         }
-        Ok(())
     }
 
-    /// Flushes the file.
-    pub fn finish(&mut self) -> Result<(), String> {
-        self.out.flush().map_err(|e| self.err(e))
+    /// The jiffy at which the cap stopped the trace, if it did.
+    pub fn stopped_at(&self) -> Option<u64> {
+        self.file.as_ref().and_then(|f| f.stopped_at())
+    }
+
+    /// Completes the trace: it replaces the file at its path.
+    pub fn finish(&mut self) -> Result<()> {
+        match self.file.take() {
+            Some(f) => f.commit(),
+            None => Ok(()),
+        }
     }
 }
 
@@ -215,17 +424,38 @@ pub struct Replayed {
 }
 
 /// Replays the recording at `path` headless, writing the trace of side A
-/// to `trace` if given.
-pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
-    let (header, entries) = load(path)?;
-    let mut app = header.app(ThemeKind::Mono, trace.is_some())?;
-    let mut out = trace.map(|t| TraceWriter::create(t, &app)).transpose()?;
-    for e in &entries {
-        app.replay(*e);
+/// to `trace` if given. Time steps are checked as they are read: an
+/// `Advance` may step at most [`MAX_ADVANCE_NS`], a session last at most
+/// [`MAX_SESSION_NS`].
+pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -> Result<Replayed> {
+    let mut reader = Reader::open(path)?;
+    let mut app = reader.header.app(ThemeKind::Mono, trace.is_some())?;
+    let mut out = trace.map(|t| TraceWriter::capped(t, &app, max_trace_bytes)).transpose()?;
+    let (mut calls, mut keys) = (0, 0);
+    while let Some(e) = reader.next_entry()? {
+        crate::interrupt::check()?;
+        if let Entry::Advance(t) = e {
+            let step = t.saturating_sub(app.sim_ns());
+            if step > MAX_ADVANCE_NS || t > MAX_SESSION_NS {
+                return Err(reader.error(format!(
+                    "Advance({t}) steps {:.0} s to {:.0} s: a recording steps at most {} s at a time, up to {} s",
+                    step as f64 / 1e9,
+                    t as f64 / 1e9,
+                    MAX_ADVANCE_NS / crate::sim::NS_PER_SEC,
+                    MAX_SESSION_NS / crate::sim::NS_PER_SEC
+                )));
+            }
+        }
+        calls += 1;
+        keys += usize::from(matches!(e, Entry::Key(..)));
+        app.replay(e);
+        if app.sim_ns() > MAX_SESSION_NS {
+            return Err(reader.error(format!("the session runs past {} s", MAX_SESSION_NS / crate::sim::NS_PER_SEC)));
+        }
         if let Some(w) = &mut out {
             w.drain(&mut app)?;
         }
-        if app.quit {
+        if app.quit_requested() {
             break;
         }
     }
@@ -233,10 +463,78 @@ pub fn replay(path: &Path, trace: Option<&Path>) -> Result<Replayed, String> {
         w.drain(&mut app)?;
         w.finish()?;
     }
-    Ok(Replayed {
-        calls: entries.len(),
-        keys: entries.iter().filter(|e| matches!(e, Entry::Key(..))).count(),
-        sim_ns: app.session.sim_ns,
-        level: level_name(app.world().patches(), app.world().legacy()),
-    })
+    Ok(Replayed { calls, keys, sim_ns: app.sim_ns(), level: level_name(app.world().patches(), app.world().legacy()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_files_are_told_by_their_names() {
+        assert!(is_session_file("20251130-135500-4242.jsonl"));
+        assert!(is_session_file("20251130-135500-4242-1.jsonl"));
+        assert!(!is_session_file("last-session.jsonl"));
+        assert!(!is_session_file("20251130-135500-.jsonl"));
+        assert!(!is_session_file("notes.txt"));
+    }
+
+    fn header() -> Header {
+        let scenario = crate::scenario::presets::get("default").expect("preset").expect("valid");
+        Header {
+            dirtyviz: "test".into(),
+            start: Start::Dashboard { scenario: Box::new(scenario), compare: None },
+            progress: Progress::default(),
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-record-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        dir
+    }
+
+    #[test]
+    fn a_crashed_session_keeps_its_recording_and_a_session_never_started_leaves_none() {
+        let dir = scratch("crash");
+        let never = Recorder::for_session(&dir, &header());
+        drop(never);
+        assert!(!dir.join("sessions").exists(), "a session that never started leaves nothing");
+        let crashed = std::panic::catch_unwind(|| {
+            let mut r = Recorder::for_session(&dir, &header());
+            r.write(&[Entry::Advance(1_000_000_000)]).expect("written");
+            panic!("a bug");
+        });
+        assert!(crashed.is_err());
+        let (h, entries) = load(&last_session(&dir)).expect("last-session.jsonl is the crashed session");
+        assert_eq!((h, entries), (header(), vec![Entry::Advance(1_000_000_000)]));
+        let out = dir.join("class.jsonl");
+        std::fs::write(&out, "yesterday's class\n").expect("write");
+        drop(Recorder::create(&out, &header()).expect("recorder"));
+        assert_eq!(std::fs::read_to_string(&out).expect("kept"), "yesterday's class\n");
+        let r = Recorder::create(&out, &header()).expect("recorder");
+        r.finish().expect("in place");
+        assert_eq!(load(&out).expect("a recording").0, header());
+    }
+
+    #[test]
+    fn only_the_newest_sessions_are_kept() {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-prune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        for i in 0..25 {
+            std::fs::write(dir.join(format!("20250101-0000{i:02}-1.jsonl")), "x").expect("write");
+        }
+        std::fs::write(dir.join("mine.txt"), "x").expect("write");
+        prune_sessions(&dir, 20);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
+            .collect();
+        left.sort();
+        assert_eq!(left.len(), 21);
+        assert_eq!(left[0], "20250101-000005-1.jsonl");
+        assert!(left.contains(&"mine.txt".to_string()));
+    }
 }

@@ -3,15 +3,33 @@
 //! runner and `dirtyviz check` all drive worlds through a session, so the
 //! same keys or lesson actions give the same numbers everywhere.
 
+use crate::error::{Error, Result};
+use crate::pauses::PauseBins;
 use crate::scenario::Scenario;
-use crate::sim::config::{Legacy, NS_PER_SEC, WorldConfig};
+use crate::sim::config::{DeviceKind, Legacy, NS_PER_SEC, WorldConfig};
 use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
 
-/// Recent pauses each world keeps for the pause chart and the lesson
-/// checks: about a minute of a thousand dd (24 bytes each).
+/// Recent pauses each world keeps for the lesson checks: about a minute
+/// of a thousand dd (24 bytes each).
 pub const PAUSE_LOG: usize = 1_000_000;
+
+/// What a session keeps besides its worlds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Recent pauses each world keeps [records].
+    pub pause_log: usize,
+    /// Side A records trace events for [`Session::take_trace`], across
+    /// rebuilds.
+    pub trace: bool,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions { pause_log: PAUSE_LOG, trace: false }
+    }
+}
 
 /// What the two sides of an A/B comparison differ in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,11 +92,37 @@ pub struct Side {
     dirtied_at: Vec<u64>,
     /// Per-task dirty rates over the last second [pages/s].
     pub task_rates: Vec<f64>,
+    /// What the task table and the parameter panel show of the tasks,
+    /// counted when the rates are (so drawing does not scan the tasks).
+    pub task_counts: TaskCounts,
+    /// The world's pauses, binned by time as they happen.
+    pub pauses: PauseBins,
 }
 
-/// Why a session cannot be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionError(pub String);
+/// Counts over a world's tasks, for display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskCounts {
+    /// Tasks running now (started, not exited).
+    pub live: usize,
+    /// Per bdi, the median `nr_dirtied_pause` of its live tasks [pages].
+    pub nr_dirtied_pause: Vec<Option<i64>>,
+}
+
+impl TaskCounts {
+    /// The counts of `w` now.
+    pub fn of(w: &World) -> TaskCounts {
+        let mut per_bdi: Vec<Vec<f64>> = vec![Vec::new(); w.bdis().len()];
+        let mut live = 0;
+        for t in w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()) {
+            live += 1;
+            if let Some(v) = per_bdi.get_mut(t.bdi as usize) {
+                v.push(t.nr_dirtied_pause as f64);
+            }
+        }
+        let nr_dirtied_pause = per_bdi.into_iter().map(|v| crate::units::median(v).map(|m| m as i64)).collect();
+        TaskCounts { live, nr_dirtied_pause }
+    }
+}
 
 /// One or two worlds in lockstep.
 pub struct Session {
@@ -105,23 +149,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on `scenario`; `pause_log` keeps that many recent pauses.
-    pub fn new(scenario: Scenario, compare: Option<Compare>, pause_log: usize) -> Result<Session, SessionError> {
-        Session::with_trace(scenario, compare, pause_log, false)
-    }
-
-    /// A session whose first world (side A) records trace events for
-    /// [`Session::take_trace`], across rebuilds.
-    pub fn with_trace(
-        scenario: Scenario,
-        compare: Option<Compare>,
-        pause_log: usize,
-        trace: bool,
-    ) -> Result<Session, SessionError> {
-        let mut config = scenario.to_world().map_err(|e| SessionError(e.0))?;
+    /// A session on `scenario`, comparing if `compare` says so.
+    pub fn new(scenario: Scenario, compare: Option<Compare>, opts: SessionOptions) -> Result<Session> {
+        let mut config = scenario.to_world()?;
         config.sample_retention = 200_000;
-        config.pause_log = pause_log;
-        config.trace = trace;
+        config.pause_log = opts.pause_log;
+        config.trace = opts.trace;
         let mut session = Session {
             scenario,
             config,
@@ -137,6 +170,11 @@ impl Session {
         Ok(session)
     }
 
+    /// What this session keeps besides its worlds.
+    pub fn options(&self) -> SessionOptions {
+        SessionOptions { pause_log: self.config.pause_log, trace: self.config.trace }
+    }
+
     /// The trace events of side A since the last call, including those of
     /// worlds since replaced by a rebuild.
     pub fn take_trace(&mut self) -> Vec<TraceEvent> {
@@ -148,15 +186,17 @@ impl Session {
     }
 
     /// (Re)builds the worlds at time 0 for the current comparison.
-    pub fn build(&mut self) -> Result<(), SessionError> {
+    pub fn build(&mut self) -> Result<()> {
         let base = self.config.clone();
         let trace = base.trace;
         let mut sides = Vec::new();
-        let mut make = |label: String, mut cfg: WorldConfig| -> Result<(), SessionError> {
+        let mut make = |label: String, mut cfg: WorldConfig| -> Result<()> {
             // Only side A is traced.
             cfg.trace = trace && sides.is_empty();
-            let world = World::new(&cfg).map_err(|e| SessionError(e.0))?;
-            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new() });
+            let world = World::new(&cfg)?;
+            let pauses = PauseBins::new(world.bdis().len());
+            let task_counts = TaskCounts::of(&world);
+            sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new(), task_counts, pauses });
             Ok(())
         };
         match self.compare {
@@ -182,7 +222,7 @@ impl Session {
             }
             Some(Compare::Alternative) => {
                 let (a, b, b_cfg) =
-                    self.alternative.clone().ok_or_else(|| SessionError("no alternative world to compare".into()))?;
+                    self.alternative.clone().ok_or_else(|| Error::invalid("no alternative world to compare"))?;
                 make(a, base)?;
                 make(b, b_cfg)?;
             }
@@ -198,7 +238,7 @@ impl Session {
     }
 
     /// Switches the comparison (restarting both worlds at time 0).
-    pub fn set_compare(&mut self, compare: Option<Compare>) -> Result<(), SessionError> {
+    pub fn set_compare(&mut self, compare: Option<Compare>) -> Result<()> {
         let old = self.compare;
         self.compare = compare;
         if let Err(e) = self.build() {
@@ -211,8 +251,8 @@ impl Session {
 
     /// The world `scenario` describes, keeping what this session keeps
     /// (samples, pauses, trace).
-    fn world_config(&self, scenario: &Scenario) -> Result<WorldConfig, SessionError> {
-        let mut cfg = scenario.to_world().map_err(|e| SessionError(e.0))?;
+    fn world_config(&self, scenario: &Scenario) -> Result<WorldConfig> {
+        let mut cfg = scenario.to_world()?;
         cfg.sample_retention = self.config.sample_retention;
         cfg.pause_log = self.config.pause_log;
         cfg.trace = self.config.trace;
@@ -221,7 +261,7 @@ impl Session {
 
     /// Compares the scenario (labelled `a`) with `other` (labelled `b`),
     /// both restarting at time 0.
-    pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<(), SessionError> {
+    pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<()> {
         let cfg = self.world_config(other)?;
         self.alternative = Some((a.to_string(), b.to_string(), cfg));
         self.set_compare(Some(Compare::Alternative))
@@ -229,7 +269,7 @@ impl Session {
 
     /// Replaces the scenario (e.g. with changed settings) and restarts
     /// every side at time 0.
-    pub fn reconfigure(&mut self, scenario: Scenario) -> Result<(), SessionError> {
+    pub fn reconfigure(&mut self, scenario: Scenario) -> Result<()> {
         let config = self.world_config(&scenario)?;
         let old = (std::mem::replace(&mut self.scenario, scenario), std::mem::replace(&mut self.config, config));
         if let Err(e) = self.build() {
@@ -252,6 +292,7 @@ impl Session {
             if let Some(input) = f(&side.world) {
                 side.world.apply(input);
                 side.world.sample_now();
+                side.task_counts = TaskCounts::of(&side.world);
             }
         }
         self.relabel();
@@ -279,6 +320,7 @@ impl Session {
         let before = count(self);
         for side in &mut self.sides {
             side.world.step_until(t);
+            side.pauses.take(side.world.pause_log());
         }
         self.sim_ns = self.sim_ns.max(t);
         if self.sim_ns >= self.rates_at + NS_PER_SEC {
@@ -294,6 +336,7 @@ impl Session {
                 for (d, task) in side.dirtied_at.iter_mut().zip(tasks) {
                     *d = task.stats.dirtied;
                 }
+                side.task_counts = TaskCounts::of(&side.world);
             }
             self.rates_at = self.sim_ns;
         }
@@ -310,10 +353,53 @@ pub fn level_name(level: u8, legacy: Legacy) -> String {
     }
 }
 
+/// The kernel a patch level runs: "3.2" for the whole series (it went
+/// into Linux 3.2), "3.1 + patches 01-N of v12" in between (the series was
+/// written and measured on 3.1), "3.1" or "2.6.38" below it.
+pub fn kernel_name(level: u8, legacy: Legacy) -> String {
+    match level {
+        0 => legacy.version().to_string(),
+        1 => "3.1 + patch 01 of v12".to_string(),
+        2..=10 => format!("3.1 + patches 01-{level:02} of v12"),
+        _ => "3.2".to_string(),
+    }
+}
+
+/// A device kind as the screen names it.
+pub fn device_name(kind: DeviceKind) -> &'static str {
+    match kind {
+        DeviceKind::Hdd => "HDD",
+        DeviceKind::Ssd => "SSD",
+        DeviceKind::UsbKey => "USB key",
+        DeviceKind::Raid0 => "RAID0",
+        DeviceKind::Nfs => "NFS",
+    }
+}
+
+/// A bdi with its device kind, as the screen names it: `sdb (USB key)`.
+pub fn bdi_label(w: &World, bdi: usize) -> String {
+    let b = &w.bdis()[bdi.min(w.bdis().len() - 1)];
+    format!("{} ({})", b.name, device_name(b.device.config.kind))
+}
+
 fn tunables_name(t: &DirtyTunables) -> String {
     if t.dirty_bytes > 0 {
         format!("dirty_bytes {} MiB", t.dirty_bytes >> 20)
     } else {
         format!("dirty_ratio {}", t.dirty_ratio)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_level_names_the_kernel_it_runs() {
+        assert_eq!(kernel_name(11, Legacy::Linux31), "3.2");
+        assert_eq!(kernel_name(0, Legacy::Linux31), "3.1");
+        assert_eq!(kernel_name(0, Legacy::Linux2638), "2.6.38");
+        assert_eq!(kernel_name(1, Legacy::Linux31), "3.1 + patch 01 of v12");
+        assert_eq!(kernel_name(7, Legacy::Linux31), "3.1 + patches 01-07 of v12");
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::runner::{CheckReport, run_headless};
+use super::runner::{CheckReport, QuestionReport, run_headless};
 use super::{Lesson, SHIPPED};
 use crate::scenario::{Scenario, presets};
 
@@ -76,7 +76,8 @@ pub fn sources(args: &[String]) -> Vec<Source> {
             {
                 return Source { origin: format!("lessons/{file}"), text: Ok(text.to_string()), preset: false };
             }
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{a}: cannot read: {e}"));
+            let text = crate::input::read_text(path, "lesson or scenario", crate::input::MAX_RON_BYTES)
+                .map_err(|e| e.to_string());
             Source { origin: a.clone(), text, preset: false }
         })
         .collect()
@@ -91,6 +92,8 @@ pub struct Outcome {
     pub summary: String,
     /// Every check of a lesson, in step order.
     pub checks: Vec<CheckReport>,
+    /// Every question of a lesson with its answer, in step order.
+    pub questions: Vec<QuestionReport>,
     /// What is wrong, one message each; empty when it passed.
     pub failures: Vec<String>,
 }
@@ -110,35 +113,43 @@ pub fn check(source: &Source) -> Outcome {
         origin: origin.clone(),
         summary,
         checks: Vec::new(),
+        questions: Vec::new(),
         failures: vec![why],
     };
     let text = match &source.text {
         Ok(t) => t,
         Err(e) => return fail(format!("{origin}: unreadable"), e.clone()),
     };
+    let text = crate::input::without_bom(text);
     let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
     match kind {
         None => fail(
             format!("{origin}: not a lesson or scenario"),
             format!("{origin}:1:1: expected a `Lesson(...)` or a `Scenario(...)`"),
         ),
-        Some(Kind::Scenario) => match Scenario::from_ron(text, &origin).and_then(|s| s.to_world().map(|_| s)) {
+        Some(Kind::Scenario) => match Scenario::from_ron(text, &origin).and_then(|mut s| {
+            if s.name.is_empty() {
+                s.name = origin.clone();
+            }
+            s.to_world().map(|_| s)
+        }) {
             Ok(s) => Outcome {
                 origin: origin.clone(),
                 summary: format!("{origin}: scenario `{}` is valid", s.name),
                 checks: Vec::new(),
+                questions: Vec::new(),
                 failures: Vec::new(),
             },
-            Err(e) => fail(format!("{origin}: invalid scenario"), e.0),
+            Err(e) => fail(format!("{origin}: invalid scenario"), e.to_string()),
         },
         Some(Kind::Lesson) => {
             let lesson = match Lesson::from_ron(text, &origin) {
                 Ok(l) => l,
-                Err(e) => return fail(format!("{origin}: invalid lesson"), e.0),
+                Err(e) => return fail(format!("{origin}: invalid lesson"), e.to_string()),
             };
             let start = Instant::now();
-            let checks = match run_headless(&lesson) {
-                Ok(c) => c,
+            let (checks, questions) = match run_headless(&lesson) {
+                Ok(r) => (r.checks, r.questions),
                 Err(e) => return fail(format!("{origin}: lesson {} cannot run", lesson.id), format!("{origin}: {e}")),
             };
             let failures: Vec<String> = checks
@@ -169,22 +180,38 @@ pub fn check(source: &Source) -> Outcome {
                     start.elapsed().as_secs_f64()
                 ),
                 checks,
+                questions,
                 failures,
             }
         }
     }
 }
 
-/// A measured value for messages.
+/// A measured value as the screen and `check -v` show it: whole numbers
+/// from 100, one decimal from 10, two from 1, three below.
 pub fn show(v: f64) -> String {
     if v.is_nan() {
         "nothing to measure".into()
-    } else if v.abs() >= 100.0 {
+    } else if v.abs() >= 99.5 {
         format!("{v:.0}")
-    } else if v.abs() >= 1.0 {
+    } else if v.abs() >= 9.95 {
+        format!("{v:.1}")
+    } else if v.abs() >= 0.995 {
         format!("{v:.2}")
     } else {
         format!("{v:.3}")
+    }
+}
+
+/// A measured value with its unit, as the screen and `check -v` show it:
+/// `90.4 MiB/s`, `17.5%`, `1.02×`, `0.953`.
+pub fn show_value(v: f64, unit: &str) -> String {
+    let text = show(v);
+    match unit {
+        _ if v.is_nan() => text,
+        "" => text,
+        "×" | "%" => format!("{text}{unit}"),
+        _ => format!("{text} {unit}"),
     }
 }
 
@@ -226,5 +253,17 @@ mod tests {
         assert_eq!(o.checks.len(), 1);
         assert_eq!(o.failures.len(), 1);
         assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1.00 not in >= 5"), "{:?}", o.failures);
+    }
+
+    #[test]
+    fn values_are_rounded_as_the_screen_shows_them() {
+        assert_eq!(show_value(90.37, "MiB/s"), "90.4 MiB/s");
+        assert_eq!(show_value(368.64, "MiB"), "369 MiB");
+        assert_eq!(show_value(99.97, "MiB"), "100 MiB");
+        assert_eq!(show_value(9.96, "ms"), "10.0 ms");
+        assert_eq!(show_value(1.0234, "×"), "1.02×");
+        assert_eq!(show_value(17.46, "%"), "17.5%");
+        assert_eq!(show_value(0.9531, ""), "0.953");
+        assert_eq!(show_value(f64::NAN, "MiB"), "nothing to measure");
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::session::Session;
 use crate::sim::metrics::Histogram;
 use crate::sim::{NS_PER_SEC, TaskKind};
+use crate::units::{mean, median, mib};
 
 /// A measurable quantity. Unless a name says otherwise it is taken over
 /// the check's window, on the check's bdi (default: the first). Pause
@@ -73,7 +74,8 @@ pub enum Metric {
     BalancedRatelimitMbps,
     /// Median of avg_write_bw / N, the rate each of N tasks should get [MiB/s].
     TargetMbps,
-    /// Median pos_ratio [ratio, 1.0 = balanced].
+    /// Median pos_ratio, over the samples where the kernel computes one
+    /// (above the freerun ceiling) [ratio, 1.0 = balanced].
     PosRatio,
     /// Median max_pause [ms].
     MaxPauseMs,
@@ -159,6 +161,86 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// What the metric measures, in a few words, as the lesson pane's
+    /// readings name it (the window is said apart).
+    pub fn label(self) -> &'static str {
+        use Metric::*;
+        match self {
+            DirtyMb => "mean dirty",
+            DirtyPct => "mean dirty, % of dirtyable",
+            DirtyToSetpoint => "mean dirty / setpoint",
+            DirtyMaxMb => "most dirty",
+            DirtyMinMb => "fewest dirty",
+            DirtySwingMb => "dirty swing (std dev)",
+            OverLimitMb => "furthest past the limit",
+            OverLimitToThresh => "furthest past the limit / thresh",
+            WritebackMb => "mean writeback",
+            WritebackMaxMb => "most writeback",
+            FileDirtyMb => "mean file dirty",
+            UnstableMb => "mean unstable",
+            BdiDirtyMb => "mean bdi_dirty",
+            BdiDirtyMinMb => "fewest bdi_dirty",
+            BdiDirtyToSetpoint => "bdi_dirty / bdi_setpoint",
+            BdiThreshShare => "bdi_thresh / thresh",
+            WriteBwMbps => "write_bw (median)",
+            WrittenMbps => "written",
+            DirtiedMbps => "dirtied",
+            PeakDirtiedMbps => "peak dirty rate",
+            DirtiedToWritten => "dirtied / written",
+            GlobalDirtiedMbps => "dirtied, every bdi",
+            DirtyRatelimitMbps => "dirty_ratelimit (median)",
+            RatelimitToTarget => "dirty_ratelimit / (write_bw/N)",
+            RatelimitSwing => "dirty_ratelimit swing",
+            BalancedSwing => "balanced swing",
+            BalancedToTarget => "balanced / (write_bw/N)",
+            BalancedRatelimitMbps => "balanced (median)",
+            TargetMbps => "write_bw/N (median)",
+            PosRatio => "pos_ratio (median)",
+            MaxPauseMs => "max_pause (median)",
+            PauseP50Ms => "median sleep",
+            PauseP99Ms => "99th pct sleep",
+            PauseMaxMs => "longest sleep",
+            SleepsPerS => "sleeps per second",
+            ThrottledP50Ms => "median throttling call",
+            ThrottledP99Ms => "99th pct throttling call",
+            ThrottledMaxMs => "longest throttling call",
+            TaskRateSpread => "fastest / slowest dd",
+            PipelineMbps => "copy rate this step",
+            NetStallPct => "link stalled this step",
+            Thresh90S => "time to 90% of thresh",
+            Tasks => "tasks now",
+            ForegroundMbps => "written by the tasks this step",
+            NrDirtiedPause => "nr_dirtied_pause now (median)",
+            RatelimitPages => "ratelimit_pages now",
+            BgThreshMb => "bg_thresh",
+            FreerunMb => "freerun",
+            SetpointMb => "setpoint",
+            LimitMb => "limit",
+            ThreshMb => "thresh",
+            BdiThreshMb => "bdi_thresh",
+            BdiSetpointMb => "bdi_setpoint",
+        }
+    }
+
+    /// The metric reads the window (false: an instant, or the step so far).
+    pub fn windowed(self) -> bool {
+        use Metric::*;
+        !matches!(
+            self,
+            PeakDirtiedMbps
+                | TaskRateSpread
+                | PipelineMbps
+                | NetStallPct
+                | Thresh90S
+                | Tasks
+                | ForegroundMbps
+                | NrDirtiedPause
+                | RatelimitPages
+        )
+    }
+}
+
 /// Where a measurement is taken.
 #[derive(Clone)]
 pub struct Probe<'a> {
@@ -176,28 +258,11 @@ pub struct Probe<'a> {
     pub at_step: &'a StepSnapshot,
 }
 
-fn mib(pages: f64) -> f64 {
-    pages / 256.0
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    Some(v[v.len() / 2])
-}
-
 /// Standard deviation over mean.
 fn swing(v: Vec<f64>) -> Option<f64> {
     let m = mean(v.iter().copied())?;
     let var = mean(v.iter().map(|x| (x - m).powi(2)))?;
     (m > 0.0).then(|| var.sqrt() / m)
-}
-
-fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
-    let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    (n > 0).then(|| s / n as f64)
 }
 
 /// Measures `metric`; `None` when there is nothing to measure yet.
@@ -297,7 +362,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
             median(samples.iter().map(|s| s.bdis[bdi].balanced_ratelimit as f64).collect())?
                 / median(samples.iter().map(|s| target(&s.bdis[bdi])).filter(|x| x.is_finite()).collect())?
         }
-        PosRatio => median(samples.iter().map(|s| s.bdis[bdi].pos_ratio as f64 / 1024.0).collect())?,
+        PosRatio => median(samples.iter().filter_map(|s| s.bdis[bdi].pos_ratio).map(|p| p as f64 / 1024.0).collect())?,
         MaxPauseMs => ms(median(samples.iter().map(|s| s.bdis[bdi].max_pause as f64).collect())? as u64),
         PauseP50Ms => quantile_ms(pauses(false)?, 0.5)?,
         PauseP99Ms => quantile_ms(pauses(false)?, 0.99)?,

@@ -32,7 +32,8 @@ pub mod runner;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::{Overrides, Scenario, ScenarioError, case, presets, ron_error, ron_options};
+use crate::error::{Error, Result};
+use crate::scenario::{Overrides, Scenario, case, presets, ranges, ron_error, ron_options};
 use metric::Metric;
 
 /// A lesson.
@@ -40,17 +41,21 @@ use metric::Metric;
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
     /// Short id, its place in the teaching order ("00".."15").
+    #[serde(deserialize_with = "ranges::name")]
     pub id: String,
     /// Title.
+    #[serde(deserialize_with = "ranges::name")]
     pub title: String,
     /// The patch it teaches: its subject line in the seed.
+    #[serde(deserialize_with = "ranges::name")]
     pub patch: String,
     /// One paragraph: the problem and the mechanism.
+    #[serde(deserialize_with = "ranges::text")]
     pub summary: String,
     /// The world.
     pub scenario: ScenarioRef,
     /// Patch level to start at (default: the scenario's).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_patches")]
     pub patches: Option<u8>,
     /// Seed (default: the scenario's).
     #[serde(default)]
@@ -75,18 +80,20 @@ pub enum ScenarioRef {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// Heading.
+    #[serde(deserialize_with = "ranges::name")]
     pub title: String,
     /// A few short paragraphs (blank lines between), naming the keys to press.
+    #[serde(deserialize_with = "ranges::text")]
     pub text: String,
     /// Shown on `h`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_text")]
     pub hint: Option<String>,
     /// Applied when the step opens.
     #[serde(default)]
     pub actions: Vec<Action>,
     /// Simulated time the step needs for its checks; `dirtyviz check` runs
     /// it this long [s].
-    #[serde(default = "default_run_s")]
+    #[serde(default = "default_run_s", deserialize_with = "ranges::run_s")]
     pub run_s: f64,
     /// Move on by itself once `run_s` has passed.
     #[serde(default)]
@@ -107,29 +114,37 @@ fn default_run_s() -> f64 {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub enum Action {
     /// `vm.dirty_ratio` [%].
+    #[serde(deserialize_with = "ranges::lesson_ratio")]
     DirtyRatio(u64),
     /// `vm.dirty_background_ratio` [%].
+    #[serde(deserialize_with = "ranges::lesson_ratio")]
     DirtyBackgroundRatio(u64),
     /// `vm.dirty_bytes` [MiB].
+    #[serde(deserialize_with = "ranges::lesson_dirty_mb")]
     DirtyBytesMb(u64),
     /// `vm.dirty_background_bytes` [MiB].
+    #[serde(deserialize_with = "ranges::lesson_background_mb")]
     DirtyBackgroundBytesMb(u64),
     /// Memory [MiB].
+    #[serde(deserialize_with = "ranges::lesson_memory_mb")]
     MemoryMb(u64),
     /// Patch level, 0 (legacy) to 11.
+    #[serde(deserialize_with = "ranges::lesson_patches")]
     Patches(u8),
     /// Start dd tasks on a bdi (`*`: every bdi).
     AddDd {
         /// Target bdi.
         bdi: String,
-        /// How many.
+        /// How many per bdi.
+        #[serde(deserialize_with = "ranges::tasks_added")]
         n: u32,
     },
     /// Kill the newest dd tasks on a bdi.
     RemoveDd {
         /// Target bdi.
         bdi: String,
-        /// How many.
+        /// How many per bdi.
+        #[serde(deserialize_with = "ranges::tasks_added")]
         n: u32,
     },
     /// Start an A/B comparison (both sides restart at time 0).
@@ -138,8 +153,10 @@ pub enum Action {
     /// changed by `changes` (labelled `b`); both restart at time 0.
     CompareWith {
         /// Label of the left side.
+        #[serde(deserialize_with = "ranges::name")]
         a: String,
         /// Label of the right side.
+        #[serde(deserialize_with = "ranges::name")]
         b: String,
         /// What differs on the right.
         changes: Overrides,
@@ -150,6 +167,7 @@ pub enum Action {
     /// Select the bdi the charts and checks look at.
     SelectBdi(String),
     /// Show one chart full screen (1-5), or all (0).
+    #[serde(deserialize_with = "ranges::chart")]
     Zoom(u8),
     /// Pause the simulation (the student resumes with space).
     Pause,
@@ -161,12 +179,16 @@ pub enum Action {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum CompareSpec {
     /// Legacy (3.1) against the series up to this patch.
+    #[serde(deserialize_with = "ranges::compared_patches")]
     Legacy(u8),
     /// Linux 2.6.38 against the series up to this patch.
+    #[serde(deserialize_with = "ranges::compared_patches")]
     Linux2638(u8),
     /// Patch N-1 against patch N.
+    #[serde(deserialize_with = "ranges::compared_patches")]
     Patch(u8),
     /// The scenario's dirty_ratio against this one.
+    #[serde(deserialize_with = "ranges::compared_ratio")]
     DirtyRatio(u64),
     /// Back to one world (restarts it).
     Off,
@@ -191,11 +213,12 @@ pub enum SideSpec {
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// What it says, e.g. "mean dirty within 5% of setpoint over the last 10 s".
+    #[serde(deserialize_with = "ranges::name")]
     pub label: String,
     /// What is measured.
     pub metric: Metric,
     /// Over the last this long [s].
-    #[serde(default = "default_window_s")]
+    #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
     #[serde(default)]
@@ -204,10 +227,10 @@ pub struct Check {
     #[serde(default)]
     pub side: SideSpec,
     /// Lowest acceptable value.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_bound")]
     pub min: Option<f64>,
     /// Highest acceptable value.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_bound")]
     pub max: Option<f64>,
 }
 
@@ -220,11 +243,12 @@ fn default_window_s() -> f64 {
 #[serde(deny_unknown_fields)]
 pub struct Question {
     /// The question.
+    #[serde(deserialize_with = "ranges::text")]
     pub ask: String,
     /// The quantity that answers it, measured when the student answers.
     pub metric: Metric,
     /// Over the last this long [s].
-    #[serde(default = "default_window_s")]
+    #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
     #[serde(default)]
@@ -233,23 +257,12 @@ pub struct Question {
     #[serde(default)]
     pub side: SideSpec,
     /// Relative error counted as right (0.1 = within 10%).
-    #[serde(default = "default_tolerance")]
+    #[serde(default = "default_tolerance", deserialize_with = "ranges::tolerance")]
     pub tolerance: f64,
 }
 
 fn default_tolerance() -> f64 {
     0.1
-}
-
-/// A lesson that cannot be used: the message names the file, and where it
-/// can, the line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LessonError(pub String);
-
-impl std::fmt::Display for LessonError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
 }
 
 /// The shipped lessons, in teaching order: file name and RON text.
@@ -285,16 +298,16 @@ fn locate(text: &str, needle: &str) -> (usize, usize) {
 
 impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
-    pub fn from_ron(text: &str, origin: &str) -> Result<Lesson, LessonError> {
-        let lesson: Lesson = ron_options().from_str(text).map_err(|e| LessonError(ron_error(origin, &e)))?;
+    pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
+        let text = crate::input::without_bom(text);
+        let lesson: Lesson = ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, &e)))?;
         lesson.validate(text, origin)?;
         Ok(lesson)
     }
 
-    /// Reads a lesson file.
-    pub fn load(path: &std::path::Path) -> Result<Lesson, LessonError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LessonError(format!("{}: cannot read lesson: {e}", path.display())))?;
+    /// Reads a lesson file (a regular file of at most 16 MiB).
+    pub fn load(path: &std::path::Path) -> Result<Lesson> {
+        let text = crate::input::read_text(path, "lesson", crate::input::MAX_RON_BYTES)?;
         Lesson::from_ron(&text, &path.display().to_string())
     }
 
@@ -308,7 +321,7 @@ impl Lesson {
     }
 
     /// A shipped lesson by id ("03") or file name, or a lesson file by path.
-    pub fn resolve(id_or_path: &str) -> Result<Lesson, LessonError> {
+    pub fn resolve(id_or_path: &str) -> Result<Lesson> {
         if let Some((file, text)) = Lesson::shipped_file(id_or_path) {
             return Lesson::from_ron(text, &format!("lessons/{file}"));
         }
@@ -317,24 +330,27 @@ impl Lesson {
             return Lesson::load(path);
         }
         let ids: Vec<&str> = SHIPPED.iter().map(|(f, _)| &f[..2]).collect();
-        Err(LessonError(format!("unknown lesson `{id_or_path}`: not a file and not a lesson id ({})", ids.join(", "))))
+        Err(Error::invalid(format!(
+            "unknown lesson `{id_or_path}`: not a file and not a lesson id ({})",
+            ids.join(", ")
+        )))
     }
 
     /// Every shipped lesson, parsed.
-    pub fn shipped() -> Vec<Result<Lesson, LessonError>> {
+    pub fn shipped() -> Vec<Result<Lesson>> {
         SHIPPED.iter().map(|(file, text)| Lesson::from_ron(text, &format!("lessons/{file}"))).collect()
     }
 
     /// Every shipped lesson, or the first that does not parse.
-    pub fn all_shipped() -> Result<Vec<Lesson>, LessonError> {
+    pub fn all_shipped() -> Result<Vec<Lesson>> {
         Lesson::shipped().into_iter().collect()
     }
 
     /// The scenario the lesson runs, with its overrides.
-    pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+    pub fn scenario(&self) -> Result<Scenario> {
         let mut s = match &self.scenario {
             ScenarioRef::Preset(name) => presets::get(name).ok_or_else(|| {
-                ScenarioError(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
+                Error::invalid(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
             ScenarioRef::Inline(s) => (**s).clone(),
@@ -353,10 +369,10 @@ impl Lesson {
 
     /// Semantic checks; the position is where the offending text first
     /// appears in the file.
-    fn validate(&self, text: &str, origin: &str) -> Result<(), LessonError> {
+    fn validate(&self, text: &str, origin: &str) -> Result<()> {
         let at = |needle: &str, what: String| {
             let (l, c) = locate(text, needle);
-            Err(LessonError(format!("{origin}:{l}:{c}: {what}")))
+            Err(Error::invalid(format!("{origin}:{l}:{c}: {what}")))
         };
         let scenario = match self.scenario() {
             Ok(s) => s,
@@ -365,12 +381,12 @@ impl Lesson {
                     ScenarioRef::Preset(n) | ScenarioRef::Case(n) => n.clone(),
                     ScenarioRef::Inline(_) => "Inline".into(),
                 };
-                return at(&needle, e.0);
+                return at(&needle, e.to_string());
             }
         };
         let world = match scenario.to_world() {
             Ok(w) => w,
-            Err(e) => return at("scenario", e.0),
+            Err(e) => return at("scenario", e.to_string()),
         };
         let names: Vec<String> = world.devices.iter().map(|d| d.name.clone()).collect();
         let bdi_ok = |b: &str| b == "*" || names.iter().any(|n| n == b);
@@ -378,16 +394,9 @@ impl Lesson {
         if self.steps.is_empty() {
             return at("steps", "a lesson needs at least one step".into());
         }
-        if let Some(p) = self.patches
-            && p > 11
-        {
-            return at("patches", format!("patch level must be 0 to 11, got {p}"));
-        }
+        // Numbers were range-checked as they were read (scenario::ranges).
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
-            if !(step.run_s.is_finite() && step.run_s > 0.0 && step.run_s <= 3600.0) {
-                return at(&step.title, format!("step {n}: run_s must be between 0 and 3600 seconds"));
-            }
             for a in &step.actions {
                 let bad = match a {
                     Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } | Action::SelectBdi(bdi)
@@ -397,18 +406,6 @@ impl Lesson {
                             bdi.clone(),
                             format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list()),
                         ))
-                    }
-                    Action::Patches(p) if *p > 11 => {
-                        Some(("Patches".into(), format!("step {n}: patch level {p} > 11")))
-                    }
-                    Action::Zoom(z) if *z > 5 => Some(("Zoom".into(), format!("step {n}: charts are 1 to 5, got {z}"))),
-                    Action::Compare(CompareSpec::Patch(p) | CompareSpec::Legacy(p) | CompareSpec::Linux2638(p))
-                        if !(1..=11).contains(p) =>
-                    {
-                        Some(("Compare(".into(), format!("step {n}: the compared patch level must be 1 to 11")))
-                    }
-                    Action::DirtyRatio(r) | Action::DirtyBackgroundRatio(r) if *r > 100 => {
-                        Some(("Ratio".into(), format!("step {n}: ratios are 0 to 100, got {r}")))
                     }
                     _ => None,
                 };
@@ -420,19 +417,12 @@ impl Lesson {
                     changed.apply(changes);
                     if let Err(e) = changed.to_world() {
                         let needle = if matches!(a, Action::Reconfigure(_)) { "Reconfigure" } else { "CompareWith" };
-                        return at(needle, format!("step {n}: the changed world cannot be built: {}", e.0));
+                        return at(needle, format!("step {n}: the changed world cannot be built: {e}"));
                     }
                 }
             }
-            let windows = step
-                .checks
-                .iter()
-                .map(|c| (c.window_s, &c.bdi))
-                .chain(step.questions.iter().map(|q| (q.window_s, &q.bdi)));
-            for (w, bdi) in windows {
-                if !(w.is_finite() && w > 0.0) {
-                    return at("window_s", format!("step {n}: window_s must be positive"));
-                }
+            let bdis = step.checks.iter().map(|c| &c.bdi).chain(step.questions.iter().map(|q| &q.bdi));
+            for bdi in bdis {
                 if let Some(b) = bdi
                     && !names.iter().any(|x| x == b)
                 {
@@ -454,7 +444,87 @@ impl Lesson {
     }
 }
 
+/// What a step's text, hint and questions name on the screen: charts by
+/// number, the task table, the parameter panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Views {
+    /// Charts 1-5 (index 0 is chart 1).
+    pub charts: [bool; 5],
+    /// The task table (or its columns).
+    pub tasks: bool,
+    /// The parameter panel.
+    pub params: bool,
+}
+
+impl Views {
+    /// Reads what `text` names: `chart 2`, `charts 1, 4 and 5`, `the task
+    /// table`, `the pause column`, `the parameter panel`.
+    pub fn named_in(text: &str) -> Views {
+        let lower = text.to_lowercase();
+        let mut v = Views {
+            tasks: lower.contains("task table") || lower.contains("pause column"),
+            params: lower.contains("parameter panel"),
+            ..Views::default()
+        };
+        for (at, _) in lower.match_indices("chart") {
+            let rest = lower[at + 5..].strip_prefix('s').unwrap_or(&lower[at + 5..]);
+            for word in rest.split([' ', ',', '/', '(', ')', ':', '.', ';']).filter(|w| !w.is_empty()) {
+                match word.parse::<usize>() {
+                    Ok(n @ 1..=5) => v.charts[n - 1] = true,
+                    _ if word == "and" || word == "or" => {}
+                    _ => break,
+                }
+            }
+        }
+        v
+    }
+
+    /// Both sets.
+    pub fn union(self, other: Views) -> Views {
+        let mut charts = self.charts;
+        for (c, o) in charts.iter_mut().zip(other.charts) {
+            *c |= o;
+        }
+        Views { charts, tasks: self.tasks || other.tasks, params: self.params || other.params }
+    }
+}
+
+impl Step {
+    /// What the step's text, hint and questions name on the screen.
+    pub fn views(&self) -> Views {
+        let mut v = Views::named_in(&self.text);
+        if let Some(h) = &self.hint {
+            v = v.union(Views::named_in(h));
+        }
+        for q in &self.questions {
+            v = v.union(Views::named_in(&q.ask));
+        }
+        v
+    }
+}
+
+/// The unit a value measured on `side` is shown in: a ratio of the two
+/// sides has none but `×`.
+fn unit_on(metric: Metric, side: SideSpec) -> &'static str {
+    match side {
+        SideSpec::AOverB | SideSpec::BOverA => "×",
+        SideSpec::A | SideSpec::B => metric.unit(),
+    }
+}
+
+impl Question {
+    /// The unit its answer is shown in.
+    pub fn unit(&self) -> &'static str {
+        unit_on(self.metric, self.side)
+    }
+}
+
 impl Check {
+    /// The unit its value is shown in.
+    pub fn unit(&self) -> &'static str {
+        unit_on(self.metric, self.side)
+    }
+
     /// True when `value` lies within the bounds.
     pub fn passes(&self, value: f64) -> bool {
         value.is_finite() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
@@ -486,6 +556,17 @@ mod tests {
     }
 
     #[test]
+    fn steps_name_the_views_they_need() {
+        let v = Views::named_in("Chart 2 shows it; compare charts 1, 4 and 5 (task table). The parameter panel.");
+        assert_eq!(v.charts, [true, true, false, true, true]);
+        assert!(v.tasks && v.params);
+        let v = Views::named_in("the charts show a chart. Look at chart 3: the pause column");
+        assert_eq!(v.charts, [false, false, true, false, false]);
+        assert!(v.tasks && !v.params);
+        assert_eq!(Views::named_in("chart 7 and chart 0"), Views::default());
+    }
+
+    #[test]
     fn every_file_in_lessons_is_shipped() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
         let mut files: Vec<String> = std::fs::read_dir(dir)
@@ -502,10 +583,42 @@ mod tests {
     fn misspelt_fields_are_rejected_with_their_place_and_the_valid_names() {
         let text = "Lesson(\n    id: \"x\",\n    title: \"t\",\n    patch: \"p\",\n    summary: \"s\",\n    scenario: Preset(\"default\"),\n    steps: [\n        Step(\n            title: \"a\",\n            text: \"b\",\n            actions: [\n    dirty_rato: 20,\n        ),\n    ],\n)\n";
         let e = Lesson::from_ron(text, "lessons/x.ron").expect_err("bad");
-        assert!(e.0.starts_with("lessons/x.ron:12:5: "), "{e}");
+        assert!(e.to_string().starts_with("lessons/x.ron:12:5: "), "{e}");
         let text = text.replace("            actions: [\n    dirty_rato: 20,\n", "    dirty_rato: 20,\n");
         let e = Lesson::from_ron(&text, "lessons/x.ron").expect_err("bad field");
-        assert!(e.0.starts_with("lessons/x.ron:11:5: unknown field `dirty_rato`, expected one of `title`"), "{e}");
+        assert!(
+            e.to_string().starts_with("lessons/x.ron:11:5: unknown field `dirty_rato`, expected one of `title`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_rejected_where_they_are() {
+        let lesson = |action: &str| {
+            format!(
+                "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n steps: [Step(title: \"a\", text: \"b\",\n actions: [{action}])])"
+            )
+        };
+        for (action, expect) in [
+            ("AddDd(bdi: \"*\", n: 4294967295)", "n must be between 1 and 10000, got 4294967295"),
+            ("RemoveDd(bdi: \"sda\", n: 0)", "n must be between 1 and 10000, got 0"),
+            ("MemoryMb(0)", "MemoryMb must be between 16 and 4194304 MiB, got 0"),
+            ("MemoryMb(18446744073709551615)", "MemoryMb must be between 16 and 4194304 MiB"),
+            ("DirtyBytesMb(17592186044416)", "DirtyBytesMb must be between 1 and 4194304 MiB"),
+            ("Zoom(9)", "the chart must be between 0 and 5, got 9"),
+            ("Compare(Patch(0))", "the compared patch level must be between 1 and 11, got 0"),
+            ("Compare(DirtyRatio(500))", "the compared dirty ratio must be between 1 and 100 %, got 500"),
+            ("Reconfigure((cpus: 0))", "cpus must be between 1 and 4096, got 0"),
+        ] {
+            let e = Lesson::from_ron(&lesson(action), "l.ron").expect_err(action);
+            assert!(e.to_string().starts_with("l.ron:3:"), "{action}: {e}");
+            assert!(e.to_string().contains(expect), "{action}: {e}");
+        }
+        let text = lesson("Pause").replace("steps: [Step(title: \"a\",", "steps: [Step(title: \"a\", run_s: 1e9,");
+        let e = Lesson::from_ron(&text, "l.ron").expect_err("run_s");
+        assert!(e.to_string().contains("run_s must be between 0.001 and 3600 s, got 1e9"), "{e}");
+        let text = lesson("Pause").replace("title: \"t\"", "title: \"t\\u{1b}[2J\"");
+        assert!(Lesson::from_ron(&text, "l.ron").expect_err("escape").to_string().contains("control character"));
     }
 
     #[test]
@@ -516,13 +629,18 @@ mod tests {
             )
         };
         let e = Lesson::from_ron(&base("Preset(\"nope\")", "Pause", "PosRatio"), "l.ron").expect_err("preset");
-        assert!(e.0.contains("unknown preset `nope`") && e.0.contains("hdd-10dd"), "{e}");
+        assert!(e.to_string().contains("unknown preset `nope`") && e.to_string().contains("hdd-10dd"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Frobnicate", "PosRatio"), "l.ron").expect_err("action");
-        assert!(e.0.contains("unknown variant `Frobnicate`") && e.0.contains("`AddDd`"), "{e}");
+        assert!(e.to_string().contains("unknown variant `Frobnicate`") && e.to_string().contains("`AddDd`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Pause", "Speed"), "l.ron").expect_err("metric");
-        assert!(e.0.contains("unknown variant `Speed`") && e.0.contains("`PosRatio`"), "{e}");
+        assert!(e.to_string().contains("unknown variant `Speed`") && e.to_string().contains("`PosRatio`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "AddDd(bdi: \"sdz\", n: 1)", "PosRatio"), "l.ron")
             .expect_err("bdi");
-        assert!(e.0.contains("unknown bdi `sdz`") && e.0.contains("`sda`") && e.0.starts_with("l.ron:2:"), "{e}");
+        assert!(
+            e.to_string().contains("unknown bdi `sdz`")
+                && e.to_string().contains("`sda`")
+                && e.to_string().starts_with("l.ron:2:"),
+            "{e}"
+        );
     }
 }

@@ -2,11 +2,24 @@
 //! (`$XDG_DATA_HOME/dirtyviz/progress.ron`, by default
 //! `~/.local/share/dirtyviz/progress.ron`), so that a student resumes
 //! where they left off.
+//!
+//! Progress is never lost:
+//! - a save changes one lesson's entry: under an advisory lock
+//!   (`progress.lock` beside the file, `flock`) it reads the file, sets
+//!   that entry and writes the whole back, so two sessions at once each
+//!   keep their own lessons;
+//! - the file is replaced in one step (a temporary file, synced, renamed
+//!   over it), so a full disk or a crash leaves the previous file whole;
+//! - a file that does not parse is set aside as `progress.ron.bad-<time>`
+//!   (nothing in it is deleted) and the user is told, once.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
 
 /// How far a student got in one lesson.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -41,20 +54,183 @@ pub fn path() -> Option<PathBuf> {
     Some(data_dir()?.join("progress.ron"))
 }
 
+/// The lock file beside the progress file.
+pub fn lock_path(progress: &Path) -> PathBuf {
+    progress.with_file_name("progress.lock")
+}
+
+/// Largest progress file read [bytes].
+const MAX_BYTES: u64 = 1 << 20;
+
+/// What reading the progress file found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// The progress (empty when there was none to read).
+    pub progress: Progress,
+    /// What the user must be told: the file was set aside, or cannot be read.
+    pub warning: Option<String>,
+    /// The same, short enough for a status line.
+    pub note: Option<String>,
+}
+
+/// A short reason for a status line: "disk full", "read-only", ...
+fn short_reason(e: &Error) -> String {
+    use std::io::ErrorKind as K;
+    match e {
+        Error::Io { source, .. } => match source.kind() {
+            K::StorageFull => "disk full".into(),
+            K::PermissionDenied | K::ReadOnlyFilesystem => "not allowed to write".into(),
+            K::IsADirectory => "it is a directory".into(),
+            K::NotFound => "no such directory".into(),
+            _ => source.kind().to_string(),
+        },
+        Error::Invalid(what) if what.contains("regular file") => "not a regular file".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The time now as `YYYYMMDD-HHMMSS`.
+fn now() -> String {
+    crate::output::timestamp(std::time::SystemTime::now())
+}
+
+/// Reads the file at `path`: `Ok(None)` when there is none, the parsed
+/// progress, or `Err` saying why the text does not parse.
+fn read(path: &Path) -> Result<std::result::Result<Option<Progress>, String>> {
+    use std::io::Read;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ok(None)),
+        Err(e) => return Err(Error::io(path, "cannot read")(e)),
+    };
+    if meta.is_dir() {
+        return Err(Error::io(path, "cannot read")(std::io::ErrorKind::IsADirectory.into()));
+    }
+    let file = crate::input::open(path, "progress", MAX_BYTES)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(Error::io(path, "cannot read"))?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Ok(Err(format!("larger than {MAX_BYTES} bytes")));
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Ok(Err("not UTF-8 text".into()));
+    };
+    Ok(match ron::from_str::<Progress>(crate::input::without_bom(&text)) {
+        Ok(p) => Ok(Some(p)),
+        Err(e) => Err(format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code)),
+    })
+}
+
+/// Holds the progress lock while alive.
+struct Lock(File);
+
+impl Lock {
+    fn take(progress: &Path) -> Result<Lock> {
+        let path = lock_path(progress);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(Error::io(&path, "cannot lock"))?;
+        file.lock().map_err(Error::io(&path, "cannot lock"))?;
+        Ok(Lock(file))
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+/// Moves a file that does not parse aside as `progress.ron.bad-<time>`
+/// (under the lock); returns what to tell the user, in full and short.
+fn set_aside(path: &Path, why: &str) -> Result<(String, String)> {
+    let name = format!("progress.ron.bad-{}", now());
+    let aside = path.with_file_name(&name);
+    std::fs::rename(path, &aside).map_err(Error::io(path, "cannot set aside"))?;
+    Ok((
+        format!("progress unreadable ({why}); the file was kept as {} and progress starts afresh", aside.display()),
+        format!("bad progress.ron kept as .bad-{}", &name["progress.ron.bad-".len()..]),
+    ))
+}
+
 impl Progress {
-    /// Reads the progress file; a missing or unreadable one is empty progress.
-    pub fn load() -> Progress {
-        path().and_then(|p| std::fs::read_to_string(p).ok()).and_then(|t| ron::from_str(&t).ok()).unwrap_or_default()
+    /// Reads the progress file. A file that does not parse is set aside
+    /// (see the module's doc) and `warning` says so; a file that cannot be
+    /// read gives empty progress and a warning.
+    pub fn open_at(path: &Path) -> Loaded {
+        let warn = |e: Error| Loaded {
+            progress: Progress::default(),
+            note: Some(format!("progress not read: {}", short_reason(&e))),
+            warning: Some(format!("progress not read: {e}")),
+        };
+        let fine = |p: Option<Progress>| Loaded { progress: p.unwrap_or_default(), warning: None, note: None };
+        match read(path) {
+            Ok(Ok(p)) => fine(p),
+            Ok(Err(_)) => {
+                // Look again under the lock: another session may have just replaced it.
+                let lock = match Lock::take(path) {
+                    Ok(l) => l,
+                    Err(e) => return warn(e),
+                };
+                let outcome = match read(path) {
+                    Ok(Ok(p)) => fine(p),
+                    Ok(Err(why)) => match set_aside(path, &why) {
+                        Ok((warning, note)) => {
+                            Loaded { progress: Progress::default(), warning: Some(warning), note: Some(note) }
+                        }
+                        Err(e) => warn(Error::invalid(format!("unreadable ({why}) and not set aside: {e}"))),
+                    },
+                    Err(e) => warn(e),
+                };
+                drop(lock);
+                outcome
+            }
+            Err(e) => warn(e),
+        }
     }
 
-    /// Writes the progress file.
-    pub fn save(&self) -> Result<(), String> {
-        let p = path().ok_or("no data directory (set XDG_DATA_HOME or HOME)")?;
-        if let Some(dir) = p.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    /// Reads the user's progress file ([`Progress::open_at`]); no data
+    /// directory means no progress.
+    pub fn open() -> Loaded {
+        match path() {
+            Some(p) => Progress::open_at(&p),
+            None => Loaded::default(),
         }
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).map_err(|e| e.to_string())?;
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    }
+
+    /// Saves lesson `id`'s entry into the file at `path`, keeping every
+    /// other lesson's entry there, and takes in what other sessions saved.
+    /// Returns a short note when the file had to be set aside first.
+    pub fn save_lesson_at(&mut self, path: &Path, id: &str) -> Result<Option<String>> {
+        let entry = self.lessons.get(id).copied();
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(Error::io(dir, "cannot create"))?;
+        }
+        let _lock = Lock::take(path)?;
+        let (mut on_disk, warning) = match read(path)? {
+            Ok(p) => (p.unwrap_or_default(), None),
+            Err(why) => (Progress::default(), Some(set_aside(path, &why)?.1)),
+        };
+        if let Some(e) = entry {
+            let merged = on_disk.lessons.entry(id.to_string()).or_insert(e);
+            *merged = LessonProgress { done: merged.done || e.done, ..e };
+        }
+        let text = ron::ser::to_string_pretty(&on_disk, ron::ser::PrettyConfig::default()).expect("plain data");
+        let mut out = crate::output::AtomicFile::create(path)?.durable();
+        out.put(text.as_bytes())?;
+        out.commit()?;
+        *self = on_disk;
+        Ok(warning)
+    }
+
+    /// [`Progress::save_lesson_at`] on the user's progress file. Errors
+    /// are short, for a status line ("progress not saved: disk full").
+    pub fn save_lesson(&mut self, id: &str) -> std::result::Result<Option<String>, String> {
+        let p = path().ok_or("progress not saved: no data directory (set XDG_DATA_HOME or HOME)")?;
+        self.save_lesson_at(&p, id).map_err(|e| format!("progress not saved: {}", short_reason(&e)))
     }
 
     /// The step to open `lesson` at: where the student left it, or the
@@ -79,6 +255,13 @@ impl Progress {
 mod tests {
     use super::*;
 
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-progress-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch");
+        dir.join("progress.ron")
+    }
+
     #[test]
     fn progress_round_trips_through_ron() {
         let mut p = Progress::default();
@@ -89,5 +272,69 @@ mod tests {
         assert_eq!(back, p);
         assert!(!back.lessons["03"].done);
         assert!(back.lessons["04"].done);
+    }
+
+    #[test]
+    fn a_save_keeps_other_lessons() {
+        let path = scratch("merge");
+        let mut a = Progress::default();
+        let mut b = Progress::default();
+        a.reached("07", 4, 6);
+        a.save_lesson_at(&path, "07").expect("saved");
+        b.reached("03", 1, 4);
+        b.save_lesson_at(&path, "03").expect("saved");
+        assert_eq!(b.lessons["07"].step, 4, "b took in a's lesson");
+        let on_disk = Progress::open_at(&path);
+        assert_eq!(on_disk.warning, None);
+        assert_eq!((on_disk.progress.lessons["07"].step, on_disk.progress.lessons["03"].step), (4, 1));
+    }
+
+    #[test]
+    fn a_broken_file_is_set_aside_and_told() {
+        let path = scratch("broken");
+        let mut p = Progress::default();
+        p.reached("00", 3, 4);
+        p.reached("02", 1, 4);
+        for id in ["00", "02"] {
+            p.save_lesson_at(&path, id).expect("saved");
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::write(&path, &text[..text.len() - 3]).expect("truncate");
+        let loaded = Progress::open_at(&path);
+        let warning = loaded.warning.expect("told");
+        assert!(warning.contains("progress.ron.bad-"), "{warning}");
+        assert!(loaded.note.expect("a note").len() <= 60);
+        assert!(!path.exists());
+        let aside: Vec<_> = std::fs::read_dir(path.parent().expect("dir"))
+            .expect("dir")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("progress.ron.bad-"))
+            .collect();
+        assert_eq!(aside.len(), 1);
+        assert_eq!(std::fs::read_to_string(aside[0].path()).expect("kept"), text[..text.len() - 3]);
+        assert_eq!(Progress::open_at(&path).warning, None, "told once");
+    }
+
+    #[test]
+    fn garbage_is_set_aside_too() {
+        let path = scratch("garbage");
+        std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).expect("write");
+        let loaded = Progress::open_at(&path);
+        assert!(loaded.warning.expect("told").contains("not UTF-8"));
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_directory_in_the_way_is_reported() {
+        let path = scratch("dir");
+        std::fs::create_dir(&path).expect("dir");
+        let loaded = Progress::open_at(&path);
+        assert!(loaded.warning.expect("told").contains("is a directory"));
+        assert_eq!(loaded.note.as_deref(), Some("progress not read: it is a directory"));
+        let mut p = Progress::default();
+        p.reached("01", 0, 3);
+        let e = p.save_lesson_at(&path, "01").expect_err("cannot save");
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        assert!(path.is_dir(), "left as it was");
     }
 }

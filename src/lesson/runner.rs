@@ -4,7 +4,8 @@
 
 use super::metric::{Probe, StepSnapshot, measure};
 use super::{Action, Check, CompareSpec, Lesson, Question, SideSpec};
-use crate::session::{Compare, PAUSE_LOG, Session};
+use crate::error::{Error, Result};
+use crate::session::{Compare, Session, SessionOptions};
 use crate::sim::config::{NS_PER_SEC, TaskConfig};
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
@@ -60,18 +61,13 @@ impl LessonRun {
     /// The lesson's session with step `i` open, reached by running every
     /// step before it for its `run_s` (so going back, or resuming saved
     /// progress, shows what stepping through would have shown).
-    pub fn seek(lesson: Lesson, i: usize) -> Result<(LessonRun, Session, ViewRequest), String> {
-        LessonRun::seek_traced(lesson, i, false)
-    }
-
-    /// [`LessonRun::seek`], with side A's trace events kept (see
-    /// [`Session::take_trace`]).
-    pub fn seek_traced(lesson: Lesson, i: usize, trace: bool) -> Result<(LessonRun, Session, ViewRequest), String> {
+    /// `opts` says what the session keeps (its trace, its pauses).
+    pub fn seek(lesson: Lesson, i: usize, opts: SessionOptions) -> Result<(LessonRun, Session, ViewRequest)> {
         if lesson.steps.is_empty() {
-            return Err(format!("lesson {} has no steps", lesson.id));
+            return Err(Error::invalid(format!("lesson {} has no steps", lesson.id)));
         }
-        let scenario = lesson.scenario().map_err(|e| e.0)?;
-        let mut session = Session::with_trace(scenario, None, PAUSE_LOG, trace).map_err(|e| e.0)?;
+        let scenario = lesson.scenario()?;
+        let mut session = Session::new(scenario, None, opts)?;
         let target = i.min(lesson.steps.len() - 1);
         let mut run =
             LessonRun { lesson, step: 0, step_start_ns: 0, bdi: 0, at_step: StepSnapshot::default(), builds: 0 };
@@ -95,7 +91,7 @@ impl LessonRun {
     }
 
     /// Opens step `i`: applies its actions and starts its clock.
-    pub fn open(&mut self, session: &mut Session, i: usize) -> Result<ViewRequest, String> {
+    pub fn open(&mut self, session: &mut Session, i: usize) -> Result<ViewRequest> {
         self.step = i.min(self.lesson.steps.len() - 1);
         let mut view = ViewRequest::default();
         let actions = self.lesson.steps[self.step].actions.clone();
@@ -125,7 +121,7 @@ impl LessonRun {
         }
     }
 
-    fn act(&mut self, session: &mut Session, action: &Action, view: &mut ViewRequest) -> Result<(), String> {
+    fn act(&mut self, session: &mut Session, action: &Action, view: &mut ViewRequest) -> Result<()> {
         match action {
             Action::DirtyRatio(r) => session.apply(|_| Some(Input::DirtyRatio(*r))),
             Action::DirtyBackgroundRatio(r) => session.apply(|_| Some(Input::DirtyBackgroundRatio(*r))),
@@ -160,24 +156,25 @@ impl LessonRun {
                     CompareSpec::DirtyRatio(r) => Some(Compare::DirtyRatio(*r)),
                     CompareSpec::Off => None,
                 };
-                session.set_compare(compare).map_err(|e| e.0)?;
+                session.set_compare(compare)?;
             }
             Action::CompareWith { a, b, changes } => {
                 let mut other = session.scenario.clone();
                 other.apply(changes);
-                session.compare_with(a, b, &other).map_err(|e| e.0)?;
+                session.compare_with(a, b, &other)?;
             }
             Action::Reconfigure(changes) => {
                 let mut s = session.scenario.clone();
                 s.apply(changes);
-                session.reconfigure(s).map_err(|e| e.0)?;
+                session.reconfigure(s)?;
             }
             Action::SelectBdi(name) => {
-                self.bdi = Self::bdi_index(session, name).ok_or_else(|| format!("unknown bdi `{name}`"))?;
+                self.bdi =
+                    Self::bdi_index(session, name).ok_or_else(|| Error::invalid(format!("unknown bdi `{name}`")))?;
             }
             Action::Zoom(z) => view.zoom = Some(*z),
             Action::Pause => view.pause = true,
-            Action::Restart => session.build().map_err(|e| e.0)?,
+            Action::Restart => session.build()?,
         }
         Ok(())
     }
@@ -228,9 +225,14 @@ impl LessonRun {
         }
     }
 
+    /// What `question` measures now: the value its answer is judged against.
+    pub fn measure_question(&self, session: &Session, question: &Question) -> Option<f64> {
+        self.probe_value(session, question.metric, question.window_s, &question.bdi, question.side)
+    }
+
     /// Judges an answer to `question` against the running simulation.
     pub fn answer(&self, session: &Session, question: &Question, given: f64) -> Option<Answer> {
-        let actual = self.probe_value(session, question.metric, question.window_s, &question.bdi, question.side)?;
+        let actual = self.measure_question(session, question)?;
         let error = if actual == 0.0 { given.abs() } else { ((given - actual) / actual).abs() };
         Some(Answer { actual, error, right: error <= question.tolerance })
     }
@@ -253,11 +255,35 @@ pub struct CheckReport {
     pub pass: bool,
 }
 
+/// A question's answer in a headless run: what the simulation measured at
+/// the end of the step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuestionReport {
+    /// Step number (1-based).
+    pub step: usize,
+    /// The question.
+    pub ask: String,
+    /// The measured answer; `None`: nothing to measure.
+    pub value: Option<f64>,
+    /// Its unit, as the screen shows it.
+    pub unit: &'static str,
+}
+
+/// What a headless run of a lesson found at the end of each step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HeadlessReport {
+    /// Every check, in step order.
+    pub checks: Vec<CheckReport>,
+    /// Every question's answer, in step order.
+    pub questions: Vec<QuestionReport>,
+}
+
 /// Runs every step of `lesson` for its `run_s` and evaluates its checks
-/// at the end of the step.
-pub fn run_headless(lesson: &Lesson) -> Result<Vec<CheckReport>, String> {
-    let (mut run, mut session, _) = LessonRun::seek(lesson.clone(), 0)?;
+/// and questions at the end of the step.
+pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
+    let (mut run, mut session, _) = LessonRun::seek(lesson.clone(), 0, SessionOptions::default())?;
     let mut reports = Vec::new();
+    let mut questions = Vec::new();
     for i in 0..lesson.steps.len() {
         if i > 0 {
             run.open(&mut session, i)?;
@@ -279,6 +305,14 @@ pub fn run_headless(lesson: &Lesson) -> Result<Vec<CheckReport>, String> {
                 pass,
             });
         }
+        for q in &step.questions {
+            questions.push(QuestionReport {
+                step: i + 1,
+                ask: q.ask.clone(),
+                value: run.measure_question(&session, q),
+                unit: q.unit(),
+            });
+        }
     }
-    Ok(reports)
+    Ok(HeadlessReport { checks: reports, questions })
 }

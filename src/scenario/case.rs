@@ -26,7 +26,8 @@
 //! ([`super::machine`]) when the seed has one with that CPU count and
 //! memory; an NFS case on another box writes to the seed's NFS server.
 
-use super::{DeviceKindSpec, DeviceSpec, FsSpec, LegacySpec, Scenario, ScenarioError, TaskSpec, machine, parse_size};
+use super::{DdSpec, DeviceKindSpec, DeviceSpec, FsSpec, MmapRandomSpec, Scenario, TaskSpec, machine, parse_size};
+use crate::error::Error;
 
 const EXAMPLE: &str = "thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X";
 
@@ -81,8 +82,8 @@ enum Workload {
 }
 
 /// Builds the scenario a seed test-case name describes.
-pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
-    let bad = |what: String| ScenarioError(format!("case `{name}`: {what} (e.g. {EXAMPLE})"));
+pub fn parse(name: &str) -> crate::error::Result<Scenario> {
+    let bad = |what: String| Error::invalid(format!("case `{name}`: {what} (e.g. {EXAMPLE})"));
     let f = split(name).map_err(&bad)?;
     let fs = filesystem(f.fs).map_err(&bad)?;
     let devices = devices(f.prefix).map_err(&bad)?;
@@ -97,21 +98,12 @@ pub fn parse(name: &str) -> Result<Scenario, ScenarioError> {
         name: name.to_string(),
         description: format!("The seed's test case {name}."),
         memory_mb,
-        reserved_mb: None,
         cpus,
-        hz: 1000,
-        dirty_ratio: 20,
-        dirty_background_ratio: 10,
-        dirty_bytes: None,
-        dirty_background_bytes: None,
-        period_shift: None,
         patches: patches.unwrap_or(11),
-        legacy: LegacySpec::Linux31,
-        seed: 1,
-        duration_s: 60.0,
         machine: machine_of(devices, cpus, memory_mb),
         devices: device_specs(devices, fs, nfs_wait_queue),
         tasks: vec![tasks(&workload, bs)],
+        ..Scenario::default()
     };
     limits(&mut s, f.limits).map_err(&bad)?;
     Ok(s)
@@ -271,26 +263,7 @@ fn machine_of(devices: Devices, cpus: usize, memory_mb: u64) -> Option<String> {
 
 /// The scenario's devices for what the prefix asks for.
 fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> Vec<DeviceSpec> {
-    let disk = |name: &str, kind: DeviceKindSpec| DeviceSpec {
-        name: name.to_string(),
-        kind,
-        disks: None,
-        bandwidth_mbps: None,
-        seek_ms: None,
-        queue_depth: None,
-        noise: None,
-        fs,
-        flush_ms: None,
-        rtt_ms: None,
-        server_mbps: None,
-        server_cache_mb: None,
-        server_commit_ms: None,
-        server_seek_ms: None,
-        server_background_mb: None,
-        wait_queue: None,
-        congestion_scaled: None,
-        initial_share: None,
-    };
+    let disk = |name: &str, kind: DeviceKindSpec| DeviceSpec { fs, ..DeviceSpec::new(name, kind) };
     match devices {
         Devices::Disk => vec![disk("sda", DeviceKindSpec::Hdd)],
         Devices::Key { with_disk } => {
@@ -311,16 +284,13 @@ fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> V
 /// as a shell loop launches them.
 fn tasks(workload: &Workload, bs: u64) -> TaskSpec {
     match *workload {
-        Workload::Dd(n) => TaskSpec::Dd {
-            bdi: "*".into(),
+        Workload::Dd(n) => TaskSpec::Dd(DdSpec {
             n,
             bs: format!("{bs}"),
-            count_mb: None,
-            start_s: 0.0,
             spread_s: if n >= 500 { 1.0 } else { 0.0 },
-            stop_s: None,
-        },
-        Workload::MmapRandom => TaskSpec::MmapRandom { bdi: "*".into(), n: 1, start_s: 0.0, stop_s: None },
+            ..DdSpec::default()
+        }),
+        Workload::MmapRandom => TaskSpec::MmapRandom(MmapRandomSpec::default()),
     }
 }
 
@@ -396,12 +366,17 @@ mod tests {
         ];
         for (name, what) in cases {
             let e = parse(name).expect_err(name);
-            assert!(e.0.starts_with(&format!("case `{name}`")), "{e}");
-            assert!(e.0.contains(what) && e.0.contains(EXAMPLE), "{name}: {e}");
+            assert!(e.to_string().starts_with(&format!("case `{name}`")), "{e}");
+            assert!(e.to_string().contains(what) && e.to_string().contains(EXAMPLE), "{name}: {e}");
         }
         let e = parse("JBD-10HDD/xfs-1dd-1M-24p-16384M-20:10-X").expect_err("bad prefix");
-        assert!(e.0.contains("JBOD-nHDD") && e.0.contains("RAID0-nHDD") && e.0.contains("NFS"), "{e}");
+        assert!(
+            e.to_string().contains("JBOD-nHDD")
+                && e.to_string().contains("RAID0-nHDD")
+                && e.to_string().contains("NFS"),
+            "{e}"
+        );
         let e = parse("thresh=1G/xfs-1dd-4k-8p-4096M-20:10-3.1.0-rc4-vanila+").expect_err("bad kernel");
-        assert!(e.0.contains("3.1.0-rc4-vanilla+") && e.0.contains("3.1.0-rc8-ioless6+"), "{e}");
+        assert!(e.to_string().contains("3.1.0-rc4-vanilla+") && e.to_string().contains("3.1.0-rc8-ioless6+"), "{e}");
     }
 }

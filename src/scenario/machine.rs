@@ -13,7 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DeviceKindSpec, ScenarioError, ron_error, ron_options};
+use super::{DeviceKindSpec, ron_error, ron_options};
+use crate::error::{Error, Result};
 use crate::sim::ControllerConfig;
 
 /// The profiles' source.
@@ -138,10 +139,14 @@ pub fn all() -> &'static [Machine] {
 }
 
 /// The profile called `name`, or an error naming the valid ones.
-pub fn get(name: &str) -> Result<&'static Machine, ScenarioError> {
+pub fn get(name: &str) -> Result<&'static Machine> {
     all().iter().find(|m| m.name == name).ok_or_else(|| {
         let names: Vec<&str> = all().iter().map(|m| m.name.as_str()).collect();
-        ScenarioError(format!("unknown machine `{name}`, expected one of {}", names.join(", ")))
+        Error::invalid(format!(
+            "unknown machine `{}`, expected one of {}",
+            crate::error::printable(name),
+            names.join(", ")
+        ))
     })
 }
 
@@ -270,7 +275,7 @@ mod tests {
         assert_eq!(for_case(24, 16384).map(|m| m.name.as_str()), Some("24p-16384M"));
         assert!(for_case(3, 1000).is_none());
         let e = get("nope").expect_err("unknown");
-        assert!(e.0.contains("unknown machine `nope`") && e.0.contains("32p-32768M"), "{e}");
+        assert!(e.to_string().contains("unknown machine `nope`") && e.to_string().contains("32p-32768M"), "{e}");
         assert!(report().contains("fitted"));
     }
 }

@@ -11,15 +11,24 @@
 //!     tasks: [Dd(bdi: "sda", n: 1, bs: "4k")],
 //! )
 //! ```
+//!
+//! Every field but `devices` may be left out: [`Scenario::default`] and
+//! the specs' defaults fill them in. Numbers are checked against their
+//! ranges as they are read ([`ranges`]); what depends on several fields
+//! (task counts, device names) is checked by [`Scenario::to_world`]
+//! before anything is expanded.
 
 pub mod case;
 pub mod machine;
 pub mod presets;
+pub mod ranges;
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
 use crate::sim::config::{
     DeviceConfig, DeviceKind, FsKind, Legacy, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig,
 };
@@ -27,53 +36,51 @@ use crate::sim::page_writeback::DirtyTunables;
 
 /// A world to simulate, as written in a scenario file.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Scenario {
     /// Short name shown in the status line and the trace header.
-    #[serde(default)]
+    #[serde(deserialize_with = "ranges::name")]
     pub name: String,
     /// One or two sentences on what it shows.
-    #[serde(default)]
+    #[serde(deserialize_with = "ranges::text")]
     pub description: String,
     /// Total memory [MiB].
-    #[serde(default = "defaults::memory_mb")]
+    #[serde(deserialize_with = "ranges::memory_mb")]
     pub memory_mb: u64,
     /// Memory outside the page cache (anonymous, kernel) [MiB]; default a tenth.
-    #[serde(default)]
+    #[serde(deserialize_with = "ranges::opt_reserved_mb")]
     pub reserved_mb: Option<u64>,
     /// CPUs.
-    #[serde(default = "defaults::cpus")]
+    #[serde(deserialize_with = "ranges::cpus")]
     pub cpus: usize,
     /// Timer frequency: 100, 250, 300 or 1000.
-    #[serde(default = "defaults::hz")]
+    #[serde(deserialize_with = "ranges::hz")]
     pub hz: u64,
     /// `vm.dirty_ratio` [%].
-    #[serde(default = "defaults::dirty_ratio")]
+    #[serde(deserialize_with = "ranges::dirty_ratio")]
     pub dirty_ratio: u64,
     /// `vm.dirty_background_ratio` [%].
-    #[serde(default = "defaults::dirty_background_ratio")]
+    #[serde(deserialize_with = "ranges::dirty_background_ratio")]
     pub dirty_background_ratio: u64,
     /// `vm.dirty_bytes` [bytes]; wins over the ratio.
-    #[serde(default)]
+    #[serde(deserialize_with = "ranges::opt_dirty_bytes")]
     pub dirty_bytes: Option<u64>,
     /// `vm.dirty_background_bytes` [bytes]; wins over the ratio.
-    #[serde(default)]
+    #[serde(deserialize_with = "ranges::opt_background_bytes")]
     pub dirty_background_bytes: Option<u64>,
     /// Fixed floating-proportion period shift (default: the kernel's rule).
-    #[serde(default)]
+    #[serde(deserialize_with = "ranges::opt_period_shift")]
     pub period_shift: Option<i32>,
     /// Patch level: 0 (legacy 3.1) to 11 (the whole series).
-    #[serde(default = "defaults::patches")]
+    #[serde(deserialize_with = "ranges::patches")]
     pub patches: u8,
     /// The kernel patch level 0 runs: `Linux31` (the default) or
     /// `Linux2638` (only at patch level 0).
-    #[serde(default)]
     pub legacy: LegacySpec,
     /// Seed of the random generator.
-    #[serde(default = "defaults::seed")]
     pub seed: u64,
     /// Default length of a headless run [s].
-    #[serde(default = "defaults::duration_s")]
+    #[serde(deserialize_with = "ranges::duration_s")]
     pub duration_s: f64,
     /// The test machine whose disks, controller, USB key and NFS server the
     /// devices take by default (`dirtyviz machines` lists them).
@@ -82,62 +89,41 @@ pub struct Scenario {
     /// The devices; each is one bdi, a JBOD is several.
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
-    #[serde(default)]
     pub tasks: Vec<TaskSpec>,
 }
 
-mod defaults {
-    pub fn memory_mb() -> u64 {
-        4096
-    }
-    pub fn cpus() -> usize {
-        8
-    }
-    pub fn hz() -> u64 {
-        1000
-    }
-    pub fn dirty_ratio() -> u64 {
-        20
-    }
-    pub fn dirty_background_ratio() -> u64 {
-        10
-    }
-    pub fn patches() -> u8 {
-        11
-    }
-    pub fn seed() -> u64 {
-        1
-    }
-    pub fn duration_s() -> f64 {
-        60.0
-    }
-    pub fn n() -> u32 {
-        1
-    }
-    pub fn bs() -> String {
-        "4k".to_string()
-    }
-    pub fn pipeline_bs() -> String {
-        "64k".to_string()
-    }
-    pub fn net_mbps() -> f64 {
-        20.0
-    }
-    pub fn buffer_mb() -> f64 {
-        4.0
-    }
-    pub fn burst_kb() -> u64 {
-        64
-    }
-    pub fn period_s() -> f64 {
-        1.0
+impl Default for Scenario {
+    /// The defaults of every scenario: 4 GiB, 8 CPUs, HZ 1000, 20:10, the
+    /// whole series on 3.1, seed 1, a minute; no devices, no tasks.
+    fn default() -> Scenario {
+        Scenario {
+            name: String::new(),
+            description: String::new(),
+            memory_mb: 4096,
+            reserved_mb: None,
+            cpus: 8,
+            hz: 1000,
+            dirty_ratio: 20,
+            dirty_background_ratio: 10,
+            dirty_bytes: None,
+            dirty_background_bytes: None,
+            period_shift: None,
+            patches: 11,
+            legacy: LegacySpec::Linux31,
+            seed: 1,
+            duration_s: 60.0,
+            machine: None,
+            devices: Vec::new(),
+            tasks: Vec::new(),
+        }
     }
 }
 
 /// Kinds of device in a scenario file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub enum DeviceKindSpec {
     /// A rotating disk (100 MiB/s, 8 ms seeks).
+    #[default]
     Hdd,
     /// A flash disk (400 MiB/s, no seeks).
     Ssd,
@@ -150,6 +136,56 @@ pub enum DeviceKindSpec {
     /// An NFS mount over a 1 Gbit/s link to a server with an 80 MiB/s disk
     /// and 128 MiB of write cache.
     Nfs,
+}
+
+/// What a kind of device is when a scenario says nothing more: one
+/// member disk's figures (a RAID0 multiplies bandwidth and queue by its
+/// members and divides the seek among them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KindDefaults {
+    /// The engine's device kind.
+    pub kind: DeviceKind,
+    /// Sequential bandwidth [MiB/s].
+    pub bandwidth_mbps: f64,
+    /// Average seek [ms].
+    pub seek_ms: f64,
+    /// Relative spread of transfer times.
+    pub noise: f64,
+    /// Journal commit and cache flush holding up data writes [ms].
+    pub flush_ms: f64,
+    /// Request slots [requests]; `None`: unbounded (NFS RPCs).
+    pub queue_depth: Option<usize>,
+    /// Largest request [pages].
+    pub max_request_pages: u64,
+}
+
+/// One row of the table of kind defaults.
+const fn row(
+    kind: DeviceKind,
+    bandwidth_mbps: f64,
+    seek_ms: f64,
+    noise: f64,
+    flush_ms: f64,
+    queue_depth: Option<usize>,
+    max_request_pages: u64,
+) -> KindDefaults {
+    KindDefaults { kind, bandwidth_mbps, seek_ms, noise, flush_ms, queue_depth, max_request_pages }
+}
+
+impl DeviceKindSpec {
+    /// Every kind's defaults, one row each.
+    pub const fn defaults(self) -> KindDefaults {
+        use DeviceKind as K;
+        match self {
+            //                              MiB/s  seek  noise flush  queue       request
+            DeviceKindSpec::Hdd => row(K::Hdd, 100.0, 8.0, 0.1, 150.0, Some(128), 128),
+            DeviceKindSpec::Ssd => row(K::Ssd, 400.0, 0.0, 0.1, 5.0, Some(128), 128),
+            DeviceKindSpec::UsbKey => row(K::UsbKey, 8.0, 1.0, 0.3, 100.0, Some(128), 128),
+            DeviceKindSpec::Raid0 => row(K::Raid0, 100.0, 8.0, 0.1, 150.0, Some(128), 128),
+            DeviceKindSpec::Jbod => row(K::Hdd, 100.0, 8.0, 0.1, 150.0, Some(128), 128),
+            DeviceKindSpec::Nfs => row(K::Nfs, 112.0, 0.0, 0.1, 0.0, None, 256),
+        }
+    }
 }
 
 /// The legacy kernel in a scenario file.
@@ -173,10 +209,11 @@ impl LegacySpec {
 }
 
 /// Filesystems in a scenario file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FsSpec {
     /// XFS (the default).
+    #[default]
     Xfs,
     /// ext4.
     Ext4,
@@ -198,55 +235,57 @@ impl FsSpec {
     }
 }
 
-/// A device in a scenario file.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+/// A device in a scenario file. `name` and `kind` must be given; every
+/// other field left out takes the kind's default ([`DeviceKindSpec::defaults`]).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeviceSpec {
     /// bdi name (a name prefix for a JBOD).
+    #[serde(deserialize_with = "ranges::name")]
     pub name: String,
     /// What it is.
     pub kind: DeviceKindSpec,
-    /// Member disks of a RAID0 or JBOD.
-    #[serde(default)]
+    /// Member disks of a RAID0 or JBOD (default 2).
+    #[serde(default, deserialize_with = "ranges::opt_disks")]
     pub disks: Option<u32>,
     /// Sequential bandwidth of one disk [MiB/s].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_bandwidth_mbps")]
     pub bandwidth_mbps: Option<f64>,
     /// Average seek [ms].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_seek_ms")]
     pub seek_ms: Option<f64>,
     /// Request slots [requests].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_queue_depth")]
     pub queue_depth: Option<usize>,
     /// Relative spread of transfer times (0.1 = ±10%).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_noise")]
     pub noise: Option<f64>,
     /// Filesystem on it: xfs (default), ext4, ext3 or btrfs.
     #[serde(default)]
     pub fs: Option<FsSpec>,
     /// How long a journal commit holds up data writes (journal write and
     /// drive cache flush) [ms]; 0 turns commits off.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_flush_ms")]
     pub flush_ms: Option<f64>,
-    /// NFS: network round trip [ms].
-    #[serde(default)]
+    /// NFS: network round trip [ms] (default 0.2).
+    #[serde(default, deserialize_with = "ranges::opt_rtt_ms")]
     pub rtt_ms: Option<f64>,
-    /// NFS: the server's disk [MiB/s].
-    #[serde(default)]
+    /// NFS: the server's disk [MiB/s] (default 80).
+    #[serde(default, deserialize_with = "ranges::opt_server_mbps")]
     pub server_mbps: Option<f64>,
-    /// NFS: server memory for data not yet on its disk [MiB].
-    #[serde(default)]
+    /// NFS: server memory for data not yet on its disk [MiB] (default 128).
+    #[serde(default, deserialize_with = "ranges::opt_server_cache_mb")]
     pub server_cache_mb: Option<u64>,
     /// NFS: what a COMMIT costs the server once the data is on its disk,
     /// its journal commit and disk cache flush [ms] (default 150).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_server_commit_ms")]
     pub server_commit_ms: Option<f64>,
     /// NFS: the server's disk moving to each file a COMMIT writes [ms].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_server_seek_ms")]
     pub server_seek_ms: Option<f64>,
     /// NFS: the server's background threshold: below it the server's disk
     /// writes only for COMMITs [MiB] (default 0: it writes at once).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_server_background_mb")]
     pub server_background_mb: Option<u64>,
     /// NFS: the writeback wait queue patch.
     #[serde(default)]
@@ -256,117 +295,349 @@ pub struct DeviceSpec {
     pub congestion_scaled: Option<bool>,
     /// Share of recent writeouts at time 0, relative to the other devices
     /// (default 1: equal shares, as on a system that has been running).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_share")]
     pub initial_share: Option<f64>,
 }
 
-/// A group of tasks in a scenario file.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+impl DeviceSpec {
+    /// A device of `kind` called `name`, with the kind's defaults.
+    pub fn new(name: &str, kind: DeviceKindSpec) -> DeviceSpec {
+        DeviceSpec { name: name.to_string(), kind, ..DeviceSpec::default() }
+    }
+
+    /// Member disks of a RAID0 or JBOD.
+    pub fn disk_count(&self) -> u32 {
+        self.disks.unwrap_or(2)
+    }
+
+    /// The bdis this device is: one, or one per disk of a JBOD.
+    pub fn bdi_count(&self) -> usize {
+        if self.kind == DeviceKindSpec::Jbod { self.disk_count() as usize } else { 1 }
+    }
+
+    /// The engine's devices for this spec: one, or one per disk of a JBOD.
+    /// The machine's profile gives what the spec leaves out, before the
+    /// kind's defaults.
+    fn configs(&self, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
+        let d = self.kind.defaults();
+        let disks = self.disk_count();
+        let members = if self.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
+        let server = box_defaults.nfs;
+        let nfs = (d.kind == DeviceKind::Nfs).then(|| NfsConfig {
+            rtt_ns: (self.rtt_ms.unwrap_or(server.rtt_ms) * 1e6) as u64,
+            server_bandwidth: self.server_mbps.unwrap_or(server.server_mbps) * 1048576.0,
+            server_cache: self.server_cache_mb.unwrap_or(server.server_cache_mb) << 20,
+            server_background: self.server_background_mb.unwrap_or(server.server_background_mb) << 20,
+            server_seek_ns: (self.server_seek_ms.unwrap_or(server.server_seek_ms) * 1e6) as u64,
+            server_commit_ns: (self.server_commit_ms.unwrap_or(server.server_commit_ms) * 1e6) as u64,
+            wait_queue: self.wait_queue.unwrap_or(false),
+            congestion_scaled: self.congestion_scaled.unwrap_or(false),
+        });
+        let (box_mbps, box_seek_ms) = box_defaults.device(self.kind);
+        let one = DeviceConfig {
+            name: self.name.clone(),
+            kind: d.kind,
+            bandwidth: self.bandwidth_mbps.or(box_mbps).unwrap_or(d.bandwidth_mbps) * 1048576.0 * members as f64,
+            // A RAID0's member disks seek in parallel.
+            seek_ns: self.seek_ms.or(box_seek_ms).unwrap_or(d.seek_ms) * 1e6 / members as f64,
+            queue_depth: self.queue_depth.unwrap_or(d.queue_depth.map_or(usize::MAX >> 1, |q| q * members as usize)),
+            max_request_pages: d.max_request_pages,
+            noise: self.noise.unwrap_or(d.noise),
+            flush_ns: self.flush_ms.unwrap_or(d.flush_ms) * 1e6,
+            fs: if nfs.is_some() { FsKind::Nfs } else { self.fs.unwrap_or_default().kind() },
+            nfs,
+            initial_share: self.initial_share.unwrap_or(1.0),
+            controller: box_defaults.controller(self.kind),
+        };
+        if self.kind != DeviceKindSpec::Jbod {
+            return Ok(vec![one]);
+        }
+        Ok((0..disks)
+            .map(|k| DeviceConfig { name: format!("{}{}", self.name, disk_letter(k)), ..one.clone() })
+            .collect())
+    }
+}
+
+/// A group of tasks in a scenario file: `n` per target bdi (`*`: every
+/// bdi). A file writes the kind's fields straight in it, `Dd(n: 10)`;
+/// every field left out takes the kind's default.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum TaskSpec {
-    /// `n` dd processes per target bdi, each writing its own file.
-    Dd {
-        /// Target bdi name, or `*` for every bdi.
-        bdi: String,
-        /// How many per bdi.
-        #[serde(default = "defaults::n")]
-        n: u32,
-        /// Block size, e.g. `4k`, `1M`.
-        #[serde(default = "defaults::bs")]
-        bs: String,
-        /// Stop after this many MiB (default: write until stopped).
-        #[serde(default)]
-        count_mb: Option<u64>,
-        /// Start time of the first [s].
-        #[serde(default)]
-        start_s: f64,
-        /// The group's tasks start evenly spread over this long, as a
-        /// shell loop launching them would [s].
-        #[serde(default)]
-        spread_s: f64,
-        /// Kill time [s].
-        #[serde(default)]
-        stop_s: Option<f64>,
-    },
-    /// A copy from the network (rsync): data arrives at `net_mbps` into a
-    /// `buffer_mb` buffer and is written out with `bs` writes.
-    Pipeline {
-        /// Target bdi name, or `*`.
-        bdi: String,
-        /// How many per bdi.
-        #[serde(default = "defaults::n")]
-        n: u32,
-        /// Block size of its writes.
-        #[serde(default = "defaults::pipeline_bs")]
-        bs: String,
-        /// Network rate [MiB/s].
-        #[serde(default = "defaults::net_mbps")]
-        net_mbps: f64,
-        /// Socket and application buffer [MiB].
-        #[serde(default = "defaults::buffer_mb")]
-        buffer_mb: f64,
-        /// Start time [s].
-        #[serde(default)]
-        start_s: f64,
-        /// Kill time [s].
-        #[serde(default)]
-        stop_s: Option<f64>,
-    },
-    /// A light writer, like an editor saving a file: `burst_kb` every `period_s`.
-    Light {
-        /// Target bdi name, or `*`.
-        bdi: String,
-        /// How many per bdi.
-        #[serde(default = "defaults::n")]
-        n: u32,
-        /// Bytes per save [KiB].
-        #[serde(default = "defaults::burst_kb")]
-        burst_kb: u64,
-        /// Time between saves [s].
-        #[serde(default = "defaults::period_s")]
-        period_s: f64,
-        /// Start time [s].
-        #[serde(default)]
-        start_s: f64,
-        /// Kill time [s].
-        #[serde(default)]
-        stop_s: Option<f64>,
-    },
+    /// dd processes, each writing its own file.
+    Dd(DdSpec),
+    /// A copy from the network (rsync).
+    Pipeline(PipelineSpec),
+    /// A light writer, like an editor saving a file.
+    Light(LightSpec),
     /// fio's mmap random writes of 4 KiB over a large file.
-    MmapRandom {
-        /// Target bdi name, or `*`.
-        bdi: String,
-        /// How many per bdi.
-        #[serde(default = "defaults::n")]
-        n: u32,
-        /// Start time [s].
-        #[serde(default)]
-        start_s: f64,
-        /// Kill time [s].
-        #[serde(default)]
-        stop_s: Option<f64>,
-    },
+    MmapRandom(MmapRandomSpec),
+}
+
+/// `n` dd processes per target bdi, each writing its own file.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DdSpec {
+    /// Target bdi name, or `*` (the default) for every bdi.
+    pub bdi: String,
+    /// How many per bdi (default 1).
+    #[serde(deserialize_with = "ranges::tasks_per_bdi")]
+    pub n: u32,
+    /// Block size, e.g. `4k` (the default), `1M`.
+    pub bs: String,
+    /// Stop after this many MiB (default: write until stopped).
+    #[serde(deserialize_with = "ranges::opt_count_mb")]
+    pub count_mb: Option<u64>,
+    /// Start time of the first [s].
+    #[serde(deserialize_with = "ranges::start_s")]
+    pub start_s: f64,
+    /// The group's tasks start evenly spread over this long, as a
+    /// shell loop launching them would [s].
+    #[serde(deserialize_with = "ranges::spread_s")]
+    pub spread_s: f64,
+    /// Kill time [s].
+    #[serde(deserialize_with = "ranges::opt_stop_s")]
+    pub stop_s: Option<f64>,
+}
+
+impl Default for DdSpec {
+    fn default() -> DdSpec {
+        DdSpec { bdi: "*".into(), n: 1, bs: "4k".into(), count_mb: None, start_s: 0.0, spread_s: 0.0, stop_s: None }
+    }
+}
+
+/// A copy from the network (rsync): data arrives at `net_mbps` into a
+/// `buffer_mb` buffer and is written out with `bs` writes.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PipelineSpec {
+    /// Target bdi name, or `*` (the default).
+    pub bdi: String,
+    /// How many per bdi (default 1).
+    #[serde(deserialize_with = "ranges::tasks_per_bdi")]
+    pub n: u32,
+    /// Block size of its writes (default 64k).
+    pub bs: String,
+    /// Network rate [MiB/s] (default 20).
+    #[serde(deserialize_with = "ranges::net_mbps")]
+    pub net_mbps: f64,
+    /// Socket and application buffer [MiB] (default 4).
+    #[serde(deserialize_with = "ranges::buffer_mb")]
+    pub buffer_mb: f64,
+    /// Start time [s].
+    #[serde(deserialize_with = "ranges::start_s")]
+    pub start_s: f64,
+    /// Kill time [s].
+    #[serde(deserialize_with = "ranges::opt_stop_s")]
+    pub stop_s: Option<f64>,
+}
+
+impl Default for PipelineSpec {
+    fn default() -> PipelineSpec {
+        PipelineSpec {
+            bdi: "*".into(),
+            n: 1,
+            bs: "64k".into(),
+            net_mbps: 20.0,
+            buffer_mb: 4.0,
+            start_s: 0.0,
+            stop_s: None,
+        }
+    }
+}
+
+/// A light writer, like an editor saving a file: `burst_kb` every `period_s`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LightSpec {
+    /// Target bdi name, or `*` (the default).
+    pub bdi: String,
+    /// How many per bdi (default 1).
+    #[serde(deserialize_with = "ranges::tasks_per_bdi")]
+    pub n: u32,
+    /// Bytes per save [KiB] (default 64).
+    #[serde(deserialize_with = "ranges::burst_kb")]
+    pub burst_kb: u64,
+    /// Time between saves [s] (default 1).
+    #[serde(deserialize_with = "ranges::period_s")]
+    pub period_s: f64,
+    /// Start time [s].
+    #[serde(deserialize_with = "ranges::start_s")]
+    pub start_s: f64,
+    /// Kill time [s].
+    #[serde(deserialize_with = "ranges::opt_stop_s")]
+    pub stop_s: Option<f64>,
+}
+
+impl Default for LightSpec {
+    fn default() -> LightSpec {
+        LightSpec { bdi: "*".into(), n: 1, burst_kb: 64, period_s: 1.0, start_s: 0.0, stop_s: None }
+    }
+}
+
+/// fio's mmap random writes of 4 KiB over a large file.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MmapRandomSpec {
+    /// Target bdi name, or `*` (the default).
+    pub bdi: String,
+    /// How many per bdi (default 1).
+    #[serde(deserialize_with = "ranges::tasks_per_bdi")]
+    pub n: u32,
+    /// Start time [s].
+    #[serde(deserialize_with = "ranges::start_s")]
+    pub start_s: f64,
+    /// Kill time [s].
+    #[serde(deserialize_with = "ranges::opt_stop_s")]
+    pub stop_s: Option<f64>,
+}
+
+impl Default for MmapRandomSpec {
+    fn default() -> MmapRandomSpec {
+        MmapRandomSpec { bdi: "*".into(), n: 1, start_s: 0.0, stop_s: None }
+    }
+}
+
+impl<'de> Deserialize<'de> for TaskSpec {
+    /// Reads `Dd(...)`, `Pipeline(...)`, ... as struct variants, each body
+    /// read by its spec's own (derived) deserializer.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TaskSpec, D::Error> {
+        use serde::de::{EnumAccess, Visitor};
+
+        #[derive(Deserialize)]
+        enum Kind {
+            Dd,
+            Pipeline,
+            Light,
+            MmapRandom,
+        }
+
+        struct Tasks;
+
+        impl<'de> Visitor<'de> for Tasks {
+            type Value = TaskSpec;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a task group: Dd, Pipeline, Light or MmapRandom")
+            }
+
+            fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> std::result::Result<TaskSpec, A::Error> {
+                let (kind, body) = data.variant::<Kind>()?;
+                let body = VariantBody(body);
+                Ok(match kind {
+                    Kind::Dd => TaskSpec::Dd(DdSpec::deserialize(body)?),
+                    Kind::Pipeline => TaskSpec::Pipeline(PipelineSpec::deserialize(body)?),
+                    Kind::Light => TaskSpec::Light(LightSpec::deserialize(body)?),
+                    Kind::MmapRandom => TaskSpec::MmapRandom(MmapRandomSpec::deserialize(body)?),
+                })
+            }
+        }
+
+        d.deserialize_enum("TaskSpec", &["Dd", "Pipeline", "Light", "MmapRandom"], Tasks)
+    }
+}
+
+/// The body of a struct variant, read as the struct a spec derives its
+/// deserializer for.
+struct VariantBody<A>(A);
+
+impl<'de, A: serde::de::VariantAccess<'de>> serde::Deserializer<'de> for VariantBody<A> {
+    type Error = A::Error;
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> std::result::Result<V::Value, A::Error> {
+        self.0.struct_variant(fields, visitor)
+    }
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _visitor: V) -> std::result::Result<V::Value, A::Error> {
+        Err(serde::de::Error::custom("a task group's fields are `name: value` pairs"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// One task group converted for the engine: what each task is and when
+/// the group runs.
+struct Group {
+    kind: TaskKind,
+    n: u32,
+    start_s: f64,
+    spread_s: f64,
+    stop_s: Option<f64>,
 }
 
 impl TaskSpec {
     /// The group's target bdi.
     pub fn bdi(&self) -> &str {
         match self {
-            TaskSpec::Dd { bdi, .. }
-            | TaskSpec::Pipeline { bdi, .. }
-            | TaskSpec::Light { bdi, .. }
-            | TaskSpec::MmapRandom { bdi, .. } => bdi,
+            TaskSpec::Dd(t) => &t.bdi,
+            TaskSpec::Pipeline(t) => &t.bdi,
+            TaskSpec::Light(t) => &t.bdi,
+            TaskSpec::MmapRandom(t) => &t.bdi,
         }
     }
 
     /// How many tasks per target bdi.
+    pub fn count(&self) -> u32 {
+        match self {
+            TaskSpec::Dd(t) => t.n,
+            TaskSpec::Pipeline(t) => t.n,
+            TaskSpec::Light(t) => t.n,
+            TaskSpec::MmapRandom(t) => t.n,
+        }
+    }
+
+    /// How many tasks per target bdi, to change.
     pub fn count_mut(&mut self) -> &mut u32 {
         match self {
-            TaskSpec::Dd { n, .. }
-            | TaskSpec::Pipeline { n, .. }
-            | TaskSpec::Light { n, .. }
-            | TaskSpec::MmapRandom { n, .. } => n,
+            TaskSpec::Dd(t) => &mut t.n,
+            TaskSpec::Pipeline(t) => &mut t.n,
+            TaskSpec::Light(t) => &mut t.n,
+            TaskSpec::MmapRandom(t) => &mut t.n,
         }
+    }
+
+    /// The engine's task kind and the group's timing.
+    fn group(&self) -> Result<Group> {
+        let block_size = |bs: &str| {
+            parse_size(bs).ok_or_else(|| Error::invalid(format!("block size `{bs}` is not a size like 4k or 1M")))
+        };
+        Ok(match self {
+            TaskSpec::Dd(t) => Group {
+                kind: TaskKind::Dd { bs: block_size(&t.bs)?, total_bytes: t.count_mb.map(|m| m << 20) },
+                n: t.n,
+                start_s: t.start_s,
+                spread_s: t.spread_s,
+                stop_s: t.stop_s,
+            },
+            TaskSpec::Pipeline(t) => Group {
+                kind: TaskKind::Pipeline {
+                    bs: block_size(&t.bs)?,
+                    net_rate: t.net_mbps * 1048576.0,
+                    buffer: (t.buffer_mb * 1048576.0) as u64,
+                },
+                n: t.n,
+                start_s: t.start_s,
+                spread_s: 0.0,
+                stop_s: t.stop_s,
+            },
+            TaskSpec::Light(t) => Group {
+                kind: TaskKind::Light { burst: t.burst_kb << 10, period_ns: seconds("period_s", t.period_s)? },
+                n: t.n,
+                start_s: t.start_s,
+                spread_s: 0.0,
+                stop_s: t.stop_s,
+            },
+            TaskSpec::MmapRandom(t) => {
+                Group { kind: TaskKind::RandomMmap, n: t.n, start_s: t.start_s, spread_s: 0.0, stop_s: t.stop_s }
+            }
+        })
     }
 }
 
@@ -376,26 +647,36 @@ impl TaskSpec {
 #[serde(default, deny_unknown_fields)]
 pub struct Overrides {
     /// `vm.dirty_ratio`; zeroes `dirty_bytes`.
+    #[serde(deserialize_with = "ranges::opt_dirty_ratio")]
     pub dirty_ratio: Option<u64>,
     /// `vm.dirty_background_ratio`; zeroes `dirty_background_bytes`.
+    #[serde(deserialize_with = "ranges::opt_dirty_background_ratio")]
     pub dirty_background_ratio: Option<u64>,
     /// `vm.dirty_bytes`; zeroes the ratio.
+    #[serde(deserialize_with = "ranges::opt_dirty_bytes")]
     pub dirty_bytes: Option<u64>,
     /// `vm.dirty_background_bytes`; zeroes the ratio.
+    #[serde(deserialize_with = "ranges::opt_background_bytes")]
     pub dirty_background_bytes: Option<u64>,
     /// Memory [MiB].
+    #[serde(deserialize_with = "ranges::opt_memory_mb")]
     pub memory_mb: Option<u64>,
     /// CPUs.
+    #[serde(deserialize_with = "ranges::opt_cpus")]
     pub cpus: Option<usize>,
     /// HZ.
+    #[serde(deserialize_with = "ranges::opt_hz")]
     pub hz: Option<u64>,
     /// dd tasks per bdi.
+    #[serde(deserialize_with = "ranges::opt_dd")]
     pub dd: Option<u32>,
     /// Period shift.
+    #[serde(deserialize_with = "ranges::opt_period_shift")]
     pub period_shift: Option<i32>,
     /// Seed.
     pub seed: Option<u64>,
     /// Patch level (above 0 it also selects Linux 3.1).
+    #[serde(deserialize_with = "ranges::opt_patches")]
     pub patches: Option<u8>,
     /// The legacy kernel (2.6.38 also selects patch level 0).
     pub legacy: Option<LegacySpec>,
@@ -408,17 +689,8 @@ pub struct Overrides {
 /// Largest number of dd tasks per bdi the command line accepts.
 pub const MAX_DD_PER_BDI: u32 = 10_000;
 
-/// A scenario that could not be read or does not make sense.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError(pub String);
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+/// Most bdis a world may have (the engine's limit).
+pub const MAX_BDIS: usize = 64;
 
 /// RON as dirtyviz reads it: optional fields take plain values (`disks: 10`).
 pub fn ron_options() -> ron::Options {
@@ -440,7 +712,7 @@ pub fn ron_error(origin: &str, e: &ron::error::SpannedError) -> String {
         }
         other => other.to_string(),
     };
-    format!("{origin}:{}:{}: {what}", e.span.start.line, e.span.start.col)
+    format!("{origin}:{}:{}: {}", e.span.start.line, e.span.start.col, crate::error::printable(&what))
 }
 
 fn quoted_list(items: &[&str]) -> String {
@@ -465,25 +737,35 @@ pub fn parse_size(s: &str) -> Option<u64> {
     (0.0..1.8e19).contains(&bytes).then_some(bytes as u64)
 }
 
+/// Seconds [s] as nanoseconds, if within [`ranges::TIME_S`].
+fn seconds(what: &str, s: f64) -> Result<u64> {
+    ranges::TIME_S.check(what, s)?;
+    Ok((s * NS_PER_SEC as f64) as u64)
+}
+
+fn disk_letter(i: u32) -> char {
+    (b'a' + (i % 26) as u8) as char
+}
+
 impl Scenario {
     /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
-    pub fn from_ron(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
-        ron_options().from_str(text).map_err(|e| ScenarioError(ron_error(origin, &e)))
+    pub fn from_ron(text: &str, origin: &str) -> Result<Scenario> {
+        ron_options().from_str(crate::input::without_bom(text)).map_err(|e| Error::invalid(ron_error(origin, &e)))
     }
 
-    /// Reads a scenario file.
-    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ScenarioError(format!("{}: cannot read scenario: {e}", path.display())))?;
+    /// Reads a scenario file (a regular file of at most 16 MiB).
+    pub fn load(path: &Path) -> Result<Scenario> {
+        let text = crate::input::read_text(path, "scenario", crate::input::MAX_RON_BYTES)?;
         let mut s = Scenario::from_ron(&text, &path.display().to_string())?;
         if s.name.is_empty() {
-            s.name = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            s.name = crate::error::printable(&stem).into_owned();
         }
         Ok(s)
     }
 
     /// A preset by name, or a scenario file by path.
-    pub fn resolve(name_or_path: &str) -> Result<Scenario, ScenarioError> {
+    pub fn resolve(name_or_path: &str) -> Result<Scenario> {
         if let Some(s) = presets::get(name_or_path) {
             return s;
         }
@@ -491,7 +773,7 @@ impl Scenario {
         if path.exists() {
             return Scenario::load(path);
         }
-        Err(ScenarioError(format!(
+        Err(Error::invalid(format!(
             "unknown scenario `{name_or_path}`: not a file and not a preset ({})",
             presets::names().join(", ")
         )))
@@ -555,21 +837,13 @@ impl Scenario {
         if let Some(n) = o.dd {
             let mut any = false;
             for t in &mut self.tasks {
-                if let TaskSpec::Dd { n: count, .. } = t {
-                    *count = n;
+                if let TaskSpec::Dd(dd) = t {
+                    dd.n = n;
                     any = true;
                 }
             }
             if !any && n > 0 {
-                self.tasks.push(TaskSpec::Dd {
-                    bdi: "*".into(),
-                    n,
-                    bs: defaults::bs(),
-                    count_mb: None,
-                    start_s: 0.0,
-                    spread_s: 0.0,
-                    stop_s: None,
-                });
+                self.tasks.push(TaskSpec::Dd(DdSpec { n, ..DdSpec::default() }));
             }
         }
     }
@@ -580,9 +854,7 @@ impl Scenario {
         for d in &self.devices {
             match d.kind {
                 DeviceKindSpec::Jbod => {
-                    for i in 0..d.disks.unwrap_or(2) {
-                        names.push(format!("{}{}", d.name, disk_letter(i)));
-                    }
+                    names.extend((0..d.disk_count()).map(|i| format!("{}{}", d.name, disk_letter(i))))
                 }
                 _ => names.push(d.name.clone()),
             }
@@ -590,185 +862,26 @@ impl Scenario {
         names
     }
 
+    /// What messages about this scenario start with.
+    fn origin(&self) -> std::borrow::Cow<'_, str> {
+        if self.name.is_empty() { "scenario".into() } else { crate::error::printable(&self.name) }
+    }
+
     /// Converts into the engine's configuration, checking every value a
-    /// user could get wrong.
-    pub fn to_world(&self) -> Result<WorldConfig, ScenarioError> {
-        let err = |s: String| Err(ScenarioError(s));
-        let origin = if self.name.is_empty() { "scenario" } else { &self.name };
-        if self.memory_mb < 16 || self.memory_mb > 4 << 20 {
-            return err(format!("{origin}: memory must be between 16M and 4T, got {} MiB", self.memory_mb));
-        }
-        let reserved_mb = self.reserved_mb.unwrap_or(self.memory_mb / 10);
-        if reserved_mb >= self.memory_mb {
-            return err(format!("{origin}: reserved_mb must be smaller than memory_mb"));
-        }
-        if !(self.duration_s.is_finite() && self.duration_s > 0.0) {
-            return err(format!("{origin}: duration_s must be positive"));
-        }
-        if self.legacy == LegacySpec::Linux2638 && self.patches != 0 {
-            return err(format!(
-                "{origin}: `legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got {})",
-                self.patches
-            ));
-        }
-        let machine = self
-            .machine
-            .as_deref()
-            .map(machine::get)
-            .transpose()
-            .map_err(|e| ScenarioError(format!("{origin}: {e}")))?;
+    /// user could get wrong. Counts (bdis, tasks) are checked before
+    /// anything is expanded.
+    pub fn to_world(&self) -> Result<WorldConfig> {
+        let origin = self.origin();
+        self.check_settings().map_err(|e| e.context(&origin))?;
+        let machine = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
         let box_defaults = machine::Defaults::of(machine);
-        let mut devices = Vec::new();
-        for (i, d) in self.devices.iter().enumerate() {
-            let disks = d.disks.unwrap_or(2);
-            if matches!(d.kind, DeviceKindSpec::Raid0 | DeviceKindSpec::Jbod) && !(1..=26).contains(&disks) {
-                return err(format!("{origin}: devices[{i}]: disks must be between 1 and 26, got {disks}"));
-            }
-            let base = DeviceConfig::hdd(&d.name);
-            let (kind, bandwidth_mbps, seek_ms) = match d.kind {
-                DeviceKindSpec::Hdd | DeviceKindSpec::Jbod => (DeviceKind::Hdd, 100.0, 8.0),
-                DeviceKindSpec::Ssd => (DeviceKind::Ssd, 400.0, 0.0),
-                DeviceKindSpec::UsbKey => (DeviceKind::UsbKey, 8.0, 1.0),
-                DeviceKindSpec::Raid0 => (DeviceKind::Raid0, 100.0, 8.0),
-                DeviceKindSpec::Nfs => (DeviceKind::Nfs, 112.0, 0.0),
-            };
-            let (box_mbps, box_seek_ms) = box_defaults.device(d.kind);
-            let (bandwidth_mbps, seek_ms) = (box_mbps.unwrap_or(bandwidth_mbps), box_seek_ms.unwrap_or(seek_ms));
-            let bandwidth_mbps = d.bandwidth_mbps.unwrap_or(bandwidth_mbps);
-            let members = if d.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
-            let server = box_defaults.nfs;
-            let nfs = (kind == DeviceKind::Nfs).then(|| NfsConfig {
-                rtt_ns: (d.rtt_ms.unwrap_or(server.rtt_ms) * 1e6) as u64,
-                server_bandwidth: d.server_mbps.unwrap_or(server.server_mbps) * 1048576.0,
-                server_cache: d.server_cache_mb.unwrap_or(server.server_cache_mb) << 20,
-                server_background: d.server_background_mb.unwrap_or(server.server_background_mb) << 20,
-                server_seek_ns: (d.server_seek_ms.unwrap_or(server.server_seek_ms) * 1e6) as u64,
-                server_commit_ns: (d.server_commit_ms.unwrap_or(server.server_commit_ms) * 1e6) as u64,
-                wait_queue: d.wait_queue.unwrap_or(false),
-                congestion_scaled: d.congestion_scaled.unwrap_or(false),
-            });
-            if let Some(n) = &nfs
-                && !(n.server_bandwidth >= 1024.0 && n.server_bandwidth.is_finite() && n.rtt_ns <= 10_000_000_000)
-            {
-                return err(format!("{origin}: devices[{i}]: server_mbps must be positive and rtt_ms at most 10 s"));
-            }
-            let one = DeviceConfig {
-                name: d.name.clone(),
-                kind,
-                bandwidth: bandwidth_mbps * 1048576.0 * members as f64,
-                // A RAID0's member disks seek in parallel.
-                seek_ns: d.seek_ms.unwrap_or(seek_ms) * 1e6 / members as f64,
-                queue_depth: d.queue_depth.unwrap_or(if nfs.is_some() {
-                    usize::MAX >> 1
-                } else {
-                    base.queue_depth * members as usize
-                }),
-                max_request_pages: if nfs.is_some() { 256 } else { base.max_request_pages },
-                noise: d.noise.unwrap_or(if kind == DeviceKind::UsbKey { 0.3 } else { base.noise }),
-                flush_ns: d.flush_ms.map_or(
-                    match kind {
-                        DeviceKind::Hdd | DeviceKind::Raid0 => base.flush_ns,
-                        DeviceKind::Ssd => 5e6,
-                        DeviceKind::UsbKey => 100e6,
-                        DeviceKind::Nfs => 0.0,
-                    },
-                    |ms| ms * 1e6,
-                ),
-                fs: if nfs.is_some() { FsKind::Nfs } else { d.fs.map_or(FsKind::Xfs, FsSpec::kind) },
-                nfs,
-                initial_share: d.initial_share.unwrap_or(1.0),
-                controller: box_defaults.controller(d.kind),
-            };
-            if d.kind == DeviceKindSpec::Jbod {
-                for k in 0..disks {
-                    devices.push(DeviceConfig { name: format!("{}{}", d.name, disk_letter(k)), ..one.clone() });
-                }
-            } else {
-                devices.push(one);
-            }
-        }
-        let names: Vec<&str> = devices.iter().map(|d| d.name.as_str()).collect();
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].contains(n) {
-                return err(format!("{origin}: two devices are named `{n}`"));
-            }
-        }
-        let secs = |s: f64, what: &str, i: usize| -> Result<u64, ScenarioError> {
-            if s.is_finite() && (0.0..1e6).contains(&s) {
-                Ok((s * NS_PER_SEC as f64) as u64)
-            } else {
-                Err(ScenarioError(format!("{origin}: tasks[{i}]: {what} must be between 0 and 1e6 seconds")))
-            }
-        };
-        let mut tasks = Vec::new();
-        for (i, t) in self.tasks.iter().enumerate() {
-            let bdi = t.bdi();
-            let targets: Vec<usize> = if bdi == "*" {
-                (0..names.len()).collect()
-            } else {
-                match names.iter().position(|x| *x == bdi) {
-                    Some(k) => vec![k],
-                    None => {
-                        return err(format!(
-                            "{origin}: tasks[{i}]: unknown bdi `{bdi}`, expected `*` or one of {}",
-                            quoted_list(&names)
-                        ));
-                    }
-                }
-            };
-            let block_size = |bs: &str| {
-                parse_size(bs).ok_or_else(|| {
-                    ScenarioError(format!("{origin}: tasks[{i}]: block size `{bs}` is not a size like 4k or 1M"))
-                })
-            };
-            let (kind, n, start_s, spread_s, stop_s) = match t {
-                TaskSpec::Dd { n, bs, count_mb, start_s, spread_s, stop_s, .. } => (
-                    TaskKind::Dd { bs: block_size(bs)?, total_bytes: count_mb.map(|m| m << 20) },
-                    *n,
-                    *start_s,
-                    *spread_s,
-                    *stop_s,
-                ),
-                TaskSpec::Pipeline { n, bs, net_mbps, buffer_mb, start_s, stop_s, .. } => {
-                    if !(net_mbps.is_finite() && *net_mbps > 0.0 && buffer_mb.is_finite() && *buffer_mb > 0.0) {
-                        return err(format!("{origin}: tasks[{i}]: net_mbps and buffer_mb must be positive"));
-                    }
-                    let kind = TaskKind::Pipeline {
-                        bs: block_size(bs)?,
-                        net_rate: net_mbps * 1048576.0,
-                        buffer: (buffer_mb * 1048576.0) as u64,
-                    };
-                    (kind, *n, *start_s, 0.0, *stop_s)
-                }
-                TaskSpec::Light { n, burst_kb, period_s, start_s, stop_s, .. } => {
-                    let period_ns = secs(*period_s, "period_s", i)?;
-                    (TaskKind::Light { burst: burst_kb << 10, period_ns }, *n, *start_s, 0.0, *stop_s)
-                }
-                TaskSpec::MmapRandom { n, start_s, stop_s, .. } => (TaskKind::RandomMmap, *n, *start_s, 0.0, *stop_s),
-            };
-            if n > crate::scenario::MAX_DD_PER_BDI {
-                return err(format!(
-                    "{origin}: tasks[{i}]: at most {} tasks per bdi, got {n}",
-                    crate::scenario::MAX_DD_PER_BDI
-                ));
-            }
-            let start_ns = secs(start_s, "start_s", i)?;
-            let spread_ns = secs(spread_s, "spread_s", i)?;
-            let stop_ns = stop_s.map(|s| secs(s, "stop_s", i)).transpose()?;
-            let count = targets.len() as u64 * n as u64;
-            for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, n as usize)).enumerate() {
-                tasks.push(TaskConfig {
-                    bdi: b,
-                    kind: kind.clone(),
-                    start_ns: start_ns + spread_ns * k as u64 / count.max(1),
-                    stop_ns,
-                });
-            }
-        }
+        let bdis = self.check_counts().map_err(|e| e.context(&origin))?;
+        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(&origin))?;
+        let tasks = self.task_configs(&devices).map_err(|e| e.context(&origin))?;
         let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
         let cfg = WorldConfig {
             memory_pages: pages(self.memory_mb),
-            reserved_pages: pages(reserved_mb),
+            reserved_pages: pages(self.reserved_mb.unwrap_or(self.memory_mb / 10)),
             cpus: self.cpus,
             hz: self.hz,
             tunables: DirtyTunables {
@@ -792,13 +905,134 @@ impl Scenario {
             pause_log: 0,
             check_invariants: false,
         };
-        crate::sim::engine::validate(&cfg).map_err(|e| ScenarioError(format!("{origin}: {e}")))?;
+        crate::sim::engine::validate(&cfg).map_err(|e| Error::from(e).context(&origin))?;
         Ok(cfg)
+    }
+
+    /// The settings that are one number each, and how they fit together.
+    fn check_settings(&self) -> Result<()> {
+        ranges::MEMORY_MB.check("memory_mb", self.memory_mb)?;
+        if self.reserved_mb.unwrap_or(self.memory_mb / 10) >= self.memory_mb {
+            return Err(Error::invalid("reserved_mb must be smaller than memory_mb"));
+        }
+        ranges::check_hz(self.hz)?;
+        ranges::DURATION_S.check("duration_s", self.duration_s)?;
+        let jiffy_s = 1.0 / self.hz as f64;
+        if self.duration_s < jiffy_s {
+            return Err(Error::invalid(format!(
+                "duration_s must be at least one jiffy ({jiffy_s} s at HZ {}), got {}",
+                self.hz, self.duration_s
+            )));
+        }
+        if self.legacy == LegacySpec::Linux2638 && self.patches != 0 {
+            return Err(Error::invalid(format!(
+                "`legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got {})",
+                self.patches
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts the bdis and tasks the scenario asks for, before building
+    /// any of them; returns the bdi count.
+    fn check_counts(&self) -> Result<usize> {
+        if self.devices.is_empty() {
+            return Err(Error::invalid("a scenario needs at least one device in `devices`"));
+        }
+        let mut bdis = 0usize;
+        for (i, d) in self.devices.iter().enumerate() {
+            ranges::check_name("a device name", &d.name).map_err(|e| e.context(format_args!("devices[{i}]")))?;
+            if d.name.is_empty() || d.name == "*" {
+                return Err(Error::invalid(format!("devices[{i}]: a device needs a name other than `` and `*`")));
+            }
+            if matches!(d.kind, DeviceKindSpec::Raid0 | DeviceKindSpec::Jbod) {
+                ranges::DISKS
+                    .check("disks", d.disk_count())
+                    .map_err(|e| Error::invalid(format!("devices[{i}]: {e}")))?;
+            }
+            bdis += d.bdi_count();
+        }
+        if bdis > MAX_BDIS {
+            return Err(Error::invalid(format!("at most {MAX_BDIS} bdis, the devices make {bdis}")));
+        }
+        let max_tasks = crate::sim::engine::MAX_TASKS as u64;
+        let mut tasks = 0u64;
+        for (i, t) in self.tasks.iter().enumerate() {
+            let n = t.count();
+            ranges::TASKS_PER_BDI.check("n", n).map_err(|e| e.context(format_args!("tasks[{i}]")))?;
+            let targets = if t.bdi() == "*" { bdis as u64 } else { 1 };
+            tasks += n as u64 * targets;
+            if tasks > max_tasks {
+                return Err(Error::invalid(format!(
+                    "at most {max_tasks} tasks, the scenario asks for more (tasks[{i}]: {n} on each of {targets} bdis)"
+                )));
+            }
+        }
+        Ok(bdis)
+    }
+
+    /// The engine's devices, their names checked unique.
+    fn device_configs(&self, bdis: usize, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
+        let mut devices = Vec::new();
+        crate::oom::try_reserve(&mut devices, bdis).map_err(|_| out_of_memory(format!("{bdis} bdis"), bdis, 1024))?;
+        for (i, d) in self.devices.iter().enumerate() {
+            devices.extend(d.configs(box_defaults).map_err(|e| e.context(format_args!("devices[{i}]")))?);
+        }
+        let mut seen = HashSet::with_capacity(devices.len());
+        for d in &devices {
+            if !seen.insert(d.name.as_str()) {
+                return Err(Error::invalid(format!("two devices are named `{}`", d.name)));
+            }
+        }
+        Ok(devices)
+    }
+
+    /// The engine's tasks, each group expanded over its target bdis.
+    fn task_configs(&self, devices: &[DeviceConfig]) -> Result<Vec<TaskConfig>> {
+        let total: u64 =
+            self.tasks.iter().map(|t| t.count() as u64 * if t.bdi() == "*" { devices.len() as u64 } else { 1 }).sum();
+        let mut tasks = Vec::new();
+        crate::oom::try_reserve(&mut tasks, total as usize)
+            .map_err(|_| out_of_memory(format!("{total} tasks"), total as usize, size_of::<TaskConfig>()))?;
+        for (i, t) in self.tasks.iter().enumerate() {
+            let at = |e: Error| e.context(format_args!("tasks[{i}]"));
+            let bdi = t.bdi();
+            let targets: Vec<usize> = if bdi == "*" {
+                (0..devices.len()).collect()
+            } else {
+                match devices.iter().position(|d| d.name == bdi) {
+                    Some(k) => vec![k],
+                    None => {
+                        let names: Vec<&str> = devices.iter().map(|d| d.name.as_str()).collect();
+                        return Err(at(Error::invalid(format!(
+                            "unknown bdi `{}`, expected `*` or one of {}",
+                            crate::error::printable(bdi),
+                            quoted_list(&names)
+                        ))));
+                    }
+                }
+            };
+            let g = t.group().map_err(at)?;
+            let start_ns = seconds("start_s", g.start_s).map_err(at)?;
+            let spread_ns = seconds("spread_s", g.spread_s).map_err(at)?;
+            let stop_ns = g.stop_s.map(|s| seconds("stop_s", s)).transpose().map_err(at)?;
+            let count = targets.len() as u64 * g.n as u64;
+            for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, g.n as usize)).enumerate() {
+                tasks.push(TaskConfig {
+                    bdi: b,
+                    kind: g.kind.clone(),
+                    start_ns: start_ns + spread_ns * k as u64 / count.max(1),
+                    stop_ns,
+                });
+            }
+        }
+        Ok(tasks)
     }
 }
 
-fn disk_letter(i: u32) -> char {
-    (b'a' + (i % 26) as u8) as char
+/// Not enough memory for `count` things of about `each` bytes.
+fn out_of_memory(what: String, count: usize, each: usize) -> Error {
+    Error::OutOfMemory { what, bytes: (count as u64).saturating_mul(each as u64) }
 }
 
 #[cfg(test)]
@@ -832,17 +1066,17 @@ mod tests {
     fn unknown_fields_name_the_valid_ones_with_a_position() {
         let text = "Scenario(\n  devices: [],\n  dirty_rato: 20,\n)";
         let e = Scenario::from_ron(text, "s.ron").expect_err("misspelt");
-        assert!(e.0.starts_with("s.ron:3:"), "{e}");
-        assert!(e.0.contains("unknown field `dirty_rato`"), "{e}");
-        assert!(e.0.contains("`dirty_ratio`"), "{e}");
+        assert!(e.to_string().starts_with("s.ron:3:"), "{e}");
+        assert!(e.to_string().contains("unknown field `dirty_rato`"), "{e}");
+        assert!(e.to_string().contains("`dirty_ratio`"), "{e}");
         let e = Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Floppy)])", "s.ron").expect_err("bad kind");
-        assert!(e.0.contains("unknown variant `Floppy`") && e.0.contains("`Hdd`"), "{e}");
+        assert!(e.to_string().contains("unknown variant `Floppy`") && e.to_string().contains("`Hdd`"), "{e}");
         let e = Scenario::from_ron(
             "Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(bdi: \"a\", nn: 2)])",
             "s.ron",
         )
         .expect_err("bad task field");
-        assert!(e.0.contains("unknown field `nn`"), "{e}");
+        assert!(e.to_string().contains("unknown field `nn`"), "{e}");
     }
 
     #[test]
@@ -874,13 +1108,13 @@ mod tests {
         let s = Scenario::from_ron(r#"Scenario(devices: [(name: "sda", kind: Hdd)], tasks: [Dd(bdi: "sdz")])"#, "x")
             .expect("parses");
         let e = s.to_world().expect_err("unknown bdi");
-        assert!(e.0.contains("unknown bdi `sdz`") && e.0.contains("`sda`"), "{e}");
+        assert!(e.to_string().contains("unknown bdi `sdz`") && e.to_string().contains("`sda`"), "{e}");
         let mut s = presets::get("default").expect("preset").expect("valid");
         s.hz = 7;
-        assert!(s.to_world().expect_err("hz").0.contains("HZ must be"));
+        assert!(s.to_world().expect_err("hz").to_string().contains("hz must be"));
         let s = Scenario::from_ron(r#"Scenario(legacy: Linux2638, devices: [(name: "sda", kind: Hdd)])"#, "x")
             .expect("parses");
-        assert!(s.to_world().expect_err("level 11").0.contains("add `patches: 0`"));
+        assert!(s.to_world().expect_err("level 11").to_string().contains("add `patches: 0`"));
     }
 
     #[test]
@@ -891,5 +1125,83 @@ mod tests {
         assert_eq!(s.to_world().expect("valid").legacy, Legacy::Linux2638);
         s.apply(&Overrides { patches: Some(7), ..Default::default() });
         assert_eq!((s.patches, s.legacy), (7, LegacySpec::Linux31));
+    }
+
+    #[test]
+    fn values_out_of_range_point_at_the_value_with_the_range() {
+        let e =
+            Scenario::from_ron("Scenario(\n  duration_s: 1e300,\n  devices: [(name: \"a\", kind: Hdd)],\n)", "s.ron")
+                .expect_err("too long");
+        assert!(e.to_string().starts_with("s.ron:2:"), "{e}");
+        assert!(e.to_string().contains("duration_s must be between 0.001 and 1000000 s, got 1e300"), "{e}");
+        let e =
+            Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Hdd, disks: 0)])", "s.ron").expect_err("disks");
+        assert!(e.to_string().contains("disks must be between 1 and 26"), "{e}");
+        let e =
+            Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(n: 4294967295)])", "s.ron")
+                .expect_err("n");
+        assert!(e.to_string().contains("n must be between 0 and 10000, got 4294967295"), "{e}");
+        let e = Scenario::from_ron("Scenario(name: \"x\\u{1b}]0;t\\u{7}\", devices: [])", "s.ron").expect_err("escape");
+        assert!(e.to_string().contains("control character") && !e.to_string().contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn a_task_group_takes_its_kinds_defaults() {
+        let s = Scenario::from_ron(
+            "\u{feff}Scenario(devices: [(name: \"a\", kind: Ssd)], tasks: [Dd(), Light(n: 2)])",
+            "x",
+        )
+        .expect("a byte-order mark is skipped");
+        assert_eq!(s.tasks[0], TaskSpec::Dd(DdSpec::default()));
+        assert_eq!(s.tasks[1], TaskSpec::Light(LightSpec { n: 2, ..LightSpec::default() }));
+        assert_eq!(s.to_world().expect("world").tasks.len(), 3);
+        let json = serde_json::to_string(&s).expect("JSON");
+        assert!(json.contains("{\"Dd\":{\"bdi\":\"*\""), "{json}");
+        assert_eq!(serde_json::from_str::<Scenario>(&json).expect("back"), s);
+        let e = Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Ssd)], tasks: [Dd(nn: 2)])", "x")
+            .expect_err("misspelt");
+        assert!(e.to_string().contains("unknown field `nn`, expected one of `bdi`, `n`"), "{e}");
+        let e =
+            Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Ssd)], tasks: [Cp()])", "x").expect_err("kind");
+        assert!(e.to_string().contains("unknown variant `Cp`"), "{e}");
+    }
+
+    #[test]
+    fn counts_are_checked_before_anything_is_built() {
+        let mut s = Scenario {
+            devices: (0..1000)
+                .map(|i| DeviceSpec { disks: Some(26), ..DeviceSpec::new(&format!("d{i}"), DeviceKindSpec::Jbod) })
+                .collect(),
+            tasks: vec![TaskSpec::Dd(DdSpec { n: 10_000, ..DdSpec::default() })],
+            ..Scenario::default()
+        };
+        let start = std::time::Instant::now();
+        let e = s.to_world().expect_err("too many bdis");
+        assert!(e.to_string().contains("at most 64 bdis, the devices make 26000"), "{e}");
+        s.devices.truncate(2);
+        let e = s.to_world().expect_err("too many tasks");
+        assert!(e.to_string().contains("at most 20000 tasks"), "{e}");
+        s.devices = (0..100_000).map(|i| DeviceSpec::new(&format!("d{}", i % 50_000), DeviceKindSpec::Hdd)).collect();
+        assert!(s.to_world().expect_err("too many").to_string().contains("at most 64 bdis"));
+        assert!(start.elapsed().as_secs_f64() < 1.0, "checked in {:?}", start.elapsed());
+        s.devices = vec![DeviceSpec::new("sda", DeviceKindSpec::Hdd), DeviceSpec::new("sda", DeviceKindSpec::Ssd)];
+        s.tasks.clear();
+        assert!(s.to_world().expect_err("twice").to_string().contains("two devices are named `sda`"));
+    }
+
+    #[test]
+    fn the_kind_table_gives_each_kind_its_device() {
+        let one = |kind| DeviceSpec::new("d", kind).configs(&machine::Defaults::of(None)).expect("valid").remove(0);
+        assert_eq!((one(DeviceKindSpec::Hdd).bandwidth, one(DeviceKindSpec::Hdd).seek_ns), (100.0 * 1048576.0, 8e6));
+        assert_eq!(one(DeviceKindSpec::Ssd).flush_ns, 5e6);
+        assert_eq!(one(DeviceKindSpec::UsbKey).noise, 0.3);
+        let raid = one(DeviceKindSpec::Raid0);
+        assert_eq!((raid.bandwidth, raid.seek_ns, raid.queue_depth), (200.0 * 1048576.0, 4e6, 256));
+        let nfs = one(DeviceKindSpec::Nfs);
+        assert_eq!((nfs.fs, nfs.max_request_pages), (FsKind::Nfs, 256));
+        assert_eq!(
+            DeviceSpec::new("sd", DeviceKindSpec::Jbod).configs(&machine::Defaults::of(None)).expect("valid").len(),
+            2
+        );
     }
 }

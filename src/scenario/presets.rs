@@ -1,7 +1,8 @@
 //! The built-in scenarios, compiled into the binary from
 //! `assets/scenarios/*.ron` and addressed by name.
 
-use super::{Scenario, ScenarioError};
+use super::Scenario;
+use crate::error::Result;
 
 /// Name and RON text of every preset, in the order `--help` lists them.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -25,7 +26,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The preset called `name`, parsed; `None` when there is none.
-pub fn get(name: &str) -> Option<Result<Scenario, ScenarioError>> {
+pub fn get(name: &str) -> Option<Result<Scenario>> {
     let (_, text) = PRESETS.iter().find(|(n, _)| *n == name)?;
     Some(Scenario::from_ron(text, &format!("assets/scenarios/{name}.ron")).map(|mut s| {
         if s.name.is_empty() {

@@ -5,8 +5,7 @@
 //! Events are processed in time order, ties in the order they were
 //! scheduled, so a run depends only on its configuration and seed.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::config::{Legacy, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
 use super::device::{Controller, Device};
@@ -18,6 +17,7 @@ use super::page_writeback::{
     global_dirty_limits, hard_dirty_limit,
 };
 use super::proportions::{PropGlobal, PropLocal};
+use super::queue::EventQueue;
 use super::rng::SimRng;
 use super::task::{Cpu, Task};
 use super::trace::TraceEvent;
@@ -30,7 +30,7 @@ pub const MAX_MEMORY_BYTES: u64 = 4 << 40;
 pub const MAX_TASKS: usize = 20_000;
 
 /// Things that happen at a point in time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Event {
     /// A task's start time has come.
     TaskStart(u32),
@@ -42,19 +42,13 @@ pub(super) enum Event {
     TaskStop(u32),
     /// The request in service on a bdi's device completed.
     DeviceDone(u32),
-    /// A bdi's flusher thread wakes up (generation).
-    FlusherWake(u32, u32),
+    /// A bdi's flusher timer expired. Never queued: each flusher holds its
+    /// one pending timer, merged with the queue's head as time advances.
+    FlusherWake(u32),
     /// An NFS COMMIT of an inode completed (bdi, inode).
     CommitDone(u32, u32),
     /// Record a sample of the time series.
     Sample,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Scheduled {
-    at: u64,
-    seq: u64,
-    event: Event,
 }
 
 /// Global memory-management state: the zone counters and thresholds.
@@ -155,6 +149,19 @@ pub struct Bdi {
     pub nfs: Option<super::nfs::NfsMount>,
 }
 
+/// Where a page-cache page is, as the counters see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PageState {
+    /// Clean, or not in the cache yet: counted nowhere.
+    Clean,
+    /// Dirty, not yet submitted (NR_FILE_DIRTY).
+    Dirty,
+    /// Under writeback (NR_WRITEBACK).
+    Writeback,
+    /// NFS: written to the server, not yet committed (NR_UNSTABLE_NFS).
+    Unstable,
+}
+
 /// A file being written.
 #[derive(Clone, Debug, Default)]
 pub struct Inode {
@@ -185,8 +192,13 @@ pub struct World {
     pub(super) patches: u8,
     pub(super) legacy: Legacy,
     pub(super) now: u64,
-    queue: BinaryHeap<Reverse<Scheduled>>,
-    seq: u64,
+    /// Pending events, by time, ties in the order they were scheduled.
+    pub(super) queue: EventQueue<Event>,
+    /// The earliest pending flusher timer: when [ns], its sequence number
+    /// and its bdi.
+    pub(super) next_timer: Option<(u64, u64, u32)>,
+    /// Events processed so far.
+    events: u64,
     pub(super) rng: SimRng,
     pub(super) vm: Vm,
     pub(super) bdis: Vec<Bdi>,
@@ -336,8 +348,8 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
             return err(format!("task {i} writes to bdi {} which does not exist", t.bdi));
         }
         let bs_ok = |bs: u64| {
-            (bs >= PAGE_SIZE && bs % PAGE_SIZE == 0 && bs <= 1 << 30)
-                || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE % bs == 0)
+            (bs >= PAGE_SIZE && bs.is_multiple_of(PAGE_SIZE) && bs <= 1 << 30)
+                || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE.is_multiple_of(bs))
         };
         match t.kind {
             TaskKind::Dd { bs, .. } | TaskKind::Pipeline { bs, .. } if !bs_ok(bs) => {
@@ -420,8 +432,9 @@ impl World {
             patches: cfg.patches,
             legacy: cfg.legacy,
             now: 0,
-            queue: BinaryHeap::new(),
-            seq: 0,
+            queue: EventQueue::default(),
+            next_timer: None,
+            events: 0,
             rng: SimRng::new(cfg.seed),
             vm,
             bdis,
@@ -492,8 +505,7 @@ impl World {
     }
 
     pub(super) fn schedule(&mut self, at: u64, event: Event) {
-        self.seq += 1;
-        self.queue.push(Reverse(Scheduled { at, seq: self.seq, event }));
+        self.queue.push(at, event);
     }
 
     pub(super) fn schedule_in(&mut self, delay: u64, event: Event) {
@@ -505,30 +517,40 @@ impl World {
     /// Processes every event up to and including time `t` [ns], then sets
     /// the clock to `t`.
     pub fn step_until(&mut self, t: u64) {
-        while let Some(Reverse(next)) = self.queue.peek() {
-            if next.at > t {
-                break;
-            }
+        while self.next_event_ns().is_some_and(|at| at <= t) {
             self.step();
         }
         self.now = self.now.max(t);
     }
 
+    /// Takes the next event: the queue's head or the earliest flusher
+    /// timer, whichever was due first (scheduled first, at the same time).
+    fn next_event(&mut self) -> Option<(u64, Event)> {
+        if let Some((at, seq, bdi)) = self.next_timer
+            && self.queue.peek().is_none_or(|head| (at, seq) < head)
+        {
+            self.flusher_timer_expired(bdi as usize);
+            return Some((at, Event::FlusherWake(bdi)));
+        }
+        self.queue.pop()
+    }
+
     /// Processes the next event, if any. Returns false when nothing is
     /// scheduled.
     pub fn step(&mut self) -> bool {
-        let Some(Reverse(next)) = self.queue.pop() else {
+        let Some((at, event)) = self.next_event() else {
             return false;
         };
-        debug_assert!(next.at >= self.now, "time moves forward");
-        self.now = next.at;
-        match next.event {
+        debug_assert!(at >= self.now, "time moves forward");
+        self.now = at;
+        self.events += 1;
+        match event {
             Event::TaskStart(t) => self.task_start(t),
             Event::SegmentEnd(t, generation) => self.segment_end(t, generation),
             Event::TaskWake(t, generation) => self.task_wake(t, generation),
             Event::TaskStop(t) => self.task_stop(t),
             Event::DeviceDone(b) => self.device_done(b as usize),
-            Event::FlusherWake(b, generation) => self.flusher_timer(b as usize, generation),
+            Event::FlusherWake(b) => self.flusher_timer(b as usize),
             Event::CommitDone(b, inode) => self.nfs_commit_done(b as usize, inode),
             Event::Sample => {
                 self.record_sample();
@@ -546,7 +568,17 @@ impl World {
 
     /// Time of the next scheduled event [ns].
     pub fn next_event_ns(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse(s)| s.at)
+        let queued = self.queue.peek().map(|(at, _)| at);
+        match (queued, self.next_timer) {
+            (Some(q), Some((t, _, _))) => Some(q.min(t)),
+            (q, t) => q.or(t.map(|(at, _, _)| at)),
+        }
+    }
+
+    /// Events processed so far: every task, device, flusher, NFS and
+    /// sample event, including those a later change made moot.
+    pub fn events(&self) -> u64 {
+        self.events
     }
 
     // ---- tasks ----------------------------------------------------------------
@@ -650,6 +682,56 @@ impl World {
         b.reclaimable + b.writeback
     }
 
+    /// Moves `n` pages of `inode` from state `from` to state `to`: the
+    /// inode's, its bdi's and the global counters change together. Pages
+    /// that leave Clean count as dirtied (BDI_DIRTIED), pages that leave
+    /// Writeback as written (BDI_WRITTEN). [`World::check_invariants`]
+    /// checks the counters against each other.
+    pub(super) fn move_pages(&mut self, inode: u32, from: PageState, to: PageState, n: u64) {
+        let ino = &mut self.inodes[inode as usize];
+        let b = &mut self.bdis[ino.bdi as usize];
+        let vm = &mut self.vm;
+        match from {
+            PageState::Clean => b.dirtied += n,
+            PageState::Dirty => {
+                ino.dirty -= n;
+                b.reclaimable -= n;
+                vm.nr_file_dirty -= n;
+            }
+            PageState::Writeback => {
+                ino.writeback -= n;
+                b.writeback -= n;
+                b.written += n;
+                vm.nr_writeback -= n;
+            }
+            PageState::Unstable => {
+                ino.unstable -= n;
+                b.unstable -= n;
+                b.reclaimable -= n;
+                vm.nr_unstable -= n;
+            }
+        }
+        match to {
+            PageState::Clean => {}
+            PageState::Dirty => {
+                ino.dirty += n;
+                b.reclaimable += n;
+                vm.nr_file_dirty += n;
+            }
+            PageState::Writeback => {
+                ino.writeback += n;
+                b.writeback += n;
+                vm.nr_writeback += n;
+            }
+            PageState::Unstable => {
+                ino.unstable += n;
+                b.unstable += n;
+                b.reclaimable += n;
+                vm.nr_unstable += n;
+            }
+        }
+    }
+
     /// `account_page_dirtied()` for `pages` new dirty pages of `inode`,
     /// dirtied by task `task` (`task_dirty_inc()`).
     pub(super) fn account_page_dirtied(&mut self, task: u32, inode: u32, pages: u64) {
@@ -657,9 +739,9 @@ impl World {
             return;
         }
         self.vm.dirties.inc(&mut self.tasks[task as usize].dirties, pages);
+        self.move_pages(inode, PageState::Clean, PageState::Dirty, pages);
         let jiffies = self.jiffies();
         let ino = &mut self.inodes[inode as usize];
-        ino.dirty += pages;
         let bdi = ino.bdi as usize;
         if !ino.queued {
             ino.queued = true;
@@ -670,10 +752,6 @@ impl World {
                 self.bdi_wakeup_thread_delayed(bdi);
             }
         }
-        self.vm.nr_file_dirty += pages;
-        let b = &mut self.bdis[bdi];
-        b.reclaimable += pages;
-        b.dirtied += pages;
         let over = self.vm.nr_dirty() as i64 - self.vm.limit() as i64;
         self.stats.note_dirty(self.vm.nr_dirty(), over);
     }
@@ -930,38 +1008,60 @@ impl World {
     /// position ratio, as balance_dirty_pages() would compute them. Before
     /// patch 02 there is no position ratio; patch 02's is shown.
     pub fn bdi_position(&self, bdi: usize) -> (u64, pw::Position) {
+        let inputs = self.position_now(bdi);
+        (inputs.bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+    }
+
+    /// What bdi_position_ratio() would read for `bdi` right now.
+    fn position_now(&self, bdi: usize) -> PositionInputs {
         let limits = self.vm.limits;
         let (num, den) = self.vm.completions.fraction_peek(&self.bdis[bdi].completions);
         let bdi_thresh = bdi_dirty_limit(limits.dirty, num, den);
-        let inputs = PositionInputs {
+        self.position_inputs(bdi, limits, self.vm.nr_dirty(), bdi_thresh, self.bdi_dirty(bdi))
+    }
+
+    /// What bdi_position_ratio() reads for `bdi` now, given the thresholds
+    /// and dirty counts the caller took: the hard limit and the bdi's
+    /// bandwidth are read here.
+    pub(super) fn position_inputs(
+        &self,
+        bdi: usize,
+        limits: DirtyLimits,
+        dirty: u64,
+        bdi_thresh: u64,
+        bdi_dirty: u64,
+    ) -> PositionInputs {
+        PositionInputs {
             thresh: limits.dirty,
             bg_thresh: limits.background,
             limit: self.vm.limit(),
-            dirty: self.vm.nr_dirty(),
+            dirty,
             bdi_thresh,
-            bdi_dirty: self.bdi_dirty(bdi),
+            bdi_dirty,
             write_bw: self.bdis[bdi].avg_write_bandwidth,
-        };
-        (bdi_thresh, pw::bdi_position_ratio(self.patches.max(2), &inputs))
+        }
     }
 
     fn record_sample(&mut self) {
         let per_bdi = (0..self.bdis.len())
             .map(|i| {
-                let (bdi_thresh, pos) = self.bdi_position(i);
+                let inputs = self.position_now(i);
+                let pos = pw::bdi_position_ratio(self.patches.max(2), &inputs);
+                let computed =
+                    self.patches >= 2 && inputs.dirty > pw::dirty_freerun_ceiling(inputs.thresh, inputs.bg_thresh);
                 let b = &self.bdis[i];
                 super::metrics::BdiSample {
                     dirty: b.reclaimable + b.writeback,
                     writeback: b.writeback,
                     unstable: b.unstable,
-                    thresh: bdi_thresh,
-                    setpoint: pos.bdi_setpoint,
+                    thresh: inputs.bdi_thresh,
+                    setpoint: pw::bdi_setpoint(self.patches.max(2), &inputs),
                     write_bw: b.write_bandwidth,
                     avg_write_bw: b.avg_write_bandwidth,
                     dirty_ratelimit: b.dirty_ratelimit,
                     balanced_ratelimit: b.balanced_dirty_ratelimit,
                     task_ratelimit: b.last_task_ratelimit,
-                    pos_ratio: pos.pos_ratio,
+                    pos_ratio: computed.then_some(pos.pos_ratio),
                     dirtied: b.dirtied,
                     written: b.written,
                     tasks: b.nr_tasks,
@@ -1144,7 +1244,7 @@ mod tests {
         let mut w = World::new(&WorldConfig { patches: 0, legacy, ..config(8) }).expect("valid");
         w.step_until(20 * NS_PER_SEC);
         w.check_invariants();
-        let calls = w.tasks.iter().map(|t| t.stats.throttled.count()).sum();
+        let calls = w.tasks.iter().map(|t| t.stats.throttled_calls).sum();
         (w.tasks.iter().map(|t| t.stats.throttled_max).max().expect("tasks"), calls)
     }
 

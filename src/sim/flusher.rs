@@ -16,7 +16,7 @@
 //! toward the bdi's share of the dirty limit.
 
 use super::device::{Request, Submitter};
-use super::engine::{Event, World};
+use super::engine::{PageState, World};
 use super::page_writeback as pw;
 
 /// `dirty_writeback_interval`: 5 s [centisecs].
@@ -113,10 +113,9 @@ pub struct Flusher {
     pub blocked: bool,
     /// `last_old_flush` [jiffies].
     pub last_old_flush: u64,
-    /// Incremented to cancel a pending timer wakeup.
-    timer_generation: u32,
-    /// A timer wakeup is scheduled.
-    timer_pending: bool,
+    /// The pending timer wakeup: when [ns] and its sequence number among
+    /// the world's events. A wakeup that is cancelled is simply cleared.
+    timer: Option<(u64, u64)>,
     /// Pages it submitted [pages].
     pub submitted: u64,
 }
@@ -131,35 +130,60 @@ impl World {
         }
         f.running = true;
         f.stage = Stage::Kupdate;
-        f.timer_generation += 1;
-        f.timer_pending = false;
+        self.cancel_flusher_timer(bdi);
         self.flusher_run(bdi);
     }
 
     /// The flusher's periodic wakeup.
-    pub(super) fn flusher_timer(&mut self, bdi: usize, generation: u32) {
-        let f = &mut self.bdis[bdi].flusher;
-        if f.timer_generation != generation {
-            return;
-        }
-        f.timer_pending = false;
-        if f.running {
+    pub(super) fn flusher_timer(&mut self, bdi: usize) {
+        if self.bdis[bdi].flusher.running {
             return;
         }
         self.bdi_start_background_writeback(bdi);
     }
 
+    /// Arms the flusher's timer for `at` [ns], unless it is armed already
+    /// (for an earlier time).
+    fn arm_flusher_timer(&mut self, bdi: usize, at: u64) {
+        if self.bdis[bdi].flusher.timer.is_some() {
+            return;
+        }
+        let seq = self.queue.next_seq();
+        self.bdis[bdi].flusher.timer = Some((at, seq));
+        if self.next_timer.is_none_or(|(t, s, _)| (at, seq) < (t, s)) {
+            self.next_timer = Some((at, seq, bdi as u32));
+        }
+    }
+
+    /// Disarms the flusher's timer.
+    fn cancel_flusher_timer(&mut self, bdi: usize) {
+        if self.bdis[bdi].flusher.timer.take().is_some() && self.next_timer.is_some_and(|(_, _, b)| b as usize == bdi) {
+            self.find_next_timer();
+        }
+    }
+
+    /// The earliest flusher timer expired: it is disarmed, the next one
+    /// found.
+    pub(super) fn flusher_timer_expired(&mut self, bdi: usize) {
+        self.bdis[bdi].flusher.timer = None;
+        self.find_next_timer();
+    }
+
+    /// Finds the earliest armed flusher timer.
+    fn find_next_timer(&mut self) {
+        self.next_timer = (self.bdis.iter().enumerate())
+            .filter_map(|(i, b)| b.flusher.timer.map(|(at, seq)| (at, seq, i as u32)))
+            .min();
+    }
+
     /// Mirrors `bdi_wakeup_thread_delayed()`: the first dirty inode of a
     /// clean bdi wakes its sleeping flusher after dirty_writeback_interval.
     pub(super) fn bdi_wakeup_thread_delayed(&mut self, bdi: usize) {
-        let f = &mut self.bdis[bdi].flusher;
-        if f.running || f.timer_pending {
+        if self.bdis[bdi].flusher.running {
             return;
         }
-        f.timer_pending = true;
-        let generation = f.timer_generation;
         let at = self.now + DIRTY_WRITEBACK_CENTISECS * super::config::NS_PER_SEC / 100;
-        self.schedule(at, Event::FlusherWake(bdi as u32, generation));
+        self.arm_flusher_timer(bdi, at);
     }
 
     /// Mirrors `over_bground_thresh()`, with patch 11's per-bdi check.
@@ -207,11 +231,9 @@ impl World {
                 }
                 Stage::Done => {
                     f.running = false;
-                    let generation = f.timer_generation;
                     if !self.bdis[bdi].dirty_inodes.is_empty() {
                         let at = self.now + interval * super::config::NS_PER_SEC / hz;
-                        self.bdis[bdi].flusher.timer_pending = true;
-                        self.schedule(at, Event::FlusherWake(bdi as u32, generation));
+                        self.arm_flusher_timer(bdi, at);
                     }
                     return;
                 }
@@ -349,14 +371,11 @@ impl World {
     pub(super) fn submit_write(&mut self, bdi: usize, inode: u32, pages: u64, submitter: Submitter) {
         let interleave = self.bdis[bdi].device.config.fs.model().interleave_pages;
         let writers = self.bdis[bdi].nr_tasks.max(1) as u64;
+        self.move_pages(inode, PageState::Dirty, PageState::Writeback, pages);
         let ino = &mut self.inodes[inode as usize];
         let offset = ino.next_write;
-        ino.dirty -= pages;
-        ino.writeback += pages;
         ino.next_write += pages;
         let scattered = ino.random;
-        self.vm.nr_file_dirty -= pages;
-        self.vm.nr_writeback += pages;
         let fragments = if interleave > 0 && writers > 1 {
             // Blocks were allocated as the tasks dirtied them: each window
             // boundary inside the request is a jump to another place.
@@ -365,8 +384,6 @@ impl World {
             1
         };
         let b = &mut self.bdis[bdi];
-        b.reclaimable -= pages;
-        b.writeback += pages;
         b.flusher.submitted += if submitter == Submitter::Flusher { pages } else { 0 };
         if let Some(m) = &mut b.nfs {
             // nfs_set_page_writeback() -> nfs_set_congested()
@@ -399,12 +416,8 @@ impl World {
             return;
         }
         let pages = done.pages;
-        self.inodes[done.inode as usize].writeback -= pages;
-        self.vm.nr_writeback -= pages;
-        let b = &mut self.bdis[bdi];
-        b.writeback -= pages;
-        b.written += pages;
-        self.vm.completions.inc(&mut b.completions, pages);
+        self.move_pages(done.inode, PageState::Writeback, PageState::Clean, pages);
+        self.vm.completions.inc(&mut self.bdis[bdi].completions, pages);
         if !self.queue_full(bdi)
             && let Some(who) = self.bdis[bdi].device.waiters.pop_front()
         {

@@ -40,7 +40,9 @@ pub struct BdiSample {
     pub unstable: u64,
     /// `bdi_dirty_limit(thresh)` [pages].
     pub thresh: u64,
-    /// bdi setpoint [pages].
+    /// bdi setpoint [pages], as bdi_position_ratio() derives it from its
+    /// inputs (also when dirty is at the limit and the kernel returns
+    /// before deriving it).
     pub setpoint: u64,
     /// `write_bandwidth` [pages/s].
     pub write_bw: u64,
@@ -52,8 +54,10 @@ pub struct BdiSample {
     pub balanced_ratelimit: u64,
     /// Last task_ratelimit handed to a throttled task [pages/s].
     pub task_ratelimit: u64,
-    /// The position ratio now, 1.0 = 1024.
-    pub pos_ratio: u64,
+    /// The position ratio now, 1.0 = 1024; `None` where the kernel does
+    /// not compute one: below patch 02, and at or below the freerun
+    /// ceiling (balance_dirty_pages() leaves before it).
+    pub pos_ratio: Option<u64>,
     /// BDI_DIRTIED [pages].
     pub dirtied: u64,
     /// BDI_WRITTEN [pages].
@@ -139,25 +143,145 @@ impl Histogram {
     }
 }
 
-/// One task's record.
+/// A distribution of durations in jiffies in little memory, for one
+/// task's record: values below [`LogHistogram::EXACT`] jiffies are counted
+/// one by one; larger ones in buckets 1/128 of their size, so a quantile
+/// that falls there reads the lowest value of its bucket, at most 0.8%
+/// below the true one. The largest value is kept exactly.
+///
+/// Throttling sleeps never exceed `MAX_PAUSE` (HZ/5, 200 jiffies at HZ
+/// 1000), so their quantiles are exact. The buckets grow only up to the
+/// largest value seen: a few hundred counters at most for sleeps.
+///
+/// A task's sleeps mostly repeat one length (its share of the bandwidth
+/// changes slowly), so a run of equal values is counted in the struct
+/// itself and reaches the buckets, out of the cache, only when it ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C)] // the run, updated at every value, first
+pub struct LogHistogram {
+    /// The latest value [jiffies] and how many times in a row it came; not
+    /// yet in `counts`.
+    run: (u64, u32),
+    /// Number of values.
+    total: u64,
+    /// Largest value [jiffies].
+    max: u64,
+    /// Values counted per bucket, up to the largest bucket of a run that ended.
+    counts: Vec<u32>,
+}
+
+impl LogHistogram {
+    /// Values below this are counted exactly [jiffies].
+    pub const EXACT: u64 = 1 << Self::BITS;
+
+    /// Significant bits kept of a value: 8, so buckets above
+    /// [`LogHistogram::EXACT`] are 2^-7 of their lowest value wide.
+    const BITS: u32 = 8;
+
+    /// The bucket of `value`: the value itself below `EXACT`, else its
+    /// top `BITS` bits and the number of bits dropped.
+    fn bucket(value: u64) -> usize {
+        if value < Self::EXACT {
+            return value as usize;
+        }
+        let dropped = (64 - value.leading_zeros()) - Self::BITS;
+        ((dropped as u64) << (Self::BITS - 1)) as usize + (value >> dropped) as usize
+    }
+
+    /// The lowest value of bucket `i`.
+    fn lowest(i: usize) -> u64 {
+        let half = 1usize << (Self::BITS - 1);
+        if i < 2 * half {
+            return i as u64;
+        }
+        let dropped = (i / half - 1) as u32;
+        ((i % half + half) as u64) << dropped
+    }
+
+    /// Counts one value [jiffies].
+    pub fn add(&mut self, value: u64) {
+        self.total += 1;
+        let (last, n) = &mut self.run;
+        if *last == value && *n < u32::MAX {
+            *n += 1;
+            return;
+        }
+        self.end_run();
+        self.run = (value, 1);
+        self.max = self.max.max(value);
+    }
+
+    /// Moves the current run into the buckets.
+    fn end_run(&mut self) {
+        let (value, n) = std::mem::take(&mut self.run);
+        if n == 0 {
+            return;
+        }
+        let i = Self::bucket(value);
+        if i >= self.counts.len() {
+            // Grow in steps of 16 counters, no further.
+            let len = (i + 1).next_multiple_of(16);
+            self.counts.reserve_exact(len - self.counts.len());
+            self.counts.resize(len, 0);
+        }
+        self.counts[i] = self.counts[i].saturating_add(n);
+    }
+
+    /// Number of values.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    /// The smallest value with at least `q` of the values at or below it
+    /// (q in 0..=1), to the bucket's precision; 0 when empty.
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.total == 0 {
+            return 0;
+        }
+        let want = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        let (value, n) = self.run;
+        let run_bucket = Self::bucket(value);
+        let mut seen = 0;
+        for i in 0..self.counts.len().max(run_bucket + 1) {
+            seen += u64::from(self.counts.get(i).copied().unwrap_or(0));
+            if i == run_bucket {
+                seen += u64::from(n);
+            }
+            if seen >= want {
+                return Self::lowest(i);
+            }
+        }
+        self.max
+    }
+
+    /// Largest value, exact; 0 when empty.
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+}
+
+/// One task's record: counters and one compact histogram, so that its
+/// size does not grow with the run. Laid out as written, what every sleep
+/// updates first (see [`super::task::Task`]).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct TaskStats {
+    /// Every throttling sleep [jiffies].
+    pub pauses: LogHistogram,
     /// Pages it dirtied [pages].
     pub dirtied: u64,
-    /// Every throttling sleep [jiffies].
-    pub pauses: Histogram,
     /// Longest time in one throttling call, foreground IO included [jiffies].
     pub throttled_max: u64,
-    /// Every throttling call that blocked: its duration [jiffies].
-    pub throttled: Histogram,
+    /// Throttling calls that blocked.
+    pub throttled_calls: u64,
+    /// Time in throttling calls altogether [jiffies].
+    pub throttled_total: u64,
     /// Pages it wrote back itself (IO-full mode) [pages].
     pub written_fg: u64,
     /// Pipeline: bytes that arrived from the network [bytes].
     pub received_bytes: u64,
     /// Pipeline: time the network stood still behind a full buffer [ns].
     pub net_stalled_ns: u64,
-    /// Time in throttling calls altogether [jiffies].
-    pub throttled_total: u64,
     /// Times it found every dirtyable page dirty and waited in reclaim.
     pub reclaim_stalls: u64,
     /// When it started running [ns].
@@ -231,5 +355,48 @@ mod tests {
         assert_eq!(g.count(), 6);
         assert_eq!(g.max(), 20);
         assert_eq!(Histogram::default().quantile(0.5), 0);
+    }
+
+    #[test]
+    fn log_histogram_is_exact_below_256_jiffies() {
+        let mut h = LogHistogram::default();
+        let mut exact = Histogram::default();
+        // Runs of equal values, and values that change at every step.
+        for v in (0..600).map(|i| (i * 37) % 255).chain([7; 50]).chain([3, 3, 9, 9, 9, 254, 254]) {
+            h.add(v);
+            exact.add(v);
+            assert_eq!(h.quantile(0.5), exact.quantile(0.5));
+        }
+        for q in [0.0, 0.1, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(h.quantile(q), exact.quantile(q), "q {q}");
+        }
+        assert_eq!((h.count(), h.max()), (657, 254));
+        assert!(h.counts.len() <= 256);
+    }
+
+    #[test]
+    fn log_histogram_buckets_are_a_128th_of_their_values() {
+        // Bucket boundaries: 256 and 257 share one (2 wide), 510 and 511
+        // too; 512..=515 one (4 wide); 1000 reads 1000 (a multiple of 8).
+        for (v, lowest) in [(256, 256), (257, 256), (511, 510), (512, 512), (515, 512), (1000, 1000), (1007, 1004)] {
+            assert_eq!(LogHistogram::lowest(LogHistogram::bucket(v)), lowest, "{v}");
+        }
+        // Every value reads at most 1/128 low, and buckets are contiguous.
+        let mut values: Vec<u64> =
+            (0..40).flat_map(|s| [(1u64 << s) + 3, 3 << s, (1 << (s + 1)) - 1]).chain([u64::MAX]).collect();
+        values.sort_unstable();
+        let mut prev = 0;
+        for v in values {
+            let low = LogHistogram::lowest(LogHistogram::bucket(v));
+            assert!(low <= v && v - low <= v / 128, "{v} reads {low}");
+            let i = LogHistogram::bucket(v);
+            assert!(i >= prev);
+            prev = i;
+        }
+        let mut h = LogHistogram::default();
+        for v in [300, 300, 300, 5000, 70_000] {
+            h.add(v);
+        }
+        assert_eq!((h.quantile(0.5), h.quantile(1.0), h.max()), (300, 69_632, 70_000));
     }
 }

@@ -32,6 +32,7 @@ pub mod metrics;
 pub mod nfs;
 pub mod page_writeback;
 pub mod proportions;
+pub mod queue;
 pub mod rng;
 pub mod task;
 pub mod trace;

@@ -28,7 +28,7 @@
 //! COMMIT: operations, bytes, queue time and round trip.
 
 use super::config::{NS_PER_SEC, NfsConfig};
-use super::engine::{Event, World};
+use super::engine::{Event, PageState, World};
 use super::kernel::{PAGE_SHIFT, PAGE_SIZE};
 
 /// `NFS_WAIT_PAGES`: the wait queue's wakeup hysteresis, 1 MiB [pages].
@@ -295,22 +295,15 @@ impl World {
     pub(super) fn nfs_write_done(&mut self, bdi: usize, inode: u32, pages: u64, queued_at: u64, sent_at: u64) {
         let now = self.now;
         let jiffies = self.jiffies();
+        self.move_pages(inode, PageState::Writeback, PageState::Unstable, pages);
         let ino = &mut self.inodes[inode as usize];
-        ino.writeback -= pages;
-        ino.unstable += pages;
         if !ino.queued {
             // The inode is dirty again (I_DIRTY_DATASYNC): it needs a COMMIT.
             ino.queued = true;
             ino.dirtied_when = jiffies;
             self.bdis[bdi].dirty_inodes.push_back(inode);
         }
-        self.vm.nr_writeback -= pages;
-        self.vm.nr_unstable += pages;
         let b = &mut self.bdis[bdi];
-        b.writeback -= pages;
-        b.reclaimable += pages;
-        b.unstable += pages;
-        b.written += pages;
         self.vm.completions.inc(&mut b.completions, pages);
         let m = b.nfs.as_mut().expect("an NFS bdi");
         m.received(now, (pages * PAGE_SIZE) as f64, inode);
@@ -355,13 +348,9 @@ impl World {
             self.schedule(at, Event::CommitDone(bdi as u32, inode));
             return;
         }
-        let ino = &mut self.inodes[inode as usize];
-        let pages = std::mem::take(&mut ino.committing);
-        ino.unstable -= pages;
-        self.vm.nr_unstable -= pages;
+        let pages = std::mem::take(&mut self.inodes[inode as usize].committing);
+        self.move_pages(inode, PageState::Unstable, PageState::Clean, pages);
         let b = &mut self.bdis[bdi];
-        b.unstable -= pages;
-        b.reclaimable -= pages;
         if let Some(m) = &mut b.nfs {
             m.commit_replied(now, inode, pages);
         }

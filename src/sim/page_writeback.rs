@@ -225,6 +225,20 @@ pub fn bdi_position_ratio(patches: u8, p: &PositionInputs) -> Position {
     Position { pos_ratio: pos_ratio as u64, setpoint, bdi_setpoint }
 }
 
+/// The bdi setpoint `bdi_position_ratio()` derives from `p`, for display:
+/// the same arithmetic, also where the kernel returns at the limit before
+/// deriving it (there the patch-10 minimum `bdi_thresh` is taken as 0).
+pub fn bdi_setpoint(patches: u8, p: &PositionInputs) -> u64 {
+    let freerun = dirty_freerun_ceiling(p.thresh, p.bg_thresh);
+    let setpoint = freerun.wrapping_add(p.limit) / 2;
+    let mut bdi_thresh = p.bdi_thresh.min(p.thresh);
+    if patches >= 10 {
+        bdi_thresh = bdi_thresh.max(p.limit.saturating_sub(p.dirty) / 8);
+    }
+    let x = div_u64(bdi_thresh << 16, p.thresh.wrapping_add(1));
+    setpoint.wrapping_mul(x) >> 16
+}
+
 /// Mirrors `bdi_update_write_bandwidth()`: blends the pages written since
 /// the last update into `write_bandwidth` over a `roundup_pow_of_two(3 *
 /// HZ)` period; `avg_write_bandwidth` moves 1/8 of the way only on a
@@ -496,6 +510,42 @@ mod tests {
         // Never below the dirty pages: target is max(thresh, dirty).
         assert_eq!(update_dirty_limit(3200, 1000, 3000), 3200 - (200 >> 5));
         assert_eq!(update_dirty_limit(1000, 1000, 3000), 1000);
+    }
+
+    #[test]
+    fn the_display_bdi_setpoint_is_the_kernels_wherever_the_kernel_derives_it() {
+        let mut rng = super::super::rng::SimRng::new(1);
+        let mut below_n = |n: u64| (rng.uniform() * n as f64) as u64;
+        let mut below = 0;
+        for _ in 0..20_000 {
+            let thresh = 1 + below_n(1 << 20);
+            let bg_thresh = below_n(thresh);
+            let limit = thresh + below_n(thresh / 4 + 1);
+            let p = PositionInputs {
+                thresh,
+                bg_thresh,
+                limit,
+                dirty: below_n(limit + limit / 8 + 1),
+                bdi_thresh: below_n(thresh + thresh / 8 + 1),
+                bdi_dirty: below_n(limit),
+                write_bw: below_n(1 << 18),
+            };
+            for patches in [2, 9, 10, 11] {
+                let kernel = bdi_position_ratio(patches, &p);
+                if p.dirty < p.limit {
+                    assert_eq!(bdi_setpoint(patches, &p), kernel.bdi_setpoint, "{p:?} at patch {patches}");
+                    below += 1;
+                } else {
+                    assert_eq!(kernel.bdi_setpoint, 0, "the kernel returns early");
+                    if patches < 10 {
+                        // Below patch 10 the bdi setpoint does not depend on dirty.
+                        let just_below = bdi_position_ratio(patches, &PositionInputs { dirty: p.limit - 1, ..p });
+                        assert_eq!(bdi_setpoint(patches, &p), just_below.bdi_setpoint, "{p:?}");
+                    }
+                }
+            }
+        }
+        assert!(below > 40_000, "most draws lie below the limit: {below}");
     }
 
     #[test]

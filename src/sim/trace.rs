@@ -5,6 +5,8 @@
 //! Units: pages, pages/s, jiffies. `bdi` is an index into the world's bdis
 //! and `task` a task id; writers translate the bdi to its name.
 
+use super::page_writeback::PositionInputs;
+
 /// One iteration of the IO-less balance_dirty_pages() loop that got past
 /// the freerun check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,26 +17,15 @@ pub struct BalanceDirtyPages {
     pub task: u32,
     /// The bdi it writes to.
     pub bdi: u32,
-    /// `dirty_thresh` [pages].
-    pub thresh: u64,
-    /// `background_thresh` [pages].
-    pub bg_thresh: u64,
-    /// `hard_dirty_limit(thresh)` [pages].
-    pub limit: u64,
+    /// What bdi_position_ratio() read: thresholds, global and bdi dirty
+    /// pages (`bdi_thresh` before the function clamps it), `avg_write_bandwidth`.
+    pub position: PositionInputs,
     /// `dirty_freerun_ceiling()` [pages].
     pub freerun: u64,
     /// Global setpoint [pages].
     pub setpoint: u64,
-    /// Global file dirty + writeback + unstable [pages].
-    pub dirty: u64,
-    /// `bdi_dirty_limit()` before bdi_position_ratio() clamps it [pages].
-    pub bdi_thresh: u64,
-    /// The bdi's reclaimable + writeback [pages].
-    pub bdi_dirty: u64,
     /// The bdi setpoint bdi_position_ratio() used (0 at the limit) [pages].
     pub bdi_setpoint: u64,
-    /// `avg_write_bandwidth` used [pages/s].
-    pub write_bw: u64,
     /// `bdi->dirty_ratelimit` read [pages/s].
     pub dirty_ratelimit: u64,
     /// 1.0 = 1024.

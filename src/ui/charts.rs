@@ -1,18 +1,177 @@
 //! The data behind the five charts, in display units (MiB, MiB/s, ms,
 //! seconds), thinned to about two points per column so that drawing stays
 //! cheap however many samples, tasks and pauses there are.
+//!
+//! Charts read a [`Source`]: one world's sampled time series, its pauses
+//! binned by time and the kernel it runs. Nothing here reaches into the
+//! world's internals, so a source built from other data (a recorded
+//! kernel trace) draws the same charts.
 
 use std::collections::VecDeque;
 
-use crate::sim::World;
-use crate::sim::metrics::Sample;
+use crate::lesson::check::show;
+use crate::pauses::{BIN_NS, Bin, PauseBins};
+use crate::session::Side;
+use crate::sim::config::Legacy;
+use crate::sim::metrics::{BdiSample, Sample};
+use crate::units::mib;
 
-/// Pages as MiB.
-pub fn mib(pages: u64) -> f64 {
-    pages as f64 / 256.0
+/// A legend entry of a chart: its name, short name, colour and meaning.
+/// The charts take their series' names and colours from here and the
+/// help page explains them from here, so the two cannot disagree.
+pub struct Entry {
+    /// The chart, 1-5.
+    pub chart: u8,
+    /// Legend name.
+    pub name: &'static str,
+    /// Legend name when space is short.
+    pub short: &'static str,
+    /// Index into the theme's series colours.
+    pub color: usize,
+    /// What it is.
+    pub meaning: &'static str,
+}
+
+macro_rules! entry {
+    ($chart:expr, $name:expr, $short:expr, $color:expr, $meaning:expr) => {
+        Entry { chart: $chart, name: $name, short: $short, color: $color, meaning: $meaning }
+    };
+}
+
+/// Every series of the five charts.
+pub const GLOSSARY: &[Entry] = &[
+    entry!(1, "dirty", "dirty", 0, "file dirty + writeback + unstable: what the control law calls dirty"),
+    entry!(1, "writeback+unstable", "wb", 1, "pages being written, and NFS pages not yet committed"),
+    entry!(1, "thresh", "thr", 4, "dirty_thresh, from vm.dirty_ratio or dirty_bytes"),
+    entry!(1, "limit", "lim", 6, "global_dirty_limit: follows thresh down slowly"),
+    entry!(1, "setpoint", "set", 3, "(freerun + limit) / 2: where the series holds dirty pages"),
+    entry!(1, "freerun", "free", 2, "(thresh + bg_thresh) / 2: below it no task is throttled"),
+    entry!(1, "bg_thresh", "bg", 7, "background threshold: the flusher writes above it"),
+    entry!(2, "bdi_dirty", "dirty", 0, "the bdi's reclaimable + writeback pages"),
+    entry!(2, "writeback", "wb", 1, "the bdi's pages being written"),
+    entry!(2, "bdi_setpoint", "set", 3, "the setpoint scaled to the bdi's share of thresh"),
+    entry!(2, "bdi_thresh", "thr", 4, "the bdi's share of thresh, from its recent writeouts"),
+    entry!(3, "product = pos_ratio", "product", 0, "global × bdi line: scales dirty_ratelimit"),
+    entry!(3, "global", "global", 2, "cubic: 2 at freerun, 1 at the setpoint, 0 at the limit"),
+    entry!(3, "reserve area", "reserve", 6, "patch 10: lifts pos_ratio while bdi_dirty is low"),
+    entry!(3, "bdi line", "bdi", 1, "through bdi_setpoint, against the bdi's own dirty pages"),
+    entry!(3, "1/4 floor", "1/4", 7, "the bdi line never goes below a quarter"),
+    entry!(4, "dirty_ratelimit", "rate", 0, "each task's base rate: what pos_ratio 1 gives"),
+    entry!(4, "task_ratelimit", "task", 6, "dirty_ratelimit × pos_ratio: what a task was held to"),
+    entry!(4, "balanced", "bal", 3, "balanced_dirty_ratelimit: write_bw/N estimated from rates"),
+    entry!(4, "write_bw/N", "bw/N", 7, "the share of the disk each of the N tasks should get"),
+    entry!(4, "dirtied/N", "dirtied/N", 2, "pages the bdi's tasks dirtied per second, over N"),
+    entry!(4, "avg_write_bw", "avg", 5, "write_bw smoothed: what the control law uses"),
+    entry!(4, "write_bw", "bw", 1, "the bdi's estimated write rate"),
+    entry!(5, "sleep", "sleep", 0, "throttling sleeps: the shortest and longest per column"),
+    entry!(5, "throttling call", "call", 4, "whole balance_dirty_pages() calls, IO-full writes too"),
+    entry!(5, "max_pause", "max", 5, "the longest sleep the kernel allows now"),
+];
+
+/// The marks chart 3 draws on its curves.
+pub const MARKS: &[(char, usize, &str)] = &[
+    ('◆', 2, "freerun, setpoint and limit on the global line"),
+    ('◇', 1, "bdi_setpoint on the bdi line"),
+    ('●', 3, "where the system is now on each line; the product's is the exact pos_ratio"),
+];
+
+fn spec(chart: u8, name: &str) -> &'static Entry {
+    GLOSSARY.iter().find(|e| e.chart == chart && e.name == name).expect("every series is in the glossary")
+}
+
+/// The kernel a source runs, and so what its charts may draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// Patches of the v12 series applied (0: the legacy kernel).
+    pub patches: u8,
+    /// The kernel under them.
+    pub legacy: Legacy,
+}
+
+/// Whether a kernel has a quantity, and uses it to throttle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Has {
+    /// The kernel does not compute it.
+    No,
+    /// Computed but not yet used for throttling (patches 2-6).
+    Shadow,
+    /// Computed and used.
+    Used,
+}
+
+impl Kernel {
+    /// The freerun ceiling, setpoints and pos_ratio: patch 02 computes
+    /// them, patch 07 throttles by them.
+    pub fn position(self) -> Has {
+        match self.patches {
+            0..=1 => Has::No,
+            2..=6 => Has::Shadow,
+            _ => Has::Used,
+        }
+    }
+
+    /// dirty_ratelimit, its balanced estimate and task_ratelimit: patch 04
+    /// computes them, patch 07 throttles by them.
+    pub fn ratelimit(self) -> Has {
+        match self.patches {
+            0..=3 => Has::No,
+            4..=6 => Has::Shadow,
+            _ => Has::Used,
+        }
+    }
+}
+
+/// The note a chart shows for quantities its kernel lacks or does not use.
+pub fn kernel_notice(has: Has, what: &str) -> Option<String> {
+    match has {
+        Has::No => Some(format!("{what}: not used by this kernel")),
+        Has::Shadow => Some(format!("{what}: computed, not yet used (before patch 07)")),
+        Has::Used => None,
+    }
+}
+
+/// What the charts read.
+pub struct Source<'a> {
+    /// The sampled time series, oldest first.
+    pub samples: &'a VecDeque<Sample>,
+    /// Throttling pauses binned by time.
+    pub pauses: &'a PauseBins,
+    /// Timer frequency, to turn jiffies into time.
+    pub hz: u64,
+    /// The kernel it runs.
+    pub kernel: Kernel,
+}
+
+impl<'a> Source<'a> {
+    /// The source of one side of a session.
+    pub fn of(side: &'a Side) -> Source<'a> {
+        let w = &side.world;
+        Source {
+            samples: w.samples(),
+            pauses: &side.pauses,
+            hz: w.hz(),
+            kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
+        }
+    }
+
+    fn ms(&self, jiffies: u64) -> f64 {
+        jiffies as f64 * 1000.0 / self.hz as f64
+    }
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// A line through the points.
+    Line,
+    /// A dashed line (drawn over another it may coincide with).
+    Dashed,
+    /// Separate points.
+    Scatter,
 }
 
 /// One named series of (x, y) points.
+#[derive(Clone, Debug)]
 pub struct Series {
     /// Legend label.
     pub name: &'static str,
@@ -22,26 +181,154 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
     /// Index into the theme's series colours.
     pub color: usize,
-    /// Drawn as separate points rather than a line.
-    pub scatter: bool,
+    /// How it is drawn.
+    pub draw: Draw,
+    /// Its last value is written at its right end (threshold lines).
+    pub end_label: bool,
+    /// Computed but not used by the kernel: drawn greyed.
+    pub shadow: bool,
+    /// Drawn against the chart's second x axis (chart 3's bdi line).
+    pub second_x: bool,
+}
+
+impl Series {
+    /// Series `name` of chart `chart`, as the glossary names and colours it.
+    fn of(chart: u8, name: &str, points: Vec<(f64, f64)>) -> Series {
+        let e = spec(chart, name);
+        Series {
+            name: e.name,
+            short: e.short,
+            points,
+            color: e.color,
+            draw: Draw::Line,
+            end_label: false,
+            shadow: false,
+            second_x: false,
+        }
+    }
+
+    fn labelled(mut self) -> Series {
+        self.end_label = true;
+        self
+    }
+
+    fn shadowed(mut self, has: Has) -> Series {
+        self.shadow = has == Has::Shadow;
+        self
+    }
+}
+
+/// A point marked on a chart with a glyph (an operating point, or a
+/// threshold on a curve).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Where.
+    pub at: (f64, f64),
+    /// The glyph.
+    pub glyph: char,
+    /// Index into the theme's series colours.
+    pub color: usize,
+    /// Against the second x axis.
+    pub second_x: bool,
+}
+
+/// A chart's second x axis: its range and name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SecondAxis {
+    /// Range.
+    pub x: [f64; 2],
+    /// Name shown before its labels.
+    pub name: String,
+    /// Index into the theme's series colours.
+    pub color: usize,
 }
 
 /// A chart's data: its series and axis ranges.
+#[derive(Clone, Debug)]
 pub struct ChartData {
     /// The series, back to front.
     pub series: Vec<Series>,
+    /// Glyphs drawn over the series.
+    pub marks: Vec<Mark>,
+    /// Legend entries for the marks: glyph, colour and what they mean.
+    pub mark_legend: Vec<(char, usize, &'static str)>,
     /// x range.
     pub x: [f64; 2],
-    /// y range.
+    /// Name of the x unit.
+    pub x_unit: &'static str,
+    /// A second x axis (chart 3's bdi dirty pages).
+    pub x2: Option<SecondAxis>,
+    /// y range, before it is rounded to ticks.
     pub y: [f64; 2],
     /// Unit of the y axis.
     pub y_unit: &'static str,
-    /// Extra text for the title (live values).
-    pub note: String,
+    /// The y axis is logarithmic (values are drawn as given and placed by
+    /// their logarithm).
+    pub log_y: bool,
+    /// The y range is kept as it is (not widened to round ticks).
+    pub y_fixed: bool,
+    /// Horizontal gridlines (y values).
+    pub gridlines: Vec<f64>,
+    /// Live values for the title, most important first.
+    pub values: Vec<String>,
+    /// The same values in fewer words, for narrow charts.
+    pub short_values: Vec<String>,
+    /// Shown in full inside the chart: what the kernel lacks or does not use.
+    pub notice: Option<String>,
+}
+
+impl ChartData {
+    fn new(series: Vec<Series>, x: [f64; 2], y_unit: &'static str) -> ChartData {
+        ChartData {
+            series,
+            marks: Vec::new(),
+            mark_legend: Vec::new(),
+            x,
+            x_unit: "s",
+            x2: None,
+            y: [0.0, 1.0],
+            y_unit,
+            log_y: false,
+            y_fixed: false,
+            gridlines: Vec::new(),
+            values: Vec::new(),
+            short_values: Vec::new(),
+            notice: None,
+        }
+    }
+
+    /// Where the system is now on series `name`: its operating point
+    /// (chart 3's `●` in the series' colour), if drawn.
+    pub fn now_on(&self, name: &str) -> Option<(f64, f64)> {
+        let color = self.series.iter().find(|s| s.name == name)?.color;
+        self.marks.iter().find(|m| m.glyph == '●' && m.color == color).map(|m| m.at)
+    }
+
+    /// The y range the series need: from 0 (or, on a log axis, the
+    /// smallest positive value) to the largest value of the series that
+    /// `fits` accepts, with some headroom.
+    fn fit_y(&mut self, fits: impl Fn(&Series) -> bool) {
+        self.fit_y_from(f64::NEG_INFINITY, fits);
+    }
+
+    /// [`ChartData::fit_y`] over the points at or after `from` only.
+    fn fit_y_from(&mut self, from: f64, fits: impl Fn(&Series) -> bool) {
+        let values = || {
+            self.series.iter().filter(|s| fits(s)).flat_map(|s| s.points.iter().filter(|p| p.0 >= from).map(|p| p.1))
+        };
+        let top = values().fold(0.0, f64::max);
+        if self.log_y {
+            let low = values().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min);
+            let low = if low.is_finite() { low } else { top.max(1.0) / 100.0 };
+            self.y = [low.min(top.max(1e-3)), top.max(low * 10.0)];
+        } else {
+            self.y = [0.0, if top > 0.0 { top * 1.05 } else { 1.0 }];
+        }
+    }
 }
 
 /// The samples in the time window ending now, thinned to at most
-/// `2 * width` (the last sample always kept).
+/// `2 * width` (the last sample always kept), and the window's x range.
 pub fn window(samples: &VecDeque<Sample>, window_s: Option<u64>, width: u16) -> (Vec<&Sample>, [f64; 2]) {
     let Some(last) = samples.back() else {
         return (Vec::new(), [0.0, 1.0]);
@@ -67,224 +354,328 @@ pub fn window(samples: &VecDeque<Sample>, window_s: Option<u64>, width: u16) -> 
     (picked, span)
 }
 
-fn series(
-    (name, short): (&'static str, &'static str),
-    color: usize,
-    picked: &[&Sample],
-    f: impl Fn(&Sample) -> f64,
-) -> Series {
-    Series { name, short, points: picked.iter().map(|s| (s.t_ns as f64 / 1e9, f(s))).collect(), color, scatter: false }
+fn points(picked: &[&Sample], f: impl Fn(&Sample) -> f64) -> Vec<(f64, f64)> {
+    picked.iter().map(|s| (s.t_ns as f64 / 1e9, f(s))).filter(|p| p.1.is_finite()).collect()
 }
 
-fn y_max(series: &[Series]) -> f64 {
-    let m = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
-    if m <= 0.0 { 1.0 } else { m * 1.08 }
+fn bdi_of(s: &Sample, bdi: usize) -> &BdiSample {
+    &s.bdis[bdi.min(s.bdis.len() - 1)]
 }
 
-/// Chart 1: global dirty pages against the thresholds.
-pub fn global_dirty(w: &World, window_s: Option<u64>, width: u16) -> ChartData {
-    let (p, x) = window(w.samples(), window_s, width);
-    let series = vec![
-        series(("bg", "bg"), 7, &p, |s| mib(s.bg_thresh)),
-        series(("freerun", "free"), 2, &p, |s| mib(s.freerun)),
-        series(("setpoint", "set"), 3, &p, |s| mib(s.setpoint)),
-        series(("limit", "lim"), 5, &p, |s| mib(s.limit)),
-        series(("thresh", "thr"), 6, &p, |s| mib(s.thresh)),
-        series(("wb+unstable", "wb"), 1, &p, |s| mib(s.writeback + s.unstable)),
-        series(("dirty", "dirty"), 0, &p, |s| mib(s.dirty)),
-    ];
-    let note = p.last().map_or(String::new(), |s| {
-        format!(" dirty {:.0} MiB, {:.1}% of dirtyable", mib(s.dirty), 100.0 * s.dirty as f64 / s.dirtyable as f64)
-    });
-    let y = [0.0, y_max(&series)];
-    ChartData { series, x, y, y_unit: "MiB", note }
+/// Chart 1: global dirty pages against the thresholds the kernel has.
+pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartData {
+    let (p, x) = window(src.samples, window_s, width);
+    let has = src.kernel.position();
+    let mut series = vec![Series::of(1, "bg_thresh", points(&p, |s| mib(s.bg_thresh))).labelled()];
+    if has != Has::No {
+        series.push(Series::of(1, "freerun", points(&p, |s| mib(s.freerun))).labelled().shadowed(has));
+        series.push(Series::of(1, "setpoint", points(&p, |s| mib(s.setpoint))).labelled().shadowed(has));
+    }
+    series.push(Series::of(1, "limit", points(&p, |s| mib(s.limit))).labelled());
+    series.push(Series::of(1, "thresh", points(&p, |s| mib(s.thresh))).labelled());
+    series.push(Series::of(1, "writeback+unstable", points(&p, |s| mib(s.writeback + s.unstable))));
+    series.push(Series::of(1, "dirty", points(&p, |s| mib(s.dirty))));
+    let mut data = ChartData::new(series, x, "MiB");
+    data.fit_y(|_| true);
+    if let Some(s) = p.last() {
+        let pct = show(100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64);
+        data.values = vec![format!("dirty {} MiB", show(mib(s.dirty))), format!("{pct}% of dirtyable")];
+        data.short_values = vec![format!("dirty {} MiB", show(mib(s.dirty))), format!("{pct}%")];
+    }
+    data.notice = kernel_notice(has, "setpoint, freerun");
+    data
 }
 
 /// Chart 2: one bdi's dirty pages against its setpoint and threshold.
-pub fn bdi_dirty(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
-    let (p, x) = window(w.samples(), window_s, width);
-    let series = vec![
-        series(("bdi_thresh", "thr"), 5, &p, |s| mib(s.bdis[bdi].thresh)),
-        series(("bdi_setpoint", "set"), 3, &p, |s| mib(s.bdis[bdi].setpoint)),
-        series(("writeback", "wb"), 1, &p, |s| mib(s.bdis[bdi].writeback)),
-        series(("bdi_dirty", "dirty"), 0, &p, |s| mib(s.bdis[bdi].dirty)),
-    ];
-    let note = p.last().map_or(String::new(), |s| {
-        let b = &s.bdis[bdi];
-        format!(" {:.0} of {:.0} MiB", mib(b.dirty), mib(b.thresh))
-    });
-    let y = [0.0, y_max(&series)];
-    ChartData { series, x, y, y_unit: "MiB", note }
+pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
+    let (p, x) = window(src.samples, window_s, width);
+    let has = src.kernel.position();
+    let mut series = vec![Series::of(2, "bdi_thresh", points(&p, |s| mib(bdi_of(s, bdi).thresh))).labelled()];
+    if has != Has::No {
+        let setpoint = points(&p, |s| mib(bdi_of(s, bdi).setpoint));
+        series.push(Series::of(2, "bdi_setpoint", setpoint).labelled().shadowed(has));
+    }
+    series.push(Series::of(2, "writeback", points(&p, |s| mib(bdi_of(s, bdi).writeback))));
+    series.push(Series::of(2, "bdi_dirty", points(&p, |s| mib(bdi_of(s, bdi).dirty))));
+    let mut data = ChartData::new(series, x, "MiB");
+    data.fit_y(|_| true);
+    if let Some(s) = p.last() {
+        let b = bdi_of(s, bdi);
+        data.values = vec![format!("dirty {} of thresh {} MiB", show(mib(b.dirty)), show(mib(b.thresh)))];
+        data.short_values = vec![format!("{} of {} MiB", show(mib(b.dirty)), show(mib(b.thresh)))];
+    }
+    data.notice = kernel_notice(has, "bdi_setpoint");
+    data
 }
 
-/// Chart 4: one bdi's rates.
-pub fn rates(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
-    let (p, x) = window(w.samples(), window_s, width);
-    let all = w.samples();
-    // The bdi's dirty rate over the second before each point.
-    let dirty_rate = |s: &Sample| {
+/// write_bw / N of a bdi sample [pages/s]; `None` without tasks.
+fn target(b: &BdiSample) -> Option<f64> {
+    (b.tasks > 0).then(|| b.avg_write_bw as f64 / b.tasks as f64)
+}
+
+/// Chart 4: one bdi's rates. Its scale follows what one task gets (the
+/// target write_bw/N, dirty_ratelimit, task_ratelimit and each task's
+/// dirty rate), so that a hundred tasks' rates are not flattened by the
+/// disk's bandwidth; write_bw is drawn when it fits, and named in the
+/// title. `log` draws the y axis logarithmic, where everything fits.
+pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
+    let (p, x) = window(src.samples, window_s, width);
+    let all = src.samples;
+    let has = src.kernel.ratelimit();
+    // Each task's dirty rate over the second before each point: the bdi's
+    // dirty rate over N.
+    let per_task = |s: &Sample| {
         let i = all.partition_point(|a| a.t_ns + crate::sim::NS_PER_SEC < s.t_ns);
         let a = &all[i.min(all.len() - 1)];
         let dt = s.t_ns.saturating_sub(a.t_ns) as f64 / 1e9;
-        if dt > 0.0 { mib(s.bdis[bdi].dirtied - a.bdis[bdi].dirtied) / dt } else { 0.0 }
+        let b = bdi_of(s, bdi);
+        if dt > 0.0 && b.tasks > 0 { mib(b.dirtied - bdi_of(a, bdi).dirtied) / dt / b.tasks as f64 } else { f64::NAN }
     };
-    let series = vec![
-        series(("dirty_rate", "dirtied"), 2, &p, dirty_rate),
-        series(("write_bw/N", "bw/N"), 7, &p, |s| {
-            let b = &s.bdis[bdi];
-            if b.tasks == 0 { 0.0 } else { mib(b.avg_write_bw) / b.tasks as f64 }
-        }),
-        series(("write_bw", "bw"), 1, &p, |s| mib(s.bdis[bdi].write_bw)),
-        series(("avg_write_bw", "avg"), 4, &p, |s| mib(s.bdis[bdi].avg_write_bw)),
-        series(("balanced", "bal"), 3, &p, |s| mib(s.bdis[bdi].balanced_ratelimit)),
-        series(("task_ratelimit", "task"), 6, &p, |s| mib(s.bdis[bdi].task_ratelimit)),
-        series(("dirty_ratelimit", "rate"), 0, &p, |s| mib(s.bdis[bdi].dirty_ratelimit)),
+    let mut series = vec![
+        Series::of(4, "write_bw", points(&p, |s| mib(bdi_of(s, bdi).write_bw))),
+        Series::of(4, "avg_write_bw", points(&p, |s| mib(bdi_of(s, bdi).avg_write_bw))),
+        Series::of(4, "dirtied/N", points(&p, per_task)),
+        Series::of(4, "write_bw/N", points(&p, |s| target(bdi_of(s, bdi)).map_or(f64::NAN, mib))).labelled(),
     ];
-    let note = p.last().map_or(String::new(), |s| {
-        let b = &s.bdis[bdi];
-        let target = if b.tasks == 0 { 0.0 } else { mib(b.avg_write_bw) / b.tasks as f64 };
-        format!(" dirty_ratelimit {:.2} vs write_bw/N {:.2} MiB/s", mib(b.dirty_ratelimit), target)
-    });
-    // Keep the balanced estimate's spikes and free-running dirtiers from
-    // flattening the rest.
-    let top = series
-        .iter()
-        .filter(|s| s.name != "balanced" && s.name != "dirty_rate")
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .fold(0.0, f64::max)
-        .max(0.1)
-        * 1.3;
-    ChartData { series, x, y: [0.0, top], y_unit: "MiB/s", note }
-}
-
-/// Chart 5: throttling pauses of the bdi's tasks, and the bdi's max_pause.
-pub fn pauses(w: &World, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
-    let (p, x) = window(w.samples(), window_s, width);
-    let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
-    let max_pause = series(("max_pause", "max"), 5, &p, |s| ms(s.bdis[bdi].max_pause));
-    let log = w.pause_log();
-    let from = log.partition_point(|r| (r.t_ns as f64 / 1e9) < x[0]);
-    let keep = (8 * width as usize).max(1);
-    let pick = |call: bool| {
-        let all: Vec<(f64, f64)> = log
-            .range(from..)
-            .filter(|r| r.bdi as usize == bdi && r.call == call && (!call || r.multi))
-            .map(|r| (r.t_ns as f64 / 1e9, ms(u64::from(r.pause))))
-            .collect();
-        let stride = all.len().div_ceil(keep).max(1);
-        all.into_iter().step_by(stride).collect::<Vec<_>>()
-    };
-    let (sleeps, calls) = (pick(false), pick(true));
-    let longest = |v: &[(f64, f64)]| v.iter().map(|p| p.1).fold(0.0, f64::max);
-    let note = format!(" longest sleep {:.0} ms, longest call {:.0} ms", longest(&sleeps), longest(&calls));
-    let series = vec![
-        max_pause,
-        Series { name: "in call", short: "call", points: calls, color: 4, scatter: true },
-        Series { name: "pause", short: "pause", points: sleeps, color: 0, scatter: true },
-    ];
-    let y = [0.0, y_max(&series).max(25.0)];
-    ChartData { series, x, y, y_unit: "ms", note }
-}
-
-/// Chart 3's curves and the live operating point, in pos_ratio units
-/// (1.0 = the balanced rate) against pages.
-pub struct PosRatio {
-    /// Curves and markers.
-    pub data: ChartData,
-    /// The exact pos_ratio now, 1.0 = 1024, and its parts.
-    pub value: f64,
-}
-
-/// Chart 3: the global cubic control line over [freerun, limit], the bdi
-/// control line with its 1/4 floor and reserve area, their product, and
-/// where the system is on them now.
-pub fn pos_ratio(w: &World, bdi: usize, width: u16) -> PosRatio {
-    let (bdi_thresh, pos) = w.bdi_position(bdi);
-    let vm = w.vm();
-    let l = vm.limits;
-    let (thresh, freerun, limit) = (l.dirty as f64, ((l.dirty + l.background) / 2) as f64, vm.limit() as f64);
-    let setpoint = (freerun + limit) / 2.0;
-    let dirty = vm.nr_dirty() as f64;
-    let b = &w.bdis()[bdi];
-    let bdi_dirty = (b.reclaimable + b.writeback) as f64;
-    let write_bw = b.avg_write_bandwidth as f64;
-    let reserve = w.patches() >= 10;
-
-    // The formulas of bdi_position_ratio(), in floating point, for the curves.
-    let global = |x: f64| {
-        if x >= limit { 0.0 } else { (1.0 + ((setpoint - x) / (limit - setpoint + 1.0)).powi(3)).max(0.0) }
-    };
-    let mut bt = (bdi_thresh as f64).min(thresh);
-    if reserve {
-        bt = bt.max((limit - dirty) / 8.0);
+    if has != Has::No {
+        series.push(Series::of(4, "balanced", points(&p, |s| mib(bdi_of(s, bdi).balanced_ratelimit))).shadowed(has));
+        series.push(Series::of(4, "task_ratelimit", points(&p, |s| mib(bdi_of(s, bdi).task_ratelimit))).shadowed(has));
+        series
+            .push(Series::of(4, "dirty_ratelimit", points(&p, |s| mib(bdi_of(s, bdi).dirty_ratelimit))).shadowed(has));
     }
-    let share = bt / (thresh + 1.0);
-    let bdi_setpoint = setpoint * share;
-    let span = (thresh - bt + 8.0 * write_bw) * share;
-    let x_intercept = bdi_setpoint + span;
-    let bdi_line = |x: f64| {
-        let mut f =
-            if x < x_intercept - span / 4.0 { (x_intercept - x) / (x_intercept - bdi_setpoint + 1.0) } else { 0.25 };
-        if reserve && x < bt / 2.0 {
+    let mut data = ChartData::new(series, x, "MiB/s");
+    data.log_y = log;
+    if log {
+        data.fit_y(|_| true);
+    } else {
+        // What one task gets now sets the scale: the balanced estimate's
+        // spikes, the disk's bandwidth (N times higher) and what the rates
+        // were before the last quarter of the window (at least 5 s) go off
+        // the top.
+        let recent = x[1] - ((x[1] - x[0]) / 4.0).max(5.0);
+        data.fit_y_from(recent, |s| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit"));
+        data.y[1] *= 1.25;
+    }
+    if let Some(s) = p.last() {
+        let b = bdi_of(s, bdi);
+        let bw = format!("write_bw {} MiB/s", show(mib(b.avg_write_bw)));
+        let t = target(b).map_or("-".into(), |t| show(mib(t)));
+        let rate = show(mib(b.dirty_ratelimit));
+        (data.values, data.short_values) = match has {
+            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t}")]),
+            _ => (
+                vec![format!("dirty_ratelimit {rate} vs write_bw/N {t} MiB/s"), bw],
+                vec![format!("rate {rate} vs bw/N {t}")],
+            ),
+        };
+    }
+    data.notice = kernel_notice(has, "dirty_ratelimit");
+    data
+}
+
+/// Chart 5: throttling pauses of the bdi's tasks (each sleep, and whole
+/// calls), and the bdi's max_pause. The pauses come from bins filled as
+/// they happened: the headline is the exact maximum over the window,
+/// whatever the width, and drawing costs the same however many tasks
+/// there are. A call of one sleep is a call.
+pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
+    let (p, x) = window(src.samples, window_s, width);
+    let ms = |j: u32| src.ms(u64::from(j));
+    let max_pause = Series::of(5, "max_pause", points(&p, |s| src.ms(bdi_of(s, bdi).max_pause))).labelled();
+    let (from, to) = ((x[0] * 1e9) as u64, src.samples.back().map_or(0, |s| s.t_ns));
+    let all: Vec<(u64, &Bin)> = src.pauses.range(bdi, from, to).collect();
+    let per_group = all.len().div_ceil((2 * width as usize).max(1)).max(1);
+    let (mut sleeps, mut calls) = (Vec::new(), Vec::new());
+    let mut total = Bin::default();
+    for chunk in all.chunks(per_group) {
+        let mut g = Bin::default();
+        for (_, b) in chunk {
+            g.merge(b);
+        }
+        total.merge(&g);
+        let t = (chunk[0].0 + chunk[chunk.len() - 1].0 + BIN_NS) as f64 / 2e9;
+        if g.sleeps > 0 {
+            sleeps.extend([(t, ms(g.sleep_min)), (t, ms(g.sleep_max))]);
+        }
+        if g.calls > 0 {
+            calls.extend([(t, ms(g.call_min)), (t, ms(g.call_max))]);
+        }
+    }
+    let scatter = |name, points| Series { draw: Draw::Scatter, ..Series::of(5, name, points) };
+    let series = vec![max_pause, scatter("throttling call", calls), scatter("sleep", sleeps)];
+    let mut data = ChartData::new(series, x, "ms");
+    data.log_y = log;
+    data.fit_y(|_| true);
+    if !log {
+        data.y[1] = data.y[1].max(10.0);
+    }
+    let (sleep, call) = (show(ms(total.sleep_max)), show(ms(total.call_max)));
+    data.values = vec![format!("longest sleep {sleep} ms, longest call {call} ms")];
+    data.short_values = vec![format!("longest call {call} ms"), format!("sleep {sleep} ms")];
+    data
+}
+
+/// The longest sleep and the longest throttling call of `bdi` in the
+/// window chart 5 shows [ms].
+pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (f64, f64) {
+    let (_, x) = window(src.samples, window_s, 1);
+    let to = src.samples.back().map_or(0, |s| s.t_ns);
+    let total = src.pauses.total(bdi, (x[0] * 1e9) as u64, to);
+    (src.ms(u64::from(total.sleep_max)), src.ms(u64::from(total.call_max)))
+}
+
+/// The two control lines of bdi_position_ratio(), in floating point, for
+/// drawing; from a sample's thresholds and one bdi's numbers [pages].
+struct ControlLines {
+    freerun: f64,
+    setpoint: f64,
+    limit: f64,
+    /// bdi_thresh as the function clamps it.
+    bdi_thresh: f64,
+    bdi_setpoint: f64,
+    span: f64,
+    /// Patch 10's reserve area applies.
+    reserve: bool,
+}
+
+impl ControlLines {
+    fn new(s: &Sample, b: &BdiSample, reserve: bool) -> ControlLines {
+        let (thresh, freerun, limit) = (s.thresh as f64, s.freerun as f64, s.limit as f64);
+        let setpoint = (freerun + limit) / 2.0;
+        let mut bdi_thresh = (b.thresh as f64).min(thresh);
+        if reserve {
+            bdi_thresh = bdi_thresh.max((limit - s.dirty as f64).max(0.0) / 8.0);
+        }
+        let share = bdi_thresh / (thresh + 1.0);
+        let span = (thresh - bdi_thresh + 8.0 * b.avg_write_bw as f64) * share;
+        ControlLines { freerun, setpoint, limit, bdi_thresh, bdi_setpoint: setpoint * share, span, reserve }
+    }
+
+    /// The global cubic: 2 at freerun, 1 at the setpoint, 0 at the limit.
+    fn global(&self, x: f64) -> f64 {
+        let (setpoint, limit) = (self.setpoint, self.limit);
+        if x >= limit { 0.0 } else { (1.0 + ((setpoint - x) / (limit - setpoint + 1.0)).powi(3)).max(0.0) }
+    }
+
+    /// Where the bdi line crosses 0 if it went on [pages].
+    fn x_intercept(&self) -> f64 {
+        self.bdi_setpoint + self.span
+    }
+
+    /// The bdi line at the bdi's dirty pages `x`, with its 1/4 floor and
+    /// the reserve area.
+    fn bdi(&self, x: f64) -> f64 {
+        let xi = self.x_intercept();
+        let mut f = if x < xi - self.span / 4.0 { (xi - x) / (xi - self.bdi_setpoint + 1.0) } else { 0.25 };
+        let bt = self.bdi_thresh;
+        if self.reserve && x < bt / 2.0 {
             f *= if x > bt / 16.0 { (bt / 2.0) / x } else { 8.0 };
         }
         f
-    };
-    let ratio = if dirty > 0.0 { bdi_dirty / dirty } else { 1.0 };
+    }
+}
 
-    let x_hi = limit * 1.04;
-    let x_lo = 0.0;
-    let n = (2 * width as usize).max(8);
-    let xs = |lo: f64, hi: f64| (0..=n).map(move |i| lo + (hi - lo) * i as f64 / n as f64);
+/// Chart 3: the global cubic control line over [freerun, limit] against
+/// global dirty pages, the bdi control line (with its 1/4 floor and, from
+/// patch 10, the reserve area) against the bdi's own dirty pages, their
+/// product, pos_ratio = 1, and where the system is on each now. Drawn from
+/// the last sample; the product's point is the exact pos_ratio.
+pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
+    let has = src.kernel.position();
+    let Some(s) = src.samples.back().filter(|_| has != Has::No) else {
+        let mut data = ChartData::new(Vec::new(), [0.0, 1.0], "");
+        data.x_unit = "MiB";
+        data.y = [0.0, 2.0];
+        data.notice = kernel_notice(has, "pos_ratio");
+        return data;
+    };
+    let b = bdi_of(s, bdi);
+    let l = ControlLines::new(s, b, src.kernel.patches >= 10);
+    let (dirty, bdi_dirty) = (s.dirty as f64, b.dirty as f64);
+    let ratio = if dirty > 0.0 { bdi_dirty / dirty } else { 1.0 };
     let y_top = 2.5;
     let clip = |y: f64| y.min(y_top);
-    let g: Vec<(f64, f64)> = xs(freerun, x_hi).map(|x| (mib(x as u64), global(x))).collect();
-    let bl: Vec<(f64, f64)> = xs(x_lo, x_hi).map(|x| (mib(x as u64), clip(bdi_line(x)))).collect();
-    let prod: Vec<(f64, f64)> =
-        xs(freerun, x_hi).map(|x| (mib(x as u64), clip(global(x) * bdi_line(x * ratio)))).collect();
-    let floor: Vec<(f64, f64)> = vec![(mib(x_lo as u64), 0.25), (mib(x_hi as u64), 0.25)];
-    let value = pos.pos_ratio as f64 / 1024.0;
+    let n = (2 * width as usize).max(8);
+    let xs = |lo: f64, hi: f64| (0..=n).map(move |i| lo + (hi - lo) * i as f64 / n as f64);
+    let m = |pages: f64| mib(pages);
+    let x_hi = l.limit * 1.04;
+    // The bdi line against the bdi's own dirty pages, out past its x
+    // intercept (or its share of the limit, if further): its own axis
+    // when that is much shorter than the global one.
+    let share = l.bdi_thresh / (s.thresh as f64 + 1.0);
+    let bx_hi = (l.x_intercept() * 1.15).max(l.limit * share * 1.04).max(bdi_dirty * 1.05).max(1.0);
+    let own_axis = bx_hi < 0.9 * x_hi;
+    let bx = if own_axis { bx_hi } else { x_hi };
+    let shadow = has == Has::Shadow;
+    let curve = |lo, hi, f: &dyn Fn(f64) -> f64| xs(lo, hi).map(|x| (m(x), clip(f(x)))).collect::<Vec<_>>();
     let mut series = vec![
-        Series { name: "1/4 floor", short: "1/4", points: floor, color: 7, scatter: false },
-        Series { name: "bdi line", short: "bdi", points: bl, color: 1, scatter: false },
-        Series { name: "global", short: "global", points: g, color: 2, scatter: false },
-        Series { name: "product", short: "prod", points: prod, color: 0, scatter: false },
+        Series { second_x: own_axis, ..Series::of(3, "1/4 floor", vec![(0.0, 0.25), (m(bx), 0.25)]) },
+        Series { second_x: own_axis, shadow, ..Series::of(3, "bdi line", curve(0.0, bx, &|x| l.bdi(x))) },
+        Series { shadow, ..Series::of(3, "global", curve(l.freerun, x_hi, &|x| l.global(x))) },
         Series {
-            name: "now",
-            short: "now",
-            points: vec![(mib(dirty as u64), clip(value)), (mib(bdi_dirty as u64), clip(bdi_line(bdi_dirty)))],
-            color: 3,
-            scatter: true,
+            draw: Draw::Dashed,
+            shadow,
+            ..Series::of(3, "product = pos_ratio", curve(l.freerun, x_hi, &|x| l.global(x) * l.bdi(x * ratio)))
         },
     ];
-    if reserve {
-        let area: Vec<(f64, f64)> = xs(0.0, bt / 2.0).map(|x| (mib(x as u64), clip(bdi_line(x)))).collect();
-        series.insert(1, Series { name: "reserve", short: "res", points: area, color: 6, scatter: false });
+    if l.reserve {
+        let area = curve(0.0, l.bdi_thresh / 2.0, &|x| l.bdi(x));
+        series.insert(1, Series { second_x: own_axis, shadow, ..Series::of(3, "reserve area", area) });
     }
-    let shadow = if w.patches() < 7 { " (shadow: not used before patch 07)" } else { "" };
-    let note = format!(
-        " pos_ratio {:.3} at dirty {:.0} MiB, bdi_dirty {:.0} MiB{shadow}",
-        value,
-        mib(dirty as u64),
-        mib(bdi_dirty as u64)
-    );
-    PosRatio {
-        data: ChartData { series, x: [mib(x_lo as u64), mib(x_hi as u64)], y: [0.0, y_top], y_unit: "ratio", note },
-        value,
+    let mut data = ChartData::new(series, [0.0, m(x_hi)], "");
+    data.x_unit = "MiB";
+    data.y = [0.0, y_top];
+    data.y_fixed = true;
+    data.gridlines = vec![1.0];
+    if own_axis {
+        data.x2 = Some(SecondAxis { x: [0.0, m(bx)], name: "bdi".into(), color: 1 });
     }
+    let mark = |at, glyph, color, second_x| Mark { at, glyph, color, second_x };
+    data.marks = vec![
+        mark((m(l.freerun), clip(l.global(l.freerun))), '◆', 2, false),
+        mark((m(l.setpoint), 1.0), '◆', 2, false),
+        mark((m(l.limit), 0.0), '◆', 2, false),
+        mark((m(b.setpoint as f64), clip(l.bdi(b.setpoint as f64))), '◇', 1, own_axis),
+        mark((m(dirty), clip(l.global(dirty))), '●', 2, false),
+        mark((m(bdi_dirty), clip(l.bdi(bdi_dirty))), '●', 1, own_axis),
+    ];
+    data.mark_legend = vec![('◆', 2, "freerun, setpoint, limit"), ('◇', 1, "bdi_setpoint"), ('●', 3, "now")];
+    debug_assert_eq!(data.mark_legend.len(), MARKS.len());
+    data.values = vec![match b.pos_ratio {
+        Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
+        None => "pos_ratio -: below freerun, not computed".into(),
+    }];
+    if let Some(p) = b.pos_ratio {
+        data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
+    }
+    data.values.push(format!(
+        "freerun {}, setpoint {}, limit {}, bdi_setpoint {} MiB",
+        show(m(l.freerun)),
+        show(m(l.setpoint)),
+        show(m(l.limit)),
+        show(m(b.setpoint as f64))
+    ));
+    data.notice = kernel_notice(has, "pos_ratio");
+    data
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::presets;
+    use crate::session::{Session, SessionOptions};
+
+    fn session(preset: &str, secs: u64) -> Session {
+        let s = presets::get(preset).expect("preset").expect("valid");
+        let mut session = Session::new(s, None, SessionOptions::default()).expect("session");
+        session.advance_to(secs * crate::sim::NS_PER_SEC);
+        session
+    }
 
     #[test]
     fn windows_are_thinned_to_twice_the_width_and_keep_the_last_sample() {
-        let mut cfg = presets::get("default").expect("preset").expect("valid").to_world().expect("world");
-        cfg.sample_ns = crate::sim::NS_PER_SEC / 100;
-        let mut w = World::new(&cfg).expect("world");
-        w.step_until(20 * crate::sim::NS_PER_SEC);
+        let session = session("default", 20);
+        let w = session.world();
         let (picked, x) = window(w.samples(), None, 50);
         assert!(picked.len() <= 101, "{}", picked.len());
         assert_eq!(picked.last().map(|s| s.t_ns), w.samples().back().map(|s| s.t_ns));
@@ -295,15 +686,53 @@ mod tests {
     }
 
     #[test]
-    fn the_operating_point_sits_on_the_curves() {
-        let mut w = World::new(&presets::get("default").expect("preset").expect("valid").to_world().expect("world"))
-            .expect("world");
-        w.step_until(20 * crate::sim::NS_PER_SEC);
-        let p = pos_ratio(&w, 0, 80);
-        assert!(p.value > 0.3 && p.value < 2.5, "{}", p.value);
-        assert!(p.data.note.contains("pos_ratio"));
-        // The product at the operating point is close to the exact value.
-        let now = &p.data.series.last().expect("points").points[0];
-        assert!((now.1 - p.value).abs() < 1e-9);
+    fn the_operating_points_sit_on_their_curves_and_pos_ratio_is_exact() {
+        let session = session("default", 20);
+        let src = Source::of(&session.sides[0]);
+        let d = pos_ratio(&src, 0, 80);
+        let exact = src.samples.back().and_then(|s| s.bdis[0].pos_ratio).expect("above freerun") as f64 / 1024.0;
+        assert!(d.values[0].contains(&show(exact)), "{:?}", d.values);
+        let product = d.marks.last().expect("the product's point");
+        assert!((product.at.1 - exact).abs() < 1e-9);
+        assert_eq!(d.gridlines, vec![1.0]);
+        assert!(d.x2.is_none(), "one disk owns the whole limit: one dirty axis");
+    }
+
+    #[test]
+    fn the_pause_headline_is_the_same_at_every_width() {
+        let session = session("hdd-100dd", 20);
+        let src = Source::of(&session.sides[0]);
+        let at = |w| pauses(&src, 0, Some(60), w, false).values;
+        assert_eq!(at(40), at(200));
+        let (sleep, call) = longest_pauses(&src, 0, Some(60));
+        assert!(call >= sleep && sleep > 0.0, "{sleep} {call}");
+        assert_eq!(at(40)[0], format!("longest sleep {} ms, longest call {} ms", show(sleep), show(call)));
+        let narrow = pauses(&src, 0, Some(60), 40, false).short_values;
+        assert_eq!(narrow, vec![format!("longest call {} ms", show(call)), format!("sleep {} ms", show(sleep))]);
+    }
+
+    #[test]
+    fn legacy_kernels_draw_no_setpoint_pos_ratio_or_dirty_ratelimit() {
+        let mut s = presets::get("default").expect("preset").expect("valid");
+        s.patches = 0;
+        let mut session = Session::new(s, None, SessionOptions::default()).expect("session");
+        session.advance_to(5 * crate::sim::NS_PER_SEC);
+        let src = Source::of(&session.sides[0]);
+        let names = |d: &ChartData| d.series.iter().map(|s| s.name).collect::<Vec<_>>();
+        let one = global_dirty(&src, None, 80);
+        assert!(!names(&one).contains(&"setpoint") && !names(&one).contains(&"freerun"), "{:?}", names(&one));
+        assert_eq!(one.notice.as_deref(), Some("setpoint, freerun: not used by this kernel"));
+        assert!(pos_ratio(&src, 0, 80).series.is_empty());
+        assert!(!names(&rates(&src, 0, None, 80, false)).contains(&"dirty_ratelimit"));
+    }
+
+    #[test]
+    fn chart_4_fits_what_one_task_gets() {
+        let session = session("hdd-100dd", 30);
+        let src = Source::of(&session.sides[0]);
+        let d = rates(&src, 0, Some(30), 80, false);
+        let target = d.series.iter().find(|s| s.name == "write_bw/N").and_then(|s| s.points.last()).expect("target").1;
+        assert!(target > 0.3 && target < 2.0, "a hundredth of the disk: {target}");
+        assert!(d.y[1] < 5.0 * target, "the scale follows the target, not write_bw: {:?}", d.y);
     }
 }

@@ -1,229 +1,278 @@
-//! Every key of the dashboard, in one table: what it does (the message it
-//! sends) and the help line `?` shows. Turning a key event into a message
-//! happens here and nowhere else.
+//! Every key, in one table: the key, the message it sends and the help
+//! line `?` shows. [`message`] (the key mapping), the help page and the
+//! hint bar are all read from these tables, so they cannot disagree.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use serde::{Deserialize, Serialize};
 
-use LessonMsg as L;
+use crate::app::{LessonMsg as L, Mode, Msg};
 
-/// What the user asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-pub enum Msg {
-    /// Leave.
-    Quit,
-    /// Pause or resume the simulation.
-    TogglePause,
-    /// Advance one sample interval (100 ms) while paused.
-    Step,
-    /// Speed x2.
-    Faster,
-    /// Speed /2.
-    Slower,
-    /// Start a dd on the selected bdi.
-    AddDd,
-    /// Kill the newest dd on the selected bdi.
-    RemoveDd,
-    /// Select the next bdi.
-    NextBdi,
-    /// Select the previous bdi.
-    PrevBdi,
-    /// `vm.dirty_ratio` by this many points.
-    DirtyRatio(i8),
-    /// `vm.dirty_background_ratio` by this many points.
-    BackgroundRatio(i8),
-    /// Memory x2 (true) or /2 (false).
-    Memory(bool),
-    /// Patch level up (true) or down (false), down to legacy.
-    Patches(bool),
-    /// Show chart n (1-5) alone.
-    Zoom(u8),
-    /// Back to all charts, or close the help.
-    Back,
-    /// Cycle the time window of the charts.
-    Window,
-    /// Cycle the A/B comparisons.
-    Compare,
-    /// Restart the scenario from time 0.
-    Reset,
-    /// Show or hide the key help.
-    Help,
-    /// Switch between the dark and light palettes.
-    Theme,
-    /// A lesson key, or a key of the lesson list.
-    Lesson(LessonMsg),
-}
-
-/// What the user asked a lesson, or the lesson list, for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-pub enum LessonMsg {
-    /// Open the next step.
-    NextStep,
-    /// Back to the previous step.
-    PrevStep,
-    /// Show or hide the step's hint.
-    Hint,
-    /// Answer the step's next question.
-    Answer,
-    /// Scroll the step's text up (true) or down.
-    Scroll(bool),
-    /// Open the lesson list.
-    Lessons,
-    /// Typing: a character of the answer.
-    Input(char),
-    /// Typing: delete the last character.
-    InputBack,
-    /// Typing: submit the answer.
-    InputDone,
-    /// Typing: give up on the answer.
-    InputCancel,
-    /// Lesson list: move the selection up (true) or down.
-    Pick(bool),
-    /// Lesson list: open the selected lesson.
-    PickOpen,
-}
-
-/// What the keys currently drive.
+/// A key as the tables name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The dashboard (with or without a lesson).
-    Normal,
-    /// Typing an answer to a lesson question.
-    Typing,
-    /// The lesson list is open.
-    Picker,
+pub struct Key {
+    /// The key.
+    pub code: KeyCode,
+    /// Pressed with Ctrl.
+    pub ctrl: bool,
 }
 
-/// One line of the key table.
+const fn ch(c: char) -> Key {
+    Key { code: KeyCode::Char(c), ctrl: false }
+}
+
+const fn ctrl(c: char) -> Key {
+    Key { code: KeyCode::Char(c), ctrl: true }
+}
+
+const fn code(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+/// One line of a key table: the keys it binds and what they do.
 pub struct Binding {
-    /// The keys, as shown in the help.
-    pub keys: &'static str,
-    /// What they do, as shown in the help.
+    /// The keys, as the help shows them.
+    pub label: &'static str,
+    /// Each key and the message it sends.
+    pub keys: &'static [(Key, Msg)],
+    /// What they do, as the help shows it.
     pub help: &'static str,
+    /// The word the hint bar shows beside the label; empty: not on the bar.
+    pub hint: &'static str,
 }
 
-/// The key table `?` shows and the README lists.
-pub const KEYS: &[Binding] = &[
-    Binding { keys: "space", help: "pause / resume" },
-    Binding { keys: ".", help: "single step (100 ms) while paused" },
-    Binding { keys: "] [", help: "speed x2 / /2 (0.1x .. as fast as possible)" },
-    Binding { keys: "+ -", help: "add / remove a dd on the selected bdi" },
-    Binding { keys: "b B", help: "select the next / previous bdi" },
-    Binding { keys: "D d", help: "dirty_ratio +1 / -1" },
-    Binding { keys: "G g", help: "dirty_background_ratio +1 / -1" },
-    Binding { keys: "M m", help: "memory x2 / /2" },
-    Binding { keys: "P p", help: "patch level up / down (down to legacy 3.1, then 2.6.38)" },
-    Binding { keys: "1-5", help: "show one chart full screen (again, 0 or Esc: all)" },
-    Binding { keys: "w", help: "chart time window: 30 s, 60 s, 5 min, all" },
-    Binding { keys: "c", help: "A/B compare: 3.1 or 2.6.38 vs IO-less, patch N-1 vs N, ratios, off" },
-    Binding { keys: "r", help: "restart the scenario" },
-    Binding { keys: "t", help: "dark / light palette" },
-    Binding { keys: "?", help: "this help" },
-    Binding { keys: "q", help: "quit (also Ctrl-C)" },
-];
+/// A table of keys for one mode, with its heading on the help page.
+pub struct Section {
+    /// Heading on the help page.
+    pub title: &'static str,
+    /// The bindings, in help order.
+    pub bindings: &'static [Binding],
+}
 
-/// The keys a lesson adds, shown below [`KEYS`] in the help.
-pub const LESSON_KEYS: &[Binding] = &[
-    Binding { keys: "n N", help: "lesson: next step / previous step (replays the lesson up to it)" },
-    Binding { keys: "h", help: "lesson: show / hide the hint" },
-    Binding { keys: "a", help: "lesson: answer the next question (type a number, Enter; Esc cancels)" },
-    Binding { keys: "PgUp PgDn", help: "lesson: scroll the step's text" },
-    Binding { keys: "L", help: "the lesson list (↑ ↓ choose, Enter opens, Esc closes)" },
-];
+macro_rules! bind {
+    ($label:expr, [$($key:expr => $msg:expr),+ $(,)?], $help:expr, $hint:expr) => {
+        Binding { label: $label, keys: &[$(($key, $msg)),+], help: $help, hint: $hint }
+    };
+}
+
+/// The dashboard's keys.
+pub const DASHBOARD: Section = Section {
+    title: "dashboard",
+    bindings: &[
+        bind!("space", [ch(' ') => Msg::TogglePause], "pause / resume", "pause"),
+        bind!(".", [ch('.') => Msg::Step], "single step (100 ms) while paused", ""),
+        bind!("] [", [ch(']') => Msg::Faster, ch('>') => Msg::Faster, ch('[') => Msg::Slower, ch('<') => Msg::Slower],
+            "speed up / down in 1-2-5 steps (0.1× .. as fast as possible)", "speed"),
+        bind!("+ -", [ch('+') => Msg::AddDd, ch('=') => Msg::AddDd, ch('-') => Msg::RemoveDd, ch('_') => Msg::RemoveDd],
+            "add / remove a dd on the selected bdi", "dd"),
+        bind!("b B", [ch('b') => Msg::NextBdi, code(KeyCode::Tab) => Msg::NextBdi,
+            ch('B') => Msg::PrevBdi, code(KeyCode::BackTab) => Msg::PrevBdi],
+            "select the next / previous bdi (also Tab, Shift-Tab)", "bdi"),
+        bind!("D d", [ch('D') => Msg::DirtyRatio(1), ch('d') => Msg::DirtyRatio(-1)], "dirty_ratio +1 / -1", "ratio"),
+        bind!("G g", [ch('G') => Msg::BackgroundRatio(1), ch('g') => Msg::BackgroundRatio(-1)],
+            "dirty_background_ratio +1 / -1", "bg"),
+        bind!("M m", [ch('M') => Msg::Memory(true), ch('m') => Msg::Memory(false)], "memory ×2 / ÷2", "mem"),
+        bind!("P p", [ch('P') => Msg::Patches(true), ch('p') => Msg::Patches(false)],
+            "patch level up / down (down to legacy 3.1, then 2.6.38)", "patch"),
+        bind!("1-5", [ch('1') => Msg::Zoom(1), ch('2') => Msg::Zoom(2), ch('3') => Msg::Zoom(3),
+            ch('4') => Msg::Zoom(4), ch('5') => Msg::Zoom(5)],
+            "show one chart full screen (again, 0 or Esc: all)", "zoom"),
+        bind!("0 Esc", [ch('0') => Msg::Back, code(KeyCode::Esc) => Msg::Back], "all charts; close the help", ""),
+        bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 60 s, 5 min, the whole run", "window"),
+        bind!("l", [ch('l') => Msg::LogScale], "log / linear y axis on charts 4 and 5", "log"),
+        bind!("c", [ch('c') => Msg::Compare],
+            "A/B compare: 3.1 or 2.6.38 vs IO-less, patch N-1 vs N, ratios", "compare"),
+        bind!("T ↑ ↓", [ch('T') => Msg::FocusTasks, code(KeyCode::Up) => Msg::ScrollTasks(-1),
+            code(KeyCode::Down) => Msg::ScrollTasks(1)],
+            "task table: ↑ ↓ scroll; T focuses it (PgUp PgDn, Esc leaves)", ""),
+        bind!("r", [ch('r') => Msg::Reset], "restart the scenario", "reset"),
+        bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
+        bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-<scenario>-<time>.svg here", ""),
+        bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "this help (also F1)", "help"),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C)", "quit"),
+        bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend (fg brings it back)", ""),
+    ],
+};
+
+/// The keys a lesson adds.
+pub const LESSON: Section = Section {
+    title: "lesson",
+    bindings: &[
+        bind!("n N", [ch('n') => Msg::Lesson(L::NextStep), ch('N') => Msg::Lesson(L::PrevStep)],
+            "next step / previous step (replays the lesson up to it)", "step"),
+        bind!("h", [ch('h') => Msg::Lesson(L::Hint)], "show / hide the hint", "hint"),
+        bind!("a", [ch('a') => Msg::Lesson(L::Answer)],
+            "answer the next question (type a number, Enter; Esc cancels)", "answer"),
+        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::Lesson(L::Scroll(true)),
+            code(KeyCode::PageDown) => Msg::Lesson(L::Scroll(false))], "scroll the step's text", ""),
+        bind!("L", [ch('L') => Msg::Lesson(L::Lessons)], "the lesson list (↑ ↓ choose, Enter opens, Esc closes)",
+            "lessons"),
+    ],
+};
+
+/// Rows PgUp and PgDn scroll the task table by.
+pub const TASK_PAGE: i16 = 10;
+
+/// The keys while the task table has the focus (the dashboard's keys work too).
+pub const TASKS: Section = Section {
+    title: "task table (after T)",
+    bindings: &[
+        bind!("↑ ↓", [code(KeyCode::Up) => Msg::ScrollTasks(-1), code(KeyCode::Down) => Msg::ScrollTasks(1)],
+            "scroll one task", ""),
+        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollTasks(-TASK_PAGE),
+            code(KeyCode::PageDown) => Msg::ScrollTasks(TASK_PAGE)], "scroll a page", ""),
+        bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
+    ],
+};
+
+/// The keys while the help is open.
+pub const HELP_KEYS: Section = Section {
+    title: "help",
+    bindings: &[
+        bind!("↑ ↓", [code(KeyCode::Up) => Msg::ScrollHelp(-1), code(KeyCode::Down) => Msg::ScrollHelp(1)],
+            "scroll a line", ""),
+        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollHelp(-TASK_PAGE),
+            code(KeyCode::PageDown) => Msg::ScrollHelp(TASK_PAGE)], "scroll a page", ""),
+        bind!("Esc ?", [code(KeyCode::Esc) => Msg::Back, ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help],
+            "close the help", ""),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
+        bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend", ""),
+    ],
+};
+
+/// The keys of the lesson list.
+pub const PICKER: Section = Section {
+    title: "lesson list",
+    bindings: &[
+        bind!("↑ ↓", [code(KeyCode::Up) => Msg::Lesson(L::Pick(true)), ch('k') => Msg::Lesson(L::Pick(true)),
+            code(KeyCode::Down) => Msg::Lesson(L::Pick(false)), ch('j') => Msg::Lesson(L::Pick(false))],
+            "choose a lesson (also k j)", ""),
+        bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::PickOpen)], "open it", ""),
+        bind!("Esc L", [code(KeyCode::Esc) => Msg::Back, ch('L') => Msg::Back], "close the list", ""),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
+        bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "help", ""),
+        bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend", ""),
+    ],
+};
+
+/// The keys while typing an answer.
+pub const TYPING: Section = Section {
+    title: "typing an answer",
+    bindings: &[
+        bind!("0-9 . - e", [ch('0') => Msg::Lesson(L::Input('0')), ch('1') => Msg::Lesson(L::Input('1')),
+            ch('2') => Msg::Lesson(L::Input('2')), ch('3') => Msg::Lesson(L::Input('3')),
+            ch('4') => Msg::Lesson(L::Input('4')), ch('5') => Msg::Lesson(L::Input('5')),
+            ch('6') => Msg::Lesson(L::Input('6')), ch('7') => Msg::Lesson(L::Input('7')),
+            ch('8') => Msg::Lesson(L::Input('8')), ch('9') => Msg::Lesson(L::Input('9')),
+            ch('.') => Msg::Lesson(L::Input('.')), ch('-') => Msg::Lesson(L::Input('-')),
+            ch('e') => Msg::Lesson(L::Input('e')), ch('E') => Msg::Lesson(L::Input('E'))], "the number", ""),
+        bind!("Backspace", [code(KeyCode::Backspace) => Msg::Lesson(L::InputBack)], "delete a character", ""),
+        bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::InputDone)], "check the answer", ""),
+        bind!("Esc", [code(KeyCode::Esc) => Msg::Lesson(L::InputCancel)], "cancel", ""),
+        bind!("Ctrl-C", [ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
+    ],
+};
+
+/// The tables consulted in `mode`, first match wins.
+pub fn sections(mode: Mode) -> &'static [Section] {
+    match mode {
+        Mode::Normal => &[DASHBOARD, LESSON],
+        Mode::Tasks => &[TASKS, DASHBOARD, LESSON],
+        Mode::Help => &[HELP_KEYS],
+        Mode::Typing => &[TYPING],
+        Mode::Picker => &[PICKER],
+    }
+}
+
+/// The sections the help page explains, in order.
+pub const HELP: &[Section] = &[DASHBOARD, LESSON, TASKS];
 
 /// The message a key press sends in `mode`, if any.
 pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
         return None;
     }
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d')).then_some(Msg::Quit);
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if key.modifiers.intersects(KeyModifiers::ALT | KeyModifiers::SUPER) {
+        return None;
     }
-    match mode {
-        Mode::Normal => normal(key),
-        Mode::Typing => Some(match key.code {
-            KeyCode::Char(c @ ('0'..='9' | '.' | '-' | 'e' | 'E')) => Msg::Lesson(L::Input(c)),
-            KeyCode::Backspace => Msg::Lesson(L::InputBack),
-            KeyCode::Enter => Msg::Lesson(L::InputDone),
-            KeyCode::Esc => Msg::Lesson(L::InputCancel),
-            _ => return None,
-        }),
-        Mode::Picker => Some(match key.code {
-            KeyCode::Up | KeyCode::Char('k') => Msg::Lesson(L::Pick(true)),
-            KeyCode::Down | KeyCode::Char('j') => Msg::Lesson(L::Pick(false)),
-            KeyCode::Enter => Msg::Lesson(L::PickOpen),
-            KeyCode::Esc | KeyCode::Char('L') => Msg::Back,
-            KeyCode::Char('q') => Msg::Quit,
-            KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
-            _ => return None,
-        }),
-    }
+    let wanted = Key { code: key.code, ctrl };
+    sections(mode).iter().flat_map(|s| s.bindings).flat_map(|b| b.keys).find(|(k, _)| *k == wanted).map(|&(_, msg)| msg)
 }
 
-fn normal(key: KeyEvent) -> Option<Msg> {
-    Some(match key.code {
-        KeyCode::Char('q') => Msg::Quit,
-        KeyCode::Char(' ') => Msg::TogglePause,
-        KeyCode::Char('.') => Msg::Step,
-        KeyCode::Char(']') | KeyCode::Char('>') => Msg::Faster,
-        KeyCode::Char('[') | KeyCode::Char('<') => Msg::Slower,
-        KeyCode::Char('+') | KeyCode::Char('=') => Msg::AddDd,
-        KeyCode::Char('-') | KeyCode::Char('_') => Msg::RemoveDd,
-        KeyCode::Char('b') | KeyCode::Tab => Msg::NextBdi,
-        KeyCode::Char('B') | KeyCode::BackTab => Msg::PrevBdi,
-        KeyCode::Char('D') => Msg::DirtyRatio(1),
-        KeyCode::Char('d') => Msg::DirtyRatio(-1),
-        KeyCode::Char('G') => Msg::BackgroundRatio(1),
-        KeyCode::Char('g') => Msg::BackgroundRatio(-1),
-        KeyCode::Char('M') => Msg::Memory(true),
-        KeyCode::Char('m') => Msg::Memory(false),
-        KeyCode::Char('P') => Msg::Patches(true),
-        KeyCode::Char('p') => Msg::Patches(false),
-        KeyCode::Char(c @ '1'..='5') => Msg::Zoom(c as u8 - b'0'),
-        KeyCode::Char('0') | KeyCode::Esc => Msg::Back,
-        KeyCode::Char('w') => Msg::Window,
-        KeyCode::Char('c') => Msg::Compare,
-        KeyCode::Char('r') => Msg::Reset,
-        KeyCode::Char('?') | KeyCode::F(1) => Msg::Help,
-        KeyCode::Char('t') => Msg::Theme,
-        KeyCode::Char('n') => Msg::Lesson(L::NextStep),
-        KeyCode::Char('N') => Msg::Lesson(L::PrevStep),
-        KeyCode::Char('h') => Msg::Lesson(L::Hint),
-        KeyCode::Char('a') => Msg::Lesson(L::Answer),
-        KeyCode::PageUp => Msg::Lesson(L::Scroll(true)),
-        KeyCode::PageDown => Msg::Lesson(L::Scroll(false)),
-        KeyCode::Char('L') => Msg::Lesson(L::Lessons),
-        _ => return None,
-    })
+/// A key as `dirtyviz snapshot --keys` names it: a single character,
+/// `space`, `esc`, `enter`, `tab`, `backtab`, `up`, `down`, `pgup`,
+/// `pgdn`, `backspace`, `f1` or `ctrl-C`.
+pub fn parse_key(name: &str) -> Option<KeyEvent> {
+    let plain = |c| KeyEvent::new(c, KeyModifiers::NONE);
+    let code = match name {
+        "space" => KeyCode::Char(' '),
+        "esc" => KeyCode::Esc,
+        "enter" => KeyCode::Enter,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "pgup" => KeyCode::PageUp,
+        "pgdn" => KeyCode::PageDown,
+        "backspace" => KeyCode::Backspace,
+        "f1" => KeyCode::F(1),
+        _ => {
+            if let Some(c) = name.strip_prefix("ctrl-").and_then(single_char) {
+                return Some(KeyEvent::new(KeyCode::Char(c.to_ascii_lowercase()), KeyModifiers::CONTROL));
+            }
+            KeyCode::Char(single_char(name)?)
+        }
+    };
+    Some(plain(code))
+}
+
+fn single_char(s: &str) -> Option<char> {
+    let mut chars = s.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn press(c: char) -> Option<Msg> {
-        message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Mode::Normal)
+    fn press(c: char, mode: Mode) -> Option<Msg> {
+        message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), mode)
     }
 
     #[test]
-    fn every_key_in_the_table_does_something() {
-        for b in KEYS.iter().chain(LESSON_KEYS) {
-            for k in b.keys.split(' ') {
-                let msg = match k {
-                    "space" => press(' '),
-                    "1-5" => press('3'),
-                    "PgUp" => message(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE), Mode::Normal),
-                    "PgDn" => message(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE), Mode::Normal),
-                    _ => press(k.chars().next().expect("a key")),
-                };
-                assert!(msg.is_some(), "key {k:?} ({}) is bound", b.help);
+    fn no_key_means_two_things_in_one_mode() {
+        for mode in [Mode::Normal, Mode::Tasks, Mode::Help, Mode::Typing, Mode::Picker] {
+            for (i, s) in sections(mode).iter().enumerate() {
+                let mut seen: Vec<Key> = Vec::new();
+                for (key, msg) in s.bindings.iter().flat_map(|b| b.keys) {
+                    assert!(!seen.contains(key), "{mode:?}: {key:?} is bound twice in {}", s.title);
+                    seen.push(*key);
+                    // The first section that binds a key wins: a later one
+                    // binding it again would be dead.
+                    let first = sections(mode)[..i].iter().flat_map(|s| s.bindings).flat_map(|b| b.keys);
+                    let shadowed = first.clone().any(|(k, _)| k == key);
+                    if !shadowed {
+                        let event =
+                            KeyEvent::new(key.code, if key.ctrl { KeyModifiers::CONTROL } else { KeyModifiers::NONE });
+                        assert_eq!(message(event, mode), Some(*msg), "{mode:?}: {key:?}");
+                    }
+                }
             }
         }
-        assert_eq!(press('D'), Some(Msg::DirtyRatio(1)));
-        assert_eq!(press('x'), None);
+    }
+
+    #[test]
+    fn keys_send_what_the_help_says() {
+        assert_eq!(press('D', Mode::Normal), Some(Msg::DirtyRatio(1)));
+        assert_eq!(press('x', Mode::Normal), None);
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(message(ctrl_c, Mode::Normal), Some(Msg::Quit));
         assert_eq!(message(ctrl_c, Mode::Typing), Some(Msg::Quit));
+        let ctrl_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+        assert_eq!(message(ctrl_z, Mode::Normal), Some(Msg::Suspend));
+        assert_eq!(press('z', Mode::Normal), None, "z alone does nothing");
+        let alt_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT);
+        assert_eq!(message(alt_q, Mode::Normal), None);
     }
 
     #[test]
@@ -236,5 +285,24 @@ mod tests {
         assert_eq!(key(KeyCode::Down, Mode::Picker), Some(Msg::Lesson(L::Pick(false))));
         assert_eq!(key(KeyCode::Enter, Mode::Picker), Some(Msg::Lesson(L::PickOpen)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Picker), None);
+    }
+
+    #[test]
+    fn pages_scroll_the_lesson_text_unless_the_task_table_has_the_focus() {
+        let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
+        assert_eq!(key(KeyCode::PageDown, Mode::Normal), Some(Msg::Lesson(L::Scroll(false))));
+        assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::ScrollTasks(TASK_PAGE)));
+        assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
+        assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
+    }
+
+    #[test]
+    fn snapshot_key_names_parse() {
+        assert_eq!(parse_key("space").map(|k| k.code), Some(KeyCode::Char(' ')));
+        assert_eq!(parse_key("pgdn").map(|k| k.code), Some(KeyCode::PageDown));
+        assert_eq!(parse_key("]").map(|k| k.code), Some(KeyCode::Char(']')));
+        assert_eq!(parse_key("ctrl-c").map(|k| k.modifiers), Some(KeyModifiers::CONTROL));
+        assert_eq!(parse_key("xy"), None);
+        assert_eq!(parse_key(""), None);
     }
 }

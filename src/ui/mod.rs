@@ -1,81 +1,192 @@
-//! The live terminal dashboard: the app state ([`app`]), keys ([`keys`]),
-//! chart data ([`charts`]), drawing ([`view`]) and styles ([`theme`]).
+//! The live terminal dashboard: keys ([`keys`]), pacing ([`pacing`]),
+//! chart data ([`charts`]), drawing ([`view`], [`lesson`]), styles
+//! ([`theme`]) and screens without a terminal ([`snapshot`]), over the
+//! model in [`crate::app`].
 //!
-//! The loop: read keys until the next frame is due, turn each into a
-//! message, advance the simulation by the wall time that passed (times the
-//! speed), and redraw when anything changed. At 1x a frame is drawn when a
-//! new 100 ms sample arrives, so an idle dashboard costs little CPU.
+//! The loop, once per iteration: handle signals, read every pending key
+//! (a zero-timeout poll, so keys are read however long a frame takes),
+//! advance the simulation for at most a fixed slice of wall time, write
+//! the recording and trace, redraw when something changed, then wait for
+//! a key or the next frame. An idle dashboard at 1x costs little CPU; a
+//! world too big for the speed asked for runs at the speed it reaches,
+//! which the status line shows, and keys still answer at once.
 
-pub mod app;
 pub mod charts;
 pub mod keys;
 pub mod lesson;
+pub mod pacing;
+pub mod plot;
+pub mod snapshot;
 pub mod theme;
 pub mod view;
+pub mod walk;
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::{cursor, execute, terminal};
+use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::iterator::Signals;
 
-use app::App;
+use crate::app::{App, Request};
 
-/// Longest wait between two looks at the clock.
+/// Longest wait between two looks at the clock and the keys.
 const FRAME: Duration = Duration::from_millis(50);
 
-/// Simulation time budget per frame when running as fast as possible.
-const MAX_SPEED_BUDGET: Duration = Duration::from_millis(30);
+/// Wall time the simulation may take per frame, at any speed.
+const SIM_BUDGET: Duration = Duration::from_millis(30);
 
-/// Where a session's record and trace go as it runs.
+/// Where a session's record, trace and progress go as it runs.
 #[derive(Default)]
 pub struct Outputs {
     /// The recording, if one is kept.
     pub record: Option<crate::record::Recorder>,
     /// Side A's trace, if asked for.
     pub trace: Option<crate::record::TraceWriter>,
+    /// Save the lesson progress to the user's data directory when it changes.
+    pub save_progress: bool,
+    /// The first output that failed; the session goes on without it and
+    /// ends with this error.
+    failed: Option<crate::error::Error>,
 }
 
 impl Outputs {
-    /// Writes what the app recorded and traced since the last call. A file
-    /// that cannot be written is given up, with a note on the status line.
+    /// Writes what the app recorded and traced since the last call, and
+    /// the progress if it changed. A file that cannot be written is given
+    /// up, with a note on the status line.
     fn drain(&mut self, app: &mut App) {
         if let Some(r) = &mut self.record
             && let Err(e) = r.write(&app.take_record())
         {
-            app.note = format!("recording stopped: {e}");
-            app.record = None;
+            app.set_note("recording stopped: write failed");
+            app.stop_recording();
+            if !r.optional() {
+                self.failed.get_or_insert(e);
+            }
             self.record = None;
         }
-        if let Some(t) = &mut self.trace
-            && let Err(e) = t.drain(app)
-        {
-            app.note = format!("trace stopped: {e}");
-            self.trace = None;
+        if let Some(t) = &mut self.trace {
+            let stopped = t.stopped_at().is_some();
+            if let Err(e) = t.drain(app) {
+                app.set_note("trace stopped: write failed");
+                self.trace = None;
+                self.failed.get_or_insert(e);
+            } else if !stopped && t.stopped_at().is_some() {
+                app.set_note("trace stopped at --max-trace-size");
+            }
         }
+        self.save_lesson_progress(app);
+    }
+
+    /// Saves the lesson progress, if it is kept and changed; a failure is
+    /// told on the status line.
+    fn save_lesson_progress(&mut self, app: &mut App) {
+        if self.save_progress
+            && let Some((progress, lessons)) = app.take_progress()
+        {
+            // Each lesson's entry is saved on its own, into the file as it
+            // is now (other sessions' lessons stay); the app keeps its own
+            // progress, so that a replay sees what the session saw.
+            let mut note = None;
+            for id in lessons {
+                match progress.clone().save_lesson(&id) {
+                    Ok(None) => {}
+                    Ok(Some(warning)) => note = Some(warning),
+                    Err(e) => note = Some(e),
+                }
+            }
+            if let Some(note) = note {
+                app.set_note(note);
+            }
+        }
+    }
+
+    /// Completes the outputs once the session is over: the trace and the
+    /// recording take their places.
+    fn finish(&mut self, app: &mut App) -> crate::error::Result<()> {
+        self.drain(app);
+        if let Some(mut t) = self.trace.take()
+            && let Err(e) = t.finish()
+        {
+            self.failed.get_or_insert(e);
+        }
+        if let Some(r) = self.record.take() {
+            let optional = r.optional();
+            if let Err(e) = r.finish()
+                && !optional
+            {
+                self.failed.get_or_insert(e);
+            }
+        }
+        self.failed.take().map_or(Ok(()), Err)
     }
 }
 
-/// Runs the dashboard until the user quits. The terminal is restored on
-/// the way out, on error and on panic; a panic also says where to report
-/// it and which recording replays the session.
-pub fn run(mut app: App, mut outputs: Outputs) -> std::io::Result<()> {
+/// How a dashboard session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The user quit.
+    Quit,
+    /// A signal ended it (SIGTERM, SIGHUP, SIGINT or SIGQUIT); the process
+    /// should exit with 128 + the signal's number.
+    Signal(i32),
+}
+
+/// Runs the dashboard until the user quits or a signal ends it. The
+/// terminal is restored on the way out, on error, on a signal and on
+/// panic; a panic also says where to report it and which recording
+/// replays the session. A terminal that cannot be set up ends it before
+/// it starts: the outputs are left as they were. Once it ran, the
+/// recording and the trace take their places however it ended; the first
+/// of them that failed is the session's error.
+pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
+    use crate::error::Error;
     if outputs.record.is_some() {
-        app.record = Some(Vec::new());
+        app.start_recording();
     }
-    let mut terminal = ratatui::try_init()?;
+    // Opening a lesson counts, even if the terminal then cannot be used.
+    outputs.save_lesson_progress(&mut app);
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
+    let mut terminal = ratatui::try_init().map_err(Error::Terminal)?;
+    crate::oom::terminal_held(true);
     let record = outputs.record.as_ref().map(|r| r.path().display().to_string());
     let restore_and_print = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore_and_print(info);
         eprint!("{}", crash_note(record.as_deref()));
     }));
-    let result = run_loop(&mut app, &mut terminal, &mut outputs);
-    ratatui::restore();
+    let result = run_loop(&mut app, &mut terminal, &mut outputs, &mut signals);
+    restore_terminal();
+    crate::oom::terminal_held(false);
     let _ = std::panic::take_hook();
-    outputs.drain(&mut app);
-    if let Some(t) = &mut outputs.trace {
-        t.finish().map_err(std::io::Error::other)?;
-    }
-    result
+    signals.handle().close();
+    let finished = outputs.finish(&mut app);
+    let exit = result.map_err(Error::Terminal)?;
+    finished?;
+    Ok(exit)
+}
+
+/// Leaves raw mode and the alternate screen, and shows the cursor.
+fn restore_terminal() {
+    ratatui::restore();
+    let _ = execute!(std::io::stdout(), cursor::Show);
+}
+
+/// Takes the terminal back after a suspension.
+fn reclaim_terminal(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(std::io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+    terminal.clear()
+}
+
+/// Restores the terminal, stops the process as Ctrl-Z would, and takes
+/// the terminal back when it continues (`fg`).
+fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+    restore_terminal();
+    let _ = std::io::stdout().flush();
+    signal_hook::low_level::emulate_default_handler(SIGTSTP)?;
+    reclaim_terminal(terminal)
 }
 
 /// What a crash tells the user, after the terminal is restored and the
@@ -94,39 +205,81 @@ pub fn crash_note(record: Option<&str>) -> String {
     s
 }
 
-fn run_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal, outputs: &mut Outputs) -> std::io::Result<()> {
-    let mut last = Instant::now();
-    while !app.quit {
-        if app.dirty {
-            let start = Instant::now();
-            terminal.draw(|f| view::draw(app, f))?;
-            app.frame_ms = start.elapsed().as_secs_f64() * 1e3;
-            app.dirty = false;
-        }
-        let deadline = last + FRAME;
-        while let Some(wait) = deadline.checked_duration_since(Instant::now()) {
-            if !event::poll(wait)? {
-                break;
-            }
-            match event::read()? {
-                Event::Key(key) => {
-                    if let Some(msg) = keys::message(key, app.mode()) {
-                        app.update(msg);
-                    }
+fn run_loop(
+    app: &mut App,
+    terminal: &mut ratatui::DefaultTerminal,
+    outputs: &mut Outputs,
+    signals: &mut Signals,
+) -> std::io::Result<Exit> {
+    let mut pacer = pacing::Pacer::new(Instant::now());
+    loop {
+        for signal in signals.pending() {
+            match signal {
+                SIGTSTP => {
+                    suspend(terminal)?;
+                    app.mark_dirty();
                 }
-                Event::Resize(..) => app.dirty = true,
-                _ => {}
-            }
-            if app.quit {
-                return Ok(());
+                SIGCONT => {
+                    // Continued after a stop we did not see coming (SIGSTOP).
+                    reclaim_terminal(terminal)?;
+                    app.mark_dirty();
+                }
+                n => return Ok(Exit::Signal(n)),
             }
         }
-        let now = Instant::now();
-        app.advance(now - last, MAX_SPEED_BUDGET);
-        last = now;
+        // Every key that is waiting, without waiting for more.
+        while event::poll(Duration::ZERO)? {
+            handle_event(app, event::read()?);
+        }
+        for request in app.take_requests() {
+            match request {
+                Request::Suspend => {
+                    suspend(terminal)?;
+                    app.mark_dirty();
+                }
+                Request::SaveSvg => {
+                    let size = terminal.size()?;
+                    let note = match snapshot::save_svg(app, size.width, size.height) {
+                        Ok(path) => format!("saved {path}"),
+                        Err(e) => format!("not saved: {e}"),
+                    };
+                    app.set_note(note);
+                }
+            }
+        }
+        if app.quit_requested() {
+            return Ok(Exit::Quit);
+        }
+        pacer.advance(app, Instant::now(), SIM_BUDGET);
         outputs.drain(app);
+        let frame_start = Instant::now();
+        if app.take_dirty() {
+            let mut draw_ms = 0.0;
+            terminal.draw(|f| {
+                let start = Instant::now();
+                view::draw(app, f);
+                draw_ms = start.elapsed().as_secs_f64() * 1e3;
+            })?;
+            app.set_frame_ms(draw_ms, frame_start.elapsed().as_secs_f64() * 1e3);
+        }
+        // Wait for a key, or until the next frame is due.
+        let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
+        if event::poll(wait)? {
+            handle_event(app, event::read()?);
+        }
     }
-    Ok(())
+}
+
+fn handle_event(app: &mut App, event: Event) {
+    match event {
+        Event::Key(key) => {
+            if let Some(msg) = keys::message(key, app.mode()) {
+                app.update(msg);
+            }
+        }
+        Event::Resize(..) => app.mark_dirty(),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

@@ -7,17 +7,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-/// Which palette.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ThemeKind {
-    /// Colour-blind-safe colours for dark backgrounds.
-    #[default]
-    Dark,
-    /// The same hues, darker, for light backgrounds.
-    Light,
-    /// No colours (also chosen by the NO_COLOR environment variable).
-    Mono,
-}
+pub use crate::app::ThemeKind;
 
 /// The dashboard's styles.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,12 +84,12 @@ impl Theme {
             }
         }
     }
+}
 
-    /// The palette to use: `NO_COLOR` (set and not empty) wins.
-    pub fn from_env(kind: ThemeKind) -> Self {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Theme::new(if no_color { ThemeKind::Mono } else { kind })
-    }
+/// The palette to use: `NO_COLOR` (set and not empty) makes it mono.
+pub fn resolve(kind: ThemeKind) -> ThemeKind {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if no_color { ThemeKind::Mono } else { kind }
 }
 
 #[cfg(test)]

@@ -3,391 +3,829 @@
 //! ```text
 //! full (>= 140x40)                          compact (>= 80x24)
 //! ┌ status ─────────────────────────────┐   ┌ status ─────────────────┐
-//! │ 1 global dirty  │ 2 bdi dirty │ par │   │ 1 global    │ 2 bdi     │
-//! │─────────────────┼─────────────┤ ams │   │─────────────┼───────────│
-//! │ 3 pos_ratio     │ 4 rates     │     │   │ 3 pos_ratio │ 4 rates   │
-//! │─────────────────┴───────┬─────┴─────│   │─────────────┴───────────│
-//! │ 5 pauses                │ tasks     │   │ 5 pauses                │
-//! └ keys ───────────────────┴───────────┘   └ keys ───────────────────┘
+//! │ 1 global dirty  │ 2 bdi dirty │ par │   │ parameters strip        │
+//! │─────────────────┼─────────────┤ ame │   │ 1 global    │ 2 bdi     │
+//! │ 3 pos_ratio     │ 4 rates     │ ters│   │─────────────┼───────────│
+//! │─────────────────┴───────┬─────┴─────│   │ 3 pos_ratio │ 4 rates   │
+//! │ 5 pauses                │ tasks     │   │ 5 pauses (when tall)    │
+//! └ keys ─────────── ? help q quit ─────┘   └ keys ─── ? help q quit ─┘
+//!
+//! lesson (>= 120 wide)                      compare: A | B columns
+//! ┌ status ─────────────────────────────┐   ┌ status ─────────────────┐
+//! │ parameters strip        │ lesson    │   │ A head     │ B head     │
+//! │ the charts the step     │ text,     │   │ chart 1    │ chart 1    │
+//! │ shows and names, and    │ checks,   │   │ chart 4    │ chart 4    │
+//! │ the task table if named │ questions │   │ chart 5    │ chart 5    │
+//! └ keys ─────────────────────────────── ┘   └ keys ───────────────────┘
 //! small (>= 60x18): one chart at a time (1-5 switch); smaller: a notice.
-//! compare: A | B columns, each with charts 1, 4 and 5.
 //! ```
+//!
+//! A lesson step's text, hint and questions decide what else is on the
+//! screen: every chart, the task table and the parameter panel they name
+//! (see [`crate::lesson::Views`]). In compare mode both sides of a chart
+//! share one y range.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Cell, Chart, Clear, Dataset, GraphType, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Wrap};
 
-use super::app::{App, Side, WINDOWS, level_name};
-use super::charts::{self, ChartData, mib};
-use super::keys::{KEYS, LESSON_KEYS};
+use super::charts::{self, ChartData, GLOSSARY, Has, MARKS, Source};
+use super::plot::{self, Look, Title};
 use super::theme::Theme;
+use crate::app::{App, Mode, window_name};
+use crate::lesson::Views;
+use crate::lesson::check::show;
+use crate::session::{Side, bdi_label};
+use crate::units::mib;
 
 /// The smallest terminal the dashboard draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
 
 /// Chart titles, by number.
-const TITLES: [&str; 5] =
+pub const TITLES: [&str; 5] =
     ["1 global dirty pages", "2 bdi dirty pages", "3 pos_ratio control lines", "4 rates", "5 pauses"];
+
+/// Chart titles when room is short, by number: every chart shows at
+/// least this much of its title where it has room for a value.
+pub const SHORT_TITLES: [&str; 5] = ["1 global dirty", "2 bdi dirty", "3 pos_ratio", "4 rates", "5 pauses"];
+
+/// Title of the parameter panel and strip.
+pub const PARAMS_TITLE: &str = "parameters";
+
+/// Title of the task table (before its count).
+pub const TASKS_TITLE: &str = "tasks";
+
+/// What one frame draws with.
+struct Ctx<'a> {
+    app: &'a App,
+    theme: Theme,
+    marker: ratatui::symbols::Marker,
+}
+
+impl Ctx<'_> {
+    fn look(&self) -> Look<'_> {
+        Look { theme: &self.theme, marker: self.marker }
+    }
+}
+
+/// Something a body area holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Panel {
+    /// Chart 1-5.
+    Chart(u8),
+    /// The task table.
+    Tasks,
+}
 
 /// Draws the whole screen.
 pub fn draw(app: &App, frame: &mut Frame) {
+    let ctx = Ctx { app, theme: Theme::new(app.theme()), marker: marker(app.marker()) };
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        draw_too_small(app, frame, area);
+        draw_too_small(&ctx, frame, area);
         return;
     }
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
-    draw_status(app, frame, status);
-    draw_hints(app, frame, hints);
-    if app.lesson.is_some() {
-        // The lesson pane beside the charts, or above them when narrow.
-        if body.width >= 120 {
-            let pane = (body.width * 2 / 5).clamp(44, 64);
-            let [charts, text] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
-            draw_body(app, frame, charts);
-            super::lesson::draw_pane(app, frame, text);
-        } else {
-            // Short terminals give the text more room; the charts keep a few rows.
-            let pane = if body.height < 30 {
-                (body.height * 2 / 3).max(8)
-            } else {
-                (body.height * 3 / 5).max(body.height.saturating_sub(20))
-            };
-            let [text, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
-            super::lesson::draw_pane(app, frame, text);
-            draw_body(app, frame, charts);
-        }
-    } else {
-        draw_body(app, frame, body);
+    draw_status(&ctx, frame, status);
+    draw_hints(&ctx, frame, hints);
+    match app.lesson() {
+        Some(mode) => draw_lesson_body(&ctx, mode.step().views(), frame, body),
+        None => draw_body(&ctx, frame, body),
     }
-    if app.picker.is_some() {
-        super::lesson::draw_picker(app, frame, area);
+    if app.picker().is_some() {
+        super::lesson::draw_picker(app, &ctx.theme, frame, area);
     }
-    if app.help {
-        draw_help(app, frame, area);
+    if app.help_open() {
+        draw_help(&ctx, frame, area);
     }
 }
 
-/// The charts, laid out for the room `area` gives.
-fn draw_body(app: &App, frame: &mut Frame, area: Rect) {
-    if app.sides().len() > 1 {
-        draw_compare(app, frame, area);
-    } else if let Some(n) = app.zoom {
-        draw_chart(app, &app.sides()[0], n, frame, area);
-    } else if area.width >= 140 && area.height >= 38 {
-        draw_full(app, frame, area);
-    } else if area.width >= 80 && area.height >= 22 {
-        draw_compact(app, frame, area);
-    } else {
-        draw_chart(app, &app.sides()[0], 1, frame, area);
+/// The ratatui marker for a chart marker.
+pub fn marker(m: crate::app::Marker) -> ratatui::symbols::Marker {
+    use ratatui::symbols::Marker;
+    match m {
+        crate::app::Marker::Braille => Marker::Braille,
+        crate::app::Marker::Dot => Marker::Dot,
+        crate::app::Marker::Block => Marker::Block,
     }
 }
 
-fn draw_too_small(app: &App, frame: &mut Frame, area: Rect) {
+fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let text = vec![
-        Line::styled("terminal too small", app.theme.warn),
+        Line::styled("terminal too small", ctx.theme.warn),
         Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled("q quits", app.theme.dim),
+        Line::styled("q quits", ctx.theme.dim),
     ];
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
 
-fn draw_status(app: &App, frame: &mut Frame, area: Rect) {
-    let w = app.world();
-    let speed = if app.speed().is_finite() { format!("{}×", app.speed()) } else { "max".into() };
-    let state = if app.paused { "PAUSED" } else { "running" };
-    let bdi = &w.bdis()[app.bdi].name;
-    let mut text = format!(
-        " dirtyviz │ {} │ t {:.1} s │ {speed} │ {} │ {state} │ bdi {bdi} │ frame {:.1} ms │ ? help ",
-        app.session.scenario.name,
-        app.sim_ns() as f64 / 1e9,
-        level_name(w.patches(), w.legacy()),
-        app.frame_ms
-    );
-    if !app.note.is_empty() {
-        text.push_str(&format!("│ {} ", app.note));
+// ---- status line and hint bar --------------------------------------------------------
+
+/// The speed as the status line says it: `5×`, `1000× asked, 212× reached`.
+fn speed_text(app: &App) -> String {
+    let x = |v: f64| if v >= 10.0 || v == v.trunc() { format!("{v:.0}×") } else { format!("{v:.1}×") };
+    let asked = if app.speed().is_finite() { x(app.speed()) } else { "max".into() };
+    match app.reached_speed() {
+        Some(r) => format!("{asked} asked, {} reached", x(r)),
+        None => asked,
     }
-    let style = if app.paused { app.theme.status.add_modifier(Modifier::BOLD) } else { app.theme.status };
-    frame.render_widget(Paragraph::new(text).style(style), area);
 }
 
-fn draw_hints(app: &App, frame: &mut Frame, area: Rect) {
-    let lesson: &[(&str, &str)] =
-        if app.lesson.is_some() { &[("n/N", "step"), ("h", "hint"), ("a", "answer"), ("L", "lessons")] } else { &[] };
-    let keys = [
-        ("space", "pause"),
-        ("]/[", "speed"),
-        ("+/-", "dd"),
-        ("b", "bdi"),
-        ("D/d", "ratio"),
-        ("G/g", "bg"),
-        ("M/m", "mem"),
-        ("P/p", "patch"),
-        ("1-5", "zoom"),
-        ("c", "compare"),
-        ("r", "reset"),
-        ("?", "help"),
-        ("q", "quit"),
+/// Joins `segments` (priority, text) with separators, dropping the least
+/// important until the line fits `width`; the last resort cuts the
+/// highest-priority one with an ellipsis.
+fn fit_segments(segments: &[(u8, String)], width: usize) -> String {
+    let mut keep: Vec<&(u8, String)> = segments.iter().collect();
+    let line =
+        |keep: &[&(u8, String)]| format!(" {} ", keep.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join(" │ "));
+    while line(&keep).chars().count() > width && keep.len() > 1 {
+        let (i, _) = keep.iter().enumerate().min_by_key(|(i, (p, _))| (*p, usize::MAX - i)).expect("not empty");
+        keep.remove(i);
+    }
+    let text = line(&keep);
+    if text.chars().count() <= width {
+        return text;
+    }
+    let cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    format!("{cut}…")
+}
+
+fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let w = app.world();
+    let short = |label: &str| label.split(" (").next().unwrap_or(label).to_string();
+    let kernels = match app.sides() {
+        [a, b] => format!("A {} vs B {}", short(&a.label), short(&b.label)),
+        _ => crate::session::level_name(w.patches(), w.legacy()),
+    };
+    let window = app.window_s().map_or("window: whole run".into(), |s| format!("window {}", window_name(s)));
+    let mut segments = vec![
+        (2, "dirtyviz".to_string()),
+        (4, app.session().scenario.name.clone()),
+        (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
+        (8, speed_text(app)),
+        (7, kernels),
+        (8, if app.paused() { "PAUSED".to_string() } else { "running".to_string() }),
+        (5, window),
+        (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
+    if app.log_scale() {
+        segments.push((3, "log scale".into()));
+    }
+    if app.debug() {
+        let (draw, total) = app.frame_ms();
+        segments.push((3, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
+    }
+    if !app.note().is_empty() {
+        // A note (a change just made, a file not saved) is read first.
+        segments.push((10, app.note().to_string()));
+    }
+    let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
+    frame.render_widget(Paragraph::new(fit_segments(&segments, area.width as usize)).style(style), area);
+}
+
+/// The hint bar: `? help` and `q quit` always, at the right; the key
+/// table's hints for the mode, as many as fit, at the left.
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let t = &ctx.theme;
+    let fixed = [("?", "help"), ("q", "quit")];
+    let fixed_w: usize = fixed.iter().map(|(k, w)| k.len() + w.len() + 2).sum::<usize>() + 1;
+    let sections: &[super::keys::Section] = match ctx.app.mode() {
+        Mode::Typing => &[super::keys::TYPING],
+        Mode::Help => &[super::keys::HELP_KEYS],
+        Mode::Picker => &[super::keys::PICKER],
+        Mode::Tasks => &[super::keys::TASKS, super::keys::DASHBOARD],
+        Mode::Normal if ctx.app.lesson().is_some() => &[super::keys::LESSON, super::keys::DASHBOARD],
+        Mode::Normal => &[super::keys::DASHBOARD],
+    };
     let mut spans = Vec::new();
-    for &(k, what) in lesson.iter().chain(keys.iter()) {
-        spans.push(Span::styled(format!(" {k}"), app.theme.accent));
-        spans.push(Span::styled(format!(" {what}"), app.theme.dim));
+    let mut used = 0;
+    let room = (area.width as usize).saturating_sub(fixed_w);
+    for b in sections.iter().flat_map(|s| s.bindings) {
+        let (key, what) = match ctx.app.mode() {
+            Mode::Typing | Mode::Picker | Mode::Tasks | Mode::Help => (b.label, b.help),
+            Mode::Normal => (b.label, b.hint),
+        };
+        if what.is_empty() || fixed.iter().any(|(k, _)| *k == key) || matches!(b.label, "q" | "?") {
+            continue;
+        }
+        let what = what.split([',', '(']).next().unwrap_or(what).trim();
+        let w = key.chars().count() + what.chars().count() + 2;
+        if used + w > room {
+            break;
+        }
+        spans.push(Span::styled(format!(" {key}"), t.accent));
+        spans.push(Span::styled(format!(" {what}"), t.dim));
+        used += w;
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let mut right = Vec::new();
+    for (k, what) in fixed {
+        right.push(Span::styled(format!(" {k}"), t.accent));
+        right.push(Span::styled(format!(" {what}"), t.dim));
+    }
+    right.push(Span::raw(" "));
+    frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
 }
 
-fn draw_full(app: &App, frame: &mut Frame, area: Rect) {
+// ---- bodies -------------------------------------------------------------------------
+
+/// The dashboard without a lesson.
+fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    if app.sides().len() > 1 {
+        draw_compare(ctx, Views::default(), frame, area);
+    } else if let Some(n) = app.zoom() {
+        let [strip, rest] = strip_split(ctx, if area.height >= 34 { 4 } else { 2 }, area);
+        draw_params_strip(ctx, frame, strip);
+        let panels: Vec<Panel> =
+            if app.tasks_focused() { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
+        draw_panels(ctx, &panels, frame, rest);
+    } else if area.width >= 140 && area.height >= 38 {
+        draw_full(ctx, frame, area);
+    } else if area.width >= 80 && area.height >= 22 {
+        let [strip, rest] = strip_split(ctx, if area.height >= 34 { 4 } else { 2 }, area);
+        draw_params_strip(ctx, frame, strip);
+        let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
+        if rest.height >= 24 || app.tasks_focused() {
+            panels.push(Panel::Chart(5));
+        }
+        if app.tasks_focused() {
+            panels.push(Panel::Tasks);
+        }
+        draw_panels(ctx, &panels, frame, rest);
+    } else {
+        let panels = if app.tasks_focused() { vec![Panel::Tasks] } else { vec![Panel::Chart(1)] };
+        draw_panels(ctx, &panels, frame, area);
+    }
+}
+
+/// Splits off the parameter strip at the top of `area`: its title row and
+/// at most `most` rows of parameters (the thresholds come first).
+fn strip_split(ctx: &Ctx, most: u16, area: Rect) -> [Rect; 2] {
+    let rows = (params_strip_lines(ctx, area.width).len() as u16).min(most) + 1;
+    Layout::vertical([Constraint::Length(rows.min(area.height / 3)), Constraint::Min(0)]).areas(area)
+}
+
+fn draw_full(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let [top, bottom] = Layout::vertical([Constraint::Percentage(68), Constraint::Percentage(32)]).areas(area);
-    let [charts, params] = Layout::horizontal([Constraint::Min(0), Constraint::Length(34)]).areas(top);
-    let [row1, row2] = Layout::vertical([Constraint::Percentage(50); 2]).areas(charts);
-    let [c1, c2] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(row1);
-    let [c3, c4] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(row2);
+    let [charts, params] = Layout::horizontal([Constraint::Min(0), Constraint::Length(36)]).areas(top);
+    draw_panels(ctx, &[Panel::Chart(1), Panel::Chart(2), Panel::Chart(3), Panel::Chart(4)], frame, charts);
+    draw_params_panel(ctx, frame, params);
     let [c5, tasks] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(bottom);
-    let side = &app.sides()[0];
-    for (n, r) in [(1, c1), (2, c2), (3, c3), (4, c4), (5, c5)] {
-        draw_chart(app, side, n, frame, r);
-    }
-    draw_params(app, frame, params);
-    draw_tasks(app, side, frame, tasks);
+    draw_chart(ctx, &ctx.app.sides()[0], 5, None, frame, c5);
+    draw_tasks(ctx, &ctx.app.sides()[0], frame, tasks);
 }
 
-fn draw_compact(app: &App, frame: &mut Frame, area: Rect) {
-    let [row1, row2, row3] =
-        Layout::vertical([Constraint::Ratio(3, 8), Constraint::Ratio(3, 8), Constraint::Ratio(2, 8)]).areas(area);
-    let [c1, c2] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(row1);
-    let [c3, c4] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(row2);
-    let side = &app.sides()[0];
-    for (n, r) in [(1, c1), (2, c2), (3, c3), (4, c4), (5, row3)] {
-        draw_chart(app, side, n, frame, r);
+/// The panels a lesson step shows on one world: the zoomed chart first and
+/// big, then every chart the step names, and the task table if named or
+/// focused; all five charts when nothing is zoomed.
+fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
+    let mut panels: Vec<Panel> = match app.zoom() {
+        Some(z) => {
+            let mut p = vec![Panel::Chart(z)];
+            p.extend((1..=5u8).filter(|&n| n != z && views.charts[n as usize - 1]).map(Panel::Chart));
+            p
+        }
+        None => (1..=5).map(Panel::Chart).collect(),
+    };
+    if views.tasks || app.tasks_focused() {
+        panels.push(Panel::Tasks);
+    }
+    panels
+}
+
+/// A lesson: the pane beside (or above) the charts, with the parameter
+/// strip over the charts.
+fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
+    let app = ctx.app;
+    let (charts, pane) = if body.width >= 120 {
+        let pane = (body.width * 3 / 10).clamp(40, 56);
+        let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
+        (charts, pane)
+    } else {
+        // Short terminals give the text more room; the charts keep a few rows.
+        let pane = if body.height < 30 {
+            (body.height * 2 / 3).max(8)
+        } else {
+            (body.height * 3 / 5).max(body.height.saturating_sub(20))
+        };
+        let [pane, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
+        (charts, pane)
+    };
+    super::lesson::draw_pane(app, &ctx.theme, frame, pane);
+    let [strip, rest] = strip_split(ctx, (charts.height / 6).max(2), charts);
+    draw_params_strip(ctx, frame, strip);
+    if app.sides().len() > 1 {
+        draw_compare(ctx, views, frame, rest);
+    } else {
+        let mut panels = lesson_panels(app, views);
+        // A small area shows the most important panels only.
+        let room = (rest.height / 8).max(1) as usize * if rest.width >= 100 { 2 } else { 1 };
+        if panels.len() > room.max(1) && rest.height < 24 {
+            let tasks = panels.contains(&Panel::Tasks) && views.tasks;
+            panels.truncate(room.max(1));
+            if tasks && !panels.contains(&Panel::Tasks) {
+                *panels.last_mut().expect("one panel") = Panel::Tasks;
+            }
+        }
+        draw_panels(ctx, &panels, frame, rest);
     }
 }
 
-fn draw_compare(app: &App, frame: &mut Frame, area: Rect) {
+/// Lays `panels` out in `area`: one fills it; two stack (or sit side by
+/// side when the area is wide and low); three put the first on top; four
+/// make a grid; five and six put the last ones on a bottom row.
+fn arrange(n: usize, area: Rect) -> Vec<Rect> {
+    let halves = |r: Rect, p: u16| Layout::horizontal([Constraint::Percentage(p), Constraint::Min(0)]).split(r);
+    match n {
+        0 => Vec::new(),
+        1 => vec![area],
+        2 if area.width > area.height * 5 => halves(area, 50).to_vec(),
+        2 => Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).split(area).to_vec(),
+        3 => {
+            let [top, bottom] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(0)]).areas(area);
+            let mut v = vec![top];
+            v.extend(halves(bottom, 50).iter());
+            v
+        }
+        4 => {
+            let [a, b] = Layout::vertical([Constraint::Percentage(50), Constraint::Min(0)]).areas(area);
+            halves(a, 55).iter().chain(halves(b, 55).iter()).copied().collect()
+        }
+        _ => {
+            let [a, b, c] =
+                Layout::vertical([Constraint::Ratio(3, 8), Constraint::Ratio(3, 8), Constraint::Ratio(2, 8)])
+                    .areas(area);
+            let mut v: Vec<Rect> = halves(a, 55).iter().chain(halves(b, 55).iter()).copied().collect();
+            if n == 5 {
+                v.push(c);
+            } else {
+                let rest = n - 4;
+                let cols = Layout::horizontal(vec![Constraint::Ratio(1, rest as u32); rest]).split(c);
+                if rest == 2 {
+                    v.extend(halves(c, 62).iter());
+                } else {
+                    v.extend(cols.iter());
+                }
+            }
+            v
+        }
+    }
+}
+
+/// Draws `panels` of side A in `area`.
+fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
+    let side = &ctx.app.sides()[0];
+    for (panel, r) in panels.iter().zip(arrange(panels.len(), area)) {
+        match panel {
+            Panel::Chart(n) => draw_chart(ctx, side, *n, None, frame, r),
+            Panel::Tasks => draw_tasks(ctx, side, frame, r),
+        }
+    }
+}
+
+// ---- compare ------------------------------------------------------------------------
+
+/// The panels each side shows in compare mode: the zoomed chart (or
+/// charts 1, 4 and 5), every chart the lesson names, the task table if
+/// named or focused; as many as fit `rows`, the named ones first.
+fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
+    let named: Vec<u8> = (1..=5u8).filter(|&n| views.charts[n as usize - 1]).collect();
+    let mut wanted: Vec<Panel> = Vec::new();
+    let mut push = |p: Panel| {
+        if !wanted.contains(&p) {
+            wanted.push(p);
+        }
+    };
+    if let Some(z) = app.zoom() {
+        push(Panel::Chart(z));
+    }
+    named.iter().for_each(|&n| push(Panel::Chart(n)));
+    if views.tasks || app.tasks_focused() {
+        push(Panel::Tasks);
+    }
+    if app.zoom().is_none() {
+        [1, 4, 5].into_iter().for_each(|n| push(Panel::Chart(n)));
+    }
+    let fit = (rows / 9).max(1) as usize;
+    wanted.truncate(fit);
+    let zoom = app.zoom().map(Panel::Chart);
+    wanted.sort_by_key(|p| match p {
+        p if Some(*p) == zoom => 0,
+        Panel::Chart(n) => *n,
+        Panel::Tasks => 9,
+    });
+    wanted
+}
+
+fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let sides = app.sides();
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
-    for (side, col) in app.sides().iter().zip(cols.iter()) {
-        let [head, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(*col);
-        let s = side.world.stats();
-        let p99 = s.ms(s.throttled.quantile(0.99));
-        let max = s.ms(s.throttled.max());
-        let written: u64 = side.world.bdis().iter().map(|b| b.written).sum();
-        let secs = (app.sim_ns() as f64 / 1e9).max(0.1);
-        let head_text = vec![
-            Line::styled(format!(" {}", side.label), app.theme.title),
-            Line::styled(
-                format!(" written {:.1} MiB/s │ throttled p99 {:.0} ms, max {:.0} ms", mib(written) / secs, p99, max),
-                app.theme.text,
-            ),
-        ];
-        frame.render_widget(Paragraph::new(head_text), head);
-        match app.zoom {
-            Some(n) => draw_chart(app, side, n, frame, rest),
-            None => {
-                let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(rest);
-                for (n, r) in [1, 4, 5].into_iter().zip(rows.iter()) {
-                    draw_chart(app, side, n, frame, *r);
+    let head_rows = 2;
+    let panels = compare_panels(app, views, area.height.saturating_sub(head_rows));
+    let mut areas: Vec<Vec<Rect>> = Vec::new();
+    for (side, col) in sides.iter().zip(cols.iter()) {
+        let [head, rest] = Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(*col);
+        draw_compare_head(ctx, side, frame, head);
+        areas
+            .push(Layout::vertical(vec![Constraint::Ratio(1, panels.len() as u32); panels.len()]).split(rest).to_vec());
+    }
+    for (i, panel) in panels.iter().enumerate() {
+        match panel {
+            Panel::Tasks => {
+                for (side, rects) in sides.iter().zip(&areas) {
+                    draw_tasks(ctx, side, frame, rects[i]);
+                }
+            }
+            Panel::Chart(n) => {
+                let width = areas[0][i].width;
+                let mut data: Vec<ChartData> = sides.iter().map(|s| chart_data(ctx, s, *n, width)).collect();
+                share_ranges(&mut data);
+                for ((side, rects), d) in sides.iter().zip(&areas).zip(data) {
+                    draw_chart(ctx, side, *n, Some(d), frame, rects[i]);
                 }
             }
         }
     }
 }
 
-/// Draws chart `n` (1-5) of `side` in `area`.
-fn draw_chart(app: &App, side: &Side, n: u8, frame: &mut Frame, area: Rect) {
-    let w = &side.world;
-    let width = area.width.saturating_sub(8);
-    let window = WINDOWS[app.window];
-    let bdi = app.bdi.min(w.bdis().len() - 1);
-    let name = &w.bdis()[bdi].name;
-    let (data, title) = match n {
-        1 => (charts::global_dirty(w, window, width), TITLES[0].to_string()),
-        2 => (charts::bdi_dirty(w, bdi, window, width), format!("{} ({name})", TITLES[1])),
-        3 => (charts::pos_ratio(w, bdi, width).data, format!("{} ({name})", TITLES[2])),
-        4 => (charts::rates(w, bdi, window, width), format!("{} ({name})", TITLES[3])),
-        _ => (charts::pauses(w, bdi, window, width), format!("{} ({name})", TITLES[4])),
-    };
-    render_chart(&app.theme, app.marker, &data, &title, n == 3, frame, area);
-}
-
-/// Draws `data` as a chart with its legend on the frame's bottom edge.
-fn render_chart(
-    theme: &Theme,
-    marker: Marker,
-    data: &ChartData,
-    title: &str,
-    pages_axis: bool,
-    frame: &mut Frame,
-    area: Rect,
-) {
-    let markers = [Marker::Braille, Marker::Dot, Marker::Block, Marker::HalfBlock];
-    let mono = theme.kind == super::theme::ThemeKind::Mono;
-    let datasets: Vec<Dataset> = data
-        .series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let m = if s.scatter {
-                Marker::Dot
-            } else if mono && marker == Marker::Braille {
-                markers[i % markers.len()]
-            } else {
-                marker
-            };
-            Dataset::default()
-                .marker(m)
-                .graph_type(if s.scatter { GraphType::Scatter } else { GraphType::Line })
-                .style(theme.series[s.color % theme.series.len()])
-                .data(&s.points)
-        })
-        .collect();
-    let full: usize = data.series.iter().map(|s| s.name.len() + 1).sum();
-    let short = full + 2 > area.width as usize;
-    let mut legend: Vec<Span> = Vec::new();
-    for s in data.series.iter().rev() {
-        let name = if short { s.short } else { s.name };
-        legend.push(Span::styled(format!(" {name}"), theme.series[s.color % theme.series.len()]));
+/// Gives every chart in `data` the same y range (and x ranges), so that
+/// the sides of a comparison can be compared by eye.
+fn share_ranges(data: &mut [ChartData]) {
+    let lo = data.iter().map(|d| d.y[0]).fold(f64::INFINITY, f64::min);
+    let hi = data.iter().map(|d| d.y[1]).fold(f64::NEG_INFINITY, f64::max);
+    let x_hi = data.iter().map(|d| d.x[1]).fold(f64::NEG_INFINITY, f64::max);
+    let x_lo = data.iter().map(|d| d.x[0]).fold(f64::INFINITY, f64::min);
+    let x2_hi = data.iter().filter_map(|d| d.x2.as_ref().map(|a| a.x[1])).fold(f64::NEG_INFINITY, f64::max);
+    for d in data.iter_mut() {
+        d.y = [lo, hi];
+        d.x = [x_lo, x_hi];
+        if let Some(a) = &mut d.x2 {
+            a.x[1] = x2_hi;
+        }
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border)
-        .title(Line::from(vec![
-            Span::styled(format!(" {title} "), theme.title),
-            Span::styled(&data.note, theme.accent),
-        ]))
-        .title_bottom(Line::from(legend));
-    let fmt = |v: f64| if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") };
-    let x_label = if pages_axis { "MiB" } else { "s" };
-    let chart = Chart::new(datasets)
-        .block(block)
-        .legend_position(None)
-        .x_axis(Axis::default().bounds(data.x).style(theme.dim).labels([
-            fmt(data.x[0]),
-            x_label.to_string(),
-            fmt(data.x[1]),
-        ]))
-        .y_axis(Axis::default().bounds(data.y).style(theme.dim).labels([
-            fmt(data.y[0]),
-            data.y_unit.to_string(),
-            fmt(data.y[1]),
-        ]));
-    frame.render_widget(chart, area);
 }
 
-fn draw_params(app: &App, frame: &mut Frame, area: Rect) {
-    let w = app.world();
-    let vm = w.vm();
-    let t = vm.tunables;
-    let l = vm.limits;
-    let freerun = (l.dirty + l.background) / 2;
-    let limit = vm.limit();
-    let kv = |k: &str, v: String| Line::from(vec![Span::styled(format!("{k:<15}"), app.theme.dim), Span::raw(v)]);
-    let ratio =
-        if t.dirty_bytes > 0 { format!("{} MiB (bytes)", t.dirty_bytes >> 20) } else { format!("{}%", t.dirty_ratio) };
-    let bg = if t.dirty_background_bytes > 0 {
-        format!("{} MiB (bytes)", t.dirty_background_bytes >> 20)
-    } else {
-        format!("{}%", t.dirty_background_ratio)
+/// A side's head: its kernel, and what it wrote and how long its tasks
+/// were held in the charts' window.
+fn draw_compare_head(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let src = Source::of(side);
+    let (p, x) = charts::window(src.samples, app.window_s(), 1);
+    let written = match (p.first(), p.last()) {
+        (Some(a), Some(b)) if b.t_ns > a.t_ns => {
+            let pages: u64 = a.bdis.iter().zip(&b.bdis).map(|(x, y)| y.written - x.written).sum();
+            mib(pages) / ((b.t_ns - a.t_ns) as f64 / 1e9)
+        }
+        _ => 0.0,
     };
-    let mut lines = vec![
-        kv("memory", format!("{} MiB", vm.memory_pages >> 8)),
-        kv("dirtyable", format!("{:.0} MiB", mib(vm.dirtyable()))),
-        kv("dirty_ratio", ratio),
-        kv("background", bg),
-        kv("CPUs, HZ", format!("{}, {}", app.session.scenario.cpus, w.hz())),
-        kv("seed", app.session.scenario.seed.to_string()),
-        Line::raw(""),
-        kv("bg_thresh", format!("{:.0} MiB", mib(l.background))),
-        kv("freerun", format!("{:.0} MiB", mib(freerun))),
-        kv("setpoint", format!("{:.0} MiB", mib((freerun + limit) / 2))),
-        kv("limit", format!("{:.0} MiB", mib(limit))),
-        kv("thresh", format!("{:.0} MiB", mib(l.dirty))),
-        kv("period shift", vm.completions.shift.to_string()),
-        kv("ratelimit_pages", vm.ratelimit_pages.to_string()),
-        Line::raw(""),
+    let bdi = app.bdi().min(side.world.bdis().len() - 1);
+    let (_, longest) = charts::longest_pauses(&src, bdi, app.window_s());
+    let last = side.world.samples().back();
+    let mut items = vec![
+        (9, format!("written {written:.1} MiB/s")),
+        (8, format!("longest call {longest:.0} ms")),
+        (6, format!("thresh {:.0} MiB", last.map_or(0.0, |s| mib(s.thresh)))),
     ];
+    if src.kernel.position() != Has::No {
+        items.push((5, format!("setpoint {:.0} MiB", last.map_or(0.0, |s| mib(s.setpoint)))));
+    }
+    items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
+    items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
+    let line = fit_segments(&items, area.width as usize);
+    let text = vec![Line::styled(format!(" {}", side.label), ctx.theme.title), Line::styled(line, ctx.theme.text)];
+    frame.render_widget(Paragraph::new(text), area);
+}
+
+// ---- charts -------------------------------------------------------------------------
+
+/// The data of chart `n` of `side`, for a chart `width` columns wide.
+fn chart_data(ctx: &Ctx, side: &Side, n: u8, width: u16) -> ChartData {
+    let app = ctx.app;
+    let src = Source::of(side);
+    let bdi = app.bdi().min(side.world.bdis().len() - 1);
+    let (window, cols) = (app.window_s(), width.saturating_sub(10));
+    match n {
+        1 => charts::global_dirty(&src, window, cols),
+        2 => charts::bdi_dirty(&src, bdi, window, cols),
+        3 => charts::pos_ratio(&src, bdi, cols),
+        4 => charts::rates(&src, bdi, window, cols, app.log_scale()),
+        _ => charts::pauses(&src, bdi, window, cols, app.log_scale()),
+    }
+}
+
+/// Draws chart `n` (1-5) of `side` in `area`, from `data` if given.
+fn draw_chart(ctx: &Ctx, side: &Side, n: u8, data: Option<ChartData>, frame: &mut Frame, area: Rect) {
+    let data = data.unwrap_or_else(|| chart_data(ctx, side, n, area.width));
+    let bdi = ctx.app.bdi().min(side.world.bdis().len() - 1);
+    let title = Title {
+        name: TITLES[n as usize - 1].to_string(),
+        short: SHORT_TITLES[n as usize - 1].to_string(),
+        bdi: (n > 1).then(|| (bdi_label(&side.world, bdi), side.world.bdis()[bdi].name.clone())),
+    };
+    plot::draw(frame, area, &data, &title, &ctx.look());
+}
+
+// ---- parameters ---------------------------------------------------------------------
+
+/// Parameters: name and value with its unit, in reading order.
+type Params = Vec<(String, String)>;
+
+/// One parameter: name and value with its unit.
+fn kv(name: &str, value: String) -> (String, String) {
+    (name.to_string(), value)
+}
+
+/// The world's parameters, in reading order: memory and tunables, the
+/// thresholds the kernel has, then the selected bdi's numbers.
+fn params(ctx: &Ctx) -> (Params, Params) {
+    let app = ctx.app;
+    let side = &app.sides()[0];
+    let w = &side.world;
+    let vm = w.vm();
+    let tun = vm.tunables;
+    let mb = |p: u64| format!("{:.0} MiB", mib(p));
+    let s = w.samples().back();
+    let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| mb(f(s)));
+    let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
+    let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh))];
+    if kernel.position() != Has::No {
+        global.push(kv("freerun", at(&|s| s.freerun)));
+        global.push(kv("setpoint", at(&|s| s.setpoint)));
+    }
+    global.push(kv("limit", at(&|s| s.limit)));
+    global.push(kv("thresh", at(&|s| s.thresh)));
+    global.push(kv("dirtyable", mb(vm.dirtyable())));
+    global.push(if tun.dirty_bytes > 0 {
+        kv("dirty_bytes", format!("{} MiB", tun.dirty_bytes >> 20))
+    } else {
+        kv("dirty_ratio", format!("{}%", tun.dirty_ratio))
+    });
+    global.push(if tun.dirty_background_bytes > 0 {
+        kv("dirty_background_bytes", format!("{} MiB", tun.dirty_background_bytes >> 20))
+    } else {
+        kv("dirty_background_ratio", format!("{}%", tun.dirty_background_ratio))
+    });
+    global.push(kv("memory", format!("{} MiB", vm.memory_pages >> 8)));
+    global.push(kv("ratelimit_pages", vm.ratelimit_pages.to_string()));
+    global.push(kv("CPUs", app.session().scenario.cpus.to_string()));
+    global.push(kv("HZ", w.hz().to_string()));
+    global.push(kv("period shift", vm.completions.shift.to_string()));
+    global.push(kv("random seed", app.session().scenario.seed.to_string()));
+    let bdi = app.bdi().min(w.bdis().len() - 1);
+    let b = &w.bdis()[bdi];
+    let bs = s.map(|s| &s.bdis[bdi]);
+    let mut local = vec![kv("write_bw", format!("{} MiB/s", show(mib(b.avg_write_bandwidth))))];
+    if kernel.ratelimit() != Has::No {
+        local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
+    }
+    local.push(kv("bdi_thresh", bs.map_or("-".into(), |b| mb(b.thresh))));
+    if kernel.position() != Has::No {
+        local.push(kv("bdi_setpoint", bs.map_or("-".into(), |b| mb(b.setpoint))));
+    }
+    local.push(kv("tasks", b.nr_tasks.to_string()));
+    let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
+    if let Some(bs) = bs {
+        local.push(kv("max_pause", format!("{:.0} ms", ms(bs.max_pause))));
+    }
+    if let Some(Some(p)) = side.task_counts.nr_dirtied_pause.get(bdi) {
+        local.push(kv("nr_dirtied_pause", p.to_string()));
+    }
+    (global, local)
+}
+
+/// Parameters the panel shows and the strip leaves out.
+const PANEL_ONLY: &[&str] = &["CPUs", "HZ", "period shift", "random seed"];
+
+/// The parameter strip: the parameters as wrapped lines of `name value`.
+fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
+    let t = &ctx.theme;
+    let (mut global, local) = params(ctx);
+    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
+    let bdi = bdi_label(ctx.app.world(), ctx.app.bdi());
+    let mut lines: Vec<Line> = Vec::new();
+    // A lesson step's readings first: what its questions measure.
+    if let Some(mode) = ctx.app.lesson() {
+        let mut line: Vec<Span> = Vec::new();
+        let mut used = 0;
+        for r in super::lesson::readings(mode) {
+            if line.is_empty() {
+                line.push(Span::styled("measured now: ", t.accent));
+                used = 14;
+            }
+            let w = r.chars().count() + 3;
+            if used + w > width as usize && line.len() > 1 {
+                lines.push(Line::from(std::mem::take(&mut line)));
+                used = 0;
+            }
+            line.push(Span::styled(r, t.text));
+            line.push(Span::styled(" · ", t.dim));
+            used += w;
+        }
+        if let Some(last) = line.last_mut() {
+            *last = Span::raw("");
+            lines.push(Line::from(line));
+        }
+    }
+    for (head, items) in [(String::new(), global), (format!("{bdi}: "), local)] {
+        let mut line: Vec<Span> = Vec::new();
+        let mut used = 0;
+        if !head.is_empty() {
+            used = head.chars().count();
+            line.push(Span::styled(head, t.accent));
+        }
+        for (k, v) in items {
+            let w = k.chars().count() + v.chars().count() + 4;
+            if used + w > width as usize && used > 0 {
+                lines.push(Line::from(std::mem::take(&mut line)));
+                used = 0;
+            }
+            line.push(Span::styled(format!("{k} "), t.dim));
+            line.push(Span::styled(v, t.text));
+            line.push(Span::styled(" · ", t.dim));
+            used += w;
+        }
+        if let Some(last) = line.last_mut() {
+            *last = Span::raw("");
+        }
+        lines.push(Line::from(line));
+    }
+    lines
+}
+
+fn draw_params_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .border_style(ctx.theme.border)
+        .title(Span::styled(format!(" {PARAMS_TITLE} "), ctx.theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(params_strip_lines(ctx, inner.width)), inner);
+}
+
+fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let t = &ctx.theme;
+    let (global, local) = params(ctx);
+    let key_w = global.iter().chain(&local).map(|(k, _)| k.chars().count()).max().unwrap_or(0) + 1;
+    let row = |(k, v): (String, String)| {
+        Line::from(vec![Span::styled(format!("{k:<key_w$}"), t.dim), Span::styled(v, t.text)])
+    };
+    let mut lines: Vec<Line> = global.into_iter().map(row).collect();
+    lines.push(Line::raw(""));
+    let w = ctx.app.world();
+    lines.push(Line::styled(bdi_label(w, ctx.app.bdi()), t.accent));
+    lines.extend(local.into_iter().map(row));
+    lines.push(Line::raw(""));
     for (i, b) in w.bdis().iter().enumerate() {
-        let mark = if i == app.bdi { "▶" } else { " " };
+        let mark = if i == ctx.app.bdi() { "▶" } else { " " };
         lines.push(Line::from(vec![
-            Span::styled(format!("{mark}{:<6}", b.name), if i == app.bdi { app.theme.accent } else { app.theme.text }),
-            Span::raw(format!(" {:>4} tasks {:>6.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth))),
+            Span::styled(format!("{mark}{}", bdi_label(w, i)), if i == ctx.app.bdi() { t.accent } else { t.text }),
+            Span::raw(format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth))),
         ]));
     }
     let block = Block::default()
         .borders(Borders::ALL)
-        .border_style(app.theme.border)
-        .title(Span::styled(" world ", app.theme.title));
+        .border_style(t.border)
+        .title(Span::styled(format!(" {PARAMS_TITLE} "), t.title));
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-fn draw_tasks(app: &App, side: &Side, frame: &mut Frame, area: Rect) {
+// ---- tasks --------------------------------------------------------------------------
+
+fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
+    let t = &ctx.theme;
     let w = &side.world;
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
-    let live: Vec<_> = w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()).collect();
+    // Only the rows shown are read: the count was taken with the rates.
+    let live = side.task_counts.live;
     let room = area.height.saturating_sub(3) as usize;
-    let mut rows: Vec<Row> = live
+    let first = ctx.app.task_scroll().min(live.saturating_sub(room.max(1)));
+    let narrow = area.width < 46;
+    let mut rows: Vec<Row> = w
+        .tasks()
         .iter()
+        .filter(|t| t.alive() && t.stats.started_ns.is_some())
+        .skip(first)
         .take(room)
-        .map(|t| {
-            let rate = side.task_rates.get(t.id as usize).copied().unwrap_or(0.0);
-            Row::new(vec![
-                Cell::from(t.id.to_string()),
-                Cell::from(t.kind.name()),
-                Cell::from(w.bdis()[t.bdi as usize].name.clone()),
-                Cell::from(format!("{:.2}", rate / 256.0)),
-                Cell::from(format!("{:.0}", ms(t.last_pause))),
-                Cell::from(t.nr_dirtied_pause.to_string()),
-            ])
+        .map(|task| {
+            let rate = side.task_rates.get(task.id as usize).copied().unwrap_or(0.0);
+            let mut cells = vec![Cell::from(task.id.to_string())];
+            if !narrow {
+                cells.push(Cell::from(task.kind.name()));
+            }
+            cells.extend([
+                Cell::from(w.bdis()[task.bdi as usize].name.clone()),
+                Cell::from(format!("{:.2}", crate::units::mib(rate))),
+                Cell::from(format!("{:.0}", ms(task.last_pause))),
+                Cell::from(task.nr_dirtied_pause.to_string()),
+            ]);
+            Row::new(cells)
         })
         .collect();
-    if live.len() > room && room > 0 {
+    let below = live.saturating_sub(first + room);
+    let more = (below > 0 && room > 0).then(|| {
         rows.pop();
-        rows.push(Row::new(vec![Cell::from(format!("… {} more", live.len() - room + 1))]));
+        format!("… {} more (↓, or T then PgDn)", below + 1)
+    });
+    let mut header = vec!["task"];
+    let mut widths = vec![Constraint::Length(5)];
+    if !narrow {
+        header.push("kind");
+        widths.push(Constraint::Length(9));
     }
-    let header = Row::new(["task", "kind", "bdi", "MiB/s", "pause", "nr_pause"]).style(app.theme.dim);
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(5),
-            Constraint::Length(9),
-            Constraint::Length(6),
-            Constraint::Length(7),
-            Constraint::Length(6),
-            Constraint::Length(8),
-        ],
-    )
-    .header(header)
-    .block(
+    header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
+    widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
+    let focused = ctx.app.tasks_focused();
+    let title = if first > 0 {
+        format!(" {TASKS_TITLE} ({live} live, from {}) ", first + 1)
+    } else {
+        format!(" {TASKS_TITLE} ({live} live) ")
+    };
+    let table = Table::new(rows, widths).header(Row::new(header).style(t.dim)).block(
         Block::default()
             .borders(Borders::ALL)
-            .border_style(app.theme.border)
-            .title(Span::styled(format!(" tasks ({} live) ", live.len()), app.theme.title)),
+            .border_style(if focused { t.accent } else { t.border })
+            .title(Span::styled(title, t.title)),
     );
     frame.render_widget(table, area);
+    if let Some(more) = more {
+        let inner = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
+        frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
+    }
 }
 
-fn draw_help(app: &App, frame: &mut Frame, area: Rect) {
-    let width = 90.min(area.width);
-    let height = ((KEYS.len() + LESSON_KEYS.len()) as u16 + 4).min(area.height);
-    let r = Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height };
-    let mut lines: Vec<Line> = KEYS
-        .iter()
-        .chain(LESSON_KEYS)
-        .map(|b| Line::from(vec![Span::styled(format!(" {:<10}", b.keys), app.theme.accent), Span::raw(b.help)]))
-        .collect();
-    lines.push(Line::styled(" Esc or ? closes this help", app.theme.dim));
+// ---- help ---------------------------------------------------------------------------
+
+/// Where the help is drawn over a screen of `area`.
+pub fn help_area(area: Rect) -> Rect {
+    let width = 158.min(area.width);
+    let height = 46.min(area.height);
+    Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
+}
+
+/// The help's lines: every key, then every legend entry of every chart
+/// with its colour and meaning.
+fn help_lines(ctx: &Ctx) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let t = &ctx.theme;
+    let mut keys: Vec<Line> = Vec::new();
+    for section in super::keys::HELP {
+        keys.push(Line::styled(format!(" {}", section.title), t.title));
+        for b in section.bindings {
+            keys.push(Line::from(vec![Span::styled(format!("  {:<10}", b.label), t.accent), Span::raw(b.help)]));
+        }
+    }
+    let mut legend: Vec<Line> = vec![Line::styled(" chart legends", t.title)];
+    for (n, title) in TITLES.iter().enumerate() {
+        legend.push(Line::styled(format!("  {title}"), t.accent));
+        for e in GLOSSARY.iter().filter(|e| e.chart as usize == n + 1) {
+            let name = if e.short == e.name { e.name.to_string() } else { format!("{} ({})", e.name, e.short) };
+            let text = format!("{name}: {}", e.meaning);
+            legend.push(Line::from(vec![
+                Span::styled("   ━ ", t.series[e.color % t.series.len()]),
+                Span::styled(text, t.text),
+            ]));
+        }
+        if n == 2 {
+            for (glyph, color, what) in MARKS {
+                legend.push(Line::from(vec![
+                    Span::styled(format!("   {glyph} "), t.series[*color % t.series.len()]),
+                    Span::styled(what.to_string(), t.text),
+                ]));
+            }
+        }
+    }
+    legend.push(Line::styled("   ┈ greyed: computed by this patch level, not yet used", t.dim));
+    (keys, legend)
+}
+
+fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let r = help_area(area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(ctx.theme.accent)
+        .title(Span::styled(" help: keys and legends ", ctx.theme.title))
+        .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", ctx.theme.dim))
+        .style(Style::default());
+    let inner = block.inner(r);
     frame.render_widget(Clear, r);
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .border_style(app.theme.accent)
-                .title(Span::styled(" keys ", app.theme.title))
-                .style(Style::default()),
-        ),
-        r,
-    );
+    frame.render_widget(block, r);
+    let two_columns = inner.width >= 150;
+    let (keys, legend) = help_lines(ctx);
+    let scroll = ctx.app.help_scroll();
+    let wrap = Wrap { trim: false };
+    if two_columns {
+        let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);
+        frame.render_widget(Paragraph::new(keys).wrap(wrap).scroll((scroll, 0)), left);
+        frame.render_widget(Paragraph::new(legend).wrap(wrap).scroll((scroll, 0)), right);
+    } else {
+        let mut all = keys;
+        all.push(Line::raw(""));
+        all.extend(legend);
+        frame.render_widget(Paragraph::new(all).wrap(wrap).scroll((scroll, 0)), inner);
+    }
 }

@@ -2,12 +2,14 @@
 
 use crate::common::{dirtyviz, num, summary, tmp};
 
-/// Reads a CSV into its header and rows of numbers.
+/// Reads a CSV into its header and rows of numbers (NaN for an empty cell:
+/// a value the kernel does not compute there).
 fn csv(path: &std::path::Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let text = std::fs::read_to_string(path).expect("csv written");
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().expect("header").split(',').map(String::from).collect();
-    let rows = lines.map(|l| l.split(',').map(|x| x.parse().expect("number")).collect()).collect();
+    let cell = |x: &str| if x.is_empty() { f64::NAN } else { x.parse().expect("number") };
+    let rows = lines.map(|l| l.split(',').map(cell).collect()).collect();
     (header, rows)
 }
 

@@ -1,32 +1,36 @@
 //! The dashboard's screens, drawn into a test backend after a fixed number
 //! of deterministic steps, at fixed sizes.
 
+use dirtyviz::app::{App, AppOptions, Msg, ThemeKind};
 use dirtyviz::scenario::presets;
 use dirtyviz::session::Compare;
 use dirtyviz::sim::NS_PER_SEC;
-use dirtyviz::ui::app::App;
-use dirtyviz::ui::keys::Msg;
-use dirtyviz::ui::theme::ThemeKind;
-use dirtyviz::ui::view;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use dirtyviz::ui::{snapshot, view};
 
 /// The screen's text, one line per row.
 pub fn screen(app: &App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
-    terminal.draw(|f| view::draw(app, f)).expect("draws");
-    let buf = terminal.backend().buffer();
-    (0..height)
-        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>().trim_end().to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
+    snapshot::text(&snapshot::render(app, width, height)).lines().collect::<Vec<_>>().join("\n")
 }
 
 pub fn app(preset: &str, compare: Option<Compare>, seconds: u64) -> App {
     let s = presets::get(preset).expect("preset").expect("valid");
-    let mut app = App::new(s, compare, ThemeKind::Mono).expect("app");
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let mut app = App::new(s, compare, &opts).expect("app");
     app.advance_to(seconds * NS_PER_SEC);
     app
+}
+
+/// The labels of the y axes in the columns `cols` of `text`: the numbers
+/// before each `┤`, row by row.
+fn y_labels(text: &str, cols: std::ops::Range<usize>) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let row: String = l.chars().skip(cols.start).take(cols.len()).collect();
+            let (before, _) = row.split_once('┤')?;
+            let label = before.rsplit(['│', ' ']).next()?.to_string();
+            (!label.is_empty()).then_some(label)
+        })
+        .collect()
 }
 
 #[test]
@@ -47,21 +51,55 @@ fn too_small_at_40x12() {
 }
 
 #[test]
-fn help_lists_every_key() {
+fn help_lists_every_key_and_every_legend_entry() {
     let mut a = app("default", None, 1);
     a.update(Msg::Help);
-    let text = screen(&a, 160, 48);
-    for b in dirtyviz::ui::keys::KEYS.iter().chain(dirtyviz::ui::keys::LESSON_KEYS) {
-        assert!(text.contains(b.help), "help shows {:?}", b.help);
+    let area = view::help_area(ratatui::layout::Rect::new(0, 0, 160, 48));
+    let full = screen(&a, 160, 48);
+    // The popup only, so that a change to the charts behind it does not
+    // change this snapshot.
+    let popup: String = full
+        .lines()
+        .skip(area.y as usize)
+        .take(area.height as usize)
+        .map(|l| l.chars().skip(area.x as usize).take(area.width as usize).collect::<String>() + "\n")
+        .collect();
+    for b in dirtyviz::ui::keys::HELP.iter().flat_map(|s| s.bindings) {
+        assert!(popup.contains(b.help), "help shows {:?}", b.help);
     }
-    insta::assert_snapshot!(text);
+    for e in dirtyviz::ui::charts::GLOSSARY {
+        assert!(popup.contains(e.name), "help explains {:?}", e.name);
+    }
+    insta::assert_snapshot!(popup);
 }
 
 #[test]
 fn compare_legacy_with_io_less() {
     let text = screen(&app("hdd-10dd", Some(Compare::Legacy(11)), 10), 160, 48);
     assert!(text.contains("legacy 3.1 (IO-full)") && text.contains("patch 11 (IO-less)"));
+    assert!(text.contains("A legacy 3.1 vs B patch 11"), "both kernels on the status line: {text}");
     insta::assert_snapshot!(text);
+}
+
+#[test]
+fn compared_sides_share_their_y_axes() {
+    // 3.1 has no pos_ratio: chart 3 is compared between patches 10 and 11.
+    for (compare, key) in [
+        (Compare::Legacy(11), None),
+        (Compare::Legacy(11), Some(2)),
+        (Compare::Patch(11), Some(3)),
+        (Compare::Legacy(11), Some(4)),
+        (Compare::Legacy(11), Some(5)),
+    ] {
+        let mut a = app("hdd-10dd", Some(compare), 20);
+        if let Some(n) = key {
+            a.update(Msg::Zoom(n));
+        }
+        let text = screen(&a, 160, 48);
+        let (left, right) = (y_labels(&text, 0..80), y_labels(&text, 80..160));
+        assert!(left.len() >= 3, "{key:?}: {left:?}\n{text}");
+        assert_eq!(left, right, "{key:?}: the two sides' y labels\n{text}");
+    }
 }
 
 #[test]
@@ -69,25 +107,99 @@ fn zoomed_pos_ratio_chart() {
     let mut a = app("default", None, 20);
     a.update(Msg::Zoom(3));
     let text = screen(&a, 100, 30);
-    assert!(text.contains("3 pos_ratio control lines") && text.contains("1/4 floor") && text.contains("reserve"));
+    assert!(text.contains("3 pos_ratio") && text.contains("1/4 floor") && text.contains("reserve"), "{text}");
+    assert!(text.contains("freerun, setpoint, limit") && text.contains("bdi_setpoint") && text.contains("now"));
     insta::assert_snapshot!(text);
 }
 
 #[test]
 fn every_chart_title_and_legend_is_on_screen() {
-    let full =
-        ["setpoint", "freerun", "limit", "bdi_thresh", "dirty_ratelimit", "write_bw/N", "max_pause", "1/4 floor"];
+    let full = [
+        "setpoint",
+        "freerun",
+        "limit",
+        "bdi_thresh",
+        "dirty_ratelimit",
+        "task_ratelimit",
+        "balanced",
+        "write_bw/N",
+        "max_pause",
+        "1/4 floor",
+    ];
     // Narrow charts fall back to short legend labels.
     let short = ["set", "free", "lim", "thr", "rate", "bw/N", "max", "1/4"];
-    for ((w, h), legend) in [((160, 48), full), ((100, 30), short)] {
+    for ((w, h), legend) in [((160, 48), &full[..]), ((100, 30), &short[..])] {
         let text = screen(&app("hdd-10dd", None, 15), w, h);
-        for needle in ["1 global dirty pages", "2 bdi dirty pages", "3 pos_ratio", "4 rates", "5 pauses"] {
-            assert!(text.contains(needle), "{w}x{h}: title {needle} missing");
+        for needle in view::SHORT_TITLES {
+            assert!(text.contains(needle), "{w}x{h}: title {needle} missing\n{text}");
         }
         for needle in legend {
-            assert!(text.contains(needle), "{w}x{h}: legend {needle} missing");
+            assert!(text.contains(needle), "{w}x{h}: legend {needle} missing\n{text}");
         }
     }
+}
+
+#[test]
+fn chart_1_labels_its_axis_and_its_thresholds() {
+    let text = screen(&app("default", None, 30), 160, 48);
+    let labels = y_labels(&text, 0..70);
+    let numbers = labels.iter().filter(|l| l.parse::<f64>().is_ok()).count();
+    assert!(numbers >= 3, "at least three numeric y labels: {labels:?}");
+    // setpoint 645 MiB and limit 737 MiB at the lines' right ends.
+    let s = app("default", None, 30);
+    let last = s.world().samples().back().expect("a sample");
+    for v in [last.setpoint, last.limit] {
+        let mib = format!("{:.0}", v as f64 / 256.0);
+        assert!(text.lines().skip(1).take(16).any(|l| l.contains(&format!("{mib}││"))), "{mib}\n{text}");
+    }
+}
+
+#[test]
+fn old_kernels_draw_no_setpoint_and_say_so_at_80x24() {
+    for level in ["legacy", "2.6.38"] {
+        let mut s = presets::get("hdd-10dd").expect("preset").expect("valid");
+        let l = dirtyviz::cli::patches(level).expect("level");
+        s.apply(&dirtyviz::scenario::Overrides {
+            patches: Some(l.patches),
+            legacy: Some(l.legacy),
+            ..Default::default()
+        });
+        let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+        let mut a = App::new(s, None, &opts).expect("app");
+        a.advance_to(10 * NS_PER_SEC);
+        let text = screen(&a, 80, 24);
+        assert!(text.contains("not used by this kernel"), "{level}: {text}");
+        let big = screen(&a, 160, 48);
+        let chart1: String = big.lines().skip(1).take(17).map(|l| l.chars().take(70).collect::<String>()).collect();
+        assert!(chart1.contains("setpoint, freerun: not used by this kernel"), "{level}: {chart1}");
+        for word in ["setpoint", "freerun"] {
+            assert_eq!(chart1.matches(word).count(), 1, "{level}: {word} only in the note\n{big}");
+        }
+    }
+}
+
+#[test]
+fn the_status_and_hint_bars_keep_help_quit_and_a_note_from_60_columns() {
+    let mut a = app("hdd-10dd", Some(Compare::Legacy(11)), 2);
+    a.set_note("progress not saved: Permission denied");
+    for w in [60, 80, 100, 120, 160, 200] {
+        let text = screen(&a, w, 24);
+        let (status, hints) = (text.lines().next().expect("status"), text.lines().last().expect("hints"));
+        assert!(hints.contains("? help") && hints.contains("q quit"), "{w}: {hints}");
+        assert!(status.contains("progress not saved"), "{w}: {status}");
+        assert!(status.chars().count() <= w as usize, "{w}: {status}");
+    }
+}
+
+#[test]
+fn the_task_table_scrolls_and_says_how_many_are_below() {
+    let mut a = app("hdd-100dd", None, 3);
+    let text = screen(&a, 160, 48);
+    assert!(text.contains("more (↓, or T then PgDn)"), "{text}");
+    a.update(Msg::FocusTasks);
+    a.update(Msg::ScrollTasks(10));
+    let text = screen(&a, 160, 48);
+    assert!(text.contains("tasks (100 live, from 11)"), "{text}");
 }
 
 #[test]
@@ -98,5 +210,12 @@ fn every_size_from_tiny_to_huge_draws() {
         a.update(Msg::Zoom(5));
         screen(&a, w, h);
         a.update(Msg::Zoom(5));
+        a.update(Msg::LogScale);
+        screen(&a, w, h);
+        a.update(Msg::Compare);
+        screen(&a, w, h);
+        a.update(Msg::Help);
+        screen(&a, w, h);
+        a.update(Msg::Help);
     }
 }

@@ -131,7 +131,9 @@ fn nfs_unstable_pages_commit_in_bursts_and_the_wait_queue_caps_writeback() {
         let (wb, un, t) = (col("writeback_mb"), col("unstable_mb"), col("time_s"));
         lines
             .map(|l| {
-                let v: Vec<f64> = l.split(',').map(|x| x.parse().expect("number")).collect();
+                // Empty cells are values the kernel does not compute there.
+                let v: Vec<f64> =
+                    l.split(',').map(|x| if x.is_empty() { f64::NAN } else { x.parse().expect("number") }).collect();
                 (v[t], v[wb], v[un])
             })
             .filter(|(t, _, _)| *t >= 10.0)

@@ -3,13 +3,16 @@
 
 use std::path::Path;
 
+use dirtyviz::app::{App, AppOptions, LessonMsg, Msg, ThemeKind};
+use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, SHIPPED};
-use dirtyviz::ui::app::App;
-use dirtyviz::ui::keys::{LessonMsg, Msg};
-use dirtyviz::ui::theme::ThemeKind;
 
 use super::common::{dirtyviz, tmp};
 use super::dashboard::screen;
+
+fn mono() -> AppOptions {
+    AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() }
+}
 
 /// A scratch directory holding `lessons/x.ron` with `text`.
 fn lesson_file(dir: &str, text: &str) -> std::path::PathBuf {
@@ -93,6 +96,33 @@ fn check_names_the_lesson_step_and_check_that_failed() {
 }
 
 #[test]
+fn check_v_prints_each_answer_and_screens_finds_what_a_step_cannot_show() {
+    let text = r#"Lesson(id: "x", title: "Screens", patch: "p", summary: "s", scenario: Preset("default"),
+        steps: [
+            Step(title: "one", text: "Chart 1 and the parameter panel.", run_s: 3,
+                 questions: [Question(ask: "What is the dirty threshold?", metric: ThreshMb)]),
+        ])"#;
+    let root = lesson_file("screens-ok", text);
+    let out = dirtyviz().current_dir(&root).args(["check", "-v", "--screens", "lessons/x.ron"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("? step 1 \"What is the dirty threshold?\": 737 MiB"), "{stdout}");
+    assert!(stdout.contains("every step shows what it names"), "{stdout}");
+    // Two sides of four charts and the task table do not fit 40 rows.
+    let crowded = text
+        .replace("Chart 1 and the parameter panel.", "Charts 1, 2, 3 and 4, and the task table.")
+        .replace("run_s: 3,", "run_s: 3, actions: [Compare(Legacy(11))],");
+    let root = lesson_file("screens-crowded", &crowded);
+    let out = dirtyviz().current_dir(&root).args(["check", "--screens", "lessons/x.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("lessons/x.ron: lesson x step 1 at 120x40: ") && err.contains("is not on the screen"),
+        "{err}"
+    );
+}
+
+#[test]
 fn check_validates_scenario_files_too() {
     let root = tmp("scenario-check");
     std::fs::create_dir_all(&root).expect("dir");
@@ -120,7 +150,7 @@ fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
     for lesson in Lesson::shipped() {
         let lesson = lesson.expect("parses");
         let steps = lesson.steps.len();
-        let mut app = App::for_lesson(lesson.clone(), 0, ThemeKind::Mono).expect("opens");
+        let mut app = App::for_lesson(lesson.clone(), 0, Progress::default(), &mono()).expect("opens");
         for i in 0..steps {
             let text = screen(&app, 160, 48);
             let title: String = lesson.steps[i].title.chars().take(20).collect();
@@ -140,7 +170,7 @@ fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
 #[test]
 fn the_lesson_pane_at_full_size_and_small() {
     let lesson = Lesson::resolve("03").expect("shipped");
-    let mut app = App::for_lesson(lesson, 0, ThemeKind::Mono).expect("opens");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
     app.advance_to(30 * dirtyviz::sim::NS_PER_SEC);
     let text = screen(&app, 160, 48);
     assert!(text.contains("✓ mean dirty within 6% of setpoint"), "{text}");

@@ -1,0 +1,102 @@
+//! The world change a message asks for, as a pure function of the message
+//! and the world it applies to: the same key gives each side of a
+//! comparison the change that fits it.
+
+use crate::sim::config::{Legacy, TaskConfig};
+use crate::sim::kernel::PAGE_SIZE;
+use crate::sim::{Input, World};
+
+use super::msg::Msg;
+
+/// The input `msg` asks of `world`, with `bdi` the selected bdi; `None`
+/// when the message changes no world (or this one cannot go further,
+/// e.g. patch level 11 up).
+pub fn input_for(msg: Msg, bdi: usize, w: &World) -> Option<Input> {
+    let t = w.vm().tunables;
+    match msg {
+        Msg::AddDd => Some(Input::AddTask(TaskConfig::dd(bdi))),
+        Msg::RemoveDd => Some(Input::RemoveDd(bdi)),
+        Msg::DirtyRatio(delta) => {
+            let now = if t.dirty_bytes > 0 { ratio_of_bytes(w, t.dirty_bytes) } else { t.dirty_ratio };
+            Some(Input::DirtyRatio(now.saturating_add_signed(delta as i64).clamp(1, 100)))
+        }
+        Msg::BackgroundRatio(delta) => {
+            let now = if t.dirty_background_bytes > 0 {
+                ratio_of_bytes(w, t.dirty_background_bytes)
+            } else {
+                t.dirty_background_ratio
+            };
+            Some(Input::DirtyBackgroundRatio(now.saturating_add_signed(delta as i64).clamp(0, 100)))
+        }
+        Msg::Memory(up) => {
+            let vm = w.vm();
+            let (memory, reserved) = if up {
+                (vm.memory_pages * 2, vm.reserved_pages * 2)
+            } else {
+                (vm.memory_pages / 2, vm.reserved_pages / 2)
+            };
+            Some(Input::Memory { memory, reserved })
+        }
+        // Below patch level 0 (3.1) comes Linux 2.6.38.
+        Msg::Patches(up) => match (w.patches(), w.legacy(), up) {
+            (0, Legacy::Linux2638, true) => Some(Input::Legacy(Legacy::Linux31)),
+            (0, Legacy::Linux2638, false) | (11, _, true) => None,
+            (0, Legacy::Linux31, false) => Some(Input::Legacy(Legacy::Linux2638)),
+            (p, _, true) => Some(Input::Patches(p + 1)),
+            (p, _, false) => Some(Input::Patches(p - 1)),
+        },
+        _ => None,
+    }
+}
+
+/// The dirty ratio closest to a byte setting, for the ratio keys.
+fn ratio_of_bytes(w: &World, bytes: u64) -> u64 {
+    (bytes / PAGE_SIZE * 100 / w.vm().dirtyable().max(1)).clamp(1, 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn world(patches: u8, legacy: Legacy) -> World {
+        let mut cfg = presets::get("default").expect("preset").expect("valid").to_world().expect("world");
+        cfg.patches = patches;
+        cfg.legacy = legacy;
+        World::new(&cfg).expect("world")
+    }
+
+    #[test]
+    fn each_key_asks_the_change_its_help_names() {
+        let w = world(11, Legacy::Linux31);
+        assert_eq!(input_for(Msg::DirtyRatio(-1), 0, &w), Some(Input::DirtyRatio(19)));
+        assert_eq!(input_for(Msg::BackgroundRatio(1), 0, &w), Some(Input::DirtyBackgroundRatio(11)));
+        assert_eq!(input_for(Msg::RemoveDd, 0, &w), Some(Input::RemoveDd(0)));
+        let vm = w.vm();
+        assert_eq!(
+            input_for(Msg::Memory(true), 0, &w),
+            Some(Input::Memory { memory: 2 * vm.memory_pages, reserved: 2 * vm.reserved_pages })
+        );
+        assert_eq!(input_for(Msg::Patches(true), 0, &w), None, "11 is the top");
+        assert_eq!(input_for(Msg::Patches(false), 0, &w), Some(Input::Patches(10)));
+        assert_eq!(input_for(Msg::Help, 0, &w), None);
+    }
+
+    #[test]
+    fn below_legacy_3_1_comes_2_6_38_and_nothing_below_it() {
+        let w = world(0, Legacy::Linux31);
+        assert_eq!(input_for(Msg::Patches(false), 0, &w), Some(Input::Legacy(Legacy::Linux2638)));
+        let w = world(0, Legacy::Linux2638);
+        assert_eq!(input_for(Msg::Patches(false), 0, &w), None);
+        assert_eq!(input_for(Msg::Patches(true), 0, &w), Some(Input::Legacy(Legacy::Linux31)));
+    }
+
+    #[test]
+    fn ratio_keys_start_from_the_ratio_a_byte_setting_amounts_to() {
+        let mut cfg = presets::get("nfs-1dd").expect("preset").expect("valid").to_world().expect("world");
+        cfg.tunables.dirty_bytes = 1 << 30;
+        let w = World::new(&cfg).expect("world");
+        let pct = (1u64 << 30) / PAGE_SIZE * 100 / w.vm().dirtyable();
+        assert_eq!(input_for(Msg::DirtyRatio(1), 0, &w), Some(Input::DirtyRatio(pct + 1)));
+    }
+}

@@ -1,0 +1,465 @@
+//! Lesson mode's model: the open step, its hint and scroll, questions
+//! answered with a number, the checks' verdicts (live, then judged at the
+//! end of the step), and the lesson list. The readings the pane shows are
+//! measured here when samples arrive, never while drawing.
+
+use super::{App, LessonMsg, Msg};
+use crate::lesson::runner::{Answer, LessonRun, Verdict, ViewRequest};
+use crate::lesson::{Lesson, Step};
+use crate::session::Session;
+
+/// A lesson being followed in the dashboard.
+pub struct LessonMode {
+    /// The lesson and its open step.
+    run: LessonRun,
+    /// The hint is shown.
+    hint: bool,
+    /// Lines the step's text is scrolled by.
+    scroll: u16,
+    /// The answer being typed, while typing.
+    pub(super) input: Option<String>,
+    /// The question `a` answers next (index into the step's questions).
+    question: usize,
+    /// The answers given to the open step's questions.
+    answers: Vec<Option<Judged>>,
+    /// The checks' verdicts at the end of the step's `run_s`, where
+    /// `dirtyviz check` judges them; until then they are live.
+    frozen: Option<Vec<Verdict>>,
+    /// The checks' verdicts as of the last sample.
+    live: Vec<Verdict>,
+    /// What each question measures as of the last sample.
+    readings: Vec<Option<f64>>,
+}
+
+/// An answer and how it compared with the simulation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judged {
+    /// What the student typed.
+    pub given: f64,
+    /// The simulation's value and the verdict; `None`: nothing to measure yet.
+    pub answer: Option<Answer>,
+}
+
+/// The lesson list.
+pub struct Picker {
+    /// The shipped lessons, in teaching order.
+    pub lessons: Vec<Lesson>,
+    /// The highlighted one.
+    pub selected: usize,
+}
+
+impl LessonMode {
+    fn new(run: LessonRun) -> LessonMode {
+        let step = &run.lesson.steps[run.step];
+        let (checks, questions) = (step.checks.len(), step.questions.len());
+        LessonMode {
+            run,
+            hint: false,
+            scroll: 0,
+            input: None,
+            question: 0,
+            answers: vec![None; questions],
+            frozen: None,
+            live: vec![Verdict::Pending; checks],
+            readings: vec![None; questions],
+        }
+    }
+
+    /// The lesson and where it is.
+    pub fn run(&self) -> &LessonRun {
+        &self.run
+    }
+
+    /// The open step.
+    pub fn step(&self) -> &Step {
+        &self.run.lesson.steps[self.run.step]
+    }
+
+    /// The step is the lesson's last.
+    pub fn last_step(&self) -> bool {
+        self.run.step + 1 >= self.run.lesson.steps.len()
+    }
+
+    /// The hint is shown.
+    pub fn hint_shown(&self) -> bool {
+        self.hint
+    }
+
+    /// Lines the step's text is scrolled by.
+    pub fn scroll(&self) -> u16 {
+        self.scroll
+    }
+
+    /// The answer being typed to question `i`, if one is.
+    pub fn typing(&self, i: usize) -> Option<&str> {
+        self.input.as_deref().filter(|_| self.question.min(self.answers.len().saturating_sub(1)) == i)
+    }
+
+    /// The answer given to question `i`, if any.
+    pub fn answer(&self, i: usize) -> Option<&Judged> {
+        self.answers.get(i).and_then(Option::as_ref)
+    }
+
+    /// The checks have been judged at the end of the step.
+    pub fn judged(&self) -> bool {
+        self.frozen.is_some()
+    }
+
+    /// Where each check of the open step stands.
+    pub fn verdicts(&self) -> &[Verdict] {
+        self.frozen.as_deref().unwrap_or(&self.live)
+    }
+
+    /// What question `i` measures now, if there is something to measure.
+    pub fn reading(&self, i: usize) -> Option<f64> {
+        self.readings.get(i).copied().flatten()
+    }
+
+    /// Measures the checks and questions again on `session`.
+    fn refresh(&mut self, session: &Session) {
+        let step = &self.run.lesson.steps[self.run.step];
+        if self.frozen.is_none() {
+            self.live = step.checks.iter().map(|c| self.run.verdict(session, c)).collect();
+        }
+        self.readings = step.questions.iter().map(|q| self.run.measure_question(session, q)).collect();
+    }
+}
+
+impl App {
+    pub(super) fn install(&mut self, run: LessonRun, view: ViewRequest) {
+        self.bdi = run.bdi.min(self.session.world().bdis().len() - 1);
+        // A step that says nothing about the charts keeps the view the
+        // last one chose, as going back to it (replaying) does.
+        if let Some(z) = view.zoom {
+            self.zoom = (z > 0).then_some(z);
+        }
+        self.paused = view.pause;
+        self.task_scroll = 0;
+        let mut mode = LessonMode::new(run);
+        mode.refresh(&self.session);
+        self.lesson = Some(mode);
+    }
+
+    fn open_lesson(&mut self, lesson: Lesson, step: usize) {
+        let opts = self.session.options();
+        match LessonRun::seek(lesson, step, opts) {
+            Ok((run, session, view)) => {
+                self.stash_trace();
+                self.session = session;
+                self.install(run, view);
+                self.note_progress();
+                self.note.clear();
+            }
+            Err(e) => self.note = e.to_string(),
+        }
+    }
+
+    /// Opens step `i` of the lesson: forward on the running world, backward
+    /// by replaying the lesson up to it.
+    fn open_step(&mut self, i: usize) {
+        let Some(mode) = self.lesson.as_mut() else { return };
+        let current = mode.run.step;
+        if i == current {
+            return;
+        }
+        if i > current {
+            match mode.run.open(&mut self.session, i) {
+                Ok(view) => {
+                    let run = mode.run.clone();
+                    self.install(run, view);
+                }
+                Err(e) => self.note = e.to_string(),
+            }
+        } else {
+            let lesson = mode.run.lesson.clone();
+            self.open_lesson(lesson, i);
+        }
+        self.note_progress();
+    }
+
+    /// Records the open step in the progress, for [`App::take_progress`].
+    pub(super) fn note_progress(&mut self) {
+        let Some(mode) = &self.lesson else { return };
+        let id = &mode.run.lesson.id;
+        self.progress.reached(id, mode.run.step, mode.run.lesson.steps.len());
+        if !self.progress_changed.contains(id) {
+            self.progress_changed.push(id.clone());
+        }
+    }
+
+    /// Handles a key while the lesson list is open.
+    pub(super) fn update_picker(&mut self, msg: Msg) {
+        let Some(picker) = self.picker.as_mut() else { return };
+        match msg {
+            Msg::Lesson(LessonMsg::Pick(up)) => {
+                let n = picker.lessons.len();
+                picker.selected = if up { (picker.selected + n - 1) % n } else { (picker.selected + 1) % n };
+            }
+            Msg::Lesson(LessonMsg::PickOpen) => {
+                let lesson = picker.lessons[picker.selected].clone();
+                self.picker = None;
+                let step = self.progress.resume_step(&lesson);
+                self.open_lesson(lesson, step);
+            }
+            Msg::Back => self.picker = None,
+            Msg::Quit => self.quit = true,
+            Msg::Help => self.help = !self.help,
+            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
+            Msg::Suspend => self.requests.push(super::Request::Suspend),
+            _ => {}
+        }
+    }
+
+    /// Handles a lesson key.
+    pub(super) fn update_lesson(&mut self, msg: LessonMsg) {
+        if msg == LessonMsg::Lessons {
+            match Lesson::all_shipped() {
+                Ok(lessons) => {
+                    let id = self.lesson.as_ref().map(|m| m.run.lesson.id.clone());
+                    let selected = lessons.iter().position(|l| Some(&l.id) == id.as_ref()).unwrap_or(0);
+                    self.picker = Some(Picker { lessons, selected });
+                }
+                Err(e) => self.note = e.to_string(),
+            }
+            return;
+        }
+        let Some(mode) = self.lesson.as_mut() else {
+            self.note = "no lesson open: L lists them".into();
+            return;
+        };
+        let steps = mode.run.lesson.steps.len();
+        match msg {
+            LessonMsg::NextStep if mode.run.step + 1 < steps => {
+                let i = mode.run.step + 1;
+                self.open_step(i);
+            }
+            LessonMsg::NextStep => self.note = "this is the last step: L opens the lesson list".into(),
+            LessonMsg::PrevStep if mode.run.step > 0 => {
+                let i = mode.run.step - 1;
+                self.open_step(i);
+            }
+            LessonMsg::PrevStep => self.note = "this is the first step".into(),
+            LessonMsg::Hint => {
+                mode.hint = !mode.hint;
+                if mode.step().hint.is_none() {
+                    self.note = "this step has no hint".into();
+                }
+            }
+            LessonMsg::Scroll(up) => {
+                mode.scroll = if up { mode.scroll.saturating_sub(3) } else { (mode.scroll + 3).min(200) }
+            }
+            LessonMsg::Answer => {
+                if mode.step().questions.is_empty() {
+                    self.note = "this step asks no questions".into();
+                } else {
+                    mode.input = Some(String::new());
+                }
+            }
+            LessonMsg::Input(c) => {
+                if let Some(text) = mode.input.as_mut()
+                    && text.len() < 16
+                {
+                    text.push(c);
+                }
+            }
+            LessonMsg::InputBack => {
+                if let Some(text) = mode.input.as_mut() {
+                    text.pop();
+                }
+            }
+            LessonMsg::InputCancel => mode.input = None,
+            LessonMsg::InputDone => {
+                let text = mode.input.take().unwrap_or_default();
+                match text.parse::<f64>() {
+                    Ok(given) if given.is_finite() => {
+                        let q = mode.question.min(mode.step().questions.len() - 1);
+                        let question = mode.step().questions[q].clone();
+                        let answer = mode.run.answer(&self.session, &question, given);
+                        mode.answers[q] = Some(Judged { given, answer });
+                        mode.question = (q + 1) % mode.answers.len();
+                    }
+                    _ => {
+                        self.note = format!("`{text}` is not a number");
+                        mode.input = Some(text);
+                    }
+                }
+            }
+            // Only the lesson list sends these.
+            LessonMsg::Lessons | LessonMsg::Pick(_) | LessonMsg::PickOpen => {}
+        }
+    }
+
+    /// Restarts the step's clock when its worlds were rebuilt (restart,
+    /// compare) so that its checks measure the new run.
+    pub(super) fn sync_lesson_clock(&mut self) {
+        if let Some(mode) = self.lesson.as_mut()
+            && mode.run.rebuilt(&self.session)
+        {
+            mode.run.restart_clock(&self.session);
+            mode.frozen = None;
+        }
+    }
+
+    /// Measures the open step's checks and questions on the worlds as
+    /// they are now.
+    pub(super) fn refresh_lesson(&mut self) {
+        if let Some(mode) = self.lesson.as_mut() {
+            mode.refresh(&self.session);
+        }
+    }
+
+    /// The time up to which the session may run before the open step's
+    /// checks must be judged, if they have not been yet.
+    fn lesson_step_end(&self) -> Option<u64> {
+        self.lesson.as_ref().filter(|m| m.frozen.is_none()).map(|m| m.run.step_end_ns())
+    }
+
+    /// Judges the open step's checks now, once and for all.
+    fn freeze_checks(&mut self) {
+        if let Some(mode) = self.lesson.as_mut() {
+            mode.refresh(&self.session);
+            mode.frozen = Some(mode.live.clone());
+        }
+    }
+
+    /// Runs the lesson's worlds towards `t`, stopping at the end of the open
+    /// step to judge its checks. Returns false when time stops there (the
+    /// step waits for the student), true when the session may go on to `t`.
+    /// A step that auto-advances opens the next one exactly at its end, so
+    /// a replay opens it at the same simulated time.
+    pub(super) fn lesson_advance(&mut self, t: u64) -> bool {
+        while let Some(end) = self.lesson_step_end()
+            && end <= t
+        {
+            self.session.advance_to(end);
+            self.freeze_checks();
+            self.dirty = true;
+            let Some(mode) = &self.lesson else { return true };
+            let last = mode.last_step();
+            if !mode.step().auto_advance {
+                self.paused = true;
+                self.note = "step done: n opens the next step, space runs on".into();
+                return false;
+            }
+            if !last {
+                let i = mode.run.step + 1;
+                let builds = self.session.builds;
+                self.open_step(i);
+                if self.session.builds != builds {
+                    // The step restarted the worlds at time 0: `t` belongs
+                    // to the old run.
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{AppOptions, Mode};
+    use super::*;
+    use crate::lesson::progress::Progress;
+    use crate::sim::NS_PER_SEC;
+
+    fn lesson(text: &str) -> Lesson {
+        Lesson::from_ron(text, "test.ron").expect("valid lesson")
+    }
+
+    fn open(text: &str, step: usize) -> App {
+        App::for_lesson(lesson(text), step, Progress::default(), &AppOptions::default()).expect("opens")
+    }
+
+    const TWO_STEPS: &str = r#"Lesson(id: "t", title: "Two steps", patch: "p", summary: "s", scenario: Preset("default"),
+        steps: [
+            Step(title: "one", text: "first\n\nsecond line", run_s: 2, hint: "look at chart 1",
+                 checks: [Check(label: "one dd", metric: Tasks, window_s: 1, min: 1, max: 1)],
+                 questions: [Question(ask: "How many dd?", metric: Tasks)]),
+            Step(title: "two", text: "more", actions: [AddDd(bdi: "sda", n: 2), Zoom(4)], run_s: 2,
+                 checks: [Check(label: "three dd", metric: Tasks, window_s: 1, min: 3, max: 3)]),
+        ])"#;
+
+    #[test]
+    fn stepping_forward_applies_actions_and_back_replays() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert_eq!(app.lesson().expect("lesson").run().step, 1);
+        assert_eq!(app.zoom(), Some(4));
+        app.advance_to(3 * NS_PER_SEC);
+        assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert_eq!(app.lesson().expect("lesson").run().step, 1, "no step after the last");
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        assert_eq!(app.lesson().expect("lesson").run().step, 0);
+        assert_eq!(app.sim_ns(), 0, "back replays from the start");
+        assert_eq!(app.world().tasks().iter().filter(|t| t.alive() || t.stats.started_ns.is_none()).count(), 1);
+        assert_eq!(app.progress().lessons["t"].step, 0, "the progress follows the open step");
+    }
+
+    #[test]
+    fn answers_are_judged_against_the_simulation() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        assert_eq!(app.mode(), Mode::Typing);
+        app.update(Msg::Lesson(LessonMsg::Input('1')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        let j = *app.lesson().expect("lesson").answer(0).expect("answered");
+        let a = j.answer.expect("measurable");
+        assert_eq!((j.given, a.actual, a.right), (1.0, 1.0, true));
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::Input('3')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        let a = app.lesson().expect("lesson").answer(0).expect("answered").answer.expect("measurable");
+        assert!(!a.right && (a.error - 2.0).abs() < 1e-9, "{a:?}");
+    }
+
+    #[test]
+    fn checks_and_readings_are_measured_as_samples_arrive_and_judged_at_the_end_of_the_step() {
+        let mut app = open(TWO_STEPS, 0);
+        assert_eq!(app.lesson().expect("lesson").verdicts(), &[Verdict::Pending]);
+        app.advance_to(NS_PER_SEC);
+        let mode = app.lesson().expect("lesson");
+        assert!(!mode.judged(), "live before run_s");
+        assert_eq!(mode.verdicts(), &[Verdict::Pass(1.0)], "measured when the samples arrived");
+        assert_eq!(mode.reading(0), Some(1.0));
+        app.advance_to(10 * NS_PER_SEC);
+        let frozen = app.lesson().expect("lesson").verdicts().to_vec();
+        assert!(app.lesson().expect("lesson").judged());
+        assert_eq!(frozen, vec![Verdict::Pass(1.0)]);
+        assert_eq!(app.sim_ns(), 2 * NS_PER_SEC, "time stops at the end of the step");
+        app.update(Msg::AddDd);
+        app.advance_to(12 * NS_PER_SEC);
+        let mode = app.lesson().expect("lesson");
+        assert_eq!(mode.verdicts(), &frozen[..], "a later change does not undo the verdict");
+        assert_eq!(mode.reading(0), Some(2.0), "the readings stay live");
+        app.update(Msg::Reset);
+        assert!(!app.lesson().expect("lesson").judged(), "a restart judges again");
+    }
+
+    #[test]
+    fn a_restart_restarts_the_step_clock() {
+        let mut app = open(TWO_STEPS, 1);
+        let start = app.lesson().expect("lesson").run().step_start_ns;
+        assert_eq!(start, 2 * NS_PER_SEC, "opened at step 2 after running step 1");
+        app.advance_to(3 * NS_PER_SEC);
+        app.update(Msg::Reset);
+        assert_eq!(app.lesson().expect("lesson").run().step_start_ns, 0);
+    }
+
+    #[test]
+    fn the_picker_opens_at_the_first_lesson_not_done() {
+        let lessons = vec![lesson(TWO_STEPS), lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"u\""))];
+        let mut progress = Progress::default();
+        progress.reached("t", 1, 2);
+        let mut app = App::lesson_picker(lessons, progress, &AppOptions::default()).expect("opens");
+        assert_eq!(app.picker().expect("list").selected, 1);
+        assert_eq!(app.mode(), Mode::Picker);
+        app.update(Msg::Lesson(LessonMsg::PickOpen));
+        assert_eq!(app.lesson().expect("lesson").run().lesson.id, "u");
+        assert!(app.take_progress().is_some_and(|(p, changed)| p.lessons.contains_key("u") && changed == ["u"]));
+        assert!(app.take_progress().is_none(), "taken once");
+    }
+}

@@ -1,0 +1,768 @@
+//! The dashboard's model, without a terminal: what it shows ([`App`]),
+//! what the user can ask of it ([`Msg`]) and the one place it changes
+//! ([`App::update`] for messages, [`App::advance_to`] for time).
+//!
+//! An app holds a [`Session`]: one world, or two in A/B compare mode, built
+//! from the same scenario and seed and advanced in lockstep. Every change a
+//! key asks for becomes an [`Input`](crate::sim::Input) applied to each
+//! world ([`input_for`]). The terminal side (`ui`) reads keys, turns them
+//! into messages, paces time and draws from `&App`; a recording
+//! ([`crate::record`]) keeps the calls into the app and replays them.
+
+mod input;
+pub mod lesson;
+mod msg;
+
+pub use input::input_for;
+pub use msg::{LessonMsg, Mode, Msg};
+
+use crate::error::{Error, Result};
+use crate::lesson::Lesson;
+use crate::lesson::progress::Progress;
+use crate::scenario::Scenario;
+use crate::session::{Compare, Session, SessionOptions, Side, level_name};
+use crate::sim::World;
+use crate::sim::config::NS_PER_SEC;
+use crate::sim::trace::TraceEvent;
+use lesson::{LessonMode, Picker};
+
+/// Speeds in 1-2-5 steps; the last means as fast as possible.
+pub const SPEEDS: &[f64] =
+    &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, f64::INFINITY];
+
+/// Time windows of the charts [s]; `None` shows the whole run.
+pub const WINDOWS: &[Option<u64>] = &[Some(30), Some(60), Some(300), None];
+
+/// Which palette the screen uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ThemeKind {
+    /// Colour-blind-safe colours for dark backgrounds.
+    #[default]
+    Dark,
+    /// The same hues, darker, for light backgrounds.
+    Light,
+    /// No colours (also chosen by the NO_COLOR environment variable).
+    Mono,
+}
+
+/// How chart points are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Marker {
+    /// Braille dots: 2x4 points per cell.
+    #[default]
+    Braille,
+    /// One dot per cell.
+    Dot,
+    /// One block per cell.
+    Block,
+}
+
+/// How an app is built: what it shows and what it keeps.
+#[derive(Clone, Debug, Default)]
+pub struct AppOptions {
+    /// The palette.
+    pub theme: ThemeKind,
+    /// The chart markers.
+    pub marker: Marker,
+    /// Keep side A's trace events for [`App::take_trace`].
+    pub trace: bool,
+    /// Show developer figures (frame draw time) on the status line.
+    pub debug: bool,
+}
+
+impl AppOptions {
+    fn session(&self) -> SessionOptions {
+        SessionOptions { trace: self.trace, ..SessionOptions::default() }
+    }
+}
+
+/// Something only the terminal can do, asked for by a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Write the screen as an SVG file.
+    SaveSvg,
+    /// Suspend the process (restore the terminal, stop, redraw on `fg`).
+    Suspend,
+}
+
+/// One call into the app, as a recording keeps it: replaying the same
+/// calls in the same order reproduces the same simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+pub enum Entry {
+    /// [`App::advance_to`] this simulated time [ns].
+    Advance(u64),
+    /// [`App::update`] with this message, sent at this simulated time [ns].
+    Key(u64, Msg),
+}
+
+/// The dashboard.
+pub struct App {
+    /// The worlds it shows.
+    session: Session,
+    /// Simulation stopped.
+    paused: bool,
+    /// Index into [`SPEEDS`].
+    speed: usize,
+    /// The bdi charts 2-5 show and `+`/`-` act on.
+    bdi: usize,
+    /// The chart shown alone, 1-5.
+    zoom: Option<u8>,
+    /// The key help is open.
+    help: bool,
+    /// Rows the help is scrolled by.
+    help_scroll: u16,
+    /// Index into [`WINDOWS`].
+    window: usize,
+    /// The palette.
+    theme: ThemeKind,
+    /// How chart points are drawn.
+    marker: Marker,
+    /// Charts 4 and 5 use a logarithmic y axis.
+    log_scale: bool,
+    /// The task table has the keyboard focus.
+    tasks_focus: bool,
+    /// Rows the task table is scrolled by.
+    task_scroll: usize,
+    /// Set when the user asked to leave.
+    quit: bool,
+    /// Something changed since the last frame.
+    dirty: bool,
+    /// A message for the status line (the last change made).
+    note: String,
+    /// The lesson being followed, if any.
+    lesson: Option<LessonMode>,
+    /// The lesson list, when open.
+    picker: Option<Picker>,
+    /// How far the user got in each lesson.
+    progress: Progress,
+    /// The lessons whose progress changed since [`App::take_progress`].
+    progress_changed: Vec<String>,
+    /// When recording: every call that changed the app since the last
+    /// [`App::take_record`], in order.
+    record: Option<Vec<Entry>>,
+    /// Trace events set aside, with their bdi names.
+    trace_stash: Vec<(Vec<String>, Vec<TraceEvent>)>,
+    /// What the terminal has been asked to do, oldest first.
+    requests: Vec<Request>,
+    /// The speed the simulation reaches when it cannot keep up with the
+    /// one asked for (set by the pacing loop).
+    reached: Option<f64>,
+    /// Show developer figures.
+    debug: bool,
+    /// Time the last frame took to draw, and to draw and write to the
+    /// terminal [ms] (set by the drawing loop).
+    frame_ms: (f64, f64),
+}
+
+impl App {
+    /// An app on `scenario`, optionally comparing.
+    pub fn new(scenario: Scenario, compare: Option<Compare>, opts: &AppOptions) -> Result<App> {
+        let session = Session::new(scenario, compare, opts.session())?;
+        Ok(App::with_session(session, Progress::default(), opts))
+    }
+
+    /// An app following `lesson`, opened at step `step` (0-based), with the
+    /// user's `progress` (which this app updates; see [`App::take_progress`]).
+    pub fn for_lesson(lesson: Lesson, step: usize, progress: Progress, opts: &AppOptions) -> Result<App> {
+        let (run, session, view) = crate::lesson::runner::LessonRun::seek(lesson, step, opts.session())?;
+        let mut app = App::with_session(session, progress, opts);
+        app.install(run, view);
+        app.note_progress();
+        Ok(app)
+    }
+
+    /// An app with the lesson list of `lessons` open, over the one to
+    /// resume: the first one `progress` does not call finished.
+    pub fn lesson_picker(lessons: Vec<Lesson>, progress: Progress, opts: &AppOptions) -> Result<App> {
+        let selected = lessons.iter().position(|l| !progress.lessons.get(&l.id).is_some_and(|p| p.done)).unwrap_or(0);
+        let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons to list"))?;
+        let step = progress.resume_step(&lesson);
+        let mut app = App::for_lesson(lesson, step, progress, opts)?;
+        app.open_picker(lessons, selected)?;
+        Ok(app)
+    }
+
+    /// Opens the lesson list of `lessons` at entry `selected`, pausing.
+    pub fn open_picker(&mut self, lessons: Vec<Lesson>, selected: usize) -> Result<()> {
+        if selected >= lessons.len() {
+            return Err(Error::invalid(format!("the lesson list has no entry {}", selected + 1)));
+        }
+        self.paused = true;
+        self.picker = Some(Picker { lessons, selected });
+        Ok(())
+    }
+
+    fn with_session(session: Session, progress: Progress, opts: &AppOptions) -> App {
+        App {
+            session,
+            paused: false,
+            speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
+            bdi: 0,
+            zoom: None,
+            help: false,
+            help_scroll: 0,
+            window: 1,
+            theme: opts.theme,
+            marker: opts.marker,
+            log_scale: false,
+            tasks_focus: false,
+            task_scroll: 0,
+            quit: false,
+            dirty: true,
+            note: String::new(),
+            lesson: None,
+            picker: None,
+            progress,
+            progress_changed: Vec::new(),
+            record: None,
+            trace_stash: Vec::new(),
+            requests: Vec::new(),
+            reached: None,
+            debug: opts.debug,
+            frame_ms: (0.0, 0.0),
+        }
+    }
+
+    // ---- what it shows ----------------------------------------------------------
+
+    /// The session: its scenario, comparison and worlds.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The worlds, side A first.
+    pub fn sides(&self) -> &[Side] {
+        &self.session.sides
+    }
+
+    /// The world the single-world views show (side A).
+    pub fn world(&self) -> &World {
+        self.session.world()
+    }
+
+    /// Simulated time [ns].
+    pub fn sim_ns(&self) -> u64 {
+        self.session.sim_ns
+    }
+
+    /// The simulation is stopped.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The current speed; infinite means as fast as possible.
+    pub fn speed(&self) -> f64 {
+        SPEEDS[self.speed]
+    }
+
+    /// The speed the simulation reached when it could not keep up with
+    /// [`App::speed`], if it could not.
+    pub fn reached_speed(&self) -> Option<f64> {
+        self.reached
+    }
+
+    /// The selected bdi (index into side A's bdis).
+    pub fn bdi(&self) -> usize {
+        self.bdi
+    }
+
+    /// The chart shown alone, if one is.
+    pub fn zoom(&self) -> Option<u8> {
+        self.zoom
+    }
+
+    /// The key help is open.
+    pub fn help_open(&self) -> bool {
+        self.help
+    }
+
+    /// Rows the help is scrolled by.
+    pub fn help_scroll(&self) -> u16 {
+        self.help_scroll
+    }
+
+    /// The charts' time window [s]; `None`: the whole run.
+    pub fn window_s(&self) -> Option<u64> {
+        WINDOWS[self.window]
+    }
+
+    /// The palette.
+    pub fn theme(&self) -> ThemeKind {
+        self.theme
+    }
+
+    /// How chart points are drawn.
+    pub fn marker(&self) -> Marker {
+        self.marker
+    }
+
+    /// Charts 4 and 5 use a logarithmic y axis.
+    pub fn log_scale(&self) -> bool {
+        self.log_scale
+    }
+
+    /// The task table has the keyboard focus.
+    pub fn tasks_focused(&self) -> bool {
+        self.tasks_focus
+    }
+
+    /// Rows the task table is scrolled by.
+    pub fn task_scroll(&self) -> usize {
+        self.task_scroll
+    }
+
+    /// The user asked to leave.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// The status line's message (the last change made), or empty.
+    pub fn note(&self) -> &str {
+        &self.note
+    }
+
+    /// The lesson being followed, if any.
+    pub fn lesson(&self) -> Option<&LessonMode> {
+        self.lesson.as_ref()
+    }
+
+    /// The lesson list, when open.
+    pub fn picker(&self) -> Option<&Picker> {
+        self.picker.as_ref()
+    }
+
+    /// How far the user got in each lesson.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// Developer figures are shown.
+    pub fn debug(&self) -> bool {
+        self.debug
+    }
+
+    /// Time the last frame took to draw, and to draw and write out [ms].
+    pub fn frame_ms(&self) -> (f64, f64) {
+        self.frame_ms
+    }
+
+    /// What the keys drive now.
+    pub fn mode(&self) -> Mode {
+        if self.picker.is_some() {
+            Mode::Picker
+        } else if self.help {
+            Mode::Help
+        } else if self.lesson.as_ref().is_some_and(|l| l.input.is_some()) {
+            Mode::Typing
+        } else if self.tasks_focus {
+            Mode::Tasks
+        } else {
+            Mode::Normal
+        }
+    }
+
+    // ---- what the terminal side tells it and takes from it --------------------------
+
+    /// Puts `note` on the status line.
+    pub fn set_note(&mut self, note: impl Into<String>) {
+        self.note = note.into();
+        self.dirty = true;
+    }
+
+    /// Notes how long the last frame took to draw, and to draw and write
+    /// to the terminal [ms].
+    pub fn set_frame_ms(&mut self, draw: f64, total: f64) {
+        self.frame_ms = (draw, total);
+    }
+
+    /// Notes the speed the simulation reaches, `None` when it keeps up.
+    pub fn set_reached_speed(&mut self, reached: Option<f64>) {
+        if self.reached.map(|r| r.round()) != reached.map(|r| r.round()) {
+            self.dirty = true;
+        }
+        self.reached = reached;
+    }
+
+    /// Something changed since the last call: the screen must be redrawn.
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Asks for a full redraw.
+    pub fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    /// What the terminal was asked to do since the last call.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.requests)
+    }
+
+    /// Starts keeping every call for [`App::take_record`].
+    pub fn start_recording(&mut self) {
+        self.record.get_or_insert_with(Vec::new);
+    }
+
+    /// Stops keeping calls.
+    pub fn stop_recording(&mut self) {
+        self.record = None;
+    }
+
+    /// The calls recorded since the last time, oldest first.
+    pub fn take_record(&mut self) -> Vec<Entry> {
+        self.record.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The progress and the lessons whose entry changed since the last
+    /// call, when any did.
+    pub fn take_progress(&mut self) -> Option<(&Progress, Vec<String>)> {
+        let changed = std::mem::take(&mut self.progress_changed);
+        (!changed.is_empty()).then_some((&self.progress, changed))
+    }
+
+    /// Replaces the progress (a recording's, as its session began).
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.progress = progress;
+    }
+
+    /// Side A's trace events since the last call, each batch with the
+    /// names of its world's bdis (a lesson opened from the list may bring
+    /// other disks).
+    pub fn take_trace(&mut self) -> Vec<(Vec<String>, Vec<TraceEvent>)> {
+        self.stash_trace();
+        std::mem::take(&mut self.trace_stash)
+    }
+
+    /// Sets aside the session's trace events before it is replaced.
+    fn stash_trace(&mut self) {
+        let events = self.session.take_trace();
+        if !events.is_empty() {
+            let names = self.world().bdis().iter().map(|b| b.name.clone()).collect();
+            self.trace_stash.push((names, events));
+        }
+    }
+
+    /// Applies a recorded call.
+    pub fn replay(&mut self, entry: Entry) {
+        match entry {
+            Entry::Advance(t) => self.advance_to(t),
+            Entry::Key(_, msg) => self.update(msg),
+        }
+    }
+
+    // ---- the one place it changes ----------------------------------------------------
+
+    /// Applies a message.
+    pub fn update(&mut self, msg: Msg) {
+        if let Some(log) = &mut self.record {
+            log.push(Entry::Key(self.session.sim_ns, msg));
+        }
+        self.dirty = true;
+        if self.picker.is_some() {
+            self.update_picker(msg);
+        } else {
+            self.update_dashboard(msg);
+        }
+        self.sync_lesson_clock();
+        self.refresh_lesson();
+    }
+
+    fn update_dashboard(&mut self, msg: Msg) {
+        match msg {
+            Msg::AddDd
+            | Msg::RemoveDd
+            | Msg::DirtyRatio(_)
+            | Msg::BackgroundRatio(_)
+            | Msg::Memory(_)
+            | Msg::Patches(_) => {
+                let bdi = self.bdi;
+                self.session.apply(|w| input_for(msg, bdi, w));
+                self.note = self.change_note(msg);
+            }
+            Msg::Quit => self.quit = true,
+            Msg::TogglePause => self.paused = !self.paused,
+            Msg::Step => {
+                if self.paused {
+                    let t = self.session.sim_ns + NS_PER_SEC / 10;
+                    self.advance_inner(t);
+                } else {
+                    self.note = "single step works while paused (space)".into();
+                }
+            }
+            Msg::Faster => self.set_speed((self.speed + 1).min(SPEEDS.len() - 1)),
+            Msg::Slower => self.set_speed(self.speed.saturating_sub(1)),
+            Msg::NextBdi => self.bdi = (self.bdi + 1) % self.world().bdis().len(),
+            Msg::PrevBdi => {
+                let n = self.world().bdis().len();
+                self.bdi = (self.bdi + n - 1) % n;
+            }
+            Msg::Lesson(m) => self.update_lesson(m),
+            Msg::Window => {
+                self.window = (self.window + 1) % WINDOWS.len();
+                self.note = match self.window_s() {
+                    Some(s) => format!("chart window {}", window_name(s)),
+                    None => "chart window: the whole run".into(),
+                };
+            }
+            Msg::Compare => self.cycle_compare(),
+            Msg::Reset => {
+                self.note = match self.session.build() {
+                    Err(e) => e.to_string(),
+                    Ok(()) => "restarted".into(),
+                };
+                self.bdi = self.bdi.min(self.world().bdis().len() - 1);
+            }
+            _ => self.update_view(msg),
+        }
+    }
+
+    /// Messages that change only what is shown, not the worlds.
+    fn update_view(&mut self, msg: Msg) {
+        match msg {
+            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
+            Msg::Back => {
+                if self.help {
+                    self.help = false;
+                } else if self.tasks_focus {
+                    self.tasks_focus = false;
+                } else {
+                    self.zoom = None;
+                }
+            }
+            Msg::Help => {
+                self.help = !self.help;
+                self.help_scroll = 0;
+            }
+            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
+            Msg::Theme => {
+                self.theme = match self.theme {
+                    ThemeKind::Dark => ThemeKind::Light,
+                    ThemeKind::Light => ThemeKind::Dark,
+                    ThemeKind::Mono => ThemeKind::Mono,
+                };
+            }
+            Msg::LogScale => {
+                self.log_scale = !self.log_scale;
+                self.note =
+                    if self.log_scale { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
+            }
+            Msg::Snapshot => self.requests.push(Request::SaveSvg),
+            Msg::Suspend => self.requests.push(Request::Suspend),
+            Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
+            Msg::ScrollTasks(rows) => {
+                let live = self.world().tasks().iter().filter(|t| t.alive()).count();
+                self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(live.saturating_sub(1));
+            }
+            _ => {}
+        }
+    }
+
+    fn set_speed(&mut self, i: usize) {
+        self.speed = i;
+        self.reached = None;
+    }
+
+    /// The status line's note after a world change.
+    fn change_note(&self, msg: Msg) -> String {
+        let w = self.world();
+        let t = w.vm().tunables;
+        let bdi = crate::session::bdi_label(w, self.bdi);
+        match msg {
+            Msg::AddDd => format!("added a dd on {bdi}"),
+            Msg::RemoveDd => format!("removed a dd from {bdi}"),
+            Msg::DirtyRatio(_) => format!("dirty_ratio {}", t.dirty_ratio),
+            Msg::BackgroundRatio(_) => format!("dirty_background_ratio {}", t.dirty_background_ratio),
+            Msg::Memory(_) => format!("memory {} MiB", w.vm().memory_pages >> 8),
+            Msg::Patches(_) => format!("patch level: {}", level_name(w.patches(), w.legacy())),
+            _ => String::new(),
+        }
+    }
+
+    fn cycle_compare(&mut self) {
+        // The IO-less side: the scenario's level if it is IO-less, else all 11.
+        let cfg = &self.session.config;
+        let level = if cfg.patches >= 7 { cfg.patches } else { 11 };
+        let next = match self.session.compare {
+            None => Some(Compare::Legacy(level)),
+            Some(Compare::Legacy(_)) => Some(Compare::Linux2638(level)),
+            Some(Compare::Linux2638(_)) => Some(Compare::Patch(level)),
+            Some(Compare::Patch(_)) => {
+                let r = cfg.tunables.dirty_ratio;
+                Some(Compare::DirtyRatio(if r > 1 { (r / 2).max(1) } else { 20 }))
+            }
+            Some(Compare::DirtyRatio(_) | Compare::Alternative) => None,
+        };
+        self.set_compare(next);
+    }
+
+    /// Switches the comparison (both worlds restart at time 0).
+    pub fn set_compare(&mut self, compare: Option<Compare>) {
+        self.dirty = true;
+        self.note = match self.session.set_compare(compare) {
+            Err(e) => e.to_string(),
+            Ok(()) => match compare {
+                Some(_) => format!("compare: {} vs {}", self.sides()[0].label, self.sides()[1].label),
+                None => "compare off".into(),
+            },
+        };
+        self.bdi = self.bdi.min(self.world().bdis().len() - 1);
+    }
+
+    /// Advances every side to `t`. In a lesson, time stops at the end of
+    /// the open step (which is judged there) unless the step auto-advances,
+    /// in which case the next step opens.
+    pub fn advance_to(&mut self, t: u64) {
+        if let Some(log) = &mut self.record {
+            log.push(Entry::Advance(t));
+        }
+        self.advance_inner(t);
+    }
+
+    fn advance_inner(&mut self, t: u64) {
+        if self.lesson_advance(t) && self.session.advance_to(t) {
+            self.dirty = true;
+            self.refresh_lesson();
+        }
+    }
+}
+
+/// A chart window as the status line names it: `30 s`, `5 min`.
+pub fn window_name(s: u64) -> String {
+    if s >= 60 && s.is_multiple_of(60) { format!("{} min", s / 60) } else { format!("{s} s") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+    use crate::sim::config::Legacy;
+
+    fn app() -> App {
+        let opts = AppOptions::default();
+        App::new(presets::get("default").expect("preset").expect("valid"), None, &opts).expect("builds")
+    }
+
+    #[test]
+    fn keys_change_the_running_world() {
+        let mut a = app();
+        a.advance_to(2 * NS_PER_SEC);
+        a.update(Msg::AddDd);
+        assert_eq!(a.world().tasks().iter().filter(|t| t.alive()).count(), 2);
+        assert_eq!(a.note(), "added a dd on sda (HDD)");
+        a.update(Msg::DirtyRatio(-1));
+        assert_eq!(a.world().vm().tunables.dirty_ratio, 19);
+        a.update(Msg::Patches(false));
+        assert_eq!(a.world().patches(), 10);
+        a.update(Msg::Memory(true));
+        assert_eq!(a.world().vm().memory_pages, 2 << 20);
+        a.update(Msg::RemoveDd);
+        a.advance_to(3 * NS_PER_SEC);
+        assert_eq!(a.world().tasks().iter().filter(|t| t.alive()).count(), 1);
+    }
+
+    #[test]
+    fn a_second_dd_pulls_dirty_ratelimit_toward_half_the_bandwidth() {
+        let mut a = app();
+        a.advance_to(20 * NS_PER_SEC);
+        let b = &a.world().bdis()[0];
+        let (before, bw) = (b.dirty_ratelimit as f64, b.avg_write_bandwidth as f64);
+        a.update(Msg::AddDd);
+        a.advance_to(25 * NS_PER_SEC);
+        let after = a.world().bdis()[0].dirty_ratelimit as f64;
+        let target = bw / 2.0;
+        assert!((after - target).abs() < 0.75 * (before - target).abs(), "{before} -> {after}, target {target}");
+        assert_eq!(a.world().tasks().iter().filter(|t| t.alive()).count(), 2);
+    }
+
+    #[test]
+    fn threshold_lines_move_at_once_even_when_paused() {
+        let mut a = app();
+        a.advance_to(5 * NS_PER_SEC);
+        a.update(Msg::TogglePause);
+        let before = a.world().samples().back().expect("sample").thresh;
+        a.update(Msg::DirtyRatio(-5));
+        let after = a.world().samples().back().expect("sample").thresh;
+        assert!(after < before, "{before} -> {after}");
+    }
+
+    #[test]
+    fn patch_level_goes_down_to_legacy_then_2_6_38_and_back() {
+        let mut a = app();
+        for _ in 0..11 {
+            a.update(Msg::Patches(false));
+        }
+        assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux31));
+        for _ in 0..5 {
+            a.update(Msg::Patches(false));
+        }
+        assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux2638));
+        assert_eq!(a.note(), "patch level: legacy 2.6.38 (IO-full)");
+        a.update(Msg::Patches(true));
+        assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux31));
+        for _ in 0..20 {
+            a.update(Msg::Patches(true));
+        }
+        assert_eq!((a.world().patches(), a.world().legacy()), (11, Legacy::Linux31));
+    }
+
+    #[test]
+    fn compare_cycles_through_its_modes_in_lockstep() {
+        let mut a = app();
+        a.update(Msg::Compare);
+        assert_eq!(a.sides().len(), 2);
+        assert_eq!((a.sides()[0].world.patches(), a.sides()[1].world.patches()), (0, 11));
+        a.advance_to(NS_PER_SEC);
+        assert_eq!(a.sides()[0].world.now_ns(), a.sides()[1].world.now_ns());
+        a.update(Msg::Compare);
+        assert_eq!(a.sides()[0].world.legacy(), Legacy::Linux2638);
+        assert_eq!(a.sides()[0].label, "legacy 2.6.38 (IO-full)");
+        assert_eq!((a.sides()[1].world.patches(), a.sides()[1].world.legacy()), (11, Legacy::Linux31));
+        a.update(Msg::Compare);
+        assert_eq!((a.sides()[0].world.patches(), a.sides()[1].world.patches()), (10, 11));
+        a.update(Msg::Compare);
+        assert_eq!(a.sides()[1].world.vm().tunables.dirty_ratio, 10);
+        a.update(Msg::Compare);
+        assert_eq!(a.sides().len(), 1);
+        assert!(Compare::parse("patches=0").is_err());
+        assert_eq!(Compare::parse("2.6.38"), Ok(Compare::Linux2638(11)));
+        assert_eq!(Compare::parse("2.6.38=9"), Ok(Compare::Linux2638(9)));
+        assert_eq!(Compare::parse(&Compare::Linux2638(9).to_string()), Ok(Compare::Linux2638(9)));
+        assert_eq!(Compare::parse("dirty-ratio=5"), Ok(Compare::DirtyRatio(5)));
+    }
+
+    #[test]
+    fn speeds_step_1_2_5_from_a_tenth_to_unbounded() {
+        let mut a = app();
+        for _ in 0..30 {
+            a.update(Msg::Slower);
+        }
+        assert_eq!(a.speed(), 0.1);
+        let mut seen = vec![a.speed()];
+        for _ in 0..30 {
+            a.update(Msg::Faster);
+            seen.push(a.speed());
+        }
+        seen.dedup();
+        assert_eq!(&seen[..7], &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]);
+        assert!(a.speed().is_infinite());
+    }
+
+    #[test]
+    fn terminal_requests_wait_for_the_terminal() {
+        let mut a = app();
+        a.update(Msg::Snapshot);
+        a.update(Msg::Suspend);
+        assert_eq!(a.take_requests(), vec![Request::SaveSvg, Request::Suspend]);
+        assert!(a.take_requests().is_empty());
+    }
+
+    #[test]
+    fn the_window_key_names_the_window_it_chose() {
+        let mut a = app();
+        assert_eq!(a.window_s(), Some(60));
+        a.update(Msg::Window);
+        assert_eq!((a.window_s(), a.note()), (Some(300), "chart window 5 min"));
+        a.update(Msg::Window);
+        assert_eq!(a.window_s(), None);
+    }
+}

@@ -1,0 +1,168 @@
+//! The crate's one error type: what went wrong, as one line a user can act
+//! on (`path:line:col: what was expected`), and the exit code it maps to.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Exit code for bad input: a usage error, an unreadable, invalid or
+/// unwritable file, not enough memory for what was asked.
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// Exit code when the terminal cannot be driven.
+pub const EXIT_TERMINAL: u8 = 1;
+
+/// Anything that stops dirtyviz from doing what it was asked.
+#[derive(Debug)]
+pub enum Error {
+    /// Something the user gave is wrong: an option, a name, the content of
+    /// a file (`path:line:col: what was expected`), a world that cannot be
+    /// built.
+    Invalid(String),
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done, e.g. "cannot read".
+        doing: &'static str,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// There is not enough memory for what was asked.
+    OutOfMemory {
+        /// What needed it, e.g. "10000 tasks".
+        what: String,
+        /// About how much it needed [bytes].
+        bytes: u64,
+    },
+    /// The terminal could not be set up or drawn to.
+    Terminal(std::io::Error),
+    /// A signal (Ctrl-C) stopped the run; the number is the signal's.
+    Interrupted(i32),
+}
+
+/// Results of anything in dirtyviz.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Bad input, described by `what`.
+    pub fn invalid(what: impl Into<String>) -> Error {
+        Error::Invalid(what.into())
+    }
+
+    /// For `map_err`: an I/O failure on `path` while doing `doing`.
+    pub fn io<'a>(path: &'a Path, doing: &'static str) -> impl FnOnce(std::io::Error) -> Error + 'a {
+        move |source| Error::Io { path: path.to_path_buf(), doing, source }
+    }
+
+    /// The same error with `prefix: ` before its message (an origin, a
+    /// step); I/O errors already name their file and stay as they are.
+    pub fn context(self, prefix: impl fmt::Display) -> Error {
+        match self {
+            Error::Invalid(what) => Error::Invalid(format!("{prefix}: {what}")),
+            other => other,
+        }
+    }
+
+    /// The process exit code this error ends dirtyviz with.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Terminal(_) => EXIT_TERMINAL,
+            // As a shell reports a process a signal ended.
+            Error::Interrupted(signal) => (128 + signal).clamp(0, 255) as u8,
+            _ => EXIT_BAD_INPUT,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Invalid(what) => f.write_str(what),
+            Error::Io { path, doing, source } => write!(f, "{}: {doing}: {}", path.display(), io_reason(source)),
+            Error::OutOfMemory { what, bytes } => {
+                write!(f, "not enough memory for {what} (needs about {} MiB)", bytes.div_ceil(1 << 20))
+            }
+            Error::Terminal(e) => write!(f, "terminal: {}", io_reason(e)),
+            Error::Interrupted(_) => f.write_str("interrupted: no output was written, existing files are as they were"),
+        }
+    }
+}
+
+/// An I/O error's reason without the "(os error N)" tail.
+fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } | Error::Terminal(source) => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::sim::ConfigError> for Error {
+    fn from(e: crate::sim::ConfigError) -> Error {
+        Error::Invalid(e.0)
+    }
+}
+
+impl From<String> for Error {
+    fn from(what: String) -> Error {
+        Error::Invalid(what)
+    }
+}
+
+impl From<&str> for Error {
+    fn from(what: &str) -> Error {
+        Error::Invalid(what.to_string())
+    }
+}
+
+/// `text` with control characters (terminal escapes, newlines) shown as
+/// escapes, so that a name or path never acts on the terminal it is
+/// printed to.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_name_the_file_without_the_os_error_number() {
+        let e = Error::io(Path::new("t.jsonl"), "cannot write")(std::io::Error::from_raw_os_error(28));
+        assert_eq!(e.to_string(), "t.jsonl: cannot write: No space left on device");
+        assert_eq!(e.exit_code(), EXIT_BAD_INPUT);
+    }
+
+    #[test]
+    fn out_of_memory_says_how_much() {
+        let e = Error::OutOfMemory { what: "10000 tasks".into(), bytes: 3 << 20 };
+        assert_eq!(e.to_string(), "not enough memory for 10000 tasks (needs about 3 MiB)");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("sda"), "sda");
+        assert_eq!(printable("a\u{1b}]0;x\u{7}b\n"), "a\\u{1b}]0;x\\u{7}b\\n");
+        assert_eq!(Error::invalid("x").context("s.ron").to_string(), "s.ron: x");
+    }
+}

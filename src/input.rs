@@ -1,0 +1,142 @@
+//! Reading the files a user hands dirtyviz (scenarios, lessons,
+//! recordings): regular files only, read up to a size cap, so that a FIFO,
+//! a device or a huge file is a one-line error instead of a hang or an
+//! exhausted memory.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Largest scenario or lesson file [bytes].
+pub const MAX_RON_BYTES: u64 = 16 << 20;
+
+/// Largest recording [bytes].
+pub const MAX_RECORDING_BYTES: u64 = 1 << 30;
+
+/// What a path that is not a regular file is.
+fn file_type_name(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens `path` (a `what`: "scenario", "lesson", "recording") for
+/// reading if it is a regular file of at most `cap` bytes. The type is
+/// checked before opening, so that opening a FIFO cannot block.
+pub fn open(path: &Path, what: &str, cap: u64) -> Result<File> {
+    let meta = std::fs::metadata(path).map_err(Error::io(path, "cannot read"))?;
+    if !meta.is_file() {
+        return Err(Error::invalid(format!(
+            "{}: cannot read {what}: {}, not a regular file",
+            path.display(),
+            file_type_name(&meta)
+        )));
+    }
+    if meta.len() > cap {
+        return Err(too_big(path, what, cap));
+    }
+    File::open(path).map_err(Error::io(path, "cannot read"))
+}
+
+fn too_big(path: &Path, what: &str, cap: u64) -> Error {
+    Error::invalid(format!("{}: a {what} file may be at most {} MiB, this one is larger", path.display(), cap >> 20))
+}
+
+/// Reads a text file (a scenario or lesson) of at most `cap` bytes,
+/// without a leading byte-order mark.
+pub fn read_text(path: &Path, what: &str, cap: u64) -> Result<String> {
+    let file = open(path, what, cap)?;
+    let mut bytes = Vec::new();
+    // The file may have grown since it was measured.
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(Error::io(path, "cannot read"))?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big(path, what, cap));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    })?;
+    Ok(without_bom(&text).to_string())
+}
+
+/// `text` without a leading UTF-8 byte-order mark.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// Reads lines of at most a given length from a reader of at most a
+/// given size: a file without line breaks cannot fill memory.
+pub struct Lines<R> {
+    reader: BufReader<std::io::Take<R>>,
+    buf: Vec<u8>,
+    /// Line number of the last line read (1-based).
+    pub number: usize,
+}
+
+impl<R: Read> Lines<R> {
+    /// Lines of `reader`, which is read up to `cap` bytes.
+    pub fn new(reader: R, cap: u64) -> Lines<R> {
+        Lines { reader: BufReader::with_capacity(1 << 16, reader.take(cap)), buf: Vec::new(), number: 0 }
+    }
+
+    /// The next line without its line break, or `None` at the end. Errs
+    /// with a message when the line is longer than `max` bytes or not UTF-8.
+    pub fn next_line(&mut self, max: usize) -> std::result::Result<Option<&str>, String> {
+        self.buf.clear();
+        self.number += 1;
+        let mut limited = (&mut self.reader).take(max as u64 + 1);
+        limited.read_until(b'\n', &mut self.buf).map_err(|e| e.to_string())?;
+        if self.buf.is_empty() {
+            return Ok(None);
+        }
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        } else if self.buf.len() > max {
+            return Err(format!("a line longer than {max} bytes"));
+        }
+        std::str::from_utf8(&self.buf).map(Some).map_err(|_| "not UTF-8 text".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_bounded() {
+        let mut lines = Lines::new(&b"one\ntwo\n0123456789"[..], 1 << 20);
+        assert_eq!(lines.next_line(5), Ok(Some("one")));
+        assert_eq!(lines.next_line(5), Ok(Some("two")));
+        assert_eq!(lines.next_line(5), Err("a line longer than 5 bytes".to_string()));
+        let mut lines = Lines::new(&b"last"[..], 1 << 20);
+        assert_eq!(lines.next_line(5), Ok(Some("last")));
+        assert_eq!(lines.next_line(5), Ok(None));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert_eq!(without_bom("\u{feff}Scenario()"), "Scenario()");
+        assert_eq!(without_bom("Scenario()"), "Scenario()");
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let e = read_text(Path::new("/dev/zero"), "scenario", MAX_RON_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), "/dev/zero: cannot read scenario: a character device, not a regular file");
+        let e = read_text(Path::new("/"), "lesson", MAX_RON_BYTES).unwrap_err();
+        assert!(e.to_string().contains("a directory, not a regular file"), "{e}");
+    }
+}

@@ -1,0 +1,54 @@
+//! Command-line types (clap derive) of `dirtyviz view` and `dirtyviz live`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+/// `dirtyviz view`.
+#[derive(Debug, Args)]
+pub struct TraceViewArgs {
+    /// A kernel trace of the writeback events: the output of
+    /// /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
+    /// `perf script`; `-` reads standard input.
+    #[arg(value_name = "FILE|-")]
+    pub file: String,
+    /// Write the summary as JSON (with --fit: the trace, the model and
+    /// both side by side).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+    /// Write the trace as a time series (one row per 100 ms of its clock) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Build the scenario the trace implies (thresholds, bdis, their
+    /// bandwidth and tasks, CPUs, HZ), run it for the trace's span, and
+    /// report the two side by side.
+    #[arg(long)]
+    pub fit: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `dirtyviz live`.
+#[derive(Debug, Args)]
+pub struct LiveArgs {
+    /// How long to read, e.g. 10s or 2m (default: until Ctrl-C).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = crate::cli::duration)]
+    pub duration: Option<u64>,
+    /// Write the summary as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+    /// Write the time series (one row per 100 ms) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Keep the trace's lines in FILE, to open later with `dirtyviz view`.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Use the tracefs mounted at DIR (default: find one, or mount tracefs
+    /// on /sys/kernel/tracing and unmount it at the end).
+    #[arg(long, value_name = "DIR")]
+    pub tracefs: Option<PathBuf>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}

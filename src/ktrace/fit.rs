@@ -1,0 +1,342 @@
+//! `--fit`: the scenario a kernel trace implies, run headless beside it.
+//!
+//! What a trace tells: the thresholds exactly (global_dirty_state prints
+//! them in pages), each bdi's write bandwidth (bdi_dirty_ratelimit), the
+//! tasks throttled on each bdi (balance_dirty_pages), the CPUs (header or
+//! CPU column), HZ (the granularity of the millisecond fields) and the
+//! kernel generation (the fields printed). What it does not: memory, the
+//! device's kind, block sizes, when tasks started; those are assumed and
+//! the summary says so.
+
+use serde::Serialize;
+
+use super::Error;
+use super::summary::TraceSummary;
+use crate::run::{RunOptions, Summary};
+use crate::scenario::Scenario;
+
+/// At most this many bdis become devices (the model's limit).
+const MAX_DEVICES: usize = 64;
+/// Longest model run [s].
+const MAX_DURATION_S: f64 = 3600.0;
+
+/// Something read off the trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Inferred {
+    pub what: String,
+    pub value: String,
+    /// The events or fields it was read from.
+    pub from: String,
+}
+
+/// Something the trace does not show, and what the model assumes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Assumed {
+    pub what: String,
+    pub assumed: String,
+    pub why: String,
+}
+
+/// One quantity of the trace beside the model's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Compared {
+    pub quantity: String,
+    pub unit: &'static str,
+    pub trace: Option<f64>,
+    pub model: Option<f64>,
+}
+
+/// The model's side.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelSide {
+    /// The fitted scenario, as `dirtyviz run --scenario` reads it.
+    pub scenario: Scenario,
+    /// What running it headless gave.
+    pub summary: Summary,
+}
+
+/// `view --fit --summary-json`: the trace, the model, and how they compare.
+#[derive(Clone, Debug, Serialize)]
+pub struct FitSummary {
+    pub trace: TraceSummary,
+    pub model: ModelSide,
+    pub inferred: Vec<Inferred>,
+    pub not_inferred: Vec<Assumed>,
+    pub compare: Vec<Compared>,
+}
+
+/// The fitted scenario and the notes on how it was fitted.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub scenario: Scenario,
+    pub inferred: Vec<Inferred>,
+    pub not_inferred: Vec<Assumed>,
+}
+
+fn ron_string(s: &str) -> String {
+    ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// Builds the scenario `t` implies.
+pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
+    let mut inferred = Vec::new();
+    let mut assumed = Vec::new();
+    let mut inf = |what: &str, value: String, from: &str| {
+        inferred.push(Inferred { what: what.into(), value, from: from.into() });
+    };
+    let mut not = |what: &str, value: String, why: &str| {
+        assumed.push(Assumed { what: what.into(), assumed: value, why: why.into() });
+    };
+    let mut fields = vec![format!("name: {}", ron_string(&format!("fit of {}", t.source)))];
+    fields.push(format!(
+        "description: {}",
+        ron_string("The world a kernel trace implies: its thresholds, bdis, their write bandwidth and tasks.")
+    ));
+
+    let (thresh, bg) = thresholds(t, &mut inf, &mut not);
+    if let (Some(th), Some(bg)) = (thresh, bg) {
+        fields.push(format!("dirty_ratio: 0, dirty_bytes: {}", th * 4096));
+        fields.push(format!("dirty_background_ratio: 0, dirty_background_bytes: {}", bg * 4096));
+    }
+    let thresh_mb = thresh.map_or(0, |p| p.div_ceil(256));
+    let memory_mb = (4 * thresh_mb).next_power_of_two().max(4096);
+    fields.push(format!("memory_mb: {memory_mb}"));
+    let ratio_hint = match (thresh, bg) {
+        (Some(th), Some(bg)) if (2 * bg).abs_diff(th) <= 2 => {
+            format!("; if they came from the default ratios (20 %, 10 %), about {} MiB were dirtyable", th * 5 / 256)
+        }
+        _ => String::new(),
+    };
+    not(
+        "memory",
+        format!("{memory_mb} MiB"),
+        &format!("the thresholds are modelled as vm.dirty_bytes, exact in pages whatever the memory{ratio_hint}"),
+    );
+
+    match t.kernel.cpus {
+        Some(c) => {
+            fields.push(format!("cpus: {c}"));
+            inf("cpus", c.to_string(), t.kernel.cpus_note);
+        }
+        None => not("cpus", "8".into(), t.kernel.cpus_note),
+    }
+    match t.kernel.hz {
+        Some(h) => {
+            fields.push(format!("hz: {h}"));
+            inf("HZ", h.to_string(), &t.kernel.hz_note);
+        }
+        None => not("HZ", "1000".into(), &t.kernel.hz_note),
+    }
+    inf("kernel", t.kernel.generation.clone(), "the fields printed");
+    if !t.kernel.generation.starts_with("3.2 ") {
+        not(
+            "kernel",
+            "the v12 series as merged in 3.2 (patch level 11)".into(),
+            "later kernels changed the loop (3.3's think time, cgroup writeback domains, ...); the model runs 3.2's",
+        );
+    }
+
+    let (devices, tasks) = devices_and_tasks(t, &mut inf, &mut not);
+    if devices.is_empty() {
+        return Err(Error::invalid(format!(
+            "{}: --fit needs balance_dirty_pages or bdi_dirty_ratelimit events to know the bdis",
+            t.source
+        )));
+    }
+    fields.push(format!("devices: [{}]", devices.join(", ")));
+    fields.push(format!("tasks: [{}]", tasks.join(", ")));
+    not(
+        "device kind",
+        "a seekless disk (Ssd) at the traced write_bw".into(),
+        "a trace names bdis by device number only",
+    );
+    not("block size", "4k writes".into(), "balance_dirty_pages counts pages, not write() calls");
+    not(
+        "task start",
+        "every task from the trace's first event".into(),
+        "a task dirties freely before its first throttling event",
+    );
+
+    let duration = (t.span.duration_s * 10.0).ceil() / 10.0;
+    let duration = duration.clamp(1.0, MAX_DURATION_S);
+    fields.push(format!("duration_s: {duration}"));
+    inf("duration", format!("{duration} s"), "the trace's span");
+
+    let text = format!("Scenario({})", fields.join(", "));
+    let scenario = Scenario::from_ron(&text, "fitted scenario")?;
+    Ok(Fit { scenario, inferred, not_inferred: assumed })
+}
+
+/// thresh and bg_thresh [pages]: global_dirty_state's, else rebuilt from
+/// balance_dirty_pages' limit and setpoint.
+fn thresholds(
+    t: &TraceSummary,
+    inf: &mut impl FnMut(&str, String, &str),
+    not: &mut impl FnMut(&str, String, &str),
+) -> (Option<u64>, Option<u64>) {
+    let g = t.global.as_ref();
+    if let Some((th, bg)) = g.and_then(|g| g.thresh_pages.zip(g.bg_thresh_pages)) {
+        let (th, bg) = (th as u64, bg as u64);
+        inf("thresh", format!("{th} pages"), "global_dirty_state thresh= (the most frequent value)");
+        inf("bg_thresh", format!("{bg} pages"), "global_dirty_state bg_thresh=");
+        return (Some(th), Some(bg));
+    }
+    let bdp = t.bdis.iter().find_map(|b| b.balance_dirty_pages.as_ref());
+    if let Some((limit, setpoint)) = bdp.and_then(|p| p.limit_mb.first.zip(p.setpoint_mb.first)) {
+        let (limit, setpoint) = ((limit * 256.0) as u64, (setpoint * 256.0) as u64);
+        // setpoint = (limit + freerun) / 2 and freerun = (thresh + bg) / 2,
+        // with thresh = limit once the limit has settled.
+        let freerun = (2 * setpoint).saturating_sub(limit);
+        let bg = (2 * freerun).saturating_sub(limit);
+        inf("thresh", format!("{limit} pages (approximately)"), "balance_dirty_pages limit= (no global_dirty_state)");
+        inf("bg_thresh", format!("{bg} pages (approximately)"), "balance_dirty_pages setpoint= and limit=");
+        return (Some(limit), Some(bg));
+    }
+    not(
+        "thresholds",
+        "dirty_ratio 20, dirty_background_ratio 10".into(),
+        "no global_dirty_state and no balance_dirty_pages events",
+    );
+    (None, None)
+}
+
+/// The scenario's devices and tasks, one device per bdi.
+fn devices_and_tasks(
+    t: &TraceSummary,
+    inf: &mut impl FnMut(&str, String, &str),
+    not: &mut impl FnMut(&str, String, &str),
+) -> (Vec<String>, Vec<String>) {
+    let mut bdis: Vec<_> = t.bdis.iter().collect();
+    if bdis.len() > MAX_DEVICES {
+        bdis.sort_by_key(|b| std::cmp::Reverse(b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit));
+        bdis.truncate(MAX_DEVICES);
+        not("bdis", format!("the {MAX_DEVICES} with most events"), "the model has at most 64 devices");
+    }
+    let mut devices = Vec::new();
+    let mut tasks = Vec::new();
+    for b in bdis {
+        let name = ron_string(&b.bdi);
+        let bw = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps).filter(|&bw| bw > 0.001);
+        match bw {
+            Some(bw) => inf(
+                &format!("bdi {} write bandwidth", b.bdi),
+                format!("{bw:.1} MiB/s"),
+                "median bdi_dirty_ratelimit write_bw=",
+            ),
+            None => not(
+                &format!("bdi {} write bandwidth", b.bdi),
+                "400 MiB/s".into(),
+                "no bdi_dirty_ratelimit event of this bdi",
+            ),
+        }
+        devices.push(format!("(name: {name}, kind: Ssd, bandwidth_mbps: {})", bw.unwrap_or(400.0)));
+        let n = b.tasks.len();
+        if n > 0 {
+            tasks.push(format!("Dd(bdi: {name}, n: {n})"));
+            inf(&format!("bdi {} tasks", b.bdi), format!("{n} dd"), "the tasks of its balance_dirty_pages events");
+        } else {
+            not(&format!("bdi {} tasks", b.bdi), "none".into(), "no task was throttled on it");
+        }
+    }
+    (devices, tasks)
+}
+
+/// Fits a scenario to `t`, runs it for the trace's span and sets the two
+/// side by side.
+pub fn fit_and_run(t: &TraceSummary) -> Result<FitSummary, Error> {
+    let fit = scenario(t)?;
+    let opts = RunOptions { duration_ns: (fit.scenario.duration_s * 1e9) as u64, ..RunOptions::default() };
+    let summary = crate::run::run(&fit.scenario, &opts, &mut |_| {})?;
+    let compare = compare(t, &summary);
+    Ok(FitSummary {
+        trace: t.clone(),
+        model: ModelSide { scenario: fit.scenario, summary },
+        inferred: fit.inferred,
+        not_inferred: fit.not_inferred,
+        compare,
+    })
+}
+
+/// The quantities both sides have.
+fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
+    let mut rows = Vec::new();
+    let mut row = |quantity: String, unit: &'static str, trace: Option<f64>, model: Option<f64>| {
+        rows.push(Compared { quantity, unit, trace, model });
+    };
+    let g = t.global.as_ref();
+    let pages = |mb: f64| (mb * 256.0).round();
+    let pg = |v: Option<i64>| v.map(|p| p as f64);
+    row("thresh".into(), "pages", g.and_then(|g| pg(g.thresh_pages)), Some(pages(m.global.thresh_mb)));
+    row("bg_thresh".into(), "pages", g.and_then(|g| pg(g.bg_thresh_pages)), Some(pages(m.global.bg_thresh_mb)));
+    row("limit".into(), "pages", g.and_then(|g| pg(g.limit_pages)), Some(pages(m.global.limit_mb)));
+    row("freerun".into(), "MiB", g.and_then(|g| g.freerun_mb), Some(m.global.freerun_mb));
+    row("setpoint".into(), "MiB", g.and_then(|g| g.setpoint_mb), Some(m.global.setpoint_mb));
+    row(
+        format!("dirty, mean (model: after {} s)", m.global.settle_s),
+        "MiB",
+        g.and_then(|g| g.dirty_mb.mean),
+        m.global.dirty_mean_mb,
+    );
+    row("dirty, max".into(), "MiB", g.and_then(|g| g.dirty_mb.max), Some(m.global.dirty_max_mb));
+    for b in &t.bdis {
+        let Some(mb) = m.bdis.iter().find(|x| x.name == b.bdi) else { continue };
+        let bdr = b.bdi_dirty_ratelimit.as_ref();
+        let bdp = b.balance_dirty_pages.as_ref();
+        row(format!("{} write_bw", b.bdi), "MiB/s", bdr.and_then(|r| r.write_bw_mbps), mb.write_bw_mbps);
+        row(
+            format!("{} dirty_ratelimit", b.bdi),
+            "MiB/s",
+            bdr.and_then(|r| r.dirty_ratelimit_mbps).or(bdp.and_then(|p| p.dirty_ratelimit_mbps)),
+            mb.dirty_ratelimit_mbps,
+        );
+        row(format!("{} tasks", b.bdi), "", Some(b.tasks.len() as f64), Some(mb.tasks as f64));
+    }
+    let p = &t.pause_ms;
+    let ms = |v: Option<i64>| v.map(|x| x as f64);
+    row("pauses".into(), "sleeps", Some(p.sleeps as f64), Some(m.pauses_ms.count as f64));
+    row("pause p50".into(), "ms", ms(p.p50), Some(m.pauses_ms.p50));
+    row("pause p90".into(), "ms", ms(p.p90), Some(m.pauses_ms.p90));
+    row("pause p99".into(), "ms", ms(p.p99), Some(m.pauses_ms.p99));
+    row("pause max".into(), "ms", ms(p.max), Some(m.pauses_ms.max));
+    rows
+}
+
+impl FitSummary {
+    /// The text `view --fit` prints after the trace's report.
+    pub fn report(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        let sc = &self.model.scenario;
+        let bytes = |b: Option<u64>, ratio: u64| match b {
+            Some(b) => format!("{:.1} MiB ({} pages)", b as f64 / 1048576.0, b / 4096),
+            None => format!("{ratio} %"),
+        };
+        let _ = writeln!(
+            s,
+            "fit         {} CPUs, HZ {}, dirty {}, background {}, memory {} MiB, {:.1} s; {}",
+            sc.cpus,
+            sc.hz,
+            bytes(sc.dirty_bytes, sc.dirty_ratio),
+            bytes(sc.dirty_background_bytes, sc.dirty_background_ratio),
+            sc.memory_mb,
+            sc.duration_s,
+            sc.devices
+                .iter()
+                .map(|d| format!("bdi {} at {:.1} MiB/s", d.name, d.bandwidth_mbps.unwrap_or(0.0)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for a in &self.not_inferred {
+            let _ = writeln!(s, "assumed     {}: {}; {}", a.what, a.assumed, a.why);
+        }
+        let _ = writeln!(s, "{:<40} {:>12} {:>12}", "side by side", "trace", "model");
+        let cell = |v: Option<f64>| {
+            v.map_or("-".to_string(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") })
+        };
+        for c in &self.compare {
+            let name = if c.unit.is_empty() { c.quantity.clone() } else { format!("{} [{}]", c.quantity, c.unit) };
+            let _ = writeln!(s, "{name:<40} {:>12} {:>12}", cell(c.trace), cell(c.model));
+        }
+        s
+    }
+}

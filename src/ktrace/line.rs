@@ -1,0 +1,339 @@
+//! One line of a trace, taken apart: the ftrace line header
+//! (`dd-1294 [001] ...1. 1307.423437: `), perf script's
+//! (`dd  1294 [001]  1307.423437: writeback:`), then `bdi NAME: ` and the
+//! `key=value` fields, read by name.
+//!
+//! ```text
+//!   dd-1294  (1294) [001] ...1.  1307.423437: bdi_dirty_ratelimit: bdi 254:0: write_bw=479460 ...
+//!   └─ task ─┘ └tgid┘ └cpu┘ └flags└ timestamp ┘ └──── event ────┘ └─ bdi ─┘  └─ fields ─┘
+//! ```
+//!
+//! Nothing here fails: a line is an event, a header, another event, or
+//! something unreadable, and the caller counts what it skips.
+
+use super::event::{EventKind, Field};
+
+/// What one line holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Parsed<'a> {
+    /// An empty line.
+    Blank,
+    /// A header or comment line (`# tracer: nop`, trace-cmd's `cpus=2`);
+    /// the CPU count when it states one.
+    Header { cpus: Option<u32>, tool: Option<Tool> },
+    /// One of the three writeback events.
+    Event(RawEvent<'a>),
+    /// A well-formed line of another event or tracer.
+    Other,
+    /// One of the three events with a field missing or unreadable
+    /// (truncated, corrupted).
+    Malformed,
+    /// No event line at all.
+    Unreadable,
+}
+
+/// The program that wrote the trace, as far as a line shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// `/sys/kernel/tracing/trace` with its header.
+    FtraceFile,
+    /// `trace-cmd report` (it starts with `cpus=N`).
+    TraceCmd,
+    /// `perf script` (events named `writeback:...`).
+    Perf,
+}
+
+/// A writeback event line before its names are interned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawEvent<'a> {
+    /// Which event.
+    pub kind: EventKind,
+    /// Command name of the task.
+    pub comm: &'a str,
+    /// Its pid, when shown.
+    pub pid: Option<u32>,
+    /// CPU, when shown.
+    pub cpu: Option<u32>,
+    /// Timestamp [s].
+    pub time_s: f64,
+    /// The bdi's name (its device number, `8:0`), for bdi events.
+    pub bdi: Option<&'a str>,
+    /// The fields read, by name, with their printed values.
+    pub fields: Vec<(Field, i128)>,
+    /// perf script names events `writeback:<name>`.
+    pub perf: bool,
+    /// The fields are named as from 6.15 (`wb_setpoint`, `wb_dirty`).
+    pub wb_names: bool,
+}
+
+/// Takes one line apart.
+pub fn parse(line: &str) -> Parsed<'_> {
+    let s = line.trim();
+    if s.is_empty() {
+        return Parsed::Blank;
+    }
+    if s.starts_with('#') {
+        let cpus = s.find("#P:").and_then(|i| leading_number(&s[i + 3..]));
+        let tool = s.contains("tracer:").then_some(Tool::FtraceFile);
+        return Parsed::Header { cpus, tool };
+    }
+    if let Some(n) = s.strip_prefix("cpus=") {
+        return Parsed::Header { cpus: leading_number(n), tool: Some(Tool::TraceCmd) };
+    }
+    if s.starts_with("version = ") || (s.starts_with("CPU ") && s.ends_with(" is empty")) {
+        return Parsed::Header { cpus: None, tool: Some(Tool::TraceCmd) };
+    }
+    let Some(head) = header(s) else { return Parsed::Unreadable };
+    let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other };
+    match fields(kind, head.body) {
+        Some(body) => Parsed::Event(RawEvent {
+            kind,
+            comm: head.comm,
+            pid: head.pid,
+            cpu: head.cpu,
+            time_s: head.time_s,
+            bdi: body.bdi,
+            fields: body.fields,
+            perf: head.event.starts_with("writeback:"),
+            wb_names: body.wb_names,
+        }),
+        None => Parsed::Malformed,
+    }
+}
+
+/// The part of a line before the event's own text.
+struct Head<'a> {
+    comm: &'a str,
+    pid: Option<u32>,
+    cpu: Option<u32>,
+    time_s: f64,
+    event: &'a str,
+    body: &'a str,
+}
+
+/// Finds the timestamp (`1307.423437:`), the event name after it and the
+/// task and CPU before it.
+fn header(s: &str) -> Option<Head<'_>> {
+    let tokens = tokens(s);
+    let cpu_at = tokens.iter().position(|&(_, t)| is_cpu(t));
+    let from = cpu_at.map_or(0, |i| i + 1);
+    let ts_at = (from..tokens.len()).find(|&i| timestamp(tokens[i].1).is_some())?;
+    let time_s = timestamp(tokens[ts_at].1)?;
+    let &(event_start, event_tok) = tokens.get(ts_at + 1)?;
+    let event = event_tok.strip_suffix(':')?;
+    let body = &s[event_start + event_tok.len()..];
+    let task_end = tokens[cpu_at.unwrap_or(ts_at)].0;
+    let (comm, pid) = task(s[..task_end].trim());
+    let cpu = cpu_at.and_then(|i| tokens[i].1.trim_matches(['[', ']']).parse().ok());
+    Some(Head { comm, pid, cpu, time_s, event, body })
+}
+
+/// Whitespace-separated tokens with their byte offsets.
+fn tokens(s: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in s.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(b)) => {
+                out.push((b, &s[b..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(b) = start {
+        out.push((b, &s[b..]));
+    }
+    out
+}
+
+/// `[001]`.
+fn is_cpu(t: &str) -> bool {
+    t.len() >= 3 && t.starts_with('[') && t.ends_with(']') && t[1..t.len() - 1].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `1307.423437:` as seconds.
+fn timestamp(t: &str) -> Option<f64> {
+    let n = t.strip_suffix(':')?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit() || b == b'.') || !n.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    n.parse().ok().filter(|v: &f64| v.is_finite())
+}
+
+/// Splits `kworker/u8:3-21023`, `dd  1294`, `dd 1294/1294` or
+/// `dd-1294  (1294)` into command and pid.
+fn task(s: &str) -> (&str, Option<u32>) {
+    // ftrace's tgid column: `(1294)` or `(-------)`.
+    let s = match s.strip_suffix(')').and_then(|x| x.rfind('(').map(|i| (x, i))) {
+        Some((x, i)) if x[i + 1..].trim().bytes().all(|b| b.is_ascii_digit() || b == b'-') => x[..i].trim_end(),
+        _ => s,
+    };
+    if let Some(i) = s.rfind('-')
+        && let Ok(pid) = s[i + 1..].parse::<u32>()
+        && i > 0
+    {
+        return (&s[..i], Some(pid));
+    }
+    if let Some(i) = s.rfind(char::is_whitespace) {
+        let last = &s[i + 1..];
+        let pid = last.split('/').next().and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some() {
+            return (s[..i].trim_end(), pid);
+        }
+    }
+    (s, None)
+}
+
+fn leading_number(s: &str) -> Option<u32> {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    s[..end].parse().ok()
+}
+
+/// An event's own text, read.
+struct Body<'a> {
+    bdi: Option<&'a str>,
+    fields: Vec<(Field, i128)>,
+    /// Named as from 6.15 (`wb_setpoint`, `wb_dirty`).
+    wb_names: bool,
+}
+
+/// The bdi name and the fields of an event's text, or None when the event
+/// is malformed: no `bdi NAME:` where one belongs, a known field whose
+/// value is not a number, a word where a field belongs, or a field every
+/// release prints missing.
+fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
+    let body = body.trim_start();
+    let (bdi, rest) = if kind.has_bdi() {
+        let after = body.strip_prefix("bdi ")?;
+        let end = after.find(": ")?;
+        (Some(&after[..end]), &after[end + 2..])
+    } else {
+        (None, body)
+    };
+    let mut out = Vec::with_capacity(16);
+    // A word without `=` may only continue the text value of a field this
+    // reader does not know (a cgroup path, say).
+    let mut after_unknown = false;
+    let mut wb_names = false;
+    for token in rest.split_whitespace() {
+        match token.split_once('=') {
+            Some((key, value)) => match Field::lookup(kind, key) {
+                Some(field) => {
+                    out.push((field, value.parse::<i128>().ok()?));
+                    wb_names |= key.starts_with("wb_");
+                    after_unknown = false;
+                }
+                None => after_unknown = true,
+            },
+            None if after_unknown => {}
+            None => return None,
+        }
+    }
+    let required_present = Field::of(kind).filter(|f| f.required(kind)).all(|f| out.iter().any(|(g, _)| *g == f));
+    required_present.then_some(Body { bdi, fields: out, wb_names })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(line: &str) -> RawEvent<'_> {
+        match parse(line) {
+            Parsed::Event(e) => e,
+            other => panic!("{line:?} parsed as {other:?}"),
+        }
+    }
+
+    fn value(e: &RawEvent, f: Field) -> Option<i128> {
+        e.fields.iter().find(|(g, _)| *g == f).map(|&(_, v)| v)
+    }
+
+    #[test]
+    fn a_6_18_ftrace_line() {
+        let e = event(
+            "              dd-1294    [001] ...1.  1307.423437: bdi_dirty_ratelimit: bdi 254:0: write_bw=479460 awrite_bw=343308 dirty_rate=983560 dirty_ratelimit=102400 task_ratelimit=208304 balanced_dirty_ratelimit=72704 cgroup_ino=1",
+        );
+        assert_eq!(
+            (e.kind, e.comm, e.pid, e.cpu, e.bdi),
+            (EventKind::BdiDirtyRatelimit, "dd", Some(1294), Some(1), Some("254:0"))
+        );
+        assert_eq!(e.time_s, 1307.423437);
+        assert_eq!(value(&e, Field::WriteBw), Some(479460));
+        assert_eq!(value(&e, Field::BalancedDirtyRatelimit), Some(72704));
+        assert_eq!(value(&e, Field::CgroupIno), Some(1));
+        assert!(!e.perf);
+    }
+
+    #[test]
+    fn task_names_with_dashes_spaces_and_colons() {
+        let task = |head: &str| {
+            let line = format!(
+                "{head} global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7"
+            );
+            let e = event(&line);
+            (e.comm.to_string(), e.pid, e.bdi.is_none())
+        };
+        assert_eq!(task("kworker/u8:3-21023 [000] ..... 1307.673102:"), ("kworker/u8:3".into(), Some(21023), true));
+        assert_eq!(task(" Web Content-3321  [003] d..1  12.5:"), ("Web Content".into(), Some(3321), true));
+        assert_eq!(task("    dd-1294    (   1294) [001] .....  5.0:"), ("dd".into(), Some(1294), true));
+        assert_eq!(task("           <...>-77 [000] 5.0:"), ("<...>".into(), Some(77), true));
+    }
+
+    #[test]
+    fn perf_script_and_trace_cmd_lines() {
+        let e = event(
+            "              dd  1294 [001]  1307.423437: writeback:bdi_dirty_ratelimit: bdi 254:0: write_bw=1 awrite_bw=2 dirty_rate=3 dirty_ratelimit=4 task_ratelimit=5 balanced_dirty_ratelimit=6 cgroup_ino=1",
+        );
+        assert_eq!((e.comm, e.pid, e.cpu, e.perf), ("dd", Some(1294), Some(1), true));
+        let e = event(
+            "dd 1294/1294 2.000001: writeback:global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7",
+        );
+        assert_eq!((e.comm, e.pid, e.cpu), ("dd", Some(1294), None));
+        assert_eq!(parse("cpus=4"), Parsed::Header { cpus: Some(4), tool: Some(Tool::TraceCmd) });
+        let e = event(
+            "              dd-3015  [002]   412.123456: balance_dirty_pages:  bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=12",
+        );
+        assert_eq!((e.bdi, e.cpu), (Some("8:16"), Some(2)));
+    }
+
+    #[test]
+    fn headers_state_the_cpu_count() {
+        assert_eq!(
+            parse("# entries-in-buffer/entries-written: 12110/12110   #P:2"),
+            Parsed::Header { cpus: Some(2), tool: None }
+        );
+        assert_eq!(parse("# tracer: nop"), Parsed::Header { cpus: None, tool: Some(Tool::FtraceFile) });
+        assert_eq!(parse("   "), Parsed::Blank);
+    }
+
+    #[test]
+    fn what_is_skipped_and_why() {
+        let bdp = "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=1";
+        assert!(matches!(parse(bdp), Parsed::Event(_)));
+        // Truncated in the middle of a field, or before a field every release prints.
+        assert_eq!(parse(&bdp[..bdp.len() - 4]), Parsed::Malformed);
+        assert_eq!(parse(&bdp[..bdp.len() - 1]), Parsed::Malformed, "pause= without a value");
+        assert_eq!(parse("dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0"), Parsed::Malformed);
+        assert_eq!(parse("dd-1 [000] 1.0: balance_dirty_pages: limit=x"), Parsed::Malformed);
+        // Other events and garbage.
+        assert_eq!(parse("dd-1 [000] 1.0: sched_switch: prev_comm=dd prev_pid=1"), Parsed::Other);
+        assert_eq!(parse("<idle>-0 [001] d.h1. 9.5: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);
+        assert_eq!(parse("\u{fffd}\u{fffd}garbage"), Parsed::Unreadable);
+        assert_eq!(parse("dd-1 [000] 1.0:"), Parsed::Unreadable);
+    }
+
+    #[test]
+    fn unknown_fields_and_text_values_are_ignored() {
+        let e = event(
+            "dd-1 [000] 1.0: bdi_dirty_ratelimit: bdi 8:0: write_bw=1 awrite_bw=2 dirty_rate=3 dirty_ratelimit=4 task_ratelimit=5 balanced_dirty_ratelimit=6 cgroup=/user.slice/a b future_field=7",
+        );
+        assert_eq!(e.fields.len(), 6);
+        let e = event(
+            "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 cg_dirty_cap=9 setpoint=2 dirty=3 wb_setpoint=4 wb_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=-4294824915 period=4 think=0",
+        );
+        assert_eq!(value(&e, Field::BdiSetpoint), Some(4));
+        assert_eq!(value(&e, Field::Pause), Some(-4294824915));
+    }
+}

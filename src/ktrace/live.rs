@@ -1,0 +1,331 @@
+//! The running kernel: find (or mount) tracefs, enable the three writeback
+//! events, read `trace_pipe`, and on every way out (the end, an error, a
+//! signal the caller turns into a stop request, a panic) put each event's
+//! enable file and `tracing_on` back as they were and unmount what was
+//! mounted. Only SIGKILL can leave the events on.
+
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::event::EventKind;
+use super::{Collector, Error};
+
+/// Where a tracefs is mounted, and whether this program mounted it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tracefs {
+    /// The directory holding `trace_pipe` and `events/`.
+    pub root: PathBuf,
+    /// The mount point to unmount at the end, when this program mounted it.
+    pub mounted: Option<PathBuf>,
+}
+
+/// The usual mount point.
+const DEFAULT_MOUNT: &str = "/sys/kernel/tracing";
+
+fn has_pipe(dir: &Path) -> bool {
+    dir.join("trace_pipe").exists()
+}
+
+/// Finds a mounted tracefs (or debugfs's `tracing/`), else mounts tracefs
+/// on /sys/kernel/tracing. `explicit` names one to use as it is.
+pub fn find_tracefs(explicit: Option<&Path>) -> Result<Tracefs, Error> {
+    if let Some(dir) = explicit {
+        if !has_pipe(dir) {
+            return Err(Error::invalid(format!("{}: no trace_pipe here: not a tracefs", dir.display())));
+        }
+        return Ok(Tracefs { root: dir.to_path_buf(), mounted: None });
+    }
+    if unsafe { libc::geteuid() } != 0 {
+        return Err(Error::invalid("dirtyviz live needs root: tracefs is root's (try sudo dirtyviz live ...)"));
+    }
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+    for line in mounts.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (Some(dir), Some(fstype)) = (f.get(1), f.get(2)) else { continue };
+        let dir = Path::new(dir);
+        let root = match *fstype {
+            "tracefs" => dir.to_path_buf(),
+            "debugfs" => dir.join("tracing"),
+            _ => continue,
+        };
+        if has_pipe(&root) {
+            return Ok(Tracefs { root, mounted: None });
+        }
+    }
+    let target = Path::new(DEFAULT_MOUNT);
+    if has_pipe(target) {
+        return Ok(Tracefs { root: target.to_path_buf(), mounted: None });
+    }
+    let known = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
+    if !known.lines().any(|l| l.split_whitespace().last() == Some("tracefs")) {
+        return Err(Error::invalid("this kernel has no tracefs (CONFIG_TRACING is off): nothing to trace"));
+    }
+    if !target.is_dir() {
+        return Err(Error::invalid(format!(
+            "tracefs is not mounted and {DEFAULT_MOUNT} does not exist to mount it on"
+        )));
+    }
+    let out = Command::new("mount")
+        .args(["-t", "tracefs", "nodev", DEFAULT_MOUNT])
+        .output()
+        .map_err(|e| Error::invalid(format!("cannot run mount: {e}")))?;
+    if !out.status.success() || !has_pipe(target) {
+        let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        return Err(Error::invalid(format!("cannot mount tracefs on {DEFAULT_MOUNT}: {why}")));
+    }
+    Ok(Tracefs { root: target.to_path_buf(), mounted: Some(target.to_path_buf()) })
+}
+
+/// An open tracing session. Dropping it restores what it changed.
+#[derive(Debug)]
+pub struct Session {
+    fs: Tracefs,
+    /// Files changed and what they held before.
+    saved: Vec<(PathBuf, String)>,
+    pipe: Option<File>,
+    /// The events this kernel has, and those it lacks.
+    pub enabled: Vec<EventKind>,
+    pub missing: Vec<EventKind>,
+    /// Reads of old buffer contents thrown away before the events were enabled.
+    pub discarded: u64,
+    restored: bool,
+}
+
+fn enable_file(root: &Path, kind: EventKind) -> PathBuf {
+    root.join("events/writeback").join(kind.name()).join("enable")
+}
+
+/// `0`, `1` (or `0*`, `1*` when soft-disabled): the state to write back.
+fn state(text: &str) -> String {
+    text.trim().trim_end_matches('*').to_string()
+}
+
+impl Session {
+    /// Enables the events on `fs` and opens its trace_pipe. On error,
+    /// whatever was changed is put back before returning.
+    pub fn start(fs: Tracefs) -> Result<Session, Error> {
+        let mut s = Session {
+            fs,
+            saved: Vec::new(),
+            pipe: None,
+            enabled: Vec::new(),
+            missing: Vec::new(),
+            discarded: 0,
+            restored: false,
+        };
+        let root = s.fs.root.clone();
+        let denied = |path: &Path, e: std::io::Error| {
+            let hint = if e.kind() == ErrorKind::PermissionDenied { " (dirtyviz live needs root)" } else { "" };
+            Error::invalid(format!("{}: {e}{hint}", path.display()))
+        };
+        for kind in EventKind::ALL {
+            let path = enable_file(&root, kind);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => {
+                    s.saved.push((path, state(&text)));
+                    s.enabled.push(kind);
+                }
+                Err(e) if e.kind() == ErrorKind::NotFound => s.missing.push(kind),
+                Err(e) => return Err(denied(&path, e)),
+            }
+        }
+        if s.enabled.is_empty() {
+            return Err(Error::invalid(format!(
+                "{}: this kernel has none of the writeback tracepoints (Linux 3.2 or later has them)",
+                root.join("events/writeback").display()
+            )));
+        }
+        let on = root.join("tracing_on");
+        if let Ok(text) = std::fs::read_to_string(&on) {
+            s.saved.push((on, state(&text)));
+        }
+        let pipe_path = root.join("trace_pipe");
+        let mut pipe = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&pipe_path)
+            .map_err(|e| denied(&pipe_path, e))?;
+        // What the buffer holds from before is not the kernel running now
+        // (at most 16 MiB of it: events already on may never let it empty).
+        let mut buf = vec![0u8; 1 << 16];
+        while s.discarded < 256 && matches!(pipe.read(&mut buf), Ok(n) if n > 0) {
+            s.discarded += 1;
+        }
+        // Everything to change is saved: now change it.
+        for (path, _) in s.saved.clone() {
+            std::fs::write(&path, "1").map_err(|e| denied(&path, e))?;
+        }
+        s.pipe = Some(pipe);
+        Ok(s)
+    }
+
+    /// Reads what trace_pipe holds now into `buf`; 0 when nothing is waiting.
+    pub fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let Some(pipe) = &mut self.pipe else { return Ok(0) };
+        match pipe.read(buf) {
+            Ok(n) => Ok(n),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => Ok(0),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Puts every file back as it was and unmounts what was mounted;
+    /// the problems met, if any (each is also tried when others fail).
+    pub fn restore(&mut self) -> Vec<String> {
+        if self.restored {
+            return Vec::new();
+        }
+        self.restored = true;
+        self.pipe = None;
+        let mut problems = Vec::new();
+        for (path, value) in self.saved.iter().rev() {
+            if let Err(e) = std::fs::write(path, value) {
+                problems.push(format!("{}: cannot restore {value}: {e}", path.display()));
+            }
+        }
+        if let Some(dir) = &self.fs.mounted {
+            match Command::new("umount").arg(dir).output() {
+                Ok(o) if o.status.success() => {}
+                Ok(o) => problems.push(format!(
+                    "cannot unmount {}: {}",
+                    dir.display(),
+                    String::from_utf8_lossy(&o.stderr).trim()
+                )),
+                Err(e) => problems.push(format!("cannot run umount: {e}")),
+            }
+        }
+        problems
+    }
+
+    /// The tracefs in use.
+    pub fn tracefs(&self) -> &Tracefs {
+        &self.fs
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        for p in self.restore() {
+            eprintln!("warning: {p}");
+        }
+    }
+}
+
+/// How a live capture ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The duration ran out.
+    Duration,
+    /// A stop was asked for (SIGINT, SIGTERM, SIGHUP).
+    Stopped,
+}
+
+/// Reads `session`'s trace_pipe into `collector` (and each raw line into
+/// `save`) until `duration` passes or `stop` is set.
+pub fn capture(
+    session: &mut Session,
+    collector: &mut Collector,
+    mut save: Option<&mut Vec<u8>>,
+    duration: Option<Duration>,
+    stop: &AtomicBool,
+) -> Result<Ended, Error> {
+    let started = Instant::now();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut pending: Vec<u8> = Vec::new();
+    let pipe = session.fs.root.join("trace_pipe");
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(Ended::Stopped);
+        }
+        if duration.is_some_and(|d| started.elapsed() >= d) {
+            return Ok(Ended::Duration);
+        }
+        let n = session.read(&mut buf).map_err(|e| Error::invalid(format!("{}: read failed: {e}", pipe.display())))?;
+        if n == 0 {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        pending.extend_from_slice(&buf[..n]);
+        let complete = pending.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        for line in pending[..complete].split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            collector.line(&String::from_utf8_lossy(line));
+            if let Some(out) = save.as_deref_mut() {
+                out.extend_from_slice(line);
+                out.push(b'\n');
+            }
+        }
+        pending.drain(..complete);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory shaped like tracefs, its trace_pipe a plain file.
+    fn fake_tracefs(name: &str, pipe: &str, enabled: &str) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("dirtyviz-live-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for kind in [EventKind::BalanceDirtyPages, EventKind::GlobalDirtyState] {
+            let dir = root.join("events/writeback").join(kind.name());
+            std::fs::create_dir_all(&dir).expect("fake event dir");
+            std::fs::write(dir.join("enable"), format!("{enabled}\n")).expect("enable file");
+        }
+        std::fs::write(root.join("tracing_on"), "0\n").expect("tracing_on");
+        std::fs::write(root.join("trace_pipe"), pipe).expect("pipe");
+        root
+    }
+
+    fn read(path: PathBuf) -> String {
+        std::fs::read_to_string(path).expect("readable")
+    }
+
+    #[test]
+    fn enables_reads_and_restores_every_file() {
+        let line = "dd-7 [000] 1.5: global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7\n";
+        let root = fake_tracefs("restore", "old\n", "0");
+        let fs = find_tracefs(Some(&root)).expect("a tracefs");
+        let mut session = Session::start(fs).expect("starts");
+        assert_eq!(session.missing, [EventKind::BdiDirtyRatelimit]);
+        assert_eq!(read(enable_file(&root, EventKind::GlobalDirtyState)), "1");
+        assert_eq!(read(root.join("tracing_on")), "1");
+        assert_eq!(session.discarded, 1, "what the buffer held before is thrown away");
+        std::fs::write(root.join("trace_pipe"), format!("old\n{}", line.repeat(3))).expect("new events");
+        let mut c = Collector::new(false);
+        let mut saved = Vec::new();
+        let stop = AtomicBool::new(false);
+        let ended = capture(&mut session, &mut c, Some(&mut saved), Some(Duration::from_millis(150)), &stop);
+        assert!(matches!(ended, Ok(Ended::Duration)), "{ended:?}");
+        assert_eq!(c.decoder.stats.events, [0, 0, 3]);
+        assert_eq!(saved, line.repeat(3).as_bytes());
+        drop(session);
+        assert_eq!(read(enable_file(&root, EventKind::GlobalDirtyState)), "0");
+        assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "0");
+        assert_eq!(read(root.join("tracing_on")), "0");
+        std::fs::remove_dir_all(&root).expect("cleaned");
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_capture_and_enabled_events_stay_enabled() {
+        let root = fake_tracefs("stop", "", "1");
+        let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
+        let stop = AtomicBool::new(true);
+        let ended = capture(&mut session, &mut Collector::new(false), None, None, &stop);
+        assert!(matches!(ended, Ok(Ended::Stopped)), "{ended:?}");
+        assert!(session.restore().is_empty());
+        assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "1");
+        assert_eq!(read(root.join("tracing_on")), "0");
+        std::fs::remove_dir_all(&root).expect("cleaned");
+    }
+
+    #[test]
+    fn a_directory_without_trace_pipe_is_refused() {
+        let e = find_tracefs(Some(Path::new("/"))).expect_err("not a tracefs");
+        assert!(e.to_string().contains("no trace_pipe"), "{e}");
+    }
+}

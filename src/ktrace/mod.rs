@@ -1,0 +1,180 @@
+//! The real kernel beside the model: reading the writeback tracepoints a
+//! Linux kernel (3.2 and later) writes while it throttles dirtiers, and
+//! turning them into the quantities the simulation charts.
+//!
+//! ```text
+//!  trace file, `-`,      ┌────────┐ lines ┌─────────┐ events ┌────────────┐  summary JSON / text
+//!  or trace_pipe (live) ─┤ reader ├──────►│ decoder ├───────►│ summarizer ├─► (per bdi: counts, medians,
+//!                        └────────┘       │ (line:  │        └────────────┘   limits, pauses, tasks)
+//!                                         │ fields  │        ┌────────────┐
+//!                                         │ by name)├───────►│   series   ├─► CSV, charts: rows per
+//!                                         └─────────┘        └────────────┘   100 ms on the trace clock
+//!                                                           fit: scenario ─► headless run ─► side by side
+//! ```
+//!
+//! - [`event`]: the three tracepoints, their fields, names and units by release.
+//! - [`line`]: one line taken apart (ftrace, trace-cmd report, perf script).
+//! - [`reader`]: lines to events, counting what is skipped.
+//! - [`summary`], [`series`]: what the events add up to.
+//! - [`fit`]: the scenario a trace implies, run beside it.
+//! - [`live`]: the running kernel's trace_pipe, restoring tracefs on exit.
+//! - [`command`], [`cli`]: `dirtyviz view` and `dirtyviz live`.
+
+pub mod cli;
+pub mod command;
+pub mod event;
+pub mod fit;
+pub mod line;
+pub mod live;
+pub mod reader;
+pub mod series;
+pub mod stats;
+pub mod summary;
+
+use std::fs::File;
+use std::io::{BufRead, BufWriter, Write};
+use std::path::Path;
+
+use reader::{Decoder, read_all};
+use series::Series;
+use summary::{Summarizer, TraceSummary};
+
+pub use crate::error::Error;
+
+/// A trace read: its summary, the reader's names and counts, and the
+/// series when asked for.
+#[derive(Debug)]
+pub struct Analysis {
+    pub summary: TraceSummary,
+    pub decoder: Decoder,
+    pub series: Option<Series>,
+}
+
+/// Consumes events as they are read: the summary always, the series when
+/// wanted. Used by `view` on a file and by `live` on trace_pipe.
+#[derive(Debug, Default)]
+pub struct Collector {
+    pub decoder: Decoder,
+    summarizer: Summarizer,
+    series: Option<Series>,
+}
+
+impl Collector {
+    /// A collector; `series` keeps the rows (for a CSV or charts).
+    pub fn new(series: bool) -> Collector {
+        Collector { series: series.then(|| Series::new(false)), ..Collector::default() }
+    }
+
+    /// Reads one line.
+    pub fn line(&mut self, text: &str) {
+        if let Some(e) = self.decoder.line(text) {
+            self.summarizer.add(&e);
+            if let Some(s) = &mut self.series {
+                s.add(&e);
+            }
+        }
+    }
+
+    /// Reads every line of `input`.
+    pub fn read(&mut self, input: impl BufRead) -> std::io::Result<()> {
+        let Collector { decoder, summarizer, series } = self;
+        read_all(input, decoder, |e, _| {
+            summarizer.add(e);
+            if let Some(s) = series.as_mut() {
+                s.add(e);
+            }
+        })
+    }
+
+    /// What was read; an error when it holds no writeback event.
+    pub fn finish(mut self, source: &str) -> Result<Analysis, Error> {
+        let st = &self.decoder.stats;
+        if st.total_events() == 0 {
+            let what = if st.lines == 0 {
+                "empty".to_string()
+            } else {
+                format!(
+                    "no writeback event in {} lines (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
+                    st.lines
+                )
+            };
+            return Err(Error::invalid(format!("{source}: {what}")));
+        }
+        if let Some(s) = &mut self.series {
+            s.finish();
+        }
+        let summary = self.summarizer.finish(source, &self.decoder);
+        Ok(Analysis { summary, decoder: self.decoder, series: self.series })
+    }
+}
+
+/// Reads a trace file, or standard input for `-`.
+pub fn analyse(path: &str, series: bool) -> Result<Analysis, Error> {
+    let mut c = Collector::new(series);
+    let result = if path == "-" {
+        c.read(std::io::stdin().lock())
+    } else {
+        let f = File::open(path).map_err(|e| Error::invalid(format!("{path}: cannot read: {e}")))?;
+        c.read(std::io::BufReader::with_capacity(1 << 16, f))
+    };
+    result.map_err(|e| Error::invalid(format!("{path}: read failed: {e}")))?;
+    c.finish(path)
+}
+
+/// Writes a file the safe way: to a temporary file beside it, renamed
+/// over it once complete, so a failure never leaves half a file.
+pub fn write_file(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) -> Result<(), Error> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let fail = |what: &str, e: std::io::Error| Error::invalid(format!("{}: {what}: {e}", path.display()));
+    let file = File::create(&tmp).map_err(|e| fail("cannot create", e))?;
+    let mut w = BufWriter::with_capacity(1 << 16, file);
+    let written = write(&mut w).and_then(|_| w.flush()).and_then(|_| w.get_ref().sync_all());
+    drop(w);
+    if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail("write failed", e));
+    }
+    Ok(())
+}
+
+/// Writes `value` as pretty JSON to `path`.
+pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), Error> {
+    write_file(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, value)?;
+        writeln!(w)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_input_or_one_without_writeback_events_is_an_error() {
+        let c = Collector::new(false);
+        assert_eq!(c.finish("x").map(|_| ()).map_err(|e| e.to_string()), Err("x: empty".to_string()));
+        let mut c = Collector::new(false);
+        c.read("# tracer: nop\nsh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
+        let e = c.finish("y").expect_err("no events");
+        assert!(e.to_string().starts_with("y: no writeback event in 2 lines"), "{e}");
+    }
+
+    #[test]
+    fn files_are_written_whole_or_not_at_all() {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-ktrace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let path = dir.join("out.json");
+        std::fs::write(&path, "old").expect("written");
+        let e = write_file(&path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert!(e.expect_err("fails").to_string().contains("disk full"));
+        assert_eq!(std::fs::read_to_string(&path).expect("kept"), "old");
+        write_json(&path, &serde_json::json!({"a": 1})).expect("writes");
+        assert_eq!(std::fs::read_to_string(&path).expect("new"), "{\n  \"a\": 1\n}\n");
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
+        std::fs::remove_dir_all(&dir).expect("cleaned");
+    }
+}

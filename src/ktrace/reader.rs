@@ -1,0 +1,247 @@
+//! The tolerant reader: lines in, events out, with a count of everything
+//! it skipped. It keeps no line once read: bdis and tasks are interned,
+//! everything else streams to whoever consumes the events.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::BufRead;
+
+use super::event::{BdiId, Event, EventKind, Field, Task, TaskId};
+use super::line::{self, Parsed, Tool};
+
+/// What the reader has seen so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReadStats {
+    /// Lines read.
+    pub lines: u64,
+    /// Header and comment lines.
+    pub header_lines: u64,
+    /// Empty lines.
+    pub blank_lines: u64,
+    /// Events read, by [`EventKind::index`].
+    pub events: [u64; 3],
+    /// Lines of other events or tracers, skipped.
+    pub other_events: u64,
+    /// Writeback events with a field missing or unreadable, skipped.
+    pub malformed: u64,
+    /// Lines that are no event at all, skipped.
+    pub unreadable: u64,
+    /// Values printed wrapped, by field name.
+    pub wrapped: BTreeMap<&'static str, u64>,
+    /// Fields seen, by event: which release printed the trace.
+    pub fields_seen: [Vec<Field>; 3],
+    /// balance_dirty_pages printed 6.15's names (`wb_setpoint`, `wb_dirty`).
+    pub wb_names: bool,
+    /// The CPU count a header states (`#P:2`, `cpus=2`).
+    pub header_cpus: Option<u32>,
+    /// The highest CPU number on an event line.
+    pub max_cpu: Option<u32>,
+    /// The program that wrote the trace, as far as the lines show.
+    pub tool: Option<Tool>,
+    /// First and last event time [s].
+    pub first_s: Option<f64>,
+    pub last_s: Option<f64>,
+}
+
+impl ReadStats {
+    /// Lines skipped: other events, malformed events, unreadable lines.
+    pub fn skipped(&self) -> u64 {
+        self.other_events + self.malformed + self.unreadable
+    }
+
+    /// Writeback events read.
+    pub fn total_events(&self) -> u64 {
+        self.events.iter().sum()
+    }
+
+    /// True when some event of `kind` printed `field`.
+    pub fn saw(&self, kind: EventKind, field: Field) -> bool {
+        self.fields_seen[kind.index()].contains(&field)
+    }
+
+    /// The CPU count: the header's, else one more than the highest CPU seen.
+    pub fn cpus(&self) -> Option<u32> {
+        self.header_cpus.or(self.max_cpu.map(|c| c + 1))
+    }
+
+    /// A name for the program that wrote the trace.
+    pub fn tool_name(&self) -> &'static str {
+        match self.tool {
+            Some(Tool::TraceCmd) => "trace-cmd report",
+            Some(Tool::Perf) => "perf script",
+            Some(Tool::FtraceFile) => "ftrace (trace file)",
+            None => "ftrace (trace_pipe)",
+        }
+    }
+}
+
+/// Turns lines into events, interning bdis and tasks.
+#[derive(Debug, Default)]
+pub struct Decoder {
+    /// Counters.
+    pub stats: ReadStats,
+    /// bdi names by [`BdiId`].
+    pub bdis: Vec<String>,
+    /// Tasks by [`TaskId`].
+    pub tasks: Vec<Task>,
+    bdi_ids: HashMap<String, BdiId>,
+    task_ids: HashMap<Task, TaskId>,
+}
+
+/// At most this many bdis are told apart; later ones are skipped as
+/// malformed (a real machine has tens).
+const MAX_BDIS: usize = 4096;
+
+impl Decoder {
+    /// A decoder that has seen nothing.
+    pub fn new() -> Decoder {
+        Decoder::default()
+    }
+
+    /// Reads one line; the event it holds, if any.
+    pub fn line(&mut self, text: &str) -> Option<Event> {
+        let st = &mut self.stats;
+        st.lines += 1;
+        let raw = match line::parse(text) {
+            Parsed::Blank => {
+                st.blank_lines += 1;
+                return None;
+            }
+            Parsed::Header { cpus, tool } => {
+                st.header_lines += 1;
+                st.header_cpus = st.header_cpus.or(cpus);
+                st.tool = st.tool.or(tool);
+                return None;
+            }
+            Parsed::Other => {
+                st.other_events += 1;
+                return None;
+            }
+            Parsed::Malformed => {
+                st.malformed += 1;
+                return None;
+            }
+            Parsed::Unreadable => {
+                st.unreadable += 1;
+                return None;
+            }
+            Parsed::Event(raw) => raw,
+        };
+        let bdi = match raw.bdi {
+            Some(name) => match self.bdi_id(name) {
+                Some(id) => Some(id),
+                None => {
+                    self.stats.malformed += 1;
+                    return None;
+                }
+            },
+            None => None,
+        };
+        let task = self.task_id(raw.comm, raw.pid);
+        let st = &mut self.stats;
+        st.wb_names |= raw.wb_names;
+        if raw.perf && st.tool.is_none() {
+            st.tool = Some(Tool::Perf);
+        }
+        let mut e = Event::new(raw.kind, raw.time_s, task, raw.cpu, bdi);
+        let seen = &mut st.fields_seen[raw.kind.index()];
+        for &(field, value) in &raw.fields {
+            e.set(field, value);
+            if !seen.contains(&field) {
+                seen.push(field);
+            }
+        }
+        for f in e.wrapped() {
+            *st.wrapped.entry(f.name()).or_default() += 1;
+        }
+        st.events[raw.kind.index()] += 1;
+        st.max_cpu = st.max_cpu.max(raw.cpu);
+        st.first_s = Some(st.first_s.map_or(raw.time_s, |t| t.min(raw.time_s)));
+        st.last_s = Some(st.last_s.map_or(raw.time_s, |t| t.max(raw.time_s)));
+        Some(e)
+    }
+
+    fn bdi_id(&mut self, name: &str) -> Option<BdiId> {
+        if let Some(&id) = self.bdi_ids.get(name) {
+            return Some(id);
+        }
+        if self.bdis.len() >= MAX_BDIS {
+            return None;
+        }
+        let id = self.bdis.len() as BdiId;
+        self.bdis.push(name.to_string());
+        self.bdi_ids.insert(name.to_string(), id);
+        Some(id)
+    }
+
+    fn task_id(&mut self, comm: &str, pid: Option<u32>) -> TaskId {
+        let task = Task { comm: comm.to_string(), pid };
+        if let Some(&id) = self.task_ids.get(&task) {
+            return id;
+        }
+        let id = self.tasks.len() as TaskId;
+        self.tasks.push(task.clone());
+        self.task_ids.insert(task, id);
+        id
+    }
+}
+
+/// Reads every line of `input`, handing each event to `sink`. Bytes that
+/// are not UTF-8 are replaced, never fatal; only a read error stops it.
+pub fn read_all(
+    mut input: impl BufRead,
+    decoder: &mut Decoder,
+    mut sink: impl FnMut(&Event, &Decoder),
+) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(512);
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&buf);
+        if let Some(e) = decoder.line(&text) {
+            sink(&e, decoder);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BDP_3_2: &str = "dd-3015 [002] 412.1: balance_dirty_pages: bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=-4294824915";
+
+    #[test]
+    fn counts_what_it_reads_and_what_it_skips() {
+        let text = format!(
+            "# tracer: nop\n#P:4\n\n{BDP_3_2}\n{BDP_3_2}\ncp-9 [001] 413.0: sched_switch: x=1\n\u{1}\u{2}\n{}\n",
+            &BDP_3_2[..60]
+        );
+        let mut d = Decoder::new();
+        let mut times = Vec::new();
+        read_all(text.as_bytes(), &mut d, |e, _| times.push(e.time_s)).expect("reads");
+        let st = &d.stats;
+        assert_eq!(st.lines, 8);
+        assert_eq!((st.header_lines, st.blank_lines), (2, 1));
+        assert_eq!(st.events, [2, 0, 0]);
+        assert_eq!((st.other_events, st.malformed, st.unreadable, st.skipped()), (1, 1, 1, 3));
+        assert_eq!(st.wrapped.get("pause"), Some(&2));
+        assert_eq!(st.cpus(), Some(4));
+        assert_eq!(times, [412.1, 412.1]);
+        assert_eq!(d.bdis, ["8:16"]);
+        assert_eq!(d.tasks, [Task { comm: "dd".into(), pid: Some(3015) }]);
+        assert!(st.saw(EventKind::BalanceDirtyPages, Field::BdiSetpoint));
+        assert!(!st.saw(EventKind::BalanceDirtyPages, Field::Period));
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_skipped_not_fatal() {
+        let mut input = BDP_3_2.as_bytes().to_vec();
+        input.extend_from_slice(b"\n\xff\xfe\x00garbage\n");
+        input.extend_from_slice(BDP_3_2.as_bytes());
+        let mut d = Decoder::new();
+        let mut n = 0;
+        read_all(&input[..], &mut d, |_, _| n += 1).expect("reads");
+        assert_eq!((n, d.stats.unreadable), (2, 1));
+    }
+}

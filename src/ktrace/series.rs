@@ -1,0 +1,401 @@
+//! A kernel trace as time series on its own clock: one row per 100 ms
+//! holding the latest value of every traced quantity (as the simulation's
+//! samples hold the world at each sample time), per bdi, plus every pause
+//! with its task. These are what the charts draw and what `--csv` writes,
+//! in `dirtyviz run`'s column names where the quantity is the same.
+//!
+//! Rows are bounded by the trace's duration, not its length; a silence of
+//! more than [`MAX_GAP_S`] adds no rows (the time column jumps).
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use super::event::{BdiId, Event, EventKind, Field, TaskId};
+
+/// Row interval [s].
+pub const BIN_S: f64 = 0.1;
+/// Longest silence filled with rows [s].
+pub const MAX_GAP_S: f64 = 60.0;
+/// A task counts as writing to a bdi for this long after its last
+/// balance_dirty_pages event [s].
+pub const TASK_LIVE_S: f64 = 1.0;
+
+/// The global quantities at a row's time. Pages and pages/s.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GlobalRow {
+    /// Dirty + writeback + unstable, the count the limits apply to [pages].
+    pub dirty: Option<u64>,
+    /// NR_WRITEBACK [pages].
+    pub writeback: Option<u64>,
+    /// NR_UNSTABLE_NFS (kernels before 5.8) [pages].
+    pub unstable: Option<u64>,
+    /// dirty_thresh [pages].
+    pub thresh: Option<u64>,
+    /// background_thresh [pages].
+    pub bg_thresh: Option<u64>,
+    /// The global limit [pages].
+    pub limit: Option<u64>,
+    /// The global setpoint [pages].
+    pub setpoint: Option<u64>,
+    /// NR_DIRTIED's rate between the last observations up to this row [pages/s].
+    pub dirtied_rate: Option<f64>,
+    /// NR_WRITTEN's rate, likewise [pages/s].
+    pub written_rate: Option<f64>,
+}
+
+impl GlobalRow {
+    /// (thresh + bg_thresh) / 2 [pages].
+    pub fn freerun(&self) -> Option<u64> {
+        self.thresh.zip(self.bg_thresh).map(|(t, b)| (t + b) / 2)
+    }
+}
+
+/// One bdi at a row's time. Pages and pages/s.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BdiRow {
+    /// The bdi's dirty + writeback [pages].
+    pub dirty: Option<u64>,
+    /// Its setpoint [pages].
+    pub setpoint: Option<u64>,
+    /// write_bandwidth [pages/s].
+    pub write_bw: Option<u64>,
+    /// avg_write_bandwidth [pages/s].
+    pub avg_write_bw: Option<u64>,
+    /// dirty_ratelimit [pages/s].
+    pub dirty_ratelimit: Option<u64>,
+    /// balanced_dirty_ratelimit [pages/s].
+    pub balanced_ratelimit: Option<u64>,
+    /// The bdi's dirty rate as the kernel measured it [pages/s].
+    pub dirty_rate: Option<u64>,
+    /// Last task_ratelimit [pages/s].
+    pub task_ratelimit: Option<u64>,
+    /// task_ratelimit / dirty_ratelimit of the same event.
+    pub pos_ratio: Option<f64>,
+    /// Tasks with a balance_dirty_pages event in the last [`TASK_LIVE_S`].
+    pub tasks: u32,
+    /// The longest pause decided within this row's interval [ms].
+    pub pause_max_ms: Option<i64>,
+}
+
+/// One row: the trace at `t_s`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// End of the row's interval on the trace's clock [s].
+    pub t_s: f64,
+    pub global: GlobalRow,
+    /// By [`BdiId`]; bdis first seen later are missing from earlier rows.
+    pub bdis: Vec<BdiRow>,
+}
+
+/// One pause decided by balance_dirty_pages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PausePoint {
+    /// When [s, the trace's clock].
+    pub t_s: f64,
+    pub bdi: BdiId,
+    pub task: TaskId,
+    /// The pause (≤ 0: no sleep) [ms].
+    pub pause_ms: i64,
+}
+
+/// The trace as rows, built while reading.
+#[derive(Debug, Default)]
+pub struct Series {
+    /// The first event's time: rows start here [s].
+    pub t0: Option<f64>,
+    pub rows: Vec<Row>,
+    /// Every pause, when asked for.
+    pub pauses: Vec<PausePoint>,
+    keep_pauses: bool,
+    /// Index of the interval being filled: it ends at t0 + (bin + 1) × BIN_S.
+    bin: u64,
+    global: GlobalRow,
+    bdis: Vec<BdiRow>,
+    /// Per bdi, each task's last balance_dirty_pages time [s].
+    seen: Vec<HashMap<TaskId, f64>>,
+    /// (time, NR_DIRTIED, NR_WRITTEN) at the last row and the latest.
+    counters_at_row: Option<(f64, i64, i64)>,
+    counters: Option<(f64, i64, i64)>,
+}
+
+impl Series {
+    /// An empty series; `keep_pauses` keeps every pause (for charts).
+    pub fn new(keep_pauses: bool) -> Series {
+        Series { keep_pauses, ..Series::default() }
+    }
+
+    /// Takes one event in. An event earlier than the interval being
+    /// filled (clocks of two CPUs a hair apart) counts in it.
+    pub fn add(&mut self, e: &Event) {
+        let t = e.time_s;
+        let t0 = *self.t0.get_or_insert(t);
+        // A hair of slack puts an event at a row's time in the next row.
+        let k = ((t - t0) / BIN_S + 1e-9).floor().max(0.0) as u64;
+        if k > self.bin && (k - self.bin) as f64 * BIN_S > MAX_GAP_S {
+            self.push_row();
+            self.bin = k;
+        }
+        while k > self.bin {
+            self.push_row();
+            self.bin += 1;
+        }
+        match (e.kind, e.bdi) {
+            (EventKind::GlobalDirtyState, _) => self.add_global(e),
+            (kind, Some(bdi)) => self.add_bdi(kind, bdi, e),
+            (_, None) => {}
+        }
+    }
+
+    fn add_global(&mut self, e: &Event) {
+        let g = &mut self.global;
+        let page = |f| e.get(f).map(|v| v as u64);
+        if let (Some(d), Some(w)) = (page(Field::Dirty), page(Field::Writeback)) {
+            g.dirty = Some(d + w + page(Field::Unstable).unwrap_or(0));
+            g.writeback = Some(w);
+            g.unstable = page(Field::Unstable);
+        }
+        g.thresh = page(Field::Thresh).or(g.thresh);
+        g.bg_thresh = page(Field::BgThresh).or(g.bg_thresh);
+        g.limit = page(Field::Limit).or(g.limit);
+        if let (Some(l), Some(f)) = (g.limit, g.freerun()) {
+            g.setpoint = Some((l + f) / 2);
+        }
+        if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
+            self.counters = Some((e.time_s, d, w));
+        }
+    }
+
+    fn add_bdi(&mut self, kind: EventKind, bdi: BdiId, e: &Event) {
+        let i = bdi as usize;
+        if self.bdis.len() <= i {
+            self.bdis.resize_with(i + 1, BdiRow::default);
+            self.seen.resize_with(i + 1, HashMap::new);
+        }
+        let b = &mut self.bdis[i];
+        let page = |f| e.get(f).map(|v| v as u64);
+        let rate = |f| e.get(f).map(|v| v as u64 / 4);
+        b.dirty_ratelimit = rate(Field::DirtyRatelimit).or(b.dirty_ratelimit);
+        b.task_ratelimit = rate(Field::TaskRatelimit).or(b.task_ratelimit);
+        if let (Some(t), Some(d)) = (e.f(Field::TaskRatelimit), e.f(Field::DirtyRatelimit))
+            && d > 0.0
+        {
+            b.pos_ratio = Some(t / d);
+        }
+        if kind == EventKind::BalanceDirtyPages {
+            b.dirty = page(Field::BdiDirty).or(b.dirty);
+            b.setpoint = page(Field::BdiSetpoint).or(b.setpoint);
+            // balance_dirty_pages also shows the global limit, setpoint and dirty.
+            let g = &mut self.global;
+            g.limit = page(Field::Limit).or(g.limit);
+            g.setpoint = page(Field::Setpoint).or(g.setpoint);
+            g.dirty = page(Field::Dirty).or(g.dirty);
+            if let Some(p) = e.get(Field::Pause) {
+                b.pause_max_ms = Some(b.pause_max_ms.map_or(p, |m| m.max(p)));
+                if self.keep_pauses {
+                    self.pauses.push(PausePoint { t_s: e.time_s, bdi, task: e.task, pause_ms: p });
+                }
+            }
+            self.seen[i].insert(e.task, e.time_s);
+        } else {
+            b.write_bw = rate(Field::WriteBw).or(b.write_bw);
+            b.avg_write_bw = rate(Field::AwriteBw).or(b.avg_write_bw);
+            b.balanced_ratelimit = rate(Field::BalancedDirtyRatelimit).or(b.balanced_ratelimit);
+            b.dirty_rate = rate(Field::DirtyRate).or(b.dirty_rate);
+        }
+    }
+
+    /// Closes the interval being filled into a row.
+    fn push_row(&mut self) {
+        let t = self.t0.unwrap_or(0.0) + (self.bin + 1) as f64 * BIN_S;
+        let mut global = self.global.clone();
+        match (self.counters_at_row, self.counters) {
+            (Some(a), Some(b)) if b.0 > a.0 => {
+                global.dirtied_rate = Some((b.1 - a.1) as f64 / (b.0 - a.0));
+                global.written_rate = Some((b.2 - a.2) as f64 / (b.0 - a.0));
+                self.counters_at_row = Some(b);
+            }
+            (None, Some(b)) => self.counters_at_row = Some(b),
+            _ => {}
+        }
+        let mut bdis = self.bdis.clone();
+        for (row, seen) in bdis.iter_mut().zip(&mut self.seen) {
+            seen.retain(|_, last| *last >= t - TASK_LIVE_S);
+            row.tasks = seen.len() as u32;
+        }
+        for b in &mut self.bdis {
+            b.pause_max_ms = None;
+        }
+        self.rows.push(Row { t_s: t, global, bdis });
+    }
+
+    /// Closes the last interval; call once, after the last event.
+    pub fn finish(&mut self) {
+        if self.t0.is_some() {
+            self.push_row();
+            self.bin += 1;
+        }
+    }
+}
+
+/// Per-bdi CSV columns after `<bdi>.`: `run`'s names where the quantity
+/// is the same, then the trace's own.
+const BDI_COLUMNS: &[&str] = &[
+    "dirty_mb",
+    "setpoint_mb",
+    "write_bw_mbps",
+    "avg_write_bw_mbps",
+    "dirty_ratelimit_mbps",
+    "balanced_ratelimit_mbps",
+    "dirtied_mbps",
+    "task_ratelimit_mbps",
+    "pos_ratio",
+    "tasks",
+    "pause_max_ms",
+];
+
+/// Global CSV columns.
+const GLOBAL_COLUMNS: &[&str] = &[
+    "time_s",
+    "trace_time_s",
+    "dirty_mb",
+    "writeback_mb",
+    "unstable_mb",
+    "thresh_mb",
+    "bg_thresh_mb",
+    "freerun_mb",
+    "setpoint_mb",
+    "limit_mb",
+    "dirtied_mbps",
+    "written_mbps",
+];
+
+/// A cell: empty when the trace has no value yet.
+fn cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
+    v.map_or(String::new(), f)
+}
+
+fn mb(pages: u64) -> String {
+    format!("{:.3}", pages as f64 / 256.0)
+}
+
+fn mbps(pages_per_s: f64) -> String {
+    format!("{:.3}", pages_per_s / 256.0)
+}
+
+/// Writes the rows as CSV: MiB and MiB/s, one row per 100 ms.
+pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String]) -> std::io::Result<()> {
+    let quote = |s: String| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s };
+    let mut header: Vec<String> = GLOBAL_COLUMNS.iter().map(|c| c.to_string()).collect();
+    for b in bdis {
+        header.extend(BDI_COLUMNS.iter().map(|c| quote(format!("{b}.{c}"))));
+    }
+    writeln!(w, "{}", header.join(","))?;
+    let t0 = series.t0.unwrap_or(0.0);
+    let empty = BdiRow::default();
+    for r in &series.rows {
+        let g = &r.global;
+        let mut cells = vec![
+            format!("{:.1}", r.t_s - t0),
+            format!("{:.6}", r.t_s),
+            cell(g.dirty, mb),
+            cell(g.writeback, mb),
+            cell(g.unstable, mb),
+            cell(g.thresh, mb),
+            cell(g.bg_thresh, mb),
+            cell(g.freerun(), mb),
+            cell(g.setpoint, mb),
+            cell(g.limit, mb),
+            cell(g.dirtied_rate, mbps),
+            cell(g.written_rate, mbps),
+        ];
+        for i in 0..bdis.len() {
+            let b = r.bdis.get(i).unwrap_or(&empty);
+            cells.extend([
+                cell(b.dirty, mb),
+                cell(b.setpoint, mb),
+                cell(b.write_bw, mb),
+                cell(b.avg_write_bw, mb),
+                cell(b.dirty_ratelimit, mb),
+                cell(b.balanced_ratelimit, mb),
+                cell(b.dirty_rate, mb),
+                cell(b.task_ratelimit, mb),
+                cell(b.pos_ratio, |p| format!("{p:.4}")),
+                b.tasks.to_string(),
+                cell(b.pause_max_ms, |p| p.to_string()),
+            ]);
+        }
+        writeln!(w, "{}", cells.join(","))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ktrace::reader::{Decoder, read_all};
+
+    fn series(text: &str) -> (Series, Decoder) {
+        let mut d = Decoder::new();
+        let mut s = Series::new(true);
+        read_all(text.as_bytes(), &mut d, |e, _| s.add(e)).expect("reads");
+        s.finish();
+        (s, d)
+    }
+
+    const GDS: &str = "dirty=100 writeback=20 bg_thresh=1000 thresh=2000 limit=2000";
+
+    #[test]
+    fn rows_hold_the_latest_values_every_100_ms() {
+        let text = format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=1000 written=0\n\
+             a-1 [000] 10.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=130 bdi_setpoint=1700 bdi_dirty=120 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n\
+             a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=1256 written=128\n"
+        );
+        let (s, d) = series(&text);
+        assert_eq!(d.bdis, ["8:0"]);
+        let times: Vec<String> = s.rows.iter().map(|r| format!("{:.2}", r.t_s - 10.0)).collect();
+        assert_eq!(times, ["0.10", "0.20", "0.30", "0.40"]);
+        let r0 = &s.rows[0];
+        assert_eq!((r0.global.dirty, r0.global.freerun(), r0.global.setpoint), (Some(130), Some(1500), Some(1750)));
+        let b = &r0.bdis[0];
+        assert_eq!(
+            (b.dirty, b.setpoint, b.dirty_ratelimit, b.task_ratelimit),
+            (Some(120), Some(1700), Some(1024), Some(512))
+        );
+        assert_eq!((b.pos_ratio, b.tasks, b.pause_max_ms), (Some(0.5), 1, Some(12)));
+        // The next rows hold the values; the pause belongs to its own row only.
+        assert_eq!((s.rows[2].bdis[0].dirty, s.rows[2].bdis[0].pause_max_ms), (Some(120), None));
+        // 256 pages dirtied and 128 written in 0.31 s.
+        let g = &s.rows[3].global;
+        assert_eq!(g.dirtied_rate.map(|r| (r * 0.31).round()), Some(256.0));
+        assert_eq!(g.written_rate.map(|r| (r * 0.31).round()), Some(128.0));
+        assert_eq!(s.rows[1].global.dirtied_rate, None, "no new observation");
+        assert_eq!(s.pauses.len(), 1);
+    }
+
+    #[test]
+    fn a_long_silence_adds_no_rows() {
+        let text = format!(
+            "a-1 [000] 1.0: global_dirty_state: {GDS} dirtied=0 written=0\na-1 [000] 3601.0: global_dirty_state: {GDS} dirtied=0 written=0\n"
+        );
+        let (s, _) = series(&text);
+        assert_eq!(s.rows.len(), 2);
+        assert!((s.rows[1].t_s - 3601.1).abs() < 1e-6, "{}", s.rows[1].t_s);
+    }
+
+    #[test]
+    fn csv_uses_runs_names_and_leaves_unknowns_empty() {
+        let (s, d) = series(&format!("a-1 [000] 5.0: global_dirty_state: {GDS} dirtied=0 written=0\n"));
+        let mut out = Vec::new();
+        write_csv(&mut out, &s, &d.bdis).expect("writes");
+        let text = String::from_utf8(out).expect("utf-8");
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some(
+                "time_s,trace_time_s,dirty_mb,writeback_mb,unstable_mb,thresh_mb,bg_thresh_mb,freerun_mb,setpoint_mb,limit_mb,dirtied_mbps,written_mbps"
+            )
+        );
+        assert_eq!(lines.next(), Some("0.1,5.100000,0.469,0.078,,7.812,3.906,5.859,6.836,7.812,,"));
+    }
+}

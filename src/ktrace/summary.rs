@@ -1,0 +1,795 @@
+//! What a kernel trace shows, per bdi and globally: event counts, time
+//! span, median rates, the limits' range, pause percentiles, the tasks.
+//! Built while the events stream past, in memory bounded by the number of
+//! distinct values, bdis and tasks, not by the trace's length.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::event::{Event, EventKind, Field};
+use super::reader::Decoder;
+use super::stats::{Dist, Extent, gcd};
+
+/// Pages as MiB.
+fn mib(pages: f64) -> f64 {
+    pages / 256.0
+}
+
+/// KB/s as MiB/s.
+fn mibps(kbps: f64) -> f64 {
+    kbps / 1024.0
+}
+
+/// What one bdi's events add up to, while reading.
+#[derive(Debug, Default)]
+struct BdiAcc {
+    events: [u64; 2],
+    first_s: Option<f64>,
+    last_s: Option<f64>,
+    bdp_dirty_ratelimit: Dist,
+    bdp_task_ratelimit: Dist,
+    limit: Extent,
+    setpoint: Extent,
+    bdi_setpoint: Extent,
+    dirty: Dist,
+    bdi_dirty: Dist,
+    pauses: Dist,
+    no_sleep: u64,
+    tasks: BTreeMap<u32, u64>,
+    write_bw: Dist,
+    awrite_bw: Dist,
+    dirty_rate: Dist,
+    bdr_dirty_ratelimit: Dist,
+    bdr_task_ratelimit: Dist,
+    balanced: Dist,
+}
+
+/// The global counters, while reading.
+#[derive(Debug, Default)]
+struct GlobalAcc {
+    events: u64,
+    first_s: Option<f64>,
+    last_s: Option<f64>,
+    thresh: Extent,
+    bg_thresh: Extent,
+    limit: Extent,
+    thresh_values: Dist,
+    bg_thresh_values: Dist,
+    limit_values: Dist,
+    dirty: Dist,
+    writeback: Dist,
+    /// ∫ dirty dt over the trace, each value held until the next [pages·s].
+    dirty_integral: f64,
+    last_dirty: Option<(f64, i64)>,
+    /// First and last (time, NR_DIRTIED, NR_WRITTEN).
+    first_counters: Option<(f64, i64, i64)>,
+    last_counters: Option<(f64, i64, i64)>,
+}
+
+/// The clock tick, from the granularity of the millisecond fields.
+#[derive(Debug, Default)]
+struct HzAcc {
+    gcd: u64,
+    nonzero: u64,
+    /// Every value could be j × 1000 / 300 (its last digit 0, 3 or 6).
+    fits_300: bool,
+}
+
+impl HzAcc {
+    fn add(&mut self, ms: i64) {
+        if ms == 0 {
+            return;
+        }
+        if self.nonzero == 0 {
+            self.fits_300 = true;
+        }
+        let a = ms.unsigned_abs();
+        self.gcd = gcd(self.gcd, a);
+        self.nonzero += 1;
+        self.fits_300 &= matches!(a % 10, 0 | 3 | 6);
+    }
+
+    /// HZ and how it was told, or why not.
+    fn infer(&self) -> (Option<u64>, String) {
+        const ENOUGH: u64 = 20;
+        if self.nonzero < ENOUGH {
+            return (None, format!("{} non-zero millisecond values, too few to tell HZ", self.nonzero));
+        }
+        let g = self.gcd;
+        let hz = match (g.is_multiple_of(10), g.is_multiple_of(4)) {
+            (true, true) => return (None, format!("every time is a multiple of {g} ms: HZ 100, 250 or 1000")),
+            (true, false) => 100,
+            (false, true) => 250,
+            (false, false) if g == 1 && !self.fits_300 => 1000,
+            (false, false) if g == 1 => return (None, "times fit both HZ 300 and HZ 1000".into()),
+            (false, false) => return (None, format!("times are multiples of {g} ms, which no HZ gives")),
+        };
+        (Some(hz), format!("every pause, period and think time is a multiple of {} ms", 1000 / hz))
+    }
+}
+
+/// Builds a [`TraceSummary`] from events as they are read.
+#[derive(Debug, Default)]
+pub struct Summarizer {
+    bdis: Vec<BdiAcc>,
+    global: GlobalAcc,
+    hz: HzAcc,
+    tasks: BTreeMap<u32, [u64; 3]>,
+    /// Every bdi's sleeps and passes without one [ms].
+    pauses: Dist,
+    no_sleep: u64,
+}
+
+fn note_time(first: &mut Option<f64>, last: &mut Option<f64>, t: f64) {
+    *first = Some(first.map_or(t, |f| f.min(t)));
+    *last = Some(last.map_or(t, |l| l.max(t)));
+}
+
+impl Summarizer {
+    /// A summarizer that has seen nothing.
+    pub fn new() -> Summarizer {
+        Summarizer::default()
+    }
+
+    /// Takes one event into account.
+    pub fn add(&mut self, e: &Event) {
+        self.tasks.entry(e.task).or_default()[e.kind.index()] += 1;
+        match (e.kind, e.bdi) {
+            (EventKind::GlobalDirtyState, _) => self.add_global(e),
+            (kind, Some(bdi)) => {
+                let i = bdi as usize;
+                if self.bdis.len() <= i {
+                    self.bdis.resize_with(i + 1, BdiAcc::default);
+                }
+                let b = &mut self.bdis[i];
+                note_time(&mut b.first_s, &mut b.last_s, e.time_s);
+                if kind == EventKind::BalanceDirtyPages {
+                    b.events[0] += 1;
+                    add_bdp(b, &mut self.hz, e);
+                    match e.get(Field::Pause) {
+                        Some(p) if p > 0 => self.pauses.add(p),
+                        Some(_) => self.no_sleep += 1,
+                        None => {}
+                    }
+                } else {
+                    b.events[1] += 1;
+                    add_bdr(b, e);
+                }
+            }
+            (_, None) => {}
+        }
+    }
+
+    fn add_global(&mut self, e: &Event) {
+        let g = &mut self.global;
+        g.events += 1;
+        note_time(&mut g.first_s, &mut g.last_s, e.time_s);
+        let each = [
+            (Field::Thresh, &mut g.thresh, &mut g.thresh_values),
+            (Field::BgThresh, &mut g.bg_thresh, &mut g.bg_thresh_values),
+            (Field::Limit, &mut g.limit, &mut g.limit_values),
+        ];
+        for (f, extent, values) in each {
+            if let Some(v) = e.get(f) {
+                extent.add(v);
+                values.add(v);
+            }
+        }
+        if let (Some(d), Some(w)) = (e.get(Field::Dirty), e.get(Field::Writeback)) {
+            let total = d + w + e.get(Field::Unstable).unwrap_or(0);
+            g.dirty.add(total);
+            g.writeback.add(w);
+            if let Some((t, v)) = g.last_dirty {
+                g.dirty_integral += v as f64 * (e.time_s - t).max(0.0);
+            }
+            g.last_dirty = Some((e.time_s, total));
+        }
+        if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
+            g.first_counters = g.first_counters.or(Some((e.time_s, d, w)));
+            g.last_counters = Some((e.time_s, d, w));
+        }
+    }
+
+    /// The summary of everything added, with the reader's names and counts.
+    pub fn finish(&self, source: &str, decoder: &Decoder) -> TraceSummary {
+        let st = &decoder.stats;
+        let (hz, hz_note) = self.hz.infer();
+        let kernel = KernelSummary {
+            generation: generation(decoder),
+            cpus: st.cpus(),
+            cpus_note: match (st.header_cpus, st.max_cpu) {
+                (Some(_), _) => "the trace's header",
+                (None, Some(_)) => "the highest CPU column (at least that many)",
+                (None, None) => "no header and no CPU column",
+            },
+            hz,
+            hz_note,
+            fields: EventKind::ALL
+                .iter()
+                .map(|&k| (k.name(), st.fields_seen[k.index()].iter().map(|&f| printed_name(f, st.wb_names)).collect()))
+                .filter(|(_, names): &(&str, Vec<&str>)| !names.is_empty())
+                .collect(),
+        };
+        let bdis = self
+            .bdis
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.events.iter().sum::<u64>() > 0)
+            .map(|(i, b)| bdi_summary(&decoder.bdis[i], b, decoder))
+            .collect();
+        let tasks = by_name(&self.tasks, decoder)
+            .into_iter()
+            .map(|(task, counts)| TaskEvents {
+                task,
+                balance_dirty_pages: counts[0],
+                bdi_dirty_ratelimit: counts[1],
+                global_dirty_state: counts[2],
+            })
+            .collect();
+        TraceSummary {
+            source: source.to_string(),
+            format: st.tool_name(),
+            kernel,
+            lines: st.lines,
+            header_lines: st.header_lines,
+            events: EventCounts::of(st.events),
+            skipped: Skipped {
+                total: st.skipped(),
+                other_events: st.other_events,
+                malformed: st.malformed,
+                unreadable: st.unreadable,
+            },
+            wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            span: Span::of(st.first_s, st.last_s),
+            global: (self.global.events > 0).then(|| global_summary(&self.global)),
+            pause_ms: Pauses::of(&self.pauses, self.no_sleep),
+            bdis,
+            tasks,
+        }
+    }
+}
+
+/// Per-task values in the order of the tasks' names (command, then pid).
+fn by_name<'a, T>(per_task: &'a BTreeMap<u32, T>, decoder: &Decoder) -> Vec<(String, &'a T)> {
+    let mut v: Vec<_> = per_task.iter().map(|(&id, x)| (&decoder.tasks[id as usize], x)).collect();
+    v.sort_by(|a, b| a.0.cmp(b.0));
+    v.into_iter().map(|(t, x)| (t.to_string(), x)).collect()
+}
+
+/// A field's name as a trace printed it: 6.15 renamed two.
+fn printed_name(f: Field, wb_names: bool) -> &'static str {
+    match (f, wb_names) {
+        (Field::BdiSetpoint, true) => "wb_setpoint",
+        (Field::BdiDirty, true) => "wb_dirty",
+        _ => f.name(),
+    }
+}
+
+fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event) {
+    let dist_of = [
+        (Field::DirtyRatelimit, &mut b.bdp_dirty_ratelimit),
+        (Field::TaskRatelimit, &mut b.bdp_task_ratelimit),
+        (Field::Dirty, &mut b.dirty),
+        (Field::BdiDirty, &mut b.bdi_dirty),
+    ];
+    for (f, d) in dist_of {
+        if let Some(v) = e.get(f) {
+            d.add(v);
+        }
+    }
+    for (f, x) in
+        [(Field::Limit, &mut b.limit), (Field::Setpoint, &mut b.setpoint), (Field::BdiSetpoint, &mut b.bdi_setpoint)]
+    {
+        if let Some(v) = e.get(f) {
+            x.add(v);
+        }
+    }
+    match e.get(Field::Pause) {
+        Some(p) if p > 0 => b.pauses.add(p),
+        Some(_) => b.no_sleep += 1,
+        None => {}
+    }
+    for f in [Field::Pause, Field::Paused, Field::Period, Field::Think] {
+        if let Some(v) = e.get(f) {
+            hz.add(v);
+        }
+    }
+    *b.tasks.entry(e.task).or_default() += 1;
+}
+
+fn add_bdr(b: &mut BdiAcc, e: &Event) {
+    let dist_of = [
+        (Field::WriteBw, &mut b.write_bw),
+        (Field::AwriteBw, &mut b.awrite_bw),
+        (Field::DirtyRate, &mut b.dirty_rate),
+        (Field::DirtyRatelimit, &mut b.bdr_dirty_ratelimit),
+        (Field::TaskRatelimit, &mut b.bdr_task_ratelimit),
+        (Field::BalancedDirtyRatelimit, &mut b.balanced),
+    ];
+    for (f, d) in dist_of {
+        if let Some(v) = e.get(f) {
+            d.add(v);
+        }
+    }
+}
+
+/// The kernel release the printed fields point to, with the evidence.
+fn generation(decoder: &Decoder) -> String {
+    let st = &decoder.stats;
+    let bdp = EventKind::BalanceDirtyPages;
+    let gds = EventKind::GlobalDirtyState;
+    let seen = |k: EventKind| st.events[k.index()] > 0;
+    let cgroup = st.saw(bdp, Field::CgroupIno) || st.saw(EventKind::BdiDirtyRatelimit, Field::CgroupIno);
+    let unstable = st.saw(gds, Field::Unstable);
+    if seen(bdp) && st.wb_names {
+        return "6.15 or later (wb_setpoint, wb_dirty)".into();
+    }
+    if seen(gds) && !unstable {
+        return if seen(bdp) {
+            "5.8 to 6.14 (bdi_setpoint, no unstable=)".into()
+        } else {
+            "5.8 or later (global_dirty_state without unstable=)".into()
+        };
+    }
+    if cgroup {
+        return "4.x to 5.7 (cgroup_ino, unstable=)".into();
+    }
+    if seen(bdp) && st.saw(bdp, Field::Period) {
+        return "3.3 to 4.x (period, think; no cgroup_ino)".into();
+    }
+    if seen(bdp) {
+        return "3.2 (no period, think)".into();
+    }
+    if seen(gds) {
+        return "3.1 to 5.7 (global_dirty_state with unstable=)".into();
+    }
+    "3.2 or later (bdi_dirty_ratelimit only)".into()
+}
+
+fn extent_mb(x: &Extent) -> Range {
+    let m = |v: Option<i64>| v.map(|p| mib(p as f64));
+    Range { first: m(x.first), min: m(x.min), max: m(x.max) }
+}
+
+fn bdi_summary(name: &str, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
+    let med_mibps = |d: &Dist| d.median().map(mibps);
+    let med_mib = |d: &Dist| d.median().map(mib);
+    let bdp = (b.events[0] > 0).then(|| BdpSummary {
+        dirty_ratelimit_mbps: med_mibps(&b.bdp_dirty_ratelimit),
+        task_ratelimit_mbps: med_mibps(&b.bdp_task_ratelimit),
+        limit_mb: extent_mb(&b.limit),
+        setpoint_mb: extent_mb(&b.setpoint),
+        bdi_setpoint_mb: extent_mb(&b.bdi_setpoint),
+        dirty_mb_median: med_mib(&b.dirty),
+        bdi_dirty_mb_median: med_mib(&b.bdi_dirty),
+        pause_ms: Pauses::of(&b.pauses, b.no_sleep),
+    });
+    let bdr = (b.events[1] > 0).then(|| BdrSummary {
+        write_bw_mbps: med_mibps(&b.write_bw),
+        awrite_bw_mbps: med_mibps(&b.awrite_bw),
+        dirty_rate_mbps: med_mibps(&b.dirty_rate),
+        dirty_ratelimit_mbps: med_mibps(&b.bdr_dirty_ratelimit),
+        task_ratelimit_mbps: med_mibps(&b.bdr_task_ratelimit),
+        balanced_dirty_ratelimit_mbps: med_mibps(&b.balanced),
+    });
+    BdiTraceSummary {
+        bdi: name.to_string(),
+        events: EventCounts {
+            balance_dirty_pages: b.events[0],
+            bdi_dirty_ratelimit: b.events[1],
+            global_dirty_state: 0,
+        },
+        span: Span::of(b.first_s, b.last_s),
+        balance_dirty_pages: bdp,
+        bdi_dirty_ratelimit: bdr,
+        tasks: by_name(&b.tasks, decoder).into_iter().map(|(task, &n)| TaskCount { task, events: n }).collect(),
+    }
+}
+
+fn global_summary(g: &GlobalAcc) -> GlobalTraceSummary {
+    let thresh = g.thresh_values.mode();
+    let bg = g.bg_thresh_values.mode();
+    let limit = g.limit_values.mode();
+    let freerun = thresh.zip(bg).map(|(t, b)| (t + b) / 2);
+    let setpoint = limit.zip(freerun).map(|(l, f)| (l + f) / 2);
+    let span = Span::of(g.first_s, g.last_s);
+    let rate = |pick: fn(&(f64, i64, i64)) -> i64| match (g.first_counters, g.last_counters) {
+        (Some(a), Some(b)) if b.0 > a.0 => Some(mib((pick(&b) - pick(&a)) as f64) / (b.0 - a.0)),
+        _ => None,
+    };
+    GlobalTraceSummary {
+        events: g.events,
+        span,
+        thresh_pages: thresh,
+        bg_thresh_pages: bg,
+        limit_pages: limit,
+        thresh_mb: extent_mb(&g.thresh),
+        bg_thresh_mb: extent_mb(&g.bg_thresh),
+        limit_mb: extent_mb(&g.limit),
+        freerun_mb: freerun.map(|p| mib(p as f64)),
+        setpoint_mb: setpoint.map(|p| mib(p as f64)),
+        dirty_mb: DirtySummary {
+            median: g.dirty.median().map(mib),
+            mean: (span.duration_s > 0.0).then(|| mib(g.dirty_integral / span.duration_s)),
+            max: g.dirty.max().map(|p| mib(p as f64)),
+        },
+        writeback_mb_median: g.writeback.median().map(mib),
+        dirtied_mbps: rate(|c| c.1),
+        written_mbps: rate(|c| c.2),
+    }
+}
+
+/// Event counts by tracepoint.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EventCounts {
+    pub balance_dirty_pages: u64,
+    pub bdi_dirty_ratelimit: u64,
+    pub global_dirty_state: u64,
+}
+
+impl Pauses {
+    fn of(sleeps: &Dist, no_sleep: u64) -> Pauses {
+        Pauses {
+            sleeps: sleeps.count(),
+            no_sleep,
+            p50: sleeps.quantile(0.5),
+            p90: sleeps.quantile(0.9),
+            p99: sleeps.quantile(0.99),
+            max: sleeps.max(),
+        }
+    }
+}
+
+impl EventCounts {
+    fn of(n: [u64; 3]) -> EventCounts {
+        EventCounts { balance_dirty_pages: n[0], bdi_dirty_ratelimit: n[1], global_dirty_state: n[2] }
+    }
+}
+
+/// Lines skipped, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub total: u64,
+    /// Lines of other events or tracers.
+    pub other_events: u64,
+    /// Writeback events with a field missing or unreadable (truncated).
+    pub malformed: u64,
+    /// Lines that are no event at all.
+    pub unreadable: u64,
+}
+
+/// First and last event on the trace's clock [s].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Span {
+    pub first_s: Option<f64>,
+    pub last_s: Option<f64>,
+    /// last − first [s].
+    pub duration_s: f64,
+}
+
+impl Span {
+    fn of(first: Option<f64>, last: Option<f64>) -> Span {
+        Span { first_s: first, last_s: last, duration_s: first.zip(last).map_or(0.0, |(f, l)| l - f) }
+    }
+}
+
+/// First, smallest and largest value [MiB].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Range {
+    pub first: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+/// The sleeps balance_dirty_pages decided [ms].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Pauses {
+    /// Passes that slept (pause > 0).
+    pub sleeps: u64,
+    /// Passes that did not (pause ≤ 0: the task was behind its rate).
+    pub no_sleep: u64,
+    /// Nearest-rank percentiles of the sleeps [ms].
+    pub p50: Option<i64>,
+    pub p90: Option<i64>,
+    pub p99: Option<i64>,
+    pub max: Option<i64>,
+}
+
+/// A bdi's balance_dirty_pages events.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BdpSummary {
+    /// Median dirty_ratelimit the throttled tasks saw [MiB/s].
+    pub dirty_ratelimit_mbps: Option<f64>,
+    /// Median task_ratelimit (dirty_ratelimit × pos_ratio) [MiB/s].
+    pub task_ratelimit_mbps: Option<f64>,
+    /// Global limit [MiB].
+    pub limit_mb: Range,
+    /// Global setpoint [MiB].
+    pub setpoint_mb: Range,
+    /// The bdi's setpoint [MiB].
+    pub bdi_setpoint_mb: Range,
+    /// Median global dirty + writeback as the throttled tasks saw it [MiB].
+    pub dirty_mb_median: Option<f64>,
+    /// Median bdi dirty + writeback [MiB].
+    pub bdi_dirty_mb_median: Option<f64>,
+    /// The pauses decided.
+    pub pause_ms: Pauses,
+}
+
+/// A bdi's bdi_dirty_ratelimit events: medians [MiB/s].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BdrSummary {
+    pub write_bw_mbps: Option<f64>,
+    pub awrite_bw_mbps: Option<f64>,
+    pub dirty_rate_mbps: Option<f64>,
+    pub dirty_ratelimit_mbps: Option<f64>,
+    pub task_ratelimit_mbps: Option<f64>,
+    pub balanced_dirty_ratelimit_mbps: Option<f64>,
+}
+
+/// A task and how many events it has on a bdi.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TaskCount {
+    /// `comm-pid`.
+    pub task: String,
+    pub events: u64,
+}
+
+/// One bdi in the trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BdiTraceSummary {
+    /// Its name: the device number, `8:0`.
+    pub bdi: String,
+    pub events: EventCounts,
+    pub span: Span,
+    /// Null when the trace has none of its balance_dirty_pages events.
+    pub balance_dirty_pages: Option<BdpSummary>,
+    /// Null when the trace has none of its bdi_dirty_ratelimit events.
+    pub bdi_dirty_ratelimit: Option<BdrSummary>,
+    /// Tasks throttled on it, with their balance_dirty_pages events.
+    pub tasks: Vec<TaskCount>,
+}
+
+/// Global dirty + writeback + unstable [MiB].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct DirtySummary {
+    pub median: Option<f64>,
+    /// Over time, each value held until the next event.
+    pub mean: Option<f64>,
+    pub max: Option<f64>,
+}
+
+/// The global_dirty_state events.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GlobalTraceSummary {
+    pub events: u64,
+    pub span: Span,
+    /// The most frequent dirty_thresh, background_thresh and limit [pages].
+    pub thresh_pages: Option<i64>,
+    pub bg_thresh_pages: Option<i64>,
+    pub limit_pages: Option<i64>,
+    pub thresh_mb: Range,
+    pub bg_thresh_mb: Range,
+    pub limit_mb: Range,
+    /// (thresh + bg_thresh) / 2 of the most frequent values [MiB].
+    pub freerun_mb: Option<f64>,
+    /// (limit + freerun) / 2 [MiB].
+    pub setpoint_mb: Option<f64>,
+    pub dirty_mb: DirtySummary,
+    pub writeback_mb_median: Option<f64>,
+    /// NR_DIRTIED and NR_WRITTEN over the span [MiB/s].
+    pub dirtied_mbps: Option<f64>,
+    pub written_mbps: Option<f64>,
+}
+
+/// The kernel that wrote the trace, as far as its fields tell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KernelSummary {
+    /// The releases whose fields match, with the fields that tell.
+    pub generation: String,
+    /// CPUs, from the header or the highest CPU number seen.
+    pub cpus: Option<u32>,
+    /// Where the CPU count comes from.
+    pub cpus_note: &'static str,
+    /// The timer frequency, from the granularity of the times.
+    pub hz: Option<u64>,
+    /// How HZ was told, or why it could not be.
+    pub hz_note: String,
+    /// Fields printed, by event.
+    pub fields: BTreeMap<&'static str, Vec<&'static str>>,
+}
+
+/// One task's events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TaskEvents {
+    /// `comm-pid`.
+    pub task: String,
+    pub balance_dirty_pages: u64,
+    pub bdi_dirty_ratelimit: u64,
+    pub global_dirty_state: u64,
+}
+
+/// Everything `dirtyviz view --summary-json` reports of a kernel trace.
+/// Pages are shown as MiB, KB/s as MiB/s, times in ms.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceSummary {
+    /// The file read (`-` for standard input).
+    pub source: String,
+    /// The program that wrote it.
+    pub format: &'static str,
+    pub kernel: KernelSummary,
+    pub lines: u64,
+    pub header_lines: u64,
+    pub events: EventCounts,
+    pub skipped: Skipped,
+    /// Values printed wrapped (and left out of every statistic), by field.
+    pub wrapped: BTreeMap<String, u64>,
+    pub span: Span,
+    /// Null without global_dirty_state events.
+    pub global: Option<GlobalTraceSummary>,
+    /// The pauses of every bdi together.
+    pub pause_ms: Pauses,
+    pub bdis: Vec<BdiTraceSummary>,
+    pub tasks: Vec<TaskEvents>,
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("-".into(), |x| format!("{x:.digits$}"))
+}
+
+fn opt_i(v: Option<i64>) -> String {
+    v.map_or("-".into(), |x| x.to_string())
+}
+
+fn range(r: &Range) -> String {
+    if r.min == r.max {
+        format!("{} MiB", opt(r.first, 1))
+    } else {
+        format!("{} MiB (first; {} to {})", opt(r.first, 1), opt(r.min, 1), opt(r.max, 1))
+    }
+}
+
+impl TraceSummary {
+    /// The text `dirtyviz view` prints.
+    pub fn report(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        let k = &self.kernel;
+        let _ = writeln!(
+            s,
+            "trace {}: {}, kernel {}, {} CPUs, HZ {}",
+            self.source,
+            self.format,
+            k.generation,
+            k.cpus.map_or("?".into(), |c| c.to_string()),
+            k.hz.map_or("?".into(), |h| h.to_string())
+        );
+        let e = &self.events;
+        let sk = &self.skipped;
+        let _ = writeln!(
+            s,
+            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({} other events, {} malformed, {} unreadable)",
+            self.lines,
+            e.balance_dirty_pages,
+            e.bdi_dirty_ratelimit,
+            e.global_dirty_state,
+            self.header_lines,
+            sk.total,
+            sk.other_events,
+            sk.malformed,
+            sk.unreadable
+        );
+        let _ = writeln!(
+            s,
+            "span        {} to {} s ({:.1} s)",
+            opt(self.span.first_s, 6),
+            opt(self.span.last_s, 6),
+            self.span.duration_s
+        );
+        if !self.wrapped.is_empty() {
+            let list: Vec<String> = self.wrapped.iter().map(|(f, n)| format!("{f} {n}")).collect();
+            let _ = writeln!(s, "wrapped     {} (left out of every statistic)", list.join(", "));
+        }
+        if let Some(g) = &self.global {
+            let _ = writeln!(
+                s,
+                "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} MiB{}",
+                opt(g.bg_thresh_mb.first, 1),
+                opt(g.freerun_mb, 1),
+                opt(g.setpoint_mb, 1),
+                opt(g.limit_mb.first, 1),
+                opt(g.thresh_mb.first, 1),
+                if g.thresh_mb.min != g.thresh_mb.max || g.limit_mb.min != g.limit_mb.max {
+                    format!(
+                        " (first; thresh {} to {}, limit {} to {})",
+                        opt(g.thresh_mb.min, 1),
+                        opt(g.thresh_mb.max, 1),
+                        opt(g.limit_mb.min, 1),
+                        opt(g.limit_mb.max, 1)
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            let _ = writeln!(
+                s,
+                "dirty       median {} MiB  mean {}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s",
+                opt(g.dirty_mb.median, 1),
+                opt(g.dirty_mb.mean, 1),
+                opt(g.dirty_mb.max, 1),
+                g.events,
+                opt(g.dirtied_mbps, 1),
+                opt(g.written_mbps, 1)
+            );
+        }
+        for b in &self.bdis {
+            let _ = writeln!(
+                s,
+                "bdi {:<7} {} balance_dirty_pages, {} bdi_dirty_ratelimit over {:.1} s",
+                b.bdi, b.events.balance_dirty_pages, b.events.bdi_dirty_ratelimit, b.span.duration_s
+            );
+            if let Some(r) = &b.bdi_dirty_ratelimit {
+                let _ = writeln!(
+                    s,
+                    "  rates     write_bw {}  awrite_bw {}  dirty_rate {}  dirty_ratelimit {}  balanced {}  task_ratelimit {} MiB/s (medians of bdi_dirty_ratelimit)",
+                    opt(r.write_bw_mbps, 1),
+                    opt(r.awrite_bw_mbps, 1),
+                    opt(r.dirty_rate_mbps, 1),
+                    opt(r.dirty_ratelimit_mbps, 1),
+                    opt(r.balanced_dirty_ratelimit_mbps, 1),
+                    opt(r.task_ratelimit_mbps, 1)
+                );
+            }
+            if let Some(p) = &b.balance_dirty_pages {
+                let _ = writeln!(
+                    s,
+                    "  throttle  dirty_ratelimit {}  task_ratelimit {} MiB/s (medians of balance_dirty_pages)  bdi dirty {} vs bdi_setpoint {}",
+                    opt(p.dirty_ratelimit_mbps, 1),
+                    opt(p.task_ratelimit_mbps, 1),
+                    opt(p.bdi_dirty_mb_median, 1),
+                    range(&p.bdi_setpoint_mb)
+                );
+                let _ = writeln!(s, "  limits    limit {}  setpoint {}", range(&p.limit_mb), range(&p.setpoint_mb));
+                let q = &p.pause_ms;
+                let _ = writeln!(
+                    s,
+                    "  pauses    {} sleeps  p50 {} ms  p90 {}  p99 {}  max {}; passes without a sleep: {}",
+                    q.sleeps,
+                    opt_i(q.p50),
+                    opt_i(q.p90),
+                    opt_i(q.p99),
+                    opt_i(q.max),
+                    q.no_sleep
+                );
+            }
+            if !b.tasks.is_empty() {
+                let list: Vec<String> = b.tasks.iter().map(|t| format!("{} {}", t.task, t.events)).collect();
+                let _ = writeln!(s, "  tasks     {}", list.join(", "));
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hz_from_the_granularity_of_times() {
+        let infer = |values: &[i64]| {
+            let mut h = HzAcc::default();
+            for _ in 0..5 {
+                values.iter().for_each(|&v| h.add(v));
+            }
+            h.infer().0
+        };
+        assert_eq!(infer(&[16, 20, -4, 24]), Some(250));
+        assert_eq!(infer(&[10, 30, 50, -10]), Some(100));
+        assert_eq!(infer(&[7, 1, 12, 3]), Some(1000));
+        assert_eq!(infer(&[3, 6, 10, 13]), None, "HZ 300 or 1000");
+        assert_eq!(infer(&[20, 40, 60, 100]), None, "HZ 100, 250 or 1000");
+        assert_eq!(infer(&[0, 0, 16]), None, "too few");
+    }
+}

@@ -1,0 +1,384 @@
+//! Writing the files a user asks for (`--trace`, `--csv`,
+//! `--summary-json`, `--record`, and any later output) without ever
+//! destroying what was there.
+//!
+//! - [`AtomicFile`] writes into a temporary file in the target's own
+//!   directory and renames it over the target only once the output is
+//!   complete ([`AtomicFile::commit`]). A run that fails or is interrupted
+//!   leaves the old file as it was; the temporary file is removed (a
+//!   process killed outright leaves it behind, named
+//!   `.NAME.dirtyviz-PID-N.tmp`). A target that exists and is not a
+//!   regular file (`/dev/null`, a FIFO, a terminal) is written directly.
+//!   A symbolic link is followed: the file it points to is replaced, the
+//!   link stays.
+//! - [`check_distinct`] refuses an output that is the same file as an
+//!   input or as another output: same device and inode (a symbolic or
+//!   hard link counts), or, for files not there yet, the same canonical
+//!   path.
+//!
+//! The directory rule: dirtyviz creates no directory for an output. The
+//! directory of every output must exist (and be writable); if not, the
+//! run stops before it starts with one line naming it. Only dirtyviz's own
+//! data directory (`$XDG_DATA_HOME/dirtyviz`) is created when missing.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Error, Result};
+
+/// An output file that appears only when complete.
+pub struct AtomicFile {
+    /// The path as the user gave it (for messages).
+    shown: PathBuf,
+    /// The file that is replaced: `shown` with symbolic links followed.
+    target: PathBuf,
+    /// The temporary file; `None` when writing straight into a device.
+    temp: Option<PathBuf>,
+    out: BufWriter<File>,
+    /// Sync to disk before the rename.
+    durable: bool,
+}
+
+/// Numbers temporary files apart within one process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl AtomicFile {
+    /// Starts writing `path`: creates the temporary file beside it. Fails
+    /// (naming `path`) when its directory is missing or not writable, or
+    /// when `path` is a directory.
+    pub fn create(path: &Path) -> Result<AtomicFile> {
+        let target = resolve(path)?;
+        let existing = std::fs::metadata(&target).ok();
+        if let Some(meta) = existing.as_ref().filter(|m| !m.is_file()) {
+            if meta.is_dir() {
+                return Err(Error::invalid(format!("{}: is a directory, not a file to write", path.display())));
+            }
+            // A device, FIFO or terminal: nothing to clobber.
+            let file = OpenOptions::new().write(true).open(&target).map_err(Error::io(path, "cannot write"))?;
+            return Ok(AtomicFile::new(path, target, None, file));
+        }
+        let dir = parent_of(&target);
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temp = dir.join(format!(
+            ".{name}.dirtyviz-{}-{}.tmp",
+            std::process::id(),
+            TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file = OpenOptions::new().write(true).create_new(true).open(&temp).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::invalid(format!(
+                    "{}: the directory {} does not exist (dirtyviz creates no directory for an output)",
+                    path.display(),
+                    dir.display()
+                ))
+            } else {
+                Error::io(path, "cannot create")(e)
+            }
+        })?;
+        // The new file keeps the permissions of the one it replaces.
+        if let Some(meta) = existing {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        Ok(AtomicFile::new(path, target, Some(temp), file))
+    }
+
+    fn new(shown: &Path, target: PathBuf, temp: Option<PathBuf>, file: File) -> AtomicFile {
+        AtomicFile {
+            shown: shown.to_path_buf(),
+            target,
+            temp,
+            out: BufWriter::with_capacity(1 << 16, file),
+            durable: false,
+        }
+    }
+
+    /// Syncs the data to disk before the rename, so that after a power
+    /// cut either the old or the new file is there, whole.
+    pub fn durable(mut self) -> AtomicFile {
+        self.durable = true;
+        self
+    }
+
+    /// The path as the user gave it.
+    pub fn path(&self) -> &Path {
+        &self.shown
+    }
+
+    /// Appends `bytes`.
+    pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes).map_err(Error::io(&self.shown, "cannot write"))
+    }
+
+    /// Writes what is buffered to the file (not yet in place).
+    pub fn flush(&mut self) -> Result<()> {
+        self.out.flush().map_err(Error::io(&self.shown, "cannot write"))
+    }
+
+    /// Completes the output: flushes it and renames it over the target.
+    pub fn commit(mut self) -> Result<()> {
+        self.flush()?;
+        if self.durable {
+            self.out.get_ref().sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
+        }
+        if let Some(temp) = self.temp.take() {
+            if let Err(e) = std::fs::rename(&temp, &self.target) {
+                let _ = std::fs::remove_file(&temp);
+                return Err(Error::io(&self.shown, "cannot replace")(e));
+            }
+            if self.durable {
+                // The rename itself is on disk once the directory is.
+                let _ = File::open(parent_of(&self.target)).and_then(|d| d.sync_all());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    /// An output dropped before [`AtomicFile::commit`] is discarded: the
+    /// target keeps what it had.
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// The directory a path is in (`.` for a bare name).
+fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The file writing `path` replaces: `path` with symbolic links followed
+/// (also a link to a file not there yet).
+fn resolve(path: &Path) -> Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p).map_err(Error::io(path, "cannot read link"))?;
+                p = if link.is_absolute() { link } else { parent_of(&p).join(link) };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(Error::invalid(format!("{}: too many levels of symbolic links", path.display())))
+}
+
+/// What makes two paths the same file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Identity {
+    /// Device and inode, for a file that exists.
+    inode: Option<(u64, u64)>,
+    /// Canonical path (for a file not there yet, its directory's
+    /// canonical path and its name).
+    path: PathBuf,
+    /// A regular file (devices such as /dev/null may be shared).
+    regular: bool,
+}
+
+fn identity(path: &Path) -> Result<Identity> {
+    let target = resolve(path)?;
+    match std::fs::metadata(&target) {
+        Ok(meta) => Ok(Identity {
+            inode: Some((meta.dev(), meta.ino())),
+            path: std::fs::canonicalize(&target).unwrap_or(target),
+            regular: meta.is_file(),
+        }),
+        Err(_) => {
+            let dir = parent_of(&target);
+            let dir = std::fs::canonicalize(&dir).map_err(|_| {
+                Error::invalid(format!(
+                    "{}: the directory {} does not exist (dirtyviz creates no directory for an output)",
+                    path.display(),
+                    dir.display()
+                ))
+            })?;
+            let name =
+                target.file_name().ok_or_else(|| Error::invalid(format!("{}: not a file name", path.display())))?;
+            Ok(Identity { inode: None, path: dir.join(name), regular: true })
+        }
+    }
+}
+
+impl Identity {
+    fn same(&self, other: &Identity) -> bool {
+        match (self.inode, other.inode) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.path == other.path,
+        }
+    }
+}
+
+/// A file a command reads or writes, and how the user knows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Named<'a> {
+    /// How messages call it: `--trace`, "the scenario", "the progress file".
+    pub role: &'a str,
+    /// Where it is.
+    pub path: &'a Path,
+}
+
+/// Refuses an output that is the same file as an input or as another
+/// output, and an output whose directory does not exist. Inputs that do
+/// not exist are skipped.
+pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
+    let ins: Vec<(Named, Identity)> =
+        inputs.iter().filter_map(|n| Some((*n, identity(n.path).ok().filter(|i| i.inode.is_some())?))).collect();
+    let mut outs: Vec<(Named, Identity)> = Vec::new();
+    for o in outputs {
+        let id = identity(o.path)?;
+        if let Some((i, _)) = ins.iter().find(|(_, i)| i.same(&id)) {
+            return Err(Error::invalid(format!(
+                "{} {} is the same file as {} {}: refusing to overwrite it",
+                o.role,
+                o.path.display(),
+                i.role,
+                i.path.display()
+            )));
+        }
+        if let Some((other, _)) = outs.iter().find(|(_, other)| other.same(&id) && id.regular && other.regular) {
+            return Err(Error::invalid(format!(
+                "{} {} and {} {} are the same file: give each output its own",
+                other.role,
+                other.path.display(),
+                o.role,
+                o.path.display()
+            )));
+        }
+        outs.push((*o, id));
+    }
+    Ok(())
+}
+
+/// `time` as `YYYYMMDD-HHMMSS` in UTC, for file names that sort by time.
+pub fn timestamp(time: std::time::SystemTime) -> String {
+    let secs = time.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (proleptic Gregorian).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}-{:02}{:02}{:02}", rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-output-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    #[test]
+    fn an_output_appears_only_when_committed() {
+        let dir = scratch("commit");
+        let path = dir.join("out.txt");
+        std::fs::write(&path, "old").expect("write");
+        let mut f = AtomicFile::create(&path).expect("create");
+        f.put(b"new").expect("put");
+        f.flush().expect("flush");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
+        drop(f);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "old", "a dropped output changes nothing");
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file is left");
+        let mut f = AtomicFile::create(&path).expect("create");
+        f.put(b"new").expect("put");
+        f.commit().expect("commit");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "new");
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1);
+    }
+
+    #[test]
+    fn a_symbolic_link_is_followed_and_kept() {
+        let dir = scratch("link");
+        std::fs::write(dir.join("real"), "old").expect("write");
+        std::os::unix::fs::symlink("real", dir.join("link")).expect("symlink");
+        let mut f = AtomicFile::create(&dir.join("link")).expect("create");
+        f.put(b"new").expect("put");
+        f.commit().expect("commit");
+        assert!(std::fs::symlink_metadata(dir.join("link")).expect("meta").file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(dir.join("real")).expect("read"), "new");
+    }
+
+    #[test]
+    fn missing_directories_are_not_created() {
+        let dir = scratch("missing");
+        let e = AtomicFile::create(&dir.join("no/such/dir/x.csv")).err().expect("refused");
+        assert!(e.to_string().contains("does not exist"), "{e}");
+        assert!(!dir.join("no").exists());
+        let e = AtomicFile::create(&dir).err().expect("a directory");
+        assert!(e.to_string().contains("is a directory"), "{e}");
+    }
+
+    #[test]
+    fn devices_are_written_directly() {
+        let mut f = AtomicFile::create(Path::new("/dev/null")).expect("create");
+        f.put(b"x").expect("put");
+        f.commit().expect("commit");
+        let mut f = AtomicFile::create(Path::new("/dev/full")).expect("create");
+        f.put(b"x").expect("buffered");
+        let e = f.commit().expect_err("full");
+        assert_eq!(e.to_string(), "/dev/full: cannot write: No space left on device");
+    }
+
+    #[test]
+    fn the_same_file_twice_is_refused() {
+        let dir = scratch("same");
+        let input = dir.join("m.ron");
+        std::fs::write(&input, "Scenario()").expect("write");
+        std::fs::hard_link(&input, dir.join("hard.ron")).expect("hard link");
+        std::os::unix::fs::symlink("m.ron", dir.join("soft.ron")).expect("symlink");
+        fn named<'a>(role: &'a str, path: &'a Path) -> Named<'a> {
+            Named { role, path }
+        }
+        let ins = [named("the scenario", input.as_path())];
+        for out in ["m.ron", "hard.ron", "soft.ron", "./m.ron"] {
+            let p = dir.join(out);
+            let e = check_distinct(&ins, &[named("--trace", &p)]).expect_err(out);
+            assert!(e.to_string().contains("is the same file as the scenario"), "{e}");
+        }
+        let (a, b) = (dir.join("a"), dir.join("sub/../a"));
+        std::fs::create_dir(dir.join("sub")).expect("sub");
+        let e = check_distinct(&ins, &[named("--trace", &a), named("--csv", &b)]).expect_err("same output");
+        assert!(e.to_string().contains("--trace") && e.to_string().contains("--csv"), "{e}");
+        let b = dir.join("b");
+        check_distinct(&ins, &[named("--trace", &a), named("--csv", &b)]).expect("distinct");
+        let null = Path::new("/dev/null");
+        check_distinct(&ins, &[named("--trace", null), named("--csv", null)]).expect("/dev/null twice is fine");
+    }
+
+    #[test]
+    fn timestamps_sort_by_time() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_764_510_900);
+        assert_eq!(timestamp(t), "20251130-135500");
+        assert_eq!(timestamp(std::time::UNIX_EPOCH), "19700101-000000");
+        let leap = std::time::UNIX_EPOCH + std::time::Duration::from_secs(951_782_400);
+        assert_eq!(timestamp(leap), "20000229-000000");
+    }
+}

@@ -1,0 +1,485 @@
+//! The five figures as data: titles, axes, lines, dots and legend notes,
+//! built from what [`super::collect`] gathered. Drawing them is
+//! [`super::draw`]'s part, so that what a figure says can be tested
+//! without reading pictures.
+
+use super::collect::{Q, SideData};
+use crate::ui::charts::{Has, Kernel};
+
+/// A colour, as red, green, blue.
+pub type Rgb = (u8, u8, u8);
+
+/// The Okabe-Ito palette: told apart by colour-blind readers and in print.
+pub mod colour {
+    use super::Rgb;
+    /// Blue.
+    pub const BLUE: Rgb = (0, 114, 178);
+    /// Sky blue.
+    pub const SKY: Rgb = (86, 180, 233);
+    /// Bluish green.
+    pub const GREEN: Rgb = (0, 158, 115);
+    /// Orange.
+    pub const ORANGE: Rgb = (230, 159, 0);
+    /// Vermillion.
+    pub const VERMILLION: Rgb = (213, 94, 0);
+    /// Reddish purple.
+    pub const PURPLE: Rgb = (204, 121, 167);
+    /// Black.
+    pub const BLACK: Rgb = (0, 0, 0);
+    /// Grey, for guides.
+    pub const GREY: Rgb = (150, 150, 150);
+    /// The dots of side A and side B.
+    pub const SIDES: [Rgb; 2] = [BLUE, VERMILLION];
+}
+
+/// A line through points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Legend text; empty: not in the legend.
+    pub label: String,
+    /// Points (x, y).
+    pub points: Vec<(f64, f64)>,
+    /// Colour.
+    pub colour: Rgb,
+    /// Stroke width [px at scale 1].
+    pub width: f64,
+    /// Dashed: side B of a comparison, or a guide.
+    pub dashed: bool,
+}
+
+/// Points drawn one by one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dots {
+    /// Legend text; empty: not in the legend.
+    pub label: String,
+    /// Points (x, y).
+    pub points: Vec<(f64, f64)>,
+    /// Colour.
+    pub colour: Rgb,
+    /// Radius [px at scale 1].
+    pub radius: f64,
+    /// Drawn as crosses rather than discs.
+    pub cross: bool,
+}
+
+/// A vertical guide at `x`, named at the top of the plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Where [x units].
+    pub x: f64,
+    /// Its name.
+    pub text: String,
+}
+
+/// One figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// File name without extension.
+    pub file: &'static str,
+    /// Title.
+    pub title: String,
+    /// Lines under the title: the run, then each side's headline numbers.
+    pub subtitle: Vec<String>,
+    /// x axis name and unit.
+    pub x_desc: String,
+    /// y axis name and unit.
+    pub y_desc: String,
+    /// x range.
+    pub x: [f64; 2],
+    /// y range.
+    pub y: [f64; 2],
+    /// Lines, back to front.
+    pub lines: Vec<Line>,
+    /// Dots, drawn over the lines.
+    pub dots: Vec<Dots>,
+    /// Vertical guides.
+    pub marks: Vec<Mark>,
+    /// The sides' labels, for the solid/dashed key (empty with one side).
+    pub sides: Vec<String>,
+    /// Notes under the legend (what a kernel does not have, what is clipped).
+    pub notes: Vec<String>,
+    /// Said in the middle of the plot when there is nothing to draw.
+    pub message: Option<String>,
+}
+
+/// What every figure says about the run.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// The run: scenario or lesson step, seed.
+    pub run: String,
+    /// The bdi of charts 2 to 5.
+    pub bdi: String,
+    /// Plotted time [s]: start and end.
+    pub span: [f64; 2],
+}
+
+impl Context {
+    /// The second half of the plotted time, which the means cover: "30 s".
+    fn half(&self) -> String {
+        let s = (self.span[1] - self.span[0]) / 2.0;
+        if s >= 10.0 { format!("{s:.0} s") } else { format!("{s:.1} s").replace(".0 s", " s") }
+    }
+}
+
+/// A quantity's legend name, colour and stroke width.
+fn style(q: Q) -> (&'static str, Rgb, f64) {
+    use colour::*;
+    match q {
+        Q::Dirty => ("dirty (+writeback+unstable)", BLUE, 2.5),
+        Q::Writeback => ("writeback+unstable", SKY, 1.5),
+        Q::BgThresh => ("background_thresh", GREEN, 1.5),
+        Q::Freerun => ("freerun = (thresh+bg_thresh)/2", ORANGE, 1.5),
+        Q::Setpoint => ("setpoint = (freerun+limit)/2", BLACK, 1.5),
+        Q::Limit => ("limit", VERMILLION, 1.5),
+        Q::Thresh => ("dirty_thresh", PURPLE, 1.5),
+        Q::BdiDirty => ("bdi_dirty", BLUE, 2.5),
+        Q::BdiWriteback => ("bdi writeback+unstable", SKY, 1.5),
+        Q::BdiSetpoint => ("bdi_setpoint", BLACK, 1.5),
+        Q::BdiThresh => ("bdi_thresh", PURPLE, 1.5),
+        Q::WriteBw => ("write_bw", SKY, 1.5),
+        Q::AvgWriteBw => ("avg_write_bw", BLUE, 2.0),
+        Q::DirtyRatelimit => ("dirty_ratelimit", BLACK, 2.5),
+        Q::Balanced => ("balanced_dirty_ratelimit", ORANGE, 1.0),
+        Q::TaskRatelimit => ("task_ratelimit", VERMILLION, 1.0),
+        Q::Target => ("target: avg_write_bw / N tasks", GREEN, 1.5),
+        Q::MaxPause => ("max_pause", BLACK, 2.0),
+        Q::Written => ("written (measured over 1 s)", GREY, 1.5),
+    }
+}
+
+/// A quantity's name in a sentence.
+fn short(q: Q) -> &'static str {
+    match q {
+        Q::Freerun => "freerun",
+        Q::Setpoint => "setpoint",
+        Q::BdiSetpoint => "bdi_setpoint",
+        Q::Target => "rate target",
+        Q::Thresh => "dirty_thresh",
+        q => style(q).0,
+    }
+}
+
+impl Figure {
+    fn new(file: &'static str, title: String, ctx: &Context, sides: &[SideData]) -> Figure {
+        Figure {
+            file,
+            title,
+            subtitle: vec![ctx.run.clone()],
+            x_desc: "time [s]".into(),
+            y_desc: String::new(),
+            x: ctx.span,
+            y: [0.0, 1.0],
+            lines: Vec::new(),
+            dots: Vec::new(),
+            marks: Vec::new(),
+            sides: if sides.len() > 1 { sides.iter().map(|s| s.label.clone()).collect() } else { Vec::new() },
+            notes: Vec::new(),
+            message: None,
+        }
+    }
+
+    /// Adds each side's line of every quantity in `qs`: side B dashed, a
+    /// line the same on both sides once, and a note naming what a side's
+    /// kernel does not have.
+    fn time_lines(&mut self, sides: &[SideData], qs: &[Q]) {
+        for (i, side) in sides.iter().enumerate() {
+            let first = self.lines.len();
+            let mut missing = Vec::new();
+            for &q in qs {
+                let (name, colour, width) = style(q);
+                if !side.has(q) {
+                    missing.push(short(q));
+                    continue;
+                }
+                let points = side.line(q);
+                if i > 0 && sides[0].has(q) && sides[0].line(q) == points {
+                    continue;
+                }
+                let drawn_by_a = i > 0 && sides[0].has(q);
+                let label = if drawn_by_a { String::new() } else { name.to_string() };
+                // Two quantities that coincide (limit and dirty_thresh, in a
+                // steady world) are one line with both names.
+                if let Some(same) = self.lines[first..].iter_mut().find(|l| l.points == points) {
+                    if !label.is_empty() {
+                        same.label =
+                            if same.label.is_empty() { label } else { format!("{} = {}", same.label, short(q)) };
+                    }
+                    continue;
+                }
+                self.lines.push(Line { label, points, colour, width, dashed: i == 1 });
+            }
+            if !missing.is_empty() {
+                self.notes.push(format!("{}: no {} (not used by this kernel)", side.label, missing.join(", ")));
+            }
+        }
+    }
+
+    /// Keeps one dot per two-pixel cell of the plot (of `size` pixels at
+    /// scale `k`): the picture is the same, the file much smaller.
+    pub fn thin_dots(&mut self, size: (u32, u32), k: f64) {
+        let w = (f64::from(size.0) / k - 450.0).max(100.0) / 2.0;
+        let h = (f64::from(size.1) / k - 220.0).max(100.0) / 2.0;
+        let (x, y) = (self.x, self.y);
+        for d in &mut self.dots {
+            let mut seen = std::collections::HashSet::new();
+            d.points.retain(|&(px, py)| {
+                let cell = (((px - x[0]) / (x[1] - x[0]) * w) as i64, ((py - y[0]) / (y[1] - y[0]) * h) as i64);
+                seen.insert(cell)
+            });
+        }
+    }
+
+    /// Fits the y range to the lines and dots, from 0.
+    fn fit_y(&mut self) {
+        let top = self
+            .lines
+            .iter()
+            .flat_map(|l| &l.points)
+            .chain(self.dots.iter().flat_map(|d| &d.points))
+            .map(|p| p.1)
+            .fold(0.0, f64::max);
+        self.y = [0.0, if top > 0.0 { top * 1.08 } else { 1.0 }];
+    }
+}
+
+/// Chart 1: global dirty pages over time against the thresholds.
+pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
+    let mut f = Figure::new("1-global-dirty", "Global dirty pages against the dirty limits".into(), ctx, sides);
+    f.y_desc = "pages [MiB]".into();
+    f.time_lines(sides, &[Q::BgThresh, Q::Freerun, Q::Setpoint, Q::Limit, Q::Thresh, Q::Writeback, Q::Dirty]);
+    for s in sides {
+        let m = &s.means;
+        let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {:.0} MiB", m.setpoint) } else { String::new() };
+        f.subtitle.push(format!(
+            "{}: dirty {:.0} MiB on average over the last {}{setpoint}",
+            s.label,
+            m.dirty,
+            ctx.half()
+        ));
+    }
+    f.fit_y();
+    f
+}
+
+/// Chart 2: the bdi's dirty pages against bdi_setpoint and bdi_thresh.
+pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
+    let mut f = Figure::new("2-bdi-dirty", format!("Dirty pages of bdi {}", ctx.bdi), ctx, sides);
+    f.y_desc = "pages [MiB]".into();
+    f.time_lines(sides, &[Q::BdiThresh, Q::BdiSetpoint, Q::BdiWriteback, Q::BdiDirty]);
+    for s in sides {
+        let m = &s.means;
+        let setpoint =
+            if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {:.0} MiB", m.bdi_setpoint) } else { String::new() };
+        f.subtitle.push(format!(
+            "{}: bdi_dirty {:.0} MiB on average over the last {}{setpoint}",
+            s.label,
+            m.bdi_dirty,
+            ctx.half()
+        ));
+    }
+    f.fit_y();
+    f
+}
+
+/// The control lines of one side at the end of the run, as the dashboard
+/// computes them (x in MiB, y in pos_ratio).
+#[derive(Clone, Debug, Default)]
+pub struct Curves {
+    /// Named curves, as the dashboard's chart 3 names them: "global", "bdi
+    /// line", "product = pos_ratio", "1/4 floor", "reserve area".
+    pub curves: Vec<(String, Vec<(f64, f64)>)>,
+    /// The operating point on the product at the end (dirty [MiB],
+    /// pos_ratio); `None` when the kernel computed no pos_ratio then
+    /// (below the freerun ceiling).
+    pub now: Option<(f64, f64)>,
+    /// The bdi's point on its control line at the end (bdi_dirty [MiB], ratio).
+    pub bdi_now: Option<(f64, f64)>,
+    /// freerun, setpoint and limit at the end [MiB].
+    pub marks: [f64; 3],
+}
+
+/// The highest pos_ratio drawn.
+const POS_TOP: f64 = 2.5;
+
+/// Chart 3: the pos_ratio control lines at the end of the run with the
+/// operating points the run went through.
+pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure {
+    use colour::*;
+    let mut f = Figure::new("3-pos-ratio", format!("Position control: pos_ratio on bdi {}", ctx.bdi), ctx, sides);
+    f.x_desc = "dirty pages [MiB] (global dirty; bdi_dirty for the bdi line)".into();
+    f.y_desc = "pos_ratio (1.0 = dirty_ratelimit)".into();
+    let mut clipped = false;
+    for (i, (s, c)) in sides.iter().zip(curves).enumerate() {
+        let position = Kernel { patches: s.patches, legacy: s.legacy }.position();
+        if position == Has::No {
+            f.notes.push(format!("{}: no pos_ratio (not used by this kernel)", s.label));
+            f.subtitle.push(format!("{}: no position control (it arrived with patch 02)", s.label));
+            continue;
+        }
+        if position == Has::Shadow {
+            f.notes.push(format!("{}: pos_ratio computed, used to throttle only from patch 07", s.label));
+        }
+        let first = f.marks.is_empty();
+        // The reserve area over the bdi line it bends.
+        let mut order: Vec<&(String, Vec<(f64, f64)>)> = c.curves.iter().collect();
+        order.sort_by_key(|(name, _)| {
+            ["1/4 floor", "bdi line", "reserve area", "global", "product = pos_ratio"].iter().position(|n| n == name)
+        });
+        for (name, points) in order {
+            let (colour, width, dashed) = match name.as_str() {
+                "global" => (ORANGE, 2.0, false),
+                "bdi line" => (GREEN, 2.0, false),
+                "product = pos_ratio" => (BLUE, 2.5, false),
+                "reserve area" => (PURPLE, 2.0, false),
+                _ => (GREY, 1.0, true),
+            };
+            let label = match name.as_str() {
+                "global" => "global control line (cubic)",
+                "bdi line" => "bdi control line",
+                "product = pos_ratio" => "product: global × bdi",
+                "reserve area" => "bdi reserve area (patch 10)",
+                _ => "bdi line floor: 1/4",
+            };
+            let label = if first { label.to_string() } else { String::new() };
+            f.lines.push(Line { label, points: points.clone(), colour, width, dashed: dashed || i == 1 });
+        }
+        if first {
+            for (x, text) in c.marks.iter().zip(["freerun", "setpoint", "limit"]) {
+                f.marks.push(Mark { x: *x, text: text.into() });
+            }
+        }
+        clipped |= s.operating.iter().chain(c.curves.iter().flat_map(|c| &c.1)).any(|p| p.1 >= POS_TOP);
+        let op = s.operating.iter().map(|&(x, y)| (x, y.min(POS_TOP))).collect();
+        let who = if sides.len() > 1 { format!("{}: ", s.label) } else { String::new() };
+        f.dots.push(Dots {
+            label: format!("{who}operating points (0.1 s apart)"),
+            points: op,
+            colour: [VERMILLION, BLACK][i],
+            radius: 1.5,
+            cross: false,
+        });
+        if let Some((x, y)) = c.now {
+            f.dots.push(Dots {
+                label: format!("{who}at the end: pos_ratio {y:.3}"),
+                points: vec![(x, y.min(POS_TOP))],
+                colour: BLACK,
+                radius: 5.0,
+                cross: i == 1,
+            });
+        }
+        if let Some((x, y)) = c.bdi_now {
+            f.dots.push(Dots {
+                label: format!("{who}bdi_dirty at the end (bdi line)"),
+                points: vec![(x, y.min(POS_TOP))],
+                colour: GREEN,
+                radius: 5.0,
+                cross: i == 1,
+            });
+        }
+        let shown = |p: Option<f64>| p.map_or("- (below freerun: not computed)".to_string(), |p| format!("{p:.3}"));
+        f.subtitle.push(format!(
+            "{}: pos_ratio {} at the end, {} on average over the last {}",
+            s.label,
+            shown(c.now.map(|n| n.1)),
+            shown(s.means.pos_ratio),
+            ctx.half()
+        ));
+    }
+    if !f.lines.is_empty() {
+        f.notes.push(format!(
+            "the lines as they stand at the end ({:.0} s); the operating points as they were",
+            ctx.span[1]
+        ));
+    }
+    if clipped {
+        f.notes.push(format!("pos_ratio above {POS_TOP} is drawn at {POS_TOP}"));
+    }
+    if f.lines.is_empty() {
+        f.message = Some("No position control in this kernel: pos_ratio arrived with patch 02/11".into());
+    }
+    let right = curves.iter().flat_map(|c| c.marks).fold(0.0, f64::max) * 1.04;
+    f.x = [0.0, if right > 0.0 { right } else { 1.0 }];
+    f.y = [0.0, POS_TOP];
+    f
+}
+
+/// Chart 4: the bdi's bandwidth estimates and rate limits.
+pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
+    let mut f = Figure::new("4-rates", format!("Rates on bdi {}", ctx.bdi), ctx, sides);
+    f.y_desc = "rate [MiB/s]".into();
+    let qs = [Q::Written, Q::Target, Q::WriteBw, Q::AvgWriteBw, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit];
+    f.time_lines(sides, &qs);
+    // balanced_dirty_ratelimit jumps far above the rest while the
+    // estimates settle: keep it from flattening them.
+    let balanced = style(Q::Balanced).1;
+    let top =
+        f.lines.iter().filter(|l| l.colour != balanced).flat_map(|l| &l.points).map(|p| p.1).fold(0.0, f64::max) * 1.25;
+    let top = if top > 0.0 { top } else { 1.0 };
+    let mut clipped = false;
+    for l in f.lines.iter_mut().filter(|l| l.colour == balanced) {
+        for p in &mut l.points {
+            clipped |= p.1 > top;
+            p.1 = p.1.min(top);
+        }
+    }
+    if clipped {
+        f.notes.push("balanced_dirty_ratelimit is cut at the top of the plot".into());
+    }
+    f.y = [0.0, top];
+    for s in sides {
+        let (mib, secs) = s.written;
+        let written = if secs > 0.0 { mib / secs } else { 0.0 };
+        let m = &s.means;
+        let rate = if s.has(Q::DirtyRatelimit) {
+            format!("; dirty_ratelimit {:.2} MiB/s against a target of {:.2} MiB/s", m.dirty_ratelimit, m.target)
+        } else {
+            String::new()
+        };
+        f.subtitle.push(format!("{}: written {written:.1} MiB/s{rate} (means over the last {})", s.label, ctx.half()));
+    }
+    f
+}
+
+/// Chart 5: every throttling pause of the bdi's tasks, and max_pause.
+pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
+    use colour::*;
+    let mut f = Figure::new("5-pauses", format!("Throttling pauses of the tasks on bdi {}", ctx.bdi), ctx, sides);
+    f.y_desc = "pause [ms]".into();
+    f.time_lines(sides, &[Q::MaxPause]);
+    let who = |s: &SideData| if sides.len() > 1 { format!("{}: ", s.label) } else { String::new() };
+    for (i, s) in sides.iter().enumerate() {
+        f.dots.push(Dots {
+            label: format!("{}one sleep", who(s)),
+            points: s.sleeps.clone(),
+            colour: SIDES[i],
+            radius: 1.8,
+            cross: false,
+        });
+    }
+    // Whole calls over the sleeps: a call of several sleeps or writeback
+    // is what the task waited.
+    for (i, s) in sides.iter().enumerate().filter(|(_, s)| !s.calls.is_empty()) {
+        f.dots.push(Dots {
+            label: format!("{}one call, when longer than its last sleep", who(s)),
+            points: s.calls.clone(),
+            colour: if i == 0 { BLACK } else { PURPLE },
+            radius: 3.0,
+            cross: true,
+        });
+    }
+    for s in sides {
+        let (h, c) = (&s.sleep_hist, &s.call_hist);
+        let lost = if s.pauses_lost { " (some pauses were lost: the run is too large)" } else { "" };
+        f.subtitle.push(format!(
+            "{}: {} sleeps, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; longest call {:.0} ms{lost}",
+            s.label,
+            h.count(),
+            s.ms(h.quantile(0.5)),
+            s.ms(h.quantile(0.99)),
+            s.ms(h.max()),
+            s.ms(c.max())
+        ));
+    }
+    f.fit_y();
+    f
+}

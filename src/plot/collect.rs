@@ -1,0 +1,484 @@
+//! What the figures show of a run, gathered as the session advances: each
+//! quantity thinned to the figure's width (the smallest and largest value
+//! of every column, so that no spike is lost), pauses and operating points
+//! kept once per drawn position, and the headline numbers from every raw
+//! sample and pause.
+
+use std::collections::BTreeMap;
+
+use crate::session::{Session, Side};
+use crate::sim::config::Legacy;
+use crate::sim::metrics::{BdiSample, Histogram, Sample};
+use crate::ui::charts::{Has, Kernel};
+use crate::units::mib;
+
+/// A quantity drawn against time, in display units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Q {
+    /// Global dirty + writeback + unstable [MiB].
+    Dirty,
+    /// Global writeback + unstable [MiB].
+    Writeback,
+    /// `background_thresh` [MiB].
+    BgThresh,
+    /// `dirty_freerun_ceiling()` [MiB].
+    Freerun,
+    /// Global setpoint [MiB].
+    Setpoint,
+    /// `hard_dirty_limit()` [MiB].
+    Limit,
+    /// `dirty_thresh` [MiB].
+    Thresh,
+    /// The bdi's reclaimable + writeback [MiB].
+    BdiDirty,
+    /// The bdi's writeback [MiB].
+    BdiWriteback,
+    /// `bdi_setpoint` [MiB].
+    BdiSetpoint,
+    /// `bdi_thresh` [MiB].
+    BdiThresh,
+    /// `write_bandwidth` [MiB/s].
+    WriteBw,
+    /// `avg_write_bandwidth` [MiB/s].
+    AvgWriteBw,
+    /// `dirty_ratelimit` [MiB/s].
+    DirtyRatelimit,
+    /// `balanced_dirty_ratelimit` [MiB/s].
+    Balanced,
+    /// The last `task_ratelimit` [MiB/s].
+    TaskRatelimit,
+    /// `avg_write_bandwidth / N`, what dirty_ratelimit should reach [MiB/s].
+    Target,
+    /// The longest pause balance_dirty_pages() would impose [ms].
+    MaxPause,
+    /// Pages the bdi wrote over the last second, measured from BDI_WRITTEN
+    /// rather than estimated [MiB/s]; the collector computes it.
+    Written,
+}
+
+impl Q {
+    /// Every quantity, in index order.
+    pub const ALL: [Q; 19] = [
+        Q::Dirty,
+        Q::Writeback,
+        Q::BgThresh,
+        Q::Freerun,
+        Q::Setpoint,
+        Q::Limit,
+        Q::Thresh,
+        Q::BdiDirty,
+        Q::BdiWriteback,
+        Q::BdiSetpoint,
+        Q::BdiThresh,
+        Q::WriteBw,
+        Q::AvgWriteBw,
+        Q::DirtyRatelimit,
+        Q::Balanced,
+        Q::TaskRatelimit,
+        Q::Target,
+        Q::MaxPause,
+        Q::Written,
+    ];
+
+    /// Its value in `s` for bdi sample `b`, in display units.
+    fn value(self, s: &Sample, b: &BdiSample, hz: u64) -> f64 {
+        match self {
+            Q::Dirty => mib(s.dirty),
+            Q::Writeback => mib(s.writeback + s.unstable),
+            Q::BgThresh => mib(s.bg_thresh),
+            Q::Freerun => mib(s.freerun),
+            Q::Setpoint => mib(s.setpoint),
+            Q::Limit => mib(s.limit),
+            Q::Thresh => mib(s.thresh),
+            Q::BdiDirty => mib(b.dirty),
+            Q::BdiWriteback => mib(b.writeback + b.unstable),
+            Q::BdiSetpoint => mib(b.setpoint),
+            Q::BdiThresh => mib(b.thresh),
+            Q::WriteBw => mib(b.write_bw),
+            Q::AvgWriteBw => mib(b.avg_write_bw),
+            Q::DirtyRatelimit => mib(b.dirty_ratelimit),
+            Q::Balanced => mib(b.balanced_ratelimit),
+            Q::TaskRatelimit => mib(b.task_ratelimit),
+            Q::Target if b.tasks == 0 => 0.0,
+            Q::Target => mib(b.avg_write_bw) / f64::from(b.tasks),
+            Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
+            Q::Written => f64::NAN,
+        }
+    }
+
+    /// The kernel `side` runs computes this quantity (Linux 3.1 and 2.6.38
+    /// have no position or rate control; 2.6.38 no bandwidth estimate).
+    pub fn exists(self, patches: u8, legacy: Legacy) -> bool {
+        let kernel = Kernel { patches, legacy };
+        match self {
+            Q::Freerun | Q::Setpoint | Q::BdiSetpoint => kernel.position() != Has::No,
+            Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit | Q::Target => kernel.ratelimit() != Has::No,
+            Q::WriteBw | Q::AvgWriteBw => patches > 0 || legacy != Legacy::Linux2638,
+            _ => true,
+        }
+    }
+}
+
+/// The smallest and largest value in each of a fixed number of time
+/// columns: drawn in time order, the line keeps every spike.
+#[derive(Clone, Debug)]
+pub struct Envelope {
+    t0: f64,
+    col_s: f64,
+    cols: Vec<Option<[(f64, f64); 2]>>,
+}
+
+impl Envelope {
+    /// `n` columns over `[t0, t1]` [s].
+    pub fn new(t0: f64, t1: f64, n: usize) -> Envelope {
+        Envelope { t0, col_s: ((t1 - t0) / n as f64).max(1e-9), cols: vec![None; n] }
+    }
+
+    /// The column of time `t` [s].
+    fn col(&self, t: f64) -> usize {
+        (((t - self.t0) / self.col_s).max(0.0) as usize).min(self.cols.len() - 1)
+    }
+
+    /// Adds the value `v` at time `t` [s]; NaN (not defined then) is left out.
+    pub fn add(&mut self, t: f64, v: f64) {
+        if v.is_nan() {
+            return;
+        }
+        let i = self.col(t);
+        let c = self.cols[i].get_or_insert([(t, v), (t, v)]);
+        if v < c[0].1 {
+            c[0] = (t, v);
+        }
+        if v > c[1].1 {
+            c[1] = (t, v);
+        }
+    }
+
+    /// The points to draw, in time order.
+    pub fn points(&self) -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        for [lo, hi] in self.cols.iter().flatten() {
+            let (a, b) = if lo.0 <= hi.0 { (lo, hi) } else { (hi, lo) };
+            out.push(*a);
+            if b != a {
+                out.push(*b);
+            }
+        }
+        out
+    }
+}
+
+/// Means over the second half of the plotted time, from every sample.
+#[derive(Clone, Debug, Default)]
+pub struct Means {
+    /// Samples counted.
+    pub n: u64,
+    /// Global dirty [MiB].
+    pub dirty: f64,
+    /// Global setpoint [MiB].
+    pub setpoint: f64,
+    /// The bdi's dirty pages [MiB].
+    pub bdi_dirty: f64,
+    /// bdi_setpoint, where defined [MiB].
+    pub bdi_setpoint: f64,
+    /// Samples where bdi_setpoint was defined.
+    bdi_setpoint_n: u64,
+    /// pos_ratio (1.0 = the balanced rate) over the samples where the
+    /// kernel computes one; `None` where it computed none.
+    pub pos_ratio: Option<f64>,
+    /// The sum of the computed pos_ratios and how many there were.
+    pos_ratio_sum: (f64, u64),
+    /// dirty_ratelimit [MiB/s].
+    pub dirty_ratelimit: f64,
+    /// avg_write_bw / N [MiB/s].
+    pub target: f64,
+}
+
+impl Means {
+    fn add(&mut self, s: &Sample, b: &BdiSample) {
+        self.n += 1;
+        self.dirty += mib(s.dirty);
+        self.setpoint += mib(s.setpoint);
+        self.bdi_dirty += mib(b.dirty);
+        let bdi_setpoint = Q::BdiSetpoint.value(s, b, 1);
+        if !bdi_setpoint.is_nan() {
+            self.bdi_setpoint += bdi_setpoint;
+            self.bdi_setpoint_n += 1;
+        }
+        if let Some(p) = b.pos_ratio {
+            self.pos_ratio_sum.0 += p as f64 / 1024.0;
+            self.pos_ratio_sum.1 += 1;
+        }
+        self.dirty_ratelimit += mib(b.dirty_ratelimit);
+        self.target += Q::Target.value(s, b, 1);
+    }
+
+    /// The means (all zero without samples).
+    fn finish(mut self) -> Means {
+        let n = self.n.max(1) as f64;
+        self.bdi_setpoint /= self.bdi_setpoint_n.max(1) as f64;
+        let (sum, count) = self.pos_ratio_sum;
+        self.pos_ratio = (count > 0).then(|| sum / count as f64);
+        for v in [&mut self.dirty, &mut self.setpoint, &mut self.bdi_dirty, &mut self.dirty_ratelimit, &mut self.target]
+        {
+            *v /= n;
+        }
+        self
+    }
+}
+
+/// One side of the run, as the figures need it.
+#[derive(Clone, Debug)]
+pub struct SideData {
+    /// As the session labels it ("patch 11 (IO-less)").
+    pub label: String,
+    /// Its patch level.
+    pub patches: u8,
+    /// The kernel under the patches.
+    pub legacy: Legacy,
+    /// Every quantity of [`Q::ALL`], thinned.
+    pub lines: Vec<Envelope>,
+    /// One throttling sleep per drawn position: (time [s], pause [ms]).
+    pub sleeps: Vec<(f64, f64)>,
+    /// Calls that slept more than once or wrote back pages themselves:
+    /// (time [s], call duration [ms]).
+    pub calls: Vec<(f64, f64)>,
+    /// Operating points (global dirty [MiB], pos_ratio), once per drawn position.
+    pub operating: Vec<(f64, f64)>,
+    /// Every sleep of the bdi's tasks [jiffies].
+    pub sleep_hist: Histogram,
+    /// Every call of the bdi's tasks that blocked [jiffies].
+    pub call_hist: Histogram,
+    /// HZ of the world.
+    pub hz: u64,
+    /// Second-half means.
+    pub means: Means,
+    /// Pages the bdi wrote in the plotted time [MiB], and over how long [s].
+    pub written: (f64, f64),
+    /// The last sample.
+    pub last: Option<Sample>,
+    /// Some pauses fell out of the world's log before they were read.
+    pub pauses_lost: bool,
+}
+
+impl SideData {
+    /// The thinned points of `q`.
+    pub fn line(&self, q: Q) -> Vec<(f64, f64)> {
+        self.lines[q as usize].points()
+    }
+
+    /// This side's kernel computes `q`.
+    pub fn has(&self, q: Q) -> bool {
+        q.exists(self.patches, self.legacy)
+    }
+
+    /// Milliseconds of `jiffies`.
+    pub fn ms(&self, jiffies: u64) -> f64 {
+        jiffies as f64 * 1000.0 / self.hz as f64
+    }
+}
+
+/// Where reading a side's world stands.
+#[derive(Clone, Debug, Default)]
+struct Cursor {
+    /// Samples read (counting those the world dropped).
+    samples: u64,
+    /// Time of the last pause record read [ns], and how many records at
+    /// that time were read.
+    pause_at: Option<(u64, usize)>,
+    /// The bdi's BDI_WRITTEN at the first sample [pages], and its time [ns].
+    written_from: Option<(u64, u64)>,
+    /// (time [ns], BDI_WRITTEN [pages]) of the last second's samples.
+    recent: std::collections::VecDeque<(u64, u64)>,
+}
+
+/// Position bins for thinning scatter points, per axis.
+const BINS: f64 = 1200.0;
+
+/// Gathers the figures' data from every side of a session over
+/// `[start_ns, end_ns]`.
+pub struct Collector {
+    bdi: usize,
+    start_ns: u64,
+    end_ns: u64,
+    sides: Vec<SideData>,
+    cursors: Vec<Cursor>,
+    sleep_bins: Vec<BTreeMap<(u32, u32), f64>>,
+    call_bins: Vec<BTreeMap<(u32, u32), f64>>,
+    op_bins: Vec<BTreeMap<(u32, u32), (f64, f64)>>,
+    means: Vec<Means>,
+}
+
+impl Collector {
+    /// A collector for bdi `bdi` of every side of `session`, with `columns`
+    /// time columns over `[start_ns, end_ns]`.
+    pub fn new(session: &Session, bdi: usize, start_ns: u64, end_ns: u64, columns: usize) -> Collector {
+        let n = session.sides.len();
+        let (t0, t1) = (start_ns as f64 / 1e9, end_ns as f64 / 1e9);
+        let sides = session
+            .sides
+            .iter()
+            .map(|side| SideData {
+                label: side.label.clone(),
+                patches: side.world.patches(),
+                legacy: side.world.legacy(),
+                lines: Q::ALL.iter().map(|_| Envelope::new(t0, t1, columns)).collect(),
+                sleeps: Vec::new(),
+                calls: Vec::new(),
+                operating: Vec::new(),
+                sleep_hist: Histogram::default(),
+                call_hist: Histogram::default(),
+                hz: side.world.hz(),
+                means: Means::default(),
+                written: (0.0, 0.0),
+                last: None,
+                pauses_lost: false,
+            })
+            .collect();
+        // Start at the sample in place when the plotted time begins.
+        let cursors = session
+            .sides
+            .iter()
+            .map(|side| {
+                let w = &side.world;
+                let before = w.samples().partition_point(|s| s.t_ns < start_ns) as u64;
+                Cursor {
+                    samples: w.samples_dropped() + before,
+                    pause_at: Some((start_ns, w.pause_log().iter().filter(|r| r.t_ns == start_ns).count())),
+                    written_from: None,
+                    recent: Default::default(),
+                }
+            })
+            .collect();
+        Collector {
+            bdi,
+            start_ns,
+            end_ns,
+            sides,
+            cursors,
+            sleep_bins: vec![BTreeMap::new(); n],
+            call_bins: vec![BTreeMap::new(); n],
+            op_bins: vec![BTreeMap::new(); n],
+            means: vec![Means::default(); n],
+        }
+    }
+
+    /// Reads what every side recorded since the last call.
+    pub fn take(&mut self, session: &Session) {
+        for (i, side) in session.sides.iter().enumerate() {
+            self.take_samples(i, side);
+            self.take_pauses(i, side);
+        }
+    }
+
+    fn take_samples(&mut self, i: usize, side: &Side) {
+        let w = &side.world;
+        let dropped = w.samples_dropped();
+        let from = self.cursors[i].samples.saturating_sub(dropped) as usize;
+        let half_ns = self.start_ns + (self.end_ns - self.start_ns) / 2;
+        let data = &mut self.sides[i];
+        for s in w.samples().range(from.min(w.samples().len())..) {
+            if s.t_ns < self.start_ns || s.t_ns > self.end_ns {
+                continue;
+            }
+            let Some(b) = s.bdis.get(self.bdi) else { continue };
+            let t = s.t_ns as f64 / 1e9;
+            for q in Q::ALL {
+                data.lines[q as usize].add(t, q.value(s, b, data.hz));
+            }
+            if let Some(p) = b.pos_ratio.filter(|_| s.limit > 0) {
+                let pos_ratio = p as f64 / 1024.0;
+                let x = (s.dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
+                let y = (pos_ratio / 2.5 * BINS / 2.0) as u32;
+                self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
+            }
+            if s.t_ns >= half_ns {
+                self.means[i].add(s, b);
+            }
+            let cursor = &mut self.cursors[i];
+            cursor.recent.push_back((s.t_ns, b.written));
+            while cursor.recent.len() > 2 && cursor.recent[1].0 + crate::sim::NS_PER_SEC <= s.t_ns {
+                cursor.recent.pop_front();
+            }
+            if let Some(&(t_then, then)) = cursor.recent.front().filter(|r| r.0 < s.t_ns) {
+                let rate = mib(b.written - then) / ((s.t_ns - t_then) as f64 / 1e9);
+                data.lines[Q::Written as usize].add(t, rate);
+            }
+            let from = *cursor.written_from.get_or_insert((b.written, s.t_ns));
+            data.written = (mib(b.written - from.0), (s.t_ns - from.1) as f64 / 1e9);
+            data.last = Some(s.clone());
+        }
+        self.cursors[i].samples = dropped + w.samples().len() as u64;
+    }
+
+    fn take_pauses(&mut self, i: usize, side: &Side) {
+        let w = &side.world;
+        let log = w.pause_log();
+        let cursor = &mut self.cursors[i];
+        let (at, seen) = cursor.pause_at.unwrap_or((0, 0));
+        if w.pause_log_complete_from() > at + 1 {
+            self.sides[i].pauses_lost = true;
+        }
+        let first = log.partition_point(|r| r.t_ns < at);
+        let col_s = (self.end_ns - self.start_ns).max(1) as f64 / BINS;
+        let mut last = (at, seen);
+        for (k, r) in log.range(first..).enumerate() {
+            if r.t_ns == at && k < seen {
+                continue;
+            }
+            last = if r.t_ns == last.0 { (last.0, last.1 + 1) } else { (r.t_ns, 1) };
+            if r.bdi as usize != self.bdi || r.t_ns <= self.start_ns || r.t_ns > self.end_ns {
+                continue;
+            }
+            let col = ((r.t_ns - self.start_ns) as f64 / col_s) as u32;
+            let t = r.t_ns as f64 / 1e9;
+            let data = &mut self.sides[i];
+            if r.call {
+                data.call_hist.add(u64::from(r.pause));
+                if r.multi {
+                    self.call_bins[i].entry((col, r.pause)).or_insert(t);
+                }
+            } else {
+                data.sleep_hist.add(u64::from(r.pause));
+                self.sleep_bins[i].entry((col, r.pause)).or_insert(t);
+            }
+        }
+        cursor.pause_at = Some(last);
+    }
+
+    /// The data of every side.
+    pub fn finish(mut self) -> Vec<SideData> {
+        for (i, data) in self.sides.iter_mut().enumerate() {
+            let ms = |j: u32| f64::from(j) * 1000.0 / data.hz as f64;
+            data.sleeps = self.sleep_bins[i].iter().map(|(&(_, p), &t)| (t, ms(p))).collect();
+            data.calls = self.call_bins[i].iter().map(|(&(_, p), &t)| (t, ms(p))).collect();
+            data.operating = self.op_bins[i].values().copied().collect();
+            data.means = std::mem::take(&mut self.means[i]).finish();
+        }
+        self.sides
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_envelope_keeps_each_columns_extremes_in_time_order() {
+        let mut e = Envelope::new(0.0, 10.0, 2);
+        for (t, v) in [(0.0, 5.0), (1.0, 9.0), (2.0, 1.0), (4.9, 5.0), (5.0, 3.0), (9.0, 3.0)] {
+            e.add(t, v);
+        }
+        assert_eq!(e.points(), vec![(1.0, 9.0), (2.0, 1.0), (5.0, 3.0)]);
+    }
+
+    #[test]
+    fn legacy_kernels_have_no_position_or_rate_control() {
+        assert!(!Q::Setpoint.exists(0, Legacy::Linux31));
+        assert!(!Q::DirtyRatelimit.exists(3, Legacy::Linux31));
+        assert!(Q::DirtyRatelimit.exists(4, Legacy::Linux31));
+        assert!(Q::WriteBw.exists(0, Legacy::Linux31));
+        assert!(!Q::WriteBw.exists(0, Legacy::Linux2638));
+        assert!(Q::Thresh.exists(0, Legacy::Linux2638));
+    }
+}

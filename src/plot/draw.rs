@@ -1,0 +1,259 @@
+//! Drawing a [`Figure`] with plotters, on its SVG or bitmap backend: the
+//! title and the run's numbers on top, the plot with its axes, ticks and
+//! grid, and the legend beside it, where it hides no data.
+
+use std::path::Path;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::chart::{Figure, Rgb};
+
+/// Width of the legend beside the plot [px at scale 1].
+const LEGEND_W: f64 = 370.0;
+
+/// The font every figure uses: DejaVu Sans, embedded, so that drawing
+/// needs no font installed (and SVG viewers that lack it fall back to
+/// their sans-serif of nearly the same metrics).
+fn register_fonts() -> Result<(), String> {
+    static DONE: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    DONE.get_or_init(|| {
+        for (style, bytes) in [(FontStyle::Normal, dejavu::sans::regular()), (FontStyle::Bold, dejavu::sans::bold())] {
+            plotters::style::register_font("sans-serif", style, bytes)
+                .map_err(|_| "the embedded font is unreadable".to_string())?;
+        }
+        Ok(())
+    })
+    .clone()
+}
+
+fn rgb((r, g, b): Rgb) -> RGBColor {
+    RGBColor(r, g, b)
+}
+
+/// Tick labels with as many decimals as the tick spacing needs (more
+/// only for a tick that is not exact with them).
+fn tick(v: f64, span: f64) -> String {
+    let step = span / 8.0;
+    let mut decimals = if step >= 1.0 || step <= 0.0 { 0 } else { (-step.log10().floor()) as usize };
+    while decimals < 4 && (v * 10f64.powi(decimals as i32)).fract().abs() > 1e-6 {
+        decimals += 1;
+    }
+    let text = format!("{v:.decimals$}");
+    if text.trim_start_matches(['-', '0', '.']).is_empty() { format!("{:.decimals$}", 0.0) } else { text }
+}
+
+/// Breaks `text` into lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+/// Draws `f` on `root`, `k` pixels per unit of the figure's geometry.
+pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: f64) -> Result<(), String> {
+    register_fonts()?;
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("drawing {}: {e}", f.file);
+    let px = |v: f64| (v * k).round() as i32;
+    let font = |size: f64| ("sans-serif", size * k).into_font();
+    root.fill(&WHITE).map_err(e)?;
+
+    // Title and the run's numbers.
+    let header_h = px(64.0 + 23.0 * (f.subtitle.len() as f64 - 1.0) + 16.0);
+    let (header, body) = root.split_vertically(header_h);
+    header
+        .draw(&Text::new(f.title.clone(), (px(24.0), px(16.0)), ("sans-serif", 30.0 * k, FontStyle::Bold).into_font()))
+        .map_err(e)?;
+    let grey = RGBColor(70, 70, 70);
+    for (i, line) in f.subtitle.iter().enumerate() {
+        let y = px(58.0 + 23.0 * i as f64);
+        header.draw(&Text::new(line.clone(), (px(24.0), y), font(18.0).color(&grey))).map_err(e)?;
+    }
+
+    let (w, _) = body.dim_in_pixel();
+    let (plot_area, legend) = body.split_horizontally(w as i32 - px(LEGEND_W));
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin_left(px(12.0))
+        .margin_right(px(12.0))
+        .margin_top(px(8.0))
+        .margin_bottom(px(12.0))
+        .x_label_area_size(px(62.0))
+        .y_label_area_size(px(88.0))
+        .build_cartesian_2d(f.x[0]..f.x[1], f.y[0]..f.y[1])
+        .map_err(e)?;
+    let (x_span, y_span) = (f.x[1] - f.x[0], f.y[1] - f.y[0]);
+    let x_fmt = |v: &f64| tick(*v, x_span);
+    let y_fmt = |v: &f64| tick(*v, y_span);
+    chart
+        .configure_mesh()
+        .x_desc(f.x_desc.as_str())
+        .y_desc(f.y_desc.as_str())
+        .x_labels(10)
+        .y_labels(8)
+        .max_light_lines(4)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .label_style(font(18.0))
+        .axis_desc_style(font(20.0))
+        .bold_line_style(RGBColor(218, 218, 218).stroke_width(px(1.0).max(1) as u32))
+        .light_line_style(RGBColor(242, 242, 242).stroke_width(px(1.0).max(1) as u32))
+        .axis_style(BLACK.stroke_width(px(1.2).max(1) as u32))
+        .set_all_tick_mark_size(px(5.0))
+        .draw()
+        .map_err(e)?;
+
+    // Guides, then lines, then dots.
+    for (j, m) in f.marks.iter().enumerate() {
+        let style = RGBColor(120, 120, 120).stroke_width(px(1.0).max(1) as u32);
+        chart.draw_series(DashedLineSeries::new([(m.x, f.y[0]), (m.x, f.y[1])], px(3.0), px(4.0), style)).map_err(e)?;
+        let y = f.y[1] - y_span * (0.03 + 0.05 * j as f64);
+        let label = Text::new(format!(" {}", m.text), (m.x, y), font(16.0).color(&RGBColor(90, 90, 90)));
+        chart.draw_series(std::iter::once(label)).map_err(e)?;
+    }
+    for l in &f.lines {
+        let style = rgb(l.colour).stroke_width(px(l.width).max(1) as u32);
+        if l.dashed {
+            chart.draw_series(DashedLineSeries::new(l.points.clone(), px(7.0), px(5.0), style)).map_err(e)?;
+        } else {
+            chart.draw_series(LineSeries::new(l.points.clone(), style)).map_err(e)?;
+        }
+    }
+    for d in &f.dots {
+        let r = px(d.radius).max(1);
+        let colour = rgb(d.colour);
+        if d.cross {
+            let style = colour.stroke_width(px(1.2).max(1) as u32);
+            chart.draw_series(d.points.iter().map(|&p| Cross::new(p, r, style))).map_err(e)?;
+        } else {
+            let style = colour.mix(0.8).filled();
+            chart.draw_series(d.points.iter().map(|&p| Circle::new(p, r, style))).map_err(e)?;
+        }
+    }
+    if let Some(message) = &f.message {
+        let at = ((f.x[0] + f.x[1]) / 2.0, (f.y[0] + f.y[1]) / 2.0);
+        let style = font(20.0).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
+        chart.draw_series(std::iter::once(Text::new(message.clone(), at, style))).map_err(e)?;
+    }
+    draw_legend(&legend, f, k).map_err(e)?;
+    Ok(())
+}
+
+/// The legend: a sample and a name for every labelled line and dot, the
+/// solid/dashed key of a comparison, and the notes.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    f: &Figure,
+    k: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let px = |v: f64| (v * k).round() as i32;
+    let font = |size: f64| ("sans-serif", size * k).into_font();
+    let (x0, text_x, chars) = (px(8.0), px(44.0), 33);
+    let mut y = px(14.0);
+    let line_h = px(21.0);
+    let entry = |sample: &dyn Fn(i32) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>,
+                 label: &str,
+                 y: &mut i32|
+     -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        sample(*y + line_h / 2)?;
+        for part in wrap(label, chars) {
+            area.draw(&Text::new(part, (text_x, *y + px(2.0)), font(17.0)))?;
+            *y += line_h;
+        }
+        *y += px(4.0);
+        Ok(())
+    };
+    let segment = |colour: RGBColor, width: f64, dashed: bool| {
+        move |cy: i32| {
+            let style = colour.stroke_width(px(width).max(1) as u32);
+            if dashed {
+                for s in 0..3 {
+                    let a = x0 + px(11.0) * s;
+                    area.draw(&PathElement::new(vec![(a, cy), (a + px(7.0), cy)], style))?;
+                }
+                Ok(())
+            } else {
+                area.draw(&PathElement::new(vec![(x0, cy), (x0 + px(30.0), cy)], style))
+            }
+        }
+    };
+    for l in f.lines.iter().filter(|l| !l.label.is_empty()) {
+        entry(&segment(rgb(l.colour), l.width, l.dashed), &l.label, &mut y)?;
+    }
+    for d in f.dots.iter().filter(|d| !d.label.is_empty()) {
+        let colour = rgb(d.colour);
+        let r = px(d.radius.max(3.0));
+        let sample = |cy: i32| {
+            let at = (x0 + px(15.0), cy);
+            if d.cross {
+                area.draw(&Cross::new(at, r, colour.stroke_width(px(1.2).max(1) as u32)))
+            } else {
+                area.draw(&Circle::new(at, r, colour.filled()))
+            }
+        };
+        entry(&sample, &d.label, &mut y)?;
+    }
+    if !f.sides.is_empty() {
+        y += px(8.0);
+        for (i, side) in f.sides.iter().enumerate() {
+            let what = if i == 0 { "solid" } else { "dashed" };
+            entry(&segment(BLACK, 1.5, i == 1), &format!("{what}: {side}"), &mut y)?;
+        }
+    }
+    y += px(8.0);
+    for note in &f.notes {
+        for part in wrap(note, chars + 6) {
+            area.draw(&Text::new(part, (x0, y), font(16.0).color(&RGBColor(90, 90, 90))))?;
+            y += px(19.0);
+        }
+        y += px(4.0);
+    }
+    Ok(())
+}
+
+/// Draws `f` as an SVG document.
+pub fn svg(f: &Figure, size: (u32, u32), k: f64) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        render(&root, f, k)?;
+        root.present().map_err(|e| format!("drawing {}: {e}", f.file))?;
+    }
+    Ok(out)
+}
+
+/// Draws `f` as a PNG file at `path`.
+pub fn png(f: &Figure, size: (u32, u32), k: f64, path: &Path) -> Result<(), String> {
+    let root = BitMapBackend::new(path, size).into_drawing_area();
+    render(&root, f, k)?;
+    root.present().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_have_the_decimals_their_spacing_needs() {
+        assert_eq!(tick(120.0, 480.0), "120");
+        assert_eq!(tick(0.5, 2.5), "0.5");
+        assert_eq!(tick(0.25, 1.0), "0.25");
+        assert_eq!(tick(0.5, 1.0), "0.5");
+        assert_eq!(tick(-0.0, 2.5), "0.0");
+    }
+
+    #[test]
+    fn long_labels_wrap_between_words() {
+        assert_eq!(wrap("whole call (slept more than once)", 12), ["whole call", "(slept more", "than once)"]);
+    }
+}

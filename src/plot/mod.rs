@@ -1,0 +1,294 @@
+//! `dirtyviz plot`: runs a world, or a lesson up to one of its steps,
+//! headless through a [`Session`] (as the dashboard and `dirtyviz check`
+//! do) and writes the dashboard's five charts as figures for slides and
+//! papers, in the spirit of the series author's trace plots:
+//!
+//! ```text
+//!   Source ──> Session (1 or 2 worlds in lockstep) ──advance 1 s──┐
+//!                  ^                                              │
+//!                  └──────────── collect::Collector <─────────────┘
+//!                                 │ thinned lines, pauses, raw means
+//!                                 v
+//!                        chart::Figure x 5 ──draw──> 1-global-dirty.svg ...
+//! ```
+
+mod chart;
+mod collect;
+mod draw;
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::{PlotArgs, PlotFormat};
+use crate::error::{Error, Result};
+use crate::lesson::Lesson;
+use crate::lesson::runner::LessonRun;
+use crate::output::{Named, check_distinct};
+use crate::scenario::Scenario;
+use crate::session::{Compare, Session, SessionOptions};
+use crate::sim::config::NS_PER_SEC;
+use crate::units::mib;
+
+/// What to plot.
+pub enum Source {
+    /// A world, alone or beside its comparison, from time 0.
+    World {
+        /// The scenario.
+        scenario: Box<Scenario>,
+        /// The A/B comparison, if any.
+        compare: Option<Compare>,
+    },
+    /// A lesson's step, after running the steps before it.
+    Lesson {
+        /// A shipped lesson id or a lesson file.
+        lesson: String,
+        /// The step, from 1.
+        step: usize,
+    },
+}
+
+/// How to plot.
+#[derive(Clone, Debug)]
+pub struct PlotOptions {
+    /// Directory of the figures.
+    pub out: PathBuf,
+    /// File format.
+    pub format: PlotFormat,
+    /// Simulated time to plot [ns]; default the scenario's or the step's.
+    pub duration_ns: Option<u64>,
+    /// The bdi of charts 2 to 5, by name or index.
+    pub bdi: Option<String>,
+}
+
+/// The options `dirtyviz plot` was given.
+pub fn options(args: &PlotArgs) -> PlotOptions {
+    PlotOptions { out: args.out.clone(), format: args.format, duration_ns: args.duration, bdi: args.bdi.clone() }
+}
+
+/// Figure sizes: SVG in CSS pixels (a 16:9 slide), PNG at 1.5 times that.
+fn geometry(format: PlotFormat) -> ((u32, u32), f64) {
+    match format {
+        PlotFormat::Svg => ((1280, 720), 1.0),
+        PlotFormat::Png => ((1920, 1080), 1.5),
+    }
+}
+
+/// Time columns the lines are thinned to: about one per pixel of the plot.
+const COLUMNS: usize = 900;
+
+/// A session positioned where the figures start, and what they are of.
+struct Start {
+    session: Session,
+    start_ns: u64,
+    duration_ns: u64,
+    bdi: usize,
+    run: String,
+}
+
+fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
+    let err = Error::invalid;
+    let (session, start_ns, default_ns, bdi, run) = match source {
+        Source::World { scenario, compare } => {
+            let default_ns = (scenario.duration_s * 1e9) as u64;
+            let name = if scenario.name.is_empty() { "scenario".to_string() } else { scenario.name.clone() };
+            let run = format!("{name}, seed {}", scenario.seed);
+            let session = Session::new(*scenario, compare, SessionOptions::default())?;
+            (session, 0, default_ns, 0, run)
+        }
+        Source::Lesson { lesson, step } => {
+            let lesson = Lesson::resolve(&lesson)?;
+            let steps = lesson.steps.len();
+            if step == 0 || step > steps {
+                return Err(err(format!("lesson {} has steps 1 to {steps}, not {step}", lesson.id)));
+            }
+            let (run, session, _) = LessonRun::seek(lesson, step - 1, SessionOptions::default())?;
+            let s = &run.lesson.steps[run.step];
+            let text = format!("lesson {} step {step}: {}", run.lesson.id, s.title);
+            let default_ns = (s.run_s * NS_PER_SEC as f64) as u64;
+            (session, run.step_start_ns, default_ns, run.bdi, text)
+        }
+    };
+    let bdi = match &opts.bdi {
+        None => bdi,
+        Some(name) => {
+            let bdis = session.world().bdis();
+            bdis.iter()
+                .position(|b| &b.name == name)
+                .or_else(|| name.parse().ok().filter(|&i| i < bdis.len()))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = bdis.iter().map(|b| b.name.as_str()).collect();
+                    err(format!("--bdi {name}: no such bdi; this world has {}", names.join(", ")))
+                })?
+        }
+    };
+    let duration_ns = opts.duration_ns.unwrap_or(default_ns).max(1);
+    Ok(Start { session, start_ns, duration_ns, bdi, run })
+}
+
+/// The control lines of every side at the end of the run, as the
+/// dashboard's chart 3 draws them.
+fn curves(session: &Session, bdi: usize) -> Vec<chart::Curves> {
+    use crate::ui::charts;
+    session
+        .sides
+        .iter()
+        .map(|side| {
+            let p = charts::pos_ratio(&charts::Source::of(side), bdi, COLUMNS as u16 / 2);
+            let mut c = chart::Curves { bdi_now: p.now_on("bdi line"), ..chart::Curves::default() };
+            if let Some(last) = side.world.samples().back() {
+                c.now = last.bdis.get(bdi).and_then(|b| b.pos_ratio).map(|r| (mib(last.dirty), r as f64 / 1024.0));
+                c.marks = [mib(last.freerun), mib(last.setpoint), mib(last.limit)];
+            }
+            c.curves = p.series.into_iter().map(|s| (s.name.to_string(), s.points)).collect();
+            c
+        })
+        .collect()
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same
+/// directory, renamed over it once complete.
+fn write_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp.{ext}", std::process::id()));
+    let done = write(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display())));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done.map_err(Error::invalid)
+}
+
+/// Runs `source` and writes the five figures into `opts.out`; `inputs`
+/// are the scenario and lesson files the run reads, never written over. Returns what was written,
+/// one line per figure.
+pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<String> {
+    let Start { mut session, start_ns, duration_ns, bdi, run } = start(source, opts)?;
+    let end_ns = start_ns + duration_ns;
+    let mut collector = collect::Collector::new(&session, bdi, start_ns, end_ns, COLUMNS);
+    let mut t = start_ns;
+    collector.take(&session);
+    while t < end_ns {
+        t = (t + NS_PER_SEC).min(end_ns);
+        session.advance_to(t);
+        collector.take(&session);
+    }
+    let sides = collector.finish();
+    let ctx = chart::Context {
+        run: format!("{run}; {:.0} s simulated", duration_ns as f64 / 1e9),
+        bdi: session.world().bdis()[bdi].name.clone(),
+        span: [start_ns as f64 / 1e9, end_ns as f64 / 1e9],
+    };
+    let figures = [
+        chart::global_dirty(&ctx, &sides),
+        chart::bdi_dirty(&ctx, &sides),
+        chart::pos_ratio(&ctx, &sides, &curves(&session, bdi)),
+        chart::rates(&ctx, &sides),
+        chart::pauses(&ctx, &sides),
+    ];
+
+    if opts.out.exists() && !opts.out.is_dir() {
+        return Err(Error::invalid(format!("--out {}: not a directory", opts.out.display())));
+    }
+    std::fs::create_dir_all(&opts.out).map_err(Error::io(&opts.out, "cannot create the directory"))?;
+    let ext = match opts.format {
+        PlotFormat::Svg => "svg",
+        PlotFormat::Png => "png",
+    };
+    let paths: Vec<PathBuf> = figures.iter().map(|f| opts.out.join(format!("{}.{ext}", f.file))).collect();
+    let inputs: Vec<Named> = ["the scenario", "the lesson"]
+        .into_iter()
+        .zip(inputs)
+        .filter_map(|(role, p)| Some(Named { role, path: Path::new((*p)?) }))
+        .collect();
+    let outputs: Vec<Named> = paths.iter().map(|path| Named { role: "the figure", path }).collect();
+    check_distinct(&inputs, &outputs)?;
+    let (size, k) = geometry(opts.format);
+    let mut report = String::new();
+    for (mut f, path) in figures.into_iter().zip(paths) {
+        f.thin_dots(size, k);
+        write_atomic(&path, |tmp| match opts.format {
+            PlotFormat::Svg => {
+                let text = draw::svg(&f, size, k)?;
+                std::fs::write(tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))
+            }
+            PlotFormat::Png => draw::png(&f, size, k, tmp),
+        })?;
+        report.push_str(&format!("{}: {}\n", path.display(), f.title));
+        for line in f.subtitle.iter().skip(1) {
+            report.push_str(&format!("  {line}\n"));
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn run(preset: &str, patches: Option<u8>, compare: Option<Compare>, secs: u64) -> Vec<collect::SideData> {
+        let mut s = presets::get(preset).expect("preset").expect("valid");
+        if let Some(p) = patches {
+            s.patches = p;
+        }
+        let source = Source::World { scenario: Box::new(s), compare };
+        let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration_ns: None, bdi: None };
+        let Start { mut session, .. } = start(source, &opts).expect("starts");
+        let end = secs * NS_PER_SEC;
+        let mut c = collect::Collector::new(&session, 0, 0, end, 50);
+        for t in 1..=secs {
+            session.advance_to(t * NS_PER_SEC);
+            c.take(&session);
+        }
+        c.finish()
+    }
+
+    #[test]
+    fn thinned_lines_keep_the_extremes_and_counts_come_from_every_pause() {
+        let mut s = presets::get("hdd-10dd").expect("preset").expect("valid");
+        s.duration_s = 10.0;
+        let mut session = Session::new(s, None, SessionOptions::default()).expect("session");
+        let mut c = collect::Collector::new(&session, 0, 0, 10 * NS_PER_SEC, 20);
+        for t in 1..=10 {
+            session.advance_to(t * NS_PER_SEC);
+            c.take(&session);
+        }
+        let w = session.world();
+        let sides = c.finish();
+        let line = sides[0].line(collect::Q::Dirty);
+        assert!(line.len() <= 40, "two points per column at most: {}", line.len());
+        let raw_max = w.samples().iter().map(|s| mib(s.dirty)).fold(0.0, f64::max);
+        assert_eq!(line.iter().map(|p| p.1).fold(0.0, f64::max), raw_max);
+        let sleeps = w.pause_log().iter().filter(|r| !r.call && r.t_ns > 0).count() as u64;
+        assert!(sleeps > 1000, "{sleeps}");
+        assert_eq!(sides[0].sleep_hist.count(), sleeps, "every sleep counted once");
+    }
+
+    #[test]
+    fn a_legacy_kernel_draws_no_setpoint_and_no_pos_ratio_and_says_so() {
+        let sides = run("hdd-10dd", Some(0), None, 5);
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
+        let global = chart::global_dirty(&ctx, &sides);
+        assert!(global.lines.iter().all(|l| !l.label.contains("setpoint") && !l.label.contains("freerun")));
+        assert!(global.notes.iter().any(|n| n.contains("no freerun, setpoint (not used by this kernel)")));
+        let rates = chart::rates(&ctx, &sides);
+        assert!(rates.lines.iter().all(|l| !l.label.contains("ratelimit")), "{:?}", rates.notes);
+        assert!(rates.lines.iter().any(|l| l.label.starts_with("written")));
+        let pos = chart::pos_ratio(&ctx, &sides, &[chart::Curves::default()]);
+        assert!(pos.lines.is_empty() && pos.dots.is_empty());
+        assert!(pos.message.as_deref().is_some_and(|m| m.contains("patch 02")));
+    }
+
+    #[test]
+    fn a_comparison_draws_side_b_dashed_and_shared_lines_once() {
+        let sides = run("hdd-10dd", None, Some(Compare::Legacy(11)), 5);
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
+        let global = chart::global_dirty(&ctx, &sides);
+        let dirty: Vec<_> = global.lines.iter().filter(|l| l.colour == chart::colour::BLUE).collect();
+        assert_eq!(dirty.len(), 2, "each side's dirty pages");
+        assert!(!dirty[0].dashed && dirty[1].dashed);
+        // Both worlds have the same thresholds: drawn once.
+        let thresh = global.lines.iter().filter(|l| l.label.contains("dirty_thresh")).count();
+        assert_eq!(thresh, 1);
+        assert_eq!(global.sides.len(), 2);
+    }
+}

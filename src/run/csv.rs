@@ -1,0 +1,158 @@
+//! The time series file (`--csv`): one row per sample interval, global
+//! columns then each bdi's, in MiB and MiB/s. Fields are quoted as RFC 4180
+//! says (a bdi name holding a comma, a quote or a line break is quoted,
+//! its quotes doubled). Rows end with a line feed, as Unix tools expect;
+//! RFC 4180 readers accept it.
+
+use std::borrow::Cow;
+use std::io::Write as _;
+use std::path::Path;
+
+use crate::error::Result;
+use crate::output::AtomicFile;
+use crate::sim::metrics::Sample;
+use crate::units::mib;
+
+/// Global columns, in order.
+pub const GLOBAL_COLUMNS: &[&str] = &[
+    "time_s",
+    "dirty_mb",
+    "writeback_mb",
+    "unstable_mb",
+    "thresh_mb",
+    "bg_thresh_mb",
+    "freerun_mb",
+    "setpoint_mb",
+    "limit_mb",
+    "dirtyable_mb",
+    "dirty_pct",
+];
+
+/// Per-bdi columns after the bdi name, in order.
+pub const BDI_COLUMNS: &[&str] = &[
+    "dirty_mb",
+    "writeback_mb",
+    "thresh_mb",
+    "setpoint_mb",
+    "write_bw_mbps",
+    "avg_write_bw_mbps",
+    "dirty_ratelimit_mbps",
+    "balanced_ratelimit_mbps",
+    "dirtied_mbps",
+    "written_mbps",
+    "task_ratelimit_mbps",
+    "pos_ratio",
+    "tasks",
+];
+
+/// A field as RFC 4180 writes it: quoted when it holds a comma, a quote or
+/// a line break, with its quotes doubled.
+pub fn field(text: &str) -> Cow<'_, str> {
+    if text.contains([',', '"', '\r', '\n']) {
+        Cow::Owned(format!("\"{}\"", text.replace('"', "\"\"")))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Writes a CSV time series.
+pub struct CsvFile {
+    out: AtomicFile,
+    buf: Vec<u8>,
+    /// Length of a sample interval [s].
+    interval_s: f64,
+}
+
+impl CsvFile {
+    /// Starts a CSV file at `path` with the header for `bdis`.
+    pub fn create(path: &Path, bdis: &[String], sample_ns: u64) -> Result<CsvFile> {
+        let mut f = CsvFile {
+            out: AtomicFile::create(path)?,
+            buf: Vec::with_capacity(1 << 16),
+            interval_s: sample_ns as f64 / 1e9,
+        };
+        let mut header = GLOBAL_COLUMNS.join(",");
+        for b in bdis {
+            for c in BDI_COLUMNS {
+                header.push(',');
+                header.push_str(&field(&format!("{b}.{c}")));
+            }
+        }
+        header.push('\n');
+        f.out.put(header.as_bytes())?;
+        Ok(f)
+    }
+
+    /// Writes the row of `s`; rates are over the interval since `prev`.
+    pub fn row(&mut self, s: &Sample, prev: Option<&Sample>) -> Result<()> {
+        let b = &mut self.buf;
+        b.clear();
+        let dirty_pct = 100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64;
+        write!(
+            b,
+            "{:.1},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{dirty_pct:.3}",
+            s.t_ns as f64 / 1e9,
+            mib(s.dirty),
+            mib(s.writeback),
+            mib(s.unstable),
+            mib(s.thresh),
+            mib(s.bg_thresh),
+            mib(s.freerun),
+            mib(s.setpoint),
+            mib(s.limit),
+            mib(s.dirtyable),
+        )
+        .expect("writing to memory");
+        for (i, bdi) in s.bdis.iter().enumerate() {
+            let (dirtied, written) = match prev.and_then(|p| p.bdis.get(i)) {
+                Some(p) => (bdi.dirtied - p.dirtied, bdi.written - p.written),
+                None => (0, 0),
+            };
+            write!(
+                b,
+                ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},",
+                mib(bdi.dirty),
+                mib(bdi.writeback),
+                mib(bdi.thresh),
+                mib(bdi.setpoint),
+                mib(bdi.write_bw),
+                mib(bdi.avg_write_bw),
+                mib(bdi.dirty_ratelimit),
+                mib(bdi.balanced_ratelimit),
+                mib(dirtied) / self.interval_s,
+                mib(written) / self.interval_s,
+                mib(bdi.task_ratelimit),
+            )
+            .expect("writing to memory");
+            // Empty where the kernel computes no pos_ratio.
+            if let Some(p) = bdi.pos_ratio {
+                write!(b, "{:.4}", p as f64 / 1024.0).expect("writing to memory");
+            }
+            write!(b, ",{}", bdi.tasks).expect("writing to memory");
+        }
+        b.push(b'\n');
+        self.out.put(&self.buf)
+    }
+
+    /// Completes the file: it replaces the file at its path.
+    pub fn commit(self) -> Result<()> {
+        self.out.commit()
+    }
+
+    /// The file, to commit with other outputs.
+    pub fn into_output(self) -> AtomicFile {
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_as_rfc_4180_says() {
+        assert_eq!(field("sda.dirty_mb"), "sda.dirty_mb");
+        assert_eq!(field("sd\"a,b\\.dirty_mb"), "\"sd\"\"a,b\\.dirty_mb\"");
+        assert_eq!(field("two\nlines"), "\"two\nlines\"");
+    }
+}

@@ -1,0 +1,457 @@
+//! What a headless run did: the numbers of `--summary-json` and the report
+//! printed at the end. A number that cannot be measured (a mean over no
+//! samples, a rate over no time) is `None`: `null` in JSON, `–` in the
+//! report, never NaN or a sentinel.
+
+use serde::Serialize;
+
+use crate::session::kernel_name;
+use crate::sim::World;
+use crate::sim::metrics::{Histogram, Sample};
+use crate::units::{mean, median, mib};
+
+/// Global part of the summary, MiB.
+#[derive(Clone, Debug, Serialize)]
+pub struct GlobalSummary {
+    /// Dirty threshold at the end [MiB].
+    pub thresh_mb: f64,
+    /// Background threshold at the end [MiB].
+    pub bg_thresh_mb: f64,
+    /// Freerun ceiling at the end [MiB].
+    pub freerun_mb: f64,
+    /// Setpoint at the end [MiB].
+    pub setpoint_mb: f64,
+    /// Global dirty limit at the end [MiB].
+    pub limit_mb: f64,
+    /// Mean global dirty pages after `settle_s` [MiB].
+    pub dirty_mean_mb: Option<f64>,
+    /// Largest global dirty count of the run [MiB].
+    pub dirty_max_mb: f64,
+    /// How far dirty ever ran past the limit (negative: never reached it) [MiB].
+    pub over_limit_max_mb: Option<f64>,
+    /// Samples before this time are left out of the means [s].
+    pub settle_s: f64,
+}
+
+/// One bdi in the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct BdiSummary {
+    /// bdi name.
+    pub name: String,
+    /// Device kind.
+    pub kind: String,
+    /// Tasks that wrote to it.
+    pub tasks: u32,
+    /// Pages written over the run / duration [MiB/s].
+    pub written_mbps: f64,
+    /// Median avg_write_bandwidth over the last window [MiB/s].
+    pub write_bw_mbps: Option<f64>,
+    /// Median dirty_ratelimit over the last window [MiB/s].
+    pub dirty_ratelimit_mbps: Option<f64>,
+    /// write_bw / N [MiB/s].
+    pub target_ratelimit_mbps: Option<f64>,
+    /// Mean bdi_thresh after settling [MiB].
+    pub thresh_mb: Option<f64>,
+    /// Mean bdi dirty pages after settling [MiB].
+    pub dirty_mean_mb: Option<f64>,
+    /// Seeks the device made.
+    pub seeks: u64,
+    /// Seconds from this bdi's first writer starting until its bdi_thresh
+    /// first reached 90% of thresh (how fast it earned its share); null if never.
+    pub thresh_90_s: Option<f64>,
+    /// An NFS mount's WRITE and COMMIT counts, as mountstats shows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<NfsSummary>,
+}
+
+/// What `/proc/self/mountstats` would show for an NFS mount's WRITEs and
+/// COMMITs (the figures the seed's NFS mails compare).
+#[derive(Clone, Debug, Serialize)]
+pub struct NfsSummary {
+    /// WRITE RPCs completed.
+    pub writes: u64,
+    /// Mean size of a WRITE [MiB].
+    pub write_mb: f64,
+    /// Mean time a WRITE waited in the client's queue [ms].
+    pub write_queue_ms: f64,
+    /// Mean time from sending a WRITE to its reply [ms].
+    pub write_rtt_ms: f64,
+    /// COMMITs completed.
+    pub commits: u64,
+    /// Mean data a COMMIT made stable [MiB].
+    pub commit_mb: f64,
+    /// Mean time from sending a COMMIT to its reply [ms].
+    pub commit_rtt_ms: f64,
+    /// The most data ever under writeback at once [MiB].
+    pub writeback_max_mb: f64,
+    /// `nfs_congestion_kb` at the end of the run [MiB].
+    pub congestion_mb: f64,
+}
+
+impl NfsSummary {
+    fn of(mount: &crate::sim::nfs::NfsMount) -> NfsSummary {
+        let m = &mount.stats;
+        let per = |total: f64, n: u64| if n > 0 { total / n as f64 } else { 0.0 };
+        NfsSummary {
+            writes: m.writes,
+            write_mb: per(mib(m.write_pages), m.writes),
+            write_queue_ms: per(m.write_queue_ns as f64 / 1e6, m.writes),
+            write_rtt_ms: per(m.write_rtt_ns as f64 / 1e6, m.writes),
+            commits: m.commits,
+            commit_mb: per(mib(m.commit_pages), m.commits),
+            commit_rtt_ms: per(m.commit_rtt_ns as f64 / 1e6, m.commits),
+            writeback_max_mb: mib(m.writeback_max),
+            congestion_mb: mib(mount.congestion_pages),
+        }
+    }
+}
+
+/// Pause distribution [ms]; all 0 when `count` is 0.
+#[derive(Clone, Debug, Serialize)]
+pub struct PauseSummary {
+    /// How many.
+    pub count: u64,
+    /// Median [ms].
+    pub p50: f64,
+    /// 90th percentile [ms].
+    pub p90: f64,
+    /// 99th percentile [ms].
+    pub p99: f64,
+    /// Longest [ms].
+    pub max: f64,
+}
+
+/// Time in throttling calls that blocked, foreground IO included [ms].
+#[derive(Clone, Debug, Serialize)]
+pub struct ThrottleSummary {
+    /// The calls' distribution [ms].
+    #[serde(flatten)]
+    pub calls: PauseSummary,
+    /// Pages tasks wrote back themselves (IO-full) [MiB].
+    pub foreground_written_mb: f64,
+}
+
+/// One task in the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct TaskSummary {
+    /// Task id.
+    pub id: u32,
+    /// `dd`, `pipeline`, `light` or `mmap`.
+    pub kind: String,
+    /// The bdi it writes to.
+    pub bdi: String,
+    /// Pages it dirtied [MiB].
+    pub dirtied_mb: f64,
+    /// What it achieved while alive [MiB/s]; `None` if it never ran.
+    pub rate_mbps: Option<f64>,
+    /// Median pause [ms] (0: it never paused).
+    pub pause_p50_ms: f64,
+    /// Longest pause [ms].
+    pub pause_max_ms: f64,
+    /// Longest time in one throttling call [ms].
+    pub throttled_max_ms: f64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The scenario's name.
+    pub scenario: String,
+    /// Simulated time [s].
+    pub duration_s: f64,
+    /// Jiffies per second.
+    pub hz: u64,
+    /// Patches of the series applied (0: legacy).
+    pub patches: u8,
+    /// The kernel that patch level runs: "3.2" (the whole series),
+    /// "3.1 + patches 01-N of v12", "3.1" or "2.6.38".
+    pub kernel: String,
+    /// Seed of the random generator.
+    pub seed: u64,
+    /// Wall time the run took [s].
+    pub wall_s: f64,
+    /// Simulated seconds per wall second; `None` when too fast to time.
+    pub real_time_factor: Option<f64>,
+    /// Simulation events processed (printed with the speed, not written).
+    #[serde(skip)]
+    pub events: u64,
+    /// Length of the window the medians are taken over [s].
+    pub window_s: f64,
+    /// Global thresholds and dirty pages.
+    pub global: GlobalSummary,
+    /// Per bdi.
+    pub bdis: Vec<BdiSummary>,
+    /// Every throttling sleep.
+    pub pauses_ms: PauseSummary,
+    /// Every throttling call that blocked.
+    pub throttled_ms: ThrottleSummary,
+    /// Per task.
+    pub tasks: Vec<TaskSummary>,
+    /// `--max-trace-size` stopped the trace at this simulated time [s].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_stopped_s: Option<f64>,
+}
+
+/// Time from bdi `i`'s first writer starting until its bdi_thresh first
+/// reached 90% of the global threshold [s].
+fn thresh_90(world: &World, samples: &std::collections::VecDeque<Sample>, i: usize) -> Option<f64> {
+    let start = world.tasks().iter().filter(|t| t.bdi as usize == i).filter_map(|t| t.stats.started_ns).min()?;
+    samples
+        .iter()
+        .find(|s| s.t_ns >= start && s.bdis[i].thresh * 10 >= s.thresh * 9)
+        .map(|s| (s.t_ns - start) as f64 / 1e9)
+}
+
+fn pause_summary(h: &Histogram, ms: impl Fn(u64) -> f64) -> PauseSummary {
+    PauseSummary {
+        count: h.count(),
+        p50: ms(h.quantile(0.5)),
+        p90: ms(h.quantile(0.9)),
+        p99: ms(h.quantile(0.99)),
+        max: ms(h.max()),
+    }
+}
+
+/// Summarises a finished run.
+pub fn summarise(scenario: &crate::scenario::Scenario, world: &World, duration_ns: u64, wall_s: f64) -> Summary {
+    let duration_s = duration_ns as f64 / 1e9;
+    let settle_s = if duration_s >= 20.0 { 10.0 } else { duration_s / 2.0 };
+    let window_s = settle_s;
+    let samples = world.samples();
+    let settled: Vec<&Sample> = samples.iter().filter(|s| s.t_ns as f64 / 1e9 >= settle_s).collect();
+    let window: Vec<&Sample> = samples.iter().filter(|s| s.t_ns as f64 / 1e9 >= duration_s - window_s).collect();
+    let stats = world.stats();
+    let vm = world.vm();
+    let l = vm.limits;
+    let freerun = crate::sim::page_writeback::dirty_freerun_ceiling(l.dirty, l.background);
+    let limit = vm.limit();
+    let global = GlobalSummary {
+        thresh_mb: mib(l.dirty),
+        bg_thresh_mb: mib(l.background),
+        freerun_mb: mib(freerun),
+        setpoint_mb: mib((freerun + limit) / 2),
+        limit_mb: mib(limit),
+        dirty_mean_mb: mean(settled.iter().map(|s| mib(s.dirty))),
+        dirty_max_mb: mib(stats.max_dirty),
+        over_limit_max_mb: (stats.max_over_limit != i64::MIN).then(|| mib(stats.max_over_limit)),
+        settle_s,
+    };
+    let bdis = world
+        .bdis()
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let tasks = world.tasks().iter().filter(|t| t.bdi as usize == i).count() as u32;
+            let write_bw = median(window.iter().map(|s| mib(s.bdis[i].avg_write_bw)).collect());
+            BdiSummary {
+                name: b.name.clone(),
+                kind: b.device.config.kind.name().to_string(),
+                tasks,
+                written_mbps: mib(b.written) / duration_s,
+                write_bw_mbps: write_bw,
+                dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect()),
+                target_ratelimit_mbps: write_bw.filter(|_| tasks > 0).map(|bw| bw / tasks as f64),
+                thresh_mb: mean(settled.iter().map(|s| mib(s.bdis[i].thresh))),
+                dirty_mean_mb: mean(settled.iter().map(|s| mib(s.bdis[i].dirty))),
+                seeks: b.device.seeks,
+                thresh_90_s: thresh_90(world, samples, i),
+                nfs: b.nfs.as_ref().map(NfsSummary::of),
+            }
+        })
+        .collect();
+    let ms = |j: u64| stats.ms(j);
+    let tasks = world
+        .tasks()
+        .iter()
+        .map(|t| {
+            let st = &t.stats;
+            let alive_ns = st.started_ns.map_or(0, |s| st.ended_ns.unwrap_or(duration_ns).saturating_sub(s));
+            TaskSummary {
+                id: t.id,
+                kind: t.kind.name().into(),
+                bdi: world.bdis()[t.bdi as usize].name.clone(),
+                dirtied_mb: mib(st.dirtied),
+                rate_mbps: (alive_ns > 0).then(|| mib(st.dirtied) / (alive_ns as f64 / 1e9)),
+                pause_p50_ms: ms(st.pauses.quantile(0.5)),
+                pause_max_ms: ms(st.pauses.max()),
+                throttled_max_ms: ms(st.throttled_max),
+            }
+        })
+        .collect();
+    Summary {
+        scenario: scenario.name.clone(),
+        duration_s,
+        hz: world.hz(),
+        patches: world.patches(),
+        kernel: kernel_name(world.patches(), world.legacy()),
+        seed: scenario.seed,
+        wall_s,
+        real_time_factor: (wall_s > 0.0).then(|| duration_s / wall_s),
+        events: world.events(),
+        window_s,
+        global,
+        bdis,
+        pauses_ms: pause_summary(&stats.pauses, ms),
+        throttled_ms: ThrottleSummary {
+            calls: pause_summary(&stats.throttled, ms),
+            foreground_written_mb: mib(world.tasks().iter().map(|t| t.stats.written_fg).sum::<u64>()),
+        },
+        tasks,
+        trace_stopped_s: None,
+    }
+}
+
+/// A value with `prec` decimals, or `–` when it cannot be measured.
+fn num(v: Option<f64>, prec: usize) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.prec$}"),
+        _ => "–".to_string(),
+    }
+}
+
+/// A signed value with `prec` decimals, or `–`.
+fn signed(v: Option<f64>, prec: usize) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:+.prec$}"),
+        _ => "–".to_string(),
+    }
+}
+
+impl Summary {
+    /// The human-readable report printed at the end of a run. Names are
+    /// printed with control characters escaped.
+    pub fn report(&self) -> String {
+        use std::fmt::Write as _;
+        let shown = |s: &str| crate::error::printable(s).into_owned();
+        let mut s = String::new();
+        let g = &self.global;
+        let _ = writeln!(
+            s,
+            "scenario {}  patches {} (Linux {})  seed {}  HZ {}  {} s simulated",
+            shown(&self.scenario),
+            self.patches,
+            self.kernel,
+            self.seed,
+            self.hz,
+            if self.duration_s >= 1.0 { format!("{:.0}", self.duration_s) } else { format!("{}", self.duration_s) }
+        );
+        let _ = writeln!(
+            s,
+            "thresholds  bg {:.1} MiB  freerun {:.1}  setpoint {:.1}  limit {:.1}  thresh {:.1}",
+            g.bg_thresh_mb, g.freerun_mb, g.setpoint_mb, g.limit_mb, g.thresh_mb
+        );
+        let err = g.dirty_mean_mb.filter(|_| g.setpoint_mb > 0.0).map(|m| 100.0 * (m - g.setpoint_mb) / g.setpoint_mb);
+        let _ = writeln!(
+            s,
+            "dirty       mean {} MiB after {} s ({}% of setpoint)  max {:.1} MiB ({} MiB vs limit)",
+            num(g.dirty_mean_mb, 1),
+            num(Some(g.settle_s), if g.settle_s >= 1.0 { 0 } else { 3 }),
+            signed(err, 1),
+            g.dirty_max_mb,
+            signed(g.over_limit_max_mb, 1)
+        );
+        for b in &self.bdis {
+            let ratio = b.dirty_ratelimit_mbps.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
+            let _ = writeln!(
+                s,
+                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {} MiB",
+                shown(&b.name),
+                b.kind,
+                b.tasks,
+                b.written_mbps,
+                num(b.write_bw_mbps, 1),
+                num(b.dirty_ratelimit_mbps, 3),
+                num(b.target_ratelimit_mbps, 3),
+                num(ratio, 2),
+                num(Some(self.window_s), if self.window_s >= 1.0 { 0 } else { 3 }),
+                num(b.thresh_mb, 1)
+            );
+        }
+        for b in &self.bdis {
+            if let Some(n) = &b.nfs {
+                let _ = writeln!(
+                    s,
+                    "bdi {:<6} WRITE {} × {:.2} MiB, queue {:.0} ms, rtt {:.0} ms;  COMMIT {} × {:.1} MiB, rtt {:.0} ms",
+                    shown(&b.name),
+                    n.writes,
+                    n.write_mb,
+                    n.write_queue_ms,
+                    n.write_rtt_ms,
+                    n.commits,
+                    n.commit_mb,
+                    n.commit_rtt_ms
+                );
+            }
+        }
+        for b in &self.bdis {
+            if let Some(t) = b.thresh_90_s
+                && self.bdis.len() > 1
+            {
+                let _ = writeln!(
+                    s,
+                    "bdi {:<6} bdi_thresh reached 90% of thresh {t:.1} s after its first writer started",
+                    shown(&b.name)
+                );
+            }
+        }
+        let p = &self.pauses_ms;
+        let _ = writeln!(
+            s,
+            "pauses      {} sleeps  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+            p.count, p.p50, p.p90, p.p99, p.max
+        );
+        let t = &self.throttled_ms;
+        let _ = writeln!(
+            s,
+            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB)",
+            t.calls.count, t.calls.p50, t.calls.p90, t.calls.p99, t.calls.max, t.foreground_written_mb
+        );
+        let mut kinds: Vec<&str> = self.tasks.iter().map(|t| t.kind.as_str()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        for kind in kinds {
+            let of_kind = || self.tasks.iter().filter(|t| t.kind == kind);
+            let rates: Vec<f64> = of_kind().filter_map(|t| t.rate_mbps).collect();
+            let min = rates.iter().copied().reduce(f64::min);
+            let max = rates.iter().copied().reduce(f64::max);
+            let spread = min.zip(max).filter(|&(lo, _)| lo > 0.0).map(|(lo, hi)| hi / lo);
+            let throttled = of_kind().map(|t| t.throttled_max_ms).fold(0.0, f64::max);
+            let _ = writeln!(
+                s,
+                "tasks       {} {kind}  dirty rate min {} MiB/s  max {} (max/min {})  longest throttled {:.0} ms",
+                of_kind().count(),
+                num(min, 3),
+                num(max, 3),
+                num(spread, 2),
+                throttled
+            );
+        }
+        if let Some(at) = self.trace_stopped_s {
+            let _ = writeln!(s, "trace       stopped at {at:.1} s by --max-trace-size");
+        }
+        let _ = writeln!(
+            s,
+            "speed       simulated {} s in {:.3} s ({}× real time), {} events, {:.0} ns/event",
+            num(Some(self.duration_s), if self.duration_s >= 1.0 { 0 } else { 3 }),
+            self.wall_s,
+            num(self.real_time_factor, 0),
+            self.events,
+            self.wall_s * 1e9 / self.events.max(1) as f64
+        );
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_cannot_be_measured_is_a_dash() {
+        assert_eq!(num(None, 1), "–");
+        assert_eq!(num(Some(f64::NAN), 1), "–");
+        assert_eq!(num(Some(2.25), 1), "2.2");
+        assert_eq!(signed(Some(3.0), 1), "+3.0");
+        assert_eq!(signed(None, 1), "–");
+    }
+}

@@ -1,0 +1,89 @@
+//! Shell completion scripts and the man page, generated from the command
+//! line's own definition (`cli::Cli`) so that they never drift from it.
+
+use std::io::Write;
+
+use clap::CommandFactory;
+
+use crate::cli::Cli;
+
+/// Writes the completion script for `shell` to `out`.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) {
+    clap_complete::generate(shell, &mut Cli::command(), "dirtyviz", out);
+}
+
+/// Writes the man page, dirtyviz(1) with a section per subcommand, as roff
+/// to `out`.
+pub fn man(out: &mut dyn Write) -> std::io::Result<()> {
+    let cmd = Cli::command();
+    let page = clap_mangen::Man::new(cmd.clone());
+    let mut buf = Vec::new();
+    page.render_title(&mut buf)?;
+    page.render_name_section(&mut buf)?;
+    page.render_synopsis_section(&mut buf)?;
+    page.render_description_section(&mut buf)?;
+    page.render_options_section(&mut buf)?;
+    render_subcommands(&cmd, &mut buf)?;
+    page.render_version_section(&mut buf)?;
+    render_files_section(&mut buf)?;
+    // Every part defines the apostrophe string again: once is enough.
+    let text = String::from_utf8_lossy(&buf);
+    let mut defined = false;
+    for line in text.lines() {
+        let definition = line.starts_with(".ie \\n(.g .ds Aq") || line.starts_with(".el .ds Aq");
+        if definition && defined && !line.starts_with(".el") {
+            continue;
+        }
+        if definition && line.starts_with(".el") {
+            if defined {
+                continue;
+            }
+            defined = true;
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// One subsection per subcommand: its synopsis, what it does, and its
+/// options (clap_mangen's own subcommand section lists names only).
+fn render_subcommands(cmd: &clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, ".SH COMMANDS")?;
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
+        let name = format!("dirtyviz {}", sub.get_name());
+        let sub = sub.clone().bin_name(name.clone());
+        let page = clap_mangen::Man::new(sub.clone());
+        writeln!(out, ".SS \"{name}\"")?;
+        let mut buf = Vec::new();
+        page.render_synopsis_section(&mut buf)?;
+        page.render_description_section(&mut buf)?;
+        if sub.get_arguments().any(|a| !a.is_hide_set()) {
+            page.render_options_section(&mut buf)?;
+        }
+        // Each part renders its own .SH heading; inside COMMANDS the
+        // synopsis and description need none, the options a lead-in.
+        let text = String::from_utf8_lossy(&buf)
+            .lines()
+            .filter_map(|l| match l.strip_prefix(".SH ") {
+                Some("OPTIONS") => Some(".PP\n\\fIOptions:\\fR".to_string()),
+                Some("DESCRIPTION") => Some(".PP".to_string()),
+                Some(_) => None,
+                None => Some(l.to_string()),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        writeln!(out, "{text}")?;
+    }
+    Ok(())
+}
+
+fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, ".SH FILES")?;
+    writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/progress.ron")?;
+    writeln!(out, "Lesson progress, per user (default ~/.local/share/dirtyviz/).")?;
+    writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/last-session.jsonl")?;
+    writeln!(out, "The last dashboard session, for \\fBdirtyviz replay\\fR.")?;
+    writeln!(out, ".SH ENVIRONMENT")?;
+    writeln!(out, ".TP\n.B NO_COLOR")?;
+    writeln!(out, "Draw the dashboard without colour.")
+}

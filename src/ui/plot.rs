@@ -1,0 +1,604 @@
+//! Drawing one chart: a framed plot with labelled ticks on both axes, the
+//! value of every threshold line at its right end, marks on the curves,
+//! a legend that names each series with its colour and glyph, and a
+//! title cut by priority (the values stay, words go).
+//!
+//! ```text
+//! ┌ 1 global dirty pages (sda)  dirty 669 MiB, 18.1% of dirtyable ┐
+//! │ 800┤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤ 737   │  <- line values
+//! │ 400┤⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒⠒ 369   │
+//! │   0┤                                                      │
+//! │ MiB└┬──────────────┬──────────────┬──────────────┬─────    │
+//! │     0.0           7.5           15.0          22.5  30.0 s │
+//! └ ━ dirty ━ wb ━ thresh ━ limit ━ setpoint ━ freerun ━ bg ───┘
+//! ```
+//!
+//! The curves are drawn with ratatui's canvas; axes, labels and marks are
+//! written into the buffer at the rows the canvas puts the values on.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::canvas::{Canvas, Context, Line as Segment, Points};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::charts::{ChartData, Draw, Series};
+use super::theme::Theme;
+use crate::lesson::check::show;
+
+/// How charts look: the palette and the marker.
+#[derive(Clone, Copy)]
+pub struct Look<'a> {
+    /// Styles.
+    pub theme: &'a Theme,
+    /// Chart markers.
+    pub marker: Marker,
+}
+
+impl Look<'_> {
+    fn mono(&self) -> bool {
+        self.theme.kind == crate::app::ThemeKind::Mono
+    }
+
+    /// The style of a series.
+    fn style(&self, s: &Series) -> Style {
+        if s.shadow { self.theme.dim } else { self.series(s.color) }
+    }
+
+    fn series(&self, color: usize) -> Style {
+        self.theme.series[color % self.theme.series.len()]
+    }
+
+    /// The glyph a series' legend entry and line value show: the line's
+    /// colour tells series apart, and in mono the dash pattern does.
+    fn glyph(&self, s: &Series, i: usize) -> &'static str {
+        match s.draw {
+            Draw::Scatter => "•",
+            _ if s.shadow => "┈",
+            Draw::Dashed => "╍",
+            Draw::Line if self.mono() => PATTERN_GLYPHS[i % PATTERN_GLYPHS.len()],
+            Draw::Line => "━",
+        }
+    }
+}
+
+/// Legend glyphs of the dash patterns mono lines are drawn with, in order.
+const PATTERN_GLYPHS: [&str; 4] = ["━", "╍", "┅", "·"];
+
+/// A chart's title in parts, so that it can be cut by priority.
+pub struct Title {
+    /// The chart's number and name, e.g. `1 global dirty pages`.
+    pub name: String,
+    /// The number and a short name, e.g. `1 global dirty`.
+    pub short: String,
+    /// The bdi it shows, long and short: `sda (HDD)`, `sda`.
+    pub bdi: Option<(String, String)>,
+}
+
+/// The title that fits `width`: the values stay longest (the first one
+/// always), then the chart's number, the bdi, and the name.
+fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -> String {
+    let number = title.name.split(' ').next().unwrap_or("").to_string();
+    let bdi = |long: bool| title.bdi.as_ref().map(|(l, s)| format!(" ({})", if long { l } else { s }));
+    let named = [
+        format!("{}{}", title.name, bdi(true).unwrap_or_default()),
+        format!("{}{}", title.name, bdi(false).unwrap_or_default()),
+        format!("{}{}", title.short, bdi(false).unwrap_or_default()),
+        title.short.clone(),
+    ];
+    let bare = [format!("{number}{}", bdi(false).unwrap_or_default()), number.clone()];
+    // The short name stays as long as one value fits beside it; only then
+    // does the chart go by its number.
+    for heads in [&named[..], &bare[..]] {
+        for n in (1..=values.len().max(1)).rev() {
+            for vals in [values, short] {
+                if vals.is_empty() && !values.is_empty() {
+                    continue;
+                }
+                let tail = vals[..n.min(vals.len())].join(", ");
+                for head in heads {
+                    let text = if tail.is_empty() { format!(" {head} ") } else { format!(" {head}  {tail} ") };
+                    if text.chars().count() <= width {
+                        return text;
+                    }
+                }
+            }
+        }
+    }
+    let text = format!(" {number} {} ", short.first().or(values.first()).map_or("", String::as_str));
+    text.chars().take(width).collect()
+}
+
+/// Legend entries: (glyph, name, style), front series first.
+fn legend_entries<'d>(data: &'d ChartData, look: &Look, short: bool) -> Vec<(String, &'d str, Style)> {
+    let mut entries: Vec<(String, &str, Style)> = data
+        .series
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, s)| (look.glyph(s, i).to_string(), if short { s.short } else { s.name }, look.style(s)))
+        .collect();
+    for (glyph, color, name) in &data.mark_legend {
+        entries.push((glyph.to_string(), name, look.series(*color)));
+    }
+    entries
+}
+
+/// Splits legend entries into lines of at most `width` columns.
+fn legend_lines(entries: &[(String, &str, Style)], width: usize) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line> = vec![Line::default()];
+    let mut used = 0;
+    for (glyph, name, style) in entries {
+        let w = glyph.chars().count() + name.chars().count() + 2;
+        if used + w > width && used > 0 {
+            lines.push(Line::default());
+            used = 0;
+        }
+        let line = lines.last_mut().expect("one line at least");
+        line.spans.push(Span::styled(format!(" {glyph}"), *style));
+        line.spans.push(Span::styled(format!(" {name}"), *style));
+        used += w;
+    }
+    lines
+}
+
+/// The legend for `width` columns: on the frame's bottom edge alone if it
+/// fits, else with one line inside; long names where there is room.
+fn legend(data: &ChartData, look: &Look, width: usize) -> Vec<Line<'static>> {
+    for short in [false, true] {
+        let lines = legend_lines(&legend_entries(data, look, short), width);
+        if lines.len() <= 2 {
+            return lines;
+        }
+    }
+    let mut lines = legend_lines(&legend_entries(data, look, true), width);
+    lines.truncate(2);
+    lines
+}
+
+/// Ticks for a linear axis over `[lo, hi]`: `n` values, evenly spaced by a
+/// round step, the first at or below `lo`, the last at or above `hi`.
+pub fn linear_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let n = n.max(2);
+    let hi = if hi > lo { hi } else { lo + 1.0 };
+    let mut step = nice((hi - lo) / (n - 1) as f64);
+    loop {
+        let first = (lo / step).floor() * step;
+        if first + step * (n - 1) as f64 >= hi - step * 1e-9 {
+            return (0..n).map(|i| first + step * i as f64).collect();
+        }
+        step = nice(step * 1.01);
+    }
+}
+
+/// Of the round tick sets with 3 to `most` ticks (fewer if `most` is
+/// smaller), the one that wastes the least room above `hi`, the one with
+/// more ticks on a tie.
+fn best_linear_ticks(lo: f64, hi: f64, most: usize) -> Vec<f64> {
+    let span = (hi - lo).max(1e-12);
+    (most.clamp(1, 3)..=most.max(1))
+        .map(|n| linear_ticks(lo, hi, n.max(2)))
+        .min_by(|a, b| {
+            let waste = |t: &Vec<f64>| ((t[t.len() - 1] - hi) / span * 20.0).round();
+            waste(a).total_cmp(&waste(b)).then(b.len().cmp(&a.len()))
+        })
+        .expect("at least one tick set")
+}
+
+/// The smallest of 1, 2, 2.5 and 5 times a power of ten at or above `x`.
+fn nice(x: f64) -> f64 {
+    let p = 10f64.powf(x.max(1e-12).log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|&v| v >= x * (1.0 - 1e-12)).unwrap_or(10.0 * p)
+}
+
+/// Ticks for a logarithmic axis over `[lo, hi]` (both positive): powers of
+/// ten, at least three, every other one when there are more than `n`.
+pub fn log_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let mut a = lo.max(1e-6).log10().floor() as i32;
+    let b = (hi.max(lo).log10().ceil() as i32).max(a + 1);
+    if b - a < 2 {
+        a -= 1;
+    }
+    let stride = ((b - a) as usize).div_ceil(n.max(3) - 1).max(1) as i32;
+    let mut ticks = Vec::new();
+    let mut e = a;
+    loop {
+        ticks.push(10f64.powi(e));
+        if e >= b {
+            return ticks;
+        }
+        e += stride;
+    }
+}
+
+/// A tick value as its label: as few decimals as the step needs.
+fn tick_label(v: f64, step: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let decimals = if step >= 1.0 { 0 } else { (-step.log10().floor()) as usize };
+    let text = format!("{v:.decimals$}");
+    if text.len() > 6 && v.abs() >= 1000.0 { format!("{:.0}k", v / 1000.0) } else { text }
+}
+
+/// Maps a value to a canvas row the way the canvas places points.
+struct Rows {
+    top: f64,
+    span: f64,
+    dots: f64,
+    per_cell: f64,
+}
+
+impl Rows {
+    fn new(y: [f64; 2], rows: u16, marker: Marker) -> Rows {
+        let per_cell = match marker {
+            Marker::Braille => 4.0,
+            Marker::HalfBlock => 2.0,
+            _ => 1.0,
+        };
+        Rows { top: y[1], span: (y[1] - y[0]).max(1e-12), dots: rows as f64 * per_cell, per_cell }
+    }
+
+    /// The row (0 at the top) value `v` is drawn on.
+    fn row(&self, v: f64) -> u16 {
+        let dot = ((self.top - v) * (self.dots - 1.0) / self.span).round().clamp(0.0, self.dots - 1.0);
+        (dot / self.per_cell).floor() as u16
+    }
+}
+
+/// Draws `data` as a chart in `area`.
+pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look: &Look) {
+    let t = look.theme;
+    if area.width < 4 || area.height < 3 {
+        return;
+    }
+    let inner_w = area.width.saturating_sub(2) as usize;
+    let legend = legend(data, look, inner_w.saturating_sub(2));
+    let (border_legend, inner_legend) = match legend.split_first() {
+        Some((first, rest)) => (first.clone(), rest.to_vec()),
+        None => (Line::default(), Vec::new()),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Span::styled(fit_title(title, &data.values, &data.short_values, inner_w.saturating_sub(1)), t.title))
+        .title_bottom(border_legend);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height == 0 || inner.width < 8 {
+        return;
+    }
+    let mut rows_left = inner.height;
+    // The legend's second line, at the bottom.
+    let legend_rows = (inner_legend.len() as u16).min(rows_left.saturating_sub(3));
+    rows_left -= legend_rows;
+    if legend_rows > 0 {
+        let r = Rect { y: inner.y + inner.height - legend_rows, height: legend_rows, ..inner };
+        frame.render_widget(Paragraph::new(inner_legend), r);
+    }
+    // The notice, in full, at the top.
+    let mut top = inner.y;
+    if let Some(notice) = &data.notice {
+        let para = Paragraph::new(Line::styled(notice.clone(), t.warn)).wrap(Wrap { trim: true });
+        let need = (para.line_count(inner.width) as u16).min(rows_left);
+        frame.render_widget(para, Rect { y: top, height: need, ..inner });
+        top += need;
+        rows_left -= need;
+    }
+    if data.series.is_empty() {
+        return;
+    }
+    let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
+    if rows_left < x_label_rows + 2 {
+        return;
+    }
+    let plot_rows = rows_left - x_label_rows - 1;
+    draw_axes_and_plot(frame.buffer_mut(), Rect { y: top, height: rows_left, ..inner }, plot_rows, data, look);
+}
+
+/// The y axis a chart is drawn on: its ticks, the range they span (on a
+/// log axis, in powers of ten) and the tick step.
+struct YAxis {
+    ticks: Vec<f64>,
+    range: [f64; 2],
+    step: f64,
+    log: bool,
+}
+
+impl YAxis {
+    /// The axis for `data` on a plot `rows` high.
+    fn new(data: &ChartData, rows: u16) -> YAxis {
+        let n = match rows {
+            0..=2 => rows as usize,
+            r => (r as usize).div_ceil(2).clamp(3, 6),
+        };
+        let (ticks, range, step) = if data.log_y {
+            let ticks = log_ticks(data.y[0], data.y[1], n);
+            let range = [ticks[0].log10(), ticks[ticks.len() - 1].log10()];
+            (ticks, range, 0.0)
+        } else if data.y_fixed {
+            let step = nice((data.y[1] - data.y[0]) / (n.max(2) - 1) as f64);
+            let first = (data.y[0] / step).ceil() as i64;
+            let ticks: Vec<f64> =
+                (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
+            (ticks, data.y, step)
+        } else {
+            let ticks = best_linear_ticks(data.y[0], data.y[1], n);
+            let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
+            let range = [ticks[0], ticks[ticks.len() - 1]];
+            (ticks, range, step)
+        };
+        YAxis { ticks, range, step, log: data.log_y }
+    }
+
+    /// A value where the canvas puts it: its logarithm on a log axis.
+    fn at(&self, v: f64) -> f64 {
+        if self.log { v.max(10f64.powf(self.range[0])).log10() } else { v }
+    }
+
+    fn labels(&self) -> Vec<String> {
+        self.ticks
+            .iter()
+            .map(|&v| if self.log { tick_label(v, v.min(1.0)) } else { tick_label(v, self.step) })
+            .collect()
+    }
+}
+
+/// Where a chart's parts go: the plot, its rows, and the x range with the
+/// second axis mapped onto it.
+struct Geometry<'d> {
+    plot: Rect,
+    rows: Rows,
+    y: YAxis,
+    data: &'d ChartData,
+}
+
+impl Geometry<'_> {
+    /// `px` on the series' own x axis, on the chart's first.
+    fn x_of(&self, px: f64, second: bool) -> f64 {
+        let x = self.data.x;
+        match (&self.data.x2, second) {
+            (Some(x2), true) => x[0] + (px - x2.x[0]) * (x[1] - x[0]) / (x2.x[1] - x2.x[0]).max(1e-12),
+            _ => px,
+        }
+    }
+
+    /// The screen row of value `v`.
+    fn row_of(&self, v: f64) -> u16 {
+        self.plot.y + self.rows.row(self.y.at(v).clamp(self.y.range[0], self.y.range[1]))
+    }
+}
+
+/// Axes, curves, marks and line values in `area` (no frame), the plot
+/// taking `plot_rows` rows at its top.
+fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &ChartData, look: &Look) {
+    let y = YAxis::new(data, plot_rows);
+    let labels = y.labels();
+    // Wide enough for the ticks, the unit, and the names of two x axes.
+    let axis_names = data.x2.as_ref().map_or(0, |a| a.name.chars().count().max(6) + 1);
+    let label_w =
+        labels.iter().map(|l| l.chars().count()).chain([data.y_unit.chars().count(), axis_names]).max().unwrap_or(1)
+            as u16;
+    // Line values on the right: as wide as the widest.
+    let end_values = end_labels(data, look);
+    let right_w = end_values.iter().map(|(_, text, _)| text.chars().count() as u16 + 1).max().unwrap_or(0);
+    let plot_w = area.width.saturating_sub(label_w + 1 + right_w);
+    if plot_w < 4 {
+        return;
+    }
+    let plot = Rect { x: area.x + label_w + 1, y: area.y, width: plot_w, height: plot_rows };
+    let g = Geometry { plot, rows: Rows::new(y.range, plot_rows, look.marker), y, data };
+    draw_y_axis(buf, &g, &labels, area.x + label_w, look);
+    let axis_y = plot.y + plot_rows;
+    let first_name = data.x2.as_ref().map(|_| ("global", look.series(2)));
+    x_labels(buf, plot, axis_y, 1, data.x, data.x_unit, first_name, look);
+    if let Some(x2) = &data.x2 {
+        x_labels(buf, plot, axis_y, 2, x2.x, data.x_unit, Some((&x2.name, look.series(x2.color))), look);
+    }
+    draw_curves(buf, &g, look);
+    for m in &data.marks {
+        let mx = g.x_of(m.at.0, m.second_x);
+        let x = data.x;
+        if (x[0]..=x[1]).contains(&mx) {
+            let col = ((mx - x[0]) / (x[1] - x[0]).max(1e-12) * (plot_w - 1) as f64).round() as u16;
+            buf.set_string(plot.x + col, g.row_of(m.at.1), m.glyph.to_string(), look.series(m.color));
+        }
+    }
+    draw_end_values(buf, &g, end_values);
+}
+
+/// The y axis: its line, the tick labels (right-aligned to `label_end`)
+/// and the unit in the corner, and the x axis line.
+fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16, look: &Look) {
+    let t = look.theme;
+    let plot = g.plot;
+    for r in 0..plot.height {
+        buf.set_string(plot.x - 1, plot.y + r, "│", t.dim);
+    }
+    for (v, label) in g.y.ticks.iter().zip(labels) {
+        let r = g.row_of(*v);
+        buf.set_string(plot.x - 1 - label.chars().count() as u16, r, label, t.dim);
+        buf.set_string(plot.x - 1, r, "┤", t.dim);
+    }
+    let axis_y = plot.y + plot.height;
+    let unit = g.data.y_unit;
+    buf.set_string(label_end.saturating_sub(unit.chars().count() as u16), axis_y, unit, t.dim);
+    buf.set_string(plot.x - 1, axis_y, "└", t.dim);
+    buf.set_string(plot.x, axis_y, "─".repeat(plot.width as usize), t.dim);
+}
+
+/// The gridlines and the series, each series on a layer of its own.
+fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
+    let data = g.data;
+    let x = data.x;
+    let dim = look.theme.dim.fg.unwrap_or(Color::Reset);
+    let canvas = Canvas::default().marker(look.marker).x_bounds(x).y_bounds(g.y.range).paint(|ctx: &mut Context| {
+        for grid in &data.gridlines {
+            let gy = g.y.at(*grid);
+            let n = (g.plot.width as usize * 2).max(2);
+            let coords: Vec<(f64, f64)> =
+                (0..n).filter(|i| i % 3 == 0).map(|i| (x[0] + (x[1] - x[0]) * i as f64 / n as f64, gy)).collect();
+            ctx.draw(&Points { coords: &coords, color: dim });
+            ctx.layer();
+        }
+        for (i, s) in data.series.iter().enumerate() {
+            let color = look.style(s).fg.unwrap_or(Color::Reset);
+            let pts: Vec<(f64, f64)> = s.points.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
+            let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
+            match s.draw {
+                Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
+                Draw::Line | Draw::Dashed => {
+                    for (k, w) in pts.windows(2).enumerate() {
+                        let on = match (s.draw, pattern) {
+                            (Draw::Dashed, _) | (_, 1) => (k / 2) % 2 == 0,
+                            (_, 2) => (k / 2) % 3 == 0,
+                            (_, 3) => k % 4 == 0,
+                            _ => true,
+                        };
+                        if on {
+                            ctx.draw(&Segment::new(w[0].0, w[0].1, w[1].0, w[1].1, color));
+                        }
+                    }
+                    if pts.len() == 1 {
+                        ctx.draw(&Points { coords: &pts, color });
+                    }
+                }
+            }
+            ctx.layer();
+        }
+    });
+    ratatui::widgets::Widget::render(canvas, g.plot, buf);
+}
+
+/// Line values right of the plot, each on its line's row, never two on one
+/// row: a lower value goes below the one in its way, a higher one above.
+fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Style)>) {
+    let plot = g.plot;
+    let mut used: Vec<(u16, f64)> = Vec::new();
+    for (v, text, style) in values {
+        let want = g.row_of(v) - plot.y;
+        let below = used.iter().find(|(r, _)| *r == want).is_some_and(|&(_, other)| v < other);
+        let order: [i32; 5] = if below { [0, 1, -1, 2, -2] } else { [0, -1, 1, -2, 2] };
+        let free = order
+            .iter()
+            .map(|d| want as i32 + d)
+            .find(|&r| r >= 0 && r < plot.height as i32 && !used.iter().any(|(u, _)| *u == r as u16));
+        if let Some(r) = free {
+            used.push((r as u16, v));
+            buf.set_string(plot.x + plot.width + 1, plot.y + r as u16, text, style);
+        }
+    }
+}
+
+/// The values written at the right ends of labelled lines: (value, text,
+/// style); lines ending on the same value share one.
+fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
+    let mut out: Vec<(f64, String, Style)> = Vec::new();
+    for (i, s) in data.series.iter().enumerate().rev() {
+        let Some(&(_, v)) = s.points.last().filter(|_| s.end_label) else { continue };
+        let value = show(v);
+        if out.iter().any(|(_, text, _)| text.ends_with(&value)) {
+            continue;
+        }
+        let text = if look.mono() { format!("{}{value}", look.glyph(s, i)) } else { value };
+        out.push((v, text, look.style(s)));
+    }
+    out
+}
+
+/// Writes x tick labels `below` rows under the axis at row `axis_y`,
+/// evenly spaced over the plot's width with the unit after the last, and
+/// ticks on the axis; `name` prefixes a second axis.
+#[allow(clippy::too_many_arguments)]
+fn x_labels(
+    buf: &mut Buffer,
+    plot: Rect,
+    axis_y: u16,
+    below: u16,
+    x: [f64; 2],
+    unit: &str,
+    name: Option<(&str, Style)>,
+    look: &Look,
+) {
+    let y = axis_y + below;
+    let t = look.theme;
+    let span = x[1] - x[0];
+    let w = plot.width as usize;
+    let n = (w / 12).clamp(1, 6) + 1;
+    let step = span / (n - 1) as f64;
+    let label = |v: f64| if step >= 10.0 || span >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") };
+    let mut last_end = 0usize;
+    for i in 0..n {
+        let v = x[0] + step * i as f64;
+        let mut text = label(v);
+        if i == n - 1 {
+            text = format!("{text} {unit}");
+        }
+        let len = text.chars().count();
+        let at = (i * (w - 1)) / (n - 1);
+        let start = if i == 0 {
+            0
+        } else if i == n - 1 {
+            w.saturating_sub(len)
+        } else {
+            at.saturating_sub(len / 2)
+        };
+        if i > 0 && start < last_end + 1 {
+            continue;
+        }
+        buf.set_string(plot.x + start as u16, y, &text, t.dim);
+        if i > 0 && i < n - 1 && below == 1 {
+            buf.set_string(plot.x + at as u16, axis_y, "┬", t.dim);
+        }
+        last_end = start + len;
+    }
+    if let Some((name, style)) = name {
+        let x0 = plot.x.saturating_sub(name.chars().count() as u16 + 1);
+        buf.set_string(x0, y, name, style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_ticks_are_round_and_cover_the_range() {
+        assert_eq!(linear_ticks(0.0, 796.0, 5), vec![0.0, 200.0, 400.0, 600.0, 800.0]);
+        assert_eq!(linear_ticks(0.0, 1.3, 3), vec![0.0, 1.0, 2.0]);
+        assert_eq!(linear_ticks(0.0, 0.9, 4), vec![0.0, 0.5, 1.0, 1.5]);
+        let t = linear_ticks(0.0, 25.0, 6);
+        assert_eq!(t.len(), 6);
+        assert!(t[5] >= 25.0 && t[0] == 0.0);
+    }
+
+    #[test]
+    fn log_ticks_are_powers_of_ten_at_least_three() {
+        assert_eq!(log_ticks(0.5, 90.0, 5), vec![0.1, 1.0, 10.0, 100.0]);
+        assert_eq!(log_ticks(2.0, 9.0, 5).len(), 3);
+    }
+
+    #[test]
+    fn titles_keep_their_values_and_drop_words() {
+        let title = Title {
+            name: "2 bdi dirty pages".into(),
+            short: "2 bdi dirty".into(),
+            bdi: Some(("sda (HDD)".into(), "sda".into())),
+        };
+        let values = ["bdi_dirty 669 MiB".to_string(), "bdi_thresh 737 MiB".to_string()];
+        let values = &values[..];
+        assert_eq!(
+            fit_title(&title, values, &[], 200),
+            " 2 bdi dirty pages (sda (HDD))  bdi_dirty 669 MiB, bdi_thresh 737 MiB "
+        );
+        assert_eq!(fit_title(&title, values, &[], 59), " 2 bdi dirty (sda)  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");
+        assert_eq!(fit_title(&title, values, &[], 54), " 2 bdi dirty  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");
+        assert_eq!(fit_title(&title, values, &[], 40), " 2 bdi dirty (sda)  bdi_dirty 669 MiB ");
+        assert_eq!(fit_title(&title, values, &[], 24), " 2  bdi_dirty 669 MiB ");
+        let short = ["669 of 737 MiB".to_string()];
+        assert_eq!(fit_title(&title, values, &short, 32), " 2 bdi dirty  669 of 737 MiB ");
+    }
+}

@@ -1,0 +1,305 @@
+//! Screens without a terminal: the dashboard drawn by the same code into
+//! an offscreen buffer, written out as text, ANSI or SVG. `dirtyviz
+//! snapshot` and the `s` key both come here.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier, Style};
+
+use super::view;
+use crate::app::{App, ThemeKind};
+use crate::error::Result;
+use crate::output::AtomicFile;
+
+/// How a snapshot is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Plain text, one line per row (trailing blanks trimmed).
+    #[default]
+    Text,
+    /// Text with ANSI colour escapes, for a terminal (`less -R`).
+    Ansi,
+    /// An SVG image: every cell in a monospace font, with its colours.
+    Svg,
+}
+
+/// The screen `app` shows in a `width` x `height` terminal.
+pub fn render(app: &App, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
+    terminal.draw(|f| view::draw(app, f)).expect("drawing into memory does not fail");
+    terminal.backend().buffer().clone()
+}
+
+/// `buf` written in `format`; `theme` picks the SVG's background.
+pub fn write(buf: &Buffer, format: Format, theme: ThemeKind) -> String {
+    match format {
+        Format::Text => text(buf),
+        Format::Ansi => ansi(buf),
+        Format::Svg => svg(buf, theme),
+    }
+}
+
+/// The screen's text, one line per row, trailing blanks trimmed.
+pub fn text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.top()..area.bottom() {
+        let line: String = (area.left()..area.right()).map(|x| buf[(x, y)].symbol()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs of cells of one style in row `y`: (first column, text, style).
+fn runs(buf: &Buffer, y: u16) -> Vec<(u16, String, Style)> {
+    let area = buf.area;
+    let mut runs: Vec<(u16, String, Style)> = Vec::new();
+    for x in area.left()..area.right() {
+        let cell = &buf[(x, y)];
+        let style = cell.style();
+        match runs.last_mut() {
+            Some((_, text, s)) if *s == style => text.push_str(cell.symbol()),
+            _ => runs.push((x, cell.symbol().to_string(), style)),
+        }
+    }
+    runs
+}
+
+/// The screen with ANSI colours, one line per row.
+pub fn ansi(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in buf.area.top()..buf.area.bottom() {
+        for (_, text, style) in runs(buf, y) {
+            let mut codes: Vec<String> = Vec::new();
+            if style.add_modifier.contains(Modifier::BOLD) {
+                codes.push("1".into());
+            }
+            if style.add_modifier.contains(Modifier::REVERSED) {
+                codes.push("7".into());
+            }
+            if let Some(c) = style.fg.and_then(|c| sgr(c, 30)) {
+                codes.push(c);
+            }
+            if let Some(c) = style.bg.and_then(|c| sgr(c, 40)) {
+                codes.push(c);
+            }
+            if codes.is_empty() {
+                out.push_str(&text);
+            } else {
+                let _ = write!(out, "\x1b[{}m{text}\x1b[0m", codes.join(";"));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The SGR parameters for `c` as a foreground (`base` 30) or background (40).
+fn sgr(c: Color, base: u8) -> Option<String> {
+    let named = |n: u8| Some((base + n).to_string());
+    match c {
+        Color::Reset => None,
+        Color::Black => named(0),
+        Color::Red => named(1),
+        Color::Green => named(2),
+        Color::Yellow => named(3),
+        Color::Blue => named(4),
+        Color::Magenta => named(5),
+        Color::Cyan => named(6),
+        Color::Gray => named(7),
+        Color::DarkGray => Some(format!("{};5;8", base + 8)),
+        Color::White => Some(format!("{};5;15", base + 8)),
+        Color::Rgb(r, g, b) => Some(format!("{};2;{r};{g};{b}", base + 8)),
+        Color::Indexed(i) => Some(format!("{};5;{i}", base + 8)),
+        other => {
+            let (r, g, b) = rgb(other, (0x80, 0x80, 0x80));
+            Some(format!("{};2;{r};{g};{b}", base + 8))
+        }
+    }
+}
+
+/// A colour as RGB; `default` stands for the terminal's own.
+fn rgb(c: Color, default: (u8, u8, u8)) -> (u8, u8, u8) {
+    match c {
+        Color::Reset => default,
+        Color::Black => (0, 0, 0),
+        Color::Red | Color::LightRed => (0xcd, 0x31, 0x31),
+        Color::Green | Color::LightGreen => (0x0d, 0xbc, 0x79),
+        Color::Yellow | Color::LightYellow => (0xe5, 0xe5, 0x10),
+        Color::Blue | Color::LightBlue => (0x24, 0x72, 0xc8),
+        Color::Magenta | Color::LightMagenta => (0xbc, 0x3f, 0xbc),
+        Color::Cyan | Color::LightCyan => (0x11, 0xa8, 0xcd),
+        Color::Gray => (0xb0, 0xb0, 0xb0),
+        Color::DarkGray => (0x66, 0x66, 0x66),
+        Color::White => (0xf0, 0xf0, 0xf0),
+        Color::Rgb(r, g, b) => (r, g, b),
+        Color::Indexed(_) => default,
+    }
+}
+
+/// Width and height of one cell in the SVG [px].
+const CELL: (f64, f64) = (8.4, 17.0);
+
+/// The screen as an SVG image: a background, then per row one `<rect>`
+/// per run of a coloured background and one `<text>` per run of equal
+/// style, stretched to its cells so that columns line up in any font.
+pub fn svg(buf: &Buffer, theme: ThemeKind) -> String {
+    let (fg, bg) = if theme == ThemeKind::Light {
+        ((0, 0, 0), (0xff, 0xff, 0xff))
+    } else {
+        ((0xe6, 0xe6, 0xe6), (0x16, 0x18, 0x1d))
+    };
+    let hex = |(r, g, b): (u8, u8, u8)| format!("#{r:02x}{g:02x}{b:02x}");
+    let area = buf.area;
+    let (w, h) = (area.width as f64 * CELL.0, area.height as f64 * CELL.1);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.1}\" height=\"{h:.1}\" viewBox=\"0 0 {w:.1} {h:.1}\" \
+         font-family=\"'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace\" font-size=\"14\">"
+    );
+    let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"{}\"/>", hex(bg));
+    for y in area.top()..area.bottom() {
+        let top = (y - area.top()) as f64 * CELL.1;
+        for (x, text, style) in runs(buf, y) {
+            let reversed = style.add_modifier.contains(Modifier::REVERSED);
+            let (mut f, mut b) = (style.fg.map_or(fg, |c| rgb(c, fg)), style.bg.map(|c| rgb(c, bg)));
+            if reversed {
+                (f, b) = (b.unwrap_or(bg), Some(f));
+            }
+            let left = (x - area.left()) as f64 * CELL.0;
+            let cells = text.chars().count() as f64;
+            if let Some(b) = b.filter(|&b| b != bg) {
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"/>",
+                    cells * CELL.0,
+                    CELL.1,
+                    hex(b)
+                );
+            }
+            if text.trim().is_empty() {
+                continue;
+            }
+            let bold = if style.add_modifier.contains(Modifier::BOLD) { " font-weight=\"bold\"" } else { "" };
+            let _ = writeln!(
+                out,
+                "<text x=\"{left:.1}\" y=\"{:.1}\" textLength=\"{:.1}\" lengthAdjust=\"spacingAndGlyphs\" \
+                 fill=\"{}\"{bold} xml:space=\"preserve\">{}</text>",
+                top + CELL.1 * 0.78,
+                cells * CELL.0,
+                hex(f),
+                escape(&text)
+            );
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// `s` with XML's special characters escaped.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes `contents` to `path` as every output is written
+/// ([`AtomicFile`]): a reader never sees half a file, and a failed write
+/// leaves the old one.
+pub fn write_file(path: &Path, contents: &str) -> Result<()> {
+    let mut out = AtomicFile::create(path)?;
+    out.put(contents.as_bytes())?;
+    out.commit()
+}
+
+/// The file name the `s` key saves to: `dirtyviz-<scenario>-<t>s.svg`,
+/// the scenario name made safe for a file name.
+pub fn svg_name(app: &App) -> String {
+    let scenario: String = app
+        .session()
+        .scenario
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
+        .collect();
+    format!("dirtyviz-{scenario}-{:.1}s.svg", app.sim_ns() as f64 / 1e9)
+}
+
+/// Saves the screen `app` shows at this size as an SVG in the working
+/// directory, never over an existing file; returns the name written.
+pub fn save_svg(app: &App, width: u16, height: u16) -> Result<String> {
+    let name = svg_name(app);
+    let mut path = PathBuf::from(&name);
+    let mut n = 2;
+    while path.exists() {
+        path = PathBuf::from(name.replace(".svg", &format!("-{n}.svg")));
+        n += 1;
+    }
+    write_file(&path, &svg(&render(app, width, height), app.theme()))?;
+    Ok(path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::layout::Rect;
+
+    fn buffer() -> Buffer {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 6, 2));
+        buf.set_string(0, 0, "ab<&", Style::default().fg(Color::Rgb(0xe6, 0x9f, 0x00)));
+        buf.set_string(4, 0, "c", Style::default().add_modifier(Modifier::BOLD));
+        buf.set_string(0, 1, "⣀⣀", Style::default().bg(Color::Rgb(1, 2, 3)));
+        buf
+    }
+
+    #[test]
+    fn text_is_the_cells_row_by_row() {
+        assert_eq!(text(&buffer()), "ab<&c\n⣀⣀\n");
+    }
+
+    #[test]
+    fn svg_has_one_element_per_run_of_equal_style_and_escapes_its_text() {
+        let s = svg(&buffer(), ThemeKind::Dark);
+        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{s}");
+        assert!(s.contains(">ab&lt;&amp;</text>") && s.contains("fill=\"#e69f00\""), "{s}");
+        assert!(s.contains("font-weight=\"bold\" xml:space=\"preserve\">c</text>"), "{s}");
+        assert!(s.contains("fill=\"#010203\"/>") && s.contains(">⣀⣀</text>"), "{s}");
+        assert_eq!(s.matches("<text").count(), 3, "{s}");
+        assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn ansi_colours_runs_and_resets_them() {
+        let a = ansi(&buffer());
+        assert!(a.starts_with("\x1b[38;2;230;159;0mab<&\x1b[0m\x1b[1mc\x1b[0m"), "{a:?}");
+    }
+
+    #[test]
+    fn files_are_replaced_whole() {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-snapshot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("s.svg");
+        write_file(&path, "one").expect("written");
+        write_file(&path, "two").expect("replaced");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "two");
+        let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+        assert_eq!(left.len(), 1, "no temporary file left");
+        assert!(write_file(&dir.join("no/such/dir/x.svg"), "x").is_err());
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+}

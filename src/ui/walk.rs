@@ -1,0 +1,94 @@
+//! Walking a lesson's screens: every step, at the step's end, drawn as
+//! `dirtyviz snapshot --lesson ID --step N` draws it, at each size; what
+//! a step's text, hint or questions name (a chart, the task table, the
+//! parameter panel) and each question's answer, rounded as the screen
+//! rounds it, must be on its screen. `dirtyviz check --screens` runs it.
+
+use super::snapshot;
+use super::view::{PARAMS_TITLE, SHORT_TITLES, TASKS_TITLE};
+use crate::app::{App, AppOptions, LessonMsg, Msg, ThemeKind};
+use crate::error::{Error, Result};
+use crate::lesson::Lesson;
+use crate::lesson::check::show_value;
+use crate::lesson::progress::Progress;
+
+/// The sizes lesson screens are checked at.
+pub const SIZES: &[(u16, u16)] = &[(160, 48), (120, 40)];
+
+/// What is missing from `lesson`'s screens at `sizes`, one line each
+/// (`origin: lesson L step N at WxH: ...`); empty when nothing is.
+pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Vec<String>> {
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let mut app = App::for_lesson(lesson.clone(), 0, Progress::default(), &opts)?;
+    let mut out = Vec::new();
+    for (i, step) in lesson.steps.iter().enumerate() {
+        if i > 0 {
+            app.update(Msg::Lesson(LessonMsg::NextStep));
+        }
+        let Some(mode) = app.lesson() else { return Err(Error::invalid("the lesson closed")) };
+        if mode.run().step != i {
+            return Err(Error::invalid(format!("step {} did not open", i + 1)));
+        }
+        let end = mode.run().step_end_ns();
+        app.advance_to(end);
+        let mode = app.lesson().ok_or_else(|| Error::invalid("the lesson closed"))?;
+        let views = step.views();
+        let mut wanted: Vec<(String, String)> = Vec::new();
+        for (q, question) in step.questions.iter().enumerate() {
+            match mode.reading(q) {
+                Some(v) => wanted.push((show_value(v, question.unit()), format!("the answer to \"{}\"", question.ask))),
+                None => out.push(format!(
+                    "{origin}: lesson {} step {}: \"{}\" has nothing to measure at the step's end",
+                    lesson.id,
+                    i + 1,
+                    question.ask
+                )),
+            }
+        }
+        for (n, named) in views.charts.iter().enumerate() {
+            if *named {
+                wanted.push((SHORT_TITLES[n].to_string(), format!("chart {}, which the step names", n + 1)));
+            }
+        }
+        if views.tasks {
+            wanted.push((format!(" {TASKS_TITLE} ("), "the task table, which the step names".into()));
+        }
+        if views.params {
+            wanted.push((format!(" {PARAMS_TITLE} "), "the parameter panel, which the step names".into()));
+        }
+        for &(w, h) in sizes {
+            let screen = snapshot::text(&snapshot::render(&app, w, h));
+            for (text, what) in &wanted {
+                if !screen.contains(text.as_str()) {
+                    out.push(format!(
+                        "{origin}: lesson {} step {} at {w}x{h}: {what} ({text:?}) is not on the screen",
+                        lesson.id,
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_named_chart_and_an_answer_are_found_and_a_crowded_step_is_reported() {
+        let text = r#"Lesson(id: "w", title: "Walk", patch: "p", summary: "s", scenario: Preset("default"),
+            steps: [
+                Step(title: "one", text: "Chart 2 and the parameter panel.", run_s: 3,
+                     questions: [Question(ask: "What is thresh?", metric: ThreshMb)]),
+                Step(title: "two", text: "Charts 1, 2, 3 and 4, and the task table.", run_s: 2,
+                     actions: [Compare(Legacy(11))]),
+            ])"#;
+        let lesson = Lesson::from_ron(text, "w.ron").expect("valid");
+        let missing = missing(&lesson, "w.ron", &[(160, 48)]).expect("walks");
+        assert!(missing.iter().all(|m| m.contains("step 2")), "step 1 shows all it names: {missing:?}");
+        assert!(!missing.is_empty(), "five panels a side do not fit 48 rows in compare mode");
+        assert!(missing[0].starts_with("w.ron: lesson w step 2 at 160x48: "), "{missing:?}");
+    }
+}

@@ -1,0 +1,66 @@
+//! Conversions and statistics for reports: pages to MiB, means and
+//! medians. An empty input has no mean or median (`None`), never 0 or NaN.
+
+use crate::sim::kernel::PAGE_SIZE;
+
+/// Pages per MiB.
+const PAGES_PER_MIB: f64 = (1u64 << 20) as f64 / PAGE_SIZE as f64;
+
+/// A number of pages (or pages per second) of any numeric type.
+pub trait Pages: Copy {
+    /// As a float.
+    fn pages(self) -> f64;
+}
+
+impl Pages for u64 {
+    fn pages(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Pages for i64 {
+    fn pages(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Pages for f64 {
+    fn pages(self) -> f64 {
+        self
+    }
+}
+
+/// Pages as MiB (pages/s as MiB/s).
+pub fn mib(pages: impl Pages) -> f64 {
+    pages.pages() / PAGES_PER_MIB
+}
+
+/// The mean, or `None` when there is nothing to average.
+pub fn mean(xs: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = xs.into_iter().fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// The median (the upper one of an even count), or `None` when empty.
+pub fn median(mut xs: Vec<f64>) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mid = xs.len() / 2;
+    Some(*xs.select_nth_unstable_by(mid, f64::total_cmp).1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_inputs_have_no_mean_or_median() {
+        assert_eq!(mib(256u64), 1.0);
+        assert_eq!(mib(-512i64), -2.0);
+        assert_eq!(mean([1.0, 2.0, 6.0]), Some(3.0));
+        assert_eq!(mean(std::iter::empty()), None);
+        assert_eq!(median(vec![5.0, 1.0, 3.0, 2.0]), Some(3.0));
+        assert_eq!(median(Vec::new()), None);
+    }
+}

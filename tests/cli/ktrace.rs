@@ -1,0 +1,429 @@
+//! `dirtyviz view` and `dirtyviz live` on real kernel traces: the shipped
+//! 6.18 trace (checked against an independent reading of the file),
+//! captures of this project's own `live` runs, and hand-made traces in the
+//! formats of 3.2, 3.3, 4.4, 5.4 and 6.1 (built from each release's
+//! TP_printk format strings).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{dirtyviz, num, tmp};
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+const SHIPPED: &str = "linux-6.18-4dd-dirty_bytes-400M.txt";
+
+/// `dirtyviz view FILE --summary-json` → the summary.
+fn view(name: &str, extra: &[&str]) -> Value {
+    let out_path = tmp(&format!("ktrace-{name}.json"));
+    let out = dirtyviz()
+        .args(["view", "-q", &fixture(name), "--summary-json"])
+        .arg(&out_path)
+        .args(extra)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty(), "-q prints nothing");
+    serde_json::from_slice(&std::fs::read(&out_path).expect("summary written")).expect("JSON")
+}
+
+/// The events of one kind in a trace, as an independent, deliberately
+/// naive reading sees them: the text after ` <event>: `, split into
+/// `key=value` words.
+fn naive_events(text: &str, event: &str) -> Vec<BTreeMap<String, i64>> {
+    let marker = format!(" {event}: ");
+    text.lines()
+        .filter_map(|l| l.split_once(&marker).map(|(_, rest)| rest))
+        .map(|rest| {
+            rest.split_whitespace()
+                .filter_map(|w| w.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.parse::<i64>().expect("integer")))
+                .collect()
+        })
+        .collect()
+}
+
+/// Median, the mean of the two middle values for an even count.
+fn median(mut v: Vec<i64>) -> f64 {
+    v.sort_unstable();
+    let n = v.len();
+    (v[(n - 1) / 2] + v[n / 2]) as f64 / 2.0
+}
+
+fn nearest_rank(sorted: &[i64], q: f64) -> i64 {
+    let k = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[k - 1]
+}
+
+#[test]
+fn the_shipped_trace_matches_an_independent_reading_of_it() {
+    let s = view(SHIPPED, &[]);
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let bdp = naive_events(&text, "balance_dirty_pages");
+    let bdr = naive_events(&text, "bdi_dirty_ratelimit");
+    let gds = naive_events(&text, "global_dirty_state");
+    // The numbers, and the file's.
+    assert_eq!((bdp.len(), bdr.len(), gds.len()), (260, 3, 11847));
+    assert_eq!(s["events"]["global_dirty_state"], 11847);
+    assert_eq!(s["skipped"]["total"], 0);
+    assert_eq!(s["bdis"].as_array().expect("bdis").len(), 1);
+    let b = &s["bdis"][0];
+    assert_eq!(b["bdi"], "254:0");
+    assert_eq!(
+        (b["events"]["balance_dirty_pages"].clone(), b["events"]["bdi_dirty_ratelimit"].clone()),
+        (260.into(), 3.into())
+    );
+
+    let mibps = |events: &[BTreeMap<String, i64>], key: &str| median(events.iter().map(|e| e[key]).collect()) / 1024.0;
+    let p = &b["balance_dirty_pages"];
+    let r = &b["bdi_dirty_ratelimit"];
+    let pairs = [
+        (&p["dirty_ratelimit_mbps"], mibps(&bdp, "dirty_ratelimit")),
+        (&p["task_ratelimit_mbps"], mibps(&bdp, "task_ratelimit")),
+        (&r["write_bw_mbps"], mibps(&bdr, "write_bw")),
+        (&r["dirty_ratelimit_mbps"], mibps(&bdr, "dirty_ratelimit")),
+        (&r["task_ratelimit_mbps"], mibps(&bdr, "task_ratelimit")),
+        (&r["balanced_dirty_ratelimit_mbps"], mibps(&bdr, "balanced_dirty_ratelimit")),
+    ];
+    for (got, want) in pairs {
+        assert_eq!(num(got), want);
+    }
+    // The same medians by hand from the file's values [KB/s / 1024].
+    assert_eq!(num(&p["task_ratelimit_mbps"]), 160200.0 / 1024.0);
+    assert_eq!(num(&r["write_bw_mbps"]), 493952.0 / 1024.0);
+    assert_eq!(num(&r["balanced_dirty_ratelimit_mbps"]), 72704.0 / 1024.0);
+
+    let mut sleeps: Vec<i64> = bdp.iter().map(|e| e["pause"]).filter(|&p| p > 0).collect();
+    sleeps.sort_unstable();
+    let pause = &p["pause_ms"];
+    assert_eq!(pause["sleeps"], sleeps.len());
+    assert_eq!(pause["no_sleep"], 260 - sleeps.len());
+    for (q, key) in [(0.5, "p50"), (0.9, "p90"), (0.99, "p99")] {
+        assert_eq!(pause[key], nearest_rank(&sleeps, q), "{key}");
+    }
+    assert_eq!((pause["p50"].clone(), pause["max"].clone()), (16.into(), 32.into()));
+
+    for key in ["limit_mb", "setpoint_mb"] {
+        let want = if key == "limit_mb" { 400.0 } else { 350.0 };
+        for k in ["first", "min", "max"] {
+            assert_eq!(num(&p[key][k]), want, "{key}.{k}");
+        }
+    }
+    let tasks: Vec<(String, u64)> = b["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .map(|t| (t["task"].as_str().expect("name").to_string(), t["events"].as_u64().expect("count")))
+        .collect();
+    let want = [("dd-1290", 68), ("dd-1293", 67), ("dd-1294", 60), ("dd-1295", 65)];
+    assert_eq!(tasks, want.map(|(t, n)| (t.to_string(), n)));
+
+    let g = &s["global"];
+    assert_eq!(
+        (g["thresh_pages"].clone(), g["bg_thresh_pages"].clone(), g["limit_pages"].clone()),
+        (102400.into(), 51200.into(), 102400.into())
+    );
+    let k = &s["kernel"];
+    assert_eq!((k["cpus"].clone(), k["hz"].clone()), (2.into(), 250.into()));
+    assert!(k["generation"].as_str().expect("text").starts_with("6.15 or later"), "{k}");
+    assert_eq!(num(&s["span"]["first_s"]), 1305.637996);
+    assert_eq!(num(&s["span"]["last_s"]), 1325.634371);
+}
+
+/// One trace and what its summary must say: (file, tool, generation,
+/// events by kind, CPUs, wrapped values by field).
+type FormatCase = (&'static str, &'static str, &'static str, [u64; 3], u64, &'static [(&'static str, u64)]);
+
+#[test]
+fn every_release_format_is_read() {
+    let cases: &[FormatCase] = &[
+        ("linux-3.2-format.txt", "ftrace (trace file)", "3.2 ", [6, 3, 4], 4, &[]),
+        (
+            "linux-3.3-trace-cmd-wrapped.txt",
+            "trace-cmd report",
+            "3.3 to 4.x",
+            [5, 1, 2],
+            2,
+            &[("pause", 1), ("think", 1)],
+        ),
+        ("linux-4.4-perf-cgroup.txt", "perf script", "3.3 to 4.x", [2, 1, 1], 4, &[]),
+        ("linux-5.4-trace_pipe-two-bdis.txt", "ftrace (trace_pipe)", "4.x to 5.7", [2, 2, 1], 2, &[]),
+        ("linux-6.1-with-noise.txt", "ftrace (trace file)", "5.8 to 6.14", [2, 0, 2], 8, &[]),
+        (SHIPPED, "ftrace (trace file)", "6.15 or later", [260, 3, 11847], 2, &[]),
+        // No header, and only CPU 0 in the CPU column of these 0.4 s.
+        ("perf-6.18-loop-strict_limit-0.4s.txt", "perf script", "6.15 or later", [16, 1, 187], 1, &[]),
+    ];
+    for &(file, tool, generation, events, cpus, wrapped) in cases {
+        let s = view(file, &[]);
+        assert_eq!(s["format"], tool, "{file}");
+        let g = s["kernel"]["generation"].as_str().expect("text");
+        assert!(g.starts_with(generation), "{file}: {g}");
+        let e = &s["events"];
+        assert_eq!(
+            [&e["balance_dirty_pages"], &e["bdi_dirty_ratelimit"], &e["global_dirty_state"]],
+            events.map(Value::from).each_ref(),
+            "{file}"
+        );
+        assert_eq!(s["kernel"]["cpus"], cpus, "{file}");
+        let w: Vec<(String, u64)> =
+            s["wrapped"].as_object().expect("map").iter().map(|(k, v)| (k.clone(), v.as_u64().expect("n"))).collect();
+        assert_eq!(w, wrapped.iter().map(|&(k, n)| (k.to_string(), n)).collect::<Vec<_>>(), "{file}");
+    }
+}
+
+#[test]
+fn the_3_2_format_by_hand() {
+    let s = view("linux-3.2-format.txt", &[]);
+    let b = &s["bdis"][0];
+    assert_eq!(b["bdi"], "8:16");
+    let p = &b["balance_dirty_pages"];
+    // task_ratelimit 24000 25000 26000 26000 27000 28000 KB/s.
+    assert_eq!(num(&p["task_ratelimit_mbps"]), 26000.0 / 1024.0);
+    assert_eq!(num(&p["dirty_ratelimit_mbps"]), 25.0);
+    // Pauses 12 0 20 -4 8 16: four sleeps 8 12 16 20.
+    let q = &p["pause_ms"];
+    assert_eq!(
+        [&q["sleeps"], &q["no_sleep"], &q["p50"], &q["p90"], &q["max"]],
+        [4, 2, 12, 20, 20].map(Value::from).each_ref()
+    );
+    let r = &b["bdi_dirty_ratelimit"];
+    assert_eq!(num(&r["write_bw_mbps"]), 100.0, "102400 KB/s");
+    assert_eq!(num(&r["balanced_dirty_ratelimit_mbps"]), 25000.0 / 1024.0);
+    assert_eq!(s["global"]["thresh_pages"], 25600);
+    assert!(!s["kernel"]["fields"]["balance_dirty_pages"].as_array().expect("names").contains(&"period".into()));
+}
+
+#[test]
+fn wrapped_values_are_flagged_and_left_out() {
+    let s = view("linux-3.3-trace-cmd-wrapped.txt", &[]);
+    let q = &s["bdis"][0]["balance_dirty_pages"]["pause_ms"];
+    // Pauses 4, (wrapped), 8, 0, 12.
+    assert_eq!([&q["sleeps"], &q["no_sleep"], &q["p50"], &q["max"]], [3, 1, 8, 12].map(Value::from).each_ref());
+    assert_eq!(s["skipped"]["total"], 0, "a wrapped value does not drop its event");
+}
+
+#[test]
+fn bdis_by_device_number_and_tasks_by_comm_pid() {
+    let s = view("linux-5.4-trace_pipe-two-bdis.txt", &[]);
+    let bdis: Vec<&str> =
+        s["bdis"].as_array().expect("bdis").iter().map(|b| b["bdi"].as_str().expect("name")).collect();
+    assert_eq!(bdis, ["8:0", "8:16"]);
+    assert_eq!(s["bdis"][1]["tasks"][0]["task"], "dd-778");
+    let kworker =
+        s["tasks"].as_array().expect("tasks").iter().find(|t| t["task"] == "kworker/u16:2-301").expect("kworker");
+    assert_eq!(kworker["bdi_dirty_ratelimit"], 2);
+    let s = view("live-6.18-two-loop-bdis-0.3s.txt", &[]);
+    let per_bdi: Vec<(String, u64)> = s["bdis"]
+        .as_array()
+        .expect("bdis")
+        .iter()
+        .map(|b| (b["bdi"].as_str().expect("name").into(), b["events"]["balance_dirty_pages"].as_u64().expect("n")))
+        .collect();
+    assert_eq!(per_bdi, [("7:1".to_string(), 73), ("7:0".to_string(), 16)]);
+    assert_eq!(s["bdis"][0]["tasks"].as_array().expect("tasks").len(), 2);
+}
+
+#[test]
+fn other_events_garbage_and_truncated_lines_are_counted_not_fatal() {
+    let s = view("linux-6.1-with-noise.txt", &[]);
+    let k = &s["skipped"];
+    assert_eq!(
+        [&k["total"], &k["other_events"], &k["malformed"], &k["unreadable"]],
+        [7, 2, 3, 2].map(Value::from).each_ref()
+    );
+    assert_eq!(s["lines"], 24);
+}
+
+#[test]
+fn a_live_capture_reads_back_as_it_was_summarised() {
+    // Saved by `dirtyviz live --save` on Linux 6.18, a dd throttled by a
+    // loop device's strict_limit, stopped with SIGTERM after 3 s.
+    let s = view("live-6.18-loop-strict_limit-sigterm.txt", &[]);
+    let e = &s["events"];
+    assert_eq!(
+        [&e["balance_dirty_pages"], &e["bdi_dirty_ratelimit"], &e["global_dirty_state"]],
+        [43, 4, 432].map(Value::from).each_ref()
+    );
+    assert_eq!(s["bdis"][0]["bdi"], "7:0");
+    assert_eq!(s["format"], "ftrace (trace_pipe)");
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let file = std::fs::File::open(fixture("linux-3.2-format.txt")).expect("fixture");
+    let out = dirtyviz().args(["view", "-"]).stdin(file).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("trace -: ftrace (trace file), kernel 3.2"), "{text}");
+    assert!(text.contains("6 balance_dirty_pages, 3 bdi_dirty_ratelimit, 4 global_dirty_state"), "{text}");
+}
+
+fn fails_cleanly(args: &[&str], stdin: &[u8], expect: &str) {
+    use std::io::Write;
+    let mut child = dirtyviz()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().expect("stdin").write_all(stdin).expect("fed");
+    let out = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line: {stderr}");
+    assert!(stderr.contains(expect), "{args:?}: {stderr:?} should say {expect:?}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn an_empty_trace_or_one_without_writeback_events_is_one_line_and_exit_2() {
+    fails_cleanly(&["view", "-"], b"", "-: empty");
+    fails_cleanly(
+        &["view", "-"],
+        b"# tracer: nop\nsh-1 [000] 1.0: sched_switch: prev_pid=1\n\xff\n",
+        "no writeback event in 3 lines",
+    );
+    fails_cleanly(&["view", "/nonexistent/trace.txt"], b"", "/nonexistent/trace.txt: cannot read");
+    fails_cleanly(
+        &["view", &fixture("linux-3.2-format.txt"), "--csv", "/nonexistent/dir/x.csv"],
+        b"",
+        "/nonexistent/dir/x.csv",
+    );
+}
+
+#[test]
+fn the_csv_uses_runs_column_names_on_the_traces_clock() {
+    let path = tmp("ktrace-shipped.csv");
+    let out = dirtyviz().args(["view", "-q", &fixture(SHIPPED), "--csv"]).arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).expect("csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    for col in [
+        "time_s",
+        "dirty_mb",
+        "thresh_mb",
+        "bg_thresh_mb",
+        "setpoint_mb",
+        "limit_mb",
+        "254:0.dirty_ratelimit_mbps",
+        "254:0.write_bw_mbps",
+        "254:0.pos_ratio",
+        "254:0.tasks",
+    ] {
+        assert!(header.contains(&col), "{col} in {header:?}");
+    }
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // 20.0 s of trace, one row per 100 ms.
+    assert_eq!(rows.len(), 200);
+    let col = |name: &str| header.iter().position(|c| *c == name).expect("column");
+    assert!(rows.iter().all(|r| r[col("thresh_mb")] == "400.000" && r[col("limit_mb")] == "400.000"));
+    assert_eq!(rows[0][col("trace_time_s")], "1305.737996");
+    assert_eq!(rows[199][col("time_s")], "20.0");
+}
+
+#[test]
+fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
+    let s = view(SHIPPED, &["--fit"]);
+    let sc = &s["model"]["scenario"];
+    assert_eq!(
+        (sc["dirty_bytes"].clone(), sc["dirty_background_bytes"].clone()),
+        ((102400u64 * 4096).into(), (51200u64 * 4096).into())
+    );
+    assert_eq!((sc["cpus"].clone(), sc["hz"].clone(), sc["duration_s"].clone()), (2.into(), 250.into(), 20.0.into()));
+    assert_eq!(sc["devices"][0]["name"], "254:0");
+    assert_eq!(num(&sc["devices"][0]["bandwidth_mbps"]), 493952.0 / 1024.0);
+    assert_eq!(sc["tasks"][0]["Dd"]["n"], 4);
+    let compared: BTreeMap<String, (Value, Value)> = s["compare"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| (r["quantity"].as_str().expect("name").to_string(), (r["trace"].clone(), r["model"].clone())))
+        .collect();
+    for (q, pages) in [("thresh", 102400.0), ("bg_thresh", 51200.0), ("limit", 102400.0)] {
+        assert_eq!(compared[q], (pages.into(), pages.into()), "{q} in pages");
+    }
+    assert_eq!(num(&s["model"]["summary"]["global"]["setpoint_mb"]), 350.0);
+    assert!(s["trace"]["events"]["balance_dirty_pages"] == 260);
+    let assumed: Vec<&str> =
+        s["not_inferred"].as_array().expect("list").iter().map(|a| a["what"].as_str().expect("what")).collect();
+    for what in ["memory", "device kind", "block size", "task start"] {
+        assert!(assumed.contains(&what), "{what} in {assumed:?}");
+    }
+}
+
+/// A directory shaped like tracefs: enable files, tracing_on, and a plain
+/// file for trace_pipe.
+fn fake_tracefs(name: &str) -> PathBuf {
+    let root = tmp(&format!("tracefs-{name}"));
+    let _ = std::fs::remove_dir_all(&root);
+    for event in ["balance_dirty_pages", "bdi_dirty_ratelimit", "global_dirty_state"] {
+        let dir = root.join("events/writeback").join(event);
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(dir.join("enable"), if event == "global_dirty_state" { "1\n" } else { "0\n" }).expect("enable");
+    }
+    std::fs::write(root.join("tracing_on"), "0\n").expect("tracing_on");
+    std::fs::write(root.join("trace_pipe"), "").expect("pipe");
+    root
+}
+
+fn enables(root: &Path) -> Vec<String> {
+    ["balance_dirty_pages", "bdi_dirty_ratelimit", "global_dirty_state"]
+        .iter()
+        .map(|e| {
+            std::fs::read_to_string(root.join("events/writeback").join(e).join("enable"))
+                .expect("enable")
+                .trim()
+                .to_string()
+        })
+        .chain([std::fs::read_to_string(root.join("tracing_on")).expect("on").trim().to_string()])
+        .collect()
+}
+
+#[test]
+fn live_restores_every_enable_file_after_sigterm() {
+    let root = fake_tracefs("sigterm");
+    let summary = tmp("ktrace-live-sigterm.json");
+    let mut child = dirtyviz()
+        .args(["live", "-q", "--tracefs"])
+        .arg(&root)
+        .arg("--summary-json")
+        .arg(&summary)
+        .spawn()
+        .expect("starts");
+    let started = Instant::now();
+    while enables(&root) != ["1", "1", "1", "1"] {
+        assert!(started.elapsed() < Duration::from_secs(20), "events never enabled: {:?}", enables(&root));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let capture = std::fs::read_to_string(fixture("live-6.18-loop-strict_limit-sigterm.txt")).expect("fixture");
+    std::fs::write(root.join("trace_pipe"), &capture).expect("events arrive");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().expect("ends");
+    assert!(status.success(), "{status}");
+    assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
+    let s: Value = serde_json::from_slice(&std::fs::read(&summary).expect("summary")).expect("JSON");
+    assert_eq!(s["events"]["balance_dirty_pages"], 43);
+    assert_eq!(s["events"]["global_dirty_state"], 432);
+}
+
+#[test]
+fn live_on_a_tracefs_without_the_writeback_events_is_one_line_and_exit_2() {
+    let root = tmp("tracefs-empty");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("dir");
+    std::fs::write(root.join("trace_pipe"), "").expect("pipe");
+    let out = dirtyviz().args(["live", "--duration", "1s", "--tracefs"]).arg(&root).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("none of the writeback tracepoints"), "{stderr}");
+}

@@ -1,0 +1,205 @@
+//! `dirtyviz plot`, `completions` and `man`: the files and text they write,
+//! read back as a program would (SVG parsed as XML, the completion script
+//! run by bash, the roff checked macro by macro).
+
+use std::path::{Path, PathBuf};
+
+use super::common::{dirtyviz, tmp};
+
+const FIGURES: [&str; 5] = ["1-global-dirty", "2-bdi-dirty", "3-pos-ratio", "4-rates", "5-pauses"];
+
+/// Runs `dirtyviz plot` into a fresh directory; returns it and stdout.
+fn plot(name: &str, args: &[&str]) -> (PathBuf, String) {
+    let dir = tmp(&format!("plot-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dirtyviz().arg("plot").args(args).arg("--out").arg(&dir).output().expect("runs");
+    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    (dir, String::from_utf8(out.stdout).expect("UTF-8"))
+}
+
+/// The text of every `<text>` element of an SVG file, which must be
+/// well-formed XML with an `<svg>` root.
+fn svg_texts(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()));
+    assert_eq!(doc.root_element().tag_name().name(), "svg", "{}", path.display());
+    doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or("").trim().to_string()).collect()
+}
+
+/// Numbers among the texts: the tick labels.
+fn ticks(texts: &[String]) -> Vec<f64> {
+    texts.iter().filter_map(|t| t.parse::<f64>().ok()).collect()
+}
+
+fn has(texts: &[String], what: &str) -> bool {
+    texts.iter().any(|t| t.contains(what))
+}
+
+#[test]
+fn plot_writes_five_svg_figures_with_ticks_units_and_legends() {
+    let (dir, stdout) = plot("hdd", &["--scenario", "hdd-10dd", "--duration", "60s"]);
+    for name in FIGURES {
+        let texts = svg_texts(&dir.join(format!("{name}.svg")));
+        // Tick labels on both axes: at least five numbers on each.
+        assert!(ticks(&texts).len() >= 10, "{name}: tick labels {:?}", ticks(&texts));
+        let unit = match name {
+            "3-pos-ratio" => "dirty pages [MiB]",
+            _ => "time [s]",
+        };
+        assert!(has(&texts, unit), "{name}: x axis names `{unit}`: {texts:?}");
+        assert!(has(&texts, "hdd-10dd, seed 1; 60 s simulated"), "{name}: the run in the subtitle");
+        assert!(stdout.contains(&format!("{name}.svg")), "{name} reported: {stdout}");
+    }
+    let y_units = [("1-global-dirty", "[MiB]"), ("2-bdi-dirty", "[MiB]"), ("4-rates", "[MiB/s]"), ("5-pauses", "[ms]")];
+    for (name, unit) in y_units {
+        assert!(has(&svg_texts(&dir.join(format!("{name}.svg"))), unit), "{name}: y axis in {unit}");
+    }
+    // The legends name the series the issue asks for.
+    let legend = |name: &str| svg_texts(&dir.join(format!("{name}.svg")));
+    let global = legend("1-global-dirty");
+    for series in ["background_thresh", "freerun", "setpoint", "limit", "dirty_thresh", "dirty (+writeback"] {
+        assert!(has(&global, series), "chart 1 names {series}: {global:?}");
+    }
+    let rates = legend("4-rates");
+    for series in
+        ["write_bw", "avg_write_bw", "dirty_ratelimit", "balanced_dirty_ratelimit", "task_ratelimit", "N tasks"]
+    {
+        assert!(has(&rates, series), "chart 4 names {series}: {rates:?}");
+    }
+    assert!(has(&legend("3-pos-ratio"), "global control line"));
+    assert!(has(&legend("5-pauses"), "max_pause"));
+    // Only the figures: no temporary file left behind.
+    let mut files: Vec<String> =
+        std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().into()).collect();
+    files.sort();
+    assert_eq!(files, FIGURES.map(|f| format!("{f}.svg")));
+}
+
+#[test]
+fn a_comparison_puts_both_sides_on_one_set_of_axes() {
+    let (dir, _) = plot("legacy", &["--scenario", "hdd-10dd", "--duration", "60s", "--compare", "legacy"]);
+    for name in FIGURES {
+        let texts = svg_texts(&dir.join(format!("{name}.svg")));
+        let x_desc = texts.iter().filter(|t| *t == "time [s]" || t.starts_with("dirty pages [MiB]")).count();
+        assert_eq!(x_desc, 1, "{name}: one x axis");
+        assert!(has(&texts, "legacy 3.1 (IO-full)"), "{name}: side A named");
+        assert!(has(&texts, "patch 11 (IO-less)"), "{name}: side B named");
+    }
+    let global = svg_texts(&dir.join("1-global-dirty.svg"));
+    assert!(has(&global, "solid: legacy 3.1 (IO-full)") && has(&global, "dashed: patch 11 (IO-less)"));
+    // 3.1 has no setpoint: said, not drawn.
+    let notes = global.join(" ");
+    assert!(notes.contains("legacy 3.1 (IO-full): no freerun, setpoint (not used by this kernel)"), "{notes}");
+    // Both sides' pauses, with their numbers.
+    let pauses = svg_texts(&dir.join("5-pauses.svg"));
+    assert_eq!(pauses.iter().filter(|t| t.ends_with("one sleep")).count(), 2, "{pauses:?}");
+    assert_eq!(pauses.iter().filter(|t| t.contains(" sleeps, p50 ")).count(), 2, "{pauses:?}");
+}
+
+#[test]
+fn plot_draws_a_lesson_step_and_png_files() {
+    let (dir, stdout) = plot("lesson", &["--lesson", "03", "--step", "2", "--duration", "5s", "--format", "png"]);
+    assert!(stdout.contains("1-global-dirty.png"), "{stdout}");
+    for name in FIGURES {
+        let bytes = std::fs::read(dir.join(format!("{name}.png"))).expect("written");
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{name} is a PNG");
+        assert!(bytes.len() > 20_000, "{name} has something drawn: {} bytes", bytes.len());
+    }
+    let (dir, _) = plot("lesson-svg", &["--lesson", "03", "--step", "2", "--duration", "5s"]);
+    assert!(has(&svg_texts(&dir.join("1-global-dirty.svg")), "lesson 03 step 2"));
+}
+
+#[test]
+fn plot_refuses_what_it_cannot_do_in_one_line() {
+    for args in [
+        &["plot", "--lesson", "03", "--step", "99"][..],
+        &["plot", "--lesson", "03", "--scenario", "hdd-10dd"],
+        &["plot", "--step", "2"],
+        &["plot", "--bdi", "nvme9", "--duration", "1s"],
+        &["plot", "--format", "gif"],
+    ] {
+        let out = dirtyviz().args(args).arg("--out").arg(tmp("plot-refused")).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
+    }
+}
+
+#[test]
+fn the_bash_completion_script_is_valid_and_completes_subcommands() {
+    let script = tmp("dirtyviz.bash");
+    let out = dirtyviz().args(["completions", "bash"]).output().expect("runs");
+    assert!(out.status.success());
+    std::fs::write(&script, &out.stdout).expect("written");
+    let check = std::process::Command::new("bash").arg("-n").arg(&script).output().expect("bash runs");
+    assert!(check.status.success(), "bash -n: {}", String::from_utf8_lossy(&check.stderr));
+    // What bash offers after `dirtyviz pl<TAB>` and `dirtyviz plot --for<TAB>`.
+    let complete = |line: &str| {
+        let words = line.split(' ').collect::<Vec<_>>();
+        let program = format!(
+            "source {}; COMP_WORDS=({}); COMP_CWORD={}; COMP_LINE='{line}'; COMP_POINT={}; \
+             _dirtyviz dirtyviz '{}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display(),
+            words.join(" "),
+            words.len() - 1,
+            line.len(),
+            words[words.len() - 1],
+            words[words.len() - 2],
+        );
+        let out = std::process::Command::new("bash").arg("-c").arg(program).output().expect("bash runs");
+        String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(complete("dirtyviz pl"), ["plot"]);
+    assert!(complete("dirtyviz c").contains(&"completions".to_string()));
+    assert_eq!(complete("dirtyviz plot --for"), ["--format"]);
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let out = dirtyviz().args(["completions", shell]).output().expect("runs");
+        assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("plot"), "{shell}");
+    }
+}
+
+#[test]
+fn the_man_page_is_roff_with_every_subcommand() {
+    let out = dirtyviz().arg("man").output().expect("runs");
+    assert!(out.status.success());
+    let roff = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(roff.starts_with(".ie \\n(.g .ds Aq") || roff.starts_with(".TH"), "{}", &roff[..80]);
+    assert!(roff.contains(".TH dirtyviz 1"), "title line");
+    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "VERSION", "FILES"] {
+        assert!(roff.contains(&format!(".SH {section}")), "section {section}");
+    }
+    for sub in ["run", "lesson", "lessons", "check", "replay", "cases", "plot", "completions", "man"] {
+        assert!(roff.contains(&format!(".SS \"dirtyviz {sub}\"")), "subcommand {sub}");
+    }
+    // Only macros man(7) knows, and requests groff and mandoc both read.
+    let known = [
+        "TH", "SH", "SS", "TP", "PP", "IP", "LP", "P", "B", "I", "BR", "IR", "RB", "RS", "RE", "br", "sp", "ie", "el",
+        "ds", "nh", "ad", "fi", "nf", "in", "ti", "TQ",
+    ];
+    for line in roff.lines().filter(|l| l.starts_with('.')) {
+        let name = line[1..].split([' ', '\\']).next().unwrap_or("");
+        assert!(known.contains(&name), "unknown request in `{line}`");
+    }
+    assert_eq!(roff.matches("\n.RS").count(), roff.matches("\n.RE").count(), "indents balance");
+}
+
+#[test]
+fn plot_never_writes_over_its_input_nor_into_a_file() {
+    let dir = tmp("plot-input");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // A scenario file that happens to have a figure's name.
+    let input = dir.join("4-rates.svg");
+    let scenario = std::fs::read("assets/scenarios/default.ron").expect("shipped scenario");
+    std::fs::write(&input, &scenario).expect("written");
+    let out = dirtyviz().args(["plot", "--duration", "1s", "--scenario"]).arg(&input).arg("--out").arg(&dir).output();
+    let out = out.expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is the same file as the scenario"), "{err}");
+    assert_eq!(std::fs::read(&input).expect("still there"), scenario, "the input is intact");
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "nothing else written");
+    let out = dirtyviz().args(["plot", "--duration", "1s", "--out"]).arg(&input).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a directory"));
+}

@@ -1,0 +1,498 @@
+//! Nothing the user owns is lost or corrupted, whatever the input: each
+//! hostile case of issue 11, run through the real executable. Every
+//! refusal is one line on stderr with exit 2 (or the documented code),
+//! comes within seconds, and leaves the user's files byte for byte as they
+//! were.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::dirtyviz;
+
+/// A fresh scratch directory for one test, with its own data directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = crate::common::tmp(&format!("safety-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("data")).expect("scratch dir");
+    dir
+}
+
+/// `dirtyviz args` in `dir`, with `dir/data` as XDG_DATA_HOME, no
+/// terminal; fails the test if it takes 5 s or more.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    let start = Instant::now();
+    let out = dirtyviz()
+        .args(args)
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert!(start.elapsed() < Duration::from_secs(5), "{args:?} took {:?}", start.elapsed());
+    out
+}
+
+/// Asserts exit `code` and one line on stderr holding every one of `expect`.
+fn one_line(out: &Output, code: i32, expect: &[&str]) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    for e in expect {
+        assert!(err.contains(e), "{err:?} should hold {e:?}");
+    }
+    assert!(!err.contains("panicked") && !err.contains('\u{1b}'), "{err}");
+    err
+}
+
+/// The files of `dir`, each with its size and a hash of its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, usize, u64)> {
+    use std::hash::{Hash, Hasher};
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| {
+            let bytes = std::fs::read(e.path()).expect("read");
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut h);
+            (e.file_name().to_string_lossy().into_owned(), bytes.len(), h.finish())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn an_output_that_is_an_input_or_another_output_is_refused() {
+    let dir = scratch("clobber");
+    let preset = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios/hdd-10dd.ron");
+    std::fs::copy(&preset, dir.join("m.ron")).expect("copy");
+    std::os::unix::fs::symlink("m.ron", dir.join("soft.ron")).expect("symlink");
+    std::fs::hard_link(dir.join("m.ron"), dir.join("hard.ron")).expect("hard link");
+    std::fs::write(dir.join("r.jsonl"), "not even a recording\n").expect("write");
+    std::fs::write(dir.join("mine.ron"), "Scenario(devices: [(name: \"sda\", kind: Hdd)])").expect("write");
+    let before = snapshot(&dir);
+    for flag in ["--trace", "--csv", "--summary-json"] {
+        for out in ["m.ron", "soft.ron", "hard.ron", "./m.ron"] {
+            let o = run_in(&dir, &["run", "--scenario", "m.ron", "--duration", "1s", flag, out]);
+            one_line(&o, 2, &[flag, out, "the same file as the scenario m.ron"]);
+        }
+    }
+    let o = run_in(&dir, &["run", "--scenario", "m.ron", "--duration", "1s", "--trace", "a", "--csv", "./a"]);
+    one_line(&o, 2, &["--trace a and --csv ./a are the same file"]);
+    let o = run_in(&dir, &["replay", "r.jsonl", "--trace", "r.jsonl"]);
+    one_line(&o, 2, &["--trace r.jsonl is the same file as the recording r.jsonl"]);
+    let o = run_in(&dir, &["--scenario", "mine.ron", "--record", "mine.ron"]);
+    one_line(&o, 2, &["--record mine.ron is the same file as the scenario mine.ron"]);
+    assert_eq!(snapshot(&dir), before, "every file as it was, no temporary file left");
+}
+
+#[test]
+fn a_failed_run_leaves_what_was_there() {
+    let dir = scratch("failed");
+    std::fs::write(dir.join("keep.jsonl"), "the user's own file\n").expect("write");
+    let before = snapshot(&dir);
+    // No terminal: the dashboard cannot start, the recording asked for stays as it was.
+    let o = run_in(&dir, &["--record", "keep.jsonl", "--trace", "keep2.jsonl"]);
+    one_line(&o, 1, &["terminal"]);
+    // A run that fails to write (a full device) keeps nothing half-written.
+    let o = run_in(&dir, &["run", "--duration", "2s", "--trace", "t.jsonl", "--csv", "/dev/full"]);
+    one_line(&o, 2, &["/dev/full: cannot write: No space left on device"]);
+    // No output creates a directory.
+    for flag in ["--trace", "--csv", "--summary-json"] {
+        let o = run_in(&dir, &["run", "--duration", "1s", flag, "missing/x"]);
+        one_line(&o, 2, &["the directory missing does not exist"]);
+    }
+    let o = run_in(&dir, &["--record", "missing/x.jsonl"]);
+    one_line(&o, 2, &["the directory missing does not exist"]);
+    assert!(!dir.join("missing").exists());
+    assert_eq!(snapshot(&dir), before);
+    assert_eq!(std::fs::read_dir(dir.join("data")).expect("data").count(), 0, "a failed start touches no data");
+}
+
+#[test]
+fn hostile_files_get_a_one_line_error() {
+    let dir = scratch("hostile");
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let o = run_in(&dir, &["run", "--scenario", "/dev/zero"]);
+    one_line(&o, 2, &["/dev/zero: cannot read scenario: a character device, not a regular file"]);
+    let o = run_in(&dir, &["lesson", "/dev/urandom"]);
+    one_line(&o, 2, &["/dev/urandom: cannot read lesson: a character device"]);
+    let o = run_in(&dir, &["replay", "/dev/zero"]);
+    one_line(&o, 2, &["/dev/zero: cannot read recording"]);
+    let o = run_in(&dir, &["run", "--scenario", "fifo"]);
+    one_line(&o, 2, &["fifo: cannot read scenario: a FIFO, not a regular file"]);
+    let o = run_in(&dir, &["check", "fifo"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a FIFO, not a regular file"));
+
+    // Too big, without line breaks.
+    let big = "Scenario(description: \"".to_string() + &"x".repeat(17 << 20) + "\")";
+    std::fs::write(dir.join("big.ron"), big).expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "big.ron"]);
+    one_line(&o, 2, &["a scenario file may be at most 16 MiB"]);
+
+    // Counts are checked before anything is built.
+    let devices: Vec<String> = (0..1000).map(|i| format!("(name: \"d{i}\", kind: Jbod, disks: 26)")).collect();
+    let text = format!("Scenario(devices: [{}], tasks: [Dd(bdi: \"*\", n: 10000)])", devices.join(","));
+    std::fs::write(dir.join("jbod.ron"), text).expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "jbod.ron"]);
+    one_line(&o, 2, &["at most 64 bdis, the devices make 26000"]);
+    let devices: Vec<String> = (0..100_000).map(|i| format!("(name: \"d{i}\", kind: Hdd)")).collect();
+    std::fs::write(dir.join("many.ron"), format!("Scenario(devices: [{}])", devices.join(","))).expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "many.ron"]);
+    one_line(&o, 2, &["at most 64 bdis, the devices make 100000"]);
+
+    // Values that would run forever.
+    std::fs::write(dir.join("long.ron"), "Scenario(\n  duration_s: 1e300,\n  devices: [(name: \"a\", kind: Hdd)],\n)")
+        .expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "long.ron"]);
+    one_line(&o, 2, &["long.ron:2:", "duration_s must be between 0.001 and 1000000 s, got 1e300"]);
+    let o = run_in(&dir, &["check", "long.ron"]);
+    assert_eq!(o.status.code(), Some(1), "check refuses it too");
+    let lesson = |action: &str| {
+        format!(
+            "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n steps: [Step(title: \"a\", text: \"b\", run_s: 1,\n actions: [{action}])])"
+        )
+    };
+    for (action, expect) in [
+        ("AddDd(bdi: \"*\", n: 4294967295)", "n must be between 1 and 10000"),
+        ("RemoveDd(bdi: \"*\", n: 4294967295)", "n must be between 1 and 10000"),
+        ("MemoryMb(0)", "MemoryMb must be between 16 and 4194304 MiB, got 0"),
+        ("MemoryMb(18446744073709551615)", "MemoryMb must be between 16"),
+        ("DirtyBytesMb(17592186044416)", "DirtyBytesMb must be between 1 and 4194304 MiB"),
+    ] {
+        std::fs::write(dir.join("l.ron"), lesson(action)).expect("write");
+        let o = run_in(&dir, &["check", "l.ron"]);
+        assert_eq!(o.status.code(), Some(1), "{action}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("l.ron:3:") && err.contains(expect), "{action}: {err}");
+    }
+    let header = r#"{"dirtyviz":"0.1.0","start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    std::fs::write(dir.join("adv.jsonl"), format!("{header}\n{{\"Advance\":18446744073709551615}}\n")).expect("write");
+    let o = run_in(&dir, &["replay", "adv.jsonl"]);
+    one_line(&o, 2, &["adv.jsonl:2: Advance(18446744073709551615)", "at most 60 s at a time"]);
+}
+
+#[test]
+fn names_are_data_not_markup() {
+    let dir = scratch("names");
+    let scenario = r#"Scenario(name: "odd", devices: [(name: "sd\"a,b\\", kind: Hdd), (name: "sdb", kind: Ssd)], tasks: [Dd(n: 2)])"#;
+    std::fs::write(dir.join("odd.ron"), scenario).expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "odd.ron", "--duration", "2s", "--trace", "t.jsonl", "--csv", "t.csv"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let trace = std::fs::read_to_string(dir.join("t.jsonl")).expect("trace");
+    let mut named = 0;
+    for line in trace.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        named += usize::from(v["bdi"] == "sd\"a,b\\");
+    }
+    assert!(named > 100, "{named} events on the oddly named bdi");
+    let mut csv = csv::Reader::from_path(dir.join("t.csv")).expect("CSV");
+    let header = csv.headers().expect("header").clone();
+    assert_eq!(header.len(), 11 + 2 * 13);
+    assert_eq!(&header[11], "sd\"a,b\\.dirty_mb");
+    let mut rows = 0;
+    for row in csv.records() {
+        assert_eq!(row.expect("row").len(), header.len());
+        rows += 1;
+    }
+    assert_eq!(rows, 21, "a row every 100 ms from 0 to 2 s");
+
+    std::fs::write(
+        dir.join("esc.ron"),
+        "Scenario(name: \"x\\u{1b}]0;owned\\u{7}\", devices: [(name: \"a\", kind: Hdd)])",
+    )
+    .expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "esc.ron"]);
+    one_line(&o, 2, &["esc.ron:1:", "control character"]);
+    let o = run_in(&dir, &["run", "--scenario", "nope\u{1b}[2J"]);
+    one_line(&o, 2, &["unknown scenario `nope\\u{1b}[2J`"]);
+}
+
+#[test]
+fn no_silent_nonsense() {
+    let dir = scratch("nonsense");
+    let o = run_in(&dir, &["run", "--duration", "0.0000000001s"]);
+    one_line(&o, 2, &["must be at least 1ms"]);
+    let o = run_in(&dir, &["run", "--hz", "100", "--duration", "5ms"]);
+    one_line(&o, 2, &["at least one jiffy (10 ms at HZ 100)"]);
+    let o = run_in(&dir, &["run", "--duration", "1ms", "--summary-json", "s.json"]);
+    assert!(o.status.success());
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(!report.contains("NaN") && !report.contains("inf") && !report.contains("-36028797018963968"), "{report}");
+    assert!(report.contains("mean – MiB"), "{report}");
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("s.json")).expect("summary")).expect("JSON");
+    assert!(s["global"]["dirty_mean_mb"].is_null(), "not measurable is null");
+    assert_eq!(s["kernel"], "3.2");
+    for bad in ["NaN", "-1", "inf"] {
+        let o = run_in(&dir, &["cases", "--max-error", bad]);
+        one_line(&o, 2, &["must be a finite number of 0 or more"]);
+    }
+    std::fs::write(dir.join("bom.ron"), "\u{feff}Scenario(devices: [(name: \"a\", kind: Hdd)])").expect("write");
+    let o = run_in(&dir, &["run", "--scenario", "bom.ron", "--duration", "1s"]);
+    assert!(o.status.success(), "a byte-order mark is skipped: {}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn the_kernel_is_named_by_patch_level() {
+    let dir = scratch("kernel");
+    for (level, kernel) in [("11", "3.2"), ("7", "3.1 + patches 01-07 of v12"), ("legacy", "3.1"), ("2.6.38", "2.6.38")]
+    {
+        let o = run_in(
+            &dir,
+            &["run", "--duration", "1s", "--patches", level, "--summary-json", "s.json", "--trace", "t.jsonl"],
+        );
+        assert!(o.status.success());
+        assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("(Linux {kernel})")));
+        let s: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("s.json")).expect("summary")).expect("JSON");
+        assert_eq!(s["kernel"], kernel);
+        let trace = std::fs::read_to_string(dir.join("t.jsonl")).expect("trace");
+        let header: serde_json::Value = serde_json::from_str(trace.lines().next().expect("header")).expect("JSON");
+        assert_eq!(header["kernel"], kernel);
+    }
+}
+
+#[test]
+fn a_capped_trace_ends_cleanly() {
+    let dir = scratch("capped");
+    let o = run_in(
+        &dir,
+        &[
+            "run",
+            "--scenario",
+            "hdd-100dd",
+            "--duration",
+            "3s",
+            "--trace",
+            "t.jsonl",
+            "--max-trace-size",
+            "64k",
+            "--summary-json",
+            "s.json",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("stopped at"), "the summary says so");
+    let trace = std::fs::read_to_string(dir.join("t.jsonl")).expect("trace");
+    assert!(trace.len() <= 64 << 10 && trace.len() > 60 << 10, "{} bytes", trace.len());
+    let last: serde_json::Value = serde_json::from_str(trace.lines().last().expect("lines")).expect("JSON");
+    assert_eq!(last["event"], "trace_stopped");
+    assert!(trace.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("s.json")).expect("summary")).expect("JSON");
+    assert!(s["trace_stopped_s"].as_f64().expect("when") < 3.0);
+}
+
+/// A run whose trace would pass 1 GiB says so on stderr first; Ctrl-C
+/// then stops it, keeping the file that was there and leaving no
+/// temporary file.
+#[test]
+fn a_huge_trace_is_announced_and_ctrl_c_keeps_what_was_there() {
+    use std::io::BufRead;
+    let dir = scratch("huge");
+    std::fs::write(dir.join("t.jsonl"), "the previous trace\n").expect("write");
+    let mut child = dirtyviz()
+        .args(["run", "-q", "--scenario", "hdd-10dd", "--duration", "1000000s", "--trace", "t.jsonl"])
+        .current_dir(&dir)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+    let mut note = String::new();
+    stderr.read_line(&mut note).expect("a line");
+    assert!(note.starts_with("note: the trace t.jsonl will be about") && note.contains("GiB"), "{note}");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().expect("kill").success());
+    let status = child.wait().expect("ends");
+    let mut rest = String::new();
+    stderr.read_line(&mut rest).expect("a line");
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(rest.contains("interrupted"), "{rest}");
+    assert_eq!(std::fs::read_to_string(dir.join("t.jsonl")).expect("kept"), "the previous trace\n");
+    assert_eq!(snapshot(&dir).len(), 1, "no temporary file left: {:?}", snapshot(&dir));
+}
+
+#[test]
+fn out_of_memory_is_a_one_line_error() {
+    let dir = scratch("oom");
+    // A task costs about 1 KiB, so the 20 000 of the largest world allowed
+    // need about 20 MiB more than one dd: 30 MB of address space holds one
+    // dd but not them.
+    let world = |name: &str, disks: u32, n: u32| {
+        let text = format!(
+            "Scenario(memory_mb: 16384, cpus: 24, devices: [(name: \"sd\", kind: Jbod, disks: {disks})], tasks: [Dd(n: {n})])"
+        );
+        std::fs::write(dir.join(name), text).expect("write");
+    };
+    world("small.ron", 1, 1);
+    world("big.ron", 20, 1000);
+    let bin = env!("CARGO_BIN_EXE_dirtyviz");
+    let run = |file: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("ulimit -v 30000; exec {bin} run -q --scenario {file} --duration 10s")])
+            .current_dir(&dir)
+            .output()
+            .expect("runs")
+    };
+    let small = run("small.ron");
+    assert!(small.status.success(), "one dd fits: {}", String::from_utf8_lossy(&small.stderr));
+    one_line(&run("big.ron"), 2, &["not enough memory"]);
+}
+
+/// Progress in lessons 00-02 and 05, as a student left it.
+const PROGRESS: &str = "(lessons: {\n  \"00\": (step: 3, steps: 4, done: true),\n  \"01\": (step: 4, steps: 5, done: true),\n  \"02\": (step: 1, steps: 4, done: false),\n  \"05\": (step: 2, steps: 4, done: false),\n})\n";
+
+#[test]
+fn unreadable_progress_is_set_aside_and_told_once() {
+    let dir = scratch("progress-bad");
+    let data = dir.join("data/dirtyviz");
+    std::fs::create_dir_all(&data).expect("data dir");
+    let broken = [PROGRESS.as_bytes()[..PROGRESS.len() - 3].to_vec(), vec![0xff, 0xfe, 0, 1, 2]];
+    for bad in broken {
+        let _ = std::fs::remove_dir_all(&data);
+        std::fs::create_dir_all(&data).expect("data dir");
+        std::fs::write(data.join("progress.ron"), &bad).expect("write");
+        let o = run_in(&dir, &["lessons"]);
+        assert!(o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("warning: progress unreadable") && err.contains("progress.ron.bad-"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let aside: Vec<PathBuf> = std::fs::read_dir(&data)
+            .expect("dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.to_string_lossy().contains("progress.ron.bad-"))
+            .collect();
+        assert_eq!(aside.len(), 1);
+        assert_eq!(std::fs::read(&aside[0]).expect("kept"), bad, "the set-aside copy is the file as it was");
+        let o = run_in(&dir, &["lessons"]);
+        assert!(o.stderr.is_empty(), "told once: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    // A directory in the way: told, and left alone.
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(data.join("progress.ron")).expect("a directory");
+    let o = run_in(&dir, &["lessons"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("progress.ron: cannot read: is a directory"));
+    assert!(data.join("progress.ron").is_dir());
+}
+
+/// Sixteen lessons opened at once (each saves its step, then finds no
+/// terminal): every one is kept, and so is what was there before.
+#[test]
+fn lessons_opened_at_once_keep_each_others_progress() {
+    let dir = scratch("progress-race");
+    let data = dir.join("data/dirtyviz");
+    std::fs::create_dir_all(&data).expect("data dir");
+    std::fs::write(data.join("progress.ron"), PROGRESS).expect("write");
+    let children: Vec<_> = (3..16)
+        .map(|id| {
+            dirtyviz()
+                .args(["lesson", &format!("{id:02}")])
+                .current_dir(&dir)
+                .env("XDG_DATA_HOME", dir.join("data"))
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("runs")
+        })
+        .collect();
+    for mut c in children {
+        assert_eq!(c.wait().expect("ends").code(), Some(1), "no terminal");
+    }
+    let o = run_in(&dir, &["lessons"]);
+    let list = String::from_utf8_lossy(&o.stdout);
+    for line in list.lines() {
+        let id = &line[..2];
+        let expect = match id {
+            "00" | "01" => "done",
+            "02" => "step 2/4",
+            "05" => "step 3/",
+            _ => "step 1/",
+        };
+        assert!(line.contains(expect), "lesson {id}: {line}");
+    }
+}
+
+/// A dashboard in a pseudo-terminal (`script`), fed `keys` slowly, then `q`.
+fn dashboard_in_a_terminal(dir: &Path, args: &str, keys: &str) -> std::process::Child {
+    use std::io::Write;
+    let bin = env!("CARGO_BIN_EXE_dirtyviz");
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("{bin} {args}"), "/dev/null"])
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("`script` (util-linux) runs the dashboard in a pseudo-terminal");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let keys = keys.to_string();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(800));
+        for k in keys.chars().chain(std::iter::once('q')) {
+            let _ = stdin.write_all(k.to_string().as_bytes());
+            let _ = stdin.flush();
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    });
+    child
+}
+
+/// Two dashboards at once each record their own session; last-session.jsonl
+/// is one of them whole; each replays to the trace it wrote live.
+#[test]
+fn two_dashboards_at_once_keep_both_recordings() {
+    let dir = scratch("sessions");
+    let a = dashboard_in_a_terminal(&dir, "--scenario hdd-10dd --trace live-a.jsonl", "++]");
+    let b = dashboard_in_a_terminal(&dir, "--scenario ssd-10dd --trace live-b.jsonl", "-D]]");
+    for mut c in [a, b] {
+        assert!(c.wait().expect("ends").success());
+    }
+    let sessions = dir.join("data/dirtyviz/sessions");
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&sessions).expect("sessions").map(|e| e.expect("e").path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let last = std::fs::read(dir.join("data/dirtyviz/last-session.jsonl")).expect("last session");
+    assert!(files.iter().any(|f| std::fs::read(f).expect("session") == last), "last-session.jsonl is a whole session");
+    let mut live: Vec<Vec<u8>> =
+        ["live-a.jsonl", "live-b.jsonl"].iter().map(|f| std::fs::read(dir.join(f)).expect("live trace")).collect();
+    let mut replayed = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let out = dir.join(format!("replayed-{i}.jsonl"));
+        let o = run_in(&dir, &["replay", &f.to_string_lossy(), "--trace", &out.to_string_lossy()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        replayed.push(std::fs::read(&out).expect("replayed trace"));
+    }
+    live.sort();
+    replayed.sort();
+    assert!(live == replayed, "each session replays to its own live trace, byte for byte");
+}
+
+#[test]
+fn a_session_that_fails_to_start_touches_no_recording() {
+    let dir = scratch("failed-start");
+    let data = dir.join("data/dirtyviz");
+    std::fs::create_dir_all(&data).expect("data dir");
+    std::fs::write(data.join("last-session.jsonl"), "the last class\n").expect("write");
+    let o = run_in(&dir, &[]);
+    one_line(&o, 1, &["terminal"]);
+    assert_eq!(std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"), "the last class\n");
+    assert!(!data.join("sessions").exists());
+    let o = run_in(&dir, &["--trace", "/dev/null", "--record", "data/dirtyviz/last-session.jsonl"]);
+    one_line(&o, 1, &["terminal"]);
+    assert_eq!(std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"), "the last class\n");
+    let o = run_in(&dir, &["--trace", "data/dirtyviz/last-session.jsonl"]);
+    one_line(&o, 2, &["is the same file as the last session's recording"]);
+}
+
+#[test]
+fn a_dashboard_trace_that_cannot_be_written_is_a_trace_error() {
+    let dir = scratch("dashboard-full");
+    let mut c = dashboard_in_a_terminal(&dir, "--trace /dev/full", "]]");
+    assert_eq!(c.wait().expect("ends").code(), Some(2));
+}

@@ -1,0 +1,108 @@
+//! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
+//! a user runs it.
+
+use super::common::{dirtyviz, tmp};
+
+fn snapshot(args: &[&str]) -> String {
+    let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// The text of an SVG's `<text>` elements, row by row (rows by `y`).
+fn svg_rows(svg: &str) -> Vec<String> {
+    let mut rows: Vec<(f64, String)> = Vec::new();
+    for part in svg.split("<text ").skip(1) {
+        let y: f64 = part.split("y=\"").nth(1).and_then(|r| r.split('"').next()).expect("y").parse().expect("number");
+        let body = part.split_once('>').expect("opening tag").1.split("</text>").next().expect("closed");
+        let text = body
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&apos;", "'")
+            .replace("&amp;", "&");
+        match rows.last_mut() {
+            Some((ly, line)) if (*ly - y).abs() < 0.01 => line.push_str(&text),
+            _ => rows.push((y, text)),
+        }
+    }
+    rows.into_iter().map(|(_, l)| l).collect()
+}
+
+#[test]
+fn the_dashboard_as_text_and_as_an_svg_holding_the_same_characters() {
+    let text = snapshot(&["--scenario", "default", "--at", "30s", "--size", "160x48"]);
+    assert_eq!(text.lines().count(), 48);
+    assert!(text.starts_with(" dirtyviz │ default │ t 30.0 s"), "{text}");
+    assert!(text.contains("1 global dirty pages") && text.contains("5 pauses"), "{text}");
+    let svg = snapshot(&["--scenario", "default", "--at", "30s", "--size", "160x48", "--format", "svg"]);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count(), "every element closed");
+    // Blanks are not drawn: compare the characters that are.
+    let ink = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let from_svg: String = svg_rows(&svg).iter().map(|r| ink(r)).collect();
+    assert_eq!(from_svg, ink(&text), "the SVG holds the same characters");
+    let ansi = snapshot(&["--scenario", "default", "--at", "5s", "--size", "80x24", "--format", "ansi"]);
+    assert!(ansi.contains("\x1b[") && ansi.lines().count() == 24);
+}
+
+#[test]
+fn chart_5s_longest_pauses_are_the_traces_at_every_width() {
+    let trace = tmp("pauses.jsonl");
+    let out = dirtyviz()
+        .args(["run", "-q", "--scenario", "hdd-100dd", "--duration", "60s", "--trace"])
+        .arg(&trace)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (mut sleep, mut call) = (0u64, 0u64);
+    for line in std::fs::read_to_string(&trace).expect("trace").lines() {
+        let e: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        match e["event"].as_str() {
+            Some("balance_dirty_pages") => sleep = sleep.max(e["pause"].as_u64().expect("pause")),
+            Some("task_throttled") => call = call.max(e["duration"].as_u64().expect("duration")),
+            _ => {}
+        }
+    }
+    // HZ 1000: a jiffy is a millisecond.
+    let want = format!("longest sleep {sleep} ms, longest call {call} ms");
+    for w in ["120x40", "160x48", "220x60"] {
+        let text = snapshot(&["--scenario", "hdd-100dd", "--at", "60s", "--size", w]);
+        assert!(text.contains(&want), "{w}: {want}\n{text}");
+    }
+}
+
+#[test]
+fn a_lesson_step_at_its_end_and_keys_pressed_at_the_start() {
+    let text = snapshot(&["--lesson", "03", "--step", "4", "--size", "120x40"]);
+    assert!(text.contains("step 4/5") && text.contains("Move the setpoint"), "{text}");
+    assert!(text.contains("measured now: thresh, last 10 s: 369 MiB"), "{text}");
+    let text = snapshot(&["--scenario", "hdd-10dd", "--at", "5s", "--keys", "c 4 space", "--size", "160x48"]);
+    assert!(text.contains("A legacy 3.1 vs B patch 11") && text.contains("PAUSED"), "{text}");
+    assert_eq!(text.matches("4 rates").count(), 2, "chart 4 on both sides\n{text}");
+}
+
+#[test]
+fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
+    let path = tmp("shot.svg");
+    let out = dirtyviz().args(["snapshot", "--at", "2s", "--format", "svg", "-o"]).arg(&path).output().expect("runs");
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert!(std::fs::read_to_string(&path).expect("written").trim_end().ends_with("</svg>"));
+    let dir = path.parent().expect("dir");
+    // Other tests write their outputs into the same directory meanwhile:
+    // only this file's temporary files count.
+    let leftovers = std::fs::read_dir(dir).expect("dir").filter_map(Result::ok);
+    assert!(!leftovers.into_iter().any(|e| e.file_name().to_string_lossy().starts_with(".shot.svg")));
+    for (args, want) in [
+        (&["--keys", "ctrl-q-x"][..], "unknown key `ctrl-q-x`"),
+        (&["--size", "0x10"][..], "WIDTHxHEIGHT"),
+        (&["--lesson", "03", "--dd", "5"][..], "world options do not apply"),
+        (&["--lesson", "03", "--step", "9"][..], "lesson 03 has 5 steps"),
+        (&["--step", "2"][..], "--lesson"),
+    ] {
+        let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want) && err.lines().count() == 1, "{args:?}: {err}");
+    }
+}
