@@ -73,6 +73,18 @@ enum Devices {
     Nfs,
 }
 
+impl Devices {
+    /// How many bdis they are.
+    fn bdis(self) -> u32 {
+        match self {
+            Devices::Jbod(n) => n,
+            Devices::JbodMmap => 10,
+            Devices::Key { with_disk: true } => 2,
+            _ => 1,
+        }
+    }
+}
+
 /// What the workload field asks for.
 enum Workload {
     /// N dd per bdi.
@@ -102,7 +114,7 @@ pub fn parse(name: &str) -> crate::error::Result<Scenario> {
         patches: patches.unwrap_or(11),
         machine: machine_of(devices, cpus, memory_mb),
         devices: device_specs(devices, fs, nfs_wait_queue),
-        tasks: vec![tasks(&workload, bs)],
+        tasks: vec![tasks(&workload, bs, devices.bdis())],
         ..Scenario::default()
     };
     limits(&mut s, f.limits).map_err(&bad)?;
@@ -280,16 +292,24 @@ fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> V
     }
 }
 
-/// The workload on every bdi; a thousand dd or more start over a second,
-/// as a shell loop launches them.
-fn tasks(workload: &Workload, bs: u64) -> TaskSpec {
+/// How long a shell loop takes to launch `n` dd [s]: a fork and exec
+/// each, about 1 ms, at most a second. Tasks that
+/// start together stay in lock step in a model without a scheduler; this
+/// is what sets them apart, as on the seed's boxes.
+pub fn dd_spread_s(n: u32) -> f64 {
+    (n as f64 * DD_LAUNCH_S).min(1.0)
+}
+
+/// The time a shell takes to fork and exec one dd [s].
+const DD_LAUNCH_S: f64 = 0.001;
+
+/// The workload on every one of `bdis` bdis, its dd launched one after
+/// another.
+fn tasks(workload: &Workload, bs: u64, bdis: u32) -> TaskSpec {
     match *workload {
-        Workload::Dd(n) => TaskSpec::Dd(DdSpec {
-            n,
-            bs: format!("{bs}"),
-            spread_s: if n >= 500 { 1.0 } else { 0.0 },
-            ..DdSpec::default()
-        }),
+        Workload::Dd(n) => {
+            TaskSpec::Dd(DdSpec { n, bs: format!("{bs}"), spread_s: dd_spread_s(n * bdis), ..DdSpec::default() })
+        }
         Workload::MmapRandom => TaskSpec::MmapRandom(MmapRandomSpec::default()),
     }
 }

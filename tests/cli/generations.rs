@@ -72,7 +72,13 @@ fn the_talks_8_dd_wait_long_in_2_6_38_and_briefly_in_3_1() {
         calls(&old, "p99"),
         calls(&ioless, "p99")
     );
-    assert!(calls(&old, "max") >= 500.0);
+    // The dd are launched 1 ms apart, as by a shell: a task whose share
+    // of the recent dirtying is larger gets a lower limit and naps while
+    // the others keep the disk above it, seconds on end with every seed.
+    for seed in ["1", "2", "3"] {
+        let s = summary(&format!("talk-2.6.38-{seed}"), &["--case", case, "--patches", "2.6.38", "--seed", seed]);
+        assert!(calls(&s, "max") >= 2000.0, "seed {seed}: longest 2.6.38 call {} ms", calls(&s, "max"));
+    }
     // 3.1's max-pause area ends a call soon after 200 ms (the talk's
     // 0-300 ms): 1% of the calls last over 60 ms, the longest 227 ms.
     assert!(calls(&v31, "p99") <= 100.0 && calls(&v31, "max") < 500.0, "3.1 calls {}", v31["throttled_ms"]);
