@@ -75,6 +75,9 @@ pub enum Command {
     /// Run the test cases of the patch series' result tables on 3.1 and on the
     /// whole series, and print the series' rates beside the model's.
     Cases(CasesArgs),
+    /// List the seed's test machines the cases run on, with where each of
+    /// their numbers comes from.
+    Machines,
     /// Read a real kernel's trace of the writeback events (ftrace,
     /// trace-cmd report, perf script) and summarise it.
     View(crate::ktrace::cli::TraceViewArgs),
@@ -208,9 +211,18 @@ pub struct CasesArgs {
     /// Simulated time per run.
     #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
     pub duration: u64,
-    /// Exit 1 when the mean error of the IO-less/3.1 ratio exceeds this.
+    /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
+    /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_error: Option<f64>,
+    /// Exit 1 when the mean |model/seed − 1| of the rates over the
+    /// held-out cases exceeds this.
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
+    pub max_rate_error: Option<f64>,
+    /// Exit 1 when that error over the held-out cases of any one kind of
+    /// world (single disk, JBOD, RAID0, USB key, NFS) exceeds this.
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
+    pub max_kind_error: Option<f64>,
 }
 
 /// `dirtyviz replay`.

@@ -72,7 +72,7 @@ pub enum ScenarioRef {
     /// One of the seed's test-case names.
     Case(String),
     /// A scenario written out in the lesson.
-    Inline(Scenario),
+    Inline(Box<Scenario>),
 }
 
 /// One step of a lesson.
@@ -353,7 +353,7 @@ impl Lesson {
                 Error::invalid(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
-            ScenarioRef::Inline(s) => s.clone(),
+            ScenarioRef::Inline(s) => (**s).clone(),
         };
         if let Some(p) = self.patches {
             s.patches = p;

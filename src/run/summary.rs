@@ -59,6 +59,51 @@ pub struct BdiSummary {
     /// Seconds from this bdi's first writer starting until its bdi_thresh
     /// first reached 90% of thresh (how fast it earned its share); null if never.
     pub thresh_90_s: Option<f64>,
+    /// An NFS mount's WRITE and COMMIT counts, as mountstats shows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<NfsSummary>,
+}
+
+/// What `/proc/self/mountstats` would show for an NFS mount's WRITEs and
+/// COMMITs (the figures the seed's NFS mails compare).
+#[derive(Clone, Debug, Serialize)]
+pub struct NfsSummary {
+    /// WRITE RPCs completed.
+    pub writes: u64,
+    /// Mean size of a WRITE [MiB].
+    pub write_mb: f64,
+    /// Mean time a WRITE waited in the client's queue [ms].
+    pub write_queue_ms: f64,
+    /// Mean time from sending a WRITE to its reply [ms].
+    pub write_rtt_ms: f64,
+    /// COMMITs completed.
+    pub commits: u64,
+    /// Mean data a COMMIT made stable [MiB].
+    pub commit_mb: f64,
+    /// Mean time from sending a COMMIT to its reply [ms].
+    pub commit_rtt_ms: f64,
+    /// The most data ever under writeback at once [MiB].
+    pub writeback_max_mb: f64,
+    /// `nfs_congestion_kb` at the end of the run [MiB].
+    pub congestion_mb: f64,
+}
+
+impl NfsSummary {
+    fn of(mount: &crate::sim::nfs::NfsMount) -> NfsSummary {
+        let m = &mount.stats;
+        let per = |total: f64, n: u64| if n > 0 { total / n as f64 } else { 0.0 };
+        NfsSummary {
+            writes: m.writes,
+            write_mb: per(mib(m.write_pages), m.writes),
+            write_queue_ms: per(m.write_queue_ns as f64 / 1e6, m.writes),
+            write_rtt_ms: per(m.write_rtt_ns as f64 / 1e6, m.writes),
+            commits: m.commits,
+            commit_mb: per(mib(m.commit_pages), m.commits),
+            commit_rtt_ms: per(m.commit_rtt_ns as f64 / 1e6, m.commits),
+            writeback_max_mb: mib(m.writeback_max),
+            congestion_mb: mib(mount.congestion_pages),
+        }
+    }
 }
 
 /// Pause distribution [ms]; all 0 when `count` is 0.
@@ -316,6 +361,7 @@ pub fn summarise(
                 dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,
                 thresh_90_s: digest.thresh_90.get(i).copied().flatten().map(|ns| ns as f64 / 1e9),
+                nfs: b.nfs.as_ref().map(NfsSummary::of),
             }
         })
         .collect();
@@ -426,6 +472,22 @@ impl Summary {
                 num(Some(self.window_s), if self.window_s >= 1.0 { 0 } else { 3 }),
                 num(b.thresh_mb, 1)
             );
+        }
+        for b in &self.bdis {
+            if let Some(n) = &b.nfs {
+                let _ = writeln!(
+                    s,
+                    "bdi {:<6} WRITE {} × {:.2} MiB, queue {:.0} ms, rtt {:.0} ms;  COMMIT {} × {:.1} MiB, rtt {:.0} ms",
+                    shown(&b.name),
+                    n.writes,
+                    n.write_mb,
+                    n.write_queue_ms,
+                    n.write_rtt_ms,
+                    n.commits,
+                    n.commit_mb,
+                    n.commit_rtt_ms
+                );
+            }
         }
         for b in &self.bdis {
             if let Some(t) = b.thresh_90_s

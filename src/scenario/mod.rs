@@ -19,6 +19,7 @@
 //! before anything is expanded.
 
 pub mod case;
+pub mod machine;
 pub mod presets;
 pub mod ranges;
 
@@ -81,6 +82,10 @@ pub struct Scenario {
     /// Default length of a headless run [s].
     #[serde(deserialize_with = "ranges::duration_s")]
     pub duration_s: f64,
+    /// The test machine whose disks, controller, USB key and NFS server the
+    /// devices take by default (`dirtyviz machines` lists them).
+    #[serde(default)]
+    pub machine: Option<String>,
     /// The devices; each is one bdi, a JBOD is several.
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
@@ -107,6 +112,7 @@ impl Default for Scenario {
             legacy: LegacySpec::Linux31,
             seed: 1,
             duration_s: 60.0,
+            machine: None,
             devices: Vec::new(),
             tasks: Vec::new(),
         }
@@ -274,6 +280,13 @@ pub struct DeviceSpec {
     /// its journal commit and disk cache flush [ms] (default 150).
     #[serde(default, deserialize_with = "ranges::opt_server_commit_ms")]
     pub server_commit_ms: Option<f64>,
+    /// NFS: the server's disk moving to each file a COMMIT writes [ms].
+    #[serde(default, deserialize_with = "ranges::opt_server_seek_ms")]
+    pub server_seek_ms: Option<f64>,
+    /// NFS: the server's background threshold: below it the server's disk
+    /// writes only for COMMITs [MiB] (default 0: it writes at once).
+    #[serde(default, deserialize_with = "ranges::opt_server_background_mb")]
+    pub server_background_mb: Option<u64>,
     /// NFS: the writeback wait queue patch.
     #[serde(default)]
     pub wait_queue: Option<bool>,
@@ -303,24 +316,30 @@ impl DeviceSpec {
     }
 
     /// The engine's devices for this spec: one, or one per disk of a JBOD.
-    fn configs(&self) -> Result<Vec<DeviceConfig>> {
+    /// The machine's profile gives what the spec leaves out, before the
+    /// kind's defaults.
+    fn configs(&self, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
         let d = self.kind.defaults();
         let disks = self.disk_count();
         let members = if self.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
+        let server = box_defaults.nfs;
         let nfs = (d.kind == DeviceKind::Nfs).then(|| NfsConfig {
-            rtt_ns: (self.rtt_ms.unwrap_or(0.2) * 1e6) as u64,
-            server_bandwidth: self.server_mbps.unwrap_or(80.0) * 1048576.0,
-            server_cache: self.server_cache_mb.unwrap_or(128) << 20,
-            server_commit_ns: (self.server_commit_ms.unwrap_or(150.0) * 1e6) as u64,
+            rtt_ns: (self.rtt_ms.unwrap_or(server.rtt_ms) * 1e6) as u64,
+            server_bandwidth: self.server_mbps.unwrap_or(server.server_mbps) * 1048576.0,
+            server_cache: self.server_cache_mb.unwrap_or(server.server_cache_mb) << 20,
+            server_background: self.server_background_mb.unwrap_or(server.server_background_mb) << 20,
+            server_seek_ns: (self.server_seek_ms.unwrap_or(server.server_seek_ms) * 1e6) as u64,
+            server_commit_ns: (self.server_commit_ms.unwrap_or(server.server_commit_ms) * 1e6) as u64,
             wait_queue: self.wait_queue.unwrap_or(false),
             congestion_scaled: self.congestion_scaled.unwrap_or(false),
         });
+        let (box_mbps, box_seek_ms) = box_defaults.device(self.kind);
         let one = DeviceConfig {
             name: self.name.clone(),
             kind: d.kind,
-            bandwidth: self.bandwidth_mbps.unwrap_or(d.bandwidth_mbps) * 1048576.0 * members as f64,
+            bandwidth: self.bandwidth_mbps.or(box_mbps).unwrap_or(d.bandwidth_mbps) * 1048576.0 * members as f64,
             // A RAID0's member disks seek in parallel.
-            seek_ns: self.seek_ms.unwrap_or(d.seek_ms) * 1e6 / members as f64,
+            seek_ns: self.seek_ms.or(box_seek_ms).unwrap_or(d.seek_ms) * 1e6 / members as f64,
             queue_depth: self.queue_depth.unwrap_or(d.queue_depth.map_or(usize::MAX >> 1, |q| q * members as usize)),
             max_request_pages: d.max_request_pages,
             noise: self.noise.unwrap_or(d.noise),
@@ -328,6 +347,7 @@ impl DeviceSpec {
             fs: if nfs.is_some() { FsKind::Nfs } else { self.fs.unwrap_or_default().kind() },
             nfs,
             initial_share: self.initial_share.unwrap_or(1.0),
+            controller: box_defaults.controller(self.kind),
         };
         if self.kind != DeviceKindSpec::Jbod {
             return Ok(vec![one]);
@@ -853,8 +873,10 @@ impl Scenario {
     pub fn to_world(&self) -> Result<WorldConfig> {
         let origin = self.origin();
         self.check_settings().map_err(|e| e.context(&origin))?;
+        let machine = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
+        let box_defaults = machine::Defaults::of(machine);
         let bdis = self.check_counts().map_err(|e| e.context(&origin))?;
-        let devices = self.device_configs(bdis).map_err(|e| e.context(&origin))?;
+        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(&origin))?;
         let tasks = self.task_configs(&devices).map_err(|e| e.context(&origin))?;
         let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
         let cfg = WorldConfig {
@@ -873,6 +895,7 @@ impl Scenario {
             legacy: self.legacy.kernel(),
             seed: self.seed,
             devices,
+            controllers: box_defaults.controllers(),
             tasks,
             syscall_ns: 1500,
             copy_page_ns: 2500,
@@ -949,11 +972,11 @@ impl Scenario {
     }
 
     /// The engine's devices, their names checked unique.
-    fn device_configs(&self, bdis: usize) -> Result<Vec<DeviceConfig>> {
+    fn device_configs(&self, bdis: usize, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
         let mut devices = Vec::new();
         crate::oom::try_reserve(&mut devices, bdis).map_err(|_| out_of_memory(format!("{bdis} bdis"), bdis, 1024))?;
         for (i, d) in self.devices.iter().enumerate() {
-            devices.extend(d.configs().map_err(|e| e.context(format_args!("devices[{i}]")))?);
+            devices.extend(d.configs(box_defaults).map_err(|e| e.context(format_args!("devices[{i}]")))?);
         }
         let mut seen = HashSet::with_capacity(devices.len());
         for d in &devices {
@@ -1168,7 +1191,7 @@ mod tests {
 
     #[test]
     fn the_kind_table_gives_each_kind_its_device() {
-        let one = |kind| DeviceSpec::new("d", kind).configs().expect("valid").remove(0);
+        let one = |kind| DeviceSpec::new("d", kind).configs(&machine::Defaults::of(None)).expect("valid").remove(0);
         assert_eq!((one(DeviceKindSpec::Hdd).bandwidth, one(DeviceKindSpec::Hdd).seek_ns), (100.0 * 1048576.0, 8e6));
         assert_eq!(one(DeviceKindSpec::Ssd).flush_ns, 5e6);
         assert_eq!(one(DeviceKindSpec::UsbKey).noise, 0.3);
@@ -1176,6 +1199,9 @@ mod tests {
         assert_eq!((raid.bandwidth, raid.seek_ns, raid.queue_depth), (200.0 * 1048576.0, 4e6, 256));
         let nfs = one(DeviceKindSpec::Nfs);
         assert_eq!((nfs.fs, nfs.max_request_pages), (FsKind::Nfs, 256));
-        assert_eq!(DeviceSpec::new("sd", DeviceKindSpec::Jbod).configs().expect("valid").len(), 2);
+        assert_eq!(
+            DeviceSpec::new("sd", DeviceKindSpec::Jbod).configs(&machine::Defaults::of(None)).expect("valid").len(),
+            2
+        );
     }
 }

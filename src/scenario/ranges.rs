@@ -229,6 +229,8 @@ ranged_option! {
     opt_server_mbps: f64 = BANDWIDTH_MBPS, "server_mbps";
     opt_server_cache_mb: u64 = RESERVED_MB, "server_cache_mb";
     opt_server_commit_ms: f64 = DELAY_MS, "server_commit_ms";
+    opt_server_seek_ms: f64 = SEEK_MS, "server_seek_ms";
+    opt_server_background_mb: u64 = RESERVED_MB, "server_background_mb";
     opt_share: f64 = SHARE, "initial_share";
     opt_count_mb: u64 = COUNT_MB, "count_mb";
     opt_stop_s: f64 = TIME_S, "stop_s";

@@ -93,6 +93,9 @@ pub struct DeviceConfig {
     /// Share of the recent writeouts this bdi starts with (the world has
     /// been running before time 0); shares are normalised over the bdis.
     pub initial_share: f64,
+    /// The host controller it hangs on, an index into
+    /// [`WorldConfig::controllers`]; `None`: a bus of its own.
+    pub controller: Option<usize>,
 }
 
 impl DeviceConfig {
@@ -110,8 +113,18 @@ impl DeviceConfig {
             fs: FsKind::Xfs,
             nfs: None,
             initial_share: 1.0,
+            controller: None,
         }
     }
+}
+
+/// A host controller (bus, HBA) whose bandwidth the disks behind it share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControllerConfig {
+    /// Its name, for display.
+    pub name: String,
+    /// What it moves at most, over all its disks [bytes/s].
+    pub bandwidth: f64,
 }
 
 /// The server of an NFS mount and the client's NFS switches.
@@ -121,8 +134,15 @@ pub struct NfsConfig {
     pub rtt_ns: u64,
     /// The server's disk [bytes/s].
     pub server_bandwidth: f64,
-    /// Server memory that holds data not yet on its disk [bytes].
+    /// Server memory that holds data not yet on its disk (its dirty
+    /// limit): past it, WRITEs wait for the server's disk [bytes].
     pub server_cache: u64,
+    /// The server's background threshold: with less than this not yet on
+    /// its disk, the server writes only for a COMMIT [bytes].
+    pub server_background: u64,
+    /// What the server's disk spends moving to each file a COMMIT writes
+    /// data of [ns].
+    pub server_seek_ns: u64,
     /// What a COMMIT costs the server once the data is on its disk: the
     /// fsync's journal commit and the flush of the drive's cache [ns].
     /// COMMITs take turns at it, like fsyncs on one journal.
@@ -254,6 +274,8 @@ pub struct WorldConfig {
     pub seed: u64,
     /// The bdis, in order.
     pub devices: Vec<DeviceConfig>,
+    /// Host controllers shared by devices.
+    pub controllers: Vec<ControllerConfig>,
     /// The tasks, in order; a task's id is its index.
     pub tasks: Vec<TaskConfig>,
     /// CPU time one write() costs beyond copying [ns].

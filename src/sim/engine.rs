@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::config::{Legacy, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
-use super::device::Device;
+use super::device::{Controller, Device};
 use super::flusher::Flusher;
 use super::kernel::PAGE_SIZE;
 use super::metrics::{PauseRecord, Sample, Stats, TaskStats};
@@ -202,6 +202,7 @@ pub struct World {
     pub(super) rng: SimRng,
     pub(super) vm: Vm,
     pub(super) bdis: Vec<Bdi>,
+    pub(super) controllers: Vec<Controller>,
     pub(super) inodes: Vec<Inode>,
     pub(super) tasks: Vec<Task>,
     pub(super) cpus: Vec<Cpu>,
@@ -330,6 +331,14 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         if !(d.initial_share.is_finite() && d.initial_share >= 0.0) {
             return err(format!("device {}: initial share must be 0 or more", d.name));
         }
+        if d.controller.is_some_and(|c| c >= cfg.controllers.len() || d.nfs.is_some()) {
+            return err(format!("device {}: no such controller, or an NFS mount on a disk controller", d.name));
+        }
+    }
+    for c in &cfg.controllers {
+        if !(c.bandwidth.is_finite() && c.bandwidth >= 1024.0 && c.bandwidth <= 1e12) {
+            return err(format!("controller {}: bandwidth must be between 1 KiB/s and 1 TB/s", c.name));
+        }
     }
     if cfg.tasks.len() > MAX_TASKS {
         return err(format!("at most {MAX_TASKS} tasks, got {}", cfg.tasks.len()));
@@ -429,6 +438,7 @@ impl World {
             rng: SimRng::new(cfg.seed),
             vm,
             bdis,
+            controllers: cfg.controllers.iter().cloned().map(Controller::new).collect(),
             inodes: Vec::new(),
             tasks: Vec::new(),
             cpus: vec![Cpu::default(); cfg.cpus],
@@ -1174,6 +1184,7 @@ mod tests {
             legacy: Legacy::Linux31,
             seed: 1,
             devices: vec![DeviceConfig::hdd("sda")],
+            controllers: Vec::new(),
             tasks: (0..tasks)
                 .map(|_| TaskConfig {
                     bdi: 0,

@@ -457,9 +457,10 @@ pub fn next_nr_dirtied_pause(patches: u8, hz: u64, c: &PauseControlInputs) -> i3
     }
 }
 
-/// Mirrors `writeback_chunk_size()` for background and kupdate writeback
-/// (Linux 3.2): about half a second of bandwidth, at most 1/8 of the
-/// dirty limit, in 4 MiB multiples, at least 4 MiB [pages].
+/// Mirrors `writeback_chunk_size()` for writeback that is not for sync
+/// (since Linux 3.1, "writeback: scale IO chunk size up to half device
+/// bandwidth"): about half a second of bandwidth, at most 1/8 of the dirty
+/// limit, in 4 MiB multiples, at least 4 MiB [pages].
 pub fn writeback_chunk_size(avg_write_bandwidth: u64, global_dirty_limit: u64, nr_pages: u64) -> u64 {
     let pages = (avg_write_bandwidth / 2).min(global_dirty_limit / DIRTY_SCOPE).min(nr_pages);
     (pages + MIN_WRITEBACK_PAGES) / MIN_WRITEBACK_PAGES * MIN_WRITEBACK_PAGES

@@ -24,6 +24,17 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["run", "--dirty-ratio", "10", "--dirty-bytes", "1M"], "cannot be used with");
     fails_cleanly(&["run", "--frobnicate"], "--frobnicate");
     fails_cleanly(&["cases", "no-such-case"], "no case of the seed's tables contains `no-such-case`");
+    fails_cleanly(&["cases", "--max-error", "NaN"], "must be a finite number of 0 or more");
+    fails_cleanly(&["cases", "--max-rate-error=-1"], "must be a finite number of 0 or more");
+}
+
+#[test]
+fn near_miss_case_names_are_refused_with_the_valid_ones() {
+    let kernel = "thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-3.1.0-rc4-vanila+";
+    fails_cleanly(&["run", "--case", kernel], "unknown kernel `3.1.0-rc4-vanila+`, expected X or one of");
+    fails_cleanly(&["run", "--case", kernel], "3.1.0-rc4-vanilla+");
+    fails_cleanly(&["run", "--case", "JBD-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "unknown prefix token `JBD`");
+    fails_cleanly(&["run", "--case", "RAID-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "RAID0-nHDD");
 }
 
 #[test]
