@@ -27,6 +27,7 @@
 pub mod app;
 pub mod cases;
 pub mod cli;
+pub mod crash;
 pub mod error;
 pub mod input;
 pub mod interrupt;
