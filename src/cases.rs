@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::{LegacySpec, Overrides, case};
 
-/// The seed's throughput for each test case [MB/s].
+/// The seed's throughput for each test case \[MB/s\].
 const TABLE: &str = include_str!("../assets/seed-table.txt");
 
 /// One row of the seed's tables.
@@ -19,9 +19,9 @@ const TABLE: &str = include_str!("../assets/seed-table.txt");
 pub struct Row {
     /// The test case.
     pub name: &'static str,
-    /// Vanilla 3.1 [MB/s].
+    /// Vanilla 3.1 \[MB/s\].
     pub legacy: f64,
-    /// 3.1 with the IO-less series [MB/s].
+    /// 3.1 with the IO-less series \[MB/s\].
     pub ioless: f64,
 }
 
@@ -62,14 +62,14 @@ pub fn group(name: &str) -> &'static str {
     }
 }
 
-/// A row and what the model writes on both kernels [MiB/s].
+/// A row and what the model writes on both kernels \[MiB/s\].
 #[derive(Clone, Debug)]
 pub struct Measured {
     /// The seed's row.
     pub row: Row,
-    /// Linux 3.1 in the model [MiB/s].
+    /// Linux 3.1 in the model \[MiB/s\].
     pub legacy: f64,
-    /// The whole series in the model [MiB/s].
+    /// The whole series in the model \[MiB/s\].
     pub ioless: f64,
 }
 

@@ -40,7 +40,7 @@ pub enum Error {
     OutOfMemory {
         /// What needed it, e.g. "10000 tasks".
         what: String,
-        /// About how much it needed [bytes].
+        /// About how much it needed \[bytes\].
         bytes: u64,
     },
     /// The terminal could not be set up or drawn to.

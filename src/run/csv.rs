@@ -59,7 +59,7 @@ pub fn field(text: &str) -> Cow<'_, str> {
 pub struct CsvFile {
     out: AtomicFile,
     buf: Vec<u8>,
-    /// Length of a sample interval [s].
+    /// Length of a sample interval \[s\].
     interval_s: f64,
 }
 

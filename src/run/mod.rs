@@ -18,17 +18,17 @@ use crate::output::AtomicFile;
 use crate::scenario::Scenario;
 use crate::sim::{NS_PER_SEC, World};
 
-/// A trace that would grow past this is announced before it is written [bytes].
+/// A trace that would grow past this is announced before it is written \[bytes\].
 pub const ANNOUNCE_TRACE_BYTES: u64 = 1 << 30;
 
 /// Where a headless run writes and how long it runs.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// Simulated time to run [ns].
+    /// Simulated time to run \[ns\].
     pub duration_ns: u64,
     /// JSON Lines trace file.
     pub trace: Option<PathBuf>,
-    /// Stop the trace before it grows past this [bytes].
+    /// Stop the trace before it grows past this \[bytes\].
     pub max_trace_bytes: Option<u64>,
     /// CSV time series file.
     pub csv: Option<PathBuf>,

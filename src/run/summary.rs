@@ -13,23 +13,23 @@ use crate::units::{mean, median, mib};
 /// Global part of the summary, MiB.
 #[derive(Clone, Debug, Serialize)]
 pub struct GlobalSummary {
-    /// Dirty threshold at the end [MiB].
+    /// Dirty threshold at the end \[MiB\].
     pub thresh_mb: f64,
-    /// Background threshold at the end [MiB].
+    /// Background threshold at the end \[MiB\].
     pub bg_thresh_mb: f64,
-    /// Freerun ceiling at the end [MiB].
+    /// Freerun ceiling at the end \[MiB\].
     pub freerun_mb: f64,
-    /// Setpoint at the end [MiB].
+    /// Setpoint at the end \[MiB\].
     pub setpoint_mb: f64,
-    /// Global dirty limit at the end [MiB].
+    /// Global dirty limit at the end \[MiB\].
     pub limit_mb: f64,
-    /// Mean global dirty pages after `settle_s` [MiB].
+    /// Mean global dirty pages after `settle_s` \[MiB\].
     pub dirty_mean_mb: Option<f64>,
-    /// Largest global dirty count of the run [MiB].
+    /// Largest global dirty count of the run \[MiB\].
     pub dirty_max_mb: f64,
-    /// How far dirty ever ran past the limit (negative: never reached it) [MiB].
+    /// How far dirty ever ran past the limit (negative: never reached it) \[MiB\].
     pub over_limit_max_mb: Option<f64>,
-    /// Samples before this time are left out of the means [s].
+    /// Samples before this time are left out of the means \[s\].
     pub settle_s: f64,
 }
 
@@ -42,17 +42,17 @@ pub struct BdiSummary {
     pub kind: String,
     /// Tasks that wrote to it.
     pub tasks: u32,
-    /// Pages written over the run / duration [MiB/s].
+    /// Pages written over the run / duration \[MiB/s\].
     pub written_mbps: f64,
-    /// Median avg_write_bandwidth over the last window [MiB/s].
+    /// Median avg_write_bandwidth over the last window \[MiB/s\].
     pub write_bw_mbps: Option<f64>,
-    /// Median dirty_ratelimit over the last window [MiB/s].
+    /// Median dirty_ratelimit over the last window \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// write_bw / N [MiB/s].
+    /// write_bw / N \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
-    /// Mean bdi_thresh after settling [MiB].
+    /// Mean bdi_thresh after settling \[MiB\].
     pub thresh_mb: Option<f64>,
-    /// Mean bdi dirty pages after settling [MiB].
+    /// Mean bdi dirty pages after settling \[MiB\].
     pub dirty_mean_mb: Option<f64>,
     /// Seeks the device made.
     pub seeks: u64,
@@ -61,28 +61,28 @@ pub struct BdiSummary {
     pub thresh_90_s: Option<f64>,
 }
 
-/// Pause distribution [ms]; all 0 when `count` is 0.
+/// Pause distribution \[ms\]; all 0 when `count` is 0.
 #[derive(Clone, Debug, Serialize)]
 pub struct PauseSummary {
     /// How many.
     pub count: u64,
-    /// Median [ms].
+    /// Median \[ms\].
     pub p50: f64,
-    /// 90th percentile [ms].
+    /// 90th percentile \[ms\].
     pub p90: f64,
-    /// 99th percentile [ms].
+    /// 99th percentile \[ms\].
     pub p99: f64,
-    /// Longest [ms].
+    /// Longest \[ms\].
     pub max: f64,
 }
 
-/// Time in throttling calls that blocked, foreground IO included [ms].
+/// Time in throttling calls that blocked, foreground IO included \[ms\].
 #[derive(Clone, Debug, Serialize)]
 pub struct ThrottleSummary {
-    /// The calls' distribution [ms].
+    /// The calls' distribution \[ms\].
     #[serde(flatten)]
     pub calls: PauseSummary,
-    /// Pages tasks wrote back themselves (IO-full) [MiB].
+    /// Pages tasks wrote back themselves (IO-full) \[MiB\].
     pub foreground_written_mb: f64,
 }
 
@@ -95,15 +95,15 @@ pub struct TaskSummary {
     pub kind: String,
     /// The bdi it writes to.
     pub bdi: String,
-    /// Pages it dirtied [MiB].
+    /// Pages it dirtied \[MiB\].
     pub dirtied_mb: f64,
-    /// What it achieved while alive [MiB/s]; `None` if it never ran.
+    /// What it achieved while alive \[MiB/s\]; `None` if it never ran.
     pub rate_mbps: Option<f64>,
-    /// Median pause [ms] (0: it never paused).
+    /// Median pause \[ms\] (0: it never paused).
     pub pause_p50_ms: f64,
-    /// Longest pause [ms].
+    /// Longest pause \[ms\].
     pub pause_max_ms: f64,
-    /// Longest time in one throttling call [ms].
+    /// Longest time in one throttling call \[ms\].
     pub throttled_max_ms: f64,
 }
 
@@ -112,7 +112,7 @@ pub struct TaskSummary {
 pub struct Summary {
     /// The scenario's name.
     pub scenario: String,
-    /// Simulated time [s].
+    /// Simulated time \[s\].
     pub duration_s: f64,
     /// Jiffies per second.
     pub hz: u64,
@@ -123,14 +123,14 @@ pub struct Summary {
     pub kernel: String,
     /// Seed of the random generator.
     pub seed: u64,
-    /// Wall time the run took [s].
+    /// Wall time the run took \[s\].
     pub wall_s: f64,
     /// Simulated seconds per wall second; `None` when too fast to time.
     pub real_time_factor: Option<f64>,
     /// Simulation events processed (printed with the speed, not written).
     #[serde(skip)]
     pub events: u64,
-    /// Length of the window the medians are taken over [s].
+    /// Length of the window the medians are taken over \[s\].
     pub window_s: f64,
     /// Global thresholds and dirty pages.
     pub global: GlobalSummary,
@@ -142,13 +142,13 @@ pub struct Summary {
     pub throttled_ms: ThrottleSummary,
     /// Per task.
     pub tasks: Vec<TaskSummary>,
-    /// `--max-trace-size` stopped the trace at this simulated time [s].
+    /// `--max-trace-size` stopped the trace at this simulated time \[s\].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_stopped_s: Option<f64>,
 }
 
 /// Time from bdi `i`'s first writer starting until its bdi_thresh first
-/// reached 90% of the global threshold [s].
+/// reached 90% of the global threshold \[s\].
 fn thresh_90(world: &World, samples: &std::collections::VecDeque<Sample>, i: usize) -> Option<f64> {
     let start = world.tasks().iter().filter(|t| t.bdi as usize == i).filter_map(|t| t.stats.started_ns).min()?;
     samples

@@ -27,7 +27,7 @@ const CHUNK: usize = 1 << 20;
 /// Room kept under `--max-trace-size` for the line that says the trace stopped.
 const STOP_LINE_BYTES: u64 = 128;
 
-/// Smallest `--max-trace-size` [bytes].
+/// Smallest `--max-trace-size` \[bytes\].
 pub const MIN_MAX_TRACE_BYTES: u64 = 4096;
 
 /// The first line of a trace: what produced it and how to read it.
@@ -213,7 +213,7 @@ pub struct TraceFile {
     buf: Vec<u8>,
     /// Bytes handed to the file so far.
     written: u64,
-    /// `--max-trace-size` [bytes].
+    /// `--max-trace-size` \[bytes\].
     cap: Option<u64>,
     /// The trace reached its cap at this jiffy and takes no more events.
     stopped_at: Option<u64>,

@@ -32,9 +32,9 @@ pub enum Submitter {
 pub struct Request {
     /// The file.
     pub inode: u32,
-    /// First page within the file [pages].
+    /// First page within the file \[pages\].
     pub offset: u64,
-    /// Length [pages].
+    /// Length \[pages\].
     pub pages: u64,
     /// Who submitted it.
     pub submitter: Submitter,
@@ -57,13 +57,13 @@ pub struct Device {
     head: Option<(u32, u64)>,
     /// Writers waiting for a free request slot, first come first served.
     pub waiters: VecDeque<Submitter>,
-    /// When the next journal commit and cache flush is due [ns].
+    /// When the next journal commit and cache flush is due \[ns\].
     next_flush: u64,
     /// Journal commits and cache flushes so far.
     pub flushes: u64,
     /// Head moves so far.
     pub seeks: u64,
-    /// Time spent transferring or seeking [ns].
+    /// Time spent transferring or seeking \[ns\].
     pub busy_ns: u64,
     /// Pages written to the file at the head since the head last moved.
     run_pages: u64,
@@ -96,12 +96,12 @@ impl Device {
         self.in_flight() >= self.config.queue_depth
     }
 
-    /// Pages queued or in service [pages].
+    /// Pages queued or in service \[pages\].
     pub fn pages_in_flight(&self) -> u64 {
         self.queue.iter().map(|r| r.pages).sum::<u64>() + self.busy.map_or(0, |r| r.pages)
     }
 
-    /// Pages of the request in service [pages].
+    /// Pages of the request in service \[pages\].
     pub fn busy_pages(&self) -> u64 {
         self.busy.map_or(0, |r| r.pages)
     }
@@ -113,8 +113,8 @@ impl Device {
         }
     }
 
-    /// Queues a request at time `now` [ns]. When the device was idle it
-    /// starts at once and the time its service takes is returned [ns].
+    /// Queues a request at time `now` \[ns\]. When the device was idle it
+    /// starts at once and the time its service takes is returned \[ns\].
     pub fn submit(&mut self, request: Request, now: u64, rng: &mut SimRng) -> Option<u64> {
         if self.busy.is_some() {
             self.queue.push_back(request);
@@ -126,7 +126,7 @@ impl Device {
 
     /// Ends the request in service at `now` and starts the next one.
     /// Returns the finished request and, if another started, its service
-    /// time [ns].
+    /// time \[ns\].
     pub fn complete(&mut self, now: u64, rng: &mut SimRng) -> Option<(Request, Option<u64>)> {
         let done = self.busy.take()?;
         let next = self.next_request().map(|r| self.start(r, now, rng));
@@ -196,10 +196,10 @@ impl Device {
     }
 }
 
-/// A file switch after a run this long costs nothing extra [pages]: 0.5 MiB.
+/// A file switch after a run this long costs nothing extra \[pages\]: 0.5 MiB.
 const SHORT_SWITCH_PAGES: u64 = 128;
 /// A file switch after a run this long costs the filesystem's full switch
-/// [pages]: 6 MiB.
+/// \[pages\]: 6 MiB.
 const FULL_SWITCH_PAGES: u64 = 1536;
 
 /// The share of the filesystem's full file switch that leaving a run of
@@ -227,7 +227,7 @@ pub struct FsModel {
     pub interleave_pages: u64,
     /// Pages per call into the ratelimited entry for large writes.
     pub dirty_batch_pages: u64,
-    /// Time between journal commits (or btrfs transactions) [ns]; 0: none.
+    /// Time between journal commits (or btrfs transactions) \[ns\]; 0: none.
     pub commit_interval_ns: u64,
     /// A commit's cost relative to the device's flush time (ext3's ordered
     /// data makes its commits heavier).

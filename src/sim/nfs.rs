@@ -20,7 +20,7 @@ use super::config::{NS_PER_SEC, NfsConfig};
 use super::engine::{Event, PageState, World};
 use super::kernel::{PAGE_SHIFT, PAGE_SIZE};
 
-/// `NFS_WAIT_PAGES`: the wait queue's wakeup hysteresis, 1 MiB [pages].
+/// `NFS_WAIT_PAGES`: the wait queue's wakeup hysteresis, 1 MiB \[pages\].
 const NFS_WAIT_PAGES: u64 = 1024 >> (PAGE_SHIFT - 10);
 
 /// Integer square root, as the kernel's `int_sqrt()`.
@@ -52,21 +52,21 @@ pub fn nfs_congestion_kb(total_pages: u64, dirty_thresh: u64, scaled: bool) -> u
 pub struct NfsMount {
     /// Its parameters.
     pub config: NfsConfig,
-    /// `nfs_congestion_kb` in pages [pages].
+    /// `nfs_congestion_kb` in pages \[pages\].
     pub congestion_pages: u64,
     /// Writers must wait (the wait queue patch only).
     pub congested: bool,
-    /// Bytes the server received so far [bytes].
+    /// Bytes the server received so far \[bytes\].
     server_received: f64,
-    /// Bytes the server has on its disk [bytes].
+    /// Bytes the server has on its disk \[bytes\].
     server_flushed: f64,
-    /// When `server_flushed` was brought up to date [ns].
+    /// When `server_flushed` was brought up to date \[ns\].
     server_at: u64,
-    /// The server's latest journal commit, started or scheduled [ns].
+    /// The server's latest journal commit, started or scheduled \[ns\].
     journal_commit: (u64, u64),
     /// COMMITs sent.
     pub commits: u64,
-    /// Pages made stable by COMMITs [pages].
+    /// Pages made stable by COMMITs \[pages\].
     pub committed_pages: u64,
 }
 
@@ -95,7 +95,7 @@ impl NfsMount {
         self.server_at = now;
     }
 
-    /// Bytes received but not yet on the server's disk [bytes].
+    /// Bytes received but not yet on the server's disk \[bytes\].
     pub fn server_backlog(&mut self, now: u64) -> f64 {
         self.server_advance(now);
         self.server_received - self.server_flushed
@@ -103,13 +103,13 @@ impl NfsMount {
 
     /// How long the server takes to accept a WRITE of `bytes` on top of
     /// its link transfer: nothing while its cache has room, else the time
-    /// its disk needs to make room [ns].
+    /// its disk needs to make room \[ns\].
     pub fn server_delay(&mut self, now: u64, bytes: f64) -> u64 {
         let over = self.server_backlog(now) + bytes - self.config.server_cache as f64;
         if over <= 0.0 { 0 } else { (over / self.config.server_bandwidth * NS_PER_SEC as f64) as u64 }
     }
 
-    /// Notes a WRITE the server received [bytes].
+    /// Notes a WRITE the server received \[bytes\].
     pub fn received(&mut self, now: u64, bytes: f64) {
         self.server_advance(now);
         self.server_received += bytes;

@@ -48,7 +48,7 @@ fn io_less_writes_faster_than_io_full_with_100_dd_on_xfs() {
     assert!(num(&ioless["pauses_ms"]["max"]) <= 200.0);
 }
 
-/// A throttling-call statistic of a summary [ms].
+/// A throttling-call statistic of a summary \[ms\].
 fn calls(s: &serde_json::Value, key: &str) -> f64 {
     num(&s["throttled_ms"][key])
 }
