@@ -80,14 +80,14 @@ pub fn group(name: &str) -> &'static str {
     }
 }
 
-/// A row and what the model writes on both kernels [MiB/s].
+/// A row and what the model writes on both kernels \[MiB/s\].
 #[derive(Clone, Debug)]
 pub struct Measured {
     /// The seed's row.
     pub row: Row,
-    /// Linux 3.1 in the model [MiB/s].
+    /// Linux 3.1 in the model \[MiB/s\].
     pub legacy: f64,
-    /// The whole series in the model [MiB/s].
+    /// The whole series in the model \[MiB/s\].
     pub ioless: f64,
 }
 

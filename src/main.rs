@@ -27,10 +27,10 @@ fn out(text: std::fmt::Arguments) -> bool {
     writeln!(std::io::stdout().lock(), "{text}").is_ok()
 }
 
-/// Reports an error in one line, control characters escaped.
+/// Reports an error: in one line, control characters escaped, when it is
+/// the user's; with color-eyre's report and the crash note when it is a bug.
 fn fail(e: Error) -> ExitCode {
-    eprintln!("error: {}", printable(&e.to_string()));
-    ExitCode::from(e.exit_code())
+    ExitCode::from(dirtyviz::crash::print_error(e))
 }
 
 /// The exit code of `result`, its error reported.
@@ -39,6 +39,7 @@ fn finish(result: Result<ExitCode>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    dirtyviz::crash::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -61,6 +62,9 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    if let Err(e) = dirtyviz::crash::test_point(site(&cli.command)) {
+        return fail(e);
+    }
     finish(match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
         Some(Command::Lessons) => list_lessons(),
@@ -86,6 +90,27 @@ fn main() -> ExitCode {
         }
         None => dashboard(&cli.world, &cli.view),
     })
+}
+
+/// The command's name, where debug builds may inject a fault for a test
+/// ([`dirtyviz::crash::test_point`]).
+fn site(command: &Option<Command>) -> &'static str {
+    match command {
+        Some(Command::Run(_)) => "run",
+        Some(Command::Lessons) => "lessons",
+        Some(Command::Check(_)) => "check",
+        Some(Command::Lesson(_)) => "lesson",
+        Some(Command::Replay(_)) => "replay",
+        Some(Command::Cases(_)) => "cases",
+        Some(Command::View(_)) => "view",
+        Some(Command::Live(_)) => "live",
+        Some(Command::Plot(_)) => "plot",
+        Some(Command::Snapshot(_)) => "snapshot",
+        Some(Command::Completions(_)) => "completions",
+        Some(Command::Man) => "man",
+        Some(Command::Machines) => "machines",
+        None => "start",
+    }
 }
 
 /// Builds the scenario the arguments name, with their overrides applied,

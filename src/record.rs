@@ -297,14 +297,14 @@ fn prune_sessions(dir: &Path, keep: usize) {
     }
 }
 
-/// Longest line of a recording after its header [bytes].
+/// Longest line of a recording after its header \[bytes\].
 const MAX_ENTRY_BYTES: usize = 4096;
 
 /// Longest step in time one recorded `Advance` may make: the dashboard
-/// advances at most a minute at a time [ns].
+/// advances at most a minute at a time \[ns\].
 pub const MAX_ADVANCE_NS: u64 = 60 * crate::sim::NS_PER_SEC;
 
-/// Longest session a recording may replay, as `--duration` [ns].
+/// Longest session a recording may replay, as `--duration` \[ns\].
 pub const MAX_SESSION_NS: u64 = 1_000_000 * crate::sim::NS_PER_SEC;
 
 /// A recording being read: its header, then its entries one at a time.
@@ -486,7 +486,7 @@ pub struct Replayed {
     pub calls: usize,
     /// Of which key presses.
     pub keys: usize,
-    /// Simulated time at the end [ns].
+    /// Simulated time at the end \[ns\].
     pub sim_ns: u64,
     /// The patch level side A ended at.
     pub level: String,
@@ -497,7 +497,7 @@ pub struct Replayed {
 pub struct ReplayOutputs<'a> {
     /// The trace (JSON Lines).
     pub trace: Option<&'a Path>,
-    /// Stop the trace before it grows past this [bytes].
+    /// Stop the trace before it grows past this \[bytes\].
     pub max_trace_bytes: Option<u64>,
     /// The time series (CSV), as `run --csv` writes it.
     pub csv: Option<&'a Path>,

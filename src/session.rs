@@ -18,7 +18,7 @@ pub const PAUSE_LOG: usize = 1_000_000;
 /// What a session keeps besides its worlds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SessionOptions {
-    /// Recent pauses each world keeps [records].
+    /// Recent pauses each world keeps \[records\].
     pub pause_log: usize,
     /// Side A records trace events for [`Session::take_trace`], across
     /// rebuilds.
@@ -123,7 +123,7 @@ pub struct Side {
     pub world: World,
     /// Pages each task had dirtied at the last rate update.
     dirtied_at: Vec<u64>,
-    /// Per-task dirty rates over the last second [pages/s].
+    /// Per-task dirty rates over the last second \[pages/s\].
     pub task_rates: Vec<f64>,
     /// What the task table and the parameter panel show of the tasks,
     /// counted when the rates are (so drawing does not scan the tasks).
@@ -137,7 +137,7 @@ pub struct Side {
 pub struct TaskCounts {
     /// Tasks running now (started, not exited).
     pub live: usize,
-    /// Per bdi, the median `nr_dirtied_pause` of its live tasks [pages].
+    /// Per bdi, the median `nr_dirtied_pause` of its live tasks \[pages\].
     pub nr_dirtied_pause: Vec<Option<i64>>,
 }
 
@@ -167,9 +167,9 @@ pub struct Session {
     pub sides: Vec<Side>,
     /// The comparison, if any.
     pub compare: Option<Compare>,
-    /// Simulated time every side is advanced to [ns].
+    /// Simulated time every side is advanced to \[ns\].
     pub sim_ns: u64,
-    /// Sim time of the last per-task rate update [ns].
+    /// Sim time of the last per-task rate update \[ns\].
     rates_at: u64,
     /// How many times the worlds were (re)built: a change means every
     /// side restarted at time 0.

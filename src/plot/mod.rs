@@ -53,7 +53,7 @@ pub struct PlotOptions {
     pub out: PathBuf,
     /// File format.
     pub format: PlotFormat,
-    /// Simulated time to plot [ns]; default the scenario's or the step's.
+    /// Simulated time to plot \[ns\]; default the scenario's or the step's.
     pub duration_ns: Option<u64>,
     /// The bdi of charts 2 to 5, by name or index.
     pub bdi: Option<String>,

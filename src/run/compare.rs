@@ -48,7 +48,7 @@ fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     g.dirty_mean_mb.filter(|_| g.setpoint_mb > 0.0).map(|m| 100.0 * (m - g.setpoint_mb) / g.setpoint_mb)
 }
 
-/// Longest time a task spent in one throttling call [ms].
+/// Longest time a task spent in one throttling call \[ms\].
 fn longest_call(s: &Summary) -> f64 {
     s.throttled_ms.calls.max
 }

@@ -26,12 +26,12 @@ use crate::sim::metrics::Sample;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{NS_PER_SEC, World};
 
-/// A trace that would grow past this is announced before it is written [bytes].
+/// A trace that would grow past this is announced before it is written \[bytes\].
 pub const ANNOUNCE_TRACE_BYTES: u64 = 1 << 30;
 
 /// How far a run advances its worlds between two looks at what they
 /// recorded: the trace events of 50 ms of a thousand dd fit in the CPU's
-/// cache [ns].
+/// cache \[ns\].
 const STEP_NS: u64 = NS_PER_SEC / 20;
 
 /// Where one world's trace and time series go.
@@ -46,11 +46,11 @@ pub struct SideFiles {
 /// Where a headless run writes and how long it runs.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// Simulated time to run [ns].
+    /// Simulated time to run \[ns\].
     pub duration_ns: u64,
     /// Side A's files (the only side's when not comparing), then side B's.
     pub files: [SideFiles; 2],
-    /// Stop each trace before it grows past this [bytes].
+    /// Stop each trace before it grows past this \[bytes\].
     pub max_trace_bytes: Option<u64>,
     /// Summary JSON file.
     pub summary_json: Option<PathBuf>,
@@ -208,7 +208,7 @@ struct RunSide {
     /// The trace events of the last step, in a buffer kept from step to step.
     events: Vec<TraceEvent>,
     follower: Follower,
-    /// Wall time spent on this side [s].
+    /// Wall time spent on this side \[s\].
     wall_s: f64,
 }
 

@@ -13,23 +13,23 @@ use crate::units::{mean, median, mib};
 /// Global part of the summary, MiB.
 #[derive(Clone, Debug, Serialize)]
 pub struct GlobalSummary {
-    /// Dirty threshold at the end [MiB].
+    /// Dirty threshold at the end \[MiB\].
     pub thresh_mb: f64,
-    /// Background threshold at the end [MiB].
+    /// Background threshold at the end \[MiB\].
     pub bg_thresh_mb: f64,
-    /// Freerun ceiling at the end [MiB].
+    /// Freerun ceiling at the end \[MiB\].
     pub freerun_mb: f64,
-    /// Setpoint at the end [MiB].
+    /// Setpoint at the end \[MiB\].
     pub setpoint_mb: f64,
-    /// Global dirty limit at the end [MiB].
+    /// Global dirty limit at the end \[MiB\].
     pub limit_mb: f64,
-    /// Mean global dirty pages after `settle_s` [MiB].
+    /// Mean global dirty pages after `settle_s` \[MiB\].
     pub dirty_mean_mb: Option<f64>,
-    /// Largest global dirty count of the run [MiB].
+    /// Largest global dirty count of the run \[MiB\].
     pub dirty_max_mb: f64,
-    /// How far dirty ever ran past the limit (negative: never reached it) [MiB].
+    /// How far dirty ever ran past the limit (negative: never reached it) \[MiB\].
     pub over_limit_max_mb: Option<f64>,
-    /// Samples before this time are left out of the means [s].
+    /// Samples before this time are left out of the means \[s\].
     pub settle_s: f64,
 }
 
@@ -42,17 +42,17 @@ pub struct BdiSummary {
     pub kind: String,
     /// Tasks that wrote to it.
     pub tasks: u32,
-    /// Pages written over the run / duration [MiB/s].
+    /// Pages written over the run / duration \[MiB/s\].
     pub written_mbps: f64,
-    /// Median avg_write_bandwidth over the last window [MiB/s].
+    /// Median avg_write_bandwidth over the last window \[MiB/s\].
     pub write_bw_mbps: Option<f64>,
-    /// Median dirty_ratelimit over the last window [MiB/s].
+    /// Median dirty_ratelimit over the last window \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// write_bw / N [MiB/s].
+    /// write_bw / N \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
-    /// Mean bdi_thresh after settling [MiB].
+    /// Mean bdi_thresh after settling \[MiB\].
     pub thresh_mb: Option<f64>,
-    /// Mean bdi dirty pages after settling [MiB].
+    /// Mean bdi dirty pages after settling \[MiB\].
     pub dirty_mean_mb: Option<f64>,
     /// Seeks the device made.
     pub seeks: u64,
@@ -70,21 +70,21 @@ pub struct BdiSummary {
 pub struct NfsSummary {
     /// WRITE RPCs completed.
     pub writes: u64,
-    /// Mean size of a WRITE [MiB].
+    /// Mean size of a WRITE \[MiB\].
     pub write_mb: f64,
-    /// Mean time a WRITE waited in the client's queue [ms].
+    /// Mean time a WRITE waited in the client's queue \[ms\].
     pub write_queue_ms: f64,
-    /// Mean time from sending a WRITE to its reply [ms].
+    /// Mean time from sending a WRITE to its reply \[ms\].
     pub write_rtt_ms: f64,
     /// COMMITs completed.
     pub commits: u64,
-    /// Mean data a COMMIT made stable [MiB].
+    /// Mean data a COMMIT made stable \[MiB\].
     pub commit_mb: f64,
-    /// Mean time from sending a COMMIT to its reply [ms].
+    /// Mean time from sending a COMMIT to its reply \[ms\].
     pub commit_rtt_ms: f64,
-    /// The most data ever under writeback at once [MiB].
+    /// The most data ever under writeback at once \[MiB\].
     pub writeback_max_mb: f64,
-    /// `nfs_congestion_kb` at the end of the run [MiB].
+    /// `nfs_congestion_kb` at the end of the run \[MiB\].
     pub congestion_mb: f64,
 }
 
@@ -106,28 +106,28 @@ impl NfsSummary {
     }
 }
 
-/// Pause distribution [ms]; all 0 when `count` is 0.
+/// Pause distribution \[ms\]; all 0 when `count` is 0.
 #[derive(Clone, Debug, Serialize)]
 pub struct PauseSummary {
     /// How many.
     pub count: u64,
-    /// Median [ms].
+    /// Median \[ms\].
     pub p50: f64,
-    /// 90th percentile [ms].
+    /// 90th percentile \[ms\].
     pub p90: f64,
-    /// 99th percentile [ms].
+    /// 99th percentile \[ms\].
     pub p99: f64,
-    /// Longest [ms].
+    /// Longest \[ms\].
     pub max: f64,
 }
 
-/// Time in throttling calls that blocked, foreground IO included [ms].
+/// Time in throttling calls that blocked, foreground IO included \[ms\].
 #[derive(Clone, Debug, Serialize)]
 pub struct ThrottleSummary {
-    /// The calls' distribution [ms].
+    /// The calls' distribution \[ms\].
     #[serde(flatten)]
     pub calls: PauseSummary,
-    /// Pages tasks wrote back themselves (IO-full) [MiB].
+    /// Pages tasks wrote back themselves (IO-full) \[MiB\].
     pub foreground_written_mb: f64,
 }
 
@@ -140,15 +140,15 @@ pub struct TaskSummary {
     pub kind: String,
     /// The bdi it writes to.
     pub bdi: String,
-    /// Pages it dirtied [MiB].
+    /// Pages it dirtied \[MiB\].
     pub dirtied_mb: f64,
-    /// What it achieved while alive [MiB/s]; `None` if it never ran.
+    /// What it achieved while alive \[MiB/s\]; `None` if it never ran.
     pub rate_mbps: Option<f64>,
-    /// Median pause [ms] (0: it never paused).
+    /// Median pause \[ms\] (0: it never paused).
     pub pause_p50_ms: f64,
-    /// Longest pause [ms].
+    /// Longest pause \[ms\].
     pub pause_max_ms: f64,
-    /// Longest time in one throttling call [ms].
+    /// Longest time in one throttling call \[ms\].
     pub throttled_max_ms: f64,
 }
 
@@ -157,7 +157,7 @@ pub struct TaskSummary {
 pub struct Summary {
     /// The scenario's name.
     pub scenario: String,
-    /// Simulated time [s].
+    /// Simulated time \[s\].
     pub duration_s: f64,
     /// Jiffies per second.
     pub hz: u64,
@@ -168,14 +168,14 @@ pub struct Summary {
     pub kernel: String,
     /// Seed of the random generator.
     pub seed: u64,
-    /// Wall time the run took [s].
+    /// Wall time the run took \[s\].
     pub wall_s: f64,
     /// Simulated seconds per wall second; `None` when too fast to time.
     pub real_time_factor: Option<f64>,
     /// Simulation events processed (printed with the speed, not written).
     #[serde(skip)]
     pub events: u64,
-    /// Length of the window the medians are taken over [s].
+    /// Length of the window the medians are taken over \[s\].
     pub window_s: f64,
     /// Global thresholds and dirty pages.
     pub global: GlobalSummary,
@@ -187,17 +187,17 @@ pub struct Summary {
     pub throttled_ms: ThrottleSummary,
     /// Per task.
     pub tasks: Vec<TaskSummary>,
-    /// `--max-trace-size` stopped the trace at this simulated time [s].
+    /// `--max-trace-size` stopped the trace at this simulated time \[s\].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_stopped_s: Option<f64>,
 }
 
 /// Runs at least this long leave out their first [`SETTLE_S`] from the
-/// means; shorter ones their first half [s].
+/// means; shorter ones their first half \[s\].
 const LONG_RUN_S: f64 = 20.0;
 
 /// What a long run leaves out of its means, and the window its medians
-/// are taken over [s].
+/// are taken over \[s\].
 const SETTLE_S: f64 = 10.0;
 
 /// Sums over the samples of a long run's settled part.
@@ -205,20 +205,20 @@ const SETTLE_S: f64 = 10.0;
 struct Sums {
     /// Samples summed.
     n: usize,
-    /// Global dirty pages [MiB].
+    /// Global dirty pages \[MiB\].
     dirty: f64,
-    /// Per bdi: bdi_thresh [MiB].
+    /// Per bdi: bdi_thresh \[MiB\].
     bdi_thresh: Vec<f64>,
-    /// Per bdi: dirty pages [MiB].
+    /// Per bdi: dirty pages \[MiB\].
     bdi_dirty: Vec<f64>,
 }
 
 /// What the summary needs of a world's time series, gathered sample by
 /// sample as the run makes them, in memory that does not grow with the
-/// run: the samples of the first [`LONG_RUN_S`] (a shorter run leaves out
-/// its first half, known only at its end), running sums from [`SETTLE_S`]
+/// run: the samples of the first `LONG_RUN_S` (20 s; a shorter run leaves out
+/// its first half, known only at its end), running sums from `SETTLE_S` (10 s)
 /// on (summed in the order the means over every sample summed them, so
-/// the figures are the same to the bit), the last [`SETTLE_S`] and a bit
+/// the figures are the same to the bit), the last `SETTLE_S` and a bit
 /// for the medians, and when each bdi's threshold first reached 90% of
 /// the global one.
 #[derive(Clone, Debug, Default)]
@@ -230,7 +230,7 @@ pub struct Digest {
     /// The latest samples, back to [`SETTLE_S`] + 1 s before the newest.
     recent: std::collections::VecDeque<Sample>,
     /// Per bdi: time from its first writer starting until its bdi_thresh
-    /// first reached 90% of thresh [ns]; `None` while it has not.
+    /// first reached 90% of thresh \[ns\]; `None` while it has not.
     thresh_90: Vec<Option<u64>>,
 }
 
@@ -241,7 +241,7 @@ fn secs(s: &Sample) -> f64 {
 
 impl Digest {
     /// Takes in the next sample. `first_writer` gives, for a bdi, when the
-    /// earliest of its tasks that have started started [ns] (a task that
+    /// earliest of its tasks that have started started \[ns\] (a task that
     /// starts later cannot be earlier than this sample); it is asked only
     /// while the bdi's threshold is past 90% and the time not found.
     pub fn add(&mut self, s: &Sample, mut first_writer: impl FnMut(usize) -> Option<u64>) {
@@ -279,7 +279,7 @@ impl Digest {
     }
 
     /// Means over the samples at or after `settle_s`: global dirty pages,
-    /// then per bdi its threshold and dirty pages [MiB].
+    /// then per bdi its threshold and dirty pages \[MiB\].
     fn settled_means(&self, settle_s: f64, bdis: usize) -> (Option<f64>, Vec<Option<f64>>, Vec<Option<f64>>) {
         if settle_s >= SETTLE_S {
             let sums = &self.settled;

@@ -26,7 +26,7 @@ const CHUNK: usize = 1 << 17;
 /// Room kept under `--max-trace-size` for the line that says the trace stopped.
 const STOP_LINE_BYTES: u64 = 128;
 
-/// Smallest `--max-trace-size` [bytes].
+/// Smallest `--max-trace-size` \[bytes\].
 pub const MIN_MAX_TRACE_BYTES: u64 = 4096;
 
 /// The first line of a trace: what produced it and how to read it.
@@ -90,7 +90,7 @@ const TEXT: usize = 24;
 struct Recent {
     /// The value, as the bits of a `u64`.
     value: u64,
-    /// Length of its text [bytes].
+    /// Length of its text \[bytes\].
     len: usize,
     /// Its text, then filler up to [`TEXT`].
     text: [u8; TEXT],
@@ -218,7 +218,7 @@ macro_rules! line {
 }
 
 /// Room for the longest line but its bdi name: the names of its fields
-/// and [`FIELDS`] values of [`TEXT`] bytes [bytes].
+/// and [`FIELDS`] values of [`TEXT`] bytes \[bytes\].
 const MAX_LINE_BYTES: usize = 512 + FIELDS * TEXT;
 
 /// `balance_dirty_pages`: one loop iteration past the freerun check.
@@ -295,7 +295,7 @@ pub struct TraceFile {
     len: usize,
     /// Bytes handed to the file so far.
     written: u64,
-    /// `--max-trace-size` [bytes].
+    /// `--max-trace-size` \[bytes\].
     cap: Option<u64>,
     /// The trace reached its cap at this jiffy and takes no more events.
     stopped_at: Option<u64>,

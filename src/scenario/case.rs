@@ -292,7 +292,7 @@ fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> V
     }
 }
 
-/// How long a shell loop takes to launch `n` dd [s]: a fork and exec
+/// How long a shell loop takes to launch `n` dd \[s\]: a fork and exec
 /// each, about 1 ms, at most a second. Tasks that
 /// start together stay in lock step in a model without a scheduler; this
 /// is what sets them apart, as on the seed's boxes.
@@ -300,7 +300,7 @@ pub fn dd_spread_s(n: u32) -> f64 {
     (n as f64 * DD_LAUNCH_S).min(1.0)
 }
 
-/// The time a shell takes to fork and exec one dd [s].
+/// The time a shell takes to fork and exec one dd \[s\].
 const DD_LAUNCH_S: f64 = 0.001;
 
 /// The workload on every one of `bdis` bdis, its dd launched one after

@@ -54,18 +54,18 @@ impl Figure {
 pub struct NfsProfile {
     /// The network link [MiB/s].
     pub link_mbps: Figure,
-    /// Network round trip [ms].
+    /// Network round trip \[ms\].
     pub rtt_ms: Figure,
     /// The server's disk [MiB/s].
     pub server_mbps: Figure,
-    /// The server's disk moving to another file [ms].
+    /// The server's disk moving to another file \[ms\].
     pub server_seek_ms: Figure,
-    /// Server memory for data not yet on its disk: its dirty limit [MiB].
+    /// Server memory for data not yet on its disk: its dirty limit \[MiB\].
     pub server_cache_mb: Figure,
     /// The server's background threshold: below it the server's disk
-    /// writes only for COMMITs [MiB].
+    /// writes only for COMMITs \[MiB\].
     pub server_background_mb: Figure,
-    /// What a COMMIT costs the server beyond writing its data [ms].
+    /// What a COMMIT costs the server beyond writing its data \[ms\].
     pub server_commit_ms: Figure,
 }
 
@@ -79,14 +79,14 @@ pub struct Machine {
     pub description: String,
     /// CPUs.
     pub cpus: usize,
-    /// Memory [MiB].
+    /// Memory \[MiB\].
     pub memory_mb: u64,
     /// HDDs it has for the tests.
     pub disks: u32,
     /// One HDD's sequential write rate [MiB/s].
     #[serde(default)]
     pub disk_mbps: Option<Figure>,
-    /// One HDD's average seek [ms].
+    /// One HDD's average seek \[ms\].
     #[serde(default)]
     pub seek_ms: Option<Figure>,
     /// The host controller its HDDs share [MiB/s]; none: no shared limit.
@@ -158,17 +158,17 @@ pub fn for_case(cpus: usize, memory_mb: u64) -> Option<&'static Machine> {
 /// The NFS link and server a scenario's NFS mounts get by default.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NfsDefaults {
-    /// Network round trip [ms].
+    /// Network round trip \[ms\].
     pub rtt_ms: f64,
     /// The server's disk [MiB/s].
     pub server_mbps: f64,
-    /// The server's disk moving to another file [ms].
+    /// The server's disk moving to another file \[ms\].
     pub server_seek_ms: f64,
-    /// Server memory for data not yet on its disk [MiB].
+    /// Server memory for data not yet on its disk \[MiB\].
     pub server_cache_mb: u64,
-    /// The server's background threshold [MiB].
+    /// The server's background threshold \[MiB\].
     pub server_background_mb: u64,
-    /// What a COMMIT costs the server beyond writing its data [ms].
+    /// What a COMMIT costs the server beyond writing its data \[ms\].
     pub server_commit_ms: f64,
 }
 
@@ -203,7 +203,7 @@ impl Defaults {
         Defaults { machine, nfs }
     }
 
-    /// Bandwidth [MiB/s] and seek [ms] of one device of `kind` (a member
+    /// Bandwidth [MiB/s] and seek \[ms\] of one device of `kind` (a member
     /// disk for a JBOD or RAID0), where the machine gives them.
     pub fn device(&self, kind: DeviceKindSpec) -> (Option<f64>, Option<f64>) {
         let Some(m) = self.machine else { return (None, None) };

@@ -44,10 +44,10 @@ pub struct Scenario {
     /// One or two sentences on what it shows.
     #[serde(deserialize_with = "ranges::text")]
     pub description: String,
-    /// Total memory [MiB].
+    /// Total memory \[MiB\].
     #[serde(deserialize_with = "ranges::memory_mb")]
     pub memory_mb: u64,
-    /// Memory outside the page cache (anonymous, kernel) [MiB]; default a tenth.
+    /// Memory outside the page cache (anonymous, kernel) \[MiB\]; default a tenth.
     #[serde(deserialize_with = "ranges::opt_reserved_mb")]
     pub reserved_mb: Option<u64>,
     /// CPUs.
@@ -56,16 +56,16 @@ pub struct Scenario {
     /// Timer frequency: 100, 250, 300 or 1000.
     #[serde(deserialize_with = "ranges::hz")]
     pub hz: u64,
-    /// `vm.dirty_ratio` [%].
+    /// `vm.dirty_ratio` \[%\].
     #[serde(deserialize_with = "ranges::dirty_ratio")]
     pub dirty_ratio: u64,
-    /// `vm.dirty_background_ratio` [%].
+    /// `vm.dirty_background_ratio` \[%\].
     #[serde(deserialize_with = "ranges::dirty_background_ratio")]
     pub dirty_background_ratio: u64,
-    /// `vm.dirty_bytes` [bytes]; wins over the ratio.
+    /// `vm.dirty_bytes` \[bytes\]; wins over the ratio.
     #[serde(deserialize_with = "ranges::opt_dirty_bytes")]
     pub dirty_bytes: Option<u64>,
-    /// `vm.dirty_background_bytes` [bytes]; wins over the ratio.
+    /// `vm.dirty_background_bytes` \[bytes\]; wins over the ratio.
     #[serde(deserialize_with = "ranges::opt_background_bytes")]
     pub dirty_background_bytes: Option<u64>,
     /// Fixed floating-proportion period shift (default: the kernel's rule).
@@ -79,7 +79,7 @@ pub struct Scenario {
     pub legacy: LegacySpec,
     /// Seed of the random generator.
     pub seed: u64,
-    /// Default length of a headless run [s].
+    /// Default length of a headless run \[s\].
     #[serde(deserialize_with = "ranges::duration_s")]
     pub duration_s: f64,
     /// The test machine whose disks, controller, USB key and NFS server the
@@ -145,17 +145,17 @@ pub enum DeviceKindSpec {
 pub struct KindDefaults {
     /// The engine's device kind.
     pub kind: DeviceKind,
-    /// Sequential bandwidth [MiB/s].
+    /// Sequential bandwidth \[MiB/s\].
     pub bandwidth_mbps: f64,
-    /// Average seek [ms].
+    /// Average seek \[ms\].
     pub seek_ms: f64,
     /// Relative spread of transfer times.
     pub noise: f64,
-    /// Journal commit and cache flush holding up data writes [ms].
+    /// Journal commit and cache flush holding up data writes \[ms\].
     pub flush_ms: f64,
-    /// Request slots [requests]; `None`: unbounded (NFS RPCs).
+    /// Request slots \[requests\]; `None`: unbounded (NFS RPCs).
     pub queue_depth: Option<usize>,
-    /// Largest request [pages].
+    /// Largest request \[pages\].
     pub max_request_pages: u64,
 }
 
@@ -248,13 +248,13 @@ pub struct DeviceSpec {
     /// Member disks of a RAID0 or JBOD (default 2).
     #[serde(default, deserialize_with = "ranges::opt_disks")]
     pub disks: Option<u32>,
-    /// Sequential bandwidth of one disk [MiB/s].
+    /// Sequential bandwidth of one disk \[MiB/s\].
     #[serde(default, deserialize_with = "ranges::opt_bandwidth_mbps")]
     pub bandwidth_mbps: Option<f64>,
-    /// Average seek [ms].
+    /// Average seek \[ms\].
     #[serde(default, deserialize_with = "ranges::opt_seek_ms")]
     pub seek_ms: Option<f64>,
-    /// Request slots [requests].
+    /// Request slots \[requests\].
     #[serde(default, deserialize_with = "ranges::opt_queue_depth")]
     pub queue_depth: Option<usize>,
     /// Relative spread of transfer times (0.1 = ±10%).
@@ -264,27 +264,27 @@ pub struct DeviceSpec {
     #[serde(default)]
     pub fs: Option<FsSpec>,
     /// How long a journal commit holds up data writes (journal write and
-    /// drive cache flush) [ms]; 0 turns commits off.
+    /// drive cache flush) \[ms\]; 0 turns commits off.
     #[serde(default, deserialize_with = "ranges::opt_flush_ms")]
     pub flush_ms: Option<f64>,
-    /// NFS: network round trip [ms] (default 0.2).
+    /// NFS: network round trip \[ms\] (default 0.2).
     #[serde(default, deserialize_with = "ranges::opt_rtt_ms")]
     pub rtt_ms: Option<f64>,
-    /// NFS: the server's disk [MiB/s] (default 80).
+    /// NFS: the server's disk \[MiB/s\] (default 80).
     #[serde(default, deserialize_with = "ranges::opt_server_mbps")]
     pub server_mbps: Option<f64>,
-    /// NFS: server memory for data not yet on its disk [MiB] (default 128).
+    /// NFS: server memory for data not yet on its disk \[MiB\] (default 128).
     #[serde(default, deserialize_with = "ranges::opt_server_cache_mb")]
     pub server_cache_mb: Option<u64>,
     /// NFS: what a COMMIT costs the server once the data is on its disk,
-    /// its journal commit and disk cache flush [ms] (default 150).
+    /// its journal commit and disk cache flush \[ms\] (default 150).
     #[serde(default, deserialize_with = "ranges::opt_server_commit_ms")]
     pub server_commit_ms: Option<f64>,
-    /// NFS: the server's disk moving to each file a COMMIT writes [ms].
+    /// NFS: the server's disk moving to each file a COMMIT writes \[ms\].
     #[serde(default, deserialize_with = "ranges::opt_server_seek_ms")]
     pub server_seek_ms: Option<f64>,
     /// NFS: the server's background threshold: below it the server's disk
-    /// writes only for COMMITs [MiB] (default 0: it writes at once).
+    /// writes only for COMMITs \[MiB\] (default 0: it writes at once).
     #[serde(default, deserialize_with = "ranges::opt_server_background_mb")]
     pub server_background_mb: Option<u64>,
     /// NFS: the writeback wait queue patch.
@@ -387,14 +387,14 @@ pub struct DdSpec {
     /// Stop after this many MiB (default: write until stopped).
     #[serde(deserialize_with = "ranges::opt_count_mb")]
     pub count_mb: Option<u64>,
-    /// Start time of the first [s].
+    /// Start time of the first \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
     /// The group's tasks start evenly spread over this long, as a
-    /// shell loop launching them would [s].
+    /// shell loop launching them would \[s\].
     #[serde(deserialize_with = "ranges::spread_s")]
     pub spread_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -417,16 +417,16 @@ pub struct PipelineSpec {
     pub n: u32,
     /// Block size of its writes (default 64k).
     pub bs: String,
-    /// Network rate [MiB/s] (default 20).
+    /// Network rate \[MiB/s\] (default 20).
     #[serde(deserialize_with = "ranges::net_mbps")]
     pub net_mbps: f64,
-    /// Socket and application buffer [MiB] (default 4).
+    /// Socket and application buffer \[MiB\] (default 4).
     #[serde(deserialize_with = "ranges::buffer_mb")]
     pub buffer_mb: f64,
-    /// Start time [s].
+    /// Start time \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -454,16 +454,16 @@ pub struct LightSpec {
     /// How many per bdi (default 1).
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
-    /// Bytes per save [KiB] (default 64).
+    /// Bytes per save \[KiB\] (default 64).
     #[serde(deserialize_with = "ranges::burst_kb")]
     pub burst_kb: u64,
-    /// Time between saves [s] (default 1).
+    /// Time between saves \[s\] (default 1).
     #[serde(deserialize_with = "ranges::period_s")]
     pub period_s: f64,
-    /// Start time [s].
+    /// Start time \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -483,10 +483,10 @@ pub struct MmapRandomSpec {
     /// How many per bdi (default 1).
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
-    /// Start time [s].
+    /// Start time \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -658,7 +658,7 @@ pub struct Overrides {
     /// `vm.dirty_background_bytes`; zeroes the ratio.
     #[serde(deserialize_with = "ranges::opt_background_bytes")]
     pub dirty_background_bytes: Option<u64>,
-    /// Memory [MiB].
+    /// Memory \[MiB\].
     #[serde(deserialize_with = "ranges::opt_memory_mb")]
     pub memory_mb: Option<u64>,
     /// CPUs.
@@ -719,7 +719,7 @@ fn quoted_list(items: &[&str]) -> String {
     items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) [bytes].
+/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) \[bytes\].
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
@@ -737,7 +737,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
     (0.0..1.8e19).contains(&bytes).then_some(bytes as u64)
 }
 
-/// Seconds [s] as nanoseconds, if within [`ranges::TIME_S`].
+/// Seconds \[s\] as nanoseconds, if within [`ranges::TIME_S`].
 fn seconds(what: &str, s: f64) -> Result<u64> {
     ranges::TIME_S.check(what, s)?;
     Ok((s * NS_PER_SEC as f64) as u64)

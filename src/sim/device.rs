@@ -30,7 +30,7 @@ use super::rng::SimRng;
 pub struct Controller {
     /// Its parameters.
     pub config: ControllerConfig,
-    /// Transfers started or planned on its disks: (start, end) [ns].
+    /// Transfers started or planned on its disks: (start, end) \[ns\].
     transfers: Vec<(u64, u64)>,
 }
 
@@ -40,7 +40,7 @@ impl Controller {
         Controller { config, transfers: Vec::new() }
     }
 
-    /// Disks transferring at `t` [ns].
+    /// Disks transferring at `t` \[ns\].
     pub fn transferring(&self, t: u64) -> usize {
         self.transfers.iter().filter(|&&(start, end)| start <= t && t < end).count()
     }
@@ -52,7 +52,7 @@ impl Controller {
         self.config.bandwidth / (self.transferring(t) + 1) as f64
     }
 
-    /// Notes a transfer from `start` to `end` [ns], forgetting those over
+    /// Notes a transfer from `start` to `end` \[ns\], forgetting those over
     /// by `now`.
     fn occupy(&mut self, now: u64, start: u64, end: u64) {
         self.transfers.retain(|&(_, e)| e > now);
@@ -74,9 +74,9 @@ pub enum Submitter {
 pub struct Request {
     /// The file.
     pub inode: u32,
-    /// First page within the file [pages].
+    /// First page within the file \[pages\].
     pub offset: u64,
-    /// Length [pages].
+    /// Length \[pages\].
     pub pages: u64,
     /// Who submitted it.
     pub submitter: Submitter,
@@ -84,7 +84,7 @@ pub struct Request {
     pub scattered: bool,
     /// Pieces the filesystem split the request into on disk (1: contiguous).
     pub fragments: u32,
-    /// When it was queued [ns].
+    /// When it was queued \[ns\].
     pub queued_at: u64,
 }
 
@@ -101,15 +101,15 @@ pub struct Device {
     head: Option<(u32, u64)>,
     /// Writers waiting for a free request slot, first come first served.
     pub waiters: VecDeque<Submitter>,
-    /// When the next journal commit and cache flush is due [ns].
+    /// When the next journal commit and cache flush is due \[ns\].
     next_flush: u64,
     /// Journal commits and cache flushes so far.
     pub flushes: u64,
     /// Head moves so far.
     pub seeks: u64,
-    /// Time spent transferring or seeking [ns].
+    /// Time spent transferring or seeking \[ns\].
     pub busy_ns: u64,
-    /// When the request in service started [ns].
+    /// When the request in service started \[ns\].
     pub started_at: u64,
     /// Pages written to the file at the head since the head last moved.
     run_pages: u64,
@@ -143,12 +143,12 @@ impl Device {
         self.in_flight() >= self.config.queue_depth
     }
 
-    /// Pages queued or in service [pages].
+    /// Pages queued or in service \[pages\].
     pub fn pages_in_flight(&self) -> u64 {
         self.queue.iter().map(|r| r.pages).sum::<u64>() + self.busy.map_or(0, |r| r.pages)
     }
 
-    /// Pages of the request in service [pages].
+    /// Pages of the request in service \[pages\].
     pub fn busy_pages(&self) -> u64 {
         self.busy.map_or(0, |r| r.pages)
     }
@@ -165,8 +165,8 @@ impl Device {
         }
     }
 
-    /// Queues a request at time `now` [ns]. When the device was idle it
-    /// starts at once and the time its service takes is returned [ns].
+    /// Queues a request at time `now` \[ns\]. When the device was idle it
+    /// starts at once and the time its service takes is returned \[ns\].
     /// `bus` is the controller it hangs on, if it shares one.
     pub fn submit(
         &mut self,
@@ -185,7 +185,7 @@ impl Device {
 
     /// Ends the request in service at `now` and starts the next one.
     /// Returns the finished request and, if another started, its service
-    /// time [ns].
+    /// time \[ns\].
     pub fn complete(
         &mut self,
         now: u64,
@@ -213,7 +213,7 @@ impl Device {
     }
 
     /// Starts `request` at `now`: a journal commit if one is due, the head
-    /// move, then the transfer. Returns the time it takes [ns].
+    /// move, then the transfer. Returns the time it takes \[ns\].
     fn start(&mut self, request: Request, now: u64, rng: &mut SimRng, bus: Option<&mut Controller>) -> u64 {
         let c = &self.config;
         let fs = c.fs.model();
@@ -292,7 +292,7 @@ impl World {
 
     /// Ends the request in service on `bdi`'s device and starts the next,
     /// scheduling its completion. Returns the finished request and when
-    /// its service started [ns].
+    /// its service started \[ns\].
     pub(super) fn device_complete(&mut self, bdi: usize) -> Option<(Request, u64)> {
         let b = &mut self.bdis[bdi];
         let started = b.device.started_at;
@@ -311,10 +311,10 @@ impl World {
     }
 }
 
-/// A file switch after a run this long costs nothing extra [pages]: 0.5 MiB.
+/// A file switch after a run this long costs nothing extra \[pages\]: 0.5 MiB.
 const SHORT_SWITCH_PAGES: u64 = 128;
 /// A file switch after a run this long costs the filesystem's full switch
-/// [pages]: 6 MiB.
+/// \[pages\]: 6 MiB.
 const FULL_SWITCH_PAGES: u64 = 1536;
 
 /// The share of the filesystem's full file switch that leaving a run of
@@ -342,7 +342,7 @@ pub struct FsModel {
     pub interleave_pages: u64,
     /// Pages per call into the ratelimited entry for large writes.
     pub dirty_batch_pages: u64,
-    /// Time between journal commits (or btrfs transactions) [ns]; 0: none.
+    /// Time between journal commits (or btrfs transactions) \[ns\]; 0: none.
     pub commit_interval_ns: u64,
     /// A commit's cost relative to the device's flush time (ext3's ordered
     /// data makes its commits heavier).

@@ -19,10 +19,10 @@ use super::device::{Request, Submitter};
 use super::engine::{PageState, World};
 use super::page_writeback as pw;
 
-/// `dirty_writeback_interval`: 5 s [centisecs].
+/// `dirty_writeback_interval`: 5 s \[centisecs\].
 const DIRTY_WRITEBACK_CENTISECS: u64 = 500;
 
-/// `dirty_expire_interval`: 30 s [centisecs].
+/// `dirty_expire_interval`: 30 s \[centisecs\].
 const DIRTY_EXPIRE_CENTISECS: u64 = 3000;
 
 /// What a flusher work writes.
@@ -52,9 +52,9 @@ pub enum Stage {
 pub struct Writer {
     /// Who submits the requests.
     pub submitter: Submitter,
-    /// Pages still to write [pages].
+    /// Pages still to write \[pages\].
     pub nr_pages: i64,
-    /// Only inodes dirtied at or before this (kupdate) [jiffies].
+    /// Only inodes dirtied at or before this (kupdate) \[jiffies\].
     pub older_than: Option<u64>,
     /// The pass in progress.
     pass: Option<Pass>,
@@ -63,13 +63,13 @@ pub struct Writer {
 /// One `__writeback_inodes_wb()` pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Pass {
-    /// When it started [jiffies].
+    /// When it started \[jiffies\].
     start: u64,
     /// Pages written plus inodes cleaned.
     wrote: u64,
     /// Inodes it may still take from the dirty list (those queued at its start).
     visits_left: usize,
-    /// The inode being written and what is left of its chunk [pages].
+    /// The inode being written and what is left of its chunk \[pages\].
     current: Option<(u32, u64)>,
 }
 
@@ -94,7 +94,7 @@ pub enum PassEnd {
 pub struct Work {
     /// Kupdate or background.
     pub kind: WorkKind,
-    /// When wb_writeback() started [jiffies].
+    /// When wb_writeback() started \[jiffies\].
     pub start: u64,
     /// Its writer.
     pub writer: Writer,
@@ -111,12 +111,12 @@ pub struct Flusher {
     pub work: Option<Work>,
     /// Waiting for a free request slot.
     pub blocked: bool,
-    /// `last_old_flush` [jiffies].
+    /// `last_old_flush` \[jiffies\].
     pub last_old_flush: u64,
-    /// The pending timer wakeup: when [ns] and its sequence number among
+    /// The pending timer wakeup: when \[ns\] and its sequence number among
     /// the world's events. A wakeup that is cancelled is simply cleared.
     timer: Option<(u64, u64)>,
-    /// Pages it submitted [pages].
+    /// Pages it submitted \[pages\].
     pub submitted: u64,
 }
 
@@ -142,7 +142,7 @@ impl World {
         self.bdi_start_background_writeback(bdi);
     }
 
-    /// Arms the flusher's timer for `at` [ns], unless it is armed already
+    /// Arms the flusher's timer for `at` \[ns\], unless it is armed already
     /// (for an earlier time).
     fn arm_flusher_timer(&mut self, bdi: usize, at: u64) {
         if self.bdis[bdi].flusher.timer.is_some() {
@@ -393,7 +393,7 @@ impl World {
         self.device_submit(bdi, request);
     }
 
-    /// NFS: the extra time the server takes to accept the WRITE in service [ns].
+    /// NFS: the extra time the server takes to accept the WRITE in service \[ns\].
     pub(super) fn server_delay(&mut self, bdi: usize) -> u64 {
         let now = self.now;
         let b = &mut self.bdis[bdi];

@@ -5,25 +5,25 @@
 /// The world at one sample time. Pages and pages/s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// Simulated time [ns].
+    /// Simulated time \[ns\].
     pub t_ns: u64,
-    /// File dirty + writeback + unstable [pages].
+    /// File dirty + writeback + unstable \[pages\].
     pub dirty: u64,
-    /// NR_WRITEBACK [pages].
+    /// NR_WRITEBACK \[pages\].
     pub writeback: u64,
-    /// NR_UNSTABLE_NFS [pages].
+    /// NR_UNSTABLE_NFS \[pages\].
     pub unstable: u64,
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     pub thresh: u64,
-    /// `background_thresh` [pages].
+    /// `background_thresh` \[pages\].
     pub bg_thresh: u64,
-    /// Freerun ceiling [pages].
+    /// Freerun ceiling \[pages\].
     pub freerun: u64,
-    /// Global setpoint [pages].
+    /// Global setpoint \[pages\].
     pub setpoint: u64,
-    /// `hard_dirty_limit(thresh)` [pages].
+    /// `hard_dirty_limit(thresh)` \[pages\].
     pub limit: u64,
-    /// Dirtyable memory [pages].
+    /// Dirtyable memory \[pages\].
     pub dirtyable: u64,
     /// Per bdi, in bdi order.
     pub bdis: Vec<BdiSample>,
@@ -32,52 +32,52 @@ pub struct Sample {
 /// One bdi at one sample time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BdiSample {
-    /// Reclaimable + writeback [pages].
+    /// Reclaimable + writeback \[pages\].
     pub dirty: u64,
-    /// Under writeback [pages].
+    /// Under writeback \[pages\].
     pub writeback: u64,
-    /// NFS unstable [pages].
+    /// NFS unstable \[pages\].
     pub unstable: u64,
-    /// `bdi_dirty_limit(thresh)` [pages].
+    /// `bdi_dirty_limit(thresh)` \[pages\].
     pub thresh: u64,
-    /// bdi setpoint [pages], as bdi_position_ratio() derives it from its
+    /// bdi setpoint \[pages\], as bdi_position_ratio() derives it from its
     /// inputs (also when dirty is at the limit and the kernel returns
     /// before deriving it).
     pub setpoint: u64,
-    /// `write_bandwidth` [pages/s].
+    /// `write_bandwidth` \[pages/s\].
     pub write_bw: u64,
-    /// `avg_write_bandwidth` [pages/s].
+    /// `avg_write_bandwidth` \[pages/s\].
     pub avg_write_bw: u64,
-    /// `dirty_ratelimit` [pages/s].
+    /// `dirty_ratelimit` \[pages/s\].
     pub dirty_ratelimit: u64,
-    /// `balanced_dirty_ratelimit` [pages/s].
+    /// `balanced_dirty_ratelimit` \[pages/s\].
     pub balanced_ratelimit: u64,
-    /// Last task_ratelimit handed to a throttled task [pages/s].
+    /// Last task_ratelimit handed to a throttled task \[pages/s\].
     pub task_ratelimit: u64,
     /// The position ratio now, 1.0 = 1024; `None` where the kernel does
     /// not compute one: below patch 02, and at or below the freerun
     /// ceiling (balance_dirty_pages() leaves before it).
     pub pos_ratio: Option<u64>,
-    /// BDI_DIRTIED [pages].
+    /// BDI_DIRTIED \[pages\].
     pub dirtied: u64,
-    /// BDI_WRITTEN [pages].
+    /// BDI_WRITTEN \[pages\].
     pub written: u64,
     /// Live tasks writing to it.
     pub tasks: u32,
-    /// The longest pause balance_dirty_pages() would impose now [jiffies].
+    /// The longest pause balance_dirty_pages() would impose now \[jiffies\].
     pub max_pause: u64,
 }
 
 /// One throttling sleep, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PauseRecord {
-    /// When the sleep began [ns].
+    /// When the sleep began \[ns\].
     pub t_ns: u64,
     /// The task.
     pub task: u32,
     /// Its bdi.
     pub bdi: u16,
-    /// The sleep, or for a whole call its duration [jiffies].
+    /// The sleep, or for a whole call its duration \[jiffies\].
     pub pause: u32,
     /// True for the time a whole throttling call took, false for one sleep.
     pub call: bool,
@@ -96,7 +96,7 @@ pub struct Histogram {
 }
 
 impl Histogram {
-    /// Counts one value [jiffies].
+    /// Counts one value \[jiffies\].
     pub fn add(&mut self, value: u64) {
         let i = value as usize;
         if i >= self.counts.len() {
@@ -196,12 +196,12 @@ impl Count for u64 {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[repr(C)] // the run, updated at every value, first
 pub struct LogHistogram<C: Count = u32, const BITS: u32 = 8> {
-    /// The latest value [jiffies] and how many times in a row it came; not
+    /// The latest value \[jiffies\] and how many times in a row it came; not
     /// yet in `counts`.
     run: (u64, u32),
     /// Number of values.
     total: u64,
-    /// Largest value [jiffies].
+    /// Largest value \[jiffies\].
     max: u64,
     /// How many values equal to `max` are in `counts`: quantiles among
     /// them read `max` exactly.
@@ -210,16 +210,16 @@ pub struct LogHistogram<C: Count = u32, const BITS: u32 = 8> {
     counts: Vec<C>,
 }
 
-/// One task's distribution of sleeps [jiffies]: exact below 256 jiffies,
+/// One task's distribution of sleeps \[jiffies\]: exact below 256 jiffies,
 /// within 1/128 above (see [`LogHistogram`]).
 pub type TaskHistogram = LogHistogram<u32, 8>;
 
-/// A run-wide distribution of durations [jiffies]: exact below 8192
+/// A run-wide distribution of durations \[jiffies\]: exact below 8192
 /// jiffies, within 1/4096 above (see [`LogHistogram`]).
 pub type RunHistogram = LogHistogram<u64, 13>;
 
 impl<C: Count, const BITS: u32> LogHistogram<C, BITS> {
-    /// Values below this are counted exactly [jiffies].
+    /// Values below this are counted exactly \[jiffies\].
     pub const EXACT: u64 = 1 << BITS;
 
     /// The bucket of `value`: the value itself below `EXACT`, else its
@@ -242,7 +242,7 @@ impl<C: Count, const BITS: u32> LogHistogram<C, BITS> {
         ((i % half + half) as u64) << dropped
     }
 
-    /// Counts one value [jiffies].
+    /// Counts one value \[jiffies\].
     pub fn add(&mut self, value: u64) {
         self.total += 1;
         let (last, n) = &mut self.run;
@@ -320,43 +320,43 @@ impl<C: Count, const BITS: u32> LogHistogram<C, BITS> {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[repr(C)]
 pub struct TaskStats {
-    /// Every throttling sleep [jiffies].
+    /// Every throttling sleep \[jiffies\].
     pub pauses: TaskHistogram,
-    /// Pages it dirtied [pages].
+    /// Pages it dirtied \[pages\].
     pub dirtied: u64,
-    /// Longest time in one throttling call, foreground IO included [jiffies].
+    /// Longest time in one throttling call, foreground IO included \[jiffies\].
     pub throttled_max: u64,
     /// Throttling calls that blocked.
     pub throttled_calls: u64,
-    /// Time in throttling calls altogether [jiffies].
+    /// Time in throttling calls altogether \[jiffies\].
     pub throttled_total: u64,
-    /// Pages it wrote back itself (IO-full mode) [pages].
+    /// Pages it wrote back itself (IO-full mode) \[pages\].
     pub written_fg: u64,
-    /// Pipeline: bytes that arrived from the network [bytes].
+    /// Pipeline: bytes that arrived from the network \[bytes\].
     pub received_bytes: u64,
-    /// Pipeline: time the network stood still behind a full buffer [ns].
+    /// Pipeline: time the network stood still behind a full buffer \[ns\].
     pub net_stalled_ns: u64,
     /// Times it found every dirtyable page dirty and waited in reclaim.
     pub reclaim_stalls: u64,
-    /// When it started running [ns].
+    /// When it started running \[ns\].
     pub started_ns: Option<u64>,
-    /// When it exited [ns].
+    /// When it exited \[ns\].
     pub ended_ns: Option<u64>,
 }
 
 /// Run-wide statistics.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stats {
-    /// Every throttling sleep of every task [jiffies]: exact below 8192
+    /// Every throttling sleep of every task \[jiffies\]: exact below 8192
     /// jiffies, as sleeps always are.
     pub pauses: RunHistogram,
     /// Time in each throttling call that blocked, foreground IO included
-    /// [jiffies]: exact below 8192 jiffies, quantiles above it up to 1/4096
+    /// \[jiffies\]: exact below 8192 jiffies, quantiles above it up to 1/4096
     /// low (the longest call exact).
     pub throttled: RunHistogram,
-    /// Largest global dirty count seen [pages].
+    /// Largest global dirty count seen \[pages\].
     pub max_dirty: u64,
-    /// Largest `dirty - limit` seen right after pages were dirtied [pages].
+    /// Largest `dirty - limit` seen right after pages were dirtied \[pages\].
     pub max_over_limit: i64,
     /// balance_dirty_pages() calls.
     pub bdp_calls: u64,

@@ -31,7 +31,7 @@ use super::config::{NS_PER_SEC, NfsConfig};
 use super::engine::{Event, PageState, World};
 use super::kernel::{PAGE_SHIFT, PAGE_SIZE};
 
-/// `NFS_WAIT_PAGES`: the wait queue's wakeup hysteresis, 1 MiB [pages].
+/// `NFS_WAIT_PAGES`: the wait queue's wakeup hysteresis, 1 MiB \[pages\].
 const NFS_WAIT_PAGES: u64 = 1024 >> (PAGE_SHIFT - 10);
 
 /// Integer square root, as the kernel's `int_sqrt()`.
@@ -63,19 +63,19 @@ pub fn nfs_congestion_kb(total_pages: u64, dirty_thresh: u64, scaled: bool) -> u
 pub struct MountStats {
     /// WRITE RPCs completed.
     pub writes: u64,
-    /// Pages they carried [pages].
+    /// Pages they carried \[pages\].
     pub write_pages: u64,
-    /// Their time in the client's queue before the link took them [ns].
+    /// Their time in the client's queue before the link took them \[ns\].
     pub write_queue_ns: u64,
-    /// Their time from sending to the server's reply [ns].
+    /// Their time from sending to the server's reply \[ns\].
     pub write_rtt_ns: u64,
     /// COMMITs completed.
     pub commits: u64,
-    /// Pages they made stable [pages].
+    /// Pages they made stable \[pages\].
     pub commit_pages: u64,
-    /// Their time from sending to the server's reply [ns].
+    /// Their time from sending to the server's reply \[ns\].
     pub commit_rtt_ns: u64,
-    /// The most pages ever under writeback at once [pages].
+    /// The most pages ever under writeback at once \[pages\].
     pub writeback_max: u64,
 }
 
@@ -84,15 +84,15 @@ pub struct MountStats {
 /// group commit, as fsyncs on one journal share a transaction).
 #[derive(Clone, Debug, PartialEq)]
 struct CommitJob {
-    /// When the disk starts on it [ns].
+    /// When the disk starts on it \[ns\].
     start: u64,
-    /// Received data on disk before it [bytes].
+    /// Received data on disk before it \[bytes\].
     base: f64,
-    /// Received data it puts on disk [bytes].
+    /// Received data it puts on disk \[bytes\].
     cover: f64,
     /// Files with data in it: the disk seeks to each.
     files: usize,
-    /// When the disk is done with it [ns].
+    /// When the disk is done with it \[ns\].
     end: u64,
     /// The files whose COMMITs it answers.
     inodes: Vec<u32>,
@@ -103,25 +103,25 @@ struct CommitJob {
 pub struct NfsMount {
     /// Its parameters.
     pub config: NfsConfig,
-    /// `nfs_congestion_kb` in pages [pages].
+    /// `nfs_congestion_kb` in pages \[pages\].
     pub congestion_pages: u64,
     /// Writers must wait (the wait queue patch only).
     pub congested: bool,
-    /// Bytes the server received so far [bytes].
+    /// Bytes the server received so far \[bytes\].
     server_received: f64,
-    /// Bytes the server has on its disk [bytes].
+    /// Bytes the server has on its disk \[bytes\].
     server_flushed: f64,
-    /// When `server_flushed` was brought up to date [ns].
+    /// When `server_flushed` was brought up to date \[ns\].
     server_at: u64,
     /// COMMIT work queued or under way on the server's disk, oldest first.
     jobs: std::collections::VecDeque<CommitJob>,
-    /// COMMITs awaiting their reply: file, when sent [ns].
+    /// COMMITs awaiting their reply: file, when sent \[ns\].
     in_flight: Vec<(u32, u64)>,
     /// Files the server received data of since its disk last wrote them.
     unwritten_files: Vec<u32>,
     /// COMMITs sent.
     pub commits: u64,
-    /// Pages made stable by COMMITs [pages].
+    /// Pages made stable by COMMITs \[pages\].
     pub committed_pages: u64,
     /// WRITE and COMMIT counters.
     pub stats: MountStats,
@@ -147,7 +147,7 @@ impl NfsMount {
         }
     }
 
-    /// Time the server's disk takes to write `bytes` [ns].
+    /// Time the server's disk takes to write `bytes` \[ns\].
     fn disk_ns(&self, bytes: f64) -> u64 {
         (bytes.max(0.0) / self.config.server_bandwidth * NS_PER_SEC as f64) as u64
     }
@@ -175,14 +175,14 @@ impl NfsMount {
         self.server_at = self.server_at.max(now);
     }
 
-    /// Bytes received but not yet on the server's disk [bytes].
+    /// Bytes received but not yet on the server's disk \[bytes\].
     pub fn server_backlog(&mut self, now: u64) -> f64 {
         self.server_advance(now);
         self.server_received - self.server_flushed
     }
 
     /// How long the server takes to accept a WRITE of `bytes` to `inode`
-    /// on top of its link transfer [ns]: until a COMMIT of the same file
+    /// on top of its link transfer \[ns\]: until a COMMIT of the same file
     /// is answered (the fsync holds the file), and while the server is past
     /// its dirty limit, the time its disk needs to make room.
     pub fn server_delay(&mut self, now: u64, bytes: f64, inode: u32) -> u64 {
@@ -192,7 +192,7 @@ impl NfsMount {
         room.max(locked.unwrap_or(0))
     }
 
-    /// Notes a WRITE of `inode` the server received [bytes].
+    /// Notes a WRITE of `inode` the server received \[bytes\].
     pub fn received(&mut self, now: u64, bytes: f64, inode: u32) {
         self.server_advance(now);
         self.server_received += bytes;
@@ -205,7 +205,7 @@ impl NfsMount {
     /// received before it (the journal orders all data before the commit
     /// record), then commits its journal. It joins the job of a COMMIT that
     /// the disk has not started on yet, or queues a new job after the last.
-    /// Returns when the reply is expected [ns]; a later COMMIT joining the
+    /// Returns when the reply is expected \[ns\]; a later COMMIT joining the
     /// same job may delay it (see [`NfsMount::commit_reply_at`]).
     pub fn commit_done_at(&mut self, now: u64, inode: u32) -> u64 {
         self.server_advance(now);
@@ -291,7 +291,7 @@ impl World {
     }
 
     /// A WRITE RPC completed: its pages are written and become unstable.
-    /// It was queued at `queued_at` and sent at `sent_at` [ns].
+    /// It was queued at `queued_at` and sent at `sent_at` \[ns\].
     pub(super) fn nfs_write_done(&mut self, bdi: usize, inode: u32, pages: u64, queued_at: u64, sent_at: u64) {
         let now = self.now;
         let jiffies = self.jiffies();

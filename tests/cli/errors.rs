@@ -3,9 +3,11 @@
 use crate::common::{dirtyviz, tmp};
 
 fn fails_cleanly(args: &[&str], expect: &str) {
-    let out = dirtyviz().args(args).output().expect("runs");
+    // Even with backtraces asked for, a mistake of the user's gets none.
+    let out = dirtyviz().args(args).env("RUST_BACKTRACE", "1").output().expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{args:?}: exit code; stderr: {stderr}");
+    assert!(!stderr.to_lowercase().contains("backtrace") && !stderr.contains("this is a bug"), "{args:?}: {stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line, got: {stderr}");
     assert!(stderr.contains(expect), "{args:?}: {stderr:?} should mention {expect:?}");
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");

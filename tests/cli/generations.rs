@@ -51,7 +51,7 @@ fn io_less_and_io_full_write_alike_with_100_dd_on_xfs() {
     assert!(num(&ioless["pauses_ms"]["max"]) <= 200.0);
 }
 
-/// A throttling-call statistic of a summary [ms].
+/// A throttling-call statistic of a summary \[ms\].
 fn calls(s: &serde_json::Value, key: &str) -> f64 {
     num(&s["throttled_ms"][key])
 }

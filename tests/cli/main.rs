@@ -2,6 +2,7 @@
 
 mod behaviour;
 mod common;
+mod crash;
 mod dashboard;
 mod errors;
 mod exact;
