@@ -157,15 +157,14 @@ pub fn select<'a>(measured: &'a [Measured], kind: Option<&str>, half: Half) -> V
 }
 
 /// Runs every row for `duration_ns` on 3.1 and on the whole series;
-/// `progress(done, total)` is called after each run.
-pub fn measure(rows: &[Row], duration_ns: u64, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Vec<Measured>> {
+/// `ran()` is called after each of the `2 × rows.len()` runs.
+pub fn measure(rows: &[Row], duration_ns: u64, ran: &(dyn Fn() + Sync)) -> Result<Vec<Measured>> {
     let runs: Vec<(usize, u8)> = (0..rows.len()).flat_map(|i| [(i, 0), (i, 11)]).collect();
-    let done = std::sync::atomic::AtomicUsize::new(0);
     let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<f64> {
         let mut s = case::parse(rows[i].name)?;
         s.apply(&Overrides { patches: Some(patches), legacy: Some(LegacySpec::Linux31), ..Default::default() });
         let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
-        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, runs.len());
+        ran();
         Ok(summary.bdis.iter().map(|b| b.written_mbps).sum())
     });
     let mut rates = rates.into_iter();

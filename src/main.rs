@@ -368,9 +368,9 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         )));
     }
     dirtyviz::interrupt::catch();
-    let progress = ProgressLine::on_terminal();
-    let measured = cases::measure(&rows, args.duration, &|done, total| progress.show(done, total));
-    progress.clear();
+    let progress = dirtyviz::run::progress::Progress::new("cases: runs", 2 * rows.len());
+    let measured = cases::measure(&rows, args.duration, &|| progress.tick());
+    drop(progress);
     let measured = measured?;
     out(format_args!("{}", cases::report(&measured).trim_end()));
     let bounds = cases::Bounds { ratio: args.max_error, rate: args.max_rate_error, kind: args.max_kind_error };
@@ -379,31 +379,6 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         eprintln!("{f}");
     }
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) })
-}
-
-/// A one-line progress indicator on stderr, shown only when stderr is a
-/// terminal: runs done out of the total and the time elapsed.
-struct ProgressLine {
-    started: Option<std::time::Instant>,
-}
-
-impl ProgressLine {
-    fn on_terminal() -> ProgressLine {
-        use std::io::IsTerminal;
-        ProgressLine { started: std::io::stderr().is_terminal().then(std::time::Instant::now) }
-    }
-
-    fn show(&self, done: usize, total: usize) {
-        if let Some(t) = self.started {
-            eprint!("\r\x1b[Kcases: {done}/{total} runs, {:.0} s", t.elapsed().as_secs_f64());
-        }
-    }
-
-    fn clear(&self) {
-        if self.started.is_some() {
-            eprint!("\r\x1b[K");
-        }
-    }
 }
 
 fn replay(args: &ReplayArgs) -> Result<ExitCode> {
