@@ -188,7 +188,11 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
     if opts.out.exists() && !opts.out.is_dir() {
         return Err(Error::invalid(format!("--out {}: not a directory", opts.out.display())));
     }
-    std::fs::create_dir_all(&opts.out).map_err(Error::io(&opts.out, "cannot create the directory"))?;
+    // The directory is the output here: like any output's, its own
+    // directory must exist; it is created, not its parents.
+    if !opts.out.is_dir() {
+        std::fs::create_dir(&opts.out).map_err(Error::io(&opts.out, "cannot create the directory"))?;
+    }
     let ext = match opts.format {
         PlotFormat::Svg => "svg",
         PlotFormat::Png => "png",
