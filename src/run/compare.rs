@@ -37,15 +37,27 @@ struct Row {
     decimals: usize,
 }
 
-/// Pages written per second by every bdi [MiB/s].
+/// Pages written per second by every bdi \[MiB/s\].
 fn throughput(s: &Summary) -> f64 {
     s.bdis.iter().map(|b| b.written_mbps).sum()
 }
 
-/// Mean dirty pages after settling, above (+) or below (−) the setpoint [%].
+/// Whether the side's kernel has a setpoint: patch 02 brought it; 3.1
+/// and 2.6.38 compute it here only as a shadow, which the table leaves out.
+fn has_setpoint(s: &Summary) -> bool {
+    s.patches >= 2
+}
+
+/// The global setpoint, where the kernel has one \[MiB\].
+fn setpoint(s: &Summary) -> Option<f64> {
+    has_setpoint(s).then_some(s.global.setpoint_mb)
+}
+
+/// Mean dirty pages after settling, above (+) or below (−) the setpoint \[%\].
 fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     let g = &s.global;
-    g.dirty_mean_mb.filter(|_| g.setpoint_mb > 0.0).map(|m| 100.0 * (m - g.setpoint_mb) / g.setpoint_mb)
+    let sp = setpoint(s).filter(|&sp| sp > 0.0)?;
+    g.dirty_mean_mb.map(|m| 100.0 * (m - sp) / sp)
 }
 
 /// Longest time a task spent in one throttling call \[ms\].
@@ -61,7 +73,7 @@ impl Compared {
         vec![
             row("throughput [MiB/s]", &|s| Some(throughput(s)), 1),
             row("dirty mean [MiB]", &|s| s.global.dirty_mean_mb, 1),
-            row("setpoint [MiB]", &|s| Some(s.global.setpoint_mb), 1),
+            row("setpoint [MiB]", &setpoint, 1),
             row("dirty vs setpoint [%]", &dirty_vs_setpoint, 1),
             row("dirty max [MiB]", &|s| Some(s.global.dirty_max_mb), 1),
             row("limit [MiB]", &|s| Some(s.global.limit_mb), 1),
@@ -106,6 +118,11 @@ impl Compared {
         let _ = writeln!(s, "{:name_w$}  {head_a:>wa$}  {head_b:>wb$}  {:>wd$}", "", "B − A");
         for (r, [va, vb, d]) in rows.iter().zip(&shown) {
             let _ = writeln!(s, "{:name_w$}  {va:>wa$}  {vb:>wb$}  {d:>wd$}", r.name);
+        }
+        for (side, sum) in [("A", a), ("B", &self.b)] {
+            if !has_setpoint(sum) {
+                let _ = writeln!(s, "note {side}      {} has no setpoint: –", printable(&sum.kernel));
+            }
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {
             if let Some(at) = sum.trace_stopped_s {
