@@ -68,8 +68,8 @@ fn main() -> ExitCode {
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
-        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args).map(|_| ExitCode::SUCCESS),
-        Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args).map(|_| ExitCode::SUCCESS),
+        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args),
+        Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args),
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),
         Some(Command::Completions(args)) => {

@@ -27,6 +27,24 @@ pub struct TraceViewArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the dashboard's screen as text instead of opening it (for
+    /// scripts and tests); see --at, --size and --keys.
+    #[arg(long, conflicts_with_all = ["summary_json", "csv"])]
+    pub snapshot: bool,
+    /// The playhead of --snapshot on the trace's clock from its first
+    /// event, e.g. 12s (default: the end).
+    #[arg(long, value_name = "TIME", requires = "snapshot", value_parser = crate::cli::duration)]
+    pub at: Option<u64>,
+    /// The terminal size of --snapshot, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = crate::cli::screen_size)]
+    pub size: (u16, u16),
+    /// Keys pressed before --snapshot, space-separated as `dirtyviz
+    /// snapshot --keys` takes them (left and right seek).
+    #[arg(long, value_name = "KEYS", requires = "snapshot", allow_hyphen_values = true)]
+    pub keys: Option<String>,
+    /// The palette.
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
 }
 
 /// `dirtyviz live`.
@@ -51,4 +69,7 @@ pub struct LiveArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The palette of the dashboard.
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
 }

@@ -476,7 +476,7 @@ impl KernelSide {
 }
 
 /// A bdi sample before the bdi is first seen: all unknown.
-fn empty_bdi() -> BdiSample {
+pub fn empty_bdi() -> BdiSample {
     BdiSample {
         dirty: 0,
         writeback: 0,
