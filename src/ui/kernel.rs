@@ -736,6 +736,11 @@ fn quantity_of(n: u8, name: &str) -> Option<Quantity> {
 /// tracepoint prints, each line from when its quantity is known, and a
 /// notice naming the events to enable for what is missing.
 pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
+    if n > 1 && side.bdi_names().is_empty() {
+        let mut data = ChartData::new(Vec::new(), [0.0, 1.0], "");
+        data.notice = Some("no bdi yet: a balance_dirty_pages or bdi_dirty_ratelimit event names one".into());
+        return data;
+    }
     let mut data = view::chart_of(&trace_source(side), n, bdi, window_s, width, log);
     // No tracepoint prints a bdi's writeback pages or max_pause.
     data.series.retain(|s| !matches!((n, s.name), (2, "writeback") | (5, "max_pause")));
