@@ -757,6 +757,16 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         data.values.truncate(1);
         data.short_values.truncate(1);
     }
+    let known_now = |q: Quantity| cov.since(q, bdi).is_some_and(|t| t <= side.at_ns());
+    if n == 4
+        && !known_now(Quantity::AvgWriteBw)
+        && let Some(b) = side.samples().back().and_then(|s| s.bdis.get(bdi))
+    {
+        // No bandwidth yet: the title says only what is known.
+        let rate = show(mib(b.dirty_ratelimit));
+        data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
+        data.short_values = vec![format!("rate {rate}")];
+    }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.
         data.series.clear();
@@ -1050,4 +1060,65 @@ fn draw_model_head(ctx: &Ctx, model: &Model, frame: &mut Frame, area: Rect) {
         Line::styled(fit_segments(&items, area.width as usize), ctx.theme.text),
     ];
     frame.render_widget(Paragraph::new(text), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GDS: &str =
+        "global_dirty_state: dirty=100 writeback=20 bg_thresh=1000 thresh=2000 limit=2000 dirtied=0 written=0";
+
+    /// A trace of global_dirty_state every 100 ms for `secs` seconds.
+    fn trace(secs: u32) -> String {
+        (0..=secs * 10).map(|i| format!("a-1 [000] {}.{}: {GDS}\n", 100 + i / 10, i % 10)).collect()
+    }
+
+    fn app(text: &str) -> TraceApp {
+        let side = KernelSide::from_text("t", text).expect("a trace");
+        TraceApp::new(side, None, ThemeKind::Mono, Marker::Braille)
+    }
+
+    #[test]
+    fn play_moves_the_playhead_at_the_speed_asked_and_stops_at_the_end() {
+        let mut a = app(&trace(20));
+        assert_eq!((a.side().at_ns(), a.paused()), (0, false), "a file plays from its start");
+        a.tick(Duration::from_millis(500));
+        assert_eq!(a.side().at_ns(), 500_000_000);
+        a.update(Msg::Faster);
+        a.update(Msg::Faster);
+        assert_eq!(SPEEDS[a.speed], 5.0);
+        a.tick(Duration::from_secs(1));
+        assert_eq!(a.side().at_ns(), 5_500_000_000);
+        a.tick(Duration::from_secs(10));
+        let end = a.side().end_ns();
+        assert!((20_000_000_000..=20_100_000_000).contains(&end), "{end}");
+        assert_eq!(a.side().at_ns(), end, "no further than the trace");
+        a.tick(Duration::from_millis(50));
+        assert!(a.paused(), "paused at the end");
+        a.update(Msg::TogglePause);
+        assert_eq!((a.side().at_ns(), a.paused()), (0, false), "space at the end plays it again");
+        a.update(Msg::AddDd);
+        assert!(a.note.contains("read, not run"), "{}", a.note);
+    }
+
+    #[test]
+    fn a_live_trace_follows_its_end_unless_frozen() {
+        let side = KernelSide::live("trace_pipe");
+        let mut a = TraceApp::new(side, None, ThemeKind::Mono, Marker::Braille);
+        let lines = trace(2);
+        let lines: Vec<&str> = lines.lines().collect();
+        a.feed(lines[..11].iter().copied());
+        let first = a.side().at_ns();
+        assert_eq!(first, a.side().end_ns());
+        assert!(first > 0);
+        a.update(Msg::TogglePause);
+        a.feed(lines[11..].iter().copied());
+        assert_eq!(a.side().at_ns(), first, "frozen");
+        assert!(a.side().end_ns() > first);
+        a.update(Msg::TogglePause);
+        assert_eq!(a.side().at_ns(), a.side().end_ns(), "follows again");
+        a.update(Msg::Seek(-1));
+        assert!(a.paused(), "seeking back freezes a live trace");
+    }
 }

@@ -7,6 +7,7 @@ mod errors;
 mod exact;
 mod generations;
 mod ktrace;
+mod kview;
 mod lessons;
 mod plot;
 mod robust;
