@@ -48,7 +48,10 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     if args.snapshot || (!headless && on_a_terminal()) {
         return dashboard(args);
     }
-    let a = analyse(&args.file, args.csv.is_some())?;
+    let a = match &args.file {
+        Some(file) => analyse(file, args.csv.is_some())?,
+        None => super::analyse_example(args.csv.is_some())?,
+    };
     if let Some(path) = &args.csv {
         write_csv(path, &a)?;
     }
@@ -77,7 +80,10 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         Some(k) => snapshot_keys(k)?,
         None => Vec::new(),
     };
-    let side = KernelSide::open(&args.file)?;
+    let side = match &args.file {
+        Some(file) => KernelSide::open(file)?,
+        None => KernelSide::from_text(super::EXAMPLE.0, super::EXAMPLE.1)?,
+    };
     let model = match args.fit {
         true => {
             let f = fit::scenario(&side.summary())?;
