@@ -152,7 +152,7 @@ pub struct SnapshotArgs {
     /// The world (not with --lesson).
     #[command(flatten)]
     pub world: WorldArgs,
-    /// Show a lesson instead: an id (00-15) or a lesson file.
+    /// Show a lesson instead: an id (00-16) or a lesson file.
     #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["scenario", "case", "compare"])]
     pub lesson: Option<String>,
     /// The lesson's step (1 is the first).
@@ -230,7 +230,7 @@ pub struct ReplayArgs {
 /// `dirtyviz lesson`.
 #[derive(Debug, Args)]
 pub struct LessonArgs {
-    /// A lesson id (00-15) or a lesson file.
+    /// A lesson id (00-16) or a lesson file.
     #[arg(value_name = "ID|FILE")]
     pub lesson: Option<String>,
     /// How the dashboard looks.
