@@ -83,9 +83,11 @@ impl Model {
     fn go_to(&mut self, t: u64) {
         if t < self.session.sim_ns {
             // A world runs forward only; going back runs it again.
+            let label = self.session.sides[0].label.clone();
             if self.session.build().is_err() {
                 return;
             }
+            self.session.sides[0].label = label;
         }
         self.session.advance_to(t);
     }

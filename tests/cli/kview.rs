@@ -107,6 +107,9 @@ fn fit_sets_the_kernel_beside_the_model_on_shared_axes() {
     assert_eq!(s.matches("thresh 400 MiB").count(), 2, "{s}");
     assert_eq!(s.matches("1 global dirty pages").count(), 2, "{s}");
     assert_eq!(s.matches("5 pauses").count(), 2, "{s}");
+    // Seeking back runs the model again, still labelled B.
+    let s = screen(&fixture(SHIPPED), &["--fit", "--at", "10s", "--keys", "left"]);
+    assert!(s.contains("B model: the fitted scenario") && s.contains("t 5.0 / 20.0 s"), "{s}");
 }
 
 #[test]
