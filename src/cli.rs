@@ -75,10 +75,13 @@ pub enum Command {
     /// Run the test cases of the patch series' result tables on 3.1 and on the
     /// whole series, and print the series' rates beside the model's.
     Cases(CasesArgs),
-    /// Read a real kernel's trace of the writeback events (ftrace,
-    /// trace-cmd report, perf script) and summarise it.
+    /// Open a real kernel's trace of the writeback events (ftrace,
+    /// trace-cmd report, perf script) on the dashboard, playing on its own
+    /// clock; with --summary-json or --csv, or not on a terminal, summarise
+    /// it instead.
     View(crate::ktrace::cli::TraceViewArgs),
-    /// Trace the running kernel's writeback events (root).
+    /// Show the running kernel's writeback events live on the dashboard
+    /// (root); headless with --duration, --summary-json or --csv.
     Live(crate::ktrace::cli::LiveArgs),
     /// Run a world (or a lesson's step) headless and write the five charts
     /// as figures for slides and papers (SVG or PNG).

@@ -54,7 +54,8 @@ pub struct TraceViewArgs {
 /// `dirtyviz live`.
 #[derive(Debug, Args)]
 pub struct LiveArgs {
-    /// How long to read, e.g. 10s or 2m (default: until Ctrl-C).
+    /// Read headless for this long, e.g. 10s or 2m, then report (without
+    /// it, on a terminal: the dashboard until q).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = crate::cli::duration)]
     pub duration: Option<u64>,
     /// Write the summary as JSON.
