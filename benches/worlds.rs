@@ -34,11 +34,11 @@ struct Bench {
 /// What one run measured.
 #[derive(Clone, Copy)]
 struct Measured {
-    /// CPU time of the simulation [ns].
+    /// CPU time of the simulation \[ns\].
     cpu_ns: u64,
     /// Events the world processed.
     events: u64,
-    /// Peak resident memory of the process [KiB]; `None` without /proc.
+    /// Peak resident memory of the process \[KiB\]; `None` without /proc.
     peak_rss_kib: Option<u64>,
 }
 
@@ -61,13 +61,13 @@ fn worlds() -> Vec<Bench> {
     all
 }
 
-/// CPU time this thread has used [ns], if the system tells.
+/// CPU time this thread has used \[ns\], if the system tells.
 fn thread_cpu_ns() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     text.split_whitespace().next()?.parse().ok()
 }
 
-/// Peak resident memory of this process [KiB], if the system tells.
+/// Peak resident memory of this process \[KiB\], if the system tells.
 fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -105,7 +105,7 @@ fn run_child(scenario: &str, seconds: u64, dd: Option<u32>) -> Result<(), String
     Ok(())
 }
 
-/// A world is run again until this much CPU time has passed [ns].
+/// A world is run again until this much CPU time has passed \[ns\].
 const MIN_CPU_NS: u64 = 300_000_000;
 
 /// Runs one world in a child process and reads what it measured.

@@ -1,9 +1,15 @@
 //! `dirtyviz cases`: the seed's result tables beside this model.
 //!
 //! The seed measured each test case on vanilla 3.1 and on 3.1 with the
-//! IO-less series. Disks differ, so absolute rates do not carry over; what
-//! the model has to reproduce is how the two kernels compare, case by case:
-//! the IO-less rate over the 3.1 rate.
+//! IO-less series, on four test machines (see [`crate::scenario::machine`]).
+//! The model runs each case on its machine's profile, on both kernels, and
+//! is judged two ways: how far its rates are from the seed's (the mean of
+//! |model/seed − 1| over both kernels) and how far its IO-less/3.1 ratio is
+//! from the seed's.
+//!
+//! The profiles' fitted numbers are fitted on the cases of even line
+//! number in `assets/seed-table.txt`; the cases of odd line number are held
+//! out, and the errors are reported for each half apart.
 
 use std::fmt::Write as _;
 
@@ -11,7 +17,7 @@ use crate::error::Result;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::{LegacySpec, Overrides, case};
 
-/// The seed's throughput for each test case [MB/s].
+/// The seed's throughput for each test case [MiB/s].
 const TABLE: &str = include_str!("../assets/seed-table.txt");
 
 /// One row of the seed's tables.
@@ -19,9 +25,11 @@ const TABLE: &str = include_str!("../assets/seed-table.txt");
 pub struct Row {
     /// The test case.
     pub name: &'static str,
-    /// Vanilla 3.1 [MB/s].
+    /// Line of `assets/seed-table.txt` it is on (from 1).
+    pub line: usize,
+    /// Vanilla 3.1 [MiB/s].
     pub legacy: f64,
-    /// 3.1 with the IO-less series [MB/s].
+    /// 3.1 with the IO-less series [MiB/s].
     pub ioless: f64,
 }
 
@@ -30,22 +38,32 @@ impl Row {
     pub fn ratio(&self) -> f64 {
         self.ioless / self.legacy
     }
+
+    /// True for the half the machine profiles are fitted on (even lines);
+    /// the other half is held out.
+    pub fn fitted(&self) -> bool {
+        self.line.is_multiple_of(2)
+    }
 }
 
 /// Every row of the seed's tables, in their order.
 pub fn rows() -> Vec<Row> {
     TABLE
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
             let mut f = l.split_whitespace();
             let mut num = || f.next().and_then(|v| v.parse().ok()).expect("the shipped table holds two rates per row");
             let (legacy, ioless) = (num(), num());
             let name = l.rsplit(' ').next().expect("the shipped table names every case");
-            Row { name, legacy, ioless }
+            Row { name, line: i + 1, legacy, ioless }
         })
         .collect()
 }
+
+/// The kinds of world the seed's cases run on, in the order they are reported.
+pub const KINDS: [&str; 5] = ["single disk", "JBOD", "RAID0", "USB key", "NFS"];
 
 /// The kind of world a test case runs on, from its name's prefix.
 pub fn group(name: &str) -> &'static str {
@@ -62,14 +80,14 @@ pub fn group(name: &str) -> &'static str {
     }
 }
 
-/// A row and what the model writes on both kernels [MiB/s].
+/// A row and what the model writes on both kernels \[MiB/s\].
 #[derive(Clone, Debug)]
 pub struct Measured {
     /// The seed's row.
     pub row: Row,
-    /// Linux 3.1 in the model [MiB/s].
+    /// Linux 3.1 in the model \[MiB/s\].
     pub legacy: f64,
-    /// The whole series in the model [MiB/s].
+    /// The whole series in the model \[MiB/s\].
     pub ioless: f64,
 }
 
@@ -84,15 +102,70 @@ impl Measured {
     pub fn error(&self) -> Option<f64> {
         self.ratio().map(|r| (r - self.row.ratio()).abs())
     }
+
+    /// |model/seed − 1| of the rate, for 3.1 and for IO-less.
+    pub fn rate_errors(&self) -> [f64; 2] {
+        [(self.legacy / self.row.legacy - 1.0).abs(), (self.ioless / self.row.ioless - 1.0).abs()]
+    }
 }
 
-/// Runs every row for `duration_ns` on 3.1 and on the whole series.
-pub fn measure(rows: &[Row], duration_ns: u64) -> Result<Vec<Measured>> {
+/// Mean error of the ratio over the rows of `measured` that have one, or
+/// None when none has.
+pub fn mean_error<'a>(measured: impl IntoIterator<Item = &'a Measured>) -> Option<f64> {
+    let (sum, n) = measured.into_iter().filter_map(Measured::error).fold((0.0, 0), |(s, n), e| (s + e, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Mean |model/seed − 1| of the rates over both kernels of every row, or
+/// None for no rows.
+pub fn mean_rate_error<'a>(measured: impl IntoIterator<Item = &'a Measured>) -> Option<f64> {
+    let (sum, n) = measured.into_iter().flat_map(Measured::rate_errors).fold((0.0, 0), |(s, n), e| (s + e, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Mean |model/seed − 1| of one kernel's rate (0: 3.1, 1: IO-less), or
+/// None for no rows.
+pub fn mean_kernel_error<'a>(measured: impl IntoIterator<Item = &'a Measured>, kernel: usize) -> Option<f64> {
+    let (sum, n) = measured.into_iter().map(|m| m.rate_errors()[kernel]).fold((0.0, 0), |(s, n), e| (s + e, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Which half of the table: the fitted one, the held-out one, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// Even lines: the profiles were fitted on them.
+    Fitted,
+    /// Odd lines: held out.
+    HeldOut,
+    /// Every row.
+    All,
+}
+
+impl Half {
+    fn holds(self, row: &Row) -> bool {
+        match self {
+            Half::Fitted => row.fitted(),
+            Half::HeldOut => !row.fitted(),
+            Half::All => true,
+        }
+    }
+}
+
+/// The rows of one kind (or of every kind, `None`) in one half.
+pub fn select<'a>(measured: &'a [Measured], kind: Option<&str>, half: Half) -> Vec<&'a Measured> {
+    measured.iter().filter(|m| kind.is_none_or(|k| group(m.row.name) == k) && half.holds(&m.row)).collect()
+}
+
+/// Runs every row for `duration_ns` on 3.1 and on the whole series;
+/// `progress(done, total)` is called after each run.
+pub fn measure(rows: &[Row], duration_ns: u64, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Vec<Measured>> {
     let runs: Vec<(usize, u8)> = (0..rows.len()).flat_map(|i| [(i, 0), (i, 11)]).collect();
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<f64> {
         let mut s = case::parse(rows[i].name)?;
         s.apply(&Overrides { patches: Some(patches), legacy: Some(LegacySpec::Linux31), ..Default::default() });
         let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
+        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, runs.len());
         Ok(summary.bdis.iter().map(|b| b.written_mbps).sum())
     });
     let mut rates = rates.into_iter();
@@ -105,52 +178,118 @@ pub fn measure(rows: &[Row], duration_ns: u64) -> Result<Vec<Measured>> {
         .collect()
 }
 
-/// Mean error of the ratio over the rows of `measured` that have one, or
-/// None when none has.
-pub fn mean_error<'a>(measured: impl IntoIterator<Item = &'a Measured>) -> Option<f64> {
-    let (sum, n) = measured.into_iter().filter_map(Measured::error).fold((0.0, 0), |(s, n), e| (s + e, n + 1));
-    (n > 0).then(|| sum / n as f64)
+/// `x` with three decimals, or `-` for nothing measured.
+fn cell(x: Option<f64>, width: usize) -> String {
+    x.map_or_else(|| format!("{:>width$}", "-"), |v| format!("{v:>width$.3}"))
 }
 
 /// The table: each case with the seed's rates and the model's, then the
-/// mean error of the ratio, overall and per kind of world.
+/// errors per kind of world and half of the table.
 pub fn report(measured: &[Measured]) -> String {
     let width = measured.iter().map(|m| m.row.name.len()).max().unwrap_or(4).max(4);
     let mut s = String::new();
-    let _ = writeln!(s, "{:width$}   seed: 3.1  IO-less  ratio │ model: 3.1  IO-less  ratio", "case");
+    let _ = writeln!(
+        s,
+        "{:width$}  half  │ seed [MiB/s]: 3.1  IO-less  ratio │ model [MiB/s]: 3.1  IO-less  ratio │ model/seed−1: 3.1  IO-less",
+        "case"
+    );
     for m in measured {
         let ratio = m.ratio().map_or_else(|| "-".to_string(), |r| format!("{r:.2}"));
+        let [e31, eio] = m.rate_errors();
+        let signed = |model: f64, seed: f64| format!("{:+.0}%", 100.0 * (model / seed - 1.0));
         let _ = writeln!(
             s,
-            "{:width$}   {:9.2} {:8.2} {:6.2} │ {:10.2} {:8.2} {ratio:>6}",
+            "{:width$}  {:4}  │ {:17.2} {:8.2} {:6.2} │ {:18.2} {:8.2} {ratio:>6} │ {:>17} {:>8}",
             m.row.name,
+            if m.row.fitted() { "fit" } else { "held" },
             m.row.legacy,
             m.row.ioless,
             m.row.ratio(),
             m.legacy,
             m.ioless,
+            if e31.is_finite() { signed(m.legacy, m.row.legacy) } else { "-".into() },
+            if eio.is_finite() { signed(m.ioless, m.row.ioless) } else { "-".into() },
         );
     }
     let compared = measured.iter().filter(|m| m.ratio().is_some()).count();
     if compared < measured.len() {
         let _ = writeln!(s, "{} cases wrote nothing on 3.1 in this time: give them longer", measured.len() - compared);
     }
-    if let Some(all) = mean_error(measured) {
-        let _ = write!(s, "IO-less/3.1 ratio, model against seed: mean error {all:.3} over {compared} cases");
-        let mut groups: Vec<&str> = measured.iter().map(|m| group(m.row.name)).collect();
-        groups.sort_unstable();
-        groups.dedup();
-        let parts: Vec<String> = groups
-            .iter()
-            .filter_map(|g| {
-                let of: Vec<&Measured> =
-                    measured.iter().filter(|m| group(m.row.name) == *g && m.ratio().is_some()).collect();
-                mean_error(of.iter().copied()).map(|e| format!("{g} {e:.3} ({})", of.len()))
-            })
-            .collect();
-        let _ = writeln!(s, " ({})", parts.join(", "));
+    let _ = writeln!(
+        s,
+        "\nmodel against seed: mean |model/seed − 1| of the MiB/s of both kernels (and of each, held out), and mean |Δ| of the IO-less/3.1 ratio"
+    );
+    let _ = writeln!(
+        s,
+        "{:12} {:>16} {:>9} {:>9} {:>16} {:>16} {:>16} {:>16}",
+        "kind", "rate held-out", "3.1", "IO-less", "rate fitted", "rate all", "ratio held-out", "ratio all"
+    );
+    let line = |label: &str, kind: Option<&str>| {
+        let of = |half| select(measured, kind, half);
+        let (held, fit, all) = (of(Half::HeldOut), of(Half::Fitted), of(Half::All));
+        let with_n = |e: Option<f64>, n: usize| format!("{} ({n:>3})", cell(e, 9));
+        let compared = |rows: &[&Measured]| rows.iter().filter(|m| m.ratio().is_some()).count();
+        format!(
+            "{label:12} {:>16} {:>9} {:>9} {:>16} {:>16} {:>16} {:>16}\n",
+            with_n(mean_rate_error(held.iter().copied()), held.len()),
+            cell(mean_kernel_error(held.iter().copied(), 0), 9),
+            cell(mean_kernel_error(held.iter().copied(), 1), 9),
+            with_n(mean_rate_error(fit.iter().copied()), fit.len()),
+            with_n(mean_rate_error(all.iter().copied()), all.len()),
+            with_n(mean_error(held.iter().copied()), compared(&held)),
+            with_n(mean_error(all.iter().copied()), compared(&all)),
+        )
+    };
+    for kind in KINDS {
+        if measured.iter().any(|m| group(m.row.name) == kind) {
+            s.push_str(&line(kind, Some(kind)));
+        }
     }
+    s.push_str(&line("all", None));
     s
+}
+
+/// Bounds `dirtyviz cases` checks on the held-out cases, each optional.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bounds {
+    /// Mean error of the IO-less/3.1 ratio.
+    pub ratio: Option<f64>,
+    /// Mean rate error over the held-out cases.
+    pub rate: Option<f64>,
+    /// Mean rate error over the held-out cases of each kind.
+    pub kind: Option<f64>,
+}
+
+/// The bounds `measured` passes, as one line each for those it does not.
+pub fn failures(measured: &[Measured], bounds: &Bounds) -> Vec<String> {
+    let mut out = Vec::new();
+    let held = select(measured, None, Half::HeldOut);
+    if let Some(max) = bounds.ratio {
+        match mean_error(held.iter().copied()) {
+            Some(e) if e > max => {
+                out.push(format!("held-out mean error of the IO-less/3.1 ratio {e:.3} exceeds {max}"))
+            }
+            None => out.push("no held-out case wrote anything on 3.1 in this time: nothing to compare".into()),
+            Some(_) => {}
+        }
+    }
+    if let Some(max) = bounds.rate {
+        match mean_rate_error(held.iter().copied()) {
+            Some(e) if e > max => out.push(format!("held-out mean rate error {e:.3} exceeds {max}")),
+            None => out.push("no held-out case among these: nothing to compare".into()),
+            Some(_) => {}
+        }
+    }
+    if let Some(max) = bounds.kind {
+        for kind in KINDS {
+            if let Some(e) = mean_rate_error(select(measured, Some(kind), Half::HeldOut))
+                && e > max
+            {
+                out.push(format!("held-out mean rate error of {kind} {e:.3} exceeds {max}"));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -164,6 +303,9 @@ mod tests {
         let first = &rows[0];
         assert_eq!(first.name, "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X");
         assert_eq!((first.legacy, first.ioless), (54.39, 54.73));
+        // Three comment lines come first: the first case is on line 4.
+        assert_eq!((first.line, first.fitted()), (4, true));
+        assert_eq!(rows.iter().filter(|r| r.fitted()).count(), 60);
         for r in &rows {
             assert!(case::parse(r.name).is_ok(), "{} is a case name", r.name);
             assert!(r.legacy > 0.0 && r.ioless > 0.0);
@@ -173,17 +315,30 @@ mod tests {
     }
 
     #[test]
-    fn errors_compare_ratios_not_rates() {
-        let row = Row { name: "x", legacy: 50.0, ioless: 55.0 };
-        let m = Measured { row: row.clone(), legacy: 100.0, ioless: 100.0 };
+    fn errors_compare_rates_and_ratios() {
+        let row = |line| Row { name: "x", line, legacy: 50.0, ioless: 55.0 };
+        let m = Measured { row: row(5), legacy: 100.0, ioless: 100.0 };
         let e = m.error().expect("3.1 wrote");
         assert!((e - 0.1).abs() < 1e-12);
-        // A run too short to write anything is left out, and said so.
-        let idle = Measured { row, legacy: 0.0, ioless: 0.0 };
+        // 100 against 50 is +100%, 100 against 55 +81.8%.
+        let r = mean_rate_error([&m]).expect("one row");
+        assert!((r - (1.0 + 45.0 / 55.0) / 2.0).abs() < 1e-12, "{r}");
+        // A run too short to write anything is left out of the ratio, and said so.
+        let idle = Measured { row: row(6), legacy: 0.0, ioless: 0.0 };
         assert_eq!(idle.error(), None);
         assert_eq!(mean_error([&m, &idle, &m]), Some(e));
-        let text = report(&[m, idle]);
-        assert!(text.contains("mean error 0.100 over 1 cases (single disk 0.100 (1))"), "{text}");
+        let both = [m, idle];
+        let text = report(&both);
         assert!(text.contains("1 cases wrote nothing on 3.1 in this time"), "{text}");
+        assert!(text.contains("single disk"), "{text}");
+        // The halves: line 5 is held out, line 6 fitted.
+        assert_eq!(select(&both, None, Half::HeldOut).len(), 1);
+        assert_eq!(select(&both, Some("single disk"), Half::Fitted)[0].row.line, 6);
+        let f = failures(&both, &Bounds { ratio: Some(0.05), rate: Some(0.5), kind: Some(2.0) });
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(f[0].contains("ratio 0.100 exceeds 0.05") && f[1].contains("held-out mean rate error 0.909"), "{f:?}");
+        // Only the held-out half counts: line 6 alone has nothing to judge.
+        let f = failures(&both[1..], &Bounds { ratio: Some(1.0), ..Bounds::default() });
+        assert!(f[0].contains("no held-out case"), "{f:?}");
     }
 }

@@ -75,6 +75,9 @@ pub enum Command {
     /// Run the test cases of the patch series' result tables on 3.1 and on the
     /// whole series, and print the series' rates beside the model's.
     Cases(CasesArgs),
+    /// List the seed's test machines the cases run on, with where each of
+    /// their numbers comes from.
+    Machines,
     /// Open a real kernel's trace of the writeback events (ftrace,
     /// trace-cmd report, perf script) on the dashboard, playing on its own
     /// clock; with --summary-json or --csv, or not on a terminal, summarise
@@ -211,9 +214,18 @@ pub struct CasesArgs {
     /// Simulated time per run.
     #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
     pub duration: u64,
-    /// Exit 1 when the mean error of the IO-less/3.1 ratio exceeds this.
+    /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
+    /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_error: Option<f64>,
+    /// Exit 1 when the mean |model/seed − 1| of the rates over the
+    /// held-out cases exceeds this.
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
+    pub max_rate_error: Option<f64>,
+    /// Exit 1 when that error over the held-out cases of any one kind of
+    /// world (single disk, JBOD, RAID0, USB key, NFS) exceeds this.
+    #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
+    pub max_kind_error: Option<f64>,
 }
 
 /// `dirtyviz replay`.
@@ -228,6 +240,14 @@ pub struct ReplayArgs {
     /// Stop the trace before it grows past SIZE (e.g. 500M, 2G).
     #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
     pub max_trace_size: Option<u64>,
+    /// Write side A's time series (one row per 100 ms, and one at each
+    /// change) as CSV, as `run --csv` does, from its last restart on.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write side A's summary as JSON, as `run --summary-json` does, of
+    /// the world it ran at the end (from its last restart on).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
 }
 
 /// `dirtyviz lesson`.
@@ -348,6 +368,13 @@ pub struct RunArgs {
     /// Simulated time to run, e.g. 60s, 500ms, 10m (default: the scenario's).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
     pub duration: Option<u64>,
+    /// Run both sides of an A/B comparison in lockstep, as the dashboard's
+    /// --compare: legacy, 2.6.38, patches=N or dirty-ratio=N. The report
+    /// sets their figures side by side; --trace and --csv then take two
+    /// files, A,B, or one name with {side} (a, b); --summary-json holds
+    /// both sides as "a" and "b".
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
     /// Write every throttling decision as JSON Lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,

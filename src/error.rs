@@ -11,7 +11,16 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code when the terminal cannot be driven.
 pub const EXIT_TERMINAL: u8 = 1;
 
+/// Exit code of a bug: an internal error, as a panic ends a Rust program.
+pub const EXIT_BUG: u8 = 101;
+
 /// Anything that stops dirtyviz from doing what it was asked.
+///
+/// Every variant but [`Error::Bug`] is about what the user gave or the
+/// system dirtyviz runs on (a file, the memory, the terminal, a signal):
+/// it is told in one line, with the exit code [`Error::exit_code`] gives,
+/// without a backtrace. [`Error::Bug`] is dirtyviz's own fault: it gets
+/// color-eyre's report with the crash note ([`crate::crash`]).
 #[derive(Debug)]
 pub enum Error {
     /// Something the user gave is wrong: an option, a name, the content of
@@ -31,13 +40,20 @@ pub enum Error {
     OutOfMemory {
         /// What needed it, e.g. "10000 tasks".
         what: String,
-        /// About how much it needed [bytes].
+        /// About how much it needed \[bytes\].
         bytes: u64,
     },
     /// The terminal could not be set up or drawn to.
     Terminal(std::io::Error),
     /// A signal (Ctrl-C) stopped the run; the number is the signal's.
     Interrupted(i32),
+    /// dirtyviz broke one of its own invariants: a bug, whatever the input.
+    Bug {
+        /// What should have held and did not.
+        what: String,
+        /// Where in dirtyviz's source it was found.
+        at: &'static std::panic::Location<'static>,
+    },
 }
 
 /// Results of anything in dirtyviz.
@@ -47,6 +63,18 @@ impl Error {
     /// Bad input, described by `what`.
     pub fn invalid(what: impl Into<String>) -> Error {
         Error::Invalid(what.into())
+    }
+
+    /// A broken internal invariant, described by `what`, found where this
+    /// is called.
+    #[track_caller]
+    pub fn bug(what: impl Into<String>) -> Error {
+        Error::Bug { what: what.into(), at: std::panic::Location::caller() }
+    }
+
+    /// Whether this error is dirtyviz's own fault, not the user's.
+    pub fn is_bug(&self) -> bool {
+        matches!(self, Error::Bug { .. })
     }
 
     /// For `map_err`: an I/O failure on `path` while doing `doing`.
@@ -69,6 +97,7 @@ impl Error {
             Error::Terminal(_) => EXIT_TERMINAL,
             // As a shell reports a process a signal ended.
             Error::Interrupted(signal) => (128 + signal).clamp(0, 255) as u8,
+            Error::Bug { .. } => EXIT_BUG,
             _ => EXIT_BAD_INPUT,
         }
     }
@@ -84,6 +113,7 @@ impl fmt::Display for Error {
             }
             Error::Terminal(e) => write!(f, "terminal: {}", io_reason(e)),
             Error::Interrupted(_) => f.write_str("interrupted: no output was written, existing files are as they were"),
+            Error::Bug { what, at } => write!(f, "internal error at {}:{}: {what}", at.file(), at.line()),
         }
     }
 }
@@ -157,6 +187,23 @@ mod tests {
     fn out_of_memory_says_how_much() {
         let e = Error::OutOfMemory { what: "10000 tasks".into(), bytes: 3 << 20 };
         assert_eq!(e.to_string(), "not enough memory for 10000 tasks (needs about 3 MiB)");
+    }
+
+    #[test]
+    fn only_a_bug_is_reported_as_one_and_it_says_where() {
+        let line = line!() + 1;
+        let e = Error::bug("a page went missing");
+        assert!(e.is_bug());
+        assert_eq!(e.to_string(), format!("internal error at src/error.rs:{line}: a page went missing"));
+        assert_eq!(e.exit_code(), EXIT_BUG);
+        for user in [
+            Error::invalid("x"),
+            Error::Terminal(std::io::Error::from_raw_os_error(25)),
+            Error::Interrupted(2),
+            Error::OutOfMemory { what: "x".into(), bytes: 1 },
+        ] {
+            assert!(!user.is_bug(), "{user}");
+        }
     }
 
     #[test]

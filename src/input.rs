@@ -9,10 +9,10 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-/// Largest scenario or lesson file [bytes].
+/// Largest scenario or lesson file \[bytes\].
 pub const MAX_RON_BYTES: u64 = 16 << 20;
 
-/// Largest recording [bytes].
+/// Largest recording \[bytes\].
 pub const MAX_RECORDING_BYTES: u64 = 1 << 30;
 
 /// What a path that is not a regular file is.

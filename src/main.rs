@@ -12,7 +12,7 @@ use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
 use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::output::{Named, check_distinct};
-use dirtyviz::run::{RunOptions, run};
+use dirtyviz::run::{RunOptions, SideFiles, run, run_compare};
 use dirtyviz::scenario::Scenario;
 
 /// Every allocation goes through the system allocator; one that fails
@@ -27,10 +27,10 @@ fn out(text: std::fmt::Arguments) -> bool {
     writeln!(std::io::stdout().lock(), "{text}").is_ok()
 }
 
-/// Reports an error in one line, control characters escaped.
+/// Reports an error: in one line, control characters escaped, when it is
+/// the user's; with color-eyre's report and the crash note when it is a bug.
 fn fail(e: Error) -> ExitCode {
-    eprintln!("error: {}", printable(&e.to_string()));
-    ExitCode::from(e.exit_code())
+    ExitCode::from(dirtyviz::crash::print_error(e))
 }
 
 /// The exit code of `result`, its error reported.
@@ -39,6 +39,7 @@ fn finish(result: Result<ExitCode>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    dirtyviz::crash::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -61,6 +62,9 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    if let Err(e) = dirtyviz::crash::test_point(site(&cli.command)) {
+        return fail(e);
+    }
     finish(match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
         Some(Command::Lessons) => list_lessons(),
@@ -68,6 +72,10 @@ fn main() -> ExitCode {
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
+        Some(Command::Machines) => {
+            out(format_args!("{}", dirtyviz::scenario::machine::report().trim_end()));
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args),
         Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args),
         Some(Command::Plot(args)) => plot(&args),
@@ -82,6 +90,27 @@ fn main() -> ExitCode {
         }
         None => dashboard(&cli.world, &cli.view),
     })
+}
+
+/// The command's name, where debug builds may inject a fault for a test
+/// ([`dirtyviz::crash::test_point`]).
+fn site(command: &Option<Command>) -> &'static str {
+    match command {
+        Some(Command::Run(_)) => "run",
+        Some(Command::Lessons) => "lessons",
+        Some(Command::Check(_)) => "check",
+        Some(Command::Lesson(_)) => "lesson",
+        Some(Command::Replay(_)) => "replay",
+        Some(Command::Cases(_)) => "cases",
+        Some(Command::View(_)) => "view",
+        Some(Command::Live(_)) => "live",
+        Some(Command::Plot(_)) => "plot",
+        Some(Command::Snapshot(_)) => "snapshot",
+        Some(Command::Completions(_)) => "completions",
+        Some(Command::Man) => "man",
+        Some(Command::Machines) => "machines",
+        None => "start",
+    }
 }
 
 /// Builds the scenario the arguments name, with their overrides applied,
@@ -102,25 +131,60 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
 fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     let (s, file) = scenario(&args.world)?;
     let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
-    let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
-        .into_iter()
-        .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
-        .collect();
+    let sides = args.compare.map_or(1, |_| 2);
+    let traces = side_files("--trace", args.trace.as_deref(), sides)?;
+    let csvs = side_files("--csv", args.csv.as_deref(), sides)?;
+    let roles: [[&str; 2]; 2] = if sides == 2 {
+        [["--trace (side A)", "--trace (side B)"], ["--csv (side A)", "--csv (side B)"]]
+    } else {
+        [["--trace"; 2], ["--csv"; 2]]
+    };
+    let mut outputs: Vec<Named> = Vec::new();
+    for (files, roles) in [(&traces, roles[0]), (&csvs, roles[1])] {
+        outputs.extend(files.iter().zip(roles).filter_map(|(p, role)| Some(Named { role, path: p.as_deref()? })));
+    }
+    outputs.extend(args.summary_json.as_deref().map(|path| Named { role: "--summary-json", path }));
     check_distinct(&inputs, &outputs)?;
     dirtyviz::interrupt::catch();
+    let [trace_a, trace_b] = traces;
+    let [csv_a, csv_b] = csvs;
     let opts = RunOptions {
         duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
-        trace: args.trace.clone(),
+        files: [SideFiles { trace: trace_a, csv: csv_a }, SideFiles { trace: trace_b, csv: csv_b }],
         max_trace_bytes: args.max_trace_size,
-        csv: args.csv.clone(),
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
     };
-    let summary = run(&s, &opts, &mut |note| eprintln!("{}", printable(&note)))?;
+    let mut note = |note: String| eprintln!("{}", printable(&note));
+    let report = match args.compare {
+        Some(compare) => run_compare(&s, compare, &opts, &mut note)?.report(),
+        None => run(&s, &opts, &mut note)?.report(),
+    };
     if !args.quiet {
-        out(format_args!("{}", summary.report().trim_end()));
+        out(format_args!("{}", report.trim_end()));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `--trace` or `--csv` (`option`) names for each of `sides` sides:
+/// one file for a single side; for two, `A,B` or a name with `{side}`
+/// (made `a` and `b`).
+fn side_files(option: &str, path: Option<&std::path::Path>, sides: usize) -> Result<[Option<PathBuf>; 2]> {
+    let Some(path) = path else { return Ok([None, None]) };
+    if sides == 1 {
+        return Ok([Some(path.to_path_buf()), None]);
+    }
+    let text = path.to_str().ok_or_else(|| Error::invalid(format!("{option}: the file name is not UTF-8")))?;
+    if text.contains("{side}") {
+        return Ok([Some(text.replace("{side}", "a").into()), Some(text.replace("{side}", "b").into())]);
+    }
+    match text.split_once(',') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([Some(a.into()), Some(b.into())]),
+        _ => Err(Error::invalid(format!(
+            "{option} {}: with --compare it takes two files, A,B, or one name with {{side}} (e.g. run-{{side}}.csv)",
+            printable(text)
+        ))),
+    }
 }
 
 /// Exit code of `dirtyviz check` when something failed.
@@ -159,7 +223,13 @@ fn list_lessons() -> Result<ExitCode> {
 
 fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
-    let mut outcomes = check::check_all(&sources);
+    let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());
+    let mut outcomes = dirtyviz::run::on_every_cpu(&sources, |s| {
+        let o = check::check(s);
+        progress.tick();
+        o
+    });
+    drop(progress);
     if args.screens {
         let lessons: Vec<(usize, Lesson)> = outcomes
             .iter()
@@ -172,9 +242,13 @@ fn check_files(args: &CheckArgs) -> ExitCode {
                     .flatten()
             })
             .collect();
+        let progress = dirtyviz::run::progress::Progress::new("drawing the lessons' screens", lessons.len());
         let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
-            (*i, dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES))
+            let missing = dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES);
+            progress.tick();
+            (*i, missing)
         });
+        drop(progress);
         for (i, result) in walked {
             let o = &mut outcomes[i];
             match result {
@@ -294,27 +368,63 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         )));
     }
     dirtyviz::interrupt::catch();
-    let measured = cases::measure(&rows, args.duration)?;
+    let progress = ProgressLine::on_terminal();
+    let measured = cases::measure(&rows, args.duration, &|done, total| progress.show(done, total));
+    progress.clear();
+    let measured = measured?;
     out(format_args!("{}", cases::report(&measured).trim_end()));
-    Ok(match (args.max_error, cases::mean_error(&measured)) {
-        (Some(max), Some(e)) if e > max => {
-            eprintln!("mean error {e:.3} exceeds --max-error {max}");
-            ExitCode::from(EXIT_CHECK_FAILED)
+    let bounds = cases::Bounds { ratio: args.max_error, rate: args.max_rate_error, kind: args.max_kind_error };
+    let failures = cases::failures(&measured, &bounds);
+    for f in &failures {
+        eprintln!("{f}");
+    }
+    Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) })
+}
+
+/// A one-line progress indicator on stderr, shown only when stderr is a
+/// terminal: runs done out of the total and the time elapsed.
+struct ProgressLine {
+    started: Option<std::time::Instant>,
+}
+
+impl ProgressLine {
+    fn on_terminal() -> ProgressLine {
+        use std::io::IsTerminal;
+        ProgressLine { started: std::io::stderr().is_terminal().then(std::time::Instant::now) }
+    }
+
+    fn show(&self, done: usize, total: usize) {
+        if let Some(t) = self.started {
+            eprint!("\r\x1b[Kcases: {done}/{total} runs, {:.0} s", t.elapsed().as_secs_f64());
         }
-        (Some(_), None) => {
-            eprintln!("no case wrote anything on 3.1 in this time: nothing to compare");
-            ExitCode::from(EXIT_CHECK_FAILED)
+    }
+
+    fn clear(&self) {
+        if self.started.is_some() {
+            eprint!("\r\x1b[K");
         }
-        _ => ExitCode::SUCCESS,
-    })
+    }
 }
 
 fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     let inputs = [Named { role: "the recording", path: &args.file }];
-    let outputs: Vec<Named> = args.trace.as_deref().map(|p| Named { role: "--trace", path: p }).into_iter().collect();
+    let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
+        .into_iter()
+        .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
+        .collect();
     check_distinct(&inputs, &outputs)?;
     dirtyviz::interrupt::catch();
-    let r = dirtyviz::record::replay(&args.file, args.trace.as_deref(), args.max_trace_size)?;
+    let r = dirtyviz::record::replay(
+        &args.file,
+        dirtyviz::record::ReplayOutputs {
+            trace: args.trace.as_deref(),
+            max_trace_bytes: args.max_trace_size,
+            csv: args.csv.as_deref(),
+            summary_json: args.summary_json.as_deref(),
+        },
+    )?;
+    let written: Vec<String> =
+        outputs.iter().map(|o| format!("{} {}", o.role, printable(&o.path.display().to_string()))).collect();
     out(format_args!(
         "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
         r.calls,
@@ -322,7 +432,7 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
         printable(&args.file.display().to_string()),
         r.sim_ns as f64 / 1e9,
         r.level,
-        args.trace.as_ref().map(|t| format!("; trace in {}", printable(&t.display().to_string()))).unwrap_or_default()
+        if written.is_empty() { String::new() } else { format!("; wrote {}", written.join(", ")) }
     ));
     Ok(ExitCode::SUCCESS)
 }
@@ -331,7 +441,7 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     use dirtyviz::plot::{Source, plot};
     let source = match &args.lesson {
         Some(lesson) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
-        None => Source::World { scenario: scenario(&args.world)?.0, compare: args.compare },
+        None => Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare },
     };
     let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref()];
     let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;

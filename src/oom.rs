@@ -42,6 +42,11 @@ pub fn terminal_held(held: bool) {
     TERMINAL.store(held, Ordering::Relaxed);
 }
 
+/// Whether the dashboard holds the terminal.
+pub fn terminal_is_held() -> bool {
+    TERMINAL.load(Ordering::Relaxed)
+}
+
 /// Returns null to a fallible allocation; otherwise writes the report
 /// without allocating and exits.
 #[cold]

@@ -8,26 +8,26 @@ use std::collections::VecDeque;
 
 use crate::sim::metrics::PauseRecord;
 
-/// Width of a bin [ns].
+/// Width of a bin \[ns\].
 pub const BIN_NS: u64 = 100_000_000;
 
 /// Bins kept per bdi: two hours.
 const RETENTION: usize = 72_000;
 
-/// The pauses of one bdi in one bin [jiffies].
+/// The pauses of one bdi in one bin \[jiffies\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bin {
     /// Throttling sleeps.
     pub sleeps: u32,
-    /// Shortest sleep [jiffies].
+    /// Shortest sleep \[jiffies\].
     pub sleep_min: u32,
-    /// Longest sleep [jiffies].
+    /// Longest sleep \[jiffies\].
     pub sleep_max: u32,
     /// Throttling calls that blocked (one sleep or more).
     pub calls: u32,
-    /// Shortest call [jiffies].
+    /// Shortest call \[jiffies\].
     pub call_min: u32,
-    /// Longest call [jiffies].
+    /// Longest call \[jiffies\].
     pub call_max: u32,
 }
 
@@ -71,7 +71,7 @@ pub struct PauseBins {
     first: u64,
     /// Per bdi, the bins from `first` on.
     bins: Vec<VecDeque<Bin>>,
-    /// Time of the newest record taken in [ns], and how many records at
+    /// Time of the newest record taken in \[ns\], and how many records at
     /// that time were taken.
     seen: Option<(u64, usize)>,
 }
@@ -129,8 +129,8 @@ impl PauseBins {
         }
     }
 
-    /// The bins of `bdi` from time `from` up to `to` [ns], each with its
-    /// start time [ns]; bins that only touch the range are left out.
+    /// The bins of `bdi` from time `from` up to `to` \[ns\], each with its
+    /// start time \[ns\]; bins that only touch the range are left out.
     pub fn range(&self, bdi: usize, from: u64, to: u64) -> impl Iterator<Item = (u64, &Bin)> {
         let bins = self.bins.get(bdi);
         let len = bins.map_or(0, VecDeque::len) as u64;
@@ -142,7 +142,7 @@ impl PauseBins {
             .map(move |(i, b)| ((self.first + lo + i as u64) * BIN_NS, b))
     }
 
-    /// Every pause of `bdi` from `from` up to `to` [ns], in one bin.
+    /// Every pause of `bdi` from `from` up to `to` \[ns\], in one bin.
     pub fn total(&self, bdi: usize, from: u64, to: u64) -> Bin {
         let mut all = Bin::default();
         for (_, b) in self.range(bdi, from, to) {

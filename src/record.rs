@@ -297,14 +297,14 @@ fn prune_sessions(dir: &Path, keep: usize) {
     }
 }
 
-/// Longest line of a recording after its header [bytes].
+/// Longest line of a recording after its header \[bytes\].
 const MAX_ENTRY_BYTES: usize = 4096;
 
 /// Longest step in time one recorded `Advance` may make: the dashboard
-/// advances at most a minute at a time [ns].
+/// advances at most a minute at a time \[ns\].
 pub const MAX_ADVANCE_NS: u64 = 60 * crate::sim::NS_PER_SEC;
 
-/// Longest session a recording may replay, as `--duration` [ns].
+/// Longest session a recording may replay, as `--duration` \[ns\].
 pub const MAX_SESSION_NS: u64 = 1_000_000 * crate::sim::NS_PER_SEC;
 
 /// A recording being read: its header, then its entries one at a time.
@@ -410,6 +410,75 @@ impl TraceWriter {
     }
 }
 
+/// Side A's time series and summary as a session makes them: the CSV rows
+/// and the summary `run` writes, of the world side A runs since it was
+/// last (re)built (a rebuild restarts both at time 0).
+pub struct SeriesWriter {
+    follower: crate::run::Follower,
+    summary_json: Option<crate::output::AtomicFile>,
+    /// [`crate::session::Session::builds`] when the follower last started.
+    builds: u64,
+    /// When the current world started, for the speed figures.
+    started: std::time::Instant,
+}
+
+impl SeriesWriter {
+    /// Starts the CSV at `csv` and the summary at `summary_json` (either
+    /// may be left out) for `app`'s side A.
+    pub fn create(csv: Option<&Path>, summary_json: Option<&Path>, app: &App) -> Result<SeriesWriter> {
+        let names: Vec<String> = app.world().bdis().iter().map(|b| b.name.clone()).collect();
+        let csv = csv.map(|path| crate::run::csv::CsvFile::create(path, &names)).transpose()?;
+        Ok(SeriesWriter {
+            follower: crate::run::Follower::new(csv),
+            summary_json: summary_json.map(crate::output::AtomicFile::create).transpose()?,
+            builds: app.session().builds,
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// Takes in what side A sampled since the last call; after a rebuild,
+    /// starts over on the new world.
+    pub fn drain(&mut self, app: &App) -> Result<()> {
+        if app.session().builds != self.builds {
+            let names: Vec<String> = app.world().bdis().iter().map(|b| b.name.clone()).collect();
+            self.follower.restart(&names)?;
+            self.builds = app.session().builds;
+            self.started = std::time::Instant::now();
+        }
+        self.follower.take(app.world(), false)
+    }
+
+    /// Takes the last samples, writes the summary of side A's world at
+    /// the end of the session and puts every file in place; returns the
+    /// summary.
+    pub fn finish(mut self, app: &App) -> Result<crate::run::Summary> {
+        self.drain(app)?;
+        self.follower.take(app.world(), true)?;
+        let world = app.world();
+        let summary = crate::run::summarise(
+            &app.session().scenario,
+            world,
+            self.follower.digest(),
+            world.now_ns(),
+            self.started.elapsed().as_secs_f64(),
+        );
+        let mut outputs: Vec<crate::output::AtomicFile> = self.follower.into_output().into_iter().collect();
+        if let Some(mut json) = self.summary_json {
+            let mut text = serde_json::to_vec_pretty(&summary).expect("a summary is numbers and strings");
+            text.push(b'\n');
+            json.put(&text)?;
+            outputs.push(json);
+        }
+        for o in &mut outputs {
+            o.flush()?;
+        }
+        for o in outputs {
+            o.commit()?;
+        }
+        Ok(summary)
+    }
+}
+
 /// What a replay did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Replayed {
@@ -417,20 +486,35 @@ pub struct Replayed {
     pub calls: usize,
     /// Of which key presses.
     pub keys: usize,
-    /// Simulated time at the end [ns].
+    /// Simulated time at the end \[ns\].
     pub sim_ns: u64,
     /// The patch level side A ended at.
     pub level: String,
 }
 
-/// Replays the recording at `path` headless, writing the trace of side A
-/// to `trace` if given. Time steps are checked as they are read: an
-/// `Advance` may step at most [`MAX_ADVANCE_NS`], a session last at most
-/// [`MAX_SESSION_NS`].
-pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -> Result<Replayed> {
+/// Where a replay writes side A's outputs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReplayOutputs<'a> {
+    /// The trace (JSON Lines).
+    pub trace: Option<&'a Path>,
+    /// Stop the trace before it grows past this \[bytes\].
+    pub max_trace_bytes: Option<u64>,
+    /// The time series (CSV), as `run --csv` writes it.
+    pub csv: Option<&'a Path>,
+    /// The summary (JSON), as `run --summary-json` writes it.
+    pub summary_json: Option<&'a Path>,
+}
+
+/// Replays the recording at `path` headless, writing side A's outputs.
+/// Time steps are checked as they are read: an `Advance` may step at most
+/// [`MAX_ADVANCE_NS`], a session last at most [`MAX_SESSION_NS`].
+pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     let mut reader = Reader::open(path)?;
-    let mut app = reader.header.app(ThemeKind::Mono, trace.is_some())?;
-    let mut out = trace.map(|t| TraceWriter::capped(t, &app, max_trace_bytes)).transpose()?;
+    let mut app = reader.header.app(ThemeKind::Mono, outputs.trace.is_some())?;
+    let mut out = outputs.trace.map(|t| TraceWriter::capped(t, &app, outputs.max_trace_bytes)).transpose()?;
+    let mut series = (outputs.csv.is_some() || outputs.summary_json.is_some())
+        .then(|| SeriesWriter::create(outputs.csv, outputs.summary_json, &app))
+        .transpose()?;
     let (mut calls, mut keys) = (0, 0);
     while let Some(e) = reader.next_entry()? {
         crate::interrupt::check()?;
@@ -455,6 +539,9 @@ pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -
         if let Some(w) = &mut out {
             w.drain(&mut app)?;
         }
+        if let Some(w) = &mut series {
+            w.drain(&app)?;
+        }
         if app.quit_requested() {
             break;
         }
@@ -462,6 +549,9 @@ pub fn replay(path: &Path, trace: Option<&Path>, max_trace_bytes: Option<u64>) -
     if let Some(w) = &mut out {
         w.drain(&mut app)?;
         w.finish()?;
+    }
+    if let Some(w) = series {
+        w.finish(&app)?;
     }
     Ok(Replayed { calls, keys, sim_ns: app.sim_ns(), level: level_name(app.world().patches(), app.world().legacy()) })
 }

@@ -18,7 +18,7 @@ pub const PAUSE_LOG: usize = 1_000_000;
 /// What a session keeps besides its worlds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SessionOptions {
-    /// Recent pauses each world keeps [records].
+    /// Recent pauses each world keeps \[records\].
     pub pause_log: usize,
     /// Side A records trace events for [`Session::take_trace`], across
     /// rebuilds.
@@ -69,6 +69,39 @@ impl Compare {
     }
 }
 
+impl Compare {
+    /// The two sides' labels and worlds this comparison makes of `base`;
+    /// `None` for [`Compare::Alternative`], whose right side a session
+    /// holds (see [`Session::compare_with`]).
+    pub fn sides(self, base: &WorldConfig) -> Option<[(String, WorldConfig); 2]> {
+        let base = base.clone();
+        Some(match self {
+            c @ (Compare::Legacy(n) | Compare::Linux2638(n)) => {
+                let legacy = if matches!(c, Compare::Linux2638(_)) { Legacy::Linux2638 } else { Legacy::Linux31 };
+                let ioless = Legacy::Linux31;
+                [
+                    (level_name(0, legacy), WorldConfig { patches: 0, legacy, ..base.clone() }),
+                    (level_name(n, ioless), WorldConfig { patches: n, legacy: ioless, ..base }),
+                ]
+            }
+            Compare::Patch(n) => {
+                let legacy = Legacy::Linux31;
+                [
+                    (level_name(n - 1, legacy), WorldConfig { patches: n - 1, legacy, ..base.clone() }),
+                    (level_name(n, legacy), WorldConfig { patches: n, legacy, ..base }),
+                ]
+            }
+            Compare::DirtyRatio(r) => {
+                let mut b_cfg = base.clone();
+                b_cfg.tunables.dirty_ratio = r;
+                b_cfg.tunables.dirty_bytes = 0;
+                [(tunables_name(&base.tunables), base), (tunables_name(&b_cfg.tunables), b_cfg)]
+            }
+            Compare::Alternative => return None,
+        })
+    }
+}
+
 impl std::fmt::Display for Compare {
     /// As [`Compare::parse`] reads it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -90,7 +123,7 @@ pub struct Side {
     pub world: World,
     /// Pages each task had dirtied at the last rate update.
     dirtied_at: Vec<u64>,
-    /// Per-task dirty rates over the last second [pages/s].
+    /// Per-task dirty rates over the last second \[pages/s\].
     pub task_rates: Vec<f64>,
     /// What the task table and the parameter panel show of the tasks,
     /// counted when the rates are (so drawing does not scan the tasks).
@@ -104,7 +137,7 @@ pub struct Side {
 pub struct TaskCounts {
     /// Tasks running now (started, not exited).
     pub live: usize,
-    /// Per bdi, the median `nr_dirtied_pause` of its live tasks [pages].
+    /// Per bdi, the median `nr_dirtied_pause` of its live tasks \[pages\].
     pub nr_dirtied_pause: Vec<Option<i64>>,
 }
 
@@ -134,9 +167,9 @@ pub struct Session {
     pub sides: Vec<Side>,
     /// The comparison, if any.
     pub compare: Option<Compare>,
-    /// Simulated time every side is advanced to [ns].
+    /// Simulated time every side is advanced to \[ns\].
     pub sim_ns: u64,
-    /// Sim time of the last per-task rate update [ns].
+    /// Sim time of the last per-task rate update \[ns\].
     rates_at: u64,
     /// How many times the worlds were (re)built: a change means every
     /// side restarted at time 0.
@@ -201,30 +234,16 @@ impl Session {
         };
         match self.compare {
             None => make(level_name(base.patches, base.legacy), base)?,
-            Some(c @ (Compare::Legacy(n) | Compare::Linux2638(n))) => {
-                let legacy = if matches!(c, Compare::Linux2638(_)) { Legacy::Linux2638 } else { Legacy::Linux31 };
-                let ioless = Legacy::Linux31;
-                make(level_name(0, legacy), WorldConfig { patches: 0, legacy, ..base.clone() })?;
-                make(level_name(n, ioless), WorldConfig { patches: n, legacy: ioless, ..base })?;
-            }
-            Some(Compare::Patch(n)) => {
-                let legacy = Legacy::Linux31;
-                make(level_name(n - 1, legacy), WorldConfig { patches: n - 1, legacy, ..base.clone() })?;
-                make(level_name(n, legacy), WorldConfig { patches: n, legacy, ..base })?;
-            }
-            Some(Compare::DirtyRatio(r)) => {
-                let mut b_cfg = base.clone();
-                b_cfg.tunables.dirty_ratio = r;
-                b_cfg.tunables.dirty_bytes = 0;
-                let (a, b) = (base.tunables, b_cfg.tunables);
-                make(tunables_name(&a), base)?;
-                make(tunables_name(&b), b_cfg)?;
-            }
             Some(Compare::Alternative) => {
                 let (a, b, b_cfg) =
                     self.alternative.clone().ok_or_else(|| Error::invalid("no alternative world to compare"))?;
                 make(a, base)?;
                 make(b, b_cfg)?;
+            }
+            Some(c) => {
+                for (label, cfg) in c.sides(&base).into_iter().flatten() {
+                    make(label, cfg)?;
+                }
             }
         }
         if let Some(old) = self.sides.first_mut() {

@@ -30,7 +30,7 @@ use lesson::{LessonMode, Picker};
 pub const SPEEDS: &[f64] =
     &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, f64::INFINITY];
 
-/// Time windows of the charts [s]; `None` shows the whole run.
+/// Time windows of the charts \[s\]; `None` shows the whole run.
 pub const WINDOWS: &[Option<u64>] = &[Some(30), Some(60), Some(300), None];
 
 /// Which palette the screen uses.
@@ -89,9 +89,9 @@ pub enum Request {
 /// calls in the same order reproduces the same simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub enum Entry {
-    /// [`App::advance_to`] this simulated time [ns].
+    /// [`App::advance_to`] this simulated time \[ns\].
     Advance(u64),
-    /// [`App::update`] with this message, sent at this simulated time [ns].
+    /// [`App::update`] with this message, sent at this simulated time \[ns\].
     Key(u64, Msg),
 }
 
@@ -150,7 +150,7 @@ pub struct App {
     /// Show developer figures.
     debug: bool,
     /// Time the last frame took to draw, and to draw and write to the
-    /// terminal [ms] (set by the drawing loop).
+    /// terminal \[ms\] (set by the drawing loop).
     frame_ms: (f64, f64),
 }
 
@@ -240,7 +240,7 @@ impl App {
         self.session.world()
     }
 
-    /// Simulated time [ns].
+    /// Simulated time \[ns\].
     pub fn sim_ns(&self) -> u64 {
         self.session.sim_ns
     }
@@ -281,7 +281,7 @@ impl App {
         self.help_scroll
     }
 
-    /// The charts' time window [s]; `None`: the whole run.
+    /// The charts' time window \[s\]; `None`: the whole run.
     pub fn window_s(&self) -> Option<u64> {
         WINDOWS[self.window]
     }
@@ -341,7 +341,7 @@ impl App {
         self.debug
     }
 
-    /// Time the last frame took to draw, and to draw and write out [ms].
+    /// Time the last frame took to draw, and to draw and write out \[ms\].
     pub fn frame_ms(&self) -> (f64, f64) {
         self.frame_ms
     }
@@ -370,7 +370,7 @@ impl App {
     }
 
     /// Notes how long the last frame took to draw, and to draw and write
-    /// to the terminal [ms].
+    /// to the terminal \[ms\].
     pub fn set_frame_ms(&mut self, draw: f64, total: f64) {
         self.frame_ms = (draw, total);
     }

@@ -74,52 +74,52 @@ pub enum Unit {
 /// it is read from where the kernel reuses a name (see [`Field::Dirty`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
-    /// The global dirty limit, `hard_dirty_limit()` / `dirty_limit` [pages].
+    /// The global dirty limit, `hard_dirty_limit()` / `dirty_limit` \[pages\].
     Limit,
-    /// The global setpoint, (limit + freerun) / 2 [pages].
+    /// The global setpoint, (limit + freerun) / 2 \[pages\].
     Setpoint,
     /// balance_dirty_pages: global dirty + writeback (+ unstable), the
-    /// count the limits apply to; global_dirty_state: NR_FILE_DIRTY only [pages].
+    /// count the limits apply to; global_dirty_state: NR_FILE_DIRTY only \[pages\].
     Dirty,
     /// The bdi's setpoint, setpoint × bdi_thresh / (thresh + 1);
-    /// `bdi_setpoint` up to 6.14, `wb_setpoint` from 6.15 [pages].
+    /// `bdi_setpoint` up to 6.14, `wb_setpoint` from 6.15 \[pages\].
     BdiSetpoint,
-    /// The bdi's dirty + writeback pages; `bdi_dirty`, then `wb_dirty` [pages].
+    /// The bdi's dirty + writeback pages; `bdi_dirty`, then `wb_dirty` \[pages\].
     BdiDirty,
-    /// The bdi's base rate, `dirty_ratelimit` [KB/s].
+    /// The bdi's base rate, `dirty_ratelimit` \[KB/s\].
     DirtyRatelimit,
-    /// dirty_ratelimit × pos_ratio [KB/s].
+    /// dirty_ratelimit × pos_ratio \[KB/s\].
     TaskRatelimit,
     /// balance_dirty_pages: pages the task dirtied since its last call;
-    /// global_dirty_state: NR_DIRTIED, a running total [pages].
+    /// global_dirty_state: NR_DIRTIED, a running total \[pages\].
     Dirtied,
-    /// The task's `nr_dirtied_pause`: pages it may dirty before the next call [pages].
+    /// The task's `nr_dirtied_pause`: pages it may dirty before the next call \[pages\].
     DirtiedPause,
-    /// Time this call has already slept [ms].
+    /// Time this call has already slept \[ms\].
     Paused,
-    /// The sleep this pass decided (0 or negative: no sleep) [ms].
+    /// The sleep this pass decided (0 or negative: no sleep) \[ms\].
     Pause,
-    /// The time the task's dirtied pages are worth at task_ratelimit (3.3+) [ms].
+    /// The time the task's dirtied pages are worth at task_ratelimit (3.3+) \[ms\].
     Period,
-    /// Time since the task's last pause ended (3.3+) [ms].
+    /// Time since the task's last pause ended (3.3+) \[ms\].
     Think,
-    /// The bdi's `write_bandwidth` estimate [KB/s].
+    /// The bdi's `write_bandwidth` estimate \[KB/s\].
     WriteBw,
-    /// Its smoothed `avg_write_bandwidth` (`awrite_bw`) [KB/s].
+    /// Its smoothed `avg_write_bandwidth` (`awrite_bw`) \[KB/s\].
     AwriteBw,
-    /// The bdi's measured dirty rate [KB/s].
+    /// The bdi's measured dirty rate \[KB/s\].
     DirtyRate,
-    /// `balanced_dirty_ratelimit`, the rate estimate of patch 04 [KB/s].
+    /// `balanced_dirty_ratelimit`, the rate estimate of patch 04 \[KB/s\].
     BalancedDirtyRatelimit,
-    /// NR_WRITEBACK [pages].
+    /// NR_WRITEBACK \[pages\].
     Writeback,
-    /// NR_UNSTABLE_NFS, printed up to 5.7 [pages].
+    /// NR_UNSTABLE_NFS, printed up to 5.7 \[pages\].
     Unstable,
-    /// `background_thresh` [pages].
+    /// `background_thresh` \[pages\].
     BgThresh,
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     Thresh,
-    /// NR_WRITTEN, a running total [pages].
+    /// NR_WRITTEN, a running total \[pages\].
     Written,
     /// The cgroup's inode number (4.x and later), an identifier.
     CgroupIno,
@@ -243,7 +243,7 @@ pub type TaskId = u32;
 pub struct Event {
     /// Which tracepoint.
     pub kind: EventKind,
-    /// The trace's own clock [s].
+    /// The trace's own clock \[s\].
     pub time_s: f64,
     /// The task in whose context it fired.
     pub task: TaskId,

@@ -17,7 +17,7 @@ use crate::scenario::Scenario;
 
 /// At most this many bdis become devices (the model's limit).
 const MAX_DEVICES: usize = 64;
-/// Longest model run [s].
+/// Longest model run \[s\].
 const MAX_DURATION_S: f64 = 3600.0;
 
 /// Something read off the trace.
@@ -167,7 +167,7 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     Ok(Fit { scenario, inferred, not_inferred: assumed })
 }
 
-/// thresh and bg_thresh [pages]: global_dirty_state's, else rebuilt from
+/// thresh and bg_thresh \[pages\]: global_dirty_state's, else rebuilt from
 /// balance_dirty_pages' limit and setpoint.
 fn thresholds(
     t: &TraceSummary,

@@ -54,7 +54,7 @@ pub struct RawEvent<'a> {
     pub pid: Option<u32>,
     /// CPU, when shown.
     pub cpu: Option<u32>,
-    /// Timestamp [s].
+    /// Timestamp \[s\].
     pub time_s: f64,
     /// The bdi's name (its device number, `8:0`), for bdi events.
     pub bdi: Option<&'a str>,

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! - [`event`]: the three tracepoints, their fields, names and units by release.
-//! - [`line`]: one line taken apart (ftrace, trace-cmd report, perf script).
+//! - [`line`](mod@line): one line taken apart (ftrace, trace-cmd report, perf script).
 //! - [`reader`]: lines to events, counting what is skipped.
 //! - [`summary`], [`series`]: what the events add up to.
 //! - [`fit`]: the scenario a trace implies, run beside it.

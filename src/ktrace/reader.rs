@@ -37,7 +37,7 @@ pub struct ReadStats {
     pub max_cpu: Option<u32>,
     /// The program that wrote the trace, as far as the lines show.
     pub tool: Option<Tool>,
-    /// First and last event time [s].
+    /// First and last event time \[s\].
     pub first_s: Option<f64>,
     pub last_s: Option<f64>,
 }

@@ -12,39 +12,39 @@ use std::io::Write;
 
 use super::event::{BdiId, Event, EventKind, Field, TaskId};
 
-/// Row interval [s].
+/// Row interval \[s\].
 pub const BIN_S: f64 = 0.1;
-/// Longest silence filled with rows [s].
+/// Longest silence filled with rows \[s\].
 pub const MAX_GAP_S: f64 = 60.0;
 /// A task counts as writing to a bdi for this long after its last
-/// balance_dirty_pages event [s].
+/// balance_dirty_pages event \[s\].
 pub const TASK_LIVE_S: f64 = 1.0;
 
 /// The global quantities at a row's time. Pages and pages/s.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GlobalRow {
-    /// Dirty + writeback + unstable, the count the limits apply to [pages].
+    /// Dirty + writeback + unstable, the count the limits apply to \[pages\].
     pub dirty: Option<u64>,
-    /// NR_WRITEBACK [pages].
+    /// NR_WRITEBACK \[pages\].
     pub writeback: Option<u64>,
-    /// NR_UNSTABLE_NFS (kernels before 5.8) [pages].
+    /// NR_UNSTABLE_NFS (kernels before 5.8) \[pages\].
     pub unstable: Option<u64>,
-    /// dirty_thresh [pages].
+    /// dirty_thresh \[pages\].
     pub thresh: Option<u64>,
-    /// background_thresh [pages].
+    /// background_thresh \[pages\].
     pub bg_thresh: Option<u64>,
-    /// The global limit [pages].
+    /// The global limit \[pages\].
     pub limit: Option<u64>,
-    /// The global setpoint [pages].
+    /// The global setpoint \[pages\].
     pub setpoint: Option<u64>,
-    /// NR_DIRTIED's rate between the last observations up to this row [pages/s].
+    /// NR_DIRTIED's rate between the last observations up to this row \[pages/s\].
     pub dirtied_rate: Option<f64>,
-    /// NR_WRITTEN's rate, likewise [pages/s].
+    /// NR_WRITTEN's rate, likewise \[pages/s\].
     pub written_rate: Option<f64>,
 }
 
 impl GlobalRow {
-    /// (thresh + bg_thresh) / 2 [pages].
+    /// (thresh + bg_thresh) / 2 \[pages\].
     pub fn freerun(&self) -> Option<u64> {
         self.thresh.zip(self.bg_thresh).map(|(t, b)| (t + b) / 2)
     }
@@ -53,34 +53,34 @@ impl GlobalRow {
 /// One bdi at a row's time. Pages and pages/s.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BdiRow {
-    /// The bdi's dirty + writeback [pages].
+    /// The bdi's dirty + writeback \[pages\].
     pub dirty: Option<u64>,
-    /// Its setpoint [pages].
+    /// Its setpoint \[pages\].
     pub setpoint: Option<u64>,
-    /// write_bandwidth [pages/s].
+    /// write_bandwidth \[pages/s\].
     pub write_bw: Option<u64>,
-    /// avg_write_bandwidth [pages/s].
+    /// avg_write_bandwidth \[pages/s\].
     pub avg_write_bw: Option<u64>,
-    /// dirty_ratelimit [pages/s].
+    /// dirty_ratelimit \[pages/s\].
     pub dirty_ratelimit: Option<u64>,
-    /// balanced_dirty_ratelimit [pages/s].
+    /// balanced_dirty_ratelimit \[pages/s\].
     pub balanced_ratelimit: Option<u64>,
-    /// The bdi's dirty rate as the kernel measured it [pages/s].
+    /// The bdi's dirty rate as the kernel measured it \[pages/s\].
     pub dirty_rate: Option<u64>,
-    /// Last task_ratelimit [pages/s].
+    /// Last task_ratelimit \[pages/s\].
     pub task_ratelimit: Option<u64>,
     /// task_ratelimit / dirty_ratelimit of the same event.
     pub pos_ratio: Option<f64>,
     /// Tasks with a balance_dirty_pages event in the last [`TASK_LIVE_S`].
     pub tasks: u32,
-    /// The longest pause decided within this row's interval [ms].
+    /// The longest pause decided within this row's interval \[ms\].
     pub pause_max_ms: Option<i64>,
 }
 
 /// One row: the trace at `t_s`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// End of the row's interval on the trace's clock [s].
+    /// End of the row's interval on the trace's clock \[s\].
     pub t_s: f64,
     pub global: GlobalRow,
     /// By [`BdiId`]; bdis first seen later are missing from earlier rows.
@@ -91,11 +91,11 @@ pub struct Row {
 /// task had done.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PausePoint {
-    /// When [s, the trace's clock].
+    /// When \[s, the trace's clock\].
     pub t_s: f64,
     pub bdi: BdiId,
     pub task: TaskId,
-    /// The pause (≤ 0: no sleep) [ms].
+    /// The pause (≤ 0: no sleep) \[ms\].
     pub pause_ms: i64,
     /// What this call had already slept [ms]; 0 when wrapped or absent.
     pub paused_ms: i64,
@@ -108,7 +108,7 @@ pub struct PausePoint {
 /// The trace as rows, built while reading.
 #[derive(Debug, Default)]
 pub struct Series {
-    /// The first event's time: rows start here [s].
+    /// The first event's time: rows start here \[s\].
     pub t0: Option<f64>,
     pub rows: Vec<Row>,
     /// Every pause, when asked for.
@@ -118,7 +118,7 @@ pub struct Series {
     bin: u64,
     global: GlobalRow,
     bdis: Vec<BdiRow>,
-    /// Per bdi, each task's last balance_dirty_pages time [s].
+    /// Per bdi, each task's last balance_dirty_pages time \[s\].
     seen: Vec<HashMap<TaskId, f64>>,
     /// (time, NR_DIRTIED, NR_WRITTEN) at the last row and the latest.
     counters_at_row: Option<(f64, i64, i64)>,

@@ -59,7 +59,7 @@ struct GlobalAcc {
     limit_values: Dist,
     dirty: Dist,
     writeback: Dist,
-    /// ∫ dirty dt over the trace, each value held until the next [pages·s].
+    /// ∫ dirty dt over the trace, each value held until the next \[pages·s\].
     dirty_integral: f64,
     last_dirty: Option<(f64, i64)>,
     /// First and last (time, NR_DIRTIED, NR_WRITTEN).
@@ -116,7 +116,7 @@ pub struct Summarizer {
     global: GlobalAcc,
     hz: HzAcc,
     tasks: BTreeMap<u32, [u64; 3]>,
-    /// Every bdi's sleeps and passes without one [ms].
+    /// Every bdi's sleeps and passes without one \[ms\].
     pauses: Dist,
     no_sleep: u64,
 }
@@ -459,12 +459,12 @@ pub struct Skipped {
     pub unreadable: u64,
 }
 
-/// First and last event on the trace's clock [s].
+/// First and last event on the trace's clock \[s\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Span {
     pub first_s: Option<f64>,
     pub last_s: Option<f64>,
-    /// last − first [s].
+    /// last − first \[s\].
     pub duration_s: f64,
 }
 
@@ -474,7 +474,7 @@ impl Span {
     }
 }
 
-/// First, smallest and largest value [MiB].
+/// First, smallest and largest value \[MiB\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Range {
     pub first: Option<f64>,
@@ -482,14 +482,14 @@ pub struct Range {
     pub max: Option<f64>,
 }
 
-/// The sleeps balance_dirty_pages decided [ms].
+/// The sleeps balance_dirty_pages decided \[ms\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Pauses {
     /// Passes that slept (pause > 0).
     pub sleeps: u64,
     /// Passes that did not (pause ≤ 0: the task was behind its rate).
     pub no_sleep: u64,
-    /// Nearest-rank percentiles of the sleeps [ms].
+    /// Nearest-rank percentiles of the sleeps \[ms\].
     pub p50: Option<i64>,
     pub p90: Option<i64>,
     pub p99: Option<i64>,
@@ -499,25 +499,25 @@ pub struct Pauses {
 /// A bdi's balance_dirty_pages events.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BdpSummary {
-    /// Median dirty_ratelimit the throttled tasks saw [MiB/s].
+    /// Median dirty_ratelimit the throttled tasks saw \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// Median task_ratelimit (dirty_ratelimit × pos_ratio) [MiB/s].
+    /// Median task_ratelimit (dirty_ratelimit × pos_ratio) \[MiB/s\].
     pub task_ratelimit_mbps: Option<f64>,
-    /// Global limit [MiB].
+    /// Global limit \[MiB\].
     pub limit_mb: Range,
-    /// Global setpoint [MiB].
+    /// Global setpoint \[MiB\].
     pub setpoint_mb: Range,
-    /// The bdi's setpoint [MiB].
+    /// The bdi's setpoint \[MiB\].
     pub bdi_setpoint_mb: Range,
-    /// Median global dirty + writeback as the throttled tasks saw it [MiB].
+    /// Median global dirty + writeback as the throttled tasks saw it \[MiB\].
     pub dirty_mb_median: Option<f64>,
-    /// Median bdi dirty + writeback [MiB].
+    /// Median bdi dirty + writeback \[MiB\].
     pub bdi_dirty_mb_median: Option<f64>,
     /// The pauses decided.
     pub pause_ms: Pauses,
 }
 
-/// A bdi's bdi_dirty_ratelimit events: medians [MiB/s].
+/// A bdi's bdi_dirty_ratelimit events: medians \[MiB/s\].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BdrSummary {
     pub write_bw_mbps: Option<f64>,
@@ -551,7 +551,7 @@ pub struct BdiTraceSummary {
     pub tasks: Vec<TaskCount>,
 }
 
-/// Global dirty + writeback + unstable [MiB].
+/// Global dirty + writeback + unstable \[MiB\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct DirtySummary {
     pub median: Option<f64>,
@@ -565,20 +565,20 @@ pub struct DirtySummary {
 pub struct GlobalTraceSummary {
     pub events: u64,
     pub span: Span,
-    /// The most frequent dirty_thresh, background_thresh and limit [pages].
+    /// The most frequent dirty_thresh, background_thresh and limit \[pages\].
     pub thresh_pages: Option<i64>,
     pub bg_thresh_pages: Option<i64>,
     pub limit_pages: Option<i64>,
     pub thresh_mb: Range,
     pub bg_thresh_mb: Range,
     pub limit_mb: Range,
-    /// (thresh + bg_thresh) / 2 of the most frequent values [MiB].
+    /// (thresh + bg_thresh) / 2 of the most frequent values \[MiB\].
     pub freerun_mb: Option<f64>,
-    /// (limit + freerun) / 2 [MiB].
+    /// (limit + freerun) / 2 \[MiB\].
     pub setpoint_mb: Option<f64>,
     pub dirty_mb: DirtySummary,
     pub writeback_mb_median: Option<f64>,
-    /// NR_DIRTIED and NR_WRITTEN over the span [MiB/s].
+    /// NR_DIRTIED and NR_WRITTEN over the span \[MiB/s\].
     pub dirtied_mbps: Option<f64>,
     pub written_mbps: Option<f64>,
 }

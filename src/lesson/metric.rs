@@ -14,118 +14,118 @@ use crate::units::{mean, median, mib};
 /// the whole window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum Metric {
-    /// Mean global dirty pages (file dirty + writeback + unstable) [MiB].
+    /// Mean global dirty pages (file dirty + writeback + unstable) \[MiB\].
     DirtyMb,
-    /// Mean global dirty pages as a percentage of dirtyable memory [%].
+    /// Mean global dirty pages as a percentage of dirtyable memory \[%\].
     DirtyPct,
-    /// Mean dirty pages over mean setpoint [ratio].
+    /// Mean dirty pages over mean setpoint \[ratio\].
     DirtyToSetpoint,
-    /// Most global dirty pages in the window [MiB].
+    /// Most global dirty pages in the window \[MiB\].
     DirtyMaxMb,
-    /// Fewest global dirty pages in the window [MiB].
+    /// Fewest global dirty pages in the window \[MiB\].
     DirtyMinMb,
-    /// Standard deviation of global dirty pages: how much they swing [MiB].
+    /// Standard deviation of global dirty pages: how much they swing \[MiB\].
     DirtySwingMb,
-    /// Furthest dirty pages ran past the limit (negative: stayed below) [MiB].
+    /// Furthest dirty pages ran past the limit (negative: stayed below) \[MiB\].
     OverLimitMb,
-    /// Furthest past the limit, as a fraction of the threshold [ratio].
+    /// Furthest past the limit, as a fraction of the threshold \[ratio\].
     OverLimitToThresh,
-    /// Mean pages under writeback (NR_WRITEBACK) [MiB].
+    /// Mean pages under writeback (NR_WRITEBACK) \[MiB\].
     WritebackMb,
-    /// Most pages under writeback [MiB].
+    /// Most pages under writeback \[MiB\].
     WritebackMaxMb,
-    /// Mean pages dirty and not yet under writeback (NR_FILE_DIRTY) [MiB].
+    /// Mean pages dirty and not yet under writeback (NR_FILE_DIRTY) \[MiB\].
     FileDirtyMb,
-    /// Mean NFS unstable pages [MiB].
+    /// Mean NFS unstable pages \[MiB\].
     UnstableMb,
-    /// Mean bdi dirty pages [MiB].
+    /// Mean bdi dirty pages \[MiB\].
     BdiDirtyMb,
-    /// Fewest bdi dirty pages in the window [MiB].
+    /// Fewest bdi dirty pages in the window \[MiB\].
     BdiDirtyMinMb,
-    /// Mean bdi dirty pages over mean bdi setpoint [ratio].
+    /// Mean bdi dirty pages over mean bdi setpoint \[ratio\].
     BdiDirtyToSetpoint,
-    /// Mean bdi_thresh over thresh: the bdi's share of the limit [ratio].
+    /// Mean bdi_thresh over thresh: the bdi's share of the limit \[ratio\].
     BdiThreshShare,
-    /// Median estimated write bandwidth (avg_write_bandwidth) [MiB/s].
+    /// Median estimated write bandwidth (avg_write_bandwidth) \[MiB/s\].
     WriteBwMbps,
-    /// Pages written per second [MiB/s].
+    /// Pages written per second \[MiB/s\].
     WrittenMbps,
-    /// Pages dirtied per second [MiB/s].
+    /// Pages dirtied per second \[MiB/s\].
     DirtiedMbps,
     /// Highest dirty rate over one sample interval (100 ms) since the step
-    /// began [MiB/s].
+    /// began \[MiB/s\].
     PeakDirtiedMbps,
-    /// Pages dirtied over pages written [ratio].
+    /// Pages dirtied over pages written \[ratio\].
     DirtiedToWritten,
-    /// Pages dirtied per second on every bdi together (NR_DIRTIED) [MiB/s].
+    /// Pages dirtied per second on every bdi together (NR_DIRTIED) \[MiB/s\].
     GlobalDirtiedMbps,
-    /// Median dirty_ratelimit [MiB/s].
+    /// Median dirty_ratelimit \[MiB/s\].
     DirtyRatelimitMbps,
-    /// Median dirty_ratelimit over median write_bw / N [ratio].
+    /// Median dirty_ratelimit over median write_bw / N \[ratio\].
     RatelimitToTarget,
     /// Standard deviation of dirty_ratelimit over its mean: how much it
-    /// wanders [ratio].
+    /// wanders \[ratio\].
     RatelimitSwing,
-    /// Standard deviation of balanced_dirty_ratelimit over its mean [ratio].
+    /// Standard deviation of balanced_dirty_ratelimit over its mean \[ratio\].
     BalancedSwing,
-    /// Median balanced_dirty_ratelimit over median write_bw / N [ratio].
+    /// Median balanced_dirty_ratelimit over median write_bw / N \[ratio\].
     BalancedToTarget,
-    /// Median balanced_dirty_ratelimit [MiB/s].
+    /// Median balanced_dirty_ratelimit \[MiB/s\].
     BalancedRatelimitMbps,
-    /// Median of avg_write_bw / N, the rate each of N tasks should get [MiB/s].
+    /// Median of avg_write_bw / N, the rate each of N tasks should get \[MiB/s\].
     TargetMbps,
     /// Median pos_ratio, over the samples where the kernel computes one
-    /// (above the freerun ceiling) [ratio, 1.0 = balanced].
+    /// (above the freerun ceiling) \[ratio, 1.0 = balanced\].
     PosRatio,
-    /// Median max_pause [ms].
+    /// Median max_pause \[ms\].
     MaxPauseMs,
-    /// Median of the throttling sleeps [ms].
+    /// Median of the throttling sleeps \[ms\].
     PauseP50Ms,
-    /// 99th percentile of the throttling sleeps [ms].
+    /// 99th percentile of the throttling sleeps \[ms\].
     PauseP99Ms,
-    /// Longest throttling sleep [ms].
+    /// Longest throttling sleep \[ms\].
     PauseMaxMs,
-    /// Throttling sleeps per second by the tasks on the bdi [1/s].
+    /// Throttling sleeps per second by the tasks on the bdi \[1/s\].
     SleepsPerS,
-    /// Median time in one throttling call, IO included [ms].
+    /// Median time in one throttling call, IO included \[ms\].
     ThrottledP50Ms,
-    /// 99th percentile of time in one throttling call, IO included [ms].
+    /// 99th percentile of time in one throttling call, IO included \[ms\].
     ThrottledP99Ms,
-    /// Longest time in one throttling call, IO included [ms].
+    /// Longest time in one throttling call, IO included \[ms\].
     ThrottledMaxMs,
     /// Largest over smallest dirty rate of the dd on the bdi, each since the
     /// step began or since it started if later (dd younger than 1 s are
-    /// left out) [ratio].
+    /// left out) \[ratio\].
     TaskRateSpread,
-    /// Write rate the pipeline tasks achieved since the step began [MiB/s].
+    /// Write rate the pipeline tasks achieved since the step began \[MiB/s\].
     PipelineMbps,
-    /// Share of the step the pipelines' network stood still [%].
+    /// Share of the step the pipelines' network stood still \[%\].
     NetStallPct,
     /// Seconds from the step's start until bdi_thresh first reached 90% of
-    /// thresh (the window's length if it never did) [s].
+    /// thresh (the window's length if it never did) \[s\].
     Thresh90S,
-    /// Live tasks on the bdi [tasks].
+    /// Live tasks on the bdi \[tasks\].
     Tasks,
     /// Pages the tasks on the bdi wrote back themselves, per second since
-    /// the step began (IO-full throttling) [MiB/s].
+    /// the step began (IO-full throttling) \[MiB/s\].
     ForegroundMbps,
-    /// Median `nr_dirtied_pause` of the live tasks on the bdi now [pages].
+    /// Median `nr_dirtied_pause` of the live tasks on the bdi now \[pages\].
     NrDirtiedPause,
-    /// `ratelimit_pages` now [pages].
+    /// `ratelimit_pages` now \[pages\].
     RatelimitPages,
-    /// Mean background threshold [MiB].
+    /// Mean background threshold \[MiB\].
     BgThreshMb,
-    /// Mean freerun ceiling, (thresh + bg_thresh) / 2 [MiB].
+    /// Mean freerun ceiling, (thresh + bg_thresh) / 2 \[MiB\].
     FreerunMb,
-    /// Mean global setpoint [MiB].
+    /// Mean global setpoint \[MiB\].
     SetpointMb,
-    /// Mean global limit [MiB].
+    /// Mean global limit \[MiB\].
     LimitMb,
-    /// Mean dirty threshold [MiB].
+    /// Mean dirty threshold \[MiB\].
     ThreshMb,
-    /// Mean bdi_thresh [MiB].
+    /// Mean bdi_thresh \[MiB\].
     BdiThreshMb,
-    /// Mean bdi setpoint [MiB].
+    /// Mean bdi setpoint \[MiB\].
     BdiSetpointMb,
 }
 
@@ -250,9 +250,9 @@ pub struct Probe<'a> {
     pub side: usize,
     /// Which bdi.
     pub bdi: usize,
-    /// The window ends now and lasts this long [ns].
+    /// The window ends now and lasts this long \[ns\].
     pub window_ns: u64,
-    /// When the current step began [ns].
+    /// When the current step began \[ns\].
     pub step_start_ns: u64,
     /// What the tasks had done when the step began.
     pub at_step: &'a StepSnapshot,

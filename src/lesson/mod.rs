@@ -72,7 +72,7 @@ pub enum ScenarioRef {
     /// One of the seed's test-case names.
     Case(String),
     /// A scenario written out in the lesson.
-    Inline(Scenario),
+    Inline(Box<Scenario>),
 }
 
 /// One step of a lesson.
@@ -92,7 +92,7 @@ pub struct Step {
     #[serde(default)]
     pub actions: Vec<Action>,
     /// Simulated time the step needs for its checks; `dirtyviz check` runs
-    /// it this long [s].
+    /// it this long \[s\].
     #[serde(default = "default_run_s", deserialize_with = "ranges::run_s")]
     pub run_s: f64,
     /// Move on by itself once `run_s` has passed.
@@ -113,19 +113,19 @@ fn default_run_s() -> f64 {
 /// A change a step makes when it opens.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub enum Action {
-    /// `vm.dirty_ratio` [%].
+    /// `vm.dirty_ratio` \[%\].
     #[serde(deserialize_with = "ranges::lesson_ratio")]
     DirtyRatio(u64),
-    /// `vm.dirty_background_ratio` [%].
+    /// `vm.dirty_background_ratio` \[%\].
     #[serde(deserialize_with = "ranges::lesson_ratio")]
     DirtyBackgroundRatio(u64),
-    /// `vm.dirty_bytes` [MiB].
+    /// `vm.dirty_bytes` \[MiB\].
     #[serde(deserialize_with = "ranges::lesson_dirty_mb")]
     DirtyBytesMb(u64),
-    /// `vm.dirty_background_bytes` [MiB].
+    /// `vm.dirty_background_bytes` \[MiB\].
     #[serde(deserialize_with = "ranges::lesson_background_mb")]
     DirtyBackgroundBytesMb(u64),
-    /// Memory [MiB].
+    /// Memory \[MiB\].
     #[serde(deserialize_with = "ranges::lesson_memory_mb")]
     MemoryMb(u64),
     /// Patch level, 0 (legacy) to 11.
@@ -217,7 +217,7 @@ pub struct Check {
     pub label: String,
     /// What is measured.
     pub metric: Metric,
-    /// Over the last this long [s].
+    /// Over the last this long \[s\].
     #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
@@ -247,7 +247,7 @@ pub struct Question {
     pub ask: String,
     /// The quantity that answers it, measured when the student answers.
     pub metric: Metric,
-    /// Over the last this long [s].
+    /// Over the last this long \[s\].
     #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
@@ -354,7 +354,7 @@ impl Lesson {
                 Error::invalid(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
-            ScenarioRef::Inline(s) => s.clone(),
+            ScenarioRef::Inline(s) => (**s).clone(),
         };
         if let Some(p) = self.patches {
             s.patches = p;

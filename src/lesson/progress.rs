@@ -59,7 +59,7 @@ pub fn lock_path(progress: &Path) -> PathBuf {
     progress.with_file_name("progress.lock")
 }
 
-/// Largest progress file read [bytes].
+/// Largest progress file read \[bytes\].
 const MAX_BYTES: u64 = 1 << 20;
 
 /// What reading the progress file found.

@@ -37,7 +37,7 @@ pub struct LessonRun {
     pub lesson: Lesson,
     /// The open step (index).
     pub step: usize,
-    /// When it opened [ns].
+    /// When it opened \[ns\].
     pub step_start_ns: u64,
     /// The bdi checks look at unless they name one.
     pub bdi: usize,
@@ -85,7 +85,7 @@ impl LessonRun {
         session.builds != self.builds
     }
 
-    /// When the open step's `run_s` is over [ns].
+    /// When the open step's `run_s` is over \[ns\].
     pub fn step_end_ns(&self) -> u64 {
         self.step_start_ns + (self.lesson.steps[self.step].run_s * NS_PER_SEC as f64) as u64
     }
@@ -179,7 +179,7 @@ impl LessonRun {
         Ok(())
     }
 
-    /// Simulated time the open step has run [s].
+    /// Simulated time the open step has run \[s\].
     pub fn elapsed_s(&self, session: &Session) -> f64 {
         session.sim_ns.saturating_sub(self.step_start_ns) as f64 / NS_PER_SEC as f64
     }

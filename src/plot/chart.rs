@@ -41,7 +41,7 @@ pub struct Line {
     pub points: Vec<(f64, f64)>,
     /// Colour.
     pub colour: Rgb,
-    /// Stroke width [px at scale 1].
+    /// Stroke width \[px at scale 1\].
     pub width: f64,
     /// Dashed: side B of a comparison, or a guide.
     pub dashed: bool,
@@ -56,7 +56,7 @@ pub struct Dots {
     pub points: Vec<(f64, f64)>,
     /// Colour.
     pub colour: Rgb,
-    /// Radius [px at scale 1].
+    /// Radius \[px at scale 1\].
     pub radius: f64,
     /// Drawn as crosses rather than discs.
     pub cross: bool,
@@ -65,7 +65,7 @@ pub struct Dots {
 /// A vertical guide at `x`, named at the top of the plot.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mark {
-    /// Where [x units].
+    /// Where \[x units\].
     pub x: f64,
     /// Its name.
     pub text: String,
@@ -109,7 +109,7 @@ pub struct Context {
     pub run: String,
     /// The bdi of charts 2 to 5.
     pub bdi: String,
-    /// Plotted time [s]: start and end.
+    /// Plotted time \[s\]: start and end.
     pub span: [f64; 2],
 }
 
@@ -288,13 +288,13 @@ pub struct Curves {
     /// Named curves, as the dashboard's chart 3 names them: "global", "bdi
     /// line", "product = pos_ratio", "1/4 floor", "reserve area".
     pub curves: Vec<(String, Vec<(f64, f64)>)>,
-    /// The operating point on the product at the end (dirty [MiB],
+    /// The operating point on the product at the end (dirty \[MiB\],
     /// pos_ratio); `None` when the kernel computed no pos_ratio then
     /// (below the freerun ceiling).
     pub now: Option<(f64, f64)>,
-    /// The bdi's point on its control line at the end (bdi_dirty [MiB], ratio).
+    /// The bdi's point on its control line at the end (bdi_dirty \[MiB\], ratio).
     pub bdi_now: Option<(f64, f64)>,
-    /// freerun, setpoint and limit at the end [MiB].
+    /// freerun, setpoint and limit at the end \[MiB\].
     pub marks: [f64; 3],
 }
 

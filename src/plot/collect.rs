@@ -15,44 +15,44 @@ use crate::units::mib;
 /// A quantity drawn against time, in display units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Q {
-    /// Global dirty + writeback + unstable [MiB].
+    /// Global dirty + writeback + unstable \[MiB\].
     Dirty,
-    /// Global writeback + unstable [MiB].
+    /// Global writeback + unstable \[MiB\].
     Writeback,
-    /// `background_thresh` [MiB].
+    /// `background_thresh` \[MiB\].
     BgThresh,
-    /// `dirty_freerun_ceiling()` [MiB].
+    /// `dirty_freerun_ceiling()` \[MiB\].
     Freerun,
-    /// Global setpoint [MiB].
+    /// Global setpoint \[MiB\].
     Setpoint,
-    /// `hard_dirty_limit()` [MiB].
+    /// `hard_dirty_limit()` \[MiB\].
     Limit,
-    /// `dirty_thresh` [MiB].
+    /// `dirty_thresh` \[MiB\].
     Thresh,
-    /// The bdi's reclaimable + writeback [MiB].
+    /// The bdi's reclaimable + writeback \[MiB\].
     BdiDirty,
-    /// The bdi's writeback [MiB].
+    /// The bdi's writeback \[MiB\].
     BdiWriteback,
-    /// `bdi_setpoint` [MiB].
+    /// `bdi_setpoint` \[MiB\].
     BdiSetpoint,
-    /// `bdi_thresh` [MiB].
+    /// `bdi_thresh` \[MiB\].
     BdiThresh,
-    /// `write_bandwidth` [MiB/s].
+    /// `write_bandwidth` \[MiB/s\].
     WriteBw,
-    /// `avg_write_bandwidth` [MiB/s].
+    /// `avg_write_bandwidth` \[MiB/s\].
     AvgWriteBw,
-    /// `dirty_ratelimit` [MiB/s].
+    /// `dirty_ratelimit` \[MiB/s\].
     DirtyRatelimit,
-    /// `balanced_dirty_ratelimit` [MiB/s].
+    /// `balanced_dirty_ratelimit` \[MiB/s\].
     Balanced,
-    /// The last `task_ratelimit` [MiB/s].
+    /// The last `task_ratelimit` \[MiB/s\].
     TaskRatelimit,
-    /// `avg_write_bandwidth / N`, what dirty_ratelimit should reach [MiB/s].
+    /// `avg_write_bandwidth / N`, what dirty_ratelimit should reach \[MiB/s\].
     Target,
-    /// The longest pause balance_dirty_pages() would impose [ms].
+    /// The longest pause balance_dirty_pages() would impose \[ms\].
     MaxPause,
     /// Pages the bdi wrote over the last second, measured from BDI_WRITTEN
-    /// rather than estimated [MiB/s]; the collector computes it.
+    /// rather than estimated \[MiB/s\]; the collector computes it.
     Written,
 }
 
@@ -129,17 +129,17 @@ pub struct Envelope {
 }
 
 impl Envelope {
-    /// `n` columns over `[t0, t1]` [s].
+    /// `n` columns over `[t0, t1]` \[s\].
     pub fn new(t0: f64, t1: f64, n: usize) -> Envelope {
         Envelope { t0, col_s: ((t1 - t0) / n as f64).max(1e-9), cols: vec![None; n] }
     }
 
-    /// The column of time `t` [s].
+    /// The column of time `t` \[s\].
     fn col(&self, t: f64) -> usize {
         (((t - self.t0) / self.col_s).max(0.0) as usize).min(self.cols.len() - 1)
     }
 
-    /// Adds the value `v` at time `t` [s]; NaN (not defined then) is left out.
+    /// Adds the value `v` at time `t` \[s\]; NaN (not defined then) is left out.
     pub fn add(&mut self, t: f64, v: f64) {
         if v.is_nan() {
             return;
@@ -173,13 +173,13 @@ impl Envelope {
 pub struct Means {
     /// Samples counted.
     pub n: u64,
-    /// Global dirty [MiB].
+    /// Global dirty \[MiB\].
     pub dirty: f64,
-    /// Global setpoint [MiB].
+    /// Global setpoint \[MiB\].
     pub setpoint: f64,
-    /// The bdi's dirty pages [MiB].
+    /// The bdi's dirty pages \[MiB\].
     pub bdi_dirty: f64,
-    /// bdi_setpoint, where defined [MiB].
+    /// bdi_setpoint, where defined \[MiB\].
     pub bdi_setpoint: f64,
     /// Samples where bdi_setpoint was defined.
     bdi_setpoint_n: u64,
@@ -188,9 +188,9 @@ pub struct Means {
     pub pos_ratio: Option<f64>,
     /// The sum of the computed pos_ratios and how many there were.
     pos_ratio_sum: (f64, u64),
-    /// dirty_ratelimit [MiB/s].
+    /// dirty_ratelimit \[MiB/s\].
     pub dirty_ratelimit: f64,
-    /// avg_write_bw / N [MiB/s].
+    /// avg_write_bw / N \[MiB/s\].
     pub target: f64,
 }
 
@@ -238,22 +238,22 @@ pub struct SideData {
     pub legacy: Legacy,
     /// Every quantity of [`Q::ALL`], thinned.
     pub lines: Vec<Envelope>,
-    /// One throttling sleep per drawn position: (time [s], pause [ms]).
+    /// One throttling sleep per drawn position: (time \[s\], pause \[ms\]).
     pub sleeps: Vec<(f64, f64)>,
     /// Calls that slept more than once or wrote back pages themselves:
-    /// (time [s], call duration [ms]).
+    /// (time \[s\], call duration \[ms\]).
     pub calls: Vec<(f64, f64)>,
-    /// Operating points (global dirty [MiB], pos_ratio), once per drawn position.
+    /// Operating points (global dirty \[MiB\], pos_ratio), once per drawn position.
     pub operating: Vec<(f64, f64)>,
-    /// Every sleep of the bdi's tasks [jiffies].
+    /// Every sleep of the bdi's tasks \[jiffies\].
     pub sleep_hist: Histogram,
-    /// Every call of the bdi's tasks that blocked [jiffies].
+    /// Every call of the bdi's tasks that blocked \[jiffies\].
     pub call_hist: Histogram,
     /// HZ of the world.
     pub hz: u64,
     /// Second-half means.
     pub means: Means,
-    /// Pages the bdi wrote in the plotted time [MiB], and over how long [s].
+    /// Pages the bdi wrote in the plotted time \[MiB\], and over how long \[s\].
     pub written: (f64, f64),
     /// The last sample.
     pub last: Option<Sample>,
@@ -283,12 +283,12 @@ impl SideData {
 struct Cursor {
     /// Samples read (counting those the world dropped).
     samples: u64,
-    /// Time of the last pause record read [ns], and how many records at
+    /// Time of the last pause record read \[ns\], and how many records at
     /// that time were read.
     pause_at: Option<(u64, usize)>,
-    /// The bdi's BDI_WRITTEN at the first sample [pages], and its time [ns].
+    /// The bdi's BDI_WRITTEN at the first sample \[pages\], and its time \[ns\].
     written_from: Option<(u64, u64)>,
-    /// (time [ns], BDI_WRITTEN [pages]) of the last second's samples.
+    /// (time \[ns\], BDI_WRITTEN \[pages\]) of the last second's samples.
     recent: std::collections::VecDeque<(u64, u64)>,
 }
 

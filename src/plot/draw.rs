@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::chart::{Figure, Rgb};
 
-/// Width of the legend beside the plot [px at scale 1].
+/// Width of the legend beside the plot \[px at scale 1\].
 const LEGEND_W: f64 = 370.0;
 
 /// The font every figure uses: DejaVu Sans, embedded, so that drawing

@@ -33,7 +33,7 @@ pub enum Source {
     /// A world, alone or beside its comparison, from time 0.
     World {
         /// The scenario.
-        scenario: Scenario,
+        scenario: Box<Scenario>,
         /// The A/B comparison, if any.
         compare: Option<Compare>,
     },
@@ -53,7 +53,7 @@ pub struct PlotOptions {
     pub out: PathBuf,
     /// File format.
     pub format: PlotFormat,
-    /// Simulated time to plot [ns]; default the scenario's or the step's.
+    /// Simulated time to plot \[ns\]; default the scenario's or the step's.
     pub duration_ns: Option<u64>,
     /// The bdi of charts 2 to 5, by name or index.
     pub bdi: Option<String>,
@@ -91,7 +91,7 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
             let default_ns = (scenario.duration_s * 1e9) as u64;
             let name = if scenario.name.is_empty() { "scenario".to_string() } else { scenario.name.clone() };
             let run = format!("{name}, seed {}", scenario.seed);
-            let session = Session::new(scenario, compare, SessionOptions::default())?;
+            let session = Session::new(*scenario, compare, SessionOptions::default())?;
             (session, 0, default_ns, 0, run)
         }
         Source::Lesson { lesson, step } => {
@@ -230,7 +230,7 @@ mod tests {
         if let Some(p) = patches {
             s.patches = p;
         }
-        let source = Source::World { scenario: s, compare };
+        let source = Source::World { scenario: Box::new(s), compare };
         let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration_ns: None, bdi: None };
         let Start { mut session, .. } = start(source, &opts).expect("starts");
         let end = secs * NS_PER_SEC;

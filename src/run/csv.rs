@@ -5,11 +5,12 @@
 //! RFC 4180 readers accept it.
 
 use std::borrow::Cow;
-use std::io::Write as _;
 use std::path::Path;
 
+use super::digits::{push_fixed, push_u64};
 use crate::error::Result;
 use crate::output::AtomicFile;
+use crate::sim::NS_PER_SEC;
 use crate::sim::metrics::Sample;
 use crate::units::mib;
 
@@ -58,19 +59,14 @@ pub fn field(text: &str) -> Cow<'_, str> {
 /// Writes a CSV time series.
 pub struct CsvFile {
     out: AtomicFile,
+    /// The row being written, kept from row to row.
     buf: Vec<u8>,
-    /// Length of a sample interval [s].
-    interval_s: f64,
 }
 
 impl CsvFile {
     /// Starts a CSV file at `path` with the header for `bdis`.
-    pub fn create(path: &Path, bdis: &[String], sample_ns: u64) -> Result<CsvFile> {
-        let mut f = CsvFile {
-            out: AtomicFile::create(path)?,
-            buf: Vec::with_capacity(1 << 16),
-            interval_s: sample_ns as f64 / 1e9,
-        };
+    pub fn create(path: &Path, bdis: &[String]) -> Result<CsvFile> {
+        let mut f = CsvFile { out: AtomicFile::create(path)?, buf: Vec::with_capacity(1 << 12) };
         let mut header = GLOBAL_COLUMNS.join(",");
         for b in bdis {
             for c in BDI_COLUMNS {
@@ -83,34 +79,36 @@ impl CsvFile {
         Ok(f)
     }
 
-    /// Writes the row of `s`; rates are over the interval since `prev`.
+    /// The path as the user gave it.
+    pub fn path(&self) -> &Path {
+        self.out.path()
+    }
+
+    /// Writes the row of `s`; rates are over the time since `prev` (0 in
+    /// the first row). Times on the 100 ms grid have one decimal, a sample
+    /// off it (taken when a setting changed) three.
     pub fn row(&mut self, s: &Sample, prev: Option<&Sample>) -> Result<()> {
         let b = &mut self.buf;
         b.clear();
-        let dirty_pct = 100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64;
-        write!(
-            b,
-            "{:.1},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{dirty_pct:.3}",
-            s.t_ns as f64 / 1e9,
-            mib(s.dirty),
-            mib(s.writeback),
-            mib(s.unstable),
-            mib(s.thresh),
-            mib(s.bg_thresh),
-            mib(s.freerun),
-            mib(s.setpoint),
-            mib(s.limit),
-            mib(s.dirtyable),
-        )
-        .expect("writing to memory");
+        let time_decimals = if s.t_ns.is_multiple_of(NS_PER_SEC / 10) { 1 } else { 3 };
+        push_fixed(b, s.t_ns as f64 / 1e9, time_decimals);
+        for pages in
+            [s.dirty, s.writeback, s.unstable, s.thresh, s.bg_thresh, s.freerun, s.setpoint, s.limit, s.dirtyable]
+        {
+            b.push(b',');
+            push_fixed(b, mib(pages), 3);
+        }
+        b.push(b',');
+        push_fixed(b, 100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64, 3);
+        let interval_s = prev.map_or(0.0, |p| s.t_ns.saturating_sub(p.t_ns) as f64 / 1e9);
         for (i, bdi) in s.bdis.iter().enumerate() {
             let (dirtied, written) = match prev.and_then(|p| p.bdis.get(i)) {
-                Some(p) => (bdi.dirtied - p.dirtied, bdi.written - p.written),
-                None => (0, 0),
+                Some(p) if interval_s > 0.0 => {
+                    (mib(bdi.dirtied - p.dirtied) / interval_s, mib(bdi.written - p.written) / interval_s)
+                }
+                _ => (0.0, 0.0),
             };
-            write!(
-                b,
-                ",{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},",
+            for mb in [
                 mib(bdi.dirty),
                 mib(bdi.writeback),
                 mib(bdi.thresh),
@@ -119,16 +117,20 @@ impl CsvFile {
                 mib(bdi.avg_write_bw),
                 mib(bdi.dirty_ratelimit),
                 mib(bdi.balanced_ratelimit),
-                mib(dirtied) / self.interval_s,
-                mib(written) / self.interval_s,
+                dirtied,
+                written,
                 mib(bdi.task_ratelimit),
-            )
-            .expect("writing to memory");
+            ] {
+                b.push(b',');
+                push_fixed(b, mb, 3);
+            }
+            b.push(b',');
             // Empty where the kernel computes no pos_ratio.
             if let Some(p) = bdi.pos_ratio {
-                write!(b, "{:.4}", p as f64 / 1024.0).expect("writing to memory");
+                push_fixed(b, p as f64 / 1024.0, 4);
             }
-            write!(b, ",{}", bdi.tasks).expect("writing to memory");
+            b.push(b',');
+            push_u64(b, u64::from(bdi.tasks));
         }
         b.push(b'\n');
         self.out.put(&self.buf)

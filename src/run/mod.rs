@@ -4,38 +4,135 @@
 //! [`crate::output::AtomicFile`]: it appears when the run succeeds and a
 //! failed run leaves what was there.
 
+pub mod compare;
 pub mod csv;
+pub mod digits;
+pub mod progress;
 pub mod summary;
 pub mod trace;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use summary::{BdiSummary, GlobalSummary, PauseSummary, Summary, TaskSummary, ThrottleSummary, summarise};
+pub use compare::{Compared, Labels};
+pub use summary::{BdiSummary, Digest, GlobalSummary, PauseSummary, Summary, TaskSummary, ThrottleSummary, summarise};
 
 use crate::error::{Error, Result};
 use crate::output::AtomicFile;
 use crate::scenario::Scenario;
+use crate::session::{Compare, level_name};
+use crate::sim::config::WorldConfig;
+use crate::sim::metrics::Sample;
+use crate::sim::trace::TraceEvent;
 use crate::sim::{NS_PER_SEC, World};
 
-/// A trace that would grow past this is announced before it is written [bytes].
+/// A trace that would grow past this is announced before it is written \[bytes\].
 pub const ANNOUNCE_TRACE_BYTES: u64 = 1 << 30;
+
+/// How far a run advances its worlds between two looks at what they
+/// recorded: the trace events of 50 ms of a thousand dd fit in the CPU's
+/// cache \[ns\].
+const STEP_NS: u64 = NS_PER_SEC / 20;
+
+/// Where one world's trace and time series go.
+#[derive(Clone, Debug, Default)]
+pub struct SideFiles {
+    /// JSON Lines trace file.
+    pub trace: Option<PathBuf>,
+    /// CSV time series file.
+    pub csv: Option<PathBuf>,
+}
 
 /// Where a headless run writes and how long it runs.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// Simulated time to run [ns].
+    /// Simulated time to run \[ns\].
     pub duration_ns: u64,
-    /// JSON Lines trace file.
-    pub trace: Option<PathBuf>,
-    /// Stop the trace before it grows past this [bytes].
+    /// Side A's files (the only side's when not comparing), then side B's.
+    pub files: [SideFiles; 2],
+    /// Stop each trace before it grows past this \[bytes\].
     pub max_trace_bytes: Option<u64>,
-    /// CSV time series file.
-    pub csv: Option<PathBuf>,
     /// Summary JSON file.
     pub summary_json: Option<PathBuf>,
     /// Check the invariants after every event.
     pub check_invariants: bool,
+}
+
+/// Follows one world's time series as it is made: each sample, once it
+/// can no longer change, goes to the CSV file (if any) and into the
+/// summary's [`Digest`], so that a run keeps only a few samples however
+/// long it lasts.
+pub struct Follower {
+    csv: Option<csv::CsvFile>,
+    digest: Digest,
+    /// Samples taken so far, counted from the world's first.
+    taken: u64,
+    /// The last sample taken: the next row's rates are over the time since.
+    last: Option<Sample>,
+}
+
+impl Follower {
+    /// Follows a world, writing its rows to `csv` if given.
+    pub fn new(csv: Option<csv::CsvFile>) -> Follower {
+        Follower { csv, digest: Digest::default(), taken: 0, last: None }
+    }
+
+    /// Starts over on another world, whose bdis are `bdis`: the CSV file
+    /// starts again with their header, the digest empty.
+    pub fn restart(&mut self, bdis: &[String]) -> Result<()> {
+        if let Some(old) = self.csv.take() {
+            let path = old.path().to_path_buf();
+            drop(old);
+            self.csv = Some(csv::CsvFile::create(&path, bdis)?);
+        }
+        self.digest = Digest::default();
+        self.taken = 0;
+        self.last = None;
+        Ok(())
+    }
+
+    /// Takes the samples `world` recorded since the last call, up to its
+    /// clock: a sample at the clock may still be replaced (a change makes
+    /// the world sample at once), so it waits for the clock to move on,
+    /// unless `all` (the run is over).
+    pub fn take(&mut self, world: &World, all: bool) -> Result<()> {
+        let samples = world.samples();
+        let dropped = world.samples_dropped();
+        debug_assert!(self.taken >= dropped, "samples dropped before they were taken");
+        let from = self.taken.saturating_sub(dropped) as usize;
+        if from >= samples.len() {
+            return Ok(());
+        }
+        // When a bdi's earliest writer started, as far as known now.
+        let first_writer = |bdi: usize| {
+            world.tasks().iter().filter(|t| t.bdi as usize == bdi).filter_map(|t| t.stats.started_ns).min()
+        };
+        for s in samples.range(from..) {
+            if !all && s.t_ns >= world.now_ns() {
+                break;
+            }
+            if let Some(csv) = &mut self.csv {
+                csv.row(s, self.last.as_ref())?;
+            }
+            self.digest.add(s, first_writer);
+            match &mut self.last {
+                Some(last) => last.clone_from(s),
+                None => self.last = Some(s.clone()),
+            }
+            self.taken += 1;
+        }
+        Ok(())
+    }
+
+    /// What the summary needs of the samples taken.
+    pub fn digest(&self) -> &Digest {
+        &self.digest
+    }
+
+    /// The CSV file, to commit with other outputs.
+    pub fn into_output(self) -> Option<AtomicFile> {
+        self.csv.map(csv::CsvFile::into_output)
+    }
 }
 
 /// `f` applied to every item, the items shared out over the CPUs; the
@@ -66,68 +163,141 @@ pub fn on_every_cpu<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
 /// the user should know before the run ends (a trace about to grow past
 /// 1 GiB).
 pub fn run(scenario: &Scenario, opts: &RunOptions, note: &mut dyn FnMut(String)) -> Result<Summary> {
-    let mut cfg = scenario.to_world()?;
-    let jiffy_ns = NS_PER_SEC / cfg.hz;
+    let cfg = scenario.to_world()?;
+    let label = level_name(cfg.patches, cfg.legacy);
+    let json = |s: &[Summary], _: &[String]| pretty(&s[0]);
+    let mut summaries = run_worlds(scenario, vec![(label, cfg)], opts, note, json)?;
+    Ok(summaries.remove(0).1)
+}
+
+/// Runs both sides of `compare` on `scenario` in lockstep, each side with
+/// its files of `opts.files`, and returns their summaries.
+pub fn run_compare(
+    scenario: &Scenario,
+    compare: Compare,
+    opts: &RunOptions,
+    note: &mut dyn FnMut(String),
+) -> Result<Compared> {
+    let base = scenario.to_world()?;
+    let [a, b] =
+        compare.sides(&base).ok_or_else(|| Error::invalid("a headless run compares generations or dirty ratios"))?;
+    let compared = |s: &[Summary], labels: &[String]| Compared {
+        compare: compare.to_string(),
+        labels: Labels { a: labels[0].clone(), b: labels[1].clone() },
+        a: s[0].clone(),
+        b: s[1].clone(),
+    };
+    let json = |s: &[Summary], labels: &[String]| pretty(&compared(s, labels));
+    let summaries = run_worlds(scenario, vec![a, b], opts, note, json)?;
+    let labels = [summaries[0].0.clone(), summaries[1].0.clone()];
+    let s: Vec<Summary> = summaries.into_iter().map(|(_, s)| s).collect();
+    Ok(compared(&s, &labels))
+}
+
+/// A summary as `--summary-json` writes it.
+fn pretty(value: &impl serde::Serialize) -> Vec<u8> {
+    serde_json::to_vec_pretty(value).expect("a summary is numbers and strings")
+}
+
+/// One world of a run and where its outputs go.
+struct RunSide {
+    label: String,
+    world: World,
+    names: Vec<String>,
+    trace: Option<trace::TraceFile>,
+    /// The trace events of the last step, in a buffer kept from step to step.
+    events: Vec<TraceEvent>,
+    follower: Follower,
+    /// Wall time spent on this side \[s\].
+    wall_s: f64,
+}
+
+/// Runs `worlds` (label and configuration) side by side for
+/// `opts.duration_ns`, each writing the files of `opts.files` at its
+/// index; `json` makes the summary JSON of their summaries and labels.
+/// Returns each side's label and summary.
+fn run_worlds(
+    scenario: &Scenario,
+    worlds: Vec<(String, WorldConfig)>,
+    opts: &RunOptions,
+    note: &mut dyn FnMut(String),
+    json: impl FnOnce(&[Summary], &[String]) -> Vec<u8>,
+) -> Result<Vec<(String, Summary)>> {
+    let hz = worlds[0].1.hz;
+    let jiffy_ns = NS_PER_SEC / hz;
     if opts.duration_ns < jiffy_ns {
         return Err(Error::invalid(format!(
             "the run must last at least one jiffy ({} ms at HZ {}), got {} ms",
             jiffy_ns / 1_000_000,
-            cfg.hz,
+            hz,
             opts.duration_ns as f64 / 1e6
         )));
     }
-    cfg.trace = opts.trace.is_some();
-    cfg.check_invariants = opts.check_invariants;
-    let sample_ns = cfg.sample_ns;
-    let started = Instant::now();
-    let mut world = World::new(&cfg)?;
-    let names: Vec<String> = world.bdis().iter().map(|b| b.name.clone()).collect();
-
-    let mut trace = match &opts.trace {
-        Some(path) => {
-            let mut t = trace::TraceFile::create(path, opts.max_trace_bytes)?;
-            t.header(&trace::Header::of(&world, cfg.seed, &scenario.name))?;
-            Some(t)
-        }
-        None => None,
-    };
-    let mut csv = opts.csv.as_deref().map(|path| csv::CsvFile::create(path, &names, sample_ns)).transpose()?;
+    let mut sides = Vec::new();
+    for ((label, mut cfg), files) in worlds.into_iter().zip(&opts.files) {
+        let started = Instant::now();
+        cfg.trace = files.trace.is_some();
+        cfg.check_invariants = opts.check_invariants;
+        // The samples of one step, and the one held back, are all a run
+        // needs to keep: the follower takes them after every step.
+        let per_step = STEP_NS.div_ceil(cfg.sample_ns.max(1)) as usize;
+        cfg.sample_retention = 4 * (per_step + 2);
+        let world = World::new(&cfg)?;
+        let names: Vec<String> = world.bdis().iter().map(|b| b.name.clone()).collect();
+        let trace = match &files.trace {
+            Some(path) => {
+                let mut t = trace::TraceFile::create(path, opts.max_trace_bytes)?;
+                t.header(&trace::Header::of(&world, cfg.seed, &scenario.name))?;
+                Some(t)
+            }
+            None => None,
+        };
+        let csv = files.csv.as_deref().map(|path| csv::CsvFile::create(path, &names)).transpose()?;
+        let wall_s = started.elapsed().as_secs_f64();
+        sides.push(RunSide { label, world, names, trace, events: Vec::new(), follower: Follower::new(csv), wall_s });
+    }
     let mut summary_json = opts.summary_json.as_deref().map(AtomicFile::create).transpose()?;
 
-    // Advance in one-second steps, streaming what was recorded.
-    let mut written_samples = 0;
+    // Advance in short steps, every side in turn, streaming what was
+    // recorded while it is still in the cache.
     let mut t = 0;
     while t < opts.duration_ns {
         crate::interrupt::check()?;
-        t = (t + NS_PER_SEC).min(opts.duration_ns);
-        world.step_until(t);
-        if let Some(w) = &mut trace {
-            w.events(&world.take_trace(), &names)?;
-            if t == NS_PER_SEC && opts.duration_ns > NS_PER_SEC {
-                announce_trace_size(w, opts, note);
+        t = (t + STEP_NS).min(opts.duration_ns);
+        for side in &mut sides {
+            let started = Instant::now();
+            side.world.step_until(t);
+            if let Some(w) = &mut side.trace {
+                side.world.swap_trace(&mut side.events);
+                w.events(&side.events, &side.names)?;
+                if t == NS_PER_SEC && opts.duration_ns > NS_PER_SEC {
+                    announce_trace_size(w, opts, note);
+                }
             }
-        }
-        if let Some(w) = &mut csv {
-            let samples = world.samples();
-            for i in written_samples..samples.len() {
-                w.row(&samples[i], i.checked_sub(1).map(|p| &samples[p]))?;
-            }
-            written_samples = samples.len();
+            side.follower.take(&side.world, false)?;
+            side.wall_s += started.elapsed().as_secs_f64();
         }
     }
-    let wall_s = started.elapsed().as_secs_f64();
-    let mut summary = summarise(scenario, &world, opts.duration_ns, wall_s);
-    summary.trace_stopped_s = trace.as_ref().and_then(|w| w.stopped_at()).map(|j| j as f64 / cfg.hz as f64);
+    let mut summaries = Vec::new();
+    for side in &mut sides {
+        side.follower.take(&side.world, true)?;
+        let mut summary = summarise(scenario, &side.world, side.follower.digest(), opts.duration_ns, side.wall_s);
+        summary.trace_stopped_s = side.trace.as_ref().and_then(|w| w.stopped_at()).map(|j| j as f64 / hz as f64);
+        summaries.push(summary);
+    }
+    let labels: Vec<String> = sides.iter().map(|s| s.label.clone()).collect();
     if let Some(w) = &mut summary_json {
-        let mut text = serde_json::to_vec_pretty(&summary).expect("a summary is numbers and strings");
+        let mut text = json(&summaries, &labels);
         text.push(b'\n');
         w.put(&text)?;
     }
     // Every output is written out before any replaces its file: one that
     // fails leaves all of them as they were.
     let mut outputs: Vec<AtomicFile> = Vec::new();
-    outputs.extend(trace.map(trace::TraceFile::into_output).transpose()?);
-    outputs.extend(csv.map(csv::CsvFile::into_output));
+    for side in sides {
+        outputs.extend(side.trace.map(trace::TraceFile::into_output).transpose()?);
+        outputs.extend(side.follower.into_output());
+    }
     outputs.extend(summary_json);
     for o in &mut outputs {
         o.flush()?;
@@ -135,7 +305,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, note: &mut dyn FnMut(String))
     for o in outputs {
         o.commit()?;
     }
-    Ok(summary)
+    Ok(labels.into_iter().zip(summaries).collect())
 }
 
 /// After the first simulated second: if the trace is on its way past

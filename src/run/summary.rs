@@ -7,29 +7,29 @@ use serde::Serialize;
 
 use crate::session::kernel_name;
 use crate::sim::World;
-use crate::sim::metrics::{Histogram, Sample};
+use crate::sim::metrics::{RunHistogram, Sample};
 use crate::units::{mean, median, mib};
 
 /// Global part of the summary, MiB.
 #[derive(Clone, Debug, Serialize)]
 pub struct GlobalSummary {
-    /// Dirty threshold at the end [MiB].
+    /// Dirty threshold at the end \[MiB\].
     pub thresh_mb: f64,
-    /// Background threshold at the end [MiB].
+    /// Background threshold at the end \[MiB\].
     pub bg_thresh_mb: f64,
-    /// Freerun ceiling at the end [MiB].
+    /// Freerun ceiling at the end \[MiB\].
     pub freerun_mb: f64,
-    /// Setpoint at the end [MiB].
+    /// Setpoint at the end \[MiB\].
     pub setpoint_mb: f64,
-    /// Global dirty limit at the end [MiB].
+    /// Global dirty limit at the end \[MiB\].
     pub limit_mb: f64,
-    /// Mean global dirty pages after `settle_s` [MiB].
+    /// Mean global dirty pages after `settle_s` \[MiB\].
     pub dirty_mean_mb: Option<f64>,
-    /// Largest global dirty count of the run [MiB].
+    /// Largest global dirty count of the run \[MiB\].
     pub dirty_max_mb: f64,
-    /// How far dirty ever ran past the limit (negative: never reached it) [MiB].
+    /// How far dirty ever ran past the limit (negative: never reached it) \[MiB\].
     pub over_limit_max_mb: Option<f64>,
-    /// Samples before this time are left out of the means [s].
+    /// Samples before this time are left out of the means \[s\].
     pub settle_s: f64,
 }
 
@@ -42,47 +42,92 @@ pub struct BdiSummary {
     pub kind: String,
     /// Tasks that wrote to it.
     pub tasks: u32,
-    /// Pages written over the run / duration [MiB/s].
+    /// Pages written over the run / duration \[MiB/s\].
     pub written_mbps: f64,
-    /// Median avg_write_bandwidth over the last window [MiB/s].
+    /// Median avg_write_bandwidth over the last window \[MiB/s\].
     pub write_bw_mbps: Option<f64>,
-    /// Median dirty_ratelimit over the last window [MiB/s].
+    /// Median dirty_ratelimit over the last window \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// write_bw / N [MiB/s].
+    /// write_bw / N \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
-    /// Mean bdi_thresh after settling [MiB].
+    /// Mean bdi_thresh after settling \[MiB\].
     pub thresh_mb: Option<f64>,
-    /// Mean bdi dirty pages after settling [MiB].
+    /// Mean bdi dirty pages after settling \[MiB\].
     pub dirty_mean_mb: Option<f64>,
     /// Seeks the device made.
     pub seeks: u64,
     /// Seconds from this bdi's first writer starting until its bdi_thresh
     /// first reached 90% of thresh (how fast it earned its share); null if never.
     pub thresh_90_s: Option<f64>,
+    /// An NFS mount's WRITE and COMMIT counts, as mountstats shows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<NfsSummary>,
 }
 
-/// Pause distribution [ms]; all 0 when `count` is 0.
+/// What `/proc/self/mountstats` would show for an NFS mount's WRITEs and
+/// COMMITs (the figures the seed's NFS mails compare).
+#[derive(Clone, Debug, Serialize)]
+pub struct NfsSummary {
+    /// WRITE RPCs completed.
+    pub writes: u64,
+    /// Mean size of a WRITE \[MiB\].
+    pub write_mb: f64,
+    /// Mean time a WRITE waited in the client's queue \[ms\].
+    pub write_queue_ms: f64,
+    /// Mean time from sending a WRITE to its reply \[ms\].
+    pub write_rtt_ms: f64,
+    /// COMMITs completed.
+    pub commits: u64,
+    /// Mean data a COMMIT made stable \[MiB\].
+    pub commit_mb: f64,
+    /// Mean time from sending a COMMIT to its reply \[ms\].
+    pub commit_rtt_ms: f64,
+    /// The most data ever under writeback at once \[MiB\].
+    pub writeback_max_mb: f64,
+    /// `nfs_congestion_kb` at the end of the run \[MiB\].
+    pub congestion_mb: f64,
+}
+
+impl NfsSummary {
+    fn of(mount: &crate::sim::nfs::NfsMount) -> NfsSummary {
+        let m = &mount.stats;
+        let per = |total: f64, n: u64| if n > 0 { total / n as f64 } else { 0.0 };
+        NfsSummary {
+            writes: m.writes,
+            write_mb: per(mib(m.write_pages), m.writes),
+            write_queue_ms: per(m.write_queue_ns as f64 / 1e6, m.writes),
+            write_rtt_ms: per(m.write_rtt_ns as f64 / 1e6, m.writes),
+            commits: m.commits,
+            commit_mb: per(mib(m.commit_pages), m.commits),
+            commit_rtt_ms: per(m.commit_rtt_ns as f64 / 1e6, m.commits),
+            writeback_max_mb: mib(m.writeback_max),
+            congestion_mb: mib(mount.congestion_pages),
+        }
+    }
+}
+
+/// Pause distribution \[ms\]; all 0 when `count` is 0.
 #[derive(Clone, Debug, Serialize)]
 pub struct PauseSummary {
     /// How many.
     pub count: u64,
-    /// Median [ms].
+    /// Median \[ms\].
     pub p50: f64,
-    /// 90th percentile [ms].
+    /// 90th percentile \[ms\].
     pub p90: f64,
-    /// 99th percentile [ms].
+    /// 99th percentile \[ms\].
     pub p99: f64,
-    /// Longest [ms].
+    /// Longest \[ms\].
     pub max: f64,
 }
 
-/// Time in throttling calls that blocked, foreground IO included [ms].
+/// Time in throttling calls that blocked, foreground IO included \[ms\].
 #[derive(Clone, Debug, Serialize)]
 pub struct ThrottleSummary {
-    /// The calls' distribution [ms].
+    /// The calls' distribution \[ms\].
     #[serde(flatten)]
     pub calls: PauseSummary,
-    /// Pages tasks wrote back themselves (IO-full) [MiB].
+    /// Pages tasks wrote back themselves (IO-full) \[MiB\].
     pub foreground_written_mb: f64,
 }
 
@@ -95,15 +140,15 @@ pub struct TaskSummary {
     pub kind: String,
     /// The bdi it writes to.
     pub bdi: String,
-    /// Pages it dirtied [MiB].
+    /// Pages it dirtied \[MiB\].
     pub dirtied_mb: f64,
-    /// What it achieved while alive [MiB/s]; `None` if it never ran.
+    /// What it achieved while alive \[MiB/s\]; `None` if it never ran.
     pub rate_mbps: Option<f64>,
-    /// Median pause [ms] (0: it never paused).
+    /// Median pause \[ms\] (0: it never paused).
     pub pause_p50_ms: f64,
-    /// Longest pause [ms].
+    /// Longest pause \[ms\].
     pub pause_max_ms: f64,
-    /// Longest time in one throttling call [ms].
+    /// Longest time in one throttling call \[ms\].
     pub throttled_max_ms: f64,
 }
 
@@ -112,7 +157,7 @@ pub struct TaskSummary {
 pub struct Summary {
     /// The scenario's name.
     pub scenario: String,
-    /// Simulated time [s].
+    /// Simulated time \[s\].
     pub duration_s: f64,
     /// Jiffies per second.
     pub hz: u64,
@@ -123,14 +168,14 @@ pub struct Summary {
     pub kernel: String,
     /// Seed of the random generator.
     pub seed: u64,
-    /// Wall time the run took [s].
+    /// Wall time the run took \[s\].
     pub wall_s: f64,
     /// Simulated seconds per wall second; `None` when too fast to time.
     pub real_time_factor: Option<f64>,
     /// Simulation events processed (printed with the speed, not written).
     #[serde(skip)]
     pub events: u64,
-    /// Length of the window the medians are taken over [s].
+    /// Length of the window the medians are taken over \[s\].
     pub window_s: f64,
     /// Global thresholds and dirty pages.
     pub global: GlobalSummary,
@@ -142,22 +187,122 @@ pub struct Summary {
     pub throttled_ms: ThrottleSummary,
     /// Per task.
     pub tasks: Vec<TaskSummary>,
-    /// `--max-trace-size` stopped the trace at this simulated time [s].
+    /// `--max-trace-size` stopped the trace at this simulated time \[s\].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_stopped_s: Option<f64>,
 }
 
-/// Time from bdi `i`'s first writer starting until its bdi_thresh first
-/// reached 90% of the global threshold [s].
-fn thresh_90(world: &World, samples: &std::collections::VecDeque<Sample>, i: usize) -> Option<f64> {
-    let start = world.tasks().iter().filter(|t| t.bdi as usize == i).filter_map(|t| t.stats.started_ns).min()?;
-    samples
-        .iter()
-        .find(|s| s.t_ns >= start && s.bdis[i].thresh * 10 >= s.thresh * 9)
-        .map(|s| (s.t_ns - start) as f64 / 1e9)
+/// Runs at least this long leave out their first [`SETTLE_S`] from the
+/// means; shorter ones their first half \[s\].
+const LONG_RUN_S: f64 = 20.0;
+
+/// What a long run leaves out of its means, and the window its medians
+/// are taken over \[s\].
+const SETTLE_S: f64 = 10.0;
+
+/// Sums over the samples of a long run's settled part.
+#[derive(Clone, Debug, Default)]
+struct Sums {
+    /// Samples summed.
+    n: usize,
+    /// Global dirty pages \[MiB\].
+    dirty: f64,
+    /// Per bdi: bdi_thresh \[MiB\].
+    bdi_thresh: Vec<f64>,
+    /// Per bdi: dirty pages \[MiB\].
+    bdi_dirty: Vec<f64>,
 }
 
-fn pause_summary(h: &Histogram, ms: impl Fn(u64) -> f64) -> PauseSummary {
+/// What the summary needs of a world's time series, gathered sample by
+/// sample as the run makes them, in memory that does not grow with the
+/// run: the samples of the first `LONG_RUN_S` (20 s; a shorter run leaves out
+/// its first half, known only at its end), running sums from `SETTLE_S` (10 s)
+/// on (summed in the order the means over every sample summed them, so
+/// the figures are the same to the bit), the last `SETTLE_S` and a bit
+/// for the medians, and when each bdi's threshold first reached 90% of
+/// the global one.
+#[derive(Clone, Debug, Default)]
+pub struct Digest {
+    /// The samples before [`LONG_RUN_S`].
+    early: Vec<Sample>,
+    /// Sums over the samples at or after [`SETTLE_S`].
+    settled: Sums,
+    /// The latest samples, back to [`SETTLE_S`] + 1 s before the newest.
+    recent: std::collections::VecDeque<Sample>,
+    /// Per bdi: time from its first writer starting until its bdi_thresh
+    /// first reached 90% of thresh \[ns\]; `None` while it has not.
+    thresh_90: Vec<Option<u64>>,
+}
+
+/// Seconds of a sample's time, as every filter on it compares them.
+fn secs(s: &Sample) -> f64 {
+    s.t_ns as f64 / 1e9
+}
+
+impl Digest {
+    /// Takes in the next sample. `first_writer` gives, for a bdi, when the
+    /// earliest of its tasks that have started started \[ns\] (a task that
+    /// starts later cannot be earlier than this sample); it is asked only
+    /// while the bdi's threshold is past 90% and the time not found.
+    pub fn add(&mut self, s: &Sample, mut first_writer: impl FnMut(usize) -> Option<u64>) {
+        let bdis = s.bdis.len();
+        if self.thresh_90.len() != bdis {
+            self.thresh_90 = vec![None; bdis];
+            self.settled.bdi_thresh = vec![0.0; bdis];
+            self.settled.bdi_dirty = vec![0.0; bdis];
+        }
+        for (i, (found, b)) in self.thresh_90.iter_mut().zip(&s.bdis).enumerate() {
+            if found.is_none()
+                && b.thresh * 10 >= s.thresh * 9
+                && let Some(start) = first_writer(i).filter(|&start| s.t_ns >= start)
+            {
+                *found = Some(s.t_ns - start);
+            }
+        }
+        if secs(s) < LONG_RUN_S {
+            self.early.push(s.clone());
+        }
+        if secs(s) >= SETTLE_S {
+            let sums = &mut self.settled;
+            sums.n += 1;
+            sums.dirty += mib(s.dirty);
+            for (i, b) in s.bdis.iter().enumerate() {
+                sums.bdi_thresh[i] += mib(b.thresh);
+                sums.bdi_dirty[i] += mib(b.dirty);
+            }
+        }
+        let keep_from = s.t_ns.saturating_sub((SETTLE_S as u64 + 1) * 1_000_000_000);
+        while self.recent.front().is_some_and(|old| old.t_ns < keep_from) {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(s.clone());
+    }
+
+    /// Means over the samples at or after `settle_s`: global dirty pages,
+    /// then per bdi its threshold and dirty pages \[MiB\].
+    fn settled_means(&self, settle_s: f64, bdis: usize) -> (Option<f64>, Vec<Option<f64>>, Vec<Option<f64>>) {
+        if settle_s >= SETTLE_S {
+            let sums = &self.settled;
+            let of = |sum: f64| (sums.n > 0).then(|| sum / sums.n as f64);
+            let per_bdi = |v: &Vec<f64>| (0..bdis).map(|i| of(v.get(i).copied().unwrap_or(0.0))).collect();
+            return (of(sums.dirty), per_bdi(&sums.bdi_thresh), per_bdi(&sums.bdi_dirty));
+        }
+        let settled: Vec<&Sample> = self.early.iter().filter(|s| secs(s) >= settle_s).collect();
+        (
+            mean(settled.iter().map(|s| mib(s.dirty))),
+            (0..bdis).map(|i| mean(settled.iter().map(|s| mib(s.bdis[i].thresh)))).collect(),
+            (0..bdis).map(|i| mean(settled.iter().map(|s| mib(s.bdis[i].dirty)))).collect(),
+        )
+    }
+
+    /// The samples at or after `from_s`, which must be within the last
+    /// [`SETTLE_S`] of the run.
+    fn window(&self, from_s: f64) -> impl Iterator<Item = &Sample> {
+        self.recent.iter().filter(move |s| secs(s) >= from_s)
+    }
+}
+
+fn pause_summary(h: &RunHistogram, ms: impl Fn(u64) -> f64) -> PauseSummary {
     PauseSummary {
         count: h.count(),
         p50: ms(h.quantile(0.5)),
@@ -167,14 +312,20 @@ fn pause_summary(h: &Histogram, ms: impl Fn(u64) -> f64) -> PauseSummary {
     }
 }
 
-/// Summarises a finished run.
-pub fn summarise(scenario: &crate::scenario::Scenario, world: &World, duration_ns: u64, wall_s: f64) -> Summary {
+/// Summarises a finished run from the world at its end and the digest
+/// of its samples.
+pub fn summarise(
+    scenario: &crate::scenario::Scenario,
+    world: &World,
+    digest: &Digest,
+    duration_ns: u64,
+    wall_s: f64,
+) -> Summary {
     let duration_s = duration_ns as f64 / 1e9;
-    let settle_s = if duration_s >= 20.0 { 10.0 } else { duration_s / 2.0 };
+    let settle_s = if duration_s >= LONG_RUN_S { SETTLE_S } else { duration_s / 2.0 };
     let window_s = settle_s;
-    let samples = world.samples();
-    let settled: Vec<&Sample> = samples.iter().filter(|s| s.t_ns as f64 / 1e9 >= settle_s).collect();
-    let window: Vec<&Sample> = samples.iter().filter(|s| s.t_ns as f64 / 1e9 >= duration_s - window_s).collect();
+    let (dirty_mean, thresh_means, dirty_means) = digest.settled_means(settle_s, world.bdis().len());
+    let window: Vec<&Sample> = digest.window(duration_s - window_s).collect();
     let stats = world.stats();
     let vm = world.vm();
     let l = vm.limits;
@@ -186,7 +337,7 @@ pub fn summarise(scenario: &crate::scenario::Scenario, world: &World, duration_n
         freerun_mb: mib(freerun),
         setpoint_mb: mib((freerun + limit) / 2),
         limit_mb: mib(limit),
-        dirty_mean_mb: mean(settled.iter().map(|s| mib(s.dirty))),
+        dirty_mean_mb: dirty_mean,
         dirty_max_mb: mib(stats.max_dirty),
         over_limit_max_mb: (stats.max_over_limit != i64::MIN).then(|| mib(stats.max_over_limit)),
         settle_s,
@@ -206,10 +357,11 @@ pub fn summarise(scenario: &crate::scenario::Scenario, world: &World, duration_n
                 write_bw_mbps: write_bw,
                 dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect()),
                 target_ratelimit_mbps: write_bw.filter(|_| tasks > 0).map(|bw| bw / tasks as f64),
-                thresh_mb: mean(settled.iter().map(|s| mib(s.bdis[i].thresh))),
-                dirty_mean_mb: mean(settled.iter().map(|s| mib(s.bdis[i].dirty))),
+                thresh_mb: thresh_means[i],
+                dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,
-                thresh_90_s: thresh_90(world, samples, i),
+                thresh_90_s: digest.thresh_90.get(i).copied().flatten().map(|ns| ns as f64 / 1e9),
+                nfs: b.nfs.as_ref().map(NfsSummary::of),
             }
         })
         .collect();
@@ -256,7 +408,7 @@ pub fn summarise(scenario: &crate::scenario::Scenario, world: &World, duration_n
 }
 
 /// A value with `prec` decimals, or `–` when it cannot be measured.
-fn num(v: Option<f64>, prec: usize) -> String {
+pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:.prec$}"),
         _ => "–".to_string(),
@@ -264,7 +416,7 @@ fn num(v: Option<f64>, prec: usize) -> String {
 }
 
 /// A signed value with `prec` decimals, or `–`.
-fn signed(v: Option<f64>, prec: usize) -> String {
+pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:+.prec$}"),
         _ => "–".to_string(),
@@ -320,6 +472,22 @@ impl Summary {
                 num(Some(self.window_s), if self.window_s >= 1.0 { 0 } else { 3 }),
                 num(b.thresh_mb, 1)
             );
+        }
+        for b in &self.bdis {
+            if let Some(n) = &b.nfs {
+                let _ = writeln!(
+                    s,
+                    "bdi {:<6} WRITE {} × {:.2} MiB, queue {:.0} ms, rtt {:.0} ms;  COMMIT {} × {:.1} MiB, rtt {:.0} ms",
+                    shown(&b.name),
+                    n.writes,
+                    n.write_mb,
+                    n.write_queue_ms,
+                    n.write_rtt_ms,
+                    n.commits,
+                    n.commit_mb,
+                    n.commit_rtt_ms
+                );
+            }
         }
         for b in &self.bdis {
             if let Some(t) = b.thresh_90_s

@@ -1,13 +1,11 @@
 //! The trace file (`--trace`, JSON Lines): a header line, then one line per
-//! traced decision, each a [`serde::Serialize`] view of the simulation's
-//! [`TraceEvent`] with the bdi named. Lines are serialised into one reused
-//! buffer that goes to the file a megabyte at a time.
-//!
-//! Event lines are flat records of integers and one string, written by
-//! [`LineSerializer`]: field names (Rust identifiers, nothing to escape)
-//! go out as they are, integers through `itoa`, strings escaped by
-//! serde_json. It makes a trace line three times faster than
-//! `serde_json::to_writer`, which escapes every field name.
+//! traced decision of the simulation's [`TraceEvent`]s, with the bdi
+//! named. Millions of lines a minute, so they are written cheaply: each
+//! straight into a buffer that keeps its size (a megabyte goes to the file
+//! at a time), field names (Rust identifiers, nothing to escape) as
+//! constants, integers by [`super::digits`], and each bdi's name escaped
+//! once, by serde_json, not once a line. The text is what
+//! `serde_json::to_writer` writes for the same record.
 //!
 //! Field names are the kernel's and never change (SPEC §2); a reader finds
 //! fields by name, so new ones may be added.
@@ -16,18 +14,19 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::digits::{put_i64, put_u64};
 use crate::error::Result;
 use crate::output::AtomicFile;
 use crate::sim::World;
 use crate::sim::trace::{BalanceDirtyPages, BdiDirtyRatelimit, TaskThrottled, TraceEvent};
 
 /// Bytes gathered before they go to the file.
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 1 << 17;
 
 /// Room kept under `--max-trace-size` for the line that says the trace stopped.
 const STOP_LINE_BYTES: u64 = 128;
 
-/// Smallest `--max-trace-size` [bytes].
+/// Smallest `--max-trace-size` \[bytes\].
 pub const MIN_MAX_TRACE_BYTES: u64 = 4096;
 
 /// The first line of a trace: what produced it and how to read it.
@@ -70,70 +69,6 @@ impl<'a> Header<'a> {
     }
 }
 
-/// `balance_dirty_pages`: one loop iteration past the freerun check.
-#[derive(Serialize)]
-struct BdpLine<'a> {
-    event: &'static str,
-    jiffies: u64,
-    task: u32,
-    bdi: &'a str,
-    thresh: u64,
-    bg_thresh: u64,
-    limit: u64,
-    freerun: u64,
-    setpoint: u64,
-    dirty: u64,
-    bdi_thresh: u64,
-    bdi_dirty: u64,
-    bdi_setpoint: u64,
-    write_bw: u64,
-    dirty_ratelimit: u64,
-    pos_ratio: u64,
-    task_ratelimit: u64,
-    pages_dirtied: u64,
-    nr_dirtied_pause_before: i32,
-    nr_dirtied_pause: i32,
-    max_pause: i64,
-    pause: i64,
-    iteration: u32,
-}
-
-/// `bdi_dirty_ratelimit`: one rate update.
-#[derive(Serialize)]
-struct RatelimitLine<'a> {
-    event: &'static str,
-    jiffies: u64,
-    bdi: &'a str,
-    thresh: u64,
-    bg_thresh: u64,
-    limit: u64,
-    dirty: u64,
-    bdi_thresh: u64,
-    bdi_dirty: u64,
-    write_bw: u64,
-    dirtied: u64,
-    elapsed: u64,
-    dirty_rate: u64,
-    pos_ratio: u64,
-    task_ratelimit: u64,
-    balanced_dirty_ratelimit: u64,
-    prev_balanced_dirty_ratelimit: u64,
-    dirty_ratelimit_before: u64,
-    dirty_ratelimit: u64,
-}
-
-/// `task_throttled`: one throttling call that blocked.
-#[derive(Serialize)]
-struct ThrottledLine<'a> {
-    event: &'static str,
-    jiffies: u64,
-    task: u32,
-    bdi: &'a str,
-    duration: u64,
-    pages_dirtied: u64,
-    pages_written: u64,
-}
-
 /// The last line of a trace stopped by `--max-trace-size`.
 #[derive(Serialize)]
 struct StoppedLine {
@@ -142,22 +77,167 @@ struct StoppedLine {
     max_trace_size: u64,
 }
 
-fn bdp<'a>(r: &BalanceDirtyPages, bdi: &'a str) -> BdpLine<'a> {
-    BdpLine {
-        event: "balance_dirty_pages",
+/// The most fields a line has.
+const FIELDS: usize = 24;
+
+/// Bytes kept of a field's text: enough for any integer, copied whole.
+const TEXT: usize = 24;
+
+/// The text of a field's last value. Most fields of a line repeat the
+/// last line's (thresholds, rates, pause lengths): copying the text is
+/// cheaper than writing it again.
+#[derive(Clone, Copy)]
+struct Recent {
+    /// The value, as the bits of a `u64`.
+    value: u64,
+    /// Length of its text \[bytes\].
+    len: usize,
+    /// Its text, then filler up to [`TEXT`].
+    text: [u8; TEXT],
+}
+
+impl Default for Recent {
+    /// The value 0.
+    fn default() -> Recent {
+        let mut text = [0; TEXT];
+        text[0] = b'0';
+        Recent { value: 0, len: 1, text }
+    }
+}
+
+/// The last values of each field of one kind of line.
+type Recents = [Recent; FIELDS];
+
+/// A value of a trace line's field: an integer, or a bdi name already
+/// written as a JSON string.
+trait Field: Copy {
+    /// The value as the bits of a `u64` (one type per field).
+    fn bits(self) -> u64;
+
+    /// Writes the value's text at `out[at..]`; returns where it ends.
+    fn text(self, out: &mut [u8], at: usize) -> usize;
+
+    /// Writes the value at `out[at..at + TEXT]` (the filler after it is
+    /// overwritten by what follows); returns where it ends. `recent` is
+    /// this field's last value, which it becomes.
+    #[inline(always)]
+    fn put(self, recent: &mut Recent, out: &mut [u8], at: usize) -> usize {
+        if recent.value != self.bits() {
+            recent.value = self.bits();
+            recent.len = self.text(&mut recent.text, 0);
+        }
+        out[at..at + TEXT].copy_from_slice(&recent.text);
+        at + recent.len
+    }
+}
+
+impl Field for u64 {
+    fn bits(self) -> u64 {
+        self
+    }
+
+    fn text(self, out: &mut [u8], at: usize) -> usize {
+        put_u64(out, at, self)
+    }
+}
+
+impl Field for u32 {
+    fn bits(self) -> u64 {
+        u64::from(self)
+    }
+
+    fn text(self, out: &mut [u8], at: usize) -> usize {
+        put_u64(out, at, u64::from(self))
+    }
+}
+
+impl Field for i64 {
+    fn bits(self) -> u64 {
+        self as u64
+    }
+
+    fn text(self, out: &mut [u8], at: usize) -> usize {
+        put_i64(out, at, self)
+    }
+}
+
+impl Field for i32 {
+    fn bits(self) -> u64 {
+        i64::from(self) as u64
+    }
+
+    fn text(self, out: &mut [u8], at: usize) -> usize {
+        put_i64(out, at, i64::from(self))
+    }
+}
+
+/// A name as a JSON string, quotes included.
+#[derive(Clone, Copy)]
+struct Quoted<'a>(&'a [u8]);
+
+impl Field for Quoted<'_> {
+    fn bits(self) -> u64 {
+        0
+    }
+
+    fn text(self, out: &mut [u8], at: usize) -> usize {
+        put_bytes(out, at, self.0)
+    }
+
+    #[inline(always)]
+    fn put(self, _: &mut Recent, out: &mut [u8], at: usize) -> usize {
+        put_bytes(out, at, self.0)
+    }
+}
+
+/// Writes `bytes` at `out[at..]`; returns where they end.
+#[inline(always)]
+fn put_bytes(out: &mut [u8], at: usize, bytes: &[u8]) -> usize {
+    out[at..at + bytes.len()].copy_from_slice(bytes);
+    at + bytes.len()
+}
+
+/// Writes one trace line, `{"event":"NAME","field":value,...}` and a line
+/// feed, at `$out[$at..]` and gives where it ends; `$recent` holds the
+/// fields' last values, in order. Field names are Rust identifiers
+/// (nothing to escape), written with their `,"` and `":` as one constant
+/// each.
+macro_rules! line {
+    ($out:expr, $at:expr, $recent:expr, $event:literal, $first:ident: $value:expr $(, $field:ident: $v:expr)* $(,)?) => {{
+        let out: &mut [u8] = $out;
+        let mut recent = $recent.iter_mut();
+        let mut slot = || recent.next().expect("a line has at most FIELDS fields");
+        let at = put_bytes(out, $at, concat!("{\"event\":\"", $event, "\",\"", stringify!($first), "\":").as_bytes());
+        let at = Field::put($value, slot(), out, at);
+        $(
+            let at = put_bytes(out, at, concat!(",\"", stringify!($field), "\":").as_bytes());
+            let at = Field::put($v, slot(), out, at);
+        )*
+        put_bytes(out, at, b"}\n")
+    }};
+}
+
+/// Room for the longest line but its bdi name: the names of its fields
+/// and [`FIELDS`] values of [`TEXT`] bytes \[bytes\].
+const MAX_LINE_BYTES: usize = 512 + FIELDS * TEXT;
+
+/// `balance_dirty_pages`: one loop iteration past the freerun check.
+fn bdp(out: &mut [u8], at: usize, recent: &mut Recents, r: &BalanceDirtyPages, bdi: Quoted) -> usize {
+    let p = &r.position;
+    line!(out, at, recent, "balance_dirty_pages",
         jiffies: r.jiffies,
         task: r.task,
-        bdi,
-        thresh: r.position.thresh,
-        bg_thresh: r.position.bg_thresh,
-        limit: r.position.limit,
+        bdi: bdi,
+        thresh: p.thresh,
+        bg_thresh: p.bg_thresh,
+        limit: p.limit,
         freerun: r.freerun,
         setpoint: r.setpoint,
-        dirty: r.position.dirty,
-        bdi_thresh: r.position.bdi_thresh,
-        bdi_dirty: r.position.bdi_dirty,
+        dirty: p.dirty,
+        bdi_thresh: p.bdi_thresh,
+        bdi_dirty: p.bdi_dirty,
         bdi_setpoint: r.bdi_setpoint,
-        write_bw: r.position.write_bw,
+        write_bw: p.write_bw,
         dirty_ratelimit: r.dirty_ratelimit,
         pos_ratio: r.pos_ratio,
         task_ratelimit: r.task_ratelimit,
@@ -167,14 +247,14 @@ fn bdp<'a>(r: &BalanceDirtyPages, bdi: &'a str) -> BdpLine<'a> {
         max_pause: r.max_pause,
         pause: r.pause,
         iteration: r.iteration,
-    }
+    )
 }
 
-fn ratelimit<'a>(r: &BdiDirtyRatelimit, bdi: &'a str) -> RatelimitLine<'a> {
-    RatelimitLine {
-        event: "bdi_dirty_ratelimit",
+/// `bdi_dirty_ratelimit`: one rate update.
+fn ratelimit(out: &mut [u8], at: usize, recent: &mut Recents, r: &BdiDirtyRatelimit, bdi: Quoted) -> usize {
+    line!(out, at, recent, "bdi_dirty_ratelimit",
         jiffies: r.jiffies,
-        bdi,
+        bdi: bdi,
         thresh: r.thresh,
         bg_thresh: r.bg_thresh,
         limit: r.limit,
@@ -191,32 +271,39 @@ fn ratelimit<'a>(r: &BdiDirtyRatelimit, bdi: &'a str) -> RatelimitLine<'a> {
         prev_balanced_dirty_ratelimit: r.prev_balanced_dirty_ratelimit,
         dirty_ratelimit_before: r.dirty_ratelimit_before,
         dirty_ratelimit: r.dirty_ratelimit,
-    }
+    )
 }
 
-fn throttled<'a>(r: &TaskThrottled, bdi: &'a str) -> ThrottledLine<'a> {
-    ThrottledLine {
-        event: "task_throttled",
+/// `task_throttled`: one throttling call that blocked.
+fn throttled(out: &mut [u8], at: usize, recent: &mut Recents, r: &TaskThrottled, bdi: Quoted) -> usize {
+    line!(out, at, recent, "task_throttled",
         jiffies: r.jiffies,
         task: r.task,
-        bdi,
+        bdi: bdi,
         duration: r.duration,
         pages_dirtied: r.pages_dirtied,
         pages_written: r.pages_written,
-    }
+    )
 }
 
 /// Writes a trace file: [`TraceFile::header`] first, then events.
 pub struct TraceFile {
     out: AtomicFile,
-    /// Serialised lines not yet handed to the file.
+    /// Lines not yet handed to the file are `buf[..len]`; the rest is room
+    /// for more. It keeps its size: lines are written into it in place.
     buf: Vec<u8>,
+    len: usize,
     /// Bytes handed to the file so far.
     written: u64,
-    /// `--max-trace-size` [bytes].
+    /// `--max-trace-size` \[bytes\].
     cap: Option<u64>,
     /// The trace reached its cap at this jiffy and takes no more events.
     stopped_at: Option<u64>,
+    /// The bdi names of the last events, and each as a JSON string.
+    names: Vec<String>,
+    quoted: Vec<Vec<u8>>,
+    /// The last values of the fields of each kind of line.
+    recent: Box<[Recents; 3]>,
 }
 
 impl TraceFile {
@@ -224,10 +311,14 @@ impl TraceFile {
     pub fn create(path: &Path, cap: Option<u64>) -> Result<TraceFile> {
         Ok(TraceFile {
             out: AtomicFile::create(path)?,
-            buf: Vec::with_capacity(CHUNK + 4096),
+            buf: vec![0; CHUNK + MAX_LINE_BYTES],
+            len: 0,
             written: 0,
             cap,
             stopped_at: None,
+            names: Vec::new(),
+            quoted: Vec::new(),
+            recent: Box::new([[Recent::default(); FIELDS]; 3]),
         })
     }
 
@@ -238,7 +329,7 @@ impl TraceFile {
 
     /// Bytes of trace so far.
     pub fn bytes(&self) -> u64 {
-        self.written + self.buf.len() as u64
+        self.written + self.len as u64
     }
 
     /// The jiffy at which `--max-trace-size` stopped the trace, if it did.
@@ -248,52 +339,84 @@ impl TraceFile {
 
     /// Writes the first line.
     pub fn header(&mut self, header: &Header) -> Result<()> {
-        serde_json::to_writer(&mut self.buf, header).expect("a header is plain data");
-        self.buf.push(b'\n');
+        let mut text = serde_json::to_vec(header).expect("a header is plain data");
+        text.push(b'\n');
+        self.push(&text)
+    }
+
+    /// Appends `text` to the lines not yet written.
+    fn push(&mut self, text: &[u8]) -> Result<()> {
+        if self.len + text.len() > self.buf.len() {
+            self.drain()?;
+        }
+        if text.len() > self.buf.len() {
+            self.written += text.len() as u64;
+            return self.out.put(text);
+        }
+        self.buf[self.len..self.len + text.len()].copy_from_slice(text);
+        self.len += text.len();
         Ok(())
     }
 
     /// Writes `events`, their bdis named from `bdis`.
     pub fn events(&mut self, events: &[TraceEvent], bdis: &[String]) -> Result<()> {
-        let name = |i: u32| bdis.get(i as usize).map_or("?", String::as_str);
+        if self.names != bdis {
+            self.names = bdis.to_vec();
+            self.quoted = bdis.iter().map(|n| serde_json::to_vec(n).expect("a string")).collect();
+        }
+        let quoted = std::mem::take(&mut self.quoted);
+        let result = self.write_events(events, &quoted);
+        self.quoted = quoted;
+        result
+    }
+
+    fn write_events(&mut self, events: &[TraceEvent], quoted: &[Vec<u8>]) -> Result<()> {
+        let name = |i: u32| Quoted(quoted.get(i as usize).map_or(b"\"?\"", Vec::as_slice));
+        let longest_name = quoted.iter().map(Vec::len).max().unwrap_or(0).max(3);
+        if self.buf.len() < CHUNK + MAX_LINE_BYTES + longest_name {
+            self.drain()?;
+            self.buf.resize(CHUNK + MAX_LINE_BYTES + longest_name, 0);
+        }
         for e in events {
             if self.stopped_at.is_some() {
                 break;
             }
-            match e {
-                TraceEvent::BalanceDirtyPages(r) => self.line(&bdp(r, name(r.bdi)), r.jiffies)?,
-                TraceEvent::BdiDirtyRatelimit(r) => self.line(&ratelimit(r, name(r.bdi)), r.jiffies)?,
-                TraceEvent::TaskThrottled(r) => self.line(&throttled(r, name(r.bdi)), r.jiffies)?,
+            let start = self.len;
+            let [b, u, t] = &mut *self.recent;
+            let (end, jiffies) = match e {
+                TraceEvent::BalanceDirtyPages(r) => (bdp(&mut self.buf, start, b, r, name(r.bdi)), r.jiffies),
+                TraceEvent::BdiDirtyRatelimit(r) => (ratelimit(&mut self.buf, start, u, r, name(r.bdi)), r.jiffies),
+                TraceEvent::TaskThrottled(r) => (throttled(&mut self.buf, start, t, r, name(r.bdi)), r.jiffies),
+            };
+            self.len = end;
+            self.check_cap(start, jiffies)?;
+            if self.len >= CHUNK {
+                self.drain()?;
             }
         }
         Ok(())
     }
 
-    /// Serialises one line into the buffer; past the cap, ends the trace
-    /// with a line saying so instead.
-    fn line(&mut self, value: &impl Serialize, jiffies: u64) -> Result<()> {
-        let start = self.buf.len();
-        value.serialize(LineSerializer(&mut self.buf)).expect("trace lines are flat records of numbers and strings");
-        self.buf.push(b'\n');
+    /// Past the cap, replaces the line that starts at `start` with one
+    /// saying the trace stopped.
+    fn check_cap(&mut self, start: usize, jiffies: u64) -> Result<()> {
         if let Some(cap) = self.cap
             && self.bytes() + STOP_LINE_BYTES > cap
         {
-            self.buf.truncate(start);
+            self.len = start;
             let stop = StoppedLine { event: "trace_stopped", jiffies, max_trace_size: cap };
-            serde_json::to_writer(&mut self.buf, &stop).expect("numbers");
-            self.buf.push(b'\n');
+            let mut text = serde_json::to_vec(&stop).expect("numbers");
+            text.push(b'\n');
+            self.push(&text)?;
             self.stopped_at = Some(jiffies);
-        }
-        if self.buf.len() >= CHUNK {
-            self.drain()?;
         }
         Ok(())
     }
 
     fn drain(&mut self) -> Result<()> {
-        self.out.put(&self.buf)?;
-        self.written += self.buf.len() as u64;
-        self.buf.clear();
+        self.out.put(&self.buf[..self.len])?;
+        self.written += self.len as u64;
+        self.len = 0;
         Ok(())
     }
 
@@ -312,165 +435,6 @@ impl TraceFile {
     pub fn into_output(mut self) -> Result<AtomicFile> {
         self.drain()?;
         Ok(self.out)
-    }
-}
-
-/// Serialises a flat record (a struct of integers and strings) as one
-/// JSON object into a buffer; anything else is an error.
-pub struct LineSerializer<'a>(pub &'a mut Vec<u8>);
-
-/// The fields of a record being serialised.
-pub struct LineFields<'a> {
-    buf: &'a mut Vec<u8>,
-    first: bool,
-}
-
-/// What a record's field cannot be.
-fn not_flat<T>() -> std::result::Result<T, serde_json::Error> {
-    Err(serde::ser::Error::custom("a trace line holds only integers and strings"))
-}
-
-macro_rules! integers {
-    ($($method:ident: $t:ty),*) => {$(
-        fn $method(self, v: $t) -> std::result::Result<(), serde_json::Error> {
-            self.0.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-            Ok(())
-        }
-    )*};
-}
-
-macro_rules! refused {
-    ($($method:ident($($arg:ty),*)),*) => {$(
-        fn $method(self, $(_: $arg),*) -> std::result::Result<(), serde_json::Error> {
-            not_flat()
-        }
-    )*};
-}
-
-impl<'a> serde::Serializer for LineSerializer<'a> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    type SerializeSeq = serde::ser::Impossible<(), serde_json::Error>;
-    type SerializeTuple = serde::ser::Impossible<(), serde_json::Error>;
-    type SerializeTupleStruct = serde::ser::Impossible<(), serde_json::Error>;
-    type SerializeTupleVariant = serde::ser::Impossible<(), serde_json::Error>;
-    type SerializeMap = serde::ser::Impossible<(), serde_json::Error>;
-    type SerializeStruct = LineFields<'a>;
-    type SerializeStructVariant = serde::ser::Impossible<(), serde_json::Error>;
-
-    integers!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
-              serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
-    refused!(
-        serialize_bool(bool),
-        serialize_f32(f32),
-        serialize_f64(f64),
-        serialize_char(char),
-        serialize_bytes(&[u8]),
-        serialize_none(),
-        serialize_unit(),
-        serialize_unit_struct(&'static str),
-        serialize_unit_variant(&'static str, u32, &'static str)
-    );
-
-    fn serialize_str(self, v: &str) -> std::result::Result<(), serde_json::Error> {
-        serde_json::to_writer(&mut *self.0, v)
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> std::result::Result<(), serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> std::result::Result<(), serde_json::Error> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> std::result::Result<(), serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_seq(self, _: Option<usize>) -> std::result::Result<Self::SerializeSeq, serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_tuple(self, _: usize) -> std::result::Result<Self::SerializeTuple, serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> std::result::Result<Self::SerializeTupleStruct, serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> std::result::Result<Self::SerializeTupleVariant, serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> std::result::Result<Self::SerializeMap, serde_json::Error> {
-        not_flat()
-    }
-
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> std::result::Result<Self::SerializeStruct, serde_json::Error> {
-        self.0.push(b'{');
-        Ok(LineFields { buf: self.0, first: true })
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> std::result::Result<Self::SerializeStructVariant, serde_json::Error> {
-        not_flat()
-    }
-}
-
-impl serde::ser::SerializeStruct for LineFields<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> std::result::Result<(), serde_json::Error> {
-        debug_assert!(key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'), "field `{key}` needs escaping");
-        if !self.first {
-            self.buf.push(b',');
-        }
-        self.first = false;
-        self.buf.push(b'"');
-        self.buf.extend_from_slice(key.as_bytes());
-        self.buf.extend_from_slice(b"\":");
-        value.serialize(LineSerializer(self.buf))
-    }
-
-    fn end(self) -> std::result::Result<(), serde_json::Error> {
-        self.buf.push(b'}');
-        Ok(())
     }
 }
 
@@ -507,55 +471,89 @@ mod tests {
         assert_eq!(v["bdi"], "sd\"a,b\\");
     }
 
+    /// The text of `events` as a trace writes them, bdi 0 named `name`.
+    fn lines(events: &[TraceEvent], name: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-trace-lines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("t.jsonl");
+        let mut t = TraceFile::create(&path, None).expect("create");
+        t.events(events, &[name.to_string()]).expect("events");
+        t.commit().expect("commit");
+        std::fs::read_to_string(&path).expect("read")
+    }
+
     #[test]
-    fn lines_are_what_serde_json_writes() {
-        let names = ["sd\"a,b\\".to_string()];
-        let events = [
-            throttle(9),
-            TraceEvent::BalanceDirtyPages(BalanceDirtyPages {
-                jiffies: 1,
-                task: 2,
-                bdi: 0,
-                position: PositionInputs {
-                    thresh: 3,
-                    bg_thresh: 4,
-                    limit: u64::MAX,
-                    dirty: 7,
-                    bdi_thresh: 8,
-                    bdi_dirty: 9,
-                    write_bw: 11,
-                },
-                freerun: 5,
-                setpoint: 6,
-                bdi_setpoint: 10,
-                dirty_ratelimit: 12,
-                pos_ratio: 13,
-                task_ratelimit: 14,
-                pages_dirtied: 15,
-                nr_dirtied_pause_before: -16,
-                nr_dirtied_pause: i32::MIN,
-                max_pause: i64::MAX,
-                pause: -1,
-                iteration: 0,
-            }),
+    fn every_field_is_written_in_order_with_its_value() {
+        let position = PositionInputs {
+            thresh: 3,
+            bg_thresh: 4,
+            limit: u64::MAX,
+            dirty: 7,
+            bdi_thresh: 8,
+            bdi_dirty: 9,
+            write_bw: 11,
+        };
+        let bdp = BalanceDirtyPages {
+            jiffies: 1,
+            task: u32::MAX,
+            bdi: 0,
+            position,
+            freerun: 5,
+            setpoint: 6,
+            bdi_setpoint: 10,
+            dirty_ratelimit: 12,
+            pos_ratio: 13,
+            task_ratelimit: 14,
+            pages_dirtied: 15,
+            nr_dirtied_pause_before: -16,
+            nr_dirtied_pause: i32::MIN,
+            max_pause: i64::MAX,
+            pause: i64::MIN,
+            iteration: 0,
+        };
+        let rate = BdiDirtyRatelimit {
+            jiffies: 100,
+            bdi: 7, // no such bdi: named "?"
+            thresh: 1,
+            bg_thresh: 2,
+            limit: 3,
+            dirty: 4,
+            bdi_thresh: 5,
+            bdi_dirty: 6,
+            write_bw: 7,
+            dirtied: 8,
+            elapsed: 9,
+            dirty_rate: 10,
+            pos_ratio: 1024,
+            task_ratelimit: 12,
+            balanced_dirty_ratelimit: 13,
+            prev_balanced_dirty_ratelimit: 14,
+            dirty_ratelimit_before: 15,
+            dirty_ratelimit: 99_999_999_999,
+        };
+        let text = lines(
+            &[TraceEvent::BalanceDirtyPages(bdp), TraceEvent::BdiDirtyRatelimit(rate), throttle(9)],
+            "sd\"a\u{1}\\",
+        );
+        let expected = [
+            "{\"event\":\"balance_dirty_pages\",\"jiffies\":1,\"task\":4294967295,\"bdi\":\"sd\\\"a\\u0001\\\\\",\
+             \"thresh\":3,\"bg_thresh\":4,\"limit\":18446744073709551615,\"freerun\":5,\"setpoint\":6,\"dirty\":7,\
+             \"bdi_thresh\":8,\"bdi_dirty\":9,\"bdi_setpoint\":10,\"write_bw\":11,\"dirty_ratelimit\":12,\
+             \"pos_ratio\":13,\"task_ratelimit\":14,\"pages_dirtied\":15,\"nr_dirtied_pause_before\":-16,\
+             \"nr_dirtied_pause\":-2147483648,\"max_pause\":9223372036854775807,\"pause\":-9223372036854775808,\
+             \"iteration\":0}",
+            "{\"event\":\"bdi_dirty_ratelimit\",\"jiffies\":100,\"bdi\":\"?\",\"thresh\":1,\"bg_thresh\":2,\
+             \"limit\":3,\"dirty\":4,\"bdi_thresh\":5,\"bdi_dirty\":6,\"write_bw\":7,\"dirtied\":8,\"elapsed\":9,\
+             \"dirty_rate\":10,\"pos_ratio\":1024,\"task_ratelimit\":12,\"balanced_dirty_ratelimit\":13,\
+             \"prev_balanced_dirty_ratelimit\":14,\"dirty_ratelimit_before\":15,\"dirty_ratelimit\":99999999999}",
+            "{\"event\":\"task_throttled\",\"jiffies\":9,\"task\":3,\"bdi\":\"sd\\\"a\\u0001\\\\\",\"duration\":40,\
+             \"pages_dirtied\":32,\"pages_written\":0}",
         ];
-        for e in &events {
-            let mut fast = Vec::new();
-            let mut reference = Vec::new();
-            match e {
-                TraceEvent::BalanceDirtyPages(r) => {
-                    bdp(r, &names[0]).serialize(LineSerializer(&mut fast)).expect("flat");
-                    serde_json::to_writer(&mut reference, &bdp(r, &names[0])).expect("json");
-                }
-                TraceEvent::TaskThrottled(r) => {
-                    throttled(r, &names[0]).serialize(LineSerializer(&mut fast)).expect("flat");
-                    serde_json::to_writer(&mut reference, &throttled(r, &names[0])).expect("json");
-                }
-                TraceEvent::BdiDirtyRatelimit(_) => unreachable!(),
-            }
-            assert_eq!(String::from_utf8(fast).expect("utf-8"), String::from_utf8(reference).expect("utf-8"));
+        assert_eq!(text.lines().collect::<Vec<_>>(), expected);
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("every line is JSON");
+            assert_eq!(serde_json::to_string(&v).expect("json").len(), line.len(), "nothing but the fields: {line}");
         }
-        assert!(1.5f64.serialize(LineSerializer(&mut Vec::new())).is_err());
     }
 
     #[test]

@@ -7,140 +7,311 @@
 //! 3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X
 //! NFS-thresh=10M/nfs-2dd-1M-32p-32768M-10M:10-X
 //! RAID0-10HDD-16G/xfs-1000dd-1M-24p-16384M-20:10-X
+//! thresh=1G/X-100dd-4k-8p-4096M-1024M:10-3.1.0-rc8-ioless6a+
 //! ```
 //!
 //! The prefix picks the devices: none of the below is one HDD, `UKEY` a USB
-//! key (with `-HDD`, a key and a disk), `JBOD-nHDD` n disks as n bdis,
-//! `RAID0-nHDD` n disks striped into one, `NFS` an NFS mount. Its other
-//! tokens (`thresh=1G`, `3G`, `bs=1k`) are labels: the fields after the
-//! slash carry the values. WORKLOAD is `Ndd` (N dd per bdi) or fio's
-//! `fio_mmap_randwrite_4k`. DIRTY:BG are ratios (`20:10`) or sizes with an M
-//! or G suffix (`1024M:10`, `400M:300M`). FS `X` (the filesystem column of
-//! the seed's comparison table) means xfs. KERNEL `X` keeps the patch level;
-//! a name with `vanilla` means legacy, one with `nfs-wq` turns on the NFS
-//! wait queue.
+//! key (`UKEY-HDD`: a key and a disk), `JBOD-nHDD` n disks as n bdis,
+//! `RAID0-nHDD` n disks striped into one, `JBOD-MMAP-RANDWRITE-4K` fio's mmap
+//! random writes on a JBOD, `NFS` an NFS mount. Its other tokens
+//! (`thresh=1G`, `thresh=1024M-1000M`, `3G`, `bs=1k`) are labels: the fields
+//! after the slash carry the values. WORKLOAD is `Ndd` (N dd per bdi) or
+//! fio's `fio_mmap_randwrite_4k`. DIRTY:BG are ratios (`20:10`) or sizes
+//! with an M or G suffix (`1024M:10`, `400M:300M`). FS `X` (the filesystem
+//! column of the seed's comparison table) means xfs. KERNEL is `X` (the
+//! patch level asked for, the whole series by default) or one of the
+//! kernels of the seed's tables ([`KERNELS`]).
+//!
+//! CPUSp-MEMM names the test machine: a case runs on its profile
+//! ([`super::machine`]) when the seed has one with that CPU count and
+//! memory; an NFS case on another box writes to the seed's NFS server.
 
-use super::{DdSpec, DeviceKindSpec, DeviceSpec, FsSpec, MmapRandomSpec, Scenario, TaskSpec, parse_size};
-use crate::error::{Error, Result};
+use super::{DdSpec, DeviceKindSpec, DeviceSpec, FsSpec, MmapRandomSpec, Scenario, TaskSpec, machine, parse_size};
+use crate::error::Error;
 
 const EXAMPLE: &str = "thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X";
 
-/// Builds the scenario a seed test-case name describes.
-pub fn parse(name: &str) -> Result<Scenario> {
-    let bad = |what: &str| Error::invalid(format!("case `{name}`: {what} (e.g. {EXAMPLE})"));
-    let (prefix, rest) = match name.split_once('/') {
-        Some((p, r)) => (p, r),
-        None => ("", name),
-    };
-    let fields: Vec<&str> = rest.splitn(7, '-').collect();
-    if fields.len() < 7 {
-        return Err(bad("expected FS-WORKLOAD-BS-CPUSp-MEMM-DIRTY:BG-KERNEL after the prefix"));
-    }
-    let (fs, workload, bs, cpus, mem, limits, kernel) =
-        (fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6]);
+/// The kernels of the seed's tables a case name may end with, and what
+/// each runs: patch level, then the NFS wait queue (with the congestion
+/// limit scaled to the dirty threshold, the two NFS patches posted together).
+pub const KERNELS: &[(&str, u8, bool)] = &[
+    ("3.1.0-rc4-vanilla+", 0, false),
+    ("3.1.0-rc8-vanilla+", 0, false),
+    ("3.1.0-rc8-ioless6+", 11, false),
+    ("3.1.0-rc8-ioless6a+", 11, false),
+    ("3.1.0-rc4-wo-underrun+", 10, false),
+    ("3.1.0-rc4-bgthresh3+", 11, false),
+    ("3.1.0-rc8-nfs-wq+", 11, true),
+];
 
-    let fs = match fs {
-        "xfs" | "X" => Some(FsSpec::Xfs),
-        "ext4" => Some(FsSpec::Ext4),
-        "ext3" => Some(FsSpec::Ext3),
-        "btrfs" => Some(FsSpec::Btrfs),
-        "nfs" => None,
-        other => return Err(bad(&format!("unknown filesystem `{other}`, expected xfs, ext4, ext3, btrfs or nfs"))),
-    };
-    let cpus: usize = cpus
-        .strip_suffix('p')
-        .and_then(|c| c.parse().ok())
-        .filter(|&c| (1..=4096).contains(&c))
-        .ok_or_else(|| bad(&format!("`{cpus}` is not a CPU count like 8p")))?;
-    let memory_mb = mem
-        .strip_suffix('M')
-        .and_then(|m| m.parse::<u64>().ok())
-        .ok_or_else(|| bad(&format!("`{mem}` is not a memory size like 4096M")))?;
-    let bs_bytes = parse_size(bs).filter(|&b| b >= 512).ok_or_else(|| bad(&format!("`{bs}` is not a block size")))?;
+/// The fields of a case name, as written.
+struct Fields<'a> {
+    prefix: &'a str,
+    fs: &'a str,
+    workload: &'a str,
+    bs: &'a str,
+    cpus: &'a str,
+    memory: &'a str,
+    limits: &'a str,
+    kernel: &'a str,
+}
+
+/// What the prefix asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Devices {
+    /// One HDD.
+    Disk,
+    /// A USB key, with or without an HDD beside it.
+    Key { with_disk: bool },
+    /// n HDDs, each its own bdi.
+    Jbod(u32),
+    /// n HDDs striped into one bdi.
+    Raid0(u32),
+    /// fio's mmap random writes on a JBOD.
+    JbodMmap,
+    /// An NFS mount.
+    Nfs,
+}
+
+impl Devices {
+    /// How many bdis they are.
+    fn bdis(self) -> u32 {
+        match self {
+            Devices::Jbod(n) => n,
+            Devices::JbodMmap => 10,
+            Devices::Key { with_disk: true } => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// What the workload field asks for.
+enum Workload {
+    /// N dd per bdi.
+    Dd(u32),
+    /// fio's mmap random writes.
+    MmapRandom,
+}
+
+/// Builds the scenario a seed test-case name describes.
+pub fn parse(name: &str) -> crate::error::Result<Scenario> {
+    let bad = |what: String| Error::invalid(format!("case `{name}`: {what} (e.g. {EXAMPLE})"));
+    let f = split(name).map_err(&bad)?;
+    let fs = filesystem(f.fs).map_err(&bad)?;
+    let devices = devices(f.prefix).map_err(&bad)?;
+    let workload = workload(f.workload).map_err(&bad)?;
+    check_consistent(devices, fs, &workload).map_err(&bad)?;
+    let cpus = cpus(f.cpus).map_err(&bad)?;
+    let memory_mb = memory(f.memory).map_err(&bad)?;
+    let bs = block_size(f.bs).map_err(&bad)?;
+    let (patches, nfs_wait_queue) = kernel(f.kernel).map_err(&bad)?;
 
     let mut s = Scenario {
         name: name.to_string(),
         description: format!("The seed's test case {name}."),
         memory_mb,
         cpus,
+        patches: patches.unwrap_or(11),
+        machine: machine_of(devices, cpus, memory_mb),
+        devices: device_specs(devices, fs, nfs_wait_queue),
+        tasks: vec![tasks(&workload, bs, devices.bdis())],
         ..Scenario::default()
     };
+    limits(&mut s, f.limits).map_err(&bad)?;
+    Ok(s)
+}
 
-    // DIRTY:BG
-    let (dirty, bg) = limits.split_once(':').ok_or_else(|| bad(&format!("`{limits}` is not DIRTY:BG like 20:10")))?;
-    let value = |v: &str| -> Result<(Option<u64>, Option<u64>)> {
+/// Splits a name into its fields: the prefix before the slash, then seven
+/// fields separated by dashes (the kernel may hold dashes itself).
+fn split(name: &str) -> Result<Fields<'_>, String> {
+    let (prefix, rest) = name.split_once('/').unwrap_or(("", name));
+    let f: Vec<&str> = rest.splitn(7, '-').collect();
+    let [fs, workload, bs, cpus, memory, limits, kernel] = f[..] else {
+        return Err("expected FS-WORKLOAD-BS-CPUSp-MEMM-DIRTY:BG-KERNEL after the prefix".into());
+    };
+    Ok(Fields { prefix, fs, workload, bs, cpus, memory, limits, kernel })
+}
+
+/// The filesystem; `None` for an NFS mount.
+fn filesystem(fs: &str) -> Result<Option<FsSpec>, String> {
+    match fs {
+        "xfs" | "X" => Ok(Some(FsSpec::Xfs)),
+        "ext4" => Ok(Some(FsSpec::Ext4)),
+        "ext3" => Ok(Some(FsSpec::Ext3)),
+        "btrfs" => Ok(Some(FsSpec::Btrfs)),
+        "nfs" => Ok(None),
+        other => Err(format!("unknown filesystem `{other}`, expected xfs, X, ext4, ext3, btrfs or nfs")),
+    }
+}
+
+/// True for a label token of the prefix: a size (`3G`, `4K`), `thresh=SIZE`
+/// or `bs=SIZE`.
+fn is_label(token: &str) -> bool {
+    let size = |s: &str| s.ends_with(['K', 'M', 'G', 'k']) && parse_size(s).is_some();
+    size(token) || token.strip_prefix("thresh=").is_some_and(size) || token.strip_prefix("bs=").is_some_and(size)
+}
+
+/// The devices the prefix names; at most one device token, every other
+/// token a label.
+fn devices(prefix: &str) -> Result<Devices, String> {
+    let expected = "expected JBOD-nHDD, RAID0-nHDD, JBOD-MMAP-RANDWRITE-4K, NFS, UKEY, UKEY-HDD, \
+                    thresh=SIZE, bs=SIZE or a size such as 3G";
+    let tokens: Vec<&str> = if prefix.is_empty() { Vec::new() } else { prefix.split('-').collect() };
+    let disks = |t: Option<&&str>| {
+        t.and_then(|t| t.strip_suffix("HDD"))
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=26).contains(n))
+            .ok_or_else(|| "JBOD and RAID0 take a disk count from 1 to 26, like JBOD-10HDD".to_string())
+    };
+    let mut found = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        let (device, used) = match tokens[i] {
+            "JBOD" if tokens[i + 1..].starts_with(&["MMAP", "RANDWRITE", "4K"]) => (Devices::JbodMmap, 4),
+            "JBOD" => (Devices::Jbod(disks(tokens.get(i + 1))?), 2),
+            "RAID0" => (Devices::Raid0(disks(tokens.get(i + 1))?), 2),
+            "NFS" => (Devices::Nfs, 1),
+            "UKEY" if tokens.get(i + 1) == Some(&"HDD") => (Devices::Key { with_disk: true }, 2),
+            "UKEY" => (Devices::Key { with_disk: false }, 1),
+            t if is_label(t) => {
+                i += 1;
+                continue;
+            }
+            t => return Err(format!("unknown prefix token `{t}` in `{prefix}`: {expected}")),
+        };
+        if found.is_some() {
+            return Err(format!("the prefix `{prefix}` names two kinds of device: {expected}"));
+        }
+        found = Some(device);
+        i += used;
+    }
+    Ok(found.unwrap_or(Devices::Disk))
+}
+
+/// The workload field.
+fn workload(w: &str) -> Result<Workload, String> {
+    if w == "fio_mmap_randwrite_4k" {
+        return Ok(Workload::MmapRandom);
+    }
+    w.strip_suffix("dd")
+        .and_then(|n| n.parse().ok())
+        .filter(|&n| (1..=super::MAX_DD_PER_BDI).contains(&n))
+        .map(Workload::Dd)
+        .ok_or_else(|| format!("unknown workload `{w}`, expected Ndd (1 to 10000) or fio_mmap_randwrite_4k"))
+}
+
+/// An NFS prefix goes with the nfs filesystem, fio's workload with its prefix.
+fn check_consistent(devices: Devices, fs: Option<FsSpec>, workload: &Workload) -> Result<(), String> {
+    if (devices == Devices::Nfs) != fs.is_none() {
+        return Err("the NFS prefix and the nfs filesystem go together (NFS-thresh=10M/nfs-…)".into());
+    }
+    if (devices == Devices::JbodMmap) != matches!(workload, Workload::MmapRandom) {
+        return Err("fio_mmap_randwrite_4k and the JBOD-MMAP-RANDWRITE-4K prefix go together".into());
+    }
+    Ok(())
+}
+
+fn cpus(c: &str) -> Result<usize, String> {
+    c.strip_suffix('p')
+        .and_then(|c| c.parse().ok())
+        .filter(|&c| (1..=4096).contains(&c))
+        .ok_or_else(|| format!("`{c}` is not a CPU count like 8p"))
+}
+
+fn memory(m: &str) -> Result<u64, String> {
+    m.strip_suffix('M').and_then(|m| m.parse().ok()).ok_or_else(|| format!("`{m}` is not a memory size like 4096M"))
+}
+
+fn block_size(bs: &str) -> Result<u64, String> {
+    parse_size(bs).filter(|&b| b >= 512).ok_or_else(|| format!("`{bs}` is not a block size like 4k or 1M"))
+}
+
+/// The kernel: `X` keeps the patch level (`None`); a kernel of the seed's
+/// tables sets it, and maybe the NFS wait queue.
+fn kernel(k: &str) -> Result<(Option<u8>, bool), String> {
+    if k == "X" {
+        return Ok((None, false));
+    }
+    match KERNELS.iter().find(|(name, _, _)| *name == k) {
+        Some(&(_, patches, wait_queue)) => Ok((Some(patches), wait_queue)),
+        None => {
+            let valid: Vec<&str> = KERNELS.iter().map(|(n, _, _)| *n).collect();
+            Err(format!("unknown kernel `{k}`, expected X or one of {}", valid.join(", ")))
+        }
+    }
+}
+
+/// DIRTY:BG into the scenario's thresholds: ratios, or sizes with M or G.
+fn limits(s: &mut Scenario, limits: &str) -> Result<(), String> {
+    let (dirty, bg) = limits.split_once(':').ok_or_else(|| format!("`{limits}` is not DIRTY:BG like 20:10"))?;
+    let value = |v: &str| -> Result<(Option<u64>, Option<u64>), String> {
         if v.ends_with(['M', 'G']) {
-            let bytes = parse_size(v).ok_or_else(|| bad(&format!("`{v}` is not a size")))?;
+            let bytes = parse_size(v).filter(|&b| b > 0).ok_or_else(|| format!("`{v}` is not a size"))?;
             Ok((None, Some(bytes)))
         } else {
-            let ratio =
-                v.parse::<u64>().ok().filter(|&r| r <= 100).ok_or_else(|| bad(&format!("`{v}` is not a ratio")))?;
+            let ratio = v.parse::<u64>().ok().filter(|&r| r <= 100).ok_or_else(|| format!("`{v}` is not a ratio"))?;
             Ok((Some(ratio), None))
         }
     };
     match value(dirty)? {
         (Some(r), _) => s.dirty_ratio = r,
-        (_, b) => {
-            s.dirty_ratio = 0;
-            s.dirty_bytes = b;
-        }
+        (_, b) => (s.dirty_ratio, s.dirty_bytes) = (0, b),
     }
     match value(bg)? {
         (Some(r), _) => s.dirty_background_ratio = r,
-        (_, b) => {
-            s.dirty_background_ratio = 0;
-            s.dirty_background_bytes = b;
-        }
+        (_, b) => (s.dirty_background_ratio, s.dirty_background_bytes) = (0, b),
     }
+    Ok(())
+}
 
-    // Devices from the prefix.
-    let tokens: Vec<&str> = prefix.split('-').filter(|t| !t.is_empty()).collect();
-    let count_hdd = |i: usize| -> Result<u32> {
-        tokens
-            .get(i + 1)
-            .and_then(|t| t.strip_suffix("HDD"))
-            .and_then(|n| n.parse().ok())
-            .filter(|&n| (1..=26).contains(&n))
-            .ok_or_else(|| bad("JBOD and RAID0 take a disk count like JBOD-10HDD"))
-    };
+/// The profile a case runs on: the seed's box with these CPUs and memory.
+/// An NFS case on a box the seed has no profile of still writes to the
+/// seed's NFS server (its client's disks play no part).
+fn machine_of(devices: Devices, cpus: usize, memory_mb: u64) -> Option<String> {
+    let nfs_server = || machine::all().iter().find(|m| m.nfs.is_some());
+    let found = machine::for_case(cpus, memory_mb).or_else(|| (devices == Devices::Nfs).then(nfs_server).flatten());
+    found.map(|m| m.name.clone())
+}
+
+/// The scenario's devices for what the prefix asks for.
+fn device_specs(devices: Devices, fs: Option<FsSpec>, nfs_wait_queue: bool) -> Vec<DeviceSpec> {
     let disk = |name: &str, kind: DeviceKindSpec| DeviceSpec { fs, ..DeviceSpec::new(name, kind) };
-    if let Some(i) = tokens.iter().position(|t| *t == "JBOD") {
-        let disks = if tokens.get(i + 1) == Some(&"MMAP") { 10 } else { count_hdd(i)? };
-        s.devices.push(DeviceSpec { disks: Some(disks), ..disk("sd", DeviceKindSpec::Jbod) });
-    } else if let Some(i) = tokens.iter().position(|t| *t == "RAID0") {
-        s.devices.push(DeviceSpec { disks: Some(count_hdd(i)?), ..disk("md0", DeviceKindSpec::Raid0) });
-    } else if tokens.contains(&"NFS") || fs.is_none() {
-        let wait_queue = kernel.contains("nfs-wq").then_some(true);
-        let congestion_scaled = kernel.contains("wq4").then_some(true);
-        s.devices.push(DeviceSpec { wait_queue, congestion_scaled, ..disk("nfs", DeviceKindSpec::Nfs) });
-    } else if tokens.contains(&"UKEY") {
-        s.devices.push(DeviceSpec { initial_share: Some(0.08), ..disk("sdb", DeviceKindSpec::UsbKey) });
-        if tokens.contains(&"HDD") {
-            s.devices.push(disk("sda", DeviceKindSpec::Hdd));
+    match devices {
+        Devices::Disk => vec![disk("sda", DeviceKindSpec::Hdd)],
+        Devices::Key { with_disk } => {
+            let key = DeviceSpec { initial_share: Some(0.08), ..disk("sdb", DeviceKindSpec::UsbKey) };
+            if with_disk { vec![key, disk("sda", DeviceKindSpec::Hdd)] } else { vec![key] }
         }
-    } else {
-        s.devices.push(disk("sda", DeviceKindSpec::Hdd));
+        Devices::Jbod(n) => vec![DeviceSpec { disks: Some(n), ..disk("sd", DeviceKindSpec::Jbod) }],
+        Devices::JbodMmap => vec![DeviceSpec { disks: Some(10), ..disk("sd", DeviceKindSpec::Jbod) }],
+        Devices::Raid0(n) => vec![DeviceSpec { disks: Some(n), ..disk("md0", DeviceKindSpec::Raid0) }],
+        Devices::Nfs => {
+            let wq = nfs_wait_queue.then_some(true);
+            vec![DeviceSpec { wait_queue: wq, congestion_scaled: wq, ..disk("nfs", DeviceKindSpec::Nfs) }]
+        }
     }
+}
 
-    // Tasks.
-    if let Some(n) = workload.strip_suffix("dd") {
-        let n: u32 = n
-            .parse()
-            .ok()
-            .filter(|&n| (1..=super::MAX_DD_PER_BDI).contains(&n))
-            .ok_or_else(|| bad(&format!("`{workload}` is not a dd count like 10dd")))?;
-        let spread_s = if n >= 500 { 1.0 } else { 0.0 };
-        s.tasks.push(TaskSpec::Dd(DdSpec { n, bs: format!("{bs_bytes}"), spread_s, ..DdSpec::default() }));
-    } else if workload.starts_with("fio_mmap_randwrite") {
-        s.tasks.push(TaskSpec::MmapRandom(MmapRandomSpec::default()));
-    } else {
-        return Err(bad(&format!("unknown workload `{workload}`, expected Ndd or fio_mmap_randwrite_4k")));
-    }
+/// How long a shell loop takes to launch `n` dd \[s\]: a fork and exec
+/// each, about 1 ms, at most a second. Tasks that
+/// start together stay in lock step in a model without a scheduler; this
+/// is what sets them apart, as on the seed's boxes.
+pub fn dd_spread_s(n: u32) -> f64 {
+    (n as f64 * DD_LAUNCH_S).min(1.0)
+}
 
-    if kernel.contains("vanilla") {
-        s.patches = 0;
+/// The time a shell takes to fork and exec one dd \[s\].
+const DD_LAUNCH_S: f64 = 0.001;
+
+/// The workload on every one of `bdis` bdis, its dd launched one after
+/// another.
+fn tasks(workload: &Workload, bs: u64, bdis: u32) -> TaskSpec {
+    match *workload {
+        Workload::Dd(n) => {
+            TaskSpec::Dd(DdSpec { n, bs: format!("{bs}"), spread_s: dd_spread_s(n * bdis), ..DdSpec::default() })
+        }
+        Workload::MmapRandom => TaskSpec::MmapRandom(MmapRandomSpec::default()),
     }
-    Ok(s)
 }
 
 #[cfg(test)]
@@ -176,21 +347,56 @@ mod tests {
     }
 
     #[test]
-    fn comparison_table_names_and_kernels() {
+    fn kernels_of_the_seeds_tables_set_the_patch_level() {
         let s = parse("thresh=1G/X-100dd-4k-8p-4096M-1024M:10-3.1.0-rc8-ioless6a+").expect("valid");
         assert_eq!(s.patches, 11);
         let s = parse("thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-3.1.0-rc4-vanilla+").expect("valid");
         assert_eq!(s.patches, 0);
+        let s = parse("JBOD-10HDD-16G/ext4-10dd-1M-24p-16384M-20:10-3.1.0-rc4-wo-underrun+").expect("valid");
+        assert_eq!(s.patches, 10);
+        let s = parse("NFS-thresh=1G/nfs-2dd-1M-32p-32768M-1024M:10-3.1.0-rc8-nfs-wq+").expect("valid");
+        assert_eq!((s.devices[0].wait_queue, s.devices[0].congestion_scaled), (Some(true), Some(true)));
+    }
+
+    #[test]
+    fn the_test_machine_comes_from_the_cpus_and_memory() {
+        let m = |name: &str| parse(name).expect("valid").machine;
+        assert_eq!(m("thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-X").as_deref(), Some("8p-4096M"));
+        assert_eq!(m("JBOD-10HDD-16G/xfs-1dd-1M-24p-16384M-20:10-X").as_deref(), Some("24p-16384M"));
+        assert_eq!(m("thresh=1G/xfs-1dd-4k-2p-1024M-1024M:10-X"), None, "no test box of the seed");
+        // The talk's NFS box is not one of them, but its server is the seed's.
+        assert_eq!(m("NFS/nfs-1dd-1M-8p-3072M-20:10-X").as_deref(), Some("32p-32768M"));
     }
 
     #[test]
     fn bad_names_say_what_is_expected() {
-        for bad in
-            ["nonsense", "x/zfs-1dd-4k-8p-4096M-20:10-X", "x/xfs-1dd-4k-8q-4096M-20:10-X", "x/xfs-1dd-4k-8p-4096M-20-X"]
-        {
-            let e = parse(bad).expect_err(bad);
-            assert!(e.to_string().starts_with(&format!("case `{bad}`")), "{e}");
-            assert!(e.to_string().contains(EXAMPLE), "{e}");
+        let cases = [
+            ("nonsense", "expected FS-WORKLOAD"),
+            ("x/zfs-1dd-4k-8p-4096M-20:10-X", "unknown filesystem `zfs`"),
+            ("thresh=1G/xfs-1dd-4k-8q-4096M-20:10-X", "`8q` is not a CPU count"),
+            ("thresh=1G/xfs-1dd-4k-8p-4096M-20-X", "`20` is not DIRTY:BG"),
+            ("thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-3.1.0-rc4-vanila+", "unknown kernel `3.1.0-rc4-vanila+`"),
+            ("JBD-10HDD/xfs-1dd-1M-24p-16384M-20:10-X", "unknown prefix token `JBD`"),
+            ("RAID-10HDD/xfs-1dd-1M-24p-16384M-20:10-X", "unknown prefix token `RAID`"),
+            ("JBOD-HDD/xfs-1dd-1M-24p-16384M-20:10-X", "a disk count"),
+            ("JBOD-2HDD-NFS/xfs-1dd-1M-24p-16384M-20:10-X", "two kinds of device"),
+            ("thresh=1G/nfs-1dd-1M-32p-32768M-1024M:10-X", "go together"),
+            ("JBOD-10HDD/ext4-fio_mmap_randwrite_4k-4k-16p-8192M-20:10-X", "go together"),
+            ("thresh=1G/xfs-1ddd-4k-8p-4096M-1024M:10-X", "unknown workload"),
+        ];
+        for (name, what) in cases {
+            let e = parse(name).expect_err(name);
+            assert!(e.to_string().starts_with(&format!("case `{name}`")), "{e}");
+            assert!(e.to_string().contains(what) && e.to_string().contains(EXAMPLE), "{name}: {e}");
         }
+        let e = parse("JBD-10HDD/xfs-1dd-1M-24p-16384M-20:10-X").expect_err("bad prefix");
+        assert!(
+            e.to_string().contains("JBOD-nHDD")
+                && e.to_string().contains("RAID0-nHDD")
+                && e.to_string().contains("NFS"),
+            "{e}"
+        );
+        let e = parse("thresh=1G/xfs-1dd-4k-8p-4096M-20:10-3.1.0-rc4-vanila+").expect_err("bad kernel");
+        assert!(e.to_string().contains("3.1.0-rc4-vanilla+") && e.to_string().contains("3.1.0-rc8-ioless6+"), "{e}");
     }
 }

@@ -19,6 +19,7 @@
 //! before anything is expanded.
 
 pub mod case;
+pub mod machine;
 pub mod presets;
 pub mod ranges;
 
@@ -43,10 +44,10 @@ pub struct Scenario {
     /// One or two sentences on what it shows.
     #[serde(deserialize_with = "ranges::text")]
     pub description: String,
-    /// Total memory [MiB].
+    /// Total memory \[MiB\].
     #[serde(deserialize_with = "ranges::memory_mb")]
     pub memory_mb: u64,
-    /// Memory outside the page cache (anonymous, kernel) [MiB]; default a tenth.
+    /// Memory outside the page cache (anonymous, kernel) \[MiB\]; default a tenth.
     #[serde(deserialize_with = "ranges::opt_reserved_mb")]
     pub reserved_mb: Option<u64>,
     /// CPUs.
@@ -55,16 +56,16 @@ pub struct Scenario {
     /// Timer frequency: 100, 250, 300 or 1000.
     #[serde(deserialize_with = "ranges::hz")]
     pub hz: u64,
-    /// `vm.dirty_ratio` [%].
+    /// `vm.dirty_ratio` \[%\].
     #[serde(deserialize_with = "ranges::dirty_ratio")]
     pub dirty_ratio: u64,
-    /// `vm.dirty_background_ratio` [%].
+    /// `vm.dirty_background_ratio` \[%\].
     #[serde(deserialize_with = "ranges::dirty_background_ratio")]
     pub dirty_background_ratio: u64,
-    /// `vm.dirty_bytes` [bytes]; wins over the ratio.
+    /// `vm.dirty_bytes` \[bytes\]; wins over the ratio.
     #[serde(deserialize_with = "ranges::opt_dirty_bytes")]
     pub dirty_bytes: Option<u64>,
-    /// `vm.dirty_background_bytes` [bytes]; wins over the ratio.
+    /// `vm.dirty_background_bytes` \[bytes\]; wins over the ratio.
     #[serde(deserialize_with = "ranges::opt_background_bytes")]
     pub dirty_background_bytes: Option<u64>,
     /// Fixed floating-proportion period shift (default: the kernel's rule).
@@ -78,9 +79,13 @@ pub struct Scenario {
     pub legacy: LegacySpec,
     /// Seed of the random generator.
     pub seed: u64,
-    /// Default length of a headless run [s].
+    /// Default length of a headless run \[s\].
     #[serde(deserialize_with = "ranges::duration_s")]
     pub duration_s: f64,
+    /// The test machine whose disks, controller, USB key and NFS server the
+    /// devices take by default (`dirtyviz machines` lists them).
+    #[serde(default)]
+    pub machine: Option<String>,
     /// The devices; each is one bdi, a JBOD is several.
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
@@ -107,6 +112,7 @@ impl Default for Scenario {
             legacy: LegacySpec::Linux31,
             seed: 1,
             duration_s: 60.0,
+            machine: None,
             devices: Vec::new(),
             tasks: Vec::new(),
         }
@@ -139,17 +145,17 @@ pub enum DeviceKindSpec {
 pub struct KindDefaults {
     /// The engine's device kind.
     pub kind: DeviceKind,
-    /// Sequential bandwidth [MiB/s].
+    /// Sequential bandwidth \[MiB/s\].
     pub bandwidth_mbps: f64,
-    /// Average seek [ms].
+    /// Average seek \[ms\].
     pub seek_ms: f64,
     /// Relative spread of transfer times.
     pub noise: f64,
-    /// Journal commit and cache flush holding up data writes [ms].
+    /// Journal commit and cache flush holding up data writes \[ms\].
     pub flush_ms: f64,
-    /// Request slots [requests]; `None`: unbounded (NFS RPCs).
+    /// Request slots \[requests\]; `None`: unbounded (NFS RPCs).
     pub queue_depth: Option<usize>,
-    /// Largest request [pages].
+    /// Largest request \[pages\].
     pub max_request_pages: u64,
 }
 
@@ -242,13 +248,13 @@ pub struct DeviceSpec {
     /// Member disks of a RAID0 or JBOD (default 2).
     #[serde(default, deserialize_with = "ranges::opt_disks")]
     pub disks: Option<u32>,
-    /// Sequential bandwidth of one disk [MiB/s].
+    /// Sequential bandwidth of one disk \[MiB/s\].
     #[serde(default, deserialize_with = "ranges::opt_bandwidth_mbps")]
     pub bandwidth_mbps: Option<f64>,
-    /// Average seek [ms].
+    /// Average seek \[ms\].
     #[serde(default, deserialize_with = "ranges::opt_seek_ms")]
     pub seek_ms: Option<f64>,
-    /// Request slots [requests].
+    /// Request slots \[requests\].
     #[serde(default, deserialize_with = "ranges::opt_queue_depth")]
     pub queue_depth: Option<usize>,
     /// Relative spread of transfer times (0.1 = ±10%).
@@ -258,22 +264,29 @@ pub struct DeviceSpec {
     #[serde(default)]
     pub fs: Option<FsSpec>,
     /// How long a journal commit holds up data writes (journal write and
-    /// drive cache flush) [ms]; 0 turns commits off.
+    /// drive cache flush) \[ms\]; 0 turns commits off.
     #[serde(default, deserialize_with = "ranges::opt_flush_ms")]
     pub flush_ms: Option<f64>,
-    /// NFS: network round trip [ms] (default 0.2).
+    /// NFS: network round trip \[ms\] (default 0.2).
     #[serde(default, deserialize_with = "ranges::opt_rtt_ms")]
     pub rtt_ms: Option<f64>,
-    /// NFS: the server's disk [MiB/s] (default 80).
+    /// NFS: the server's disk \[MiB/s\] (default 80).
     #[serde(default, deserialize_with = "ranges::opt_server_mbps")]
     pub server_mbps: Option<f64>,
-    /// NFS: server memory for data not yet on its disk [MiB] (default 128).
+    /// NFS: server memory for data not yet on its disk \[MiB\] (default 128).
     #[serde(default, deserialize_with = "ranges::opt_server_cache_mb")]
     pub server_cache_mb: Option<u64>,
     /// NFS: what a COMMIT costs the server once the data is on its disk,
-    /// its journal commit and disk cache flush [ms] (default 150).
+    /// its journal commit and disk cache flush \[ms\] (default 150).
     #[serde(default, deserialize_with = "ranges::opt_server_commit_ms")]
     pub server_commit_ms: Option<f64>,
+    /// NFS: the server's disk moving to each file a COMMIT writes \[ms\].
+    #[serde(default, deserialize_with = "ranges::opt_server_seek_ms")]
+    pub server_seek_ms: Option<f64>,
+    /// NFS: the server's background threshold: below it the server's disk
+    /// writes only for COMMITs \[MiB\] (default 0: it writes at once).
+    #[serde(default, deserialize_with = "ranges::opt_server_background_mb")]
+    pub server_background_mb: Option<u64>,
     /// NFS: the writeback wait queue patch.
     #[serde(default)]
     pub wait_queue: Option<bool>,
@@ -303,24 +316,30 @@ impl DeviceSpec {
     }
 
     /// The engine's devices for this spec: one, or one per disk of a JBOD.
-    fn configs(&self) -> Result<Vec<DeviceConfig>> {
+    /// The machine's profile gives what the spec leaves out, before the
+    /// kind's defaults.
+    fn configs(&self, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
         let d = self.kind.defaults();
         let disks = self.disk_count();
         let members = if self.kind == DeviceKindSpec::Raid0 { disks } else { 1 };
+        let server = box_defaults.nfs;
         let nfs = (d.kind == DeviceKind::Nfs).then(|| NfsConfig {
-            rtt_ns: (self.rtt_ms.unwrap_or(0.2) * 1e6) as u64,
-            server_bandwidth: self.server_mbps.unwrap_or(80.0) * 1048576.0,
-            server_cache: self.server_cache_mb.unwrap_or(128) << 20,
-            server_commit_ns: (self.server_commit_ms.unwrap_or(150.0) * 1e6) as u64,
+            rtt_ns: (self.rtt_ms.unwrap_or(server.rtt_ms) * 1e6) as u64,
+            server_bandwidth: self.server_mbps.unwrap_or(server.server_mbps) * 1048576.0,
+            server_cache: self.server_cache_mb.unwrap_or(server.server_cache_mb) << 20,
+            server_background: self.server_background_mb.unwrap_or(server.server_background_mb) << 20,
+            server_seek_ns: (self.server_seek_ms.unwrap_or(server.server_seek_ms) * 1e6) as u64,
+            server_commit_ns: (self.server_commit_ms.unwrap_or(server.server_commit_ms) * 1e6) as u64,
             wait_queue: self.wait_queue.unwrap_or(false),
             congestion_scaled: self.congestion_scaled.unwrap_or(false),
         });
+        let (box_mbps, box_seek_ms) = box_defaults.device(self.kind);
         let one = DeviceConfig {
             name: self.name.clone(),
             kind: d.kind,
-            bandwidth: self.bandwidth_mbps.unwrap_or(d.bandwidth_mbps) * 1048576.0 * members as f64,
+            bandwidth: self.bandwidth_mbps.or(box_mbps).unwrap_or(d.bandwidth_mbps) * 1048576.0 * members as f64,
             // A RAID0's member disks seek in parallel.
-            seek_ns: self.seek_ms.unwrap_or(d.seek_ms) * 1e6 / members as f64,
+            seek_ns: self.seek_ms.or(box_seek_ms).unwrap_or(d.seek_ms) * 1e6 / members as f64,
             queue_depth: self.queue_depth.unwrap_or(d.queue_depth.map_or(usize::MAX >> 1, |q| q * members as usize)),
             max_request_pages: d.max_request_pages,
             noise: self.noise.unwrap_or(d.noise),
@@ -328,6 +347,7 @@ impl DeviceSpec {
             fs: if nfs.is_some() { FsKind::Nfs } else { self.fs.unwrap_or_default().kind() },
             nfs,
             initial_share: self.initial_share.unwrap_or(1.0),
+            controller: box_defaults.controller(self.kind),
         };
         if self.kind != DeviceKindSpec::Jbod {
             return Ok(vec![one]);
@@ -367,14 +387,14 @@ pub struct DdSpec {
     /// Stop after this many MiB (default: write until stopped).
     #[serde(deserialize_with = "ranges::opt_count_mb")]
     pub count_mb: Option<u64>,
-    /// Start time of the first [s].
+    /// Start time of the first \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
     /// The group's tasks start evenly spread over this long, as a
-    /// shell loop launching them would [s].
+    /// shell loop launching them would \[s\].
     #[serde(deserialize_with = "ranges::spread_s")]
     pub spread_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -397,16 +417,16 @@ pub struct PipelineSpec {
     pub n: u32,
     /// Block size of its writes (default 64k).
     pub bs: String,
-    /// Network rate [MiB/s] (default 20).
+    /// Network rate \[MiB/s\] (default 20).
     #[serde(deserialize_with = "ranges::net_mbps")]
     pub net_mbps: f64,
-    /// Socket and application buffer [MiB] (default 4).
+    /// Socket and application buffer \[MiB\] (default 4).
     #[serde(deserialize_with = "ranges::buffer_mb")]
     pub buffer_mb: f64,
-    /// Start time [s].
+    /// Start time \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -434,16 +454,16 @@ pub struct LightSpec {
     /// How many per bdi (default 1).
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
-    /// Bytes per save [KiB] (default 64).
+    /// Bytes per save \[KiB\] (default 64).
     #[serde(deserialize_with = "ranges::burst_kb")]
     pub burst_kb: u64,
-    /// Time between saves [s] (default 1).
+    /// Time between saves \[s\] (default 1).
     #[serde(deserialize_with = "ranges::period_s")]
     pub period_s: f64,
-    /// Start time [s].
+    /// Start time \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -463,10 +483,10 @@ pub struct MmapRandomSpec {
     /// How many per bdi (default 1).
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
-    /// Start time [s].
+    /// Start time \[s\].
     #[serde(deserialize_with = "ranges::start_s")]
     pub start_s: f64,
-    /// Kill time [s].
+    /// Kill time \[s\].
     #[serde(deserialize_with = "ranges::opt_stop_s")]
     pub stop_s: Option<f64>,
 }
@@ -638,7 +658,7 @@ pub struct Overrides {
     /// `vm.dirty_background_bytes`; zeroes the ratio.
     #[serde(deserialize_with = "ranges::opt_background_bytes")]
     pub dirty_background_bytes: Option<u64>,
-    /// Memory [MiB].
+    /// Memory \[MiB\].
     #[serde(deserialize_with = "ranges::opt_memory_mb")]
     pub memory_mb: Option<u64>,
     /// CPUs.
@@ -699,7 +719,7 @@ fn quoted_list(items: &[&str]) -> String {
     items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) [bytes].
+/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) \[bytes\].
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
@@ -717,7 +737,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
     (0.0..1.8e19).contains(&bytes).then_some(bytes as u64)
 }
 
-/// Seconds [s] as nanoseconds, if within [`ranges::TIME_S`].
+/// Seconds \[s\] as nanoseconds, if within [`ranges::TIME_S`].
 fn seconds(what: &str, s: f64) -> Result<u64> {
     ranges::TIME_S.check(what, s)?;
     Ok((s * NS_PER_SEC as f64) as u64)
@@ -853,8 +873,10 @@ impl Scenario {
     pub fn to_world(&self) -> Result<WorldConfig> {
         let origin = self.origin();
         self.check_settings().map_err(|e| e.context(&origin))?;
+        let machine = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
+        let box_defaults = machine::Defaults::of(machine);
         let bdis = self.check_counts().map_err(|e| e.context(&origin))?;
-        let devices = self.device_configs(bdis).map_err(|e| e.context(&origin))?;
+        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(&origin))?;
         let tasks = self.task_configs(&devices).map_err(|e| e.context(&origin))?;
         let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
         let cfg = WorldConfig {
@@ -873,6 +895,7 @@ impl Scenario {
             legacy: self.legacy.kernel(),
             seed: self.seed,
             devices,
+            controllers: box_defaults.controllers(),
             tasks,
             syscall_ns: 1500,
             copy_page_ns: 2500,
@@ -949,11 +972,11 @@ impl Scenario {
     }
 
     /// The engine's devices, their names checked unique.
-    fn device_configs(&self, bdis: usize) -> Result<Vec<DeviceConfig>> {
+    fn device_configs(&self, bdis: usize, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
         let mut devices = Vec::new();
         crate::oom::try_reserve(&mut devices, bdis).map_err(|_| out_of_memory(format!("{bdis} bdis"), bdis, 1024))?;
         for (i, d) in self.devices.iter().enumerate() {
-            devices.extend(d.configs().map_err(|e| e.context(format_args!("devices[{i}]")))?);
+            devices.extend(d.configs(box_defaults).map_err(|e| e.context(format_args!("devices[{i}]")))?);
         }
         let mut seen = HashSet::with_capacity(devices.len());
         for d in &devices {
@@ -1168,7 +1191,7 @@ mod tests {
 
     #[test]
     fn the_kind_table_gives_each_kind_its_device() {
-        let one = |kind| DeviceSpec::new("d", kind).configs().expect("valid").remove(0);
+        let one = |kind| DeviceSpec::new("d", kind).configs(&machine::Defaults::of(None)).expect("valid").remove(0);
         assert_eq!((one(DeviceKindSpec::Hdd).bandwidth, one(DeviceKindSpec::Hdd).seek_ns), (100.0 * 1048576.0, 8e6));
         assert_eq!(one(DeviceKindSpec::Ssd).flush_ns, 5e6);
         assert_eq!(one(DeviceKindSpec::UsbKey).noise, 0.3);
@@ -1176,6 +1199,9 @@ mod tests {
         assert_eq!((raid.bandwidth, raid.seek_ns, raid.queue_depth), (200.0 * 1048576.0, 4e6, 256));
         let nfs = one(DeviceKindSpec::Nfs);
         assert_eq!((nfs.fs, nfs.max_request_pages), (FsKind::Nfs, 256));
-        assert_eq!(DeviceSpec::new("sd", DeviceKindSpec::Jbod).configs().expect("valid").len(), 2);
+        assert_eq!(
+            DeviceSpec::new("sd", DeviceKindSpec::Jbod).configs(&machine::Defaults::of(None)).expect("valid").len(),
+            2
+        );
     }
 }

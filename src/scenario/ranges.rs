@@ -70,31 +70,31 @@ impl<T: Bounded> Range<T> {
     }
 }
 
-/// Memory [MiB]: 16 MiB to 4 TiB, as `--memory`.
+/// Memory \[MiB\]: 16 MiB to 4 TiB, as `--memory`.
 pub const MEMORY_MB: Range<u64> = Range { lo: 16, hi: 4 << 20, unit: "MiB" };
-/// Memory set aside from the page cache [MiB].
+/// Memory set aside from the page cache \[MiB\].
 pub const RESERVED_MB: Range<u64> = Range { lo: 0, hi: 4 << 20, unit: "MiB" };
 /// CPUs, as `--cpus`.
 pub const CPUS: Range<usize> = Range { lo: 1, hi: 4096, unit: "" };
-/// Ratios [%], as `--dirty-ratio`.
+/// Ratios \[%\], as `--dirty-ratio`.
 pub const PERCENT: Range<u64> = Range { lo: 0, hi: 100, unit: "%" };
-/// `vm.dirty_bytes` [bytes]: a page to 4 TiB, as `--dirty-bytes`.
+/// `vm.dirty_bytes` \[bytes\]: a page to 4 TiB, as `--dirty-bytes`.
 pub const DIRTY_BYTES: Range<u64> = Range { lo: 4096, hi: 4 << 40, unit: "bytes" };
-/// `vm.dirty_background_bytes` [bytes], as `--dirty-background-bytes`.
+/// `vm.dirty_background_bytes` \[bytes\], as `--dirty-background-bytes`.
 pub const BACKGROUND_BYTES: Range<u64> = Range { lo: 0, hi: 4 << 40, unit: "bytes" };
-/// `vm.dirty_bytes` in a lesson [MiB].
+/// `vm.dirty_bytes` in a lesson \[MiB\].
 pub const DIRTY_MB: Range<u64> = Range { lo: 1, hi: 4 << 20, unit: "MiB" };
-/// `vm.dirty_background_bytes` in a lesson [MiB].
+/// `vm.dirty_background_bytes` in a lesson \[MiB\].
 pub const BACKGROUND_MB: Range<u64> = Range { lo: 0, hi: 4 << 20, unit: "MiB" };
 /// Floating-proportion period shift, as `--period-shift`.
 pub const PERIOD_SHIFT: Range<i32> = Range { lo: 2, hi: 48, unit: "" };
 /// Patch level, as `--patches`.
 pub const PATCHES: Range<u8> = Range { lo: 0, hi: 11, unit: "" };
-/// Length of a run [s]: at least a jiffy at HZ 1000, at most `--duration`'s cap.
+/// Length of a run \[s\]: at least a jiffy at HZ 1000, at most `--duration`'s cap.
 pub const DURATION_S: Range<f64> = Range { lo: 0.001, hi: 1e6, unit: "s" };
-/// Times within a run: starts, stops, spreads [s].
+/// Times within a run: starts, stops, spreads \[s\].
 pub const TIME_S: Range<f64> = Range { lo: 0.0, hi: 1e6, unit: "s" };
-/// A light writer's period [s].
+/// A light writer's period \[s\].
 pub const PERIOD_S: Range<f64> = Range { lo: 0.001, hi: 1e6, unit: "s" };
 /// Tasks of one group per bdi, as `--dd`.
 pub const TASKS_PER_BDI: Range<u32> = Range { lo: 0, hi: crate::scenario::MAX_DD_PER_BDI, unit: "" };
@@ -102,30 +102,30 @@ pub const TASKS_PER_BDI: Range<u32> = Range { lo: 0, hi: crate::scenario::MAX_DD
 pub const TASKS_ADDED: Range<u32> = Range { lo: 1, hi: crate::scenario::MAX_DD_PER_BDI, unit: "" };
 /// Disks of a RAID0 or JBOD (named `a` to `z`).
 pub const DISKS: Range<u32> = Range { lo: 1, hi: 26, unit: "" };
-/// One disk's or link's bandwidth [MiB/s]; 26 of them stay under the
+/// One disk's or link's bandwidth \[MiB/s\]; 26 of them stay under the
 /// engine's 1 TB/s.
 pub const BANDWIDTH_MBPS: Range<f64> = Range { lo: 0.001, hi: 30_000.0, unit: "MiB/s" };
-/// Seek time [ms].
+/// Seek time \[ms\].
 pub const SEEK_MS: Range<f64> = Range { lo: 0.0, hi: 1000.0, unit: "ms" };
 /// Request slots of a device.
 pub const QUEUE_DEPTH: Range<usize> = Range { lo: 1, hi: 100_000, unit: "requests" };
 /// Relative spread of transfer times.
 pub const NOISE: Range<f64> = Range { lo: 0.0, hi: 0.89, unit: "" };
-/// Journal commits, round trips, COMMIT costs [ms].
+/// Journal commits, round trips, COMMIT costs \[ms\].
 pub const DELAY_MS: Range<f64> = Range { lo: 0.0, hi: 10_000.0, unit: "ms" };
 /// Share of recent writeouts at time 0.
 pub const SHARE: Range<f64> = Range { lo: 0.0, hi: 1e6, unit: "" };
-/// A dd's total [MiB].
+/// A dd's total \[MiB\].
 pub const COUNT_MB: Range<u64> = Range { lo: 1, hi: 1 << 30, unit: "MiB" };
-/// A pipeline's buffer [MiB]: a page to 64 GiB.
+/// A pipeline's buffer \[MiB\]: a page to 64 GiB.
 pub const BUFFER_MB: Range<f64> = Range { lo: 1.0 / 256.0, hi: 65_536.0, unit: "MiB" };
-/// A light writer's burst [KiB]: a byte's worth to 1 GiB.
+/// A light writer's burst \[KiB\]: a byte's worth to 1 GiB.
 pub const BURST_KB: Range<u64> = Range { lo: 1, hi: 1 << 20, unit: "KiB" };
-/// How long a lesson step runs, and check windows [s].
+/// How long a lesson step runs, and check windows \[s\].
 pub const STEP_S: Range<f64> = Range { lo: 0.001, hi: 3600.0, unit: "s" };
 /// The IO-less side of a comparison: patches 1 to 11.
 pub const COMPARED_PATCHES: Range<u8> = Range { lo: 1, hi: 11, unit: "" };
-/// The other side's dirty ratio in a comparison [%], as `--compare dirty-ratio=N`.
+/// The other side's dirty ratio in a comparison \[%\], as `--compare dirty-ratio=N`.
 pub const COMPARED_RATIO: Range<u64> = Range { lo: 1, hi: 100, unit: "%" };
 /// A chart number (0: all).
 pub const CHART: Range<u8> = Range { lo: 0, hi: 5, unit: "" };
@@ -133,7 +133,7 @@ pub const CHART: Range<u8> = Range { lo: 0, hi: 5, unit: "" };
 pub const TOLERANCE: Range<f64> = Range { lo: 0.0, hi: 1e6, unit: "" };
 /// A check's bounds.
 pub const BOUND: Range<f64> = Range { lo: -1e18, hi: 1e18, unit: "" };
-/// Longest name of a scenario, device or lesson [characters].
+/// Longest name of a scenario, device or lesson \[characters\].
 pub const MAX_NAME_CHARS: usize = 200;
 
 /// The timer frequencies the kernel offers, as `--hz`.
@@ -229,6 +229,8 @@ ranged_option! {
     opt_server_mbps: f64 = BANDWIDTH_MBPS, "server_mbps";
     opt_server_cache_mb: u64 = RESERVED_MB, "server_cache_mb";
     opt_server_commit_ms: f64 = DELAY_MS, "server_commit_ms";
+    opt_server_seek_ms: f64 = SEEK_MS, "server_seek_ms";
+    opt_server_background_mb: u64 = RESERVED_MB, "server_background_mb";
     opt_share: f64 = SHARE, "initial_share";
     opt_count_mb: u64 = COUNT_MB, "count_mb";
     opt_stop_s: f64 = TIME_S, "stop_s";

@@ -73,18 +73,18 @@ pub struct DeviceConfig {
     pub name: String,
     /// Device model.
     pub kind: DeviceKind,
-    /// Sequential write bandwidth [bytes/s].
+    /// Sequential write bandwidth \[bytes/s\].
     pub bandwidth: f64,
-    /// Average cost of moving the head to another file or region [ns].
+    /// Average cost of moving the head to another file or region \[ns\].
     pub seek_ns: f64,
-    /// Request slots in the queue (`nr_requests`) [requests].
+    /// Request slots in the queue (`nr_requests`) \[requests\].
     pub queue_depth: usize,
-    /// Largest request [pages].
+    /// Largest request \[pages\].
     pub max_request_pages: u64,
     /// Relative spread of each request's transfer time (0.1 = ±10%).
     pub noise: f64,
     /// How long a journal commit holds up data writes: the journal write
-    /// and the flush of the drive's write cache [ns]; 0 for none.
+    /// and the flush of the drive's write cache \[ns\]; 0 for none.
     pub flush_ns: f64,
     /// The filesystem on it.
     pub fs: FsKind,
@@ -93,6 +93,9 @@ pub struct DeviceConfig {
     /// Share of the recent writeouts this bdi starts with (the world has
     /// been running before time 0); shares are normalised over the bdis.
     pub initial_share: f64,
+    /// The host controller it hangs on, an index into
+    /// [`WorldConfig::controllers`]; `None`: a bus of its own.
+    pub controller: Option<usize>,
 }
 
 impl DeviceConfig {
@@ -110,21 +113,38 @@ impl DeviceConfig {
             fs: FsKind::Xfs,
             nfs: None,
             initial_share: 1.0,
+            controller: None,
         }
     }
+}
+
+/// A host controller (bus, HBA) whose bandwidth the disks behind it share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControllerConfig {
+    /// Its name, for display.
+    pub name: String,
+    /// What it moves at most, over all its disks [bytes/s].
+    pub bandwidth: f64,
 }
 
 /// The server of an NFS mount and the client's NFS switches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NfsConfig {
-    /// Network round trip [ns].
+    /// Network round trip \[ns\].
     pub rtt_ns: u64,
-    /// The server's disk [bytes/s].
+    /// The server's disk \[bytes/s\].
     pub server_bandwidth: f64,
-    /// Server memory that holds data not yet on its disk [bytes].
+    /// Server memory that holds data not yet on its disk (its dirty
+    /// limit): past it, WRITEs wait for the server's disk \[bytes\].
     pub server_cache: u64,
+    /// The server's background threshold: with less than this not yet on
+    /// its disk, the server writes only for a COMMIT \[bytes\].
+    pub server_background: u64,
+    /// What the server's disk spends moving to each file a COMMIT writes
+    /// data of \[ns\].
+    pub server_seek_ns: u64,
     /// What a COMMIT costs the server once the data is on its disk: the
-    /// fsync's journal commit and the flush of the drive's cache [ns].
+    /// fsync's journal commit and the flush of the drive's cache \[ns\].
     /// COMMITs take turns at it, like fsyncs on one journal.
     pub server_commit_ns: u64,
     /// The seed's "nfs: writeback pages wait queue" patch.
@@ -140,9 +160,9 @@ pub struct TaskConfig {
     pub bdi: usize,
     /// What it does.
     pub kind: TaskKind,
-    /// When it starts [ns].
+    /// When it starts \[ns\].
     pub start_ns: u64,
-    /// When it is killed, if ever [ns].
+    /// When it is killed, if ever \[ns\].
     pub stop_ns: Option<u64>,
 }
 
@@ -165,7 +185,7 @@ pub enum TaskKind {
     /// `dd if=/dev/zero of=FILE bs=BS [count=N]`: writes one new file as
     /// fast as its CPU allows.
     Dd {
-        /// Block size of each write() [bytes].
+        /// Block size of each write() \[bytes\].
         bs: u64,
         /// Bytes to write before exiting; `None` writes until stopped.
         total_bytes: Option<u64>,
@@ -174,18 +194,18 @@ pub enum TaskKind {
     /// bounded buffer and is written out with `bs` writes; while the task
     /// is throttled the buffer fills, and once full the network stalls.
     Pipeline {
-        /// Block size of each write() [bytes].
+        /// Block size of each write() \[bytes\].
         bs: u64,
-        /// Network rate [bytes/s].
+        /// Network rate \[bytes/s\].
         net_rate: f64,
-        /// Socket and application buffer [bytes].
+        /// Socket and application buffer \[bytes\].
         buffer: u64,
     },
     /// A light writer (an editor saving a file): `burst` bytes every `period_ns`.
     Light {
-        /// Bytes per save [bytes].
+        /// Bytes per save \[bytes\].
         burst: u64,
-        /// Time between saves [ns].
+        /// Time between saves \[ns\].
         period_ns: u64,
     },
     /// fio's mmap random writes: touches random pages of a large file;
@@ -232,13 +252,13 @@ impl Legacy {
 /// Everything the engine needs to build a world.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
-    /// Total memory [pages].
+    /// Total memory \[pages\].
     pub memory_pages: u64,
-    /// Memory not available to the page cache: anonymous, kernel [pages].
+    /// Memory not available to the page cache: anonymous, kernel \[pages\].
     pub reserved_pages: u64,
     /// CPUs shared by the tasks.
     pub cpus: usize,
-    /// Timer frequency [jiffies/s]: 100, 250, 300 or 1000.
+    /// Timer frequency \[jiffies/s\]: 100, 250, 300 or 1000.
     pub hz: u64,
     /// The writeback sysctls.
     pub tunables: DirtyTunables,
@@ -254,13 +274,15 @@ pub struct WorldConfig {
     pub seed: u64,
     /// The bdis, in order.
     pub devices: Vec<DeviceConfig>,
+    /// Host controllers shared by devices.
+    pub controllers: Vec<ControllerConfig>,
     /// The tasks, in order; a task's id is its index.
     pub tasks: Vec<TaskConfig>,
-    /// CPU time one write() costs beyond copying [ns].
+    /// CPU time one write() costs beyond copying \[ns\].
     pub syscall_ns: u64,
-    /// CPU time to copy one page into the page cache [ns].
+    /// CPU time to copy one page into the page cache \[ns\].
     pub copy_page_ns: u64,
-    /// Interval of the recorded time series [ns]; 0 records none.
+    /// Interval of the recorded time series \[ns\]; 0 records none.
     pub sample_ns: u64,
     /// Record trace events.
     pub trace: bool,
@@ -275,7 +297,7 @@ pub struct WorldConfig {
 }
 
 impl WorldConfig {
-    /// Dirtyable memory as `determine_dirtyable_memory()` returns it [pages].
+    /// Dirtyable memory as `determine_dirtyable_memory()` returns it \[pages\].
     pub fn dirtyable(&self) -> u64 {
         self.memory_pages.saturating_sub(self.reserved_pages) + 1
     }

@@ -10,13 +10,55 @@
 //! disk pays for every move of the head: the filesystem decides how far
 //! apart different files lie and how fragmented concurrent writes are, and
 //! a move costs more the longer the run of one file before it.
+//!
+//! Disks may hang on one host controller whose bandwidth they share: a
+//! request's transfer gets the disk's own rate or an even share of the
+//! controller among the disks then in service, whichever is less. Ten
+//! disks then write no more than the controller moves, as the seed's
+//! JBOD and RAID0 boxes do.
 
 use std::collections::VecDeque;
 
 pub use super::config::FsKind;
-use super::config::{DeviceConfig, DeviceKind, NS_PER_SEC};
+use super::config::{ControllerConfig, DeviceConfig, DeviceKind, NS_PER_SEC};
+use super::engine::{Event, World};
 use super::kernel::PAGE_SIZE;
 use super::rng::SimRng;
+
+/// A host controller and the transfers its disks have under way.
+#[derive(Clone, Debug)]
+pub struct Controller {
+    /// Its parameters.
+    pub config: ControllerConfig,
+    /// Transfers started or planned on its disks: (start, end) \[ns\].
+    transfers: Vec<(u64, u64)>,
+}
+
+impl Controller {
+    /// An idle controller.
+    pub fn new(config: ControllerConfig) -> Self {
+        Controller { config, transfers: Vec::new() }
+    }
+
+    /// Disks transferring at `t` \[ns\].
+    pub fn transferring(&self, t: u64) -> usize {
+        self.transfers.iter().filter(|&&(start, end)| start <= t && t < end).count()
+    }
+
+    /// The rate a transfer starting at `t` gets from the controller: an
+    /// even share among the disks then transferring, this one included
+    /// [bytes/s]. A disk that is seeking does not use the bus.
+    fn share_at(&self, t: u64) -> f64 {
+        self.config.bandwidth / (self.transferring(t) + 1) as f64
+    }
+
+    /// Notes a transfer from `start` to `end` \[ns\], forgetting those over
+    /// by `now`.
+    fn occupy(&mut self, now: u64, start: u64, end: u64) {
+        self.transfers.retain(|&(_, e)| e > now);
+        self.transfers.push((start, end));
+    }
+}
 
 /// Who submitted a request, so that a freed slot can wake the right writer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,9 +74,9 @@ pub enum Submitter {
 pub struct Request {
     /// The file.
     pub inode: u32,
-    /// First page within the file [pages].
+    /// First page within the file \[pages\].
     pub offset: u64,
-    /// Length [pages].
+    /// Length \[pages\].
     pub pages: u64,
     /// Who submitted it.
     pub submitter: Submitter,
@@ -42,6 +84,8 @@ pub struct Request {
     pub scattered: bool,
     /// Pieces the filesystem split the request into on disk (1: contiguous).
     pub fragments: u32,
+    /// When it was queued \[ns\].
+    pub queued_at: u64,
 }
 
 /// A device and its queue.
@@ -57,14 +101,16 @@ pub struct Device {
     head: Option<(u32, u64)>,
     /// Writers waiting for a free request slot, first come first served.
     pub waiters: VecDeque<Submitter>,
-    /// When the next journal commit and cache flush is due [ns].
+    /// When the next journal commit and cache flush is due \[ns\].
     next_flush: u64,
     /// Journal commits and cache flushes so far.
     pub flushes: u64,
     /// Head moves so far.
     pub seeks: u64,
-    /// Time spent transferring or seeking [ns].
+    /// Time spent transferring or seeking \[ns\].
     pub busy_ns: u64,
+    /// When the request in service started \[ns\].
+    pub started_at: u64,
     /// Pages written to the file at the head since the head last moved.
     run_pages: u64,
 }
@@ -82,6 +128,7 @@ impl Device {
             flushes: 0,
             seeks: 0,
             busy_ns: 0,
+            started_at: 0,
             run_pages: 0,
         }
     }
@@ -96,14 +143,19 @@ impl Device {
         self.in_flight() >= self.config.queue_depth
     }
 
-    /// Pages queued or in service [pages].
+    /// Pages queued or in service \[pages\].
     pub fn pages_in_flight(&self) -> u64 {
         self.queue.iter().map(|r| r.pages).sum::<u64>() + self.busy.map_or(0, |r| r.pages)
     }
 
-    /// Pages of the request in service [pages].
+    /// Pages of the request in service \[pages\].
     pub fn busy_pages(&self) -> u64 {
         self.busy.map_or(0, |r| r.pages)
+    }
+
+    /// The file of the request in service (0 when idle).
+    pub fn busy_inode(&self) -> u32 {
+        self.busy.map_or(0, |r| r.inode)
     }
 
     /// Puts a writer in line for a free slot (once).
@@ -113,28 +165,45 @@ impl Device {
         }
     }
 
-    /// Queues a request at time `now` [ns]. When the device was idle it
-    /// starts at once and the time its service takes is returned [ns].
-    pub fn submit(&mut self, request: Request, now: u64, rng: &mut SimRng) -> Option<u64> {
+    /// Queues a request at time `now` \[ns\]. When the device was idle it
+    /// starts at once and the time its service takes is returned \[ns\].
+    /// `bus` is the controller it hangs on, if it shares one.
+    pub fn submit(
+        &mut self,
+        request: Request,
+        now: u64,
+        rng: &mut SimRng,
+        bus: Option<&mut Controller>,
+    ) -> Option<u64> {
         if self.busy.is_some() {
             self.queue.push_back(request);
             None
         } else {
-            Some(self.start(request, now, rng))
+            Some(self.start(request, now, rng, bus))
         }
     }
 
     /// Ends the request in service at `now` and starts the next one.
     /// Returns the finished request and, if another started, its service
-    /// time [ns].
-    pub fn complete(&mut self, now: u64, rng: &mut SimRng) -> Option<(Request, Option<u64>)> {
+    /// time \[ns\].
+    pub fn complete(
+        &mut self,
+        now: u64,
+        rng: &mut SimRng,
+        bus: Option<&mut Controller>,
+    ) -> Option<(Request, Option<u64>)> {
         let done = self.busy.take()?;
-        let next = self.next_request().map(|r| self.start(r, now, rng));
+        let next = self.next_request().map(|r| self.start(r, now, rng, bus));
         Some((done, next))
     }
 
     /// The elevator: a request that continues at the head, else the oldest.
+    /// An NFS link has none.
     fn next_request(&mut self) -> Option<Request> {
+        if self.config.kind == DeviceKind::Nfs {
+            // RPCs leave in the order they were queued.
+            return self.queue.pop_front();
+        }
         if let Some((inode, end)) = self.head
             && let Some(i) = self.queue.iter().position(|r| r.inode == inode && r.offset == end && !r.scattered)
         {
@@ -143,7 +212,9 @@ impl Device {
         self.queue.pop_front()
     }
 
-    fn start(&mut self, request: Request, now: u64, rng: &mut SimRng) -> u64 {
+    /// Starts `request` at `now`: a journal commit if one is due, the head
+    /// move, then the transfer. Returns the time it takes \[ns\].
+    fn start(&mut self, request: Request, now: u64, rng: &mut SimRng, bus: Option<&mut Controller>) -> u64 {
         let c = &self.config;
         let fs = c.fs.model();
         // A journal commit that came due holds up the data: the journal is
@@ -161,7 +232,7 @@ impl Device {
         }
         let bytes = (request.pages * PAGE_SIZE) as f64;
         let spread = 1.0 + c.noise * (2.0 * rng.uniform() - 1.0);
-        let mut ns = bytes / c.bandwidth * NS_PER_SEC as f64 * spread * fs.transfer_overhead;
+        let mut seek = 0.0;
         if c.seek_ns > 0.0 {
             // Head moves, each priced in average seeks.
             let (count, cost) = if request.scattered {
@@ -176,13 +247,23 @@ impl Device {
             };
             if cost > 0.0 {
                 self.seeks += count;
-                ns += c.seek_ns * cost * (0.5 + rng.uniform());
+                seek = c.seek_ns * cost * (0.5 + rng.uniform());
             }
         }
+        let mut stall = 0.0;
         if c.kind == DeviceKind::UsbKey && rng.uniform() < 0.02 {
             // Flash translation layer housekeeping: an occasional long stall.
-            ns += 50.0e6 * rng.uniform();
+            stall = 50.0e6 * rng.uniform();
         }
+        // The transfer follows the commit and the head move; on a shared
+        // controller it gets its share of the bus at that time.
+        let transfer_at = now + (flush + seek + stall) as u64;
+        let rate = bus.as_ref().map_or(c.bandwidth, |b| c.bandwidth.min(b.share_at(transfer_at)));
+        let transfer = bytes / rate * NS_PER_SEC as f64 * spread * fs.transfer_overhead;
+        if let Some(b) = bus {
+            b.occupy(now, transfer_at, transfer_at + transfer as u64);
+        }
+        let ns = transfer + seek + stall;
         if self.head == Some((request.inode, request.offset)) {
             self.run_pages += request.pages;
         } else {
@@ -190,16 +271,50 @@ impl Device {
         }
         self.head = Some((request.inode, request.offset + request.pages));
         self.busy = Some(request);
+        self.started_at = now;
         let ns = (ns + flush).max(1.0) as u64;
         self.busy_ns += ns;
         ns
     }
 }
 
-/// A file switch after a run this long costs nothing extra [pages]: 0.5 MiB.
+impl World {
+    /// Queues `request` on `bdi`'s device; when it starts at once, its
+    /// completion is scheduled.
+    pub(super) fn device_submit(&mut self, bdi: usize, request: Request) {
+        let b = &mut self.bdis[bdi];
+        let bus = b.device.config.controller.map(|i| &mut self.controllers[i]);
+        if let Some(service) = b.device.submit(request, self.now, &mut self.rng, bus) {
+            let service = service + self.server_delay(bdi);
+            self.schedule_in(service, Event::DeviceDone(bdi as u32));
+        }
+    }
+
+    /// Ends the request in service on `bdi`'s device and starts the next,
+    /// scheduling its completion. Returns the finished request and when
+    /// its service started \[ns\].
+    pub(super) fn device_complete(&mut self, bdi: usize) -> Option<(Request, u64)> {
+        let b = &mut self.bdis[bdi];
+        let started = b.device.started_at;
+        let bus = b.device.config.controller.map(|i| &mut self.controllers[i]);
+        let (done, next) = b.device.complete(self.now, &mut self.rng, bus)?;
+        if let Some(service) = next {
+            let service = service + self.server_delay(bdi);
+            self.schedule_in(service, Event::DeviceDone(bdi as u32));
+        }
+        Some((done, started))
+    }
+
+    /// The host controllers.
+    pub fn controllers(&self) -> &[Controller] {
+        &self.controllers
+    }
+}
+
+/// A file switch after a run this long costs nothing extra \[pages\]: 0.5 MiB.
 const SHORT_SWITCH_PAGES: u64 = 128;
 /// A file switch after a run this long costs the filesystem's full switch
-/// [pages]: 6 MiB.
+/// \[pages\]: 6 MiB.
 const FULL_SWITCH_PAGES: u64 = 1536;
 
 /// The share of the filesystem's full file switch that leaving a run of
@@ -227,7 +342,7 @@ pub struct FsModel {
     pub interleave_pages: u64,
     /// Pages per call into the ratelimited entry for large writes.
     pub dirty_batch_pages: u64,
-    /// Time between journal commits (or btrfs transactions) [ns]; 0: none.
+    /// Time between journal commits (or btrfs transactions) \[ns\]; 0: none.
     pub commit_interval_ns: u64,
     /// A commit's cost relative to the device's flush time (ext3's ordered
     /// data makes its commits heavier).
@@ -296,7 +411,15 @@ mod tests {
     use super::*;
 
     fn req(inode: u32, offset: u64) -> Request {
-        Request { inode, offset, pages: 128, submitter: Submitter::Flusher, scattered: false, fragments: 1 }
+        Request {
+            inode,
+            offset,
+            pages: 128,
+            submitter: Submitter::Flusher,
+            scattered: false,
+            fragments: 1,
+            queued_at: 0,
+        }
     }
 
     fn disk(fs: FsKind) -> DeviceConfig {
@@ -312,10 +435,10 @@ mod tests {
     fn sequential_requests_do_not_seek() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(disk(FsKind::Ext4));
-        let first = d.submit(req(1, 0), 0, &mut rng).expect("idle device starts at once");
+        let first = d.submit(req(1, 0), 0, &mut rng, None).expect("idle device starts at once");
         assert_eq!(d.seeks, 1);
-        assert!(d.submit(req(1, 128), 0, &mut rng).is_none());
-        let (done, next) = d.complete(0, &mut rng).expect("busy");
+        assert!(d.submit(req(1, 128), 0, &mut rng, None).is_none());
+        let (done, next) = d.complete(0, &mut rng, None).expect("busy");
         assert_eq!(done, req(1, 0));
         // 512 KiB at 100 MiB/s = 5 ms, no seek.
         assert_eq!(next, Some(transfer(FsKind::Ext4)));
@@ -327,13 +450,13 @@ mod tests {
     fn the_elevator_prefers_the_request_at_the_head() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(disk(FsKind::Ext4));
-        d.submit(req(1, 0), 0, &mut rng);
-        d.submit(req(2, 0), 0, &mut rng);
-        d.submit(req(1, 128), 0, &mut rng);
+        d.submit(req(1, 0), 0, &mut rng, None);
+        d.submit(req(2, 0), 0, &mut rng, None);
+        d.submit(req(1, 128), 0, &mut rng, None);
         assert_eq!(d.pages_in_flight(), 384);
-        let (_, next) = d.complete(0, &mut rng).expect("busy");
+        let (_, next) = d.complete(0, &mut rng, None).expect("busy");
         assert_eq!(next, Some(transfer(FsKind::Ext4)), "file 1 continues without a seek");
-        let (done, _) = d.complete(0, &mut rng).expect("busy");
+        let (done, _) = d.complete(0, &mut rng, None).expect("busy");
         assert_eq!(done, req(1, 128));
         assert_eq!(d.seeks, 2, "then file 2 costs a seek");
     }
@@ -342,8 +465,8 @@ mod tests {
     fn a_full_queue_makes_writers_wait_in_line() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(DeviceConfig { queue_depth: 2, ..disk(FsKind::Xfs) });
-        d.submit(req(1, 0), 0, &mut rng);
-        d.submit(req(1, 128), 0, &mut rng);
+        d.submit(req(1, 0), 0, &mut rng, None);
+        d.submit(req(1, 128), 0, &mut rng, None);
         assert!(d.is_full());
         d.wait_for_slot(Submitter::Task(3));
         d.wait_for_slot(Submitter::Flusher);
@@ -355,12 +478,30 @@ mod tests {
     fn a_due_journal_commit_holds_up_the_next_request() {
         let mut rng = SimRng::new(1);
         let mut d = Device::new(DeviceConfig { flush_ns: 150e6, ..disk(FsKind::Ext4) });
-        d.submit(req(1, 0), 0, &mut rng);
-        d.submit(req(1, 128), 0, &mut rng);
-        let (_, next) = d.complete(6_000_000_000, &mut rng).expect("busy");
+        d.submit(req(1, 0), 0, &mut rng, None);
+        d.submit(req(1, 128), 0, &mut rng, None);
+        let (_, next) = d.complete(6_000_000_000, &mut rng, None).expect("busy");
         let t = next.expect("started");
         assert!(t > 75_000_000 && t < 230_000_000, "{t}");
         assert_eq!(d.flushes, 1);
+    }
+
+    #[test]
+    fn disks_share_their_controller_while_transferring() {
+        let mut rng = SimRng::new(1);
+        // Two 100 MiB/s disks behind a 100 MiB/s controller.
+        let mut bus = Controller::new(ControllerConfig { name: "bus".into(), bandwidth: 100.0 * 1048576.0 });
+        let config = DeviceConfig { controller: Some(0), ..disk(FsKind::Btrfs) };
+        let (mut a, mut b) = (Device::new(config.clone()), Device::new(config));
+        let alone = a.submit(req(1, 0), 0, &mut rng, Some(&mut bus)).expect("idle");
+        assert_eq!(alone, transfer(FsKind::Btrfs), "alone it gets its own rate");
+        assert_eq!(bus.transferring(1), 1);
+        // The second disk shares the bus with the first: half the rate.
+        let shared = b.submit(req(2, 0), 1, &mut rng, Some(&mut bus)).expect("idle");
+        assert_eq!(shared, 2 * transfer(FsKind::Btrfs));
+        assert_eq!(bus.transferring(2), 2);
+        // Once the first transfer is over, the next one has the bus alone again.
+        assert_eq!(bus.transferring(alone + 1), 1);
     }
 
     #[test]
@@ -368,9 +509,9 @@ mod tests {
         let cost = |fs: FsKind| {
             let mut rng = SimRng::new(1);
             let mut d = Device::new(disk(fs));
-            d.submit(req(1, 0), 0, &mut rng);
-            d.submit(req(2, 0), 0, &mut rng);
-            d.complete(0, &mut rng).expect("busy").1.expect("second request")
+            d.submit(req(1, 0), 0, &mut rng, None);
+            d.submit(req(2, 0), 0, &mut rng, None);
+            d.complete(0, &mut rng, None).expect("busy").1.expect("second request")
         };
         assert_eq!(cost(FsKind::Btrfs), transfer(FsKind::Btrfs), "btrfs writes where the head is");
         assert!(cost(FsKind::Ext4) < cost(FsKind::Xfs), "ext4 keeps files closer than xfs");

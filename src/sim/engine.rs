@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::config::{Legacy, NS_PER_SEC, TaskConfig, TaskKind, WorldConfig};
-use super::device::Device;
+use super::device::{Controller, Device};
 use super::flusher::Flusher;
 use super::kernel::PAGE_SIZE;
 use super::metrics::{PauseRecord, Sample, Stats, TaskStats};
@@ -23,7 +23,7 @@ use super::task::{Cpu, Task};
 use super::trace::TraceEvent;
 
 /// Largest memory and dirty byte settings: keeps every divisor of the
-/// control law within the kernel's 32-bit divisions [bytes].
+/// control law within the kernel's 32-bit divisions \[bytes\].
 pub const MAX_MEMORY_BYTES: u64 = 4 << 40;
 
 /// Largest number of tasks in one world.
@@ -56,23 +56,23 @@ pub(super) enum Event {
 pub struct Vm {
     /// The writeback sysctls.
     pub tunables: DirtyTunables,
-    /// Total memory [pages].
+    /// Total memory \[pages\].
     pub memory_pages: u64,
-    /// Memory outside the page cache [pages].
+    /// Memory outside the page cache \[pages\].
     pub reserved_pages: u64,
     /// `global_dirty_limits()` for the current tunables and memory.
     pub limits: DirtyLimits,
-    /// `global_dirty_limit`: the slowly following hard limit [pages].
+    /// `global_dirty_limit`: the slowly following hard limit \[pages\].
     pub global_dirty_limit: u64,
-    /// Last update of `global_dirty_limit` [jiffies].
+    /// Last update of `global_dirty_limit` \[jiffies\].
     pub limit_update_time: u64,
-    /// `ratelimit_pages`: the per-CPU safeguard [pages].
+    /// `ratelimit_pages`: the per-CPU safeguard \[pages\].
     pub ratelimit_pages: u64,
-    /// NR_FILE_DIRTY [pages].
+    /// NR_FILE_DIRTY \[pages\].
     pub nr_file_dirty: u64,
-    /// NR_WRITEBACK [pages].
+    /// NR_WRITEBACK \[pages\].
     pub nr_writeback: u64,
-    /// NR_UNSTABLE_NFS [pages].
+    /// NR_UNSTABLE_NFS \[pages\].
     pub nr_unstable: u64,
     /// `vm_completions`: writeouts counted for the bdi proportions.
     pub completions: PropGlobal,
@@ -83,17 +83,17 @@ pub struct Vm {
 }
 
 impl Vm {
-    /// `determine_dirtyable_memory()` [pages].
+    /// `determine_dirtyable_memory()` \[pages\].
     pub fn dirtyable(&self) -> u64 {
         self.memory_pages.saturating_sub(self.reserved_pages) + 1
     }
 
-    /// File dirty + writeback + unstable: the control law's "dirty" [pages].
+    /// File dirty + writeback + unstable: the control law's "dirty" \[pages\].
     pub fn nr_dirty(&self) -> u64 {
         self.nr_file_dirty + self.nr_writeback + self.nr_unstable
     }
 
-    /// `hard_dirty_limit(dirty_thresh)` now [pages].
+    /// `hard_dirty_limit(dirty_thresh)` now \[pages\].
     pub fn limit(&self) -> u64 {
         hard_dirty_limit(self.limits.dirty, self.global_dirty_limit)
     }
@@ -107,31 +107,31 @@ pub struct Bdi {
     pub name: String,
     /// The device model behind it.
     pub device: Device,
-    /// BDI_RECLAIMABLE: dirty + unstable [pages].
+    /// BDI_RECLAIMABLE: dirty + unstable \[pages\].
     pub reclaimable: u64,
-    /// Part of `reclaimable` that is NFS unstable [pages].
+    /// Part of `reclaimable` that is NFS unstable \[pages\].
     pub unstable: u64,
-    /// BDI_WRITEBACK [pages].
+    /// BDI_WRITEBACK \[pages\].
     pub writeback: u64,
-    /// BDI_DIRTIED: pages dirtied since boot [pages].
+    /// BDI_DIRTIED: pages dirtied since boot \[pages\].
     pub dirtied: u64,
-    /// BDI_WRITTEN: pages written since boot [pages].
+    /// BDI_WRITTEN: pages written since boot \[pages\].
     pub written: u64,
-    /// `bw_time_stamp` [jiffies].
+    /// `bw_time_stamp` \[jiffies\].
     pub bw_time_stamp: u64,
-    /// `dirtied_stamp` [pages].
+    /// `dirtied_stamp` \[pages\].
     pub dirtied_stamp: u64,
-    /// `written_stamp` [pages].
+    /// `written_stamp` \[pages\].
     pub written_stamp: u64,
-    /// `write_bandwidth` [pages/s].
+    /// `write_bandwidth` \[pages/s\].
     pub write_bandwidth: u64,
-    /// `avg_write_bandwidth` [pages/s].
+    /// `avg_write_bandwidth` \[pages/s\].
     pub avg_write_bandwidth: u64,
-    /// `dirty_ratelimit`: the base throttle rate [pages/s].
+    /// `dirty_ratelimit`: the base throttle rate \[pages/s\].
     pub dirty_ratelimit: u64,
-    /// `balanced_dirty_ratelimit` [pages/s].
+    /// `balanced_dirty_ratelimit` \[pages/s\].
     pub balanced_dirty_ratelimit: u64,
-    /// The last task_ratelimit a throttled task got on this bdi [pages/s].
+    /// The last task_ratelimit a throttled task got on this bdi \[pages/s\].
     pub last_task_ratelimit: u64,
     /// The last pos_ratio computed for this bdi, 1.0 = 1024.
     pub last_pos_ratio: u64,
@@ -167,17 +167,17 @@ pub(super) enum PageState {
 pub struct Inode {
     /// Its bdi.
     pub bdi: u32,
-    /// Dirty pages not yet under writeback [pages].
+    /// Dirty pages not yet under writeback \[pages\].
     pub dirty: u64,
-    /// Pages under writeback [pages].
+    /// Pages under writeback \[pages\].
     pub writeback: u64,
-    /// NFS: pages written to the server but not committed [pages].
+    /// NFS: pages written to the server but not committed \[pages\].
     pub unstable: u64,
-    /// NFS: unstable pages an in-flight COMMIT covers [pages].
+    /// NFS: unstable pages an in-flight COMMIT covers \[pages\].
     pub committing: u64,
-    /// First dirty page: pages before it were submitted [pages].
+    /// First dirty page: pages before it were submitted \[pages\].
     pub next_write: u64,
-    /// When the inode went from clean to dirty [jiffies].
+    /// When the inode went from clean to dirty \[jiffies\].
     pub dirtied_when: u64,
     /// On the bdi's dirty list or being written by a pass.
     pub queued: bool,
@@ -194,7 +194,7 @@ pub struct World {
     pub(super) now: u64,
     /// Pending events, by time, ties in the order they were scheduled.
     pub(super) queue: EventQueue<Event>,
-    /// The earliest pending flusher timer: when [ns], its sequence number
+    /// The earliest pending flusher timer: when \[ns\], its sequence number
     /// and its bdi.
     pub(super) next_timer: Option<(u64, u64, u32)>,
     /// Events processed so far.
@@ -202,6 +202,7 @@ pub struct World {
     pub(super) rng: SimRng,
     pub(super) vm: Vm,
     pub(super) bdis: Vec<Bdi>,
+    pub(super) controllers: Vec<Controller>,
     pub(super) inodes: Vec<Inode>,
     pub(super) tasks: Vec<Task>,
     pub(super) cpus: Vec<Cpu>,
@@ -220,7 +221,7 @@ pub struct World {
     pause_log_cap: usize,
     /// [`WorldConfig::check_invariants`].
     check_every_event: bool,
-    /// When the newest record dropped from the pause log was made [ns].
+    /// When the newest record dropped from the pause log was made \[ns\].
     pause_log_trimmed_ns: Option<u64>,
 }
 
@@ -228,19 +229,19 @@ pub struct World {
 /// actions and replays do. Every input goes through [`World::apply`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Input {
-    /// `vm.dirty_ratio` [%] (clears `vm.dirty_bytes`).
+    /// `vm.dirty_ratio` \[%\] (clears `vm.dirty_bytes`).
     DirtyRatio(u64),
-    /// `vm.dirty_background_ratio` [%] (clears `vm.dirty_background_bytes`).
+    /// `vm.dirty_background_ratio` \[%\] (clears `vm.dirty_background_bytes`).
     DirtyBackgroundRatio(u64),
-    /// `vm.dirty_bytes` [bytes] (clears the ratio).
+    /// `vm.dirty_bytes` \[bytes\] (clears the ratio).
     DirtyBytes(u64),
-    /// `vm.dirty_background_bytes` [bytes] (clears the ratio).
+    /// `vm.dirty_background_bytes` \[bytes\] (clears the ratio).
     DirtyBackgroundBytes(u64),
-    /// Memory and reserved memory [pages].
+    /// Memory and reserved memory \[pages\].
     Memory {
-        /// Total [pages].
+        /// Total \[pages\].
         memory: u64,
-        /// Outside the page cache [pages].
+        /// Outside the page cache \[pages\].
         reserved: u64,
     },
     /// Patch level, 0 (legacy) to 11.
@@ -329,6 +330,14 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         }
         if !(d.initial_share.is_finite() && d.initial_share >= 0.0) {
             return err(format!("device {}: initial share must be 0 or more", d.name));
+        }
+        if d.controller.is_some_and(|c| c >= cfg.controllers.len() || d.nfs.is_some()) {
+            return err(format!("device {}: no such controller, or an NFS mount on a disk controller", d.name));
+        }
+    }
+    for c in &cfg.controllers {
+        if !(c.bandwidth.is_finite() && c.bandwidth >= 1024.0 && c.bandwidth <= 1e12) {
+            return err(format!("controller {}: bandwidth must be between 1 KiB/s and 1 TB/s", c.name));
         }
     }
     if cfg.tasks.len() > MAX_TASKS {
@@ -429,6 +438,7 @@ impl World {
             rng: SimRng::new(cfg.seed),
             vm,
             bdis,
+            controllers: cfg.controllers.iter().cloned().map(Controller::new).collect(),
             inodes: Vec::new(),
             tasks: Vec::new(),
             cpus: vec![Cpu::default(); cfg.cpus],
@@ -460,7 +470,7 @@ impl World {
 
     // ---- time -------------------------------------------------------------
 
-    /// Simulated time [ns].
+    /// Simulated time \[ns\].
     pub fn now_ns(&self) -> u64 {
         self.now
     }
@@ -489,7 +499,7 @@ impl World {
         ns / NS_PER_SEC * self.hz + ns % NS_PER_SEC * self.hz / NS_PER_SEC
     }
 
-    /// The first instant at which `jiffies` reads `j` [ns].
+    /// The first instant at which `jiffies` reads `j` \[ns\].
     pub(super) fn ns_at_jiffy(&self, j: u64) -> u64 {
         j / self.hz * NS_PER_SEC + (j % self.hz * NS_PER_SEC).div_ceil(self.hz)
     }
@@ -504,7 +514,7 @@ impl World {
 
     // ---- running ------------------------------------------------------------
 
-    /// Processes every event up to and including time `t` [ns], then sets
+    /// Processes every event up to and including time `t` \[ns\], then sets
     /// the clock to `t`.
     pub fn step_until(&mut self, t: u64) {
         while self.next_event_ns().is_some_and(|at| at <= t) {
@@ -556,7 +566,7 @@ impl World {
         true
     }
 
-    /// Time of the next scheduled event [ns].
+    /// Time of the next scheduled event \[ns\].
     pub fn next_event_ns(&self) -> Option<u64> {
         let queued = self.queue.peek().map(|(at, _)| at);
         match (queued, self.next_timer) {
@@ -666,7 +676,7 @@ impl World {
     }
 
     /// The bdi's dirty pages as the control law counts them: reclaimable
-    /// plus writeback [pages].
+    /// plus writeback \[pages\].
     pub(super) fn bdi_dirty(&self, bdi: usize) -> u64 {
         let b = &self.bdis[bdi];
         b.reclaimable + b.writeback
@@ -870,6 +880,17 @@ impl World {
         self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// Hands over in `buf` the trace events recorded since the last call
+    /// (what `buf` held is dropped) and keeps `buf`'s memory to record the
+    /// next ones: a caller that passes the same buffer every time stops
+    /// allocating once both buffers have grown to a batch.
+    pub fn swap_trace(&mut self, buf: &mut Vec<TraceEvent>) {
+        buf.clear();
+        if let Some(events) = &mut self.trace {
+            std::mem::swap(events, buf);
+        }
+    }
+
     /// The recorded time series (the oldest may have been dropped).
     pub fn samples(&self) -> &VecDeque<Sample> {
         &self.samples
@@ -885,7 +906,7 @@ impl World {
         &self.pause_log
     }
 
-    /// The log holds every pause from this time on [ns]; earlier ones may
+    /// The log holds every pause from this time on \[ns\]; earlier ones may
     /// have been dropped to keep it within its size.
     pub fn pause_log_complete_from(&self) -> u64 {
         self.pause_log_trimmed_ns.map_or(0, |t| t + 1)
@@ -1163,6 +1184,7 @@ mod tests {
             legacy: Legacy::Linux31,
             seed: 1,
             devices: vec![DeviceConfig::hdd("sda")],
+            controllers: Vec::new(),
             tasks: (0..tasks)
                 .map(|_| TaskConfig {
                     bdi: 0,
@@ -1228,7 +1250,7 @@ mod tests {
         assert!(World::new(&WorldConfig { patches: 5, legacy: Legacy::Linux2638, ..config(1) }).is_err());
     }
 
-    /// The longest throttling call [jiffies] of 8 dd at patch level 0.
+    /// The longest throttling call \[jiffies\] of 8 dd at patch level 0.
     fn longest_legacy_call(legacy: Legacy) -> (u64, u64) {
         let mut w = World::new(&WorldConfig { patches: 0, legacy, ..config(8) }).expect("valid");
         w.step_until(20 * NS_PER_SEC);

@@ -16,13 +16,13 @@
 //! toward the bdi's share of the dirty limit.
 
 use super::device::{Request, Submitter};
-use super::engine::{Event, PageState, World};
+use super::engine::{PageState, World};
 use super::page_writeback as pw;
 
-/// `dirty_writeback_interval`: 5 s [centisecs].
+/// `dirty_writeback_interval`: 5 s \[centisecs\].
 const DIRTY_WRITEBACK_CENTISECS: u64 = 500;
 
-/// `dirty_expire_interval`: 30 s [centisecs].
+/// `dirty_expire_interval`: 30 s \[centisecs\].
 const DIRTY_EXPIRE_CENTISECS: u64 = 3000;
 
 /// What a flusher work writes.
@@ -52,9 +52,9 @@ pub enum Stage {
 pub struct Writer {
     /// Who submits the requests.
     pub submitter: Submitter,
-    /// Pages still to write [pages].
+    /// Pages still to write \[pages\].
     pub nr_pages: i64,
-    /// Only inodes dirtied at or before this (kupdate) [jiffies].
+    /// Only inodes dirtied at or before this (kupdate) \[jiffies\].
     pub older_than: Option<u64>,
     /// The pass in progress.
     pass: Option<Pass>,
@@ -63,13 +63,13 @@ pub struct Writer {
 /// One `__writeback_inodes_wb()` pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Pass {
-    /// When it started [jiffies].
+    /// When it started \[jiffies\].
     start: u64,
     /// Pages written plus inodes cleaned.
     wrote: u64,
     /// Inodes it may still take from the dirty list (those queued at its start).
     visits_left: usize,
-    /// The inode being written and what is left of its chunk [pages].
+    /// The inode being written and what is left of its chunk \[pages\].
     current: Option<(u32, u64)>,
 }
 
@@ -94,7 +94,7 @@ pub enum PassEnd {
 pub struct Work {
     /// Kupdate or background.
     pub kind: WorkKind,
-    /// When wb_writeback() started [jiffies].
+    /// When wb_writeback() started \[jiffies\].
     pub start: u64,
     /// Its writer.
     pub writer: Writer,
@@ -111,12 +111,12 @@ pub struct Flusher {
     pub work: Option<Work>,
     /// Waiting for a free request slot.
     pub blocked: bool,
-    /// `last_old_flush` [jiffies].
+    /// `last_old_flush` \[jiffies\].
     pub last_old_flush: u64,
-    /// The pending timer wakeup: when [ns] and its sequence number among
+    /// The pending timer wakeup: when \[ns\] and its sequence number among
     /// the world's events. A wakeup that is cancelled is simply cleared.
     timer: Option<(u64, u64)>,
-    /// Pages it submitted [pages].
+    /// Pages it submitted \[pages\].
     pub submitted: u64,
 }
 
@@ -142,7 +142,7 @@ impl World {
         self.bdi_start_background_writeback(bdi);
     }
 
-    /// Arms the flusher's timer for `at` [ns], unless it is armed already
+    /// Arms the flusher's timer for `at` \[ns\], unless it is armed already
     /// (for an earlier time).
     fn arm_flusher_timer(&mut self, bdi: usize, at: u64) {
         if self.bdis[bdi].flusher.timer.is_some() {
@@ -305,25 +305,19 @@ impl World {
                     let Some(at) = next else {
                         return PassEnd::Done(pass.wrote);
                     };
-                    if self.bdis[bdi].nfs.is_some() && self.queue_full(bdi) {
-                        // nfs_wait_congested(): NFS writers wait between inodes.
-                        self.bdis[bdi].device.wait_for_slot(w.submitter);
-                        w.pass = Some(pass);
-                        return PassEnd::Blocked;
-                    }
                     pass.visits_left -= 1;
                     let inode = self.bdis[bdi].dirty_inodes.remove(at).expect("position is in range");
                     let nr_pages = w.nr_pages.max(0) as u64;
-                    let chunk = if self.patches >= 7 {
+                    let chunk = if self.legacy == super::config::Legacy::Linux2638 {
+                        // Linux 2.6.38: MAX_WRITEBACK_PAGES (4 MiB) per inode.
+                        nr_pages.min(pw::MIN_WRITEBACK_PAGES)
+                    } else {
+                        // From 3.1 on: half a second of the bdi's bandwidth.
                         pw::writeback_chunk_size(
                             self.bdis[bdi].avg_write_bandwidth,
                             self.vm.global_dirty_limit,
                             nr_pages,
                         )
-                    } else {
-                        // Linux 3.1: MAX_WRITEBACK_PAGES (4 MiB) per inode; a
-                        // larger chunk would stall the IO-full dirtiers.
-                        nr_pages.min(pw::MIN_WRITEBACK_PAGES)
                     };
                     (inode, chunk)
                 }
@@ -335,7 +329,10 @@ impl World {
                 if chunk_left == 0 || dirty == 0 {
                     break;
                 }
-                if self.bdis[bdi].nfs.is_none() && self.queue_full(bdi) {
+                // A full request queue, or for NFS the writeback wait
+                // queue (nfs_wait_congested() after each page: here after
+                // each WRITE, whose pages are then all in flight).
+                if self.queue_full(bdi) {
                     self.bdis[bdi].device.wait_for_slot(w.submitter);
                     pass.current = Some((inode, chunk_left));
                     pass.wrote += written;
@@ -392,20 +389,18 @@ impl World {
             // nfs_set_page_writeback() -> nfs_set_congested()
             m.update_congestion(b.writeback);
         }
-        let request = Request { inode, offset, pages, submitter, scattered, fragments };
-        if let Some(service) = b.device.submit(request, self.now, &mut self.rng) {
-            let service = service + self.server_delay(bdi);
-            self.schedule_in(service, Event::DeviceDone(bdi as u32));
-        }
+        let request = Request { inode, offset, pages, submitter, scattered, fragments, queued_at: self.now };
+        self.device_submit(bdi, request);
     }
 
-    /// NFS: the extra time the server takes to accept the WRITE in service [ns].
-    fn server_delay(&mut self, bdi: usize) -> u64 {
+    /// NFS: the extra time the server takes to accept the WRITE in service \[ns\].
+    pub(super) fn server_delay(&mut self, bdi: usize) -> u64 {
         let now = self.now;
         let b = &mut self.bdis[bdi];
         let bytes = (b.device.busy_pages() * super::kernel::PAGE_SIZE) as f64;
+        let inode = b.device.busy_inode();
         match &mut b.nfs {
-            Some(m) => m.server_delay(now, bytes),
+            Some(m) => m.server_delay(now, bytes, inode),
             None => 0,
         }
     }
@@ -413,16 +408,11 @@ impl World {
     /// A request completed: its pages are clean and count as written; the
     /// first writer waiting for a slot gets it.
     pub(super) fn device_done(&mut self, bdi: usize) {
-        let now = self.now;
-        let Some((done, next)) = self.bdis[bdi].device.complete(now, &mut self.rng) else {
+        let Some((done, sent_at)) = self.device_complete(bdi) else {
             return;
         };
-        if let Some(service) = next {
-            let service = service + self.server_delay(bdi);
-            self.schedule_in(service, Event::DeviceDone(bdi as u32));
-        }
         if self.bdis[bdi].nfs.is_some() {
-            self.nfs_write_done(bdi, done.inode, done.pages);
+            self.nfs_write_done(bdi, done.inode, done.pages, done.queued_at, sent_at);
             return;
         }
         let pages = done.pages;

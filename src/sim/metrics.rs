@@ -5,25 +5,25 @@
 /// The world at one sample time. Pages and pages/s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// Simulated time [ns].
+    /// Simulated time \[ns\].
     pub t_ns: u64,
-    /// File dirty + writeback + unstable [pages].
+    /// File dirty + writeback + unstable \[pages\].
     pub dirty: u64,
-    /// NR_WRITEBACK [pages].
+    /// NR_WRITEBACK \[pages\].
     pub writeback: u64,
-    /// NR_UNSTABLE_NFS [pages].
+    /// NR_UNSTABLE_NFS \[pages\].
     pub unstable: u64,
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     pub thresh: u64,
-    /// `background_thresh` [pages].
+    /// `background_thresh` \[pages\].
     pub bg_thresh: u64,
-    /// Freerun ceiling [pages].
+    /// Freerun ceiling \[pages\].
     pub freerun: u64,
-    /// Global setpoint [pages].
+    /// Global setpoint \[pages\].
     pub setpoint: u64,
-    /// `hard_dirty_limit(thresh)` [pages].
+    /// `hard_dirty_limit(thresh)` \[pages\].
     pub limit: u64,
-    /// Dirtyable memory [pages].
+    /// Dirtyable memory \[pages\].
     pub dirtyable: u64,
     /// Per bdi, in bdi order.
     pub bdis: Vec<BdiSample>,
@@ -32,52 +32,52 @@ pub struct Sample {
 /// One bdi at one sample time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BdiSample {
-    /// Reclaimable + writeback [pages].
+    /// Reclaimable + writeback \[pages\].
     pub dirty: u64,
-    /// Under writeback [pages].
+    /// Under writeback \[pages\].
     pub writeback: u64,
-    /// NFS unstable [pages].
+    /// NFS unstable \[pages\].
     pub unstable: u64,
-    /// `bdi_dirty_limit(thresh)` [pages].
+    /// `bdi_dirty_limit(thresh)` \[pages\].
     pub thresh: u64,
-    /// bdi setpoint [pages], as bdi_position_ratio() derives it from its
+    /// bdi setpoint \[pages\], as bdi_position_ratio() derives it from its
     /// inputs (also when dirty is at the limit and the kernel returns
     /// before deriving it).
     pub setpoint: u64,
-    /// `write_bandwidth` [pages/s].
+    /// `write_bandwidth` \[pages/s\].
     pub write_bw: u64,
-    /// `avg_write_bandwidth` [pages/s].
+    /// `avg_write_bandwidth` \[pages/s\].
     pub avg_write_bw: u64,
-    /// `dirty_ratelimit` [pages/s].
+    /// `dirty_ratelimit` \[pages/s\].
     pub dirty_ratelimit: u64,
-    /// `balanced_dirty_ratelimit` [pages/s].
+    /// `balanced_dirty_ratelimit` \[pages/s\].
     pub balanced_ratelimit: u64,
-    /// Last task_ratelimit handed to a throttled task [pages/s].
+    /// Last task_ratelimit handed to a throttled task \[pages/s\].
     pub task_ratelimit: u64,
     /// The position ratio now, 1.0 = 1024; `None` where the kernel does
     /// not compute one: below patch 02, and at or below the freerun
     /// ceiling (balance_dirty_pages() leaves before it).
     pub pos_ratio: Option<u64>,
-    /// BDI_DIRTIED [pages].
+    /// BDI_DIRTIED \[pages\].
     pub dirtied: u64,
-    /// BDI_WRITTEN [pages].
+    /// BDI_WRITTEN \[pages\].
     pub written: u64,
     /// Live tasks writing to it.
     pub tasks: u32,
-    /// The longest pause balance_dirty_pages() would impose now [jiffies].
+    /// The longest pause balance_dirty_pages() would impose now \[jiffies\].
     pub max_pause: u64,
 }
 
 /// One throttling sleep, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PauseRecord {
-    /// When the sleep began [ns].
+    /// When the sleep began \[ns\].
     pub t_ns: u64,
     /// The task.
     pub task: u32,
     /// Its bdi.
     pub bdi: u16,
-    /// The sleep, or for a whole call its duration [jiffies].
+    /// The sleep, or for a whole call its duration \[jiffies\].
     pub pause: u32,
     /// True for the time a whole throttling call took, false for one sleep.
     pub call: bool,
@@ -86,7 +86,9 @@ pub struct PauseRecord {
     pub multi: bool,
 }
 
-/// A distribution of durations in jiffies, exact.
+/// A distribution of durations in jiffies, exact. Its memory follows the
+/// largest value (a counter per jiffy), so it serves bounded sets such as
+/// a window of the pause log; run-wide distributions are [`RunHistogram`]s.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Histogram {
     counts: Vec<u64>,
@@ -94,7 +96,7 @@ pub struct Histogram {
 }
 
 impl Histogram {
-    /// Counts one value [jiffies].
+    /// Counts one value \[jiffies\].
     pub fn add(&mut self, value: u64) {
         let i = value as usize;
         if i >= self.counts.len() {
@@ -143,40 +145,82 @@ impl Histogram {
     }
 }
 
-/// A distribution of durations in jiffies in little memory, for one
-/// task's record: values below [`LogHistogram::EXACT`] jiffies are counted
-/// one by one; larger ones in buckets 1/128 of their size, so a quantile
-/// that falls there reads the lowest value of its bucket, at most 0.8%
-/// below the true one. The largest value is kept exactly.
+/// A counter of a [`LogHistogram`]'s bucket: `u32` for one task's record
+/// (it saturates), `u64` run-wide.
+pub trait Count: Copy + Default + std::fmt::Debug + Eq {
+    /// The count with `n` more.
+    fn plus(self, n: u32) -> Self;
+    /// The count.
+    fn get(self) -> u64;
+}
+
+impl Count for u32 {
+    fn plus(self, n: u32) -> u32 {
+        self.saturating_add(n)
+    }
+
+    fn get(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Count for u64 {
+    fn plus(self, n: u32) -> u64 {
+        self.saturating_add(u64::from(n))
+    }
+
+    fn get(self) -> u64 {
+        self
+    }
+}
+
+/// A distribution of durations in jiffies in bounded memory: values below
+/// 2^`BITS` jiffies ([`LogHistogram::EXACT`]) are counted one by one;
+/// larger ones in buckets 2^(1-`BITS`) of their size, so a quantile that
+/// falls there reads the lowest value of its bucket, at most 2^(1-`BITS`)
+/// below the true one. The largest value is kept exactly, and so are the
+/// quantiles that fall on it. The buckets grow
+/// only up to the largest value seen, and never past 2^(`BITS`-1) per
+/// power of two.
 ///
-/// Throttling sleeps never exceed `MAX_PAUSE` (HZ/5, 200 jiffies at HZ
-/// 1000), so their quantiles are exact. The buckets grow only up to the
-/// largest value seen: a few hundred counters at most for sleeps.
+/// One task's record uses 8 bits and `u32` counters (the default): exact
+/// below 256 jiffies, within 1/128 (0.8%) above. Throttling sleeps never
+/// exceed `MAX_PAUSE` (HZ/5, 200 jiffies at HZ 1000), so their quantiles
+/// are exact, in a few hundred counters. The run-wide distributions
+/// ([`RunHistogram`]) keep 13 bits and `u64` counters: exact below 8192
+/// jiffies (8.2 s at HZ 1000), within 1/4096 (0.025%) above.
 ///
 /// A task's sleeps mostly repeat one length (its share of the bandwidth
 /// changes slowly), so a run of equal values is counted in the struct
 /// itself and reaches the buckets, out of the cache, only when it ends.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[repr(C)] // the run, updated at every value, first
-pub struct LogHistogram {
-    /// The latest value [jiffies] and how many times in a row it came; not
+pub struct LogHistogram<C: Count = u32, const BITS: u32 = 8> {
+    /// The latest value \[jiffies\] and how many times in a row it came; not
     /// yet in `counts`.
     run: (u64, u32),
     /// Number of values.
     total: u64,
-    /// Largest value [jiffies].
+    /// Largest value \[jiffies\].
     max: u64,
+    /// How many values equal to `max` are in `counts`: quantiles among
+    /// them read `max` exactly.
+    at_max: u64,
     /// Values counted per bucket, up to the largest bucket of a run that ended.
-    counts: Vec<u32>,
+    counts: Vec<C>,
 }
 
-impl LogHistogram {
-    /// Values below this are counted exactly [jiffies].
-    pub const EXACT: u64 = 1 << Self::BITS;
+/// One task's distribution of sleeps \[jiffies\]: exact below 256 jiffies,
+/// within 1/128 above (see [`LogHistogram`]).
+pub type TaskHistogram = LogHistogram<u32, 8>;
 
-    /// Significant bits kept of a value: 8, so buckets above
-    /// [`LogHistogram::EXACT`] are 2^-7 of their lowest value wide.
-    const BITS: u32 = 8;
+/// A run-wide distribution of durations \[jiffies\]: exact below 8192
+/// jiffies, within 1/4096 above (see [`LogHistogram`]).
+pub type RunHistogram = LogHistogram<u64, 13>;
+
+impl<C: Count, const BITS: u32> LogHistogram<C, BITS> {
+    /// Values below this are counted exactly \[jiffies\].
+    pub const EXACT: u64 = 1 << BITS;
 
     /// The bucket of `value`: the value itself below `EXACT`, else its
     /// top `BITS` bits and the number of bits dropped.
@@ -184,13 +228,13 @@ impl LogHistogram {
         if value < Self::EXACT {
             return value as usize;
         }
-        let dropped = (64 - value.leading_zeros()) - Self::BITS;
-        ((dropped as u64) << (Self::BITS - 1)) as usize + (value >> dropped) as usize
+        let dropped = (64 - value.leading_zeros()) - BITS;
+        ((dropped as u64) << (BITS - 1)) as usize + (value >> dropped) as usize
     }
 
     /// The lowest value of bucket `i`.
     fn lowest(i: usize) -> u64 {
-        let half = 1usize << (Self::BITS - 1);
+        let half = 1usize << (BITS - 1);
         if i < 2 * half {
             return i as u64;
         }
@@ -198,7 +242,7 @@ impl LogHistogram {
         ((i % half + half) as u64) << dropped
     }
 
-    /// Counts one value [jiffies].
+    /// Counts one value \[jiffies\].
     pub fn add(&mut self, value: u64) {
         self.total += 1;
         let (last, n) = &mut self.run;
@@ -208,7 +252,10 @@ impl LogHistogram {
         }
         self.end_run();
         self.run = (value, 1);
-        self.max = self.max.max(value);
+        if value > self.max {
+            self.max = value;
+            self.at_max = 0;
+        }
     }
 
     /// Moves the current run into the buckets.
@@ -222,9 +269,12 @@ impl LogHistogram {
             // Grow in steps of 16 counters, no further.
             let len = (i + 1).next_multiple_of(16);
             self.counts.reserve_exact(len - self.counts.len());
-            self.counts.resize(len, 0);
+            self.counts.resize(len, C::default());
         }
-        self.counts[i] = self.counts[i].saturating_add(n);
+        self.counts[i] = self.counts[i].plus(n);
+        if value == self.max {
+            self.at_max += u64::from(n);
+        }
     }
 
     /// Number of values.
@@ -240,10 +290,14 @@ impl LogHistogram {
         }
         let want = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
         let (value, n) = self.run;
+        let at_max = self.at_max + if value == self.max { u64::from(n) } else { 0 };
+        if want > self.total - at_max {
+            return self.max;
+        }
         let run_bucket = Self::bucket(value);
         let mut seen = 0;
         for i in 0..self.counts.len().max(run_bucket + 1) {
-            seen += u64::from(self.counts.get(i).copied().unwrap_or(0));
+            seen += self.counts.get(i).map_or(0, |c| c.get());
             if i == run_bucket {
                 seen += u64::from(n);
             }
@@ -266,40 +320,43 @@ impl LogHistogram {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[repr(C)]
 pub struct TaskStats {
-    /// Every throttling sleep [jiffies].
-    pub pauses: LogHistogram,
-    /// Pages it dirtied [pages].
+    /// Every throttling sleep \[jiffies\].
+    pub pauses: TaskHistogram,
+    /// Pages it dirtied \[pages\].
     pub dirtied: u64,
-    /// Longest time in one throttling call, foreground IO included [jiffies].
+    /// Longest time in one throttling call, foreground IO included \[jiffies\].
     pub throttled_max: u64,
     /// Throttling calls that blocked.
     pub throttled_calls: u64,
-    /// Time in throttling calls altogether [jiffies].
+    /// Time in throttling calls altogether \[jiffies\].
     pub throttled_total: u64,
-    /// Pages it wrote back itself (IO-full mode) [pages].
+    /// Pages it wrote back itself (IO-full mode) \[pages\].
     pub written_fg: u64,
-    /// Pipeline: bytes that arrived from the network [bytes].
+    /// Pipeline: bytes that arrived from the network \[bytes\].
     pub received_bytes: u64,
-    /// Pipeline: time the network stood still behind a full buffer [ns].
+    /// Pipeline: time the network stood still behind a full buffer \[ns\].
     pub net_stalled_ns: u64,
     /// Times it found every dirtyable page dirty and waited in reclaim.
     pub reclaim_stalls: u64,
-    /// When it started running [ns].
+    /// When it started running \[ns\].
     pub started_ns: Option<u64>,
-    /// When it exited [ns].
+    /// When it exited \[ns\].
     pub ended_ns: Option<u64>,
 }
 
 /// Run-wide statistics.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stats {
-    /// Every throttling sleep of every task [jiffies].
-    pub pauses: Histogram,
-    /// Time in each throttling call that blocked, foreground IO included [jiffies].
-    pub throttled: Histogram,
-    /// Largest global dirty count seen [pages].
+    /// Every throttling sleep of every task \[jiffies\]: exact below 8192
+    /// jiffies, as sleeps always are.
+    pub pauses: RunHistogram,
+    /// Time in each throttling call that blocked, foreground IO included
+    /// \[jiffies\]: exact below 8192 jiffies, quantiles above it up to 1/4096
+    /// low (the longest call exact).
+    pub throttled: RunHistogram,
+    /// Largest global dirty count seen \[pages\].
     pub max_dirty: u64,
-    /// Largest `dirty - limit` seen right after pages were dirtied [pages].
+    /// Largest `dirty - limit` seen right after pages were dirtied \[pages\].
     pub max_over_limit: i64,
     /// balance_dirty_pages() calls.
     pub bdp_calls: u64,
@@ -311,8 +368,8 @@ impl Stats {
     /// Empty statistics.
     pub fn new(hz: u64) -> Self {
         Stats {
-            pauses: Histogram::default(),
-            throttled: Histogram::default(),
+            pauses: RunHistogram::default(),
+            throttled: RunHistogram::default(),
             max_dirty: 0,
             max_over_limit: i64::MIN,
             bdp_calls: 0,
@@ -359,7 +416,7 @@ mod tests {
 
     #[test]
     fn log_histogram_is_exact_below_256_jiffies() {
-        let mut h = LogHistogram::default();
+        let mut h = TaskHistogram::default();
         let mut exact = Histogram::default();
         // Runs of equal values, and values that change at every step.
         for v in (0..600).map(|i| (i * 37) % 255).chain([7; 50]).chain([3, 3, 9, 9, 9, 254, 254]) {
@@ -375,11 +432,53 @@ mod tests {
     }
 
     #[test]
+    fn run_wide_histograms_are_exact_below_8192_jiffies_and_bounded_above() {
+        let mut h = RunHistogram::default();
+        let mut exact = Histogram::default();
+        for v in (0..20_000u64).map(|i| (i * 7919) % 8192) {
+            h.add(v);
+            exact.add(v);
+        }
+        for q in [0.0, 0.01, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(h.quantile(q), exact.quantile(q), "q {q}");
+        }
+        // 30 s and an hour at HZ 1000 read at most 1/4096 low; the longest
+        // value stays exact, and the counters do not follow it.
+        for (v, lowest) in [(8192, 8192), (8193, 8192), (29_999, 29_996), (30_007, 30_004), (3_600_000, 3_599_872)] {
+            let low = RunHistogram::lowest(RunHistogram::bucket(v));
+            assert_eq!(low, lowest, "{v}");
+            assert!(v - low <= v / 4096);
+        }
+        h.add(3_600_000);
+        h.add(3_600_001);
+        assert_eq!((h.quantile(1.0), h.max()), (3_600_001, 3_600_001));
+        assert_eq!(h.quantile(1.0 - 1.5 / h.count() as f64), 3_599_872, "3 600 000 reads its bucket");
+        // Quantiles on the largest value read it exactly, also from a run.
+        let mut top = RunHistogram::default();
+        for v in [100, 11_427, 11_427, 11_427] {
+            top.add(v);
+        }
+        assert_eq!((top.quantile(0.5), top.quantile(0.75)), (11_427, 11_427));
+        top.add(5);
+        assert_eq!((top.quantile(0.2), top.quantile(0.4), top.quantile(0.99)), (5, 100, 11_427));
+        top.add(11_430);
+        assert_eq!((top.quantile(0.99), top.quantile(0.8)), (11_430, 11_426));
+        assert!(h.counts.len() < 11 * 4096, "{} counters", h.counts.len());
+        // Counters do not saturate at u32.
+        let mut big = RunHistogram { run: (7, u32::MAX), total: u64::from(u32::MAX), ..Default::default() };
+        for _ in 0..3 {
+            big.add(7);
+            big.end_run();
+        }
+        assert_eq!(big.counts[7], u64::from(u32::MAX) + 3);
+    }
+
+    #[test]
     fn log_histogram_buckets_are_a_128th_of_their_values() {
         // Bucket boundaries: 256 and 257 share one (2 wide), 510 and 511
         // too; 512..=515 one (4 wide); 1000 reads 1000 (a multiple of 8).
         for (v, lowest) in [(256, 256), (257, 256), (511, 510), (512, 512), (515, 512), (1000, 1000), (1007, 1004)] {
-            assert_eq!(LogHistogram::lowest(LogHistogram::bucket(v)), lowest, "{v}");
+            assert_eq!(TaskHistogram::lowest(TaskHistogram::bucket(v)), lowest, "{v}");
         }
         // Every value reads at most 1/128 low, and buckets are contiguous.
         let mut values: Vec<u64> =
@@ -387,16 +486,16 @@ mod tests {
         values.sort_unstable();
         let mut prev = 0;
         for v in values {
-            let low = LogHistogram::lowest(LogHistogram::bucket(v));
+            let low = TaskHistogram::lowest(TaskHistogram::bucket(v));
             assert!(low <= v && v - low <= v / 128, "{v} reads {low}");
-            let i = LogHistogram::bucket(v);
+            let i = TaskHistogram::bucket(v);
             assert!(i >= prev);
             prev = i;
         }
-        let mut h = LogHistogram::default();
+        let mut h = TaskHistogram::default();
         for v in [300, 300, 300, 5000, 70_000] {
             h.add(v);
         }
-        assert_eq!((h.quantile(0.5), h.quantile(1.0), h.max()), (300, 69_632, 70_000));
+        assert_eq!((h.quantile(0.5), h.quantile(0.8), h.quantile(1.0), h.max()), (300, 4992, 70_000, 70_000));
     }
 }

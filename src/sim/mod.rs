@@ -37,5 +37,7 @@ pub mod rng;
 pub mod task;
 pub mod trace;
 
-pub use config::{DeviceConfig, DeviceKind, FsKind, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig};
+pub use config::{
+    ControllerConfig, DeviceConfig, DeviceKind, FsKind, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig,
+};
 pub use engine::{Bdi, ConfigError, Input, Vm, World};

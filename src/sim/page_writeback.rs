@@ -16,24 +16,24 @@ use super::kernel::{PAGE_SHIFT, PAGE_SIZE, clamp_val, div_s64, div_u64, do_div, 
 /// Fixed-point shift of `pos_ratio`: 1.0 is `1 << 10`.
 pub const RATELIMIT_CALC_SHIFT: u32 = 10;
 
-/// Initial write bandwidth and dirty ratelimit: 100 MB/s [pages/s].
+/// Initial write bandwidth and dirty ratelimit: 100 MB/s \[pages/s\].
 pub const INIT_BW: u64 = 100 << (20 - PAGE_SHIFT);
 
 /// `writeback_chunk_size()` divides the dirty limit by this.
 pub const DIRTY_SCOPE: u64 = 8;
 
-/// Smallest writeback chunk: 4 MiB [pages].
+/// Smallest writeback chunk: 4 MiB \[pages\].
 pub const MIN_WRITEBACK_PAGES: u64 = 4096 >> (PAGE_SHIFT - 10);
 
 /// Largest shift the floating proportions accept (`PROP_MAX_SHIFT`).
 pub const PROP_MAX_SHIFT: i32 = 3 * 64 / 4;
 
-/// `BANDWIDTH_INTERVAL`: bandwidth is estimated at most this often [jiffies].
+/// `BANDWIDTH_INTERVAL`: bandwidth is estimated at most this often \[jiffies\].
 pub fn bandwidth_interval(hz: u64) -> u64 {
     (hz / 5).max(1)
 }
 
-/// `MAX_PAUSE`: the longest sleep in one balance_dirty_pages() loop [jiffies].
+/// `MAX_PAUSE`: the longest sleep in one balance_dirty_pages() loop \[jiffies\].
 pub fn max_pause(hz: u64) -> u64 {
     (hz / 5).max(1)
 }
@@ -42,13 +42,13 @@ pub fn max_pause(hz: u64) -> u64 {
 /// its ratio twin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DirtyTunables {
-    /// `vm.dirty_ratio` [% of dirtyable memory].
+    /// `vm.dirty_ratio` \[% of dirtyable memory\].
     pub dirty_ratio: u64,
-    /// `vm.dirty_background_ratio` [% of dirtyable memory].
+    /// `vm.dirty_background_ratio` \[% of dirtyable memory\].
     pub dirty_background_ratio: u64,
-    /// `vm.dirty_bytes` [bytes], 0 when the ratio applies.
+    /// `vm.dirty_bytes` \[bytes\], 0 when the ratio applies.
     pub dirty_bytes: u64,
-    /// `vm.dirty_background_bytes` [bytes], 0 when the ratio applies.
+    /// `vm.dirty_background_bytes` \[bytes\], 0 when the ratio applies.
     pub dirty_background_bytes: u64,
 }
 
@@ -61,9 +61,9 @@ impl Default for DirtyTunables {
 /// The global thresholds from `global_dirty_limits()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DirtyLimits {
-    /// `background_thresh`: the flusher starts above it [pages].
+    /// `background_thresh`: the flusher starts above it \[pages\].
     pub background: u64,
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     pub dirty: u64,
 }
 
@@ -96,7 +96,7 @@ pub fn calc_period_shift(t: &DirtyTunables, dirtyable: u64) -> i32 {
 
 /// Mirrors `writeback_set_ratelimit()` as of patch 06: after this many
 /// pages dirtied on one CPU without a balance_dirty_pages() call, the
-/// next dirtier is forced into it [pages].
+/// next dirtier is forced into it \[pages\].
 pub fn writeback_set_ratelimit(dirty_thresh: u64, cpus: u64) -> u64 {
     (dirty_thresh / (cpus.max(1) * 32)).max(16)
 }
@@ -136,19 +136,19 @@ pub fn bdi_dirty_limit(dirty: u64, numerator: u64, denominator: u64) -> u64 {
 /// What `bdi_position_ratio()` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionInputs {
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     pub thresh: u64,
-    /// `background_thresh` [pages].
+    /// `background_thresh` \[pages\].
     pub bg_thresh: u64,
-    /// `hard_dirty_limit(thresh)` [pages].
+    /// `hard_dirty_limit(thresh)` \[pages\].
     pub limit: u64,
-    /// Global dirty + writeback + unstable pages [pages].
+    /// Global dirty + writeback + unstable pages \[pages\].
     pub dirty: u64,
-    /// `bdi_dirty_limit()` before the function clamps it [pages].
+    /// `bdi_dirty_limit()` before the function clamps it \[pages\].
     pub bdi_thresh: u64,
-    /// The bdi's reclaimable + writeback pages [pages].
+    /// The bdi's reclaimable + writeback pages \[pages\].
     pub bdi_dirty: u64,
-    /// `bdi->avg_write_bandwidth` [pages/s].
+    /// `bdi->avg_write_bandwidth` \[pages/s\].
     pub write_bw: u64,
 }
 
@@ -158,9 +158,9 @@ pub struct PositionInputs {
 pub struct Position {
     /// Scale factor for the dirty ratelimit, 1.0 = 1024.
     pub pos_ratio: u64,
-    /// `(freerun + limit) / 2` [pages].
+    /// `(freerun + limit) / 2` \[pages\].
     pub setpoint: u64,
-    /// The global setpoint scaled to the bdi's share [pages]; 0 when the
+    /// The global setpoint scaled to the bdi's share \[pages\]; 0 when the
     /// function returned early at the limit.
     pub bdi_setpoint: u64,
 }
@@ -275,28 +275,28 @@ pub struct RatelimitInputs {
     /// Thresholds, dirty counts and `avg_write_bandwidth`, as for the
     /// position ratio.
     pub position: PositionInputs,
-    /// Pages dirtied on the bdi since the last bandwidth update [pages].
+    /// Pages dirtied on the bdi since the last bandwidth update \[pages\].
     pub dirtied: u64,
-    /// Jiffies since the last bandwidth update [jiffies].
+    /// Jiffies since the last bandwidth update \[jiffies\].
     pub elapsed: u64,
-    /// `bdi->dirty_ratelimit` before the update [pages/s].
+    /// `bdi->dirty_ratelimit` before the update \[pages/s\].
     pub dirty_ratelimit: u64,
-    /// `bdi->balanced_dirty_ratelimit` before the update [pages/s].
+    /// `bdi->balanced_dirty_ratelimit` before the update \[pages/s\].
     pub balanced_dirty_ratelimit: u64,
 }
 
 /// What `bdi_update_dirty_ratelimit()` computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RatelimitUpdate {
-    /// Pages dirtied per second over `elapsed` [pages/s].
+    /// Pages dirtied per second over `elapsed` \[pages/s\].
     pub dirty_rate: u64,
     /// The position ratio at the update, 1.0 = 1024.
     pub pos_ratio: u64,
-    /// `dirty_ratelimit * pos_ratio + 1`: what each task was held to [pages/s].
+    /// `dirty_ratelimit * pos_ratio + 1`: what each task was held to \[pages/s\].
     pub task_ratelimit: u64,
-    /// The rate that would match dirtying to writeout [pages/s].
+    /// The rate that would match dirtying to writeout \[pages/s\].
     pub balanced_dirty_ratelimit: u64,
-    /// The new `bdi->dirty_ratelimit` [pages/s].
+    /// The new `bdi->dirty_ratelimit` \[pages/s\].
     pub dirty_ratelimit: u64,
 }
 
@@ -364,14 +364,14 @@ pub fn bdi_update_dirty_ratelimit(patches: u8, hz: u64, r: &RatelimitInputs) -> 
 
 /// Mirrors `dirty_poll_interval()` (patch 06): pages a task may dirty
 /// before it looks at the dirty state again, near-sqrt of the gap to
-/// `thresh` [pages].
+/// `thresh` \[pages\].
 pub fn dirty_poll_interval(dirty: u64, thresh: u64) -> u64 {
     if thresh > dirty { 1 << (ilog2(thresh - dirty) >> 1) } else { 1 }
 }
 
 /// Mirrors `bdi_max_pause()` (patch 08): the longest pause for tasks on
 /// this bdi, 20 ms for one dirtier, more for many, less when the bdi's
-/// dirty pool is small [jiffies].
+/// dirty pool is small \[jiffies\].
 pub fn bdi_max_pause(hz: u64, avg_write_bandwidth: u64, dirty_ratelimit: u64, bdi_dirty: u64) -> u64 {
     let bw = avg_write_bandwidth;
     let hi = ilog2_ul(bw);
@@ -389,9 +389,9 @@ pub fn bdi_max_pause(hz: u64, avg_write_bandwidth: u64, dirty_ratelimit: u64, bd
 /// The pause decision of one balance_dirty_pages() iteration, patches 07-11.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PauseDecision {
-    /// `dirty_ratelimit * pos_ratio` (0 when `pos_ratio` is 0) [pages/s].
+    /// `dirty_ratelimit * pos_ratio` (0 when `pos_ratio` is 0) \[pages/s\].
     pub task_ratelimit: u64,
-    /// Jiffies to sleep, or the kernel's value when it breaks out [jiffies].
+    /// Jiffies to sleep, or the kernel's value when it breaks out \[jiffies\].
     pub pause: i64,
     /// True when the loop breaks without sleeping (patch 09's `pause <= 0`).
     pub breaks: bool,
@@ -422,19 +422,19 @@ pub fn throttle_pause(
 /// What the end of balance_dirty_pages() reads to set `nr_dirtied_pause`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PauseControlInputs {
-    /// The last `pause` of the call; 0 when it never left the freerun area [jiffies].
+    /// The last `pause` of the call; 0 when it never left the freerun area \[jiffies\].
     pub pause: i64,
-    /// The last `max_pause` of the call [jiffies].
+    /// The last `max_pause` of the call \[jiffies\].
     pub max_pause: i64,
-    /// Pages the task dirtied since its last call [pages].
+    /// Pages the task dirtied since its last call \[pages\].
     pub pages_dirtied: u64,
-    /// `current->nr_dirtied_pause` when the call started [pages].
+    /// `current->nr_dirtied_pause` when the call started \[pages\].
     pub nr_dirtied_pause: i32,
-    /// The `dirty_ratelimit` the call read [pages/s].
+    /// The `dirty_ratelimit` the call read \[pages/s\].
     pub dirty_ratelimit: u64,
-    /// Global dirty pages the call last read [pages].
+    /// Global dirty pages the call last read \[pages\].
     pub nr_dirty: u64,
-    /// The call's `dirty_thresh` variable at its end [pages].
+    /// The call's `dirty_thresh` variable at its end \[pages\].
     pub dirty_thresh: u64,
 }
 
@@ -457,9 +457,10 @@ pub fn next_nr_dirtied_pause(patches: u8, hz: u64, c: &PauseControlInputs) -> i3
     }
 }
 
-/// Mirrors `writeback_chunk_size()` for background and kupdate writeback
-/// (Linux 3.2): about half a second of bandwidth, at most 1/8 of the
-/// dirty limit, in 4 MiB multiples, at least 4 MiB [pages].
+/// Mirrors `writeback_chunk_size()` for writeback that is not for sync
+/// (since Linux 3.1, "writeback: scale IO chunk size up to half device
+/// bandwidth"): about half a second of bandwidth, at most 1/8 of the dirty
+/// limit, in 4 MiB multiples, at least 4 MiB \[pages\].
 pub fn writeback_chunk_size(avg_write_bandwidth: u64, global_dirty_limit: u64, nr_pages: u64) -> u64 {
     let pages = (avg_write_bandwidth / 2).min(global_dirty_limit / DIRTY_SCOPE).min(nr_pages);
     (pages + MIN_WRITEBACK_PAGES) / MIN_WRITEBACK_PAGES * MIN_WRITEBACK_PAGES

@@ -14,7 +14,7 @@
 pub struct PropGlobal {
     /// Period shift: a half period is `2^(shift-1)` events.
     pub shift: i32,
-    /// Events counted since boot [events].
+    /// Events counted since boot \[events\].
     pub events: u64,
 }
 
@@ -23,9 +23,9 @@ pub struct PropGlobal {
 pub struct PropLocal {
     /// Shift this counter was last normalised with.
     shift: i32,
-    /// Global half-period mark at the last normalisation [events].
+    /// Global half-period mark at the last normalisation \[events\].
     period: u64,
-    /// Local events, halved once per elapsed half period [events].
+    /// Local events, halved once per elapsed half period \[events\].
     events: u64,
 }
 

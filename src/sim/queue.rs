@@ -20,7 +20,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A queue of events of type `E`, each due at an instant [ns].
+/// A queue of events of type `E`, each due at an instant \[ns\].
 #[derive(Clone, Debug)]
 pub struct EventQueue<E> {
     /// The distinct pending instants, earliest on top, each with the index
@@ -63,7 +63,7 @@ impl<E> EventQueue<E> {
         self.seq
     }
 
-    /// Schedules `event` at instant `at` [ns], after everything already
+    /// Schedules `event` at instant `at` \[ns\], after everything already
     /// scheduled for that instant.
     pub fn push(&mut self, at: u64, event: E) {
         let seq = self.next_seq();
@@ -95,14 +95,14 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// The instant [ns] and sequence number of the next event.
+    /// The instant \[ns\] and sequence number of the next event.
     pub fn peek(&self) -> Option<(u64, u64)> {
         let &Reverse((at, b)) = self.instants.peek()?;
         let &(seq, _) = self.buckets[b as usize].front().expect("a pending instant has an event");
         Some((at, seq))
     }
 
-    /// Takes the next event and its instant [ns].
+    /// Takes the next event and its instant \[ns\].
     pub fn pop(&mut self) -> Option<(u64, E)> {
         let &Reverse((at, b)) = self.instants.peek()?;
         let bucket = &mut self.buckets[b as usize];
@@ -130,7 +130,7 @@ impl<E> EventQueue<E> {
     }
 }
 
-/// Hashes an instant [ns] with one multiply and a fold, so that instants
+/// Hashes an instant \[ns\] with one multiply and a fold, so that instants
 /// on jiffy boundaries (multiples of a million) still spread over the
 /// table's low and high bits.
 #[derive(Clone, Copy, Debug, Default)]

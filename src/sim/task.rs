@@ -22,13 +22,13 @@ use super::page_writeback::{self as pw, DirtyLimits, PositionInputs, hard_dirty_
 use super::proportions::PropLocal;
 use super::trace::{BalanceDirtyPages, TaskThrottled, TraceEvent};
 
-/// Longest run on a CPU before a waiting task gets its turn [ns].
+/// Longest run on a CPU before a waiting task gets its turn \[ns\].
 pub const TIMESLICE_NS: u64 = 3_000_000;
 
 /// Initial `nr_dirtied_pause` of a new task (kernel/fork.c, patch 06).
 const INITIAL_NR_DIRTIED_PAUSE: i32 = 128 >> (super::kernel::PAGE_SHIFT - 10);
 
-/// Ratelimit while the bdi's `dirty_exceeded` is set: 32 KiB [pages].
+/// Ratelimit while the bdi's `dirty_exceeded` is set: 32 KiB \[pages\].
 const DIRTY_EXCEEDED_RATELIMIT: i64 = 32 >> (super::kernel::PAGE_SHIFT - 10);
 
 /// `TASK_LIMIT_FRACTION`: heavy dirtiers get up to 1/8 less (IO-full).
@@ -70,9 +70,9 @@ pub struct Segment {
     /// True when the last unit makes the ratelimited entry call
     /// balance_dirty_pages().
     pub calls: bool,
-    /// When the task got the CPU [ns].
+    /// When the task got the CPU \[ns\].
     pub slice_start: u64,
-    /// When this segment began [ns].
+    /// When this segment began \[ns\].
     pub start: u64,
 }
 
@@ -88,62 +88,62 @@ pub enum Throttle {
 /// The local variables of an IO-less balance_dirty_pages() call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BdpCall {
-    /// `start_time` [jiffies].
+    /// `start_time` \[jiffies\].
     pub start_time: u64,
-    /// `pages_dirtied` [pages].
+    /// `pages_dirtied` \[pages\].
     pub pages_dirtied: u64,
-    /// `current->nr_dirtied_pause` at entry [pages].
+    /// `current->nr_dirtied_pause` at entry \[pages\].
     pub nr_dirtied_pause_before: i32,
-    /// `pause` [jiffies].
+    /// `pause` \[jiffies\].
     pub pause: i64,
-    /// `max_pause` [jiffies].
+    /// `max_pause` \[jiffies\].
     pub max_pause: i64,
-    /// `dirty_ratelimit` [pages/s].
+    /// `dirty_ratelimit` \[pages/s\].
     pub dirty_ratelimit: u64,
-    /// `nr_dirty` [pages].
+    /// `nr_dirty` \[pages\].
     pub nr_dirty: u64,
-    /// `nr_reclaimable` [pages].
+    /// `nr_reclaimable` \[pages\].
     pub nr_reclaimable: u64,
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     pub dirty_thresh: u64,
-    /// `background_thresh` [pages].
+    /// `background_thresh` \[pages\].
     pub background_thresh: u64,
     /// `dirty_exceeded` (the local).
     pub dirty_exceeded: bool,
     /// Loop iterations that got past the freerun check.
     pub iterations: u32,
-    /// Time slept so far [jiffies].
+    /// Time slept so far \[jiffies\].
     pub slept: u64,
 }
 
 /// The local variables of an IO-full balance_dirty_pages() call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IoFullCall {
-    /// `start_time` [jiffies].
+    /// `start_time` \[jiffies\].
     pub start_time: u64,
-    /// `write_chunk`: pages to write back before leaving [pages].
+    /// `write_chunk`: pages to write back before leaving \[pages\].
     pub write_chunk: u64,
-    /// `pages_written` [pages].
+    /// `pages_written` \[pages\].
     pub pages_written: u64,
-    /// Next sleep: 1, 2, 4 ... up to HZ/10 [jiffies].
+    /// Next sleep: 1, 2, 4 ... up to HZ/10 \[jiffies\].
     pub pause: u64,
     /// `dirty_exceeded` (the local).
     pub dirty_exceeded: bool,
     /// `clear_dirty_exceeded`.
     pub clear_dirty_exceeded: bool,
-    /// `nr_reclaimable` [pages].
+    /// `nr_reclaimable` \[pages\].
     pub nr_reclaimable: u64,
-    /// `nr_dirty` [pages].
+    /// `nr_dirty` \[pages\].
     pub nr_dirty: u64,
-    /// `background_thresh` [pages].
+    /// `background_thresh` \[pages\].
     pub background_thresh: u64,
-    /// `dirty_thresh` [pages].
+    /// `dirty_thresh` \[pages\].
     pub dirty_thresh: u64,
-    /// `bdi_thresh` [pages].
+    /// `bdi_thresh` \[pages\].
     pub bdi_thresh: u64,
-    /// `task_bdi_thresh` [pages].
+    /// `task_bdi_thresh` \[pages\].
     pub task_bdi_thresh: u64,
-    /// `bdi_dirty` [pages].
+    /// `bdi_dirty` \[pages\].
     pub bdi_dirty: u64,
     /// The writeback the task is doing itself, while it waits for the queue.
     pub writer: Option<Writer>,
@@ -155,16 +155,16 @@ pub struct IoFullCall {
 /// top of every iteration, in either generation.
 #[derive(Clone, Copy, Debug)]
 struct DirtySnapshot {
-    /// NR_FILE_DIRTY + NR_UNSTABLE_NFS [pages].
+    /// NR_FILE_DIRTY + NR_UNSTABLE_NFS \[pages\].
     nr_reclaimable: u64,
-    /// `nr_reclaimable` + NR_WRITEBACK [pages].
+    /// `nr_reclaimable` + NR_WRITEBACK \[pages\].
     nr_dirty: u64,
     /// `global_dirty_limits()`.
     limits: DirtyLimits,
 }
 
 impl DirtySnapshot {
-    /// `dirty_freerun_ceiling()`: below it no task is throttled [pages].
+    /// `dirty_freerun_ceiling()`: below it no task is throttled \[pages\].
     fn freerun(&self) -> u64 {
         pw::dirty_freerun_ceiling(self.limits.dirty, self.limits.background)
     }
@@ -186,19 +186,19 @@ pub struct Task {
     pub inode: u32,
     /// Incremented whenever a pending event of the task is cancelled.
     pub(super) generation: u32,
-    /// `current->nr_dirtied` [pages].
+    /// `current->nr_dirtied` \[pages\].
     pub nr_dirtied: i32,
-    /// `current->nr_dirtied_pause` [pages].
+    /// `current->nr_dirtied_pause` \[pages\].
     pub nr_dirtied_pause: i32,
     /// Set when the task was asked to exit at its next chance.
     killed: bool,
-    /// The pause of its last sleep [jiffies].
+    /// The pause of its last sleep \[jiffies\].
     pub last_pause: u64,
     /// Where it is.
     pub state: TaskState,
     /// What it did.
     pub stats: TaskStats,
-    /// CPU time per unit [ns].
+    /// CPU time per unit \[ns\].
     unit_ns: u64,
     /// Pages each unit dirties (and passes to the ratelimited entry).
     unit_pages: u64,
@@ -214,13 +214,13 @@ pub struct Task {
     pub(super) dirties: PropLocal,
     /// What it does.
     pub kind: TaskKind,
-    /// Pipeline: bytes waiting in the buffer [bytes].
+    /// Pipeline: bytes waiting in the buffer \[bytes\].
     buffer: f64,
-    /// Pipeline: when `buffer` was last brought up to date [ns].
+    /// Pipeline: when `buffer` was last brought up to date \[ns\].
     buffer_at: u64,
     /// Light writer: units left in the current save.
     burst_left: u64,
-    /// Light writer: when the next save starts [ns].
+    /// Light writer: when the next save starts \[ns\].
     next_burst: u64,
 }
 
@@ -319,7 +319,7 @@ impl Task {
         }
     }
 
-    /// When a task without work will have some again [ns].
+    /// When a task without work will have some again \[ns\].
     fn work_arrives(&self, now: u64) -> Option<u64> {
         match self.kind {
             TaskKind::Pipeline { net_rate, .. } => {
@@ -879,7 +879,7 @@ impl World {
     // ---- IO-full balance_dirty_pages() (Linux 2.6.38, 3.1 up to patch 06) ----------------
 
     /// Mirrors `task_dirty_limit()`: heavy dirtiers get up to 1/8 less of
-    /// the bdi's threshold [pages].
+    /// the bdi's threshold \[pages\].
     fn task_dirty_limit(&mut self, t: u32, bdi_dirty: u64) -> u64 {
         let (numerator, denominator) = self.vm.dirties.fraction(&mut self.tasks[t as usize].dirties);
         let inv = do_div((bdi_dirty / TASK_LIMIT_FRACTION).wrapping_mul(numerator), denominator);

@@ -11,7 +11,7 @@ use super::page_writeback::PositionInputs;
 /// the freerun check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BalanceDirtyPages {
-    /// When the iteration ran [jiffies].
+    /// When the iteration ran \[jiffies\].
     pub jiffies: u64,
     /// The throttled task.
     pub task: u32,
@@ -20,27 +20,27 @@ pub struct BalanceDirtyPages {
     /// What bdi_position_ratio() read: thresholds, global and bdi dirty
     /// pages (`bdi_thresh` before the function clamps it), `avg_write_bandwidth`.
     pub position: PositionInputs,
-    /// `dirty_freerun_ceiling()` [pages].
+    /// `dirty_freerun_ceiling()` \[pages\].
     pub freerun: u64,
-    /// Global setpoint [pages].
+    /// Global setpoint \[pages\].
     pub setpoint: u64,
-    /// The bdi setpoint bdi_position_ratio() used (0 at the limit) [pages].
+    /// The bdi setpoint bdi_position_ratio() used (0 at the limit) \[pages\].
     pub bdi_setpoint: u64,
-    /// `bdi->dirty_ratelimit` read [pages/s].
+    /// `bdi->dirty_ratelimit` read \[pages/s\].
     pub dirty_ratelimit: u64,
     /// 1.0 = 1024.
     pub pos_ratio: u64,
-    /// [pages/s]
+    /// \[pages/s\]
     pub task_ratelimit: u64,
-    /// Pages dirtied since the task's last call [pages].
+    /// Pages dirtied since the task's last call \[pages\].
     pub pages_dirtied: u64,
-    /// `current->nr_dirtied_pause` when the call started [pages].
+    /// `current->nr_dirtied_pause` when the call started \[pages\].
     pub nr_dirtied_pause_before: i32,
-    /// The value the call sets when it ends after this iteration [pages].
+    /// The value the call sets when it ends after this iteration \[pages\].
     pub nr_dirtied_pause: i32,
-    /// [jiffies]
+    /// \[jiffies\]
     pub max_pause: i64,
-    /// Jiffies slept, or the kernel's value when it broke out [jiffies].
+    /// Jiffies slept, or the kernel's value when it broke out \[jiffies\].
     pub pause: i64,
     /// 0 for the first iteration of a call, 1 for the second, ...
     pub iteration: u32,
@@ -49,58 +49,58 @@ pub struct BalanceDirtyPages {
 /// One bdi_update_dirty_ratelimit().
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BdiDirtyRatelimit {
-    /// [jiffies]
+    /// \[jiffies\]
     pub jiffies: u64,
     /// The bdi.
     pub bdi: u32,
-    /// [pages]
+    /// \[pages\]
     pub thresh: u64,
-    /// [pages]
+    /// \[pages\]
     pub bg_thresh: u64,
-    /// `hard_dirty_limit(thresh)` after global_update_bandwidth() [pages].
+    /// `hard_dirty_limit(thresh)` after global_update_bandwidth() \[pages\].
     pub limit: u64,
-    /// [pages]
+    /// \[pages\]
     pub dirty: u64,
-    /// [pages]
+    /// \[pages\]
     pub bdi_thresh: u64,
-    /// [pages]
+    /// \[pages\]
     pub bdi_dirty: u64,
-    /// `avg_write_bandwidth` before this update's bandwidth estimate [pages/s].
+    /// `avg_write_bandwidth` before this update's bandwidth estimate \[pages/s\].
     pub write_bw: u64,
-    /// Pages dirtied on the bdi since the last bandwidth update [pages].
+    /// Pages dirtied on the bdi since the last bandwidth update \[pages\].
     pub dirtied: u64,
-    /// [jiffies]
+    /// \[jiffies\]
     pub elapsed: u64,
-    /// [pages/s]
+    /// \[pages/s\]
     pub dirty_rate: u64,
     /// 1.0 = 1024.
     pub pos_ratio: u64,
-    /// [pages/s]
+    /// \[pages/s\]
     pub task_ratelimit: u64,
-    /// [pages/s]
+    /// \[pages/s\]
     pub balanced_dirty_ratelimit: u64,
-    /// `bdi->balanced_dirty_ratelimit` before the update [pages/s].
+    /// `bdi->balanced_dirty_ratelimit` before the update \[pages/s\].
     pub prev_balanced_dirty_ratelimit: u64,
-    /// [pages/s]
+    /// \[pages/s\]
     pub dirty_ratelimit_before: u64,
-    /// [pages/s]
+    /// \[pages/s\]
     pub dirty_ratelimit: u64,
 }
 
 /// A throttling call that blocked its task, in every mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TaskThrottled {
-    /// When the call started [jiffies].
+    /// When the call started \[jiffies\].
     pub jiffies: u64,
     /// The task.
     pub task: u32,
     /// Its bdi.
     pub bdi: u32,
-    /// Time spent in the call, foreground IO included [jiffies].
+    /// Time spent in the call, foreground IO included \[jiffies\].
     pub duration: u64,
-    /// [pages]
+    /// \[pages\]
     pub pages_dirtied: u64,
-    /// Pages the task wrote itself (IO-full mode) [pages].
+    /// Pages the task wrote itself (IO-full mode) \[pages\].
     pub pages_written: u64,
 }
 

@@ -408,7 +408,7 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     data
 }
 
-/// write_bw / N of a bdi sample [pages/s]; `None` without tasks.
+/// write_bw / N of a bdi sample \[pages/s\]; `None` without tasks.
 fn target(b: &BdiSample) -> Option<f64> {
     (b.tasks > 0).then(|| b.avg_write_bw as f64 / b.tasks as f64)
 }
@@ -516,7 +516,7 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
 }
 
 /// The longest sleep and the longest throttling call of `bdi` in the
-/// window chart 5 shows [ms].
+/// window chart 5 shows \[ms\].
 pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (f64, f64) {
     let (_, x) = window(src.samples, window_s, 1);
     let to = src.samples.back().map_or(0, |s| s.t_ns);
@@ -525,7 +525,7 @@ pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (f64, 
 }
 
 /// The two control lines of bdi_position_ratio(), in floating point, for
-/// drawing; from a sample's thresholds and one bdi's numbers [pages].
+/// drawing; from a sample's thresholds and one bdi's numbers \[pages\].
 struct ControlLines {
     freerun: f64,
     setpoint: f64,
@@ -557,7 +557,7 @@ impl ControlLines {
         if x >= limit { 0.0 } else { (1.0 + ((setpoint - x) / (limit - setpoint + 1.0)).powi(3)).max(0.0) }
     }
 
-    /// Where the bdi line crosses 0 if it went on [pages].
+    /// Where the bdi line crosses 0 if it went on \[pages\].
     fn x_intercept(&self) -> f64 {
         self.bdi_setpoint + self.span
     }

@@ -363,14 +363,15 @@ pub trait Feed {
 }
 
 /// Runs the trace dashboard until the user quits, a signal ends it or
-/// `feed` fails. The terminal is restored on every way out, a panic too.
+/// `feed` fails. The terminal is restored on every way out, a panic too
+/// ([`crate::crash`]).
 pub fn run(mut app: TraceApp, mut feed: Option<&mut dyn Feed>) -> Result<super::Exit, Error> {
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
-    let mut terminal = ratatui::try_init().map_err(Error::Terminal)?;
-    crate::oom::terminal_held(true);
+    let mut terminal = super::take_terminal().map_err(Error::Terminal)?;
+    crate::crash::dashboard_started(None);
     let result = run_loop(&mut app, &mut terminal, &mut feed, &mut signals);
     super::restore_terminal();
-    crate::oom::terminal_held(false);
+    crate::crash::dashboard_ended();
     signals.handle().close();
     result
 }

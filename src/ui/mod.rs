@@ -136,8 +136,8 @@ pub enum Exit {
 
 /// Runs the dashboard until the user quits or a signal ends it. The
 /// terminal is restored on the way out, on error, on a signal and on
-/// panic; a panic also says where to report it and which recording
-/// replays the session. A terminal that cannot be set up ends it before
+/// panic; a panic then prints its report, which says where to report it
+/// and which recording replays the session ([`crate::crash`]). A terminal that cannot be set up ends it before
 /// it starts: the outputs are left as they were. Once it ran, the
 /// recording and the trace take their places however it ended; the first
 /// of them that failed is the session's error.
@@ -149,27 +149,34 @@ pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
     // Opening a lesson counts, even if the terminal then cannot be used.
     outputs.save_lesson_progress(&mut app);
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
-    let mut terminal = ratatui::try_init().map_err(Error::Terminal)?;
-    crate::oom::terminal_held(true);
-    let record = outputs.record.as_ref().map(|r| r.path().display().to_string());
-    let restore_and_print = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_and_print(info);
-        eprint!("{}", crash_note(record.as_deref()));
-    }));
+    let mut terminal = take_terminal().map_err(Error::Terminal)?;
+    crate::crash::dashboard_started(outputs.record.as_ref().map(|r| r.path()));
     let result = run_loop(&mut app, &mut terminal, &mut outputs, &mut signals);
     restore_terminal();
-    crate::oom::terminal_held(false);
-    let _ = std::panic::take_hook();
+    crate::crash::dashboard_ended();
     signals.handle().close();
     let finished = outputs.finish(&mut app);
-    let exit = result.map_err(Error::Terminal)?;
+    // An internal error travels out of the loop inside an I/O error.
+    let exit = result.map_err(|e| e.downcast::<Error>().unwrap_or_else(Error::Terminal))?;
     finished?;
     Ok(exit)
 }
 
+/// Enters raw mode and the alternate screen. Unlike `ratatui::try_init`,
+/// it leaves the panic hook alone: [`crate::crash`]'s restores the
+/// terminal before its report.
+fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
+    let taken = terminal::enable_raw_mode()
+        .and_then(|_| execute!(std::io::stdout(), terminal::EnterAlternateScreen))
+        .and_then(|_| ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout())));
+    if taken.is_err() {
+        restore_terminal();
+    }
+    taken
+}
+
 /// Leaves raw mode and the alternate screen, and shows the cursor.
-fn restore_terminal() {
+pub fn restore_terminal() {
     ratatui::restore();
     let _ = execute!(std::io::stdout(), cursor::Show);
 }
@@ -190,30 +197,18 @@ fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
     reclaim_terminal(terminal)
 }
 
-/// What a crash tells the user, after the terminal is restored and the
-/// panic message printed: that it is a bug, where to report it, and the
-/// recording that replays the session.
-pub fn crash_note(record: Option<&str>) -> String {
-    let mut s = String::from(
-        "dirtyviz crashed; this is a bug. Please report it on the dirtyviz issue tracker (README.md, \"Reporting a bug\").\n",
-    );
-    match record {
-        Some(path) => {
-            s.push_str(&format!("Attach {path}: `dirtyviz replay {path}` reproduces the session up to the crash.\n"))
-        }
-        None => s.push_str("Say what you did; --record FILE keeps a replayable record of a session.\n"),
-    }
-    s
-}
-
 fn run_loop(
     app: &mut App,
     terminal: &mut ratatui::DefaultTerminal,
     outputs: &mut Outputs,
     signals: &mut Signals,
 ) -> std::io::Result<Exit> {
-    let mut pacer = pacing::Pacer::new(Instant::now());
+    let started = Instant::now();
+    let mut pacer = pacing::Pacer::new(started);
     loop {
+        if started.elapsed() >= Duration::from_secs(1) {
+            crate::crash::test_point("dashboard").map_err(std::io::Error::other)?;
+        }
         for signal in signals.pending() {
             match signal {
                 SIGTSTP => {
@@ -280,18 +275,5 @@ fn handle_event(app: &mut App, event: Event) {
         }
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_crash_names_the_recording_that_replays_it() {
-        let note = crash_note(Some("/home/me/.local/share/dirtyviz/last-session.jsonl"));
-        assert!(note.contains("this is a bug") && note.contains("issue tracker"), "{note}");
-        assert!(note.contains("dirtyviz replay /home/me/.local/share/dirtyviz/last-session.jsonl"), "{note}");
-        assert!(crash_note(None).contains("--record FILE"));
     }
 }

@@ -17,14 +17,14 @@ use crate::sim::NS_PER_SEC;
 /// the simulation does not try to catch up.
 const MAX_GAP: Duration = Duration::from_millis(250);
 
-/// Smallest chunk of simulated time advanced at once [ns].
+/// Smallest chunk of simulated time advanced at once \[ns\].
 const MIN_CHUNK_NS: u64 = NS_PER_SEC / 1000;
 
-/// Largest chunk of simulated time advanced at once [ns].
+/// Largest chunk of simulated time advanced at once \[ns\].
 const MAX_CHUNK_NS: u64 = 10 * NS_PER_SEC;
 
 /// As fast as possible stands for this much simulated time per frame
-/// [ns]: more than any budget reaches.
+/// \[ns\]: more than any budget reaches.
 const UNBOUNDED_NS: u64 = 3600 * NS_PER_SEC;
 
 /// A reached speed within this fraction of the asked one counts as kept up.

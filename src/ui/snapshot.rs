@@ -142,7 +142,7 @@ fn rgb(c: Color, default: (u8, u8, u8)) -> (u8, u8, u8) {
     }
 }
 
-/// Width and height of one cell in the SVG [px].
+/// Width and height of one cell in the SVG \[px\].
 const CELL: (f64, f64) = (8.4, 17.0);
 
 /// The screen as an SVG image: a background, then per row one `<rect>`

@@ -3,9 +3,11 @@
 use crate::common::{dirtyviz, tmp};
 
 fn fails_cleanly(args: &[&str], expect: &str) {
-    let out = dirtyviz().args(args).output().expect("runs");
+    // Even with backtraces asked for, a mistake of the user's gets none.
+    let out = dirtyviz().args(args).env("RUST_BACKTRACE", "1").output().expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{args:?}: exit code; stderr: {stderr}");
+    assert!(!stderr.to_lowercase().contains("backtrace") && !stderr.contains("this is a bug"), "{args:?}: {stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line, got: {stderr}");
     assert!(stderr.contains(expect), "{args:?}: {stderr:?} should mention {expect:?}");
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
@@ -24,6 +26,17 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["run", "--dirty-ratio", "10", "--dirty-bytes", "1M"], "cannot be used with");
     fails_cleanly(&["run", "--frobnicate"], "--frobnicate");
     fails_cleanly(&["cases", "no-such-case"], "no case of the seed's tables contains `no-such-case`");
+    fails_cleanly(&["cases", "--max-error", "NaN"], "must be a finite number of 0 or more");
+    fails_cleanly(&["cases", "--max-rate-error=-1"], "must be a finite number of 0 or more");
+}
+
+#[test]
+fn near_miss_case_names_are_refused_with_the_valid_ones() {
+    let kernel = "thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-3.1.0-rc4-vanila+";
+    fails_cleanly(&["run", "--case", kernel], "unknown kernel `3.1.0-rc4-vanila+`, expected X or one of");
+    fails_cleanly(&["run", "--case", kernel], "3.1.0-rc4-vanilla+");
+    fails_cleanly(&["run", "--case", "JBD-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "unknown prefix token `JBD`");
+    fails_cleanly(&["run", "--case", "RAID-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "RAID0-nHDD");
 }
 
 #[test]

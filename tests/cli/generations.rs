@@ -39,16 +39,19 @@ fn every_seed_case_name_runs() {
 }
 
 #[test]
-fn io_less_writes_faster_than_io_full_with_100_dd_on_xfs() {
+fn io_less_and_io_full_write_alike_with_100_dd_on_xfs() {
+    // The seed: 41.93 MB/s on 3.1, 43.44 with the series (+3.6%). Both
+    // kernels' flushers write half a second of a file at a time.
     let case = "thresh=1G/xfs-100dd-4k-8p-4096M-1024M:10-X";
     let legacy = summary("100dd-legacy", &["--case", case, "--patches", "legacy", "--duration", "60s"]);
     let ioless = summary("100dd-ioless", &["--case", case, "--duration", "60s"]);
     let (l, i) = (num(&legacy["bdis"][0]["written_mbps"]), num(&ioless["bdis"][0]["written_mbps"]));
-    assert!(i >= l, "IO-less {i} MiB/s vs legacy {l} MiB/s");
+    assert!((i / l - 1.0).abs() <= 0.05, "IO-less {i} MiB/s vs legacy {l} MiB/s");
+    assert!((i / 43.44 - 1.0).abs() <= 0.15, "IO-less {i} MiB/s against the seed's 43.44");
     assert!(num(&ioless["pauses_ms"]["max"]) <= 200.0);
 }
 
-/// A throttling-call statistic of a summary [ms].
+/// A throttling-call statistic of a summary \[ms\].
 fn calls(s: &serde_json::Value, key: &str) -> f64 {
     num(&s["throttled_ms"][key])
 }
@@ -56,7 +59,7 @@ fn calls(s: &serde_json::Value, key: &str) -> f64 {
 #[test]
 fn the_talks_8_dd_wait_long_in_2_6_38_and_briefly_in_3_1() {
     // The talk: "3s pause (xfs, 8-dd) xfs, 8 dd, 4G mem, 2.6.38-rc7".
-    let case = "xfs-8dd-4k-8p-4096M-20:10-X";
+    let case = "3G/xfs-8dd-4k-8p-4096M-20:10-X";
     let run = |level: &str| summary(&format!("talk-{level}"), &["--case", case, "--patches", level]);
     let (old, v31, ioless) = (run("2.6.38"), run("legacy"), run("11"));
     assert_eq!(old["kernel"], "2.6.38");
@@ -69,10 +72,16 @@ fn the_talks_8_dd_wait_long_in_2_6_38_and_briefly_in_3_1() {
         calls(&old, "p99"),
         calls(&ioless, "p99")
     );
-    assert!(calls(&old, "max") >= 500.0);
+    // The dd are launched 1 ms apart, as by a shell: a task whose share
+    // of the recent dirtying is larger gets a lower limit and naps while
+    // the others keep the disk above it, seconds on end with every seed.
+    for seed in ["1", "2", "3"] {
+        let s = summary(&format!("talk-2.6.38-{seed}"), &["--case", case, "--patches", "2.6.38", "--seed", seed]);
+        assert!(calls(&s, "max") >= 2000.0, "seed {seed}: longest 2.6.38 call {} ms", calls(&s, "max"));
+    }
     // 3.1's max-pause area ends a call soon after 200 ms (the talk's
-    // 0-300 ms): 1% of the calls last over 31 ms, a handful 427 ms.
-    assert!(calls(&v31, "p99") <= 50.0 && calls(&v31, "max") < 500.0, "3.1 calls {}", v31["throttled_ms"]);
+    // 0-300 ms): 1% of the calls last over 60 ms, the longest 227 ms.
+    assert!(calls(&v31, "p99") <= 100.0 && calls(&v31, "max") < 500.0, "3.1 calls {}", v31["throttled_ms"]);
     assert!(calls(&ioless, "max") <= 200.0 && num(&ioless["pauses_ms"]["max"]) <= 200.0);
 }
 
@@ -144,13 +153,35 @@ fn nfs_unstable_pages_commit_in_bursts_and_the_wait_queue_caps_writeback() {
     let max_queued = queued.iter().map(|r| r.1).fold(0.0, f64::max);
     let mean_queued = queued.iter().map(|r| r.1).sum::<f64>() / queued.len() as f64;
     // 32 GiB: nfs_congestion_kb = 16 * sqrt(8M pages) << 2 = 185364 KiB.
-    // Writers wait after each inode (the seed's final form, after the
-    // deadlock fix), so writeback swings between the limit and one
-    // writeback chunk (about 40 MiB here) above it.
+    // Writers wait after each WRITE (the patch waits after each page), so
+    // writeback stays at the limit, past it by at most one WRITE.
     let limit = 185_364.0 / 1024.0;
-    assert!(mean_queued <= limit + 32.0, "with the wait queue writeback stays near {limit} MiB: mean {mean_queued}");
-    assert!(max_queued <= limit + 64.0, "at most one chunk past it: max {max_queued}");
+    assert!(mean_queued <= limit + 1.0, "with the wait queue writeback stays at {limit} MiB: mean {mean_queued}");
+    assert!(max_queued <= limit + 1.0, "at most one WRITE past it: max {max_queued}");
     assert!(max_plain > 2.0 * limit, "without it writeback grows far beyond: {max_plain}");
+}
+
+#[test]
+fn with_the_wait_queue_writeback_passes_the_limit_by_one_write_per_writer_at_most() {
+    // The nine NFS cases of the seed's wait-queue table, both NFS patches
+    // on (the seed's nfs-wq kernel), and with the first alone.
+    for thresh in ["100M:100M", "10M:10M", "1G:1024M"] {
+        let (label, limit) = thresh.split_once(':').expect("pair");
+        for n in [1, 2, 10] {
+            let case = format!("NFS-thresh={label}/nfs-{n}dd-1M-32p-32768M-{limit}:10-X");
+            for patches in [&["--nfs-wait-queue"][..], &["--nfs-wait-queue", "--nfs-congestion-scaled"]] {
+                let mut args = vec!["--case", case.as_str(), "--duration", "30s"];
+                args.extend_from_slice(patches);
+                let s = summary(&format!("wq-{label}-{n}-{}", patches.len()), &args);
+                let nfs = &s["bdis"][0]["nfs"];
+                let (max, cap) = (num(&nfs["writeback_max_mb"]), num(&nfs["congestion_mb"]));
+                // Every writer (the flusher, and no dd: IO-less) may send one
+                // 1 MiB WRITE after the count passed the limit.
+                assert!(max <= cap + 1.0 + 1e-9, "{case} {patches:?}: writeback max {max} MiB, limit {cap} MiB");
+                assert!(num(&nfs["writes"]) > 0.0 && num(&nfs["commits"]) > 0.0, "{case}: mountstats {nfs}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -184,12 +215,45 @@ fn cases_prints_the_seeds_rates_beside_the_models() {
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.starts_with("case") && text.contains("seed [MiB/s]") && text.contains("model [MiB/s]"), "{text}");
     let row = text.lines().find(|l| l.starts_with("RAID0-10HDD-16G/xfs-10dd")).expect("the case's row");
     assert!(row.contains("645.99") && row.contains("650.40") && row.contains("1.01"), "the seed's rates: {row}");
-    assert!(text.contains("mean error") && text.contains("over 1 cases (RAID0"), "{text}");
-    let strict = crate::common::dirtyviz()
-        .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s", "--max-error", "0"])
+    assert!(row.contains("fit"), "line 110 of the table is in the fitted half: {row}");
+    let kind = text.lines().find(|l| l.starts_with("RAID0 ")).expect("the kind's errors");
+    assert!(kind.contains("(  0)") && kind.contains("(  1)"), "no held-out case, one fitted: {kind}");
+    let strict = |bound: &str| {
+        crate::common::dirtyviz()
+            .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s", bound, "0"])
+            .output()
+            .expect("runs")
+    };
+    // The bounds judge the held-out half: this fitted case alone leaves
+    // nothing to judge, and that is a failure too.
+    for bound in ["--max-error", "--max-rate-error"] {
+        let out = strict(bound);
+        assert_eq!(out.status.code(), Some(1), "{bound}: nothing to compare fails");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("no held-out case"), "{bound}");
+    }
+    let held = crate::common::dirtyviz()
+        .args(["cases", "RAID0-10HDD-16G/xfs-100dd", "--duration", "5s", "--max-error", "0"])
         .output()
         .expect("runs");
-    assert_eq!(strict.status.code(), Some(1), "an error above --max-error fails");
+    assert_eq!(held.status.code(), Some(1), "an error above --max-error fails");
+    assert!(String::from_utf8_lossy(&held.stderr).contains("IO-less/3.1 ratio"));
+}
+
+#[test]
+fn machines_lists_the_seeds_boxes_and_where_their_numbers_come_from() {
+    let out = crate::common::dirtyviz().arg("machines").output().expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in ["8p-4096M", "16p-8192M", "24p-16384M", "32p-32768M"] {
+        assert!(text.lines().any(|l| l.starts_with(name)), "{name} in {text}");
+    }
+    assert!(text.contains("bus [MiB/s]") && text.contains("NFS server disk [MiB/s]"), "{text}");
+    assert!(text.contains("fitted") && text.contains("assumed"), "{text}");
+    // A case runs on its box: the 16 GiB box's controller caps ten disks.
+    let s = summary("box-jbod", &["--case", "JBOD-10HDD-16G/xfs-1dd-1M-24p-16384M-20:10-X", "--duration", "20s"]);
+    let total: f64 = s["bdis"].as_array().expect("bdis").iter().map(|b| num(&b["written_mbps"])).sum();
+    assert!((600.0..=740.0).contains(&total), "ten disks write what the controller moves: {total} MiB/s");
 }

@@ -2,10 +2,12 @@
 
 mod behaviour;
 mod common;
+mod crash;
 mod dashboard;
 mod errors;
 mod exact;
 mod generations;
+mod headless;
 mod ktrace;
 mod kview;
 mod lessons;

@@ -1,0 +1,126 @@
+//! `run --compare`: both sides' summaries, and the report that sets their
+//! figures side by side with the difference of each.
+
+use serde::Serialize;
+
+use super::summary::{Summary, num, signed};
+use crate::error::printable;
+
+/// Both sides of a comparison: what `--summary-json` holds with `--compare`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Compared {
+    /// The comparison, as `--compare` reads it.
+    pub compare: String,
+    /// How each side is called.
+    pub labels: Labels,
+    /// Side A.
+    pub a: Summary,
+    /// Side B.
+    pub b: Summary,
+}
+
+/// The two sides' names.
+#[derive(Clone, Debug, Serialize)]
+pub struct Labels {
+    /// Side A, e.g. "legacy 3.1 (IO-full)".
+    pub a: String,
+    /// Side B, e.g. "patch 11 (IO-less)".
+    pub b: String,
+}
+
+/// One row of the side-by-side table: its name (with its unit), each
+/// side's value, and the decimals it is shown with.
+struct Row {
+    name: &'static str,
+    a: Option<f64>,
+    b: Option<f64>,
+    decimals: usize,
+}
+
+/// Pages written per second by every bdi [MiB/s].
+fn throughput(s: &Summary) -> f64 {
+    s.bdis.iter().map(|b| b.written_mbps).sum()
+}
+
+/// Mean dirty pages after settling, above (+) or below (−) the setpoint [%].
+fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
+    let g = &s.global;
+    g.dirty_mean_mb.filter(|_| g.setpoint_mb > 0.0).map(|m| 100.0 * (m - g.setpoint_mb) / g.setpoint_mb)
+}
+
+/// Longest time a task spent in one throttling call \[ms\].
+fn longest_call(s: &Summary) -> f64 {
+    s.throttled_ms.calls.max
+}
+
+impl Compared {
+    /// The figures of both sides, one row each, with the difference B − A.
+    fn rows(&self) -> Vec<Row> {
+        let row =
+            |name, f: &dyn Fn(&Summary) -> Option<f64>, decimals| Row { name, a: f(&self.a), b: f(&self.b), decimals };
+        vec![
+            row("throughput [MiB/s]", &|s| Some(throughput(s)), 1),
+            row("dirty mean [MiB]", &|s| s.global.dirty_mean_mb, 1),
+            row("setpoint [MiB]", &|s| Some(s.global.setpoint_mb), 1),
+            row("dirty vs setpoint [%]", &dirty_vs_setpoint, 1),
+            row("dirty max [MiB]", &|s| Some(s.global.dirty_max_mb), 1),
+            row("limit [MiB]", &|s| Some(s.global.limit_mb), 1),
+            row("pauses [count]", &|s| Some(s.pauses_ms.count as f64), 0),
+            row("pause p50 [ms]", &|s| Some(s.pauses_ms.p50), 0),
+            row("pause p99 [ms]", &|s| Some(s.pauses_ms.p99), 0),
+            row("pause max [ms]", &|s| Some(s.pauses_ms.max), 0),
+            row("calls blocked [count]", &|s| Some(s.throttled_ms.calls.count as f64), 0),
+            row("longest call [ms]", &|s| Some(longest_call(s)), 0),
+            row("foreground writeback [MiB]", &|s| Some(s.throttled_ms.foreground_written_mb), 1),
+        ]
+    }
+
+    /// The human-readable report: what was compared, then a table of both
+    /// sides' figures and their difference, then each side's speed.
+    pub fn report(&self) -> String {
+        use std::fmt::Write as _;
+        let a = &self.a;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "scenario {}  compare {}  seed {}  HZ {}  {} s simulated",
+            printable(&a.scenario),
+            self.compare,
+            a.seed,
+            a.hz,
+            num(Some(a.duration_s), if a.duration_s >= 1.0 { 0 } else { 3 })
+        );
+        let head_a = format!("A {}", self.labels.a);
+        let head_b = format!("B {}", self.labels.b);
+        let rows = self.rows();
+        let name_w = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        let shown: Vec<[String; 3]> = rows
+            .iter()
+            .map(|r| {
+                let diff = r.a.zip(r.b).map(|(a, b)| b - a);
+                [num(r.a, r.decimals), num(r.b, r.decimals), signed(diff, r.decimals)]
+            })
+            .collect();
+        let width = |i: usize, head: usize| shown.iter().map(|c| c[i].chars().count()).max().unwrap_or(0).max(head);
+        let (wa, wb, wd) = (width(0, head_a.chars().count()), width(1, head_b.chars().count()), width(2, 5));
+        let _ = writeln!(s, "{:name_w$}  {head_a:>wa$}  {head_b:>wb$}  {:>wd$}", "", "B − A");
+        for (r, [va, vb, d]) in rows.iter().zip(&shown) {
+            let _ = writeln!(s, "{:name_w$}  {va:>wa$}  {vb:>wb$}  {d:>wd$}", r.name);
+        }
+        for (side, sum) in [("A", a), ("B", &self.b)] {
+            if let Some(at) = sum.trace_stopped_s {
+                let _ = writeln!(s, "trace {side}     stopped at {at:.1} s by --max-trace-size");
+            }
+        }
+        for (side, sum) in [("A", a), ("B", &self.b)] {
+            let _ = writeln!(
+                s,
+                "speed {side}     {} events in {:.3} s ({}× real time)",
+                sum.events,
+                sum.wall_s,
+                num(sum.real_time_factor, 0)
+            );
+        }
+        s
+    }
+}

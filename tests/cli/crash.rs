@@ -1,0 +1,154 @@
+//! What is not the user's fault: a panic or an internal error gets
+//! color-eyre's report with the crash note, after the terminal is
+//! restored. Debug builds inject them with `DIRTYVIZ_TEST_PANIC` and
+//! `DIRTYVIZ_TEST_BUG`; release builds ignore both.
+
+use std::io::Read;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::process::{Output, Stdio};
+
+use crate::common::{dirtyviz, tmp};
+
+/// `dirtyviz run` for a simulated second, a fault injected by `var`.
+fn run_with(var: &str) -> Output {
+    dirtyviz()
+        .args(["run", "-q", "--duration", "1s"])
+        .env(var, "run")
+        .env("NO_COLOR", "1")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("runs")
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_prints_color_eyres_report_with_the_crash_note() {
+    let out = run_with("DIRTYVIZ_TEST_PANIC");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(101), "{stderr}");
+    // color-eyre's panic report: header, message, location, backtrace.
+    assert!(stderr.starts_with("The application panicked (crashed).\n"), "{stderr}");
+    assert!(stderr.contains("Message:  DIRTYVIZ_TEST_PANIC=run: a panic injected for a test"), "{stderr}");
+    assert!(stderr.contains("Location: src/main.rs:"), "{stderr}");
+    assert!(stderr.contains("BACKTRACE") && stderr.contains("dirtyviz::main"), "{stderr}");
+    // The frames of the panic machinery and of the hook are hidden.
+    assert!(!stderr.contains("rust_begin_unwind") && !stderr.contains("crash::install"), "{stderr}");
+    // The crash note, as a section of its own.
+    assert!(stderr.contains("this is a bug. Please report it on the dirtyviz issue tracker"), "{stderr}");
+    assert!(stderr.contains("Give the command line you ran"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn an_internal_error_prints_color_eyres_report_with_the_crash_note() {
+    let out = run_with("DIRTYVIZ_TEST_BUG");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(101), "{stderr}");
+    assert!(
+        stderr.starts_with("Error: \n   0: internal error at src/main.rs:")
+            && stderr.contains("DIRTYVIZ_TEST_BUG=run: an internal error injected for a test"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("this is a bug. Please report it on the dirtyviz issue tracker"), "{stderr}");
+    assert!(stderr.contains("BACKTRACE"), "{stderr}");
+}
+
+#[cfg(not(debug_assertions))]
+#[test]
+fn a_release_build_injects_nothing() {
+    for var in ["DIRTYVIZ_TEST_PANIC", "DIRTYVIZ_TEST_BUG"] {
+        let out = run_with(var);
+        assert!(out.status.success(), "{var}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// A pseudo-terminal of `cols` x `rows`: the controlling side and the
+/// path of the terminal side.
+fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
+    // SAFETY: plain calls on a descriptor this function owns; ptsname_r
+    // writes at most `buf.len()` bytes.
+    unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(fd >= 0, "posix_openpt: {}", std::io::Error::last_os_error());
+        let master = OwnedFd::from_raw_fd(fd);
+        assert_eq!(libc::grantpt(fd), 0);
+        assert_eq!(libc::unlockpt(fd), 0);
+        let mut buf = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(fd, buf.as_mut_ptr(), buf.len()), 0);
+        let size = libc::winsize { ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0 };
+        assert_eq!(libc::ioctl(fd, libc::TIOCSWINSZ, &size), 0);
+        let path = std::ffi::CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned();
+        (master, path)
+    }
+}
+
+/// The dashboard on a pseudo-terminal panics a second into its session:
+/// the terminal is given back (alternate screen left, cursor shown)
+/// before the report, and the note names the session's recording, which
+/// is kept.
+#[cfg(debug_assertions)]
+#[test]
+fn a_dashboard_panic_restores_the_terminal_before_its_report() {
+    let data = tmp("crash-xdg");
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).expect("scratch dir");
+    let (master, slave) = pty(100, 30);
+    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
+    let mut child = dirtyviz()
+        .env("DIRTYVIZ_TEST_PANIC", "dashboard")
+        .env("XDG_DATA_HOME", &data)
+        .env("NO_COLOR", "1")
+        .env("RUST_BACKTRACE", "0")
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::from(open()))
+        .stdout(Stdio::from(open()))
+        .stderr(Stdio::from(open()))
+        .spawn()
+        .expect("starts");
+    // A dashboard that does not crash is stopped after a minute.
+    let pid = child.id() as libc::pid_t;
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        // SAFETY: a signal to the child; if it has exited and been reaped
+        // the test has finished with it.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    });
+    // Everything the dashboard wrote, in order, until the terminal side
+    // is closed by its exit (EIO).
+    let mut screen = Vec::new();
+    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
+    let mut buf = [0u8; 1 << 16];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => screen.extend_from_slice(&buf[..n]),
+            Err(e) if e.raw_os_error() == Some(libc::EIO) => break,
+            Err(e) => panic!("reading the terminal: {e}"),
+        }
+    }
+    let status = child.wait().expect("exits");
+    let text = String::from_utf8_lossy(&screen);
+    assert_eq!(status.code(), Some(101), "{text}");
+    let entered = text.find("\x1b[?1049h").expect("the dashboard took the alternate screen");
+    let left = text.rfind("\x1b[?1049l").expect("the alternate screen was left");
+    let report = text.find("The application panicked (crashed).").expect("color-eyre's report");
+    assert!(entered < left && left < report, "restored after the report: {text:?}");
+    assert!(text[left..report].contains("\x1b[?25h"), "the cursor is shown before the report: {text:?}");
+    // The terminal side translates "\n" to "\r\n".
+    let tail = text[report..].replace("\r\n", "\n");
+    assert!(tail.contains("Message:  DIRTYVIZ_TEST_PANIC=dashboard: a panic injected for a test"), "{tail}");
+    assert!(tail.contains("this is a bug. Please report it on the dirtyviz issue tracker"), "{tail}");
+    let sessions = data.join("dirtyviz/sessions");
+    let recording = std::fs::read_dir(&sessions).expect("sessions").next().expect("a recording").expect("entry").path();
+    let recording = recording.to_str().expect("utf-8 path");
+    assert!(tail.contains(&format!("`dirtyviz replay {recording}` reproduces the session")), "{tail}");
+    assert!(tail.contains("Backtrace omitted"), "{tail}");
+    // Only the cursor shown once more as the dropped terminal unwinds.
+    let report_text = tail.trim_end_matches("\x1b[?25h");
+    assert!(!report_text.contains('\x1b'), "nothing else after the report acts on the terminal: {tail:?}");
+    // The recording of the crash is kept, and replays.
+    assert!(data.join("dirtyviz/last-session.jsonl").exists());
+    let replay = dirtyviz().args(["replay", recording]).output().expect("replays");
+    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
+}

@@ -1,0 +1,312 @@
+//! Headless runs: `run --compare`, `replay` writing side A's time series
+//! and summary, memory that does not grow with a run's length.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+use super::common::{dirtyviz, tmp};
+
+/// A scratch directory of its own for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = tmp(&format!("headless-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).expect("UTF-8")
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A summary without the figures of the machine (wall time, speed).
+fn figures(mut v: Value) -> Value {
+    let o = v.as_object_mut().expect("a summary is an object");
+    assert!(o.remove("wall_s").is_some(), "a summary has wall_s");
+    o.remove("real_time_factor");
+    v
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&read(path)).expect("JSON")
+}
+
+/// `run --compare legacy` runs 3.1 and IO-less side by side: each side's
+/// trace, CSV and summary are what a single run of that side writes, the
+/// summary JSON holds both under "a" and "b" with a single run's fields,
+/// and the report sets each figure side by side with B − A.
+#[test]
+fn compare_runs_both_sides_as_their_single_runs() {
+    let dir = scratch("compare");
+    let p = |name: &str| dir.join(name);
+    let traces = format!("{},{}", p("a.jsonl").display(), p("b.jsonl").display());
+    let out = dirtyviz()
+        .args(["run", "--scenario", "hdd-10dd", "--compare", "legacy", "--duration", "20s"])
+        .arg("--csv")
+        .arg(p("{side}.csv"))
+        .arg("--trace")
+        .arg(&traces)
+        .arg("--summary-json")
+        .arg(p("both.json"))
+        .output()
+        .expect("runs");
+    let report = ok(&out);
+    let both = json(&p("both.json"));
+    assert_eq!(both["compare"], "legacy=11");
+    assert_eq!(both["labels"]["a"], "legacy 3.1 (IO-full)");
+    assert_eq!(both["labels"]["b"], "patch 11 (IO-less)");
+    for (side, level) in [("a", "legacy"), ("b", "11")] {
+        let single = ok(&dirtyviz()
+            .args(["run", "-q", "--scenario", "hdd-10dd", "--patches", level, "--duration", "20s"])
+            .arg("--csv")
+            .arg(p(&format!("single-{side}.csv")))
+            .arg("--trace")
+            .arg(p(&format!("single-{side}.jsonl")))
+            .arg("--summary-json")
+            .arg(p(&format!("single-{side}.json")))
+            .output()
+            .expect("runs"));
+        assert!(single.is_empty(), "-q prints nothing");
+        let csv = read(&p(&format!("{side}.csv")));
+        assert!(csv == read(&p(&format!("single-{side}.csv"))), "side {side}'s CSV is its single run's");
+        assert!(csv.iter().filter(|&&b| b == b'\n').count() == 202, "a header and 201 rows, 0 s to 20 s");
+        let trace = read(&p(&format!("{side}.jsonl")));
+        assert!(trace.len() > 100_000 && trace == read(&p(&format!("single-{side}.jsonl"))), "side {side}'s trace");
+        assert_eq!(figures(both[side].clone()), figures(json(&p(&format!("single-{side}.json")))), "side {side}");
+    }
+    // IO-full sleeps often and briefly; IO-less pauses are longer and fewer.
+    let (a, b) = (&both["a"]["pauses_ms"], &both["b"]["pauses_ms"]);
+    assert!(a["count"].as_u64() > b["count"].as_u64(), "{a} vs {b}");
+    assert!(a["p50"].as_f64() < b["p50"].as_f64(), "{a} vs {b}");
+    // The table: each figure of A and B and their difference.
+    let row = |name: &str| -> Vec<f64> {
+        let line = report.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {report}"));
+        line[name.len()..].split_whitespace().map(|v| v.parse().expect("a number")).collect()
+    };
+    let header = report.lines().nth(1).expect("a header");
+    assert!(
+        header.contains("A legacy 3.1 (IO-full)")
+            && header.contains("B patch 11 (IO-less)")
+            && header.contains("B − A")
+    );
+    for (name, key) in [("pause p50 [ms]", "p50"), ("pause p99 [ms]", "p99"), ("pause max [ms]", "max")] {
+        let r = row(name);
+        assert_eq!(r, vec![num(a, key), num(b, key), num(b, key) - num(a, key)], "{name}");
+    }
+    let longest = row("longest call [ms]");
+    let calls = |s: &str| num(&both[s]["throttled_ms"], "max");
+    assert_eq!(longest, vec![calls("a"), calls("b"), calls("b") - calls("a")]);
+    let throughput = row("throughput [MiB/s]");
+    let written = |s: &str| num(&both[s]["bdis"][0], "written_mbps");
+    assert!((throughput[0] - written("a")).abs() <= 0.05 && (throughput[1] - written("b")).abs() <= 0.05);
+    assert!((throughput[2] - (throughput[1] - throughput[0])).abs() <= 0.11, "{throughput:?}");
+    let vs = row("dirty vs setpoint [%]");
+    let g = |s: &str| &both[s]["global"];
+    let pct = |s: &str| 100.0 * (num(g(s), "dirty_mean_mb") - num(g(s), "setpoint_mb")) / num(g(s), "setpoint_mb");
+    assert!((vs[0] - pct("a")).abs() <= 0.05 && (vs[1] - pct("b")).abs() <= 0.05, "{vs:?}");
+    for s in ["speed A", "speed B"] {
+        assert!(report.contains(s), "{report}");
+    }
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("no number {key} in {v}"))
+}
+
+/// The files of `--compare` come in pairs or with a {side}; a pair that
+/// names one file twice, or an input, is refused before anything runs.
+#[test]
+fn compare_files_are_pairs_and_never_inputs() {
+    let dir = scratch("compare-files");
+    let scenario = dir.join("mine.ron");
+    let text = "Scenario(devices: [(name: \"sda\", kind: Hdd)])";
+    std::fs::write(&scenario, text).expect("write");
+    let run = |args: &[&str]| {
+        dirtyviz()
+            .current_dir(&dir)
+            .args(["run", "--compare", "legacy", "--duration", "1s"])
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    for (args, says) in [
+        (vec!["--csv", "one.csv"], "--csv one.csv: with --compare it takes two files, A,B, or one name with {side}"),
+        (vec!["--trace", "a.jsonl,"], "--trace a.jsonl,: with --compare it takes two files"),
+        (vec!["--csv", "x.csv,x.csv"], "--csv (side A) x.csv and --csv (side B) x.csv are the same file"),
+        (vec!["--csv", "a.csv,mine.ron"], "--csv (side B) mine.ron is the same file as the scenario mine.ron"),
+    ] {
+        let mut args = args.clone();
+        if says.contains("scenario") {
+            args.extend(["--scenario", "mine.ron"]);
+        }
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err:?} should say {says:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&scenario).expect("kept"), text);
+    let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(names, ["mine.ron"], "nothing written");
+}
+
+/// A session's recording, replayed, writes side A's CSV and summary as the
+/// session made them, through every restart and change the keys made.
+#[test]
+fn a_replayed_session_writes_side_a_as_the_session_did() {
+    use dirtyviz::app::{App, AppOptions};
+    use dirtyviz::record::{Header, Recorder, SeriesWriter};
+    use dirtyviz::sim::NS_PER_SEC;
+    use dirtyviz::ui::keys;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    let dir = scratch("replay");
+    let p = |name: &str| dir.join(name);
+    let scenario = dirtyviz::scenario::presets::get("hdd-10dd").expect("preset").expect("valid");
+    let mut app = App::new(scenario, None, &AppOptions::default()).expect("app");
+    let mut recorder = Recorder::create(&p("session.jsonl"), &Header::of(&app)).expect("recording");
+    let mut live = SeriesWriter::create(Some(&p("live.csv")), Some(&p("live.json")), &app).expect("outputs");
+    app.start_recording();
+    // Time steps and keys that change the world: more dd, fewer, a patch
+    // level down, a restart, compare mode (side A becomes 3.1, restarted).
+    let mut step = 0;
+    let press = |app: &mut App, c: char| {
+        if let Some(msg) = keys::message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), app.mode()) {
+            app.update(msg);
+        }
+    };
+    for plan in ["....", "+", "...", "-", "..", "p", "...", "r", "....", "c", "...", "+", "..."] {
+        for c in plan.chars() {
+            if c == '.' {
+                step += 1;
+                app.advance_to(app.sim_ns() + (700 + 37 * step) * NS_PER_SEC / 1000);
+            } else {
+                press(&mut app, c);
+            }
+            recorder.write(&app.take_record()).expect("record");
+            live.drain(&app).expect("drain");
+        }
+    }
+    let summary = live.finish(&app).expect("outputs");
+    recorder.finish().expect("recording in place");
+    assert_eq!((app.session().builds, app.world().patches()), (3, 0), "r and c restarted the world");
+    assert!(summary.duration_s > 5.0, "{}", summary.duration_s);
+    let out = dirtyviz()
+        .arg("replay")
+        .arg(p("session.jsonl"))
+        .arg("--csv")
+        .arg(p("replayed.csv"))
+        .arg("--summary-json")
+        .arg(p("replayed.json"))
+        .output()
+        .expect("runs");
+    let said = ok(&out);
+    assert!(said.contains("wrote --csv") && said.contains("--summary-json"), "{said}");
+    let csv = read(&p("live.csv"));
+    assert!(csv.len() > 5_000, "{} bytes", csv.len());
+    assert!(csv == read(&p("replayed.csv")), "the replay's CSV is the session's");
+    assert_eq!(figures(json(&p("replayed.json"))), figures(json(&p("live.json"))));
+    // A change shows at once: a row off the 100 ms grid, with its time to the ms.
+    let text = String::from_utf8(csv).expect("UTF-8");
+    assert!(
+        text.lines().skip(1).any(|l| l.split(',').next().is_some_and(|t| t.len() - t.find('.').unwrap_or(0) == 4)),
+        "{text}"
+    );
+}
+
+/// A session left to run, replayed, writes what `run` writes for the same
+/// time: the CSV byte for byte, the summary but for the machine's speed.
+#[test]
+fn a_replayed_session_without_keys_writes_what_run_writes() {
+    use dirtyviz::app::{App, AppOptions};
+    use dirtyviz::record::{Header, Recorder};
+    use dirtyviz::sim::NS_PER_SEC;
+
+    let dir = scratch("replay-run");
+    let p = |name: &str| dir.join(name);
+    let scenario = dirtyviz::scenario::presets::get("ukey-hdd").expect("preset").expect("valid");
+    let mut app = App::new(scenario, None, &AppOptions::default()).expect("app");
+    let mut recorder = Recorder::create(&p("session.jsonl"), &Header::of(&app)).expect("recording");
+    app.start_recording();
+    // Uneven steps, as frames come, to 25 s.
+    let mut t = 0;
+    for i in 0.. {
+        t = (t + (33 + i % 50) * NS_PER_SEC / 1000).min(25 * NS_PER_SEC);
+        app.advance_to(t);
+        recorder.write(&app.take_record()).expect("record");
+        if t == 25 * NS_PER_SEC {
+            break;
+        }
+    }
+    recorder.finish().expect("recording in place");
+    ok(&dirtyviz()
+        .arg("replay")
+        .arg(p("session.jsonl"))
+        .args(
+            ["--csv", "--summary-json"]
+                .iter()
+                .zip(["replayed.csv", "replayed.json"])
+                .flat_map(|(o, f)| [o.to_string(), p(f).display().to_string()]),
+        )
+        .output()
+        .expect("runs"));
+    ok(&dirtyviz()
+        .args(["run", "-q", "--scenario", "ukey-hdd", "--duration", "25s", "--csv"])
+        .arg(p("run.csv"))
+        .arg("--summary-json")
+        .arg(p("run.json"))
+        .output()
+        .expect("runs"));
+    let csv = read(&p("run.csv"));
+    assert_eq!(csv.iter().filter(|&&b| b == b'\n').count(), 252, "a header and 251 rows, 0 s to 25 s");
+    assert!(csv == read(&p("replayed.csv")), "the replay's CSV is run's");
+    assert_eq!(figures(json(&p("replayed.json"))), figures(json(&p("run.json"))));
+}
+
+/// Peak resident memory of a finished child [KiB], from the kernel's
+/// accounting.
+#[expect(clippy::zombie_processes, reason = "reaped by wait4, which also gives its peak memory")]
+fn peak_rss_kib(mut cmd: std::process::Command) -> u64 {
+    let child = cmd.stdout(std::process::Stdio::null()).spawn().expect("runs");
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value to be written over.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing only into locals.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "waited");
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "status {status}");
+    usage.ru_maxrss as u64
+}
+
+/// A run keeps what it samples only until it is written: an hour takes
+/// no more memory than a minute (it used to keep every sample, some 2 MB
+/// more per simulated 10 minutes of the default world).
+#[test]
+fn an_hour_takes_the_memory_of_a_minute() {
+    let dir = scratch("memory");
+    let run = |duration: &str| {
+        let mut cmd = dirtyviz();
+        cmd.args(["run", "-q", "--duration", duration, "--csv"]).arg(dir.join(format!("{duration}.csv")));
+        peak_rss_kib(cmd)
+    };
+    let (minute, hour) = (run("60s"), run("3600s"));
+    assert!(hour < minute + 1024, "{minute} KiB for a minute, {hour} KiB for an hour");
+    let rows = std::fs::read_to_string(dir.join("3600s.csv")).expect("csv").lines().count();
+    assert_eq!(rows, 36_002, "a header and a row per 100 ms, 0 s to 3600 s");
+}
+
+/// `check` draws its progress line only on a terminal: a pipe or a log
+/// gets its report and nothing else.
+#[test]
+fn check_tells_no_progress_to_a_pipe() {
+    let out = dirtyviz().args(["check", "00"]).output().expect("runs");
+    let said = ok(&out);
+    assert!(said.starts_with("ok   ") && said.contains("all 1 passed"), "{said}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "nothing on stderr");
+}
