@@ -97,11 +97,11 @@ pub struct PausePoint {
     pub task: TaskId,
     /// The pause (≤ 0: no sleep) \[ms\].
     pub pause_ms: i64,
-    /// What this call had already slept [ms]; 0 when wrapped or absent.
+    /// What this call had already slept \[ms\]; 0 when wrapped or absent.
     pub paused_ms: i64,
     /// Pages the task dirtied since its last call; 0 when absent.
     pub dirtied: i64,
-    /// Its nr_dirtied_pause [pages], when printed.
+    /// Its nr_dirtied_pause \[pages\], when printed.
     pub dirtied_pause: Option<i64>,
 }
 

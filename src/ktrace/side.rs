@@ -110,7 +110,7 @@ pub struct Coverage {
 }
 
 impl Coverage {
-    /// From when `q` (of `bdi`, for a bdi quantity) is known [ns]; `None`: never.
+    /// From when `q` (of `bdi`, for a bdi quantity) is known \[ns\]; `None`: never.
     pub fn since(&self, q: Quantity, bdi: usize) -> Option<u64> {
         self.global[q as usize].or_else(|| self.bdis.get(bdi).and_then(|b| b[q as usize]))
     }
@@ -171,11 +171,11 @@ pub struct TaskLine {
     pub kind: Option<&'static str>,
     /// The bdi it last wrote to.
     pub bdi: String,
-    /// Pages it dirtied per second over the last second [pages/s].
+    /// Pages it dirtied per second over the last second \[pages/s\].
     pub rate_pages: f64,
-    /// Its last pause [ms].
+    /// Its last pause \[ms\].
     pub pause_ms: f64,
-    /// Its nr_dirtied_pause [pages], when printed.
+    /// Its nr_dirtied_pause \[pages\], when printed.
     pub nr_dirtied_pause: Option<i64>,
 }
 
@@ -185,13 +185,13 @@ struct TaskState {
     /// It has had a pass.
     seen: bool,
     bdi: u16,
-    /// Its last pause [ms].
+    /// Its last pause \[ms\].
     pause_ms: i64,
-    /// Its nr_dirtied_pause [pages], when printed.
+    /// Its nr_dirtied_pause \[pages\], when printed.
     dirtied_pause: Option<i64>,
 }
 
-/// A task counts in a rate over this window [ns].
+/// A task counts in a rate over this window \[ns\].
 const RATE_WINDOW_NS: u64 = 1_000_000_000;
 
 /// A kernel trace, shown up to its playhead.
@@ -212,10 +212,10 @@ pub struct KernelSide {
     /// Sleeps and whole calls, in time order; pause in ms (a jiffy of a
     /// 1000 Hz clock).
     records: Vec<PauseRecord>,
-    /// Pages each bdi dirtied so far, from its dirty rate [pages].
+    /// Pages each bdi dirtied so far, from its dirty rate \[pages\].
     dirtied: Vec<f64>,
     coverage: Coverage,
-    /// The playhead [ns].
+    /// The playhead \[ns\].
     at_ns: u64,
     /// What is shown: the samples, pauses and tasks up to the playhead.
     samples: VecDeque<Sample>,
@@ -337,12 +337,12 @@ impl KernelSide {
         }
     }
 
-    /// The last time the trace holds [ns].
+    /// The last time the trace holds \[ns\].
     pub fn end_ns(&self) -> u64 {
         self.all.last().map_or(0, |s| s.t_ns)
     }
 
-    /// The playhead [ns].
+    /// The playhead \[ns\].
     pub fn at_ns(&self) -> u64 {
         self.at_ns
     }
@@ -425,7 +425,7 @@ impl KernelSide {
         &self.collector.decoder.stats
     }
 
-    /// The trace's own clock at the playhead [s].
+    /// The trace's own clock at the playhead \[s\].
     pub fn clock_s(&self) -> Option<f64> {
         self.collector.series().and_then(|s| s.t0).map(|t0| t0 + self.at_ns as f64 / 1e9)
     }
@@ -463,7 +463,7 @@ impl KernelSide {
             .collect()
     }
 
-    /// Median nr_dirtied_pause of the tasks last seen on `bdi` [pages].
+    /// Median nr_dirtied_pause of the tasks last seen on `bdi` \[pages\].
     pub fn nr_dirtied_pause(&self, bdi: usize) -> Option<i64> {
         let v: Vec<f64> = self
             .tasks

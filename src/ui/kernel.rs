@@ -55,7 +55,7 @@ const TRACE_KERNEL: Kernel = Kernel { patches: 11, legacy: Legacy::Linux31 };
 /// Pauses in a trace are milliseconds: a 1000 Hz clock.
 const TRACE_HZ: u64 = 1000;
 
-/// The playhead moves by this much on `.` [ns].
+/// The playhead moves by this much on `.` \[ns\].
 const STEP_NS: u64 = 100_000_000;
 
 /// The simulation set beside a trace (`--fit`), advanced to its playhead.
@@ -79,7 +79,7 @@ impl Model {
         &self.session.sides[0]
     }
 
-    /// Brings the simulation to `t` [ns], restarting it when `t` is behind.
+    /// Brings the simulation to `t` \[ns\], restarting it when `t` is behind.
     fn go_to(&mut self, t: u64) {
         if t < self.session.sim_ns {
             // A world runs forward only; going back runs it again.
@@ -115,7 +115,7 @@ pub struct TraceApp {
     dirty: bool,
     note: String,
     requests: Vec<Request>,
-    /// Playhead time not yet moved by, below a nanosecond [ns].
+    /// Playhead time not yet moved by, below a nanosecond \[ns\].
     carry: f64,
 }
 
@@ -199,7 +199,7 @@ impl TraceApp {
         self.theme
     }
 
-    /// The charts' window [s]; `None`: the whole trace.
+    /// The charts' window \[s\]; `None`: the whole trace.
     pub fn window_s(&self) -> Option<u64> {
         WINDOWS[self.window]
     }
@@ -214,7 +214,7 @@ impl TraceApp {
         self.paused
     }
 
-    /// Moves the playhead to `t` [ns] (at most the trace's end), and the
+    /// Moves the playhead to `t` \[ns\] (at most the trace's end), and the
     /// model with it.
     pub fn seek_to(&mut self, t: u64) {
         self.side.seek(t);
