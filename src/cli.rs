@@ -78,10 +78,13 @@ pub enum Command {
     /// List the seed's test machines the cases run on, with where each of
     /// their numbers comes from.
     Machines,
-    /// Read a real kernel's trace of the writeback events (ftrace,
-    /// trace-cmd report, perf script) and summarise it.
+    /// Open a real kernel's trace of the writeback events (ftrace,
+    /// trace-cmd report, perf script) on the dashboard, playing on its own
+    /// clock; with --summary-json or --csv, or not on a terminal, summarise
+    /// it instead.
     View(crate::ktrace::cli::TraceViewArgs),
-    /// Trace the running kernel's writeback events (root).
+    /// Show the running kernel's writeback events live on the dashboard
+    /// (root); headless with --duration, --summary-json or --csv.
     Live(crate::ktrace::cli::LiveArgs),
     /// Run a world (or a lesson's step) headless and write the five charts
     /// as figures for slides and papers (SVG or PNG).
@@ -155,7 +158,7 @@ pub struct SnapshotArgs {
     /// The world (not with --lesson).
     #[command(flatten)]
     pub world: WorldArgs,
-    /// Show a lesson instead: an id (00-15) or a lesson file.
+    /// Show a lesson instead: an id (00-16) or a lesson file.
     #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["scenario", "case", "compare"])]
     pub lesson: Option<String>,
     /// The lesson's step (1 is the first).
@@ -250,7 +253,7 @@ pub struct ReplayArgs {
 /// `dirtyviz lesson`.
 #[derive(Debug, Args)]
 pub struct LessonArgs {
-    /// A lesson id (00-15) or a lesson file.
+    /// A lesson id (00-16) or a lesson file.
     #[arg(value_name = "ID|FILE")]
     pub lesson: Option<String>,
     /// How the dashboard looks.

@@ -76,8 +76,8 @@ fn main() -> ExitCode {
             out(format_args!("{}", dirtyviz::scenario::machine::report().trim_end()));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args).map(|_| ExitCode::SUCCESS),
-        Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args).map(|_| ExitCode::SUCCESS),
+        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args),
+        Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args),
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),
         Some(Command::Completions(args)) => {

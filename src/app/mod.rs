@@ -547,6 +547,8 @@ impl App {
                     if self.log_scale { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
             }
             Msg::Snapshot => self.requests.push(Request::SaveSvg),
+            // A simulation has no playhead to move.
+            Msg::Seek(_) => {}
             Msg::Suspend => self.requests.push(Request::Suspend),
             Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
             Msg::ScrollTasks(rows) => {

@@ -10,8 +10,12 @@ pub struct TraceViewArgs {
     /// A kernel trace of the writeback events: the output of
     /// /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
     /// `perf script`; `-` reads standard input.
-    #[arg(value_name = "FILE|-")]
-    pub file: String,
+    #[arg(value_name = "FILE|-", required_unless_present = "example")]
+    pub file: Option<String>,
+    /// Open the trace shipped with dirtyviz instead of a file: four dd on
+    /// a Linux 6.18 VM with vm.dirty_bytes 400 MiB.
+    #[arg(long, conflicts_with = "file")]
+    pub example: bool,
     /// Write the summary as JSON (with --fit: the trace, the model and
     /// both side by side).
     #[arg(long, value_name = "FILE")]
@@ -27,12 +31,31 @@ pub struct TraceViewArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the dashboard's screen as text instead of opening it (for
+    /// scripts and tests); see --at, --size and --keys.
+    #[arg(long, conflicts_with_all = ["summary_json", "csv"])]
+    pub snapshot: bool,
+    /// The playhead of --snapshot on the trace's clock from its first
+    /// event, e.g. 12s (default: the end).
+    #[arg(long, value_name = "TIME", requires = "snapshot", value_parser = crate::cli::duration)]
+    pub at: Option<u64>,
+    /// The terminal size of --snapshot, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = crate::cli::screen_size)]
+    pub size: (u16, u16),
+    /// Keys pressed before --snapshot, space-separated as `dirtyviz
+    /// snapshot --keys` takes them (left and right seek).
+    #[arg(long, value_name = "KEYS", requires = "snapshot", allow_hyphen_values = true)]
+    pub keys: Option<String>,
+    /// The palette.
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
 }
 
 /// `dirtyviz live`.
 #[derive(Debug, Args)]
 pub struct LiveArgs {
-    /// How long to read, e.g. 10s or 2m (default: until Ctrl-C).
+    /// Read headless for this long, e.g. 10s or 2m, then report (without
+    /// it, on a terminal: the dashboard until q).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = crate::cli::duration)]
     pub duration: Option<u64>,
     /// Write the summary as JSON.
@@ -51,4 +74,7 @@ pub struct LiveArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The palette of the dashboard.
+    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
+    pub theme: crate::app::ThemeKind,
 }

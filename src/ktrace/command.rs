@@ -1,14 +1,18 @@
 //! `dirtyviz view FILE` and `dirtyviz live`, headless: read, summarise,
 //! write the outputs asked for, print the report.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::cli::{LiveArgs, TraceViewArgs};
 use super::live::{self, Ended, Session};
+use super::side::KernelSide;
 use super::{Analysis, Collector, Error, analyse, fit, series, write_file, write_json};
+use crate::ui::kernel::{self, Feed, Model, TraceApp};
+use crate::ui::{Exit, keys, snapshot};
 
 /// Prints to standard output; a reader that went away is not an error.
 fn print(text: &str) {
@@ -21,10 +25,33 @@ fn write_csv(path: &std::path::Path, a: &Analysis) -> Result<(), Error> {
     write_file(path, |w| series::write_csv(w, s, &a.decoder.bdis))
 }
 
-/// `dirtyviz view FILE|-`: the summary of a kernel trace, and with
-/// `--fit` the scenario it implies run beside it.
-pub fn view(args: &TraceViewArgs) -> Result<(), Error> {
-    let a = analyse(&args.file, args.csv.is_some())?;
+/// The exit code of a dashboard that ended as `exit` did.
+fn exit_code(exit: Exit) -> ExitCode {
+    match exit {
+        Exit::Quit => ExitCode::SUCCESS,
+        // As a shell reports a process a signal ended: 128 + its number.
+        Exit::Signal(n) => ExitCode::from(128u8.saturating_add(n as u8)),
+    }
+}
+
+/// Both ends of the dashboard are a terminal.
+fn on_a_terminal() -> bool {
+    std::io::stdout().is_terminal()
+}
+
+/// `dirtyviz view FILE|-`: the dashboard on a kernel trace when on a
+/// terminal (with `--fit`, beside the model), its screen with
+/// `--snapshot`; otherwise, or with `--summary-json` or `--csv`, the
+/// summary (with `--fit`, the scenario it implies run beside it).
+pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
+    let headless = args.summary_json.is_some() || args.csv.is_some() || args.quiet;
+    if args.snapshot || (!headless && on_a_terminal()) {
+        return dashboard(args);
+    }
+    let a = match &args.file {
+        Some(file) => analyse(file, args.csv.is_some())?,
+        None => super::analyse_example(args.csv.is_some())?,
+    };
     if let Some(path) = &args.csv {
         write_csv(path, &a)?;
     }
@@ -36,7 +63,7 @@ pub fn view(args: &TraceViewArgs) -> Result<(), Error> {
         if !args.quiet {
             print(&format!("{}{}", a.summary.report(), fitted.report()));
         }
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.summary_json {
         write_json(path, &a.summary)?;
@@ -44,11 +71,78 @@ pub fn view(args: &TraceViewArgs) -> Result<(), Error> {
     if !args.quiet {
         print(&a.summary.report());
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
-/// `dirtyviz live`: the running kernel's writeback events, headless.
-pub fn live(args: &LiveArgs) -> Result<(), Error> {
+/// The trace dashboard of `view`, or its screen as text with `--snapshot`.
+fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
+    let presses = match &args.keys {
+        Some(k) => snapshot_keys(k)?,
+        None => Vec::new(),
+    };
+    let side = match &args.file {
+        Some(file) => KernelSide::open(file)?,
+        None => KernelSide::from_text(super::EXAMPLE.0, super::EXAMPLE.1)?,
+    };
+    let model = match args.fit {
+        true => {
+            let f = fit::scenario(&side.summary())?;
+            let assumed = f.not_inferred.iter().map(|a| a.what.clone()).collect();
+            Some(Model::new(f.scenario, assumed)?)
+        }
+        false => None,
+    };
+    let theme = crate::ui::theme::resolve(args.theme);
+    let mut app = TraceApp::new(side, model, theme, crate::app::Marker::Braille);
+    if !args.snapshot {
+        return Ok(exit_code(kernel::run(app, None)?));
+    }
+    app.update(crate::app::Msg::TogglePause);
+    app.seek_to(args.at.unwrap_or(u64::MAX));
+    for key in presses {
+        if let Some(msg) = keys::trace_message(key, app.mode()) {
+            app.update(msg);
+        }
+    }
+    let (width, height) = args.size;
+    kernel::print(&snapshot::text(&kernel::render(&app, width, height)));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The keys of `--keys`, as `dirtyviz snapshot` names them.
+fn snapshot_keys(text: &str) -> Result<Vec<ratatui::crossterm::event::KeyEvent>, Error> {
+    text.split_whitespace()
+        .map(|k| {
+            keys::parse_key(k).ok_or_else(|| {
+                Error::invalid(format!(
+                    "--keys: unknown key `{k}`: expected single characters, space, esc, left, right, home, up, down, pgup, pgdn"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The running kernel's trace_pipe as the dashboard reads it.
+struct Pipe<'a> {
+    session: &'a mut Session,
+    lines: live::Lines,
+    save: Option<Vec<u8>>,
+}
+
+impl Feed for Pipe<'_> {
+    fn lines(&mut self) -> Result<Vec<String>, Error> {
+        self.lines.read(self.session, self.save.as_mut())
+    }
+}
+
+/// `dirtyviz live`: the running kernel's writeback events, on the
+/// dashboard when on a terminal without `--duration`, `--summary-json`
+/// or `--csv`; headless otherwise.
+pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
+    let headless = args.duration.is_some() || args.summary_json.is_some() || args.csv.is_some() || args.quiet;
+    if !headless && on_a_terminal() {
+        return live_dashboard(args);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         signal_hook::flag::register(sig, Arc::clone(&stop))
@@ -94,5 +188,33 @@ pub fn live(args: &LiveArgs) -> Result<(), Error> {
         }
         print(&a.summary.report());
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `dirtyviz live` on the dashboard. The tracefs state is restored
+/// however it ends: q, a signal, an error (and a panic, by the session's
+/// drop).
+fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
+    let fs = live::find_tracefs(args.tracefs.as_deref())?;
+    let mut session = Session::start(fs)?;
+    let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();
+    let mut app =
+        TraceApp::new(KernelSide::live(&pipe_path), None, crate::ui::theme::resolve(args.theme), Default::default());
+    if !session.missing.is_empty() {
+        let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();
+        app.set_note(format!("this kernel lacks {}", missing.join(", ")));
+    }
+    let mut pipe =
+        Pipe { session: &mut session, lines: live::Lines::default(), save: args.save.as_ref().map(|_| Vec::new()) };
+    let ended = kernel::run(app, Some(&mut pipe));
+    let saved = pipe.save.take();
+    let problems = session.restore();
+    if !problems.is_empty() {
+        return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
+    }
+    let exit = ended?;
+    if let (Some(path), Some(bytes)) = (&args.save, &saved) {
+        write_file(path, |w| w.write_all(bytes))?;
+    }
+    Ok(exit_code(exit))
 }

@@ -225,6 +225,39 @@ pub enum Ended {
     Stopped,
 }
 
+/// Complete lines from a trace_pipe, a read at a time.
+#[derive(Debug, Default)]
+pub struct Lines {
+    buf: Vec<u8>,
+    /// The start of a line not yet complete.
+    pending: Vec<u8>,
+}
+
+impl Lines {
+    /// The complete lines `session`'s trace_pipe holds now (none: nothing
+    /// new), each raw line also appended to `save`.
+    pub fn read(&mut self, session: &mut Session, save: Option<&mut Vec<u8>>) -> Result<Vec<String>, Error> {
+        if self.buf.is_empty() {
+            self.buf = vec![0u8; 1 << 16];
+        }
+        let n = session.read(&mut self.buf).map_err(|e| {
+            Error::invalid(format!("{}: read failed: {e}", session.fs.root.join("trace_pipe").display()))
+        })?;
+        self.pending.extend_from_slice(&self.buf[..n]);
+        let complete = self.pending.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let lines: Vec<&[u8]> = self.pending[..complete].split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+        if let Some(out) = save {
+            for line in &lines {
+                out.extend_from_slice(line);
+                out.push(b'\n');
+            }
+        }
+        let text = lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect();
+        self.pending.drain(..complete);
+        Ok(text)
+    }
+}
+
 /// Reads `session`'s trace_pipe into `collector` (and each raw line into
 /// `save`) until `duration` passes or `stop` is set.
 pub fn capture(
@@ -235,9 +268,7 @@ pub fn capture(
     stop: &AtomicBool,
 ) -> Result<Ended, Error> {
     let started = Instant::now();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut pending: Vec<u8> = Vec::new();
-    let pipe = session.fs.root.join("trace_pipe");
+    let mut lines = Lines::default();
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(Ended::Stopped);
@@ -245,21 +276,14 @@ pub fn capture(
         if duration.is_some_and(|d| started.elapsed() >= d) {
             return Ok(Ended::Duration);
         }
-        let n = session.read(&mut buf).map_err(|e| Error::invalid(format!("{}: read failed: {e}", pipe.display())))?;
-        if n == 0 {
+        let read = lines.read(session, save.as_deref_mut())?;
+        if read.is_empty() {
             std::thread::sleep(Duration::from_millis(50));
             continue;
         }
-        pending.extend_from_slice(&buf[..n]);
-        let complete = pending.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        for line in pending[..complete].split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-            collector.line(&String::from_utf8_lossy(line));
-            if let Some(out) = save.as_deref_mut() {
-                out.extend_from_slice(line);
-                out.push(b'\n');
-            }
+        for line in &read {
+            collector.line(line);
         }
-        pending.drain(..complete);
     }
 }
 

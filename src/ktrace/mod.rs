@@ -17,6 +17,7 @@
 //! - [`reader`]: lines to events, counting what is skipped.
 //! - [`summary`], [`series`]: what the events add up to.
 //! - [`fit`]: the scenario a trace implies, run beside it.
+//! - [`side`]: a trace as the dashboard shows it, up to a playhead.
 //! - [`live`]: the running kernel's trace_pipe, restoring tracefs on exit.
 //! - [`command`], [`cli`]: `dirtyviz view` and `dirtyviz live`.
 
@@ -28,6 +29,7 @@ pub mod line;
 pub mod live;
 pub mod reader;
 pub mod series;
+pub mod side;
 pub mod stats;
 pub mod summary;
 
@@ -65,6 +67,11 @@ impl Collector {
         Collector { series: series.then(|| Series::new(false)), ..Collector::default() }
     }
 
+    /// A collector for the dashboard: the rows and every pause.
+    pub fn for_charts() -> Collector {
+        Collector { series: Some(Series::new(true)), ..Collector::default() }
+    }
+
     /// Reads one line.
     pub fn line(&mut self, text: &str) {
         if let Some(e) = self.decoder.line(text) {
@@ -86,38 +93,78 @@ impl Collector {
         })
     }
 
-    /// What was read; an error when it holds no writeback event.
-    pub fn finish(mut self, source: &str) -> Result<Analysis, Error> {
+    /// The rows so far, when kept.
+    pub fn series(&self) -> Option<&Series> {
+        self.series.as_ref()
+    }
+
+    /// An error naming `source` when nothing read was a writeback event.
+    pub fn check(&self, source: &str) -> Result<(), Error> {
         let st = &self.decoder.stats;
-        if st.total_events() == 0 {
-            let what = if st.lines == 0 {
-                "empty".to_string()
-            } else {
-                format!(
-                    "no writeback event in {} lines (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
-                    st.lines
-                )
-            };
-            return Err(Error::invalid(format!("{source}: {what}")));
+        if st.total_events() > 0 {
+            return Ok(());
         }
+        let what = if st.lines == 0 {
+            "empty".to_string()
+        } else {
+            format!(
+                "no writeback event in {} lines (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
+                st.lines
+            )
+        };
+        Err(Error::invalid(format!("{source}: {what}")))
+    }
+
+    /// Closes the rows after the last event (the input is over).
+    pub fn close(&mut self) {
         if let Some(s) = &mut self.series {
             s.finish();
         }
+    }
+
+    /// The summary of what was read so far.
+    pub fn summary(&self, source: &str) -> TraceSummary {
+        self.summarizer.finish(source, &self.decoder)
+    }
+
+    /// What was read; an error when it holds no writeback event.
+    pub fn finish(mut self, source: &str) -> Result<Analysis, Error> {
+        self.check(source)?;
+        self.close();
         let summary = self.summarizer.finish(source, &self.decoder);
         Ok(Analysis { summary, decoder: self.decoder, series: self.series })
     }
 }
 
-/// Reads a trace file, or standard input for `-`.
-pub fn analyse(path: &str, series: bool) -> Result<Analysis, Error> {
-    let mut c = Collector::new(series);
+/// Reads `path` (standard input for `-`) into `c`.
+pub fn read_into(c: &mut Collector, path: &str) -> Result<(), Error> {
     let result = if path == "-" {
         c.read(std::io::stdin().lock())
     } else {
         let f = File::open(path).map_err(|e| Error::invalid(format!("{path}: cannot read: {e}")))?;
         c.read(std::io::BufReader::with_capacity(1 << 16, f))
     };
-    result.map_err(|e| Error::invalid(format!("{path}: read failed: {e}")))?;
+    result.map_err(|e| Error::invalid(format!("{path}: read failed: {e}")))
+}
+
+/// The trace shipped with dirtyviz (`dirtyviz view --example`): its name
+/// and text. Four dd on a Linux 6.18 VM with vm.dirty_bytes 400 MiB.
+pub const EXAMPLE: (&str, &str) = (
+    "linux-6.18-4dd-dirty_bytes-400M.txt",
+    include_str!("../../tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt"),
+);
+
+/// Reads the shipped trace.
+pub fn analyse_example(series: bool) -> Result<Analysis, Error> {
+    let mut c = Collector::new(series);
+    c.read(EXAMPLE.1.as_bytes()).map_err(|e| Error::invalid(format!("{}: {e}", EXAMPLE.0)))?;
+    c.finish(EXAMPLE.0)
+}
+
+/// Reads a trace file, or standard input for `-`.
+pub fn analyse(path: &str, series: bool) -> Result<Analysis, Error> {
+    let mut c = Collector::new(series);
+    read_into(&mut c, path)?;
     c.finish(path)
 }
 

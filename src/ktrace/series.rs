@@ -87,7 +87,8 @@ pub struct Row {
     pub bdis: Vec<BdiRow>,
 }
 
-/// One pause decided by balance_dirty_pages.
+/// One pass of balance_dirty_pages: the pause it decided and what the
+/// task had done.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PausePoint {
     /// When \[s, the trace's clock\].
@@ -96,6 +97,12 @@ pub struct PausePoint {
     pub task: TaskId,
     /// The pause (≤ 0: no sleep) \[ms\].
     pub pause_ms: i64,
+    /// What this call had already slept \[ms\]; 0 when wrapped or absent.
+    pub paused_ms: i64,
+    /// Pages the task dirtied since its last call; 0 when absent.
+    pub dirtied: i64,
+    /// Its nr_dirtied_pause \[pages\], when printed.
+    pub dirtied_pause: Option<i64>,
 }
 
 /// The trace as rows, built while reading.
@@ -192,7 +199,15 @@ impl Series {
             if let Some(p) = e.get(Field::Pause) {
                 b.pause_max_ms = Some(b.pause_max_ms.map_or(p, |m| m.max(p)));
                 if self.keep_pauses {
-                    self.pauses.push(PausePoint { t_s: e.time_s, bdi, task: e.task, pause_ms: p });
+                    self.pauses.push(PausePoint {
+                        t_s: e.time_s,
+                        bdi,
+                        task: e.task,
+                        pause_ms: p,
+                        paused_ms: e.get(Field::Paused).unwrap_or(0).max(0),
+                        dirtied: e.get(Field::Dirtied).unwrap_or(0).max(0),
+                        dirtied_pause: e.get(Field::DirtiedPause),
+                    });
                 }
             }
             self.seen[i].insert(e.task, e.time_s);

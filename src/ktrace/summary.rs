@@ -315,7 +315,7 @@ fn add_bdr(b: &mut BdiAcc, e: &Event) {
 }
 
 /// The kernel release the printed fields point to, with the evidence.
-fn generation(decoder: &Decoder) -> String {
+pub fn generation(decoder: &Decoder) -> String {
     let st = &decoder.stats;
     let bdp = EventKind::BalanceDirtyPages;
     let gds = EventKind::GlobalDirtyState;

@@ -40,7 +40,7 @@ use metric::Metric;
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
-    /// Short id, its place in the teaching order ("00".."15").
+    /// Short id, its place in the teaching order ("00".."16").
     #[serde(deserialize_with = "ranges::name")]
     pub id: String,
     /// Title.
@@ -283,6 +283,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("13-proportions.ron", include_str!("../../lessons/13-proportions.ron")),
     ("14-usb-key.ron", include_str!("../../lessons/14-usb-key.ron")),
     ("15-thousand-dd.ron", include_str!("../../lessons/15-thousand-dd.ron")),
+    ("16-your-own-machine.ron", include_str!("../../lessons/16-your-own-machine.ron")),
 ];
 
 /// Line and column (1-based) of the first `needle` in `text`, else 1:1.

@@ -278,7 +278,7 @@ pub struct ChartData {
 }
 
 impl ChartData {
-    fn new(series: Vec<Series>, x: [f64; 2], y_unit: &'static str) -> ChartData {
+    pub(crate) fn new(series: Vec<Series>, x: [f64; 2], y_unit: &'static str) -> ChartData {
         ChartData {
             series,
             marks: Vec::new(),

@@ -92,6 +92,47 @@ pub const DASHBOARD: Section = Section {
     ],
 };
 
+/// The keys of the dashboard on a kernel trace (`dirtyviz view FILE`,
+/// `dirtyviz live`): the trace plays on its own clock.
+pub const TRACE: Section = Section {
+    title: "kernel trace",
+    bindings: &[
+        bind!("space", [ch(' ') => Msg::TogglePause], "play / pause (live: freeze the screen / follow)", "play"),
+        bind!("← →", [code(KeyCode::Left) => Msg::Seek(-5), code(KeyCode::Right) => Msg::Seek(5)], "seek 5 s back / forward on the trace's clock", "seek"),
+        bind!("Home r", [code(KeyCode::Home) => Msg::Seek(i16::MIN), ch('r') => Msg::Seek(i16::MIN)],
+            "back to the trace's start", ""),
+        bind!(".", [ch('.') => Msg::Step], "forward 100 ms while paused", ""),
+        bind!("] [", [ch(']') => Msg::Faster, ch('>') => Msg::Faster, ch('[') => Msg::Slower, ch('<') => Msg::Slower],
+            "play faster / slower in 1-2-5 steps", "speed"),
+        bind!("b B", [ch('b') => Msg::NextBdi, code(KeyCode::Tab) => Msg::NextBdi,
+            ch('B') => Msg::PrevBdi, code(KeyCode::BackTab) => Msg::PrevBdi],
+            "the next / previous bdi (device number; also Tab, Shift-Tab)", "bdi"),
+        bind!("1-5", [ch('1') => Msg::Zoom(1), ch('2') => Msg::Zoom(2), ch('3') => Msg::Zoom(3),
+            ch('4') => Msg::Zoom(4), ch('5') => Msg::Zoom(5)],
+            "show one chart full screen (again, 0 or Esc: all)", "zoom"),
+        bind!("0 Esc", [ch('0') => Msg::Back, code(KeyCode::Esc) => Msg::Back], "all charts; close the help", ""),
+        bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 60 s, 5 min, the whole trace", "window"),
+        bind!("l", [ch('l') => Msg::LogScale], "log / linear y axis on charts 4 and 5", "log"),
+        bind!("T ↑ ↓", [ch('T') => Msg::FocusTasks, code(KeyCode::Up) => Msg::ScrollTasks(-1),
+            code(KeyCode::Down) => Msg::ScrollTasks(1)],
+            "task table: ↑ ↓ scroll; T focuses it (PgUp PgDn, Esc leaves)", "tasks"),
+        bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
+        bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-trace-<time>.svg here", ""),
+        bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "this help (also F1)", "help"),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C)", "quit"),
+        bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend (fg brings it back)", ""),
+    ],
+};
+
+/// The sections the trace dashboard consults in `mode`, first match wins.
+pub fn trace_sections(mode: Mode) -> &'static [Section] {
+    match mode {
+        Mode::Tasks => &[TASKS, TRACE],
+        Mode::Help => &[HELP_KEYS],
+        _ => &[TRACE],
+    }
+}
+
 /// The keys a lesson adds.
 pub const LESSON: Section = Section {
     title: "lesson",
@@ -187,6 +228,16 @@ pub const HELP: &[Section] = &[DASHBOARD, LESSON, TASKS];
 
 /// The message a key press sends in `mode`, if any.
 pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
+    lookup(key, sections(mode))
+}
+
+/// The message a key press sends in the trace dashboard in `mode`, if any.
+pub fn trace_message(key: KeyEvent, mode: Mode) -> Option<Msg> {
+    lookup(key, trace_sections(mode))
+}
+
+/// The first binding of `key` in `sections`.
+fn lookup(key: KeyEvent, sections: &[Section]) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
         return None;
     }
@@ -195,12 +246,12 @@ pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
         return None;
     }
     let wanted = Key { code: key.code, ctrl };
-    sections(mode).iter().flat_map(|s| s.bindings).flat_map(|b| b.keys).find(|(k, _)| *k == wanted).map(|&(_, msg)| msg)
+    sections.iter().flat_map(|s| s.bindings).flat_map(|b| b.keys).find(|(k, _)| *k == wanted).map(|&(_, msg)| msg)
 }
 
 /// A key as `dirtyviz snapshot --keys` names it: a single character,
 /// `space`, `esc`, `enter`, `tab`, `backtab`, `up`, `down`, `pgup`,
-/// `pgdn`, `backspace`, `f1` or `ctrl-C`.
+/// `pgdn`, `left`, `right`, `home`, `backspace`, `f1` or `ctrl-C`.
 pub fn parse_key(name: &str) -> Option<KeyEvent> {
     let plain = |c| KeyEvent::new(c, KeyModifiers::NONE);
     let code = match name {
@@ -214,6 +265,9 @@ pub fn parse_key(name: &str) -> Option<KeyEvent> {
         "pgup" => KeyCode::PageUp,
         "pgdn" => KeyCode::PageDown,
         "backspace" => KeyCode::Backspace,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "home" => KeyCode::Home,
         "f1" => KeyCode::F(1),
         _ => {
             if let Some(c) = name.strip_prefix("ctrl-").and_then(single_char) {

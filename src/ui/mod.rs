@@ -12,6 +12,7 @@
 //! which the status line shows, and keys still answer at once.
 
 pub mod charts;
+pub mod kernel;
 pub mod keys;
 pub mod lesson;
 pub mod pacing;

@@ -137,7 +137,7 @@ fn speed_text(app: &App) -> String {
 /// Joins `segments` (priority, text) with separators, dropping the least
 /// important until the line fits `width`; the last resort cuts the
 /// highest-priority one with an ellipsis.
-fn fit_segments(segments: &[(u8, String)], width: usize) -> String {
+pub(crate) fn fit_segments(segments: &[(u8, String)], width: usize) -> String {
     let mut keep: Vec<&(u8, String)> = segments.iter().collect();
     let line =
         |keep: &[&(u8, String)]| format!(" {} ", keep.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join(" │ "));
@@ -456,7 +456,7 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
 
 /// Gives every chart in `data` the same y range (and x ranges), so that
 /// the sides of a comparison can be compared by eye.
-fn share_ranges(data: &mut [ChartData]) {
+pub(crate) fn share_ranges(data: &mut [ChartData]) {
     let lo = data.iter().map(|d| d.y[0]).fold(f64::INFINITY, f64::min);
     let hi = data.iter().map(|d| d.y[1]).fold(f64::NEG_INFINITY, f64::max);
     let x_hi = data.iter().map(|d| d.x[1]).fold(f64::NEG_INFINITY, f64::max);
@@ -509,13 +509,19 @@ fn chart_data(ctx: &Ctx, side: &Side, n: u8, width: u16) -> ChartData {
     let app = ctx.app;
     let src = Source::of(side);
     let bdi = app.bdi().min(side.world.bdis().len() - 1);
-    let (window, cols) = (app.window_s(), width.saturating_sub(10));
+    chart_of(&src, n, bdi, app.window_s(), width, app.log_scale())
+}
+
+/// The data of chart `n` (1-5) of `src` on `bdi`, over the window of
+/// `window_s` seconds (`None`: all), for a chart `width` columns wide.
+pub(crate) fn chart_of(src: &Source, n: u8, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
+    let cols = width.saturating_sub(10);
     match n {
-        1 => charts::global_dirty(&src, window, cols),
-        2 => charts::bdi_dirty(&src, bdi, window, cols),
-        3 => charts::pos_ratio(&src, bdi, cols),
-        4 => charts::rates(&src, bdi, window, cols, app.log_scale()),
-        _ => charts::pauses(&src, bdi, window, cols, app.log_scale()),
+        1 => charts::global_dirty(src, window_s, cols),
+        2 => charts::bdi_dirty(src, bdi, window_s, cols),
+        3 => charts::pos_ratio(src, bdi, cols),
+        4 => charts::rates(src, bdi, window_s, cols, log),
+        _ => charts::pauses(src, bdi, window_s, cols, log),
     }
 }
 
@@ -698,13 +704,18 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 // ---- tasks --------------------------------------------------------------------------
 
 fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
-    let t = &ctx.theme;
+    draw_tasks_of(&ctx.theme, side, ctx.app.task_scroll(), ctx.app.tasks_focused(), frame, area);
+}
+
+/// The task table of `side`, scrolled by `scroll` rows, outlined when
+/// `focused`.
+pub(crate) fn draw_tasks_of(t: &Theme, side: &Side, scroll: usize, focused: bool, frame: &mut Frame, area: Rect) {
     let w = &side.world;
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     // Only the rows shown are read: the count was taken with the rates.
     let live = side.task_counts.live;
     let room = area.height.saturating_sub(3) as usize;
-    let first = ctx.app.task_scroll().min(live.saturating_sub(room.max(1)));
+    let first = scroll.min(live.saturating_sub(room.max(1)));
     let narrow = area.width < 46;
     let mut rows: Vec<Row> = w
         .tasks()
@@ -740,7 +751,6 @@ fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     }
     header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
     widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
-    let focused = ctx.app.tasks_focused();
     let title = if first > 0 {
         format!(" {TASKS_TITLE} ({live} live, from {}) ", first + 1)
     } else {
@@ -770,10 +780,9 @@ pub fn help_area(area: Rect) -> Rect {
 
 /// The help's lines: every key, then every legend entry of every chart
 /// with its colour and meaning.
-fn help_lines(ctx: &Ctx) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
-    let t = &ctx.theme;
+fn help_lines(t: &Theme, sections: &[super::keys::Section]) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let mut keys: Vec<Line> = Vec::new();
-    for section in super::keys::HELP {
+    for section in sections {
         keys.push(Line::styled(format!(" {}", section.title), t.title));
         for b in section.bindings {
             keys.push(Line::from(vec![Span::styled(format!("  {:<10}", b.label), t.accent), Span::raw(b.help)]));
@@ -804,19 +813,24 @@ fn help_lines(ctx: &Ctx) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
 }
 
 fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), frame, area);
+}
+
+/// The help over `area`: the keys of `sections` and every chart's legend,
+/// scrolled by `scroll` rows.
+pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
     let r = help_area(area);
     let block = Block::default()
         .borders(Borders::ALL)
-        .border_style(ctx.theme.accent)
-        .title(Span::styled(" help: keys and legends ", ctx.theme.title))
-        .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", ctx.theme.dim))
+        .border_style(t.accent)
+        .title(Span::styled(" help: keys and legends ", t.title))
+        .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", t.dim))
         .style(Style::default());
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
     let two_columns = inner.width >= 150;
-    let (keys, legend) = help_lines(ctx);
-    let scroll = ctx.app.help_scroll();
+    let (keys, legend) = help_lines(t, sections);
     let wrap = Wrap { trim: false };
     if two_columns {
         let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);

@@ -9,6 +9,7 @@ mod exact;
 mod generations;
 mod headless;
 mod ktrace;
+mod kview;
 mod lessons;
 mod plot;
 mod robust;

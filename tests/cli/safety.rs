@@ -388,7 +388,7 @@ fn lessons_opened_at_once_keep_each_others_progress() {
     let data = dir.join("data/dirtyviz");
     std::fs::create_dir_all(&data).expect("data dir");
     std::fs::write(data.join("progress.ron"), PROGRESS).expect("write");
-    let children: Vec<_> = (3..16)
+    let children: Vec<_> = (3..=16)
         .map(|id| {
             dirtyviz()
                 .args(["lesson", &format!("{id:02}")])

@@ -1,0 +1,654 @@
+//! A kernel trace as the dashboard shows it: its rows become the samples
+//! the charts read (pages and pages/s, on the trace's clock counted from
+//! its first event), its throttling passes become pauses and task rows,
+//! and a playhead says how much of it is shown. A file is read whole and
+//! played back (forward, or seeking back); `dirtyviz live` feeds lines as
+//! trace_pipe gives them and the playhead follows.
+//!
+//! ```text
+//!  lines ─► Collector ─► Series rows (100 ms) ─► samples ──┐   playhead
+//!                      └► balance_dirty_pages ─► passes ───┼─► shown: samples up to it,
+//!                                               └► pauses ─┘   pause bins, task states
+//! ```
+//!
+//! A trace holds only what the three tracepoints print. What the charts
+//! draw from elsewhere is missing ([`Coverage`] says so, and from when a
+//! quantity is known); some is rebuilt exactly from what is printed:
+//! freerun from thresh and bg_thresh (or setpoint and limit), bdi_thresh
+//! from wb_setpoint = setpoint × wb_thresh / (thresh + 1), each bdi's
+//! pages dirtied from its dirty_rate. pos_ratio is task_ratelimit /
+//! dirty_ratelimit of the last event, while dirty pages are above freerun
+//! (below it the kernel does not throttle and prints nothing).
+
+use std::collections::VecDeque;
+
+use super::event::EventKind;
+use super::series::{BIN_S, Row};
+use super::summary::TraceSummary;
+use super::{Collector, Error, read_into};
+use crate::pauses::PauseBins;
+use crate::sim::metrics::{BdiSample, PauseRecord, Sample};
+
+/// A quantity the charts draw that a kernel trace may lack, or know only
+/// from some time on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    /// Global dirty + writeback + unstable.
+    Dirty,
+    /// NR_WRITEBACK (+ unstable).
+    Writeback,
+    /// dirty_thresh.
+    Thresh,
+    /// background_thresh.
+    BgThresh,
+    /// The global limit.
+    Limit,
+    /// The global setpoint.
+    Setpoint,
+    /// The freerun ceiling.
+    Freerun,
+    /// Dirtyable memory.
+    Dirtyable,
+    /// A bdi's dirty pages.
+    BdiDirty,
+    /// A bdi's pages under writeback.
+    BdiWriteback,
+    /// A bdi's share of thresh.
+    BdiThresh,
+    /// A bdi's setpoint.
+    BdiSetpoint,
+    /// write_bandwidth.
+    WriteBw,
+    /// avg_write_bandwidth.
+    AvgWriteBw,
+    /// dirty_ratelimit.
+    DirtyRatelimit,
+    /// balanced_dirty_ratelimit.
+    Balanced,
+    /// task_ratelimit.
+    TaskRatelimit,
+    /// Pages dirtied on a bdi (from its dirty rate).
+    Dirtied,
+    /// Pages written by a bdi.
+    Written,
+    /// Tasks writing to a bdi.
+    Tasks,
+    /// The longest pause allowed now.
+    MaxPause,
+    /// Throttling pauses.
+    Pauses,
+}
+
+/// Number of [`Quantity`] values.
+const QUANTITIES: usize = Quantity::Pauses as usize + 1;
+
+impl Quantity {
+    /// The events that print it; empty: no tracepoint does.
+    pub fn events(self) -> &'static [EventKind] {
+        use EventKind::*;
+        use Quantity::*;
+        match self {
+            Dirty | Limit | Setpoint | Freerun => &[GlobalDirtyState, BalanceDirtyPages],
+            Writeback | Thresh | BgThresh => &[GlobalDirtyState],
+            BdiDirty | BdiSetpoint | BdiThresh | Tasks | Pauses => &[BalanceDirtyPages],
+            WriteBw | AvgWriteBw | Balanced | Dirtied => &[BdiDirtyRatelimit],
+            DirtyRatelimit | TaskRatelimit => &[BdiDirtyRatelimit, BalanceDirtyPages],
+            Dirtyable | BdiWriteback | Written | MaxPause => &[],
+        }
+    }
+}
+
+/// When each quantity of a source is first known [ns, the source's
+/// clock]; `None`: never. A simulation knows everything from the start
+/// and has no coverage.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Coverage {
+    /// Global quantities, by [`Quantity`].
+    global: [Option<u64>; QUANTITIES],
+    /// Per bdi quantities, by bdi and [`Quantity`].
+    bdis: Vec<[Option<u64>; QUANTITIES]>,
+}
+
+impl Coverage {
+    /// From when `q` (of `bdi`, for a bdi quantity) is known \[ns\]; `None`: never.
+    pub fn since(&self, q: Quantity, bdi: usize) -> Option<u64> {
+        self.global[q as usize].or_else(|| self.bdis.get(bdi).and_then(|b| b[q as usize]))
+    }
+
+    /// Notes `q` known at `t_ns`, if not known before.
+    fn note(&mut self, q: Quantity, bdi: Option<usize>, t_ns: u64) {
+        let slot = match bdi {
+            None => &mut self.global[q as usize],
+            Some(i) => {
+                if self.bdis.len() <= i {
+                    self.bdis.resize(i + 1, [None; QUANTITIES]);
+                }
+                &mut self.bdis[i][q as usize]
+            }
+        };
+        slot.get_or_insert(t_ns);
+    }
+
+    /// What to enable for the quantities of `qs` never known (on `bdi`):
+    /// `enable writeback:bdi_dirty_ratelimit for write_bw, balanced`.
+    pub fn missing(&self, qs: &[(Quantity, &str)], bdi: usize) -> Option<String> {
+        let mut by_event: Vec<(EventKind, Vec<&str>)> = Vec::new();
+        for &(q, name) in qs {
+            if self.since(q, bdi).is_some() {
+                continue;
+            }
+            let Some(&event) = q.events().first() else { continue };
+            match by_event.iter_mut().find(|(e, _)| *e == event) {
+                Some((_, names)) => names.push(name),
+                None => by_event.push((event, vec![name])),
+            }
+        }
+        let parts: Vec<String> = by_event
+            .into_iter()
+            .map(|(e, names)| format!("enable writeback:{} for {}", e.name(), names.join(", ")))
+            .collect();
+        (!parts.is_empty()).then(|| format!("not in this trace: {}", parts.join("; ")))
+    }
+}
+
+/// One balance_dirty_pages pass, on the side's clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pass {
+    t_ns: u64,
+    task: u32,
+    bdi: u16,
+    pause_ms: i64,
+    dirtied: i64,
+    dirtied_pause: Option<i64>,
+}
+
+/// One row of the task table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskLine {
+    /// comm-pid.
+    pub name: String,
+    /// What kind of writer it is, when known (a simulation's tasks).
+    pub kind: Option<&'static str>,
+    /// The bdi it last wrote to.
+    pub bdi: String,
+    /// Pages it dirtied per second over the last second \[pages/s\].
+    pub rate_pages: f64,
+    /// Its last pause \[ms\].
+    pub pause_ms: f64,
+    /// Its nr_dirtied_pause \[pages\], when printed.
+    pub nr_dirtied_pause: Option<i64>,
+}
+
+/// A task as of the playhead.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct TaskState {
+    /// It has had a pass.
+    seen: bool,
+    bdi: u16,
+    /// Its last pause \[ms\].
+    pause_ms: i64,
+    /// Its nr_dirtied_pause \[pages\], when printed.
+    dirtied_pause: Option<i64>,
+}
+
+/// A task counts in a rate over this window \[ns\].
+const RATE_WINDOW_NS: u64 = 1_000_000_000;
+
+/// A kernel trace, shown up to its playhead.
+#[derive(Debug)]
+pub struct KernelSide {
+    /// Where it comes from: a file name, `-`, or trace_pipe's path.
+    pub source: String,
+    collector: Collector,
+    /// Lines still come (trace_pipe).
+    live: bool,
+    /// Each bdi as the screen names it.
+    labels: Vec<String>,
+    /// Every row so far, as samples.
+    all: Vec<Sample>,
+    rows_done: usize,
+    /// Every balance_dirty_pages pass so far.
+    passes: Vec<Pass>,
+    /// Sleeps and whole calls, in time order; pause in ms (a jiffy of a
+    /// 1000 Hz clock).
+    records: Vec<PauseRecord>,
+    /// Pages each bdi dirtied so far, from its dirty rate \[pages\].
+    dirtied: Vec<f64>,
+    coverage: Coverage,
+    /// The playhead \[ns\].
+    at_ns: u64,
+    /// What is shown: the samples, pauses and tasks up to the playhead.
+    samples: VecDeque<Sample>,
+    pause_log: VecDeque<PauseRecord>,
+    bins: PauseBins,
+    shown_passes: usize,
+    tasks: Vec<TaskState>,
+}
+
+impl KernelSide {
+    fn new(source: &str, collector: Collector, live: bool) -> KernelSide {
+        let mut side = KernelSide {
+            source: source.to_string(),
+            collector,
+            live,
+            labels: Vec::new(),
+            all: Vec::new(),
+            rows_done: 0,
+            passes: Vec::new(),
+            records: Vec::new(),
+            dirtied: Vec::new(),
+            coverage: Coverage::default(),
+            at_ns: 0,
+            samples: VecDeque::new(),
+            pause_log: VecDeque::new(),
+            bins: PauseBins::new(0),
+            shown_passes: 0,
+            tasks: Vec::new(),
+        };
+        side.sync();
+        side
+    }
+
+    /// A trace file (`-`: standard input), read whole; an error when it
+    /// holds no writeback event.
+    pub fn open(path: &str) -> Result<KernelSide, Error> {
+        let mut c = Collector::for_charts();
+        read_into(&mut c, path)?;
+        KernelSide::finished(path, c)
+    }
+
+    /// A trace held in memory (a shipped one), named `name`.
+    pub fn from_text(name: &str, text: &str) -> Result<KernelSide, Error> {
+        let mut c = Collector::for_charts();
+        c.read(text.as_bytes()).map_err(|e| Error::invalid(format!("{name}: {e}")))?;
+        KernelSide::finished(name, c)
+    }
+
+    fn finished(name: &str, mut c: Collector) -> Result<KernelSide, Error> {
+        c.check(name)?;
+        c.close();
+        Ok(KernelSide::new(name, c, false))
+    }
+
+    /// The running kernel's trace, fed line by line ([`KernelSide::feed`]).
+    pub fn live(source: &str) -> KernelSide {
+        KernelSide::new(source, Collector::for_charts(), true)
+    }
+
+    /// Reads lines of a live trace, and brings the samples up to date.
+    pub fn feed<'a>(&mut self, lines: impl IntoIterator<Item = &'a str>) {
+        for line in lines {
+            self.collector.line(line);
+        }
+        self.sync();
+    }
+
+    /// Lines still come.
+    pub fn is_live(&self) -> bool {
+        self.live
+    }
+
+    /// Converts the rows and passes read since the last call.
+    fn sync(&mut self) {
+        let Some(series) = self.collector.series() else { return };
+        let Some(t0) = series.t0 else { return };
+        let bdis = self.collector.decoder.bdis.len();
+        if bdis > self.labels.len() {
+            for name in &self.collector.decoder.bdis[self.labels.len()..] {
+                self.labels.push(if self.live { device_label(name) } else { name.clone() });
+            }
+            self.dirtied.resize(bdis, 0.0);
+            self.tasks.resize(self.collector.decoder.tasks.len(), TaskState::default());
+            let pad = |s: &mut Sample| s.bdis.resize(bdis, empty_bdi());
+            self.all.iter_mut().for_each(pad);
+            self.samples.iter_mut().for_each(pad);
+            self.bins = PauseBins::new(bdis);
+            self.bins.take(&self.pause_log);
+        }
+        let ns = |t_s: f64| ((t_s - t0).max(0.0) * 1e9).round() as u64;
+        for row in &series.rows[self.rows_done..] {
+            let s = sample_of(row, ns(row.t_s), bdis, &mut self.dirtied, &mut self.coverage);
+            self.all.push(s);
+        }
+        self.rows_done = series.rows.len();
+        for p in &series.pauses[self.passes.len()..] {
+            let last = self.records.last().map_or(0, |r| r.t_ns);
+            let t_ns = ns(p.t_s).max(last);
+            self.coverage.note(Quantity::Pauses, Some(p.bdi as usize), t_ns);
+            if p.pause_ms > 0 {
+                let pause = p.pause_ms.min(u32::MAX as i64) as u32;
+                let call = (p.paused_ms + p.pause_ms).min(u32::MAX as i64) as u32;
+                let rec = |pause, call, multi| PauseRecord { t_ns, task: p.task, bdi: p.bdi, pause, call, multi };
+                self.records.push(rec(pause, false, false));
+                self.records.push(rec(call, true, p.paused_ms > 0));
+            }
+            self.passes.push(Pass {
+                t_ns,
+                task: p.task,
+                bdi: p.bdi,
+                pause_ms: p.pause_ms,
+                dirtied: p.dirtied,
+                dirtied_pause: p.dirtied_pause,
+            });
+        }
+        let tasks = self.collector.decoder.tasks.len();
+        if tasks > self.tasks.len() {
+            self.tasks.resize(tasks, TaskState::default());
+        }
+    }
+
+    /// The last time the trace holds \[ns\].
+    pub fn end_ns(&self) -> u64 {
+        self.all.last().map_or(0, |s| s.t_ns)
+    }
+
+    /// The playhead \[ns\].
+    pub fn at_ns(&self) -> u64 {
+        self.at_ns
+    }
+
+    /// Moves the playhead to `t` (at most the end), forward or back.
+    pub fn seek(&mut self, t: u64) {
+        let t = t.min(self.end_ns());
+        if t < self.at_ns {
+            self.samples.clear();
+            self.pause_log.clear();
+            self.bins = PauseBins::new(self.labels.len());
+            self.shown_passes = 0;
+            self.tasks.iter_mut().for_each(|s| *s = TaskState::default());
+        }
+        self.at_ns = t;
+        while let Some(s) = self.all.get(self.samples.len()).filter(|s| s.t_ns <= t) {
+            self.samples.push_back(s.clone());
+        }
+        let before = self.pause_log.len();
+        self.pause_log.extend(self.records[before..].iter().take_while(|r| r.t_ns <= t));
+        if self.pause_log.len() > before {
+            self.bins.take(&self.pause_log);
+        }
+        while let Some(p) = self.passes.get(self.shown_passes).filter(|p| p.t_ns <= t) {
+            if let Some(s) = self.tasks.get_mut(p.task as usize) {
+                *s = TaskState {
+                    seen: true,
+                    bdi: p.bdi,
+                    pause_ms: p.pause_ms,
+                    dirtied_pause: p.dirtied_pause.or(s.dirtied_pause),
+                };
+            }
+            self.shown_passes += 1;
+        }
+    }
+
+    /// The samples up to the playhead, oldest first.
+    pub fn samples(&self) -> &VecDeque<Sample> {
+        &self.samples
+    }
+
+    /// The sleeps and calls up to the playhead (pause in ms).
+    pub fn pause_log(&self) -> &VecDeque<PauseRecord> {
+        &self.pause_log
+    }
+
+    /// The pauses up to the playhead, binned by time (pause in ms).
+    pub fn pauses(&self) -> &PauseBins {
+        &self.bins
+    }
+
+    /// When each quantity is first known.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// The bdis, as the trace names them (device numbers).
+    pub fn bdi_names(&self) -> &[String] {
+        &self.collector.decoder.bdis
+    }
+
+    /// A bdi as the screen names it: `254:0`, live with its device name,
+    /// `254:0 (vda)`.
+    pub fn bdi_label(&self, bdi: usize) -> &str {
+        self.labels.get(bdi).map_or("-", String::as_str)
+    }
+
+    /// The kernel release its printed fields point to.
+    pub fn release(&self) -> String {
+        super::summary::generation(&self.collector.decoder)
+    }
+
+    /// The summary of everything read so far.
+    pub fn summary(&self) -> TraceSummary {
+        self.collector.summary(&self.source)
+    }
+
+    /// What the reader counted: lines, events, skipped lines.
+    pub fn stats(&self) -> &super::reader::ReadStats {
+        &self.collector.decoder.stats
+    }
+
+    /// The trace's own clock at the playhead \[s\].
+    pub fn clock_s(&self) -> Option<f64> {
+        self.collector.series().and_then(|s| s.t0).map(|t0| t0 + self.at_ns as f64 / 1e9)
+    }
+
+    /// Tasks with a throttling pass up to the playhead.
+    pub fn task_count(&self) -> usize {
+        self.tasks.iter().filter(|s| s.seen).count()
+    }
+
+    /// The task table's rows `first..first + n`: each task seen, first
+    /// seen first, with its bdi, its rate over the last second (pages its
+    /// passes report dirtied), last pause and nr_dirtied_pause.
+    pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
+        let shown = &self.passes[..self.shown_passes];
+        let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
+        let recent = &shown[shown.partition_point(|p| p.t_ns <= from)..];
+        let secs = (self.at_ns - from).max(1) as f64 / 1e9;
+        self.tasks
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.seen)
+            .skip(first)
+            .take(n)
+            .map(|(id, s)| {
+                let pages: i64 = recent.iter().filter(|p| p.task as usize == id).map(|p| p.dirtied).sum();
+                TaskLine {
+                    name: self.collector.decoder.tasks[id].to_string(),
+                    kind: None,
+                    bdi: self.collector.decoder.bdis.get(s.bdi as usize).cloned().unwrap_or_default(),
+                    rate_pages: pages as f64 / secs,
+                    pause_ms: s.pause_ms as f64,
+                    nr_dirtied_pause: s.dirtied_pause,
+                }
+            })
+            .collect()
+    }
+
+    /// Median nr_dirtied_pause of the tasks last seen on `bdi` \[pages\].
+    pub fn nr_dirtied_pause(&self, bdi: usize) -> Option<i64> {
+        let v: Vec<f64> = self
+            .tasks
+            .iter()
+            .filter(|s| s.seen && s.bdi as usize == bdi)
+            .filter_map(|s| s.dirtied_pause.map(|p| p as f64))
+            .collect();
+        crate::units::median(v).map(|m| m as i64)
+    }
+}
+
+/// A bdi sample before the bdi is first seen: all unknown.
+pub fn empty_bdi() -> BdiSample {
+    BdiSample {
+        dirty: 0,
+        writeback: 0,
+        unstable: 0,
+        thresh: 0,
+        setpoint: 0,
+        write_bw: 0,
+        avg_write_bw: 0,
+        dirty_ratelimit: 0,
+        balanced_ratelimit: 0,
+        task_ratelimit: 0,
+        pos_ratio: None,
+        dirtied: 0,
+        written: 0,
+        tasks: 0,
+        max_pause: 0,
+    }
+}
+
+/// A row as a sample at `t_ns`, noting what it knows in `cov` and adding
+/// each bdi's pages dirtied over the row to `dirtied`.
+fn sample_of(row: &Row, t_ns: u64, bdis: usize, dirtied: &mut [f64], cov: &mut Coverage) -> Sample {
+    let g = &row.global;
+    let mut known = |q: Quantity, bdi: Option<usize>, v: Option<u64>| {
+        if v.is_some() {
+            cov.note(q, bdi, t_ns);
+        }
+        v.unwrap_or(0)
+    };
+    let (limit, setpoint) = (g.limit, g.setpoint);
+    let freerun = g.freerun().or_else(|| setpoint.zip(limit).map(|(s, l)| (2 * s).saturating_sub(l)));
+    // The bdi lines are drawn against thresh; without global_dirty_state
+    // the limit stands for it.
+    let thresh = g.thresh.or(limit);
+    let mut s = Sample {
+        t_ns,
+        dirty: known(Quantity::Dirty, None, g.dirty),
+        writeback: known(Quantity::Writeback, None, g.writeback),
+        unstable: g.unstable.unwrap_or(0),
+        thresh: thresh.unwrap_or(0),
+        bg_thresh: known(Quantity::BgThresh, None, g.bg_thresh),
+        freerun: known(Quantity::Freerun, None, freerun),
+        setpoint: known(Quantity::Setpoint, None, setpoint),
+        limit: known(Quantity::Limit, None, limit),
+        dirtyable: 0,
+        bdis: Vec::with_capacity(bdis),
+    };
+    if g.thresh.is_some() {
+        cov.note(Quantity::Thresh, None, t_ns);
+    }
+    let above_freerun = g.dirty.zip(freerun).is_some_and(|(d, f)| d > f);
+    for (i, acc) in dirtied.iter_mut().enumerate().take(bdis) {
+        let Some(b) = row.bdis.get(i) else {
+            s.bdis.push(empty_bdi());
+            continue;
+        };
+        let mut known = |q: Quantity, v: Option<u64>| {
+            if v.is_some() {
+                cov.note(q, Some(i), t_ns);
+            }
+            v.unwrap_or(0)
+        };
+        let bdi_thresh = b.setpoint.zip(setpoint).zip(thresh).and_then(|((bs, sp), th)| {
+            (sp > 0).then(|| (bs as u128 * (th as u128 + 1) / sp as u128).min(u64::MAX as u128) as u64)
+        });
+        *acc += b.dirty_rate.unwrap_or(0) as f64 * BIN_S;
+        s.bdis.push(BdiSample {
+            dirty: known(Quantity::BdiDirty, b.dirty),
+            writeback: 0,
+            unstable: 0,
+            thresh: known(Quantity::BdiThresh, bdi_thresh),
+            setpoint: known(Quantity::BdiSetpoint, b.setpoint),
+            write_bw: known(Quantity::WriteBw, b.write_bw),
+            avg_write_bw: known(Quantity::AvgWriteBw, b.avg_write_bw),
+            dirty_ratelimit: known(Quantity::DirtyRatelimit, b.dirty_ratelimit),
+            balanced_ratelimit: known(Quantity::Balanced, b.balanced_ratelimit),
+            task_ratelimit: known(Quantity::TaskRatelimit, b.task_ratelimit),
+            pos_ratio: b.pos_ratio.filter(|_| above_freerun).map(|p| (p * 1024.0).round() as u64),
+            dirtied: known(Quantity::Dirtied, b.dirty_rate.map(|_| acc.round() as u64)),
+            written: 0,
+            tasks: known(Quantity::Tasks, (b.tasks > 0).then_some(b.tasks as u64)) as u32,
+            max_pause: 0,
+        });
+    }
+    s
+}
+
+/// `254:0 (vda)`: a bdi's device number with the name this machine gives
+/// it, when it is a block device here.
+fn device_label(bdi: &str) -> String {
+    let uevent = std::fs::read_to_string(format!("/sys/dev/block/{bdi}/uevent")).unwrap_or_default();
+    match uevent.lines().find_map(|l| l.strip_prefix("DEVNAME=")) {
+        Some(dev) if bdi.split(':').all(|p| p.chars().all(|c| c.is_ascii_digit())) => format!("{bdi} ({dev})"),
+        _ => bdi.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GDS: &str = "dirty=100 writeback=20 bg_thresh=1000 thresh=2000 limit=2000";
+
+    fn side(text: &str) -> KernelSide {
+        KernelSide::from_text("t", text).expect("a trace")
+    }
+
+    #[test]
+    fn rows_become_samples_and_what_is_missing_is_never_known() {
+        let k = side(&format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n\
+             a-1 [000] 10.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=4 pause=12\n\
+             a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=256 written=128\n"
+        ));
+        assert_eq!(k.end_ns(), 400_000_000);
+        let cov = k.coverage();
+        assert_eq!(cov.since(Quantity::Thresh, 0), Some(100_000_000));
+        assert_eq!(cov.since(Quantity::BdiSetpoint, 0), Some(100_000_000));
+        assert_eq!(cov.since(Quantity::WriteBw, 0), None, "no bdi_dirty_ratelimit event");
+        assert_eq!(cov.since(Quantity::MaxPause, 0), None);
+        let note = cov.missing(&[(Quantity::WriteBw, "write_bw"), (Quantity::Balanced, "balanced")], 0);
+        assert_eq!(
+            note.as_deref(),
+            Some("not in this trace: enable writeback:bdi_dirty_ratelimit for write_bw, balanced")
+        );
+        let s = &k.all[0];
+        // freerun (2000 + 1000) / 2; bdi_thresh from bdi_setpoint 875 = 1750 × bdi_thresh / 2001.
+        assert_eq!((s.freerun, s.setpoint, s.limit), (1500, 1750, 2000));
+        assert_eq!(s.bdis[0].thresh, 875 * 2001 / 1750);
+        assert_eq!(s.bdis[0].pos_ratio, Some(512), "task_ratelimit / dirty_ratelimit above freerun");
+        assert_eq!((s.bdis[0].dirty_ratelimit, s.bdis[0].task_ratelimit), (1024, 512), "KB/s to pages/s");
+    }
+
+    #[test]
+    fn the_playhead_shows_what_came_before_it_and_seeks_back() {
+        let mut k = side(&format!(
+            "a-1 [000] 1.00: global_dirty_state: {GDS} dirtied=0 written=0\n\
+             a-1 [000] 1.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=64 dirtied_pause=32 paused=4 pause=12\n\
+             b-2 [001] 1.25: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=16 paused=0 pause=0\n\
+             a-1 [000] 1.50: global_dirty_state: {GDS} dirtied=0 written=0\n"
+        ));
+        k.seek(200_000_000);
+        assert_eq!(k.samples().len(), 2);
+        assert_eq!((k.pause_log().len(), k.task_count()), (2, 1), "one sleep and its call; b not yet");
+        let call = k.pause_log()[1];
+        assert!(call.call && call.multi && call.pause == 16, "{call:?}");
+        let lines = k.task_lines(0, 10);
+        assert_eq!((lines[0].name.as_str(), lines[0].bdi.as_str()), ("a-1", "8:0"));
+        assert_eq!((lines[0].pause_ms, lines[0].nr_dirtied_pause), (12.0, Some(32)));
+        // 64 pages in the 0.2 s shown.
+        assert_eq!(lines[0].rate_pages, 320.0);
+        k.seek(10_000_000_000);
+        assert_eq!(k.at_ns(), k.end_ns(), "the playhead stops at the end");
+        assert_eq!(k.task_count(), 2);
+        k.seek(100_000_000);
+        assert_eq!((k.samples().len(), k.pause_log().len(), k.task_count()), (1, 2, 1));
+        assert_eq!(k.pauses().total(0, 0, 1_000_000_000).sleep_max, 12);
+    }
+
+    #[test]
+    fn a_live_trace_grows_and_pads_bdis_seen_late() {
+        let mut k = KernelSide::live("trace_pipe");
+        assert_eq!(k.end_ns(), 0);
+        k.feed([format!("a-1 [000] 5.00: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
+        k.feed([
+            "a-1 [000] 5.30: bdi_dirty_ratelimit: bdi 8:16: write_bw=40960 awrite_bw=40960 dirty_rate=40960 dirty_ratelimit=10240 task_ratelimit=10240 balanced_dirty_ratelimit=10240",
+        ]);
+        assert_eq!(k.all.len(), 3);
+        assert!(k.all.iter().all(|s| s.bdis.len() == 1), "earlier samples padded");
+        assert_eq!(k.coverage().since(Quantity::WriteBw, 0), None, "its row is not closed yet");
+        k.feed([format!("a-1 [000] 5.45: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
+        assert_eq!(k.coverage().since(Quantity::WriteBw, 0), Some(400_000_000));
+        assert_eq!(k.all[3].bdis[0].avg_write_bw, 10240);
+    }
+}

@@ -1,0 +1,1127 @@
+//! The dashboard on a kernel trace: `dirtyviz view FILE` plays a trace
+//! on its own clock, `dirtyviz live` follows the running kernel, and
+//! `dirtyviz view FILE --fit` sets the trace (A) beside the simulation of
+//! the scenario it implies (B).
+//!
+//! ```text
+//! ┌ status: trace, t on the trace's clock, speed, PLAYING / LIVE ───────┐
+//! │ 1 global dirty  │ 2 bdi dirty │ trace      │   compare (--fit):      │
+//! │─────────────────┼─────────────┤ thresholds │   A kernel │ B model    │
+//! │ 3 pos_ratio     │ 4 rates     │ bdi rates  │   chart 1  │ chart 1    │
+//! │─────────────────┴───────┬─────┴────────────│   chart 4  │ chart 4    │
+//! │ 5 pauses                │ tasks            │   chart 5  │ chart 5    │
+//! └ keys ────────────────────────── ? help q quit ──────────────────────┘
+//! ```
+//!
+//! The charts are the simulation's ([`super::charts`], drawn by
+//! [`super::plot`]) fed from [`KernelSide`]: what the trace never prints
+//! (a bdi's writeback pages, max_pause, dirtyable memory) is left out, a
+//! line is drawn only from when its quantity is known, and a chart whose
+//! quantities are missing says which event to enable.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{self, Event};
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::iterator::Signals;
+
+use super::charts::{ChartData, Kernel, Source};
+use super::keys::{self, Section};
+use super::plot::{self, Look, Title};
+use super::theme::Theme;
+use super::view::{self, MIN_SIZE, SHORT_TITLES, TITLES, fit_segments, share_ranges};
+use crate::app::{Marker, Mode, Msg, Request, SPEEDS, ThemeKind, WINDOWS, window_name};
+use crate::error::Error;
+use crate::ktrace::side::{KernelSide, Quantity};
+use crate::lesson::check::show;
+use crate::session::{Session, SessionOptions, Side, bdi_label};
+use crate::sim::config::Legacy;
+use crate::sim::metrics::Sample;
+use crate::units::mib;
+
+/// The kernel a trace's charts are drawn for: the whole series in use
+/// (every kernel since 3.2 throttles by pos_ratio and dirty_ratelimit).
+const TRACE_KERNEL: Kernel = Kernel { patches: 11, legacy: Legacy::Linux31 };
+
+/// Pauses in a trace are milliseconds: a 1000 Hz clock.
+const TRACE_HZ: u64 = 1000;
+
+/// The playhead moves by this much on `.` \[ns\].
+const STEP_NS: u64 = 100_000_000;
+
+/// The simulation set beside a trace (`--fit`), advanced to its playhead.
+pub struct Model {
+    session: Session,
+    /// What the fit could not infer from the trace, by name.
+    assumed: Vec<String>,
+}
+
+impl Model {
+    /// The simulation of `scenario`, labelled B; `assumed` names what was
+    /// not inferred.
+    pub fn new(scenario: crate::scenario::Scenario, assumed: Vec<String>) -> Result<Model, Error> {
+        let mut session = Session::new(scenario, None, SessionOptions::default())?;
+        let level = crate::session::level_name(session.world().patches(), session.world().legacy());
+        session.sides[0].label = format!("B model: the fitted scenario, {level}");
+        Ok(Model { session, assumed })
+    }
+
+    fn side(&self) -> &Side {
+        &self.session.sides[0]
+    }
+
+    /// Brings the simulation to `t` \[ns\], restarting it when `t` is behind.
+    fn go_to(&mut self, t: u64) {
+        if t < self.session.sim_ns {
+            // A world runs forward only; going back runs it again.
+            let label = self.session.sides[0].label.clone();
+            if self.session.build().is_err() {
+                return;
+            }
+            self.session.sides[0].label = label;
+        }
+        self.session.advance_to(t);
+    }
+}
+
+/// The trace dashboard's model: the trace, its playhead and what is shown.
+pub struct TraceApp {
+    side: KernelSide,
+    model: Option<Model>,
+    paused: bool,
+    /// Index into [`SPEEDS`].
+    speed: usize,
+    bdi: usize,
+    zoom: Option<u8>,
+    help: bool,
+    help_scroll: u16,
+    /// Index into [`WINDOWS`].
+    window: usize,
+    theme: ThemeKind,
+    marker: Marker,
+    log_scale: bool,
+    tasks_focus: bool,
+    task_scroll: usize,
+    quit: bool,
+    dirty: bool,
+    note: String,
+    requests: Vec<Request>,
+    /// Playhead time not yet moved by, below a nanosecond \[ns\].
+    carry: f64,
+}
+
+impl TraceApp {
+    /// The dashboard on `side`, with `model` beside it when given: a file
+    /// plays from its start, a live trace follows its end.
+    pub fn new(side: KernelSide, model: Option<Model>, theme: ThemeKind, marker: Marker) -> TraceApp {
+        let mut app = TraceApp {
+            side,
+            model,
+            paused: false,
+            speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
+            bdi: 0,
+            zoom: None,
+            help: false,
+            help_scroll: 0,
+            window: WINDOWS.len() - 1,
+            theme,
+            marker,
+            log_scale: false,
+            tasks_focus: false,
+            task_scroll: 0,
+            quit: false,
+            dirty: true,
+            note: String::new(),
+            requests: Vec::new(),
+            carry: 0.0,
+        };
+        if app.side.is_live() {
+            app.window = 0;
+            app.note = "waiting for writeback events: write to a disk (dd) to see some".into();
+        }
+        app.seek_to(0);
+        app
+    }
+
+    /// The trace.
+    pub fn side(&self) -> &KernelSide {
+        &self.side
+    }
+
+    /// What the keys drive now.
+    pub fn mode(&self) -> Mode {
+        if self.help {
+            Mode::Help
+        } else if self.tasks_focus {
+            Mode::Tasks
+        } else {
+            Mode::Normal
+        }
+    }
+
+    /// The user asked to leave.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Something changed since the last call.
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Asks for a redraw.
+    pub fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    /// What the terminal was asked to do, oldest first.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.requests)
+    }
+
+    /// The status line's note.
+    pub fn set_note(&mut self, note: impl Into<String>) {
+        self.note = note.into();
+        self.dirty = true;
+    }
+
+    /// The palette.
+    pub fn theme(&self) -> ThemeKind {
+        self.theme
+    }
+
+    /// The charts' window \[s\]; `None`: the whole trace.
+    pub fn window_s(&self) -> Option<u64> {
+        WINDOWS[self.window]
+    }
+
+    /// The bdi charts 2-5 show.
+    pub fn bdi(&self) -> usize {
+        self.bdi.min(self.side.bdi_names().len().saturating_sub(1))
+    }
+
+    /// Play stopped (a live trace: the screen frozen).
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Moves the playhead to `t` \[ns\] (at most the trace's end), and the
+    /// model with it.
+    pub fn seek_to(&mut self, t: u64) {
+        self.side.seek(t);
+        let at = self.side.at_ns();
+        if let Some(m) = &mut self.model {
+            m.go_to(at);
+        }
+        self.dirty = true;
+    }
+
+    /// Lines read from a live trace: shown at once unless frozen.
+    pub fn feed<'a>(&mut self, lines: impl IntoIterator<Item = &'a str>) {
+        let before = self.side.end_ns();
+        self.side.feed(lines);
+        if before == 0 && self.side.end_ns() > 0 && self.note.starts_with("waiting") {
+            self.note.clear();
+        }
+        if !self.paused {
+            self.seek_to(self.side.end_ns());
+        }
+    }
+
+    /// Plays `wall` of wall time at the speed asked for.
+    pub fn tick(&mut self, wall: Duration) {
+        if self.paused || self.side.is_live() {
+            return;
+        }
+        let (at, end) = (self.side.at_ns(), self.side.end_ns());
+        if at >= end {
+            self.paused = true;
+            self.set_note("end of the trace: space plays it again, ← seeks back");
+            return;
+        }
+        let speed = SPEEDS[self.speed];
+        let t = if speed.is_finite() {
+            self.carry += wall.as_nanos() as f64 * speed;
+            let whole = self.carry.floor();
+            self.carry -= whole;
+            at.saturating_add(whole as u64)
+        } else {
+            end
+        };
+        self.seek_to(t.min(end));
+    }
+
+    /// Applies what the user asked for.
+    pub fn update(&mut self, msg: Msg) {
+        self.dirty = true;
+        let bdis = self.side.bdi_names().len().max(1);
+        let at = self.side.at_ns();
+        match msg {
+            Msg::Quit => self.quit = true,
+            Msg::TogglePause => {
+                let live = self.side.is_live();
+                if self.paused && !live && at >= self.side.end_ns() {
+                    self.seek_to(0);
+                }
+                self.paused = !self.paused;
+                if live && !self.paused {
+                    self.seek_to(self.side.end_ns());
+                }
+            }
+            Msg::Step => {
+                self.paused = true;
+                self.seek_to(at + STEP_NS);
+            }
+            Msg::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Msg::Slower => self.speed = self.speed.saturating_sub(1),
+            Msg::NextBdi => self.bdi = (self.bdi() + 1) % bdis,
+            Msg::PrevBdi => self.bdi = (self.bdi() + bdis - 1) % bdis,
+            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
+            Msg::Back => {
+                if self.help {
+                    self.help = false;
+                } else if self.tasks_focus {
+                    self.tasks_focus = false;
+                } else {
+                    self.zoom = None;
+                }
+            }
+            Msg::Window => {
+                self.window = (self.window + 1) % WINDOWS.len();
+                self.note = match self.window_s() {
+                    Some(s) => format!("chart window: {}", window_name(s)),
+                    None => "chart window: the whole trace".into(),
+                };
+            }
+            Msg::Help => {
+                self.help = !self.help;
+                self.help_scroll = 0;
+            }
+            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
+            Msg::Theme => {
+                self.theme = match self.theme {
+                    ThemeKind::Dark => ThemeKind::Light,
+                    ThemeKind::Light => ThemeKind::Dark,
+                    ThemeKind::Mono => ThemeKind::Mono,
+                };
+            }
+            Msg::LogScale => self.log_scale = !self.log_scale,
+            Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
+            Msg::ScrollTasks(rows) => {
+                let last = self.side.task_count().saturating_sub(1);
+                self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(last);
+            }
+            Msg::Seek(secs) => {
+                let t = if secs == i16::MIN {
+                    0
+                } else if secs < 0 {
+                    at.saturating_sub(secs.unsigned_abs() as u64 * 1_000_000_000)
+                } else {
+                    at.saturating_add(secs as u64 * 1_000_000_000)
+                };
+                // Seeking a live trace freezes it, until it is at its end again.
+                if self.side.is_live() {
+                    self.paused = t < self.side.end_ns();
+                }
+                self.seek_to(t);
+            }
+            Msg::Snapshot => self.requests.push(Request::SaveSvg),
+            Msg::Suspend => self.requests.push(Request::Suspend),
+            Msg::Reset => self.seek_to(0),
+            Msg::AddDd
+            | Msg::RemoveDd
+            | Msg::DirtyRatio(_)
+            | Msg::BackgroundRatio(_)
+            | Msg::Memory(_)
+            | Msg::Patches(_)
+            | Msg::Compare
+            | Msg::Lesson(_) => {
+                self.note = "a kernel trace is read, not run: that key changes a simulation".into();
+            }
+        }
+    }
+}
+
+// ---- the terminal -------------------------------------------------------------------
+
+/// Longest wait between two looks at the clock, the keys and trace_pipe.
+const FRAME: Duration = Duration::from_millis(50);
+
+/// Where a live dashboard's lines come from.
+pub trait Feed {
+    /// The complete lines waiting now (none: nothing new).
+    fn lines(&mut self) -> Result<Vec<String>, Error>;
+}
+
+/// Runs the trace dashboard until the user quits, a signal ends it or
+/// `feed` fails. The terminal is restored on every way out, a panic too
+/// ([`crate::crash`]).
+pub fn run(mut app: TraceApp, mut feed: Option<&mut dyn Feed>) -> Result<super::Exit, Error> {
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
+    let mut terminal = super::take_terminal().map_err(Error::Terminal)?;
+    crate::crash::dashboard_started(None);
+    let result = run_loop(&mut app, &mut terminal, &mut feed, &mut signals);
+    super::restore_terminal();
+    crate::crash::dashboard_ended();
+    signals.handle().close();
+    result
+}
+
+fn run_loop(
+    app: &mut TraceApp,
+    terminal: &mut ratatui::DefaultTerminal,
+    feed: &mut Option<&mut dyn Feed>,
+    signals: &mut Signals,
+) -> Result<super::Exit, Error> {
+    let io = Error::Terminal;
+    let mut last = Instant::now();
+    loop {
+        for signal in signals.pending() {
+            match signal {
+                SIGTSTP => {
+                    super::suspend(terminal).map_err(io)?;
+                    app.mark_dirty();
+                }
+                SIGCONT => {
+                    super::reclaim_terminal(terminal).map_err(io)?;
+                    app.mark_dirty();
+                }
+                n => return Ok(super::Exit::Signal(n)),
+            }
+        }
+        while event::poll(Duration::ZERO).map_err(io)? {
+            handle_event(app, event::read().map_err(io)?);
+        }
+        for request in app.take_requests() {
+            match request {
+                Request::Suspend => {
+                    super::suspend(terminal).map_err(io)?;
+                    app.mark_dirty();
+                }
+                Request::SaveSvg => {
+                    let size = terminal.size().map_err(io)?;
+                    let note = match save_svg(app, size.width, size.height) {
+                        Ok(path) => format!("saved {path}"),
+                        Err(e) => format!("not saved: {e}"),
+                    };
+                    app.set_note(note);
+                }
+            }
+        }
+        if app.quit_requested() {
+            return Ok(super::Exit::Quit);
+        }
+        if let Some(f) = feed.as_deref_mut() {
+            let lines = f.lines()?;
+            if !lines.is_empty() {
+                app.feed(lines.iter().map(String::as_str));
+            }
+        }
+        let now = Instant::now();
+        app.tick(now - last);
+        last = now;
+        let frame_start = Instant::now();
+        if app.take_dirty() {
+            terminal.draw(|f| draw(app, f)).map_err(io)?;
+        }
+        let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
+        if event::poll(wait).map_err(io)? {
+            handle_event(app, event::read().map_err(io)?);
+        }
+    }
+}
+
+fn handle_event(app: &mut TraceApp, event: Event) {
+    match event {
+        Event::Key(key) => {
+            if let Some(msg) = keys::trace_message(key, app.mode()) {
+                app.update(msg);
+            }
+        }
+        Event::Resize(..) => app.mark_dirty(),
+        _ => {}
+    }
+}
+
+/// The screen `app` shows in a `width` x `height` terminal.
+pub fn render(app: &TraceApp, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
+    terminal.draw(|f| draw(app, f)).expect("drawing into memory does not fail");
+    terminal.backend().buffer().clone()
+}
+
+/// Saves the screen as `dirtyviz-trace-<t>s.svg` in the working
+/// directory, never over an existing file; returns the name written.
+fn save_svg(app: &TraceApp, width: u16, height: u16) -> Result<String, Error> {
+    let name = format!("dirtyviz-trace-{:.1}s.svg", app.side.at_ns() as f64 / 1e9);
+    let mut path = std::path::PathBuf::from(&name);
+    let mut n = 2;
+    while path.exists() {
+        path = std::path::PathBuf::from(name.replace(".svg", &format!("-{n}.svg")));
+        n += 1;
+    }
+    super::snapshot::write_file(&path, &super::snapshot::svg(&render(app, width, height), app.theme))?;
+    Ok(path.display().to_string())
+}
+
+/// Writes `text` to standard output; a reader that went away is not an error.
+pub fn print(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+// ---- drawing ------------------------------------------------------------------------
+
+struct Ctx<'a> {
+    app: &'a TraceApp,
+    theme: Theme,
+    marker: ratatui::symbols::Marker,
+}
+
+impl Ctx<'_> {
+    fn look(&self) -> Look<'_> {
+        Look { theme: &self.theme, marker: self.marker }
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(app: &TraceApp, frame: &mut Frame) {
+    let ctx = Ctx { app, theme: Theme::new(app.theme), marker: view::marker(app.marker) };
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let text = vec![
+            Line::styled("terminal too small", ctx.theme.warn),
+            Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
+            Line::styled("q quits", ctx.theme.dim),
+        ];
+        frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let [status, body, hints] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    draw_status(&ctx, frame, status);
+    draw_hints(&ctx, frame, hints);
+    if app.model.is_some() {
+        draw_compare(&ctx, frame, body);
+    } else {
+        draw_body(&ctx, frame, body);
+    }
+    if app.help {
+        view::draw_help_of(&ctx.theme, HELP, app.help_scroll, frame, area);
+    }
+}
+
+/// The sections the help explains.
+const HELP: &[Section] = &[keys::TRACE, keys::TASKS];
+
+fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let k = &app.side;
+    let state = if k.is_live() {
+        if app.paused { "FROZEN" } else { "LIVE" }
+    } else if k.at_ns() >= k.end_ns() {
+        "END"
+    } else if app.paused {
+        "PAUSED"
+    } else {
+        "playing"
+    };
+    let speed = SPEEDS[app.speed];
+    let speed = if !speed.is_finite() {
+        "max".to_string()
+    } else if speed >= 1.0 {
+        format!("{speed:.0}×")
+    } else {
+        format!("{speed:.1}×")
+    };
+    let window = app.window_s().map_or("window: whole trace".into(), |s| format!("window {}", window_name(s)));
+    let time = if k.is_live() {
+        format!("t {:.1} s", k.at_ns() as f64 / 1e9)
+    } else {
+        format!("t {:.1} / {:.1} s", k.at_ns() as f64 / 1e9, k.end_ns() as f64 / 1e9)
+    };
+    let mut segments = vec![
+        (2, "dirtyviz".to_string()),
+        (4, format!("trace {}", short_source(&k.source))),
+        (9, time),
+        (7, if k.is_live() { "live".to_string() } else { speed }),
+        (8, state.to_string()),
+        (5, window),
+        (6, format!("bdi {}", k.bdi_label(app.bdi()))),
+        (3, k.release()),
+    ];
+    if let Some(c) = k.clock_s() {
+        segments.push((1, format!("trace clock {c:.3} s")));
+    }
+    let skipped = k.stats().skipped();
+    if skipped > 0 {
+        segments.push((3, format!("{skipped} lines skipped")));
+    }
+    if !app.note.is_empty() {
+        segments.push((10, app.note.clone()));
+    }
+    let style = if app.paused { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
+    frame.render_widget(Paragraph::new(fit_segments(&segments, area.width as usize)).style(style), area);
+}
+
+/// The file name of a trace's path.
+fn short_source(source: &str) -> &str {
+    source.rsplit('/').next().unwrap_or(source)
+}
+
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let t = &ctx.theme;
+    let sections = keys::trace_sections(ctx.app.mode());
+    let fixed = [("?", "help"), ("q", "quit")];
+    let room = (area.width as usize).saturating_sub(15);
+    let (mut spans, mut used) = (Vec::new(), 0);
+    for b in sections.iter().flat_map(|s| s.bindings) {
+        let what = if ctx.app.mode() == Mode::Normal { b.hint } else { b.help };
+        if what.is_empty() || matches!(b.label, "q" | "?") {
+            continue;
+        }
+        let what = what.split([',', '(']).next().unwrap_or(what).trim();
+        let w = b.label.chars().count() + what.chars().count() + 2;
+        if used + w > room {
+            break;
+        }
+        spans.push(Span::styled(format!(" {}", b.label), t.accent));
+        spans.push(Span::styled(format!(" {what}"), t.dim));
+        used += w;
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let mut right = Vec::new();
+    for (k, what) in fixed {
+        right.push(Span::styled(format!(" {k}"), t.accent));
+        right.push(Span::styled(format!(" {what}"), t.dim));
+    }
+    right.push(Span::raw(" "));
+    frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
+}
+
+/// Something a body area holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Panel {
+    Chart(u8),
+    Tasks,
+}
+
+fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    if let Some(n) = app.zoom {
+        let [strip, rest] = strip_split(ctx, area);
+        draw_strip(ctx, frame, strip);
+        let panels = if app.tasks_focus { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
+        draw_panels(ctx, &panels, frame, rest);
+    } else if area.width >= 140 && area.height >= 38 {
+        let [top, bottom] = Layout::vertical([Constraint::Percentage(68), Constraint::Percentage(32)]).areas(area);
+        let [charts, info] = Layout::horizontal([Constraint::Min(0), Constraint::Length(36)]).areas(top);
+        draw_panels(ctx, &[Panel::Chart(1), Panel::Chart(2), Panel::Chart(3), Panel::Chart(4)], frame, charts);
+        draw_info(ctx, frame, info);
+        let [c5, tasks] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(bottom);
+        draw_chart(ctx, 5, frame, c5);
+        draw_tasks(ctx, frame, tasks);
+    } else if area.width >= 80 && area.height >= 22 {
+        let [strip, rest] = strip_split(ctx, area);
+        draw_strip(ctx, frame, strip);
+        let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
+        if rest.height >= 24 || app.tasks_focus {
+            panels.push(Panel::Chart(5));
+        }
+        if app.tasks_focus {
+            panels.push(Panel::Tasks);
+        }
+        draw_panels(ctx, &panels, frame, rest);
+    } else {
+        let panels = if app.tasks_focus { vec![Panel::Tasks] } else { vec![Panel::Chart(1)] };
+        draw_panels(ctx, &panels, frame, area);
+    }
+}
+
+/// Lays out `panels` as the simulation's dashboard does: a grid of four,
+/// a fifth below.
+fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
+    let rects: Vec<Rect> = match panels.len() {
+        0 => Vec::new(),
+        1 => vec![area],
+        2 => Layout::vertical([Constraint::Percentage(60), Constraint::Min(0)]).split(area).to_vec(),
+        n => {
+            let rows_of_two = (n.min(4)).div_ceil(2);
+            let mut rows = vec![Constraint::Ratio(1, rows_of_two as u32); rows_of_two];
+            if n > 4 {
+                rows = vec![Constraint::Ratio(3, 8), Constraint::Ratio(3, 8), Constraint::Ratio(2, 8)];
+            }
+            let bands = Layout::vertical(rows).split(area);
+            let mut v = Vec::new();
+            for (i, band) in bands.iter().enumerate() {
+                let left = n - 2 * i;
+                if i < rows_of_two && left >= 2 {
+                    let halves = Layout::horizontal([Constraint::Percentage(55), Constraint::Min(0)]).split(*band);
+                    v.extend(halves.iter());
+                } else if i >= rows_of_two && n > 5 {
+                    let halves = Layout::horizontal([Constraint::Percentage(62), Constraint::Min(0)]).split(*band);
+                    v.extend(halves.iter());
+                } else {
+                    v.push(*band);
+                }
+            }
+            v
+        }
+    };
+    for (panel, r) in panels.iter().zip(rects) {
+        match panel {
+            Panel::Chart(n) => draw_chart(ctx, *n, frame, r),
+            Panel::Tasks => draw_tasks(ctx, frame, r),
+        }
+    }
+}
+
+/// The source the charts read from a trace.
+fn trace_source(side: &KernelSide) -> Source<'_> {
+    Source { samples: side.samples(), pauses: side.pauses(), hz: TRACE_HZ, kernel: TRACE_KERNEL }
+}
+
+/// What each chart draws that a trace may lack, with the names a notice
+/// gives them.
+const CHART_QUANTITIES: [&[(Quantity, &str)]; 5] = [
+    &[
+        (Quantity::Dirty, "dirty"),
+        (Quantity::Writeback, "writeback"),
+        (Quantity::BgThresh, "bg_thresh"),
+        (Quantity::Thresh, "thresh"),
+        (Quantity::Setpoint, "setpoint"),
+        (Quantity::Limit, "limit"),
+    ],
+    &[(Quantity::BdiDirty, "bdi_dirty"), (Quantity::BdiSetpoint, "bdi_setpoint")],
+    &[(Quantity::BdiDirty, "bdi_dirty"), (Quantity::Setpoint, "setpoint"), (Quantity::TaskRatelimit, "pos_ratio")],
+    &[
+        (Quantity::WriteBw, "write_bw"),
+        (Quantity::AvgWriteBw, "awrite_bw"),
+        (Quantity::DirtyRatelimit, "dirty_ratelimit"),
+        (Quantity::Balanced, "balanced"),
+        (Quantity::TaskRatelimit, "task_ratelimit"),
+    ],
+    &[(Quantity::Pauses, "pauses")],
+];
+
+/// The quantity series `name` of chart `n` draws, when a trace may lack it.
+fn quantity_of(n: u8, name: &str) -> Option<Quantity> {
+    Some(match (n, name) {
+        (1, "dirty") => Quantity::Dirty,
+        (1, "writeback+unstable") => Quantity::Writeback,
+        (1, "thresh") => Quantity::Thresh,
+        (1, "bg_thresh") => Quantity::BgThresh,
+        (1, "limit") => Quantity::Limit,
+        (1, "setpoint") => Quantity::Setpoint,
+        (1, "freerun") => Quantity::Freerun,
+        (2, "bdi_dirty") => Quantity::BdiDirty,
+        (2, "bdi_setpoint") => Quantity::BdiSetpoint,
+        (2, "bdi_thresh") => Quantity::BdiThresh,
+        (4, "write_bw") => Quantity::WriteBw,
+        (4, "avg_write_bw" | "write_bw/N") => Quantity::AvgWriteBw,
+        (4, "dirtied/N") => Quantity::Dirtied,
+        (4, "balanced") => Quantity::Balanced,
+        (4, "task_ratelimit") => Quantity::TaskRatelimit,
+        (4, "dirty_ratelimit") => Quantity::DirtyRatelimit,
+        _ => return None,
+    })
+}
+
+/// Chart `n` of a trace on `bdi`: the simulation's chart, less what no
+/// tracepoint prints, each line from when its quantity is known, and a
+/// notice naming the events to enable for what is missing.
+pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
+    if n > 1 && side.bdi_names().is_empty() {
+        let mut data = ChartData::new(Vec::new(), [0.0, 1.0], "");
+        data.notice = Some("no bdi yet: a balance_dirty_pages or bdi_dirty_ratelimit event names one".into());
+        return data;
+    }
+    let mut data = view::chart_of(&trace_source(side), n, bdi, window_s, width, log);
+    // No tracepoint prints a bdi's writeback pages or max_pause.
+    data.series.retain(|s| !matches!((n, s.name), (2, "writeback") | (5, "max_pause")));
+    let cov = side.coverage();
+    for s in &mut data.series {
+        let Some(q) = quantity_of(n, s.name) else { continue };
+        let since = cov.since(q, bdi).map_or(f64::INFINITY, |ns| ns as f64 / 1e9);
+        for p in s.points.iter_mut().filter(|p| p.0 < since) {
+            p.1 = f64::NAN;
+        }
+    }
+    if n == 1 {
+        // Dirtyable memory is not in a trace: no percentage of it.
+        data.values.truncate(1);
+        data.short_values.truncate(1);
+    }
+    let known_now = |q: Quantity| cov.since(q, bdi).is_some_and(|t| t <= side.at_ns());
+    if n == 4
+        && !known_now(Quantity::AvgWriteBw)
+        && let Some(b) = side.samples().back().and_then(|s| s.bdis.get(bdi))
+    {
+        // No bandwidth yet: the title says only what is known.
+        let rate = show(mib(b.dirty_ratelimit));
+        data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
+        data.short_values = vec![format!("rate {rate}")];
+    }
+    if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
+        // Nothing to rebuild the lines from.
+        data.series.clear();
+        data.marks.clear();
+    }
+    data.notice = cov.missing(CHART_QUANTITIES[n as usize - 1], bdi).or(data.notice);
+    data
+}
+
+fn draw_chart(ctx: &Ctx, n: u8, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let bdi = app.bdi();
+    let data = trace_chart(&app.side, n, bdi, app.window_s(), area.width, app.log_scale);
+    plot::draw(frame, area, &data, &trace_title(&app.side, n, bdi), &ctx.look());
+}
+
+fn trace_title(side: &KernelSide, n: u8, bdi: usize) -> Title {
+    let label = side.bdi_label(bdi).to_string();
+    let name = side.bdi_names().get(bdi).cloned().unwrap_or_default();
+    Title {
+        name: TITLES[n as usize - 1].to_string(),
+        short: SHORT_TITLES[n as usize - 1].to_string(),
+        bdi: (n > 1).then_some((label, name)),
+    }
+}
+
+/// A value of the last sample, in MiB, or `-` while not known.
+fn mib_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
+    match (side.samples().back(), side.coverage().since(q, bdi)) {
+        (Some(s), Some(since)) if since <= s.t_ns => format!("{} MiB", show(mib(f(s)))),
+        _ => "-".into(),
+    }
+}
+
+/// Like [`mib_at`] for a rate, in MiB/s.
+fn rate_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
+    match (side.samples().back(), side.coverage().since(q, bdi)) {
+        (Some(s), Some(since)) if since <= s.t_ns => format!("{} MiB/s", show(mib(f(s)))),
+        _ => "-".into(),
+    }
+}
+
+/// Named values with their units, in reading order.
+type Readings = Vec<(String, String)>;
+
+/// The thresholds and the bdi's numbers at the playhead.
+fn readings(app: &TraceApp) -> (Readings, Readings) {
+    let k = &app.side;
+    let bdi = app.bdi();
+    let b = |s: &Sample| s.bdis.get(bdi).cloned().unwrap_or_else(crate::ktrace::side::empty_bdi);
+    let global = vec![
+        ("dirty".to_string(), mib_at(k, Quantity::Dirty, bdi, |s| s.dirty)),
+        ("bg_thresh".into(), mib_at(k, Quantity::BgThresh, bdi, |s| s.bg_thresh)),
+        ("freerun".into(), mib_at(k, Quantity::Freerun, bdi, |s| s.freerun)),
+        ("setpoint".into(), mib_at(k, Quantity::Setpoint, bdi, |s| s.setpoint)),
+        ("limit".into(), mib_at(k, Quantity::Limit, bdi, |s| s.limit)),
+        ("thresh".into(), mib_at(k, Quantity::Thresh, bdi, |s| s.thresh)),
+    ];
+    let mut local = vec![
+        ("write_bw".to_string(), rate_at(k, Quantity::AvgWriteBw, bdi, |s| b(s).avg_write_bw)),
+        ("dirty_ratelimit".into(), rate_at(k, Quantity::DirtyRatelimit, bdi, |s| b(s).dirty_ratelimit)),
+        ("task_ratelimit".into(), rate_at(k, Quantity::TaskRatelimit, bdi, |s| b(s).task_ratelimit)),
+        ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
+        ("bdi_thresh".into(), mib_at(k, Quantity::BdiThresh, bdi, |s| b(s).thresh)),
+        ("tasks".into(), k.samples().back().map_or("-".into(), |s| b(s).tasks.to_string())),
+    ];
+    if let Some(p) = k.nr_dirtied_pause(bdi) {
+        local.push(("nr_dirtied_pause".into(), p.to_string()));
+    }
+    (global, local)
+}
+
+/// The strip's lines: the thresholds, then the bdi's numbers.
+fn strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
+    let t = &ctx.theme;
+    let (global, local) = readings(ctx.app);
+    let head = format!("{}: ", ctx.app.side.bdi_label(ctx.app.bdi()));
+    let mut lines = Vec::new();
+    for (head, items) in [(String::new(), global), (head, local)] {
+        let mut line: Vec<Span> = Vec::new();
+        let mut used = head.chars().count();
+        if !head.is_empty() {
+            line.push(Span::styled(head, t.accent));
+        }
+        for (k, v) in items {
+            let w = k.chars().count() + v.chars().count() + 4;
+            if used + w > width as usize && used > 0 {
+                lines.push(Line::from(std::mem::take(&mut line)));
+                used = 0;
+            }
+            line.push(Span::styled(format!("{k} "), t.dim));
+            line.push(Span::styled(v, t.text));
+            line.push(Span::styled(" · ", t.dim));
+            used += w;
+        }
+        if let Some(last) = line.last_mut() {
+            *last = Span::raw("");
+        }
+        lines.push(Line::from(line));
+    }
+    lines
+}
+
+fn strip_split(ctx: &Ctx, area: Rect) -> [Rect; 2] {
+    let most = if area.height >= 34 { 4 } else { 2 };
+    let rows = (strip_lines(ctx, area.width).len() as u16).min(most) + 1;
+    Layout::vertical([Constraint::Length(rows.min(area.height / 3)), Constraint::Min(0)]).areas(area)
+}
+
+fn draw_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .border_style(ctx.theme.border)
+        .title(Span::styled(" trace ", ctx.theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(strip_lines(ctx, inner.width)), inner);
+}
+
+/// The panel beside the charts: the trace, the thresholds, the bdi, the bdis.
+fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let t = &ctx.theme;
+    let app = ctx.app;
+    let k = &app.side;
+    let (global, local) = readings(app);
+    let key_w = global.iter().chain(&local).map(|(k, _)| k.chars().count()).max().unwrap_or(0) + 1;
+    let row = |(k, v): (String, String)| {
+        Line::from(vec![Span::styled(format!("{k:<key_w$}"), t.dim), Span::styled(v, t.text)])
+    };
+    let st = k.stats();
+    let mut lines = vec![
+        Line::styled(short_source(&k.source).to_string(), t.accent),
+        Line::styled(k.release(), t.text),
+        Line::styled(format!("{} lines, {} events, {} skipped", st.lines, st.total_events(), st.skipped()), t.dim),
+        Line::raw(""),
+    ];
+    lines.extend(global.into_iter().map(row));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(k.bdi_label(app.bdi()).to_string(), t.accent));
+    lines.extend(local.into_iter().map(row));
+    lines.push(Line::raw(""));
+    for (i, _) in k.bdi_names().iter().enumerate() {
+        let mark = if i == app.bdi() { "▶" } else { " " };
+        let style = if i == app.bdi() { t.accent } else { t.text };
+        lines.push(Line::styled(format!("{mark}{}", k.bdi_label(i)), style));
+    }
+    let block = Block::default().borders(Borders::ALL).border_style(t.border).title(Span::styled(" trace ", t.title));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let t = &ctx.theme;
+    let app = ctx.app;
+    let k = &app.side;
+    let count = k.task_count();
+    let room = area.height.saturating_sub(3) as usize;
+    let first = app.task_scroll.min(count.saturating_sub(room.max(1)));
+    let mut rows: Vec<Row> = k
+        .task_lines(first, room)
+        .into_iter()
+        .map(|l| {
+            Row::new(vec![
+                Cell::from(l.name),
+                Cell::from(l.bdi),
+                Cell::from(format!("{:.2}", mib(l.rate_pages))),
+                Cell::from(format!("{:.0}", l.pause_ms)),
+                Cell::from(l.nr_dirtied_pause.map_or("-".into(), |p| p.to_string())),
+            ])
+        })
+        .collect();
+    let below = count.saturating_sub(first + room);
+    let more = (below > 0 && room > 0).then(|| {
+        rows.pop();
+        format!("… {} more (↓, or T then PgDn)", below + 1)
+    });
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Length(7),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Min(6),
+    ];
+    let title = if first > 0 {
+        format!(" {} ({count} throttled, from {}) ", view::TASKS_TITLE, first + 1)
+    } else {
+        format!(" {} ({count} throttled) ", view::TASKS_TITLE)
+    };
+    let header = Row::new(vec!["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]).style(t.dim);
+    let table = Table::new(rows, widths).header(header).block(
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(if app.tasks_focus { t.accent } else { t.border })
+            .title(Span::styled(title, t.title)),
+    );
+    frame.render_widget(table, area);
+    if let Some(more) = more {
+        let inner = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
+        frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
+    }
+}
+
+// ---- compare: the trace (A) beside the fitted model (B) ---------------------------------
+
+fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let Some(model) = &app.model else { return };
+    let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
+    let head_rows = 2;
+    let rows = area.height.saturating_sub(head_rows);
+    let mut panels: Vec<Panel> = match app.zoom {
+        Some(z) => vec![Panel::Chart(z)],
+        None => vec![Panel::Chart(1), Panel::Chart(4), Panel::Chart(5)],
+    };
+    if app.tasks_focus {
+        panels.insert(0, Panel::Tasks);
+    }
+    panels.truncate((rows / 9).max(1) as usize);
+    let split = |col: Rect| {
+        let [head, rest] = Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(col);
+        (head, Layout::vertical(vec![Constraint::Ratio(1, panels.len() as u32); panels.len()]).split(rest).to_vec())
+    };
+    let (a_head, a) = split(cols[0]);
+    let (b_head, b) = split(cols[1]);
+    draw_trace_head(ctx, frame, a_head);
+    draw_model_head(ctx, model, frame, b_head);
+    let side = model.side();
+    let model_bdi = app.bdi().min(side.world.bdis().len() - 1);
+    for (i, panel) in panels.iter().enumerate() {
+        match panel {
+            Panel::Tasks => {
+                draw_tasks(ctx, frame, a[i]);
+                view::draw_tasks_of(&ctx.theme, side, app.task_scroll, app.tasks_focus, frame, b[i]);
+            }
+            Panel::Chart(n) => {
+                let width = a[i].width;
+                let mut data = vec![
+                    trace_chart(&app.side, *n, app.bdi(), app.window_s(), width, app.log_scale),
+                    view::chart_of(&Source::of(side), *n, model_bdi, app.window_s(), width, app.log_scale),
+                ];
+                if *n != 3 {
+                    share_ranges(&mut data);
+                }
+                let model_title = Title {
+                    name: TITLES[*n as usize - 1].to_string(),
+                    short: SHORT_TITLES[*n as usize - 1].to_string(),
+                    bdi: (*n > 1)
+                        .then(|| (bdi_label(&side.world, model_bdi), side.world.bdis()[model_bdi].name.clone())),
+                };
+                let [da, db] = <[ChartData; 2]>::try_from(data).expect("two sides");
+                plot::draw(frame, a[i], &da, &trace_title(&app.side, *n, app.bdi()), &ctx.look());
+                plot::draw(frame, b[i], &db, &model_title, &ctx.look());
+            }
+        }
+    }
+}
+
+fn draw_trace_head(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let k = &ctx.app.side;
+    let (global, local) = readings(ctx.app);
+    let pick = |v: &[(String, String)], name: &str| v.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let items = vec![
+        (9, format!("thresh {}", pick(&global, "thresh").unwrap_or_default())),
+        (8, format!("setpoint {}", pick(&global, "setpoint").unwrap_or_default())),
+        (7, format!("write_bw {}", pick(&local, "write_bw").unwrap_or_default())),
+        (6, format!("dirty_ratelimit {}", pick(&local, "dirty_ratelimit").unwrap_or_default())),
+    ];
+    let text = vec![
+        Line::styled(format!(" A kernel: {} ({})", short_source(&k.source), k.release()), ctx.theme.title),
+        Line::styled(fit_segments(&items, area.width as usize), ctx.theme.text),
+    ];
+    frame.render_widget(Paragraph::new(text), area);
+}
+
+fn draw_model_head(ctx: &Ctx, model: &Model, frame: &mut Frame, area: Rect) {
+    let side = model.side();
+    let s = side.world.samples().back();
+    let bdi = ctx.app.bdi().min(side.world.bdis().len() - 1);
+    let mb = |f: &dyn Fn(&Sample) -> u64| s.map_or("-".into(), |s| format!("{} MiB", show(mib(f(s)))));
+    let b = &side.world.bdis()[bdi];
+    let mut items = vec![
+        (9, format!("thresh {}", mb(&|s| s.thresh))),
+        (8, format!("setpoint {}", mb(&|s| s.setpoint))),
+        (7, format!("write_bw {} MiB/s", show(mib(b.avg_write_bandwidth)))),
+        (6, format!("dirty_ratelimit {} MiB/s", show(mib(b.dirty_ratelimit)))),
+    ];
+    if !model.assumed.is_empty() {
+        items.push((3, format!("assumed: {}", model.assumed.join(", "))));
+    }
+    let text = vec![
+        Line::styled(format!(" {}", side.label), ctx.theme.title),
+        Line::styled(fit_segments(&items, area.width as usize), ctx.theme.text),
+    ];
+    frame.render_widget(Paragraph::new(text), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GDS: &str =
+        "global_dirty_state: dirty=100 writeback=20 bg_thresh=1000 thresh=2000 limit=2000 dirtied=0 written=0";
+
+    /// A trace of global_dirty_state every 100 ms for `secs` seconds.
+    fn trace(secs: u32) -> String {
+        (0..=secs * 10).map(|i| format!("a-1 [000] {}.{}: {GDS}\n", 100 + i / 10, i % 10)).collect()
+    }
+
+    fn app(text: &str) -> TraceApp {
+        let side = KernelSide::from_text("t", text).expect("a trace");
+        TraceApp::new(side, None, ThemeKind::Mono, Marker::Braille)
+    }
+
+    #[test]
+    fn play_moves_the_playhead_at_the_speed_asked_and_stops_at_the_end() {
+        let mut a = app(&trace(20));
+        assert_eq!((a.side().at_ns(), a.paused()), (0, false), "a file plays from its start");
+        a.tick(Duration::from_millis(500));
+        assert_eq!(a.side().at_ns(), 500_000_000);
+        a.update(Msg::Faster);
+        a.update(Msg::Faster);
+        assert_eq!(SPEEDS[a.speed], 5.0);
+        a.tick(Duration::from_secs(1));
+        assert_eq!(a.side().at_ns(), 5_500_000_000);
+        a.tick(Duration::from_secs(10));
+        let end = a.side().end_ns();
+        assert!((20_000_000_000..=20_100_000_000).contains(&end), "{end}");
+        assert_eq!(a.side().at_ns(), end, "no further than the trace");
+        a.tick(Duration::from_millis(50));
+        assert!(a.paused(), "paused at the end");
+        a.update(Msg::TogglePause);
+        assert_eq!((a.side().at_ns(), a.paused()), (0, false), "space at the end plays it again");
+        a.update(Msg::AddDd);
+        assert!(a.note.contains("read, not run"), "{}", a.note);
+    }
+
+    #[test]
+    fn a_live_trace_follows_its_end_unless_frozen() {
+        let side = KernelSide::live("trace_pipe");
+        let mut a = TraceApp::new(side, None, ThemeKind::Mono, Marker::Braille);
+        let lines = trace(2);
+        let lines: Vec<&str> = lines.lines().collect();
+        a.feed(lines[..11].iter().copied());
+        let first = a.side().at_ns();
+        assert_eq!(first, a.side().end_ns());
+        assert!(first > 0);
+        a.update(Msg::TogglePause);
+        a.feed(lines[11..].iter().copied());
+        assert_eq!(a.side().at_ns(), first, "frozen");
+        assert!(a.side().end_ns() > first);
+        a.update(Msg::TogglePause);
+        assert_eq!(a.side().at_ns(), a.side().end_ns(), "follows again");
+        a.update(Msg::Seek(-1));
+        assert!(a.paused(), "seeking back freezes a live trace");
+    }
+}

@@ -1,0 +1,124 @@
+//! The dashboard on a kernel trace, through `dirtyviz view FILE
+//! --snapshot`: the screen a terminal would show, as text. The numbers
+//! asserted are read from the trace's own lines.
+
+use std::process::Output;
+
+use crate::common::{dirtyviz, tmp};
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+const SHIPPED: &str = "linux-6.18-4dd-dirty_bytes-400M.txt";
+
+fn run(file: &str, args: &[&str]) -> Output {
+    dirtyviz().args(["view", file, "--snapshot"]).args(args).output().expect("runs")
+}
+
+/// The screen of `view FILE --snapshot ARGS`.
+fn screen(file: &str, args: &[&str]) -> String {
+    let out = run(file, args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// A trace of the shipped one's lines that `keep` accepts.
+fn filtered(name: &str, keep: impl Fn(&str) -> bool) -> String {
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("shipped trace");
+    let path = tmp(name);
+    let lines: Vec<&str> = text.lines().filter(|l| keep(l)).collect();
+    std::fs::write(&path, lines.join("\n") + "\n").expect("written");
+    path.display().to_string()
+}
+
+#[test]
+fn the_shipped_trace_fills_the_five_charts_the_info_panel_and_the_task_table() {
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48"]);
+    for title in ["1 global dirty pages", "2 bdi dirty", "3 pos_ratio", "4 rates", "5 pauses (254:0)"] {
+        assert!(s.contains(title), "{title} missing:\n{s}");
+    }
+    // The last global_dirty_state: dirty=50186 writeback=13 bg_thresh=51200
+    // thresh=102400 limit=102400 (pages): 196.04, 200 and 400 MiB; freerun
+    // (400 + 200) / 2, setpoint (300 + 400) / 2.
+    assert!(s.contains("dirty 196 MiB"), "{s}");
+    for (name, mib) in [("bg_thresh", 200), ("freerun", 300), ("setpoint", 350), ("limit", 400), ("thresh", 400)] {
+        let row = s.lines().find(|l| l.contains(&format!("│{name} "))).unwrap_or_else(|| panic!("{name}:\n{s}"));
+        assert!(row.contains(&format!(" {mib} MiB")), "{row}");
+    }
+    assert!(s.contains("tasks (4 throttled)"), "{s}");
+    for task in ["dd-1290", "dd-1293", "dd-1294", "dd-1295"] {
+        assert!(s.contains(task), "{task}:\n{s}");
+    }
+    assert!(s.contains("t 20.0 / 20.0 s") && s.contains("END"), "{s}");
+    // What no tracepoint prints is not drawn as zero.
+    assert!(!s.contains("max_pause") && !s.contains("% of dirtyable"), "{s}");
+    assert!(!s.contains("not in this trace"), "every event is there:\n{s}");
+}
+
+#[test]
+fn the_playhead_seeks_on_the_traces_clock() {
+    let at = |args: &[&str]| {
+        let s = screen(&fixture(SHIPPED), args);
+        s.lines().next().expect("a status line").to_string()
+    };
+    assert!(at(&["--at", "12s"]).contains("t 12.0 / 20.0 s"));
+    assert!(at(&["--at", "12s", "--keys", "left"]).contains("t 7.0 / 20.0 s"));
+    assert!(at(&["--at", "12s", "--keys", "right right"]).contains("t 20.0 / 20.0 s"), "stops at the end");
+    assert!(at(&["--at", "3s", "--keys", "left"]).contains("t 0.0 / 20.0 s"), "stops at the start");
+    assert!(at(&["--at", "12s", "--keys", "home"]).contains("t 0.0 / 20.0 s"));
+    assert!(at(&["--at", "12s", "--keys", ". ."]).contains("t 12.2 / 20.0 s"));
+}
+
+#[test]
+fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() {
+    let s = screen(&fixture(SHIPPED), &["--size", "60x18"]);
+    assert!(s.contains("1 global dirty") && !s.contains("4 rates"), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "4"]);
+    assert!(s.contains("4 rates") && !s.contains("1 global dirty"), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
+    for title in ["1 global", "2 bdi", "3 pos_ratio", "4 rates"] {
+        assert!(s.contains(title), "{title}:\n{s}");
+    }
+    let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
+    assert!(s.contains("terminal too small"), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
+    assert!(s.contains("seek 5 s back / forward on the trace's clock"), "{s}");
+}
+
+#[test]
+fn a_chart_whose_event_is_missing_names_the_event_to_enable() {
+    let file = filtered("kview-no-bdr.txt", |l| !l.contains("bdi_dirty_ratelimit:"));
+    let s = screen(&file, &["--size", "100x30", "--keys", "4"]);
+    assert!(s.contains("not in this trace: enable writeback:bdi_dirty_ratelimit for write_bw"), "{s}");
+    assert!(s.contains("write_bw not yet known"), "{s}");
+    // Only the global state: no bdi to draw charts 2-5 for.
+    let file = filtered("kview-gds-only.txt", |l| l.contains("global_dirty_state:"));
+    let s = screen(&file, &["--size", "160x48"]);
+    assert!(s.contains("dirty 196 MiB") && s.contains("no bdi yet"), "{s}");
+}
+
+#[test]
+fn fit_sets_the_kernel_beside_the_model_on_shared_axes() {
+    let s = screen(&fixture(SHIPPED), &["--fit", "--at", "10s"]);
+    assert!(s.contains("A kernel: linux-6.18-4dd-dirty_bytes-400M.txt"), "{s}");
+    assert!(s.contains("B model: the fitted scenario"), "{s}");
+    // The fitted thresholds are the trace's: 102400 pages = 400 MiB on both sides.
+    assert_eq!(s.matches("thresh 400 MiB").count(), 2, "{s}");
+    assert_eq!(s.matches("1 global dirty pages").count(), 2, "{s}");
+    assert_eq!(s.matches("5 pauses").count(), 2, "{s}");
+    // Seeking back runs the model again, still labelled B.
+    let s = screen(&fixture(SHIPPED), &["--fit", "--at", "10s", "--keys", "left"]);
+    assert!(s.contains("B model: the fitted scenario") && s.contains("t 5.0 / 20.0 s"), "{s}");
+}
+
+#[test]
+fn an_empty_trace_is_one_line_and_exit_2() {
+    let empty = tmp("kview-empty.txt");
+    std::fs::write(&empty, "").expect("written");
+    let out = run(&empty.display().to_string(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("empty"), "{err}");
+}
