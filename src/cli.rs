@@ -73,7 +73,8 @@ pub enum Command {
     /// Replay a recorded session headless (see --record), writing its trace.
     Replay(ReplayArgs),
     /// Run the test cases of the patch series' result tables on 3.1 and on the
-    /// whole series, and print the series' rates beside the model's.
+    /// whole series, and print the series' rates beside the model's (with
+    /// --table, a change's gain in the seed beside the model's).
     Cases(CasesArgs),
     /// List the seed's test machines the cases run on, with where each of
     /// their numbers comes from.

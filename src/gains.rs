@@ -182,7 +182,8 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     let sum = |f: &dyn Fn(&Measured) -> f64| measured.iter().map(f).sum::<f64>();
     let seed = gain(sum(&|m| m.row.before), sum(&|m| m.row.after));
     let model = gain(sum(&|m| m.before), sum(&|m| m.after));
-    let _ = writeln!(s, "\ntotal over {} cases: seed {}, model {}", measured.len(), percent(seed), percent(model));
+    let cases = |n: usize| format!("{n} case{}", if n == 1 { "" } else { "s" });
+    let _ = writeln!(s, "\ntotal over {}: seed {}, model {}", cases(measured.len()), percent(seed), percent(model));
     let large: Vec<&Measured> =
         measured.iter().filter(|m| gain(m.row.before, m.row.after).is_some_and(|g| g > LARGE_GAIN)).collect();
     if let Some(least) =
@@ -190,9 +191,9 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     {
         let _ = writeln!(
             s,
-            "the {} cases the seed shows gaining more than {:.0}%: the model's least gain {} ({})",
-            large.len(),
+            "gaining more than {:.0}% in the seed ({}): the model's least gain {} ({})",
             100.0 * LARGE_GAIN,
+            cases(large.len()),
             percent(Some(least.0)),
             least.1
         );
@@ -254,7 +255,8 @@ mod tests {
         // Seed (100+300)/(100+100) = +100%; model (12+30)/(10+30) = +5%.
         assert!(text.contains("total over 2 cases: seed +100.0%, model +5.0%"), "{text}");
         assert!(
-            text.contains("the 1 cases the seed shows gaining more than 50%: the model's least gain +20.0% (one-X)")
+            text.contains("gaining more than 50% in the seed (1 case): the model's least gain +20.0% (one-X)"),
+            "{text}"
         );
         assert!(text.lines().any(|l| l.starts_with("two-X") && l.contains("+0.0%")), "{text}");
     }

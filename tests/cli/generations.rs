@@ -219,7 +219,7 @@ fn cases_sets_a_changes_gain_in_the_seed_beside_the_models() {
     let row = text.lines().find(|l| l.starts_with("NFS-thresh=10M/nfs-2dd")).expect("the case's row");
     // The seed's 9.09 → 30.97 MB/s.
     assert!(row.contains("9.09") && row.contains("30.97") && row.contains("+240.7%"), "{row}");
-    assert!(text.contains("total over 1 cases: seed +240.7%, model "), "{text}");
+    assert!(text.contains("total over 1 case: seed +240.7%, model "), "{text}");
 }
 
 #[test]
