@@ -73,7 +73,8 @@ pub enum Command {
     /// Replay a recorded session headless (see --record), writing its trace.
     Replay(ReplayArgs),
     /// Run the test cases of the patch series' result tables on 3.1 and on the
-    /// whole series, and print the series' rates beside the model's.
+    /// whole series, and print the series' rates beside the model's (with
+    /// --table, a change's gain in the seed beside the model's).
     Cases(CasesArgs),
     /// List the seed's test machines the cases run on, with where each of
     /// their numbers comes from.
@@ -144,6 +145,19 @@ pub enum PlotFormat {
     Png,
 }
 
+/// The seed's tables `dirtyviz cases` compares with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CasesTable {
+    /// 3.1 against the IO-less series, every test case.
+    #[default]
+    Main,
+    /// Patch 11 (per-bdi background threshold): pages written without and
+    /// with it.
+    Patch11,
+    /// The NFS writeback wait queue: MB/s without and with it.
+    NfsWq,
+}
+
 /// `dirtyviz completions`.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -211,6 +225,11 @@ pub struct CasesArgs {
     /// Only the cases whose name contains this (e.g. JBOD, thresh=1M/).
     #[arg(value_name = "FILTER")]
     pub filter: Option<String>,
+    /// Which of the seed's tables: `main` (3.1 against the IO-less series,
+    /// 119 cases), `patch11` (patch 11's gain on the JBOD box, level 10
+    /// against 11) or `nfs-wq` (the NFS writeback wait queue's gain).
+    #[arg(long, value_enum, default_value_t = CasesTable::Main)]
+    pub table: CasesTable,
     /// Simulated time per run.
     #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
     pub duration: u64,

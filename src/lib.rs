@@ -43,7 +43,9 @@
 //! - [`run`]: headless runs (trace, CSV, summary).
 //! - [`app`]: the dashboard's model (state, messages, update), no terminal.
 //! - [`record`]: recording a dashboard session and replaying it.
-//! - [`cases`]: the seed's result tables beside this model's numbers.
+//! - [`cases`]: the seed's result tables beside this model's numbers;
+//!   [`gains`]: its tables of one change's gain (patch 11, the NFS wait
+//!   queue) beside the model's.
 //! - [`ktrace`]: real kernel traces of the writeback tracepoints, read,
 //!   summarised, captured live and fitted with a scenario.
 //! - [`plot`]: the five charts as figures (SVG, PNG) for slides and papers.
@@ -61,6 +63,7 @@ pub mod cases;
 pub mod cli;
 pub mod crash;
 pub mod error;
+pub mod gains;
 pub mod input;
 pub mod interrupt;
 pub mod ktrace;

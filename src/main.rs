@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use dirtyviz::app::{App, AppOptions};
 use dirtyviz::cli::{
-    CasesArgs, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
+    CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
 };
 use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
 use dirtyviz::lesson::progress::{self, Progress};
@@ -359,6 +359,14 @@ fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress
 
 fn cases(args: &CasesArgs) -> Result<ExitCode> {
     use dirtyviz::cases;
+    let gains = match args.table {
+        CasesTable::Main => None,
+        CasesTable::Patch11 => Some(dirtyviz::gains::Table::Patch11),
+        CasesTable::NfsWq => Some(dirtyviz::gains::Table::NfsWaitQueue),
+    };
+    if let Some(table) = gains {
+        return gain_table(args, table);
+    }
     let rows: Vec<_> =
         cases::rows().into_iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).collect();
     if rows.is_empty() {
@@ -379,6 +387,23 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         eprintln!("{f}");
     }
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) })
+}
+
+/// `dirtyviz cases --table patch11|nfs-wq`: a change's gain in the seed
+/// and in the model. The bounds judge the main table only.
+fn gain_table(args: &CasesArgs, table: dirtyviz::gains::Table) -> Result<ExitCode> {
+    use dirtyviz::gains;
+    if args.max_error.is_some() || args.max_rate_error.is_some() || args.max_kind_error.is_some() {
+        return Err(Error::invalid("--max-error, --max-rate-error and --max-kind-error judge the main table only"));
+    }
+    let rows = gains::rows(table);
+    dirtyviz::interrupt::catch();
+    let chosen = rows.rows.iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).count();
+    let progress = dirtyviz::run::progress::Progress::new("cases: runs", 2 * chosen);
+    let measured = gains::measure(&rows, args.filter.as_deref(), args.duration, &|| progress.tick());
+    drop(progress);
+    out(format_args!("{}", gains::report(table, &rows, &measured?).trim_end()));
+    Ok(ExitCode::SUCCESS)
 }
 
 fn replay(args: &ReplayArgs) -> Result<ExitCode> {

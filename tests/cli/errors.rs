@@ -28,6 +28,8 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["cases", "no-such-case"], "no case of the seed's tables contains `no-such-case`");
     fails_cleanly(&["cases", "--max-error", "NaN"], "must be a finite number of 0 or more");
     fails_cleanly(&["cases", "--max-rate-error=-1"], "must be a finite number of 0 or more");
+    fails_cleanly(&["cases", "--table", "patch11", "--max-error", "0.1"], "judge the main table only");
+    fails_cleanly(&["cases", "--table", "nfs-wq", "no-such-case"], "no case of this table contains `no-such-case`");
 }
 
 #[test]

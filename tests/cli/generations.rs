@@ -208,6 +208,21 @@ fn a_usb_key_beside_a_disk_keeps_moving() {
 }
 
 #[test]
+fn cases_sets_a_changes_gain_in_the_seed_beside_the_models() {
+    let out = crate::common::dirtyviz()
+        .args(["cases", "--table", "nfs-wq", "thresh=10M/nfs-2dd", "--duration", "5s"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.starts_with("seed [MB/s]: 3.1.0-rc8-ioless6+ → 3.1.0-rc8-nfs-wq+"), "{text}");
+    let row = text.lines().find(|l| l.starts_with("NFS-thresh=10M/nfs-2dd")).expect("the case's row");
+    // The seed's 9.09 → 30.97 MB/s.
+    assert!(row.contains("9.09") && row.contains("30.97") && row.contains("+240.7%"), "{row}");
+    assert!(text.contains("total over 1 case: seed +240.7%, model "), "{text}");
+}
+
+#[test]
 fn cases_prints_the_seeds_rates_beside_the_models() {
     let out = crate::common::dirtyviz()
         .args(["cases", "RAID0-10HDD-16G/xfs-10dd", "--duration", "5s"])
