@@ -58,7 +58,7 @@ fn out_of_memory(layout: Layout) -> *mut u8 {
         std::process::abort();
     }
     if TERMINAL.load(Ordering::Relaxed) {
-        ratatui::restore();
+        crate::ui::restore_terminal();
     }
     let mut buf = [0u8; 256];
     let mut cursor = std::io::Cursor::new(&mut buf[..]);

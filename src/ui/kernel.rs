@@ -369,8 +369,11 @@ pub fn run(mut app: TraceApp, mut feed: Option<&mut dyn Feed>) -> Result<super::
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
     let mut terminal = super::take_terminal().map_err(Error::Terminal)?;
     crate::crash::dashboard_started(None);
+    let watch = super::HangupWatch::start();
     let result = run_loop(&mut app, &mut terminal, &mut feed, &mut signals);
+    drop(watch);
     super::restore_terminal();
+    super::release_terminal(terminal);
     crate::crash::dashboard_ended();
     signals.handle().close();
     result
@@ -398,7 +401,10 @@ fn run_loop(
                 n => return Ok(super::Exit::Signal(n)),
             }
         }
-        while event::poll(Duration::ZERO).map_err(io)? {
+        for _ in 0..super::MAX_EVENTS_PER_FRAME {
+            if !event::poll(Duration::ZERO).map_err(io)? {
+                break;
+            }
             handle_event(app, event::read().map_err(io)?);
         }
         for request in app.take_requests() {

@@ -151,8 +151,11 @@ pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
     let mut terminal = take_terminal().map_err(Error::Terminal)?;
     crate::crash::dashboard_started(outputs.record.as_ref().map(|r| r.path()));
+    let watch = HangupWatch::start();
     let result = run_loop(&mut app, &mut terminal, &mut outputs, &mut signals);
+    drop(watch);
     restore_terminal();
+    release_terminal(terminal);
     crate::crash::dashboard_ended();
     signals.handle().close();
     let finished = outputs.finish(&mut app);
@@ -175,10 +178,22 @@ fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
     taken
 }
 
-/// Leaves raw mode and the alternate screen, and shows the cursor.
+/// Leaves raw mode and the alternate screen, and shows the cursor. Quietly:
+/// a terminal that hung up cannot be restored, and saying so on it would
+/// fail too (and `eprintln!` would panic).
 pub fn restore_terminal() {
-    ratatui::restore();
-    let _ = execute!(std::io::stdout(), cursor::Show);
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(std::io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
+}
+
+/// Lets go of the terminal. ratatui shows the cursor when its terminal is
+/// dropped and prints on stderr if it cannot, which panics when stderr is
+/// the terminal that hung up; so the cursor is shown here, and a terminal
+/// that cannot take it is left undropped.
+fn release_terminal(mut terminal: ratatui::DefaultTerminal) {
+    if terminal.show_cursor().is_err() {
+        std::mem::forget(terminal);
+    }
 }
 
 /// Takes the terminal back after a suspension.
@@ -196,6 +211,9 @@ fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
     signal_hook::low_level::emulate_default_handler(SIGTSTP)?;
     reclaim_terminal(terminal)
 }
+
+/// Most input events handled in one iteration of the loop.
+pub(crate) const MAX_EVENTS_PER_FRAME: usize = 256;
 
 fn run_loop(
     app: &mut App,
@@ -223,8 +241,13 @@ fn run_loop(
                 n => return Ok(Exit::Signal(n)),
             }
         }
-        // Every key that is waiting, without waiting for more.
-        while event::poll(Duration::ZERO)? {
+        // Every key that is waiting, without waiting for more; bounded,
+        // so that a terminal that hung up (always "ready") cannot keep the
+        // loop from its signals and from the draw that finds it gone.
+        for _ in 0..MAX_EVENTS_PER_FRAME {
+            if !event::poll(Duration::ZERO)? {
+                break;
+            }
             handle_event(app, event::read()?);
         }
         for request in app.take_requests() {
@@ -275,5 +298,79 @@ fn handle_event(app: &mut App, event: Event) {
         }
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
+    }
+}
+
+/// Watches for a hang-up while a dashboard runs. crossterm reads a
+/// terminal that hung up over and over (each read returns no bytes and it
+/// reads again), so the loop would never get back to its signals. When
+/// SIGHUP comes and the loop is still running a second later, every
+/// terminal descriptor the dashboard reads from is replaced by an empty
+/// non-blocking pipe: crossterm's next read finds nothing, returns, and the
+/// loop ends as for any other signal, with the outputs (and `live`'s
+/// tracefs state) put back as usual.
+pub(crate) struct HangupWatch {
+    handle: signal_hook::iterator::Handle,
+    left: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl HangupWatch {
+    /// Starts watching; `None` when the signal cannot be watched (the
+    /// loop's own SIGHUP handling still applies).
+    pub(crate) fn start() -> Option<HangupWatch> {
+        use std::sync::atomic::Ordering;
+        let mut hangups = Signals::new([SIGHUP]).ok()?;
+        let handle = hangups.handle();
+        let left = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watching = left.clone();
+        let thread = std::thread::Builder::new()
+            .name("hangup".into())
+            .spawn(move || {
+                if hangups.forever().next().is_some() {
+                    std::thread::sleep(Duration::from_secs(1));
+                    if !watching.load(Ordering::Relaxed) {
+                        unstick_terminal_reads();
+                    }
+                }
+            })
+            .ok()?;
+        Some(HangupWatch { handle, left, thread: Some(thread) })
+    }
+}
+
+impl Drop for HangupWatch {
+    fn drop(&mut self) {
+        self.left.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.handle.close();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Puts the read end of an empty non-blocking pipe in place of every
+/// descriptor but stdout and stderr that is a terminal (`/dev/pts/N`,
+/// `/dev/tty`). The pipe's write end stays open, so reads say "nothing
+/// yet" rather than "end of file".
+fn unstick_terminal_reads() {
+    let mut pipe = [0; 2];
+    // SAFETY: `pipe` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(pipe.as_mut_ptr(), libc::O_NONBLOCK | libc::O_CLOEXEC) } != 0 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else { return };
+    for entry in entries.flatten() {
+        let Some(fd) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else { continue };
+        if fd == 1 || fd == 2 || fd == pipe[0] || fd == pipe[1] {
+            continue;
+        }
+        let Ok(target) = std::fs::read_link(entry.path()) else { continue };
+        let target = target.to_string_lossy();
+        if target.starts_with("/dev/pts/") || target.starts_with("/dev/tty") {
+            // SAFETY: dup2 onto a descriptor this process has open; the
+            // old file is closed by it, as dup2 documents.
+            unsafe { libc::dup2(pipe[0], fd) };
+        }
     }
 }
