@@ -131,10 +131,10 @@ impl App {
         // A step that says nothing about the charts keeps the view the
         // last one chose, as going back to it (replaying) does.
         if let Some(z) = view.zoom {
-            self.zoom = (z > 0).then_some(z);
+            self.screen.zoom = (z > 0).then_some(z);
         }
         self.paused = view.pause;
-        self.task_scroll = 0;
+        self.screen.task_scroll = 0;
         let mut mode = LessonMode::new(run);
         mode.refresh(&self.session);
         self.lesson = Some(mode);
@@ -203,8 +203,10 @@ impl App {
             }
             Msg::Back => self.picker = None,
             Msg::Quit => self.quit = true,
-            Msg::Help => self.help = !self.help,
-            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
+            Msg::Help => self.screen.help = !self.screen.help,
+            Msg::ScrollHelp(rows) => {
+                self.screen.help_scroll = self.screen.help_scroll.saturating_add_signed(rows).min(80)
+            }
             Msg::Suspend => self.requests.push(super::Request::Suspend),
             _ => {}
         }

@@ -12,9 +12,11 @@
 mod input;
 pub mod lesson;
 mod msg;
+mod screen;
 
 pub use input::input_for;
 pub use msg::{LessonMsg, Mode, Msg};
+pub use screen::Screen;
 
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
@@ -105,24 +107,10 @@ pub struct App {
     speed: usize,
     /// The bdi charts 2-5 show and `+`/`-` act on.
     bdi: usize,
-    /// The chart shown alone, 1-5.
-    zoom: Option<u8>,
-    /// The key help is open.
-    help: bool,
-    /// Rows the help is scrolled by.
-    help_scroll: u16,
+    /// How it is shown: zoom, help, palette, scales, task table.
+    screen: Screen,
     /// Index into [`WINDOWS`].
     window: usize,
-    /// The palette.
-    theme: ThemeKind,
-    /// How chart points are drawn.
-    marker: Marker,
-    /// Charts 4 and 5 use a logarithmic y axis.
-    log_scale: bool,
-    /// The task table has the keyboard focus.
-    tasks_focus: bool,
-    /// Rows the task table is scrolled by.
-    task_scroll: usize,
     /// Set when the user asked to leave.
     quit: bool,
     /// Something changed since the last frame.
@@ -198,15 +186,8 @@ impl App {
             paused: false,
             speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
             bdi: 0,
-            zoom: None,
-            help: false,
-            help_scroll: 0,
+            screen: Screen::new(opts.theme, opts.marker),
             window: 1,
-            theme: opts.theme,
-            marker: opts.marker,
-            log_scale: false,
-            tasks_focus: false,
-            task_scroll: 0,
             quit: false,
             dirty: true,
             note: String::new(),
@@ -268,17 +249,17 @@ impl App {
 
     /// The chart shown alone, if one is.
     pub fn zoom(&self) -> Option<u8> {
-        self.zoom
+        self.screen.zoom
     }
 
     /// The key help is open.
     pub fn help_open(&self) -> bool {
-        self.help
+        self.screen.help
     }
 
     /// Rows the help is scrolled by.
     pub fn help_scroll(&self) -> u16 {
-        self.help_scroll
+        self.screen.help_scroll
     }
 
     /// The charts' time window \[s\]; `None`: the whole run.
@@ -288,27 +269,27 @@ impl App {
 
     /// The palette.
     pub fn theme(&self) -> ThemeKind {
-        self.theme
+        self.screen.theme
     }
 
     /// How chart points are drawn.
     pub fn marker(&self) -> Marker {
-        self.marker
+        self.screen.marker
     }
 
     /// Charts 4 and 5 use a logarithmic y axis.
     pub fn log_scale(&self) -> bool {
-        self.log_scale
+        self.screen.log_scale
     }
 
     /// The task table has the keyboard focus.
     pub fn tasks_focused(&self) -> bool {
-        self.tasks_focus
+        self.screen.tasks_focus
     }
 
     /// Rows the task table is scrolled by.
     pub fn task_scroll(&self) -> usize {
-        self.task_scroll
+        self.screen.task_scroll
     }
 
     /// The user asked to leave.
@@ -350,11 +331,11 @@ impl App {
     pub fn mode(&self) -> Mode {
         if self.picker.is_some() {
             Mode::Picker
-        } else if self.help {
+        } else if self.screen.help {
             Mode::Help
         } else if self.lesson.as_ref().is_some_and(|l| l.input.is_some()) {
             Mode::Typing
-        } else if self.tasks_focus {
+        } else if self.screen.tasks_focus {
             Mode::Tasks
         } else {
             Mode::Normal
@@ -518,43 +499,19 @@ impl App {
 
     /// Messages that change only what is shown, not the worlds.
     fn update_view(&mut self, msg: Msg) {
+        let live = || self.session.world().tasks().iter().filter(|t| t.alive()).count();
+        if self.screen.update(msg, live) {
+            if msg == Msg::LogScale {
+                let log = self.screen.log_scale;
+                self.note = if log { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
+            }
+            return;
+        }
         match msg {
-            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
-            Msg::Back => {
-                if self.help {
-                    self.help = false;
-                } else if self.tasks_focus {
-                    self.tasks_focus = false;
-                } else {
-                    self.zoom = None;
-                }
-            }
-            Msg::Help => {
-                self.help = !self.help;
-                self.help_scroll = 0;
-            }
-            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
-            Msg::Theme => {
-                self.theme = match self.theme {
-                    ThemeKind::Dark => ThemeKind::Light,
-                    ThemeKind::Light => ThemeKind::Dark,
-                    ThemeKind::Mono => ThemeKind::Mono,
-                };
-            }
-            Msg::LogScale => {
-                self.log_scale = !self.log_scale;
-                self.note =
-                    if self.log_scale { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
-            }
             Msg::Snapshot => self.requests.push(Request::SaveSvg),
             // A simulation has no playhead to move.
             Msg::Seek(_) => {}
             Msg::Suspend => self.requests.push(Request::Suspend),
-            Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
-            Msg::ScrollTasks(rows) => {
-                let live = self.world().tasks().iter().filter(|t| t.alive()).count();
-                self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(live.saturating_sub(1));
-            }
             _ => {}
         }
     }

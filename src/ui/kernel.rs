@@ -39,7 +39,7 @@ use super::keys::{self, Section};
 use super::plot::{self, Look, Title};
 use super::theme::Theme;
 use super::view::{self, MIN_SIZE, SHORT_TITLES, TITLES, fit_segments, share_ranges};
-use crate::app::{Marker, Mode, Msg, Request, SPEEDS, ThemeKind, WINDOWS, window_name};
+use crate::app::{Marker, Mode, Msg, Request, SPEEDS, Screen, ThemeKind, WINDOWS, window_name};
 use crate::error::Error;
 use crate::ktrace::side::{KernelSide, Quantity};
 use crate::lesson::check::show;
@@ -101,16 +101,9 @@ pub struct TraceApp {
     /// Index into [`SPEEDS`].
     speed: usize,
     bdi: usize,
-    zoom: Option<u8>,
-    help: bool,
-    help_scroll: u16,
+    screen: Screen,
     /// Index into [`WINDOWS`].
     window: usize,
-    theme: ThemeKind,
-    marker: Marker,
-    log_scale: bool,
-    tasks_focus: bool,
-    task_scroll: usize,
     quit: bool,
     dirty: bool,
     note: String,
@@ -129,15 +122,8 @@ impl TraceApp {
             paused: false,
             speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
             bdi: 0,
-            zoom: None,
-            help: false,
-            help_scroll: 0,
+            screen: Screen::new(theme, marker),
             window: WINDOWS.len() - 1,
-            theme,
-            marker,
-            log_scale: false,
-            tasks_focus: false,
-            task_scroll: 0,
             quit: false,
             dirty: true,
             note: String::new(),
@@ -159,9 +145,9 @@ impl TraceApp {
 
     /// What the keys drive now.
     pub fn mode(&self) -> Mode {
-        if self.help {
+        if self.screen.help {
             Mode::Help
-        } else if self.tasks_focus {
+        } else if self.screen.tasks_focus {
             Mode::Tasks
         } else {
             Mode::Normal
@@ -196,7 +182,7 @@ impl TraceApp {
 
     /// The palette.
     pub fn theme(&self) -> ThemeKind {
-        self.theme
+        self.screen.theme
     }
 
     /// The charts' window \[s\]; `None`: the whole trace.
@@ -265,6 +251,9 @@ impl TraceApp {
         self.dirty = true;
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
+        if self.screen.update(msg, || self.side.task_count()) {
+            return;
+        }
         match msg {
             Msg::Quit => self.quit = true,
             Msg::TogglePause => {
@@ -285,40 +274,12 @@ impl TraceApp {
             Msg::Slower => self.speed = self.speed.saturating_sub(1),
             Msg::NextBdi => self.bdi = (self.bdi() + 1) % bdis,
             Msg::PrevBdi => self.bdi = (self.bdi() + bdis - 1) % bdis,
-            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
-            Msg::Back => {
-                if self.help {
-                    self.help = false;
-                } else if self.tasks_focus {
-                    self.tasks_focus = false;
-                } else {
-                    self.zoom = None;
-                }
-            }
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
                 self.note = match self.window_s() {
                     Some(s) => format!("chart window: {}", window_name(s)),
                     None => "chart window: the whole trace".into(),
                 };
-            }
-            Msg::Help => {
-                self.help = !self.help;
-                self.help_scroll = 0;
-            }
-            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
-            Msg::Theme => {
-                self.theme = match self.theme {
-                    ThemeKind::Dark => ThemeKind::Light,
-                    ThemeKind::Light => ThemeKind::Dark,
-                    ThemeKind::Mono => ThemeKind::Mono,
-                };
-            }
-            Msg::LogScale => self.log_scale = !self.log_scale,
-            Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
-            Msg::ScrollTasks(rows) => {
-                let last = self.side.task_count().saturating_sub(1);
-                self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(last);
             }
             Msg::Seek(secs) => {
                 let t = if secs == i16::MIN {
@@ -347,6 +308,15 @@ impl TraceApp {
             | Msg::Lesson(_) => {
                 self.note = "a kernel trace is read, not run: that key changes a simulation".into();
             }
+            // How things are shown: handled by the screen above.
+            Msg::Zoom(_)
+            | Msg::Back
+            | Msg::Help
+            | Msg::ScrollHelp(_)
+            | Msg::Theme
+            | Msg::LogScale
+            | Msg::FocusTasks
+            | Msg::ScrollTasks(_) => {}
         }
     }
 }
@@ -475,7 +445,7 @@ fn save_svg(app: &TraceApp, width: u16, height: u16) -> Result<String, Error> {
         path = std::path::PathBuf::from(name.replace(".svg", &format!("-{n}.svg")));
         n += 1;
     }
-    super::snapshot::write_file(&path, &super::snapshot::svg(&render(app, width, height), app.theme))?;
+    super::snapshot::write_file(&path, &super::snapshot::svg(&render(app, width, height), app.screen.theme))?;
     Ok(path.display().to_string())
 }
 
@@ -500,7 +470,7 @@ impl Ctx<'_> {
 
 /// Draws the whole screen.
 pub fn draw(app: &TraceApp, frame: &mut Frame) {
-    let ctx = Ctx { app, theme: Theme::new(app.theme), marker: view::marker(app.marker) };
+    let ctx = Ctx { app, theme: Theme::new(app.screen.theme), marker: view::marker(app.screen.marker) };
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let text = vec![
@@ -520,8 +490,8 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) {
     } else {
         draw_body(&ctx, frame, body);
     }
-    if app.help {
-        view::draw_help_of(&ctx.theme, HELP, app.help_scroll, frame, area);
+    if app.screen.help {
+        view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);
     }
 }
 
@@ -622,10 +592,10 @@ enum Panel {
 
 fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
-    if let Some(n) = app.zoom {
+    if let Some(n) = app.screen.zoom {
         let [strip, rest] = strip_split(ctx, area);
         draw_strip(ctx, frame, strip);
-        let panels = if app.tasks_focus { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
+        let panels = if app.screen.tasks_focus { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
         draw_panels(ctx, &panels, frame, rest);
     } else if area.width >= 140 && area.height >= 38 {
         let [top, bottom] = Layout::vertical([Constraint::Percentage(68), Constraint::Percentage(32)]).areas(area);
@@ -639,15 +609,15 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let [strip, rest] = strip_split(ctx, area);
         draw_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
-        if rest.height >= 24 || app.tasks_focus {
+        if rest.height >= 24 || app.screen.tasks_focus {
             panels.push(Panel::Chart(5));
         }
-        if app.tasks_focus {
+        if app.screen.tasks_focus {
             panels.push(Panel::Tasks);
         }
         draw_panels(ctx, &panels, frame, rest);
     } else {
-        let panels = if app.tasks_focus { vec![Panel::Tasks] } else { vec![Panel::Chart(1)] };
+        let panels = if app.screen.tasks_focus { vec![Panel::Tasks] } else { vec![Panel::Chart(1)] };
         draw_panels(ctx, &panels, frame, area);
     }
 }
@@ -788,7 +758,7 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
 fn draw_chart(ctx: &Ctx, n: u8, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     let bdi = app.bdi();
-    let data = trace_chart(&app.side, n, bdi, app.window_s(), area.width, app.log_scale);
+    let data = trace_chart(&app.side, n, bdi, app.window_s(), area.width, app.screen.log_scale);
     plot::draw(frame, area, &data, &trace_title(&app.side, n, bdi), &ctx.look());
 }
 
@@ -932,7 +902,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let k = &app.side;
     let count = k.task_count();
     let room = area.height.saturating_sub(3) as usize;
-    let first = app.task_scroll.min(count.saturating_sub(room.max(1)));
+    let first = app.screen.task_scroll.min(count.saturating_sub(room.max(1)));
     let mut rows: Vec<Row> = k
         .task_lines(first, room)
         .into_iter()
@@ -967,7 +937,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let table = Table::new(rows, widths).header(header).block(
         Block::default()
             .borders(Borders::ALL)
-            .border_style(if app.tasks_focus { t.accent } else { t.border })
+            .border_style(if app.screen.tasks_focus { t.accent } else { t.border })
             .title(Span::styled(title, t.title)),
     );
     frame.render_widget(table, area);
@@ -985,11 +955,11 @@ fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
     let head_rows = 2;
     let rows = area.height.saturating_sub(head_rows);
-    let mut panels: Vec<Panel> = match app.zoom {
+    let mut panels: Vec<Panel> = match app.screen.zoom {
         Some(z) => vec![Panel::Chart(z)],
         None => vec![Panel::Chart(1), Panel::Chart(4), Panel::Chart(5)],
     };
-    if app.tasks_focus {
+    if app.screen.tasks_focus {
         panels.insert(0, Panel::Tasks);
     }
     panels.truncate((rows / 9).max(1) as usize);
@@ -1007,13 +977,13 @@ fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         match panel {
             Panel::Tasks => {
                 draw_tasks(ctx, frame, a[i]);
-                view::draw_tasks_of(&ctx.theme, side, app.task_scroll, app.tasks_focus, frame, b[i]);
+                view::draw_tasks_of(&ctx.theme, side, app.screen.task_scroll, app.screen.tasks_focus, frame, b[i]);
             }
             Panel::Chart(n) => {
                 let width = a[i].width;
                 let mut data = vec![
-                    trace_chart(&app.side, *n, app.bdi(), app.window_s(), width, app.log_scale),
-                    view::chart_of(&Source::of(side), *n, model_bdi, app.window_s(), width, app.log_scale),
+                    trace_chart(&app.side, *n, app.bdi(), app.window_s(), width, app.screen.log_scale),
+                    view::chart_of(&Source::of(side), *n, model_bdi, app.window_s(), width, app.screen.log_scale),
                 ];
                 if *n != 3 {
                     share_ranges(&mut data);

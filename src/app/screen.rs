@@ -1,0 +1,81 @@
+//! How the dashboard shows what it shows, the same for a simulation and
+//! for a kernel trace: the chart shown alone, the help, the palette and
+//! markers, the y scale of charts 4 and 5, and the task table's focus and
+//! scroll.
+
+use super::{Marker, Msg, ThemeKind};
+
+/// The view settings the keys change.
+#[derive(Clone, Debug)]
+pub struct Screen {
+    /// The chart shown alone, 1-5.
+    pub zoom: Option<u8>,
+    /// The key help is open.
+    pub help: bool,
+    /// Rows the help is scrolled by.
+    pub help_scroll: u16,
+    /// The palette.
+    pub theme: ThemeKind,
+    /// How chart points are drawn.
+    pub marker: Marker,
+    /// Charts 4 and 5 use a logarithmic y axis.
+    pub log_scale: bool,
+    /// The task table has the keyboard focus.
+    pub tasks_focus: bool,
+    /// Rows the task table is scrolled by.
+    pub task_scroll: usize,
+}
+
+impl Screen {
+    /// Everything shown, nothing focused, in `theme` with `marker`.
+    pub fn new(theme: ThemeKind, marker: Marker) -> Screen {
+        Screen {
+            zoom: None,
+            help: false,
+            help_scroll: 0,
+            theme,
+            marker,
+            log_scale: false,
+            tasks_focus: false,
+            task_scroll: 0,
+        }
+    }
+
+    /// Applies `msg` if it only changes how things are shown; `task_rows`
+    /// gives the task table's length when scrolling needs it. False for
+    /// any other message.
+    pub fn update(&mut self, msg: Msg, task_rows: impl FnOnce() -> usize) -> bool {
+        match msg {
+            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
+            Msg::Back => {
+                if self.help {
+                    self.help = false;
+                } else if self.tasks_focus {
+                    self.tasks_focus = false;
+                } else {
+                    self.zoom = None;
+                }
+            }
+            Msg::Help => {
+                self.help = !self.help;
+                self.help_scroll = 0;
+            }
+            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
+            Msg::Theme => {
+                self.theme = match self.theme {
+                    ThemeKind::Dark => ThemeKind::Light,
+                    ThemeKind::Light => ThemeKind::Dark,
+                    ThemeKind::Mono => ThemeKind::Mono,
+                };
+            }
+            Msg::LogScale => self.log_scale = !self.log_scale,
+            Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
+            Msg::ScrollTasks(rows) => {
+                let last = task_rows().saturating_sub(1);
+                self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(last);
+            }
+            _ => return false,
+        }
+        true
+    }
+}
