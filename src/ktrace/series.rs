@@ -290,11 +290,11 @@ fn cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 }
 
 fn mb(pages: u64) -> String {
-    format!("{:.3}", pages as f64 / 256.0)
+    format!("{:.3}", crate::units::mib(pages))
 }
 
 fn mbps(pages_per_s: f64) -> String {
-    format!("{:.3}", pages_per_s / 256.0)
+    format!("{:.3}", crate::units::mib(pages_per_s))
 }
 
 /// Writes the rows as CSV: MiB and MiB/s, one row per 100 ms.

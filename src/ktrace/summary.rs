@@ -10,11 +10,7 @@ use serde::Serialize;
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
 use super::stats::{Dist, Extent, gcd};
-
-/// Pages as MiB.
-fn mib(pages: f64) -> f64 {
-    pages / 256.0
-}
+use crate::units::mib;
 
 /// KB/s as MiB/s.
 fn mibps(kbps: f64) -> f64 {

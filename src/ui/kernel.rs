@@ -823,29 +823,8 @@ fn strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let t = &ctx.theme;
     let (global, local) = readings(ctx.app);
     let head = format!("{}: ", ctx.app.side.bdi_label(ctx.app.bdi()));
-    let mut lines = Vec::new();
-    for (head, items) in [(String::new(), global), (head, local)] {
-        let mut line: Vec<Span> = Vec::new();
-        let mut used = head.chars().count();
-        if !head.is_empty() {
-            line.push(Span::styled(head, t.accent));
-        }
-        for (k, v) in items {
-            let w = k.chars().count() + v.chars().count() + 4;
-            if used + w > width as usize && used > 0 {
-                lines.push(Line::from(std::mem::take(&mut line)));
-                used = 0;
-            }
-            line.push(Span::styled(format!("{k} "), t.dim));
-            line.push(Span::styled(v, t.text));
-            line.push(Span::styled(" · ", t.dim));
-            used += w;
-        }
-        if let Some(last) = line.last_mut() {
-            *last = Span::raw("");
-        }
-        lines.push(Line::from(line));
-    }
+    let mut lines = view::reading_lines(t, String::new(), global, width);
+    lines.extend(view::reading_lines(t, head, local, width));
     lines
 }
 

@@ -638,29 +638,35 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
             lines.push(Line::from(line));
         }
     }
-    for (head, items) in [(String::new(), global), (format!("{bdi}: "), local)] {
-        let mut line: Vec<Span> = Vec::new();
-        let mut used = 0;
-        if !head.is_empty() {
-            used = head.chars().count();
-            line.push(Span::styled(head, t.accent));
-        }
-        for (k, v) in items {
-            let w = k.chars().count() + v.chars().count() + 4;
-            if used + w > width as usize && used > 0 {
-                lines.push(Line::from(std::mem::take(&mut line)));
-                used = 0;
-            }
-            line.push(Span::styled(format!("{k} "), t.dim));
-            line.push(Span::styled(v, t.text));
-            line.push(Span::styled(" · ", t.dim));
-            used += w;
-        }
-        if let Some(last) = line.last_mut() {
-            *last = Span::raw("");
-        }
-        lines.push(Line::from(line));
+    lines.extend(reading_lines(t, String::new(), global, width));
+    lines.extend(reading_lines(t, format!("{bdi}: "), local, width));
+    lines
+}
+
+/// `key value · key value · …` after `head`, wrapped at `width`: the
+/// readings of a parameter strip.
+pub(crate) fn reading_lines(t: &Theme, head: String, items: Vec<(String, String)>, width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut line: Vec<Span> = Vec::new();
+    let mut used = head.chars().count();
+    if !head.is_empty() {
+        line.push(Span::styled(head, t.accent));
     }
+    for (k, v) in items {
+        let w = k.chars().count() + v.chars().count() + 4;
+        if used + w > width as usize && used > 0 {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        line.push(Span::styled(format!("{k} "), t.dim));
+        line.push(Span::styled(v, t.text));
+        line.push(Span::styled(" · ", t.dim));
+        used += w;
+    }
+    if let Some(last) = line.last_mut() {
+        *last = Span::raw("");
+    }
+    lines.push(Line::from(line));
     lines
 }
 
