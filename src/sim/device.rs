@@ -107,8 +107,11 @@ pub struct Device {
     pub flushes: u64,
     /// Head moves so far.
     pub seeks: u64,
-    /// Time spent transferring or seeking \[ns\].
+    /// Time spent transferring or seeking, counted in full when each
+    /// request starts \[ns\].
     pub busy_ns: u64,
+    /// When the request in service ends \[ns\].
+    busy_until: u64,
     /// When the request in service started \[ns\].
     pub started_at: u64,
     /// Pages written to the file at the head since the head last moved.
@@ -128,6 +131,7 @@ impl Device {
             flushes: 0,
             seeks: 0,
             busy_ns: 0,
+            busy_until: 0,
             started_at: 0,
             run_pages: 0,
         }
@@ -274,7 +278,15 @@ impl Device {
         self.started_at = now;
         let ns = (ns + flush).max(1.0) as u64;
         self.busy_ns += ns;
+        self.busy_until = now + ns;
         ns
+    }
+
+    /// Time the device spent seeking or transferring up to `now` \[ns\]:
+    /// what iostat's %util measures.
+    pub fn busy_ns_at(&self, now: u64) -> u64 {
+        let ahead = if self.busy.is_some() { self.busy_until.saturating_sub(now) } else { 0 };
+        self.busy_ns - ahead
     }
 }
 
@@ -459,6 +471,20 @@ mod tests {
         let (done, _) = d.complete(0, &mut rng, None).expect("busy");
         assert_eq!(done, req(1, 128));
         assert_eq!(d.seeks, 2, "then file 2 costs a seek");
+    }
+
+    #[test]
+    fn busy_time_counts_service_up_to_now_and_not_idle_time() {
+        let mut rng = SimRng::new(1);
+        let mut d = Device::new(disk(FsKind::Btrfs));
+        let t = d.submit(req(1, 0), 0, &mut rng, None).expect("idle device starts at once");
+        // Half way through its only request the disk has been busy half of it.
+        assert_eq!(d.busy_ns_at(t / 2), t / 2);
+        assert!(d.complete(t, &mut rng, None).expect("busy").1.is_none(), "nothing else queued");
+        // Idle from t to 3t: %util over 3t is a third.
+        assert_eq!(d.busy_ns_at(3 * t), t);
+        let u = d.submit(req(1, 128), 3 * t, &mut rng, None).expect("idle again");
+        assert_eq!(d.busy_ns_at(3 * t + u), t + u);
     }
 
     #[test]
