@@ -540,7 +540,8 @@ mod tests {
         let striped = r.submit(Request { pages: 512, ..req(3, 0) }, 0, &mut rng, Some(&mut bus)).expect("idle");
         assert_eq!(striped, (1.3 * transfer(FsKind::Btrfs) as f64) as u64, "512 pages on four disks");
         assert_eq!(bus.transferring(1), 4);
-        let beside = a.submit(req(1, 128), 1, &mut rng, Some(&mut bus)).expect("idle");
+        let mut c = Device::new(DeviceConfig { controller: Some(0), ..disk(FsKind::Btrfs) });
+        let beside = c.submit(req(1, 0), 1, &mut rng, Some(&mut bus)).expect("idle");
         assert_eq!(beside, (1.4 * transfer(FsKind::Btrfs) as f64) as u64);
     }
 
