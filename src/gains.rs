@@ -106,6 +106,15 @@ pub struct Measured {
     pub before: f64,
     /// With the change in the model \[MiB/s\].
     pub after: f64,
+    /// How busy the disks were without and with the change: the mean of
+    /// their iostat %util \[%\]; None for NFS mounts.
+    pub busy: [Option<f64>; 2],
+}
+
+/// One run's figures: MiB/s written over all bdis, and the disks' mean %util.
+struct Ran {
+    written_mbps: f64,
+    busy_pct: Option<f64>,
 }
 
 /// `after/before − 1`, or None when `before` is nothing.
@@ -121,19 +130,28 @@ pub fn measure(rows: &Rows, filter: Option<&str>, duration_ns: u64, ran: &(dyn F
         return Err(Error::invalid(format!("no case of this table contains `{}`", filter.unwrap_or(""))));
     }
     let runs: Vec<(usize, usize)> = (0..chosen.len()).flat_map(|i| [(i, 0), (i, 1)]).collect();
-    let rates = on_every_cpu(&runs, |&(i, k)| -> Result<f64> {
+    let ran = on_every_cpu(&runs, |&(i, k)| -> Result<Ran> {
         let s = case::parse(&on_kernel(chosen[i].name, rows.kernels[k]))?;
         let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
         ran();
-        Ok(summary.bdis.iter().map(|b| b.written_mbps).sum())
+        let busy: Vec<f64> = summary.bdis.iter().filter_map(|b| b.busy_pct).collect();
+        Ok(Ran {
+            written_mbps: summary.bdis.iter().map(|b| b.written_mbps).sum(),
+            busy_pct: (!busy.is_empty()).then(|| busy.iter().sum::<f64>() / busy.len() as f64),
+        })
     });
-    let mut rates = rates.into_iter();
+    let mut ran = ran.into_iter();
     chosen
         .into_iter()
         .map(|row| {
-            let before = rates.next().expect("two runs per row")?;
-            let after = rates.next().expect("two runs per row")?;
-            Ok(Measured { row: row.clone(), before, after })
+            let before = ran.next().expect("two runs per row")?;
+            let after = ran.next().expect("two runs per row")?;
+            Ok(Measured {
+                row: row.clone(),
+                before: before.written_mbps,
+                after: after.written_mbps,
+                busy: [before.busy_pct, after.busy_pct],
+            })
         })
         .collect()
 }
@@ -155,15 +173,25 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "seed {}: {k0} → {k1}; model [MiB/s]: the same two kernels", table.unit());
     let dec = table.decimals();
+    // Disks (not NFS mounts) also show how busy they were: iostat's %util.
+    let disks = measured.iter().any(|m| m.busy.iter().any(Option::is_some));
+    let busy = |b: Option<f64>| b.map_or_else(|| "-".into(), |b| format!("{b:.0}%"));
     let _ = writeln!(
         s,
-        "{:width$}  │ {:>12} {:>12} {:>8} │ {:>9} {:>9} {:>8}",
-        "case", "seed", "", "gain", "model", "", "gain"
+        "{:width$}  │ {:>12} {:>12} {:>8} │ {:>9} {:>9} {:>8}{}",
+        "case",
+        "seed",
+        "",
+        "gain",
+        "model",
+        "",
+        "gain",
+        if disks { format!(" │ {:>11}", "disks busy") } else { String::new() }
     );
     for m in measured {
         let _ = writeln!(
             s,
-            "{:width$}  │ {:>12.dec$} {:>12.dec$} {:>8} │ {:>9.2} {:>9.2} {:>8}",
+            "{:width$}  │ {:>12.dec$} {:>12.dec$} {:>8} │ {:>9.2} {:>9.2} {:>8}{}",
             m.row.name,
             m.row.before,
             m.row.after,
@@ -171,6 +199,7 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
             m.before,
             m.after,
             percent(gain(m.before, m.after)),
+            if disks { format!(" │ {:>5} {:>5}", busy(m.busy[0]), busy(m.busy[1])) } else { String::new() }
         );
     }
     let sum = |f: &dyn Fn(&Measured) -> f64| measured.iter().map(f).sum::<f64>();
@@ -178,6 +207,13 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     let model = gain(sum(&|m| m.before), sum(&|m| m.after));
     let cases = |n: usize| format!("{n} case{}", if n == 1 { "" } else { "s" });
     let _ = writeln!(s, "\ntotal over {}: seed {}, model {}", cases(measured.len()), percent(seed), percent(model));
+    if disks {
+        let mean = |k: usize| {
+            let b: Vec<f64> = measured.iter().filter_map(|m| m.busy[k]).collect();
+            (!b.is_empty()).then(|| b.iter().sum::<f64>() / b.len() as f64)
+        };
+        let _ = writeln!(s, "the model's disks busy on average: {} on {k0}, {} on {k1}", busy(mean(0)), busy(mean(1)));
+    }
     let large: Vec<&Measured> =
         measured.iter().filter(|m| gain(m.row.before, m.row.after).is_some_and(|g| g > LARGE_GAIN)).collect();
     if let Some(least) =
@@ -242,8 +278,8 @@ mod tests {
         let row = |name, before, after| Row { name, before, after };
         let rows = Rows { kernels: ["a", "b"], rows: vec![] };
         let measured = [
-            Measured { row: row("one-X", 100.0, 300.0), before: 10.0, after: 12.0 },
-            Measured { row: row("two-X", 100.0, 100.0), before: 30.0, after: 30.0 },
+            Measured { row: row("one-X", 100.0, 300.0), before: 10.0, after: 12.0, busy: [None, None] },
+            Measured { row: row("two-X", 100.0, 100.0), before: 30.0, after: 30.0, busy: [None, None] },
         ];
         let text = report(Table::NfsWaitQueue, &rows, &measured);
         // Seed (100+300)/(100+100) = +100%; model (12+30)/(10+30) = +5%.
@@ -253,5 +289,20 @@ mod tests {
             "{text}"
         );
         assert!(text.lines().any(|l| l.starts_with("two-X") && l.contains("+0.0%")), "{text}");
+        assert!(!text.contains("busy"), "NFS mounts have no %util: {text}");
+    }
+
+    #[test]
+    fn the_report_shows_how_busy_the_disks_were() {
+        let row = |name, before, after| Row { name, before, after };
+        let rows = Rows { kernels: ["a", "b"], rows: vec![] };
+        let measured = [
+            Measured { row: row("one-X", 100.0, 150.0), before: 10.0, after: 12.0, busy: [Some(70.4), Some(99.6)] },
+            Measured { row: row("two-X", 100.0, 100.0), before: 30.0, after: 30.0, busy: [Some(90.0), Some(100.0)] },
+        ];
+        let text = report(Table::Patch11, &rows, &measured);
+        assert!(text.lines().any(|l| l.starts_with("one-X") && l.ends_with("│   70%  100%")), "{text}");
+        // (70.4 + 90) / 2 and (99.6 + 100) / 2.
+        assert!(text.contains("the model's disks busy on average: 80% on a, 100% on b"), "{text}");
     }
 }

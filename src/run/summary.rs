@@ -56,6 +56,9 @@ pub struct BdiSummary {
     pub dirty_mean_mb: Option<f64>,
     /// Seeks the device made.
     pub seeks: u64,
+    /// Share of the run the disk spent seeking or transferring, as
+    /// iostat's %util \[%\]; null for an NFS mount.
+    pub busy_pct: Option<f64>,
     /// Seconds from this bdi's first writer starting until its bdi_thresh
     /// first reached 90% of thresh (how fast it earned its share); null if never.
     pub thresh_90_s: Option<f64>,
@@ -360,6 +363,8 @@ pub fn summarise(
                 thresh_mb: thresh_means[i],
                 dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,
+                busy_pct: (b.nfs.is_none() && world.now_ns() > 0)
+                    .then(|| 100.0 * b.device.busy_ns_at(world.now_ns()) as f64 / world.now_ns() as f64),
                 thresh_90_s: digest.thresh_90.get(i).copied().flatten().map(|ns| ns as f64 / 1e9),
                 nfs: b.nfs.as_ref().map(NfsSummary::of),
             }
@@ -460,7 +465,7 @@ impl Summary {
             let ratio = b.dirty_ratelimit_mbps.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {} MiB",
+                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {} MiB{}",
                 shown(&b.name),
                 b.kind,
                 b.tasks,
@@ -470,7 +475,8 @@ impl Summary {
                 num(b.target_ratelimit_mbps, 3),
                 num(ratio, 2),
                 num(Some(self.window_s), if self.window_s >= 1.0 { 0 } else { 3 }),
-                num(b.thresh_mb, 1)
+                num(b.thresh_mb, 1),
+                b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
             );
         }
         for b in &self.bdis {

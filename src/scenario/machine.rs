@@ -89,9 +89,11 @@ pub struct Machine {
     /// One HDD's average seek \[ms\].
     #[serde(default)]
     pub seek_ms: Option<Figure>,
-    /// The host controller its HDDs share [MiB/s]; none: no shared limit.
+    /// The host controller its HDDs share: how much longer a transfer takes
+    /// for each other disk transferring at the same time [1/disk]; none:
+    /// each disk on a bus of its own.
     #[serde(default)]
-    pub bus_mbps: Option<Figure>,
+    pub contention: Option<Figure>,
     /// Its USB key's write rate [MiB/s].
     #[serde(default)]
     pub usb_key_mbps: Option<Figure>,
@@ -106,7 +108,7 @@ impl Machine {
         let mut out: Vec<(&'static str, &Figure)> = [
             ("disk [MiB/s]", &self.disk_mbps),
             ("seek [ms]", &self.seek_ms),
-            ("bus [MiB/s]", &self.bus_mbps),
+            ("contention [1/disk]", &self.contention),
             ("USB key [MiB/s]", &self.usb_key_mbps),
         ]
         .into_iter()
@@ -220,14 +222,14 @@ impl Defaults {
 
     /// The controller a device of `kind` hangs on: the machine's, for its HDDs.
     pub fn controller(&self, kind: DeviceKindSpec) -> Option<usize> {
-        let shared = self.machine.is_some_and(|m| m.bus_mbps.is_some());
+        let shared = self.machine.is_some_and(|m| m.contention.is_some());
         (shared && matches!(kind, DeviceKindSpec::Hdd | DeviceKindSpec::Jbod | DeviceKindSpec::Raid0)).then_some(0)
     }
 
     /// The machine's host controllers.
     pub fn controllers(&self) -> Vec<ControllerConfig> {
-        let bus = self.machine.and_then(|m| m.bus_mbps.as_ref());
-        bus.map(|b| ControllerConfig { name: "bus".into(), bandwidth: b.value * 1048576.0 }).into_iter().collect()
+        let bus = self.machine.and_then(|m| m.contention.as_ref());
+        bus.map(|c| ControllerConfig { name: "bus".into(), contention: c.value }).into_iter().collect()
     }
 }
 

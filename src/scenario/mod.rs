@@ -348,6 +348,7 @@ impl DeviceSpec {
             nfs,
             initial_share: self.initial_share.unwrap_or(1.0),
             controller: box_defaults.controller(self.kind),
+            disks: members,
         };
         if self.kind != DeviceKindSpec::Jbod {
             return Ok(vec![one]);

@@ -96,6 +96,9 @@ pub struct DeviceConfig {
     /// The host controller it hangs on, an index into
     /// [`WorldConfig::controllers`]; `None`: a bus of its own.
     pub controller: Option<usize>,
+    /// The disks behind the bdi, which all transfer at once: a RAID0's
+    /// members, else 1 \[disks\].
+    pub disks: u32,
 }
 
 impl DeviceConfig {
@@ -114,17 +117,20 @@ impl DeviceConfig {
             nfs: None,
             initial_share: 1.0,
             controller: None,
+            disks: 1,
         }
     }
 }
 
-/// A host controller (bus, HBA) whose bandwidth the disks behind it share.
+/// A host controller (bus, HBA) whose disks slow each other down while
+/// they transfer at the same time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ControllerConfig {
     /// Its name, for display.
     pub name: String,
-    /// What it moves at most, over all its disks [bytes/s].
-    pub bandwidth: f64,
+    /// How much longer a transfer takes for each other disk transferring
+    /// when it starts (0.1: 10% longer per disk) \[1/disk\].
+    pub contention: f64,
 }
 
 /// The server of an NFS mount and the client's NFS switches.

@@ -331,13 +331,16 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         if !(d.initial_share.is_finite() && d.initial_share >= 0.0) {
             return err(format!("device {}: initial share must be 0 or more", d.name));
         }
+        if !(1..=1024).contains(&d.disks) {
+            return err(format!("device {}: between 1 and 1024 disks behind a bdi", d.name));
+        }
         if d.controller.is_some_and(|c| c >= cfg.controllers.len() || d.nfs.is_some()) {
             return err(format!("device {}: no such controller, or an NFS mount on a disk controller", d.name));
         }
     }
     for c in &cfg.controllers {
-        if !(c.bandwidth.is_finite() && c.bandwidth >= 1024.0 && c.bandwidth <= 1e12) {
-            return err(format!("controller {}: bandwidth must be between 1 KiB/s and 1 TB/s", c.name));
+        if !(c.contention.is_finite() && (0.0..=10.0).contains(&c.contention)) {
+            return err(format!("controller {}: contention must be between 0 and 10 per disk", c.name));
         }
     }
     if cfg.tasks.len() > MAX_TASKS {
