@@ -10,10 +10,15 @@
 //! see [`crate::scenario::case::KERNELS`]) and its gain is set beside the
 //! seed's, case by case and over the whole table. Both tables measured
 //! equally long runs, so the gain over the table is that of the sums.
+//!
+//! For the NFS cases the seed also gives the client's mountstats (WRITE
+//! and COMMIT counts, bytes and times) on the 1G and 100M thresholds; the
+//! NFS table sets the model's beside them, per WRITE and per COMMIT.
 
 use std::fmt::Write as _;
 
 use crate::error::{Error, Result};
+use crate::run::summary::NfsSummary;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::case;
 
@@ -109,12 +114,76 @@ pub struct Measured {
     /// How busy the disks were without and with the change: the mean of
     /// their iostat %util \[%\]; None for NFS mounts.
     pub busy: [Option<f64>; 2],
+    /// The model's mountstats without and with the change, on NFS.
+    pub mountstats: [Option<Mountstats>; 2],
 }
 
 /// One run's figures: MiB/s written over all bdis, and the disks' mean %util.
 struct Ran {
     written_mbps: f64,
     busy_pct: Option<f64>,
+    mountstats: Option<Mountstats>,
+}
+
+/// The figures of mountstats the seed's NFS mails compare, per operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mountstats {
+    /// Mean data a WRITE carried \[MiB\].
+    pub write_mb: f64,
+    /// Mean time a WRITE waited in the client's queue \[ms\].
+    pub write_queue_ms: f64,
+    /// Mean round trip of a WRITE \[ms\].
+    pub write_rtt_ms: f64,
+    /// Data a COMMIT made stable: the seed's script divides the bytes
+    /// WRITEs sent by the COMMITs (the same over a whole run) \[MiB\].
+    pub commit_mb: f64,
+    /// Mean round trip of a COMMIT \[ms\].
+    pub commit_rtt_ms: f64,
+}
+
+impl Mountstats {
+    /// From mountstats' fields of WRITE and COMMIT (operations,
+    /// transmissions, major timeouts, bytes sent, bytes received, then
+    /// cumulative queue, round trip and execution times \[ms\]). Sizes are
+    /// the bytes WRITEs sent, as the seed's script divides them.
+    fn of_fields(write: &[f64; 8], commit: &[f64; 8]) -> Mountstats {
+        let per = |total: f64, n: f64| if n > 0.0 { total / n } else { 0.0 };
+        let mib = |bytes: f64| bytes / (1u64 << 20) as f64;
+        Mountstats {
+            write_mb: mib(per(write[3], write[0])),
+            write_queue_ms: per(write[5], write[0]),
+            write_rtt_ms: per(write[6], write[0]),
+            commit_mb: mib(per(write[3], commit[0])),
+            commit_rtt_ms: per(commit[6], commit[0]),
+        }
+    }
+
+    /// The model's, from a run's summary of its NFS mount.
+    fn of_summary(n: &NfsSummary) -> Mountstats {
+        Mountstats {
+            write_mb: n.write_mb,
+            write_queue_ms: n.write_queue_ms,
+            write_rtt_ms: n.write_rtt_ms,
+            commit_mb: n.commit_mb,
+            commit_rtt_ms: n.commit_rtt_ms,
+        }
+    }
+}
+
+/// The seed's mountstats: the test case (its kernel field `X`), the
+/// kernel, and its figures.
+pub fn seed_mountstats() -> Vec<(&'static str, &'static str, Mountstats)> {
+    let text = include_str!("../assets/seed-nfs-mountstats.txt");
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let fields = |at: usize, op: &str| -> [f64; 8] {
+            assert_eq!(f.get(at).copied(), Some(op), "the shipped mountstats name {op} where expected");
+            std::array::from_fn(|i| f[at + 1 + i].parse().expect("the shipped mountstats hold numbers"))
+        };
+        out.push((f[0], f[1], Mountstats::of_fields(&fields(2, "WRITE"), &fields(11, "COMMIT"))));
+    }
+    out
 }
 
 /// `after/before − 1`, or None when `before` is nothing.
@@ -138,6 +207,7 @@ pub fn measure(rows: &Rows, filter: Option<&str>, duration_ns: u64, ran: &(dyn F
         Ok(Ran {
             written_mbps: summary.bdis.iter().map(|b| b.written_mbps).sum(),
             busy_pct: (!busy.is_empty()).then(|| busy.iter().sum::<f64>() / busy.len() as f64),
+            mountstats: summary.bdis.iter().find_map(|b| b.nfs.as_ref()).map(Mountstats::of_summary),
         })
     });
     let mut ran = ran.into_iter();
@@ -151,9 +221,45 @@ pub fn measure(rows: &Rows, filter: Option<&str>, duration_ns: u64, ran: &(dyn F
                 before: before.written_mbps,
                 after: after.written_mbps,
                 busy: [before.busy_pct, after.busy_pct],
+                mountstats: [before.mountstats, after.mountstats],
             })
         })
         .collect()
+}
+
+/// The seed's mountstats beside the model's, for the rows and kernels of
+/// `rows` the seed has them for; empty when it has none.
+fn mountstats_report(rows: &Rows, measured: &[Measured]) -> String {
+    let seed = seed_mountstats();
+    let lines: Vec<(&str, &str, Mountstats, Option<Mountstats>)> = measured
+        .iter()
+        .flat_map(|m| rows.kernels.iter().zip(m.mountstats).map(move |(k, model)| (m, *k, model)))
+        .filter_map(|(m, kernel, model)| {
+            let found = seed.iter().find(|(case, k, _)| *case == m.row.name && *k == kernel)?;
+            Some((m.row.name, kernel, found.2, model))
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let width = lines.iter().map(|l| l.0.len()).max().unwrap_or(4).max(4);
+    let kw = lines.iter().map(|l| l.1.len()).max().unwrap_or(6).max(6);
+    let mut s = String::from(
+        "\nmountstats, seed and model: per WRITE its data [MiB], queue and round trip [ms]; per COMMIT the data it made stable [MiB] and its round trip [ms]\n",
+    );
+    let head = format!("{:>6} {:>8} {:>7} {:>7} {:>7}", "WRITE", "queue", "rtt", "COMMIT", "rtt");
+    let _ = writeln!(s, "{:width$}  {:kw$}  │ seed  {head} │ model {head}", "case", "kernel");
+    let cells = |m: Option<Mountstats>| match m {
+        Some(m) => format!(
+            "{:>6.2} {:>8.0} {:>7.0} {:>7.1} {:>7.0}",
+            m.write_mb, m.write_queue_ms, m.write_rtt_ms, m.commit_mb, m.commit_rtt_ms
+        ),
+        None => format!("{:>6} {:>8} {:>7} {:>7} {:>7}", "-", "-", "-", "-", "-"),
+    };
+    for (case, kernel, seed, model) in lines {
+        let _ = writeln!(s, "{case:width$}  {kernel:kw$}  │       {} │       {}", cells(Some(seed)), cells(model));
+    }
+    s
 }
 
 /// A gain as a signed percentage, or `-`.
@@ -228,12 +334,16 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
             least.1
         );
     }
+    if table == Table::NfsWaitQueue {
+        s.push_str(&mountstats_report(rows, measured));
+    }
     s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::case::KERNELS;
 
     #[test]
     fn the_tables_hold_the_seeds_rows_and_totals() {
@@ -274,12 +384,85 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_mountstats_give_its_mails_per_operation_figures() {
+        let all = seed_mountstats();
+        // 1G: 3.1, the series and the wait queue; 100M: 3.1 and the wait queue.
+        assert_eq!(all.len(), 15);
+        let of = |case: &str, kernel: &str| {
+            all.iter().find(|(c, k, _)| c.starts_with(case) && *k == kernel).map(|e| e.2).expect("in the table")
+        };
+        let r1 = |x: f64| format!("{x:.1}");
+        let r2 = |x: f64| format!("{x:.2}");
+        // The mail's own table of the same numbers: nfs_commit_size 453.65
+        // and 371.54 MB, nfs_write_size 0.20 MB, nfs_write_queue_time
+        // 29155.55 ms, nfs_commit_rtt_time 6382.66 ms.
+        assert_eq!(r2(of("NFS-thresh=1G/nfs-1dd", "3.1.0-rc4-vanilla+").commit_mb), "453.65");
+        let wq = of("NFS-thresh=1G/nfs-1dd", "3.1.0-rc8-nfs-wq+");
+        assert_eq!((r2(wq.commit_mb), r2(wq.commit_rtt_ms)), ("371.54".into(), "6382.66".into()));
+        assert_eq!(r2(of("NFS-thresh=100M/nfs-10dd", "3.1.0-rc4-vanilla+").write_mb), "0.20");
+        assert_eq!(r2(of("NFS-thresh=1G/nfs-10dd", "3.1.0-rc4-vanilla+").write_queue_ms), "29155.55");
+        // Without the wait queue the series queues a WRITE for 33.5 s on
+        // 1G with 10 dd, with it 0.2 s.
+        assert_eq!(r1(of("NFS-thresh=1G/nfs-10dd", "3.1.0-rc8-ioless6+").write_queue_ms), "33504.9");
+        assert_eq!(r1(of("NFS-thresh=1G/nfs-10dd", "3.1.0-rc8-nfs-wq+").write_queue_ms), "215.7");
+        // Every case is one of the wait-queue table's.
+        let table = rows(Table::NfsWaitQueue);
+        for (case, kernel, _) in &all {
+            assert!(table.rows.iter().any(|r| r.name == *case), "{case}");
+            assert!(KERNELS.iter().any(|(k, _, _)| k == kernel), "{kernel}");
+        }
+    }
+
+    #[test]
+    fn the_nfs_report_sets_the_models_mountstats_beside_the_seeds() {
+        let table = rows(Table::NfsWaitQueue);
+        let row = table.rows.iter().find(|r| r.name.starts_with("NFS-thresh=1G/nfs-1dd")).expect("row").clone();
+        let model = Mountstats {
+            write_mb: 1.0,
+            write_queue_ms: 12500.0,
+            write_rtt_ms: 25.0,
+            commit_mb: 512.0,
+            commit_rtt_ms: 11600.0,
+        };
+        let measured = [Measured { row, before: 33.1, after: 31.9, busy: [None; 2], mountstats: [Some(model), None] }];
+        let text = report(Table::NfsWaitQueue, &table, &measured);
+        let line = |kernel: &str| {
+            text.lines()
+                .find(|l| l.starts_with("NFS-thresh=1G/nfs-1dd") && l.contains(kernel))
+                .expect(kernel)
+                .to_string()
+        };
+        // Seed 104355 WRITEs queued 1677501539 ms in all: 16075 ms each.
+        let series = line("ioless6");
+        assert!(series.contains("16075") && series.contains("12500") && series.contains("512.0"), "{series}");
+        assert!(line("nfs-wq").trim_end().ends_with('-'), "no model run: {text}");
+        assert!(!text.contains("vanilla"), "only the table's two kernels: {text}");
+        // The patch 11 table has no mountstats.
+        let p = rows(Table::Patch11);
+        let none =
+            [Measured { row: p.rows[0].clone(), before: 1.0, after: 1.0, busy: [None; 2], mountstats: [None; 2] }];
+        assert!(!report(Table::Patch11, &p, &none).contains("mountstats"));
+    }
+
+    #[test]
     fn the_report_sums_before_it_divides() {
         let row = |name, before, after| Row { name, before, after };
         let rows = Rows { kernels: ["a", "b"], rows: vec![] };
         let measured = [
-            Measured { row: row("one-X", 100.0, 300.0), before: 10.0, after: 12.0, busy: [None, None] },
-            Measured { row: row("two-X", 100.0, 100.0), before: 30.0, after: 30.0, busy: [None, None] },
+            Measured {
+                row: row("one-X", 100.0, 300.0),
+                before: 10.0,
+                after: 12.0,
+                busy: [None; 2],
+                mountstats: [None; 2],
+            },
+            Measured {
+                row: row("two-X", 100.0, 100.0),
+                before: 30.0,
+                after: 30.0,
+                busy: [None; 2],
+                mountstats: [None; 2],
+            },
         ];
         let text = report(Table::NfsWaitQueue, &rows, &measured);
         // Seed (100+300)/(100+100) = +100%; model (12+30)/(10+30) = +5%.
@@ -297,8 +480,20 @@ mod tests {
         let row = |name, before, after| Row { name, before, after };
         let rows = Rows { kernels: ["a", "b"], rows: vec![] };
         let measured = [
-            Measured { row: row("one-X", 100.0, 150.0), before: 10.0, after: 12.0, busy: [Some(70.4), Some(99.6)] },
-            Measured { row: row("two-X", 100.0, 100.0), before: 30.0, after: 30.0, busy: [Some(90.0), Some(100.0)] },
+            Measured {
+                row: row("one-X", 100.0, 150.0),
+                before: 10.0,
+                after: 12.0,
+                busy: [Some(70.4), Some(99.6)],
+                mountstats: [None; 2],
+            },
+            Measured {
+                row: row("two-X", 100.0, 100.0),
+                before: 30.0,
+                after: 30.0,
+                busy: [Some(90.0), Some(100.0)],
+                mountstats: [None; 2],
+            },
         ];
         let text = report(Table::Patch11, &rows, &measured);
         assert!(text.lines().any(|l| l.starts_with("one-X") && l.ends_with("│   70%  100%")), "{text}");

@@ -220,6 +220,25 @@ fn cases_sets_a_changes_gain_in_the_seed_beside_the_models() {
     // The seed's 9.09 → 30.97 MB/s.
     assert!(row.contains("9.09") && row.contains("30.97") && row.contains("+240.7%"), "{row}");
     assert!(text.contains("total over 1 case: seed +240.7%, model "), "{text}");
+    assert!(!text.contains("mountstats"), "the seed has none for 10M: {text}");
+}
+
+#[test]
+fn cases_sets_the_models_mountstats_beside_the_seeds() {
+    let out = crate::common::dirtyviz()
+        .args(["cases", "--table", "nfs-wq", "thresh=100M/nfs-1dd", "--duration", "5s"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("\nmountstats, seed and model:"), "{text}");
+    // The seed has 100M only on 3.1 and the wait queue: one line, its
+    // 206620 WRITEs of 13104059680 bytes, queued 438 ms each.
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("NFS-thresh=100M/nfs-1dd")).collect();
+    assert_eq!(lines.len(), 2, "the rate row and one mountstats row: {text}");
+    let m = lines[1];
+    assert!(m.contains("3.1.0-rc8-nfs-wq+") && m.contains("0.06") && m.contains("438") && m.contains("46.8"), "{m}");
+    assert!(!m.trim_end().ends_with('-'), "the model's figures: {m}");
 }
 
 #[test]
