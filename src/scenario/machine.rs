@@ -240,11 +240,12 @@ pub fn report() -> String {
     for m in all() {
         let _ = writeln!(
             s,
-            "{}  ({} CPUs, {} MiB, {} disks; {} fitted numbers)\n  {}",
+            "{}  ({} CPUs, {} MiB, {} disk{}; {} fitted numbers)\n  {}",
             m.name,
             m.cpus,
             m.memory_mb,
             m.disks,
+            if m.disks == 1 { "" } else { "s" },
             m.fitted(),
             m.description
         );
