@@ -98,7 +98,7 @@ pub fn install() {
     let _ = eyre_hook.install();
     std::panic::set_hook(Box::new(move |info| {
         restore_terminal();
-        eprintln!("{}", panic_hook.panic_report(info));
+        say(format_args!("{}", panic_hook.panic_report(info)));
     }));
 }
 
@@ -122,6 +122,14 @@ fn hide_panic_machinery(frames: &mut Vec<&color_eyre::config::Frame>) {
     frames.retain(|f| f.name.as_deref().is_none_or(|name| !MACHINERY.iter().any(|m| name.contains(m))));
 }
 
+/// Writes `text` and a line feed on stderr, or nothing if stderr cannot
+/// take it (a terminal that hung up): `eprintln!` would panic there, and
+/// a panic while reporting one aborts.
+fn say(text: std::fmt::Arguments) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
 /// Gives the terminal back if the dashboard holds it.
 fn restore_terminal() {
     if crate::oom::terminal_is_held() {
@@ -143,9 +151,9 @@ pub fn print_error(e: Error) -> u8 {
     let code = e.exit_code();
     if e.is_bug() {
         restore_terminal();
-        eprintln!("Error: {:?}", report(e));
+        say(format_args!("Error: {:?}", report(e)));
     } else {
-        eprintln!("error: {}", crate::error::printable(&e.to_string()));
+        say(format_args!("error: {}", crate::error::printable(&e.to_string())));
     }
     code
 }

@@ -340,7 +340,10 @@ pub fn run(mut app: TraceApp, mut feed: Option<&mut dyn Feed>) -> Result<super::
     let mut terminal = super::take_terminal().map_err(Error::Terminal)?;
     crate::crash::dashboard_started(None);
     let watch = super::HangupWatch::start();
-    let result = run_loop(&mut app, &mut terminal, &mut feed, &mut signals);
+    let result = run_loop(&mut app, &mut terminal, &mut feed, &mut signals).or_else(|e| match e {
+        Error::Terminal(e) => super::ended_by_hangup(e).map_err(Error::Terminal),
+        e => Err(e),
+    });
     drop(watch);
     super::restore_terminal();
     super::release_terminal(terminal);

@@ -152,7 +152,7 @@ pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
     let mut terminal = take_terminal().map_err(Error::Terminal)?;
     crate::crash::dashboard_started(outputs.record.as_ref().map(|r| r.path()));
     let watch = HangupWatch::start();
-    let result = run_loop(&mut app, &mut terminal, &mut outputs, &mut signals);
+    let result = run_loop(&mut app, &mut terminal, &mut outputs, &mut signals).or_else(ended_by_hangup);
     drop(watch);
     restore_terminal();
     release_terminal(terminal);
@@ -163,6 +163,18 @@ pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
     let exit = result.map_err(|e| e.downcast::<Error>().unwrap_or_else(Error::Terminal))?;
     finished?;
     Ok(exit)
+}
+
+/// A terminal that hung up answers reads and writes with EIO (ENXIO once
+/// its device is gone). The kernel sends SIGHUP with the hang-up, but a
+/// draw or a read may fail before the signal arrives: either way the
+/// session ends as SIGHUP ends it, its recording kept. Other errors stay
+/// errors.
+pub(crate) fn ended_by_hangup(e: std::io::Error) -> std::io::Result<Exit> {
+    match e.raw_os_error() {
+        Some(libc::EIO | libc::ENXIO) => Ok(Exit::Signal(SIGHUP)),
+        _ => Err(e),
+    }
 }
 
 /// Enters raw mode and the alternate screen. Unlike `ratatui::try_init`,
@@ -372,5 +384,22 @@ fn unstick_terminal_reads() {
             // old file is closed by it, as dup2 documents.
             unsafe { libc::dup2(pipe[0], fd) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_terminal_that_hung_up_ends_the_session_as_sighup_does() {
+        for errno in [libc::EIO, libc::ENXIO] {
+            let e = std::io::Error::from_raw_os_error(errno);
+            assert_eq!(ended_by_hangup(e).expect("a hang-up"), Exit::Signal(SIGHUP));
+        }
+        let other = std::io::Error::from_raw_os_error(libc::ENOSPC);
+        assert_eq!(ended_by_hangup(other).expect_err("not a hang-up").raw_os_error(), Some(libc::ENOSPC));
+        let internal = std::io::Error::other("a bug");
+        assert!(ended_by_hangup(internal).is_err(), "internal errors stay errors");
     }
 }

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
-use std::os::unix::process::CommandExt as _;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::process::{Output, Stdio};
 
 use crate::common::{dirtyviz, tmp};
@@ -219,6 +219,6 @@ fn a_dashboard_whose_terminal_hangs_up_ends_and_keeps_its_recording() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
-    assert_eq!(status.code(), Some(129), "128 + SIGHUP");
+    assert_eq!(status.code(), Some(129), "128 + SIGHUP; ended by signal {:?}", status.signal());
     assert!(data.join("dirtyviz/last-session.jsonl").exists(), "the session's recording is kept");
 }
