@@ -557,33 +557,10 @@ fn short_source(source: &str) -> &str {
 }
 
 fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    let t = &ctx.theme;
+    let normal = ctx.app.mode() == Mode::Normal;
     let sections = keys::trace_sections(ctx.app.mode());
-    let fixed = [("?", "help"), ("q", "quit")];
-    let room = (area.width as usize).saturating_sub(15);
-    let (mut spans, mut used) = (Vec::new(), 0);
-    for b in sections.iter().flat_map(|s| s.bindings) {
-        let what = if ctx.app.mode() == Mode::Normal { b.hint } else { b.help };
-        if what.is_empty() || matches!(b.label, "q" | "?") {
-            continue;
-        }
-        let what = what.split([',', '(']).next().unwrap_or(what).trim();
-        let w = b.label.chars().count() + what.chars().count() + 2;
-        if used + w > room {
-            break;
-        }
-        spans.push(Span::styled(format!(" {}", b.label), t.accent));
-        spans.push(Span::styled(format!(" {what}"), t.dim));
-        used += w;
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    let mut right = Vec::new();
-    for (k, what) in fixed {
-        right.push(Span::styled(format!(" {k}"), t.accent));
-        right.push(Span::styled(format!(" {what}"), t.dim));
-    }
-    right.push(Span::raw(" "));
-    frame.render_widget(Paragraph::new(Line::from(right).right_aligned()), area);
+    let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
+    view::draw_key_bar(&ctx.theme, frame, area, hints);
 }
 
 /// Something a body area holds.

@@ -190,9 +190,6 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// The hint bar: `? help` and `q quit` always, at the right; the key
 /// table's hints for the mode, as many as fit, at the left.
 fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    let t = &ctx.theme;
-    let fixed = [("?", "help"), ("q", "quit")];
-    let fixed_w: usize = fixed.iter().map(|(k, w)| k.len() + w.len() + 2).sum::<usize>() + 1;
     let sections: &[super::keys::Section] = match ctx.app.mode() {
         Mode::Typing => &[super::keys::TYPING],
         Mode::Help => &[super::keys::HELP_KEYS],
@@ -201,15 +198,26 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         Mode::Normal if ctx.app.lesson().is_some() => &[super::keys::LESSON, super::keys::DASHBOARD],
         Mode::Normal => &[super::keys::DASHBOARD],
     };
-    let mut spans = Vec::new();
-    let mut used = 0;
+    let normal = ctx.app.mode() == Mode::Normal;
+    let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
+    draw_key_bar(&ctx.theme, frame, area, hints);
+}
+
+/// A hint bar: `? help` and `q quit` at the right; at the left, as many
+/// of `hints` (key, what it does) as fit, each cut to its first clause.
+/// Keys with nothing to say are left out.
+pub(super) fn draw_key_bar<'a>(
+    t: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    hints: impl Iterator<Item = (&'a str, &'a str)>,
+) {
+    let fixed = [("?", "help"), ("q", "quit")];
+    let fixed_w: usize = fixed.iter().map(|(k, w)| k.len() + w.len() + 2).sum::<usize>() + 1;
     let room = (area.width as usize).saturating_sub(fixed_w);
-    for b in sections.iter().flat_map(|s| s.bindings) {
-        let (key, what) = match ctx.app.mode() {
-            Mode::Typing | Mode::Picker | Mode::Tasks | Mode::Help => (b.label, b.help),
-            Mode::Normal => (b.label, b.hint),
-        };
-        if what.is_empty() || fixed.iter().any(|(k, _)| *k == key) || matches!(b.label, "q" | "?") {
+    let (mut spans, mut used) = (Vec::new(), 0);
+    for (key, what) in hints {
+        if what.is_empty() || fixed.iter().any(|(k, _)| *k == key) {
             continue;
         }
         let what = what.split([',', '(']).next().unwrap_or(what).trim();
