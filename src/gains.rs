@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::run::summary::NfsSummary;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::case;
+use crate::units::mean;
 
 /// One of the seed's tables of a change's gain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,10 +204,9 @@ pub fn measure(rows: &Rows, filter: Option<&str>, duration_ns: u64, ran: &(dyn F
         let s = case::parse(&on_kernel(chosen[i].name, rows.kernels[k]))?;
         let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
         ran();
-        let busy: Vec<f64> = summary.bdis.iter().filter_map(|b| b.busy_pct).collect();
         Ok(Ran {
             written_mbps: summary.bdis.iter().map(|b| b.written_mbps).sum(),
-            busy_pct: (!busy.is_empty()).then(|| busy.iter().sum::<f64>() / busy.len() as f64),
+            busy_pct: mean(summary.bdis.iter().filter_map(|b| b.busy_pct)),
             mountstats: summary.bdis.iter().find_map(|b| b.nfs.as_ref()).map(Mountstats::of_summary),
         })
     });
@@ -314,11 +314,13 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     let cases = |n: usize| format!("{n} case{}", if n == 1 { "" } else { "s" });
     let _ = writeln!(s, "\ntotal over {}: seed {}, model {}", cases(measured.len()), percent(seed), percent(model));
     if disks {
-        let mean = |k: usize| {
-            let b: Vec<f64> = measured.iter().filter_map(|m| m.busy[k]).collect();
-            (!b.is_empty()).then(|| b.iter().sum::<f64>() / b.len() as f64)
-        };
-        let _ = writeln!(s, "the model's disks busy on average: {} on {k0}, {} on {k1}", busy(mean(0)), busy(mean(1)));
+        let mean_busy = |k: usize| mean(measured.iter().filter_map(|m| m.busy[k]));
+        let _ = writeln!(
+            s,
+            "the model's disks busy on average: {} on {k0}, {} on {k1}",
+            busy(mean_busy(0)),
+            busy(mean_busy(1))
+        );
     }
     let large: Vec<&Measured> =
         measured.iter().filter(|m| gain(m.row.before, m.row.after).is_some_and(|g| g > LARGE_GAIN)).collect();
