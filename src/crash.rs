@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use color_eyre::Section;
 use color_eyre::config::{HookBuilder, Theme};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, say};
 
 /// What the running command holds that a crash report must name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,14 +120,6 @@ fn hide_panic_machinery(frames: &mut Vec<&color_eyre::config::Frame>) {
     const MACHINERY: [&str; 5] =
         ["::panicking::", "rust_begin_unwind", "__rust_end_short_backtrace", "PanicHookInfo", "crash::install"];
     frames.retain(|f| f.name.as_deref().is_none_or(|name| !MACHINERY.iter().any(|m| name.contains(m))));
-}
-
-/// Writes `text` and a line feed on stderr, or nothing if stderr cannot
-/// take it (a terminal that hung up): `eprintln!` would panic there, and
-/// a panic while reporting one aborts.
-fn say(text: std::fmt::Arguments) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 /// Gives the terminal back if the dashboard holds it.

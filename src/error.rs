@@ -154,6 +154,14 @@ impl From<&str> for Error {
     }
 }
 
+/// Writes `text` and a line feed on stderr, or nothing if stderr cannot
+/// take it (a terminal that hung up, a closed pipe): `eprintln!` would
+/// panic there, and a panic while reporting one aborts.
+pub fn say(text: std::fmt::Arguments) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
 /// `text` with control characters (terminal escapes, newlines) shown as
 /// escapes, so that a name or path never acts on the terminal it is
 /// printed to.

@@ -8,7 +8,7 @@ use dirtyviz::app::{App, AppOptions};
 use dirtyviz::cli::{
     CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
 };
-use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable};
+use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable, say};
 use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::output::{Named, check_distinct};
@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             {
                 first = format!("{first} {next}");
             }
-            eprintln!("{} (see dirtyviz --help)", printable(&first));
+            say(format_args!("{} (see dirtyviz --help)", printable(&first)));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
@@ -155,7 +155,7 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
     };
-    let mut note = |note: String| eprintln!("{}", printable(&note));
+    let mut note = |note: String| say(format_args!("{}", printable(&note)));
     let report = match args.compare {
         Some(compare) => run_compare(&s, compare, &opts, &mut note)?.report(),
         None => run(&s, &opts, &mut note)?.report(),
@@ -194,7 +194,7 @@ const EXIT_CHECK_FAILED: u8 = 1;
 fn open_progress() -> progress::Loaded {
     let loaded = Progress::open();
     if let Some(w) = &loaded.warning {
-        eprintln!("warning: {}", printable(w));
+        say(format_args!("warning: {}", printable(w)));
     }
     loaded
 }
@@ -215,7 +215,7 @@ fn list_lessons() -> Result<ExitCode> {
                     break;
                 }
             }
-            Err(e) => eprintln!("{}", printable(&e.to_string())),
+            Err(e) => say(format_args!("{}", printable(&e.to_string()))),
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -274,12 +274,12 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             }
         }
         for f in &o.failures {
-            eprintln!("{}", printable(f));
+            say(format_args!("{}", printable(f)));
         }
         failed += usize::from(!o.passed());
     }
     if failed > 0 {
-        eprintln!("{failed} of {} failed", outcomes.len());
+        say(format_args!("{failed} of {} failed", outcomes.len()));
         return ExitCode::from(EXIT_CHECK_FAILED);
     }
     out(format_args!("all {} passed", outcomes.len()));
@@ -384,7 +384,7 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
     let bounds = cases::Bounds { ratio: args.max_error, rate: args.max_rate_error, kind: args.max_kind_error };
     let failures = cases::failures(&measured, &bounds);
     for f in &failures {
-        eprintln!("{f}");
+        say(format_args!("{f}"));
     }
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) })
 }

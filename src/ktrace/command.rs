@@ -154,7 +154,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     let duration = args.duration.map(Duration::from_nanos);
     if !args.quiet {
         let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();
-        eprintln!(
+        crate::error::say(format_args!(
             "reading {pipe}{}{}; {}",
             if session.tracefs().mounted.is_some() { " (tracefs mounted for this run)" } else { "" },
             if missing.is_empty() { String::new() } else { format!(", this kernel lacks {}", missing.join(", ")) },
@@ -162,7 +162,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
                 Some(d) => format!("{:.1} s", d.as_secs_f64()),
                 None => "Ctrl-C stops".into(),
             }
-        );
+        ));
     }
     let mut collector = Collector::new(args.csv.is_some());
     let mut saved = args.save.as_ref().map(|_| Vec::new());
@@ -184,7 +184,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     }
     if !args.quiet {
         if ended == Ended::Stopped {
-            eprintln!("stopped; the writeback events are as they were");
+            crate::error::say(format_args!("stopped; the writeback events are as they were"));
         }
         print(&a.summary.report());
     }

@@ -211,7 +211,7 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         for p in self.restore() {
-            eprintln!("warning: {p}");
+            crate::error::say(format_args!("warning: {p}"));
         }
     }
 }
