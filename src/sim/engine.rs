@@ -45,6 +45,8 @@ pub(super) enum Event {
     /// A bdi's flusher timer expired. Never queued: each flusher holds its
     /// one pending timer, merged with the queue's head as time advances.
     FlusherWake(u32),
+    /// A woken flusher thread runs (bdi).
+    FlusherRun(u32),
     /// An NFS COMMIT of an inode completed (bdi, inode).
     CommitDone(u32, u32),
     /// Record a sample of the time series.
@@ -554,6 +556,7 @@ impl World {
             Event::TaskStop(t) => self.task_stop(t),
             Event::DeviceDone(b) => self.device_done(b as usize),
             Event::FlusherWake(b) => self.flusher_timer(b as usize),
+            Event::FlusherRun(b) => self.flusher_scheduled(b as usize),
             Event::CommitDone(b, inode) => self.nfs_commit_done(b as usize, inode),
             Event::Sample => {
                 self.record_sample();

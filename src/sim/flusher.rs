@@ -16,7 +16,7 @@
 //! toward the bdi's share of the dirty limit.
 
 use super::device::{Request, Submitter};
-use super::engine::{PageState, World};
+use super::engine::{Event, PageState, World};
 use super::page_writeback as pw;
 
 /// `dirty_writeback_interval`: 5 s \[centisecs\].
@@ -122,24 +122,41 @@ pub struct Flusher {
 
 impl World {
     /// Mirrors `bdi_start_background_writeback()`: wakes the flusher. A
-    /// wakeup while it runs is lost, as in the kernel.
+    /// wakeup while it runs is lost, as in the kernel. The flusher is
+    /// another thread: it runs once the waker is done, so a throttled task
+    /// goes on to update the bandwidth estimates before the flusher's
+    /// first pass does.
     pub(super) fn bdi_start_background_writeback(&mut self, bdi: usize) {
+        if self.wake_flusher(bdi) {
+            self.schedule(self.now, Event::FlusherRun(bdi as u32));
+        }
+    }
+
+    /// Marks the flusher awake; false when it was running already.
+    fn wake_flusher(&mut self, bdi: usize) -> bool {
         let f = &mut self.bdis[bdi].flusher;
         if f.running {
-            return;
+            return false;
         }
         f.running = true;
         f.stage = Stage::Kupdate;
         self.cancel_flusher_timer(bdi);
-        self.flusher_run(bdi);
+        true
+    }
+
+    /// The woken flusher gets the CPU.
+    pub(super) fn flusher_scheduled(&mut self, bdi: usize) {
+        let f = &self.bdis[bdi].flusher;
+        if f.running && !f.blocked && f.work.is_none() && f.stage == Stage::Kupdate {
+            self.flusher_run(bdi);
+        }
     }
 
     /// The flusher's periodic wakeup.
     pub(super) fn flusher_timer(&mut self, bdi: usize) {
-        if self.bdis[bdi].flusher.running {
-            return;
+        if self.wake_flusher(bdi) {
+            self.flusher_run(bdi);
         }
-        self.bdi_start_background_writeback(bdi);
     }
 
     /// Arms the flusher's timer for `at` \[ns\], unless it is armed already

@@ -62,6 +62,21 @@ fn dirty_ratelimit_converges_to_write_bw_over_n_and_tasks_are_fair() {
 }
 
 #[test]
+fn a_task_that_wakes_the_flusher_updates_dirty_ratelimit_before_the_flusher_runs() {
+    // balance_dirty_pages() wakes the flusher, then updates the estimates;
+    // the flusher is another thread, so its pass (which stamps the
+    // bandwidth time without touching dirty_ratelimit) comes after. At a
+    // 10 MiB limit on NFS the flusher is idle at every throttled call: had
+    // its pass gone first, dirty_ratelimit would stay near its start,
+    // 100 MiB/s, seven times write_bw.
+    let case = "NFS-thresh=10M/nfs-1dd-1M-32p-32768M-10M:10-X";
+    let s = summary("nfs-10m-1dd", &["--case", case, "--duration", "60s"]);
+    let b = &s["bdis"][0];
+    let (rate, target) = (num(&b["dirty_ratelimit_mbps"]), num(&b["target_ratelimit_mbps"]));
+    assert!(rate < 1.5 * target && rate > 0.25 * target, "dirty_ratelimit {rate} MiB/s vs write_bw/N {target}");
+}
+
+#[test]
 fn pause_times_scale_with_the_number_of_tasks() {
     let s = summary("pause1", &["--duration", "60s"]);
     let p50 = num(&s["pauses_ms"]["p50"]);
