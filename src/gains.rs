@@ -446,25 +446,19 @@ mod tests {
         assert!(!report(Table::Patch11, &p, &none).contains("mountstats"));
     }
 
+    /// A measured case without mountstats: the seed's `seed` figures and the
+    /// model's `model` ones, before and after.
+    fn measured(name: &'static str, seed: [f64; 2], model: [f64; 2], busy: [Option<f64>; 2]) -> Measured {
+        let row = Row { name, before: seed[0], after: seed[1] };
+        Measured { row, before: model[0], after: model[1], busy, mountstats: [None; 2] }
+    }
+
     #[test]
     fn the_report_sums_before_it_divides() {
-        let row = |name, before, after| Row { name, before, after };
         let rows = Rows { kernels: ["a", "b"], rows: vec![] };
         let measured = [
-            Measured {
-                row: row("one-X", 100.0, 300.0),
-                before: 10.0,
-                after: 12.0,
-                busy: [None; 2],
-                mountstats: [None; 2],
-            },
-            Measured {
-                row: row("two-X", 100.0, 100.0),
-                before: 30.0,
-                after: 30.0,
-                busy: [None; 2],
-                mountstats: [None; 2],
-            },
+            measured("one-X", [100.0, 300.0], [10.0, 12.0], [None; 2]),
+            measured("two-X", [100.0, 100.0], [30.0, 30.0], [None; 2]),
         ];
         let text = report(Table::NfsWaitQueue, &rows, &measured);
         // Seed (100+300)/(100+100) = +100%; model (12+30)/(10+30) = +5%.
@@ -479,23 +473,10 @@ mod tests {
 
     #[test]
     fn the_report_shows_how_busy_the_disks_were() {
-        let row = |name, before, after| Row { name, before, after };
         let rows = Rows { kernels: ["a", "b"], rows: vec![] };
         let measured = [
-            Measured {
-                row: row("one-X", 100.0, 150.0),
-                before: 10.0,
-                after: 12.0,
-                busy: [Some(70.4), Some(99.6)],
-                mountstats: [None; 2],
-            },
-            Measured {
-                row: row("two-X", 100.0, 100.0),
-                before: 30.0,
-                after: 30.0,
-                busy: [Some(90.0), Some(100.0)],
-                mountstats: [None; 2],
-            },
+            measured("one-X", [100.0, 150.0], [10.0, 12.0], [Some(70.4), Some(99.6)]),
+            measured("two-X", [100.0, 100.0], [30.0, 30.0], [Some(90.0), Some(100.0)]),
         ];
         let text = report(Table::Patch11, &rows, &measured);
         assert!(text.lines().any(|l| l.starts_with("one-X") && l.ends_with("│   70%  100%")), "{text}");
