@@ -6,7 +6,8 @@
 use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
-use std::process::{Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 
 use crate::common::{dirtyviz, tmp};
 
@@ -89,6 +90,25 @@ fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
     }
 }
 
+/// The dashboard's command on a new 100 x 30 pseudo-terminal (its stdin,
+/// stdout and stderr), its data in the emptied scratch directory `name`:
+/// that directory, the controlling side and the command.
+fn dashboard_on_pty(name: &str) -> (PathBuf, OwnedFd, Command) {
+    let data = tmp(name);
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).expect("scratch dir");
+    let (master, slave) = pty(100, 30);
+    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
+    let mut command = dirtyviz();
+    command
+        .env("XDG_DATA_HOME", &data)
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::from(open()))
+        .stdout(Stdio::from(open()))
+        .stderr(Stdio::from(open()));
+    (data, master, command)
+}
+
 /// The dashboard on a pseudo-terminal panics a second into its session:
 /// the terminal is given back (alternate screen left, cursor shown)
 /// before the report, and the note names the session's recording, which
@@ -96,22 +116,15 @@ fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
 #[cfg(debug_assertions)]
 #[test]
 fn a_dashboard_panic_restores_the_terminal_before_its_report() {
-    let data = tmp("crash-xdg");
-    let _ = std::fs::remove_dir_all(&data);
-    std::fs::create_dir_all(&data).expect("scratch dir");
-    let (master, slave) = pty(100, 30);
-    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
-    let mut child = dirtyviz()
+    let (data, master, mut command) = dashboard_on_pty("crash-xdg");
+    let mut child = command
         .env("DIRTYVIZ_TEST_PANIC", "dashboard")
-        .env("XDG_DATA_HOME", &data)
         .env("NO_COLOR", "1")
         .env("RUST_BACKTRACE", "0")
-        .env("TERM", "xterm-256color")
-        .stdin(Stdio::from(open()))
-        .stdout(Stdio::from(open()))
-        .stderr(Stdio::from(open()))
         .spawn()
         .expect("starts");
+    // Only the child holds the terminal side now: its exit closes it.
+    drop(command);
     // A dashboard that does not crash is stopped after a minute.
     let pid = child.id() as libc::pid_t;
     std::thread::spawn(move || {
@@ -165,18 +178,7 @@ fn a_dashboard_panic_restores_the_terminal_before_its_report() {
 /// keeps its recording, instead of reading the dead terminal forever.
 #[test]
 fn a_dashboard_whose_terminal_hangs_up_ends_and_keeps_its_recording() {
-    let data = tmp("hangup-xdg");
-    let _ = std::fs::remove_dir_all(&data);
-    std::fs::create_dir_all(&data).expect("scratch dir");
-    let (master, slave) = pty(100, 30);
-    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
-    let mut command = dirtyviz();
-    command
-        .env("XDG_DATA_HOME", &data)
-        .env("TERM", "xterm-256color")
-        .stdin(Stdio::from(open()))
-        .stdout(Stdio::from(open()))
-        .stderr(Stdio::from(open()));
+    let (data, master, mut command) = dashboard_on_pty("hangup-xdg");
     // SAFETY: async-signal-safe calls between fork and exec: a session of
     // its own whose controlling terminal is the pseudo-terminal, as a
     // terminal window or sshd gives its shell.
