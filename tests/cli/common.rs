@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -26,4 +26,11 @@ pub fn summary(name: &str, args: &[&str]) -> Value {
 /// A number from a JSON value.
 pub fn num(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// The standard output of a run that must succeed (else its stderr is the
+/// failure).
+pub fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).expect("UTF-8")
 }

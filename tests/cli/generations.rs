@@ -1,7 +1,7 @@
 //! Every generation and device of the seeds: exactness at each patch
 //! level, the seed's test-case names, NFS, the disk switch, a USB key.
 
-use crate::common::{num, summary, tmp};
+use crate::common::{num, ok, summary, tmp};
 use crate::exact::check_preset;
 
 #[test]
@@ -209,12 +209,8 @@ fn a_usb_key_beside_a_disk_keeps_moving() {
 
 #[test]
 fn cases_sets_a_changes_gain_in_the_seed_beside_the_models() {
-    let out = crate::common::dirtyviz()
-        .args(["cases", "--table", "nfs-wq", "thresh=10M/nfs-2dd", "--duration", "5s"])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let args = ["cases", "--table", "nfs-wq", "thresh=10M/nfs-2dd", "--duration", "5s"];
+    let text = ok(&crate::common::dirtyviz().args(args).output().expect("runs"));
     assert!(text.starts_with("seed [MB/s]: 3.1.0-rc8-ioless6+ → 3.1.0-rc8-nfs-wq+"), "{text}");
     let row = text.lines().find(|l| l.starts_with("NFS-thresh=10M/nfs-2dd")).expect("the case's row");
     // The seed's 9.09 → 30.97 MB/s.
@@ -225,12 +221,8 @@ fn cases_sets_a_changes_gain_in_the_seed_beside_the_models() {
 
 #[test]
 fn cases_sets_the_models_mountstats_beside_the_seeds() {
-    let out = crate::common::dirtyviz()
-        .args(["cases", "--table", "nfs-wq", "thresh=100M/nfs-1dd", "--duration", "5s"])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let args = ["cases", "--table", "nfs-wq", "thresh=100M/nfs-1dd", "--duration", "5s"];
+    let text = ok(&crate::common::dirtyviz().args(args).output().expect("runs"));
     assert!(text.contains("\nmountstats, seed and model:"), "{text}");
     // The seed has 100M only on 3.1 and the wait queue: one line, its
     // 206620 WRITEs of 13104059680 bytes, queued 438 ms each.

@@ -2,11 +2,10 @@
 //! and summary, memory that does not grow with a run's length.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::Value;
 
-use super::common::{dirtyviz, tmp};
+use super::common::{dirtyviz, ok, tmp};
 
 /// A scratch directory of its own for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -14,11 +13,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).expect("UTF-8")
 }
 
 fn read(path: &Path) -> Vec<u8> {
