@@ -1278,6 +1278,38 @@ mod tests {
     }
 
     #[test]
+    fn an_nfs_commit_counts_as_pages_written() {
+        // nfs_commit_unstable_pages() takes the pages its COMMIT covers off
+        // wbc->nr_to_write: a 3.1 task whose writeback only sends a COMMIT
+        // of 300 pages has done its duty of 12.
+        let mut c = WorldConfig { patches: 0, ..config(1) };
+        let nfs = crate::sim::config::NfsConfig {
+            rtt_ns: 200_000,
+            server_bandwidth: 100e6,
+            server_cache: 1 << 30,
+            server_background: 1 << 30,
+            server_seek_ns: 0,
+            server_commit_ns: 0,
+            wait_queue: false,
+            congestion_scaled: false,
+        };
+        c.devices[0].kind = crate::sim::DeviceKind::Nfs;
+        c.devices[0].nfs = Some(nfs);
+        let mut w = World::new(&c).expect("valid");
+        let inode = w.tasks[0].inode;
+        w.inodes[inode as usize].unstable = 300;
+        w.inodes[inode as usize].queued = true;
+        w.bdis[0].dirty_inodes.push_back(inode);
+        let submitter = crate::sim::device::Submitter::Task(0);
+        let mut writer = crate::sim::flusher::Writer::new(submitter, 12);
+        let end = w.writeback_pass(0, &mut writer);
+        assert_eq!(w.inodes[inode as usize].committing, 300, "one COMMIT of every unstable page");
+        assert_eq!(writer.nr_pages, 12 - 300);
+        // 300 pages, and the inode left the dirty list clean.
+        assert_eq!(end, crate::sim::flusher::PassEnd::Done(301));
+    }
+
+    #[test]
     fn legacy_kernel_follows_the_patch_level() {
         let mut w = World::new(&WorldConfig { patches: 0, legacy: Legacy::Linux2638, ..config(1) }).expect("valid");
         w.set_patches(3);

@@ -364,7 +364,9 @@ impl World {
                 written += n;
             }
             if self.bdis[bdi].nfs.is_some() {
-                self.nfs_write_inode(bdi, inode);
+                // nfs_commit_unstable_pages() counts the pages its COMMIT
+                // covers against wbc->nr_to_write, as pages written.
+                written += self.nfs_write_inode(bdi, inode).min(chunk_left);
             }
             // Requeue: still dirty inodes go to the tail, clean ones leave.
             let ino = &self.inodes[inode as usize];

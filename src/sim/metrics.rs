@@ -330,7 +330,8 @@ pub struct TaskStats {
     pub throttled_calls: u64,
     /// Time in throttling calls altogether \[jiffies\].
     pub throttled_total: u64,
-    /// Pages it wrote back itself (IO-full mode) \[pages\].
+    /// Pages it wrote back itself (IO-full mode), as balance_dirty_pages()
+    /// counts them: on NFS the pages its COMMITs cover too \[pages\].
     pub written_fg: u64,
     /// Pipeline: bytes that arrived from the network \[bytes\].
     pub received_bytes: u64,

@@ -322,12 +322,13 @@ impl World {
 
     /// Mirrors `nfs_commit_unstable_pages()` for non-blocking writeback:
     /// after writing `inode`, send a COMMIT when more than half of its
-    /// pages are unstable and none is in flight.
-    pub(super) fn nfs_write_inode(&mut self, bdi: usize, inode: u32) {
+    /// pages are unstable and none is in flight. Returns the pages the
+    /// COMMIT covers, 0 when none is sent \[pages\].
+    pub(super) fn nfs_write_inode(&mut self, bdi: usize, inode: u32) -> u64 {
         let ino = &self.inodes[inode as usize];
         let npages = ino.dirty + ino.writeback + ino.unstable;
         if ino.committing > 0 || ino.unstable == 0 || ino.unstable <= npages / 2 {
-            return;
+            return 0;
         }
         let pages = ino.unstable;
         self.inodes[inode as usize].committing = pages;
@@ -336,6 +337,7 @@ impl World {
         m.commits += 1;
         let at = m.commit_done_at(now, inode);
         self.schedule(at, Event::CommitDone(bdi as u32, inode));
+        pages
     }
 
     /// A COMMIT completed: the pages it covered are stable, hence clean.
