@@ -85,12 +85,14 @@ fn the_talks_8_dd_wait_long_in_2_6_38_and_briefly_in_3_1() {
     assert!(calls(&ioless, "max") <= 200.0 && num(&ioless["pauses_ms"]["max"]) <= 200.0);
 }
 
+/// The copy (the rsync scenario's pipeline task) of a run's summary.
+fn copy(s: &serde_json::Value) -> serde_json::Value {
+    s["tasks"].as_array().expect("tasks").iter().find(|t| t["kind"] == "pipeline").expect("the copy").clone()
+}
+
 #[test]
 fn the_rsync_pipeline_gains_on_io_less_over_2_6_38() {
     let run = |level: &str| summary(&format!("rsync-{level}"), &["--scenario", "rsync", "--patches", level]);
-    let copy = |s: &serde_json::Value| {
-        s["tasks"].as_array().expect("tasks").iter().find(|t| t["kind"] == "pipeline").expect("the copy").clone()
-    };
     let (box_old, box_ioless) = (run("2.6.38"), run("11"));
     // The talk's box (xfs, 8 dd, 4 GiB) with the copy: calls of seconds on
     // 2.6.38 (1.4-2.7 s with seeds 1-5), tens of ms IO-less.
@@ -141,9 +143,7 @@ fn fifty_dd_and_an_rsync_the_copy_gains_two_thirds_on_io_less() {
     for seed in ["1", "2", "3"] {
         let run = |level: &str| {
             let args = ["--scenario", "rsync", "--dd", "50", "--duration", "120s", "--patches", level, "--seed", seed];
-            let s = summary(&format!("rsync-50dd-{level}-{seed}"), &args);
-            let copy = s["tasks"].as_array().expect("tasks").iter().find(|t| t["kind"] == "pipeline").cloned();
-            num(&copy.expect("the copy")["rate_mbps"])
+            num(&copy(&summary(&format!("rsync-50dd-{level}-{seed}"), &args))["rate_mbps"])
         };
         let (old, ioless) = (run("2.6.38"), run("11"));
         assert!(ioless >= 1.67 * old, "seed {seed}: the copy writes {old} MiB/s on 2.6.38, {ioless} IO-less");
