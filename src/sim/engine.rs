@@ -1283,18 +1283,8 @@ mod tests {
         // wbc->nr_to_write: a 3.1 task whose writeback only sends a COMMIT
         // of 300 pages has done its duty of 12.
         let mut c = WorldConfig { patches: 0, ..config(1) };
-        let nfs = crate::sim::config::NfsConfig {
-            rtt_ns: 200_000,
-            server_bandwidth: 100e6,
-            server_cache: 1 << 30,
-            server_background: 1 << 30,
-            server_seek_ns: 0,
-            server_commit_ns: 0,
-            wait_queue: false,
-            congestion_scaled: false,
-        };
         c.devices[0].kind = crate::sim::DeviceKind::Nfs;
-        c.devices[0].nfs = Some(nfs);
+        c.devices[0].nfs = Some(crate::sim::config::NfsConfig::plain(false));
         let mut w = World::new(&c).expect("valid");
         let inode = w.tasks[0].inode;
         w.inodes[inode as usize].unstable = 300;

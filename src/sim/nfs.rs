@@ -395,20 +395,7 @@ mod tests {
     }
 
     fn mount(wait_queue: bool) -> NfsMount {
-        NfsMount::new(
-            NfsConfig {
-                rtt_ns: 200_000,
-                server_bandwidth: 100e6,
-                server_cache: 1 << 30,
-                server_background: 0,
-                server_seek_ns: 0,
-                server_commit_ns: 0,
-                wait_queue,
-                congestion_scaled: false,
-            },
-            1 << 20,
-            200_000,
-        )
+        NfsMount::new(NfsConfig::plain(wait_queue), 1 << 20, 200_000)
     }
 
     #[test]
