@@ -11,6 +11,7 @@ use super::cli::{LiveArgs, TraceViewArgs};
 use super::live::{self, Ended, Session};
 use super::side::KernelSide;
 use super::{Analysis, Collector, Error, analyse, fit, series, write_file, write_json};
+use crate::error::say;
 use crate::ui::kernel::{self, Feed, Model, TraceApp};
 use crate::ui::{Exit, keys, snapshot};
 
@@ -154,7 +155,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     let duration = args.duration.map(Duration::from_nanos);
     if !args.quiet {
         let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();
-        crate::error::say(format_args!(
+        say(format_args!(
             "reading {pipe}{}{}; {}",
             if session.tracefs().mounted.is_some() { " (tracefs mounted for this run)" } else { "" },
             if missing.is_empty() { String::new() } else { format!(", this kernel lacks {}", missing.join(", ")) },
@@ -184,7 +185,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     }
     if !args.quiet {
         if ended == Ended::Stopped {
-            crate::error::say(format_args!("stopped; the writeback events are as they were"));
+            say(format_args!("stopped; the writeback events are as they were"));
         }
         print(&a.summary.report());
     }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::event::EventKind;
 use super::{Collector, Error};
+use crate::error::say;
 
 /// Where a tracefs is mounted, and whether this program mounted it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,7 +212,7 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         for p in self.restore() {
-            crate::error::say(format_args!("warning: {p}"));
+            say(format_args!("warning: {p}"));
         }
     }
 }
