@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 
 use crate::error::Result;
 use crate::run::{RunOptions, on_every_cpu, run};
+use crate::scenario::machine::Machine;
 use crate::scenario::{LegacySpec, Overrides, case};
 
 /// The seed's throughput for each test case [MiB/s].
@@ -156,12 +157,30 @@ pub fn select<'a>(measured: &'a [Measured], kind: Option<&str>, half: Half) -> V
     measured.iter().filter(|m| kind.is_none_or(|k| group(m.row.name) == k) && half.holds(&m.row)).collect()
 }
 
-/// Runs every row for `duration_ns` on 3.1 and on the whole series;
-/// `ran()` is called after each of the `2 × rows.len()` runs.
+/// Runs every row for `duration_ns` on 3.1 and on the whole series, with
+/// seed 1 on the machine profiles as shipped; `ran()` is called after each
+/// of the `2 × rows.len()` runs.
 pub fn measure(rows: &[Row], duration_ns: u64, ran: &(dyn Fn() + Sync)) -> Result<Vec<Measured>> {
+    measure_on(rows, &On { seed: 1, profile: None }, duration_ns, ran)
+}
+
+/// What [`measure_on`] runs the rows with.
+#[derive(Clone, Copy, Debug)]
+pub struct On<'a> {
+    /// Seed of the random generator.
+    pub seed: u64,
+    /// A profile to run on instead of the one each case names
+    /// (`dirtyviz cases --fit` tries other numbers with it).
+    pub profile: Option<&'a Machine>,
+}
+
+/// [`measure`] with another seed, or on another profile.
+pub fn measure_on(rows: &[Row], on: &On, duration_ns: u64, ran: &(dyn Fn() + Sync)) -> Result<Vec<Measured>> {
     let runs: Vec<(usize, u8)> = (0..rows.len()).flat_map(|i| [(i, 0), (i, 11)]).collect();
     let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<f64> {
         let mut s = case::parse(rows[i].name)?;
+        s.seed = on.seed;
+        s.profile = on.profile.map(|m| Box::new(m.clone()));
         s.apply(&Overrides { patches: Some(patches), legacy: Some(LegacySpec::Linux31), ..Default::default() });
         let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
         ran();

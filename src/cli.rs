@@ -245,6 +245,16 @@ pub struct CasesArgs {
     /// world (single disk, JBOD, RAID0, USB key, NFS) exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_kind_error: Option<f64>,
+    /// Choose a machine profile's fitted numbers again (`dirtyviz
+    /// machines` lists the profiles): every combination of their candidates
+    /// on the profile's cases of the fitted half, seeds 1-5. Exit 1 when
+    /// the fit chooses other numbers than the profile holds.
+    #[arg(
+        long,
+        value_name = "PROFILE",
+        conflicts_with_all = ["filter", "max_error", "max_rate_error", "max_kind_error"]
+    )]
+    pub fit: Option<String>,
 }
 
 /// `dirtyviz replay`.

@@ -45,7 +45,8 @@
 //! - [`record`]: recording a dashboard session and replaying it.
 //! - [`cases`]: the seed's result tables beside this model's numbers;
 //!   [`gains`]: its tables of one change's gain (patch 11, the NFS wait
-//!   queue) beside the model's.
+//!   queue) beside the model's; [`fit`]: the machine profiles' fitted
+//!   numbers chosen again on the fitted half of the seed's table.
 //! - [`ktrace`]: real kernel traces of the writeback tracepoints, read,
 //!   summarised, captured live and fitted with a scenario.
 //! - [`plot`]: the five charts as figures (SVG, PNG) for slides and papers.
@@ -63,6 +64,7 @@ pub mod cases;
 pub mod cli;
 pub mod crash;
 pub mod error;
+pub mod fit;
 pub mod gains;
 pub mod input;
 pub mod interrupt;

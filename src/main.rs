@@ -364,6 +364,12 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         CasesTable::Patch11 => Some(dirtyviz::gains::Table::Patch11),
         CasesTable::NfsWq => Some(dirtyviz::gains::Table::NfsWaitQueue),
     };
+    if let Some(profile) = &args.fit {
+        if gains.is_some() {
+            return Err(Error::invalid("--fit fits on the main table: leave out --table"));
+        }
+        return fit(profile, args.duration);
+    }
     if let Some(table) = gains {
         return gain_table(args, table);
     }
@@ -387,6 +393,25 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         say(format_args!("{f}"));
     }
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_CHECK_FAILED) })
+}
+
+/// `dirtyviz cases --fit PROFILE`: the profile's fitted numbers chosen
+/// again on the fitted half of the seed's table.
+fn fit(profile: &str, duration_ns: u64) -> Result<ExitCode> {
+    use dirtyviz::fit;
+    let profile = dirtyviz::scenario::machine::get(profile)?;
+    let plans = fit::plan(profile)?;
+    dirtyviz::interrupt::catch();
+    let progress = dirtyviz::run::progress::Progress::new("fit: runs", plans.iter().map(fit::Plan::runs).sum());
+    let fits = fit::fit(profile, plans, duration_ns, &|| progress.tick());
+    drop(progress);
+    let fits = fits?;
+    out(format_args!("{}", fit::report(profile, &fits).trim_end()));
+    if fits.iter().any(|f| f.chosen.is_some()) {
+        say(format_args!("the fit chooses other numbers for {} than assets/machines.ron holds", profile.name));
+        return Ok(ExitCode::from(EXIT_CHECK_FAILED));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `dirtyviz cases --table patch11|nfs-wq`: a change's gain in the seed

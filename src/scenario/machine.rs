@@ -39,6 +39,10 @@ pub struct Figure {
     pub value: f64,
     /// Where it comes from.
     pub source: Source,
+    /// For a fitted number, the short list of plausible values the fit
+    /// chooses from (`dirtyviz cases --fit`), in its unit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<f64>,
 }
 
 impl Figure {
@@ -126,6 +130,39 @@ impl Machine {
         out
     }
 
+    /// Every number of the profile, as [`Machine::figures`] names them,
+    /// to change (`dirtyviz cases --fit` tries other values).
+    pub fn figures_mut(&mut self) -> Vec<(&'static str, &mut Figure)> {
+        let mut out: Vec<(&'static str, &mut Figure)> = [
+            ("disk [MiB/s]", self.disk_mbps.as_mut()),
+            ("seek [ms]", self.seek_ms.as_mut()),
+            ("contention [1/disk]", self.contention.as_mut()),
+            ("USB key [MiB/s]", self.usb_key_mbps.as_mut()),
+        ]
+        .into_iter()
+        .filter_map(|(name, f)| f.map(|f| (name, f)))
+        .collect();
+        if let Some(n) = &mut self.nfs {
+            out.push(("NFS link [MiB/s]", &mut n.link_mbps));
+            out.push(("NFS round trip [ms]", &mut n.rtt_ms));
+            out.push(("NFS server disk [MiB/s]", &mut n.server_mbps));
+            out.push(("NFS server seek [ms]", &mut n.server_seek_ms));
+            out.push(("NFS server cache [MiB]", &mut n.server_cache_mb));
+            out.push(("NFS server background [MiB]", &mut n.server_background_mb));
+            out.push(("NFS server commit [ms]", &mut n.server_commit_ms));
+        }
+        out
+    }
+
+    /// The profile with the number called `name` set to `value`.
+    pub fn with(&self, name: &str, value: f64) -> Machine {
+        let mut m = self.clone();
+        if let Some((_, f)) = m.figures_mut().into_iter().find(|(n, _)| *n == name) {
+            f.value = value;
+        }
+        m
+    }
+
     /// How many of its numbers are fitted to the seed.
     pub fn fitted(&self) -> usize {
         self.figures().iter().filter(|(_, f)| f.fitted()).count()
@@ -176,16 +213,16 @@ pub struct NfsDefaults {
 
 /// What a profile, or none, gives a scenario's devices by default.
 #[derive(Clone, Copy, Debug)]
-pub struct Defaults {
-    machine: Option<&'static Machine>,
+pub struct Defaults<'a> {
+    machine: Option<&'a Machine>,
     /// NFS mounts.
     pub nfs: NfsDefaults,
 }
 
-impl Defaults {
+impl<'a> Defaults<'a> {
     /// The defaults of `machine`; without one, a generic box (1 Gbit/s to
     /// an NFS server with an 80 MiB/s disk).
-    pub fn of(machine: Option<&'static Machine>) -> Defaults {
+    pub fn of(machine: Option<&'a Machine>) -> Defaults<'a> {
         let generic = NfsDefaults {
             rtt_ms: 0.2,
             server_mbps: 80.0,
@@ -256,9 +293,14 @@ pub fn report() -> String {
                 Source::Assumed(w) => ("assumed", w),
             };
             let _ = writeln!(s, "  {name:26} {:>8.2}  {kind:7}  {from}", f.value);
+            if !f.candidates.is_empty() {
+                let each: Vec<String> = f.candidates.iter().map(|v| v.to_string()).collect();
+                let _ = writeln!(s, "  {:26} {:8}  {:7}  chosen among {}", "", "", "", each.join(", "));
+            }
         }
         s.push('\n');
     }
+    s.push_str("`dirtyviz cases --fit PROFILE` chooses the fitted numbers again.\n");
     s
 }
 

@@ -86,6 +86,10 @@ pub struct Scenario {
     /// devices take by default (`dirtyviz machines` lists them).
     #[serde(default)]
     pub machine: Option<String>,
+    /// A profile that wins over `machine`: one of them with some fitted
+    /// numbers changed, as `dirtyviz cases --fit` tries them. Not in files.
+    #[serde(skip)]
+    pub profile: Option<Box<machine::Machine>>,
     /// The devices; each is one bdi, a JBOD is several.
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
@@ -113,6 +117,7 @@ impl Default for Scenario {
             seed: 1,
             duration_s: 60.0,
             machine: None,
+            profile: None,
             devices: Vec::new(),
             tasks: Vec::new(),
         }
@@ -874,8 +879,8 @@ impl Scenario {
     pub fn to_world(&self) -> Result<WorldConfig> {
         let origin = self.origin();
         self.check_settings().map_err(|e| e.context(&origin))?;
-        let machine = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
-        let box_defaults = machine::Defaults::of(machine);
+        let named = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
+        let box_defaults = machine::Defaults::of(self.profile.as_deref().or(named));
         let bdis = self.check_counts().map_err(|e| e.context(&origin))?;
         let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(&origin))?;
         let tasks = self.task_configs(&devices).map_err(|e| e.context(&origin))?;

@@ -30,6 +30,10 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["cases", "--max-rate-error=-1"], "must be a finite number of 0 or more");
     fails_cleanly(&["cases", "--table", "patch11", "--max-error", "0.1"], "judge the main table only");
     fails_cleanly(&["cases", "--table", "nfs-wq", "no-such-case"], "no case of this table contains `no-such-case`");
+    fails_cleanly(&["cases", "--fit", "no-such-box"], "unknown machine `no-such-box`, expected one of 8p-4096M");
+    fails_cleanly(&["cases", "--fit", "8p-4096M", "--table", "nfs-wq"], "--fit fits on the main table");
+    fails_cleanly(&["cases", "--fit", "8p-4096M", "--max-error", "0.1"], "cannot be used with");
+    fails_cleanly(&["cases", "--fit", "8p-4096M", "JBOD"], "cannot be used with");
 }
 
 #[test]

@@ -315,6 +315,29 @@ fn cases_prints_the_seeds_rates_beside_the_models() {
 }
 
 #[test]
+fn cases_fit_chooses_a_profiles_numbers_again_on_the_fitted_half() {
+    // Runs of a second keep it short; the choice itself is the release
+    // build's (.ci/run fits the profiles on minute-long runs).
+    let out =
+        crate::common::dirtyviz().args(["cases", "--fit", "32p-32768M", "--duration", "1s"]).output().expect("runs");
+    let (text, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.starts_with("fit of 32p-32768M"), "{text}");
+    assert!(text.contains("seeds 1-5"), "{text}");
+    // Its two parts: the disk and the NFS server, each on its own cases.
+    assert!(text.contains("\ndisks (4 fitted cases, 6 held out; 25 combinations): disk [MiB/s], seek [ms]"), "{text}");
+    assert!(
+        text.contains("\nNFS (6 fitted cases, 6 held out; 245 combinations): NFS server disk [MiB/s], NFS server seek [ms], NFS server commit [ms]"),
+        "{text}"
+    );
+    assert_eq!(text.matches("│ the profile's").count(), 2, "the profile's numbers, once per part: {text}");
+    assert_eq!(text.matches("held-out error (not used to choose)").count(), 2, "{text}");
+    // It exits 1 exactly when it would change the profile.
+    let changed = text.contains("  chosen: ");
+    assert_eq!(out.status.code(), Some(if changed { 1 } else { 0 }), "{text}{stderr}");
+    assert_eq!(stderr.contains("the fit chooses other numbers for 32p-32768M"), changed, "{stderr}");
+}
+
+#[test]
 fn machines_lists_the_seeds_boxes_and_where_their_numbers_come_from() {
     let out = crate::common::dirtyviz().arg("machines").output().expect("runs");
     assert!(out.status.success());
@@ -324,6 +347,8 @@ fn machines_lists_the_seeds_boxes_and_where_their_numbers_come_from() {
     }
     assert!(text.contains("contention [1/disk]") && text.contains("NFS server disk [MiB/s]"), "{text}");
     assert!(text.contains("fitted") && text.contains("assumed"), "{text}");
+    assert!(text.contains("chosen among 40, 45, 50, 55, 60, 65, 70"), "the NFS server disk's candidates: {text}");
+    assert!(text.contains("dirtyviz cases --fit PROFILE"), "{text}");
     // A case runs on its box: on the 16 GiB box's controller ten disks
     // slow each other to about half their own rate (140 MiB/s each).
     let s = summary("box-jbod", &["--case", "JBOD-10HDD-16G/xfs-1dd-1M-24p-16384M-20:10-X", "--duration", "20s"]);
