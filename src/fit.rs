@@ -184,22 +184,16 @@ impl Trial {
 pub struct PartFit {
     /// The part, its numbers and cases.
     pub plan: Plan,
-    /// Every combination, best mean first.
+    /// Every combination: those that ran with every seed first, lowest
+    /// mean first, then the others by how many seeds they lasted.
     pub trials: Vec<Trial>,
     /// The profile's numbers among them.
     pub current: usize,
     /// The winner, if one beats the profile's numbers with every seed.
     pub chosen: Option<usize>,
     /// Mean rate error over the held-out cases and the seeds: the
-    /// profile's numbers, then the winner's.
+    /// profile's numbers, then the winner's; NaN without held-out cases.
     pub held: (f64, Option<f64>),
-}
-
-impl PartFit {
-    /// The numbers the fit ends with: the winner's, or the profile's.
-    pub fn result(&self) -> &Trial {
-        &self.trials[self.chosen.unwrap_or(self.current)]
-    }
 }
 
 /// `profile` with the numbers of `plan` set to `values`.
@@ -249,6 +243,9 @@ pub fn fit(profile: &Machine, plans: Vec<Plan>, duration_ns: u64, ran: &(dyn Fn(
         let current = trials.iter().position(|t| t.values == now).expect("the profile's numbers are candidates");
         let chosen = trials.iter().position(|t| t.beats(&trials[current]));
         let held_of = |values: &[f64]| -> Result<f64> {
+            if plan.held.is_empty() {
+                return Ok(f64::NAN);
+            }
             let m = with_values(profile, &plan, values);
             let e = SEEDS.iter().map(|&seed| score(&plan.held, &m, seed, duration_ns, ran)).sum::<Result<f64>>()?;
             Ok(e / SEEDS.len() as f64)
@@ -318,11 +315,15 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
             "  {better} of {} other combinations score lower than the profile's with every seed",
             f.trials.len() - 1
         );
-        let (held_now, held_new) = f.held;
+        let held = |e: Option<f64>| match e {
+            Some(e) if !e.is_nan() => format!("{e:.4}"),
+            _ => "none (no held-out case)".to_string(),
+        };
+        let (held_now, held_new) = (held(Some(f.held.0)), held(f.held.1));
         match f.chosen {
             None => {
                 let _ = writeln!(s, "  kept: no combination scores lower than the profile's with every seed");
-                let _ = writeln!(s, "  held-out error (not used to choose): {held_now:.4}");
+                let _ = writeln!(s, "  held-out error (not used to choose): {held_now}");
             }
             Some(c) => {
                 let changes: Vec<String> = p
@@ -334,8 +335,7 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
                 let _ = writeln!(s, "  chosen: {}", changes.join(", "));
                 let _ = writeln!(
                     s,
-                    "  held-out error (not used to choose): the profile's {held_now:.4}, the chosen {:.4}",
-                    held_new.unwrap_or(f64::NAN)
+                    "  held-out error (not used to choose): the profile's {held_now}, the chosen {held_new}"
                 );
             }
         }
@@ -388,6 +388,36 @@ mod tests {
             (61.0, 1.0, 226.0)
         );
         assert_eq!(changed.disk_mbps, m.disk_mbps, "the other parts stay");
+    }
+
+    #[test]
+    fn the_report_marks_the_profiles_numbers_the_choice_and_the_seeds_not_run() {
+        let m = machine::get("32p-32768M").expect("shipped");
+        let plan = Plan {
+            part: Part::Disks,
+            figures: vec![("disk [MiB/s]", 104.0, vec![100.0, 104.0, 108.0])],
+            fitted: Vec::new(),
+            held: Vec::new(),
+        };
+        let trial = |v: f64, fitted: &[f64]| Trial { values: vec![v], fitted: fitted.to_vec() };
+        let trials = vec![
+            trial(108.0, &[0.1, 0.1, 0.1, 0.1, 0.1]),
+            trial(104.0, &[0.2, 0.2, 0.2, 0.2, 0.2]),
+            trial(100.0, &[0.3]),
+        ];
+        let fit = PartFit { plan, trials, current: 1, chosen: Some(0), held: (0.25, Some(0.5)) };
+        let text = report(m, std::slice::from_ref(&fit));
+        assert!(text.contains("disks (0 fitted cases, 0 held out; 3 combinations): disk [MiB/s]"), "{text}");
+        assert!(text.contains("  chosen: disk [MiB/s] 108 (was 104)"), "{text}");
+        assert!(text.contains("the profile's 0.2500, the chosen 0.5000"), "{text}");
+        assert!(text.contains("1 of 2 other combinations score lower"), "{text}");
+        let pruned = text.lines().find(|l| l.trim_start().starts_with("100 ")).expect("its row");
+        let dashes = pruned.split_whitespace().filter(|w| *w == "-").count();
+        assert_eq!(dashes, 5, "no mean, four seeds not run: {pruned}");
+        // Kept, and no held-out case to judge by.
+        let kept = PartFit { chosen: None, held: (f64::NAN, None), ..fit };
+        let text = report(m, &[kept]);
+        assert!(text.contains("  kept: no combination") && text.contains("none (no held-out case)"), "{text}");
     }
 
     #[test]
