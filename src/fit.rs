@@ -269,7 +269,10 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "fit of {}: every combination of a part's candidates on the profile's cases of the fitted half (even lines of assets/seed-table.txt), seeds {}-{}; score: mean |model/seed − 1| of the MiB/s of both kernels. A combination runs with the next seed only while it scores lower than the profile's numbers with each seed so far.",
+        "fit of {}: every combination of a part's candidates on the profile's cases of the fitted half\n\
+         (even lines of assets/seed-table.txt), seeds {}-{}; score: mean |model/seed − 1| of the MiB/s of both\n\
+         kernels. A combination runs with the next seed only while it scores lower than the profile's\n\
+         numbers with each seed so far; it wins only by scoring lower with every seed.",
         profile.name,
         SEEDS[0],
         SEEDS[SEEDS.len() - 1]
