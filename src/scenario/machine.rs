@@ -154,12 +154,19 @@ impl Machine {
         out
     }
 
-    /// The profile with the number called `name` set to `value`.
+    /// The profile with the number called `name` (as [`Machine::figures`]
+    /// names it) set to `value`.
+    ///
+    /// # Panics
+    /// If the profile has no number of that name.
     pub fn with(&self, name: &str, value: f64) -> Machine {
         let mut m = self.clone();
-        if let Some((_, f)) = m.figures_mut().into_iter().find(|(n, _)| *n == name) {
-            f.value = value;
-        }
+        let (_, f) = m
+            .figures_mut()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("{} has no number called {name}", self.name));
+        f.value = value;
         m
     }
 
@@ -322,5 +329,18 @@ mod tests {
         let e = get("nope").expect_err("unknown");
         assert!(e.to_string().contains("unknown machine `nope`") && e.to_string().contains("32p-32768M"), "{e}");
         assert!(report().contains("fitted"));
+        // figures() and figures_mut() list the same numbers in the same order.
+        for m in all() {
+            let names: Vec<&str> = m.figures().iter().map(|(n, _)| *n).collect();
+            let mut copy = m.clone();
+            let names_mut: Vec<&str> = copy.figures_mut().iter().map(|(n, _)| *n).collect();
+            assert_eq!(names, names_mut, "{}", m.name);
+            for (n, f) in m.figures() {
+                assert_eq!(
+                    m.with(n, f.value + 1.0).figures().iter().find(|(k, _)| *k == n).map(|(_, g)| g.value),
+                    Some(f.value + 1.0)
+                );
+            }
+        }
     }
 }
