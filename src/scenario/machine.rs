@@ -299,10 +299,10 @@ pub fn report() -> String {
                 Source::Seed(w) => ("seed", w),
                 Source::Assumed(w) => ("assumed", w),
             };
-            let _ = writeln!(s, "  {name:26} {:>8.2}  {kind:7}  {from}", f.value);
+            let _ = writeln!(s, "  {name:27} {:>8.2}  {kind:7}  {from}", f.value);
             if !f.candidates.is_empty() {
                 let each: Vec<String> = f.candidates.iter().map(|v| v.to_string()).collect();
-                let _ = writeln!(s, "  {:26} {:8}  {:7}  chosen among {}", "", "", "", each.join(", "));
+                let _ = writeln!(s, "  {:27} {:8}  {:7}  chosen among {}", "", "", "", each.join(", "));
             }
         }
         s.push('\n');
