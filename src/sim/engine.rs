@@ -1287,7 +1287,10 @@ mod tests {
         c.devices[0].nfs = Some(crate::sim::config::NfsConfig::plain(false));
         let mut w = World::new(&c).expect("valid");
         let inode = w.tasks[0].inode;
-        w.inodes[inode as usize].unstable = 300;
+        // 300 pages dirtied, then written by an earlier WRITE: unstable.
+        w.move_pages(inode, PageState::Clean, PageState::Dirty, 300);
+        w.move_pages(inode, PageState::Dirty, PageState::Writeback, 300);
+        w.move_pages(inode, PageState::Writeback, PageState::Unstable, 300);
         w.inodes[inode as usize].queued = true;
         w.bdis[0].dirty_inodes.push_back(inode);
         let submitter = crate::sim::device::Submitter::Task(0);
