@@ -305,6 +305,10 @@ pub struct CheckArgs {
     /// question's answer, is not on the screen.
     #[arg(long)]
     pub screens: bool,
+    /// Run every lesson with this seed of the random generator instead of
+    /// its own (a lesson's checks should hold whatever the seed).
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// Which world to build and what to change in it.

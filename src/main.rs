@@ -225,7 +225,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
     let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());
     let mut outcomes = dirtyviz::run::on_every_cpu(&sources, |s| {
-        let o = check::check(s);
+        let o = check::check(s, args.seed);
         progress.tick();
         o
     });
@@ -238,7 +238,9 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             .filter_map(|(i, (o, s))| {
                 let text = s.text.as_ref().ok()?;
                 (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
-                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l)))
+                    .then(|| {
+                        Lesson::from_ron(text, &s.origin).ok().map(|l| (i, Lesson { seed: args.seed.or(l.seed), ..l }))
+                    })
                     .flatten()
             })
             .collect();

@@ -106,8 +106,9 @@ impl Outcome {
 }
 
 /// Checks one source: parses it, builds its world and, for a lesson, runs
-/// every step and evaluates its checks.
-pub fn check(source: &Source) -> Outcome {
+/// every step with its own seed, or with `seed` when given, and evaluates
+/// its checks.
+pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
     let origin = source.origin.clone();
     let fail = |summary: String, why: String| Outcome {
         origin: origin.clone(),
@@ -144,7 +145,7 @@ pub fn check(source: &Source) -> Outcome {
         },
         Some(Kind::Lesson) => {
             let lesson = match Lesson::from_ron(text, &origin) {
-                Ok(l) => l,
+                Ok(l) => Lesson { seed: seed.or(l.seed), ..l },
                 Err(e) => return fail(format!("{origin}: invalid lesson"), e.to_string()),
             };
             let start = Instant::now();
@@ -172,11 +173,12 @@ pub fn check(source: &Source) -> Outcome {
             Outcome {
                 origin: origin.clone(),
                 summary: format!(
-                    "{origin}: lesson {} \"{}\": {passed}/{} checks hold over {} steps ({:.1} s)",
+                    "{origin}: lesson {} \"{}\": {passed}/{} checks hold over {} steps{} ({:.1} s)",
                     lesson.id,
                     lesson.title,
                     checks.len(),
                     lesson.steps.len(),
+                    seed.map(|s| format!(" with seed {s}")).unwrap_or_default(),
                     start.elapsed().as_secs_f64()
                 ),
                 checks,
@@ -218,7 +220,7 @@ pub fn show_value(v: f64, unit: &str) -> String {
 /// Checks every source, on as many threads as there are CPUs, and returns
 /// the outcomes in the sources' order.
 pub fn check_all(sources: &[Source]) -> Vec<Outcome> {
-    crate::run::on_every_cpu(sources, check)
+    crate::run::on_every_cpu(sources, |s| check(s, None))
 }
 
 #[cfg(test)]
@@ -236,11 +238,11 @@ mod tests {
     #[test]
     fn a_broken_file_fails_with_its_place() {
         let s = Source { origin: "x.ron".into(), text: Ok("Scenario(nme: \"x\")".into()), preset: false };
-        let o = check(&s);
+        let o = check(&s, None);
         assert!(!o.passed());
         assert!(o.failures[0].starts_with("x.ron:1:10: unknown field `nme`"), "{:?}", o.failures);
         let s = Source { origin: "y.ron".into(), text: Ok("42".into()), preset: false };
-        assert!(check(&s).failures[0].contains("expected a `Lesson(...)` or a `Scenario(...)`"));
+        assert!(check(&s, None).failures[0].contains("expected a `Lesson(...)` or a `Scenario(...)`"));
     }
 
     #[test]
@@ -249,7 +251,7 @@ mod tests {
                     steps: [Step(title: \"one\", text: \"b\", run_s: 2),\n\
                     Step(title: \"two\", text: \"b\", run_s: 3, checks: [Check(label: \"impossible\", metric: Tasks, window_s: 1, min: 5)])])";
         let s = Source { origin: "l.ron".into(), text: Ok(text.into()), preset: false };
-        let o = check(&s);
+        let o = check(&s, None);
         assert_eq!(o.checks.len(), 1);
         assert_eq!(o.failures.len(), 1);
         assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1.00 not in >= 5"), "{:?}", o.failures);

@@ -200,3 +200,26 @@ fn the_readme_lists_the_lessons_in_teaching_order() {
         );
     }
 }
+
+#[test]
+fn check_seed_runs_every_lesson_with_that_seed() {
+    // The disk's noise follows the seed, so the rate a check measures does.
+    let text = r#"Lesson(id: "x", title: "Noise", patch: "p", summary: "s", scenario: Preset("default"), seed: 1,
+        steps: [Step(title: "write", text: "b", run_s: 5,
+                     checks: [Check(label: "rate", metric: WrittenMbps, window_s: 3, min: 1)])])"#;
+    let root = lesson_file("seeded", text);
+    let measured = |extra: &[&str]| {
+        let out =
+            dirtyviz().current_dir(&root).args(["check", "-v", "lessons/x.ron"]).args(extra).output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let own = measured(&[]);
+    let one = measured(&["--seed", "1"]);
+    let three = measured(&["--seed", "3"]);
+    let rate = |text: &str| text.lines().find(|l| l.contains("✓ step 1 rate")).expect("the check's line").to_string();
+    assert_eq!(rate(&own), rate(&one), "the lesson's own seed is 1");
+    assert_ne!(rate(&own), rate(&three), "{own}\n{three}");
+    assert!(three.contains("1/1 checks hold over 1 steps with seed 3"), "{three}");
+    assert!(!own.contains("with seed"), "{own}");
+}
