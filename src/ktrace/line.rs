@@ -21,6 +21,10 @@ pub enum Parsed<'a> {
     /// A header or comment line (`# tracer: nop`, trace-cmd's `cpus=2`);
     /// the CPU count when it states one.
     Header { cpus: Option<u32>, tool: Option<Tool> },
+    /// A ring buffer overflowed: `CPU:1 [LOST 1234 EVENTS]` (ftrace),
+    /// `CPU:1 [1234 EVENTS DROPPED]` or `CPU:1 [EVENTS DROPPED]`
+    /// (trace-cmd report); the number of events, when stated.
+    Lost { events: Option<u64> },
     /// One of the three writeback events.
     Event(RawEvent<'a>),
     /// A well-formed line of another event or tracer.
@@ -72,6 +76,11 @@ pub fn parse(line: &str) -> Parsed<'_> {
     if s.is_empty() {
         return Parsed::Blank;
     }
+    // The trace file's mark of where a CPU's buffer starts (older events
+    // of that CPU were overwritten).
+    if s.starts_with("##### CPU ") && s.ends_with(" buffer started ####") {
+        return Parsed::Header { cpus: None, tool: Some(Tool::FtraceFile) };
+    }
     if s.starts_with('#') {
         let cpus = s.find("#P:").and_then(|i| leading_number(&s[i + 3..]));
         let tool = s.contains("tracer:").then_some(Tool::FtraceFile);
@@ -82,6 +91,9 @@ pub fn parse(line: &str) -> Parsed<'_> {
     }
     if s.starts_with("version = ") || (s.starts_with("CPU ") && s.ends_with(" is empty")) {
         return Parsed::Header { cpus: None, tool: Some(Tool::TraceCmd) };
+    }
+    if let Some(lost) = lost(s) {
+        return lost;
     }
     let Some(head) = header(s) else { return Parsed::Unreadable };
     let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other };
@@ -184,6 +196,26 @@ fn task(s: &str) -> (&str, Option<u32>) {
         }
     }
     (s, None)
+}
+
+/// `CPU:1 [LOST 1234 EVENTS]`, `CPU:1 [1234 EVENTS DROPPED]`,
+/// `CPU:1 [EVENTS DROPPED]`.
+fn lost(s: &str) -> Option<Parsed<'static>> {
+    let rest = s.strip_prefix("CPU:")?;
+    let (cpu, note) = rest.split_once(' ')?;
+    if cpu.is_empty() || !cpu.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let note = note.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let count = if let Some(n) = note.strip_prefix("LOST ").and_then(|n| n.strip_suffix(" EVENTS")) {
+        n
+    } else {
+        note.strip_suffix("EVENTS DROPPED")?.trim_end()
+    };
+    match count {
+        "" => Some(Parsed::Lost { events: None }),
+        n => n.parse().ok().map(|n| Parsed::Lost { events: Some(n) }),
+    }
 }
 
 fn leading_number(s: &str) -> Option<u32> {
@@ -296,6 +328,19 @@ mod tests {
             "              dd-3015  [002]   412.123456: balance_dirty_pages:  bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=12",
         );
         assert_eq!((e.bdi, e.cpu), (Some("8:16"), Some(2)));
+    }
+
+    #[test]
+    fn lost_event_marks_of_ftrace_and_trace_cmd() {
+        assert_eq!(parse("CPU:1 [LOST 1234 EVENTS]"), Parsed::Lost { events: Some(1234) });
+        assert_eq!(parse("CPU:0 [LOST 7 EVENTS]\r\n"), Parsed::Lost { events: Some(7) });
+        assert_eq!(parse("CPU:7 [204600 EVENTS DROPPED]"), Parsed::Lost { events: Some(204600) });
+        assert_eq!(parse("CPU:3 [EVENTS DROPPED]"), Parsed::Lost { events: None });
+        assert_eq!(
+            parse("##### CPU 2 buffer started ####"),
+            Parsed::Header { cpus: None, tool: Some(Tool::FtraceFile) }
+        );
+        assert_eq!(parse("CPU:x [LOST 1 EVENTS]"), Parsed::Unreadable);
     }
 
     #[test]

@@ -25,6 +25,16 @@ pub struct ReadStats {
     pub malformed: u64,
     /// Lines that are no event at all, skipped.
     pub unreadable: u64,
+    /// The first line skipped as another event, as malformed and as
+    /// unreadable, by that order.
+    pub first_skipped: [Option<u64>; 3],
+    /// The last line that is not blank was skipped as malformed or
+    /// unreadable: the trace was cut while being written.
+    pub last_line_cut: bool,
+    /// Marks of a ring buffer that overflowed (`CPU:1 [LOST 12 EVENTS]`).
+    pub lost_marks: u64,
+    /// The events those marks say were lost (a mark without a number adds none).
+    pub lost_events: u64,
     /// Values printed wrapped, by field name.
     pub wrapped: BTreeMap<&'static str, u64>,
     /// Fields seen, by event: which release printed the trace.
@@ -101,7 +111,11 @@ impl Decoder {
     pub fn line(&mut self, text: &str) -> Option<Event> {
         let st = &mut self.stats;
         st.lines += 1;
-        let raw = match line::parse(text) {
+        let parsed = line::parse(text);
+        if parsed != Parsed::Blank {
+            st.last_line_cut = matches!(parsed, Parsed::Malformed | Parsed::Unreadable);
+        }
+        let raw = match parsed {
             Parsed::Blank => {
                 st.blank_lines += 1;
                 return None;
@@ -112,16 +126,24 @@ impl Decoder {
                 st.tool = st.tool.or(tool);
                 return None;
             }
+            Parsed::Lost { events } => {
+                st.lost_marks += 1;
+                st.lost_events += events.unwrap_or(0);
+                return None;
+            }
             Parsed::Other => {
                 st.other_events += 1;
+                st.first_skipped[0].get_or_insert(st.lines);
                 return None;
             }
             Parsed::Malformed => {
                 st.malformed += 1;
+                st.first_skipped[1].get_or_insert(st.lines);
                 return None;
             }
             Parsed::Unreadable => {
                 st.unreadable += 1;
+                st.first_skipped[2].get_or_insert(st.lines);
                 return None;
             }
             Parsed::Event(raw) => raw,
@@ -131,6 +153,7 @@ impl Decoder {
                 Some(id) => Some(id),
                 None => {
                     self.stats.malformed += 1;
+                    self.stats.first_skipped[1].get_or_insert(self.stats.lines);
                     return None;
                 }
             },
@@ -232,6 +255,24 @@ mod tests {
         assert_eq!(d.tasks, [Task { comm: "dd".into(), pid: Some(3015) }]);
         assert!(st.saw(EventKind::BalanceDirtyPages, Field::BdiSetpoint));
         assert!(!st.saw(EventKind::BalanceDirtyPages, Field::Period));
+    }
+
+    #[test]
+    fn lost_events_are_counted_and_a_cut_last_line_is_noticed() {
+        let text = format!(
+            "# tracer: nop\n{BDP_3_2}\nCPU:1 [LOST 1234 EVENTS]\n{BDP_3_2}\nCPU:0 [EVENTS DROPPED]\ncp-9 [001] 413.0: sched_switch: x=1\n{}\n\n",
+            &BDP_3_2[..60]
+        );
+        let mut d = Decoder::new();
+        read_all(text.as_bytes(), &mut d, |_, _| {}).expect("reads");
+        let st = &d.stats;
+        assert_eq!((st.lost_marks, st.lost_events), (2, 1234));
+        assert_eq!(st.skipped(), 2, "a lost-events mark is not a skipped line");
+        assert_eq!(st.first_skipped, [Some(6), Some(7), None]);
+        assert!(st.last_line_cut, "the last line that is not blank is cut");
+        let mut d = Decoder::new();
+        read_all(format!("{}\n{BDP_3_2}\n", &BDP_3_2[..60]).as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert!(!d.stats.last_line_cut, "only the last line tells");
     }
 
     #[test]

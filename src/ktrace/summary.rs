@@ -235,7 +235,12 @@ impl Summarizer {
                 other_events: st.other_events,
                 malformed: st.malformed,
                 unreadable: st.unreadable,
+                first_other_event_line: st.first_skipped[0],
+                first_malformed_line: st.first_skipped[1],
+                first_unreadable_line: st.first_skipped[2],
+                last_line_cut: st.last_line_cut,
             },
+            lost: Lost { marks: st.lost_marks, events: st.lost_events },
             wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             span: Span::of(st.first_s, st.last_s),
             global: (self.global.events > 0).then(|| global_summary(&self.global)),
@@ -453,6 +458,21 @@ pub struct Skipped {
     pub malformed: u64,
     /// Lines that are no event at all.
     pub unreadable: u64,
+    /// The first line of each reason, to look at (from 1).
+    pub first_other_event_line: Option<u64>,
+    pub first_malformed_line: Option<u64>,
+    pub first_unreadable_line: Option<u64>,
+    /// The last line is cut short: the trace was captured while being written.
+    pub last_line_cut: bool,
+}
+
+/// Events the ring buffer dropped before they were read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Lost {
+    /// Marks in the trace (`CPU:1 [LOST 12 EVENTS]`, `[EVENTS DROPPED]`).
+    pub marks: u64,
+    /// The events they count (a mark without a number adds none).
+    pub events: u64,
 }
 
 /// First and last event on the trace's clock \[s\].
@@ -619,6 +639,8 @@ pub struct TraceSummary {
     pub header_lines: u64,
     pub events: EventCounts,
     pub skipped: Skipped,
+    /// Events lost to an overflowed ring buffer: every count and rate misses them.
+    pub lost: Lost,
     /// Values printed wrapped (and left out of every statistic), by field.
     pub wrapped: BTreeMap<String, u64>,
     pub span: Span,
@@ -663,19 +685,32 @@ impl TraceSummary {
         );
         let e = &self.events;
         let sk = &self.skipped;
+        let reason = |n: u64, what: &str, first: Option<u64>| match first {
+            Some(line) if n > 0 => format!("{n} {what} from line {line}"),
+            _ => format!("{n} {what}"),
+        };
         let _ = writeln!(
             s,
-            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({} other events, {} malformed, {} unreadable)",
+            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({}, {}, {}){}",
             self.lines,
             e.balance_dirty_pages,
             e.bdi_dirty_ratelimit,
             e.global_dirty_state,
             self.header_lines,
             sk.total,
-            sk.other_events,
-            sk.malformed,
-            sk.unreadable
+            reason(sk.other_events, "other events", sk.first_other_event_line),
+            reason(sk.malformed, "malformed", sk.first_malformed_line),
+            reason(sk.unreadable, "unreadable", sk.first_unreadable_line),
+            if sk.last_line_cut { "; the last line is cut short (captured while being written)" } else { "" }
         );
+        if self.lost.marks > 0 {
+            let _ = writeln!(
+                s,
+                "lost        {} events in {} marks of an overflowed ring buffer: every count and rate misses them",
+                if self.lost.events > 0 { self.lost.events.to_string() } else { "uncounted".into() },
+                self.lost.marks
+            );
+        }
         let _ = writeln!(
             s,
             "span        {} to {} s ({:.1} s)",

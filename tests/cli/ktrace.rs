@@ -236,7 +236,29 @@ fn other_events_garbage_and_truncated_lines_are_counted_not_fatal() {
         [&k["total"], &k["other_events"], &k["malformed"], &k["unreadable"]],
         [7, 2, 3, 2].map(Value::from).each_ref()
     );
+    // Where to look: the sched_switch, the line cut at `pau`, the binary noise;
+    // and the last line, cut short.
+    assert_eq!(
+        [&k["first_other_event_line"], &k["first_malformed_line"], &k["first_unreadable_line"]],
+        [13, 17, 20].map(Value::from).each_ref()
+    );
+    assert_eq!(k["last_line_cut"], true);
     assert_eq!(s["lines"], 24);
+}
+
+#[test]
+fn events_the_ring_buffer_lost_are_counted_not_skipped() {
+    // A trace read while the ring buffer overflowed: ftrace marks the gap
+    // `CPU:N [LOST n EVENTS]`, trace-cmd report `CPU:N [n EVENTS DROPPED]`.
+    let gds = "dd-900 [003] 50.000100: global_dirty_state: dirty=30000 writeback=100 bg_thresh=25000 thresh=50000 limit=50000 dirtied=100 written=50";
+    let path = tmp("ktrace-lost.txt");
+    std::fs::write(&path, format!("{gds}\nCPU:3 [LOST 1500 EVENTS]\n{gds}\nCPU:1 [26 EVENTS DROPPED]\n{gds}\n"))
+        .expect("written");
+    let out = dirtyviz().args(["view", path.to_str().expect("utf-8")]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("0 skipped"), "{text}");
+    assert!(text.contains("lost        1526 events in 2 marks of an overflowed ring buffer"), "{text}");
 }
 
 #[test]
