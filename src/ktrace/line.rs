@@ -32,6 +32,16 @@ pub enum Parsed<'a> {
     /// One of the three events with a field missing or unreadable
     /// (truncated, corrupted).
     Malformed,
+    /// One of the three events stamped by a trace clock that does not
+    /// count time in nanoseconds (`counter`, `uptime` in jiffies,
+    /// `x86-tsc` in cycles): ftrace and trace-cmd print its raw count,
+    /// without a decimal point, which no reader can turn into seconds.
+    RawClock {
+        /// The count as printed.
+        stamp: &'a str,
+        /// Its column in the line, from 1.
+        col: usize,
+    },
     /// No event line at all.
     Unreadable,
 }
@@ -97,6 +107,10 @@ pub fn parse(line: &str) -> Parsed<'_> {
     }
     let Some(head) = header(s) else { return Parsed::Unreadable };
     let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other };
+    if !head.stamp.contains('.') {
+        let col = line[..line.len() - line.trim_start().len() + head.stamp_at].chars().count() + 1;
+        return Parsed::RawClock { stamp: head.stamp, col };
+    }
     match fields(kind, head.body) {
         Some(body) => Parsed::Event(RawEvent {
             kind,
@@ -119,6 +133,9 @@ struct Head<'a> {
     pid: Option<u32>,
     cpu: Option<u32>,
     time_s: f64,
+    /// The timestamp as printed, without its colon, and its byte offset.
+    stamp: &'a str,
+    stamp_at: usize,
     event: &'a str,
     body: &'a str,
 }
@@ -137,7 +154,9 @@ fn header(s: &str) -> Option<Head<'_>> {
     let task_end = tokens[cpu_at.unwrap_or(ts_at)].0;
     let (comm, pid) = task(s[..task_end].trim());
     let cpu = cpu_at.and_then(|i| tokens[i].1.trim_matches(['[', ']']).parse().ok());
-    Some(Head { comm, pid, cpu, time_s, event, body })
+    let (stamp_at, stamp) = tokens[ts_at];
+    let stamp = stamp.strip_suffix(':').unwrap_or(stamp);
+    Some(Head { comm, pid, cpu, time_s, stamp, stamp_at, event, body })
 }
 
 /// Whitespace-separated tokens with their byte offsets.
@@ -328,6 +347,22 @@ mod tests {
             "              dd-3015  [002]   412.123456: balance_dirty_pages:  bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=12",
         );
         assert_eq!((e.bdi, e.cpu), (Some("8:16"), Some(2)));
+    }
+
+    #[test]
+    fn counts_of_clocks_not_in_nanoseconds_are_not_read_as_seconds() {
+        // trace_clock uptime (jiffies), counter, x86-tsc: `%12llu`, no decimal point.
+        let gds = "global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        assert_eq!(
+            parse(&format!("  dd-1294 [001] ..... 4295293705: {gds}")),
+            Parsed::RawClock { stamp: "4295293705", col: 23 }
+        );
+        assert_eq!(
+            parse(&format!("dd 1294 [001] 3786350188400: writeback:{gds}")),
+            Parsed::RawClock { stamp: "3786350188400", col: 15 }
+        );
+        assert_eq!(parse("<idle>-0 [001] d.h1. 77: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);
+        assert!(matches!(parse(&format!("dd-1 [001] 1307.423437123: {gds}")), Parsed::Event(_)), "ns digits");
     }
 
     #[test]

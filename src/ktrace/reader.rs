@@ -31,6 +31,10 @@ pub struct ReadStats {
     /// The last line that is not blank was skipped as malformed or
     /// unreadable: the trace was cut while being written.
     pub last_line_cut: bool,
+    /// Writeback events stamped by a clock not in nanoseconds, skipped;
+    /// the first one's line, column and stamp.
+    pub raw_clock: u64,
+    pub first_raw_clock: Option<(u64, usize, String)>,
     /// Marks of a ring buffer that overflowed (`CPU:1 [LOST 12 EVENTS]`).
     pub lost_marks: u64,
     /// The events those marks say were lost (a mark without a number adds none).
@@ -53,9 +57,10 @@ pub struct ReadStats {
 }
 
 impl ReadStats {
-    /// Lines skipped: other events, malformed events, unreadable lines.
+    /// Lines skipped: other events, malformed events, unreadable lines,
+    /// events stamped by a clock not in nanoseconds.
     pub fn skipped(&self) -> u64 {
-        self.other_events + self.malformed + self.unreadable
+        self.other_events + self.malformed + self.unreadable + self.raw_clock
     }
 
     /// Writeback events read.
@@ -139,6 +144,11 @@ impl Decoder {
             Parsed::Malformed => {
                 st.malformed += 1;
                 st.first_skipped[1].get_or_insert(st.lines);
+                return None;
+            }
+            Parsed::RawClock { stamp, col } => {
+                st.raw_clock += 1;
+                st.first_raw_clock.get_or_insert_with(|| (st.lines, col, stamp.to_string()));
                 return None;
             }
             Parsed::Unreadable => {

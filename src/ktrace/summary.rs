@@ -235,6 +235,7 @@ impl Summarizer {
                 other_events: st.other_events,
                 malformed: st.malformed,
                 unreadable: st.unreadable,
+                raw_clock: st.raw_clock,
                 first_other_event_line: st.first_skipped[0],
                 first_malformed_line: st.first_skipped[1],
                 first_unreadable_line: st.first_skipped[2],
@@ -458,6 +459,9 @@ pub struct Skipped {
     pub malformed: u64,
     /// Lines that are no event at all.
     pub unreadable: u64,
+    /// Writeback events stamped by a trace clock not in nanoseconds
+    /// (counter, uptime, x86-tsc): their time cannot be read.
+    pub raw_clock: u64,
     /// The first line of each reason, to look at (from 1).
     pub first_other_event_line: Option<u64>,
     pub first_malformed_line: Option<u64>,
@@ -691,7 +695,7 @@ impl TraceSummary {
         };
         let _ = writeln!(
             s,
-            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({}, {}, {}){}",
+            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({}, {}, {}{}){}",
             self.lines,
             e.balance_dirty_pages,
             e.bdi_dirty_ratelimit,
@@ -701,6 +705,10 @@ impl TraceSummary {
             reason(sk.other_events, "other events", sk.first_other_event_line),
             reason(sk.malformed, "malformed", sk.first_malformed_line),
             reason(sk.unreadable, "unreadable", sk.first_unreadable_line),
+            match sk.raw_clock {
+                0 => String::new(),
+                n => format!(", {n} stamped by a trace clock not in seconds"),
+            },
             if sk.last_line_cut { "; the last line is cut short (captured while being written)" } else { "" }
         );
         if self.lost.marks > 0 {
