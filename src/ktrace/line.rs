@@ -78,6 +78,9 @@ pub struct RawEvent<'a> {
     pub perf: bool,
     /// The fields are named as from 6.15 (`wb_setpoint`, `wb_dirty`).
     pub wb_names: bool,
+    /// It names its cgroup by path (`cgroup=/user.slice`), as from 4.3
+    /// until the inode number (`cgroup_ino=`) replaced it.
+    pub cgroup_path: bool,
 }
 
 /// Takes one line apart.
@@ -122,6 +125,7 @@ pub fn parse(line: &str) -> Parsed<'_> {
             fields: body.fields,
             perf: head.event.starts_with("writeback:"),
             wb_names: body.wb_names,
+            cgroup_path: body.cgroup_path,
         }),
         None => Parsed::Malformed,
     }
@@ -248,6 +252,8 @@ struct Body<'a> {
     fields: Vec<(Field, i128)>,
     /// Named as from 6.15 (`wb_setpoint`, `wb_dirty`).
     wb_names: bool,
+    /// `cgroup=<path>` (4.3 on, before `cgroup_ino=`).
+    cgroup_path: bool,
 }
 
 /// The bdi name and the fields of an event's text, or None when the event
@@ -268,6 +274,7 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
     // reader does not know (a cgroup path, say).
     let mut after_unknown = false;
     let mut wb_names = false;
+    let mut cgroup_path = false;
     for token in rest.split_whitespace() {
         match token.split_once('=') {
             Some((key, value)) => match Field::lookup(kind, key) {
@@ -276,14 +283,17 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
                     wb_names |= key.starts_with("wb_");
                     after_unknown = false;
                 }
-                None => after_unknown = true,
+                None => {
+                    cgroup_path |= key == "cgroup";
+                    after_unknown = true;
+                }
             },
             None if after_unknown => {}
             None => return None,
         }
     }
     let required_present = Field::of(kind).filter(|f| f.required(kind)).all(|f| out.iter().any(|(g, _)| *g == f));
-    required_present.then_some(Body { bdi, fields: out, wb_names })
+    required_present.then_some(Body { bdi, fields: out, wb_names, cgroup_path })
 }
 
 #[cfg(test)]

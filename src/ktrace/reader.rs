@@ -45,6 +45,8 @@ pub struct ReadStats {
     pub fields_seen: [Vec<Field>; 3],
     /// balance_dirty_pages printed 6.15's names (`wb_setpoint`, `wb_dirty`).
     pub wb_names: bool,
+    /// An event named its cgroup by path (`cgroup=/`), as 4.3 began to.
+    pub cgroup_path: bool,
     /// The CPU count a header states (`#P:2`, `cpus=2`).
     pub header_cpus: Option<u32>,
     /// The highest CPU number on an event line.
@@ -172,6 +174,7 @@ impl Decoder {
         let task = self.task_id(raw.comm, raw.pid);
         let st = &mut self.stats;
         st.wb_names |= raw.wb_names;
+        st.cgroup_path |= raw.cgroup_path;
         if raw.perf && st.tool.is_none() {
             st.tool = Some(Tool::Perf);
         }

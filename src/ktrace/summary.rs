@@ -317,12 +317,18 @@ fn add_bdr(b: &mut BdiAcc, e: &Event) {
 }
 
 /// The kernel release the printed fields point to, with the evidence.
+/// What tells (read in each release's include/trace/events/writeback.h):
+/// 3.3 adds `period=`/`think=`; 4.3 appends the cgroup to both bdi
+/// events, by path (`cgroup=/`, `/` without cgroup writeback), later by
+/// inode (`cgroup_ino=`); 5.8 drops `unstable=`; 6.15 renames
+/// `bdi_setpoint`/`bdi_dirty` to `wb_setpoint`/`wb_dirty`.
 pub fn generation(decoder: &Decoder) -> String {
     let st = &decoder.stats;
     let bdp = EventKind::BalanceDirtyPages;
+    let bdr = EventKind::BdiDirtyRatelimit;
     let gds = EventKind::GlobalDirtyState;
     let seen = |k: EventKind| st.events[k.index()] > 0;
-    let cgroup = st.saw(bdp, Field::CgroupIno) || st.saw(EventKind::BdiDirtyRatelimit, Field::CgroupIno);
+    let cgroup_ino = st.saw(bdp, Field::CgroupIno) || st.saw(bdr, Field::CgroupIno);
     let unstable = st.saw(gds, Field::Unstable);
     if seen(bdp) && st.wb_names {
         return "6.15 or later (wb_setpoint, wb_dirty)".into();
@@ -334,19 +340,29 @@ pub fn generation(decoder: &Decoder) -> String {
             "5.8 or later (global_dirty_state without unstable=)".into()
         };
     }
-    if cgroup {
-        return "4.x to 5.7 (cgroup_ino, unstable=)".into();
+    // From here, global_dirty_state is absent or prints unstable= (up to 5.7).
+    if st.cgroup_path {
+        return "4.3 to 5.7 (cgroup=<path>)".into();
+    }
+    if cgroup_ino {
+        return if seen(gds) {
+            "4.x to 5.7 (cgroup_ino, unstable=)".into()
+        } else if seen(bdp) {
+            "4.x to 6.14 (cgroup_ino, bdi_setpoint)".into()
+        } else {
+            "4.x or later (cgroup_ino)".into()
+        };
     }
     if seen(bdp) && st.saw(bdp, Field::Period) {
-        return "3.3 to 4.x (period, think; no cgroup_ino)".into();
+        return "3.3 to 4.2 (period, think; no cgroup)".into();
     }
     if seen(bdp) {
         return "3.2 (no period, think)".into();
     }
-    if seen(gds) {
-        return "3.1 to 5.7 (global_dirty_state with unstable=)".into();
+    if seen(bdr) {
+        return "3.2 to 4.2 (bdi_dirty_ratelimit without cgroup)".into();
     }
-    "3.2 or later (bdi_dirty_ratelimit only)".into()
+    "3.1 to 5.7 (global_dirty_state with unstable=)".into()
 }
 
 fn extent_mb(x: &Extent) -> Range {
@@ -814,6 +830,31 @@ impl TraceSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn generation_of(lines: &[&str]) -> String {
+        let mut d = Decoder::new();
+        for l in lines {
+            d.line(l);
+        }
+        generation(&d)
+    }
+
+    #[test]
+    fn the_release_is_told_from_the_fields_each_event_kind_prints() {
+        let bdr = "dd-1 [000] 1.0: bdi_dirty_ratelimit: bdi 8:0: write_bw=1 awrite_bw=2 dirty_rate=3 dirty_ratelimit=4 task_ratelimit=5 balanced_dirty_ratelimit=6";
+        let bdp = "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=1 period=1 think=0";
+        let gds = "dd-1 [000] 1.0: global_dirty_state: dirty=1 writeback=2 unstable=0 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        // bdi_dirty_ratelimit alone with cgroup_ino: any release from the
+        // inode on, 6.18 included; nothing says unstable= was printed.
+        assert_eq!(generation_of(&[&format!("{bdr} cgroup_ino=1")]), "4.x or later (cgroup_ino)");
+        assert_eq!(generation_of(&[&format!("{bdp} cgroup_ino=1")]), "4.x to 6.14 (cgroup_ino, bdi_setpoint)");
+        assert_eq!(generation_of(&[&format!("{bdp} cgroup_ino=1"), gds]), "4.x to 5.7 (cgroup_ino, unstable=)");
+        // 4.3's cgroup path, also `/` on kernels without cgroup writeback.
+        assert_eq!(generation_of(&[&format!("{bdp} cgroup=/"), gds]), "4.3 to 5.7 (cgroup=<path>)");
+        assert_eq!(generation_of(&[bdp, gds]), "3.3 to 4.2 (period, think; no cgroup)");
+        assert_eq!(generation_of(&[bdr]), "3.2 to 4.2 (bdi_dirty_ratelimit without cgroup)");
+        assert_eq!(generation_of(&[gds]), "3.1 to 5.7 (global_dirty_state with unstable=)");
+    }
 
     #[test]
     fn hz_from_the_granularity_of_times() {
