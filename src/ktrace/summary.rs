@@ -105,12 +105,57 @@ impl HzAcc {
     }
 }
 
+/// The page size, from balance_dirty_pages' own arithmetic (3.3+):
+/// `period = HZ × dirtied / task_ratelimit` with task_ratelimit in pages/s,
+/// while the trace prints task_ratelimit in KB/s. So period × task_ratelimit
+/// / dirtied is the page size in KB, less the jiffy period was rounded
+/// down by (more than half of it: the period is a jiffy or more).
+#[derive(Debug, Default)]
+struct PageAcc {
+    /// period \[ms\] × task_ratelimit \[KB/s\] / dirtied \[pages\] \[bytes\].
+    estimates: Dist,
+}
+
+impl PageAcc {
+    /// Events enough to tell.
+    const ENOUGH: u64 = 20;
+
+    fn add(&mut self, e: &Event) {
+        if let (Some(p), Some(r), Some(d)) = (e.get(Field::Period), e.get(Field::TaskRatelimit), e.get(Field::Dirtied))
+            && p > 0
+            && r > 0
+            && d > 0
+        {
+            self.estimates.add(((p as i128 * r as i128) / d as i128).min(i64::MAX as i128) as i64);
+        }
+    }
+
+    /// The page size in KiB (a power of two, 4 at least) and how it was told.
+    fn infer(&self) -> (Option<u64>, String) {
+        let n = self.estimates.count();
+        let Some(q) = self.estimates.quantile(0.9).filter(|_| n >= Self::ENOUGH) else {
+            return (None, format!("{n} throttling passes with a period, too few to tell the page size"));
+        };
+        // The estimate is at most the page size and more than half of it.
+        let est = q as f64 / 1000.0;
+        let mut page = 4u64;
+        while (page as f64) < est && page < 1 << 20 {
+            page *= 2;
+        }
+        (
+            Some(page),
+            format!("period × task_ratelimit / dirtied of {n} throttling passes: {est:.1} KiB at the 90th percentile"),
+        )
+    }
+}
+
 /// Builds a [`TraceSummary`] from events as they are read.
 #[derive(Debug, Default)]
 pub struct Summarizer {
     bdis: Vec<BdiAcc>,
     global: GlobalAcc,
     hz: HzAcc,
+    page: PageAcc,
     tasks: BTreeMap<u32, [u64; 3]>,
     /// Every bdi's sleeps and passes without one \[ms\].
     pauses: Dist,
@@ -143,6 +188,7 @@ impl Summarizer {
                 if kind == EventKind::BalanceDirtyPages {
                     b.events[0] += 1;
                     add_bdp(b, &mut self.hz, e);
+                    self.page.add(e);
                     match e.get(Field::Pause) {
                         Some(p) if p > 0 => self.pauses.add(p),
                         Some(_) => self.no_sleep += 1,
@@ -191,6 +237,7 @@ impl Summarizer {
     pub fn finish(&self, source: &str, decoder: &Decoder) -> TraceSummary {
         let st = &decoder.stats;
         let (hz, hz_note) = self.hz.infer();
+        let (page_kb, page_note) = self.page.infer();
         let kernel = KernelSummary {
             generation: generation(decoder),
             cpus: st.cpus(),
@@ -201,6 +248,8 @@ impl Summarizer {
             },
             hz,
             hz_note,
+            page_kb,
+            page_note,
             fields: EventKind::ALL
                 .iter()
                 .map(|&k| (k.name(), st.fields_seen[k.index()].iter().map(|&f| printed_name(f, st.wb_names)).collect()))
@@ -632,6 +681,11 @@ pub struct KernelSummary {
     pub hz: Option<u64>,
     /// How HZ was told, or why it could not be.
     pub hz_note: String,
+    /// The page size \[KiB\], from balance_dirty_pages' period (3.3+).
+    /// Every MiB figure reads pages as 4 KiB.
+    pub page_kb: Option<u64>,
+    /// How the page size was told, or why it could not be.
+    pub page_note: String,
     /// Fields printed, by event.
     pub fields: BTreeMap<&'static str, Vec<&'static str>>,
 }
@@ -703,6 +757,14 @@ impl TraceSummary {
             k.cpus.map_or("?".into(), |c| c.to_string()),
             k.hz.map_or("?".into(), |h| h.to_string())
         );
+        if let Some(kb) = k.page_kb.filter(|&kb| kb != 4) {
+            let _ = writeln!(
+                s,
+                "pages       {kb} KiB, not 4 ({}): every MiB figure below reads pages as 4 KiB and is {}× too small; MiB/s read from KB/s are right",
+                k.page_note,
+                kb / 4
+            );
+        }
         let e = &self.events;
         let sk = &self.skipped;
         let reason = |n: u64, what: &str, first: Option<u64>| match first {
@@ -854,6 +916,38 @@ mod tests {
         assert_eq!(generation_of(&[bdp, gds]), "3.3 to 4.2 (period, think; no cgroup)");
         assert_eq!(generation_of(&[bdr]), "3.2 to 4.2 (bdi_dirty_ratelimit without cgroup)");
         assert_eq!(generation_of(&[gds]), "3.1 to 5.7 (global_dirty_state with unstable=)");
+    }
+
+    fn summary_of(lines: &[String]) -> TraceSummary {
+        let mut d = Decoder::new();
+        let mut sum = Summarizer::new();
+        for l in lines {
+            if let Some(e) = d.line(l) {
+                sum.add(&e);
+            }
+        }
+        sum.finish("t", &d)
+    }
+
+    #[test]
+    fn a_kernel_of_64_kib_pages_is_told_not_misread() {
+        // HZ 250, task_ratelimit 102400 KB/s. With 4 KiB pages that is
+        // 25600 pages/s, and 512 pages take 250 × 512 / 25600 = 5 jiffies;
+        // with 64 KiB pages, 1600 pages/s, and 32 pages take 5 jiffies.
+        let bdp = |dirtied: u32| {
+            format!(
+                "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=102400 task_ratelimit=102400 dirtied={dirtied} dirtied_pause=32 paused=0 pause=20 period=20 think=0"
+            )
+        };
+        let s = summary_of(&vec![bdp(512); 20]);
+        assert_eq!(s.kernel.page_kb, Some(4), "{}", s.kernel.page_note);
+        assert!(!s.report().contains("pages       "), "{}", s.report());
+        let s = summary_of(&vec![bdp(32); 20]);
+        assert_eq!(s.kernel.page_kb, Some(64), "{}", s.kernel.page_note);
+        assert!(s.report().contains("pages       64 KiB, not 4 ("), "{}", s.report());
+        assert!(s.report().contains("is 16× too small"), "{}", s.report());
+        // Too few passes, or 3.2 without period=: not told.
+        assert_eq!(summary_of(&vec![bdp(32); 19]).kernel.page_kb, None);
     }
 
     #[test]
