@@ -53,6 +53,10 @@ pub struct ReadStats {
     pub max_cpu: Option<u32>,
     /// The program that wrote the trace, as far as the lines show.
     pub tool: Option<Tool>,
+    /// Events stamped more than [`BACKWARDS_S`] before an earlier line's
+    /// event (two traces joined, a stamp corrupted), and the first one's line.
+    pub backwards: u64,
+    pub first_backwards_line: Option<u64>,
     /// First and last event time \[s\].
     pub first_s: Option<f64>,
     pub last_s: Option<f64>,
@@ -90,6 +94,10 @@ impl ReadStats {
         }
     }
 }
+
+/// An event this much earlier than one before it is out of order, not
+/// the small disorder of per-CPU clocks merged \[s\].
+pub const BACKWARDS_S: f64 = 1.0;
 
 /// Turns lines into events, interning bdis and tasks.
 #[derive(Debug, Default)]
@@ -191,6 +199,10 @@ impl Decoder {
         }
         st.events[raw.kind.index()] += 1;
         st.max_cpu = st.max_cpu.max(raw.cpu);
+        if st.last_s.is_some_and(|last| raw.time_s < last - BACKWARDS_S) {
+            st.backwards += 1;
+            st.first_backwards_line.get_or_insert(st.lines);
+        }
         st.first_s = Some(st.first_s.map_or(raw.time_s, |t| t.min(raw.time_s)));
         st.last_s = Some(st.last_s.map_or(raw.time_s, |t| t.max(raw.time_s)));
         Some(e)
@@ -286,6 +298,17 @@ mod tests {
         let mut d = Decoder::new();
         read_all(format!("{}\n{BDP_3_2}\n", &BDP_3_2[..60]).as_bytes(), &mut d, |_, _| {}).expect("reads");
         assert!(!d.stats.last_line_cut, "only the last line tells");
+    }
+
+    #[test]
+    fn events_that_go_back_in_time_are_counted() {
+        let at = |t: &str| BDP_3_2.replace("412.1:", &format!("{t}:"));
+        // Two CPUs a hair apart are in order enough; a second trace
+        // appended after the first is not.
+        let text = [at("412.1"), at("412.0999"), at("413.0"), at("5.0"), at("5.1"), at("414.0")].join("\n");
+        let mut d = Decoder::new();
+        read_all(text.as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert_eq!((d.stats.backwards, d.stats.first_backwards_line), (2, Some(4)));
     }
 
     #[test]

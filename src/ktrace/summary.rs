@@ -291,6 +291,7 @@ impl Summarizer {
                 last_line_cut: st.last_line_cut,
             },
             lost: Lost { marks: st.lost_marks, events: st.lost_events },
+            backwards: Backwards { events: st.backwards, first_line: st.first_backwards_line },
             wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             span: Span::of(st.first_s, st.last_s),
             global: (self.global.events > 0).then(|| global_summary(&self.global)),
@@ -553,6 +554,15 @@ pub struct Span {
     pub duration_s: f64,
 }
 
+/// Events stamped more than a second before an event of an earlier line:
+/// traces joined or a stamp corrupted. They are read; the span and the
+/// rates mix what they mix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Backwards {
+    pub events: u64,
+    pub first_line: Option<u64>,
+}
+
 impl Span {
     fn of(first: Option<f64>, last: Option<f64>) -> Span {
         Span { first_s: first, last_s: last, duration_s: first.zip(last).map_or(0.0, |(f, l)| l - f) }
@@ -715,6 +725,8 @@ pub struct TraceSummary {
     pub skipped: Skipped,
     /// Events lost to an overflowed ring buffer: every count and rate misses them.
     pub lost: Lost,
+    /// Events out of time order by more than a second.
+    pub backwards: Backwards,
     /// Values printed wrapped (and left out of every statistic), by field.
     pub wrapped: BTreeMap<String, u64>,
     pub span: Span,
@@ -804,6 +816,13 @@ impl TraceSummary {
             opt(self.span.last_s, 6),
             self.span.duration_s
         );
+        if let Some(line) = self.backwards.first_line {
+            let _ = writeln!(
+                s,
+                "backwards   {} events more than 1 s before an earlier line's, from line {line} (traces joined? a stamp corrupted?): the span and the rates mix them",
+                self.backwards.events
+            );
+        }
         if !self.wrapped.is_empty() {
             let list: Vec<String> = self.wrapped.iter().map(|(f, n)| format!("{f} {n}")).collect();
             let _ = writeln!(s, "wrapped     {} (left out of every statistic)", list.join(", "));
