@@ -112,6 +112,17 @@ impl PauseBins {
         if n < self.first {
             return;
         }
+        // The bins older than the window that ends with this one go
+        // first, so a silence of days (a trace's clock jumping) never
+        // makes room for more than the window.
+        let oldest = (n + 1).saturating_sub(RETENTION as u64).max(self.first);
+        if oldest > self.first {
+            for b in &mut self.bins {
+                let drop = ((oldest - self.first) as usize).min(b.len());
+                b.drain(..drop);
+            }
+            self.first = oldest;
+        }
         let i = (n - self.first) as usize;
         for b in &mut self.bins {
             if b.len() <= i {
@@ -119,14 +130,6 @@ impl PauseBins {
             }
         }
         self.bins[r.bdi as usize][i].add(r.pause, r.call);
-        let len = self.bins[0].len();
-        if len > RETENTION {
-            let drop = len - RETENTION;
-            for b in &mut self.bins {
-                b.drain(..drop);
-            }
-            self.first += drop as u64;
-        }
     }
 
     /// The bins of `bdi` from time `from` up to `to` \[ns\], each with its
@@ -178,6 +181,24 @@ mod tests {
         log.push_back(rec(250, 0, 3, false));
         bins.take(&log);
         assert_eq!(bins.total(0, 0, 1_000_000_000).sleeps, 4);
+    }
+
+    #[test]
+    fn a_jump_of_days_keeps_the_window_and_no_more() {
+        let mut log: VecDeque<PauseRecord> = VecDeque::new();
+        let mut bins = PauseBins::new(2);
+        log.push_back(rec(1_000, 0, 5, false));
+        bins.take(&log);
+        // Ten days later (8.64 million bins on).
+        let later = 1_000 + 864_000_000;
+        log.push_back(rec(later, 1, 7, false));
+        bins.take(&log);
+        assert!(bins.bins.iter().all(|b| b.len() == RETENTION), "{:?}", bins.bins.iter().map(VecDeque::len));
+        assert!(bins.bins.iter().all(|b| b.capacity() < 2 * RETENTION), "room made for the whole silence");
+        assert_eq!(bins.first, later / 100 + 1 - RETENTION as u64);
+        let b = bins.total(1, (later - 50) * 1_000_000, (later + 100) * 1_000_000);
+        assert_eq!((b.sleeps, b.sleep_max), (1, 7));
+        assert_eq!(bins.total(0, 0, u64::MAX).sleeps, 0, "the first pause is out of the window");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! | 3.1 | `global_dirty_state` (with `unstable=`) |
 //! | 3.2 | `bdi_dirty_ratelimit`; `balance_dirty_pages` up to `paused= pause=` |
 //! | 3.3 | `balance_dirty_pages` gains `period=` and `think=` |
-//! | 4.x | cgroup writeback: `cgroup=<path>`, later `cgroup_ino=<ino>`, appended to both bdi events |
+//! | 4.3 | cgroup writeback: `cgroup=<path>` (`/` without it), later `cgroup_ino=<ino>`, appended to both bdi events |
 //! | 5.8 | `global_dirty_state` loses `unstable=` (NR_UNSTABLE_NFS is gone) |
 //! | 6.15 | `bdi_setpoint=`/`bdi_dirty=` are renamed `wb_setpoint=`/`wb_dirty=` |
 

@@ -21,6 +21,10 @@ pub enum Parsed<'a> {
     /// A header or comment line (`# tracer: nop`, trace-cmd's `cpus=2`);
     /// the CPU count when it states one.
     Header { cpus: Option<u32>, tool: Option<Tool> },
+    /// A ring buffer overflowed: `CPU:1 [LOST 1234 EVENTS]` (ftrace),
+    /// `CPU:1 [1234 EVENTS DROPPED]` or `CPU:1 [EVENTS DROPPED]`
+    /// (trace-cmd report); the number of events, when stated.
+    Lost { events: Option<u64> },
     /// One of the three writeback events.
     Event(RawEvent<'a>),
     /// A well-formed line of another event or tracer.
@@ -28,6 +32,16 @@ pub enum Parsed<'a> {
     /// One of the three events with a field missing or unreadable
     /// (truncated, corrupted).
     Malformed,
+    /// One of the three events stamped by a trace clock that does not
+    /// count time in nanoseconds (`counter`, `uptime` in jiffies,
+    /// `x86-tsc` in cycles): ftrace and trace-cmd print its raw count,
+    /// without a decimal point, which no reader can turn into seconds.
+    RawClock {
+        /// The count as printed.
+        stamp: &'a str,
+        /// Its column in the line, from 1.
+        col: usize,
+    },
     /// No event line at all.
     Unreadable,
 }
@@ -64,6 +78,9 @@ pub struct RawEvent<'a> {
     pub perf: bool,
     /// The fields are named as from 6.15 (`wb_setpoint`, `wb_dirty`).
     pub wb_names: bool,
+    /// It names its cgroup by path (`cgroup=/user.slice`), as from 4.3
+    /// until the inode number (`cgroup_ino=`) replaced it.
+    pub cgroup_path: bool,
 }
 
 /// Takes one line apart.
@@ -71,6 +88,11 @@ pub fn parse(line: &str) -> Parsed<'_> {
     let s = line.trim();
     if s.is_empty() {
         return Parsed::Blank;
+    }
+    // The trace file's mark of where a CPU's buffer starts (older events
+    // of that CPU were overwritten).
+    if s.starts_with("##### CPU ") && s.ends_with(" buffer started ####") {
+        return Parsed::Header { cpus: None, tool: Some(Tool::FtraceFile) };
     }
     if s.starts_with('#') {
         let cpus = s.find("#P:").and_then(|i| leading_number(&s[i + 3..]));
@@ -83,8 +105,15 @@ pub fn parse(line: &str) -> Parsed<'_> {
     if s.starts_with("version = ") || (s.starts_with("CPU ") && s.ends_with(" is empty")) {
         return Parsed::Header { cpus: None, tool: Some(Tool::TraceCmd) };
     }
+    if let Some(lost) = lost(s) {
+        return lost;
+    }
     let Some(head) = header(s) else { return Parsed::Unreadable };
     let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other };
+    if !head.stamp.contains('.') {
+        let col = line[..line.len() - line.trim_start().len() + head.stamp_at].chars().count() + 1;
+        return Parsed::RawClock { stamp: head.stamp, col };
+    }
     match fields(kind, head.body) {
         Some(body) => Parsed::Event(RawEvent {
             kind,
@@ -96,6 +125,7 @@ pub fn parse(line: &str) -> Parsed<'_> {
             fields: body.fields,
             perf: head.event.starts_with("writeback:"),
             wb_names: body.wb_names,
+            cgroup_path: body.cgroup_path,
         }),
         None => Parsed::Malformed,
     }
@@ -107,6 +137,9 @@ struct Head<'a> {
     pid: Option<u32>,
     cpu: Option<u32>,
     time_s: f64,
+    /// The timestamp as printed, without its colon, and its byte offset.
+    stamp: &'a str,
+    stamp_at: usize,
     event: &'a str,
     body: &'a str,
 }
@@ -125,7 +158,9 @@ fn header(s: &str) -> Option<Head<'_>> {
     let task_end = tokens[cpu_at.unwrap_or(ts_at)].0;
     let (comm, pid) = task(s[..task_end].trim());
     let cpu = cpu_at.and_then(|i| tokens[i].1.trim_matches(['[', ']']).parse().ok());
-    Some(Head { comm, pid, cpu, time_s, event, body })
+    let (stamp_at, stamp) = tokens[ts_at];
+    let stamp = stamp.strip_suffix(':').unwrap_or(stamp);
+    Some(Head { comm, pid, cpu, time_s, stamp, stamp_at, event, body })
 }
 
 /// Whitespace-separated tokens with their byte offsets.
@@ -186,6 +221,26 @@ fn task(s: &str) -> (&str, Option<u32>) {
     (s, None)
 }
 
+/// `CPU:1 [LOST 1234 EVENTS]`, `CPU:1 [1234 EVENTS DROPPED]`,
+/// `CPU:1 [EVENTS DROPPED]`.
+fn lost(s: &str) -> Option<Parsed<'static>> {
+    let rest = s.strip_prefix("CPU:")?;
+    let (cpu, note) = rest.split_once(' ')?;
+    if cpu.is_empty() || !cpu.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let note = note.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let count = if let Some(n) = note.strip_prefix("LOST ").and_then(|n| n.strip_suffix(" EVENTS")) {
+        n
+    } else {
+        note.strip_suffix("EVENTS DROPPED")?.trim_end()
+    };
+    match count {
+        "" => Some(Parsed::Lost { events: None }),
+        n => n.parse().ok().map(|n| Parsed::Lost { events: Some(n) }),
+    }
+}
+
 fn leading_number(s: &str) -> Option<u32> {
     let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     s[..end].parse().ok()
@@ -197,6 +252,8 @@ struct Body<'a> {
     fields: Vec<(Field, i128)>,
     /// Named as from 6.15 (`wb_setpoint`, `wb_dirty`).
     wb_names: bool,
+    /// `cgroup=<path>` (4.3 on, before `cgroup_ino=`).
+    cgroup_path: bool,
 }
 
 /// The bdi name and the fields of an event's text, or None when the event
@@ -217,6 +274,7 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
     // reader does not know (a cgroup path, say).
     let mut after_unknown = false;
     let mut wb_names = false;
+    let mut cgroup_path = false;
     for token in rest.split_whitespace() {
         match token.split_once('=') {
             Some((key, value)) => match Field::lookup(kind, key) {
@@ -225,14 +283,17 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
                     wb_names |= key.starts_with("wb_");
                     after_unknown = false;
                 }
-                None => after_unknown = true,
+                None => {
+                    cgroup_path |= key == "cgroup";
+                    after_unknown = true;
+                }
             },
             None if after_unknown => {}
             None => return None,
         }
     }
     let required_present = Field::of(kind).filter(|f| f.required(kind)).all(|f| out.iter().any(|(g, _)| *g == f));
-    required_present.then_some(Body { bdi, fields: out, wb_names })
+    required_present.then_some(Body { bdi, fields: out, wb_names, cgroup_path })
 }
 
 #[cfg(test)]
@@ -296,6 +357,35 @@ mod tests {
             "              dd-3015  [002]   412.123456: balance_dirty_pages:  bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=12",
         );
         assert_eq!((e.bdi, e.cpu), (Some("8:16"), Some(2)));
+    }
+
+    #[test]
+    fn counts_of_clocks_not_in_nanoseconds_are_not_read_as_seconds() {
+        // trace_clock uptime (jiffies), counter, x86-tsc: `%12llu`, no decimal point.
+        let gds = "global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        assert_eq!(
+            parse(&format!("  dd-1294 [001] ..... 4295293705: {gds}")),
+            Parsed::RawClock { stamp: "4295293705", col: 23 }
+        );
+        assert_eq!(
+            parse(&format!("dd 1294 [001] 3786350188400: writeback:{gds}")),
+            Parsed::RawClock { stamp: "3786350188400", col: 15 }
+        );
+        assert_eq!(parse("<idle>-0 [001] d.h1. 77: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);
+        assert!(matches!(parse(&format!("dd-1 [001] 1307.423437123: {gds}")), Parsed::Event(_)), "ns digits");
+    }
+
+    #[test]
+    fn lost_event_marks_of_ftrace_and_trace_cmd() {
+        assert_eq!(parse("CPU:1 [LOST 1234 EVENTS]"), Parsed::Lost { events: Some(1234) });
+        assert_eq!(parse("CPU:0 [LOST 7 EVENTS]\r\n"), Parsed::Lost { events: Some(7) });
+        assert_eq!(parse("CPU:7 [204600 EVENTS DROPPED]"), Parsed::Lost { events: Some(204600) });
+        assert_eq!(parse("CPU:3 [EVENTS DROPPED]"), Parsed::Lost { events: None });
+        assert_eq!(
+            parse("##### CPU 2 buffer started ####"),
+            Parsed::Header { cpus: None, tool: Some(Tool::FtraceFile) }
+        );
+        assert_eq!(parse("CPU:x [LOST 1 EVENTS]"), Parsed::Unreadable);
     }
 
     #[test]

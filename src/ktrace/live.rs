@@ -1,7 +1,8 @@
 //! The running kernel: find (or mount) tracefs, enable the three writeback
 //! events, read `trace_pipe`, and on every way out (the end, an error, a
 //! signal the caller turns into a stop request, a panic) put each event's
-//! enable file and `tracing_on` back as they were and unmount what was
+//! enable file, `tracing_on` and `trace_clock` (changed only when its clock
+//! does not count nanoseconds) back as they were and unmount what was
 //! mounted. Only SIGKILL can leave the events on.
 
 use std::fs::{File, OpenOptions};
@@ -86,8 +87,8 @@ pub fn find_tracefs(explicit: Option<&Path>) -> Result<Tracefs, Error> {
 #[derive(Debug)]
 pub struct Session {
     fs: Tracefs,
-    /// Files changed and what they held before.
-    saved: Vec<(PathBuf, String)>,
+    /// Files changed, what they held before and what is written.
+    saved: Vec<(PathBuf, String, &'static str)>,
     pipe: Option<File>,
     /// The events this kernel has, and those it lacks.
     pub enabled: Vec<EventKind>,
@@ -99,6 +100,16 @@ pub struct Session {
 
 fn enable_file(root: &Path, kind: EventKind) -> PathBuf {
     root.join("events/writeback").join(kind.name()).join("enable")
+}
+
+/// The trace clocks that count nanoseconds (kernel/trace/trace.c's
+/// `trace_clocks[]` with `in_ns` set); `counter`, `uptime` (jiffies) and
+/// `x86-tsc` (cycles) do not.
+const NS_CLOCKS: [&str; 7] = ["local", "global", "perf", "mono", "mono_raw", "boot", "tai"];
+
+/// The clock in use, from trace_clock's `local [counter] uptime ...`.
+fn selected_clock(text: &str) -> Option<String> {
+    text.split_whitespace().find_map(|w| w.strip_prefix('[')?.strip_suffix(']')).map(str::to_string)
 }
 
 /// `0`, `1` (or `0*`, `1*` when soft-disabled): the state to write back.
@@ -128,7 +139,7 @@ impl Session {
             let path = enable_file(&root, kind);
             match std::fs::read_to_string(&path) {
                 Ok(text) => {
-                    s.saved.push((path, state(&text)));
+                    s.saved.push((path, state(&text), "1"));
                     s.enabled.push(kind);
                 }
                 Err(e) if e.kind() == ErrorKind::NotFound => s.missing.push(kind),
@@ -141,9 +152,17 @@ impl Session {
                 root.join("events/writeback").display()
             )));
         }
+        // A clock that does not count nanoseconds prints stamps no reader
+        // can turn into seconds: trace on the default one meanwhile.
+        let clock = root.join("trace_clock");
+        if let Some(current) = std::fs::read_to_string(&clock).ok().as_deref().and_then(selected_clock)
+            && !NS_CLOCKS.contains(&current.as_str())
+        {
+            s.saved.push((clock, current, "local"));
+        }
         let on = root.join("tracing_on");
         if let Ok(text) = std::fs::read_to_string(&on) {
-            s.saved.push((on, state(&text)));
+            s.saved.push((on, state(&text), "1"));
         }
         let pipe_path = root.join("trace_pipe");
         let mut pipe = OpenOptions::new()
@@ -158,8 +177,8 @@ impl Session {
             s.discarded += 1;
         }
         // Everything to change is saved: now change it.
-        for (path, _) in s.saved.clone() {
-            std::fs::write(&path, "1").map_err(|e| denied(&path, e))?;
+        for (path, _, new) in s.saved.clone() {
+            std::fs::write(&path, new).map_err(|e| denied(&path, e))?;
         }
         s.pipe = Some(pipe);
         Ok(s)
@@ -184,7 +203,7 @@ impl Session {
         self.restored = true;
         self.pipe = None;
         let mut problems = Vec::new();
-        for (path, value) in self.saved.iter().rev() {
+        for (path, value, _) in self.saved.iter().rev() {
             if let Err(e) = std::fs::write(path, value) {
                 problems.push(format!("{}: cannot restore {value}: {e}", path.display()));
             }
@@ -345,6 +364,22 @@ mod tests {
         assert!(session.restore().is_empty());
         assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "1");
         assert_eq!(read(root.join("tracing_on")), "0");
+        std::fs::remove_dir_all(&root).expect("cleaned");
+    }
+
+    #[test]
+    fn a_clock_not_in_nanoseconds_is_replaced_for_the_session_and_put_back() {
+        let root = fake_tracefs("clock", "", "0");
+        std::fs::write(root.join("trace_clock"), "local global [counter] uptime perf mono x86-tsc\n").expect("clock");
+        let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
+        assert_eq!(read(root.join("trace_clock")), "local");
+        assert!(session.restore().is_empty());
+        assert_eq!(read(root.join("trace_clock")), "counter");
+        // A clock in nanoseconds is left alone.
+        std::fs::write(root.join("trace_clock"), "local [mono] counter\n").expect("clock");
+        let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
+        assert!(session.restore().is_empty());
+        assert_eq!(read(root.join("trace_clock")), "local [mono] counter\n");
         std::fs::remove_dir_all(&root).expect("cleaned");
     }
 

@@ -101,6 +101,11 @@ impl Collector {
     /// An error naming `source` when nothing read was a writeback event.
     pub fn check(&self, source: &str) -> Result<(), Error> {
         let st = &self.decoder.stats;
+        if let Some((line, col, stamp)) = &st.first_raw_clock {
+            return Err(Error::invalid(format!(
+                "{source}:{line}:{col}: timestamp `{stamp}` is a raw count, not seconds: the trace clock was counter, uptime (jiffies) or x86-tsc; trace again with `echo mono > /sys/kernel/tracing/trace_clock` (or local, global, boot)"
+            )));
+        }
         if st.total_events() > 0 {
             return Ok(());
         }
@@ -205,6 +210,15 @@ mod tests {
         c.read("# tracer: nop\nsh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
         let e = c.finish("y").expect_err("no events");
         assert!(e.to_string().starts_with("y: no writeback event in 2 lines"), "{e}");
+    }
+
+    #[test]
+    fn a_trace_of_a_clock_not_in_nanoseconds_is_refused_where_it_shows() {
+        let gds = "global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        let mut c = Collector::new(false);
+        c.read(format!("# tracer: nop\n  dd-7 [000] ..... 4295293705: {gds}\n").as_bytes()).expect("reads");
+        let e = c.finish("t.txt").expect_err("jiffies are not seconds");
+        assert!(e.to_string().starts_with("t.txt:2:20: timestamp `4295293705` is a raw count, not seconds"), "{e}");
     }
 
     #[test]

@@ -25,27 +25,48 @@ pub struct ReadStats {
     pub malformed: u64,
     /// Lines that are no event at all, skipped.
     pub unreadable: u64,
+    /// The first line skipped as another event, as malformed and as
+    /// unreadable, by that order.
+    pub first_skipped: [Option<u64>; 3],
+    /// The last line that is not blank was skipped as malformed or
+    /// unreadable: the trace was cut while being written.
+    pub last_line_cut: bool,
+    /// Writeback events stamped by a clock not in nanoseconds, skipped;
+    /// the first one's line, column and stamp.
+    pub raw_clock: u64,
+    pub first_raw_clock: Option<(u64, usize, String)>,
+    /// Marks of a ring buffer that overflowed (`CPU:1 [LOST 12 EVENTS]`).
+    pub lost_marks: u64,
+    /// The events those marks say were lost (a mark without a number adds none).
+    pub lost_events: u64,
     /// Values printed wrapped, by field name.
     pub wrapped: BTreeMap<&'static str, u64>,
     /// Fields seen, by event: which release printed the trace.
     pub fields_seen: [Vec<Field>; 3],
     /// balance_dirty_pages printed 6.15's names (`wb_setpoint`, `wb_dirty`).
     pub wb_names: bool,
+    /// An event named its cgroup by path (`cgroup=/`), as 4.3 began to.
+    pub cgroup_path: bool,
     /// The CPU count a header states (`#P:2`, `cpus=2`).
     pub header_cpus: Option<u32>,
     /// The highest CPU number on an event line.
     pub max_cpu: Option<u32>,
     /// The program that wrote the trace, as far as the lines show.
     pub tool: Option<Tool>,
+    /// Events stamped more than [`BACKWARDS_S`] before an earlier line's
+    /// event (two traces joined, a stamp corrupted), and the first one's line.
+    pub backwards: u64,
+    pub first_backwards_line: Option<u64>,
     /// First and last event time \[s\].
     pub first_s: Option<f64>,
     pub last_s: Option<f64>,
 }
 
 impl ReadStats {
-    /// Lines skipped: other events, malformed events, unreadable lines.
+    /// Lines skipped: other events, malformed events, unreadable lines,
+    /// events stamped by a clock not in nanoseconds.
     pub fn skipped(&self) -> u64 {
-        self.other_events + self.malformed + self.unreadable
+        self.other_events + self.malformed + self.unreadable + self.raw_clock
     }
 
     /// Writeback events read.
@@ -74,6 +95,10 @@ impl ReadStats {
     }
 }
 
+/// An event this much earlier than one before it is out of order, not
+/// the small disorder of per-CPU clocks merged \[s\].
+pub const BACKWARDS_S: f64 = 1.0;
+
 /// Turns lines into events, interning bdis and tasks.
 #[derive(Debug, Default)]
 pub struct Decoder {
@@ -101,7 +126,11 @@ impl Decoder {
     pub fn line(&mut self, text: &str) -> Option<Event> {
         let st = &mut self.stats;
         st.lines += 1;
-        let raw = match line::parse(text) {
+        let parsed = line::parse(text);
+        if parsed != Parsed::Blank {
+            st.last_line_cut = matches!(parsed, Parsed::Malformed | Parsed::Unreadable);
+        }
+        let raw = match parsed {
             Parsed::Blank => {
                 st.blank_lines += 1;
                 return None;
@@ -112,16 +141,29 @@ impl Decoder {
                 st.tool = st.tool.or(tool);
                 return None;
             }
+            Parsed::Lost { events } => {
+                st.lost_marks += 1;
+                st.lost_events += events.unwrap_or(0);
+                return None;
+            }
             Parsed::Other => {
                 st.other_events += 1;
+                st.first_skipped[0].get_or_insert(st.lines);
                 return None;
             }
             Parsed::Malformed => {
                 st.malformed += 1;
+                st.first_skipped[1].get_or_insert(st.lines);
+                return None;
+            }
+            Parsed::RawClock { stamp, col } => {
+                st.raw_clock += 1;
+                st.first_raw_clock.get_or_insert_with(|| (st.lines, col, stamp.to_string()));
                 return None;
             }
             Parsed::Unreadable => {
                 st.unreadable += 1;
+                st.first_skipped[2].get_or_insert(st.lines);
                 return None;
             }
             Parsed::Event(raw) => raw,
@@ -131,6 +173,7 @@ impl Decoder {
                 Some(id) => Some(id),
                 None => {
                     self.stats.malformed += 1;
+                    self.stats.first_skipped[1].get_or_insert(self.stats.lines);
                     return None;
                 }
             },
@@ -139,6 +182,7 @@ impl Decoder {
         let task = self.task_id(raw.comm, raw.pid);
         let st = &mut self.stats;
         st.wb_names |= raw.wb_names;
+        st.cgroup_path |= raw.cgroup_path;
         if raw.perf && st.tool.is_none() {
             st.tool = Some(Tool::Perf);
         }
@@ -155,6 +199,10 @@ impl Decoder {
         }
         st.events[raw.kind.index()] += 1;
         st.max_cpu = st.max_cpu.max(raw.cpu);
+        if st.last_s.is_some_and(|last| raw.time_s < last - BACKWARDS_S) {
+            st.backwards += 1;
+            st.first_backwards_line.get_or_insert(st.lines);
+        }
         st.first_s = Some(st.first_s.map_or(raw.time_s, |t| t.min(raw.time_s)));
         st.last_s = Some(st.last_s.map_or(raw.time_s, |t| t.max(raw.time_s)));
         Some(e)
@@ -232,6 +280,35 @@ mod tests {
         assert_eq!(d.tasks, [Task { comm: "dd".into(), pid: Some(3015) }]);
         assert!(st.saw(EventKind::BalanceDirtyPages, Field::BdiSetpoint));
         assert!(!st.saw(EventKind::BalanceDirtyPages, Field::Period));
+    }
+
+    #[test]
+    fn lost_events_are_counted_and_a_cut_last_line_is_noticed() {
+        let text = format!(
+            "# tracer: nop\n{BDP_3_2}\nCPU:1 [LOST 1234 EVENTS]\n{BDP_3_2}\nCPU:0 [EVENTS DROPPED]\ncp-9 [001] 413.0: sched_switch: x=1\n{}\n\n",
+            &BDP_3_2[..60]
+        );
+        let mut d = Decoder::new();
+        read_all(text.as_bytes(), &mut d, |_, _| {}).expect("reads");
+        let st = &d.stats;
+        assert_eq!((st.lost_marks, st.lost_events), (2, 1234));
+        assert_eq!(st.skipped(), 2, "a lost-events mark is not a skipped line");
+        assert_eq!(st.first_skipped, [Some(6), Some(7), None]);
+        assert!(st.last_line_cut, "the last line that is not blank is cut");
+        let mut d = Decoder::new();
+        read_all(format!("{}\n{BDP_3_2}\n", &BDP_3_2[..60]).as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert!(!d.stats.last_line_cut, "only the last line tells");
+    }
+
+    #[test]
+    fn events_that_go_back_in_time_are_counted() {
+        let at = |t: &str| BDP_3_2.replace("412.1:", &format!("{t}:"));
+        // Two CPUs a hair apart are in order enough; a second trace
+        // appended after the first is not.
+        let text = [at("412.1"), at("412.0999"), at("413.0"), at("5.0"), at("5.1"), at("414.0")].join("\n");
+        let mut d = Decoder::new();
+        read_all(text.as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert_eq!((d.stats.backwards, d.stats.first_backwards_line), (2, Some(4)));
     }
 
     #[test]

@@ -105,12 +105,57 @@ impl HzAcc {
     }
 }
 
+/// The page size, from balance_dirty_pages' own arithmetic (3.3+):
+/// `period = HZ × dirtied / task_ratelimit` with task_ratelimit in pages/s,
+/// while the trace prints task_ratelimit in KB/s. So period × task_ratelimit
+/// / dirtied is the page size in KB, less the jiffy period was rounded
+/// down by (more than half of it: the period is a jiffy or more).
+#[derive(Debug, Default)]
+struct PageAcc {
+    /// period \[ms\] × task_ratelimit \[KB/s\] / dirtied \[pages\] \[bytes\].
+    estimates: Dist,
+}
+
+impl PageAcc {
+    /// Events enough to tell.
+    const ENOUGH: u64 = 20;
+
+    fn add(&mut self, e: &Event) {
+        if let (Some(p), Some(r), Some(d)) = (e.get(Field::Period), e.get(Field::TaskRatelimit), e.get(Field::Dirtied))
+            && p > 0
+            && r > 0
+            && d > 0
+        {
+            self.estimates.add(((p as i128 * r as i128) / d as i128).min(i64::MAX as i128) as i64);
+        }
+    }
+
+    /// The page size in KiB (a power of two, 4 at least) and how it was told.
+    fn infer(&self) -> (Option<u64>, String) {
+        let n = self.estimates.count();
+        let Some(q) = self.estimates.quantile(0.9).filter(|_| n >= Self::ENOUGH) else {
+            return (None, format!("{n} throttling passes with a period, too few to tell the page size"));
+        };
+        // The estimate is at most the page size and more than half of it.
+        let est = q as f64 / 1000.0;
+        let mut page = 4u64;
+        while (page as f64) < est && page < 1 << 20 {
+            page *= 2;
+        }
+        (
+            Some(page),
+            format!("period × task_ratelimit / dirtied of {n} throttling passes: {est:.1} KiB at the 90th percentile"),
+        )
+    }
+}
+
 /// Builds a [`TraceSummary`] from events as they are read.
 #[derive(Debug, Default)]
 pub struct Summarizer {
     bdis: Vec<BdiAcc>,
     global: GlobalAcc,
     hz: HzAcc,
+    page: PageAcc,
     tasks: BTreeMap<u32, [u64; 3]>,
     /// Every bdi's sleeps and passes without one \[ms\].
     pauses: Dist,
@@ -143,6 +188,7 @@ impl Summarizer {
                 if kind == EventKind::BalanceDirtyPages {
                     b.events[0] += 1;
                     add_bdp(b, &mut self.hz, e);
+                    self.page.add(e);
                     match e.get(Field::Pause) {
                         Some(p) if p > 0 => self.pauses.add(p),
                         Some(_) => self.no_sleep += 1,
@@ -191,6 +237,7 @@ impl Summarizer {
     pub fn finish(&self, source: &str, decoder: &Decoder) -> TraceSummary {
         let st = &decoder.stats;
         let (hz, hz_note) = self.hz.infer();
+        let (page_kb, page_note) = self.page.infer();
         let kernel = KernelSummary {
             generation: generation(decoder),
             cpus: st.cpus(),
@@ -201,6 +248,8 @@ impl Summarizer {
             },
             hz,
             hz_note,
+            page_kb,
+            page_note,
             fields: EventKind::ALL
                 .iter()
                 .map(|&k| (k.name(), st.fields_seen[k.index()].iter().map(|&f| printed_name(f, st.wb_names)).collect()))
@@ -235,7 +284,14 @@ impl Summarizer {
                 other_events: st.other_events,
                 malformed: st.malformed,
                 unreadable: st.unreadable,
+                raw_clock: st.raw_clock,
+                first_other_event_line: st.first_skipped[0],
+                first_malformed_line: st.first_skipped[1],
+                first_unreadable_line: st.first_skipped[2],
+                last_line_cut: st.last_line_cut,
             },
+            lost: Lost { marks: st.lost_marks, events: st.lost_events },
+            backwards: Backwards { events: st.backwards, first_line: st.first_backwards_line },
             wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             span: Span::of(st.first_s, st.last_s),
             global: (self.global.events > 0).then(|| global_summary(&self.global)),
@@ -311,12 +367,18 @@ fn add_bdr(b: &mut BdiAcc, e: &Event) {
 }
 
 /// The kernel release the printed fields point to, with the evidence.
+/// What tells (read in each release's include/trace/events/writeback.h):
+/// 3.3 adds `period=`/`think=`; 4.3 appends the cgroup to both bdi
+/// events, by path (`cgroup=/`, `/` without cgroup writeback), later by
+/// inode (`cgroup_ino=`); 5.8 drops `unstable=`; 6.15 renames
+/// `bdi_setpoint`/`bdi_dirty` to `wb_setpoint`/`wb_dirty`.
 pub fn generation(decoder: &Decoder) -> String {
     let st = &decoder.stats;
     let bdp = EventKind::BalanceDirtyPages;
+    let bdr = EventKind::BdiDirtyRatelimit;
     let gds = EventKind::GlobalDirtyState;
     let seen = |k: EventKind| st.events[k.index()] > 0;
-    let cgroup = st.saw(bdp, Field::CgroupIno) || st.saw(EventKind::BdiDirtyRatelimit, Field::CgroupIno);
+    let cgroup_ino = st.saw(bdp, Field::CgroupIno) || st.saw(bdr, Field::CgroupIno);
     let unstable = st.saw(gds, Field::Unstable);
     if seen(bdp) && st.wb_names {
         return "6.15 or later (wb_setpoint, wb_dirty)".into();
@@ -328,19 +390,29 @@ pub fn generation(decoder: &Decoder) -> String {
             "5.8 or later (global_dirty_state without unstable=)".into()
         };
     }
-    if cgroup {
-        return "4.x to 5.7 (cgroup_ino, unstable=)".into();
+    // From here, global_dirty_state is absent or prints unstable= (up to 5.7).
+    if st.cgroup_path {
+        return "4.3 to 5.7 (cgroup=<path>)".into();
+    }
+    if cgroup_ino {
+        return if seen(gds) {
+            "4.x to 5.7 (cgroup_ino, unstable=)".into()
+        } else if seen(bdp) {
+            "4.x to 6.14 (cgroup_ino, bdi_setpoint)".into()
+        } else {
+            "4.x or later (cgroup_ino)".into()
+        };
     }
     if seen(bdp) && st.saw(bdp, Field::Period) {
-        return "3.3 to 4.x (period, think; no cgroup_ino)".into();
+        return "3.3 to 4.2 (period, think; no cgroup)".into();
     }
     if seen(bdp) {
         return "3.2 (no period, think)".into();
     }
-    if seen(gds) {
-        return "3.1 to 5.7 (global_dirty_state with unstable=)".into();
+    if seen(bdr) {
+        return "3.2 to 4.2 (bdi_dirty_ratelimit without cgroup)".into();
     }
-    "3.2 or later (bdi_dirty_ratelimit only)".into()
+    "3.1 to 5.7 (global_dirty_state with unstable=)".into()
 }
 
 fn extent_mb(x: &Extent) -> Range {
@@ -453,6 +525,24 @@ pub struct Skipped {
     pub malformed: u64,
     /// Lines that are no event at all.
     pub unreadable: u64,
+    /// Writeback events stamped by a trace clock not in nanoseconds
+    /// (counter, uptime, x86-tsc): their time cannot be read.
+    pub raw_clock: u64,
+    /// The first line of each reason, to look at (from 1).
+    pub first_other_event_line: Option<u64>,
+    pub first_malformed_line: Option<u64>,
+    pub first_unreadable_line: Option<u64>,
+    /// The last line is cut short: the trace was captured while being written.
+    pub last_line_cut: bool,
+}
+
+/// Events the ring buffer dropped before they were read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Lost {
+    /// Marks in the trace (`CPU:1 [LOST 12 EVENTS]`, `[EVENTS DROPPED]`).
+    pub marks: u64,
+    /// The events they count (a mark without a number adds none).
+    pub events: u64,
 }
 
 /// First and last event on the trace's clock \[s\].
@@ -462,6 +552,15 @@ pub struct Span {
     pub last_s: Option<f64>,
     /// last − first \[s\].
     pub duration_s: f64,
+}
+
+/// Events stamped more than a second before an event of an earlier line:
+/// traces joined or a stamp corrupted. They are read; the span and the
+/// rates mix what they mix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Backwards {
+    pub events: u64,
+    pub first_line: Option<u64>,
 }
 
 impl Span {
@@ -592,6 +691,11 @@ pub struct KernelSummary {
     pub hz: Option<u64>,
     /// How HZ was told, or why it could not be.
     pub hz_note: String,
+    /// The page size \[KiB\], from balance_dirty_pages' period (3.3+).
+    /// Every MiB figure reads pages as 4 KiB.
+    pub page_kb: Option<u64>,
+    /// How the page size was told, or why it could not be.
+    pub page_note: String,
     /// Fields printed, by event.
     pub fields: BTreeMap<&'static str, Vec<&'static str>>,
 }
@@ -619,6 +723,10 @@ pub struct TraceSummary {
     pub header_lines: u64,
     pub events: EventCounts,
     pub skipped: Skipped,
+    /// Events lost to an overflowed ring buffer: every count and rate misses them.
+    pub lost: Lost,
+    /// Events out of time order by more than a second.
+    pub backwards: Backwards,
     /// Values printed wrapped (and left out of every statistic), by field.
     pub wrapped: BTreeMap<String, u64>,
     pub span: Span,
@@ -661,21 +769,46 @@ impl TraceSummary {
             k.cpus.map_or("?".into(), |c| c.to_string()),
             k.hz.map_or("?".into(), |h| h.to_string())
         );
+        if let Some(kb) = k.page_kb.filter(|&kb| kb != 4) {
+            let _ = writeln!(
+                s,
+                "pages       {kb} KiB, not 4 ({}): every MiB figure below reads pages as 4 KiB and is {}× too small; MiB/s read from KB/s are right",
+                k.page_note,
+                kb / 4
+            );
+        }
         let e = &self.events;
         let sk = &self.skipped;
+        let reason = |n: u64, what: &str, first: Option<u64>| match first {
+            Some(line) if n > 0 => format!("{n} {what} from line {line}"),
+            _ => format!("{n} {what}"),
+        };
         let _ = writeln!(
             s,
-            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({} other events, {} malformed, {} unreadable)",
+            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({}, {}, {}{}){}",
             self.lines,
             e.balance_dirty_pages,
             e.bdi_dirty_ratelimit,
             e.global_dirty_state,
             self.header_lines,
             sk.total,
-            sk.other_events,
-            sk.malformed,
-            sk.unreadable
+            reason(sk.other_events, "other events", sk.first_other_event_line),
+            reason(sk.malformed, "malformed", sk.first_malformed_line),
+            reason(sk.unreadable, "unreadable", sk.first_unreadable_line),
+            match sk.raw_clock {
+                0 => String::new(),
+                n => format!(", {n} stamped by a trace clock not in seconds"),
+            },
+            if sk.last_line_cut { "; the last line is cut short (captured while being written)" } else { "" }
         );
+        if self.lost.marks > 0 {
+            let _ = writeln!(
+                s,
+                "lost        {} events in {} marks of an overflowed ring buffer: every count and rate misses them",
+                if self.lost.events > 0 { self.lost.events.to_string() } else { "uncounted".into() },
+                self.lost.marks
+            );
+        }
         let _ = writeln!(
             s,
             "span        {} to {} s ({:.1} s)",
@@ -683,6 +816,13 @@ impl TraceSummary {
             opt(self.span.last_s, 6),
             self.span.duration_s
         );
+        if let Some(line) = self.backwards.first_line {
+            let _ = writeln!(
+                s,
+                "backwards   {} events more than 1 s before an earlier line's, from line {line} (traces joined? a stamp corrupted?): the span and the rates mix them",
+                self.backwards.events
+            );
+        }
         if !self.wrapped.is_empty() {
             let list: Vec<String> = self.wrapped.iter().map(|(f, n)| format!("{f} {n}")).collect();
             let _ = writeln!(s, "wrapped     {} (left out of every statistic)", list.join(", "));
@@ -771,6 +911,63 @@ impl TraceSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn generation_of(lines: &[&str]) -> String {
+        let mut d = Decoder::new();
+        for l in lines {
+            d.line(l);
+        }
+        generation(&d)
+    }
+
+    #[test]
+    fn the_release_is_told_from_the_fields_each_event_kind_prints() {
+        let bdr = "dd-1 [000] 1.0: bdi_dirty_ratelimit: bdi 8:0: write_bw=1 awrite_bw=2 dirty_rate=3 dirty_ratelimit=4 task_ratelimit=5 balanced_dirty_ratelimit=6";
+        let bdp = "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=1 period=1 think=0";
+        let gds = "dd-1 [000] 1.0: global_dirty_state: dirty=1 writeback=2 unstable=0 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        // bdi_dirty_ratelimit alone with cgroup_ino: any release from the
+        // inode on, 6.18 included; nothing says unstable= was printed.
+        assert_eq!(generation_of(&[&format!("{bdr} cgroup_ino=1")]), "4.x or later (cgroup_ino)");
+        assert_eq!(generation_of(&[&format!("{bdp} cgroup_ino=1")]), "4.x to 6.14 (cgroup_ino, bdi_setpoint)");
+        assert_eq!(generation_of(&[&format!("{bdp} cgroup_ino=1"), gds]), "4.x to 5.7 (cgroup_ino, unstable=)");
+        // 4.3's cgroup path, also `/` on kernels without cgroup writeback.
+        assert_eq!(generation_of(&[&format!("{bdp} cgroup=/"), gds]), "4.3 to 5.7 (cgroup=<path>)");
+        assert_eq!(generation_of(&[bdp, gds]), "3.3 to 4.2 (period, think; no cgroup)");
+        assert_eq!(generation_of(&[bdr]), "3.2 to 4.2 (bdi_dirty_ratelimit without cgroup)");
+        assert_eq!(generation_of(&[gds]), "3.1 to 5.7 (global_dirty_state with unstable=)");
+    }
+
+    fn summary_of(lines: &[String]) -> TraceSummary {
+        let mut d = Decoder::new();
+        let mut sum = Summarizer::new();
+        for l in lines {
+            if let Some(e) = d.line(l) {
+                sum.add(&e);
+            }
+        }
+        sum.finish("t", &d)
+    }
+
+    #[test]
+    fn a_kernel_of_64_kib_pages_is_told_not_misread() {
+        // HZ 250, task_ratelimit 102400 KB/s. With 4 KiB pages that is
+        // 25600 pages/s, and 512 pages take 250 × 512 / 25600 = 5 jiffies;
+        // with 64 KiB pages, 1600 pages/s, and 32 pages take 5 jiffies.
+        let bdp = |dirtied: u32| {
+            format!(
+                "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=102400 task_ratelimit=102400 dirtied={dirtied} dirtied_pause=32 paused=0 pause=20 period=20 think=0"
+            )
+        };
+        let s = summary_of(&vec![bdp(512); 20]);
+        assert_eq!(s.kernel.page_kb, Some(4), "{}", s.kernel.page_note);
+        assert!(!s.report().contains("pages       "), "{}", s.report());
+        let s = summary_of(&vec![bdp(32); 20]);
+        assert_eq!(s.kernel.page_kb, Some(64), "{}", s.kernel.page_note);
+        assert!(s.report().contains("pages       64 KiB, not 4 ("), "{}", s.report());
+        assert!(s.report().contains("is 16× too small"), "{}", s.report());
+        // Too few passes, or 3.2 without period=: not told.
+        assert_eq!(summary_of(&vec![bdp(32); 19]).kernel.page_kb, None);
+    }
 
     #[test]
     fn hz_from_the_granularity_of_times() {

@@ -544,6 +544,14 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if skipped > 0 {
         segments.push((3, format!("{skipped} lines skipped")));
     }
+    let st = k.stats();
+    if st.raw_clock > 0 {
+        segments.push((10, format!("{} events on a trace_clock not in seconds: use mono", st.raw_clock)));
+    }
+    if st.lost_marks > 0 {
+        let n = if st.lost_events > 0 { st.lost_events.to_string() } else { "some".into() };
+        segments.push((3, format!("{n} events lost (ring buffer full)")));
+    }
     if !app.note.is_empty() {
         segments.push((10, app.note.clone()));
     }

@@ -146,12 +146,12 @@ fn every_release_format_is_read() {
         (
             "linux-3.3-trace-cmd-wrapped.txt",
             "trace-cmd report",
-            "3.3 to 4.x",
+            "3.3 to 4.2",
             [5, 1, 2],
             2,
             &[("pause", 1), ("think", 1)],
         ),
-        ("linux-4.4-perf-cgroup.txt", "perf script", "3.3 to 4.x", [2, 1, 1], 4, &[]),
+        ("linux-4.4-perf-cgroup.txt", "perf script", "4.3 to 5.7", [2, 1, 1], 4, &[]),
         ("linux-5.4-trace_pipe-two-bdis.txt", "ftrace (trace_pipe)", "4.x to 5.7", [2, 2, 1], 2, &[]),
         ("linux-6.1-with-noise.txt", "ftrace (trace file)", "5.8 to 6.14", [2, 0, 2], 8, &[]),
         (SHIPPED, "ftrace (trace file)", "6.15 or later", [260, 3, 11847], 2, &[]),
@@ -236,7 +236,29 @@ fn other_events_garbage_and_truncated_lines_are_counted_not_fatal() {
         [&k["total"], &k["other_events"], &k["malformed"], &k["unreadable"]],
         [7, 2, 3, 2].map(Value::from).each_ref()
     );
+    // Where to look: the sched_switch, the line cut at `pau`, the binary noise;
+    // and the last line, cut short.
+    assert_eq!(
+        [&k["first_other_event_line"], &k["first_malformed_line"], &k["first_unreadable_line"]],
+        [13, 17, 20].map(Value::from).each_ref()
+    );
+    assert_eq!(k["last_line_cut"], true);
     assert_eq!(s["lines"], 24);
+}
+
+#[test]
+fn events_the_ring_buffer_lost_are_counted_not_skipped() {
+    // A trace read while the ring buffer overflowed: ftrace marks the gap
+    // `CPU:N [LOST n EVENTS]`, trace-cmd report `CPU:N [n EVENTS DROPPED]`.
+    let gds = "dd-900 [003] 50.000100: global_dirty_state: dirty=30000 writeback=100 bg_thresh=25000 thresh=50000 limit=50000 dirtied=100 written=50";
+    let path = tmp("ktrace-lost.txt");
+    std::fs::write(&path, format!("{gds}\nCPU:3 [LOST 1500 EVENTS]\n{gds}\nCPU:1 [26 EVENTS DROPPED]\n{gds}\n"))
+        .expect("written");
+    let out = dirtyviz().args(["view", path.to_str().expect("utf-8")]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("0 skipped"), "{text}");
+    assert!(text.contains("lost        1526 events in 2 marks of an overflowed ring buffer"), "{text}");
 }
 
 #[test]
