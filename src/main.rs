@@ -81,7 +81,8 @@ fn main() -> ExitCode {
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),
         Some(Command::Completions(args)) => {
-            dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
+            // A reader that went away is not an error: the output just stops.
+            let _ = dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Man) => {

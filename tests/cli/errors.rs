@@ -85,3 +85,33 @@ fn help_and_version_succeed() {
         assert!(help.contains(flag), "run --help lists {flag}");
     }
 }
+
+/// A reader that went away (`dirtyviz completions bash | head -0`) ends
+/// the output quietly: never a panic, never a report of one.
+#[test]
+fn a_closed_pipe_on_stdout_is_not_a_crash() {
+    let commands: [&[&str]; 8] = [
+        &["completions", "bash"],
+        &["completions", "zsh"],
+        &["man"],
+        &["--help"],
+        &["lessons"],
+        &["machines"],
+        &["snapshot", "--at", "1s"],
+        &["view", "--example"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = dirtyviz()
+            .args(args)
+            .env("XDG_DATA_HOME", tmp("closed-pipe-data"))
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("crashed"), "{args:?}: {stderr}");
+    }
+}
