@@ -496,3 +496,42 @@ fn a_dashboard_trace_that_cannot_be_written_is_a_trace_error() {
     let mut c = dashboard_in_a_terminal(&dir, "--trace /dev/full", "]]");
     assert_eq!(c.wait().expect("ends").code(), Some(2));
 }
+
+/// `view` and `live` write their outputs as `run` does: never over their
+/// input, one file per output, through a temporary file (a symbolic link
+/// is followed and kept, a FIFO written into), all of them or none, and
+/// a missing directory refused before anything is read.
+#[test]
+fn kernel_trace_outputs_are_as_safe_as_runs() {
+    let dir = scratch("ktrace-outputs");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ktrace/linux-6.1-with-noise.txt");
+    std::fs::copy(&fixture, dir.join("k.txt")).expect("copy");
+    std::os::unix::fs::symlink("k.txt", dir.join("soft.txt")).expect("symlink");
+    std::fs::write(dir.join("s.json"), "the user's summary\n").expect("write");
+    let before = snapshot(&dir);
+    for flag in ["--csv", "--summary-json"] {
+        for out in ["k.txt", "./k.txt", "soft.txt"] {
+            let o = run_in(&dir, &["view", "k.txt", flag, out]);
+            one_line(&o, 2, &[flag, out, "is the same file as the trace k.txt"]);
+        }
+    }
+    let o = run_in(&dir, &["view", "k.txt", "--csv", "s.json", "--summary-json", "./s.json"]);
+    one_line(&o, 2, &["--csv s.json and --summary-json ./s.json are the same file"]);
+    let o = run_in(&dir, &["view", "k.txt", "--summary-json", "s.json", "--csv", "/dev/full"]);
+    one_line(&o, 2, &["/dev/full: cannot write: No space left on device"]);
+    let o = run_in(&dir, &["view", "k.txt", "--csv", "missing/x.csv"]);
+    one_line(&o, 2, &["missing/x.csv: the directory missing does not exist"]);
+    let o = run_in(&dir, &["live", "--tracefs", "no-tracefs", "--save", "missing/x.txt"]);
+    one_line(&o, 2, &["missing/x.txt: the directory missing does not exist"]);
+    let o = run_in(&dir, &["live", "--tracefs", "no-tracefs", "--save", "s.json", "--summary-json", "s.json"]);
+    one_line(&o, 2, &["--save s.json and --summary-json s.json are the same file"]);
+    assert_eq!(snapshot(&dir), before, "every file as it was, no temporary file left");
+
+    std::os::unix::fs::symlink("real.json", dir.join("link.json")).expect("symlink");
+    let o = run_in(&dir, &["view", "-q", "k.txt", "--summary-json", "link.json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(dir.join("link.json")).expect("link").file_type().is_symlink());
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("real.json")).expect("written through the link")).expect("JSON");
+    assert_eq!(summary["source"], "k.txt");
+}
