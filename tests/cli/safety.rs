@@ -535,3 +535,27 @@ fn kernel_trace_outputs_are_as_safe_as_runs() {
         serde_json::from_slice(&std::fs::read(dir.join("real.json")).expect("written through the link")).expect("JSON");
     assert_eq!(summary["source"], "k.txt");
 }
+
+/// A lesson or scenario saved with Windows line ends (CRLF) reads as the
+/// same file with Unix ones: its paragraphs hold no carriage return.
+#[test]
+fn crlf_files_read_as_their_lf_twins() {
+    let dir = scratch("crlf");
+    let lesson = "// A lesson saved on Windows.\nLesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\",\n    scenario: Inline(Scenario(description: \"one\n    two\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(n: 1)])),\n    steps: [Step(title: \"a\", text: \"First paragraph.\n\n    Second.\", run_s: 1,\n        checks: [Check(label: \"some dirty\", metric: DirtyMb, min: 1)])])\n";
+    std::fs::write(dir.join("lf.ron"), lesson).expect("write");
+    std::fs::write(dir.join("crlf.ron"), lesson.replace('\n', "\r\n")).expect("write");
+    let lf = run_in(&dir, &["check", "lf.ron"]);
+    let crlf = run_in(&dir, &["check", "crlf.ron"]);
+    assert!(lf.status.success(), "{}", String::from_utf8_lossy(&lf.stderr));
+    assert!(crlf.status.success(), "{}", String::from_utf8_lossy(&crlf.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&crlf.stdout).replace("crlf.ron", "lf.ron"),
+        String::from_utf8_lossy(&lf.stdout)
+    );
+    // An error in a CRLF file is at the same line and column.
+    let bad = lesson.replace("run_s: 1", "run_s: 0");
+    std::fs::write(dir.join("bad.ron"), bad.replace('\n', "\r\n")).expect("write");
+    let o = run_in(&dir, &["check", "bad.ron"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("bad.ron:7:22: run_s must be between"), "{o:?}");
+}
