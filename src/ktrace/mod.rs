@@ -137,15 +137,25 @@ impl Collector {
     }
 }
 
-/// Reads `path` (standard input for `-`) into `c`.
+/// Reads `path` (standard input for `-`) into `c`. Anything but a
+/// directory is read: a file, a FIFO (`<(trace-cmd report)`), tracefs'
+/// trace_pipe.
 pub fn read_into(c: &mut Collector, path: &str) -> Result<(), Error> {
+    let shown = Path::new(path);
     let result = if path == "-" {
         c.read(std::io::stdin().lock())
     } else {
-        let f = File::open(path).map_err(|e| Error::invalid(format!("{path}: cannot read: {e}")))?;
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::invalid(format!("{path}: cannot read trace: a directory, not a regular file")));
+        }
+        let f = File::open(path).map_err(Error::io(shown, "cannot read"))?;
         c.read(std::io::BufReader::with_capacity(1 << 16, f))
     };
-    result.map_err(|e| Error::invalid(format!("{path}: read failed: {e}")))
+    result.map_err(|e| match e.kind() {
+        // A line too long: `path:line: what`.
+        std::io::ErrorKind::InvalidData => Error::invalid(format!("{path}:{e}")),
+        _ => Error::io(shown, "cannot read")(e),
+    })
 }
 
 /// The trace shipped with dirtyviz (`dirtyviz view --example`): its name
