@@ -559,3 +559,22 @@ fn crlf_files_read_as_their_lf_twins() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("bad.ron:7:22: run_s must be between"), "{o:?}");
 }
+
+/// An output named with a trailing slash names a directory: refused
+/// before the run, not after it when the file cannot take its place.
+#[test]
+fn an_output_ending_in_a_slash_is_refused_before_the_run() {
+    let dir = scratch("slash");
+    std::fs::write(dir.join("keep.csv"), "the user's own file\n").expect("write");
+    let before = snapshot(&dir);
+    for (flag, out) in [("--csv", "keep.csv/"), ("--trace", "new/"), ("--summary-json", "keep.csv//")] {
+        let o = run_in(&dir, &["run", "--duration", "1s", flag, out]);
+        one_line(&o, 2, &[&format!("{out}: ends in /, so it names a directory, not a file to write")]);
+    }
+    let o = run_in(&dir, &["snapshot", "--at", "1s", "-o", "new/"]);
+    one_line(&o, 2, &["new/: ends in /"]);
+    let o = run_in(&dir, &["view", "--example", "--csv", "keep.csv/"]);
+    one_line(&o, 2, &["keep.csv/: ends in /"]);
+    assert_eq!(snapshot(&dir), before);
+    assert!(!dir.join("new").exists());
+}
