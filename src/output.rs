@@ -246,12 +246,19 @@ pub struct Named<'a> {
 
 /// Refuses an output that is the same file as an input or as another
 /// output, and an output whose directory does not exist. Inputs that do
-/// not exist are skipped.
+/// not exist are skipped. An output named `-` is refused too: a command
+/// that writes to standard output says so before calling this.
 pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
     let ins: Vec<(Named, Identity)> =
         inputs.iter().filter_map(|n| Some((*n, identity(n.path).ok().filter(|i| i.inode.is_some())?))).collect();
     let mut outs: Vec<(Named, Identity)> = Vec::new();
     for o in outputs {
+        if o.path == Path::new("-") {
+            return Err(Error::invalid(format!(
+                "{} -: standard output is not an output here; name a file (./- for one called -)",
+                o.role
+            )));
+        }
         let id = identity(o.path)?;
         if let Some((i, _)) = ins.iter().find(|(_, i)| i.same(&id)) {
             return Err(Error::invalid(format!(

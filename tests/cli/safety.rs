@@ -578,3 +578,28 @@ fn an_output_ending_in_a_slash_is_refused_before_the_run() {
     assert_eq!(snapshot(&dir), before);
     assert!(!dir.join("new").exists());
 }
+
+/// `-` is standard output where a command writes there already
+/// (`snapshot -o -`); elsewhere it is refused, not made a file called `-`.
+#[test]
+fn a_dash_is_standard_output_or_refused() {
+    let dir = scratch("dash");
+    let o = run_in(&dir, &["snapshot", "--at", "1s", "--size", "80x24", "-o", "-"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let plain = run_in(&dir, &["snapshot", "--at", "1s", "--size", "80x24"]);
+    assert_eq!(o.stdout, plain.stdout);
+    for (args, flag) in [
+        (&["run", "--duration", "1s", "--csv", "-"][..], "--csv"),
+        (&["run", "--duration", "1s", "--summary-json", "-"], "--summary-json"),
+        (&["view", "--example", "--summary-json", "-"], "--summary-json"),
+        (&["--record", "-"], "--record"),
+    ] {
+        let o = run_in(&dir, args);
+        one_line(
+            &o,
+            2,
+            &[&format!("{flag} -: standard output is not an output here; name a file (./- for one called -)")],
+        );
+    }
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "only the data directory");
+}
