@@ -351,8 +351,9 @@ impl Lesson {
         }
         let ids: Vec<&str> = SHIPPED.iter().map(|(f, _)| &f[..2]).collect();
         Err(Error::invalid(format!(
-            "unknown lesson `{id_or_path}`: not a file and not a lesson id ({})",
-            ids.join(", ")
+            "unknown lesson `{id_or_path}`: not a file and not a lesson id ({}){}",
+            ids.join(", "),
+            crate::error::did_you_mean(id_or_path, ids.iter().copied())
         )))
     }
 
@@ -370,7 +371,11 @@ impl Lesson {
     pub fn scenario(&self) -> Result<Scenario> {
         let mut s = match &self.scenario {
             ScenarioRef::Preset(name) => presets::get(name).ok_or_else(|| {
-                Error::invalid(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
+                Error::invalid(format!(
+                    "unknown preset `{name}`, expected one of {}{}",
+                    presets::names().join(", "),
+                    crate::error::did_you_mean(name, presets::names().iter().copied())
+                ))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
             ScenarioRef::Inline(s) => (**s).clone(),

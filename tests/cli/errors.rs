@@ -115,3 +115,14 @@ fn a_closed_pipe_on_stdout_is_not_a_crash() {
         assert!(!stderr.contains("panicked") && !stderr.contains("crashed"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_near_miss_name_gets_the_nearest_one_suggested() {
+    fails_cleanly(&["run", "--scenario", "hdd-10d"], "did you mean `hdd-10dd`?");
+    fails_cleanly(&["run", "--scenario", "HDD-100DD"], "did you mean `hdd-100dd`?");
+    fails_cleanly(&["snapshot", "--lesson", "3"], "did you mean `03`?");
+    fails_cleanly(&["cases", "--fit", "8p-4069M"], "did you mean `8p-4096M`?");
+    // Nothing near: no guess.
+    let out = dirtyviz().args(["run", "--scenario", "zzzzzzzz"]).output().expect("runs");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
+}
