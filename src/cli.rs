@@ -203,7 +203,7 @@ pub struct SnapshotArgs {
     #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
     pub marker: crate::app::Marker,
     /// Write to FILE (through a temporary file, renamed) instead of
-    /// standard output.
+    /// standard output (`-`: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

@@ -180,6 +180,36 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// `; did you mean `NAME`?` for the name of `names` nearest to `given`
+/// (by edit distance, case aside), when one is near enough to be a slip:
+/// at most a third of its letters apart. Empty otherwise.
+pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    let given = given.to_lowercase();
+    let near = names
+        .into_iter()
+        .map(|name| (edit_distance(&given, &name.to_lowercase()), name))
+        .filter(|(d, name)| *d <= (name.chars().count() / 3).max(1))
+        .min_by_key(|(d, _)| *d);
+    near.map_or_else(String::new, |(_, name)| format!("; did you mean `{name}`?"))
+}
+
+/// Levenshtein distance: the insertions, deletions and substitutions of
+/// characters that make `a` into `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +242,19 @@ mod tests {
         ] {
             assert!(!user.is_bug(), "{user}");
         }
+    }
+
+    #[test]
+    fn near_names_are_suggested() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("hdd-7dd", "hdd-10dd"), 2);
+        let presets = ["default", "hdd-10dd", "hdd-100dd", "ssd-10dd"];
+        assert_eq!(did_you_mean("hdd-10d", presets), "; did you mean `hdd-10dd`?");
+        assert_eq!(did_you_mean("HDD-100DD", presets), "; did you mean `hdd-100dd`?");
+        assert_eq!(did_you_mean("defualt", presets), "; did you mean `default`?");
+        assert_eq!(did_you_mean("nvme", presets), "");
+        assert_eq!(did_you_mean("3", ["03", "04"]), "; did you mean `03`?");
     }
 
     #[test]

@@ -57,7 +57,9 @@ fn too_big(path: &Path, what: &str, cap: u64) -> Error {
 }
 
 /// Reads a text file (a scenario or lesson) of at most `cap` bytes,
-/// without a leading byte-order mark.
+/// without a leading byte-order mark, its Windows line ends (CRLF) made
+/// line feeds: a file saved on Windows reads as its Unix twin, with the
+/// same lines and columns, and its strings hold no carriage return.
 pub fn read_text(path: &Path, what: &str, cap: u64) -> Result<String> {
     let file = open(path, what, cap)?;
     let mut bytes = Vec::new();
@@ -69,7 +71,8 @@ pub fn read_text(path: &Path, what: &str, cap: u64) -> Result<String> {
     let text = String::from_utf8(bytes).map_err(|e| {
         Error::invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
     })?;
-    Ok(without_bom(&text).to_string())
+    let text = without_bom(&text);
+    Ok(if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text.to_string() })
 }
 
 /// `text` without a leading UTF-8 byte-order mark.
@@ -130,6 +133,15 @@ mod tests {
     fn a_byte_order_mark_is_skipped() {
         assert_eq!(without_bom("\u{feff}Scenario()"), "Scenario()");
         assert_eq!(without_bom("Scenario()"), "Scenario()");
+    }
+
+    #[test]
+    fn windows_line_ends_are_line_feeds() {
+        let path = std::env::temp_dir().join(format!("dirtyviz-input-crlf-{}", std::process::id()));
+        std::fs::write(&path, "\u{feff}a\r\n\"b\r\nc\"\r\nlone\rcr\n").expect("write");
+        let text = read_text(&path, "lesson", MAX_RON_BYTES);
+        std::fs::remove_file(&path).expect("cleaned");
+        assert_eq!(text.expect("read"), "a\n\"b\nc\"\nlone\rcr\n");
     }
 
     #[test]

@@ -81,7 +81,8 @@ fn main() -> ExitCode {
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),
         Some(Command::Completions(args)) => {
-            dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
+            // A reader that went away is not an error: the output just stops.
+            let _ = dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Man) => {
@@ -521,7 +522,9 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
             (App::new(s, args.compare, &opts)?, file.map(|f| ("the scenario", f)))
         }
     };
-    if let Some(path) = &args.output {
+    // `-o -` is standard output, as no -o.
+    let output = args.output.as_deref().filter(|path| *path != std::path::Path::new("-"));
+    if let Some(path) = output {
         let inputs: Vec<Named> = input.iter().map(|(role, path)| Named { role, path }).collect();
         check_distinct(&inputs, &[Named { role: "--output", path }])?;
     }
@@ -537,7 +540,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     app.advance_to(at);
     let (width, height) = args.size;
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
-    match &args.output {
+    match output {
         Some(path) => snapshot::write_file(path, &text)?,
         None => {
             use std::io::Write;

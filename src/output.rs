@@ -166,8 +166,17 @@ fn parent_of(path: &Path) -> PathBuf {
 }
 
 /// The file writing `path` replaces: `path` with symbolic links followed
-/// (also a link to a file not there yet).
+/// (also a link to a file not there yet). A path ending in `/` names a
+/// directory: refused, unless it is one (which [`AtomicFile::create`]
+/// refuses in its own words).
 fn resolve(path: &Path) -> Result<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    if path.as_os_str().as_bytes().ends_with(b"/") && !path.is_dir() {
+        return Err(Error::invalid(format!(
+            "{}: ends in /, so it names a directory, not a file to write",
+            path.display()
+        )));
+    }
     let mut p = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {
@@ -237,12 +246,19 @@ pub struct Named<'a> {
 
 /// Refuses an output that is the same file as an input or as another
 /// output, and an output whose directory does not exist. Inputs that do
-/// not exist are skipped.
+/// not exist are skipped. An output named `-` is refused too: a command
+/// that writes to standard output says so before calling this.
 pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
     let ins: Vec<(Named, Identity)> =
         inputs.iter().filter_map(|n| Some((*n, identity(n.path).ok().filter(|i| i.inode.is_some())?))).collect();
     let mut outs: Vec<(Named, Identity)> = Vec::new();
     for o in outputs {
+        if o.path == Path::new("-") {
+            return Err(Error::invalid(format!(
+                "{} -: standard output is not an output here; name a file (./- for one called -)",
+                o.role
+            )));
+        }
         let id = identity(o.path)?;
         if let Some((i, _)) = ins.iter().find(|(_, i)| i.same(&id)) {
             return Err(Error::invalid(format!(
@@ -334,6 +350,10 @@ mod tests {
         assert!(!dir.join("no").exists());
         let e = AtomicFile::create(&dir).err().expect("a directory");
         assert!(e.to_string().contains("is a directory"), "{e}");
+        let e = AtomicFile::create(&dir.join("new/")).err().expect("a directory's name");
+        assert!(e.to_string().ends_with("new/: ends in /, so it names a directory, not a file to write"), "{e}");
+        let e = check_distinct(&[], &[Named { role: "--csv", path: &dir.join("new/") }]).expect_err("refused");
+        assert!(e.to_string().contains("ends in /"), "{e}");
     }
 
     #[test]

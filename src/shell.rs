@@ -7,9 +7,13 @@ use clap::CommandFactory;
 
 use crate::cli::Cli;
 
-/// Writes the completion script for `shell` to `out`.
-pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) {
-    clap_complete::generate(shell, &mut Cli::command(), "dirtyviz", out);
+/// Writes the completion script for `shell` to `out`. The script is made
+/// in memory first: clap_complete panics on a failed write, and `out` may
+/// be a pipe whose reader went away.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "dirtyviz", &mut script);
+    out.write_all(&script)
 }
 
 /// Writes the man page, dirtyviz(1) with a section per subcommand, as roff

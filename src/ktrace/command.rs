@@ -10,8 +10,9 @@ use std::time::Duration;
 use super::cli::{LiveArgs, TraceViewArgs};
 use super::live::{self, Ended, Session};
 use super::side::KernelSide;
-use super::{Analysis, Collector, Error, analyse, fit, series, write_file, write_json};
+use super::{Analysis, Collector, Error, analyse, commit, fit, series, write_file, write_json};
 use crate::error::say;
+use crate::output::{AtomicFile, Named, check_distinct};
 use crate::ui::kernel::{self, Feed, Model, TraceApp};
 use crate::ui::{Exit, keys, snapshot};
 
@@ -21,7 +22,7 @@ fn print(text: &str) {
 }
 
 /// Writes the CSV of an analysis read with its series.
-fn write_csv(path: &std::path::Path, a: &Analysis) -> Result<(), Error> {
+fn write_csv(path: &std::path::Path, a: &Analysis) -> Result<AtomicFile, Error> {
     let Some(s) = &a.series else { return Err(Error::invalid("the series was not kept")) };
     write_file(path, |w| series::write_csv(w, s, &a.decoder.bdis))
 }
@@ -49,30 +50,43 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     if args.snapshot || (!headless && on_a_terminal()) {
         return dashboard(args);
     }
+    let trace = args.file.as_deref().filter(|f| *f != "-").map(|path| Named { role: "the trace", path: path.as_ref() });
+    check_outputs(trace, &[("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
     let a = match &args.file {
         Some(file) => analyse(file, args.csv.is_some())?,
         None => super::analyse_example(args.csv.is_some())?,
     };
+    let mut outputs = Vec::new();
     if let Some(path) = &args.csv {
-        write_csv(path, &a)?;
+        outputs.push(write_csv(path, &a)?);
     }
     if args.fit {
         let fitted = fit::fit_and_run(&a.summary)?;
         if let Some(path) = &args.summary_json {
-            write_json(path, &fitted)?;
+            outputs.push(write_json(path, &fitted)?);
         }
+        commit(outputs)?;
         if !args.quiet {
             print(&format!("{}{}", a.summary.report(), fitted.report()));
         }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.summary_json {
-        write_json(path, &a.summary)?;
+        outputs.push(write_json(path, &a.summary)?);
     }
+    commit(outputs)?;
     if !args.quiet {
         print(&a.summary.report());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses, before anything is read, an output that is `input` or
+/// another output, or whose directory is missing.
+fn check_outputs(input: Option<Named>, outputs: &[(&str, &Option<std::path::PathBuf>)]) -> Result<(), Error> {
+    let outputs: Vec<Named> =
+        outputs.iter().filter_map(|(role, path)| Some(Named { role, path: path.as_deref()? })).collect();
+    check_distinct(&input.into_iter().collect::<Vec<_>>(), &outputs)
 }
 
 /// The trace dashboard of `view`, or its screen as text with `--snapshot`.
@@ -149,6 +163,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         signal_hook::flag::register(sig, Arc::clone(&stop))
             .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
     }
+    check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe = session.tracefs().root.join("trace_pipe").display().to_string();
@@ -173,16 +188,18 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
     }
     let ended = ended?;
+    let mut outputs = Vec::new();
     if let (Some(path), Some(bytes)) = (&args.save, &saved) {
-        write_file(path, |w| w.write_all(bytes))?;
+        outputs.push(write_file(path, |w| w.write_all(bytes))?);
     }
     let a = collector.finish(&pipe)?;
     if let Some(path) = &args.csv {
-        write_csv(path, &a)?;
+        outputs.push(write_csv(path, &a)?);
     }
     if let Some(path) = &args.summary_json {
-        write_json(path, &a.summary)?;
+        outputs.push(write_json(path, &a.summary)?);
     }
+    commit(outputs)?;
     if !args.quiet {
         if ended == Ended::Stopped {
             say(format_args!("stopped; the writeback events are as they were"));
@@ -196,6 +213,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
 /// however it ends: q, a signal, an error (and a panic, by the session's
 /// drop).
 fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
+    check_outputs(None, &[("--save", &args.save)])?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();
@@ -215,7 +233,7 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
     }
     let exit = ended?;
     if let (Some(path), Some(bytes)) = (&args.save, &saved) {
-        write_file(path, |w| w.write_all(bytes))?;
+        write_file(path, |w| w.write_all(bytes))?.commit()?;
     }
     Ok(exit_code(exit))
 }

@@ -34,7 +34,7 @@ pub mod stats;
 pub mod summary;
 
 use std::fs::File;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, Write};
 use std::path::Path;
 
 use reader::{Decoder, read_all};
@@ -42,6 +42,7 @@ use series::Series;
 use summary::{Summarizer, TraceSummary};
 
 pub use crate::error::Error;
+use crate::output::AtomicFile;
 
 /// A trace read: its summary, the reader's names and counts, and the
 /// series when asked for.
@@ -141,15 +142,25 @@ impl Collector {
     }
 }
 
-/// Reads `path` (standard input for `-`) into `c`.
+/// Reads `path` (standard input for `-`) into `c`. Anything but a
+/// directory is read: a file, a FIFO (`<(trace-cmd report)`), tracefs'
+/// trace_pipe.
 pub fn read_into(c: &mut Collector, path: &str) -> Result<(), Error> {
+    let shown = Path::new(path);
     let result = if path == "-" {
         c.read(std::io::stdin().lock())
     } else {
-        let f = File::open(path).map_err(|e| Error::invalid(format!("{path}: cannot read: {e}")))?;
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::invalid(format!("{path}: cannot read trace: a directory, not a regular file")));
+        }
+        let f = File::open(path).map_err(Error::io(shown, "cannot read"))?;
         c.read(std::io::BufReader::with_capacity(1 << 16, f))
     };
-    result.map_err(|e| Error::invalid(format!("{path}: read failed: {e}")))
+    result.map_err(|e| match e.kind() {
+        // A line too long: `path:line: what`.
+        std::io::ErrorKind::InvalidData => Error::invalid(format!("{path}:{e}")),
+        _ => Error::io(shown, "cannot read")(e),
+    })
 }
 
 /// The trace shipped with dirtyviz (`dirtyviz view --example`): its name
@@ -173,29 +184,32 @@ pub fn analyse(path: &str, series: bool) -> Result<Analysis, Error> {
     c.finish(path)
 }
 
-/// Writes a file the safe way: to a temporary file beside it, renamed
-/// over it once complete, so a failure never leaves half a file.
-pub fn write_file(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>) -> Result<(), Error> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let fail = |what: &str, e: std::io::Error| Error::invalid(format!("{}: {what}: {e}", path.display()));
-    let file = File::create(&tmp).map_err(|e| fail("cannot create", e))?;
-    let mut w = BufWriter::with_capacity(1 << 16, file);
-    let written = write(&mut w).and_then(|_| w.flush()).and_then(|_| w.get_ref().sync_all());
-    drop(w);
-    if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(fail("write failed", e));
-    }
-    Ok(())
+/// Writes an output into a temporary file beside `path`
+/// ([`AtomicFile`]): it replaces `path` only once committed, so a
+/// failure never leaves half a file, and a symbolic link or a device
+/// named by `path` is written through, not replaced.
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>,
+) -> Result<AtomicFile, Error> {
+    let mut out = AtomicFile::create(path)?;
+    write(&mut out).map_err(Error::io(path, "cannot write"))?;
+    out.flush()?;
+    Ok(out)
 }
 
-/// Writes `value` as pretty JSON to `path`.
-pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), Error> {
+/// Writes `value` as pretty JSON into an output for `path` (see
+/// [`write_file`]).
+pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<AtomicFile, Error> {
     write_file(path, |w| {
         serde_json::to_writer_pretty(&mut *w, value)?;
         writeln!(w)
     })
+}
+
+/// Puts every output in its place, once all of them are written.
+pub fn commit(outputs: Vec<AtomicFile>) -> Result<(), Error> {
+    outputs.into_iter().try_for_each(AtomicFile::commit)
 }
 
 #[cfg(test)]
@@ -231,9 +245,11 @@ mod tests {
             w.write_all(b"half")?;
             Err(std::io::Error::other("disk full"))
         });
-        assert!(e.expect_err("fails").to_string().contains("disk full"));
+        assert!(e.err().expect("fails").to_string().contains("disk full"));
         assert_eq!(std::fs::read_to_string(&path).expect("kept"), "old");
-        write_json(&path, &serde_json::json!({"a": 1})).expect("writes");
+        let out = write_json(&path, &serde_json::json!({"a": 1})).expect("writes");
+        assert_eq!(std::fs::read_to_string(&path).expect("not yet"), "old");
+        commit(vec![out]).expect("commits");
         assert_eq!(std::fs::read_to_string(&path).expect("new"), "{\n  \"a\": 1\n}\n");
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
         std::fs::remove_dir_all(&dir).expect("cleaned");

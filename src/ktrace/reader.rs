@@ -233,8 +233,15 @@ impl Decoder {
     }
 }
 
+/// The longest line a trace may have \[bytes\]: a kernel's trace lines
+/// are a few hundred bytes; a longer one is no trace (a binary file, a
+/// device without line breaks) and is not held in memory.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
 /// Reads every line of `input`, handing each event to `sink`. Bytes that
-/// are not UTF-8 are replaced, never fatal; only a read error stops it.
+/// are not UTF-8 are replaced, never fatal; a read error stops it, and so
+/// does a line longer than [`MAX_LINE_BYTES`] (an `InvalidData` error
+/// naming its line number).
 pub fn read_all(
     mut input: impl BufRead,
     decoder: &mut Decoder,
@@ -243,8 +250,18 @@ pub fn read_all(
     let mut buf = Vec::with_capacity(512);
     loop {
         buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if std::io::Read::take(&mut input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut buf)? == 0 {
             return Ok(());
+        }
+        if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{}: a line longer than {} KiB: not a kernel trace",
+                    decoder.stats.lines + 1,
+                    MAX_LINE_BYTES >> 10
+                ),
+            ));
         }
         let text = String::from_utf8_lossy(&buf);
         if let Some(e) = decoder.line(&text) {
@@ -320,5 +337,18 @@ mod tests {
         let mut n = 0;
         read_all(&input[..], &mut d, |_, _| n += 1).expect("reads");
         assert_eq!((n, d.stats.unreadable), (2, 1));
+    }
+
+    #[test]
+    fn a_line_too_long_stops_the_reading() {
+        let mut input = format!("{BDP_3_2}\n").into_bytes();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES));
+        input.extend_from_slice(b"\n");
+        let mut d = Decoder::new();
+        read_all(&input[..], &mut d, |_, _| {}).expect("a line of MAX_LINE_BYTES with its line feed is read");
+        input.insert(input.len() - 1, b'x');
+        let mut d = Decoder::new();
+        let e = read_all(&input[..], &mut d, |_, _| {}).expect_err("one byte more");
+        assert_eq!(e.to_string(), "2: a line longer than 64 KiB: not a kernel trace");
     }
 }

@@ -286,9 +286,28 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("16-your-own-machine.ron", include_str!("../../lessons/16-your-own-machine.ron")),
 ];
 
-/// Line and column (1-based) of the first `needle` in `text`, else 1:1.
-fn locate(text: &str, needle: &str) -> (usize, usize) {
-    let Some(at) = text.find(needle) else {
+/// Line and column (1-based) of `needle` in `text`: where it is first
+/// written as the string value of `field` (`field: "needle"`, or
+/// `field: Some("needle")`), else where it first appears as a string,
+/// else where it first appears at all; 1:1 when it does not.
+fn locate(text: &str, field: &str, needle: &str) -> (usize, usize) {
+    let quoted = format!("\"{needle}\"");
+    let is_field = |at: usize| {
+        let before = text[..at].trim_end();
+        let before = before.strip_suffix("Some(").map_or(before, str::trim_end);
+        before
+            .strip_suffix(':')
+            .map(str::trim_end)
+            .and_then(|b| b.strip_suffix(field))
+            .is_some_and(|b| !field.is_empty() && !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+    };
+    let found = text
+        .match_indices(&quoted)
+        .map(|(i, _)| i)
+        .find(|&i| is_field(i))
+        .or_else(|| text.find(&quoted))
+        .or_else(|| text.find(needle));
+    let Some(at) = found else {
         return (1, 1);
     };
     let before = &text[..at];
@@ -332,8 +351,9 @@ impl Lesson {
         }
         let ids: Vec<&str> = SHIPPED.iter().map(|(f, _)| &f[..2]).collect();
         Err(Error::invalid(format!(
-            "unknown lesson `{id_or_path}`: not a file and not a lesson id ({})",
-            ids.join(", ")
+            "unknown lesson `{id_or_path}`: not a file and not a lesson id ({}){}",
+            ids.join(", "),
+            crate::error::did_you_mean(id_or_path, ids.iter().copied())
         )))
     }
 
@@ -351,7 +371,11 @@ impl Lesson {
     pub fn scenario(&self) -> Result<Scenario> {
         let mut s = match &self.scenario {
             ScenarioRef::Preset(name) => presets::get(name).ok_or_else(|| {
-                Error::invalid(format!("unknown preset `{name}`, expected one of {}", presets::names().join(", ")))
+                Error::invalid(format!(
+                    "unknown preset `{name}`, expected one of {}{}",
+                    presets::names().join(", "),
+                    crate::error::did_you_mean(name, presets::names().iter().copied())
+                ))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
             ScenarioRef::Inline(s) => (**s).clone(),
@@ -371,8 +395,8 @@ impl Lesson {
     /// Semantic checks; the position is where the offending text first
     /// appears in the file.
     fn validate(&self, text: &str, origin: &str) -> Result<()> {
-        let at = |needle: &str, what: String| {
-            let (l, c) = locate(text, needle);
+        let at = |(field, needle): (&str, &str), what: String| {
+            let (l, c) = locate(text, field, needle);
             Err(Error::invalid(format!("{origin}:{l}:{c}: {what}")))
         };
         let scenario = match self.scenario() {
@@ -382,18 +406,18 @@ impl Lesson {
                     ScenarioRef::Preset(n) | ScenarioRef::Case(n) => n.clone(),
                     ScenarioRef::Inline(_) => "Inline".into(),
                 };
-                return at(&needle, e.to_string());
+                return at(("", &needle), e.to_string());
             }
         };
         let world = match scenario.to_world() {
             Ok(w) => w,
-            Err(e) => return at("scenario", e.to_string()),
+            Err(e) => return at(("", "scenario"), e.to_string()),
         };
         let names: Vec<String> = world.devices.iter().map(|d| d.name.clone()).collect();
         let bdi_ok = |b: &str| b == "*" || names.iter().any(|n| n == b);
         let name_list = || names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
         if self.steps.is_empty() {
-            return at("steps", "a lesson needs at least one step".into());
+            return at(("", "steps"), "a lesson needs at least one step".into());
         }
         // Numbers were range-checked as they were read (scenario::ranges).
         for (i, step) in self.steps.iter().enumerate() {
@@ -411,14 +435,14 @@ impl Lesson {
                     _ => None,
                 };
                 if let Some((needle, what)) = bad {
-                    return at(&needle, what);
+                    return at(("bdi", &needle), what);
                 }
                 if let Action::CompareWith { changes, .. } | Action::Reconfigure(changes) = a {
                     let mut changed = scenario.clone();
                     changed.apply(changes);
                     if let Err(e) = changed.to_world() {
                         let needle = if matches!(a, Action::Reconfigure(_)) { "Reconfigure" } else { "CompareWith" };
-                        return at(needle, format!("step {n}: the changed world cannot be built: {e}"));
+                        return at(("", needle), format!("step {n}: the changed world cannot be built: {e}"));
                     }
                 }
             }
@@ -427,17 +451,17 @@ impl Lesson {
                 if let Some(b) = bdi
                     && !names.iter().any(|x| x == b)
                 {
-                    return at(b, format!("step {n}: unknown bdi `{b}`, expected one of {}", name_list()));
+                    return at(("bdi", b), format!("step {n}: unknown bdi `{b}`, expected one of {}", name_list()));
                 }
             }
             for c in &step.checks {
                 if c.min.is_none() && c.max.is_none() {
-                    return at(&c.label, format!("step {n}: check `{}` needs min or max", c.label));
+                    return at(("label", &c.label), format!("step {n}: check `{}` needs min or max", c.label));
                 }
                 if let (Some(lo), Some(hi)) = (c.min, c.max)
                     && lo > hi
                 {
-                    return at(&c.label, format!("step {n}: check `{}` has min above max", c.label));
+                    return at(("label", &c.label), format!("step {n}: check `{}` has min above max", c.label));
                 }
             }
         }

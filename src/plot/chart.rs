@@ -71,6 +71,10 @@ pub struct Mark {
     pub text: String,
 }
 
+/// The figures' file names without extension, in the order they are
+/// drawn (chart 1 to 5).
+pub const FILES: [&str; 5] = ["1-global-dirty", "2-bdi-dirty", "3-pos-ratio", "4-rates", "5-pauses"];
+
 /// One figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
@@ -244,7 +248,7 @@ impl Figure {
 
 /// Chart 1: global dirty pages over time against the thresholds.
 pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
-    let mut f = Figure::new("1-global-dirty", "Global dirty pages against the dirty limits".into(), ctx, sides);
+    let mut f = Figure::new(FILES[0], "Global dirty pages against the dirty limits".into(), ctx, sides);
     f.y_desc = "pages [MiB]".into();
     f.time_lines(sides, &[Q::BgThresh, Q::Freerun, Q::Setpoint, Q::Limit, Q::Thresh, Q::Writeback, Q::Dirty]);
     for s in sides {
@@ -263,7 +267,7 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
 
 /// Chart 2: the bdi's dirty pages against bdi_setpoint and bdi_thresh.
 pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
-    let mut f = Figure::new("2-bdi-dirty", format!("Dirty pages of bdi {}", ctx.bdi), ctx, sides);
+    let mut f = Figure::new(FILES[1], format!("Dirty pages of bdi {}", ctx.bdi), ctx, sides);
     f.y_desc = "pages [MiB]".into();
     f.time_lines(sides, &[Q::BdiThresh, Q::BdiSetpoint, Q::BdiWriteback, Q::BdiDirty]);
     for s in sides {
@@ -305,7 +309,7 @@ const POS_TOP: f64 = 2.5;
 /// operating points the run went through.
 pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure {
     use colour::*;
-    let mut f = Figure::new("3-pos-ratio", format!("Position control: pos_ratio on bdi {}", ctx.bdi), ctx, sides);
+    let mut f = Figure::new(FILES[2], format!("Position control: pos_ratio on bdi {}", ctx.bdi), ctx, sides);
     f.x_desc = "dirty pages [MiB] (global dirty; bdi_dirty for the bdi line)".into();
     f.y_desc = "pos_ratio (1.0 = dirty_ratelimit)".into();
     let mut clipped = false;
@@ -405,7 +409,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
 
 /// Chart 4: the bdi's bandwidth estimates and rate limits.
 pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
-    let mut f = Figure::new("4-rates", format!("Rates on bdi {}", ctx.bdi), ctx, sides);
+    let mut f = Figure::new(FILES[3], format!("Rates on bdi {}", ctx.bdi), ctx, sides);
     f.y_desc = "rate [MiB/s]".into();
     let qs = [Q::Written, Q::Target, Q::WriteBw, Q::AvgWriteBw, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit];
     f.time_lines(sides, &qs);
@@ -443,7 +447,7 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
 /// Chart 5: every throttling pause of the bdi's tasks, and max_pause.
 pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     use colour::*;
-    let mut f = Figure::new("5-pauses", format!("Throttling pauses of the tasks on bdi {}", ctx.bdi), ctx, sides);
+    let mut f = Figure::new(FILES[4], format!("Throttling pauses of the tasks on bdi {}", ctx.bdi), ctx, sides);
     f.y_desc = "pause [ms]".into();
     f.time_lines(sides, &[Q::MaxPause]);
     let who = |s: &SideData| if sides.len() > 1 { format!("{}: ", s.label) } else { String::new() };

@@ -2,8 +2,6 @@
 //! title and the run's numbers on top, the plot with its axes, ticks and
 //! grid, and the legend beside it, where it hides no data.
 
-use std::path::Path;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -232,11 +230,23 @@ pub fn svg(f: &Figure, size: (u32, u32), k: f64) -> Result<String, String> {
     Ok(out)
 }
 
-/// Draws `f` as a PNG file at `path`.
-pub fn png(f: &Figure, size: (u32, u32), k: f64, path: &Path) -> Result<(), String> {
-    let root = BitMapBackend::new(path, size).into_drawing_area();
-    render(&root, f, k)?;
-    root.present().map_err(|e| format!("{}: {e}", path.display()))
+/// Draws `f` as a PNG image (its bytes, for a file to hold).
+pub fn png(f: &Figure, size: (u32, u32), k: f64) -> Result<Vec<u8>, String> {
+    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+        render(&root, f, k)?;
+        root.present().map_err(|e| format!("drawing {}: {e}", f.file))?;
+    }
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, size.0, size.1);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(&rgb))
+        .map_err(|e| format!("encoding {}: {e}", f.file))?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

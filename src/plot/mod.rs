@@ -22,7 +22,7 @@ use crate::cli::{PlotArgs, PlotFormat};
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::runner::LessonRun;
-use crate::output::{Named, check_distinct};
+use crate::output::{AtomicFile, Named, check_distinct};
 use crate::scenario::Scenario;
 use crate::session::{Compare, Session, SessionOptions};
 use crate::sim::config::NS_PER_SEC;
@@ -144,29 +144,57 @@ fn curves(session: &Session, bdi: usize) -> Vec<chart::Curves> {
         .collect()
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same
-/// directory, renamed over it once complete.
-fn write_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), String>) -> Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp.{ext}", std::process::id()));
-    let done = write(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display())));
-    if done.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// Where the figures go: `opts.out`, which must be a directory or a name
+/// in one that exists (it is made, not its parents), and the five files
+/// in it, none of them one of `inputs`. Checked before anything runs.
+fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathBuf>> {
+    let out = &opts.out;
+    if out.exists() && !out.is_dir() {
+        return Err(Error::invalid(format!("--out {}: not a directory", out.display())));
     }
-    done.map_err(Error::invalid)
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !out.exists() && !parent.is_dir() {
+        return Err(Error::invalid(format!(
+            "--out {}: the directory {} does not exist (dirtyviz makes --out, not its parents)",
+            out.display(),
+            parent.display()
+        )));
+    }
+    let ext = match opts.format {
+        PlotFormat::Svg => "svg",
+        PlotFormat::Png => "png",
+    };
+    let paths: Vec<PathBuf> = chart::FILES.iter().map(|f| out.join(format!("{f}.{ext}"))).collect();
+    // A directory not there yet holds none of the inputs.
+    if out.is_dir() {
+        let inputs: Vec<Named> = ["the scenario", "the lesson"]
+            .into_iter()
+            .zip(inputs)
+            .filter_map(|(role, p)| Some(Named { role, path: Path::new((*p)?) }))
+            .collect();
+        let outputs: Vec<Named> = paths.iter().map(|path| Named { role: "the figure", path }).collect();
+        check_distinct(&inputs, &outputs)?;
+    }
+    Ok(paths)
 }
 
 /// Runs `source` and writes the five figures into `opts.out`; `inputs`
-/// are the scenario and lesson files the run reads, never written over. Returns what was written,
-/// one line per figure.
+/// are the scenario and lesson files the run reads, never written over.
+/// Returns what was written, one line per figure. Ctrl-C stops it
+/// ([`Error::Interrupted`]) with every file as it was.
 pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<String> {
+    let paths = figure_paths(opts, inputs)?;
+    crate::interrupt::catch();
     let Start { mut session, start_ns, duration_ns, bdi, run } = start(source, opts)?;
     let end_ns = start_ns + duration_ns;
     let mut collector = collect::Collector::new(&session, bdi, start_ns, end_ns, COLUMNS);
     let mut t = start_ns;
     collector.take(&session);
     while t < end_ns {
+        crate::interrupt::check()?;
         t = (t + NS_PER_SEC).min(end_ns);
         session.advance_to(t);
         collector.take(&session);
@@ -184,43 +212,31 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
         chart::rates(&ctx, &sides),
         chart::pauses(&ctx, &sides),
     ];
-
-    if opts.out.exists() && !opts.out.is_dir() {
-        return Err(Error::invalid(format!("--out {}: not a directory", opts.out.display())));
-    }
-    // The directory is the output here: like any output's, its own
-    // directory must exist; it is created, not its parents.
+    crate::interrupt::check()?;
     if !opts.out.is_dir() {
         std::fs::create_dir(&opts.out).map_err(Error::io(&opts.out, "cannot create the directory"))?;
     }
-    let ext = match opts.format {
-        PlotFormat::Svg => "svg",
-        PlotFormat::Png => "png",
-    };
-    let paths: Vec<PathBuf> = figures.iter().map(|f| opts.out.join(format!("{}.{ext}", f.file))).collect();
-    let inputs: Vec<Named> = ["the scenario", "the lesson"]
-        .into_iter()
-        .zip(inputs)
-        .filter_map(|(role, p)| Some(Named { role, path: Path::new((*p)?) }))
-        .collect();
-    let outputs: Vec<Named> = paths.iter().map(|path| Named { role: "the figure", path }).collect();
-    check_distinct(&inputs, &outputs)?;
     let (size, k) = geometry(opts.format);
     let mut report = String::new();
+    // Every figure is drawn before any replaces its file: one that fails
+    // leaves all of them as they were.
+    let mut outputs = Vec::new();
     for (mut f, path) in figures.into_iter().zip(paths) {
         f.thin_dots(size, k);
-        write_atomic(&path, |tmp| match opts.format {
-            PlotFormat::Svg => {
-                let text = draw::svg(&f, size, k)?;
-                std::fs::write(tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))
-            }
-            PlotFormat::Png => draw::png(&f, size, k, tmp),
-        })?;
+        let mut out = AtomicFile::create(&path)?;
+        match opts.format {
+            PlotFormat::Svg => out.put(draw::svg(&f, size, k).map_err(Error::invalid)?.as_bytes())?,
+            PlotFormat::Png => out.put(&draw::png(&f, size, k).map_err(Error::invalid)?)?,
+        }
+        out.flush()?;
+        outputs.push(out);
         report.push_str(&format!("{}: {}\n", path.display(), f.title));
         for line in f.subtitle.iter().skip(1) {
             report.push_str(&format!("  {line}\n"));
         }
     }
+    crate::interrupt::check()?;
+    outputs.into_iter().try_for_each(AtomicFile::commit)?;
     Ok(report)
 }
 

@@ -189,9 +189,10 @@ pub fn get(name: &str) -> Result<&'static Machine> {
     all().iter().find(|m| m.name == name).ok_or_else(|| {
         let names: Vec<&str> = all().iter().map(|m| m.name.as_str()).collect();
         Error::invalid(format!(
-            "unknown machine `{}`, expected one of {}",
+            "unknown machine `{}`, expected one of {}{}",
             crate::error::printable(name),
-            names.join(", ")
+            names.join(", "),
+            crate::error::did_you_mean(name, names.iter().copied())
         ))
     })
 }

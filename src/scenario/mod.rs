@@ -780,8 +780,9 @@ impl Scenario {
             return Scenario::load(path);
         }
         Err(Error::invalid(format!(
-            "unknown scenario `{name_or_path}`: not a file and not a preset ({})",
-            presets::names().join(", ")
+            "unknown scenario `{name_or_path}`: not a file and not a preset ({}){}",
+            presets::names().join(", "),
+            crate::error::did_you_mean(name_or_path, presets::names().iter().copied())
         )))
     }
 

@@ -85,3 +85,44 @@ fn help_and_version_succeed() {
         assert!(help.contains(flag), "run --help lists {flag}");
     }
 }
+
+/// A reader that went away (`dirtyviz completions bash | head -0`) ends
+/// the output quietly: never a panic, never a report of one.
+#[test]
+fn a_closed_pipe_on_stdout_is_not_a_crash() {
+    let commands: [&[&str]; 8] = [
+        &["completions", "bash"],
+        &["completions", "zsh"],
+        &["man"],
+        &["--help"],
+        &["lessons"],
+        &["machines"],
+        &["snapshot", "--at", "1s"],
+        &["view", "--example"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = dirtyviz()
+            .args(args)
+            .env("XDG_DATA_HOME", tmp("closed-pipe-data"))
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("crashed"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_near_miss_name_gets_the_nearest_one_suggested() {
+    fails_cleanly(&["run", "--scenario", "hdd-10d"], "did you mean `hdd-10dd`?");
+    fails_cleanly(&["run", "--scenario", "HDD-100DD"], "did you mean `hdd-100dd`?");
+    fails_cleanly(&["snapshot", "--lesson", "3"], "did you mean `03`?");
+    fails_cleanly(&["cases", "--fit", "8p-4069M"], "did you mean `8p-4096M`?");
+    // Nothing near: no guess.
+    let out = dirtyviz().args(["run", "--scenario", "zzzzzzzz"]).output().expect("runs");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
+}

@@ -449,3 +449,21 @@ fn live_on_a_tracefs_without_the_writeback_events_is_one_line_and_exit_2() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("none of the writeback tracepoints"), "{stderr}");
 }
+
+#[test]
+fn a_trace_that_is_no_text_file_is_one_line_and_exit_2() {
+    // No line break for ever: refused at the first long line, without
+    // filling the memory.
+    fails_cleanly(&["view", "/dev/zero"], b"", "/dev/zero:1: a line longer than 64 KiB: not a kernel trace");
+    fails_cleanly(&["view", "-q", "/dev/zero", "--summary-json", "/dev/null"], b"", "a line longer than 64 KiB");
+    let long = tmp("ktrace-long-line.txt");
+    let mut text = std::fs::read(fixture("linux-3.2-format.txt")).expect("fixture");
+    text.extend(std::iter::repeat_n(b'x', 70 << 10));
+    std::fs::write(&long, text).expect("written");
+    fails_cleanly(&["view", long.to_str().expect("UTF-8")], b"", "a line longer than 64 KiB");
+    let dir = env!("CARGO_MANIFEST_DIR");
+    fails_cleanly(&["view", dir], b"", &format!("{dir}: cannot read trace: a directory, not a regular file"));
+    fails_cleanly(&["view", "/nonexistent/t.txt"], b"", "/nonexistent/t.txt: cannot read: No such file or directory");
+    let out = dirtyviz().args(["view", "/nonexistent/t.txt"]).output().expect("runs");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("os error"), "{out:?}");
+}

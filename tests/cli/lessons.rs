@@ -223,3 +223,30 @@ fn check_seed_runs_every_lesson_with_that_seed() {
     assert!(three.contains("1/1 checks hold over 1 steps with seed 3"), "{three}");
     assert!(!own.contains("with seed"), "{own}");
 }
+
+/// A mistake found once the lesson is read points at the value that is
+/// wrong, not at the first place its text happens to appear.
+#[test]
+fn a_bad_check_or_bdi_is_located_where_it_is_written() {
+    let head = "Lesson(\n  id: \"x\",\n  title: \"a title\",\n  patch: \"p\",\n  summary: \"s about sdb\",\n  scenario: Preset(\"default\"),\n  steps: [\n    Step(title: \"a\", text: \"b\", run_s: 1,\n";
+    let cases = [
+        ("      checks: [Check(label: \"a\", metric: DirtyMb)]),\n", "10:29: step 1: check `a` needs min or max"),
+        (
+            "      checks: [Check(label: \"t\", metric: DirtyMb, min: 2, max: 1)]),\n",
+            "10:29: step 1: check `t` has min above max",
+        ),
+        ("      actions: [AddDd(bdi: \"sdb\", n: 1)]),\n", "10:28: step 1: unknown bdi `sdb`"),
+        (
+            "      checks: [Check(label: \"c\", metric: BdiDirtyMb, bdi: Some(\"sdb\"), max: 1)]),\n",
+            "10:64: step 1: unknown bdi `sdb`",
+        ),
+    ];
+    for (step, want) in cases {
+        let text = format!("{head}      // the step's own lines\n{step}  ],\n)\n");
+        let root = lesson_file("located", &text);
+        let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{want}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(&format!("lessons/x.ron:{want}")), "{err}");
+    }
+}

@@ -203,3 +203,66 @@ fn plot_never_writes_over_its_input_nor_into_a_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a directory"));
 }
+
+/// Waits until process `pid` catches SIGINT (its SigCgt mask in
+/// /proc), so that a Ctrl-C sent next is its to handle.
+fn wait_until_it_catches_sigint(pid: u32) {
+    for _ in 0..500 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        // Signal N is bit N - 1; SIGINT is 2.
+        if u64::from_str_radix(caught, 16).is_ok_and(|mask| mask & (1 << 1) != 0) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("process {pid} never caught SIGINT");
+}
+
+#[test]
+fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
+    let dir = tmp("plot-before");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("file"), "the user's file\n").expect("written");
+    // A simulated week of a thousand dd: refused at once, not after it.
+    let week = ["plot", "--scenario", "hdd-1000dd", "--duration", "604800s", "--out"];
+    for (out, expect) in [
+        ("file", "--out file: not a directory"),
+        ("missing/figures", "--out missing/figures: the directory missing does not exist"),
+    ] {
+        let started = std::time::Instant::now();
+        let o = dirtyviz().args(week).arg(out).current_dir(&dir).output().expect("runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.starts_with(&format!("error: {expect}")) && err.lines().count() == 1, "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{out}: {:?}", started.elapsed());
+    }
+    assert!(!dir.join("missing").exists());
+
+    // Ctrl-C: one line, 130, no directory made, no file written.
+    let child = dirtyviz()
+        .args(week)
+        .arg("figures")
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    wait_until_it_catches_sigint(child.id());
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+    let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(left, ["file"], "nothing made");
+
+    // A figure that is a symbolic link: the file it names is replaced, the link stays.
+    std::fs::create_dir(dir.join("figs")).expect("dir");
+    std::os::unix::fs::symlink("../mine.svg", dir.join("figs/4-rates.svg")).expect("symlink");
+    let o = dirtyviz().args(["plot", "--duration", "1s", "--out", "figs"]).current_dir(&dir).output().expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(dir.join("figs/4-rates.svg")).expect("link").file_type().is_symlink());
+    assert!(std::fs::read_to_string(dir.join("mine.svg")).expect("written through the link").starts_with("<svg"));
+}

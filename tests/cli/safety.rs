@@ -496,3 +496,110 @@ fn a_dashboard_trace_that_cannot_be_written_is_a_trace_error() {
     let mut c = dashboard_in_a_terminal(&dir, "--trace /dev/full", "]]");
     assert_eq!(c.wait().expect("ends").code(), Some(2));
 }
+
+/// `view` and `live` write their outputs as `run` does: never over their
+/// input, one file per output, through a temporary file (a symbolic link
+/// is followed and kept, a FIFO written into), all of them or none, and
+/// a missing directory refused before anything is read.
+#[test]
+fn kernel_trace_outputs_are_as_safe_as_runs() {
+    let dir = scratch("ktrace-outputs");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ktrace/linux-6.1-with-noise.txt");
+    std::fs::copy(&fixture, dir.join("k.txt")).expect("copy");
+    std::os::unix::fs::symlink("k.txt", dir.join("soft.txt")).expect("symlink");
+    std::fs::write(dir.join("s.json"), "the user's summary\n").expect("write");
+    let before = snapshot(&dir);
+    for flag in ["--csv", "--summary-json"] {
+        for out in ["k.txt", "./k.txt", "soft.txt"] {
+            let o = run_in(&dir, &["view", "k.txt", flag, out]);
+            one_line(&o, 2, &[flag, out, "is the same file as the trace k.txt"]);
+        }
+    }
+    let o = run_in(&dir, &["view", "k.txt", "--csv", "s.json", "--summary-json", "./s.json"]);
+    one_line(&o, 2, &["--csv s.json and --summary-json ./s.json are the same file"]);
+    let o = run_in(&dir, &["view", "k.txt", "--summary-json", "s.json", "--csv", "/dev/full"]);
+    one_line(&o, 2, &["/dev/full: cannot write: No space left on device"]);
+    let o = run_in(&dir, &["view", "k.txt", "--csv", "missing/x.csv"]);
+    one_line(&o, 2, &["missing/x.csv: the directory missing does not exist"]);
+    let o = run_in(&dir, &["live", "--tracefs", "no-tracefs", "--save", "missing/x.txt"]);
+    one_line(&o, 2, &["missing/x.txt: the directory missing does not exist"]);
+    let o = run_in(&dir, &["live", "--tracefs", "no-tracefs", "--save", "s.json", "--summary-json", "s.json"]);
+    one_line(&o, 2, &["--save s.json and --summary-json s.json are the same file"]);
+    assert_eq!(snapshot(&dir), before, "every file as it was, no temporary file left");
+
+    std::os::unix::fs::symlink("real.json", dir.join("link.json")).expect("symlink");
+    let o = run_in(&dir, &["view", "-q", "k.txt", "--summary-json", "link.json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(dir.join("link.json")).expect("link").file_type().is_symlink());
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("real.json")).expect("written through the link")).expect("JSON");
+    assert_eq!(summary["source"], "k.txt");
+}
+
+/// A lesson or scenario saved with Windows line ends (CRLF) reads as the
+/// same file with Unix ones: its paragraphs hold no carriage return.
+#[test]
+fn crlf_files_read_as_their_lf_twins() {
+    let dir = scratch("crlf");
+    let lesson = "// A lesson saved on Windows.\nLesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\",\n    scenario: Inline(Scenario(description: \"one\n    two\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(n: 1)])),\n    steps: [Step(title: \"a\", text: \"First paragraph.\n\n    Second.\", run_s: 1,\n        checks: [Check(label: \"some dirty\", metric: DirtyMb, min: 1)])])\n";
+    std::fs::write(dir.join("lf.ron"), lesson).expect("write");
+    std::fs::write(dir.join("crlf.ron"), lesson.replace('\n', "\r\n")).expect("write");
+    let lf = run_in(&dir, &["check", "lf.ron"]);
+    let crlf = run_in(&dir, &["check", "crlf.ron"]);
+    assert!(lf.status.success(), "{}", String::from_utf8_lossy(&lf.stderr));
+    assert!(crlf.status.success(), "{}", String::from_utf8_lossy(&crlf.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&crlf.stdout).replace("crlf.ron", "lf.ron"),
+        String::from_utf8_lossy(&lf.stdout)
+    );
+    // An error in a CRLF file is at the same line and column.
+    let bad = lesson.replace("run_s: 1", "run_s: 0");
+    std::fs::write(dir.join("bad.ron"), bad.replace('\n', "\r\n")).expect("write");
+    let o = run_in(&dir, &["check", "bad.ron"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("bad.ron:7:22: run_s must be between"), "{o:?}");
+}
+
+/// An output named with a trailing slash names a directory: refused
+/// before the run, not after it when the file cannot take its place.
+#[test]
+fn an_output_ending_in_a_slash_is_refused_before_the_run() {
+    let dir = scratch("slash");
+    std::fs::write(dir.join("keep.csv"), "the user's own file\n").expect("write");
+    let before = snapshot(&dir);
+    for (flag, out) in [("--csv", "keep.csv/"), ("--trace", "new/"), ("--summary-json", "keep.csv//")] {
+        let o = run_in(&dir, &["run", "--duration", "1s", flag, out]);
+        one_line(&o, 2, &[&format!("{out}: ends in /, so it names a directory, not a file to write")]);
+    }
+    let o = run_in(&dir, &["snapshot", "--at", "1s", "-o", "new/"]);
+    one_line(&o, 2, &["new/: ends in /"]);
+    let o = run_in(&dir, &["view", "--example", "--csv", "keep.csv/"]);
+    one_line(&o, 2, &["keep.csv/: ends in /"]);
+    assert_eq!(snapshot(&dir), before);
+    assert!(!dir.join("new").exists());
+}
+
+/// `-` is standard output where a command writes there already
+/// (`snapshot -o -`); elsewhere it is refused, not made a file called `-`.
+#[test]
+fn a_dash_is_standard_output_or_refused() {
+    let dir = scratch("dash");
+    let o = run_in(&dir, &["snapshot", "--at", "1s", "--size", "80x24", "-o", "-"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let plain = run_in(&dir, &["snapshot", "--at", "1s", "--size", "80x24"]);
+    assert_eq!(o.stdout, plain.stdout);
+    for (args, flag) in [
+        (&["run", "--duration", "1s", "--csv", "-"][..], "--csv"),
+        (&["run", "--duration", "1s", "--summary-json", "-"], "--summary-json"),
+        (&["view", "--example", "--summary-json", "-"], "--summary-json"),
+        (&["--record", "-"], "--record"),
+    ] {
+        let o = run_in(&dir, args);
+        one_line(
+            &o,
+            2,
+            &[&format!("{flag} -: standard output is not an output here; name a file (./- for one called -)")],
+        );
+    }
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "only the data directory");
+}
