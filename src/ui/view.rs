@@ -498,10 +498,10 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
         (8, format!("longest call {longest:.0} ms")),
-        (6, format!("thresh {:.0} MiB", last.map_or(0.0, |s| mib(s.thresh)))),
+        (6, format!("thresh {} MiB", show(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if src.kernel.position() != Has::No {
-        items.push((5, format!("setpoint {:.0} MiB", last.map_or(0.0, |s| mib(s.setpoint)))));
+        items.push((5, format!("setpoint {} MiB", show(last.map_or(0.0, |s| mib(s.setpoint))))));
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
@@ -563,7 +563,8 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let w = &side.world;
     let vm = w.vm();
     let tun = vm.tunables;
-    let mb = |p: u64| format!("{:.0} MiB", mib(p));
+    let mb = |p: u64| format!("{} MiB", show(mib(p)));
+    let bytes = |b: u64| format!("{} MiB", show(b as f64 / (1u64 << 20) as f64));
     let s = w.samples().back();
     let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| mb(f(s)));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
@@ -576,12 +577,12 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     global.push(kv("thresh", at(&|s| s.thresh)));
     global.push(kv("dirtyable", mb(vm.dirtyable())));
     global.push(if tun.dirty_bytes > 0 {
-        kv("dirty_bytes", format!("{} MiB", tun.dirty_bytes >> 20))
+        kv("dirty_bytes", bytes(tun.dirty_bytes))
     } else {
         kv("dirty_ratio", format!("{}%", tun.dirty_ratio))
     });
     global.push(if tun.dirty_background_bytes > 0 {
-        kv("dirty_background_bytes", format!("{} MiB", tun.dirty_background_bytes >> 20))
+        kv("dirty_background_bytes", bytes(tun.dirty_background_bytes))
     } else {
         kv("dirty_background_ratio", format!("{}%", tun.dirty_background_ratio))
     });

@@ -106,3 +106,30 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
         assert!(err.contains(want) && err.lines().count() == 1, "{args:?}: {err}");
     }
 }
+
+/// The value the parameter panel (the rightmost box) gives `key`.
+fn panel_value(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let cell = l.trim_end_matches('│').rsplit('│').next()?;
+        let rest = cell.strip_prefix(key)?.strip_prefix(' ')?;
+        Some(rest.trim().to_string())
+    })
+}
+
+#[test]
+fn the_parameter_panel_gives_thresholds_under_a_mib_as_the_charts_do() {
+    // 200 KiB (50 pages) and 100 KiB: every threshold under a MiB.
+    let args = ["--dirty-bytes", "200K", "--dirty-background-bytes", "100K", "--at", "5s", "--size", "160x48"];
+    let text = snapshot(&args);
+    for (key, want) in [
+        ("thresh", "0.195 MiB"),
+        ("limit", "0.195 MiB"),
+        ("bg_thresh", "0.098 MiB"),
+        ("dirty_bytes", "0.195 MiB"),
+        ("dirty_background_bytes", "0.098 MiB"),
+    ] {
+        assert_eq!(panel_value(&text, key).as_deref(), Some(want), "{key}\n{text}");
+    }
+    // Chart 1 writes the same value at the threshold line's end.
+    assert!(text.contains(" 0.195│"), "{text}");
+}
