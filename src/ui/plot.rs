@@ -494,11 +494,12 @@ fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Sty
 }
 
 /// The values written at the right ends of labelled lines: (value, text,
-/// style); lines ending on the same value share one.
+/// style); lines ending on the same value share one, and a line whose
+/// value is not known yet has none (the title says so).
 fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
     let mut out: Vec<(f64, String, Style)> = Vec::new();
     for (i, s) in data.series.iter().enumerate().rev() {
-        let Some(&(_, v)) = s.points.last().filter(|_| s.end_label) else { continue };
+        let Some(&(_, v)) = s.points.last().filter(|&&(_, v)| s.end_label && v.is_finite()) else { continue };
         let value = show(v);
         if out.iter().any(|(_, text, _)| text.ends_with(&value)) {
             continue;

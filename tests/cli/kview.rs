@@ -87,6 +87,19 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
 }
 
 #[test]
+fn a_rate_not_yet_known_leaves_chart_4_its_width() {
+    // At 0.5 s no bdi_dirty_ratelimit has given write_bw: the title says
+    // "write_bw not yet known", and write_bw/N has no value to write at
+    // its end. Chart 4 (the right half at 80x24) keeps a plot about as
+    // wide as chart 3's beside it.
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--at", "0.5s"]);
+    assert!(!s.contains("nothing to measure"), "{s}");
+    let axis = s.lines().find(|l| l.contains("MiB/s└")).unwrap_or_else(|| panic!("chart 4's x axis:\n{s}"));
+    let width = axis.split("MiB/s└").nth(1).expect("after the corner").chars().take_while(|&c| c != '│').count();
+    assert!(width >= 25, "chart 4's x axis is {width} columns wide:\n{s}");
+}
+
+#[test]
 fn a_chart_whose_event_is_missing_names_the_event_to_enable() {
     let file = filtered("kview-no-bdr.txt", |l| !l.contains("bdi_dirty_ratelimit:"));
     let s = screen(&file, &["--size", "100x30", "--keys", "4"]);
