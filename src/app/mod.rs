@@ -18,6 +18,16 @@ pub use input::input_for;
 pub use msg::{LessonMsg, Mode, Msg};
 pub use screen::Screen;
 
+/// How far the help and a lesson step's text can scroll in a terminal
+/// [rows].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScrollRoom {
+    /// The help.
+    pub help: u16,
+    /// The open lesson step's text.
+    pub text: u16,
+}
+
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
@@ -349,6 +359,16 @@ impl App {
     pub fn set_note(&mut self, note: impl Into<String>) {
         self.note = note.into();
         self.dirty = true;
+    }
+
+    /// Notes how far the help and the lesson's text can scroll in the
+    /// terminal as last drawn (see `ui::view::scroll_room`): scrolling
+    /// stops at their ends, and a larger terminal pulls them back.
+    pub fn set_scroll_room(&mut self, room: ScrollRoom) {
+        self.screen.set_help_room(room.help);
+        if let Some(mode) = &mut self.lesson {
+            mode.set_scroll_room(room.text);
+        }
     }
 
     /// Notes how long the last frame took to draw, and to draw and write

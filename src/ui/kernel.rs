@@ -410,7 +410,8 @@ fn run_loop(
         last = now;
         let frame_start = Instant::now();
         if app.take_dirty() {
-            terminal.draw(|f| draw(app, f)).map_err(io)?;
+            let area = terminal.draw(|f| draw(app, f)).map_err(io)?.area;
+            app.screen.set_help_room(view::help_room(HELP, area));
         }
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
         if event::poll(wait).map_err(io)? {

@@ -103,6 +103,20 @@ pub fn draw(app: &App, frame: &mut Frame) {
     }
 }
 
+/// How far the help and the lesson step's text can scroll when `app` is
+/// drawn on a screen of `area`; the loop tells the app after each frame.
+pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
+    let help = help_room(super::keys::HELP, area);
+    let text = if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        0
+    } else {
+        let [_, body, _] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
+        super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(body).1)
+    };
+    crate::app::ScrollRoom { help, text }
+}
+
 /// The ratatui marker for a chart marker.
 pub fn marker(m: crate::app::Marker) -> ratatui::symbols::Marker {
     use ratatui::symbols::Marker;
@@ -306,11 +320,10 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
     panels
 }
 
-/// A lesson: the pane beside (or above) the charts, with the parameter
-/// strip over the charts.
-fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
-    let app = ctx.app;
-    let (charts, pane) = if body.width >= 120 {
+/// A lesson's body split: the charts' area and the lesson pane's, beside
+/// them in a wide terminal, above them in a narrow one.
+fn lesson_split(body: Rect) -> (Rect, Rect) {
+    if body.width >= 120 {
         let pane = (body.width * 3 / 10).clamp(40, 56);
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (charts, pane)
@@ -323,7 +336,14 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
         };
         let [pane, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
         (charts, pane)
-    };
+    }
+}
+
+/// A lesson: the pane beside (or above) the charts, with the parameter
+/// strip over the charts.
+fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
+    let app = ctx.app;
+    let (charts, pane) = lesson_split(body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
     let [strip, rest] = strip_split(ctx, (charts.height / 6).max(2), charts);
     draw_params_strip(ctx, frame, strip);
@@ -831,30 +851,55 @@ fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), frame, area);
 }
 
-/// The help over `area`: the keys of `sections` and every chart's legend,
-/// scrolled by `scroll` rows.
-pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
-    let r = help_area(area);
-    let block = Block::default()
+/// The help's frame over a screen of `area`.
+fn help_block(t: &Theme) -> Block<'static> {
+    Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent)
         .title(Span::styled(" help: keys and legends ", t.title))
         .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", t.dim))
-        .style(Style::default());
-    let inner = block.inner(r);
-    frame.render_widget(Clear, r);
-    frame.render_widget(block, r);
-    let two_columns = inner.width >= 150;
+        .style(Style::default())
+}
+
+/// The help's columns inside its frame at `inner`: the keys of
+/// `sections` and every chart's legend side by side where they fit, else
+/// one after the other; each with the rows it takes wrapped.
+fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Vec<(Paragraph<'static>, Rect)> {
     let (keys, legend) = help_lines(t, sections);
     let wrap = Wrap { trim: false };
-    if two_columns {
+    if inner.width >= 150 {
         let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);
-        frame.render_widget(Paragraph::new(keys).wrap(wrap).scroll((scroll, 0)), left);
-        frame.render_widget(Paragraph::new(legend).wrap(wrap).scroll((scroll, 0)), right);
+        vec![(Paragraph::new(keys).wrap(wrap), left), (Paragraph::new(legend).wrap(wrap), right)]
     } else {
         let mut all = keys;
         all.push(Line::raw(""));
         all.extend(legend);
-        frame.render_widget(Paragraph::new(all).wrap(wrap).scroll((scroll, 0)), inner);
+        vec![(Paragraph::new(all).wrap(wrap), inner)]
+    }
+}
+
+/// The most rows the help of `sections` can scroll by on a screen of
+/// `area`: until its last line is at the bottom.
+pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
+    let t = Theme::new(crate::app::ThemeKind::Mono);
+    let inner = help_block(&t).inner(help_area(area));
+    help_columns(&t, sections, inner)
+        .iter()
+        .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The help over `area`: the keys of `sections` and every chart's legend,
+/// scrolled by `scroll` rows (no further than its end).
+pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
+    let r = help_area(area);
+    let block = help_block(t);
+    let inner = block.inner(r);
+    frame.render_widget(Clear, r);
+    frame.render_widget(block, r);
+    let scroll = scroll.min(help_room(sections, area));
+    for (para, at) in help_columns(t, sections, inner) {
+        frame.render_widget(para.scroll((scroll, 0)), at);
     }
 }

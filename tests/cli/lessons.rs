@@ -200,3 +200,20 @@ fn the_readme_lists_the_lessons_in_teaching_order() {
         );
     }
 }
+
+#[test]
+fn the_steps_text_scrolls_to_its_end_and_back_at_once() {
+    let lesson = Lesson::resolve("14").expect("shipped");
+    let mut app = App::for_lesson(lesson, 1, Progress::default(), &mono()).expect("opens");
+    let area = ratatui::layout::Rect::new(0, 0, 60, 18);
+    app.set_scroll_room(dirtyviz::ui::view::scroll_room(&app, area));
+    for _ in 0..70 {
+        app.update(Msg::Lesson(LessonMsg::Scroll(false)));
+    }
+    let end = screen(&app, 60, 18);
+    assert!(end.contains("▲ PgUp") && !end.contains("▼ PgDn"), "at the end:\n{end}");
+    // One PgUp moves the text back, however often PgDn was pressed.
+    app.update(Msg::Lesson(LessonMsg::Scroll(true)));
+    let back = screen(&app, 60, 18);
+    assert!(back.contains("▲ PgUp · ▼ PgDn"), "one page back:\n{back}");
+}

@@ -133,3 +133,12 @@ fn the_parameter_panel_gives_thresholds_under_a_mib_as_the_charts_do() {
     // Chart 1 writes the same value at the threshold line's end.
     assert!(text.contains(" 0.195│"), "{text}");
 }
+
+#[test]
+fn the_help_paged_past_its_end_shows_its_last_lines() {
+    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 30)).collect::<Vec<_>>().join(" ");
+    for size in ["60x18", "80x24", "120x40"] {
+        let text = snapshot(&["--at", "1s", "--size", size, "--keys", &keys]);
+        assert!(text.contains("greyed: computed by this patch level"), "{size}:\n{text}");
+    }
+}
