@@ -836,8 +836,16 @@ fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         Line::from(vec![Span::styled(format!("{k:<key_w$}"), t.dim), Span::styled(v, t.text)])
     };
     let st = k.stats();
+    // A name too long for the panel keeps its end (the status line has it
+    // whole); the other lines wrap, so that no number is cut.
+    let room = area.width.saturating_sub(2) as usize;
+    let name = short_source(&k.source);
+    let name = match name.chars().count() {
+        n if n > room && room > 1 => format!("…{}", name.chars().skip(n + 1 - room).collect::<String>()),
+        _ => name.to_string(),
+    };
     let mut lines = vec![
-        Line::styled(short_source(&k.source).to_string(), t.accent),
+        Line::styled(name, t.accent),
         Line::styled(k.release(), t.text),
         Line::styled(format!("{} lines, {} events, {} skipped", st.lines, st.total_events(), st.skipped()), t.dim),
         Line::raw(""),
@@ -853,7 +861,7 @@ fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         lines.push(Line::styled(format!("{mark}{}", k.bdi_label(i)), style));
     }
     let block = Block::default().borders(Borders::ALL).border_style(t.border).title(Span::styled(" trace ", t.title));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), area);
 }
 
 fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {

@@ -87,6 +87,25 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
 }
 
 #[test]
+fn the_trace_panel_cuts_no_line() {
+    // The panel is 34 columns wide at 160x48: its lines wrap, and the
+    // file's name keeps its end.
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48"]);
+    let panel: Vec<&str> = s
+        .lines()
+        .filter_map(|l| l.strip_suffix('│'))
+        .filter_map(|l| l.rsplit('│').next())
+        .map(str::trim_end)
+        .take_while(|l| !l.starts_with("dirty "))
+        .collect();
+    let text = panel.join(" ");
+    for whole in ["6.15 or later (wb_setpoint, wb_dirty)", "12122 lines, 12110 events, 0 skipped"] {
+        assert!(text.contains(whole), "{whole:?} in the panel:\n{}", panel.join("\n"));
+    }
+    assert!(panel.iter().any(|l| l.starts_with('…') && l.ends_with("-4dd-dirty_bytes-400M.txt")), "{panel:?}");
+}
+
+#[test]
 fn a_rate_not_yet_known_leaves_chart_4_its_width() {
     // At 0.5 s no bdi_dirty_ratelimit has given write_bw: the title says
     // "write_bw not yet known", and write_bw/N has no value to write at
