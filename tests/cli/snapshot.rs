@@ -142,3 +142,13 @@ fn the_help_paged_past_its_end_shows_its_last_lines() {
         assert!(text.contains("greyed: computed by this patch level"), "{size}:\n{text}");
     }
 }
+
+#[test]
+fn a_chart_with_no_room_to_plot_says_so() {
+    // At 60x18 the lesson's text leaves chart 3 two rows.
+    let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "60x18"]);
+    assert!(text.contains("3 pos_ratio control lines"), "{text}");
+    assert!(text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+    let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "120x40"]);
+    assert!(!text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+}
