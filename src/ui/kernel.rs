@@ -561,7 +561,7 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let normal = ctx.app.mode() == Mode::Normal;
     let sections = keys::trace_sections(ctx.app.mode());
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
-    view::draw_key_bar(&ctx.theme, frame, area, hints);
+    view::draw_key_bar(&ctx.theme, frame, area, hints, &keys::bar_keys(sections));
 }
 
 /// Something a body area holds.

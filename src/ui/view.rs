@@ -214,19 +214,20 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     };
     let normal = ctx.app.mode() == Mode::Normal;
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
-    draw_key_bar(&ctx.theme, frame, area, hints);
+    let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
+    draw_key_bar(&ctx.theme, frame, area, hints, &fixed);
 }
 
-/// A hint bar: `? help` and `q quit` at the right; at the left, as many
-/// of `hints` (key, what it does) as fit, each cut to its first clause.
-/// Keys with nothing to say are left out.
+/// A hint bar: `fixed` (`? help`, `q quit` where they work) at the right;
+/// at the left, as many of `hints` (key, what it does) as fit, each cut
+/// to its first clause. Keys with nothing to say are left out.
 pub(super) fn draw_key_bar<'a>(
     t: &Theme,
     frame: &mut Frame,
     area: Rect,
     hints: impl Iterator<Item = (&'a str, &'a str)>,
+    fixed: &[(&str, &str)],
 ) {
-    let fixed = [("?", "help"), ("q", "quit")];
     let fixed_w: usize = fixed.iter().map(|(k, w)| k.len() + w.len() + 2).sum::<usize>() + 1;
     let room = (area.width as usize).saturating_sub(fixed_w);
     let (mut spans, mut used) = (Vec::new(), 0);
@@ -245,7 +246,7 @@ pub(super) fn draw_key_bar<'a>(
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     let mut right = Vec::new();
-    for (k, what) in fixed {
+    for &(k, what) in fixed {
         right.push(Span::styled(format!(" {k}"), t.accent));
         right.push(Span::styled(format!(" {what}"), t.dim));
     }

@@ -217,3 +217,15 @@ fn the_steps_text_scrolls_to_its_end_and_back_at_once() {
     let back = screen(&app, 60, 18);
     assert!(back.contains("▲ PgUp · ▼ PgDn"), "one page back:\n{back}");
 }
+
+#[test]
+fn while_typing_an_answer_the_hint_bar_offers_no_key_that_types_instead() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    let bar = |app: &App| screen(app, 160, 48).lines().last().expect("a hint bar").to_string();
+    assert!(bar(&app).ends_with("? help q quit"), "{}", bar(&app));
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    let typing = bar(&app);
+    assert!(typing.contains("Enter check the answer") && typing.contains("Ctrl-C quit"), "{typing}");
+    assert!(!typing.contains(" q quit") && !typing.contains("? help"), "q and ? type nothing: {typing}");
+}
