@@ -488,7 +488,8 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(&ctx, frame, status);
-    draw_hints(&ctx, frame, hints);
+    let one_chart = app.model.is_none() && app.screen.zoom.is_none() && view::one_chart_at_a_time(body);
+    draw_hints(&ctx, frame, hints, one_chart);
     if app.model.is_some() {
         draw_compare(&ctx, frame, body);
     } else {
@@ -557,11 +558,13 @@ fn short_source(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
 }
 
-fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+/// The hint bar; the chart keys first when `one_chart` shows at a time.
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let normal = ctx.app.mode() == Mode::Normal;
     let sections = keys::trace_sections(ctx.app.mode());
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
-    view::draw_key_bar(&ctx.theme, frame, area, hints, &keys::bar_keys(sections));
+    let hints = view::chart_keys_first(hints, one_chart && normal);
+    view::draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &keys::bar_keys(sections));
 }
 
 /// Something a body area holds.
@@ -586,7 +589,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let [c5, tasks] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(bottom);
         draw_chart(ctx, 5, frame, c5);
         draw_tasks(ctx, frame, tasks);
-    } else if area.width >= 80 && area.height >= 22 {
+    } else if !view::one_chart_at_a_time(area) {
         let [strip, rest] = strip_split(ctx, area);
         draw_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();

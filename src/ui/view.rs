@@ -90,7 +90,8 @@ pub fn draw(app: &App, frame: &mut Frame) {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(&ctx, frame, status);
-    draw_hints(&ctx, frame, hints);
+    let one_chart = app.lesson().is_none() && app.sides().len() == 1 && app.zoom().is_none();
+    draw_hints(&ctx, frame, hints, one_chart && one_chart_at_a_time(body));
     match app.lesson() {
         Some(mode) => draw_lesson_body(&ctx, mode.step().views(), frame, body),
         None => draw_body(&ctx, frame, body),
@@ -201,9 +202,29 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(fit_segments(&segments, area.width as usize)).style(style), area);
 }
 
-/// The hint bar: `? help` and `q quit` always, at the right; the key
-/// table's hints for the mode, as many as fit, at the left.
-fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+/// A body of `body`'s size shows one chart at a time (1-5 switch).
+pub(crate) fn one_chart_at_a_time(body: Rect) -> bool {
+    body.width < 80 || body.height < 22
+}
+
+/// `hints` with the chart keys first when `charts_first`: where one chart
+/// shows at a time they are the way to the other four.
+pub(crate) fn chart_keys_first<'a>(
+    hints: impl Iterator<Item = (&'a str, &'a str)>,
+    charts_first: bool,
+) -> Vec<(&'a str, &'a str)> {
+    let (mut first, rest): (Vec<_>, Vec<_>) = hints.partition(|&(key, _)| charts_first && key == "1-5");
+    for hint in &mut first {
+        hint.1 = "chart";
+    }
+    first.extend(rest);
+    first
+}
+
+/// The hint bar: `? help` and `q quit` at the right where they work; the
+/// key table's hints for the mode, as many as fit, at the left (the chart
+/// keys first when `one_chart` shows at a time).
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let sections: &[super::keys::Section] = match ctx.app.mode() {
         Mode::Typing => &[super::keys::TYPING],
         Mode::Help => &[super::keys::HELP_KEYS],
@@ -215,7 +236,7 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let normal = ctx.app.mode() == Mode::Normal;
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
     let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
-    draw_key_bar(&ctx.theme, frame, area, hints, &fixed);
+    draw_key_bar(&ctx.theme, frame, area, chart_keys_first(hints, one_chart && normal).into_iter(), &fixed);
 }
 
 /// A hint bar: `fixed` (`? help`, `q quit` where they work) at the right;
@@ -269,7 +290,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         draw_panels(ctx, &panels, frame, rest);
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(ctx, frame, area);
-    } else if area.width >= 80 && area.height >= 22 {
+    } else if !one_chart_at_a_time(area) {
         let [strip, rest] = strip_split(ctx, if area.height >= 34 { 4 } else { 2 }, area);
         draw_params_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();

@@ -250,3 +250,15 @@ fn the_help_scrolls_to_its_last_line_and_back_at_once_at_any_size() {
         assert!(larger.iter().any(|l| l.contains(last)), "{w}x{h} then larger:\n{}", larger.join("\n"));
     }
 }
+
+#[test]
+fn where_one_chart_shows_at_a_time_the_hint_bar_names_the_chart_keys_first() {
+    let a = app("default", None, 2);
+    for (w, h) in [(60, 18), (79, 30), (100, 23)] {
+        let text = screen(&a, w, h);
+        let hints = text.lines().last().expect("hints");
+        assert!(hints.starts_with(" 1-5 chart "), "{w}x{h}: {hints}");
+    }
+    let text = screen(&a, 80, 24);
+    assert!(!text.lines().last().expect("hints").contains("1-5 chart"), "four charts at 80x24:\n{text}");
+}

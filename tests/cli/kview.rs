@@ -74,6 +74,7 @@ fn the_playhead_seeks_on_the_traces_clock() {
 fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() {
     let s = screen(&fixture(SHIPPED), &["--size", "60x18"]);
     assert!(s.contains("1 global dirty") && !s.contains("4 rates"), "{s}");
+    assert!(s.lines().last().is_some_and(|l| l.starts_with(" 1-5 chart ")), "the way to the others:\n{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "4"]);
     assert!(s.contains("4 rates") && !s.contains("1 global dirty"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
