@@ -152,3 +152,11 @@ fn a_chart_with_no_room_to_plot_says_so() {
     let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "120x40"]);
     assert!(!text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
 }
+
+#[test]
+fn the_lesson_list_marks_a_title_it_cuts() {
+    let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
+    assert!(text.contains("00  Writes, dirty pages and the flusher thr…"), "{text}");
+    let text = snapshot(&["--at", "1s", "--size", "160x48", "--keys", "L"]);
+    assert!(text.contains("00  Writes, dirty pages and the flusher threads "), "{text}");
+}
