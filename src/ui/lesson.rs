@@ -205,11 +205,18 @@ impl Pane {
     fn new(app: &App, mode: &LessonMode, t: &Theme, area: Rect) -> Pane {
         let run = mode.run();
         let steps = run.lesson.steps.len();
+        let step = format!(" step {}/{steps} ", run.step + 1);
+        // The title gives way to the step, cut with an ellipsis.
+        let room = (area.width as usize).saturating_sub(step.chars().count() + 3);
+        let mut title = format!(" lesson {} · {} ", run.lesson.id, run.lesson.title);
+        if title.chars().count() > room {
+            title = title.chars().take(room.saturating_sub(2)).chain("… ".chars()).collect();
+        }
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(t.accent)
-            .title(Span::styled(format!(" lesson {} · {} ", run.lesson.id, run.lesson.title), t.title))
-            .title_top(Line::styled(format!(" step {}/{steps} ", run.step + 1), t.accent).right_aligned());
+            .title(Span::styled(title, t.title))
+            .title_top(Line::styled(step, t.accent).right_aligned());
         let inner = block.inner(area);
         let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t);
         bottom.extend(question_lines(mode, t));
