@@ -9,7 +9,7 @@ use crate::sim::{Input, World};
 
 use super::msg::Msg;
 
-/// The least memory a world may have, as the engine and `--memory` take it [bytes].
+/// The least memory a world may have, as the engine and `--memory` take it \[bytes\].
 const MIN_MEMORY_BYTES: u64 = 16 << 20;
 
 /// The input `msg` asks of `world`, with `bdi` the selected bdi; `None`

@@ -19,7 +19,7 @@ pub use msg::{LessonMsg, Mode, Msg};
 pub use screen::Screen;
 
 /// How far the help and a lesson step's text can scroll in a terminal
-/// [rows].
+/// \[rows\].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScrollRoom {
     /// The help.
