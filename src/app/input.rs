@@ -3,10 +3,14 @@
 //! comparison the change that fits it.
 
 use crate::sim::config::{Legacy, TaskConfig};
+use crate::sim::engine::MAX_MEMORY_BYTES;
 use crate::sim::kernel::PAGE_SIZE;
 use crate::sim::{Input, World};
 
 use super::msg::Msg;
+
+/// The least memory a world may have, as the engine and `--memory` take it \[bytes\].
+const MIN_MEMORY_BYTES: u64 = 16 << 20;
 
 /// The input `msg` asks of `world`, with `bdi` the selected bdi; `None`
 /// when the message changes no world (or this one cannot go further,
@@ -30,11 +34,14 @@ pub fn input_for(msg: Msg, bdi: usize, w: &World) -> Option<Input> {
         }
         Msg::Memory(up) => {
             let vm = w.vm();
-            let (memory, reserved) = if up {
-                (vm.memory_pages * 2, vm.reserved_pages * 2)
-            } else {
-                (vm.memory_pages / 2, vm.reserved_pages / 2)
-            };
+            let (least, most) = (MIN_MEMORY_BYTES / PAGE_SIZE, MAX_MEMORY_BYTES / PAGE_SIZE);
+            let memory = if up { vm.memory_pages.saturating_mul(2) } else { vm.memory_pages / 2 }.clamp(least, most);
+            if memory == vm.memory_pages {
+                return None;
+            }
+            // The reserved pages keep their share of memory: at a limit,
+            // neither moves.
+            let reserved = (u128::from(vm.reserved_pages) * u128::from(memory) / u128::from(vm.memory_pages)) as u64;
             Some(Input::Memory { memory, reserved })
         }
         // Below patch level 0 (3.1) comes Linux 2.6.38.
@@ -80,6 +87,25 @@ mod tests {
         assert_eq!(input_for(Msg::Patches(true), 0, &w), None, "11 is the top");
         assert_eq!(input_for(Msg::Patches(false), 0, &w), Some(Input::Patches(10)));
         assert_eq!(input_for(Msg::Help, 0, &w), None);
+    }
+
+    #[test]
+    fn memory_keys_stop_at_the_limits_with_the_reserve_in_proportion() {
+        for (up, limit) in [(true, MAX_MEMORY_BYTES / PAGE_SIZE), (false, MIN_MEMORY_BYTES / PAGE_SIZE)] {
+            let mut w = world(11, Legacy::Linux31);
+            let share = w.vm().reserved_pages as f64 / w.vm().memory_pages as f64;
+            // Past the limit (4T up from 4G is 10 presses, 16M down 8).
+            for _ in 0..80 {
+                if let Some(input) = input_for(Msg::Memory(up), 0, &w) {
+                    w.apply(input);
+                }
+            }
+            let vm = w.vm();
+            assert_eq!(vm.memory_pages, limit, "up {up}");
+            let now = vm.reserved_pages as f64 / vm.memory_pages as f64;
+            assert!((now - share).abs() < 0.01, "up {up}: reserved share {share} became {now}");
+            assert_eq!(input_for(Msg::Memory(up), 0, &w), None, "up {up}: nothing left to change");
+        }
     }
 
     #[test]

@@ -16,6 +16,9 @@ pub struct LessonMode {
     hint: bool,
     /// Lines the step's text is scrolled by.
     scroll: u16,
+    /// The most lines the step's text can be scrolled by in the terminal
+    /// as last drawn (`u16::MAX` until it is drawn).
+    scroll_room: u16,
     /// The answer being typed, while typing.
     pub(super) input: Option<String>,
     /// The question `a` answers next (index into the step's questions).
@@ -56,6 +59,7 @@ impl LessonMode {
             run,
             hint: false,
             scroll: 0,
+            scroll_room: u16::MAX,
             input: None,
             question: 0,
             answers: vec![None; questions],
@@ -88,6 +92,12 @@ impl LessonMode {
     /// Lines the step's text is scrolled by.
     pub fn scroll(&self) -> u16 {
         self.scroll
+    }
+
+    /// Notes how far the step's text can scroll in the terminal as drawn.
+    pub(super) fn set_scroll_room(&mut self, rows: u16) {
+        self.scroll_room = rows;
+        self.scroll = self.scroll.min(rows);
     }
 
     /// The answer being typed to question `i`, if one is.
@@ -204,9 +214,7 @@ impl App {
             Msg::Back => self.picker = None,
             Msg::Quit => self.quit = true,
             Msg::Help => self.screen.help = !self.screen.help,
-            Msg::ScrollHelp(rows) => {
-                self.screen.help_scroll = self.screen.help_scroll.saturating_add_signed(rows).min(80)
-            }
+            Msg::ScrollHelp(rows) => self.screen.scroll_help(rows),
             Msg::Suspend => self.requests.push(super::Request::Suspend),
             _ => {}
         }
@@ -248,7 +256,8 @@ impl App {
                 }
             }
             LessonMsg::Scroll(up) => {
-                mode.scroll = if up { mode.scroll.saturating_sub(3) } else { (mode.scroll + 3).min(200) }
+                mode.scroll =
+                    if up { mode.scroll.saturating_sub(3) } else { mode.scroll.saturating_add(3) }.min(mode.scroll_room)
             }
             LessonMsg::Answer => {
                 if mode.step().questions.is_empty() {

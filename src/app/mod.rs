@@ -18,14 +18,25 @@ pub use input::input_for;
 pub use msg::{LessonMsg, Mode, Msg};
 pub use screen::Screen;
 
+/// How far the help and a lesson step's text can scroll in a terminal
+/// \[rows\].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScrollRoom {
+    /// The help.
+    pub help: u16,
+    /// The open lesson step's text.
+    pub text: u16,
+}
+
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
 use crate::scenario::Scenario;
 use crate::session::{Compare, Session, SessionOptions, Side, level_name};
-use crate::sim::World;
 use crate::sim::config::NS_PER_SEC;
+use crate::sim::engine::MAX_TASKS;
 use crate::sim::trace::TraceEvent;
+use crate::sim::{TaskKind, World};
 use lesson::{LessonMode, Picker};
 
 /// Speeds in 1-2-5 steps; the last means as fast as possible.
@@ -350,6 +361,16 @@ impl App {
         self.dirty = true;
     }
 
+    /// Notes how far the help and the lesson's text can scroll in the
+    /// terminal as last drawn (see `ui::view::scroll_room`): scrolling
+    /// stops at their ends, and a larger terminal pulls them back.
+    pub fn set_scroll_room(&mut self, room: ScrollRoom) {
+        self.screen.set_help_room(room.help);
+        if let Some(mode) = &mut self.lesson {
+            mode.set_scroll_room(room.text);
+        }
+    }
+
     /// Notes how long the last frame took to draw, and to draw and write
     /// to the terminal \[ms\].
     pub fn set_frame_ms(&mut self, draw: f64, total: f64) {
@@ -457,8 +478,9 @@ impl App {
             | Msg::Memory(_)
             | Msg::Patches(_) => {
                 let bdi = self.bdi;
+                let dds = self.running_dds();
                 self.session.apply(|w| input_for(msg, bdi, w));
-                self.note = self.change_note(msg);
+                self.note = self.change_note(msg, dds);
             }
             Msg::Quit => self.quit = true,
             Msg::TogglePause => self.paused = !self.paused,
@@ -521,14 +543,25 @@ impl App {
         self.reached = None;
     }
 
-    /// The status line's note after a world change.
-    fn change_note(&self, msg: Msg) -> String {
+    /// The dd tasks of the selected bdi that are running (side A's).
+    fn running_dds(&self) -> usize {
+        let dd = |t: &&crate::sim::task::Task| matches!(t.kind, TaskKind::Dd { .. });
+        let bdi = self.bdi as u32;
+        self.world().tasks().iter().filter(dd).filter(|t| t.bdi == bdi && t.alive() && !t.is_killed()).count()
+    }
+
+    /// The status line's note after a world change; `dds` is how many dd
+    /// ran on the selected bdi before it.
+    fn change_note(&self, msg: Msg, dds: usize) -> String {
         let w = self.world();
         let t = w.vm().tunables;
         let bdi = crate::session::bdi_label(w, self.bdi);
+        let now = self.running_dds();
         match msg {
-            Msg::AddDd => format!("added a dd on {bdi}"),
-            Msg::RemoveDd => format!("removed a dd from {bdi}"),
+            Msg::AddDd if now > dds => format!("added a dd on {bdi}"),
+            Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks"),
+            Msg::RemoveDd if now < dds => format!("removed a dd from {bdi}"),
+            Msg::RemoveDd => format!("no dd to remove on {bdi}"),
             Msg::DirtyRatio(_) => format!("dirty_ratio {}", t.dirty_ratio),
             Msg::BackgroundRatio(_) => format!("dirty_background_ratio {}", t.dirty_background_ratio),
             Msg::Memory(_) => format!("memory {} MiB", w.vm().memory_pages >> 8),
@@ -617,6 +650,20 @@ mod tests {
         a.update(Msg::RemoveDd);
         a.advance_to(3 * NS_PER_SEC);
         assert_eq!(a.world().tasks().iter().filter(|t| t.alive()).count(), 1);
+    }
+
+    #[test]
+    fn the_note_says_when_a_dd_key_changed_nothing() {
+        let mut a = app();
+        a.advance_to(NS_PER_SEC);
+        a.update(Msg::RemoveDd);
+        assert_eq!(a.note(), "removed a dd from sda (HDD)");
+        a.update(Msg::RemoveDd);
+        assert_eq!(a.note(), "no dd to remove on sda (HDD)");
+        a.update(Msg::AddDd);
+        assert_eq!(a.note(), "added a dd on sda (HDD)");
+        a.update(Msg::RemoveDd);
+        assert_eq!(a.note(), "removed a dd from sda (HDD)");
     }
 
     #[test]

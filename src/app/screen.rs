@@ -14,6 +14,9 @@ pub struct Screen {
     pub help: bool,
     /// Rows the help is scrolled by.
     pub help_scroll: u16,
+    /// The most rows the help can be scrolled by in the terminal as last
+    /// drawn (`u16::MAX` until it is drawn).
+    pub help_room: u16,
     /// The palette.
     pub theme: ThemeKind,
     /// How chart points are drawn.
@@ -33,6 +36,7 @@ impl Screen {
             zoom: None,
             help: false,
             help_scroll: 0,
+            help_room: u16::MAX,
             theme,
             marker,
             log_scale: false,
@@ -60,7 +64,7 @@ impl Screen {
                 self.help = !self.help;
                 self.help_scroll = 0;
             }
-            Msg::ScrollHelp(rows) => self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(80),
+            Msg::ScrollHelp(rows) => self.scroll_help(rows),
             Msg::Theme => {
                 self.theme = match self.theme {
                     ThemeKind::Dark => ThemeKind::Light,
@@ -77,5 +81,17 @@ impl Screen {
             _ => return false,
         }
         true
+    }
+
+    /// Scrolls the help by `rows`, no further than its end.
+    pub fn scroll_help(&mut self, rows: i16) {
+        self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(self.help_room);
+    }
+
+    /// Notes how far the help can scroll in the terminal as drawn: a
+    /// larger terminal pulls the help back to its end.
+    pub fn set_help_room(&mut self, rows: u16) {
+        self.help_room = rows;
+        self.help_scroll = self.help_scroll.min(rows);
     }
 }

@@ -410,7 +410,8 @@ fn run_loop(
         last = now;
         let frame_start = Instant::now();
         if app.take_dirty() {
-            terminal.draw(|f| draw(app, f)).map_err(io)?;
+            let area = terminal.draw(|f| draw(app, f)).map_err(io)?.area;
+            app.screen.set_help_room(view::help_room(HELP, area));
         }
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
         if event::poll(wait).map_err(io)? {
@@ -487,7 +488,8 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(&ctx, frame, status);
-    draw_hints(&ctx, frame, hints);
+    let one_chart = app.model.is_none() && app.screen.zoom.is_none() && view::one_chart_at_a_time(body);
+    draw_hints(&ctx, frame, hints, one_chart);
     if app.model.is_some() {
         draw_compare(&ctx, frame, body);
     } else {
@@ -564,11 +566,13 @@ fn short_source(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
 }
 
-fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+/// The hint bar; the chart keys first when `one_chart` shows at a time.
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let normal = ctx.app.mode() == Mode::Normal;
     let sections = keys::trace_sections(ctx.app.mode());
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
-    view::draw_key_bar(&ctx.theme, frame, area, hints);
+    let hints = view::chart_keys_first(hints, one_chart && normal);
+    view::draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &keys::bar_keys(sections));
 }
 
 /// Something a body area holds.
@@ -593,7 +597,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let [c5, tasks] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(bottom);
         draw_chart(ctx, 5, frame, c5);
         draw_tasks(ctx, frame, tasks);
-    } else if area.width >= 80 && area.height >= 22 {
+    } else if !view::one_chart_at_a_time(area) {
         let [strip, rest] = strip_split(ctx, area);
         draw_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
@@ -843,8 +847,16 @@ fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         Line::from(vec![Span::styled(format!("{k:<key_w$}"), t.dim), Span::styled(v, t.text)])
     };
     let st = k.stats();
+    // A name too long for the panel keeps its end (the status line has it
+    // whole); the other lines wrap, so that no number is cut.
+    let room = area.width.saturating_sub(2) as usize;
+    let name = short_source(&k.source);
+    let name = match name.chars().count() {
+        n if n > room && room > 1 => format!("…{}", name.chars().skip(n + 1 - room).collect::<String>()),
+        _ => name.to_string(),
+    };
     let mut lines = vec![
-        Line::styled(short_source(&k.source).to_string(), t.accent),
+        Line::styled(name, t.accent),
         Line::styled(k.release(), t.text),
         Line::styled(format!("{} lines, {} events, {} skipped", st.lines, st.total_events(), st.skipped()), t.dim),
         Line::raw(""),
@@ -860,7 +872,7 @@ fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         lines.push(Line::styled(format!("{mark}{}", k.bdi_label(i)), style));
     }
     let block = Block::default().borders(Borders::ALL).border_style(t.border).title(Span::styled(" trace ", t.title));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), area);
 }
 
 fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {

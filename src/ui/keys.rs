@@ -236,6 +236,17 @@ pub fn trace_message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     lookup(key, trace_sections(mode))
 }
 
+/// The keys the hint bar always names at its right, `? help` and
+/// `q quit`, those of them that do that in `sections`.
+pub fn bar_keys(sections: &[Section]) -> Vec<(&'static str, &'static str)> {
+    let plain = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    [('?', Msg::Help, ("?", "help")), ('q', Msg::Quit, ("q", "quit"))]
+        .into_iter()
+        .filter(|&(c, msg, _)| lookup(plain(c), sections) == Some(msg))
+        .map(|(_, _, shown)| shown)
+        .collect()
+}
+
 /// The first binding of `key` in `sections`.
 fn lookup(key: KeyEvent, sections: &[Section]) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
@@ -348,6 +359,14 @@ mod tests {
         assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::ScrollTasks(TASK_PAGE)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
         assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
+    }
+
+    #[test]
+    fn the_bar_names_help_and_quit_only_where_they_work() {
+        assert_eq!(bar_keys(sections(Mode::Normal)), vec![("?", "help"), ("q", "quit")]);
+        assert_eq!(bar_keys(sections(Mode::Picker)), vec![("?", "help"), ("q", "quit")]);
+        assert_eq!(bar_keys(sections(Mode::Typing)), vec![], "q and ? type nothing and do nothing");
+        assert_eq!(bar_keys(trace_sections(Mode::Normal)), vec![("?", "help"), ("q", "quit")]);
     }
 
     #[test]

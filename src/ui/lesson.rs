@@ -191,51 +191,100 @@ fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme) -> Vec<Line<'static>> {
     lines
 }
 
+/// The lesson pane at `area`: its frame, the step's text and where it
+/// goes, and below it the checks, questions and what to do next.
+struct Pane {
+    block: Block<'static>,
+    text: Vec<Line<'static>>,
+    text_area: Rect,
+    bottom: Vec<Line<'static>>,
+    bottom_area: Rect,
+}
+
+impl Pane {
+    fn new(app: &App, mode: &LessonMode, t: &Theme, area: Rect) -> Pane {
+        let run = mode.run();
+        let steps = run.lesson.steps.len();
+        let step = format!(" step {}/{steps} ", run.step + 1);
+        // The title gives way to the step, cut with an ellipsis.
+        let room = (area.width as usize).saturating_sub(step.chars().count() + 3);
+        let mut title = format!(" lesson {} · {} ", run.lesson.id, run.lesson.title);
+        if title.chars().count() > room {
+            title = title.chars().take(room.saturating_sub(2)).chain("… ".chars()).collect();
+        }
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(t.accent)
+            .title(Span::styled(title, t.title))
+            .title_top(Line::styled(step, t.accent).right_aligned());
+        let inner = block.inner(area);
+        let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t);
+        bottom.extend(question_lines(mode, t));
+        bottom.push(next_line(mode, t));
+        // The text keeps at least half the pane (two thirds in a small one).
+        let room = if inner.height < 12 { (inner.height / 3).max(2) } else { (inner.height / 2).max(4) };
+        let bottom_rows = wrapped_rows(&bottom, inner.width).min(room);
+        let roomy = inner.height >= 16;
+        let text = text_lines(mode, roomy, t);
+        let [text_area, _, bottom_area] = Layout::vertical([
+            Constraint::Min(0),
+            Constraint::Length(u16::from(roomy)),
+            Constraint::Length(bottom_rows),
+        ])
+        .areas(inner);
+        Pane { block, text, text_area, bottom, bottom_area }
+    }
+}
+
 /// Draws the lesson pane: the step's text above, its checks, questions
 /// and readings below.
 pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     let Some(mode) = app.lesson() else { return };
-    let run = mode.run();
-    let steps = run.lesson.steps.len();
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.accent)
-        .title(Span::styled(format!(" lesson {} · {} ", run.lesson.id, run.lesson.title), t.title))
-        .title_top(Line::styled(format!(" step {}/{steps} ", run.step + 1), t.accent).right_aligned());
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-
-    let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t);
-    bottom.extend(question_lines(mode, t));
-    bottom.push(next_line(mode, t));
-    // The text keeps at least half the pane (two thirds in a small one).
-    let room = if inner.height < 12 { (inner.height / 3).max(2) } else { (inner.height / 2).max(4) };
-    let bottom_rows = wrapped_rows(&bottom, inner.width).min(room);
-
-    let roomy = inner.height >= 16;
-    let top = text_lines(mode, roomy, t);
-    let [text_area, _, checks_area] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(u16::from(roomy)), Constraint::Length(bottom_rows)])
-            .areas(inner);
-    draw_scrolled(top, mode.scroll(), t, frame, text_area);
-    frame.render_widget(Paragraph::new(bottom).wrap(Wrap { trim: false }), checks_area);
+    let pane = Pane::new(app, mode, t, area);
+    frame.render_widget(pane.block, area);
+    draw_scrolled(pane.text, mode.scroll(), t, frame, pane.text_area);
+    frame.render_widget(Paragraph::new(pane.bottom).wrap(Wrap { trim: false }), pane.bottom_area);
 }
 
-/// Draws `lines` wrapped in `area`, scrolled by `scroll` rows, with a
-/// "more" mark when they do not fit.
+/// The most rows the open step's text can scroll by in a pane at `area`:
+/// until its last line is at the bottom.
+pub fn text_room(app: &App, t: &Theme, area: Rect) -> u16 {
+    let Some(mode) = app.lesson() else { return 0 };
+    let pane = Pane::new(app, mode, t, area);
+    Scrolled::new(&pane.text, pane.text_area).most
+}
+
+/// Where scrolled lines go: the rows they show in, the most they scroll
+/// by, and the row of the "more" mark when they do not fit.
+struct Scrolled {
+    area: Rect,
+    most: u16,
+    more: Option<Rect>,
+}
+
+impl Scrolled {
+    fn new(lines: &[Line], area: Rect) -> Scrolled {
+        // Counted as drawn: trimmed.
+        let rows = Paragraph::new(lines.to_vec()).wrap(Wrap { trim: true }).line_count(area.width.max(1));
+        let rows = u16::try_from(rows).unwrap_or(u16::MAX);
+        let (area, more) = if rows > area.height && area.height > 1 {
+            let [text, more] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+            (text, Some(more))
+        } else {
+            (area, None)
+        };
+        Scrolled { area, most: rows.saturating_sub(area.height), more }
+    }
+}
+
+/// Draws `lines` wrapped in `area`, scrolled by `scroll` rows (no further
+/// than their end), with a "more" mark when they do not fit.
 fn draw_scrolled(lines: Vec<Line>, scroll: u16, t: &Theme, frame: &mut Frame, area: Rect) {
-    let rows = wrapped_rows(&lines, area.width);
-    let (area, more) = if rows > area.height && area.height > 1 {
-        let [text, more] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
-        (text, Some(more))
-    } else {
-        (area, None)
-    };
-    let max_scroll = rows.saturating_sub(area.height);
-    let scroll = scroll.min(max_scroll);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)), area);
-    if let Some(more) = more {
-        let text = match (scroll > 0, scroll < max_scroll) {
+    let at = Scrolled::new(&lines, area);
+    let scroll = scroll.min(at.most);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)), at.area);
+    if let Some(more) = at.more {
+        let text = match (scroll > 0, scroll < at.most) {
             (false, _) => "▼ more: PgDn",
             (true, true) => "▲ PgUp · ▼ PgDn",
             (true, false) => "▲ PgUp",
@@ -278,7 +327,12 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
             let mark = if i == picker.selected { "▶" } else { " " };
             let style = if i == picker.selected { t.accent.add_modifier(Modifier::BOLD) } else { t.text };
             let title_width = (inner.width as usize).saturating_sub(18).max(8);
-            let title: String = l.title.chars().take(title_width).collect();
+            // A title cut short says so.
+            let title: String = if l.title.chars().count() > title_width {
+                l.title.chars().take(title_width - 1).chain(['…']).collect()
+            } else {
+                l.title.clone()
+            };
             Line::from(vec![
                 Span::styled(format!("{mark} {}  {title:<title_width$}", l.id), style),
                 Span::styled(format!(" {state}"), t.dim),

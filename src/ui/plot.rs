@@ -292,12 +292,17 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         return;
     }
     let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
-    if rows_left < x_label_rows + 2 {
-        return;
+    let rest = Rect { y: top, height: rows_left, ..inner };
+    let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
+    if plot_rows == 0 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
+        // Said rather than left blank.
+        let text = Line::styled(NO_ROOM, t.dim);
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rest);
     }
-    let plot_rows = rows_left - x_label_rows - 1;
-    draw_axes_and_plot(frame.buffer_mut(), Rect { y: top, height: rows_left, ..inner }, plot_rows, data, look);
 }
+
+/// What a chart too small for its plot says instead.
+pub const NO_ROOM: &str = "no room to plot: a larger window shows this chart";
 
 /// The y axis a chart is drawn on: its ticks, the range they span (on a
 /// log axis, in powers of ten) and the tick step.
@@ -373,8 +378,9 @@ impl Geometry<'_> {
 }
 
 /// Axes, curves, marks and line values in `area` (no frame), the plot
-/// taking `plot_rows` rows at its top.
-fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &ChartData, look: &Look) {
+/// taking `plot_rows` rows at its top; false, with nothing drawn, when
+/// the plot would be too narrow.
+fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &ChartData, look: &Look) -> bool {
     let y = YAxis::new(data, plot_rows);
     let labels = y.labels();
     // Wide enough for the ticks, the unit, and the names of two x axes.
@@ -387,7 +393,7 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
     let right_w = end_values.iter().map(|(_, text, _)| text.chars().count() as u16 + 1).max().unwrap_or(0);
     let plot_w = area.width.saturating_sub(label_w + 1 + right_w);
     if plot_w < 4 {
-        return;
+        return false;
     }
     let plot = Rect { x: area.x + label_w + 1, y: area.y, width: plot_w, height: plot_rows };
     let g = Geometry { plot, rows: Rows::new(y.range, plot_rows, look.marker), y, data };
@@ -408,6 +414,7 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
         }
     }
     draw_end_values(buf, &g, end_values);
+    true
 }
 
 /// The y axis: its line, the tick labels (right-aligned to `label_end`)
@@ -494,11 +501,12 @@ fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Sty
 }
 
 /// The values written at the right ends of labelled lines: (value, text,
-/// style); lines ending on the same value share one.
+/// style); lines ending on the same value share one, and a line whose
+/// value is not known yet has none (the title says so).
 fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
     let mut out: Vec<(f64, String, Style)> = Vec::new();
     for (i, s) in data.series.iter().enumerate().rev() {
-        let Some(&(_, v)) = s.points.last().filter(|_| s.end_label) else { continue };
+        let Some(&(_, v)) = s.points.last().filter(|&&(_, v)| s.end_label && v.is_finite()) else { continue };
         let value = show(v);
         if out.iter().any(|(_, text, _)| text.ends_with(&value)) {
             continue;

@@ -90,7 +90,8 @@ pub fn draw(app: &App, frame: &mut Frame) {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(&ctx, frame, status);
-    draw_hints(&ctx, frame, hints);
+    let one_chart = app.lesson().is_none() && app.sides().len() == 1 && app.zoom().is_none();
+    draw_hints(&ctx, frame, hints, one_chart && one_chart_at_a_time(body));
     match app.lesson() {
         Some(mode) => draw_lesson_body(&ctx, mode.step().views(), frame, body),
         None => draw_body(&ctx, frame, body),
@@ -101,6 +102,20 @@ pub fn draw(app: &App, frame: &mut Frame) {
     if app.help_open() {
         draw_help(&ctx, frame, area);
     }
+}
+
+/// How far the help and the lesson step's text can scroll when `app` is
+/// drawn on a screen of `area`; the loop tells the app after each frame.
+pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
+    let help = help_room(super::keys::HELP, area);
+    let text = if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        0
+    } else {
+        let [_, body, _] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
+        super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(body).1)
+    };
+    crate::app::ScrollRoom { help, text }
 }
 
 /// The ratatui marker for a chart marker.
@@ -187,9 +202,29 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(fit_segments(&segments, area.width as usize)).style(style), area);
 }
 
-/// The hint bar: `? help` and `q quit` always, at the right; the key
-/// table's hints for the mode, as many as fit, at the left.
-fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+/// A body of `body`'s size shows one chart at a time (1-5 switch).
+pub(crate) fn one_chart_at_a_time(body: Rect) -> bool {
+    body.width < 80 || body.height < 22
+}
+
+/// `hints` with the chart keys first when `charts_first`: where one chart
+/// shows at a time they are the way to the other four.
+pub(crate) fn chart_keys_first<'a>(
+    hints: impl Iterator<Item = (&'a str, &'a str)>,
+    charts_first: bool,
+) -> Vec<(&'a str, &'a str)> {
+    let (mut first, rest): (Vec<_>, Vec<_>) = hints.partition(|&(key, _)| charts_first && key == "1-5");
+    for hint in &mut first {
+        hint.1 = "chart";
+    }
+    first.extend(rest);
+    first
+}
+
+/// The hint bar: `? help` and `q quit` at the right where they work; the
+/// key table's hints for the mode, as many as fit, at the left (the chart
+/// keys first when `one_chart` shows at a time).
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let sections: &[super::keys::Section] = match ctx.app.mode() {
         Mode::Typing => &[super::keys::TYPING],
         Mode::Help => &[super::keys::HELP_KEYS],
@@ -200,19 +235,20 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     };
     let normal = ctx.app.mode() == Mode::Normal;
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
-    draw_key_bar(&ctx.theme, frame, area, hints);
+    let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
+    draw_key_bar(&ctx.theme, frame, area, chart_keys_first(hints, one_chart && normal).into_iter(), &fixed);
 }
 
-/// A hint bar: `? help` and `q quit` at the right; at the left, as many
-/// of `hints` (key, what it does) as fit, each cut to its first clause.
-/// Keys with nothing to say are left out.
+/// A hint bar: `fixed` (`? help`, `q quit` where they work) at the right;
+/// at the left, as many of `hints` (key, what it does) as fit, each cut
+/// to its first clause. Keys with nothing to say are left out.
 pub(super) fn draw_key_bar<'a>(
     t: &Theme,
     frame: &mut Frame,
     area: Rect,
     hints: impl Iterator<Item = (&'a str, &'a str)>,
+    fixed: &[(&str, &str)],
 ) {
-    let fixed = [("?", "help"), ("q", "quit")];
     let fixed_w: usize = fixed.iter().map(|(k, w)| k.len() + w.len() + 2).sum::<usize>() + 1;
     let room = (area.width as usize).saturating_sub(fixed_w);
     let (mut spans, mut used) = (Vec::new(), 0);
@@ -231,7 +267,7 @@ pub(super) fn draw_key_bar<'a>(
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     let mut right = Vec::new();
-    for (k, what) in fixed {
+    for &(k, what) in fixed {
         right.push(Span::styled(format!(" {k}"), t.accent));
         right.push(Span::styled(format!(" {what}"), t.dim));
     }
@@ -254,7 +290,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         draw_panels(ctx, &panels, frame, rest);
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(ctx, frame, area);
-    } else if area.width >= 80 && area.height >= 22 {
+    } else if !one_chart_at_a_time(area) {
         let [strip, rest] = strip_split(ctx, if area.height >= 34 { 4 } else { 2 }, area);
         draw_params_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
@@ -306,11 +342,10 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
     panels
 }
 
-/// A lesson: the pane beside (or above) the charts, with the parameter
-/// strip over the charts.
-fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
-    let app = ctx.app;
-    let (charts, pane) = if body.width >= 120 {
+/// A lesson's body split: the charts' area and the lesson pane's, beside
+/// them in a wide terminal, above them in a narrow one.
+fn lesson_split(body: Rect) -> (Rect, Rect) {
+    if body.width >= 120 {
         let pane = (body.width * 3 / 10).clamp(40, 56);
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (charts, pane)
@@ -323,7 +358,14 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
         };
         let [pane, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
         (charts, pane)
-    };
+    }
+}
+
+/// A lesson: the pane beside (or above) the charts, with the parameter
+/// strip over the charts.
+fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
+    let app = ctx.app;
+    let (charts, pane) = lesson_split(body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
     let [strip, rest] = strip_split(ctx, (charts.height / 6).max(2), charts);
     draw_params_strip(ctx, frame, strip);
@@ -498,10 +540,10 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
         (8, format!("longest call {longest:.0} ms")),
-        (6, format!("thresh {:.0} MiB", last.map_or(0.0, |s| mib(s.thresh)))),
+        (6, format!("thresh {} MiB", show(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if src.kernel.position() != Has::No {
-        items.push((5, format!("setpoint {:.0} MiB", last.map_or(0.0, |s| mib(s.setpoint)))));
+        items.push((5, format!("setpoint {} MiB", show(last.map_or(0.0, |s| mib(s.setpoint))))));
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
@@ -563,7 +605,8 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let w = &side.world;
     let vm = w.vm();
     let tun = vm.tunables;
-    let mb = |p: u64| format!("{:.0} MiB", mib(p));
+    let mb = |p: u64| format!("{} MiB", show(mib(p)));
+    let bytes = |b: u64| format!("{} MiB", show(b as f64 / (1u64 << 20) as f64));
     let s = w.samples().back();
     let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| mb(f(s)));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
@@ -576,12 +619,12 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     global.push(kv("thresh", at(&|s| s.thresh)));
     global.push(kv("dirtyable", mb(vm.dirtyable())));
     global.push(if tun.dirty_bytes > 0 {
-        kv("dirty_bytes", format!("{} MiB", tun.dirty_bytes >> 20))
+        kv("dirty_bytes", bytes(tun.dirty_bytes))
     } else {
         kv("dirty_ratio", format!("{}%", tun.dirty_ratio))
     });
     global.push(if tun.dirty_background_bytes > 0 {
-        kv("dirty_background_bytes", format!("{} MiB", tun.dirty_background_bytes >> 20))
+        kv("dirty_background_bytes", bytes(tun.dirty_background_bytes))
     } else {
         kv("dirty_background_ratio", format!("{}%", tun.dirty_background_ratio))
     });
@@ -830,30 +873,55 @@ fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), frame, area);
 }
 
-/// The help over `area`: the keys of `sections` and every chart's legend,
-/// scrolled by `scroll` rows.
-pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
-    let r = help_area(area);
-    let block = Block::default()
+/// The help's frame over a screen of `area`.
+fn help_block(t: &Theme) -> Block<'static> {
+    Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent)
         .title(Span::styled(" help: keys and legends ", t.title))
         .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", t.dim))
-        .style(Style::default());
-    let inner = block.inner(r);
-    frame.render_widget(Clear, r);
-    frame.render_widget(block, r);
-    let two_columns = inner.width >= 150;
+        .style(Style::default())
+}
+
+/// The help's columns inside its frame at `inner`: the keys of
+/// `sections` and every chart's legend side by side where they fit, else
+/// one after the other; each with the rows it takes wrapped.
+fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Vec<(Paragraph<'static>, Rect)> {
     let (keys, legend) = help_lines(t, sections);
     let wrap = Wrap { trim: false };
-    if two_columns {
+    if inner.width >= 150 {
         let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);
-        frame.render_widget(Paragraph::new(keys).wrap(wrap).scroll((scroll, 0)), left);
-        frame.render_widget(Paragraph::new(legend).wrap(wrap).scroll((scroll, 0)), right);
+        vec![(Paragraph::new(keys).wrap(wrap), left), (Paragraph::new(legend).wrap(wrap), right)]
     } else {
         let mut all = keys;
         all.push(Line::raw(""));
         all.extend(legend);
-        frame.render_widget(Paragraph::new(all).wrap(wrap).scroll((scroll, 0)), inner);
+        vec![(Paragraph::new(all).wrap(wrap), inner)]
+    }
+}
+
+/// The most rows the help of `sections` can scroll by on a screen of
+/// `area`: until its last line is at the bottom.
+pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
+    let t = Theme::new(crate::app::ThemeKind::Mono);
+    let inner = help_block(&t).inner(help_area(area));
+    help_columns(&t, sections, inner)
+        .iter()
+        .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The help over `area`: the keys of `sections` and every chart's legend,
+/// scrolled by `scroll` rows (no further than its end).
+pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
+    let r = help_area(area);
+    let block = help_block(t);
+    let inner = block.inner(r);
+    frame.render_widget(Clear, r);
+    frame.render_widget(block, r);
+    let scroll = scroll.min(help_room(sections, area));
+    for (para, at) in help_columns(t, sections, inner) {
+        frame.render_widget(para.scroll((scroll, 0)), at);
     }
 }

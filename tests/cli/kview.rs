@@ -74,6 +74,7 @@ fn the_playhead_seeks_on_the_traces_clock() {
 fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() {
     let s = screen(&fixture(SHIPPED), &["--size", "60x18"]);
     assert!(s.contains("1 global dirty") && !s.contains("4 rates"), "{s}");
+    assert!(s.lines().last().is_some_and(|l| l.starts_with(" 1-5 chart ")), "the way to the others:\n{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "4"]);
     assert!(s.contains("4 rates") && !s.contains("1 global dirty"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
@@ -84,6 +85,38 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     assert!(s.contains("terminal too small"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
     assert!(s.contains("seek 5 s back / forward on the trace's clock"), "{s}");
+}
+
+#[test]
+fn the_trace_panel_cuts_no_line() {
+    // The panel is 34 columns wide at 160x48: its lines wrap, and the
+    // file's name keeps its end.
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48"]);
+    let panel: Vec<&str> = s
+        .lines()
+        .filter_map(|l| l.strip_suffix('│'))
+        .filter_map(|l| l.rsplit('│').next())
+        .map(str::trim_end)
+        .take_while(|l| !l.starts_with("dirty "))
+        .collect();
+    let text = panel.join(" ");
+    for whole in ["6.15 or later (wb_setpoint, wb_dirty)", "12122 lines, 12110 events, 0 skipped"] {
+        assert!(text.contains(whole), "{whole:?} in the panel:\n{}", panel.join("\n"));
+    }
+    assert!(panel.iter().any(|l| l.starts_with('…') && l.ends_with("-4dd-dirty_bytes-400M.txt")), "{panel:?}");
+}
+
+#[test]
+fn a_rate_not_yet_known_leaves_chart_4_its_width() {
+    // At 0.5 s no bdi_dirty_ratelimit has given write_bw: the title says
+    // "write_bw not yet known", and write_bw/N has no value to write at
+    // its end. Chart 4 (the right half at 80x24) keeps a plot about as
+    // wide as chart 3's beside it.
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--at", "0.5s"]);
+    assert!(!s.contains("nothing to measure"), "{s}");
+    let axis = s.lines().find(|l| l.contains("MiB/s└")).unwrap_or_else(|| panic!("chart 4's x axis:\n{s}"));
+    let width = axis.split("MiB/s└").nth(1).expect("after the corner").chars().take_while(|&c| c != '│').count();
+    assert!(width >= 25, "chart 4's x axis is {width} columns wide:\n{s}");
 }
 
 #[test]

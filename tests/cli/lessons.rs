@@ -250,3 +250,32 @@ fn a_bad_check_or_bdi_is_located_where_it_is_written() {
         assert!(err.starts_with(&format!("lessons/x.ron:{want}")), "{err}");
     }
 }
+
+#[test]
+fn the_steps_text_scrolls_to_its_end_and_back_at_once() {
+    let lesson = Lesson::resolve("14").expect("shipped");
+    let mut app = App::for_lesson(lesson, 1, Progress::default(), &mono()).expect("opens");
+    let area = ratatui::layout::Rect::new(0, 0, 60, 18);
+    app.set_scroll_room(dirtyviz::ui::view::scroll_room(&app, area));
+    for _ in 0..70 {
+        app.update(Msg::Lesson(LessonMsg::Scroll(false)));
+    }
+    let end = screen(&app, 60, 18);
+    assert!(end.contains("▲ PgUp") && !end.contains("▼ PgDn"), "at the end:\n{end}");
+    // One PgUp moves the text back, however often PgDn was pressed.
+    app.update(Msg::Lesson(LessonMsg::Scroll(true)));
+    let back = screen(&app, 60, 18);
+    assert!(back.contains("▲ PgUp · ▼ PgDn"), "one page back:\n{back}");
+}
+
+#[test]
+fn while_typing_an_answer_the_hint_bar_offers_no_key_that_types_instead() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    let bar = |app: &App| screen(app, 160, 48).lines().last().expect("a hint bar").to_string();
+    assert!(bar(&app).ends_with("? help q quit"), "{}", bar(&app));
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    let typing = bar(&app);
+    assert!(typing.contains("Enter check the answer") && typing.contains("Ctrl-C quit"), "{typing}");
+    assert!(!typing.contains(" q quit") && !typing.contains("? help"), "q and ? type nothing: {typing}");
+}

@@ -106,3 +106,57 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
         assert!(err.contains(want) && err.lines().count() == 1, "{args:?}: {err}");
     }
 }
+
+/// The value the parameter panel (the rightmost box) gives `key`.
+fn panel_value(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let cell = l.trim_end_matches('│').rsplit('│').next()?;
+        let rest = cell.strip_prefix(key)?.strip_prefix(' ')?;
+        Some(rest.trim().to_string())
+    })
+}
+
+#[test]
+fn the_parameter_panel_gives_thresholds_under_a_mib_as_the_charts_do() {
+    // 200 KiB (50 pages) and 100 KiB: every threshold under a MiB.
+    let args = ["--dirty-bytes", "200K", "--dirty-background-bytes", "100K", "--at", "5s", "--size", "160x48"];
+    let text = snapshot(&args);
+    for (key, want) in [
+        ("thresh", "0.195 MiB"),
+        ("limit", "0.195 MiB"),
+        ("bg_thresh", "0.098 MiB"),
+        ("dirty_bytes", "0.195 MiB"),
+        ("dirty_background_bytes", "0.098 MiB"),
+    ] {
+        assert_eq!(panel_value(&text, key).as_deref(), Some(want), "{key}\n{text}");
+    }
+    // Chart 1 writes the same value at the threshold line's end.
+    assert!(text.contains(" 0.195│"), "{text}");
+}
+
+#[test]
+fn the_help_paged_past_its_end_shows_its_last_lines() {
+    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 30)).collect::<Vec<_>>().join(" ");
+    for size in ["60x18", "80x24", "120x40"] {
+        let text = snapshot(&["--at", "1s", "--size", size, "--keys", &keys]);
+        assert!(text.contains("greyed: computed by this patch level"), "{size}:\n{text}");
+    }
+}
+
+#[test]
+fn a_chart_with_no_room_to_plot_says_so() {
+    // At 60x18 the lesson's text leaves chart 3 two rows.
+    let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "60x18"]);
+    assert!(text.contains("3 pos_ratio control lines"), "{text}");
+    assert!(text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+    let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "120x40"]);
+    assert!(!text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+}
+
+#[test]
+fn the_lesson_list_marks_a_title_it_cuts() {
+    let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
+    assert!(text.contains("00  Writes, dirty pages and the flusher thr…"), "{text}");
+    let text = snapshot(&["--at", "1s", "--size", "160x48", "--keys", "L"]);
+    assert!(text.contains("00  Writes, dirty pages and the flusher threads "), "{text}");
+}
