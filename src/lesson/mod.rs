@@ -217,7 +217,10 @@ pub struct Check {
     pub label: String,
     /// What is measured.
     pub metric: Metric,
-    /// Over the last this long \[s\].
+    /// Over the last this long, up to the end of the step's `run_s`, when
+    /// the check is judged \[s\]. A window only reaches back to the step's
+    /// start, so one longer than `run_s` (the default 10 s included) is
+    /// refused for a metric that reads a window.
     #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
@@ -314,6 +317,18 @@ fn locate(text: &str, field: &str, needle: &str) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     (line, col)
+}
+
+/// Line and column (1-based) of the `window_s` written in the check
+/// labelled `label`; `None` when that check leaves it at its default.
+fn locate_window(text: &str, label: &str) -> Option<(usize, usize)> {
+    let (line, col) = locate(text, "label", label);
+    let at = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + col - 1;
+    let start = text[..at].rfind("Check(").unwrap_or(at);
+    let end = text[at..].find("Check(").map_or(text.len(), |i| at + i);
+    let found = start + text[start..end].find("window_s")?;
+    let before = &text[..found];
+    Some((before.matches('\n').count() + 1, found - before.rfind('\n').map_or(0, |i| i + 1) + 1))
 }
 
 impl Lesson {
@@ -462,6 +477,21 @@ impl Lesson {
                     && lo > hi
                 {
                     return at(("label", &c.label), format!("step {n}: check `{}` has min above max", c.label));
+                }
+                // A window is cut at the step's start, and the check is
+                // judged when `run_s` is over: a longer one would measure
+                // the step's run_s alone, not what it says.
+                if c.metric.windowed() && c.window_s > step.run_s {
+                    let (place, window) = match locate_window(text, &c.label) {
+                        Some(place) => (place, "window_s"),
+                        None => (locate(text, "label", &c.label), "default window_s"),
+                    };
+                    let (l, col) = place;
+                    return Err(Error::invalid(format!(
+                        "{origin}:{l}:{col}: step {n}: check `{}`: its {window} {} s is longer than the step's \
+                         run_s {} s, and a check measures its own step only",
+                        c.label, c.window_s, step.run_s
+                    )));
                 }
             }
         }

@@ -541,7 +541,7 @@ fn kernel_trace_outputs_are_as_safe_as_runs() {
 #[test]
 fn crlf_files_read_as_their_lf_twins() {
     let dir = scratch("crlf");
-    let lesson = "// A lesson saved on Windows.\nLesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\",\n    scenario: Inline(Scenario(description: \"one\n    two\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(n: 1)])),\n    steps: [Step(title: \"a\", text: \"First paragraph.\n\n    Second.\", run_s: 1,\n        checks: [Check(label: \"some dirty\", metric: DirtyMb, min: 1)])])\n";
+    let lesson = "// A lesson saved on Windows.\nLesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\",\n    scenario: Inline(Scenario(description: \"one\n    two\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(n: 1)])),\n    steps: [Step(title: \"a\", text: \"First paragraph.\n\n    Second.\", run_s: 1,\n        checks: [Check(label: \"some dirty\", metric: DirtyMb, window_s: 1, min: 1)])])\n";
     std::fs::write(dir.join("lf.ron"), lesson).expect("write");
     std::fs::write(dir.join("crlf.ron"), lesson.replace('\n', "\r\n")).expect("write");
     let lf = run_in(&dir, &["check", "lf.ron"]);
