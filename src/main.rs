@@ -224,6 +224,7 @@ fn list_lessons() -> Result<ExitCode> {
 
 fn check_files(args: &CheckArgs) -> ExitCode {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
+    dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());
     let mut outcomes = dirtyviz::run::on_every_cpu(&sources, |s| {
         let o = check::check(s, args.seed);
@@ -231,6 +232,9 @@ fn check_files(args: &CheckArgs) -> ExitCode {
         o
     });
     drop(progress);
+    if let Err(e) = dirtyviz::interrupt::check() {
+        return fail(e);
+    }
     if args.screens {
         let lessons: Vec<(usize, Lesson)> = outcomes
             .iter()
@@ -252,6 +256,9 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             (*i, missing)
         });
         drop(progress);
+        if let Err(e) = dirtyviz::interrupt::check() {
+            return fail(e);
+        }
         for (i, result) in walked {
             let o = &mut outcomes[i];
             match result {
@@ -499,6 +506,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    dirtyviz::interrupt::catch();
     let (mut app, input) = match &args.lesson {
         Some(which) => {
             if args.world.overrides() != dirtyviz::scenario::Overrides::default() {
@@ -540,6 +548,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     app.advance_to(at);
     let (width, height) = args.size;
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
+    dirtyviz::interrupt::check()?;
     match output {
         Some(path) => snapshot::write_file(path, &text)?,
         None => {

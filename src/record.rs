@@ -546,6 +546,8 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
             break;
         }
     }
+    // The last advance may have stopped short on a Ctrl-C.
+    crate::interrupt::check()?;
     if let Some(w) = &mut out {
         w.drain(&mut app)?;
         w.finish()?;

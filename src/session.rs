@@ -11,6 +11,10 @@ use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
 
+/// How much simulated time a session runs between two looks for a
+/// Ctrl-C \[ns\].
+pub const INTERRUPT_SLICE_NS: u64 = NS_PER_SEC / 10;
+
 /// Recent pauses each world keeps for the lesson checks: about a minute
 /// of a thousand dd (24 bytes each).
 pub const PAUSE_LOG: usize = 1_000_000;
@@ -334,11 +338,21 @@ impl Session {
 
     /// Advances every side to `t` and refreshes the per-task rates.
     /// Returns true when a new sample was recorded.
+    ///
+    /// The worlds run in slices of [`INTERRUPT_SLICE_NS`], which process
+    /// the same events as one run to `t`: once a Ctrl-C was noted
+    /// ([`crate::interrupt`]) they stop short of `t`, and the command that
+    /// caught it gives up at its next [`crate::interrupt::check`].
     pub fn advance_to(&mut self, t: u64) -> bool {
         let count = |s: &Session| s.sides[0].world.samples().len() as u64 + s.sides[0].world.samples_dropped();
         let before = count(self);
         for side in &mut self.sides {
-            side.world.step_until(t);
+            while side.world.now_ns().saturating_add(INTERRUPT_SLICE_NS) < t && crate::interrupt::check().is_ok() {
+                side.world.step_until(side.world.now_ns() + INTERRUPT_SLICE_NS);
+            }
+            if crate::interrupt::check().is_ok() {
+                side.world.step_until(t);
+            }
             side.pauses.take(side.world.pause_log());
         }
         self.sim_ns = self.sim_ns.max(t);

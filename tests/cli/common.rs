@@ -34,3 +34,18 @@ pub fn ok(out: &Output) -> String {
     assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout.clone()).expect("UTF-8")
 }
+
+/// Waits until process `pid` catches SIGINT (its SigCgt mask in
+/// /proc), so that a Ctrl-C sent next is its to handle.
+pub fn wait_until_it_catches_sigint(pid: u32) {
+    for _ in 0..500 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        // Signal N is bit N - 1; SIGINT is 2.
+        if u64::from_str_radix(caught, 16).is_ok_and(|mask| mask & (1 << 1) != 0) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("process {pid} never caught SIGINT");
+}

@@ -7,7 +7,7 @@ use dirtyviz::app::{App, AppOptions, LessonMsg, Msg, ThemeKind};
 use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, SHIPPED};
 
-use super::common::{dirtyviz, tmp};
+use super::common::{dirtyviz, tmp, wait_until_it_catches_sigint};
 use super::dashboard::screen;
 
 fn mono() -> AppOptions {
@@ -314,4 +314,29 @@ fn a_check_window_longer_than_its_step_is_refused_where_it_is_written() {
     let root = lesson_file("window-ok", &fine);
     let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Ctrl-C during a long `dirtyviz check`: one line and exit 130, no
+/// verdict printed.
+#[test]
+fn ctrl_c_stops_a_check_with_one_line() {
+    let text = r#"Lesson(id: "x", title: "Long", patch: "p", summary: "s", scenario: Preset("hdd-1000dd"),
+        steps: [Step(title: "an hour", text: "b", run_s: 3600,
+                     checks: [Check(label: "dd", metric: Tasks, min: 1)])])"#;
+    let root = lesson_file("ctrl-c", text);
+    let child = dirtyviz()
+        .args(["check", "lessons/x.ron"])
+        .current_dir(&root)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    wait_until_it_catches_sigint(child.id());
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
 }

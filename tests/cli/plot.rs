@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{dirtyviz, tmp};
+use super::common::{dirtyviz, tmp, wait_until_it_catches_sigint};
 
 const FIGURES: [&str; 5] = ["1-global-dirty", "2-bdi-dirty", "3-pos-ratio", "4-rates", "5-pauses"];
 
@@ -202,21 +202,6 @@ fn plot_never_writes_over_its_input_nor_into_a_file() {
     let out = dirtyviz().args(["plot", "--duration", "1s", "--out"]).arg(&input).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a directory"));
-}
-
-/// Waits until process `pid` catches SIGINT (its SigCgt mask in
-/// /proc), so that a Ctrl-C sent next is its to handle.
-fn wait_until_it_catches_sigint(pid: u32) {
-    for _ in 0..500 {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        let caught = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
-        // Signal N is bit N - 1; SIGINT is 2.
-        if u64::from_str_radix(caught, 16).is_ok_and(|mask| mask & (1 << 1) != 0) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("process {pid} never caught SIGINT");
 }
 
 #[test]
