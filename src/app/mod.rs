@@ -18,14 +18,17 @@ pub use input::input_for;
 pub use msg::{LessonMsg, Mode, Msg};
 pub use screen::Screen;
 
-/// How far the help and a lesson step's text can scroll in a terminal
-/// \[rows\].
+/// How far the help, a lesson step's text and the task table can scroll
+/// in a terminal \[rows\].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScrollRoom {
     /// The help.
     pub help: u16,
     /// The open lesson step's text.
     pub text: u16,
+    /// The task table, until its last page fills it; `None` when it is
+    /// not on the screen.
+    pub tasks: Option<usize>,
 }
 
 use crate::error::{Error, Result};
@@ -361,11 +364,13 @@ impl App {
         self.dirty = true;
     }
 
-    /// Notes how far the help and the lesson's text can scroll in the
+    /// Notes how far the help, the lesson's text and the task table can
+    /// scroll in the
     /// terminal as last drawn (see `ui::view::scroll_room`): scrolling
     /// stops at their ends, and a larger terminal pulls them back.
     pub fn set_scroll_room(&mut self, room: ScrollRoom) {
         self.screen.set_help_room(room.help);
+        self.screen.set_task_room(room.tasks);
         if let Some(mode) = &mut self.lesson {
             mode.set_scroll_room(room.text);
         }

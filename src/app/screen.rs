@@ -27,6 +27,9 @@ pub struct Screen {
     pub tasks_focus: bool,
     /// Rows the task table is scrolled by.
     pub task_scroll: usize,
+    /// The most rows the task table can be scrolled by in the terminal
+    /// as last drawn (`usize::MAX` until it is drawn, or when it is not).
+    pub task_room: usize,
 }
 
 impl Screen {
@@ -42,6 +45,7 @@ impl Screen {
             log_scale: false,
             tasks_focus: false,
             task_scroll: 0,
+            task_room: usize::MAX,
         }
     }
 
@@ -75,7 +79,7 @@ impl Screen {
             Msg::LogScale => self.log_scale = !self.log_scale,
             Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
             Msg::ScrollTasks(rows) => {
-                let last = task_rows().saturating_sub(1);
+                let last = task_rows().saturating_sub(1).min(self.task_room);
                 self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(last);
             }
             _ => return false,
@@ -93,5 +97,13 @@ impl Screen {
     pub fn set_help_room(&mut self, rows: u16) {
         self.help_room = rows;
         self.help_scroll = self.help_scroll.min(rows);
+    }
+
+    /// Notes how far the task table can scroll as drawn (`None`: it is not
+    /// on the screen): its scroll stops at its last full page, and a
+    /// larger table pulls it back there.
+    pub fn set_task_room(&mut self, rows: Option<usize>) {
+        self.task_room = rows.unwrap_or(usize::MAX);
+        self.task_scroll = self.task_scroll.min(self.task_room);
     }
 }

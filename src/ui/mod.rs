@@ -286,15 +286,16 @@ fn run_loop(
         let frame_start = Instant::now();
         if app.take_dirty() {
             let mut draw_ms = 0.0;
-            let area = terminal
-                .draw(|f| {
-                    let start = Instant::now();
-                    view::draw(app, f);
-                    draw_ms = start.elapsed().as_secs_f64() * 1e3;
-                })?
-                .area;
+            let mut room = None;
+            terminal.draw(|f| {
+                let start = Instant::now();
+                room = Some(view::draw(app, f));
+                draw_ms = start.elapsed().as_secs_f64() * 1e3;
+            })?;
             app.set_frame_ms(draw_ms, frame_start.elapsed().as_secs_f64() * 1e3);
-            app.set_scroll_room(view::scroll_room(app, area));
+            if let Some(room) = room {
+                app.set_scroll_room(room);
+            }
         }
         // Wait for a key, or until the next frame is due.
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));

@@ -30,7 +30,11 @@ pub enum Format {
 /// The screen `app` shows in a `width` x `height` terminal.
 pub fn render(app: &App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
-    terminal.draw(|f| view::draw(app, f)).expect("drawing into memory does not fail");
+    terminal
+        .draw(|f| {
+            view::draw(app, f);
+        })
+        .expect("drawing into memory does not fail");
     terminal.backend().buffer().clone()
 }
 

@@ -62,6 +62,8 @@ struct Ctx<'a> {
     app: &'a App,
     theme: Theme,
     marker: ratatui::symbols::Marker,
+    /// How far the task tables drawn so far can scroll \[rows\].
+    task_room: std::cell::Cell<Option<usize>>,
 }
 
 impl Ctx<'_> {
@@ -79,33 +81,46 @@ enum Panel {
     Tasks,
 }
 
-/// Draws the whole screen.
-pub fn draw(app: &App, frame: &mut Frame) {
-    let ctx = Ctx { app, theme: Theme::new(app.theme()), marker: marker(app.marker()) };
+/// Draws the whole screen; returns how far its help, lesson text and
+/// task table can scroll as drawn, for [`App::set_scroll_room`].
+pub fn draw(app: &App, frame: &mut Frame) -> crate::app::ScrollRoom {
+    let ctx = Ctx {
+        app,
+        theme: Theme::new(app.theme()),
+        marker: marker(app.marker()),
+        task_room: std::cell::Cell::new(None),
+    };
     let area = frame.area();
+    draw_in(&ctx, frame, area);
+    crate::app::ScrollRoom { tasks: ctx.task_room.get(), ..scroll_room(app, area) }
+}
+
+fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        draw_too_small(&ctx, frame, area);
+        draw_too_small(ctx, frame, area);
         return;
     }
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
-    draw_status(&ctx, frame, status);
+    draw_status(ctx, frame, status);
     let one_chart = app.lesson().is_none() && app.sides().len() == 1 && app.zoom().is_none();
-    draw_hints(&ctx, frame, hints, one_chart && one_chart_at_a_time(body));
+    draw_hints(ctx, frame, hints, one_chart && one_chart_at_a_time(body));
     match app.lesson() {
-        Some(mode) => draw_lesson_body(&ctx, mode.step().views(), frame, body),
-        None => draw_body(&ctx, frame, body),
+        Some(mode) => draw_lesson_body(ctx, mode.step().views(), frame, body),
+        None => draw_body(ctx, frame, body),
     }
     if app.picker().is_some() {
         super::lesson::draw_picker(app, &ctx.theme, frame, area);
     }
     if app.help_open() {
-        draw_help(&ctx, frame, area);
+        draw_help(ctx, frame, area);
     }
 }
 
 /// How far the help and the lesson step's text can scroll when `app` is
-/// drawn on a screen of `area`; the loop tells the app after each frame.
+/// drawn on a screen of `area` (the task table's room is known once it
+/// is drawn: see [`draw`]).
 pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
     let help = help_room(super::keys::HELP, area);
     let text = if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
@@ -115,7 +130,7 @@ pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
             Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
         super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(body).1)
     };
-    crate::app::ScrollRoom { help, text }
+    crate::app::ScrollRoom { help, text, tasks: None }
 }
 
 /// The ratatui marker for a chart marker.
@@ -761,18 +776,28 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 // ---- tasks --------------------------------------------------------------------------
 
 fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
-    draw_tasks_of(&ctx.theme, side, ctx.app.task_scroll(), ctx.app.tasks_focused(), frame, area);
+    let room = draw_tasks_of(&ctx.theme, side, ctx.app.task_scroll(), ctx.app.tasks_focused(), frame, area);
+    ctx.task_room.set(Some(ctx.task_room.get().map_or(room, |r| r.max(room))));
 }
 
-/// The task table of `side`, scrolled by `scroll` rows, outlined when
-/// `focused`.
-pub(crate) fn draw_tasks_of(t: &Theme, side: &Side, scroll: usize, focused: bool, frame: &mut Frame, area: Rect) {
+/// The task table of `side`, scrolled by `scroll` rows (no further than
+/// its last full page), outlined when `focused`. Returns how far it can
+/// scroll: until its last page fills it \[rows\].
+pub(crate) fn draw_tasks_of(
+    t: &Theme,
+    side: &Side,
+    scroll: usize,
+    focused: bool,
+    frame: &mut Frame,
+    area: Rect,
+) -> usize {
     let w = &side.world;
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     // Only the rows shown are read: the count was taken with the rates.
     let live = side.task_counts.live;
     let room = area.height.saturating_sub(3) as usize;
-    let first = scroll.min(live.saturating_sub(room.max(1)));
+    let last_page = live.saturating_sub(room.max(1));
+    let first = scroll.min(last_page);
     let narrow = area.width < 46;
     let mut rows: Vec<Row> = w
         .tasks()
@@ -824,6 +849,7 @@ pub(crate) fn draw_tasks_of(t: &Theme, side: &Side, scroll: usize, focused: bool
         let inner = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
         frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
     }
+    last_page
 }
 
 // ---- help ---------------------------------------------------------------------------

@@ -262,3 +262,37 @@ fn where_one_chart_shows_at_a_time_the_hint_bar_names_the_chart_keys_first() {
     let text = screen(&a, 80, 24);
     assert!(!text.lines().last().expect("hints").contains("1-5 chart"), "four charts at 80x24:\n{text}");
 }
+
+/// Draws `app` at `width` x `height` as a terminal would, telling it how
+/// far things can scroll on that screen; returns the screen's text.
+fn drawn(app: &mut App, width: u16, height: u16) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).expect("backend");
+    let mut room = None;
+    terminal
+        .draw(|f| {
+            room = Some(view::draw(app, f));
+        })
+        .expect("draws");
+    app.set_scroll_room(room.expect("drawn"));
+    snapshot::text(terminal.backend().buffer())
+}
+
+#[test]
+fn the_task_table_scrolls_to_its_last_page_and_back_at_once() {
+    let mut a = app("hdd-100dd", None, 3);
+    a.update(Msg::FocusTasks);
+    for (w, h) in [(60, 18), (80, 24), (160, 48)] {
+        drawn(&mut a, w, h);
+        for _ in 0..150 {
+            a.update(Msg::ScrollTasks(1));
+        }
+        let end = drawn(&mut a, w, h);
+        assert!(!end.contains("more (↓"), "{w}x{h}: the last page\n{end}");
+        a.update(Msg::ScrollTasks(-1));
+        let back = drawn(&mut a, w, h);
+        assert_ne!(back, end, "{w}x{h}: one row up moves the table\n{back}");
+        for _ in 0..150 {
+            a.update(Msg::ScrollTasks(-1));
+        }
+    }
+}

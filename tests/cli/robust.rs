@@ -458,7 +458,11 @@ fn random_keys_never_break_the_dashboard() {
             if n % 8 == 0 {
                 let (w, h) = (g.range(1, 300) as u16, g.range(1, 100) as u16);
                 terminal.backend_mut().resize(w, h);
-                terminal.draw(|f| dirtyviz::ui::view::draw(&app, f)).expect("draws");
+                terminal
+                    .draw(|f| {
+                        dirtyviz::ui::view::draw(&app, f);
+                    })
+                    .expect("draws");
             }
         }
         for side in app.sides() {
