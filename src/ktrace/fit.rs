@@ -200,23 +200,55 @@ fn thresholds(
     (None, None)
 }
 
+/// A bdi with its writeback contexts (one per cgroup) taken together.
+struct Device<'a> {
+    bdi: &'a str,
+    events: u64,
+    /// Each context's median write_bw, summed \[MiB/s\].
+    write_bw_mbps: Option<f64>,
+    tasks: std::collections::BTreeSet<&'a str>,
+}
+
+/// The trace's bdis, in the order first seen, each writeback context of
+/// one added to it: the model has no cgroups, one device per bdi.
+fn devices(t: &TraceSummary) -> Vec<Device<'_>> {
+    let mut out: Vec<Device> = Vec::new();
+    for b in &t.bdis {
+        let i = match out.iter().position(|d| d.bdi == b.bdi) {
+            Some(i) => i,
+            None => {
+                let d = Device { bdi: &b.bdi, events: 0, write_bw_mbps: None, tasks: Default::default() };
+                out.push(d);
+                out.len() - 1
+            }
+        };
+        let d = &mut out[i];
+        d.events += b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit;
+        if let Some(bw) = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps) {
+            d.write_bw_mbps = Some(d.write_bw_mbps.unwrap_or(0.0) + bw);
+        }
+        d.tasks.extend(b.tasks.iter().map(|t| t.task.as_str()));
+    }
+    out
+}
+
 /// The scenario's devices and tasks, one device per bdi.
 fn devices_and_tasks(
     t: &TraceSummary,
     inf: &mut impl FnMut(&str, String, &str),
     not: &mut impl FnMut(&str, String, &str),
 ) -> (Vec<String>, Vec<String>) {
-    let mut bdis: Vec<_> = t.bdis.iter().collect();
+    let mut bdis = devices(t);
     if bdis.len() > MAX_DEVICES {
-        bdis.sort_by_key(|b| std::cmp::Reverse(b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit));
+        bdis.sort_by_key(|b| std::cmp::Reverse(b.events));
         bdis.truncate(MAX_DEVICES);
         not("bdis", format!("the {MAX_DEVICES} with most events"), "the model has at most 64 devices");
     }
     let mut devices = Vec::new();
     let mut tasks = Vec::new();
     for b in bdis {
-        let name = ron_string(&b.bdi);
-        let bw = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps).filter(|&bw| bw > 0.001);
+        let name = ron_string(b.bdi);
+        let bw = b.write_bw_mbps.filter(|&bw| bw > 0.001);
         match bw {
             Some(bw) => inf(
                 &format!("bdi {} write bandwidth", b.bdi),

@@ -294,9 +294,17 @@ impl KernelSide {
         let Some(t0) = series.t0 else { return };
         let bdis = self.collector.decoder.bdis.len();
         if bdis > self.labels.len() {
-            for name in &self.collector.decoder.bdis[self.labels.len()..] {
-                self.labels.push(if self.live { device_label(name) } else { name.clone() });
-            }
+            // A bdi's second writeback context renames its first.
+            let d = &self.collector.decoder;
+            self.labels = (0..bdis)
+                .map(|i| {
+                    let name = if self.live { device_label(&d.bdis[i]) } else { d.bdis[i].clone() };
+                    match d.shown_cgroup(i) {
+                        Some(cgroup) => format!("{name} {cgroup}"),
+                        None => name,
+                    }
+                })
+                .collect();
             self.dirtied.resize(bdis, 0.0);
             self.tasks.resize(self.collector.decoder.tasks.len(), TaskState::default());
             let pad = |s: &mut Sample| s.bdis.resize(bdis, empty_bdi());
@@ -405,9 +413,31 @@ impl KernelSide {
     }
 
     /// A bdi as the screen names it: `254:0`, live with its device name,
-    /// `254:0 (vda)`.
+    /// `254:0 (vda)`; followed by its cgroup when the bdi has several
+    /// writeback contexts (`254:0 cgroup_ino 1234`).
     pub fn bdi_label(&self, bdi: usize) -> &str {
         self.labels.get(bdi).map_or("-", String::as_str)
+    }
+
+    /// A bdi as a narrow place names it: `254:0`, and when the bdi has
+    /// several writeback contexts the last part of the cgroup's path or
+    /// its inode number: `254:0 session-2.scope`, `254:0 ino 1234`.
+    pub fn bdi_short(&self, bdi: usize) -> String {
+        let d = &self.collector.decoder;
+        let name = d.bdis.get(bdi).map_or("-", String::as_str);
+        match d.shown_cgroup(bdi) {
+            Some(cgroup) => {
+                let short = match cgroup.strip_prefix("cgroup_ino ") {
+                    Some(ino) => format!("ino {ino}"),
+                    None => {
+                        let path = cgroup.trim_start_matches("cgroup ").trim_end_matches('/');
+                        path.rsplit('/').next().filter(|p| !p.is_empty()).unwrap_or("/").to_string()
+                    }
+                };
+                format!("{name} {short}")
+            }
+            None => name.to_string(),
+        }
     }
 
     /// The kernel release its printed fields point to.
@@ -454,7 +484,7 @@ impl KernelSide {
                 TaskLine {
                     name: self.collector.decoder.tasks[id].to_string(),
                     kind: None,
-                    bdi: self.collector.decoder.bdis.get(s.bdi as usize).cloned().unwrap_or_default(),
+                    bdi: self.bdi_short(s.bdi as usize),
                     rate_pages: pages as f64 / secs,
                     pause_ms: s.pause_ms as f64,
                     nr_dirtied_pause: s.dirtied_pause,

@@ -261,7 +261,7 @@ impl Summarizer {
             .iter()
             .enumerate()
             .filter(|(_, b)| b.events.iter().sum::<u64>() > 0)
-            .map(|(i, b)| bdi_summary(&decoder.bdis[i], b, decoder))
+            .map(|(i, b)| bdi_summary(i, b, decoder))
             .collect();
         let tasks = by_name(&self.tasks, decoder)
             .into_iter()
@@ -420,7 +420,7 @@ fn extent_mb(x: &Extent) -> Range {
     Range { first: m(x.first), min: m(x.min), max: m(x.max) }
 }
 
-fn bdi_summary(name: &str, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
+fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
     let med_mibps = |d: &Dist| d.median().map(mibps);
     let med_mib = |d: &Dist| d.median().map(mib);
     let bdp = (b.events[0] > 0).then(|| BdpSummary {
@@ -442,7 +442,8 @@ fn bdi_summary(name: &str, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
         balanced_dirty_ratelimit_mbps: med_mibps(&b.balanced),
     });
     BdiTraceSummary {
-        bdi: name.to_string(),
+        bdi: decoder.bdis[i].clone(),
+        cgroup: decoder.shown_cgroup(i).map(str::to_string),
         events: EventCounts {
             balance_dirty_pages: b.events[0],
             bdi_dirty_ratelimit: b.events[1],
@@ -636,6 +637,10 @@ pub struct TaskCount {
 pub struct BdiTraceSummary {
     /// Its name: the device number, `8:0`.
     pub bdi: String,
+    /// The cgroup of this writeback context, when the bdi has more than
+    /// one: `cgroup /user.slice/…` (4.3 to 5.7) or `cgroup_ino 1234`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cgroup: Option<String>,
     pub events: EventCounts,
     pub span: Span,
     /// Null when the trace has none of its balance_dirty_pages events.
@@ -860,10 +865,14 @@ impl TraceSummary {
             );
         }
         for b in &self.bdis {
+            let name = match &b.cgroup {
+                Some(cgroup) => format!("{} {cgroup}", b.bdi),
+                None => b.bdi.clone(),
+            };
             let _ = writeln!(
                 s,
                 "bdi {:<7} {} balance_dirty_pages, {} bdi_dirty_ratelimit over {:.1} s",
-                b.bdi, b.events.balance_dirty_pages, b.events.bdi_dirty_ratelimit, b.span.duration_s
+                name, b.events.balance_dirty_pages, b.events.bdi_dirty_ratelimit, b.span.duration_s
             );
             if let Some(r) = &b.bdi_dirty_ratelimit {
                 let _ = writeln!(

@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-use crate::common::{dirtyviz, tmp};
+use crate::common::{dirtyviz, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -54,6 +54,23 @@ fn the_shipped_trace_fills_the_five_charts_the_info_panel_and_the_task_table() {
     // What no tracepoint prints is not drawn as zero.
     assert!(!s.contains("max_pause") && !s.contains("% of dirtyable"), "{s}");
     assert!(!s.contains("not in this trace"), "every event is there:\n{s}");
+}
+
+#[test]
+fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
+    // dd-1294 and dd-1295 moved to a second cgroup at half the dirty_ratelimit.
+    let path = two_cgroups().display().to_string();
+    let first = screen(&path, &["--size", "160x48"]);
+    assert!(first.contains("│ bdi 254:0 cgroup_ino 1 │"), "{first}");
+    assert!(first.contains("4 rates (254:0 cgroup_ino 1)  rate 100 vs"), "{first}");
+    let second = screen(&path, &["--size", "160x48", "--keys", "b"]);
+    assert!(second.contains("│ bdi 254:0 cgroup_ino 2345 │"), "{second}");
+    assert!(second.contains("rate 50.0 vs"), "its own controller's dirty_ratelimit:\n{second}");
+    assert!(second.contains("5 pauses (254:0 cgroup_ino 2345)"), "{second}");
+    let row = second.lines().find(|l| l.contains("│dd-1295 ")).expect("dd-1295's row");
+    assert!(row.contains("254:0 ino 2345"), "{row}");
+    let back = screen(&path, &["--size", "160x48", "--keys", "b b"]);
+    assert!(back.contains("│ bdi 254:0 cgroup_ino 1 │"), "two contexts, then the first again:\n{back}");
 }
 
 #[test]
