@@ -176,9 +176,12 @@ fn thresholds(
 ) -> (Option<u64>, Option<u64>) {
     let g = t.global.as_ref();
     if let Some((th, bg)) = g.and_then(|g| g.thresh_pages.zip(g.bg_thresh_pages)) {
-        let (th, bg) = (th as u64, bg as u64);
-        inf("thresh", format!("{th} pages"), "global_dirty_state thresh= (the most frequent value)");
-        inf("bg_thresh", format!("{bg} pages"), "global_dirty_state bg_thresh=");
+        // The model's pages are 4 KiB.
+        let k = t.kernel.page_kb.unwrap_or(4) / 4;
+        let (th, bg) = (th as u64 * k, bg as u64 * k);
+        let of = if k > 1 { format!(" in {} KiB pages", t.kernel.page_kb.unwrap_or(4)) } else { String::new() };
+        inf("thresh", format!("{th} pages"), &format!("global_dirty_state thresh={of} (the most frequent value)"));
+        inf("bg_thresh", format!("{bg} pages"), &format!("global_dirty_state bg_thresh={of}"));
         return (Some(th), Some(bg));
     }
     let bdp = t.bdis.iter().find_map(|b| b.balance_dirty_pages.as_ref());
@@ -297,7 +300,8 @@ fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
     };
     let g = t.global.as_ref();
     let pages = |mb: f64| (mb * 256.0).round();
-    let pg = |v: Option<i64>| v.map(|p| p as f64);
+    // In the model's 4 KiB pages.
+    let pg = |v: Option<i64>| v.map(|p| (p * (t.kernel.page_kb.unwrap_or(4) / 4) as i64) as f64);
     row("thresh".into(), "pages", g.and_then(|g| pg(g.thresh_pages)), Some(pages(m.global.thresh_mb)));
     row("bg_thresh".into(), "pages", g.and_then(|g| pg(g.bg_thresh_pages)), Some(pages(m.global.bg_thresh_mb)));
     row("limit".into(), "pages", g.and_then(|g| pg(g.limit_pages)), Some(pages(m.global.limit_mb)));

@@ -23,7 +23,7 @@
 use std::collections::VecDeque;
 
 use super::event::EventKind;
-use super::series::{BIN_S, Row};
+use super::series::{BIN_S, GlobalRow, Row};
 use super::summary::TraceSummary;
 use super::{Collector, Error, read_into};
 use crate::pauses::PauseBins;
@@ -171,7 +171,8 @@ pub struct TaskLine {
     pub kind: Option<&'static str>,
     /// The bdi it last wrote to.
     pub bdi: String,
-    /// Pages it dirtied per second over the last second \[pages/s\].
+    /// Pages it dirtied per second over the last second, in 4 KiB pages
+    /// whatever the kernel's page size \[pages/s\].
     pub rate_pages: f64,
     /// Its last pause \[ms\].
     pub pause_ms: f64,
@@ -204,6 +205,9 @@ pub struct KernelSide {
     live: bool,
     /// Each bdi as the screen names it.
     labels: Vec<String>,
+    /// The trace's pages in the screen's 4 KiB pages: 16 for a kernel of
+    /// 64 KiB pages, 1 until the page size is told.
+    page_factor: u64,
     /// Every row so far, as samples.
     all: Vec<Sample>,
     rows_done: usize,
@@ -232,6 +236,7 @@ impl KernelSide {
             collector,
             live,
             labels: Vec::new(),
+            page_factor: 1,
             all: Vec::new(),
             rows_done: 0,
             passes: Vec::new(),
@@ -313,12 +318,27 @@ impl KernelSide {
             self.bins = PauseBins::new(bdis);
             self.bins.take(&self.pause_log);
         }
+        let factor = (self.collector.page_kb().unwrap_or(4) / 4).max(1);
+        let rescaled = factor != self.page_factor;
+        if rescaled {
+            // Told the page size only now (live): every row again in it.
+            self.page_factor = factor;
+            self.all.clear();
+            self.rows_done = 0;
+            self.dirtied.iter_mut().for_each(|d| *d = 0.0);
+        }
         let ns = |t_s: f64| ((t_s - t0).max(0.0) * 1e9).round() as u64;
         for row in &series.rows[self.rows_done..] {
-            let s = sample_of(row, ns(row.t_s), bdis, &mut self.dirtied, &mut self.coverage);
+            let s = sample_of(row, ns(row.t_s), bdis, factor, &mut self.dirtied, &mut self.coverage);
             self.all.push(s);
         }
         self.rows_done = series.rows.len();
+        if rescaled {
+            self.samples.clear();
+            while let Some(s) = self.all.get(self.samples.len()).filter(|s| s.t_ns <= self.at_ns) {
+                self.samples.push_back(s.clone());
+            }
+        }
         for p in &series.pauses[self.passes.len()..] {
             let last = self.records.last().map_or(0, |r| r.t_ns);
             let t_ns = ns(p.t_s).max(last);
@@ -485,7 +505,7 @@ impl KernelSide {
                     name: self.collector.decoder.tasks[id].to_string(),
                     kind: None,
                     bdi: self.bdi_short(s.bdi as usize),
-                    rate_pages: pages as f64 / secs,
+                    rate_pages: (pages * self.page_factor as i64) as f64 / secs,
                     pause_ms: s.pause_ms as f64,
                     nr_dirtied_pause: s.dirtied_pause,
                 }
@@ -527,14 +547,27 @@ pub fn empty_bdi() -> BdiSample {
 }
 
 /// A row as a sample at `t_ns`, noting what it knows in `cov` and adding
-/// each bdi's pages dirtied over the row to `dirtied`.
-fn sample_of(row: &Row, t_ns: u64, bdis: usize, dirtied: &mut [f64], cov: &mut Coverage) -> Sample {
+/// each bdi's pages dirtied over the row to `dirtied`. Page counts are
+/// multiplied by `factor` into 4 KiB pages; rates, read from KB/s,
+/// already are in them.
+fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64], cov: &mut Coverage) -> Sample {
     let g = &row.global;
     let mut known = |q: Quantity, bdi: Option<usize>, v: Option<u64>| {
         if v.is_some() {
             cov.note(q, bdi, t_ns);
         }
         v.unwrap_or(0)
+    };
+    let scaled = |v: Option<u64>| v.map(|p| p.saturating_mul(factor));
+    let g = &GlobalRow {
+        dirty: scaled(g.dirty),
+        writeback: scaled(g.writeback),
+        unstable: scaled(g.unstable),
+        thresh: scaled(g.thresh),
+        bg_thresh: scaled(g.bg_thresh),
+        limit: scaled(g.limit),
+        setpoint: scaled(g.setpoint),
+        ..g.clone()
     };
     let (limit, setpoint) = (g.limit, g.setpoint);
     let freerun = g.freerun().or_else(|| setpoint.zip(limit).map(|(s, l)| (2 * s).saturating_sub(l)));
@@ -569,16 +602,16 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, dirtied: &mut [f64], cov: &mut C
             }
             v.unwrap_or(0)
         };
-        let bdi_thresh = b.setpoint.zip(setpoint).zip(thresh).and_then(|((bs, sp), th)| {
+        let bdi_thresh = scaled(b.setpoint).zip(setpoint).zip(thresh).and_then(|((bs, sp), th)| {
             (sp > 0).then(|| (bs as u128 * (th as u128 + 1) / sp as u128).min(u64::MAX as u128) as u64)
         });
         *acc += b.dirty_rate.unwrap_or(0) as f64 * BIN_S;
         s.bdis.push(BdiSample {
-            dirty: known(Quantity::BdiDirty, b.dirty),
+            dirty: known(Quantity::BdiDirty, scaled(b.dirty)),
             writeback: 0,
             unstable: 0,
             thresh: known(Quantity::BdiThresh, bdi_thresh),
-            setpoint: known(Quantity::BdiSetpoint, b.setpoint),
+            setpoint: known(Quantity::BdiSetpoint, scaled(b.setpoint)),
             write_bw: known(Quantity::WriteBw, b.write_bw),
             avg_write_bw: known(Quantity::AvgWriteBw, b.avg_write_bw),
             dirty_ratelimit: known(Quantity::DirtyRatelimit, b.dirty_ratelimit),

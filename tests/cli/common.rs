@@ -72,3 +72,42 @@ pub fn two_cgroups() -> PathBuf {
     std::fs::write(&path, out).expect("written");
     path
 }
+
+/// The shipped trace as a kernel of 64 KiB pages would print it: every
+/// page count divided by 16, rates in KB/s and times as they are.
+pub fn sixty_four_kib_pages() -> PathBuf {
+    let shipped = format!("{}/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(shipped).expect("fixture");
+    let pages = [
+        "dirty",
+        "writeback",
+        "unstable",
+        "bg_thresh",
+        "thresh",
+        "limit",
+        "setpoint",
+        "wb_setpoint",
+        "wb_dirty",
+        "dirtied",
+        "dirtied_pause",
+        "written",
+    ];
+    let mut out = String::new();
+    for line in text.lines() {
+        let bdr = line.contains(" bdi_dirty_ratelimit: ");
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| match w.split_once('=') {
+                Some((k, v)) if pages.contains(&k) && !bdr => {
+                    format!("{k}={}", v.parse::<i64>().expect("integer") / 16)
+                }
+                _ => w.to_string(),
+            })
+            .collect();
+        out += &words.join(" ");
+        out.push('\n');
+    }
+    let path = tmp("ktrace-64k-pages.txt");
+    std::fs::write(&path, out).expect("written");
+    path
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{dirtyviz, num, tmp, two_cgroups};
+use crate::common::{dirtyviz, num, sixty_four_kib_pages, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -295,6 +295,79 @@ fn each_writeback_context_of_a_bdi_is_summarised_on_its_own() {
     assert!(rows.iter().any(|r| !r[cb].is_empty()));
     assert!(rows.iter().all(|r| r[ca].is_empty() || r[ca] == "100.000"), "no 50 MiB/s in the first context");
     assert!(rows.iter().all(|r| r[cb].is_empty() || r[cb] == "50.000"), "no 100 MiB/s in the second");
+}
+
+/// Every number of `v` under a key naming MiB, by its path.
+fn mib_figures(v: &Value, path: &str, in_mib: bool, out: &mut BTreeMap<String, f64>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                mib_figures(x, &format!("{path}.{k}"), in_mib || k.ends_with("_mb") || k.ends_with("_mbps"), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                mib_figures(x, &format!("{path}[{i}]"), in_mib, out);
+            }
+        }
+        Value::Number(n) if in_mib => {
+            out.insert(path.to_string(), n.as_f64().expect("number"));
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn a_kernel_of_64_kib_pages_gives_the_same_mib_as_of_4_kib() {
+    let path = sixty_four_kib_pages().display().to_string();
+    let big = view_file(&path, &[]);
+    let small = view(SHIPPED, &[]);
+    assert_eq!((small["kernel"]["page_kb"].clone(), big["kernel"]["page_kb"].clone()), (4.into(), 64.into()));
+    let (mut a, mut b) = (BTreeMap::new(), BTreeMap::new());
+    mib_figures(&small, "", false, &mut a);
+    mib_figures(&big, "", false, &mut b);
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    assert!(a.len() > 30, "{a:?}");
+    // Page counts cut to a 16th lose less than one 64 KiB page each.
+    for (k, want) in &a {
+        assert!((b[k] - want).abs() < 1.0 / 16.0, "{k}: {} vs {want}", b[k]);
+    }
+    assert_eq!(num(&big["global"]["thresh_mb"]["first"]), 400.0);
+    assert_eq!(num(&big["global"]["thresh_pages"]), 102400.0 / 16.0, "pages stay the kernel's");
+    assert_eq!(num(&big["bdis"][0]["balance_dirty_pages"]["dirty_ratelimit_mbps"]), 100.0, "KB/s are not scaled");
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("pages       64 KiB, not 4 ("), "{report}");
+    assert!(
+        report.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"),
+        "{report}"
+    );
+
+    // The CSV's MiB columns likewise.
+    let csv = |trace: &str, name: &str| {
+        let out_path = tmp(name);
+        let out = dirtyviz().args(["view", "-q", trace, "--csv"]).arg(&out_path).output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read_to_string(&out_path).expect("csv")
+    };
+    let (small, big) = (csv(&fixture(SHIPPED), "ktrace-4k.csv"), csv(&path, "ktrace-64k.csv"));
+    let header: Vec<&str> = small.lines().next().expect("header").split(',').collect();
+    assert_eq!(big.lines().next(), small.lines().next());
+    let mut compared = 0;
+    for (x, y) in small.lines().zip(big.lines()).skip(1) {
+        for ((col, p), q) in header.iter().zip(x.split(',')).zip(y.split(',')) {
+            if (col.ends_with("_mb") || col.ends_with("_mbps")) && !p.is_empty() {
+                let (p, q): (f64, f64) = (p.parse().expect("number"), q.parse().expect("number"));
+                // NR_DIRTIED and NR_WRITTEN cut to a 16th lose up to a
+                // 64 KiB page at each end of a row's ~100 ms: 1.25 MiB/s.
+                // dirty_mb adds dirty, writeback and unstable: three pages.
+                let tol = if col.starts_with("dirtied") || col.starts_with("written") { 1.25 } else { 3.0 / 16.0 };
+                assert!((p - q).abs() < tol + 0.002, "{col}: {q} vs {p}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 2000, "{compared}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-use crate::common::{dirtyviz, tmp, two_cgroups};
+use crate::common::{dirtyviz, sixty_four_kib_pages, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -71,6 +71,25 @@ fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
     assert!(row.contains("254:0 ino 2345"), "{row}");
     let back = screen(&path, &["--size", "160x48", "--keys", "b b"]);
     assert!(back.contains("│ bdi 254:0 cgroup_ino 1 │"), "two contexts, then the first again:\n{back}");
+}
+
+#[test]
+fn a_kernel_of_64_kib_pages_draws_the_same_mib_as_of_4_kib() {
+    // Every page count of the shipped trace divided by 16, KB/s as they are.
+    let path = sixty_four_kib_pages().display().to_string();
+    let small = screen(&fixture(SHIPPED), &["--size", "160x48"]);
+    let big = screen(&path, &["--size", "160x48"]);
+    let with_mib: Vec<&str> = small.lines().filter(|l| l.contains("MiB")).collect();
+    assert!(with_mib.len() >= 15, "{small}");
+    for line in with_mib {
+        assert!(big.lines().any(|l| l == line), "{line} missing:\n{big}");
+    }
+    // The task table's MiB/s (pages dirtied per pass × 16 KiB more each).
+    let rates = |s: &str| -> Vec<String> {
+        s.lines().filter_map(|l| l.split_once("│dd-")).map(|(_, r)| r.split_whitespace().take(3).collect()).collect()
+    };
+    assert_eq!(rates(&small), rates(&big));
+    assert_eq!(rates(&small).len(), 4);
 }
 
 #[test]
