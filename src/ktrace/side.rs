@@ -714,4 +714,32 @@ mod tests {
         assert_eq!(k.coverage().since(Quantity::WriteBw, 0), Some(400_000_000));
         assert_eq!(k.all[3].bdis[0].avg_write_bw, 10240);
     }
+
+    #[test]
+    fn a_live_trace_is_redrawn_in_64_kib_pages_once_they_are_told() {
+        // HZ 250, task_ratelimit 102400 KB/s = 1600 pages of 64 KiB a
+        // second: 32 pages take 20 ms. Twenty passes tell the page size.
+        let bdp = |i: u32| {
+            format!(
+                "a-1 [000] 1.{i:02}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=102400 task_ratelimit=102400 dirtied=32 dirtied_pause=32 paused=0 pause=20 period=20 think=0"
+            )
+        };
+        let mut k = KernelSide::live("trace_pipe");
+        k.feed([format!("a-1 [000] 0.95: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
+        let lines: Vec<String> = (0..19).map(|i| bdp(i * 5)).collect();
+        k.feed(lines.iter().map(String::as_str));
+        k.seek(u64::MAX);
+        let shown = |k: &KernelSide| {
+            let s = k.samples().back().expect("a sample");
+            (s.limit, s.bdis[0].dirty, s.bdis[0].dirty_ratelimit)
+        };
+        assert_eq!(shown(&k), (2000, 800, 25600), "19 passes: not told, read as 4 KiB");
+        k.feed([bdp(96).as_str(), format!("a-1 [000] 1.99: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
+        k.seek(u64::MAX);
+        assert_eq!(k.collector.page_kb(), Some(64));
+        // In 4 KiB pages: 16 times the counts; the KB/s rate as it was.
+        assert_eq!(shown(&k), (32000, 12800, 25600));
+        assert!(k.all.iter().all(|s| s.limit == 0 || s.limit == 32000), "earlier rows redrawn too");
+        assert!(k.samples().iter().all(|s| s.limit == 0 || s.limit == 32000), "and the ones shown");
+    }
 }
