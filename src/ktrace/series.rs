@@ -91,7 +91,7 @@ pub struct Row {
 /// task had done.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PausePoint {
-    /// When \[s, the trace's clock\].
+    /// When, never before the pass before it \[s, the trace's clock\].
     pub t_s: f64,
     pub bdi: BdiId,
     pub task: TaskId,
@@ -199,8 +199,10 @@ impl Series {
             if let Some(p) = e.get(Field::Pause) {
                 b.pause_max_ms = Some(b.pause_max_ms.map_or(p, |m| m.max(p)));
                 if self.keep_pauses {
+                    // Per-CPU clocks merged a hair apart: kept in order.
+                    let t_s = self.pauses.last().map_or(e.time_s, |p| p.t_s.max(e.time_s));
                     self.pauses.push(PausePoint {
-                        t_s: e.time_s,
+                        t_s,
                         bdi,
                         task: e.task,
                         pause_ms: p,

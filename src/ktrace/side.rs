@@ -23,7 +23,7 @@
 use std::collections::VecDeque;
 
 use super::event::EventKind;
-use super::series::{BIN_S, GlobalRow, Row};
+use super::series::{BIN_S, GlobalRow, PausePoint, Row};
 use super::summary::TraceSummary;
 use super::{Collector, Error, read_into};
 use crate::pauses::PauseBins;
@@ -151,17 +151,6 @@ impl Coverage {
     }
 }
 
-/// One balance_dirty_pages pass, on the side's clock.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Pass {
-    t_ns: u64,
-    task: u32,
-    bdi: u16,
-    pause_ms: i64,
-    dirtied: i64,
-    dirtied_pause: Option<i64>,
-}
-
 /// One row of the task table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskLine {
@@ -211,8 +200,8 @@ pub struct KernelSide {
     /// Every row so far, as samples.
     all: Vec<Sample>,
     rows_done: usize,
-    /// Every balance_dirty_pages pass so far.
-    passes: Vec<Pass>,
+    /// The series' passes (held there only) made into sleeps and calls.
+    passes_done: usize,
     /// Sleeps and whole calls, in time order; pause in ms (a jiffy of a
     /// 1000 Hz clock).
     records: Vec<PauseRecord>,
@@ -239,7 +228,7 @@ impl KernelSide {
             page_factor: 1,
             all: Vec::new(),
             rows_done: 0,
-            passes: Vec::new(),
+            passes_done: 0,
             records: Vec::new(),
             dirtied: Vec::new(),
             coverage: Coverage::default(),
@@ -339,9 +328,8 @@ impl KernelSide {
                 self.samples.push_back(s.clone());
             }
         }
-        for p in &series.pauses[self.passes.len()..] {
-            let last = self.records.last().map_or(0, |r| r.t_ns);
-            let t_ns = ns(p.t_s).max(last);
+        for p in &series.pauses[self.passes_done..] {
+            let t_ns = ns(p.t_s);
             self.coverage.note(Quantity::Pauses, Some(p.bdi as usize), t_ns);
             if p.pause_ms > 0 {
                 let pause = p.pause_ms.min(u32::MAX as i64) as u32;
@@ -350,15 +338,8 @@ impl KernelSide {
                 self.records.push(rec(pause, false, false));
                 self.records.push(rec(call, true, p.paused_ms > 0));
             }
-            self.passes.push(Pass {
-                t_ns,
-                task: p.task,
-                bdi: p.bdi,
-                pause_ms: p.pause_ms,
-                dirtied: p.dirtied,
-                dirtied_pause: p.dirtied_pause,
-            });
         }
+        self.passes_done = series.pauses.len();
         let tasks = self.collector.decoder.tasks.len();
         if tasks > self.tasks.len() {
             self.tasks.resize(tasks, TaskState::default());
@@ -394,7 +375,8 @@ impl KernelSide {
         if self.pause_log.len() > before {
             self.bins.take(&self.pause_log);
         }
-        while let Some(p) = self.passes.get(self.shown_passes).filter(|p| p.t_ns <= t) {
+        let (passes, t0) = passes(&self.collector);
+        while let Some(p) = passes.get(self.shown_passes).filter(|p| pass_ns(t0, p) <= t) {
             if let Some(s) = self.tasks.get_mut(p.task as usize) {
                 *s = TaskState {
                     seen: true,
@@ -489,9 +471,10 @@ impl KernelSide {
     /// seen first, with its bdi, its rate over the last second (pages its
     /// passes report dirtied), last pause and nr_dirtied_pause.
     pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
-        let shown = &self.passes[..self.shown_passes];
+        let (passes, t0) = passes(&self.collector);
+        let shown = &passes[..self.shown_passes];
         let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
-        let recent = &shown[shown.partition_point(|p| p.t_ns <= from)..];
+        let recent = &shown[shown.partition_point(|p| pass_ns(t0, p) <= from)..];
         let secs = (self.at_ns - from).max(1) as f64 / 1e9;
         self.tasks
             .iter()
@@ -523,6 +506,21 @@ impl KernelSide {
             .collect();
         crate::units::median(v).map(|m| m as i64)
     }
+}
+
+/// Every throttling pass `c` read, in time order, and the trace's first
+/// time \[s\]: held by its series only.
+fn passes(c: &Collector) -> (&[PausePoint], f64) {
+    match c.series() {
+        Some(s) => (&s.pauses, s.t0.unwrap_or(0.0)),
+        None => (&[], 0.0),
+    }
+}
+
+/// When pass `p` was on the side's clock, from the trace's first time
+/// `t0` \[ns\].
+fn pass_ns(t0: f64, p: &PausePoint) -> u64 {
+    ((p.t_s - t0).max(0.0) * 1e9).round() as u64
 }
 
 /// A bdi sample before the bdi is first seen: all unknown.
