@@ -24,7 +24,7 @@ fn print(text: &str) {
 /// Writes the CSV of an analysis read with its series.
 fn write_csv(path: &std::path::Path, a: &Analysis) -> Result<AtomicFile, Error> {
     let Some(s) = &a.series else { return Err(Error::invalid("the series was not kept")) };
-    write_file(path, |w| series::write_csv(w, s, &a.decoder.bdis))
+    write_file(path, |w| series::write_csv(w, s, &a.decoder.labels(), a.summary.kernel.page_kb))
 }
 
 /// The exit code of a dashboard that ended as `exit` did.

@@ -176,9 +176,12 @@ fn thresholds(
 ) -> (Option<u64>, Option<u64>) {
     let g = t.global.as_ref();
     if let Some((th, bg)) = g.and_then(|g| g.thresh_pages.zip(g.bg_thresh_pages)) {
-        let (th, bg) = (th as u64, bg as u64);
-        inf("thresh", format!("{th} pages"), "global_dirty_state thresh= (the most frequent value)");
-        inf("bg_thresh", format!("{bg} pages"), "global_dirty_state bg_thresh=");
+        // The model's pages are 4 KiB.
+        let k = t.kernel.page_kb.unwrap_or(4) / 4;
+        let (th, bg) = (th as u64 * k, bg as u64 * k);
+        let of = if k > 1 { format!(" in {} KiB pages", t.kernel.page_kb.unwrap_or(4)) } else { String::new() };
+        inf("thresh", format!("{th} pages"), &format!("global_dirty_state thresh={of} (the most frequent value)"));
+        inf("bg_thresh", format!("{bg} pages"), &format!("global_dirty_state bg_thresh={of}"));
         return (Some(th), Some(bg));
     }
     let bdp = t.bdis.iter().find_map(|b| b.balance_dirty_pages.as_ref());
@@ -200,23 +203,55 @@ fn thresholds(
     (None, None)
 }
 
+/// A bdi with its writeback contexts (one per cgroup) taken together.
+struct Device<'a> {
+    bdi: &'a str,
+    events: u64,
+    /// Each context's median write_bw, summed \[MiB/s\].
+    write_bw_mbps: Option<f64>,
+    tasks: std::collections::BTreeSet<&'a str>,
+}
+
+/// The trace's bdis, in the order first seen, each writeback context of
+/// one added to it: the model has no cgroups, one device per bdi.
+fn devices(t: &TraceSummary) -> Vec<Device<'_>> {
+    let mut out: Vec<Device> = Vec::new();
+    for b in &t.bdis {
+        let i = match out.iter().position(|d| d.bdi == b.bdi) {
+            Some(i) => i,
+            None => {
+                let d = Device { bdi: &b.bdi, events: 0, write_bw_mbps: None, tasks: Default::default() };
+                out.push(d);
+                out.len() - 1
+            }
+        };
+        let d = &mut out[i];
+        d.events += b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit;
+        if let Some(bw) = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps) {
+            d.write_bw_mbps = Some(d.write_bw_mbps.unwrap_or(0.0) + bw);
+        }
+        d.tasks.extend(b.tasks.iter().map(|t| t.task.as_str()));
+    }
+    out
+}
+
 /// The scenario's devices and tasks, one device per bdi.
 fn devices_and_tasks(
     t: &TraceSummary,
     inf: &mut impl FnMut(&str, String, &str),
     not: &mut impl FnMut(&str, String, &str),
 ) -> (Vec<String>, Vec<String>) {
-    let mut bdis: Vec<_> = t.bdis.iter().collect();
+    let mut bdis = devices(t);
     if bdis.len() > MAX_DEVICES {
-        bdis.sort_by_key(|b| std::cmp::Reverse(b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit));
+        bdis.sort_by_key(|b| std::cmp::Reverse(b.events));
         bdis.truncate(MAX_DEVICES);
         not("bdis", format!("the {MAX_DEVICES} with most events"), "the model has at most 64 devices");
     }
     let mut devices = Vec::new();
     let mut tasks = Vec::new();
     for b in bdis {
-        let name = ron_string(&b.bdi);
-        let bw = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps).filter(|&bw| bw > 0.001);
+        let name = ron_string(b.bdi);
+        let bw = b.write_bw_mbps.filter(|&bw| bw > 0.001);
         match bw {
             Some(bw) => inf(
                 &format!("bdi {} write bandwidth", b.bdi),
@@ -265,7 +300,8 @@ fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
     };
     let g = t.global.as_ref();
     let pages = |mb: f64| (mb * 256.0).round();
-    let pg = |v: Option<i64>| v.map(|p| p as f64);
+    // In the model's 4 KiB pages.
+    let pg = |v: Option<i64>| v.map(|p| (p * (t.kernel.page_kb.unwrap_or(4) / 4) as i64) as f64);
     row("thresh".into(), "pages", g.and_then(|g| pg(g.thresh_pages)), Some(pages(m.global.thresh_mb)));
     row("bg_thresh".into(), "pages", g.and_then(|g| pg(g.bg_thresh_pages)), Some(pages(m.global.bg_thresh_mb)));
     row("limit".into(), "pages", g.and_then(|g| pg(g.limit_pages)), Some(pages(m.global.limit_mb)));

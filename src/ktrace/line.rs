@@ -81,6 +81,8 @@ pub struct RawEvent<'a> {
     /// It names its cgroup by path (`cgroup=/user.slice`), as from 4.3
     /// until the inode number (`cgroup_ino=`) replaced it.
     pub cgroup_path: bool,
+    /// That path, spaces and all.
+    pub cgroup: Option<&'a str>,
 }
 
 /// Takes one line apart.
@@ -126,6 +128,7 @@ pub fn parse(line: &str) -> Parsed<'_> {
             perf: head.event.starts_with("writeback:"),
             wb_names: body.wb_names,
             cgroup_path: body.cgroup_path,
+            cgroup: body.cgroup,
         }),
         None => Parsed::Malformed,
     }
@@ -254,6 +257,8 @@ struct Body<'a> {
     wb_names: bool,
     /// `cgroup=<path>` (4.3 on, before `cgroup_ino=`).
     cgroup_path: bool,
+    /// The path of `cgroup=`: the words after it up to the next `key=`.
+    cgroup: Option<&'a str>,
 }
 
 /// The bdi name and the fields of an event's text, or None when the event
@@ -275,6 +280,10 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
     let mut after_unknown = false;
     let mut wb_names = false;
     let mut cgroup_path = false;
+    // Byte offsets in `rest` of the cgroup path, while it is being read.
+    let mut path: Option<(usize, usize)> = None;
+    let mut in_path = false;
+    let at = |t: &str| t.as_ptr() as usize - rest.as_ptr() as usize;
     for token in rest.split_whitespace() {
         match token.split_once('=') {
             Some((key, value)) => match Field::lookup(kind, key) {
@@ -282,18 +291,28 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
                     out.push((field, value.parse::<i128>().ok()?));
                     wb_names |= key.starts_with("wb_");
                     after_unknown = false;
+                    in_path = false;
                 }
                 None => {
-                    cgroup_path |= key == "cgroup";
+                    in_path = key == "cgroup";
+                    if in_path {
+                        cgroup_path = true;
+                        path = Some((at(value), at(value) + value.len()));
+                    }
                     after_unknown = true;
                 }
             },
-            None if after_unknown => {}
+            None if after_unknown => {
+                if let (true, Some((_, end))) = (in_path, &mut path) {
+                    *end = at(token) + token.len();
+                }
+            }
             None => return None,
         }
     }
+    let cgroup = path.map(|(start, end)| &rest[start..end]);
     let required_present = Field::of(kind).filter(|f| f.required(kind)).all(|f| out.iter().any(|(g, _)| *g == f));
-    required_present.then_some(Body { bdi, fields: out, wb_names, cgroup_path })
+    required_present.then_some(Body { bdi, fields: out, wb_names, cgroup_path, cgroup })
 }
 
 #[cfg(test)]
@@ -420,6 +439,7 @@ mod tests {
             "dd-1 [000] 1.0: bdi_dirty_ratelimit: bdi 8:0: write_bw=1 awrite_bw=2 dirty_rate=3 dirty_ratelimit=4 task_ratelimit=5 balanced_dirty_ratelimit=6 cgroup=/user.slice/a b future_field=7",
         );
         assert_eq!(e.fields.len(), 6);
+        assert_eq!(e.cgroup, Some("/user.slice/a b"), "a path with a space, up to the next field");
         let e = event(
             "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 cg_dirty_cap=9 setpoint=2 dirty=3 wb_setpoint=4 wb_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=-4294824915 period=4 think=0",
         );

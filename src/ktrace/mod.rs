@@ -128,6 +128,11 @@ impl Collector {
         }
     }
 
+    /// The page size the throttling passes so far tell \[KiB\].
+    pub fn page_kb(&self) -> Option<u64> {
+        self.summarizer.page_kb()
+    }
+
     /// The summary of what was read so far.
     pub fn summary(&self, source: &str) -> TraceSummary {
         self.summarizer.finish(source, &self.decoder)

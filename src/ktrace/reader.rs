@@ -104,11 +104,18 @@ pub const BACKWARDS_S: f64 = 1.0;
 pub struct Decoder {
     /// Counters.
     pub stats: ReadStats,
-    /// bdi names by [`BdiId`].
+    /// bdi names by [`BdiId`]. A [`BdiId`] is a writeback context: with
+    /// cgroup writeback (4.3 on) one bdi has one per cgroup writing to it,
+    /// each its own limits and rate estimates, and its name comes twice.
     pub bdis: Vec<String>,
+    /// The cgroup of each writeback context, by [`BdiId`]: `cgroup /path`
+    /// or `cgroup_ino 1234`; `None` before 4.3.
+    pub cgroups: Vec<Option<String>>,
     /// Tasks by [`TaskId`].
     pub tasks: Vec<Task>,
-    bdi_ids: HashMap<String, BdiId>,
+    bdi_ids: HashMap<(String, Option<String>), BdiId>,
+    /// Writeback contexts by bdi name.
+    wbs: HashMap<String, u32>,
     task_ids: HashMap<Task, TaskId>,
 }
 
@@ -168,8 +175,13 @@ impl Decoder {
             }
             Parsed::Event(raw) => raw,
         };
+        let cgroup = match (raw.cgroup, raw.fields.iter().find(|(f, _)| *f == Field::CgroupIno)) {
+            (Some(path), _) => Some(format!("cgroup {path}")),
+            (None, Some((_, ino))) => Some(format!("cgroup_ino {ino}")),
+            (None, None) => None,
+        };
         let bdi = match raw.bdi {
-            Some(name) => match self.bdi_id(name) {
+            Some(name) => match self.bdi_id(name, cgroup) {
                 Some(id) => Some(id),
                 None => {
                     self.stats.malformed += 1;
@@ -208,17 +220,42 @@ impl Decoder {
         Some(e)
     }
 
-    fn bdi_id(&mut self, name: &str) -> Option<BdiId> {
-        if let Some(&id) = self.bdi_ids.get(name) {
+    fn bdi_id(&mut self, name: &str, cgroup: Option<String>) -> Option<BdiId> {
+        let key = (name.to_string(), cgroup);
+        if let Some(&id) = self.bdi_ids.get(&key) {
             return Some(id);
         }
         if self.bdis.len() >= MAX_BDIS {
             return None;
         }
         let id = self.bdis.len() as BdiId;
-        self.bdis.push(name.to_string());
-        self.bdi_ids.insert(name.to_string(), id);
+        self.bdis.push(key.0.clone());
+        self.cgroups.push(key.1.clone());
+        *self.wbs.entry(key.0.clone()).or_default() += 1;
+        self.bdi_ids.insert(key, id);
         Some(id)
+    }
+
+    /// The cgroup of writeback context `bdi` when its bdi has more than
+    /// one (`cgroup /user.slice`, `cgroup_ino 1234`), else `None`.
+    pub fn shown_cgroup(&self, bdi: usize) -> Option<&str> {
+        let name = self.bdis.get(bdi)?;
+        (self.wbs.get(name).copied().unwrap_or(0) > 1).then(|| self.cgroups[bdi].as_deref()).flatten()
+    }
+
+    /// Writeback context `bdi` as a summary names it: the bdi, `8:0`,
+    /// followed by its cgroup when the bdi has more than one.
+    pub fn label(&self, bdi: usize) -> String {
+        let name = self.bdis.get(bdi).map_or("-", String::as_str);
+        match self.shown_cgroup(bdi) {
+            Some(cgroup) => format!("{name} {cgroup}"),
+            None => name.to_string(),
+        }
+    }
+
+    /// Every writeback context's [`label`](Self::label), by [`BdiId`].
+    pub fn labels(&self) -> Vec<String> {
+        (0..self.bdis.len()).map(|i| self.label(i)).collect()
     }
 
     fn task_id(&mut self, comm: &str, pid: Option<u32>) -> TaskId {

@@ -91,7 +91,7 @@ pub struct Row {
 /// task had done.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PausePoint {
-    /// When \[s, the trace's clock\].
+    /// When, never before the pass before it \[s, the trace's clock\].
     pub t_s: f64,
     pub bdi: BdiId,
     pub task: TaskId,
@@ -199,8 +199,10 @@ impl Series {
             if let Some(p) = e.get(Field::Pause) {
                 b.pause_max_ms = Some(b.pause_max_ms.map_or(p, |m| m.max(p)));
                 if self.keep_pauses {
+                    // Per-CPU clocks merged a hair apart: kept in order.
+                    let t_s = self.pauses.last().map_or(e.time_s, |p| p.t_s.max(e.time_s));
                     self.pauses.push(PausePoint {
-                        t_s: e.time_s,
+                        t_s,
                         bdi,
                         task: e.task,
                         pause_ms: p,
@@ -289,16 +291,16 @@ fn cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
     v.map_or(String::new(), f)
 }
 
+/// A rate read from KB/s, held in 4 KiB units, as MiB/s.
 fn mb(pages: u64) -> String {
     format!("{:.3}", crate::units::mib(pages))
 }
 
-fn mbps(pages_per_s: f64) -> String {
-    format!("{:.3}", crate::units::mib(pages_per_s))
-}
-
-/// Writes the rows as CSV: MiB and MiB/s, one row per 100 ms.
-pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String]) -> std::io::Result<()> {
+/// Writes the rows as CSV: MiB and MiB/s, one row per 100 ms; page counts
+/// are pages of `page_kb` KiB (4 when not told).
+pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String], page_kb: Option<u64>) -> std::io::Result<()> {
+    let pages = |p: u64| format!("{:.3}", super::summary::mib_of(p as f64, page_kb));
+    let mbps = |p: f64| format!("{:.3}", super::summary::mib_of(p, page_kb));
     let quote = |s: String| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s };
     let mut header: Vec<String> = GLOBAL_COLUMNS.iter().map(|c| c.to_string()).collect();
     for b in bdis {
@@ -312,22 +314,22 @@ pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String]) -> std::i
         let mut cells = vec![
             format!("{:.1}", r.t_s - t0),
             format!("{:.6}", r.t_s),
-            cell(g.dirty, mb),
-            cell(g.writeback, mb),
-            cell(g.unstable, mb),
-            cell(g.thresh, mb),
-            cell(g.bg_thresh, mb),
-            cell(g.freerun(), mb),
-            cell(g.setpoint, mb),
-            cell(g.limit, mb),
+            cell(g.dirty, pages),
+            cell(g.writeback, pages),
+            cell(g.unstable, pages),
+            cell(g.thresh, pages),
+            cell(g.bg_thresh, pages),
+            cell(g.freerun(), pages),
+            cell(g.setpoint, pages),
+            cell(g.limit, pages),
             cell(g.dirtied_rate, mbps),
             cell(g.written_rate, mbps),
         ];
         for i in 0..bdis.len() {
             let b = r.bdis.get(i).unwrap_or(&empty);
             cells.extend([
-                cell(b.dirty, mb),
-                cell(b.setpoint, mb),
+                cell(b.dirty, pages),
+                cell(b.setpoint, pages),
                 cell(b.write_bw, mb),
                 cell(b.avg_write_bw, mb),
                 cell(b.dirty_ratelimit, mb),
@@ -402,7 +404,7 @@ mod tests {
     fn csv_uses_runs_names_and_leaves_unknowns_empty() {
         let (s, d) = series(&format!("a-1 [000] 5.0: global_dirty_state: {GDS} dirtied=0 written=0\n"));
         let mut out = Vec::new();
-        write_csv(&mut out, &s, &d.bdis).expect("writes");
+        write_csv(&mut out, &s, &d.bdis, None).expect("writes");
         let text = String::from_utf8(out).expect("utf-8");
         let mut lines = text.lines();
         assert_eq!(

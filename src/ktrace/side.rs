@@ -23,7 +23,7 @@
 use std::collections::VecDeque;
 
 use super::event::EventKind;
-use super::series::{BIN_S, Row};
+use super::series::{BIN_S, GlobalRow, PausePoint, Row};
 use super::summary::TraceSummary;
 use super::{Collector, Error, read_into};
 use crate::pauses::PauseBins;
@@ -151,17 +151,6 @@ impl Coverage {
     }
 }
 
-/// One balance_dirty_pages pass, on the side's clock.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Pass {
-    t_ns: u64,
-    task: u32,
-    bdi: u16,
-    pause_ms: i64,
-    dirtied: i64,
-    dirtied_pause: Option<i64>,
-}
-
 /// One row of the task table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskLine {
@@ -171,7 +160,8 @@ pub struct TaskLine {
     pub kind: Option<&'static str>,
     /// The bdi it last wrote to.
     pub bdi: String,
-    /// Pages it dirtied per second over the last second \[pages/s\].
+    /// Pages it dirtied per second over the last second, in 4 KiB pages
+    /// whatever the kernel's page size \[pages/s\].
     pub rate_pages: f64,
     /// Its last pause \[ms\].
     pub pause_ms: f64,
@@ -204,11 +194,14 @@ pub struct KernelSide {
     live: bool,
     /// Each bdi as the screen names it.
     labels: Vec<String>,
+    /// The trace's pages in the screen's 4 KiB pages: 16 for a kernel of
+    /// 64 KiB pages, 1 until the page size is told.
+    page_factor: u64,
     /// Every row so far, as samples.
     all: Vec<Sample>,
     rows_done: usize,
-    /// Every balance_dirty_pages pass so far.
-    passes: Vec<Pass>,
+    /// The series' passes (held there only) made into sleeps and calls.
+    passes_done: usize,
     /// Sleeps and whole calls, in time order; pause in ms (a jiffy of a
     /// 1000 Hz clock).
     records: Vec<PauseRecord>,
@@ -232,9 +225,10 @@ impl KernelSide {
             collector,
             live,
             labels: Vec::new(),
+            page_factor: 1,
             all: Vec::new(),
             rows_done: 0,
-            passes: Vec::new(),
+            passes_done: 0,
             records: Vec::new(),
             dirtied: Vec::new(),
             coverage: Coverage::default(),
@@ -294,9 +288,17 @@ impl KernelSide {
         let Some(t0) = series.t0 else { return };
         let bdis = self.collector.decoder.bdis.len();
         if bdis > self.labels.len() {
-            for name in &self.collector.decoder.bdis[self.labels.len()..] {
-                self.labels.push(if self.live { device_label(name) } else { name.clone() });
-            }
+            // A bdi's second writeback context renames its first.
+            let d = &self.collector.decoder;
+            self.labels = (0..bdis)
+                .map(|i| {
+                    let name = if self.live { device_label(&d.bdis[i]) } else { d.bdis[i].clone() };
+                    match d.shown_cgroup(i) {
+                        Some(cgroup) => format!("{name} {cgroup}"),
+                        None => name,
+                    }
+                })
+                .collect();
             self.dirtied.resize(bdis, 0.0);
             self.tasks.resize(self.collector.decoder.tasks.len(), TaskState::default());
             let pad = |s: &mut Sample| s.bdis.resize(bdis, empty_bdi());
@@ -305,15 +307,29 @@ impl KernelSide {
             self.bins = PauseBins::new(bdis);
             self.bins.take(&self.pause_log);
         }
+        let factor = (self.collector.page_kb().unwrap_or(4) / 4).max(1);
+        let rescaled = factor != self.page_factor;
+        if rescaled {
+            // Told the page size only now (live): every row again in it.
+            self.page_factor = factor;
+            self.all.clear();
+            self.rows_done = 0;
+            self.dirtied.iter_mut().for_each(|d| *d = 0.0);
+        }
         let ns = |t_s: f64| ((t_s - t0).max(0.0) * 1e9).round() as u64;
         for row in &series.rows[self.rows_done..] {
-            let s = sample_of(row, ns(row.t_s), bdis, &mut self.dirtied, &mut self.coverage);
+            let s = sample_of(row, ns(row.t_s), bdis, factor, &mut self.dirtied, &mut self.coverage);
             self.all.push(s);
         }
         self.rows_done = series.rows.len();
-        for p in &series.pauses[self.passes.len()..] {
-            let last = self.records.last().map_or(0, |r| r.t_ns);
-            let t_ns = ns(p.t_s).max(last);
+        if rescaled {
+            self.samples.clear();
+            while let Some(s) = self.all.get(self.samples.len()).filter(|s| s.t_ns <= self.at_ns) {
+                self.samples.push_back(s.clone());
+            }
+        }
+        for p in &series.pauses[self.passes_done..] {
+            let t_ns = ns(p.t_s);
             self.coverage.note(Quantity::Pauses, Some(p.bdi as usize), t_ns);
             if p.pause_ms > 0 {
                 let pause = p.pause_ms.min(u32::MAX as i64) as u32;
@@ -322,15 +338,8 @@ impl KernelSide {
                 self.records.push(rec(pause, false, false));
                 self.records.push(rec(call, true, p.paused_ms > 0));
             }
-            self.passes.push(Pass {
-                t_ns,
-                task: p.task,
-                bdi: p.bdi,
-                pause_ms: p.pause_ms,
-                dirtied: p.dirtied,
-                dirtied_pause: p.dirtied_pause,
-            });
         }
+        self.passes_done = series.pauses.len();
         let tasks = self.collector.decoder.tasks.len();
         if tasks > self.tasks.len() {
             self.tasks.resize(tasks, TaskState::default());
@@ -366,7 +375,8 @@ impl KernelSide {
         if self.pause_log.len() > before {
             self.bins.take(&self.pause_log);
         }
-        while let Some(p) = self.passes.get(self.shown_passes).filter(|p| p.t_ns <= t) {
+        let (passes, t0) = passes(&self.collector);
+        while let Some(p) = passes.get(self.shown_passes).filter(|p| pass_ns(t0, p) <= t) {
             if let Some(s) = self.tasks.get_mut(p.task as usize) {
                 *s = TaskState {
                     seen: true,
@@ -405,9 +415,31 @@ impl KernelSide {
     }
 
     /// A bdi as the screen names it: `254:0`, live with its device name,
-    /// `254:0 (vda)`.
+    /// `254:0 (vda)`; followed by its cgroup when the bdi has several
+    /// writeback contexts (`254:0 cgroup_ino 1234`).
     pub fn bdi_label(&self, bdi: usize) -> &str {
         self.labels.get(bdi).map_or("-", String::as_str)
+    }
+
+    /// A bdi as a narrow place names it: `254:0`, and when the bdi has
+    /// several writeback contexts the last part of the cgroup's path or
+    /// its inode number: `254:0 session-2.scope`, `254:0 ino 1234`.
+    pub fn bdi_short(&self, bdi: usize) -> String {
+        let d = &self.collector.decoder;
+        let name = d.bdis.get(bdi).map_or("-", String::as_str);
+        match d.shown_cgroup(bdi) {
+            Some(cgroup) => {
+                let short = match cgroup.strip_prefix("cgroup_ino ") {
+                    Some(ino) => format!("ino {ino}"),
+                    None => {
+                        let path = cgroup.trim_start_matches("cgroup ").trim_end_matches('/');
+                        path.rsplit('/').next().filter(|p| !p.is_empty()).unwrap_or("/").to_string()
+                    }
+                };
+                format!("{name} {short}")
+            }
+            None => name.to_string(),
+        }
     }
 
     /// The kernel release its printed fields point to.
@@ -439,9 +471,10 @@ impl KernelSide {
     /// seen first, with its bdi, its rate over the last second (pages its
     /// passes report dirtied), last pause and nr_dirtied_pause.
     pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
-        let shown = &self.passes[..self.shown_passes];
+        let (passes, t0) = passes(&self.collector);
+        let shown = &passes[..self.shown_passes];
         let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
-        let recent = &shown[shown.partition_point(|p| p.t_ns <= from)..];
+        let recent = &shown[shown.partition_point(|p| pass_ns(t0, p) <= from)..];
         let secs = (self.at_ns - from).max(1) as f64 / 1e9;
         self.tasks
             .iter()
@@ -454,8 +487,8 @@ impl KernelSide {
                 TaskLine {
                     name: self.collector.decoder.tasks[id].to_string(),
                     kind: None,
-                    bdi: self.collector.decoder.bdis.get(s.bdi as usize).cloned().unwrap_or_default(),
-                    rate_pages: pages as f64 / secs,
+                    bdi: self.bdi_short(s.bdi as usize),
+                    rate_pages: (pages * self.page_factor as i64) as f64 / secs,
                     pause_ms: s.pause_ms as f64,
                     nr_dirtied_pause: s.dirtied_pause,
                 }
@@ -473,6 +506,21 @@ impl KernelSide {
             .collect();
         crate::units::median(v).map(|m| m as i64)
     }
+}
+
+/// Every throttling pass `c` read, in time order, and the trace's first
+/// time \[s\]: held by its series only.
+fn passes(c: &Collector) -> (&[PausePoint], f64) {
+    match c.series() {
+        Some(s) => (&s.pauses, s.t0.unwrap_or(0.0)),
+        None => (&[], 0.0),
+    }
+}
+
+/// When pass `p` was on the side's clock, from the trace's first time
+/// `t0` \[ns\].
+fn pass_ns(t0: f64, p: &PausePoint) -> u64 {
+    ((p.t_s - t0).max(0.0) * 1e9).round() as u64
 }
 
 /// A bdi sample before the bdi is first seen: all unknown.
@@ -497,14 +545,27 @@ pub fn empty_bdi() -> BdiSample {
 }
 
 /// A row as a sample at `t_ns`, noting what it knows in `cov` and adding
-/// each bdi's pages dirtied over the row to `dirtied`.
-fn sample_of(row: &Row, t_ns: u64, bdis: usize, dirtied: &mut [f64], cov: &mut Coverage) -> Sample {
+/// each bdi's pages dirtied over the row to `dirtied`. Page counts are
+/// multiplied by `factor` into 4 KiB pages; rates, read from KB/s,
+/// already are in them.
+fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64], cov: &mut Coverage) -> Sample {
     let g = &row.global;
     let mut known = |q: Quantity, bdi: Option<usize>, v: Option<u64>| {
         if v.is_some() {
             cov.note(q, bdi, t_ns);
         }
         v.unwrap_or(0)
+    };
+    let scaled = |v: Option<u64>| v.map(|p| p.saturating_mul(factor));
+    let g = &GlobalRow {
+        dirty: scaled(g.dirty),
+        writeback: scaled(g.writeback),
+        unstable: scaled(g.unstable),
+        thresh: scaled(g.thresh),
+        bg_thresh: scaled(g.bg_thresh),
+        limit: scaled(g.limit),
+        setpoint: scaled(g.setpoint),
+        ..g.clone()
     };
     let (limit, setpoint) = (g.limit, g.setpoint);
     let freerun = g.freerun().or_else(|| setpoint.zip(limit).map(|(s, l)| (2 * s).saturating_sub(l)));
@@ -539,16 +600,16 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, dirtied: &mut [f64], cov: &mut C
             }
             v.unwrap_or(0)
         };
-        let bdi_thresh = b.setpoint.zip(setpoint).zip(thresh).and_then(|((bs, sp), th)| {
+        let bdi_thresh = scaled(b.setpoint).zip(setpoint).zip(thresh).and_then(|((bs, sp), th)| {
             (sp > 0).then(|| (bs as u128 * (th as u128 + 1) / sp as u128).min(u64::MAX as u128) as u64)
         });
         *acc += b.dirty_rate.unwrap_or(0) as f64 * BIN_S;
         s.bdis.push(BdiSample {
-            dirty: known(Quantity::BdiDirty, b.dirty),
+            dirty: known(Quantity::BdiDirty, scaled(b.dirty)),
             writeback: 0,
             unstable: 0,
             thresh: known(Quantity::BdiThresh, bdi_thresh),
-            setpoint: known(Quantity::BdiSetpoint, b.setpoint),
+            setpoint: known(Quantity::BdiSetpoint, scaled(b.setpoint)),
             write_bw: known(Quantity::WriteBw, b.write_bw),
             avg_write_bw: known(Quantity::AvgWriteBw, b.avg_write_bw),
             dirty_ratelimit: known(Quantity::DirtyRatelimit, b.dirty_ratelimit),
@@ -650,5 +711,33 @@ mod tests {
         k.feed([format!("a-1 [000] 5.45: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
         assert_eq!(k.coverage().since(Quantity::WriteBw, 0), Some(400_000_000));
         assert_eq!(k.all[3].bdis[0].avg_write_bw, 10240);
+    }
+
+    #[test]
+    fn a_live_trace_is_redrawn_in_64_kib_pages_once_they_are_told() {
+        // HZ 250, task_ratelimit 102400 KB/s = 1600 pages of 64 KiB a
+        // second: 32 pages take 20 ms. Twenty passes tell the page size.
+        let bdp = |i: u32| {
+            format!(
+                "a-1 [000] 1.{i:02}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=102400 task_ratelimit=102400 dirtied=32 dirtied_pause=32 paused=0 pause=20 period=20 think=0"
+            )
+        };
+        let mut k = KernelSide::live("trace_pipe");
+        k.feed([format!("a-1 [000] 0.95: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
+        let lines: Vec<String> = (0..19).map(|i| bdp(i * 5)).collect();
+        k.feed(lines.iter().map(String::as_str));
+        k.seek(u64::MAX);
+        let shown = |k: &KernelSide| {
+            let s = k.samples().back().expect("a sample");
+            (s.limit, s.bdis[0].dirty, s.bdis[0].dirty_ratelimit)
+        };
+        assert_eq!(shown(&k), (2000, 800, 25600), "19 passes: not told, read as 4 KiB");
+        k.feed([bdp(96).as_str(), format!("a-1 [000] 1.99: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
+        k.seek(u64::MAX);
+        assert_eq!(k.collector.page_kb(), Some(64));
+        // In 4 KiB pages: 16 times the counts; the KB/s rate as it was.
+        assert_eq!(shown(&k), (32000, 12800, 25600));
+        assert!(k.all.iter().all(|s| s.limit == 0 || s.limit == 32000), "earlier rows redrawn too");
+        assert!(k.samples().iter().all(|s| s.limit == 0 || s.limit == 32000), "and the ones shown");
     }
 }

@@ -10,11 +10,15 @@ use serde::Serialize;
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
 use super::stats::{Dist, Extent, gcd};
-use crate::units::mib;
 
-/// KB/s as MiB/s.
+/// KB/s as MiB/s: the kernel prints rates in KB/s whatever its page size.
 fn mibps(kbps: f64) -> f64 {
     kbps / 1024.0
+}
+
+/// Pages of `page_kb` KiB (4 when the trace does not tell) as MiB.
+pub fn mib_of(pages: f64, page_kb: Option<u64>) -> f64 {
+    pages * page_kb.unwrap_or(4) as f64 / 1024.0
 }
 
 /// What one bdi's events add up to, while reading.
@@ -233,6 +237,11 @@ impl Summarizer {
         }
     }
 
+    /// The page size the passes so far tell \[KiB\].
+    pub fn page_kb(&self) -> Option<u64> {
+        self.page.infer().0
+    }
+
     /// The summary of everything added, with the reader's names and counts.
     pub fn finish(&self, source: &str, decoder: &Decoder) -> TraceSummary {
         let st = &decoder.stats;
@@ -261,7 +270,7 @@ impl Summarizer {
             .iter()
             .enumerate()
             .filter(|(_, b)| b.events.iter().sum::<u64>() > 0)
-            .map(|(i, b)| bdi_summary(&decoder.bdis[i], b, decoder))
+            .map(|(i, b)| bdi_summary(i, b, decoder, page_kb))
             .collect();
         let tasks = by_name(&self.tasks, decoder)
             .into_iter()
@@ -294,7 +303,7 @@ impl Summarizer {
             backwards: Backwards { events: st.backwards, first_line: st.first_backwards_line },
             wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             span: Span::of(st.first_s, st.last_s),
-            global: (self.global.events > 0).then(|| global_summary(&self.global)),
+            global: (self.global.events > 0).then(|| global_summary(&self.global, page_kb)),
             pause_ms: Pauses::of(&self.pauses, self.no_sleep),
             bdis,
             tasks,
@@ -415,14 +424,15 @@ pub fn generation(decoder: &Decoder) -> String {
     "3.1 to 5.7 (global_dirty_state with unstable=)".into()
 }
 
-fn extent_mb(x: &Extent) -> Range {
-    let m = |v: Option<i64>| v.map(|p| mib(p as f64));
+fn extent_mb(x: &Extent, page_kb: Option<u64>) -> Range {
+    let m = |v: Option<i64>| v.map(|p| mib_of(p as f64, page_kb));
     Range { first: m(x.first), min: m(x.min), max: m(x.max) }
 }
 
-fn bdi_summary(name: &str, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
+fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder, page_kb: Option<u64>) -> BdiTraceSummary {
     let med_mibps = |d: &Dist| d.median().map(mibps);
-    let med_mib = |d: &Dist| d.median().map(mib);
+    let med_mib = |d: &Dist| d.median().map(|p| mib_of(p, page_kb));
+    let extent_mb = |x: &Extent| extent_mb(x, page_kb);
     let bdp = (b.events[0] > 0).then(|| BdpSummary {
         dirty_ratelimit_mbps: med_mibps(&b.bdp_dirty_ratelimit),
         task_ratelimit_mbps: med_mibps(&b.bdp_task_ratelimit),
@@ -442,7 +452,8 @@ fn bdi_summary(name: &str, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
         balanced_dirty_ratelimit_mbps: med_mibps(&b.balanced),
     });
     BdiTraceSummary {
-        bdi: name.to_string(),
+        bdi: decoder.bdis[i].clone(),
+        cgroup: decoder.shown_cgroup(i).map(str::to_string),
         events: EventCounts {
             balance_dirty_pages: b.events[0],
             bdi_dirty_ratelimit: b.events[1],
@@ -455,7 +466,9 @@ fn bdi_summary(name: &str, b: &BdiAcc, decoder: &Decoder) -> BdiTraceSummary {
     }
 }
 
-fn global_summary(g: &GlobalAcc) -> GlobalTraceSummary {
+fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
+    let mib = |pages: f64| mib_of(pages, page_kb);
+    let extent_mb = |x: &Extent| extent_mb(x, page_kb);
     let thresh = g.thresh_values.mode();
     let bg = g.bg_thresh_values.mode();
     let limit = g.limit_values.mode();
@@ -636,6 +649,10 @@ pub struct TaskCount {
 pub struct BdiTraceSummary {
     /// Its name: the device number, `8:0`.
     pub bdi: String,
+    /// The cgroup of this writeback context, when the bdi has more than
+    /// one: `cgroup /user.slice/…` (4.3 to 5.7) or `cgroup_ino 1234`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cgroup: Option<String>,
     pub events: EventCounts,
     pub span: Span,
     /// Null when the trace has none of its balance_dirty_pages events.
@@ -692,7 +709,8 @@ pub struct KernelSummary {
     /// How HZ was told, or why it could not be.
     pub hz_note: String,
     /// The page size \[KiB\], from balance_dirty_pages' period (3.3+).
-    /// Every MiB figure reads pages as 4 KiB.
+    /// Every MiB figure read from pages uses it (4 KiB when not told);
+    /// MiB/s read from KB/s need none.
     pub page_kb: Option<u64>,
     /// How the page size was told, or why it could not be.
     pub page_note: String,
@@ -772,9 +790,8 @@ impl TraceSummary {
         if let Some(kb) = k.page_kb.filter(|&kb| kb != 4) {
             let _ = writeln!(
                 s,
-                "pages       {kb} KiB, not 4 ({}): every MiB figure below reads pages as 4 KiB and is {}× too small; MiB/s read from KB/s are right",
-                k.page_note,
-                kb / 4
+                "pages       {kb} KiB, not 4 ({}): every MiB figure below counts pages of {kb} KiB",
+                k.page_note
             );
         }
         let e = &self.events;
@@ -860,10 +877,14 @@ impl TraceSummary {
             );
         }
         for b in &self.bdis {
+            let name = match &b.cgroup {
+                Some(cgroup) => format!("{} {cgroup}", b.bdi),
+                None => b.bdi.clone(),
+            };
             let _ = writeln!(
                 s,
                 "bdi {:<7} {} balance_dirty_pages, {} bdi_dirty_ratelimit over {:.1} s",
-                b.bdi, b.events.balance_dirty_pages, b.events.bdi_dirty_ratelimit, b.span.duration_s
+                name, b.events.balance_dirty_pages, b.events.bdi_dirty_ratelimit, b.span.duration_s
             );
             if let Some(r) = &b.bdi_dirty_ratelimit {
                 let _ = writeln!(
@@ -964,7 +985,10 @@ mod tests {
         let s = summary_of(&vec![bdp(32); 20]);
         assert_eq!(s.kernel.page_kb, Some(64), "{}", s.kernel.page_note);
         assert!(s.report().contains("pages       64 KiB, not 4 ("), "{}", s.report());
-        assert!(s.report().contains("is 16× too small"), "{}", s.report());
+        assert!(s.report().contains("counts pages of 64 KiB"), "{}", s.report());
+        // bdi_dirty=5 pages of 64 KiB; dirty_ratelimit 102400 KB/s is 100 MiB/s whatever the pages.
+        let p = s.bdis[0].balance_dirty_pages.as_ref().expect("bdp");
+        assert_eq!((p.bdi_dirty_mb_median, p.dirty_ratelimit_mbps), (Some(5.0 * 64.0 / 1024.0), Some(100.0)));
         // Too few passes, or 3.2 without period=: not told.
         assert_eq!(summary_of(&vec![bdp(32); 19]).kernel.page_kb, None);
     }

@@ -756,7 +756,7 @@ fn draw_chart(ctx: &Ctx, n: u8, frame: &mut Frame, area: Rect) {
 
 fn trace_title(side: &KernelSide, n: u8, bdi: usize) -> Title {
     let label = side.bdi_label(bdi).to_string();
-    let name = side.bdi_names().get(bdi).cloned().unwrap_or_default();
+    let name = side.bdi_short(bdi);
     Title {
         name: TITLES[n as usize - 1].to_string(),
         short: SHORT_TITLES[n as usize - 1].to_string(),
@@ -882,8 +882,9 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let count = k.task_count();
     let room = area.height.saturating_sub(3) as usize;
     let first = app.screen.task_scroll.min(count.saturating_sub(room.max(1)));
-    let mut rows: Vec<Row> = k
-        .task_lines(first, room)
+    let lines = k.task_lines(first, room);
+    let rows_bdi_width = lines.iter().map(|l| l.bdi.chars().count()).max().unwrap_or(0) as u16;
+    let mut rows: Vec<Row> = lines
         .into_iter()
         .map(|l| {
             Row::new(vec![
@@ -900,9 +901,11 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         rows.pop();
         format!("… {} more (↓, or T then PgDn)", below + 1)
     });
+    // A bdi of several writeback contexts is named with its cgroup.
+    let bdi_width = rows_bdi_width.clamp(7, 20);
     let widths = [
         Constraint::Length(16),
-        Constraint::Length(7),
+        Constraint::Length(bdi_width),
         Constraint::Length(7),
         Constraint::Length(8),
         Constraint::Min(6),

@@ -106,7 +106,7 @@ pub const TRACE: Section = Section {
             "play faster / slower in 1-2-5 steps", "speed"),
         bind!("b B", [ch('b') => Msg::NextBdi, code(KeyCode::Tab) => Msg::NextBdi,
             ch('B') => Msg::PrevBdi, code(KeyCode::BackTab) => Msg::PrevBdi],
-            "the next / previous bdi (device number; also Tab, Shift-Tab)", "bdi"),
+            "the next / previous bdi, each cgroup of it apart (also Tab, Shift-Tab)", "bdi"),
         bind!("1-5", [ch('1') => Msg::Zoom(1), ch('2') => Msg::Zoom(2), ch('3') => Msg::Zoom(3),
             ch('4') => Msg::Zoom(4), ch('5') => Msg::Zoom(5)],
             "show one chart full screen (again, 0 or Esc: all)", "zoom"),

@@ -49,3 +49,80 @@ pub fn wait_until_it_catches_sigint(pid: u32) {
     }
     panic!("process {pid} never caught SIGINT");
 }
+
+/// The shipped trace with dd-1294's and dd-1295's events moved to a
+/// second writeback context of the same bdi (`cgroup_ino=2345`), its
+/// controller at half the rates: dirty_ratelimit 51200 KB/s, and the
+/// bdi_dirty_ratelimit event's write_bw, task_ratelimit and balanced
+/// halved.
+pub fn two_cgroups() -> PathBuf {
+    let shipped = format!("{}/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(shipped).expect("fixture");
+    let halved = ["dirty_ratelimit", "write_bw", "task_ratelimit", "balanced_dirty_ratelimit"];
+    let moved = |l: &str| {
+        let l = l.trim_start();
+        (l.starts_with("dd-1294 ") || l.starts_with("dd-1295 ")) && !l.contains("global_dirty_state")
+    };
+    let mut out = String::new();
+    for line in text.lines() {
+        if !moved(line) {
+            out += line;
+        } else {
+            let bdp = line.contains(" balance_dirty_pages: ");
+            let words: Vec<String> = line
+                .split(' ')
+                .map(|w| match w.split_once('=') {
+                    Some(("cgroup_ino", _)) => "cgroup_ino=2345".to_string(),
+                    Some((k, v)) if halved.contains(&k) && !(bdp && k == "task_ratelimit") => {
+                        format!("{k}={}", v.parse::<i64>().expect("integer") / 2)
+                    }
+                    _ => w.to_string(),
+                })
+                .collect();
+            out += &words.join(" ");
+        }
+        out.push('\n');
+    }
+    let path = tmp("ktrace-two-cgroups.txt");
+    std::fs::write(&path, out).expect("written");
+    path
+}
+
+/// The shipped trace as a kernel of 64 KiB pages would print it: every
+/// page count divided by 16, rates in KB/s and times as they are.
+pub fn sixty_four_kib_pages() -> PathBuf {
+    let shipped = format!("{}/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(shipped).expect("fixture");
+    let pages = [
+        "dirty",
+        "writeback",
+        "unstable",
+        "bg_thresh",
+        "thresh",
+        "limit",
+        "setpoint",
+        "wb_setpoint",
+        "wb_dirty",
+        "dirtied",
+        "dirtied_pause",
+        "written",
+    ];
+    let mut out = String::new();
+    for line in text.lines() {
+        let bdr = line.contains(" bdi_dirty_ratelimit: ");
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| match w.split_once('=') {
+                Some((k, v)) if pages.contains(&k) && !bdr => {
+                    format!("{k}={}", v.parse::<i64>().expect("integer") / 16)
+                }
+                _ => w.to_string(),
+            })
+            .collect();
+        out += &words.join(" ");
+        out.push('\n');
+    }
+    let path = tmp("ktrace-64k-pages.txt");
+    std::fs::write(&path, out).expect("written");
+    path
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{dirtyviz, num, tmp};
+use crate::common::{dirtyviz, num, sixty_four_kib_pages, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -20,13 +20,15 @@ const SHIPPED: &str = "linux-6.18-4dd-dirty_bytes-400M.txt";
 
 /// `dirtyviz view FILE --summary-json` → the summary.
 fn view(name: &str, extra: &[&str]) -> Value {
+    view_file(&fixture(name), extra)
+}
+
+/// `dirtyviz view PATH --summary-json` → the summary.
+fn view_file(path: &str, extra: &[&str]) -> Value {
+    let name = Path::new(path).file_name().expect("a file").to_string_lossy();
     let out_path = tmp(&format!("ktrace-{name}.json"));
-    let out = dirtyviz()
-        .args(["view", "-q", &fixture(name), "--summary-json"])
-        .arg(&out_path)
-        .args(extra)
-        .output()
-        .expect("runs");
+    let out =
+        dirtyviz().args(["view", "-q", path, "--summary-json"]).arg(&out_path).args(extra).output().expect("runs");
     assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.is_empty(), "-q prints nothing");
     serde_json::from_slice(&std::fs::read(&out_path).expect("summary written")).expect("JSON")
@@ -226,6 +228,160 @@ fn bdis_by_device_number_and_tasks_by_comm_pid() {
         .collect();
     assert_eq!(per_bdi, [("7:1".to_string(), 73), ("7:0".to_string(), 16)]);
     assert_eq!(s["bdis"][0]["tasks"].as_array().expect("tasks").len(), 2);
+}
+
+#[test]
+fn each_writeback_context_of_a_bdi_is_summarised_on_its_own() {
+    let path = two_cgroups().display().to_string();
+    let s = view_file(&path, &[]);
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let bdis = s["bdis"].as_array().expect("bdis");
+    assert_eq!(bdis.len(), 2, "{s}");
+    let (a, b) = (&bdis[0], &bdis[1]);
+    assert_eq!((&a["bdi"], &a["cgroup"]), (&"254:0".into(), &"cgroup_ino 1".into()));
+    assert_eq!((&b["bdi"], &b["cgroup"]), (&"254:0".into(), &"cgroup_ino 2345".into()));
+    let count = |w: &Value, k: &str| w["events"][k].as_u64().expect("count");
+    assert_eq!((count(a, "balance_dirty_pages"), count(a, "bdi_dirty_ratelimit")), (68 + 67, 2));
+    assert_eq!((count(b, "balance_dirty_pages"), count(b, "bdi_dirty_ratelimit")), (60 + 65, 1));
+    let tasks = |w: &Value| -> Vec<String> {
+        w["tasks"].as_array().expect("tasks").iter().map(|t| t["task"].as_str().expect("name").into()).collect()
+    };
+    assert_eq!(
+        (tasks(a), tasks(b)),
+        (vec!["dd-1290".into(), "dd-1293".into()], vec!["dd-1294".into(), "dd-1295".into()])
+    );
+
+    // Each context's medians from its own tasks' lines of the original.
+    let of = |comms: &[&str], event: &str, key: &str| -> Vec<i64> {
+        let lines: Vec<&str> = text.lines().filter(|l| comms.iter().any(|c| l.trim_start().starts_with(c))).collect();
+        naive_events(&lines.join("\n"), event).iter().map(|e| e[key]).collect()
+    };
+    let first = ["dd-1290 ", "dd-1293 "];
+    let second = ["dd-1294 ", "dd-1295 "];
+    let (pa, pb) = (&a["balance_dirty_pages"], &b["balance_dirty_pages"]);
+    assert_eq!(num(&pa["dirty_ratelimit_mbps"]), 100.0);
+    assert_eq!(num(&pb["dirty_ratelimit_mbps"]), 50.0);
+    let bdp_task = |comms: &[&str]| median(of(comms, "balance_dirty_pages", "task_ratelimit")) / 1024.0;
+    assert_eq!(num(&pa["task_ratelimit_mbps"]), bdp_task(&first));
+    assert_eq!(num(&pb["task_ratelimit_mbps"]), bdp_task(&second));
+    assert_ne!(bdp_task(&first), bdp_task(&second), "the two contexts' values differ");
+    let (ra, rb) = (&a["bdi_dirty_ratelimit"], &b["bdi_dirty_ratelimit"]);
+    // dd-1290's two events; dd-1294's one, halved [KB/s / 1024].
+    assert_eq!(num(&ra["write_bw_mbps"]), (493952.0 + 527728.0) / 2.0 / 1024.0);
+    assert_eq!(num(&ra["balanced_dirty_ratelimit_mbps"]), (42864.0 + 95100.0) / 2.0 / 1024.0);
+    assert_eq!(num(&ra["dirty_ratelimit_mbps"]), 100.0);
+    assert_eq!(num(&rb["write_bw_mbps"]), 239730.0 / 1024.0);
+    assert_eq!(num(&rb["balanced_dirty_ratelimit_mbps"]), 36352.0 / 1024.0);
+    assert_eq!(num(&rb["task_ratelimit_mbps"]), 104152.0 / 1024.0);
+    assert_eq!(num(&rb["dirty_ratelimit_mbps"]), 50.0);
+
+    // The text names each context by its cgroup.
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("bdi 254:0 cgroup_ino 1 135 balance_dirty_pages, 2 bdi_dirty_ratelimit"), "{report}");
+    assert!(report.contains("bdi 254:0 cgroup_ino 2345 125 balance_dirty_pages, 1 bdi_dirty_ratelimit"), "{report}");
+    assert!(report.contains("throttle  dirty_ratelimit 50.0 "), "{report}");
+
+    // The CSV has a column set per context, each its own controller.
+    let csv = tmp("ktrace-two-cgroups.csv");
+    let out = dirtyviz().args(["view", "-q", &path, "--csv"]).arg(&csv).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|c| *c == name).unwrap_or_else(|| panic!("{name} in {header:?}"));
+    let (ca, cb) = (col("254:0 cgroup_ino 1.dirty_ratelimit_mbps"), col("254:0 cgroup_ino 2345.dirty_ratelimit_mbps"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.iter().any(|r| !r[cb].is_empty()));
+    assert!(rows.iter().all(|r| r[ca].is_empty() || r[ca] == "100.000"), "no 50 MiB/s in the first context");
+    assert!(rows.iter().all(|r| r[cb].is_empty() || r[cb] == "50.000"), "no 100 MiB/s in the second");
+}
+
+/// Every number of `v` under a key naming MiB, by its path.
+fn mib_figures(v: &Value, path: &str, in_mib: bool, out: &mut BTreeMap<String, f64>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                mib_figures(x, &format!("{path}.{k}"), in_mib || k.ends_with("_mb") || k.ends_with("_mbps"), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                mib_figures(x, &format!("{path}[{i}]"), in_mib, out);
+            }
+        }
+        Value::Number(n) if in_mib => {
+            out.insert(path.to_string(), n.as_f64().expect("number"));
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn a_kernel_of_64_kib_pages_gives_the_same_mib_as_of_4_kib() {
+    let path = sixty_four_kib_pages().display().to_string();
+    let big = view_file(&path, &[]);
+    let small = view(SHIPPED, &[]);
+    assert_eq!((small["kernel"]["page_kb"].clone(), big["kernel"]["page_kb"].clone()), (4.into(), 64.into()));
+    let (mut a, mut b) = (BTreeMap::new(), BTreeMap::new());
+    mib_figures(&small, "", false, &mut a);
+    mib_figures(&big, "", false, &mut b);
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    assert!(a.len() > 30, "{a:?}");
+    // Page counts cut to a 16th lose less than one 64 KiB page each.
+    for (k, want) in &a {
+        assert!((b[k] - want).abs() < 1.0 / 16.0, "{k}: {} vs {want}", b[k]);
+    }
+    assert_eq!(num(&big["global"]["thresh_mb"]["first"]), 400.0);
+    assert_eq!(num(&big["global"]["thresh_pages"]), 102400.0 / 16.0, "pages stay the kernel's");
+    assert_eq!(num(&big["bdis"][0]["balance_dirty_pages"]["dirty_ratelimit_mbps"]), 100.0, "KB/s are not scaled");
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("pages       64 KiB, not 4 ("), "{report}");
+    assert!(
+        report.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"),
+        "{report}"
+    );
+
+    // The CSV's MiB columns likewise.
+    let csv = |trace: &str, name: &str| {
+        let out_path = tmp(name);
+        let out = dirtyviz().args(["view", "-q", trace, "--csv"]).arg(&out_path).output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read_to_string(&out_path).expect("csv")
+    };
+    let (small, big) = (csv(&fixture(SHIPPED), "ktrace-4k.csv"), csv(&path, "ktrace-64k.csv"));
+    let header: Vec<&str> = small.lines().next().expect("header").split(',').collect();
+    assert_eq!(big.lines().next(), small.lines().next());
+    let mut compared = 0;
+    for (x, y) in small.lines().zip(big.lines()).skip(1) {
+        for ((col, p), q) in header.iter().zip(x.split(',')).zip(y.split(',')) {
+            if (col.ends_with("_mb") || col.ends_with("_mbps")) && !p.is_empty() {
+                let (p, q): (f64, f64) = (p.parse().expect("number"), q.parse().expect("number"));
+                // NR_DIRTIED and NR_WRITTEN cut to a 16th lose up to a
+                // 64 KiB page at each end of a row's ~100 ms: 1.25 MiB/s.
+                // dirty_mb adds dirty, writeback and unstable: three pages.
+                let tol = if col.starts_with("dirtied") || col.starts_with("written") { 1.25 } else { 3.0 / 16.0 };
+                assert!((p - q).abs() < tol + 0.002, "{col}: {q} vs {p}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 2000, "{compared}");
+}
+
+#[test]
+fn one_cgroup_per_bdi_names_no_cgroup() {
+    let s = view(SHIPPED, &[]);
+    assert!(s["bdis"][0].get("cgroup").is_none(), "{}", s["bdis"][0]);
+    let s = view("linux-4.4-perf-cgroup.txt", &[]);
+    let names: Vec<(&str, &str)> = s["bdis"]
+        .as_array()
+        .expect("bdis")
+        .iter()
+        .map(|b| (b["bdi"].as_str().expect("name"), b["cgroup"].as_str().expect("cgroup")))
+        .collect();
+    assert_eq!(names, [("253:0", "cgroup /"), ("253:0", "cgroup /user.slice/user-1000.slice/session-2.scope")]);
 }
 
 #[test]

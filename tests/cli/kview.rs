@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-use crate::common::{dirtyviz, tmp};
+use crate::common::{dirtyviz, sixty_four_kib_pages, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -54,6 +54,42 @@ fn the_shipped_trace_fills_the_five_charts_the_info_panel_and_the_task_table() {
     // What no tracepoint prints is not drawn as zero.
     assert!(!s.contains("max_pause") && !s.contains("% of dirtyable"), "{s}");
     assert!(!s.contains("not in this trace"), "every event is there:\n{s}");
+}
+
+#[test]
+fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
+    // dd-1294 and dd-1295 moved to a second cgroup at half the dirty_ratelimit.
+    let path = two_cgroups().display().to_string();
+    let first = screen(&path, &["--size", "160x48"]);
+    assert!(first.contains("│ bdi 254:0 cgroup_ino 1 │"), "{first}");
+    assert!(first.contains("4 rates (254:0 cgroup_ino 1)  rate 100 vs"), "{first}");
+    let second = screen(&path, &["--size", "160x48", "--keys", "b"]);
+    assert!(second.contains("│ bdi 254:0 cgroup_ino 2345 │"), "{second}");
+    assert!(second.contains("rate 50.0 vs"), "its own controller's dirty_ratelimit:\n{second}");
+    assert!(second.contains("5 pauses (254:0 cgroup_ino 2345)"), "{second}");
+    let row = second.lines().find(|l| l.contains("│dd-1295 ")).expect("dd-1295's row");
+    assert!(row.contains("254:0 ino 2345"), "{row}");
+    let back = screen(&path, &["--size", "160x48", "--keys", "b b"]);
+    assert!(back.contains("│ bdi 254:0 cgroup_ino 1 │"), "two contexts, then the first again:\n{back}");
+}
+
+#[test]
+fn a_kernel_of_64_kib_pages_draws_the_same_mib_as_of_4_kib() {
+    // Every page count of the shipped trace divided by 16, KB/s as they are.
+    let path = sixty_four_kib_pages().display().to_string();
+    let small = screen(&fixture(SHIPPED), &["--size", "160x48"]);
+    let big = screen(&path, &["--size", "160x48"]);
+    let with_mib: Vec<&str> = small.lines().filter(|l| l.contains("MiB")).collect();
+    assert!(with_mib.len() >= 15, "{small}");
+    for line in with_mib {
+        assert!(big.lines().any(|l| l == line), "{line} missing:\n{big}");
+    }
+    // The task table's MiB/s (pages dirtied per pass × 16 KiB more each).
+    let rates = |s: &str| -> Vec<String> {
+        s.lines().filter_map(|l| l.split_once("│dd-")).map(|(_, r)| r.split_whitespace().take(3).collect()).collect()
+    };
+    assert_eq!(rates(&small), rates(&big));
+    assert_eq!(rates(&small).len(), 4);
 }
 
 #[test]
