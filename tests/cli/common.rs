@@ -50,6 +50,21 @@ pub fn wait_until_it_catches_sigint(pid: u32) {
     panic!("process {pid} never caught SIGINT");
 }
 
+/// Starts `cmd`, sends it a Ctrl-C once it catches one, and checks that it
+/// stops as every long command does: exit 130 and the one line saying
+/// nothing was written. Returns what it printed on standard output.
+pub fn interrupted(cmd: &mut Command) -> Vec<u8> {
+    let child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().expect("runs");
+    wait_until_it_catches_sigint(child.id());
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+    o.stdout
+}
+
 /// The shipped trace with dd-1294's and dd-1295's events moved to a
 /// second writeback context of the same bdi (`cgroup_ino=2345`), its
 /// controller at half the rates: dirty_ratelimit 51200 KB/s, and the

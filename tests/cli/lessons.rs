@@ -7,7 +7,7 @@ use dirtyviz::app::{App, AppOptions, LessonMsg, Msg, ThemeKind};
 use dirtyviz::lesson::progress::Progress;
 use dirtyviz::lesson::{Lesson, SHIPPED};
 
-use super::common::{dirtyviz, tmp, wait_until_it_catches_sigint};
+use super::common::{dirtyviz, interrupted, tmp};
 use super::dashboard::screen;
 
 fn mono() -> AppOptions {
@@ -324,19 +324,6 @@ fn ctrl_c_stops_a_check_with_one_line() {
         steps: [Step(title: "an hour", text: "b", run_s: 3600,
                      checks: [Check(label: "dd", metric: Tasks, min: 1)])])"#;
     let root = lesson_file("ctrl-c", text);
-    let child = dirtyviz()
-        .args(["check", "lessons/x.ron"])
-        .current_dir(&root)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    wait_until_it_catches_sigint(child.id());
-    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
-    let o = child.wait_with_output().expect("ends");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(130), "{err}");
-    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
-    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+    let out = interrupted(dirtyviz().args(["check", "lessons/x.ron"]).current_dir(&root));
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{dirtyviz, tmp, wait_until_it_catches_sigint};
+use super::common::{dirtyviz, interrupted, tmp};
 
 const FIGURES: [&str; 5] = ["1-global-dirty", "2-bdi-dirty", "3-pos-ratio", "4-rates", "5-pauses"];
 
@@ -226,20 +226,7 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
     assert!(!dir.join("missing").exists());
 
     // Ctrl-C: one line, 130, no directory made, no file written.
-    let child = dirtyviz()
-        .args(week)
-        .arg("figures")
-        .current_dir(&dir)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    wait_until_it_catches_sigint(child.id());
-    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
-    let o = child.wait_with_output().expect("ends");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(130), "{err}");
-    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+    interrupted(dirtyviz().args(week).arg("figures").current_dir(&dir));
     let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
     assert_eq!(left, ["file"], "nothing made");
 

@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{dirtyviz, tmp, wait_until_it_catches_sigint};
+use super::common::{dirtyviz, interrupted, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -169,21 +169,12 @@ fn ctrl_c_stops_a_snapshot_with_one_line_and_leaves_the_file() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("screen.txt"), "the user's screen\n").expect("written");
-    let child = dirtyviz()
-        .args(["snapshot", "--scenario", "hdd-1000dd", "--at", "3600s", "-o", "screen.txt"])
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    wait_until_it_catches_sigint(child.id());
-    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
-    let o = child.wait_with_output().expect("ends");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(130), "{err}");
-    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
-    assert!(o.stdout.is_empty());
+    let out = interrupted(
+        dirtyviz()
+            .args(["snapshot", "--scenario", "hdd-1000dd", "--at", "3600s", "-o", "screen.txt"])
+            .current_dir(&dir),
+    );
+    assert!(out.is_empty());
     assert_eq!(std::fs::read_to_string(dir.join("screen.txt")).expect("kept"), "the user's screen\n");
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
 }
