@@ -410,8 +410,10 @@ fn run_loop(
         last = now;
         let frame_start = Instant::now();
         if app.take_dirty() {
-            let area = terminal.draw(|f| draw(app, f)).map_err(io)?.area;
+            let mut tasks = None;
+            let area = terminal.draw(|f| tasks = draw(app, f)).map_err(io)?.area;
             app.screen.set_help_room(view::help_room(HELP, area));
+            app.screen.set_task_room(tasks);
         }
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
         if event::poll(wait).map_err(io)? {
@@ -435,7 +437,11 @@ fn handle_event(app: &mut TraceApp, event: Event) {
 /// The screen `app` shows in a `width` x `height` terminal.
 pub fn render(app: &TraceApp, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
-    terminal.draw(|f| draw(app, f)).expect("drawing into memory does not fail");
+    terminal
+        .draw(|f| {
+            draw(app, f);
+        })
+        .expect("drawing into memory does not fail");
     terminal.backend().buffer().clone()
 }
 
@@ -464,6 +470,8 @@ struct Ctx<'a> {
     app: &'a TraceApp,
     theme: Theme,
     marker: ratatui::symbols::Marker,
+    /// How far the task tables drawn so far can scroll \[rows\].
+    task_room: std::cell::Cell<Option<usize>>,
 }
 
 impl Ctx<'_> {
@@ -472,9 +480,15 @@ impl Ctx<'_> {
     }
 }
 
-/// Draws the whole screen.
-pub fn draw(app: &TraceApp, frame: &mut Frame) {
-    let ctx = Ctx { app, theme: Theme::new(app.screen.theme), marker: view::marker(app.screen.marker) };
+/// Draws the whole screen. Returns how far its task table can scroll as
+/// drawn (`None` when none shows) \[rows\].
+pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<usize> {
+    let ctx = Ctx {
+        app,
+        theme: Theme::new(app.screen.theme),
+        marker: view::marker(app.screen.marker),
+        task_room: std::cell::Cell::new(None),
+    };
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let text = vec![
@@ -483,7 +497,7 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) {
             Line::styled("q quits", ctx.theme.dim),
         ];
         frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
-        return;
+        return None;
     }
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
@@ -498,6 +512,13 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) {
     if app.screen.help {
         view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);
     }
+    ctx.task_room.get()
+}
+
+/// Notes that a task table drawn can scroll `room` rows: the screen keeps
+/// the largest.
+fn note_task_room(ctx: &Ctx, room: usize) {
+    ctx.task_room.set(Some(ctx.task_room.get().map_or(room, |r| r.max(room))));
 }
 
 /// The sections the help explains.
@@ -881,7 +902,9 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let k = &app.side;
     let count = k.task_count();
     let room = area.height.saturating_sub(3) as usize;
-    let first = app.screen.task_scroll.min(count.saturating_sub(room.max(1)));
+    let last = count.saturating_sub(room.max(1));
+    note_task_room(ctx, last);
+    let first = app.screen.task_scroll.min(last);
     let lines = k.task_lines(first, room);
     let rows_bdi_width = lines.iter().map(|l| l.bdi.chars().count()).max().unwrap_or(0) as u16;
     let mut rows: Vec<Row> = lines
@@ -959,7 +982,9 @@ fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         match panel {
             Panel::Tasks => {
                 draw_tasks(ctx, frame, a[i]);
-                view::draw_tasks_of(&ctx.theme, side, app.screen.task_scroll, app.screen.tasks_focus, frame, b[i]);
+                let room =
+                    view::draw_tasks_of(&ctx.theme, side, app.screen.task_scroll, app.screen.tasks_focus, frame, b[i]);
+                note_task_room(ctx, room);
             }
             Panel::Chart(n) => {
                 let width = a[i].width;
@@ -1081,5 +1106,44 @@ mod tests {
         assert_eq!(a.side().at_ns(), a.side().end_ns(), "follows again");
         a.update(Msg::Seek(-1));
         assert!(a.paused(), "seeking back freezes a live trace");
+    }
+
+    /// Draws `app` at `width` x `height` as the terminal loop does, noting
+    /// how far its help and task table can scroll; returns the screen.
+    fn drawn(app: &mut TraceApp, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend");
+        let mut tasks = None;
+        terminal.draw(|f| tasks = draw(app, f)).expect("draws");
+        app.screen.set_task_room(tasks);
+        crate::ui::snapshot::text(terminal.backend().buffer())
+    }
+
+    #[test]
+    fn the_task_table_scrolls_to_its_last_page_and_back_at_once() {
+        // 60 dd, each throttled once, and the global state around them.
+        let bdp = "balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1700 wb_setpoint=1750 \
+                   wb_dirty=1700 dirty_ratelimit=25600 task_ratelimit=25600 dirtied=32 dirtied_pause=32 \
+                   paused=0 pause=4 period=4 think=0 cgroup_ino=1";
+        let mut text = trace(5);
+        for i in 0..60 {
+            text += &format!("dd-{} [000] 101.{:02}0: {bdp}\n", 1000 + i, i);
+        }
+        let mut a = app(&text);
+        a.update(Msg::Seek(3));
+        let from = |screen: &str| {
+            let at = screen.find("throttled, from ").map(|i| i + "throttled, from ".len());
+            at.map_or(1, |i| screen[i..].split(')').next().expect("a number").parse::<usize>().expect("a row"))
+        };
+        for (w, h) in [(140, 40), (160, 48)] {
+            drawn(&mut a, w, h);
+            for _ in 0..100 {
+                a.update(Msg::ScrollTasks(1));
+            }
+            let last = from(&drawn(&mut a, w, h));
+            assert!(last > 1, "at {w}x{h} the table scrolled");
+            a.update(Msg::ScrollTasks(-1));
+            assert_eq!(from(&drawn(&mut a, w, h)), last - 1, "one ↑ moves the table at {w}x{h}");
+            a.update(Msg::ScrollTasks(-100));
+        }
     }
 }
