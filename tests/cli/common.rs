@@ -15,6 +15,14 @@ pub fn tmp(name: &str) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
 }
 
+/// An empty directory in the tests' scratch directory, made afresh.
+pub fn empty_dir(name: &str) -> PathBuf {
+    let dir = tmp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
 /// Runs `dirtyviz run` with `args` and returns its summary JSON.
 pub fn summary(name: &str, args: &[&str]) -> Value {
     let path = tmp(&format!("{name}.summary.json"));
@@ -65,49 +73,56 @@ pub fn interrupted(cmd: &mut Command) -> Vec<u8> {
     o.stdout
 }
 
+/// The shipped trace with the value of each `key=value` word replaced
+/// where `edit(line, key, value)` gives a new one, written as `name` in
+/// the tests' scratch directory.
+fn shipped_trace_with(name: &str, edit: impl Fn(&str, &str, &str) -> Option<String>) -> PathBuf {
+    let shipped = format!("{}/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(shipped).expect("fixture");
+    let mut out = String::new();
+    for line in text.lines() {
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| match w.split_once('=').and_then(|(k, v)| Some(format!("{k}={}", edit(line, k, v)?))) {
+                Some(edited) => edited,
+                None => w.to_string(),
+            })
+            .collect();
+        out += &words.join(" ");
+        out.push('\n');
+    }
+    let path = tmp(name);
+    std::fs::write(&path, out).expect("written");
+    path
+}
+
 /// The shipped trace with dd-1294's and dd-1295's events moved to a
 /// second writeback context of the same bdi (`cgroup_ino=2345`), its
 /// controller at half the rates: dirty_ratelimit 51200 KB/s, and the
 /// bdi_dirty_ratelimit event's write_bw, task_ratelimit and balanced
 /// halved.
 pub fn two_cgroups() -> PathBuf {
-    let shipped = format!("{}/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(shipped).expect("fixture");
     let halved = ["dirty_ratelimit", "write_bw", "task_ratelimit", "balanced_dirty_ratelimit"];
     let moved = |l: &str| {
         let l = l.trim_start();
         (l.starts_with("dd-1294 ") || l.starts_with("dd-1295 ")) && !l.contains("global_dirty_state")
     };
-    let mut out = String::new();
-    for line in text.lines() {
-        if !moved(line) {
-            out += line;
-        } else {
-            let bdp = line.contains(" balance_dirty_pages: ");
-            let words: Vec<String> = line
-                .split(' ')
-                .map(|w| match w.split_once('=') {
-                    Some(("cgroup_ino", _)) => "cgroup_ino=2345".to_string(),
-                    Some((k, v)) if halved.contains(&k) && !(bdp && k == "task_ratelimit") => {
-                        format!("{k}={}", v.parse::<i64>().expect("integer") / 2)
-                    }
-                    _ => w.to_string(),
-                })
-                .collect();
-            out += &words.join(" ");
+    shipped_trace_with("ktrace-two-cgroups.txt", |line, k, v| {
+        let bdp = line.contains(" balance_dirty_pages: ");
+        match k {
+            _ if !moved(line) => None,
+            "cgroup_ino" => Some("2345".into()),
+            _ if halved.contains(&k) && !(bdp && k == "task_ratelimit") => {
+                Some((v.parse::<i64>().expect("integer") / 2).to_string())
+            }
+            _ => None,
         }
-        out.push('\n');
-    }
-    let path = tmp("ktrace-two-cgroups.txt");
-    std::fs::write(&path, out).expect("written");
-    path
+    })
 }
 
 /// The shipped trace as a kernel of 64 KiB pages would print it: every
 /// page count divided by 16, rates in KB/s and times as they are.
 pub fn sixty_four_kib_pages() -> PathBuf {
-    let shipped = format!("{}/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(shipped).expect("fixture");
     let pages = [
         "dirty",
         "writeback",
@@ -122,22 +137,8 @@ pub fn sixty_four_kib_pages() -> PathBuf {
         "dirtied_pause",
         "written",
     ];
-    let mut out = String::new();
-    for line in text.lines() {
-        let bdr = line.contains(" bdi_dirty_ratelimit: ");
-        let words: Vec<String> = line
-            .split(' ')
-            .map(|w| match w.split_once('=') {
-                Some((k, v)) if pages.contains(&k) && !bdr => {
-                    format!("{k}={}", v.parse::<i64>().expect("integer") / 16)
-                }
-                _ => w.to_string(),
-            })
-            .collect();
-        out += &words.join(" ");
-        out.push('\n');
-    }
-    let path = tmp("ktrace-64k-pages.txt");
-    std::fs::write(&path, out).expect("written");
-    path
+    shipped_trace_with("ktrace-64k-pages.txt", |line, k, v| {
+        (pages.contains(&k) && !line.contains(" bdi_dirty_ratelimit: "))
+            .then(|| (v.parse::<i64>().expect("integer") / 16).to_string())
+    })
 }

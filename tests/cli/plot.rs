@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{dirtyviz, interrupted, tmp};
+use super::common::{dirtyviz, empty_dir, interrupted, tmp};
 
 const FIGURES: [&str; 5] = ["1-global-dirty", "2-bdi-dirty", "3-pos-ratio", "4-rates", "5-pauses"];
 
@@ -185,9 +185,7 @@ fn the_man_page_is_roff_with_every_subcommand() {
 
 #[test]
 fn plot_never_writes_over_its_input_nor_into_a_file() {
-    let dir = tmp("plot-input");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = empty_dir("plot-input");
     // A scenario file that happens to have a figure's name.
     let input = dir.join("4-rates.svg");
     let scenario = std::fs::read("assets/scenarios/default.ron").expect("shipped scenario");
@@ -206,9 +204,7 @@ fn plot_never_writes_over_its_input_nor_into_a_file() {
 
 #[test]
 fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
-    let dir = tmp("plot-before");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = empty_dir("plot-before");
     std::fs::write(dir.join("file"), "the user's file\n").expect("written");
     // A simulated week of a thousand dd: refused at once, not after it.
     let week = ["plot", "--scenario", "hdd-1000dd", "--duration", "604800s", "--out"];

@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{dirtyviz, interrupted, tmp};
+use super::common::{dirtyviz, empty_dir, interrupted, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -165,9 +165,7 @@ fn the_lesson_list_marks_a_title_it_cuts() {
 /// have replaced as it was and no temporary file left.
 #[test]
 fn ctrl_c_stops_a_snapshot_with_one_line_and_leaves_the_file() {
-    let dir = tmp("snapshot-ctrl-c");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = empty_dir("snapshot-ctrl-c");
     std::fs::write(dir.join("screen.txt"), "the user's screen\n").expect("written");
     let out = interrupted(
         dirtyviz()
