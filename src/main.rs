@@ -243,9 +243,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             .filter_map(|(i, (o, s))| {
                 let text = s.text.as_ref().ok()?;
                 (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
-                    .then(|| {
-                        Lesson::from_ron(text, &s.origin).ok().map(|l| (i, Lesson { seed: args.seed.or(l.seed), ..l }))
-                    })
+                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l.with_seed(args.seed))))
                     .flatten()
             })
             .collect();

@@ -145,7 +145,7 @@ pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
         },
         Some(Kind::Lesson) => {
             let lesson = match Lesson::from_ron(text, &origin) {
-                Ok(l) => Lesson { seed: seed.or(l.seed), ..l },
+                Ok(l) => l.with_seed(seed),
                 Err(e) => return fail(format!("{origin}: invalid lesson"), e.to_string()),
             };
             let start = Instant::now();

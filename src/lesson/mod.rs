@@ -382,6 +382,12 @@ impl Lesson {
         Lesson::shipped().into_iter().collect()
     }
 
+    /// The lesson run with `seed` instead of its own, when given
+    /// (`dirtyviz check --seed`).
+    pub fn with_seed(self, seed: Option<u64>) -> Lesson {
+        Lesson { seed: seed.or(self.seed), ..self }
+    }
+
     /// The scenario the lesson runs, with its overrides.
     pub fn scenario(&self) -> Result<Scenario> {
         let mut s = match &self.scenario {
