@@ -14,6 +14,9 @@ pub const BIN_NS: u64 = 100_000_000;
 /// Bins kept per bdi: two hours.
 const RETENTION: usize = 72_000;
 
+/// The time the bins keep \[ns\].
+pub const RETENTION_NS: u64 = RETENTION as u64 * BIN_NS;
+
 /// The pauses of one bdi in one bin \[jiffies\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bin {

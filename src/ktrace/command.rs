@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::cli::{LiveArgs, TraceViewArgs};
 use super::live::{self, Ended, Session};
@@ -141,12 +141,26 @@ fn snapshot_keys(text: &str) -> Result<Vec<ratatui::crossterm::event::KeyEvent>,
 struct Pipe<'a> {
     session: &'a mut Session,
     lines: live::Lines,
-    save: Option<Vec<u8>>,
+    save: Option<AtomicFile>,
 }
+
+/// Lines taken from trace_pipe in one frame at most: a busy kernel's
+/// events are read as fast as they come (one read is 64 KiB), and keys
+/// are still read every frame.
+const FRAME_LINES: usize = 20_000;
 
 impl Feed for Pipe<'_> {
     fn lines(&mut self) -> Result<Vec<String>, Error> {
-        self.lines.read(self.session, self.save.as_mut())
+        let started = Instant::now();
+        let mut all = self.lines.read(self.session, self.save.as_mut())?;
+        while !all.is_empty() && all.len() < FRAME_LINES && started.elapsed() < Duration::from_millis(20) {
+            let more = self.lines.read(self.session, self.save.as_mut())?;
+            if more.is_empty() {
+                break;
+            }
+            all.extend(more);
+        }
+        Ok(all)
     }
 }
 
@@ -164,6 +178,8 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
             .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
     }
     check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
+    // The raw lines go straight to the file, which is put in place at the end.
+    let mut saved = args.save.as_deref().map(AtomicFile::create).transpose()?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe = session.tracefs().root.join("trace_pipe").display().to_string();
@@ -181,7 +197,6 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         ));
     }
     let mut collector = Collector::new(args.csv.is_some());
-    let mut saved = args.save.as_ref().map(|_| Vec::new());
     let ended = live::capture(&mut session, &mut collector, saved.as_mut(), duration, &stop);
     let problems = session.restore();
     if !problems.is_empty() {
@@ -189,8 +204,9 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     }
     let ended = ended?;
     let mut outputs = Vec::new();
-    if let (Some(path), Some(bytes)) = (&args.save, &saved) {
-        outputs.push(write_file(path, |w| w.write_all(bytes))?);
+    if let Some(mut saved) = saved {
+        saved.flush()?;
+        outputs.push(saved);
     }
     let a = collector.finish(&pipe)?;
     if let Some(path) = &args.csv {
@@ -214,6 +230,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
 /// drop).
 fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
     check_outputs(None, &[("--save", &args.save)])?;
+    let save = args.save.as_deref().map(AtomicFile::create).transpose()?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();
@@ -223,8 +240,7 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
         let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();
         app.set_note(format!("this kernel lacks {}", missing.join(", ")));
     }
-    let mut pipe =
-        Pipe { session: &mut session, lines: live::Lines::default(), save: args.save.as_ref().map(|_| Vec::new()) };
+    let mut pipe = Pipe { session: &mut session, lines: live::Lines::default(), save };
     let ended = kernel::run(app, Some(&mut pipe));
     let saved = pipe.save.take();
     let problems = session.restore();
@@ -232,8 +248,8 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
         return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
     }
     let exit = ended?;
-    if let (Some(path), Some(bytes)) = (&args.save, &saved) {
-        write_file(path, |w| w.write_all(bytes))?.commit()?;
+    if let Some(saved) = saved {
+        saved.commit()?;
     }
     Ok(exit_code(exit))
 }

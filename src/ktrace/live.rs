@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use super::event::EventKind;
 use super::{Collector, Error};
 use crate::error::say;
+use crate::output::AtomicFile;
 
 /// Where a tracefs is mounted, and whether this program mounted it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,8 +256,9 @@ pub struct Lines {
 
 impl Lines {
     /// The complete lines `session`'s trace_pipe holds now (none: nothing
-    /// new), each raw line also appended to `save`.
-    pub fn read(&mut self, session: &mut Session, save: Option<&mut Vec<u8>>) -> Result<Vec<String>, Error> {
+    /// new), each raw line also written to `save` as it comes, so a long
+    /// session holds none of them in memory.
+    pub fn read(&mut self, session: &mut Session, save: Option<&mut AtomicFile>) -> Result<Vec<String>, Error> {
         if self.buf.is_empty() {
             self.buf = vec![0u8; 1 << 16];
         }
@@ -268,8 +270,8 @@ impl Lines {
         let lines: Vec<&[u8]> = self.pending[..complete].split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
         if let Some(out) = save {
             for line in &lines {
-                out.extend_from_slice(line);
-                out.push(b'\n');
+                out.put(line)?;
+                out.put(b"\n")?;
             }
         }
         let text = lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect();
@@ -283,7 +285,7 @@ impl Lines {
 pub fn capture(
     session: &mut Session,
     collector: &mut Collector,
-    mut save: Option<&mut Vec<u8>>,
+    mut save: Option<&mut AtomicFile>,
     duration: Option<Duration>,
     stop: &AtomicBool,
 ) -> Result<Ended, Error> {
@@ -341,12 +343,14 @@ mod tests {
         assert_eq!(session.discarded, 1, "what the buffer held before is thrown away");
         std::fs::write(root.join("trace_pipe"), format!("old\n{}", line.repeat(3))).expect("new events");
         let mut c = Collector::new(false);
-        let mut saved = Vec::new();
+        let saved_path = root.join("saved.txt");
+        let mut saved = AtomicFile::create(&saved_path).expect("an output");
         let stop = AtomicBool::new(false);
         let ended = capture(&mut session, &mut c, Some(&mut saved), Some(Duration::from_millis(150)), &stop);
         assert!(matches!(ended, Ok(Ended::Duration)), "{ended:?}");
         assert_eq!(c.decoder.stats.events, [0, 0, 3]);
-        assert_eq!(saved, line.repeat(3).as_bytes());
+        saved.commit().expect("saved");
+        assert_eq!(read(saved_path), line.repeat(3));
         drop(session);
         assert_eq!(read(enable_file(&root, EventKind::GlobalDirtyState)), "0");
         assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "0");

@@ -99,6 +99,11 @@ impl Collector {
         self.series.as_ref()
     }
 
+    /// The rows so far, to forget the oldest of.
+    pub fn series_mut(&mut self) -> Option<&mut Series> {
+        self.series.as_mut()
+    }
+
     /// An error naming `source` when nothing read was a writeback event.
     pub fn check(&self, source: &str) -> Result<(), Error> {
         let st = &self.decoder.stats;

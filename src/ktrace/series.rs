@@ -245,6 +245,13 @@ impl Series {
         self.rows.push(Row { t_s: t, global, bdis });
     }
 
+    /// Drops the oldest `rows` rows and `pauses` pauses (a live trace
+    /// keeps only its recent past).
+    pub fn forget(&mut self, rows: usize, pauses: usize) {
+        self.rows.drain(..rows.min(self.rows.len()));
+        self.pauses.drain(..pauses.min(self.pauses.len()));
+    }
+
     /// Closes the last interval; call once, after the last event.
     pub fn finish(&mut self) {
         if self.t0.is_some() {

@@ -184,6 +184,16 @@ struct TaskState {
 /// A task counts in a rate over this window \[ns\].
 const RATE_WINDOW_NS: u64 = 1_000_000_000;
 
+/// How far back a live trace is kept, as long as its pauses' bins: older
+/// rows and pauses are dropped, so a session left running for days holds
+/// no more than this \[ns\].
+pub const LIVE_KEEP_NS: u64 = crate::pauses::RETENTION_NS;
+
+/// The most balance_dirty_pages passes a live trace keeps (with their
+/// sleeps and calls, about 200 bytes each); a busy kernel reaches it
+/// before [`LIVE_KEEP_NS`] (500 passes a second: in 10 minutes).
+pub const LIVE_KEEP_PASSES: usize = 300_000;
+
 /// A kernel trace, shown up to its playhead.
 #[derive(Debug)]
 pub struct KernelSide {
@@ -216,6 +226,9 @@ pub struct KernelSide {
     bins: PauseBins,
     shown_passes: usize,
     tasks: Vec<TaskState>,
+    /// A live trace keeps this much of its past \[ns\], and at most this
+    /// many passes.
+    keep: (u64, usize),
 }
 
 impl KernelSide {
@@ -238,6 +251,7 @@ impl KernelSide {
             bins: PauseBins::new(0),
             shown_passes: 0,
             tasks: Vec::new(),
+            keep: (LIVE_KEEP_NS, LIVE_KEEP_PASSES),
         };
         side.sync();
         side
@@ -275,6 +289,46 @@ impl KernelSide {
             self.collector.line(line);
         }
         self.sync();
+        // Forgotten in batches of a sixteenth, not a little every frame.
+        let first = self.all.first().map_or(0, |s| s.t_ns);
+        let (keep_ns, keep_passes) = self.keep;
+        let mut before = 0;
+        if self.end_ns().saturating_sub(first) > keep_ns + keep_ns / 16 {
+            before = self.end_ns() - keep_ns;
+        }
+        let (passes, t0) = passes(&self.collector);
+        if passes.len() > keep_passes + keep_passes / 16 {
+            before = before.max(pass_ns(t0, &passes[passes.len() - keep_passes]));
+        }
+        if before > 0 {
+            self.forget_before(before);
+        }
+    }
+
+    /// Drops the rows, pauses and sleeps from before `t` \[ns\], here and
+    /// in the series they came from; a playhead before `t` moves to it.
+    fn forget_before(&mut self, t: u64) {
+        let rows = self.all.partition_point(|s| s.t_ns < t);
+        let (passes, t0) = passes(&self.collector);
+        let old_passes = passes.partition_point(|p| pass_ns(t0, p) < t);
+        if rows == 0 && old_passes == 0 {
+            return;
+        }
+        if let Some(series) = self.collector.series_mut() {
+            series.forget(rows, old_passes);
+        }
+        // What is shown is the front of what is held: both lose the same.
+        self.all.drain(..rows);
+        self.samples.drain(..rows.min(self.samples.len()));
+        self.rows_done -= rows;
+        self.passes_done -= old_passes;
+        self.shown_passes = self.shown_passes.saturating_sub(old_passes);
+        let records = self.records.partition_point(|r| r.t_ns < t);
+        self.records.drain(..records);
+        self.pause_log.drain(..records.min(self.pause_log.len()));
+        if self.at_ns < t {
+            self.seek(t);
+        }
     }
 
     /// Lines still come.
@@ -711,6 +765,74 @@ mod tests {
         k.feed([format!("a-1 [000] 5.45: global_dirty_state: {GDS} dirtied=0 written=0").as_str()]);
         assert_eq!(k.coverage().since(Quantity::WriteBw, 0), Some(400_000_000));
         assert_eq!(k.all[3].bdis[0].avg_write_bw, 10240);
+    }
+
+    #[test]
+    fn a_live_trace_keeps_only_its_last_two_hours() {
+        // Three hours of one task pausing 10 ms every second, fed a
+        // minute at a time.
+        let mut k = KernelSide::live("trace_pipe");
+        let bdp = |t: u64| {
+            format!(
+                "a-1 [000] {t}.50: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=10"
+            )
+        };
+        for minute in 0..180 {
+            let lines: Vec<String> = (minute * 60..(minute + 1) * 60)
+                .flat_map(|t| [format!("a-1 [000] {t}.00: global_dirty_state: {GDS} dirtied=0 written=0"), bdp(t)])
+                .collect();
+            k.feed(lines.iter().map(String::as_str));
+            // The dashboard follows the end; here it stands still at 0 for
+            // 130 minutes, and forgetting (first after 127.5) moves it on.
+            if minute >= 130 {
+                k.seek(u64::MAX);
+            } else if minute == 129 {
+                assert!(k.at_ns() > 0 && k.at_ns() == k.all[0].t_ns, "at {}", k.at_ns());
+                assert_eq!(k.samples().len(), 1);
+            }
+        }
+        let end = k.end_ns();
+        assert!(end > 3 * 3_600_000_000_000 - 2_000_000_000, "{end}");
+        let kept = end - k.all[0].t_ns;
+        assert!((LIVE_KEEP_NS..=LIVE_KEEP_NS + LIVE_KEEP_NS / 16).contains(&kept), "kept {kept} ns");
+        let series = k.collector.series().expect("rows");
+        assert_eq!(series.rows.len(), k.all.len(), "the series forgets what the side forgets");
+        assert!(series.pauses.len() <= 7650, "{} passes held", series.pauses.len());
+        assert_eq!(k.records.len(), 2 * series.pauses.len(), "a sleep and its call per pass");
+        // At the end, everything held is shown; going back stops at the
+        // oldest held.
+        assert_eq!((k.at_ns(), k.samples().len(), k.pause_log().len()), (end, k.all.len(), k.records.len()));
+        k.seek(0);
+        assert_eq!(k.samples().len(), 0);
+        k.seek(u64::MAX);
+        assert_eq!((k.samples().len(), k.pause_log().len()), (k.all.len(), k.records.len()));
+        let last_hour = k.pauses().total(0, end - 3_600_000_000_000, end);
+        assert_eq!((last_hour.sleeps, last_hour.sleep_max), (3600, 10));
+    }
+
+    #[test]
+    fn a_busy_live_trace_keeps_only_its_last_passes() {
+        // 40 passes a second for ten minutes, keeping 1600 passes (40 s).
+        let mut k = KernelSide::live("trace_pipe");
+        k.keep = (LIVE_KEEP_NS, 1600);
+        for t in 0..600 {
+            let mut lines = vec![format!("a-1 [000] {t}.000: global_dirty_state: {GDS} dirtied=0 written=0")];
+            lines.extend((0..40).map(|i| {
+                format!(
+                    "a-{i} [001] {t}.{:03}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=5",
+                    i * 25 + 1
+                )
+            }));
+            k.feed(lines.iter().map(String::as_str));
+            k.seek(u64::MAX);
+        }
+        let held = k.collector.series().expect("rows").pauses.len();
+        assert!((1600..=1700).contains(&held), "{held} passes held");
+        let span = k.end_ns() - k.all[0].t_ns;
+        assert!((40_000_000_000..=43_000_000_000).contains(&span), "rows of {span} ns held");
+        assert_eq!(k.records.len(), 2 * held, "a sleep and its call per pass");
+        assert!(k.pause_log().len() > 2 * 1600, "shown up to the playhead: {}", k.pause_log().len());
+        assert_eq!(k.task_count(), 40);
     }
 
     #[test]

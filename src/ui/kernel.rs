@@ -41,7 +41,7 @@ use super::theme::Theme;
 use super::view::{self, MIN_SIZE, SHORT_TITLES, TITLES, fit_segments, share_ranges};
 use crate::app::{Marker, Mode, Msg, Request, SPEEDS, Screen, ThemeKind, WINDOWS, window_name};
 use crate::error::Error;
-use crate::ktrace::side::{KernelSide, Quantity};
+use crate::ktrace::side::{KernelSide, LIVE_KEEP_NS, LIVE_KEEP_PASSES, Quantity};
 use crate::lesson::check::show;
 use crate::session::{Session, SessionOptions, Side, bdi_label};
 use crate::sim::config::Legacy;
@@ -278,6 +278,13 @@ impl TraceApp {
                 self.window = (self.window + 1) % WINDOWS.len();
                 self.note = match self.window_s() {
                     Some(s) => format!("chart window: {}", window_name(s)),
+                    None if self.side.is_live() => {
+                        format!(
+                            "chart window: all that is kept (the last {} h, or {} passes)",
+                            LIVE_KEEP_NS / 3_600_000_000_000,
+                            LIVE_KEEP_PASSES
+                        )
+                    }
                     None => "chart window: the whole trace".into(),
                 };
             }
