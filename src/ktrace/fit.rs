@@ -210,6 +210,8 @@ struct Device<'a> {
     /// Each context's median write_bw, summed \[MiB/s\].
     write_bw_mbps: Option<f64>,
     tasks: std::collections::BTreeSet<&'a str>,
+    /// Its writeback contexts in the trace.
+    contexts: usize,
 }
 
 /// The trace's bdis, in the order first seen, each writeback context of
@@ -220,12 +222,13 @@ fn devices(t: &TraceSummary) -> Vec<Device<'_>> {
         let i = match out.iter().position(|d| d.bdi == b.bdi) {
             Some(i) => i,
             None => {
-                let d = Device { bdi: &b.bdi, events: 0, write_bw_mbps: None, tasks: Default::default() };
+                let d = Device { bdi: &b.bdi, events: 0, write_bw_mbps: None, tasks: Default::default(), contexts: 0 };
                 out.push(d);
                 out.len() - 1
             }
         };
         let d = &mut out[i];
+        d.contexts += 1;
         d.events += b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit;
         if let Some(bw) = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps) {
             d.write_bw_mbps = Some(d.write_bw_mbps.unwrap_or(0.0) + bw);
@@ -263,6 +266,13 @@ fn devices_and_tasks(
                 "400 MiB/s".into(),
                 "no bdi_dirty_ratelimit event of this bdi",
             ),
+        }
+        if b.contexts > 1 {
+            not(
+                &format!("bdi {} cgroups", b.bdi),
+                format!("its {} writeback contexts as one device", b.contexts),
+                "the model has no cgroup writeback; write_bw and tasks are their sums, dirty_ratelimit is each context's own",
+            );
         }
         devices.push(format!("(name: {name}, kind: Ssd, bandwidth_mbps: {})", bw.unwrap_or(400.0)));
         let n = b.tasks.len();
@@ -314,18 +324,21 @@ fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
         m.global.dirty_mean_mb,
     );
     row("dirty, max".into(), "MiB", g.and_then(|g| g.dirty_mb.max), Some(m.global.dirty_max_mb));
-    for b in &t.bdis {
-        let Some(mb) = m.bdis.iter().find(|x| x.name == b.bdi) else { continue };
-        let bdr = b.bdi_dirty_ratelimit.as_ref();
-        let bdp = b.balance_dirty_pages.as_ref();
-        row(format!("{} write_bw", b.bdi), "MiB/s", bdr.and_then(|r| r.write_bw_mbps), mb.write_bw_mbps);
-        row(
-            format!("{} dirty_ratelimit", b.bdi),
-            "MiB/s",
-            bdr.and_then(|r| r.dirty_ratelimit_mbps).or(bdp.and_then(|p| p.dirty_ratelimit_mbps)),
-            mb.dirty_ratelimit_mbps,
-        );
-        row(format!("{} tasks", b.bdi), "", Some(b.tasks.len() as f64), Some(mb.tasks as f64));
+    // A bdi's writeback contexts (cgroups) make one model device: the
+    // sums beside it, and each context's own controller beside nothing.
+    for d in devices(t) {
+        let Some(mb) = m.bdis.iter().find(|x| x.name == d.bdi) else { continue };
+        row(format!("{} write_bw", d.bdi), "MiB/s", d.write_bw_mbps, mb.write_bw_mbps);
+        for b in t.bdis.iter().filter(|b| b.bdi == d.bdi) {
+            let trace = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.dirty_ratelimit_mbps);
+            let trace = trace.or(b.balance_dirty_pages.as_ref().and_then(|p| p.dirty_ratelimit_mbps));
+            let (name, model) = match (&b.cgroup, d.contexts) {
+                (Some(cgroup), 2..) => (format!("{} {cgroup}", b.bdi), None),
+                _ => (b.bdi.clone(), mb.dirty_ratelimit_mbps),
+            };
+            row(format!("{name} dirty_ratelimit"), "MiB/s", trace, model);
+        }
+        row(format!("{} tasks", d.bdi), "", Some(d.tasks.len() as f64), Some(mb.tasks as f64));
     }
     let p = &t.pause_ms;
     let ms = |v: Option<i64>| v.map(|x| x as f64);
@@ -365,13 +378,16 @@ impl FitSummary {
         for a in &self.not_inferred {
             let _ = writeln!(s, "assumed     {}: {}; {}", a.what, a.assumed, a.why);
         }
-        let _ = writeln!(s, "{:<40} {:>12} {:>12}", "side by side", "trace", "model");
+        let name = |c: &Compared| {
+            if c.unit.is_empty() { c.quantity.clone() } else { format!("{} [{}]", c.quantity, c.unit) }
+        };
+        let width = self.compare.iter().map(|c| name(c).chars().count()).max().unwrap_or(0).max(40);
+        let _ = writeln!(s, "{:<width$} {:>12} {:>12}", "side by side", "trace", "model");
         let cell = |v: Option<f64>| {
             v.map_or("-".to_string(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") })
         };
         for c in &self.compare {
-            let name = if c.unit.is_empty() { c.quantity.clone() } else { format!("{} [{}]", c.quantity, c.unit) };
-            let _ = writeln!(s, "{name:<40} {:>12} {:>12}", cell(c.trace), cell(c.model));
+            let _ = writeln!(s, "{:<width$} {:>12} {:>12}", name(c), cell(c.trace), cell(c.model));
         }
         s
     }

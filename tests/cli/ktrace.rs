@@ -536,6 +536,35 @@ fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
     }
 }
 
+#[test]
+fn fit_sets_a_bdis_writeback_contexts_together_beside_its_one_model_device() {
+    let path = two_cgroups().display().to_string();
+    let s = view_file(&path, &["--fit"]);
+    let rows = s["compare"].as_array().expect("rows");
+    let row = |q: &str| -> (Value, Value) {
+        let found: Vec<&Value> = rows.iter().filter(|r| r["quantity"] == q).collect();
+        assert_eq!(found.len(), 1, "one row named {q}: {rows:?}");
+        (found[0]["trace"].clone(), found[0]["model"].clone())
+    };
+    // Both contexts' write_bw medians summed; the model's one device at it.
+    let (trace, model) = row("254:0 write_bw");
+    assert_eq!(num(&trace), (493952.0 + 527728.0) / 2.0 / 1024.0 + 239730.0 / 1024.0);
+    assert!(num(&model) > 0.0);
+    assert_eq!(num(&s["model"]["scenario"]["devices"][0]["bandwidth_mbps"]), num(&trace));
+    assert_eq!(row("254:0 tasks"), (4.0.into(), 4.0.into()));
+    // Each context's controller on its own, with nothing of the model's.
+    assert_eq!(row("254:0 cgroup_ino 1 dirty_ratelimit"), (100.0.into(), Value::Null));
+    assert_eq!(row("254:0 cgroup_ino 2345 dirty_ratelimit"), (50.0.into(), Value::Null));
+    let assumed = s["not_inferred"].as_array().expect("list");
+    assert!(assumed.iter().any(|a| a["what"] == "bdi 254:0 cgroups"), "{assumed:?}");
+    // One context per bdi: as before, the model's controller beside it.
+    let s = view(SHIPPED, &["--fit"]);
+    let one: Vec<&Value> =
+        s["compare"].as_array().expect("rows").iter().filter(|r| r["quantity"] == "254:0 dirty_ratelimit").collect();
+    assert_eq!(one.len(), 1);
+    assert!(one[0]["model"].is_number(), "{one:?}");
+}
+
 /// A directory shaped like tracefs: enable files, tracing_on, and a plain
 /// file for trace_pipe.
 fn fake_tracefs(name: &str) -> PathBuf {
