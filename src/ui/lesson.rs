@@ -17,8 +17,9 @@ use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
-/// line breaks inside a paragraph are spaces, and a line starting with
-/// `- ` starts a list item.
+/// line breaks inside a paragraph are spaces, a line starting with `- `
+/// starts a list item, and a line starting with `$ ` is a shell command,
+/// kept on a line of its own as written.
 pub fn paragraphs(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -37,6 +38,9 @@ pub fn paragraphs(text: &str) -> Vec<String> {
         } else if let Some(item) = line.strip_prefix("- ") {
             flush(&mut current, &mut out);
             current = format!("• {item}");
+        } else if line.starts_with("$ ") {
+            flush(&mut current, &mut out);
+            out.push(line.to_string());
         } else {
             if !current.is_empty() {
                 current.push(' ');
@@ -353,5 +357,11 @@ mod tests {
     fn text_keeps_paragraphs_and_list_items() {
         let p = paragraphs("  one\n  two\n\n\n- a\n- b\nc\n\n");
         assert_eq!(p, vec!["one two", "", "• a", "• b c"]);
+    }
+
+    #[test]
+    fn shell_commands_keep_a_line_each() {
+        let p = paragraphs("  As root:\n  $ cd /sys/kernel/tracing\n  $ cat trace > t.txt\n  then open it.");
+        assert_eq!(p, vec!["As root:", "$ cd /sys/kernel/tracing", "$ cat trace > t.txt", "then open it."]);
     }
 }
