@@ -250,6 +250,18 @@ pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(pane.bottom).wrap(Wrap { trim: false }), pane.bottom_area);
 }
 
+/// The rows a lesson pane `width` columns wide needs to show the open
+/// step whole, borders included; at most `most`.
+pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
+    let Some(mode) = app.lesson() else { return most };
+    let pane = Pane::new(app, mode, t, Rect::new(0, 0, width, most));
+    let inner = pane.block.inner(Rect::new(0, 0, width, most));
+    let text = Paragraph::new(pane.text).wrap(Wrap { trim: true }).line_count(inner.width.max(1));
+    let rows = u16::try_from(text).unwrap_or(u16::MAX);
+    let spacer = u16::from(inner.height >= 16);
+    rows.saturating_add(spacer).saturating_add(wrapped_rows(&pane.bottom, inner.width)).saturating_add(2).min(most)
+}
+
 /// The most rows the open step's text can scroll by in a pane at `area`:
 /// until its last line is at the bottom.
 pub fn text_room(app: &App, t: &Theme, area: Rect) -> u16 {
