@@ -722,6 +722,19 @@ mod tests {
     }
 
     #[test]
+    fn the_readmes_example_lesson_is_valid() {
+        let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README");
+        let section = &readme[readme.find("### Writing a lesson").expect("the section")..];
+        let start = section.find("```ron\n").expect("an example") + "```ron\n".len();
+        let example = &section[start..start + section[start..].find("```").expect("its end")];
+        let lesson = Lesson::from_ron(example, "README.md").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(lesson.steps.len(), 2);
+        let text = crate::ui::lesson::paragraphs(&lesson.steps[0].text);
+        assert!(text.iter().any(|l| l.starts_with("$ a line starting")), "{text:?}");
+    }
+
+    #[test]
     fn a_side_read_without_a_comparison_is_refused_where_it_is_written() {
         let lesson = |actions: &str, side: &str| {
             format!(
