@@ -625,9 +625,11 @@ impl Check {
         unit_on(self.metric, self.side)
     }
 
-    /// True when `value` lies within the bounds.
+    /// True when `value` lies within the bounds. A ratio over a side that
+    /// measured 0 is infinite: above any `min`, beyond any `max`; 0/0 is
+    /// nothing and passes nothing.
     pub fn passes(&self, value: f64) -> bool {
-        value.is_finite() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
+        !value.is_nan() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
     }
 
     /// The bounds, for display: "0.95..1.05", ">= 5", "<= 200".
@@ -719,6 +721,24 @@ mod tests {
         assert!(e.to_string().contains("run_s must be between 0.001 and 3600 s, got 1e9"), "{e}");
         let text = lesson("Pause").replace("title: \"t\"", "title: \"t\\u{1b}[2J\"");
         assert!(Lesson::from_ron(&text, "l.ron").expect_err("escape").to_string().contains("control character"));
+    }
+
+    #[test]
+    fn an_infinite_ratio_passes_a_min_and_fails_a_max() {
+        let check = |min: Option<f64>, max: Option<f64>| Check {
+            label: "c".into(),
+            metric: Metric::WrittenMbps,
+            window_s: 10.0,
+            bdi: None,
+            side: SideSpec::BOverA,
+            min,
+            max,
+        };
+        assert!(check(Some(10.0), None).passes(f64::INFINITY));
+        assert!(!check(None, Some(1.05)).passes(f64::INFINITY));
+        assert!(!check(Some(0.95), Some(1.05)).passes(f64::INFINITY));
+        assert!(!check(Some(10.0), None).passes(f64::NAN));
+        assert!(check(Some(10.0), None).passes(10.0) && !check(Some(10.0), None).passes(9.99));
     }
 
     #[test]
