@@ -165,13 +165,25 @@ impl App {
     }
 
     /// Opens step `i` of the lesson: forward on the running world, backward
-    /// by replaying the lesson up to it.
+    /// by replaying the lesson up to it. Going forward before the open
+    /// step's `run_s` is over first runs the rest of it (and judges its
+    /// checks), so the next step starts where going back to it, or
+    /// `dirtyviz check`, starts it.
     fn open_step(&mut self, i: usize) {
-        let Some(mode) = self.lesson.as_mut() else { return };
-        let current = mode.run.step;
+        let Some(current) = self.lesson.as_ref().map(|m| m.run.step) else { return };
         if i == current {
             return;
         }
+        let mut skipped = None;
+        if i > current
+            && let Some(end) = self.lesson_step_end()
+            && end > self.session.sim_ns
+        {
+            skipped = Some((end - self.session.sim_ns) as f64 / crate::sim::NS_PER_SEC as f64);
+            self.session.advance_to(end);
+            self.freeze_checks();
+        }
+        let Some(mode) = self.lesson.as_mut() else { return };
         if i > current {
             match mode.run.open(&mut self.session, i) {
                 Ok(view) => {
@@ -183,6 +195,9 @@ impl App {
         } else {
             let lesson = mode.run.lesson.clone();
             self.open_lesson(lesson, i);
+        }
+        if let Some(s) = skipped {
+            self.note = format!("step {} ran its last {s:.1} s at once first", current + 1);
         }
         self.note_progress();
     }
@@ -407,6 +422,21 @@ mod tests {
         assert_eq!(app.sim_ns(), 0, "back replays from the start");
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive() || t.stats.started_ns.is_none()).count(), 1);
         assert_eq!(app.progress().lessons["t"].step, 0, "the progress follows the open step");
+    }
+
+    #[test]
+    fn stepping_forward_early_runs_the_rest_of_the_step_first() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        let mode = app.lesson().expect("lesson");
+        assert_eq!(mode.run().step, 1);
+        assert_eq!(app.sim_ns(), 2 * NS_PER_SEC, "step one ran its 2 s");
+        assert_eq!(mode.run().step_start_ns, 2 * NS_PER_SEC, "step two starts where going back starts it");
+        let replayed = open(TWO_STEPS, 1);
+        assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
+        assert_eq!(app.world().now_ns(), replayed.world().now_ns());
+        assert!(app.note().contains("step 1 ran its last 1.5 s at once first"), "{}", app.note());
     }
 
     #[test]

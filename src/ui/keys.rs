@@ -138,7 +138,7 @@ pub const LESSON: Section = Section {
     title: "lesson",
     bindings: &[
         bind!("n N", [ch('n') => Msg::Lesson(L::NextStep), ch('N') => Msg::Lesson(L::PrevStep)],
-            "next step / previous step (replays the lesson up to it)", "step"),
+            "next step (this one runs out first) / back (replays to it)", "step"),
         bind!("h", [ch('h') => Msg::Lesson(L::Hint)], "show / hide the hint", "hint"),
         bind!("a", [ch('a') => Msg::Lesson(L::Answer)],
             "answer the next question (type a number, Enter; Esc cancels)", "answer"),
