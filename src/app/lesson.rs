@@ -14,6 +14,8 @@ pub struct LessonMode {
     run: LessonRun,
     /// The hint is shown.
     hint: bool,
+    /// The pane is folded to one line, leaving the screen to the charts.
+    folded: bool,
     /// Lines the step's text is scrolled by.
     scroll: u16,
     /// The most lines the step's text can be scrolled by in the terminal
@@ -58,6 +60,7 @@ impl LessonMode {
         LessonMode {
             run,
             hint: false,
+            folded: false,
             scroll: 0,
             scroll_room: u16::MAX,
             input: None,
@@ -87,6 +90,11 @@ impl LessonMode {
     /// The hint is shown.
     pub fn hint_shown(&self) -> bool {
         self.hint
+    }
+
+    /// The pane is folded to one line.
+    pub fn folded(&self) -> bool {
+        self.folded
     }
 
     /// Lines the step's text is scrolled by.
@@ -276,6 +284,10 @@ impl App {
                 self.open_step(i);
             }
             LessonMsg::PrevStep => self.note = "this is the first step".into(),
+            LessonMsg::Fold => {
+                mode.folded = !mode.folded;
+                self.note = if mode.folded { "step text folded: v shows it" } else { "step text shown" }.into();
+            }
             LessonMsg::Hint => {
                 mode.hint = !mode.hint;
                 if mode.step().hint.is_none() {
@@ -290,6 +302,8 @@ impl App {
                 if mode.step().questions.is_empty() {
                     self.note = "this step asks no questions".into();
                 } else {
+                    // The answer is typed in the pane.
+                    mode.folded = false;
                     mode.input = Some(String::new());
                 }
             }
@@ -449,6 +463,20 @@ mod tests {
         assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
         assert_eq!(app.world().now_ns(), replayed.world().now_ns());
         assert!(app.note().contains("step 1 ran its last 1.5 s at once first"), "{}", app.note());
+    }
+
+    #[test]
+    fn v_folds_the_text_and_answering_unfolds_it() {
+        let mut app = open(TWO_STEPS, 0);
+        app.update(Msg::Lesson(LessonMsg::Fold));
+        assert!(app.lesson().expect("lesson").folded());
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        assert!(!app.lesson().expect("lesson").folded(), "the answer is typed in the pane");
+        app.update(Msg::Lesson(LessonMsg::InputCancel));
+        app.update(Msg::Lesson(LessonMsg::Fold));
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert!(!app.lesson().expect("lesson").folded(), "a new step shows its text");
     }
 
     #[test]

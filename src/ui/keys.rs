@@ -140,6 +140,7 @@ pub const LESSON: Section = Section {
         bind!("n N", [ch('n') => Msg::Lesson(L::NextStep), ch('N') => Msg::Lesson(L::PrevStep)],
             "next step (this one runs out first) / back (replays to it)", "step"),
         bind!("h", [ch('h') => Msg::Lesson(L::Hint)], "show / hide the hint", "hint"),
+        bind!("v", [ch('v') => Msg::Lesson(L::Fold)], "fold the step's text to one line (room for charts)", "text"),
         bind!("a", [ch('a') => Msg::Lesson(L::Answer)],
             "answer the next question (type a number, Enter; Esc cancels)", "answer"),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::Lesson(L::Scroll(true)),

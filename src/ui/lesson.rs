@@ -240,11 +240,39 @@ impl Pane {
     }
 }
 
+/// The folded pane's one line: the step's title, how its checks stand,
+/// and the key that unfolds it.
+fn folded_line(mode: &LessonMode, t: &Theme) -> Line<'static> {
+    let count = |f: fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
+    let (pass, fail, pending) = (
+        count(|v| matches!(v, Verdict::Pass(_))),
+        count(|v| matches!(v, Verdict::Fail(_))),
+        count(|v| matches!(v, Verdict::Pending)),
+    );
+    let mut spans = vec![Span::styled(mode.step().title.clone(), t.title.add_modifier(Modifier::BOLD))];
+    if !mode.step().checks.is_empty() {
+        spans.push(Span::styled(format!("  ✓ {pass}"), t.good));
+        spans.push(Span::styled(format!("  ✗ {fail}"), t.warn));
+        spans.push(Span::styled(format!("  … {pending}"), t.dim));
+    }
+    spans.push(Span::styled("  · v shows the text", t.accent));
+    Line::from(spans)
+}
+
+/// Rows the lesson pane takes when folded, borders included.
+pub const FOLDED_ROWS: u16 = 3;
+
 /// Draws the lesson pane: the step's text above, its checks, questions
-/// and readings below.
+/// and readings below; folded, one line.
 pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     let Some(mode) = app.lesson() else { return };
     let pane = Pane::new(app, mode, t, area);
+    if mode.folded() {
+        let inner = pane.block.inner(area);
+        frame.render_widget(pane.block, area);
+        frame.render_widget(Paragraph::new(folded_line(mode, t)), inner);
+        return;
+    }
     frame.render_widget(pane.block, area);
     draw_scrolled(pane.text, mode.scroll(), t, frame, pane.text_area);
     frame.render_widget(Paragraph::new(pane.bottom).wrap(Wrap { trim: false }), pane.bottom_area);
@@ -265,7 +293,7 @@ pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
 /// The most rows the open step's text can scroll by in a pane at `area`:
 /// until its last line is at the bottom.
 pub fn text_room(app: &App, t: &Theme, area: Rect) -> u16 {
-    let Some(mode) = app.lesson() else { return 0 };
+    let Some(mode) = app.lesson().filter(|m| !m.folded()) else { return 0 };
     let pane = Pane::new(app, mode, t, area);
     Scrolled::new(&pane.text, pane.text_area).most
 }

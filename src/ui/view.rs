@@ -360,6 +360,11 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
 /// A lesson's body split: the charts' area and the lesson pane's, beside
 /// them in a wide terminal, above them in a narrow one.
 fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
+    if app.lesson().is_some_and(|m| m.folded()) {
+        let rows = super::lesson::FOLDED_ROWS.min(body.height);
+        let [pane, charts] = Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(body);
+        return (charts, pane);
+    }
     if body.width >= 120 {
         let pane = (body.width * 3 / 10).clamp(40, 56);
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);

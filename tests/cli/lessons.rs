@@ -178,6 +178,19 @@ fn the_lesson_pane_at_full_size_and_small() {
 }
 
 #[test]
+fn folded_text_leaves_a_small_terminal_to_the_charts() {
+    let lesson = Lesson::resolve("07").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("no room to plot"), "unfolded, the compared charts have no room: {text}");
+    app.update(Msg::Lesson(LessonMsg::Fold));
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("Level 6 against level 7") && text.contains("v shows the text"), "{text}");
+    assert!(!text.contains("no room to plot") && text.contains("┤"), "folded, the charts plot: {text}");
+}
+
+#[test]
 fn the_readme_lists_the_lessons_in_teaching_order() {
     let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
     let rows: Vec<(String, String)> = readme
