@@ -232,7 +232,7 @@ fn check_seed_runs_every_lesson_with_that_seed() {
     let rate = |text: &str| text.lines().find(|l| l.contains("✓ step 1 rate")).expect("the check's line").to_string();
     assert_eq!(rate(&own), rate(&one), "the lesson's own seed is 1");
     assert_ne!(rate(&own), rate(&three), "{own}\n{three}");
-    assert!(three.contains("1/1 checks hold over 1 steps with seed 3"), "{three}");
+    assert!(three.contains("1/1 checks hold over 1 step with seed 3"), "{three}");
     assert!(!own.contains("with seed"), "{own}");
 }
 
