@@ -217,7 +217,7 @@ impl App {
             self.open_lesson(lesson, i);
         }
         if let Some(s) = skipped {
-            self.note = format!("step {} ran its last {s:.1} s at once first", current + 1);
+            self.note = format!("ran step {}'s last {s:.1} s first", current + 1);
         }
         self.note_progress();
     }
@@ -462,7 +462,7 @@ mod tests {
         let replayed = open(TWO_STEPS, 1);
         assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
         assert_eq!(app.world().now_ns(), replayed.world().now_ns());
-        assert!(app.note().contains("step 1 ran its last 1.5 s at once first"), "{}", app.note());
+        assert_eq!(app.note(), "ran step 1's last 1.5 s first");
     }
 
     #[test]
