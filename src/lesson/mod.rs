@@ -82,7 +82,10 @@ pub struct Step {
     /// Heading.
     #[serde(deserialize_with = "ranges::name")]
     pub title: String,
-    /// A few short paragraphs (blank lines between), naming the keys to press.
+    /// A few short paragraphs (blank lines between), naming the keys to
+    /// press; a line starting with `- ` is a list item, one starting with
+    /// `$ ` a shell command shown as written. The charts ("chart 3"), the
+    /// task table and the parameter panel it names are put on the screen.
     #[serde(deserialize_with = "ranges::text")]
     pub text: String,
     /// Shown on `h`.
