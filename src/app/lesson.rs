@@ -14,6 +14,8 @@ pub struct LessonMode {
     run: LessonRun,
     /// The hint is shown.
     hint: bool,
+    /// The pane is folded to one line, leaving the screen to the charts.
+    folded: bool,
     /// Lines the step's text is scrolled by.
     scroll: u16,
     /// The most lines the step's text can be scrolled by in the terminal
@@ -58,6 +60,7 @@ impl LessonMode {
         LessonMode {
             run,
             hint: false,
+            folded: false,
             scroll: 0,
             scroll_room: u16::MAX,
             input: None,
@@ -87,6 +90,11 @@ impl LessonMode {
     /// The hint is shown.
     pub fn hint_shown(&self) -> bool {
         self.hint
+    }
+
+    /// The pane is folded to one line.
+    pub fn folded(&self) -> bool {
+        self.folded
     }
 
     /// Lines the step's text is scrolled by.
@@ -164,14 +172,38 @@ impl App {
         }
     }
 
+    /// Restarts the open step as going back to it would: the lesson
+    /// replayed up to it, every earlier step's actions applied. (Restarting
+    /// the scenario alone would drop them: ten dd become one again.)
+    pub(super) fn restart_step(&mut self) {
+        let Some(mode) = self.lesson.as_ref() else { return };
+        let (lesson, i) = (mode.run.lesson.clone(), mode.run.step);
+        self.open_lesson(lesson, i);
+        if self.note.is_empty() {
+            self.note = format!("step {} restarted", i + 1);
+        }
+    }
+
     /// Opens step `i` of the lesson: forward on the running world, backward
-    /// by replaying the lesson up to it.
+    /// by replaying the lesson up to it. Going forward before the open
+    /// step's `run_s` is over first runs the rest of it (and judges its
+    /// checks), so the next step starts where going back to it, or
+    /// `dirtyviz check`, starts it.
     fn open_step(&mut self, i: usize) {
-        let Some(mode) = self.lesson.as_mut() else { return };
-        let current = mode.run.step;
+        let Some(current) = self.lesson.as_ref().map(|m| m.run.step) else { return };
         if i == current {
             return;
         }
+        let mut skipped = None;
+        if i > current
+            && let Some(end) = self.lesson_step_end()
+            && end > self.session.sim_ns
+        {
+            skipped = Some((end - self.session.sim_ns) as f64 / crate::sim::NS_PER_SEC as f64);
+            self.session.advance_to(end);
+            self.freeze_checks();
+        }
+        let Some(mode) = self.lesson.as_mut() else { return };
         if i > current {
             match mode.run.open(&mut self.session, i) {
                 Ok(view) => {
@@ -183,6 +215,9 @@ impl App {
         } else {
             let lesson = mode.run.lesson.clone();
             self.open_lesson(lesson, i);
+        }
+        if let Some(s) = skipped {
+            self.note = format!("ran step {}'s last {s:.1} s first", current + 1);
         }
         self.note_progress();
     }
@@ -249,6 +284,10 @@ impl App {
                 self.open_step(i);
             }
             LessonMsg::PrevStep => self.note = "this is the first step".into(),
+            LessonMsg::Fold => {
+                mode.folded = !mode.folded;
+                self.note = if mode.folded { "step text folded: v shows it" } else { "step text shown" }.into();
+            }
             LessonMsg::Hint => {
                 mode.hint = !mode.hint;
                 if mode.step().hint.is_none() {
@@ -263,6 +302,8 @@ impl App {
                 if mode.step().questions.is_empty() {
                     self.note = "this step asks no questions".into();
                 } else {
+                    // The answer is typed in the pane.
+                    mode.folded = false;
                     mode.input = Some(String::new());
                 }
             }
@@ -410,6 +451,35 @@ mod tests {
     }
 
     #[test]
+    fn stepping_forward_early_runs_the_rest_of_the_step_first() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        let mode = app.lesson().expect("lesson");
+        assert_eq!(mode.run().step, 1);
+        assert_eq!(app.sim_ns(), 2 * NS_PER_SEC, "step one ran its 2 s");
+        assert_eq!(mode.run().step_start_ns, 2 * NS_PER_SEC, "step two starts where going back starts it");
+        let replayed = open(TWO_STEPS, 1);
+        assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
+        assert_eq!(app.world().now_ns(), replayed.world().now_ns());
+        assert_eq!(app.note(), "ran step 1's last 1.5 s first");
+    }
+
+    #[test]
+    fn v_folds_the_text_and_answering_unfolds_it() {
+        let mut app = open(TWO_STEPS, 0);
+        app.update(Msg::Lesson(LessonMsg::Fold));
+        assert!(app.lesson().expect("lesson").folded());
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        assert!(!app.lesson().expect("lesson").folded(), "the answer is typed in the pane");
+        app.update(Msg::Lesson(LessonMsg::InputCancel));
+        app.update(Msg::Lesson(LessonMsg::Fold));
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert!(!app.lesson().expect("lesson").folded(), "a new step shows its text");
+    }
+
+    #[test]
     fn answers_are_judged_against_the_simulation() {
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(NS_PER_SEC);
@@ -451,13 +521,18 @@ mod tests {
     }
 
     #[test]
-    fn a_restart_restarts_the_step_clock() {
+    fn a_restart_restarts_the_open_step_with_the_steps_before_it() {
         let mut app = open(TWO_STEPS, 1);
         let start = app.lesson().expect("lesson").run().step_start_ns;
         assert_eq!(start, 2 * NS_PER_SEC, "opened at step 2 after running step 1");
         app.advance_to(3 * NS_PER_SEC);
+        app.update(Msg::RemoveDd);
         app.update(Msg::Reset);
-        assert_eq!(app.lesson().expect("lesson").run().step_start_ns, 0);
+        let mode = app.lesson().expect("lesson");
+        assert_eq!((mode.run().step, mode.run().step_start_ns), (1, 2 * NS_PER_SEC));
+        assert_eq!(app.sim_ns(), 2 * NS_PER_SEC);
+        assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3, "step 2's AddDd applied again");
+        assert_eq!(app.note(), "step 2 restarted");
     }
 
     #[test]

@@ -513,6 +513,7 @@ impl App {
                 };
             }
             Msg::Compare => self.cycle_compare(),
+            Msg::Reset if self.lesson.is_some() => self.restart_step(),
             Msg::Reset => {
                 self.note = match self.session.build() {
                     Err(e) => e.to_string(),

@@ -76,6 +76,8 @@ pub enum LessonMsg {
     PrevStep,
     /// Show or hide the step's hint.
     Hint,
+    /// Fold the lesson pane to one line, or unfold it.
+    Fold,
     /// Answer the step's next question.
     Answer,
     /// Scroll the step's text up (true) or down.

@@ -173,11 +173,12 @@ pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
             Outcome {
                 origin: origin.clone(),
                 summary: format!(
-                    "{origin}: lesson {} \"{}\": {passed}/{} checks hold over {} steps{} ({:.1} s)",
+                    "{origin}: lesson {} \"{}\": {passed}/{} checks hold over {} step{}{} ({:.1} s)",
                     lesson.id,
                     lesson.title,
                     checks.len(),
                     lesson.steps.len(),
+                    if lesson.steps.len() == 1 { "" } else { "s" },
                     seed.map(|s| format!(" with seed {s}")).unwrap_or_default(),
                     start.elapsed().as_secs_f64()
                 ),

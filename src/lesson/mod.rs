@@ -82,7 +82,10 @@ pub struct Step {
     /// Heading.
     #[serde(deserialize_with = "ranges::name")]
     pub title: String,
-    /// A few short paragraphs (blank lines between), naming the keys to press.
+    /// A few short paragraphs (blank lines between), naming the keys to
+    /// press; a line starting with `- ` is a list item, one starting with
+    /// `$ ` a shell command shown as written. The charts ("chart 3"), the
+    /// task table and the parameter panel it names are put on the screen.
     #[serde(deserialize_with = "ranges::text")]
     pub text: String,
     /// Shown on `h`.
@@ -441,9 +444,19 @@ impl Lesson {
             return at(("", "steps"), "a lesson needs at least one step".into());
         }
         // Numbers were range-checked as they were read (scenario::ranges).
+        // A comparison opened by a step stays open until Compare(Off).
+        let mut comparing = false;
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
+            if step.title.trim().is_empty() {
+                return at(("title", &step.title), format!("step {n}: the title is empty"));
+            }
             for a in &step.actions {
+                match a {
+                    Action::Compare(CompareSpec::Off) => comparing = false,
+                    Action::Compare(_) | Action::CompareWith { .. } => comparing = true,
+                    _ => {}
+                }
                 let bad = match a {
                     Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } | Action::SelectBdi(bdi)
                         if !bdi_ok(bdi) =>
@@ -475,7 +488,36 @@ impl Lesson {
                     return at(("bdi", b), format!("step {n}: unknown bdi `{b}`, expected one of {}", name_list()));
                 }
             }
+            let one_world = |side: SideSpec| !comparing && side != SideSpec::A;
+            for q in &step.questions {
+                if q.ask.trim().is_empty() {
+                    return at(("ask", &q.ask), format!("step {n}: a question's ask is empty"));
+                }
+                if one_world(q.side) {
+                    return at(
+                        ("ask", &q.ask),
+                        format!(
+                            "step {n}: question `{}` reads side {:?}, but this step shows one world: open a \
+                             comparison first (Compare(...) or CompareWith(...))",
+                            q.ask, q.side
+                        ),
+                    );
+                }
+            }
             for c in &step.checks {
+                if c.label.trim().is_empty() {
+                    return at(("label", &c.label), format!("step {n}: a check's label is empty"));
+                }
+                if one_world(c.side) {
+                    return at(
+                        ("label", &c.label),
+                        format!(
+                            "step {n}: check `{}` reads side {:?}, but this step shows one world: open a \
+                             comparison first (Compare(...) or CompareWith(...))",
+                            c.label, c.side
+                        ),
+                    );
+                }
                 if c.min.is_none() && c.max.is_none() {
                     return at(("label", &c.label), format!("step {n}: check `{}` needs min or max", c.label));
                 }
@@ -586,9 +628,11 @@ impl Check {
         unit_on(self.metric, self.side)
     }
 
-    /// True when `value` lies within the bounds.
+    /// True when `value` lies within the bounds. A ratio over a side that
+    /// measured 0 is infinite: above any `min`, beyond any `max`; 0/0 is
+    /// nothing and passes nothing.
     pub fn passes(&self, value: f64) -> bool {
-        value.is_finite() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
+        !value.is_nan() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
     }
 
     /// The bounds, for display: "0.95..1.05", ">= 5", "<= 200".
@@ -680,6 +724,65 @@ mod tests {
         assert!(e.to_string().contains("run_s must be between 0.001 and 3600 s, got 1e9"), "{e}");
         let text = lesson("Pause").replace("title: \"t\"", "title: \"t\\u{1b}[2J\"");
         assert!(Lesson::from_ron(&text, "l.ron").expect_err("escape").to_string().contains("control character"));
+    }
+
+    #[test]
+    fn an_infinite_ratio_passes_a_min_and_fails_a_max() {
+        let check = |min: Option<f64>, max: Option<f64>| Check {
+            label: "c".into(),
+            metric: Metric::WrittenMbps,
+            window_s: 10.0,
+            bdi: None,
+            side: SideSpec::BOverA,
+            min,
+            max,
+        };
+        assert!(check(Some(10.0), None).passes(f64::INFINITY));
+        assert!(!check(None, Some(1.05)).passes(f64::INFINITY));
+        assert!(!check(Some(0.95), Some(1.05)).passes(f64::INFINITY));
+        assert!(!check(Some(10.0), None).passes(f64::NAN));
+        assert!(check(Some(10.0), None).passes(10.0) && !check(Some(10.0), None).passes(9.99));
+    }
+
+    #[test]
+    fn the_readmes_example_lesson_is_valid() {
+        let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README");
+        let section = &readme[readme.find("### Writing a lesson").expect("the section")..];
+        let start = section.find("```ron\n").expect("an example") + "```ron\n".len();
+        let example = &section[start..start + section[start..].find("```").expect("its end")];
+        let lesson = Lesson::from_ron(example, "README.md").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(lesson.steps.len(), 2);
+        let text = crate::ui::lesson::paragraphs(&lesson.steps[0].text);
+        assert!(text.iter().any(|l| l.starts_with("$ a line starting")), "{text:?}");
+    }
+
+    #[test]
+    fn a_side_read_without_a_comparison_is_refused_where_it_is_written() {
+        let lesson = |actions: &str, side: &str| {
+            format!(
+                "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n steps: [\n  Step(title: \"a\", text: \"b\", actions: [{actions}]),\n  Step(title: \"c\", text: \"d\",\n   checks: [Check(label: \"e\", metric: PosRatio, side: {side}, max: 1)])])"
+            )
+        };
+        for side in ["B", "AOverB", "BOverA"] {
+            let e = Lesson::from_ron(&lesson("Pause", side), "l.ron").expect_err(side);
+            assert!(e.to_string().starts_with("l.ron:5:26: step 2: check `e` reads side "), "{side}: {e}");
+            assert!(e.to_string().contains("open a comparison first"), "{e}");
+        }
+        // A comparison opened in an earlier step is still open.
+        assert!(Lesson::from_ron(&lesson("Compare(Legacy(11))", "B"), "l.ron").is_ok());
+        assert!(Lesson::from_ron(&lesson("Pause", "A"), "l.ron").is_ok());
+        let e = Lesson::from_ron(&lesson("Compare(Legacy(11)), Compare(Off)", "BOverA"), "l.ron").expect_err("off");
+        assert!(e.to_string().contains("reads side BOverA"), "{e}");
+        let q = lesson("Pause", "A").replace(
+            "checks: [Check(label: \"e\", metric: PosRatio, side: A, max: 1)]",
+            "questions: [Question(ask: \"f?\", metric: PosRatio, side: B)]",
+        );
+        let e = Lesson::from_ron(&q, "l.ron").expect_err("question");
+        assert!(e.to_string().starts_with("l.ron:5:30: step 2: question `f?` reads side B"), "{e}");
+        let empty = lesson("Pause", "A").replace("label: \"e\"", "label: \" \"");
+        let e = Lesson::from_ron(&empty, "l.ron").expect_err("empty label");
+        assert!(e.to_string().starts_with("l.ron:5:26: step 2: a check's label is empty"), "{e}");
     }
 
     #[test]

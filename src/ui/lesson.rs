@@ -17,8 +17,9 @@ use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
-/// line breaks inside a paragraph are spaces, and a line starting with
-/// `- ` starts a list item.
+/// line breaks inside a paragraph are spaces, a line starting with `- `
+/// starts a list item, and a line starting with `$ ` is a shell command,
+/// kept on a line of its own as written.
 pub fn paragraphs(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -37,6 +38,9 @@ pub fn paragraphs(text: &str) -> Vec<String> {
         } else if let Some(item) = line.strip_prefix("- ") {
             flush(&mut current, &mut out);
             current = format!("• {item}");
+        } else if line.starts_with("$ ") {
+            flush(&mut current, &mut out);
+            out.push(line.to_string());
         } else {
             if !current.is_empty() {
                 current.push(' ');
@@ -236,20 +240,60 @@ impl Pane {
     }
 }
 
+/// The folded pane's one line: the step's title, how its checks stand,
+/// and the key that unfolds it.
+fn folded_line(mode: &LessonMode, t: &Theme) -> Line<'static> {
+    let count = |f: fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
+    let (pass, fail, pending) = (
+        count(|v| matches!(v, Verdict::Pass(_))),
+        count(|v| matches!(v, Verdict::Fail(_))),
+        count(|v| matches!(v, Verdict::Pending)),
+    );
+    let mut spans = vec![Span::styled(mode.step().title.clone(), t.title.add_modifier(Modifier::BOLD))];
+    if !mode.step().checks.is_empty() {
+        spans.push(Span::styled(format!("  ✓ {pass}"), t.good));
+        spans.push(Span::styled(format!("  ✗ {fail}"), t.warn));
+        spans.push(Span::styled(format!("  … {pending}"), t.dim));
+    }
+    spans.push(Span::styled("  · v shows the text", t.accent));
+    Line::from(spans)
+}
+
+/// Rows the lesson pane takes when folded, borders included.
+pub const FOLDED_ROWS: u16 = 3;
+
 /// Draws the lesson pane: the step's text above, its checks, questions
-/// and readings below.
+/// and readings below; folded, one line.
 pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     let Some(mode) = app.lesson() else { return };
     let pane = Pane::new(app, mode, t, area);
+    if mode.folded() {
+        let inner = pane.block.inner(area);
+        frame.render_widget(pane.block, area);
+        frame.render_widget(Paragraph::new(folded_line(mode, t)), inner);
+        return;
+    }
     frame.render_widget(pane.block, area);
     draw_scrolled(pane.text, mode.scroll(), t, frame, pane.text_area);
     frame.render_widget(Paragraph::new(pane.bottom).wrap(Wrap { trim: false }), pane.bottom_area);
 }
 
+/// The rows a lesson pane `width` columns wide needs to show the open
+/// step whole, borders included; at most `most`.
+pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
+    let Some(mode) = app.lesson() else { return most };
+    let pane = Pane::new(app, mode, t, Rect::new(0, 0, width, most));
+    let inner = pane.block.inner(Rect::new(0, 0, width, most));
+    let text = Paragraph::new(pane.text).wrap(Wrap { trim: true }).line_count(inner.width.max(1));
+    let rows = u16::try_from(text).unwrap_or(u16::MAX);
+    let spacer = u16::from(inner.height >= 16);
+    rows.saturating_add(spacer).saturating_add(wrapped_rows(&pane.bottom, inner.width)).saturating_add(2).min(most)
+}
+
 /// The most rows the open step's text can scroll by in a pane at `area`:
 /// until its last line is at the bottom.
 pub fn text_room(app: &App, t: &Theme, area: Rect) -> u16 {
-    let Some(mode) = app.lesson() else { return 0 };
+    let Some(mode) = app.lesson().filter(|m| !m.folded()) else { return 0 };
     let pane = Pane::new(app, mode, t, area);
     Scrolled::new(&pane.text, pane.text_area).most
 }
@@ -353,5 +397,11 @@ mod tests {
     fn text_keeps_paragraphs_and_list_items() {
         let p = paragraphs("  one\n  two\n\n\n- a\n- b\nc\n\n");
         assert_eq!(p, vec!["one two", "", "• a", "• b c"]);
+    }
+
+    #[test]
+    fn shell_commands_keep_a_line_each() {
+        let p = paragraphs("  As root:\n  $ cd /sys/kernel/tracing\n  $ cat trace > t.txt\n  then open it.");
+        assert_eq!(p, vec!["As root:", "$ cd /sys/kernel/tracing", "$ cat trace > t.txt", "then open it."]);
     }
 }

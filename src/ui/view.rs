@@ -128,7 +128,7 @@ pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
     } else {
         let [_, body, _] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
-        super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(body).1)
+        super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(app, body).1)
     };
     crate::app::ScrollRoom { help, text, tasks: None }
 }
@@ -359,18 +359,30 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
 
 /// A lesson's body split: the charts' area and the lesson pane's, beside
 /// them in a wide terminal, above them in a narrow one.
-fn lesson_split(body: Rect) -> (Rect, Rect) {
+fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
+    if app.lesson().is_some_and(|m| m.folded()) {
+        let rows = super::lesson::FOLDED_ROWS.min(body.height);
+        let [pane, charts] = Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(body);
+        return (charts, pane);
+    }
     if body.width >= 120 {
         let pane = (body.width * 3 / 10).clamp(40, 56);
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (charts, pane)
     } else {
-        // Short terminals give the text more room; the charts keep a few rows.
-        let pane = if body.height < 30 {
+        // Short terminals give the text more room; the charts keep a few
+        // rows, and every row a short step does not fill (plus two, so
+        // that judging its checks seldom moves the charts).
+        let most = if body.height < 30 {
             (body.height * 2 / 3).max(8)
         } else {
             (body.height * 3 / 5).max(body.height.saturating_sub(20))
         };
+        // Measured twice: a pane shorter than 18 rows drops its blank rows.
+        let t = Theme::new(app.theme());
+        let needs = super::lesson::pane_rows(app, &t, body.width, most);
+        let needs = super::lesson::pane_rows(app, &t, body.width, needs.saturating_add(2).min(most));
+        let pane = needs.saturating_add(2).clamp(most.min(8), most);
         let [pane, charts] = Layout::vertical([Constraint::Length(pane), Constraint::Min(0)]).areas(body);
         (charts, pane)
     }
@@ -380,7 +392,7 @@ fn lesson_split(body: Rect) -> (Rect, Rect) {
 /// strip over the charts.
 fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
     let app = ctx.app;
-    let (charts, pane) = lesson_split(body);
+    let (charts, pane) = lesson_split(app, body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
     let [strip, rest] = strip_split(ctx, (charts.height / 6).max(2), charts);
     draw_params_strip(ctx, frame, strip);
@@ -392,6 +404,12 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
         let room = (rest.height / 8).max(1) as usize * if rest.width >= 100 { 2 } else { 1 };
         if panels.len() > room.max(1) && rest.height < 24 {
             let tasks = panels.contains(&Panel::Tasks) && views.tasks;
+            // The charts the step names come first (the zoomed one leads).
+            let named = |p: &Panel| match p {
+                Panel::Chart(n) => app.zoom() == Some(*n) || views.charts[*n as usize - 1],
+                Panel::Tasks => false,
+            };
+            panels.sort_by_key(|p| !named(p));
             panels.truncate(room.max(1));
             if tasks && !panels.contains(&Panel::Tasks) {
                 *panels.last_mut().expect("one panel") = Panel::Tasks;

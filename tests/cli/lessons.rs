@@ -178,6 +178,19 @@ fn the_lesson_pane_at_full_size_and_small() {
 }
 
 #[test]
+fn folded_text_leaves_a_small_terminal_to_the_charts() {
+    let lesson = Lesson::resolve("07").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("no room to plot"), "unfolded, the compared charts have no room: {text}");
+    app.update(Msg::Lesson(LessonMsg::Fold));
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("Level 6 against level 7") && text.contains("v shows the text"), "{text}");
+    assert!(!text.contains("no room to plot") && text.contains("┤"), "folded, the charts plot: {text}");
+}
+
+#[test]
 fn the_readme_lists_the_lessons_in_teaching_order() {
     let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
     let rows: Vec<(String, String)> = readme
@@ -219,7 +232,7 @@ fn check_seed_runs_every_lesson_with_that_seed() {
     let rate = |text: &str| text.lines().find(|l| l.contains("✓ step 1 rate")).expect("the check's line").to_string();
     assert_eq!(rate(&own), rate(&one), "the lesson's own seed is 1");
     assert_ne!(rate(&own), rate(&three), "{own}\n{three}");
-    assert!(three.contains("1/1 checks hold over 1 steps with seed 3"), "{three}");
+    assert!(three.contains("1/1 checks hold over 1 step with seed 3"), "{three}");
     assert!(!own.contains("with seed"), "{own}");
 }
 
