@@ -50,6 +50,13 @@ pub fn median(mut xs: Vec<f64>) -> Option<f64> {
     Some(*xs.select_nth_unstable_by(mid, f64::total_cmp).1)
 }
 
+/// Seconds as a report shows them: to the millisecond, without trailing
+/// zeros (`1.5`, `10`, `0.001`), so that a run of 1.5 s never reads "2 s".
+pub fn seconds(s: f64) -> String {
+    let shown = format!("{s:.3}");
+    shown.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +69,15 @@ mod tests {
         assert_eq!(mean(std::iter::empty()), None);
         assert_eq!(median(vec![5.0, 1.0, 3.0, 2.0]), Some(3.0));
         assert_eq!(median(Vec::new()), None);
+    }
+
+    #[test]
+    fn seconds_keep_their_fraction() {
+        assert_eq!(seconds(1.5), "1.5");
+        assert_eq!(seconds(2.5), "2.5");
+        assert_eq!(seconds(10.0), "10");
+        assert_eq!(seconds(0.75), "0.75");
+        assert_eq!(seconds(0.001), "0.001");
+        assert_eq!(seconds(60.0), "60");
     }
 }

@@ -100,7 +100,7 @@ impl Compared {
             self.compare,
             a.seed,
             a.hz,
-            num(Some(a.duration_s), if a.duration_s >= 1.0 { 0 } else { 3 })
+            crate::units::seconds(a.duration_s)
         );
         let head_a = format!("A {}", self.labels.a);
         let head_b = format!("B {}", self.labels.b);

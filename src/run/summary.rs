@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::session::kernel_name;
 use crate::sim::World;
 use crate::sim::metrics::{RunHistogram, Sample};
-use crate::units::{mean, median, mib};
+use crate::units::{mean, median, mib, seconds};
 
 /// Global part of the summary, MiB.
 #[derive(Clone, Debug, Serialize)]
@@ -444,7 +444,7 @@ impl Summary {
             self.kernel,
             self.seed,
             self.hz,
-            if self.duration_s >= 1.0 { format!("{:.0}", self.duration_s) } else { format!("{}", self.duration_s) }
+            seconds(self.duration_s)
         );
         let _ = writeln!(
             s,
@@ -456,7 +456,7 @@ impl Summary {
             s,
             "dirty       mean {} MiB after {} s ({}% of setpoint)  max {:.1} MiB ({} MiB vs limit)",
             num(g.dirty_mean_mb, 1),
-            num(Some(g.settle_s), if g.settle_s >= 1.0 { 0 } else { 3 }),
+            seconds(g.settle_s),
             signed(err, 1),
             g.dirty_max_mb,
             signed(g.over_limit_max_mb, 1)
@@ -474,7 +474,7 @@ impl Summary {
                 num(b.dirty_ratelimit_mbps, 3),
                 num(b.target_ratelimit_mbps, 3),
                 num(ratio, 2),
-                num(Some(self.window_s), if self.window_s >= 1.0 { 0 } else { 3 }),
+                seconds(self.window_s),
                 num(b.thresh_mb, 1),
                 b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
             );
@@ -544,7 +544,7 @@ impl Summary {
         let _ = writeln!(
             s,
             "speed       simulated {} s in {:.3} s ({}× real time), {} events, {:.0} ns/event",
-            num(Some(self.duration_s), if self.duration_s >= 1.0 { 0 } else { 3 }),
+            seconds(self.duration_s),
             self.wall_s,
             num(self.real_time_factor, 0),
             self.events,

@@ -314,3 +314,22 @@ fn check_tells_no_progress_to_a_pipe() {
     assert!(said.starts_with("ok   ") && said.contains("all 1 passed"), "{said}");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "nothing on stderr");
 }
+
+/// The report gives a run's length, and the time its means and medians
+/// start at, as they are: a run of 1.5 s is not "2 s", and a run of 5 s
+/// averages after 2.5 s, not "after 2 s"; the comparison's report too.
+#[test]
+fn the_report_shows_fractions_of_a_second() {
+    let report = ok(&dirtyviz().args(["run", "--duration", "1500ms"]).output().expect("runs"));
+    assert!(
+        report.starts_with("scenario default ") && report.lines().next().unwrap().ends_with("HZ 1000  1.5 s simulated"),
+        "{report}"
+    );
+    assert!(report.contains(" after 0.75 s ") && report.contains("median of last 0.75 s)"), "{report}");
+    assert!(report.contains("simulated 1.5 s in "), "{report}");
+    let report = ok(&dirtyviz().args(["run", "--duration", "5s"]).output().expect("runs"));
+    assert!(report.contains(" after 2.5 s ") && report.contains("median of last 2.5 s)"), "{report}");
+    assert!(report.lines().next().unwrap().ends_with("  5 s simulated"), "{report}");
+    let report = ok(&dirtyviz().args(["run", "--compare", "legacy", "--duration", "2500ms"]).output().expect("runs"));
+    assert!(report.lines().next().unwrap().ends_with("  2.5 s simulated"), "{report}");
+}
