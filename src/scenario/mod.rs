@@ -389,6 +389,7 @@ pub struct DdSpec {
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
     /// Block size, e.g. `4k` (the default), `1M`.
+    #[serde(deserialize_with = "ranges::block_size")]
     pub bs: String,
     /// Stop after this many MiB (default: write until stopped).
     #[serde(deserialize_with = "ranges::opt_count_mb")]
@@ -422,6 +423,7 @@ pub struct PipelineSpec {
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
     /// Block size of its writes (default 64k).
+    #[serde(deserialize_with = "ranges::block_size")]
     pub bs: String,
     /// Network rate \[MiB/s\] (default 20).
     #[serde(deserialize_with = "ranges::net_mbps")]
@@ -611,9 +613,7 @@ impl TaskSpec {
 
     /// The engine's task kind and the group's timing.
     fn group(&self) -> Result<Group> {
-        let block_size = |bs: &str| {
-            parse_size(bs).ok_or_else(|| Error::invalid(format!("block size `{bs}` is not a size like 4k or 1M")))
-        };
+        let block_size = ranges::check_block_size;
         Ok(match self {
             TaskSpec::Dd(t) => Group {
                 kind: TaskKind::Dd { bs: block_size(&t.bs)?, total_bytes: t.count_mb.map(|m| m << 20) },
@@ -1150,6 +1150,24 @@ mod tests {
         assert!(e.to_string().contains("n must be between 0 and 10000, got 4294967295"), "{e}");
         let e = Scenario::from_ron("Scenario(name: \"x\\u{1b}]0;t\\u{7}\", devices: [])", "s.ron").expect_err("escape");
         assert!(e.to_string().contains("control character") && !e.to_string().contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn a_block_size_mistake_points_at_the_block_size() {
+        // The third group's tasks are the engine's tasks 50 and 51: the
+        // message must point at the file, not at an expanded task.
+        let text = "Scenario(\n  devices: [(name: \"a\", kind: Hdd)],\n  tasks: [Dd(n: 50),\n    Pipeline(n: 2, bs: \"3k\")],\n)";
+        let e = Scenario::from_ron(text, "s.ron").expect_err("3k").to_string();
+        assert!(e.starts_with("s.ron:4:"), "{e}");
+        assert!(
+            e.ends_with("block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `3k` (3072 bytes)"),
+            "{e}"
+        );
+        let e = Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(bs: \"0.5\")])", "s.ron")
+            .expect_err("half a byte")
+            .to_string();
+        assert!(e.starts_with("s.ron:1:") && e.contains("got `0.5` (0 bytes)"), "{e}");
+        assert!(crate::scenario::case::parse("thresh=100M/xfs-10dd-3k-8p-4096M-100M:10-X").is_err());
     }
 
     #[test]
