@@ -91,6 +91,7 @@ pub struct Scenario {
     #[serde(skip)]
     pub profile: Option<Box<machine::Machine>>,
     /// The devices; each is one bdi, a JBOD is several.
+    #[serde(deserialize_with = "devices_named_once")]
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
     pub tasks: Vec<TaskSpec>,
@@ -318,6 +319,17 @@ impl DeviceSpec {
     /// The bdis this device is: one, or one per disk of a JBOD.
     pub fn bdi_count(&self) -> usize {
         if self.kind == DeviceKindSpec::Jbod { self.disk_count() as usize } else { 1 }
+    }
+
+    /// The names of the bdis this device is: its own, or for a JBOD its
+    /// name and each disk's letter.
+    pub fn bdi_names(&self) -> Vec<String> {
+        match self.kind {
+            DeviceKindSpec::Jbod => {
+                (0..self.disk_count()).map(|i| format!("{}{}", self.name, disk_letter(i))).collect()
+            }
+            _ => vec![self.name.clone()],
+        }
     }
 
     /// The engine's devices for this spec: one, or one per disk of a JBOD.
@@ -692,6 +704,46 @@ pub struct Overrides {
     pub nfs_congestion_scaled: Option<bool>,
 }
 
+/// Reads `devices`, checking as each is read that it names no bdi an
+/// earlier one named (a JBOD names one per disk), so that the error points
+/// at the second device.
+fn devices_named_once<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Vec<DeviceSpec>, D::Error> {
+    use serde::de::{Error as _, SeqAccess, Visitor};
+
+    struct Devices;
+
+    impl<'de> Visitor<'de> for Devices {
+        type Value = Vec<DeviceSpec>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of devices")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<DeviceSpec>, A::Error> {
+            let mut devices: Vec<DeviceSpec> = Vec::new();
+            let mut bdis = HashSet::new();
+            while let Some(d) = seq.next_element::<DeviceSpec>()? {
+                // Past the bdi limit the counts refuse the scenario anyway.
+                if bdis.len() <= MAX_BDIS {
+                    for name in d.bdi_names() {
+                        if !bdis.insert(name.clone()) {
+                            return Err(A::Error::custom(format!(
+                                "devices[{}]: two devices are named `{}`",
+                                devices.len(),
+                                crate::error::printable(&name)
+                            )));
+                        }
+                    }
+                }
+                devices.push(d);
+            }
+            Ok(devices)
+        }
+    }
+
+    d.deserialize_seq(Devices)
+}
+
 /// Largest number of dd tasks per bdi the command line accepts.
 pub const MAX_DD_PER_BDI: u32 = 10_000;
 
@@ -762,11 +814,15 @@ impl Scenario {
     /// Reads a scenario file (a regular file of at most 16 MiB).
     pub fn load(path: &Path) -> Result<Scenario> {
         let text = crate::input::read_text(path, "scenario", crate::input::MAX_RON_BYTES)?;
-        let mut s = Scenario::from_ron(&text, &path.display().to_string())?;
+        let origin = path.display().to_string();
+        let mut s = Scenario::from_ron(&text, &origin)?;
         if s.name.is_empty() {
             let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             s.name = crate::error::printable(&stem).into_owned();
         }
+        // What holds several fields together (a task's bdi, the counts) is
+        // checked here too, so that its error names the file.
+        s.to_world_from(&crate::error::printable(&origin))?;
         Ok(s)
     }
 
@@ -857,16 +913,7 @@ impl Scenario {
 
     /// The bdi names this scenario creates, in order.
     pub fn bdi_names(&self) -> Vec<String> {
-        let mut names = Vec::new();
-        for d in &self.devices {
-            match d.kind {
-                DeviceKindSpec::Jbod => {
-                    names.extend((0..d.disk_count()).map(|i| format!("{}{}", d.name, disk_letter(i))))
-                }
-                _ => names.push(d.name.clone()),
-            }
-        }
-        names
+        self.devices.iter().flat_map(DeviceSpec::bdi_names).collect()
     }
 
     /// What messages about this scenario start with.
@@ -878,13 +925,18 @@ impl Scenario {
     /// user could get wrong. Counts (bdis, tasks) are checked before
     /// anything is expanded.
     pub fn to_world(&self) -> Result<WorldConfig> {
-        let origin = self.origin();
-        self.check_settings().map_err(|e| e.context(&origin))?;
-        let named = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
+        self.to_world_from(&self.origin())
+    }
+
+    /// [`Scenario::to_world`], its errors starting with `origin` (the file
+    /// the scenario was read from) rather than the scenario's name.
+    pub fn to_world_from(&self, origin: &str) -> Result<WorldConfig> {
+        self.check_settings().map_err(|e| e.context(origin))?;
+        let named = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(origin))?;
         let box_defaults = machine::Defaults::of(self.profile.as_deref().or(named));
-        let bdis = self.check_counts().map_err(|e| e.context(&origin))?;
-        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(&origin))?;
-        let tasks = self.task_configs(&devices).map_err(|e| e.context(&origin))?;
+        let bdis = self.check_counts().map_err(|e| e.context(origin))?;
+        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(origin))?;
+        let tasks = self.task_configs(&devices).map_err(|e| e.context(origin))?;
         let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
         let cfg = WorldConfig {
             memory_pages: pages(self.memory_mb),
@@ -912,7 +964,7 @@ impl Scenario {
             pause_log: 0,
             check_invariants: false,
         };
-        crate::sim::engine::validate(&cfg).map_err(|e| Error::from(e).context(&origin))?;
+        crate::sim::engine::validate(&cfg).map_err(|e| Error::from(e).context(origin))?;
         Ok(cfg)
     }
 
