@@ -534,8 +534,43 @@ fn a_broken_recording_is_a_one_line_error() {
     let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("broken-recording.jsonl:1: not a recording header"), "{err}");
+    assert!(err.contains("broken-recording.jsonl:1:20: not a recording header: missing field `start`"), "{err}");
+    assert!(!err.contains("at line"), "the column follows the line number: {err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// A recording cut short or edited by hand fails with one line naming
+/// the file, the line and the column of the mistake; a recorded scenario
+/// the simulator refuses names the recording too.
+#[test]
+fn an_edited_recording_points_at_the_mistake() {
+    use dirtyviz::app::{App, AppOptions};
+    use dirtyviz::record::Header;
+
+    let scenario = dirtyviz::scenario::presets::get("default").expect("preset").expect("valid");
+    let app = App::new(scenario, None, &AppOptions::default()).expect("app");
+    let header = serde_json::to_string(&Header::of(&app)).expect("header");
+    let replay = |name: &str, text: &str| {
+        let path = super::common::tmp(name);
+        std::fs::write(&path, text).expect("write");
+        let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let err = replay("cut-recording.jsonl", &format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv"));
+    assert!(err.contains("cut-recording.jsonl:3:5: not a recorded call: EOF while parsing"), "{err}");
+    assert!(!err.contains("at line"), "{err}");
+    let err = replay("misspelt-recording.jsonl", &format!("{header}\n{{\"Advanse\":100000000}}\n"));
+    assert!(err.contains("misspelt-recording.jsonl:2:10: not a recorded call: unknown variant `Advanse`"), "{err}");
+    let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
+    assert_ne!(edited, header, "the default scenario's dd writes to sda");
+    let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
+    assert!(
+        err.contains("edited-recording.jsonl:1: the recorded session: default: tasks[0]: unknown bdi `sdz`"),
+        "{err}"
+    );
 }
 
 /// The extreme worlds of tests/data/extreme run, counters checked after
