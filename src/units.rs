@@ -53,8 +53,13 @@ pub fn median(mut xs: Vec<f64>) -> Option<f64> {
 /// Seconds as a report shows them: to the millisecond, without trailing
 /// zeros (`1.5`, `10`, `0.001`), so that a run of 1.5 s never reads "2 s".
 pub fn seconds(s: f64) -> String {
-    let shown = format!("{s:.3}");
-    shown.trim_end_matches('0').trim_end_matches('.').to_string()
+    trimmed(s, 3)
+}
+
+/// `v` to `decimals` decimals, without trailing zeros (`3.333`, `4`).
+pub fn trimmed(v: f64, decimals: usize) -> String {
+    let shown = format!("{v:.decimals$}");
+    if shown.contains('.') { shown.trim_end_matches('0').trim_end_matches('.').to_string() } else { shown }
 }
 
 #[cfg(test)]
@@ -79,5 +84,7 @@ mod tests {
         assert_eq!(seconds(0.75), "0.75");
         assert_eq!(seconds(0.001), "0.001");
         assert_eq!(seconds(60.0), "60");
+        assert_eq!(trimmed(10.0 / 3.0, 3), "3.333");
+        assert_eq!(trimmed(100.0, 0), "100");
     }
 }

@@ -979,8 +979,10 @@ impl Scenario {
         let jiffy_s = 1.0 / self.hz as f64;
         if self.duration_s < jiffy_s {
             return Err(Error::invalid(format!(
-                "duration_s must be at least one jiffy ({jiffy_s} s at HZ {}), got {}",
-                self.hz, self.duration_s
+                "duration_s must be at least one jiffy ({} s at HZ {}), got {}",
+                crate::units::trimmed(jiffy_s, 6),
+                self.hz,
+                self.duration_s
             )));
         }
         if self.legacy == LegacySpec::Linux2638 && self.patches != 0 {

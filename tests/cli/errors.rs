@@ -154,3 +154,21 @@ fn a_near_miss_name_gets_the_nearest_one_suggested() {
     let out = dirtyviz().args(["run", "--scenario", "zzzzzzzz"]).output().expect("runs");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
 }
+
+/// A jiffy at HZ 300 or 250 is not a whole number of milliseconds: a run
+/// shorter than one says how long one is, not "3 ms, got 3 ms".
+#[test]
+fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
+    fails_cleanly(
+        &["run", "--hz", "300", "--duration", "3ms"],
+        "the run must last at least one jiffy (3.333 ms at HZ 300), got 3 ms",
+    );
+    let path = tmp("jiffy.ron");
+    std::fs::write(&path, "Scenario(hz: 300, duration_s: 0.003, devices: [(name: \"sda\", kind: Hdd)])")
+        .expect("written");
+    let p = path.to_str().expect("utf-8 path");
+    fails_cleanly(
+        &["run", "--scenario", p],
+        &format!("{p}: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
+    );
+}
