@@ -135,7 +135,7 @@ impl Compared {
                 "speed {side}     {} events in {:.3} s ({}× real time)",
                 sum.events,
                 sum.wall_s,
-                num(sum.real_time_factor, 0)
+                super::summary::factor(sum.real_time_factor)
             );
         }
         s

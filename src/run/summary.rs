@@ -420,6 +420,20 @@ pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     }
 }
 
+/// How many times faster than real time: whole above 10, else to two
+/// significant digits (a run at half speed is `0.50`, not `0`), or `–`.
+pub(crate) fn factor(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x >= 10.0 => num(Some(x), 0),
+        Some(x) if x >= 1.0 => num(Some(x), 1),
+        Some(x) if x > 0.0 => {
+            let decimals = (1 - x.log10().floor() as i32).max(0) as usize;
+            format!("{x:.decimals$}")
+        }
+        other => num(other, 0),
+    }
+}
+
 /// A signed value with `prec` decimals, or `–`.
 pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     match v {
@@ -546,7 +560,7 @@ impl Summary {
             "speed       simulated {} s in {:.3} s ({}× real time), {} events, {:.0} ns/event",
             seconds(self.duration_s),
             self.wall_s,
-            num(self.real_time_factor, 0),
+            factor(self.real_time_factor),
             self.events,
             self.wall_s * 1e9 / self.events.max(1) as f64
         );
@@ -565,5 +579,10 @@ mod tests {
         assert_eq!(num(Some(2.25), 1), "2.2");
         assert_eq!(signed(Some(3.0), 1), "+3.0");
         assert_eq!(signed(None, 1), "–");
+        assert_eq!(factor(Some(2823.85)), "2824");
+        assert_eq!(factor(Some(2.25)), "2.2");
+        assert_eq!(factor(Some(0.497)), "0.50");
+        assert_eq!(factor(Some(0.0123)), "0.012");
+        assert_eq!(factor(None), "–");
     }
 }
