@@ -1077,6 +1077,12 @@ impl Scenario {
             let start_ns = seconds("start_s", g.start_s).map_err(at)?;
             let spread_ns = seconds("spread_s", g.spread_s).map_err(at)?;
             let stop_ns = g.stop_s.map(|s| seconds("stop_s", s)).transpose().map_err(at)?;
+            if let Some(stop_s) = g.stop_s.filter(|&stop_s| stop_s <= g.start_s) {
+                return Err(at(Error::invalid(format!(
+                    "stop_s must be after start_s: the tasks would be killed before they start (start_s {}, stop_s {stop_s})",
+                    g.start_s
+                ))));
+            }
             let count = targets.len() as u64 * g.n as u64;
             for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, g.n as usize)).enumerate() {
                 tasks.push(TaskConfig {
@@ -1204,6 +1210,18 @@ mod tests {
         assert!(e.to_string().contains("n must be between 0 and 10000, got 4294967295"), "{e}");
         let e = Scenario::from_ron("Scenario(name: \"x\\u{1b}]0;t\\u{7}\", devices: [])", "s.ron").expect_err("escape");
         assert!(e.to_string().contains("control character") && !e.to_string().contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn a_group_stopped_before_it_starts_is_refused() {
+        let text = "Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(), Light(start_s: 5, stop_s: 1)])";
+        let e = Scenario::from_ron(text, "s.ron").expect("reads").to_world().expect_err("stops first").to_string();
+        assert_eq!(
+            e,
+            "scenario: tasks[1]: stop_s must be after start_s: the tasks would be killed before they start (start_s 5, stop_s 1)"
+        );
+        let text = "Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(start_s: 2, stop_s: 2.5)])";
+        assert!(Scenario::from_ron(text, "s.ron").expect("reads").to_world().is_ok());
     }
 
     #[test]
