@@ -48,7 +48,9 @@ pub struct BdiSummary {
     pub write_bw_mbps: Option<f64>,
     /// Median dirty_ratelimit over the last window \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// write_bw / N \[MiB/s\].
+    /// Median of avg_write_bandwidth / N over the last window, N the
+    /// tasks writing to the bdi at each sample; `None` if none wrote in it
+    /// \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
     /// Mean bdi_thresh after settling \[MiB\].
     pub thresh_mb: Option<f64>,
@@ -359,7 +361,13 @@ pub fn summarise(
                 written_mbps: mib(b.written) / duration_s,
                 write_bw_mbps: write_bw,
                 dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect()),
-                target_ratelimit_mbps: write_bw.filter(|_| tasks > 0).map(|bw| bw / tasks as f64),
+                target_ratelimit_mbps: median(
+                    window
+                        .iter()
+                        .filter(|s| s.bdis[i].tasks > 0)
+                        .map(|s| mib(s.bdis[i].avg_write_bw) / s.bdis[i].tasks as f64)
+                        .collect(),
+                ),
                 thresh_mb: thresh_means[i],
                 dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,

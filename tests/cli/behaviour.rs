@@ -136,3 +136,25 @@ fn same_seed_same_bytes_other_seed_other_noise() {
     assert!(a.1 != c.1, "another seed: different noise");
     assert!(a.0.len() > 100_000, "the trace has content");
 }
+
+/// write_bw / N counts the tasks writing to the bdi in the window the
+/// medians are taken over: a disk whose dd was killed has no target, and a
+/// disk whose second dd started late has write_bw / 2, not over every
+/// task that ever wrote to it.
+#[test]
+fn write_bw_over_n_counts_the_tasks_writing_in_the_window() {
+    let path = tmp("n-in-window.ron");
+    std::fs::write(
+        &path,
+        "Scenario(devices: [(name: \"sda\", kind: Hdd), (name: \"sdb\", kind: Hdd)], tasks: [\
+         Dd(bdi: \"sda\", stop_s: 2), Dd(bdi: \"sdb\", n: 2), Dd(bdi: \"sdb\", start_s: 1, stop_s: 2)])",
+    )
+    .expect("written");
+    let s = summary("n-in-window", &["--scenario", path.to_str().expect("utf-8"), "--duration", "8s"]);
+    let (sda, sdb) = (&s["bdis"][0], &s["bdis"][1]);
+    assert_eq!(sda["tasks"], 1);
+    assert!(sda["target_ratelimit_mbps"].is_null(), "no dd writes to sda after 2 s: {sda}");
+    assert_eq!(sdb["tasks"], 3);
+    let (bw, target) = (num(&sdb["write_bw_mbps"]), num(&sdb["target_ratelimit_mbps"]));
+    assert!((target - bw / 2.0).abs() < 0.05 * target, "two dd on sdb from 2 s on: {target} vs {bw} / 2");
+}
