@@ -60,9 +60,10 @@ fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     g.dirty_mean_mb.map(|m| 100.0 * (m - sp) / sp)
 }
 
-/// Longest time a task spent in one throttling call \[ms\].
+/// Longest time a task spent in one throttling call, a call still
+/// blocked at the end included \[ms\].
 fn longest_call(s: &Summary) -> f64 {
-    s.throttled_ms.calls.max
+    s.throttled_ms.calls.max.max(s.throttled_ms.in_progress_max_ms)
 }
 
 impl Compared {

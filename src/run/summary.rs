@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::session::kernel_name;
 use crate::sim::World;
 use crate::sim::metrics::{RunHistogram, Sample};
+use crate::sim::task::{TaskState, Throttle};
 use crate::units::{mean, median, mib, seconds};
 
 /// Global part of the summary, MiB.
@@ -134,6 +135,10 @@ pub struct ThrottleSummary {
     pub calls: PauseSummary,
     /// Pages tasks wrote back themselves (IO-full) \[MiB\].
     pub foreground_written_mb: f64,
+    /// Calls still blocked when the run ended (not in the distribution).
+    pub in_progress: u64,
+    /// How long the oldest of them had lasted by then \[ms\].
+    pub in_progress_max_ms: f64,
 }
 
 /// One task in the summary.
@@ -153,7 +158,8 @@ pub struct TaskSummary {
     pub pause_p50_ms: f64,
     /// Longest pause \[ms\].
     pub pause_max_ms: f64,
-    /// Longest time in one throttling call \[ms\].
+    /// Longest time in one throttling call, the one it was still in at
+    /// the end included \[ms\].
     pub throttled_max_ms: f64,
 }
 
@@ -379,6 +385,13 @@ pub fn summarise(
         })
         .collect();
     let ms = |j: u64| stats.ms(j);
+    // Jiffies each task had spent in the throttling call it was still in.
+    let in_call = |t: &crate::sim::task::Task| match &t.state {
+        TaskState::Throttled(Throttle::IoLess(c)) => Some(world.jiffies().saturating_sub(c.start_time)),
+        TaskState::Throttled(Throttle::IoFull(c)) => Some(world.jiffies().saturating_sub(c.start_time)),
+        _ => None,
+    };
+    let in_progress: Vec<u64> = world.tasks().iter().filter_map(in_call).collect();
     let tasks = world
         .tasks()
         .iter()
@@ -393,7 +406,7 @@ pub fn summarise(
                 rate_mbps: (alive_ns > 0).then(|| mib(st.dirtied) / (alive_ns as f64 / 1e9)),
                 pause_p50_ms: ms(st.pauses.quantile(0.5)),
                 pause_max_ms: ms(st.pauses.max()),
-                throttled_max_ms: ms(st.throttled_max),
+                throttled_max_ms: ms(st.throttled_max.max(in_call(t).unwrap_or(0))),
             }
         })
         .collect();
@@ -414,6 +427,8 @@ pub fn summarise(
         throttled_ms: ThrottleSummary {
             calls: pause_summary(&stats.throttled, ms),
             foreground_written_mb: mib(world.tasks().iter().map(|t| t.stats.written_fg).sum::<u64>()),
+            in_progress: in_progress.len() as u64,
+            in_progress_max_ms: ms(in_progress.iter().copied().max().unwrap_or(0)),
         },
         tasks,
         trace_stopped_s: None,
@@ -537,8 +552,18 @@ impl Summary {
         let t = &self.throttled_ms;
         let _ = writeln!(
             s,
-            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB)",
-            t.calls.count, t.calls.p50, t.calls.p90, t.calls.p99, t.calls.max, t.foreground_written_mb
+            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB){}",
+            t.calls.count,
+            t.calls.p50,
+            t.calls.p90,
+            t.calls.p99,
+            t.calls.max,
+            t.foreground_written_mb,
+            if t.in_progress_max_ms > t.calls.max {
+                format!("; {} still blocked at the end, one for {:.0} ms", t.in_progress, t.in_progress_max_ms)
+            } else {
+                String::new()
+            }
         );
         let mut kinds: Vec<&str> = self.tasks.iter().map(|t| t.kind.as_str()).collect();
         kinds.sort_unstable();
