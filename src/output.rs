@@ -50,6 +50,17 @@ impl AtomicFile {
     /// (naming `path`) when its directory is missing or not writable, or
     /// when `path` is a directory.
     pub fn create(path: &Path) -> Result<AtomicFile> {
+        // A pipe or terminal reached through the kernel's own links
+        // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
+        // names: written directly, as any device.
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+            && !meta.is_dir()
+            && std::fs::metadata(resolve(path)?).is_err()
+        {
+            let file = OpenOptions::new().write(true).open(path).map_err(Error::io(path, "cannot write"))?;
+            return Ok(AtomicFile::new(path, path.to_path_buf(), None, file));
+        }
         let target = resolve(path)?;
         let existing = std::fs::metadata(&target).ok();
         if let Some(meta) = existing.as_ref().filter(|m| !m.is_file()) {
