@@ -321,6 +321,28 @@ impl DeviceSpec {
         if self.kind == DeviceKindSpec::Jbod { self.disk_count() as usize } else { 1 }
     }
 
+    /// A field given that only another kind of device has (`disks` on
+    /// an Hdd, `rtt_ms` on an Ssd), which would be silently ignored.
+    fn field_of_another_kind(&self) -> Option<&'static str> {
+        let striped = matches!(self.kind, DeviceKindSpec::Raid0 | DeviceKindSpec::Jbod);
+        if self.disks.is_some() && !striped {
+            return Some("disks");
+        }
+        if self.kind == DeviceKindSpec::Nfs {
+            return None;
+        }
+        [
+            ("rtt_ms", self.rtt_ms.is_some()),
+            ("server_mbps", self.server_mbps.is_some()),
+            ("server_cache_mb", self.server_cache_mb.is_some()),
+            ("server_commit_ms", self.server_commit_ms.is_some()),
+            ("server_seek_ms", self.server_seek_ms.is_some()),
+            ("server_background_mb", self.server_background_mb.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(field, given)| given.then_some(field))
+    }
+
     /// The names of the bdis this device is: its own, or for a JBOD its
     /// name and each disk's letter.
     pub fn bdi_names(&self) -> Vec<String> {
@@ -1011,6 +1033,12 @@ impl Scenario {
                     .check("disks", d.disk_count())
                     .map_err(|e| Error::invalid(format!("devices[{i}]: {e}")))?;
             }
+            if let Some(field) = d.field_of_another_kind() {
+                return Err(Error::invalid(format!(
+                    "devices[{i}]: `{field}` is not a setting of a {:?} (it would be ignored)",
+                    d.kind
+                )));
+            }
             bdis += d.bdi_count();
         }
         if bdis > MAX_BDIS {
@@ -1210,6 +1238,23 @@ mod tests {
         assert!(e.to_string().contains("n must be between 0 and 10000, got 4294967295"), "{e}");
         let e = Scenario::from_ron("Scenario(name: \"x\\u{1b}]0;t\\u{7}\", devices: [])", "s.ron").expect_err("escape");
         assert!(e.to_string().contains("control character") && !e.to_string().contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn a_setting_the_device_does_not_have_is_refused() {
+        let world = |devices: &str| {
+            Scenario::from_ron(&format!("Scenario(devices: [(name: \"x\", kind: Ssd), {devices}])"), "s.ron")
+                .expect("reads")
+                .to_world()
+        };
+        let e = world("(name: \"a\", kind: Hdd, disks: 4)").expect_err("one disk").to_string();
+        assert_eq!(e, "scenario: devices[1]: `disks` is not a setting of a Hdd (it would be ignored)");
+        let e = world("(name: \"a\", kind: UsbKey, server_mbps: 40)").expect_err("no server").to_string();
+        assert_eq!(e, "scenario: devices[1]: `server_mbps` is not a setting of a UsbKey (it would be ignored)");
+        assert!(world("(name: \"a\", kind: Raid0, disks: 4)").is_ok());
+        assert!(world("(name: \"a\", kind: Nfs, rtt_ms: 1, server_mbps: 40)").is_ok());
+        // The command line turns the NFS patches on for every device.
+        assert!(world("(name: \"a\", kind: Hdd, wait_queue: true)").is_ok());
     }
 
     #[test]
