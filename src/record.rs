@@ -504,6 +504,8 @@ pub struct Replayed {
     pub sim_ns: u64,
     /// The patch level side A ended at.
     pub level: String,
+    /// The version of dirtyviz that recorded the session.
+    pub recorded_by: String,
 }
 
 /// Where a replay writes side A's outputs.
@@ -572,7 +574,13 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     if let Some(w) = series {
         w.finish(&app)?;
     }
-    Ok(Replayed { calls, keys, sim_ns: app.sim_ns(), level: level_name(app.world().patches(), app.world().legacy()) })
+    Ok(Replayed {
+        calls,
+        keys,
+        sim_ns: app.sim_ns(),
+        level: level_name(app.world().patches(), app.world().legacy()),
+        recorded_by: reader.header.dirtyviz.clone(),
+    })
 }
 
 #[cfg(test)]

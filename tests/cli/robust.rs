@@ -564,6 +564,22 @@ fn an_edited_recording_points_at_the_mistake() {
     assert!(!err.contains("at line"), "{err}");
     let err = replay("misspelt-recording.jsonl", &format!("{header}\n{{\"Advanse\":100000000}}\n"));
     assert!(err.contains("misspelt-recording.jsonl:2:10: not a recorded call: unknown variant `Advanse`"), "{err}");
+    // Another version's recording replays, with a note that it may differ.
+    let older =
+        header.replacen(&format!("\"dirtyviz\":\"{}\"", env!("CARGO_PKG_VERSION")), "\"dirtyviz\":\"0.0.1\"", 1);
+    assert_ne!(older, header);
+    let path = super::common::tmp("older-recording.jsonl");
+    std::fs::write(&path, format!("{older}\n{{\"Advance\":100000000}}\n")).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.trim_end().ends_with(&format!(
+            "older-recording.jsonl was recorded by dirtyviz 0.0.1, this is {}: where their simulations differ, so does the replay",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{err}"
+    );
     let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
     assert_ne!(edited, header, "the default scenario's dd writes to sda");
     let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
