@@ -397,6 +397,87 @@ fn mutated_input_files_never_panic() {
 /// Mutations per kind of input at full scale.
 const MUTATIONS: u64 = 10_000;
 
+/// `text` with some of its values replaced by values at or past the edges
+/// of their ranges (0, negative, huge, NaN, a bad size), so that the file
+/// still reads as RON and the values reach the checks behind the parser.
+fn mutate_values(g: &mut Gen, text: &str) -> String {
+    let edges = [
+        "0",
+        "1",
+        "-1",
+        "0.0",
+        "0.001",
+        "1e9",
+        "1e308",
+        "NaN",
+        "inf",
+        "4294967296",
+        "18446744073709551615",
+        "\"\"",
+        "\"*\"",
+        "\"0\"",
+        "\"0.5\"",
+        "\"3k\"",
+        "\"2G\"",
+        "\"16T\"",
+        "\"sda\"",
+        "\"sdb\"",
+        "true",
+    ];
+    let mut out = String::new();
+    let mut rest = text;
+    // Values follow `name: ` inside the scenario's parentheses.
+    while let Some(at) = rest.find(": ") {
+        let (head, tail) = rest.split_at(at + 2);
+        out.push_str(head);
+        let end = tail.find([',', ')', '\n']).unwrap_or(tail.len());
+        let value = &tail[..end];
+        let nested = value.starts_with('[') || value.starts_with('(') || value.ends_with('(');
+        if !nested && !value.is_empty() && g.chance(0.15) {
+            let edge: &&str = g.pick(&edges);
+            out.push_str(edge);
+        } else {
+            out.push_str(value);
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Presets with values at and past their ranges' edges: every one is read
+/// and built, or refused with one line starting with the file's name; a
+/// world that builds runs 50 ms with its invariants checked. Nothing panics.
+#[test]
+fn scenarios_with_values_at_the_edges_are_built_or_refused_in_one_line() {
+    let mut g = Gen::new(4242);
+    let presets: Vec<&str> = dirtyviz::scenario::presets::PRESETS.iter().map(|(_, t)| *t).collect();
+    let (mut built, mut refused) = (0, 0);
+    for _ in 0..scaled(EDGE_MUTATIONS) {
+        let base = *g.pick(&presets);
+        let text = mutate_values(&mut g, base);
+        let world = Scenario::from_ron(&text, "edge.ron").and_then(|s| s.to_world_from("edge.ron"));
+        match world {
+            Ok(mut cfg) => {
+                built += 1;
+                cfg.check_invariants = true;
+                let mut world = World::new(&cfg).unwrap_or_else(|e| panic!("a valid config builds: {e}\n{text}"));
+                world.step_until(NS_PER_SEC / 20);
+            }
+            Err(e) => {
+                refused += 1;
+                let e = e.to_string();
+                assert!(e.starts_with("edge.ron:") && !e.contains('\n'), "{e}\n{text}");
+            }
+        }
+    }
+    eprintln!("{built} built, {refused} refused");
+    assert!(built > 0 && refused > 0);
+}
+
+/// Presets with edge values at full scale.
+const EDGE_MUTATIONS: u64 = 3000;
+
 /// A random key press, as the terminal would deliver it.
 fn random_key(g: &mut Gen) -> ratatui::crossterm::event::KeyEvent {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
