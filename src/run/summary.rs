@@ -465,7 +465,18 @@ pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     }
 }
 
+/// The patch that brings the setpoint (dirty position control).
+const POSITION_CONTROL_PATCH: u8 = 2;
+
+/// The patch that brings dirty_ratelimit (dirty rate control).
+const RATE_CONTROL_PATCH: u8 = 4;
+
 impl Summary {
+    /// The global setpoint, where the run's kernel has one \[MiB\].
+    fn setpoint_mb(&self) -> Option<f64> {
+        (self.patches >= POSITION_CONTROL_PATCH).then_some(self.global.setpoint_mb)
+    }
+
     /// The human-readable report printed at the end of a run. Names are
     /// printed with control characters escaped.
     pub fn report(&self) -> String {
@@ -485,10 +496,14 @@ impl Summary {
         );
         let _ = writeln!(
             s,
-            "thresholds  bg {:.1} MiB  freerun {:.1}  setpoint {:.1}  limit {:.1}  thresh {:.1}",
-            g.bg_thresh_mb, g.freerun_mb, g.setpoint_mb, g.limit_mb, g.thresh_mb
+            "thresholds  bg {:.1} MiB  freerun {:.1}  setpoint {}  limit {:.1}  thresh {:.1}",
+            g.bg_thresh_mb,
+            g.freerun_mb,
+            num(self.setpoint_mb(), 1),
+            g.limit_mb,
+            g.thresh_mb
         );
-        let err = g.dirty_mean_mb.filter(|_| g.setpoint_mb > 0.0).map(|m| 100.0 * (m - g.setpoint_mb) / g.setpoint_mb);
+        let err = self.setpoint_mb().filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
         let _ = writeln!(
             s,
             "dirty       mean {} MiB after {} s ({}% of setpoint)  max {:.1} MiB ({} MiB vs limit)",
@@ -498,8 +513,17 @@ impl Summary {
             g.dirty_max_mb,
             signed(g.over_limit_max_mb, 1)
         );
+        if self.patches < RATE_CONTROL_PATCH {
+            let _ = writeln!(
+                s,
+                "note        Linux {} has no {}dirty_ratelimit (patch 04): –",
+                self.kernel,
+                if self.patches < POSITION_CONTROL_PATCH { "setpoint (patch 02) and no " } else { "" }
+            );
+        }
         for b in &self.bdis {
-            let ratio = b.dirty_ratelimit_mbps.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
+            let rate = b.dirty_ratelimit_mbps.filter(|_| self.patches >= RATE_CONTROL_PATCH);
+            let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
                 "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {} MiB{}",
@@ -508,7 +532,7 @@ impl Summary {
                 b.tasks,
                 b.written_mbps,
                 num(b.write_bw_mbps, 1),
-                num(b.dirty_ratelimit_mbps, 3),
+                num(rate, 3),
                 num(b.target_ratelimit_mbps, 3),
                 num(ratio, 2),
                 seconds(self.window_s),
