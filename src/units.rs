@@ -50,10 +50,10 @@ pub fn median(mut xs: Vec<f64>) -> Option<f64> {
     Some(*xs.select_nth_unstable_by(mid, f64::total_cmp).1)
 }
 
-/// Seconds as a report shows them: to the millisecond, without trailing
-/// zeros (`1.5`, `10`, `0.001`), so that a run of 1.5 s never reads "2 s".
+/// Seconds as a report shows them: to the microsecond, without trailing
+/// zeros (`1.5`, `10`, `0.0025`), so that a run of 1.5 s never reads "2 s".
 pub fn seconds(s: f64) -> String {
-    trimmed(s, 3)
+    trimmed(s, 6)
 }
 
 /// `v` to `decimals` decimals, without trailing zeros (`3.333`, `4`).
@@ -84,6 +84,8 @@ mod tests {
         assert_eq!(seconds(0.75), "0.75");
         assert_eq!(seconds(0.001), "0.001");
         assert_eq!(seconds(60.0), "60");
+        assert_eq!(seconds(0.0025), "0.0025");
+        assert_eq!(seconds(1_000_500_000.0 / 1e9), "1.0005");
         assert_eq!(trimmed(10.0 / 3.0, 3), "3.333");
         assert_eq!(trimmed(100.0, 0), "100");
     }

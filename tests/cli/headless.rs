@@ -330,6 +330,8 @@ fn the_report_shows_fractions_of_a_second() {
     let report = ok(&dirtyviz().args(["run", "--duration", "5s"]).output().expect("runs"));
     assert!(report.contains(" after 2.5 s ") && report.contains("median of last 2.5 s)"), "{report}");
     assert!(report.lines().next().unwrap().ends_with("  5 s simulated"), "{report}");
+    let report = ok(&dirtyviz().args(["run", "--duration", "2.5ms"]).output().expect("runs"));
+    assert!(report.lines().next().unwrap().ends_with("  0.0025 s simulated"), "{report}");
     let report = ok(&dirtyviz().args(["run", "--compare", "legacy", "--duration", "2500ms"]).output().expect("runs"));
     assert!(report.lines().next().unwrap().ends_with("  2.5 s simulated"), "{report}");
 }
