@@ -125,7 +125,7 @@ impl AtomicFile {
         &self.shown
     }
 
-    /// Appends `bytes`. Every [`CHECK_EVERY_BYTES`], checks that the
+    /// Appends `bytes`. Every 16 MiB, checks that the
     /// temporary file is still there, so that a run whose output directory
     /// was removed stops then, not after writing the rest for nothing.
     pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
