@@ -1035,7 +1035,7 @@ impl Scenario {
             }
             if let Some(field) = d.field_of_another_kind() {
                 return Err(Error::invalid(format!(
-                    "devices[{i}]: `{field}` is not a setting of a {:?} (it would be ignored)",
+                    "devices[{i}]: `{field}` is not a setting of kind {:?} (it would be ignored)",
                     d.kind
                 )));
             }
@@ -1248,9 +1248,9 @@ mod tests {
                 .to_world()
         };
         let e = world("(name: \"a\", kind: Hdd, disks: 4)").expect_err("one disk").to_string();
-        assert_eq!(e, "scenario: devices[1]: `disks` is not a setting of a Hdd (it would be ignored)");
+        assert_eq!(e, "scenario: devices[1]: `disks` is not a setting of kind Hdd (it would be ignored)");
         let e = world("(name: \"a\", kind: UsbKey, server_mbps: 40)").expect_err("no server").to_string();
-        assert_eq!(e, "scenario: devices[1]: `server_mbps` is not a setting of a UsbKey (it would be ignored)");
+        assert_eq!(e, "scenario: devices[1]: `server_mbps` is not a setting of kind UsbKey (it would be ignored)");
         assert!(world("(name: \"a\", kind: Raid0, disks: 4)").is_ok());
         assert!(world("(name: \"a\", kind: Nfs, rtt_ms: 1, server_mbps: 40)").is_ok());
         // The command line turns the NFS patches on for every device.
