@@ -456,6 +456,14 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
             summary_json: args.summary_json.as_deref(),
         },
     )?;
+    if r.recorded_by != env!("CARGO_PKG_VERSION") {
+        say(format_args!(
+            "note: {} was recorded by dirtyviz {}, this is {}: where their simulations differ, so does the replay",
+            printable(&args.file.display().to_string()),
+            printable(&r.recorded_by),
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
     let written: Vec<String> =
         outputs.iter().map(|o| format!("{} {}", o.role, printable(&o.path.display().to_string()))).collect();
     out(format_args!(

@@ -40,7 +40,13 @@ pub struct AtomicFile {
     out: BufWriter<File>,
     /// Sync to disk before the rename.
     durable: bool,
+    /// Bytes put since the temporary file was last checked to be there.
+    unchecked: u64,
 }
+
+/// How much an output writes between two checks that its temporary file
+/// is still there \[bytes\].
+const CHECK_EVERY_BYTES: u64 = 16 << 20;
 
 /// Numbers temporary files apart within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -50,6 +56,17 @@ impl AtomicFile {
     /// (naming `path`) when its directory is missing or not writable, or
     /// when `path` is a directory.
     pub fn create(path: &Path) -> Result<AtomicFile> {
+        // A pipe or terminal reached through the kernel's own links
+        // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
+        // names: written directly, as any device.
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+            && !meta.is_dir()
+            && std::fs::metadata(resolve(path)?).is_err()
+        {
+            let file = OpenOptions::new().write(true).open(path).map_err(Error::io(path, "cannot write"))?;
+            return Ok(AtomicFile::new(path, path.to_path_buf(), None, file));
+        }
         let target = resolve(path)?;
         let existing = std::fs::metadata(&target).ok();
         if let Some(meta) = existing.as_ref().filter(|m| !m.is_file()) {
@@ -92,6 +109,7 @@ impl AtomicFile {
             temp,
             out: BufWriter::with_capacity(1 << 16, file),
             durable: false,
+            unchecked: 0,
         }
     }
 
@@ -107,9 +125,34 @@ impl AtomicFile {
         &self.shown
     }
 
-    /// Appends `bytes`.
+    /// Appends `bytes`. Every 16 MiB, checks that the
+    /// temporary file is still there, so that a run whose output directory
+    /// was removed stops then, not after writing the rest for nothing.
     pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out.write_all(bytes).map_err(Error::io(&self.shown, "cannot write"))
+        self.out.write_all(bytes).map_err(Error::io(&self.shown, "cannot write"))?;
+        self.unchecked += bytes.len() as u64;
+        if self.unchecked >= CHECK_EVERY_BYTES {
+            self.unchecked = 0;
+            self.check_still_there()?;
+        }
+        Ok(())
+    }
+
+    /// Fails if the temporary file lost its name: its directory (or the
+    /// file itself) was removed while it was being written.
+    fn check_still_there(&self) -> Result<()> {
+        let Some(temp) = &self.temp else { return Ok(()) };
+        let removed = self.out.get_ref().metadata().is_ok_and(|m| m.nlink() == 0);
+        if removed {
+            let dir = parent_of(&self.target);
+            return Err(Error::invalid(format!(
+                "{}: the directory {} or the temporary file {} was removed while the output was written",
+                self.shown.display(),
+                dir.display(),
+                temp.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+            )));
+        }
+        Ok(())
     }
 
     /// Writes what is buffered to the file (not yet in place).
@@ -123,6 +166,7 @@ impl AtomicFile {
         if self.durable {
             self.out.get_ref().sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
         }
+        self.check_still_there()?;
         if let Some(temp) = self.temp.take() {
             if let Err(e) = std::fs::rename(&temp, &self.target) {
                 let _ = std::fs::remove_file(&temp);
@@ -328,6 +372,34 @@ mod tests {
         f.commit().expect("commit");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "new");
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1);
+    }
+
+    #[test]
+    fn an_output_whose_directory_is_removed_stops_with_a_message() {
+        let dir = scratch("vanished");
+        let path = dir.join("out.txt");
+        let mut f = AtomicFile::create(&path).expect("create");
+        f.put(b"a first line\n").expect("put");
+        std::fs::remove_dir_all(&dir).expect("removed");
+        let line = [b'x'; 1 << 16];
+        let mut put = 0u64;
+        let e = loop {
+            match f.put(&line) {
+                Ok(()) => put += line.len() as u64,
+                Err(e) => break e.to_string(),
+            }
+            assert!(put <= CHECK_EVERY_BYTES, "still writing after {put} bytes");
+        };
+        assert!(e.starts_with(&format!("{}: the directory {} ", path.display(), dir.display())), "{e}");
+        assert!(e.ends_with("was removed while the output was written"), "{e}");
+        let mut f = {
+            std::fs::create_dir_all(&dir).expect("dir again");
+            AtomicFile::create(&path).expect("create")
+        };
+        f.put(b"short").expect("put");
+        std::fs::remove_dir_all(&dir).expect("removed");
+        let e = f.commit().expect_err("nowhere to go").to_string();
+        assert!(e.ends_with("was removed while the output was written"), "{e}");
     }
 
     #[test]

@@ -327,7 +327,8 @@ impl Reader {
             Err(e) => return Err(at(1, e)),
         };
         let first = crate::input::without_bom(first);
-        let header: Header = serde_json::from_str(first).map_err(|e| at(1, format!("not a recording header: {e}")))?;
+        let header: Header = serde_json::from_str(first)
+            .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
         Ok(Reader { lines, path: path.to_path_buf(), header })
     }
 
@@ -337,10 +338,11 @@ impl Reader {
             let parsed = match self.lines.next_line(MAX_ENTRY_BYTES) {
                 Ok(None) => return Ok(None),
                 Ok(Some(line)) if line.trim().is_empty() => continue,
-                Ok(Some(line)) => serde_json::from_str(line).map_err(|e| format!("not a recorded call: {e}")),
-                Err(e) => Err(e),
+                Ok(Some(line)) => serde_json::from_str(line),
+                Err(e) => return Err(self.error(e)),
             };
-            return parsed.map(Some).map_err(|e| self.error(e));
+            let place = || format!("{}:{}", self.path.display(), self.lines.number);
+            return parsed.map(Some).map_err(|e| Error::invalid(json_error(&place(), "not a recorded call", &e)));
         }
     }
 
@@ -348,6 +350,18 @@ impl Reader {
     fn error(&self, what: String) -> Error {
         Error::invalid(format!("{}:{}: {what}", self.path.display(), self.lines.number))
     }
+}
+
+/// `place:col: what: why` for a JSON line at `place` (`path:line`) that
+/// did not parse, the column taken out of serde_json's message to follow
+/// the line number (`path:87:7: ...`, not `path:87: ... at line 1 column 7`).
+fn json_error(place: &str, what: &str, e: &serde_json::Error) -> String {
+    if e.line() == 0 {
+        return format!("{place}: {what}: {e}");
+    }
+    let message = e.to_string();
+    let why = message.strip_suffix(&format!(" at line {} column {}", e.line(), e.column())).unwrap_or(&message);
+    format!("{place}:{}: {what}: {why}", e.column())
 }
 
 /// Reads a whole recording: its header and its entries.
@@ -490,6 +504,8 @@ pub struct Replayed {
     pub sim_ns: u64,
     /// The patch level side A ended at.
     pub level: String,
+    /// The version of dirtyviz that recorded the session.
+    pub recorded_by: String,
 }
 
 /// Where a replay writes side A's outputs.
@@ -510,7 +526,10 @@ pub struct ReplayOutputs<'a> {
 /// [`MAX_ADVANCE_NS`], a session last at most [`MAX_SESSION_NS`].
 pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     let mut reader = Reader::open(path)?;
-    let mut app = reader.header.app(ThemeKind::Mono, outputs.trace.is_some())?;
+    let mut app = reader
+        .header
+        .app(ThemeKind::Mono, outputs.trace.is_some())
+        .map_err(|e| e.context(format_args!("{}:1: the recorded session", path.display())))?;
     let mut out = outputs.trace.map(|t| TraceWriter::capped(t, &app, outputs.max_trace_bytes)).transpose()?;
     let mut series = (outputs.csv.is_some() || outputs.summary_json.is_some())
         .then(|| SeriesWriter::create(outputs.csv, outputs.summary_json, &app))
@@ -555,7 +574,13 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     if let Some(w) = series {
         w.finish(&app)?;
     }
-    Ok(Replayed { calls, keys, sim_ns: app.sim_ns(), level: level_name(app.world().patches(), app.world().legacy()) })
+    Ok(Replayed {
+        calls,
+        keys,
+        sim_ns: app.sim_ns(),
+        level: level_name(app.world().patches(), app.world().legacy()),
+        recorded_by: reader.header.dirtyviz.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -50,6 +50,18 @@ pub fn median(mut xs: Vec<f64>) -> Option<f64> {
     Some(*xs.select_nth_unstable_by(mid, f64::total_cmp).1)
 }
 
+/// Seconds as a report shows them: to the microsecond, without trailing
+/// zeros (`1.5`, `10`, `0.0025`), so that a run of 1.5 s never reads "2 s".
+pub fn seconds(s: f64) -> String {
+    trimmed(s, 6)
+}
+
+/// `v` to `decimals` decimals, without trailing zeros (`3.333`, `4`).
+pub fn trimmed(v: f64, decimals: usize) -> String {
+    let shown = format!("{v:.decimals$}");
+    if shown.contains('.') { shown.trim_end_matches('0').trim_end_matches('.').to_string() } else { shown }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +74,19 @@ mod tests {
         assert_eq!(mean(std::iter::empty()), None);
         assert_eq!(median(vec![5.0, 1.0, 3.0, 2.0]), Some(3.0));
         assert_eq!(median(Vec::new()), None);
+    }
+
+    #[test]
+    fn seconds_keep_their_fraction() {
+        assert_eq!(seconds(1.5), "1.5");
+        assert_eq!(seconds(2.5), "2.5");
+        assert_eq!(seconds(10.0), "10");
+        assert_eq!(seconds(0.75), "0.75");
+        assert_eq!(seconds(0.001), "0.001");
+        assert_eq!(seconds(60.0), "60");
+        assert_eq!(seconds(0.0025), "0.0025");
+        assert_eq!(seconds(1_000_500_000.0 / 1e9), "1.0005");
+        assert_eq!(trimmed(10.0 / 3.0, 3), "3.333");
+        assert_eq!(trimmed(100.0, 0), "100");
     }
 }

@@ -201,7 +201,7 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
     }
     let sides = collector.finish();
     let ctx = chart::Context {
-        run: format!("{run}; {:.0} s simulated", duration_ns as f64 / 1e9),
+        run: format!("{run}; {} s simulated", crate::units::seconds(duration_ns as f64 / 1e9)),
         bdi: session.world().bdis()[bdi].name.clone(),
         span: [start_ns as f64 / 1e9, end_ns as f64 / 1e9],
     };

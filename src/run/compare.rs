@@ -60,9 +60,10 @@ fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     g.dirty_mean_mb.map(|m| 100.0 * (m - sp) / sp)
 }
 
-/// Longest time a task spent in one throttling call \[ms\].
+/// Longest time a task spent in one throttling call, a call still
+/// blocked at the end included \[ms\].
 fn longest_call(s: &Summary) -> f64 {
-    s.throttled_ms.calls.max
+    s.throttled_ms.calls.max.max(s.throttled_ms.in_progress_max_ms)
 }
 
 impl Compared {
@@ -100,7 +101,7 @@ impl Compared {
             self.compare,
             a.seed,
             a.hz,
-            num(Some(a.duration_s), if a.duration_s >= 1.0 { 0 } else { 3 })
+            crate::units::seconds(a.duration_s)
         );
         let head_a = format!("A {}", self.labels.a);
         let head_b = format!("B {}", self.labels.b);
@@ -135,7 +136,7 @@ impl Compared {
                 "speed {side}     {} events in {:.3} s ({}× real time)",
                 sum.events,
                 sum.wall_s,
-                num(sum.real_time_factor, 0)
+                super::summary::factor(sum.real_time_factor)
             );
         }
         s

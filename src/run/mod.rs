@@ -228,9 +228,9 @@ fn run_worlds(
     if opts.duration_ns < jiffy_ns {
         return Err(Error::invalid(format!(
             "the run must last at least one jiffy ({} ms at HZ {}), got {} ms",
-            jiffy_ns / 1_000_000,
+            crate::units::trimmed(jiffy_ns as f64 / 1e6, 3),
             hz,
-            opts.duration_ns as f64 / 1e6
+            crate::units::trimmed(opts.duration_ns as f64 / 1e6, 3)
         )));
     }
     let mut sides = Vec::new();

@@ -8,7 +8,8 @@ use serde::Serialize;
 use crate::session::kernel_name;
 use crate::sim::World;
 use crate::sim::metrics::{RunHistogram, Sample};
-use crate::units::{mean, median, mib};
+use crate::sim::task::{TaskState, Throttle};
+use crate::units::{mean, median, mib, seconds};
 
 /// Global part of the summary, MiB.
 #[derive(Clone, Debug, Serialize)]
@@ -48,7 +49,9 @@ pub struct BdiSummary {
     pub write_bw_mbps: Option<f64>,
     /// Median dirty_ratelimit over the last window \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// write_bw / N \[MiB/s\].
+    /// Median of avg_write_bandwidth / N over the last window, N the
+    /// tasks writing to the bdi at each sample; `None` if none wrote in it
+    /// \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
     /// Mean bdi_thresh after settling \[MiB\].
     pub thresh_mb: Option<f64>,
@@ -132,6 +135,10 @@ pub struct ThrottleSummary {
     pub calls: PauseSummary,
     /// Pages tasks wrote back themselves (IO-full) \[MiB\].
     pub foreground_written_mb: f64,
+    /// Calls still blocked when the run ended (not in the distribution).
+    pub in_progress: u64,
+    /// How long the oldest of them had lasted by then \[ms\].
+    pub in_progress_max_ms: f64,
 }
 
 /// One task in the summary.
@@ -151,7 +158,8 @@ pub struct TaskSummary {
     pub pause_p50_ms: f64,
     /// Longest pause \[ms\].
     pub pause_max_ms: f64,
-    /// Longest time in one throttling call \[ms\].
+    /// Longest time in one throttling call, the one it was still in at
+    /// the end included \[ms\].
     pub throttled_max_ms: f64,
 }
 
@@ -359,7 +367,13 @@ pub fn summarise(
                 written_mbps: mib(b.written) / duration_s,
                 write_bw_mbps: write_bw,
                 dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect()),
-                target_ratelimit_mbps: write_bw.filter(|_| tasks > 0).map(|bw| bw / tasks as f64),
+                target_ratelimit_mbps: median(
+                    window
+                        .iter()
+                        .filter(|s| s.bdis[i].tasks > 0)
+                        .map(|s| mib(s.bdis[i].avg_write_bw) / s.bdis[i].tasks as f64)
+                        .collect(),
+                ),
                 thresh_mb: thresh_means[i],
                 dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,
@@ -371,6 +385,13 @@ pub fn summarise(
         })
         .collect();
     let ms = |j: u64| stats.ms(j);
+    // Jiffies each task had spent in the throttling call it was still in.
+    let in_call = |t: &crate::sim::task::Task| match &t.state {
+        TaskState::Throttled(Throttle::IoLess(c)) => Some(world.jiffies().saturating_sub(c.start_time)),
+        TaskState::Throttled(Throttle::IoFull(c)) => Some(world.jiffies().saturating_sub(c.start_time)),
+        _ => None,
+    };
+    let in_progress: Vec<u64> = world.tasks().iter().filter_map(in_call).collect();
     let tasks = world
         .tasks()
         .iter()
@@ -385,7 +406,7 @@ pub fn summarise(
                 rate_mbps: (alive_ns > 0).then(|| mib(st.dirtied) / (alive_ns as f64 / 1e9)),
                 pause_p50_ms: ms(st.pauses.quantile(0.5)),
                 pause_max_ms: ms(st.pauses.max()),
-                throttled_max_ms: ms(st.throttled_max),
+                throttled_max_ms: ms(st.throttled_max.max(in_call(t).unwrap_or(0))),
             }
         })
         .collect();
@@ -406,6 +427,8 @@ pub fn summarise(
         throttled_ms: ThrottleSummary {
             calls: pause_summary(&stats.throttled, ms),
             foreground_written_mb: mib(world.tasks().iter().map(|t| t.stats.written_fg).sum::<u64>()),
+            in_progress: in_progress.len() as u64,
+            in_progress_max_ms: ms(in_progress.iter().copied().max().unwrap_or(0)),
         },
         tasks,
         trace_stopped_s: None,
@@ -420,6 +443,20 @@ pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     }
 }
 
+/// How many times faster than real time: whole above 10, else to two
+/// significant digits (a run at half speed is `0.50`, not `0`), or `–`.
+pub(crate) fn factor(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x >= 10.0 => num(Some(x), 0),
+        Some(x) if x >= 1.0 => num(Some(x), 1),
+        Some(x) if x > 0.0 => {
+            let decimals = (1 - x.log10().floor() as i32).max(0) as usize;
+            format!("{x:.decimals$}")
+        }
+        other => num(other, 0),
+    }
+}
+
 /// A signed value with `prec` decimals, or `–`.
 pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     match v {
@@ -428,7 +465,18 @@ pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     }
 }
 
+/// The patch that brings the setpoint (dirty position control).
+const POSITION_CONTROL_PATCH: u8 = 2;
+
+/// The patch that brings dirty_ratelimit (dirty rate control).
+const RATE_CONTROL_PATCH: u8 = 4;
+
 impl Summary {
+    /// The global setpoint, where the run's kernel has one \[MiB\].
+    fn setpoint_mb(&self) -> Option<f64> {
+        (self.patches >= POSITION_CONTROL_PATCH).then_some(self.global.setpoint_mb)
+    }
+
     /// The human-readable report printed at the end of a run. Names are
     /// printed with control characters escaped.
     pub fn report(&self) -> String {
@@ -444,25 +492,38 @@ impl Summary {
             self.kernel,
             self.seed,
             self.hz,
-            if self.duration_s >= 1.0 { format!("{:.0}", self.duration_s) } else { format!("{}", self.duration_s) }
+            seconds(self.duration_s)
         );
         let _ = writeln!(
             s,
-            "thresholds  bg {:.1} MiB  freerun {:.1}  setpoint {:.1}  limit {:.1}  thresh {:.1}",
-            g.bg_thresh_mb, g.freerun_mb, g.setpoint_mb, g.limit_mb, g.thresh_mb
+            "thresholds  bg {:.1} MiB  freerun {:.1}  setpoint {}  limit {:.1}  thresh {:.1}",
+            g.bg_thresh_mb,
+            g.freerun_mb,
+            num(self.setpoint_mb(), 1),
+            g.limit_mb,
+            g.thresh_mb
         );
-        let err = g.dirty_mean_mb.filter(|_| g.setpoint_mb > 0.0).map(|m| 100.0 * (m - g.setpoint_mb) / g.setpoint_mb);
+        let err = self.setpoint_mb().filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
         let _ = writeln!(
             s,
             "dirty       mean {} MiB after {} s ({}% of setpoint)  max {:.1} MiB ({} MiB vs limit)",
             num(g.dirty_mean_mb, 1),
-            num(Some(g.settle_s), if g.settle_s >= 1.0 { 0 } else { 3 }),
+            seconds(g.settle_s),
             signed(err, 1),
             g.dirty_max_mb,
             signed(g.over_limit_max_mb, 1)
         );
+        if self.patches < RATE_CONTROL_PATCH {
+            let _ = writeln!(
+                s,
+                "note        Linux {} has no {}dirty_ratelimit (patch 04): –",
+                self.kernel,
+                if self.patches < POSITION_CONTROL_PATCH { "setpoint (patch 02) and no " } else { "" }
+            );
+        }
         for b in &self.bdis {
-            let ratio = b.dirty_ratelimit_mbps.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
+            let rate = b.dirty_ratelimit_mbps.filter(|_| self.patches >= RATE_CONTROL_PATCH);
+            let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
                 "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {} MiB{}",
@@ -471,10 +532,10 @@ impl Summary {
                 b.tasks,
                 b.written_mbps,
                 num(b.write_bw_mbps, 1),
-                num(b.dirty_ratelimit_mbps, 3),
+                num(rate, 3),
                 num(b.target_ratelimit_mbps, 3),
                 num(ratio, 2),
-                num(Some(self.window_s), if self.window_s >= 1.0 { 0 } else { 3 }),
+                seconds(self.window_s),
                 num(b.thresh_mb, 1),
                 b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
             );
@@ -515,8 +576,18 @@ impl Summary {
         let t = &self.throttled_ms;
         let _ = writeln!(
             s,
-            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB)",
-            t.calls.count, t.calls.p50, t.calls.p90, t.calls.p99, t.calls.max, t.foreground_written_mb
+            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB){}",
+            t.calls.count,
+            t.calls.p50,
+            t.calls.p90,
+            t.calls.p99,
+            t.calls.max,
+            t.foreground_written_mb,
+            if t.in_progress_max_ms > t.calls.max {
+                format!("; {} still blocked at the end, one for {:.0} ms", t.in_progress, t.in_progress_max_ms)
+            } else {
+                String::new()
+            }
         );
         let mut kinds: Vec<&str> = self.tasks.iter().map(|t| t.kind.as_str()).collect();
         kinds.sort_unstable();
@@ -544,9 +615,9 @@ impl Summary {
         let _ = writeln!(
             s,
             "speed       simulated {} s in {:.3} s ({}× real time), {} events, {:.0} ns/event",
-            num(Some(self.duration_s), if self.duration_s >= 1.0 { 0 } else { 3 }),
+            seconds(self.duration_s),
             self.wall_s,
-            num(self.real_time_factor, 0),
+            factor(self.real_time_factor),
             self.events,
             self.wall_s * 1e9 / self.events.max(1) as f64
         );
@@ -565,5 +636,10 @@ mod tests {
         assert_eq!(num(Some(2.25), 1), "2.2");
         assert_eq!(signed(Some(3.0), 1), "+3.0");
         assert_eq!(signed(None, 1), "–");
+        assert_eq!(factor(Some(2823.85)), "2824");
+        assert_eq!(factor(Some(2.25)), "2.2");
+        assert_eq!(factor(Some(0.497)), "0.50");
+        assert_eq!(factor(Some(0.0123)), "0.012");
+        assert_eq!(factor(None), "–");
     }
 }

@@ -223,7 +223,9 @@ fn memory(m: &str) -> Result<u64, String> {
 }
 
 fn block_size(bs: &str) -> Result<u64, String> {
-    parse_size(bs).filter(|&b| b >= 512).ok_or_else(|| format!("`{bs}` is not a block size like 4k or 1M"))
+    parse_size(bs)
+        .filter(|&b| crate::sim::engine::block_size_ok(b))
+        .ok_or_else(|| format!("`{bs}` is not a block size like 4k or 1M (512, 1k, 2k or a multiple of 4k up to 1G)"))
 }
 
 /// The kernel: `X` keeps the patch level (`None`); a kernel of the seed's

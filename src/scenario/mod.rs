@@ -91,6 +91,7 @@ pub struct Scenario {
     #[serde(skip)]
     pub profile: Option<Box<machine::Machine>>,
     /// The devices; each is one bdi, a JBOD is several.
+    #[serde(deserialize_with = "devices_named_once")]
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
     pub tasks: Vec<TaskSpec>,
@@ -320,6 +321,39 @@ impl DeviceSpec {
         if self.kind == DeviceKindSpec::Jbod { self.disk_count() as usize } else { 1 }
     }
 
+    /// A field given that only another kind of device has (`disks` on
+    /// an Hdd, `rtt_ms` on an Ssd), which would be silently ignored.
+    fn field_of_another_kind(&self) -> Option<&'static str> {
+        let striped = matches!(self.kind, DeviceKindSpec::Raid0 | DeviceKindSpec::Jbod);
+        if self.disks.is_some() && !striped {
+            return Some("disks");
+        }
+        if self.kind == DeviceKindSpec::Nfs {
+            return None;
+        }
+        [
+            ("rtt_ms", self.rtt_ms.is_some()),
+            ("server_mbps", self.server_mbps.is_some()),
+            ("server_cache_mb", self.server_cache_mb.is_some()),
+            ("server_commit_ms", self.server_commit_ms.is_some()),
+            ("server_seek_ms", self.server_seek_ms.is_some()),
+            ("server_background_mb", self.server_background_mb.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(field, given)| given.then_some(field))
+    }
+
+    /// The names of the bdis this device is: its own, or for a JBOD its
+    /// name and each disk's letter.
+    pub fn bdi_names(&self) -> Vec<String> {
+        match self.kind {
+            DeviceKindSpec::Jbod => {
+                (0..self.disk_count()).map(|i| format!("{}{}", self.name, disk_letter(i))).collect()
+            }
+            _ => vec![self.name.clone()],
+        }
+    }
+
     /// The engine's devices for this spec: one, or one per disk of a JBOD.
     /// The machine's profile gives what the spec leaves out, before the
     /// kind's defaults.
@@ -389,6 +423,7 @@ pub struct DdSpec {
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
     /// Block size, e.g. `4k` (the default), `1M`.
+    #[serde(deserialize_with = "ranges::block_size")]
     pub bs: String,
     /// Stop after this many MiB (default: write until stopped).
     #[serde(deserialize_with = "ranges::opt_count_mb")]
@@ -422,6 +457,7 @@ pub struct PipelineSpec {
     #[serde(deserialize_with = "ranges::tasks_per_bdi")]
     pub n: u32,
     /// Block size of its writes (default 64k).
+    #[serde(deserialize_with = "ranges::block_size")]
     pub bs: String,
     /// Network rate \[MiB/s\] (default 20).
     #[serde(deserialize_with = "ranges::net_mbps")]
@@ -611,9 +647,7 @@ impl TaskSpec {
 
     /// The engine's task kind and the group's timing.
     fn group(&self) -> Result<Group> {
-        let block_size = |bs: &str| {
-            parse_size(bs).ok_or_else(|| Error::invalid(format!("block size `{bs}` is not a size like 4k or 1M")))
-        };
+        let block_size = ranges::check_block_size;
         Ok(match self {
             TaskSpec::Dd(t) => Group {
                 kind: TaskKind::Dd { bs: block_size(&t.bs)?, total_bytes: t.count_mb.map(|m| m << 20) },
@@ -692,6 +726,46 @@ pub struct Overrides {
     pub nfs_congestion_scaled: Option<bool>,
 }
 
+/// Reads `devices`, checking as each is read that it names no bdi an
+/// earlier one named (a JBOD names one per disk), so that the error points
+/// at the second device.
+fn devices_named_once<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Vec<DeviceSpec>, D::Error> {
+    use serde::de::{Error as _, SeqAccess, Visitor};
+
+    struct Devices;
+
+    impl<'de> Visitor<'de> for Devices {
+        type Value = Vec<DeviceSpec>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of devices")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<DeviceSpec>, A::Error> {
+            let mut devices: Vec<DeviceSpec> = Vec::new();
+            let mut bdis = HashSet::new();
+            while let Some(d) = seq.next_element::<DeviceSpec>()? {
+                // Past the bdi limit the counts refuse the scenario anyway.
+                if bdis.len() <= MAX_BDIS {
+                    for name in d.bdi_names() {
+                        if !bdis.insert(name.clone()) {
+                            return Err(A::Error::custom(format!(
+                                "devices[{}]: two devices are named `{}`",
+                                devices.len(),
+                                crate::error::printable(&name)
+                            )));
+                        }
+                    }
+                }
+                devices.push(d);
+            }
+            Ok(devices)
+        }
+    }
+
+    d.deserialize_seq(Devices)
+}
+
 /// Largest number of dd tasks per bdi the command line accepts.
 pub const MAX_DD_PER_BDI: u32 = 10_000;
 
@@ -762,11 +836,15 @@ impl Scenario {
     /// Reads a scenario file (a regular file of at most 16 MiB).
     pub fn load(path: &Path) -> Result<Scenario> {
         let text = crate::input::read_text(path, "scenario", crate::input::MAX_RON_BYTES)?;
-        let mut s = Scenario::from_ron(&text, &path.display().to_string())?;
+        let origin = path.display().to_string();
+        let mut s = Scenario::from_ron(&text, &origin)?;
         if s.name.is_empty() {
             let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             s.name = crate::error::printable(&stem).into_owned();
         }
+        // What holds several fields together (a task's bdi, the counts) is
+        // checked here too, so that its error names the file.
+        s.to_world_from(&crate::error::printable(&origin))?;
         Ok(s)
     }
 
@@ -857,16 +935,7 @@ impl Scenario {
 
     /// The bdi names this scenario creates, in order.
     pub fn bdi_names(&self) -> Vec<String> {
-        let mut names = Vec::new();
-        for d in &self.devices {
-            match d.kind {
-                DeviceKindSpec::Jbod => {
-                    names.extend((0..d.disk_count()).map(|i| format!("{}{}", d.name, disk_letter(i))))
-                }
-                _ => names.push(d.name.clone()),
-            }
-        }
-        names
+        self.devices.iter().flat_map(DeviceSpec::bdi_names).collect()
     }
 
     /// What messages about this scenario start with.
@@ -878,13 +947,18 @@ impl Scenario {
     /// user could get wrong. Counts (bdis, tasks) are checked before
     /// anything is expanded.
     pub fn to_world(&self) -> Result<WorldConfig> {
-        let origin = self.origin();
-        self.check_settings().map_err(|e| e.context(&origin))?;
-        let named = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(&origin))?;
+        self.to_world_from(&self.origin())
+    }
+
+    /// [`Scenario::to_world`], its errors starting with `origin` (the file
+    /// the scenario was read from) rather than the scenario's name.
+    pub fn to_world_from(&self, origin: &str) -> Result<WorldConfig> {
+        self.check_settings().map_err(|e| e.context(origin))?;
+        let named = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(origin))?;
         let box_defaults = machine::Defaults::of(self.profile.as_deref().or(named));
-        let bdis = self.check_counts().map_err(|e| e.context(&origin))?;
-        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(&origin))?;
-        let tasks = self.task_configs(&devices).map_err(|e| e.context(&origin))?;
+        let bdis = self.check_counts().map_err(|e| e.context(origin))?;
+        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(origin))?;
+        let tasks = self.task_configs(&devices).map_err(|e| e.context(origin))?;
         let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
         let cfg = WorldConfig {
             memory_pages: pages(self.memory_mb),
@@ -912,7 +986,7 @@ impl Scenario {
             pause_log: 0,
             check_invariants: false,
         };
-        crate::sim::engine::validate(&cfg).map_err(|e| Error::from(e).context(&origin))?;
+        crate::sim::engine::validate(&cfg).map_err(|e| Error::from(e).context(origin))?;
         Ok(cfg)
     }
 
@@ -927,8 +1001,10 @@ impl Scenario {
         let jiffy_s = 1.0 / self.hz as f64;
         if self.duration_s < jiffy_s {
             return Err(Error::invalid(format!(
-                "duration_s must be at least one jiffy ({jiffy_s} s at HZ {}), got {}",
-                self.hz, self.duration_s
+                "duration_s must be at least one jiffy ({} s at HZ {}), got {}",
+                crate::units::trimmed(jiffy_s, 6),
+                self.hz,
+                self.duration_s
             )));
         }
         if self.legacy == LegacySpec::Linux2638 && self.patches != 0 {
@@ -956,6 +1032,12 @@ impl Scenario {
                 ranges::DISKS
                     .check("disks", d.disk_count())
                     .map_err(|e| Error::invalid(format!("devices[{i}]: {e}")))?;
+            }
+            if let Some(field) = d.field_of_another_kind() {
+                return Err(Error::invalid(format!(
+                    "devices[{i}]: `{field}` is not a setting of kind {:?} (it would be ignored)",
+                    d.kind
+                )));
             }
             bdis += d.bdi_count();
         }
@@ -1023,6 +1105,12 @@ impl Scenario {
             let start_ns = seconds("start_s", g.start_s).map_err(at)?;
             let spread_ns = seconds("spread_s", g.spread_s).map_err(at)?;
             let stop_ns = g.stop_s.map(|s| seconds("stop_s", s)).transpose().map_err(at)?;
+            if let Some(stop_s) = g.stop_s.filter(|&stop_s| stop_s <= g.start_s) {
+                return Err(at(Error::invalid(format!(
+                    "stop_s must be after start_s: the tasks would be killed before they start (start_s {}, stop_s {stop_s})",
+                    g.start_s
+                ))));
+            }
             let count = targets.len() as u64 * g.n as u64;
             for (k, &b) in targets.iter().flat_map(|b| std::iter::repeat_n(b, g.n as usize)).enumerate() {
                 tasks.push(TaskConfig {
@@ -1150,6 +1238,53 @@ mod tests {
         assert!(e.to_string().contains("n must be between 0 and 10000, got 4294967295"), "{e}");
         let e = Scenario::from_ron("Scenario(name: \"x\\u{1b}]0;t\\u{7}\", devices: [])", "s.ron").expect_err("escape");
         assert!(e.to_string().contains("control character") && !e.to_string().contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn a_setting_the_device_does_not_have_is_refused() {
+        let world = |devices: &str| {
+            Scenario::from_ron(&format!("Scenario(devices: [(name: \"x\", kind: Ssd), {devices}])"), "s.ron")
+                .expect("reads")
+                .to_world()
+        };
+        let e = world("(name: \"a\", kind: Hdd, disks: 4)").expect_err("one disk").to_string();
+        assert_eq!(e, "scenario: devices[1]: `disks` is not a setting of kind Hdd (it would be ignored)");
+        let e = world("(name: \"a\", kind: UsbKey, server_mbps: 40)").expect_err("no server").to_string();
+        assert_eq!(e, "scenario: devices[1]: `server_mbps` is not a setting of kind UsbKey (it would be ignored)");
+        assert!(world("(name: \"a\", kind: Raid0, disks: 4)").is_ok());
+        assert!(world("(name: \"a\", kind: Nfs, rtt_ms: 1, server_mbps: 40)").is_ok());
+        // The command line turns the NFS patches on for every device.
+        assert!(world("(name: \"a\", kind: Hdd, wait_queue: true)").is_ok());
+    }
+
+    #[test]
+    fn a_group_stopped_before_it_starts_is_refused() {
+        let text = "Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(), Light(start_s: 5, stop_s: 1)])";
+        let e = Scenario::from_ron(text, "s.ron").expect("reads").to_world().expect_err("stops first").to_string();
+        assert_eq!(
+            e,
+            "scenario: tasks[1]: stop_s must be after start_s: the tasks would be killed before they start (start_s 5, stop_s 1)"
+        );
+        let text = "Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(start_s: 2, stop_s: 2.5)])";
+        assert!(Scenario::from_ron(text, "s.ron").expect("reads").to_world().is_ok());
+    }
+
+    #[test]
+    fn a_block_size_mistake_points_at_the_block_size() {
+        // The third group's tasks are the engine's tasks 50 and 51: the
+        // message must point at the file, not at an expanded task.
+        let text = "Scenario(\n  devices: [(name: \"a\", kind: Hdd)],\n  tasks: [Dd(n: 50),\n    Pipeline(n: 2, bs: \"3k\")],\n)";
+        let e = Scenario::from_ron(text, "s.ron").expect_err("3k").to_string();
+        assert!(e.starts_with("s.ron:4:"), "{e}");
+        assert!(
+            e.ends_with("block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `3k` (3072 bytes)"),
+            "{e}"
+        );
+        let e = Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(bs: \"0.5\")])", "s.ron")
+            .expect_err("half a byte")
+            .to_string();
+        assert!(e.starts_with("s.ron:1:") && e.contains("got `0.5` (0 bytes)"), "{e}");
+        assert!(crate::scenario::case::parse("thresh=100M/xfs-10dd-3k-8p-4096M-100M:10-X").is_err());
     }
 
     #[test]

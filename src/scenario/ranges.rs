@@ -259,6 +259,27 @@ pub fn check_hz(hz: u64) -> Result<u64> {
     if HZ.contains(&hz) { Ok(hz) } else { Err(Error::invalid(format!("hz must be 100, 250, 300 or 1000, got {hz}"))) }
 }
 
+/// Reads a task's block size (`4k`, `1M`, `512`): a divisor of the page
+/// of at least 512 bytes, or a multiple of the page up to 1 GiB.
+pub fn block_size<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    check_block_size(&s).map_err(D::Error::custom)?;
+    Ok(s)
+}
+
+/// `bs` if it is a block size a task may write with.
+pub fn check_block_size(bs: &str) -> Result<u64> {
+    let shown = crate::error::printable(bs);
+    let bytes = super::parse_size(bs)
+        .ok_or_else(|| Error::invalid(format!("block size `{shown}` is not a size like 4k or 1M")))?;
+    if !crate::sim::engine::block_size_ok(bytes) {
+        return Err(Error::invalid(format!(
+            "block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `{shown}` ({bytes} bytes)"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Reads a name: printable, not too long.
 pub fn name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     let s = String::deserialize(d)?;
@@ -310,6 +331,21 @@ mod tests {
             "n must be between 1 and 10000, got 4294967295"
         );
         assert!(check_hz(7).is_err() && check_hz(250).is_ok());
+    }
+
+    #[test]
+    fn block_sizes_are_those_a_task_can_write() {
+        assert_eq!(check_block_size("4k").ok(), Some(4096));
+        assert_eq!(check_block_size("512").ok(), Some(512));
+        assert_eq!(check_block_size("1G").ok(), Some(1 << 30));
+        for bad in ["0", "0.5", "3k", "256", "2G", "16T"] {
+            assert!(check_block_size(bad).unwrap_err().to_string().starts_with("block size must be"), "{bad}");
+        }
+        assert_eq!(
+            check_block_size("0.5").unwrap_err().to_string(),
+            "block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `0.5` (0 bytes)"
+        );
+        assert!(check_block_size("-4k").unwrap_err().to_string().contains("is not a size like 4k or 1M"));
     }
 
     #[test]

@@ -352,12 +352,8 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         if t.bdi >= cfg.devices.len() {
             return err(format!("task {i} writes to bdi {} which does not exist", t.bdi));
         }
-        let bs_ok = |bs: u64| {
-            (bs >= PAGE_SIZE && bs.is_multiple_of(PAGE_SIZE) && bs <= 1 << 30)
-                || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE.is_multiple_of(bs))
-        };
         match t.kind {
-            TaskKind::Dd { bs, .. } | TaskKind::Pipeline { bs, .. } if !bs_ok(bs) => {
+            TaskKind::Dd { bs, .. } | TaskKind::Pipeline { bs, .. } if !block_size_ok(bs) => {
                 return err(format!("task {i}: block size must divide 4k or be a multiple of 4k up to 1G, got {bs}"));
             }
             TaskKind::Pipeline { net_rate, buffer, .. }
@@ -372,6 +368,13 @@ pub fn validate(cfg: &WorldConfig) -> Result<(), ConfigError> {
         }
     }
     Ok(())
+}
+
+/// A write size a task may use \[bytes\]: a divisor of the page of at
+/// least 512 bytes, or a multiple of the page up to 1 GiB.
+pub fn block_size_ok(bs: u64) -> bool {
+    (bs >= PAGE_SIZE && bs.is_multiple_of(PAGE_SIZE) && bs <= 1 << 30)
+        || ((512..PAGE_SIZE).contains(&bs) && PAGE_SIZE.is_multiple_of(bs))
 }
 
 impl World {

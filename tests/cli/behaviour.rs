@@ -136,3 +136,50 @@ fn same_seed_same_bytes_other_seed_other_noise() {
     assert!(a.1 != c.1, "another seed: different noise");
     assert!(a.0.len() > 100_000, "the trace has content");
 }
+
+/// write_bw / N counts the tasks writing to the bdi in the window the
+/// medians are taken over: a disk whose dd was killed has no target, and a
+/// disk whose second dd started late has write_bw / 2, not over every
+/// task that ever wrote to it.
+#[test]
+fn write_bw_over_n_counts_the_tasks_writing_in_the_window() {
+    let path = tmp("n-in-window.ron");
+    std::fs::write(
+        &path,
+        "Scenario(devices: [(name: \"sda\", kind: Hdd), (name: \"sdb\", kind: Hdd)], tasks: [\
+         Dd(bdi: \"sda\", stop_s: 2), Dd(bdi: \"sdb\", n: 2), Dd(bdi: \"sdb\", start_s: 1, stop_s: 2)])",
+    )
+    .expect("written");
+    let s = summary("n-in-window", &["--scenario", path.to_str().expect("utf-8"), "--duration", "8s"]);
+    let (sda, sdb) = (&s["bdis"][0], &s["bdis"][1]);
+    assert_eq!(sda["tasks"], 1);
+    assert!(sda["target_ratelimit_mbps"].is_null(), "no dd writes to sda after 2 s: {sda}");
+    assert_eq!(sdb["tasks"], 3);
+    let (bw, target) = (num(&sdb["write_bw_mbps"]), num(&sdb["target_ratelimit_mbps"]));
+    assert!((target - bw / 2.0).abs() < 0.05 * target, "two dd on sdb from 2 s on: {target} vs {bw} / 2");
+}
+
+/// On NFS, 3.1 holds its ten dd in balance_dirty_pages() for over ten
+/// seconds before the first COMMIT: a 10 s run ends with nine of them
+/// still in their first call (and the tenth in its second). The summary counts that call in each task's
+/// longest time throttled, says how many calls were still blocked, and
+/// the report says so, rather than "longest throttled 4627 ms".
+#[test]
+fn calls_still_blocked_at_the_end_count_in_the_longest_time_throttled() {
+    let s = summary("nfs-stalled", &["--scenario", "nfs-10dd", "--patches", "0", "--duration", "10s"]);
+    let t = &s["throttled_ms"];
+    assert_eq!(num(&t["count"]), 1.0, "one call ended: {t}");
+    assert_eq!(num(&t["in_progress"]), 10.0, "all ten are in a call: {t}");
+    let (ended, blocked) = (num(&t["max"]), num(&t["in_progress_max_ms"]));
+    assert!(blocked > 9000.0 && blocked > ended, "{t}");
+    let longest = s["tasks"].as_array().expect("tasks").iter().map(|t| num(&t["throttled_max_ms"])).fold(0.0, f64::max);
+    assert_eq!(longest, blocked);
+    let report = crate::common::ok(
+        &dirtyviz()
+            .args(["run", "--scenario", "nfs-10dd", "--patches", "0", "--duration", "10s"])
+            .output()
+            .expect("runs"),
+    );
+    assert!(report.contains(&format!("; 10 still blocked at the end, one for {blocked:.0} ms")), "{report}");
+    assert!(report.contains(&format!("longest throttled {blocked:.0} ms")), "{report}");
+}

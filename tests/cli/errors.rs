@@ -68,6 +68,34 @@ fn malformed_scenario_files_point_at_the_mistake() {
     fails_cleanly(&["run", "--scenario", p], &format!("{p}:1:"));
 }
 
+/// A mistake that spans fields (a device named twice, a task on a bdi no
+/// device makes) names the file, not only the scenario's name, also when
+/// the file names the scenario; a device named twice points at the second.
+#[test]
+fn mistakes_across_fields_name_the_file() {
+    let path = tmp("across.ron");
+    let p = path.to_str().expect("utf-8 path");
+    std::fs::write(
+        &path,
+        "Scenario(\n    name: \"lab 3\",\n    devices: [\n        (name: \"sdb\", kind: Ssd),\n        (name: \"sd\", kind: Jbod),\n    ],\n)\n",
+    )
+    .expect("written");
+    fails_cleanly(&["run", "--scenario", p], &format!("{p}:5:34: devices[1]: two devices are named `sdb`"));
+    std::fs::write(
+        &path,
+        "Scenario(name: \"lab 3\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sdb\")])",
+    )
+    .expect("written");
+    fails_cleanly(
+        &["run", "--scenario", p],
+        &format!("{p}: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`"),
+    );
+    let out = dirtyviz().args(["check", p]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains(&format!("{p}: tasks[0]: unknown bdi `sdb`")), "{text}");
+}
+
 #[test]
 fn unwritable_outputs_are_reported() {
     fails_cleanly(&["run", "--duration", "1s", "--csv", "/nonexistent/dir/x.csv"], "/nonexistent/dir/x.csv");
@@ -125,4 +153,22 @@ fn a_near_miss_name_gets_the_nearest_one_suggested() {
     // Nothing near: no guess.
     let out = dirtyviz().args(["run", "--scenario", "zzzzzzzz"]).output().expect("runs");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
+}
+
+/// A jiffy at HZ 300 or 250 is not a whole number of milliseconds: a run
+/// shorter than one says how long one is, not "3 ms, got 3 ms".
+#[test]
+fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
+    fails_cleanly(
+        &["run", "--hz", "300", "--duration", "3ms"],
+        "the run must last at least one jiffy (3.333 ms at HZ 300), got 3 ms",
+    );
+    let path = tmp("jiffy.ron");
+    std::fs::write(&path, "Scenario(hz: 300, duration_s: 0.003, devices: [(name: \"sda\", kind: Hdd)])")
+        .expect("written");
+    let p = path.to_str().expect("utf-8 path");
+    fails_cleanly(
+        &["run", "--scenario", p],
+        &format!("{p}: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
+    );
 }

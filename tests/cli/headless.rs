@@ -314,3 +314,47 @@ fn check_tells_no_progress_to_a_pipe() {
     assert!(said.starts_with("ok   ") && said.contains("all 1 passed"), "{said}");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "nothing on stderr");
 }
+
+/// The report gives a run's length, and the time its means and medians
+/// start at, as they are: a run of 1.5 s is not "2 s", and a run of 5 s
+/// averages after 2.5 s, not "after 2 s"; the comparison's report too.
+#[test]
+fn the_report_shows_fractions_of_a_second() {
+    let report = ok(&dirtyviz().args(["run", "--duration", "1500ms"]).output().expect("runs"));
+    assert!(
+        report.starts_with("scenario default ") && report.lines().next().unwrap().ends_with("HZ 1000  1.5 s simulated"),
+        "{report}"
+    );
+    assert!(report.contains(" after 0.75 s ") && report.contains("median of last 0.75 s)"), "{report}");
+    assert!(report.contains("simulated 1.5 s in "), "{report}");
+    let report = ok(&dirtyviz().args(["run", "--duration", "5s"]).output().expect("runs"));
+    assert!(report.contains(" after 2.5 s ") && report.contains("median of last 2.5 s)"), "{report}");
+    assert!(report.lines().next().unwrap().ends_with("  5 s simulated"), "{report}");
+    let report = ok(&dirtyviz().args(["run", "--duration", "2.5ms"]).output().expect("runs"));
+    assert!(report.lines().next().unwrap().ends_with("  0.0025 s simulated"), "{report}");
+    let report = ok(&dirtyviz().args(["run", "--compare", "legacy", "--duration", "2500ms"]).output().expect("runs"));
+    assert!(report.lines().next().unwrap().ends_with("  2.5 s simulated"), "{report}");
+}
+
+/// Linux 3.1 has no setpoint and no dirty_ratelimit: its report shows `–`
+/// for them and says why, as the compare report does, rather than a
+/// setpoint the kernel never computes and dirty_ratelimit's initial
+/// 100 MiB/s; patch 02 brings the setpoint, patch 04 dirty_ratelimit.
+#[test]
+fn the_report_shows_no_setpoint_or_ratelimit_before_their_patches() {
+    let report =
+        |level: &str| ok(&dirtyviz().args(["run", "--patches", level, "--duration", "5s"]).output().expect("runs"));
+    let legacy = report("legacy");
+    assert!(legacy.contains("  setpoint –  limit 737.4"), "{legacy}");
+    assert!(legacy.contains("(–% of setpoint)"), "{legacy}");
+    assert!(legacy.contains("dirty_ratelimit – vs write_bw/N "), "{legacy}");
+    assert!(
+        legacy.contains("note        Linux 3.1 has no setpoint (patch 02) and no dirty_ratelimit (patch 04): –"),
+        "{legacy}"
+    );
+    let three = report("3");
+    assert!(three.contains("  setpoint 645.2  limit 737.4") && three.contains("dirty_ratelimit – vs"), "{three}");
+    assert!(three.contains("has no dirty_ratelimit (patch 04): –") && !three.contains("no setpoint"), "{three}");
+    let four = report("4");
+    assert!(!four.contains("note  ") && !four.contains("dirty_ratelimit – "), "{four}");
+}

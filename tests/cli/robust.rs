@@ -397,6 +397,87 @@ fn mutated_input_files_never_panic() {
 /// Mutations per kind of input at full scale.
 const MUTATIONS: u64 = 10_000;
 
+/// `text` with some of its values replaced by values at or past the edges
+/// of their ranges (0, negative, huge, NaN, a bad size), so that the file
+/// still reads as RON and the values reach the checks behind the parser.
+fn mutate_values(g: &mut Gen, text: &str) -> String {
+    let edges = [
+        "0",
+        "1",
+        "-1",
+        "0.0",
+        "0.001",
+        "1e9",
+        "1e308",
+        "NaN",
+        "inf",
+        "4294967296",
+        "18446744073709551615",
+        "\"\"",
+        "\"*\"",
+        "\"0\"",
+        "\"0.5\"",
+        "\"3k\"",
+        "\"2G\"",
+        "\"16T\"",
+        "\"sda\"",
+        "\"sdb\"",
+        "true",
+    ];
+    let mut out = String::new();
+    let mut rest = text;
+    // Values follow `name: ` inside the scenario's parentheses.
+    while let Some(at) = rest.find(": ") {
+        let (head, tail) = rest.split_at(at + 2);
+        out.push_str(head);
+        let end = tail.find([',', ')', '\n']).unwrap_or(tail.len());
+        let value = &tail[..end];
+        let nested = value.starts_with('[') || value.starts_with('(') || value.ends_with('(');
+        if !nested && !value.is_empty() && g.chance(0.15) {
+            let edge: &&str = g.pick(&edges);
+            out.push_str(edge);
+        } else {
+            out.push_str(value);
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Presets with values at and past their ranges' edges: every one is read
+/// and built, or refused with one line starting with the file's name; a
+/// world that builds runs 50 ms with its invariants checked. Nothing panics.
+#[test]
+fn scenarios_with_values_at_the_edges_are_built_or_refused_in_one_line() {
+    let mut g = Gen::new(4242);
+    let presets: Vec<&str> = dirtyviz::scenario::presets::PRESETS.iter().map(|(_, t)| *t).collect();
+    let (mut built, mut refused) = (0, 0);
+    for _ in 0..scaled(EDGE_MUTATIONS) {
+        let base = *g.pick(&presets);
+        let text = mutate_values(&mut g, base);
+        let world = Scenario::from_ron(&text, "edge.ron").and_then(|s| s.to_world_from("edge.ron"));
+        match world {
+            Ok(mut cfg) => {
+                built += 1;
+                cfg.check_invariants = true;
+                let mut world = World::new(&cfg).unwrap_or_else(|e| panic!("a valid config builds: {e}\n{text}"));
+                world.step_until(NS_PER_SEC / 20);
+            }
+            Err(e) => {
+                refused += 1;
+                let e = e.to_string();
+                assert!(e.starts_with("edge.ron:") && !e.contains('\n'), "{e}\n{text}");
+            }
+        }
+    }
+    eprintln!("{built} built, {refused} refused");
+    assert!(built > 0 && refused > 0);
+}
+
+/// Presets with edge values at full scale.
+const EDGE_MUTATIONS: u64 = 3000;
+
 /// A random key press, as the terminal would deliver it.
 fn random_key(g: &mut Gen) -> ratatui::crossterm::event::KeyEvent {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -534,8 +615,59 @@ fn a_broken_recording_is_a_one_line_error() {
     let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("broken-recording.jsonl:1: not a recording header"), "{err}");
+    assert!(err.contains("broken-recording.jsonl:1:20: not a recording header: missing field `start`"), "{err}");
+    assert!(!err.contains("at line"), "the column follows the line number: {err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// A recording cut short or edited by hand fails with one line naming
+/// the file, the line and the column of the mistake; a recorded scenario
+/// the simulator refuses names the recording too.
+#[test]
+fn an_edited_recording_points_at_the_mistake() {
+    use dirtyviz::app::{App, AppOptions};
+    use dirtyviz::record::Header;
+
+    let scenario = dirtyviz::scenario::presets::get("default").expect("preset").expect("valid");
+    let app = App::new(scenario, None, &AppOptions::default()).expect("app");
+    let header = serde_json::to_string(&Header::of(&app)).expect("header");
+    let replay = |name: &str, text: &str| {
+        let path = super::common::tmp(name);
+        std::fs::write(&path, text).expect("write");
+        let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let err = replay("cut-recording.jsonl", &format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv"));
+    assert!(err.contains("cut-recording.jsonl:3:5: not a recorded call: EOF while parsing"), "{err}");
+    assert!(!err.contains("at line"), "{err}");
+    let err = replay("misspelt-recording.jsonl", &format!("{header}\n{{\"Advanse\":100000000}}\n"));
+    assert!(err.contains("misspelt-recording.jsonl:2:10: not a recorded call: unknown variant `Advanse`"), "{err}");
+    // Another version's recording replays, with a note that it may differ.
+    let older =
+        header.replacen(&format!("\"dirtyviz\":\"{}\"", env!("CARGO_PKG_VERSION")), "\"dirtyviz\":\"0.0.1\"", 1);
+    assert_ne!(older, header);
+    let path = super::common::tmp("older-recording.jsonl");
+    std::fs::write(&path, format!("{older}\n{{\"Advance\":100000000}}\n")).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.trim_end().ends_with(&format!(
+            "older-recording.jsonl was recorded by dirtyviz 0.0.1, this is {}: where their simulations differ, so does the replay",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{err}"
+    );
+    let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
+    assert_ne!(edited, header, "the default scenario's dd writes to sda");
+    let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
+    assert!(
+        err.contains("edited-recording.jsonl:1: the recorded session: default: tasks[0]: unknown bdi `sdz`"),
+        "{err}"
+    );
 }
 
 /// The extreme worlds of tests/data/extreme run, counters checked after

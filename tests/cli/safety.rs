@@ -603,3 +603,20 @@ fn a_dash_is_standard_output_or_refused() {
     }
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "only the data directory");
 }
+
+/// `--csv /dev/stdout` into a pipe writes the CSV down the pipe: the
+/// kernel's link to the pipe names no file, and the output is written
+/// directly as to any device, not refused with "the directory
+/// /proc/self/fd does not exist".
+#[test]
+fn an_output_to_dev_stdout_goes_down_the_pipe() {
+    let out = dirtyviz()
+        .args(["run", "-q", "--duration", "1s", "--csv", "/dev/stdout"])
+        .stdout(Stdio::piped())
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.starts_with("time_s,dirty_mb,"), "{text}");
+    assert_eq!(text.lines().count(), 12, "a header and rows at 0.0 .. 1.0 s: {text}");
+}
