@@ -456,6 +456,14 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
             summary_json: args.summary_json.as_deref(),
         },
     )?;
+    if r.keys_format != dirtyviz::record::KEYS_FORMAT {
+        say(format_args!(
+            "note: {} was recorded when some keys meant other things (key format {}, now {}: in a lesson, n before a step's time is up and r); a replay that pressed them may differ",
+            printable(&args.file.display().to_string()),
+            r.keys_format,
+            dirtyviz::record::KEYS_FORMAT
+        ));
+    }
     if r.recorded_by != env!("CARGO_PKG_VERSION") {
         say(format_args!(
             "note: {} was recorded by dirtyviz {}, this is {}: where their simulations differ, so does the replay",

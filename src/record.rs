@@ -54,11 +54,26 @@ pub enum Start {
     },
 }
 
+/// What the keys of a recording mean: raised whenever a key's effect
+/// changes, so that a replay can say a recording meant other things. 2: in
+/// a lesson, `n` before the step's time is up runs the rest of the step
+/// first, and `r` restarts the open step (1: `n` moved on at once, `r`
+/// restarted the bare scenario).
+pub const KEYS_FORMAT: u32 = 2;
+
+/// Recordings older than the format number.
+fn keys_format_1() -> u32 {
+    1
+}
+
 /// The first line of a recording.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct Header {
     /// The version that recorded it.
     pub dirtyviz: String,
+    /// What its keys mean ([`KEYS_FORMAT`] when it was recorded).
+    #[serde(default = "keys_format_1")]
+    pub keys_format: u32,
     /// How the session began.
     pub start: Start,
     /// The lesson progress the session started with (it decides where a
@@ -80,7 +95,12 @@ impl Header {
                 compare: app.session().compare.map(|c| c.to_string()),
             },
         };
-        Header { dirtyviz: env!("CARGO_PKG_VERSION").to_string(), start, progress: app.progress().clone() }
+        Header {
+            dirtyviz: env!("CARGO_PKG_VERSION").to_string(),
+            keys_format: KEYS_FORMAT,
+            start,
+            progress: app.progress().clone(),
+        }
     }
 
     /// The app as the recorded session started: same worlds, lesson step,
@@ -506,6 +526,8 @@ pub struct Replayed {
     pub level: String,
     /// The version of dirtyviz that recorded the session.
     pub recorded_by: String,
+    /// What its keys meant ([`KEYS_FORMAT`]).
+    pub keys_format: u32,
 }
 
 /// Where a replay writes side A's outputs.
@@ -580,6 +602,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         sim_ns: app.sim_ns(),
         level: level_name(app.world().patches(), app.world().legacy()),
         recorded_by: reader.header.dirtyviz.clone(),
+        keys_format: reader.header.keys_format,
     })
 }
 
@@ -600,6 +623,7 @@ mod tests {
         let scenario = crate::scenario::presets::get("default").expect("preset").expect("valid");
         Header {
             dirtyviz: "test".into(),
+            keys_format: KEYS_FORMAT,
             start: Start::Dashboard { scenario: Box::new(scenario), compare: None },
             progress: Progress::default(),
         }

@@ -661,6 +661,20 @@ fn an_edited_recording_points_at_the_mistake() {
         )),
         "{err}"
     );
+    // A recording from before the keys' format number meant n and r in a
+    // lesson otherwise: it replays, with a note saying so.
+    assert!(!err.contains("key format"), "{err}");
+    let keys_1 = header.replacen("\"keys_format\":2,", "", 1);
+    assert_ne!(keys_1, header, "a recording says what its keys mean");
+    let path = super::common::tmp("keys-1-recording.jsonl");
+    std::fs::write(&path, format!("{keys_1}\n{{\"Advance\":100000000}}\n")).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 2"),
+        "{err}"
+    );
     let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
     assert_ne!(edited, header, "the default scenario's dd writes to sda");
     let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
