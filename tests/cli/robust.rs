@@ -645,15 +645,19 @@ fn an_edited_recording_points_at_the_mistake() {
     assert!(!err.contains("at line"), "{err}");
     let err = replay("misspelt-recording.jsonl", &format!("{header}\n{{\"Advanse\":100000000}}\n"));
     assert!(err.contains("misspelt-recording.jsonl:2:10: not a recorded call: unknown variant `Advanse`"), "{err}");
+    // The standard error of a replay that succeeds.
+    let replay_ok = |name: &str, header: &str| -> String {
+        let path = super::common::tmp(name);
+        std::fs::write(&path, format!("{header}\n{{\"Advance\":100000000}}\n")).expect("write");
+        let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
     // Another version's recording replays, with a note that it may differ.
     let older =
         header.replacen(&format!("\"dirtyviz\":\"{}\"", env!("CARGO_PKG_VERSION")), "\"dirtyviz\":\"0.0.1\"", 1);
     assert_ne!(older, header);
-    let path = super::common::tmp("older-recording.jsonl");
-    std::fs::write(&path, format!("{older}\n{{\"Advance\":100000000}}\n")).expect("write");
-    let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = replay_ok("older-recording.jsonl", &older);
     assert!(
         err.trim_end().ends_with(&format!(
             "older-recording.jsonl was recorded by dirtyviz 0.0.1, this is {}: where their simulations differ, so does the replay",
@@ -666,11 +670,7 @@ fn an_edited_recording_points_at_the_mistake() {
     assert!(!err.contains("key format"), "{err}");
     let keys_1 = header.replacen("\"keys_format\":2,", "", 1);
     assert_ne!(keys_1, header, "a recording says what its keys mean");
-    let path = super::common::tmp("keys-1-recording.jsonl");
-    std::fs::write(&path, format!("{keys_1}\n{{\"Advance\":100000000}}\n")).expect("write");
-    let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = replay_ok("keys-1-recording.jsonl", &keys_1);
     assert!(
         err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 2"),
         "{err}"
