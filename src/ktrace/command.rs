@@ -180,6 +180,11 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
     // The raw lines go straight to the file, which is put in place at the end.
     let mut saved = args.save.as_deref().map(AtomicFile::create).transpose()?;
+    // The CSV's rows wait in a file beside it until its header is known.
+    let mut spool = match &args.csv {
+        Some(path) => Some(series::RowSpool::beside(path).map_err(Error::io(path, "cannot write"))?),
+        None => None,
+    };
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe = session.tracefs().root.join("trace_pipe").display().to_string();
@@ -197,7 +202,8 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         ));
     }
     let mut collector = Collector::new(args.csv.is_some());
-    let ended = live::capture(&mut session, &mut collector, saved.as_mut(), duration, &stop);
+    let to_spool = spool.as_mut().zip(args.csv.as_deref());
+    let ended = live::capture(&mut session, &mut collector, saved.as_mut(), to_spool, duration, &stop);
     let problems = session.restore();
     if !problems.is_empty() {
         return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
@@ -208,9 +214,13 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         saved.flush()?;
         outputs.push(saved);
     }
-    let a = collector.finish(&pipe)?;
-    if let Some(path) = &args.csv {
-        outputs.push(write_csv(path, &a)?);
+    let mut a = collector.finish(&pipe)?;
+    if let (Some(path), Some(spool), Some(rows)) = (&args.csv, &mut spool, &mut a.series) {
+        spool.push(&rows.take_rows()).map_err(Error::io(path, "cannot keep its rows beside it"))?;
+        let t0 = rows.t0.unwrap_or(0.0);
+        let (bdis, page_kb) = (a.decoder.labels(), a.summary.kernel.page_kb);
+        let kept = spool.rows().map_err(Error::io(path, "cannot read its rows back"))?;
+        outputs.push(write_file(path, |w| series::write_csv_rows(w, t0, kept, &bdis, page_kb))?);
     }
     if let Some(path) = &args.summary_json {
         outputs.push(write_json(path, &a.summary)?);

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::event::EventKind;
+use super::series::RowSpool;
 use super::{Collector, Error};
 use crate::error::say;
 use crate::output::AtomicFile;
@@ -281,11 +282,14 @@ impl Lines {
 }
 
 /// Reads `session`'s trace_pipe into `collector` (and each raw line into
-/// `save`) until `duration` passes or `stop` is set.
+/// `save`) until `duration` passes or `stop` is set. With `spool`, the
+/// collector's rows go there as they close, so memory stays the same
+/// however long the capture runs; `csv` names the output they are for.
 pub fn capture(
     session: &mut Session,
     collector: &mut Collector,
     mut save: Option<&mut AtomicFile>,
+    mut spool: Option<(&mut RowSpool, &Path)>,
     duration: Option<Duration>,
     stop: &AtomicBool,
 ) -> Result<Ended, Error> {
@@ -305,6 +309,9 @@ pub fn capture(
         }
         for line in &read {
             collector.line(line);
+        }
+        if let (Some((spool, csv)), Some(series)) = (spool.as_mut(), collector.series_mut()) {
+            spool.push(&series.take_rows()).map_err(Error::io(csv, "cannot keep its rows beside it"))?;
         }
     }
 }
@@ -346,7 +353,7 @@ mod tests {
         let saved_path = root.join("saved.txt");
         let mut saved = AtomicFile::create(&saved_path).expect("an output");
         let stop = AtomicBool::new(false);
-        let ended = capture(&mut session, &mut c, Some(&mut saved), Some(Duration::from_millis(150)), &stop);
+        let ended = capture(&mut session, &mut c, Some(&mut saved), None, Some(Duration::from_millis(150)), &stop);
         assert!(matches!(ended, Ok(Ended::Duration)), "{ended:?}");
         assert_eq!(c.decoder.stats.events, [0, 0, 3]);
         saved.commit().expect("saved");
@@ -363,7 +370,7 @@ mod tests {
         let root = fake_tracefs("stop", "", "1");
         let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
         let stop = AtomicBool::new(true);
-        let ended = capture(&mut session, &mut Collector::new(false), None, None, &stop);
+        let ended = capture(&mut session, &mut Collector::new(false), None, None, None, &stop);
         assert!(matches!(ended, Ok(Ended::Stopped)), "{ended:?}");
         assert!(session.restore().is_empty());
         assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "1");

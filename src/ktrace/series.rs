@@ -7,8 +7,12 @@
 //! Rows are bounded by the trace's duration, not its length; a silence of
 //! more than [`MAX_GAP_S`] adds no rows (the time column jumps).
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 
 use super::event::{BdiId, Event, EventKind, Field, TaskId};
 
@@ -21,7 +25,7 @@ pub const MAX_GAP_S: f64 = 60.0;
 pub const TASK_LIVE_S: f64 = 1.0;
 
 /// The global quantities at a row's time. Pages and pages/s.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GlobalRow {
     /// Dirty + writeback + unstable, the count the limits apply to \[pages\].
     pub dirty: Option<u64>,
@@ -51,7 +55,7 @@ impl GlobalRow {
 }
 
 /// One bdi at a row's time. Pages and pages/s.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BdiRow {
     /// The bdi's dirty + writeback \[pages\].
     pub dirty: Option<u64>,
@@ -78,7 +82,7 @@ pub struct BdiRow {
 }
 
 /// One row: the trace at `t_s`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// End of the row's interval on the trace's clock \[s\].
     pub t_s: f64,
@@ -245,6 +249,11 @@ impl Series {
         self.rows.push(Row { t_s: t, global, bdis });
     }
 
+    /// Takes out the rows closed so far (to keep them elsewhere).
+    pub fn take_rows(&mut self) -> Vec<Row> {
+        std::mem::take(&mut self.rows)
+    }
+
     /// Drops the oldest `rows` rows and `pauses` pauses (a live trace
     /// keeps only its recent past).
     pub fn forget(&mut self, rows: usize, pauses: usize) {
@@ -306,6 +315,17 @@ fn mb(pages: u64) -> String {
 /// Writes the rows as CSV: MiB and MiB/s, one row per 100 ms; page counts
 /// are pages of `page_kb` KiB (4 when not told).
 pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String], page_kb: Option<u64>) -> std::io::Result<()> {
+    write_csv_rows(w, series.t0.unwrap_or(0.0), series.rows.iter().map(Ok), bdis, page_kb)
+}
+
+/// Writes `rows` as [`write_csv`] does, the trace starting at `t0` \[s\].
+pub fn write_csv_rows<R: Borrow<Row>>(
+    w: &mut impl Write,
+    t0: f64,
+    rows: impl Iterator<Item = std::io::Result<R>>,
+    bdis: &[String],
+    page_kb: Option<u64>,
+) -> std::io::Result<()> {
     let pages = |p: u64| format!("{:.3}", super::summary::mib_of(p as f64, page_kb));
     let mbps = |p: f64| format!("{:.3}", super::summary::mib_of(p, page_kb));
     let quote = |s: String| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s };
@@ -314,9 +334,10 @@ pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String], page_kb: 
         header.extend(BDI_COLUMNS.iter().map(|c| quote(format!("{b}.{c}"))));
     }
     writeln!(w, "{}", header.join(","))?;
-    let t0 = series.t0.unwrap_or(0.0);
     let empty = BdiRow::default();
-    for r in &series.rows {
+    for r in rows {
+        let r = r?;
+        let r = r.borrow();
         let g = &r.global;
         let mut cells = vec![
             format!("{:.1}", r.t_s - t0),
@@ -351,6 +372,54 @@ pub fn write_csv(w: &mut impl Write, series: &Series, bdis: &[String], page_kb: 
         writeln!(w, "{}", cells.join(","))?;
     }
     Ok(())
+}
+
+/// Rows kept in a file beside an output instead of in memory (a live
+/// trace written as CSV at its end, however long it ran). The file goes
+/// when the spool does.
+#[derive(Debug)]
+pub struct RowSpool {
+    path: PathBuf,
+    out: Option<BufWriter<std::fs::File>>,
+}
+
+impl RowSpool {
+    /// A spool in the directory of `output`.
+    pub fn beside(output: &Path) -> std::io::Result<RowSpool> {
+        let dir = match output.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = output.file_name().map_or("rows".into(), |n| n.to_string_lossy().into_owned());
+        let path = dir.join(format!(".{name}.rows.dirtyviz-{}.tmp", std::process::id()));
+        let out = std::fs::OpenOptions::new().write(true).create_new(true).open(&path)?;
+        Ok(RowSpool { path, out: Some(BufWriter::new(out)) })
+    }
+
+    /// Appends `rows`.
+    pub fn push(&mut self, rows: &[Row]) -> std::io::Result<()> {
+        let Some(out) = &mut self.out else { return Ok(()) };
+        for r in rows {
+            serde_json::to_writer(&mut *out, r)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// The rows pushed, in order, read back one at a time.
+    pub fn rows(&mut self) -> std::io::Result<impl Iterator<Item = std::io::Result<Row>> + '_> {
+        if let Some(out) = self.out.take() {
+            out.into_inner().map_err(|e| e.into_error())?;
+        }
+        let lines = BufReader::new(std::fs::File::open(&self.path)?).lines();
+        Ok(lines.map(|l| l.and_then(|l| serde_json::from_str(&l).map_err(std::io::Error::other))))
+    }
+}
+
+impl Drop for RowSpool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 #[cfg(test)]

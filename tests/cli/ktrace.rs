@@ -623,6 +623,41 @@ fn live_restores_every_enable_file_after_sigterm() {
 }
 
 #[test]
+fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
+    let root = fake_tracefs("csv");
+    let dir = tmp("ktrace-live-csv");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let csv = dir.join("live.csv");
+    let mut child = dirtyviz()
+        .args(["live", "-q", "--duration", "3s", "--tracefs"])
+        .arg(&root)
+        .arg("--csv")
+        .arg(&csv)
+        .spawn()
+        .expect("starts");
+    let started = Instant::now();
+    while enables(&root) != ["1", "1", "1", "1"] {
+        assert!(started.elapsed() < Duration::from_secs(20), "events never enabled: {:?}", enables(&root));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The rows wait in a file beside the CSV while the capture runs.
+    let spooled = || {
+        std::fs::read_dir(&dir).expect("dir").filter(|e| e.as_ref().expect("entry").file_name() != "live.csv").count()
+    };
+    assert_eq!(spooled(), 1);
+    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    assert!(child.wait().expect("ends").success());
+    assert_eq!(spooled(), 0, "nothing is left beside the CSV");
+    let viewed = tmp("ktrace-view-for-live.csv");
+    let out = dirtyviz().args(["view", "-q", &fixture(SHIPPED), "--csv"]).arg(&viewed).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (live, view) = (std::fs::read_to_string(&csv).expect("csv"), std::fs::read_to_string(&viewed).expect("csv"));
+    assert_eq!(live.lines().count(), 201, "a header and 20 s of rows");
+    assert_eq!(live, view, "the same lines make the same CSV");
+}
+
+#[test]
 fn live_on_a_tracefs_without_the_writeback_events_is_one_line_and_exit_2() {
     let root = tmp("tracefs-empty");
     let _ = std::fs::remove_dir_all(&root);
