@@ -392,7 +392,9 @@ impl RowSpool {
         };
         let name = output.file_name().map_or("rows".into(), |n| n.to_string_lossy().into_owned());
         let path = dir.join(format!(".{name}.rows.dirtyviz-{}.tmp", std::process::id()));
-        let out = std::fs::OpenOptions::new().write(true).create_new(true).open(&path)?;
+        // The process id keeps it apart; one left by a crash of a process
+        // with the same id is stale.
+        let out = std::fs::File::create(&path)?;
         Ok(RowSpool { path, out: Some(BufWriter::new(out)) })
     }
 
