@@ -384,17 +384,29 @@ pub struct RowSpool {
 }
 
 impl RowSpool {
-    /// A spool in the directory of `output`.
+    /// A spool in the directory of `output`, or in the temporary directory
+    /// when `output` is a device or a pipe (`/dev/stdout`).
     pub fn beside(output: &Path) -> std::io::Result<RowSpool> {
-        let dir = match output.parent() {
+        // Beside the file a link leads to (`/dev/stdout` into a file).
+        let real = std::fs::canonicalize(output).ok();
+        let special = std::fs::metadata(output).is_ok_and(|m| !m.is_file());
+        let dir = match real.as_deref().unwrap_or(output).parent() {
+            _ if special => std::env::temp_dir(),
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
         let name = output.file_name().map_or("rows".into(), |n| n.to_string_lossy().into_owned());
         let path = dir.join(format!(".{name}.rows.dirtyviz-{}.tmp", std::process::id()));
-        // The process id keeps it apart; one left by a crash of a process
-        // with the same id is stale.
-        let out = std::fs::File::create(&path)?;
+        // Created new, never through a link; one left by a crashed process
+        // of the same id is stale and goes first.
+        let create = || std::fs::OpenOptions::new().write(true).create_new(true).open(&path);
+        let out = match create() {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&path)?;
+                create()?
+            }
+            other => other?,
+        };
         Ok(RowSpool { path, out: Some(BufWriter::new(out)) })
     }
 
@@ -428,6 +440,36 @@ impl Drop for RowSpool {
 mod tests {
     use super::*;
     use crate::ktrace::reader::{Decoder, read_all};
+
+    #[test]
+    fn spooled_rows_come_back_in_order_and_their_file_goes() {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-spool-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let output = dir.join("out.csv");
+        let spool_path = dir.join(format!(".out.csv.rows.dirtyviz-{}.tmp", std::process::id()));
+        // A stale file of this process id, here a link to a file of the
+        // user's: the link goes, the file is not written through it.
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "mine").expect("victim");
+        std::os::unix::fs::symlink(&victim, &spool_path).expect("link");
+        let mut spool = RowSpool::beside(&output).expect("a spool");
+        assert!(std::fs::symlink_metadata(&spool_path).expect("there").is_file());
+        let row = |t_s: f64, dirty: u64| Row {
+            t_s,
+            global: GlobalRow { dirty: Some(dirty), dirtied_rate: Some(0.5), ..GlobalRow::default() },
+            bdis: vec![BdiRow { pos_ratio: Some(1.25), tasks: 3, ..BdiRow::default() }],
+        };
+        let rows = [row(0.1, 7), row(0.2, u64::MAX)];
+        spool.push(&rows[..1]).expect("pushed");
+        spool.push(&rows[1..]).expect("pushed");
+        let back: Vec<Row> = spool.rows().expect("readable").collect::<std::io::Result<_>>().expect("rows");
+        assert_eq!(back, rows);
+        drop(spool);
+        assert!(std::fs::symlink_metadata(&spool_path).is_err(), "the spool's file is gone");
+        assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine");
+        std::fs::remove_dir_all(&dir).expect("cleaned");
+    }
 
     fn series(text: &str) -> (Series, Decoder) {
         let mut d = Decoder::new();
