@@ -319,11 +319,16 @@ impl App {
                     text.pop();
                 }
             }
-            LessonMsg::InputCancel => mode.input = None,
+            LessonMsg::InputCancel => {
+                mode.input = None;
+                self.note.clear();
+            }
             LessonMsg::InputDone => {
                 let text = mode.input.take().unwrap_or_default();
                 match text.parse::<f64>() {
                     Ok(given) if given.is_finite() => {
+                        // A note on an earlier, mistyped answer is stale now.
+                        self.note.clear();
                         let q = mode.question.min(mode.step().questions.len() - 1);
                         let question = mode.step().questions[q].clone();
                         let answer = mode.run.answer(&self.session, &question, given);
@@ -495,6 +500,26 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::InputDone));
         let a = app.lesson().expect("lesson").answer(0).expect("answered").answer.expect("measurable");
         assert!(!a.right && (a.error - 2.0).abs() < 1e-9, "{a:?}");
+    }
+
+    #[test]
+    fn a_mistyped_answer_is_noted_until_a_number_is_given_or_typing_stops() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC);
+        let typed = |app: &mut App, text: &str| {
+            text.chars().for_each(|c| app.update(Msg::Lesson(LessonMsg::Input(c))));
+            app.update(Msg::Lesson(LessonMsg::InputDone));
+        };
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        typed(&mut app, "x");
+        assert_eq!(app.note(), "`x` is not a number");
+        app.update(Msg::Lesson(LessonMsg::InputBack));
+        typed(&mut app, "1");
+        assert_eq!(app.note(), "", "answered");
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        typed(&mut app, "?");
+        app.update(Msg::Lesson(LessonMsg::InputCancel));
+        assert_eq!(app.note(), "", "given up");
     }
 
     #[test]
