@@ -474,10 +474,11 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     }
     let written: Vec<String> =
         outputs.iter().map(|o| format!("{} {}", o.role, printable(&o.path.display().to_string()))).collect();
+    let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     out(format_args!(
-        "replayed {} calls ({} keys) of {}: {:.1} simulated s, ending at {}{}",
-        r.calls,
-        r.keys,
+        "replayed {} ({}) of {}: {:.1} simulated s, ending at {}{}",
+        count(r.calls, "call", "calls"),
+        count(r.keys, "key", "keys"),
         printable(&args.file.display().to_string()),
         r.sim_ns as f64 / 1e9,
         r.level,

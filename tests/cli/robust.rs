@@ -651,6 +651,8 @@ fn an_edited_recording_points_at_the_mistake() {
         std::fs::write(&path, format!("{header}\n{{\"Advance\":100000000}}\n")).expect("write");
         let out = super::common::dirtyviz().arg("replay").arg(&path).output().expect("runs");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.starts_with("replayed 1 call (0 keys) of "), "{said}");
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
     // Another version's recording replays, with a note that it may differ.
