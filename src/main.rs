@@ -513,11 +513,8 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         .unwrap_or("")
         .split_whitespace()
         .map(|k| {
-            keys::parse_key(k).ok_or_else(|| {
-                Error::invalid(format!(
-                    "--keys: unknown key `{k}`: expected single characters, space, esc, enter, tab, up, down, pgup, pgdn"
-                ))
-            })
+            keys::parse_key(k)
+                .ok_or_else(|| Error::invalid(format!("--keys: unknown key `{k}`: expected {}", keys::KEY_NAMES)))
         })
         .collect::<Result<Vec<_>>>()?;
     dirtyviz::interrupt::catch();
