@@ -22,9 +22,13 @@ static ALLOCATOR: dirtyviz::oom::Reporting = dirtyviz::oom::Reporting;
 
 /// Writes to standard output. A reader that went away (`dirtyviz lessons
 /// | head`) is not an error: the output just stops. Returns false then.
+/// Any other failure to write (a full disk behind `>`) ends dirtyviz with
+/// a one-line error and exit code 2.
 fn out(text: std::fmt::Arguments) -> bool {
-    use std::io::Write;
-    writeln!(std::io::stdout().lock(), "{text}").is_ok()
+    match dirtyviz::output::to_stdout(format!("{text}\n").as_bytes()) {
+        Ok(written) => written,
+        Err(e) => std::process::exit(i32::from(dirtyviz::crash::print_error(e))),
+    }
 }
 
 /// Reports an error: in one line, control characters escaped, when it is
@@ -563,8 +567,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     match output {
         Some(path) => snapshot::write_file(path, &text)?,
         None => {
-            use std::io::Write;
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            dirtyviz::output::to_stdout(text.as_bytes())?;
         }
     }
     Ok(ExitCode::SUCCESS)
