@@ -557,7 +557,22 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         }
     }
     let at = match app.lesson() {
-        Some(mode) => mode.run().step_start_ns + args.at.unwrap_or(mode.run().step_end_ns() - mode.run().step_start_ns),
+        Some(mode) => {
+            let run = mode.run();
+            let step_ns = run.step_end_ns() - run.step_start_ns;
+            // The step stops at its end: a later time would show its end
+            // under another name.
+            if let Some(at) = args.at.filter(|&at| at > step_ns) {
+                return Err(Error::invalid(format!(
+                    "--at {} s: step {} of lesson {} runs {} s and stops there",
+                    dirtyviz::units::seconds(at as f64 / 1e9),
+                    run.step + 1,
+                    run.lesson.id,
+                    dirtyviz::units::seconds(step_ns as f64 / 1e9)
+                )));
+            }
+            run.step_start_ns + args.at.unwrap_or(step_ns)
+        }
         None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
     };
     app.advance_to(at);

@@ -100,6 +100,11 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
         (&["--size", "0x10"][..], "WIDTHxHEIGHT"),
         (&["--lesson", "03", "--dd", "5"][..], "world options do not apply"),
         (&["--lesson", "03", "--step", "9"][..], "lesson 03 has 5 steps"),
+        // Past its step's end a lesson shows that end: not under another time.
+        (
+            &["--lesson", "03", "--step", "1", "--at", "31s"][..],
+            "--at 31 s: step 1 of lesson 03 runs 30 s and stops there",
+        ),
         (&["--step", "2"][..], "--lesson"),
     ] {
         let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
