@@ -231,7 +231,9 @@ pub fn report(measured: &[Measured]) -> String {
     }
     let compared = measured.iter().filter(|m| m.ratio().is_some()).count();
     if compared < measured.len() {
-        let _ = writeln!(s, "{} cases wrote nothing on 3.1 in this time: give them longer", measured.len() - compared);
+        let silent = measured.len() - compared;
+        let (cases, them) = if silent == 1 { ("case", "it") } else { ("cases", "them") };
+        let _ = writeln!(s, "{silent} {cases} wrote nothing on 3.1 in this time: give {them} longer");
     }
     let _ = writeln!(
         s,
@@ -355,7 +357,7 @@ mod tests {
         assert_eq!(mean_error([&m, &idle, &m]), Some(e));
         let both = [m, idle];
         let text = report(&both);
-        assert!(text.contains("1 cases wrote nothing on 3.1 in this time"), "{text}");
+        assert!(text.contains("\n1 case wrote nothing on 3.1 in this time: give it longer\n"), "{text}");
         assert!(text.contains("single disk"), "{text}");
         // The halves: line 5 is held out, line 6 fitted.
         assert_eq!(select(&both, None, Half::HeldOut).len(), 1);
