@@ -231,7 +231,9 @@ pub fn report(measured: &[Measured]) -> String {
     }
     let compared = measured.iter().filter(|m| m.ratio().is_some()).count();
     if compared < measured.len() {
-        let _ = writeln!(s, "{} cases wrote nothing on 3.1 in this time: give them longer", measured.len() - compared);
+        let silent = measured.len() - compared;
+        let (cases, them) = if silent == 1 { ("case", "it") } else { ("cases", "them") };
+        let _ = writeln!(s, "{silent} {cases} wrote nothing on 3.1 in this time: give {them} longer");
     }
     let _ = writeln!(
         s,
@@ -282,6 +284,14 @@ pub struct Bounds {
 pub fn failures(measured: &[Measured], bounds: &Bounds) -> Vec<String> {
     let mut out = Vec::new();
     let held = select(measured, None, Half::HeldOut);
+    let none_held = "no held-out case among these: nothing to compare";
+    if held.is_empty() {
+        // Every bound judges the held-out cases: none of them ran.
+        if bounds.ratio.is_some() || bounds.rate.is_some() || bounds.kind.is_some() {
+            out.push(none_held.into());
+        }
+        return out;
+    }
     if let Some(max) = bounds.ratio {
         match mean_error(held.iter().copied()) {
             Some(e) if e > max => {
@@ -294,7 +304,7 @@ pub fn failures(measured: &[Measured], bounds: &Bounds) -> Vec<String> {
     if let Some(max) = bounds.rate {
         match mean_rate_error(held.iter().copied()) {
             Some(e) if e > max => out.push(format!("held-out mean rate error {e:.3} exceeds {max}")),
-            None => out.push("no held-out case among these: nothing to compare".into()),
+            None => out.push(none_held.into()),
             Some(_) => {}
         }
     }
@@ -347,7 +357,7 @@ mod tests {
         assert_eq!(mean_error([&m, &idle, &m]), Some(e));
         let both = [m, idle];
         let text = report(&both);
-        assert!(text.contains("1 cases wrote nothing on 3.1 in this time"), "{text}");
+        assert!(text.contains("\n1 case wrote nothing on 3.1 in this time: give it longer\n"), "{text}");
         assert!(text.contains("single disk"), "{text}");
         // The halves: line 5 is held out, line 6 fitted.
         assert_eq!(select(&both, None, Half::HeldOut).len(), 1);
@@ -355,8 +365,18 @@ mod tests {
         let f = failures(&both, &Bounds { ratio: Some(0.05), rate: Some(0.5), kind: Some(2.0) });
         assert_eq!(f.len(), 2, "{f:?}");
         assert!(f[0].contains("ratio 0.100 exceeds 0.05") && f[1].contains("held-out mean rate error 0.909"), "{f:?}");
-        // Only the held-out half counts: line 6 alone has nothing to judge.
+        // Only the held-out half counts: line 6 alone has nothing to judge,
+        // and that is said once, not as a run that wrote nothing.
         let f = failures(&both[1..], &Bounds { ratio: Some(1.0), ..Bounds::default() });
-        assert!(f[0].contains("no held-out case"), "{f:?}");
+        assert_eq!(f, ["no held-out case among these: nothing to compare"]);
+        let fitted_only = [Measured { row: row(6), legacy: 50.0, ioless: 55.0 }];
+        let all = Bounds { ratio: Some(1.0), rate: Some(1.0), kind: Some(1.0) };
+        assert_eq!(failures(&fitted_only, &all), ["no held-out case among these: nothing to compare"]);
+        let kind_only = Bounds { kind: Some(1.0), ..Bounds::default() };
+        assert_eq!(failures(&fitted_only, &kind_only), ["no held-out case among these: nothing to compare"]);
+        // A held-out case that wrote nothing on 3.1 is another matter.
+        let silent = [Measured { row: row(5), legacy: 0.0, ioless: 0.0 }];
+        let f = failures(&silent, &Bounds { ratio: Some(1.0), ..Bounds::default() });
+        assert_eq!(f, ["no held-out case wrote anything on 3.1 in this time: nothing to compare"]);
     }
 }

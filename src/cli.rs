@@ -182,7 +182,8 @@ pub struct SnapshotArgs {
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
     pub compare: Option<crate::session::Compare>,
     /// Keys pressed at the start, space-separated: single characters,
-    /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, backspace, f1.
+    /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right,
+    /// home, backspace, f1, ctrl-C.
     #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
     pub keys: Option<String>,
     /// Simulated time of the snapshot, e.g. 30s (default: the scenario's

@@ -5,7 +5,7 @@
 //! [`crate::cases`]), the seed measures two changes case by case: patch 11
 //! (the per-bdi background threshold) on the 16 GiB JBOD box, in pages
 //! written (vmstat `nr_written`), and the NFS writeback wait queue on the
-//! NFS cases, in MB/s. Each table names the two kernels it compares; the
+//! NFS cases, in MiB/s (the seed's "MB/s"). Each table names the two kernels it compares; the
 //! model runs every case on both (the case's name ending in the kernel's,
 //! see [`crate::scenario::case::KERNELS`]) and its gain is set beside the
 //! seed's, case by case and over the whole table. Both tables measured
@@ -45,7 +45,9 @@ impl Table {
     pub fn unit(self) -> &'static str {
         match self {
             Table::Patch11 => "nr_written [pages]",
-            Table::NfsWaitQueue => "[MB/s]",
+            // The seed's "MB/s", which are MiB/s as in its main table: its
+            // mountstats sizes are bytes over 2^20 (see the tests).
+            Table::NfsWaitQueue => "[MiB/s]",
         }
     }
 

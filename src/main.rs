@@ -22,9 +22,13 @@ static ALLOCATOR: dirtyviz::oom::Reporting = dirtyviz::oom::Reporting;
 
 /// Writes to standard output. A reader that went away (`dirtyviz lessons
 /// | head`) is not an error: the output just stops. Returns false then.
+/// Any other failure to write (a full disk behind `>`) ends dirtyviz with
+/// a one-line error and exit code 2.
 fn out(text: std::fmt::Arguments) -> bool {
-    use std::io::Write;
-    writeln!(std::io::stdout().lock(), "{text}").is_ok()
+    match dirtyviz::output::to_stdout(format!("{text}\n").as_bytes()) {
+        Ok(written) => written,
+        Err(e) => std::process::exit(i32::from(dirtyviz::crash::print_error(e))),
+    }
 }
 
 /// Reports an error: in one line, control characters escaped, when it is
@@ -514,11 +518,8 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         .unwrap_or("")
         .split_whitespace()
         .map(|k| {
-            keys::parse_key(k).ok_or_else(|| {
-                Error::invalid(format!(
-                    "--keys: unknown key `{k}`: expected single characters, space, esc, enter, tab, up, down, pgup, pgdn"
-                ))
-            })
+            keys::parse_key(k)
+                .ok_or_else(|| Error::invalid(format!("--keys: unknown key `{k}`: expected {}", keys::KEY_NAMES)))
         })
         .collect::<Result<Vec<_>>>()?;
     dirtyviz::interrupt::catch();
@@ -557,7 +558,22 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         }
     }
     let at = match app.lesson() {
-        Some(mode) => mode.run().step_start_ns + args.at.unwrap_or(mode.run().step_end_ns() - mode.run().step_start_ns),
+        Some(mode) => {
+            let run = mode.run();
+            let step_ns = run.step_end_ns() - run.step_start_ns;
+            // The step stops at its end: a later time would show its end
+            // under another name.
+            if let Some(at) = args.at.filter(|&at| at > step_ns) {
+                return Err(Error::invalid(format!(
+                    "--at {} s: step {} of lesson {} runs {} s and stops there",
+                    dirtyviz::units::seconds(at as f64 / 1e9),
+                    run.step + 1,
+                    run.lesson.id,
+                    dirtyviz::units::seconds(step_ns as f64 / 1e9)
+                )));
+            }
+            run.step_start_ns + args.at.unwrap_or(step_ns)
+        }
         None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
     };
     app.advance_to(at);
@@ -567,8 +583,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     match output {
         Some(path) => snapshot::write_file(path, &text)?,
         None => {
-            use std::io::Write;
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            dirtyviz::output::to_stdout(text.as_bytes())?;
         }
     }
     Ok(ExitCode::SUCCESS)

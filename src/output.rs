@@ -288,6 +288,20 @@ pub struct Named<'a> {
     pub path: &'a Path,
 }
 
+/// Writes `bytes` to standard output and flushes them. A reader that went
+/// away (`dirtyviz machines | head -1`) is not an error: Ok(false), the
+/// output just stops. Any other failure (a full disk behind `>`) is an
+/// error naming standard output, so that a redirected report is never
+/// silently cut short.
+pub fn to_stdout(bytes: &[u8]) -> Result<bool> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(Error::io(Path::new("standard output"), "writing")(e)),
+    }
+}
+
 /// Refuses an output that is the same file as an input or as another
 /// output, and an output whose directory does not exist. Inputs that do
 /// not exist are skipped. An output named `-` is refused too: a command

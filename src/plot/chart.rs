@@ -4,6 +4,7 @@
 //! without reading pictures.
 
 use super::collect::{Q, SideData};
+use crate::lesson::check::show;
 use crate::ui::charts::{Has, Kernel};
 
 /// A colour, as red, green, blue.
@@ -253,11 +254,11 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     f.time_lines(sides, &[Q::BgThresh, Q::Freerun, Q::Setpoint, Q::Limit, Q::Thresh, Q::Writeback, Q::Dirty]);
     for s in sides {
         let m = &s.means;
-        let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {:.0} MiB", m.setpoint) } else { String::new() };
+        let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {} MiB", show(m.setpoint)) } else { String::new() };
         f.subtitle.push(format!(
-            "{}: dirty {:.0} MiB on average over the last {}{setpoint}",
+            "{}: dirty {} MiB on average over the last {}{setpoint}",
             s.label,
-            m.dirty,
+            show(m.dirty),
             ctx.half()
         ));
     }
@@ -273,11 +274,11 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     for s in sides {
         let m = &s.means;
         let setpoint =
-            if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {:.0} MiB", m.bdi_setpoint) } else { String::new() };
+            if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {} MiB", show(m.bdi_setpoint)) } else { String::new() };
         f.subtitle.push(format!(
-            "{}: bdi_dirty {:.0} MiB on average over the last {}{setpoint}",
+            "{}: bdi_dirty {} MiB on average over the last {}{setpoint}",
             s.label,
-            m.bdi_dirty,
+            show(m.bdi_dirty),
             ctx.half()
         ));
     }

@@ -261,9 +261,11 @@ fn lookup(key: KeyEvent, sections: &[Section]) -> Option<Msg> {
     sections.iter().flat_map(|s| s.bindings).flat_map(|b| b.keys).find(|(k, _)| *k == wanted).map(|&(_, msg)| msg)
 }
 
-/// A key as `dirtyviz snapshot --keys` names it: a single character,
-/// `space`, `esc`, `enter`, `tab`, `backtab`, `up`, `down`, `pgup`,
-/// `pgdn`, `left`, `right`, `home`, `backspace`, `f1` or `ctrl-C`.
+/// The names [`parse_key`] takes, as errors list them.
+pub const KEY_NAMES: &str = "single characters, space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-C";
+
+/// A key as `dirtyviz snapshot --keys` names it: one of [`KEY_NAMES`]
+/// (`ctrl-C` for any single character C).
 pub fn parse_key(name: &str) -> Option<KeyEvent> {
     let plain = |c| KeyEvent::new(c, KeyModifiers::NONE);
     let code = match name {
@@ -376,6 +378,11 @@ mod tests {
         assert_eq!(parse_key("pgdn").map(|k| k.code), Some(KeyCode::PageDown));
         assert_eq!(parse_key("]").map(|k| k.code), Some(KeyCode::Char(']')));
         assert_eq!(parse_key("ctrl-c").map(|k| k.modifiers), Some(KeyModifiers::CONTROL));
+        // Every name the errors list is taken.
+        let named = KEY_NAMES.split(", ").skip(1).map(|n| n.replace("ctrl-C", "ctrl-x"));
+        for n in named {
+            assert!(parse_key(&n).is_some(), "{n}");
+        }
         assert_eq!(parse_key("xy"), None);
         assert_eq!(parse_key(""), None);
     }

@@ -101,6 +101,26 @@ fn unwritable_outputs_are_reported() {
     fails_cleanly(&["run", "--duration", "1s", "--csv", "/nonexistent/dir/x.csv"], "/nonexistent/dir/x.csv");
 }
 
+/// A full disk behind `>` is an error, not a report silently cut short.
+#[test]
+fn a_full_disk_on_stdout_is_reported() {
+    let commands: [&[&str]; 4] =
+        [&["machines"], &["lessons"], &["snapshot", "--at", "1s"], &["cases", "--duration", "1s", "thresh=1M/xfs-1dd"]];
+    for args in commands {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        let out = dirtyviz()
+            .args(args)
+            .env("XDG_DATA_HOME", tmp("full-disk-data"))
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim(), "error: standard output: writing: No space left on device", "{args:?}");
+    }
+}
+
 #[test]
 fn help_and_version_succeed() {
     let out = dirtyviz().arg("--help").output().expect("runs");

@@ -257,7 +257,7 @@ fn a_usb_key_beside_a_disk_keeps_moving() {
 fn cases_sets_a_changes_gain_in_the_seed_beside_the_models() {
     let args = ["cases", "--table", "nfs-wq", "thresh=10M/nfs-2dd", "--duration", "5s"];
     let text = ok(&crate::common::dirtyviz().args(args).output().expect("runs"));
-    assert!(text.starts_with("seed [MB/s]: 3.1.0-rc8-ioless6+ → 3.1.0-rc8-nfs-wq+"), "{text}");
+    assert!(text.starts_with("seed [MiB/s]: 3.1.0-rc8-ioless6+ → 3.1.0-rc8-nfs-wq+"), "{text}");
     let row = text.lines().find(|l| l.starts_with("NFS-thresh=10M/nfs-2dd")).expect("the case's row");
     // The seed's 9.09 → 30.97 MB/s.
     assert!(row.contains("9.09") && row.contains("30.97") && row.contains("+240.7%"), "{row}");

@@ -234,3 +234,13 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
     assert!(std::fs::symlink_metadata(dir.join("figs/4-rates.svg")).expect("link").file_type().is_symlink());
     assert!(std::fs::read_to_string(dir.join("mine.svg")).expect("written through the link").starts_with("<svg"));
 }
+
+#[test]
+fn the_subtitles_give_dirty_pages_under_a_mib_as_the_dashboard_does() {
+    // With a 1 MiB threshold, whole MiB would read "dirty 1 MiB ...,
+    // setpoint 1 MiB": the dashboard's parameter panel says 0.875.
+    let (_, stdout) = plot("thresh-1m", &["--case", "thresh=1M/xfs-1dd-4k-8p-4096M-1M:10-X", "--duration", "10s"]);
+    let line = |what: &str| stdout.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("{what}: {stdout}"));
+    assert!(line(": dirty 0.").contains(", setpoint 0.875 MiB"), "{stdout}");
+    assert!(line(": bdi_dirty 0.").contains(", bdi_setpoint 0.8"), "{stdout}");
+}

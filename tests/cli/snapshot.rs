@@ -95,9 +95,16 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
     assert!(!leftovers.into_iter().any(|e| e.file_name().to_string_lossy().starts_with(".shot.svg")));
     for (args, want) in [
         (&["--keys", "ctrl-q-x"][..], "unknown key `ctrl-q-x`"),
+        // The error lists every name --keys takes, as its help does.
+        (&["--keys", "f2"][..], "tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-C"),
         (&["--size", "0x10"][..], "WIDTHxHEIGHT"),
         (&["--lesson", "03", "--dd", "5"][..], "world options do not apply"),
         (&["--lesson", "03", "--step", "9"][..], "lesson 03 has 5 steps"),
+        // Past its step's end a lesson shows that end: not under another time.
+        (
+            &["--lesson", "03", "--step", "1", "--at", "31s"][..],
+            "--at 31 s: step 1 of lesson 03 runs 30 s and stops there",
+        ),
         (&["--step", "2"][..], "--lesson"),
     ] {
         let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
