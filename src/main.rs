@@ -85,13 +85,15 @@ fn main() -> ExitCode {
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),
         Some(Command::Completions(args)) => {
+            let mut script = Vec::new();
+            let _ = dirtyviz::shell::completions(args.shell, &mut script);
             // A reader that went away is not an error: the output just stops.
-            let _ = dirtyviz::shell::completions(args.shell, &mut std::io::stdout().lock());
-            Ok(ExitCode::SUCCESS)
+            dirtyviz::output::to_stdout(&script).map(|_| ExitCode::SUCCESS)
         }
         Some(Command::Man) => {
-            let _ = dirtyviz::shell::man(&mut std::io::stdout().lock());
-            Ok(ExitCode::SUCCESS)
+            let mut page = Vec::new();
+            let _ = dirtyviz::shell::man(&mut page);
+            dirtyviz::output::to_stdout(&page).map(|_| ExitCode::SUCCESS)
         }
         None => dashboard(&cli.world, &cli.view),
     })

@@ -1,7 +1,7 @@
 //! `dirtyviz view FILE` and `dirtyviz live`, headless: read, summarise,
 //! write the outputs asked for, print the report.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,8 +17,8 @@ use crate::ui::kernel::{self, Feed, Model, TraceApp};
 use crate::ui::{Exit, keys, snapshot};
 
 /// Prints to standard output; a reader that went away is not an error.
-fn print(text: &str) {
-    let _ = writeln!(std::io::stdout().lock(), "{}", text.trim_end());
+fn print(text: &str) -> Result<(), Error> {
+    crate::output::to_stdout(format!("{}\n", text.trim_end()).as_bytes()).map(|_| ())
 }
 
 /// Writes the CSV of an analysis read with its series.
@@ -67,7 +67,7 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         }
         commit(outputs)?;
         if !args.quiet {
-            print(&format!("{}{}", a.summary.report(), fitted.report()));
+            print(&format!("{}{}", a.summary.report(), fitted.report()))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -76,7 +76,7 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     }
     commit(outputs)?;
     if !args.quiet {
-        print(&a.summary.report());
+        print(&a.summary.report())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -120,7 +120,7 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         }
     }
     let (width, height) = args.size;
-    kernel::print(&snapshot::text(&kernel::render(&app, width, height)));
+    crate::output::to_stdout(snapshot::text(&kernel::render(&app, width, height)).as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -230,7 +230,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         if ended == Ended::Stopped {
             say(format_args!("stopped; the writeback events are as they were"));
         }
-        print(&a.summary.report());
+        print(&a.summary.report())?;
     }
     Ok(ExitCode::SUCCESS)
 }

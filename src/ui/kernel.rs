@@ -19,7 +19,6 @@
 //! line is drawn only from when its quantity is known, and a chart whose
 //! quantities are missing says which event to enable.
 
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
@@ -464,11 +463,6 @@ fn save_svg(app: &TraceApp, width: u16, height: u16) -> Result<String, Error> {
     }
     super::snapshot::write_file(&path, &super::snapshot::svg(&render(app, width, height), app.screen.theme))?;
     Ok(path.display().to_string())
-}
-
-/// Writes `text` to standard output; a reader that went away is not an error.
-pub fn print(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 // ---- drawing ------------------------------------------------------------------------

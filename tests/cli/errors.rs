@@ -104,8 +104,17 @@ fn unwritable_outputs_are_reported() {
 /// A full disk behind `>` is an error, not a report silently cut short.
 #[test]
 fn a_full_disk_on_stdout_is_reported() {
-    let commands: [&[&str]; 4] =
-        [&["machines"], &["lessons"], &["snapshot", "--at", "1s"], &["cases", "--duration", "1s", "thresh=1M/xfs-1dd"]];
+    let trace = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt");
+    let commands: [&[&str]; 8] = [
+        &["machines"],
+        &["lessons"],
+        &["snapshot", "--at", "1s"],
+        &["cases", "--duration", "1s", "thresh=1M/xfs-1dd"],
+        &["view", trace],
+        &["view", trace, "--snapshot"],
+        &["completions", "bash"],
+        &["man"],
+    ];
     for args in commands {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
         let out = dirtyviz()
