@@ -593,6 +593,15 @@ fn enables(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Waits until `live` has enabled the events and tracing on `root`.
+fn until_enabled(root: &Path) {
+    let started = Instant::now();
+    while enables(root) != ["1", "1", "1", "1"] {
+        assert!(started.elapsed() < Duration::from_secs(20), "events never enabled: {:?}", enables(root));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn live_restores_every_enable_file_after_sigterm() {
     let root = fake_tracefs("sigterm");
@@ -604,11 +613,7 @@ fn live_restores_every_enable_file_after_sigterm() {
         .arg(&summary)
         .spawn()
         .expect("starts");
-    let started = Instant::now();
-    while enables(&root) != ["1", "1", "1", "1"] {
-        assert!(started.elapsed() < Duration::from_secs(20), "events never enabled: {:?}", enables(&root));
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    until_enabled(&root);
     let capture = std::fs::read_to_string(fixture("live-6.18-loop-strict_limit-sigterm.txt")).expect("fixture");
     std::fs::write(root.join("trace_pipe"), &capture).expect("events arrive");
     std::thread::sleep(Duration::from_millis(1500));
@@ -636,11 +641,7 @@ fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
         .arg(&csv)
         .spawn()
         .expect("starts");
-    let started = Instant::now();
-    while enables(&root) != ["1", "1", "1", "1"] {
-        assert!(started.elapsed() < Duration::from_secs(20), "events never enabled: {:?}", enables(&root));
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    until_enabled(&root);
     // The rows wait in a file beside the CSV while the capture runs.
     let spooled = || {
         std::fs::read_dir(&dir).expect("dir").filter(|e| e.as_ref().expect("entry").file_name() != "live.csv").count()
