@@ -475,6 +475,10 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     for s in sides {
         let (h, c) = (&s.sleep_hist, &s.call_hist);
         let lost = if s.pauses_lost { " (some pauses were lost: the run is too large)" } else { "" };
+        if h.count() == 0 && c.count() == 0 {
+            f.subtitle.push(format!("{}: no task slept or was throttled{lost}", s.label));
+            continue;
+        }
         f.subtitle.push(format!(
             "{}: {} sleeps, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; longest call {:.0} ms{lost}",
             s.label,

@@ -97,6 +97,14 @@ fn a_comparison_puts_both_sides_on_one_set_of_axes() {
 }
 
 #[test]
+fn a_run_where_nobody_slept_says_so_instead_of_zero_pauses() {
+    let (dir, _) = plot("nobody-slept", &["--duration", "1ms"]);
+    let pauses = svg_texts(&dir.join("5-pauses.svg"));
+    assert!(has(&pauses, "patch 11 (IO-less): no task slept or was throttled"), "{pauses:?}");
+    assert!(!pauses.iter().any(|t| t.contains(" sleeps, p50 ")), "{pauses:?}");
+}
+
+#[test]
 fn plot_draws_a_lesson_step_and_png_files() {
     let (dir, stdout) = plot("lesson", &["--lesson", "03", "--step", "2", "--duration", "5s", "--format", "png"]);
     assert!(stdout.contains("1-global-dirty.png"), "{stdout}");
