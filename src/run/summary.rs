@@ -568,20 +568,27 @@ impl Summary {
             }
         }
         let p = &self.pauses_ms;
-        let _ = writeln!(
-            s,
-            "pauses      {} sleeps  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
-            p.count, p.p50, p.p90, p.p99, p.max
-        );
+        if p.count == 0 {
+            let _ = writeln!(s, "pauses      no task slept");
+        } else {
+            let _ = writeln!(
+                s,
+                "pauses      {} sleeps  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+                p.count, p.p50, p.p90, p.p99, p.max
+            );
+        }
         let t = &self.throttled_ms;
+        let calls = if t.calls.count == 0 {
+            "no call blocked".to_string()
+        } else {
+            format!(
+                "{} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+                t.calls.count, t.calls.p50, t.calls.p90, t.calls.p99, t.calls.max
+            )
+        };
         let _ = writeln!(
             s,
-            "throttled   {} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}  (foreground writeback {:.1} MiB){}",
-            t.calls.count,
-            t.calls.p50,
-            t.calls.p90,
-            t.calls.p99,
-            t.calls.max,
+            "throttled   {calls}  (foreground writeback {:.1} MiB){}",
             t.foreground_written_mb,
             if t.in_progress_max_ms > t.calls.max {
                 format!("; {} still blocked at the end, one for {:.0} ms", t.in_progress, t.in_progress_max_ms)

@@ -358,3 +358,28 @@ fn the_report_shows_no_setpoint_or_ratelimit_before_their_patches() {
     let four = report("4");
     assert!(!four.contains("note  ") && !four.contains("dirty_ratelimit – "), "{four}");
 }
+
+/// A world without writers says so in the summary, instead of printing
+/// percentiles of no sleep as 0 ms.
+#[test]
+fn a_run_without_writers_says_no_task_slept() {
+    let out = dirtyviz().args(["run", "--dd", "0", "--duration", "5s"]).output().expect("runs");
+    let report = ok(&out);
+    let line = |report: &str, head: &str| {
+        let found = report.lines().find(|l| l.starts_with(head));
+        found.unwrap_or_else(|| panic!("no {head}: {report}")).to_string()
+    };
+    assert_eq!(line(&report, "pauses"), "pauses      no task slept");
+    assert_eq!(line(&report, "throttled"), "throttled   no call blocked  (foreground writeback 0.0 MiB)");
+    let out = dirtyviz().args(["run", "--dd", "0", "--duration", "5s", "--compare", "legacy"]).output().expect("runs");
+    let report = ok(&out);
+    for figure in ["pause p50 [ms]", "pause p99 [ms]", "pause max [ms]", "longest call [ms]"] {
+        let row = line(&report, figure);
+        let cells: Vec<&str> = row.split_whitespace().rev().take(3).collect();
+        assert_eq!(cells, ["–"; 3], "{figure}: {report}");
+    }
+    let out = dirtyviz().args(["run", "--dd", "1", "--duration", "5s"]).output().expect("runs");
+    let report = ok(&out);
+    assert!(report.lines().any(|l| l.starts_with("pauses") && l.contains(" sleeps  p50 ")), "{report}");
+    assert!(report.lines().any(|l| l.starts_with("throttled") && l.contains(" calls blocked  p50 ")), "{report}");
+}
