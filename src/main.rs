@@ -62,6 +62,14 @@ fn main() -> ExitCode {
             {
                 first = format!("{first} {next}");
             }
+            // What clap offers beside: the possible values, a similar one.
+            for extra in lines {
+                if let Some(values) = extra.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
+                    first = format!("{first}; {values}");
+                } else if extra.starts_with("tip: a similar") {
+                    first = format!("{first}; {extra}");
+                }
+            }
             say(format_args!("{} (see dirtyviz --help)", printable(&first)));
             return ExitCode::from(EXIT_BAD_INPUT);
         }

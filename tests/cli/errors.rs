@@ -179,6 +179,14 @@ fn a_near_miss_name_gets_the_nearest_one_suggested() {
     fails_cleanly(&["run", "--scenario", "HDD-100DD"], "did you mean `hdd-100dd`?");
     fails_cleanly(&["snapshot", "--lesson", "3"], "did you mean `03`?");
     fails_cleanly(&["cases", "--fit", "8p-4069M"], "did you mean `8p-4096M`?");
+    // clap's own choices: the possible values and its guess stay on the line.
+    fails_cleanly(
+        &["cases", "--table", "patch"],
+        "invalid value 'patch' for '--table <TABLE>'; possible values: main, patch11, nfs-wq; \
+         tip: a similar value exists: 'patch11' (see dirtyviz --help)",
+    );
+    fails_cleanly(&["plot", "--format", "gif"], "; possible values: svg, png (see");
+    fails_cleanly(&["run", "--scenari", "x"], "; tip: a similar argument exists: '--scenario'");
     // Nothing near: no guess.
     let out = dirtyviz().args(["run", "--scenario", "zzzzzzzz"]).output().expect("runs");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
