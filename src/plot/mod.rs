@@ -156,6 +156,23 @@ fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathB
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    let ext = match opts.format {
+        PlotFormat::Svg => "svg",
+        PlotFormat::Png => "png",
+    };
+    // `--out fig.png` names a file: the five figures need a directory.
+    let named = out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    if !out.exists()
+        && let Some(named) = named.filter(|e| e == "svg" || e == "png")
+    {
+        return Err(Error::invalid(format!(
+            "--out {}: names a file, but --out is the directory the five figures go to ({}.{ext} ...); \
+             give a directory{}",
+            out.display(),
+            chart::FILES[0],
+            if named == "png" && ext != "png" { " (and --format png for PNG)" } else { "" }
+        )));
+    }
     if !out.exists() && !parent.is_dir() {
         return Err(Error::invalid(format!(
             "--out {}: the directory {} does not exist (dirtyviz makes --out, not its parents)",
@@ -163,10 +180,6 @@ fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathB
             parent.display()
         )));
     }
-    let ext = match opts.format {
-        PlotFormat::Svg => "svg",
-        PlotFormat::Png => "png",
-    };
     let paths: Vec<PathBuf> = chart::FILES.iter().map(|f| out.join(format!("{f}.{ext}"))).collect();
     // A directory not there yet holds none of the inputs.
     if out.is_dir() {

@@ -219,6 +219,11 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
     for (out, expect) in [
         ("file", "--out file: not a directory"),
         ("missing/figures", "--out missing/figures: the directory missing does not exist"),
+        (
+            "fig.png",
+            "--out fig.png: names a file, but --out is the directory the five figures go to \
+             (1-global-dirty.svg ...); give a directory (and --format png for PNG)",
+        ),
     ] {
         let started = std::time::Instant::now();
         let o = dirtyviz().args(week).arg(out).current_dir(&dir).output().expect("runs");
@@ -227,7 +232,7 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
         assert!(err.starts_with(&format!("error: {expect}")) && err.lines().count() == 1, "{err}");
         assert!(started.elapsed() < std::time::Duration::from_secs(5), "{out}: {:?}", started.elapsed());
     }
-    assert!(!dir.join("missing").exists());
+    assert!(!dir.join("missing").exists() && !dir.join("fig.png").exists());
 
     // Ctrl-C: one line, 130, no directory made, no file written.
     interrupted(dirtyviz().args(week).arg("figures").current_dir(&dir));
