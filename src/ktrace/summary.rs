@@ -473,7 +473,10 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
     let bg = g.bg_thresh_values.mode();
     let limit = g.limit_values.mode();
     let freerun = thresh.zip(bg).map(|(t, b)| (t + b) / 2);
-    let setpoint = limit.zip(freerun).map(|(l, f)| (l + f) / 2);
+    // hard_dirty_limit(): the domain's dirty_limit follows thresh only
+    // while tasks are throttled; below thresh, the control law uses thresh.
+    let hard = limit.map(|l| thresh.map_or(l, |t| l.max(t)));
+    let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s);
     let rate = |pick: fn(&(f64, i64, i64)) -> i64| match (g.first_counters, g.last_counters) {
         (Some(a), Some(b)) if b.0 > a.0 => Some(mib((pick(&b) - pick(&a)) as f64) / (b.0 - a.0)),
@@ -488,6 +491,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
         thresh_mb: extent_mb(&g.thresh),
         bg_thresh_mb: extent_mb(&g.bg_thresh),
         limit_mb: extent_mb(&g.limit),
+        hard_limit_mb: hard.map(|p| mib(p as f64)),
         freerun_mb: freerun.map(|p| mib(p as f64)),
         setpoint_mb: setpoint.map(|p| mib(p as f64)),
         dirty_mb: DirtySummary {
@@ -684,9 +688,12 @@ pub struct GlobalTraceSummary {
     pub thresh_mb: Range,
     pub bg_thresh_mb: Range,
     pub limit_mb: Range,
+    /// max(thresh, limit) of the most frequent values: the limit the
+    /// control law uses (hard_dirty_limit()) \[MiB\].
+    pub hard_limit_mb: Option<f64>,
     /// (thresh + bg_thresh) / 2 of the most frequent values \[MiB\].
     pub freerun_mb: Option<f64>,
-    /// (limit + freerun) / 2 \[MiB\].
+    /// (hard limit + freerun) / 2 \[MiB\].
     pub setpoint_mb: Option<f64>,
     pub dirty_mb: DirtySummary,
     pub writeback_mb_median: Option<f64>,
@@ -851,7 +858,7 @@ impl TraceSummary {
                 opt(g.bg_thresh_mb.first, 1),
                 opt(g.freerun_mb, 1),
                 opt(g.setpoint_mb, 1),
-                opt(g.limit_mb.first, 1),
+                opt(g.limit_mb.first.zip(g.thresh_mb.first).map(|(l, t)| l.max(t)).or(g.limit_mb.first), 1),
                 opt(g.thresh_mb.first, 1),
                 if g.thresh_mb.min != g.thresh_mb.max || g.limit_mb.min != g.limit_mb.max {
                     format!(
@@ -865,6 +872,15 @@ impl TraceSummary {
                     String::new()
                 }
             );
+            if let (Some(limit), Some(thresh)) = (g.limit_mb.first, g.thresh_mb.first)
+                && limit < thresh
+            {
+                let _ = writeln!(
+                    s,
+                    "limit       global_dirty_state's dirty_limit {limit:.1} MiB lies below thresh: the kernel moves it \
+                     only while tasks are throttled past freerun; its control law uses max(thresh, dirty_limit)"
+                );
+            }
             let _ = writeln!(
                 s,
                 "dirty       median {} MiB  mean {}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s",

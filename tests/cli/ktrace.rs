@@ -25,8 +25,11 @@ fn view(name: &str, extra: &[&str]) -> Value {
 
 /// `dirtyviz view PATH --summary-json` → the summary.
 fn view_file(path: &str, extra: &[&str]) -> Value {
+    // Tests run in parallel and read the same fixtures: a summary of its own per call.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = Path::new(path).file_name().expect("a file").to_string_lossy();
-    let out_path = tmp(&format!("ktrace-{name}.json"));
+    let out_path = tmp(&format!("ktrace-{name}-{call}.json"));
     let out =
         dirtyviz().args(["view", "-q", path, "--summary-json"]).arg(&out_path).args(extra).output().expect("runs");
     assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
@@ -687,4 +690,49 @@ fn a_trace_that_is_no_text_file_is_one_line_and_exit_2() {
     fails_cleanly(&["view", "/nonexistent/t.txt"], b"", "/nonexistent/t.txt: cannot read: No such file or directory");
     let out = dirtyviz().args(["view", "/nonexistent/t.txt"]).output().expect("runs");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("os error"), "{out:?}");
+}
+
+/// On a machine where no task was throttled lately, global_dirty_state's
+/// dirty_limit can lie far below thresh (the kernel updates it only past
+/// freerun): the control law's limit is then thresh (hard_dirty_limit()),
+/// and so is the limit the summary, the setpoint and the time series use.
+#[test]
+fn a_stale_dirty_limit_below_thresh_gives_way_to_thresh() {
+    let gds = |t: &str| {
+        format!(
+            "kworker-9 [001] {t}: global_dirty_state: dirty=30000 writeback=100 bg_thresh=25000 thresh=50000 limit=8000 dirtied=100 written=50\n"
+        )
+    };
+    let path = tmp("ktrace-stale-limit.txt");
+    std::fs::write(&path, [gds("50.0"), gds("50.5"), gds("51.0")].concat()).expect("written");
+    let p = path.to_str().expect("utf-8");
+    let s = view_file(p, &[]);
+    let g = &s["global"];
+    assert_eq!(g["limit_mb"]["first"], 8000.0 / 256.0, "the traced value is kept");
+    assert_eq!(g["hard_limit_mb"], 50000.0 / 256.0);
+    // freerun (50000 + 25000) / 2 = 37500; setpoint (50000 + 37500) / 2.
+    assert_eq!(g["freerun_mb"], 37500.0 / 256.0);
+    assert_eq!(g["setpoint_mb"], 43750.0 / 256.0);
+
+    let out = dirtyviz().args(["view", p]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("freerun 146.5  setpoint 170.9  limit 195.3  thresh 195.3 MiB"), "{text}");
+    assert!(text.contains("global_dirty_state's dirty_limit 31.2 MiB lies below thresh"), "{text}");
+
+    let csv = tmp("ktrace-stale-limit.csv");
+    let out = dirtyviz().args(["view", "-q", p, "--csv"]).arg(&csv).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = std::fs::read_to_string(&csv).expect("csv written");
+    let head: Vec<&str> = table.lines().next().expect("header").split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap_or_else(|| panic!("{name}: {head:?}"));
+    let rows: Vec<&str> =
+        table.lines().skip(1).filter(|r| !r.split(',').nth(col("limit_mb")).unwrap_or("").is_empty()).collect();
+    assert!(!rows.is_empty(), "{table}");
+    for row in rows {
+        let cells: Vec<&str> = row.split(',').collect();
+        let mb = |name: &str| cells[col(name)].parse::<f64>().expect("a number");
+        // The CSV gives MiB to three decimals.
+        assert!((mb("limit_mb") - 50000.0 / 256.0).abs() < 0.001, "{row}");
+        assert!((mb("setpoint_mb") - 43750.0 / 256.0).abs() < 0.001, "{row}");
+    }
 }
