@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::scenario::{LegacySpec, MAX_DD_PER_BDI, Overrides, parse_size};
+use crate::scenario::{LegacySpec, MAX_DD_PER_BDI, Overrides, SizeError};
 
 /// Watch Linux throttle tasks that dirty page-cache pages.
 ///
@@ -308,7 +308,7 @@ pub struct CheckArgs {
     pub screens: bool,
     /// Run every lesson with this seed of the random generator instead of
     /// its own (a lesson's checks should hold whatever the seed).
-    #[arg(long)]
+    #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
 }
 
@@ -326,7 +326,7 @@ pub struct WorldArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
     pub case: Option<String>,
     /// Seed of the random generator (device noise).
-    #[arg(long)]
+    #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
     /// vm.dirty_ratio [%]; clears --dirty-bytes.
     #[arg(long, value_parser = percent, conflicts_with = "dirty_bytes")]
@@ -460,39 +460,53 @@ fn percent(s: &str) -> Result<u64, String> {
     }
 }
 
-fn size(s: &str) -> Result<u64, String> {
-    parse_size(s).ok_or_else(|| "must be a size such as 4096, 100M or 4G".to_string())
+/// Largest `vm.dirty_bytes`, `vm.dirty_background_bytes` and memory
+/// \[bytes\]: 4 TiB.
+const MAX_BYTES: u64 = 4 << 40;
+
+/// A size of at most `max` bytes, which a message too large shows as
+/// `max_shown`.
+fn size(s: &str, max: u64, max_shown: &str) -> Result<u64, String> {
+    match crate::scenario::size(s) {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) | Err(SizeError::TooLarge) => Err(format!("too large: at most {max_shown}")),
+        Err(SizeError::Malformed) => Err("must be a size such as 4096, 100M or 4G".into()),
+    }
 }
 
 fn dirty_bytes(s: &str) -> Result<u64, String> {
-    match size(s)? {
+    match size(s, MAX_BYTES, "4T")? {
         v if v < 4096 => Err("must be at least 4096 (one page)".into()),
-        v if v > 4 << 40 => Err("must be at most 4T".into()),
         v => Ok(v),
     }
 }
 
 fn background_bytes(s: &str) -> Result<u64, String> {
-    match size(s)? {
-        v if v > 4 << 40 => Err("must be at most 4T".into()),
-        v => Ok(v),
-    }
+    size(s, MAX_BYTES, "4T")
 }
 
 fn memory(s: &str) -> Result<u64, String> {
-    match size(s)? {
+    match size(s, MAX_BYTES, "4T")? {
         v if v < 16 << 20 => Err("memory must be at least 16M".into()),
-        v if v > 4 << 40 => Err("memory must be at most 4T".into()),
         v => Ok(v),
     }
 }
 
 fn trace_size(s: &str) -> Result<u64, String> {
     let min = crate::run::trace::MIN_MAX_TRACE_BYTES;
-    match size(s)? {
+    match size(s, u64::MAX, &format!("{} bytes", u64::MAX))? {
         v if v < min => Err(format!("must be at least {min} bytes")),
         v => Ok(v),
     }
+}
+
+/// Parses a seed: any 64-bit number.
+fn seed(s: &str) -> Result<u64, String> {
+    let digits = s.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("must be a whole number from 0 to 18446744073709551615".into());
+    }
+    digits.parse().map_err(|_| format!("too large: at most {}", u64::MAX))
 }
 
 fn max_error(s: &str) -> Result<f64, String> {
@@ -571,6 +585,14 @@ mod tests {
     fn absurd_values_are_refused() {
         assert!(memory("0").is_err());
         assert!(memory("16M").is_ok());
+        assert_eq!(memory("4T"), Ok(4 << 40));
+        assert_eq!(memory("5T"), Err("too large: at most 4T".into()));
+        assert_eq!(memory("99999999999T"), Err("too large: at most 4T".into()));
+        assert_eq!(trace_size("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(trace_size("16777216T"), Err("too large: at most 18446744073709551615 bytes".into()));
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(seed("18446744073709551616"), Err("too large: at most 18446744073709551615".into()));
+        assert!(seed("-1").is_err() && seed("x").is_err());
         assert!(hz("7").is_err());
         assert!(dirty_bytes("4095").is_err());
         assert!(dirty_bytes("4096").is_ok());

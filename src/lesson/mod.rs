@@ -58,7 +58,7 @@ pub struct Lesson {
     #[serde(default, deserialize_with = "ranges::opt_patches")]
     pub patches: Option<u8>,
     /// Seed (default: the scenario's).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_seed")]
     pub seed: Option<u64>,
     /// The steps, in order.
     pub steps: Vec<Step>,

@@ -78,6 +78,7 @@ pub struct Scenario {
     /// `Linux2638` (only at patch level 0).
     pub legacy: LegacySpec,
     /// Seed of the random generator.
+    #[serde(deserialize_with = "ranges::seed")]
     pub seed: u64,
     /// Default length of a headless run \[s\].
     #[serde(deserialize_with = "ranges::duration_s")]
@@ -714,6 +715,7 @@ pub struct Overrides {
     #[serde(deserialize_with = "ranges::opt_period_shift")]
     pub period_shift: Option<i32>,
     /// Seed.
+    #[serde(deserialize_with = "ranges::opt_seed")]
     pub seed: Option<u64>,
     /// Patch level (above 0 it also selects Linux 3.1).
     #[serde(deserialize_with = "ranges::opt_patches")]
@@ -799,22 +801,54 @@ fn quoted_list(items: &[&str]) -> String {
     items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) \[bytes\].
-pub fn parse_size(s: &str) -> Option<u64> {
+/// Why a text is not a size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// Not a number of bytes, KiB, MiB, GiB or TiB.
+    Malformed,
+    /// A size past the largest one a 64-bit count of bytes holds,
+    /// 18446744073709551615 bytes (16 EiB less a byte).
+    TooLarge,
+}
+
+/// Parses a size such as `4k`, `1M`, `512`, `2G`, `1.5G` (binary units)
+/// \[bytes\], exactly: in whole numbers, a fraction of a byte dropped.
+pub fn size(s: &str) -> std::result::Result<u64, SizeError> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
-    let value: f64 = num.parse().ok()?;
-    let mult = match unit.trim() {
-        "" | "b" | "B" => 1u64,
-        "k" | "K" | "KiB" | "KB" => 1 << 10,
-        "m" | "M" | "MiB" | "MB" => 1 << 20,
-        "g" | "G" | "GiB" | "GB" => 1 << 30,
-        "t" | "T" | "TiB" | "TB" => 1 << 40,
-        _ => return None,
+    let shift = match unit.trim() {
+        "" | "b" | "B" => 0,
+        "k" | "K" | "KiB" | "KB" => 10,
+        "m" | "M" | "MiB" | "MB" => 20,
+        "g" | "G" | "GiB" | "GB" => 30,
+        "t" | "T" | "TiB" | "TB" => 40,
+        _ => return Err(SizeError::Malformed),
     };
-    let bytes = value * mult as f64;
-    (0.0..1.8e19).contains(&bytes).then_some(bytes as u64)
+    let (whole, fraction) = num.split_once('.').unwrap_or((num, ""));
+    if (whole.is_empty() && fraction.is_empty()) || fraction.contains('.') {
+        return Err(SizeError::Malformed);
+    }
+    let mut units: u128 = 0;
+    for digit in whole.bytes() {
+        units = units * 10 + u128::from(digit - b'0');
+        if units > u128::from(u64::MAX) {
+            return Err(SizeError::TooLarge);
+        }
+    }
+    // Digits past the 24th change less than a byte of a TiB.
+    let (mut numerator, mut denominator) = (0u128, 1u128);
+    for digit in fraction.bytes().take(24) {
+        numerator = numerator * 10 + u128::from(digit - b'0');
+        denominator *= 10;
+    }
+    let bytes = (units << shift) + (numerator << shift) / denominator;
+    u64::try_from(bytes).map_err(|_| SizeError::TooLarge)
+}
+
+/// [`size`], without saying why a text is not one.
+pub fn parse_size(s: &str) -> Option<u64> {
+    size(s).ok()
 }
 
 /// Seconds \[s\] as nanoseconds, if within [`ranges::TIME_S`].
@@ -1143,6 +1177,18 @@ mod tests {
         assert_eq!(parse_size("4q"), None);
         assert_eq!(parse_size("-1k"), None);
         assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size(".5k"), Some(512));
+        assert_eq!(parse_size("1.2.3"), None);
+        assert_eq!(parse_size("."), None);
+        assert_eq!(size("0.5"), Ok(0));
+        assert_eq!(size("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(size("18446744073709551616"), Err(SizeError::TooLarge));
+        assert_eq!(size("16777215T"), Ok(u64::MAX - (1 << 40) + 1));
+        assert_eq!(size("16777216T"), Err(SizeError::TooLarge));
+        assert_eq!(size("99999999999T"), Err(SizeError::TooLarge));
+        assert_eq!(size("999999999999999999999999999999999999999999"), Err(SizeError::TooLarge));
+        assert_eq!(size("1.000000000000000000000000000001T"), Ok(1 << 40));
+        assert_eq!(size("4x"), Err(SizeError::Malformed));
     }
 
     #[test]

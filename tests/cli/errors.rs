@@ -2,7 +2,7 @@
 
 use crate::common::{dirtyviz, tmp};
 
-fn fails_cleanly(args: &[&str], expect: &str) {
+fn fails_cleanly(args: &[&str], expect: &str) -> String {
     // Even with backtraces asked for, a mistake of the user's gets none.
     let out = dirtyviz().args(args).env("RUST_BACKTRACE", "1").output().expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -12,6 +12,12 @@ fn fails_cleanly(args: &[&str], expect: &str) {
     assert!(stderr.contains(expect), "{args:?}: {stderr:?} should mention {expect:?}");
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    stderr.trim_end().to_string()
+}
+
+/// Fails as [`fails_cleanly`] checks, with exactly `line` on stderr.
+fn fails_with(args: &[&str], line: &str) {
+    assert_eq!(fails_cleanly(args, line), line, "{args:?}");
 }
 
 #[test]
@@ -199,5 +205,75 @@ fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
     fails_cleanly(
         &["run", "--scenario", p],
         &format!("{p}: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
+    );
+}
+
+/// A size past the largest one a flag or a file takes says how large it
+/// may be, in the flag's unit, never "not a size"; an integer past its
+/// type in a scenario file is told at the value, with the field's range.
+#[test]
+fn sizes_and_numbers_past_the_largest_say_the_largest() {
+    let trace = tmp("largest.jsonl");
+    let t = trace.to_str().expect("utf-8 path");
+    let too_large = |flag: &str, value: &str, largest: &str| {
+        let args = ["run", "--trace", t, flag, value];
+        let line = format!(
+            "error: invalid value '{value}' for '{flag} <SIZE>': too large: at most {largest} (see dirtyviz --help)"
+        );
+        fails_with(&args, &line);
+    };
+    too_large("--max-trace-size", "18446744073709551616", "18446744073709551615 bytes");
+    too_large("--max-trace-size", "99999999999T", "18446744073709551615 bytes");
+    too_large("--memory", "99999999999T", "4T");
+    too_large("--memory", "5T", "4T");
+    too_large("--dirty-bytes", "99999999999T", "4T");
+    too_large("--dirty-background-bytes", "18446744073709551616", "4T");
+    fails_with(
+        &["run", "--seed", "18446744073709551616"],
+        "error: invalid value '18446744073709551616' for '--seed <SEED>': too large: at most 18446744073709551615 \
+         (see dirtyviz --help)",
+    );
+    // The largest size itself is taken: no limit to speak of.
+    let out = dirtyviz()
+        .args(["run", "-q", "--duration", "1s", "--trace", t, "--max-trace-size", "18446744073709551615"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let path = tmp("largest.ron");
+    let p = path.to_str().expect("utf-8 path");
+    for (field, value, expect) in [
+        ("memory_mb", "99999999999999999999", "3:16: memory_mb must be between 16 and 4194304 MiB, got 1e20"),
+        ("cpus", "18446744073709551616", "3:11: cpus must be between 1 and 4096, got 1.8446744073709552e19"),
+        ("seed", "99999999999999999999", "3:11: seed must be between 0 and 18446744073709551615, got 1e20"),
+        ("hz", "99999999999999999999", "3:9: hz must be 100, 250, 300 or 1000, got 1e20"),
+        ("memory_mb", "1.5", "3:16: memory_mb must be a whole number, got 1.5"),
+    ] {
+        std::fs::write(
+            &path,
+            format!("Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    {field}: {value},\n)\n"),
+        )
+        .expect("written");
+        fails_with(&["run", "--scenario", p], &format!("error: {p}:{expect}"));
+    }
+    std::fs::write(
+        &path,
+        "Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    tasks: [Dd(n: 99999999999)],\n)\n",
+    )
+    .expect("written");
+    fails_with(&["run", "--scenario", p], &format!("error: {p}:3:19: n must be between 0 and 10000, got 99999999999"));
+    std::fs::write(
+        &path,
+        "Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    tasks: [Dd(bs: \"99999999999T\")],\n)\n",
+    )
+    .expect("written");
+    fails_with(
+        &["run", "--scenario", p],
+        &format!("error: {p}:3:21: block size `99999999999T` is too large: at most 1G"),
+    );
+    fails_with(
+        &["run", "--case", "thresh=1M/xfs-1dd-4k-8p-4096M-99999999999G:10-X"],
+        "error: case `thresh=1M/xfs-1dd-4k-8p-4096M-99999999999G:10-X`: `99999999999G` is too large: at most 4T \
+         (e.g. thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X)",
     );
 }
