@@ -277,3 +277,26 @@ fn sizes_and_numbers_past_the_largest_say_the_largest() {
          (e.g. thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X)",
     );
 }
+
+/// A recording whose time steps back is refused at the step, rather
+/// than replayed as if time had stood still there.
+#[test]
+fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
+    let header = r#"{"dirtyviz":"0.1.0","keys_format":2,"start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    let path = tmp("backwards.jsonl");
+    let p = path.to_str().expect("utf-8 path");
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":2500000000}}\n{{\"Advance\": 1000000000}}\n"))
+        .expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:3:13: Advance(1000000000) steps back in time, from 2.5 s to 1 s: a recorded session only \
+             moves forward"
+        ),
+    );
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Advance\":2500000000}}\n"))
+        .expect("written");
+    let out = dirtyviz().args(["replay", p]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2.5 simulated s"), "{out:?}");
+}

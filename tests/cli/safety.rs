@@ -173,7 +173,7 @@ fn hostile_files_get_a_one_line_error() {
     let header = r#"{"dirtyviz":"0.1.0","start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
     std::fs::write(dir.join("adv.jsonl"), format!("{header}\n{{\"Advance\":18446744073709551615}}\n")).expect("write");
     let o = run_in(&dir, &["replay", "adv.jsonl"]);
-    one_line(&o, 2, &["adv.jsonl:2: Advance(18446744073709551615)", "at most 60 s at a time"]);
+    one_line(&o, 2, &["adv.jsonl:2:12: Advance(18446744073709551615)", "at most 60 s at a time"]);
 }
 
 #[test]
