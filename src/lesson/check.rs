@@ -132,7 +132,7 @@ pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
             if s.name.is_empty() {
                 s.name = origin.clone();
             }
-            s.to_world_from(&origin).map(|_| s)
+            s.to_world_in(&origin, text).map(|_| s)
         }) {
             Ok(s) => Outcome {
                 origin: origin.clone(),

@@ -75,31 +75,62 @@ fn malformed_scenario_files_point_at_the_mistake() {
 }
 
 /// A mistake that spans fields (a device named twice, a task on a bdi no
-/// device makes) names the file, not only the scenario's name, also when
-/// the file names the scenario; a device named twice points at the second.
+/// device makes, a setting of another kind of device) is told at
+/// `path:line:col` of the field it is about, also when the file names the
+/// scenario; a field left out is told at the one that makes it wrong.
 #[test]
-fn mistakes_across_fields_name_the_file() {
+fn mistakes_across_fields_are_told_at_the_field() {
     let path = tmp("across.ron");
     let p = path.to_str().expect("utf-8 path");
-    std::fs::write(
-        &path,
+    let refused = |text: &str, told: &str| {
+        std::fs::write(&path, text).expect("written");
+        fails_with(&["run", "--scenario", p], &format!("error: {p}:{told}"));
+    };
+    refused(
         "Scenario(\n    name: \"lab 3\",\n    devices: [\n        (name: \"sdb\", kind: Ssd),\n        (name: \"sd\", kind: Jbod),\n    ],\n)\n",
-    )
-    .expect("written");
-    fails_cleanly(&["run", "--scenario", p], &format!("{p}:5:34: devices[1]: two devices are named `sdb`"));
-    std::fs::write(
-        &path,
-        "Scenario(name: \"lab 3\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sdb\")])",
-    )
-    .expect("written");
-    fails_cleanly(
-        &["run", "--scenario", p],
-        &format!("{p}: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`"),
+        "5:16: devices[1]: two devices are named `sdb`",
     );
-    let out = dirtyviz().args(["check", p]).output().expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains(&format!("{p}: tasks[0]: unknown bdi `sdb`")), "{text}");
+    refused(
+        "Scenario(name: \"lab 3\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sdb\")])",
+        "1:78: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Hdd), (name: \"b\", kind: Ssd, server_mbps: 40)],\n)",
+        "2:73: devices[1]: `server_mbps` is not a setting of kind Ssd (it would be ignored)",
+    );
+    refused(
+        "Scenario(\n  memory_mb: 100,\n  reserved_mb: 100,\n  devices: [(name: \"a\", kind: Hdd)],\n)",
+        "3:16: reserved_mb must be smaller than memory_mb",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Hdd)],\n  legacy: Linux2638,\n)",
+        "3:11: `legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got 11)",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Hdd)],\n  tasks: [\n    Dd(),\n    Light(start_s: 5,\n      stop_s: 1),\n  ],\n)",
+        "6:15: tasks[1]: stop_s must be after start_s: the tasks would be killed before they start \
+         (start_s 5, stop_s 1)",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Jbod, disks: 3)],\n  tasks: [Dd(n: 10000)],\n)",
+        "3:17: at most 20000 tasks, the scenario asks for more (tasks[0]: 10000 on each of 3 bdis)",
+    );
+    refused(
+        "Scenario(\n  machine: \"8p-4069M\",\n  devices: [(name: \"a\", kind: Hdd)],\n)",
+        "2:12: unknown machine `8p-4069M`, expected one of 8p-4096M, 16p-8192M, 24p-16384M, 32p-32768M; \
+         did you mean `8p-4096M`?",
+    );
+    refused("Scenario(\n  name: \"x\",\n  devices: [],\n)", "3:12: a scenario needs at least one device in `devices`");
+
+    // A scenario written in a lesson is told in the lesson.
+    let lesson = tmp("across-lesson.ron");
+    let l = lesson.to_str().expect("utf-8 path");
+    std::fs::write(
+        &lesson,
+        "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\",\n  scenario: Inline(Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    tasks: [Dd(bdi: \"sdb\")])),\n  steps: [Step(title: \"a\", text: \"b\")])\n",
+    )
+    .expect("written");
+    fails_with(&["lesson", l], &format!("error: {l}:4:21: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`"));
 }
 
 #[test]
@@ -204,7 +235,7 @@ fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
     let p = path.to_str().expect("utf-8 path");
     fails_cleanly(
         &["run", "--scenario", p],
-        &format!("{p}: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
+        &format!("{p}:1:31: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
     );
 }
 
