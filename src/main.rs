@@ -72,7 +72,7 @@ fn main() -> ExitCode {
     finish(match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
         Some(Command::Lessons) => list_lessons(),
-        Some(Command::Check(args)) => Ok(check_files(&args)),
+        Some(Command::Check(args)) => check_files(&args),
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
@@ -228,29 +228,29 @@ fn list_lessons() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn check_files(args: &CheckArgs) -> ExitCode {
+fn check_files(args: &CheckArgs) -> Result<ExitCode> {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
+    // A file that cannot be read or loaded is bad input, as for every
+    // other command: refused in one line before anything runs.
+    let loaded = sources.iter().map(check::load).collect::<Result<Vec<_>>>()?;
+    let jobs: Vec<(&check::Source, check::Loaded)> = sources.iter().zip(loaded).collect();
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());
-    let mut outcomes = dirtyviz::run::on_every_cpu(&sources, |s| {
-        let o = check::check(s, args.seed);
+    let mut outcomes = dirtyviz::run::on_every_cpu(&jobs, |(s, loaded)| {
+        let o = check::check_loaded(&s.origin, loaded, args.seed);
         progress.tick();
         o
     });
     drop(progress);
-    if let Err(e) = dirtyviz::interrupt::check() {
-        return fail(e);
-    }
+    dirtyviz::interrupt::check()?;
     if args.screens {
         let lessons: Vec<(usize, Lesson)> = outcomes
             .iter()
-            .zip(&sources)
+            .zip(&jobs)
             .enumerate()
-            .filter_map(|(i, (o, s))| {
-                let text = s.text.as_ref().ok()?;
-                (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
-                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l.with_seed(args.seed))))
-                    .flatten()
+            .filter_map(|(i, (o, (_, loaded)))| match loaded {
+                check::Loaded::Lesson(l) if o.passed() => Some((i, l.as_ref().clone().with_seed(args.seed))),
+                _ => None,
             })
             .collect();
         let progress = dirtyviz::run::progress::Progress::new("drawing the lessons' screens", lessons.len());
@@ -260,9 +260,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             (*i, missing)
         });
         drop(progress);
-        if let Err(e) = dirtyviz::interrupt::check() {
-            return fail(e);
-        }
+        dirtyviz::interrupt::check()?;
         for (i, result) in walked {
             let o = &mut outcomes[i];
             match result {
@@ -294,10 +292,10 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     }
     if failed > 0 {
         say(format_args!("{failed} of {} failed", outcomes.len()));
-        return ExitCode::from(EXIT_CHECK_FAILED);
+        return Ok(ExitCode::from(EXIT_CHECK_FAILED));
     }
     out(format_args!("all {} passed", outcomes.len()));
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 fn lesson(args: &LessonArgs) -> Result<ExitCode> {

@@ -331,3 +331,27 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("2.5 simulated s"), "{out:?}");
 }
+
+/// `dirtyviz check` on a file it cannot read or load is bad input, as for
+/// every other command: exit 2, one line at the file's place, nothing run.
+#[test]
+fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
+    let dir = crate::common::empty_dir("check-refuses");
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
+    std::fs::write(dir.join("cut.ron"), "// cut short\nScenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n")
+        .expect("written");
+    std::fs::write(dir.join("answer.ron"), "// the answer\n  42\n").expect("written");
+    std::fs::write(dir.join("latin1.ron"), b"Scenario(name: \"caf\xe9\")").expect("written");
+    std::fs::write(dir.join("ok.ron"), "Scenario(devices: [(name: \"sda\", kind: Hdd)])").expect("written");
+    std::fs::create_dir_all(dir.join("dir.ron")).expect("dir");
+    let missing = path("missing.ron");
+    fails_with(&["check", &missing], &format!("error: {missing}: cannot read: No such file or directory"));
+    let d = path("dir.ron");
+    fails_with(&["check", &d], &format!("error: {d}: cannot read lesson or scenario: a directory, not a regular file"));
+    let latin1 = path("latin1.ron");
+    fails_with(&["check", &latin1], &format!("error: {latin1}: not UTF-8 text (byte 19)"));
+    let cut = path("cut.ron");
+    fails_with(&["check", &path("ok.ron"), &cut], &format!("error: {cut}:3:41: Unexpected end of RON"));
+    let answer = path("answer.ron");
+    fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
+}
