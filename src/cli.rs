@@ -115,10 +115,10 @@ pub struct PlotArgs {
     /// The lesson's step to plot, from 1 (default 1).
     #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
     pub step: Option<u32>,
-    /// Simulated time to plot, e.g. 60s or 5m (default: the scenario's, or
-    /// the lesson step's).
-    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
-    pub duration: Option<u64>,
+    /// Simulated time to plot, e.g. 60s, 5m or 2500j (jiffies at the
+    /// world's HZ) (default: the scenario's, or the lesson step's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
+    pub duration: Option<SimTime>,
     /// Directory the figures go to (made if missing).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub out: PathBuf,
@@ -186,11 +186,12 @@ pub struct SnapshotArgs {
     /// home, backspace, f1, ctrl-C.
     #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
     pub keys: Option<String>,
-    /// Simulated time of the snapshot, e.g. 30s (default: the scenario's
-    /// duration); with --lesson, the time into the step (default: the
-    /// step's run_s, where its checks are judged).
-    #[arg(long, value_name = "TIME", value_parser = duration)]
-    pub at: Option<u64>,
+    /// Simulated time of the snapshot, e.g. 30s or 2500j (jiffies at the
+    /// world's HZ) (default: the scenario's duration); with --lesson, the
+    /// time into the step (default: the step's run_s, where its checks are
+    /// judged).
+    #[arg(long, value_name = "TIME", value_parser = sim_time)]
+    pub at: Option<SimTime>,
     /// Terminal size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
     pub size: (u16, u16),
@@ -231,9 +232,10 @@ pub struct CasesArgs {
     /// against 11) or `nfs-wq` (the NFS writeback wait queue's gain).
     #[arg(long, value_enum, default_value_t = CasesTable::Main)]
     pub table: CasesTable,
-    /// Simulated time per run.
-    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
-    pub duration: u64,
+    /// Simulated time per run, e.g. 60s or 60000j (jiffies at the cases'
+    /// HZ, 1000).
+    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = sim_time)]
+    pub duration: SimTime,
     /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
     /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
@@ -399,9 +401,10 @@ pub struct RunArgs {
     /// The world.
     #[command(flatten)]
     pub world: WorldArgs,
-    /// Simulated time to run, e.g. 60s, 500ms, 10m (default: the scenario's).
-    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
-    pub duration: Option<u64>,
+    /// Simulated time to run, e.g. 60s, 500ms, 10m or 2500j (jiffies at the
+    /// world's HZ) (default: the scenario's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
+    pub duration: Option<SimTime>,
     /// Run both sides of an A/B comparison in lockstep, as the dashboard's
     /// --compare: legacy, 2.6.38, patches=N or dirty-ratio=N. The report
     /// sets their figures side by side; --trace and --csv then take two
@@ -523,6 +526,72 @@ fn hz(s: &str) -> Result<u64, String> {
     }
 }
 
+/// A simulated time as `--duration` and `--at` take it: a time (`60s`,
+/// `500ms`) or a number of jiffies (`250j`), whose length depends on the
+/// HZ of the world it is for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SimTime {
+    /// A time \[s\].
+    Seconds(f64),
+    /// Jiffies, as many as written (maybe not a whole number).
+    Jiffies(f64),
+}
+
+impl SimTime {
+    /// The time \[ns\] in a world of `hz`, or why it is not one, naming
+    /// the option `flag` and the HZ: jiffies must be whole, and the time at
+    /// most [`MAX_SIM_S`].
+    pub fn ns(self, flag: &str, hz: u64) -> crate::error::Result<u64> {
+        let ns = match self {
+            SimTime::Jiffies(j) if j.fract() != 0.0 => {
+                return Err(crate::error::Error::invalid(format!(
+                    "{flag} must be a whole number of jiffies (a jiffy is {}), got {j}",
+                    crate::units::jiffy(hz)
+                )));
+            }
+            SimTime::Jiffies(j) => j * 1e9 / hz as f64,
+            SimTime::Seconds(s) => s * 1e9,
+        };
+        if ns > MAX_SIM_S * 1e9 {
+            let given = match self {
+                SimTime::Jiffies(j) => format!("{j} jiffies at HZ {hz}"),
+                SimTime::Seconds(s) => format!("{} s", crate::units::seconds(s)),
+            };
+            return Err(crate::error::Error::invalid(format!("{flag} must be at most {MAX_SIM_S} s, got {given}")));
+        }
+        Ok(ns.round() as u64)
+    }
+}
+
+/// Longest simulated time the command line takes \[s\].
+pub const MAX_SIM_S: f64 = 1e6;
+
+/// Parses a simulated time: `60s`, `500ms`, `2m`, `1h`, plain seconds, or
+/// jiffies (`250j`, `250 jiffies`), which stay jiffies until the world's
+/// HZ is known.
+pub fn sim_time(s: &str) -> Result<SimTime, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err("must be positive".into());
+    }
+    let seconds = |scale: f64| {
+        let s = value * scale;
+        if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
+    };
+    match unit.trim() {
+        "j" | "jiffy" | "jiffies" => Ok(SimTime::Jiffies(value)),
+        "" | "s" => seconds(1.0),
+        "ms" => seconds(1e-3),
+        "m" | "min" => seconds(60.0),
+        "h" => seconds(3600.0),
+        _ => Err(bad()),
+    }
+}
+
 /// Parses `60s`, `500ms`, `2m`, `1h` or plain seconds into nanoseconds.
 pub fn duration(s: &str) -> Result<u64, String> {
     let t = s.trim();
@@ -570,6 +639,26 @@ mod tests {
         assert!(duration("0.0000000001s").is_err());
         assert_eq!(duration("1ms"), Ok(1_000_000));
         assert!(duration("soon").is_err());
+    }
+
+    #[test]
+    fn simulated_times_keep_jiffies_until_the_hz_is_known() {
+        assert_eq!(sim_time("60s"), Ok(SimTime::Seconds(60.0)));
+        assert_eq!(sim_time("250j"), Ok(SimTime::Jiffies(250.0)));
+        assert_eq!(sim_time("3 jiffies"), Ok(SimTime::Jiffies(3.0)));
+        assert_eq!(sim_time("0j"), Err("must be positive".into()));
+        assert!(sim_time("3q").expect_err("no unit").contains("250j"));
+        assert_eq!(sim_time("250j").expect("parses").ns("--at", 250).expect("whole"), 1_000_000_000);
+        assert_eq!(sim_time("1j").expect("parses").ns("--at", 300).expect("whole"), 3_333_333);
+        assert_eq!(sim_time("500ms").expect("parses").ns("--at", 100).expect("a time"), 500_000_000);
+        assert_eq!(
+            sim_time("2.5j").expect("parses").ns("--at", 300).expect_err("half a jiffy").to_string(),
+            "--at must be a whole number of jiffies (a jiffy is 3.333 ms at HZ 300), got 2.5"
+        );
+        assert_eq!(
+            sim_time("1000000000j").expect("parses").ns("--duration", 100).expect_err("too long").to_string(),
+            "--duration must be at most 1000000 s, got 1000000000 jiffies at HZ 100"
+        );
     }
 
     #[test]

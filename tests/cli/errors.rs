@@ -355,3 +355,38 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
     let answer = path("answer.ron");
     fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
 }
+
+/// `--duration` and `--at` take jiffies (`250j`) at the world's HZ; a
+/// time that is not a whole number of them, or shorter than one, is
+/// refused with the HZ in force, whichever command and world.
+#[test]
+fn times_in_jiffies_are_told_with_the_hz_in_force() {
+    fails_with(
+        &["run", "--hz", "300", "--duration", "2.5j"],
+        "error: --duration must be a whole number of jiffies (a jiffy is 3.333 ms at HZ 300), got 2.5",
+    );
+    fails_with(
+        &["snapshot", "--hz", "250", "--at", "0.5jiffies"],
+        "error: --at must be a whole number of jiffies (a jiffy is 4 ms at HZ 250), got 0.5",
+    );
+    fails_with(
+        &["snapshot", "--hz", "100", "--at", "5ms"],
+        "error: --at must be at least one jiffy (10 ms at HZ 100), got 5 ms",
+    );
+    let out = tmp("jiffy-plots");
+    fails_with(
+        &["plot", "--hz", "100", "--duration", "5ms", "--out", out.to_str().expect("utf-8 path")],
+        "error: --duration must be at least one jiffy (10 ms at HZ 100), got 5 ms",
+    );
+    fails_with(
+        &["cases", "--duration", "1.5j", "thresh=1M/xfs-1dd"],
+        "error: --duration must be a whole number of jiffies (a jiffy is 1 ms at HZ 1000), got 1.5",
+    );
+    fails_with(
+        &["run", "--hz", "100", "--duration", "200000000j"],
+        "error: --duration must be at most 1000000 s, got 200000000 jiffies at HZ 100",
+    );
+    // Whole jiffies are as long as the world's HZ makes them.
+    let json = crate::common::summary("jiffies-hz250", &["--hz", "250", "--duration", "250j"]);
+    assert_eq!(crate::common::num(&json["duration_s"]), 1.0, "{json}");
+}
