@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::scenario::{LegacySpec, MAX_DD_PER_BDI, Overrides, parse_size};
+use crate::scenario::{LegacySpec, MAX_DD_PER_BDI, Overrides, SizeError};
 
 /// Watch Linux throttle tasks that dirty page-cache pages.
 ///
@@ -115,10 +115,10 @@ pub struct PlotArgs {
     /// The lesson's step to plot, from 1 (default 1).
     #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
     pub step: Option<u32>,
-    /// Simulated time to plot, e.g. 60s or 5m (default: the scenario's, or
-    /// the lesson step's).
-    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
-    pub duration: Option<u64>,
+    /// Simulated time to plot, e.g. 60s, 5m or 2500j (jiffies at the
+    /// world's HZ) (default: the scenario's, or the lesson step's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
+    pub duration: Option<SimTime>,
     /// Directory the figures go to (made if missing).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub out: PathBuf,
@@ -186,11 +186,12 @@ pub struct SnapshotArgs {
     /// home, backspace, f1, ctrl-C.
     #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
     pub keys: Option<String>,
-    /// Simulated time of the snapshot, e.g. 30s (default: the scenario's
-    /// duration); with --lesson, the time into the step (default: the
-    /// step's run_s, where its checks are judged).
-    #[arg(long, value_name = "TIME", value_parser = duration)]
-    pub at: Option<u64>,
+    /// Simulated time of the snapshot, e.g. 30s or 2500j (jiffies at the
+    /// world's HZ) (default: the scenario's duration); with --lesson, the
+    /// time into the step (default: the step's run_s, where its checks are
+    /// judged).
+    #[arg(long, value_name = "TIME", value_parser = sim_time)]
+    pub at: Option<SimTime>,
     /// Terminal size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
     pub size: (u16, u16),
@@ -231,9 +232,10 @@ pub struct CasesArgs {
     /// against 11) or `nfs-wq` (the NFS writeback wait queue's gain).
     #[arg(long, value_enum, default_value_t = CasesTable::Main)]
     pub table: CasesTable,
-    /// Simulated time per run.
-    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = duration)]
-    pub duration: u64,
+    /// Simulated time per run, e.g. 60s or 60000j (jiffies at the cases'
+    /// HZ, 1000).
+    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = sim_time)]
+    pub duration: SimTime,
     /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
     /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
@@ -308,7 +310,7 @@ pub struct CheckArgs {
     pub screens: bool,
     /// Run every lesson with this seed of the random generator instead of
     /// its own (a lesson's checks should hold whatever the seed).
-    #[arg(long)]
+    #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
 }
 
@@ -326,7 +328,7 @@ pub struct WorldArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
     pub case: Option<String>,
     /// Seed of the random generator (device noise).
-    #[arg(long)]
+    #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
     /// vm.dirty_ratio [%]; clears --dirty-bytes.
     #[arg(long, value_parser = percent, conflicts_with = "dirty_bytes")]
@@ -399,9 +401,10 @@ pub struct RunArgs {
     /// The world.
     #[command(flatten)]
     pub world: WorldArgs,
-    /// Simulated time to run, e.g. 60s, 500ms, 10m (default: the scenario's).
-    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = duration)]
-    pub duration: Option<u64>,
+    /// Simulated time to run, e.g. 60s, 500ms, 10m or 2500j (jiffies at the
+    /// world's HZ) (default: the scenario's).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
+    pub duration: Option<SimTime>,
     /// Run both sides of an A/B comparison in lockstep, as the dashboard's
     /// --compare: legacy, 2.6.38, patches=N or dirty-ratio=N. The report
     /// sets their figures side by side; --trace and --csv then take two
@@ -460,39 +463,53 @@ fn percent(s: &str) -> Result<u64, String> {
     }
 }
 
-fn size(s: &str) -> Result<u64, String> {
-    parse_size(s).ok_or_else(|| "must be a size such as 4096, 100M or 4G".to_string())
+/// Largest `vm.dirty_bytes`, `vm.dirty_background_bytes` and memory
+/// \[bytes\]: 4 TiB.
+const MAX_BYTES: u64 = 4 << 40;
+
+/// A size of at most `max` bytes, which a message too large shows as
+/// `max_shown`.
+fn size(s: &str, max: u64, max_shown: &str) -> Result<u64, String> {
+    match crate::scenario::size(s) {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) | Err(SizeError::TooLarge) => Err(format!("too large: at most {max_shown}")),
+        Err(SizeError::Malformed) => Err("must be a size such as 4096, 100M or 4G".into()),
+    }
 }
 
 fn dirty_bytes(s: &str) -> Result<u64, String> {
-    match size(s)? {
+    match size(s, MAX_BYTES, "4T")? {
         v if v < 4096 => Err("must be at least 4096 (one page)".into()),
-        v if v > 4 << 40 => Err("must be at most 4T".into()),
         v => Ok(v),
     }
 }
 
 fn background_bytes(s: &str) -> Result<u64, String> {
-    match size(s)? {
-        v if v > 4 << 40 => Err("must be at most 4T".into()),
-        v => Ok(v),
-    }
+    size(s, MAX_BYTES, "4T")
 }
 
 fn memory(s: &str) -> Result<u64, String> {
-    match size(s)? {
+    match size(s, MAX_BYTES, "4T")? {
         v if v < 16 << 20 => Err("memory must be at least 16M".into()),
-        v if v > 4 << 40 => Err("memory must be at most 4T".into()),
         v => Ok(v),
     }
 }
 
 fn trace_size(s: &str) -> Result<u64, String> {
     let min = crate::run::trace::MIN_MAX_TRACE_BYTES;
-    match size(s)? {
+    match size(s, u64::MAX, &format!("{} bytes", u64::MAX))? {
         v if v < min => Err(format!("must be at least {min} bytes")),
         v => Ok(v),
     }
+}
+
+/// Parses a seed: any 64-bit number.
+fn seed(s: &str) -> Result<u64, String> {
+    let digits = s.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("must be a whole number from 0 to 18446744073709551615".into());
+    }
+    digits.parse().map_err(|_| format!("too large: at most {}", u64::MAX))
 }
 
 fn max_error(s: &str) -> Result<f64, String> {
@@ -506,6 +523,72 @@ fn hz(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(v @ (100 | 250 | 300 | 1000)) => Ok(v),
         _ => Err("HZ must be 100, 250, 300 or 1000".into()),
+    }
+}
+
+/// A simulated time as `--duration` and `--at` take it: a time (`60s`,
+/// `500ms`) or a number of jiffies (`250j`), whose length depends on the
+/// HZ of the world it is for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SimTime {
+    /// A time \[s\].
+    Seconds(f64),
+    /// Jiffies, as many as written (maybe not a whole number).
+    Jiffies(f64),
+}
+
+impl SimTime {
+    /// The time \[ns\] in a world of `hz`, or why it is not one, naming
+    /// the option `flag` and the HZ: jiffies must be whole, and the time at
+    /// most [`MAX_SIM_S`].
+    pub fn ns(self, flag: &str, hz: u64) -> crate::error::Result<u64> {
+        let ns = match self {
+            SimTime::Jiffies(j) if j.fract() != 0.0 => {
+                return Err(crate::error::Error::invalid(format!(
+                    "{flag} must be a whole number of jiffies (a jiffy is {}), got {j}",
+                    crate::units::jiffy(hz)
+                )));
+            }
+            SimTime::Jiffies(j) => j * 1e9 / hz as f64,
+            SimTime::Seconds(s) => s * 1e9,
+        };
+        if ns > MAX_SIM_S * 1e9 {
+            let given = match self {
+                SimTime::Jiffies(j) => format!("{j} jiffies at HZ {hz}"),
+                SimTime::Seconds(s) => format!("{} s", crate::units::seconds(s)),
+            };
+            return Err(crate::error::Error::invalid(format!("{flag} must be at most {MAX_SIM_S} s, got {given}")));
+        }
+        Ok(ns.round() as u64)
+    }
+}
+
+/// Longest simulated time the command line takes \[s\].
+pub const MAX_SIM_S: f64 = 1e6;
+
+/// Parses a simulated time: `60s`, `500ms`, `2m`, `1h`, plain seconds, or
+/// jiffies (`250j`, `250 jiffies`), which stay jiffies until the world's
+/// HZ is known.
+pub fn sim_time(s: &str) -> Result<SimTime, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err("must be positive".into());
+    }
+    let seconds = |scale: f64| {
+        let s = value * scale;
+        if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
+    };
+    match unit.trim() {
+        "j" | "jiffy" | "jiffies" => Ok(SimTime::Jiffies(value)),
+        "" | "s" => seconds(1.0),
+        "ms" => seconds(1e-3),
+        "m" | "min" => seconds(60.0),
+        "h" => seconds(3600.0),
+        _ => Err(bad()),
     }
 }
 
@@ -559,6 +642,26 @@ mod tests {
     }
 
     #[test]
+    fn simulated_times_keep_jiffies_until_the_hz_is_known() {
+        assert_eq!(sim_time("60s"), Ok(SimTime::Seconds(60.0)));
+        assert_eq!(sim_time("250j"), Ok(SimTime::Jiffies(250.0)));
+        assert_eq!(sim_time("3 jiffies"), Ok(SimTime::Jiffies(3.0)));
+        assert_eq!(sim_time("0j"), Err("must be positive".into()));
+        assert!(sim_time("3q").expect_err("no unit").contains("250j"));
+        assert_eq!(sim_time("250j").expect("parses").ns("--at", 250).expect("whole"), 1_000_000_000);
+        assert_eq!(sim_time("1j").expect("parses").ns("--at", 300).expect("whole"), 3_333_333);
+        assert_eq!(sim_time("500ms").expect("parses").ns("--at", 100).expect("a time"), 500_000_000);
+        assert_eq!(
+            sim_time("2.5j").expect("parses").ns("--at", 300).expect_err("half a jiffy").to_string(),
+            "--at must be a whole number of jiffies (a jiffy is 3.333 ms at HZ 300), got 2.5"
+        );
+        assert_eq!(
+            sim_time("1000000000j").expect("parses").ns("--duration", 100).expect_err("too long").to_string(),
+            "--duration must be at most 1000000 s, got 1000000000 jiffies at HZ 100"
+        );
+    }
+
+    #[test]
     fn screen_sizes() {
         assert_eq!(screen_size("160x48"), Ok((160, 48)));
         assert_eq!(screen_size("80X24"), Ok((80, 24)));
@@ -571,6 +674,14 @@ mod tests {
     fn absurd_values_are_refused() {
         assert!(memory("0").is_err());
         assert!(memory("16M").is_ok());
+        assert_eq!(memory("4T"), Ok(4 << 40));
+        assert_eq!(memory("5T"), Err("too large: at most 4T".into()));
+        assert_eq!(memory("99999999999T"), Err("too large: at most 4T".into()));
+        assert_eq!(trace_size("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(trace_size("16777216T"), Err("too large: at most 18446744073709551615 bytes".into()));
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(seed("18446744073709551616"), Err("too large: at most 18446744073709551615".into()));
+        assert!(seed("-1").is_err() && seed("x").is_err());
         assert!(hz("7").is_err());
         assert!(dirty_bytes("4095").is_err());
         assert!(dirty_bytes("4096").is_ok());

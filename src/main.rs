@@ -80,7 +80,7 @@ fn main() -> ExitCode {
     finish(match cli.command {
         Some(Command::Run(args)) => run_headless(&args),
         Some(Command::Lessons) => list_lessons(),
-        Some(Command::Check(args)) => Ok(check_files(&args)),
+        Some(Command::Check(args)) => check_files(&args),
         Some(Command::Lesson(args)) => lesson(&args),
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
@@ -164,7 +164,10 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     let [trace_a, trace_b] = traces;
     let [csv_a, csv_b] = csvs;
     let opts = RunOptions {
-        duration_ns: args.duration.unwrap_or((s.duration_s * 1e9) as u64),
+        duration_ns: match args.duration {
+            Some(t) => t.ns("--duration", s.hz)?,
+            None => (s.duration_s * 1e9) as u64,
+        },
         files: [SideFiles { trace: trace_a, csv: csv_a }, SideFiles { trace: trace_b, csv: csv_b }],
         max_trace_bytes: args.max_trace_size,
         summary_json: args.summary_json.clone(),
@@ -236,29 +239,29 @@ fn list_lessons() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn check_files(args: &CheckArgs) -> ExitCode {
+fn check_files(args: &CheckArgs) -> Result<ExitCode> {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
+    // A file that cannot be read or loaded is bad input, as for every
+    // other command: refused in one line before anything runs.
+    let loaded = sources.iter().map(check::load).collect::<Result<Vec<_>>>()?;
+    let jobs: Vec<(&check::Source, check::Loaded)> = sources.iter().zip(loaded).collect();
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());
-    let mut outcomes = dirtyviz::run::on_every_cpu(&sources, |s| {
-        let o = check::check(s, args.seed);
+    let mut outcomes = dirtyviz::run::on_every_cpu(&jobs, |(s, loaded)| {
+        let o = check::check_loaded(&s.origin, loaded, args.seed);
         progress.tick();
         o
     });
     drop(progress);
-    if let Err(e) = dirtyviz::interrupt::check() {
-        return fail(e);
-    }
+    dirtyviz::interrupt::check()?;
     if args.screens {
         let lessons: Vec<(usize, Lesson)> = outcomes
             .iter()
-            .zip(&sources)
+            .zip(&jobs)
             .enumerate()
-            .filter_map(|(i, (o, s))| {
-                let text = s.text.as_ref().ok()?;
-                (o.passed() && check::kind_of(text) == Some(check::Kind::Lesson))
-                    .then(|| Lesson::from_ron(text, &s.origin).ok().map(|l| (i, l.with_seed(args.seed))))
-                    .flatten()
+            .filter_map(|(i, (o, (_, loaded)))| match loaded {
+                check::Loaded::Lesson(l) if o.passed() => Some((i, l.as_ref().clone().with_seed(args.seed))),
+                _ => None,
             })
             .collect();
         let progress = dirtyviz::run::progress::Progress::new("drawing the lessons' screens", lessons.len());
@@ -268,9 +271,7 @@ fn check_files(args: &CheckArgs) -> ExitCode {
             (*i, missing)
         });
         drop(progress);
-        if let Err(e) = dirtyviz::interrupt::check() {
-            return fail(e);
-        }
+        dirtyviz::interrupt::check()?;
         for (i, result) in walked {
             let o = &mut outcomes[i];
             match result {
@@ -302,10 +303,10 @@ fn check_files(args: &CheckArgs) -> ExitCode {
     }
     if failed > 0 {
         say(format_args!("{failed} of {} failed", outcomes.len()));
-        return ExitCode::from(EXIT_CHECK_FAILED);
+        return Ok(ExitCode::from(EXIT_CHECK_FAILED));
     }
     out(format_args!("all {} passed", outcomes.len()));
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 fn lesson(args: &LessonArgs) -> Result<ExitCode> {
@@ -381,6 +382,10 @@ fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress
 
 fn cases(args: &CasesArgs) -> Result<ExitCode> {
     use dirtyviz::cases;
+    // The seed's cases run at the default HZ.
+    let hz = Scenario::default().hz;
+    let duration_ns =
+        dirtyviz::units::at_least_one_jiffy("--duration must be", args.duration.ns("--duration", hz)?, hz)?;
     let gains = match args.table {
         CasesTable::Main => None,
         CasesTable::Patch11 => Some(dirtyviz::gains::Table::Patch11),
@@ -390,10 +395,10 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         if gains.is_some() {
             return Err(Error::invalid("--fit fits on the main table: leave out --table"));
         }
-        return fit(profile, args.duration);
+        return fit(profile, duration_ns);
     }
     if let Some(table) = gains {
-        return gain_table(args, table);
+        return gain_table(args, table, duration_ns);
     }
     let rows: Vec<_> =
         cases::rows().into_iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).collect();
@@ -405,7 +410,7 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
     }
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("cases: runs", 2 * rows.len());
-    let measured = cases::measure(&rows, args.duration, &|| progress.tick());
+    let measured = cases::measure(&rows, duration_ns, &|| progress.tick());
     drop(progress);
     let measured = measured?;
     out(format_args!("{}", cases::report(&measured).trim_end()));
@@ -438,7 +443,7 @@ fn fit(profile: &str, duration_ns: u64) -> Result<ExitCode> {
 
 /// `dirtyviz cases --table patch11|nfs-wq`: a change's gain in the seed
 /// and in the model. The bounds judge the main table only.
-fn gain_table(args: &CasesArgs, table: dirtyviz::gains::Table) -> Result<ExitCode> {
+fn gain_table(args: &CasesArgs, table: dirtyviz::gains::Table, duration_ns: u64) -> Result<ExitCode> {
     use dirtyviz::gains;
     if args.max_error.is_some() || args.max_rate_error.is_some() || args.max_kind_error.is_some() {
         return Err(Error::invalid("--max-error, --max-rate-error and --max-kind-error judge the main table only"));
@@ -447,7 +452,7 @@ fn gain_table(args: &CasesArgs, table: dirtyviz::gains::Table) -> Result<ExitCod
     dirtyviz::interrupt::catch();
     let chosen = rows.rows.iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).count();
     let progress = dirtyviz::run::progress::Progress::new("cases: runs", 2 * chosen);
-    let measured = gains::measure(&rows, args.filter.as_deref(), args.duration, &|| progress.tick());
+    let measured = gains::measure(&rows, args.filter.as_deref(), duration_ns, &|| progress.tick());
     drop(progress);
     out(format_args!("{}", gains::report(table, &rows, &measured?).trim_end()));
     Ok(ExitCode::SUCCESS)
@@ -567,13 +572,18 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
             app.update(msg);
         }
     }
+    let hz = app.world().hz();
+    let at = args
+        .at
+        .map(|t| t.ns("--at", hz).and_then(|ns| dirtyviz::units::at_least_one_jiffy("--at must be", ns, hz)))
+        .transpose()?;
     let at = match app.lesson() {
         Some(mode) => {
             let run = mode.run();
             let step_ns = run.step_end_ns() - run.step_start_ns;
             // The step stops at its end: a later time would show its end
             // under another name.
-            if let Some(at) = args.at.filter(|&at| at > step_ns) {
+            if let Some(at) = at.filter(|&at| at > step_ns) {
                 return Err(Error::invalid(format!(
                     "--at {} s: step {} of lesson {} runs {} s and stops there",
                     dirtyviz::units::seconds(at as f64 / 1e9),
@@ -582,9 +592,9 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                     dirtyviz::units::seconds(step_ns as f64 / 1e9)
                 )));
             }
-            run.step_start_ns + args.at.unwrap_or(step_ns)
+            run.step_start_ns + at.unwrap_or(step_ns)
         }
-        None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
+        None => at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
     };
     app.advance_to(at);
     let (width, height) = args.size;

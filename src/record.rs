@@ -331,6 +331,9 @@ pub const MAX_SESSION_NS: u64 = 1_000_000 * crate::sim::NS_PER_SEC;
 pub struct Reader {
     lines: Lines<File>,
     path: PathBuf,
+    /// Column (1-based) where the value of the last entry read begins:
+    /// the `5000000000` of `{"Advance":5000000000}`.
+    value_col: usize,
     /// How the session began.
     pub header: Header,
 }
@@ -349,7 +352,7 @@ impl Reader {
         let first = crate::input::without_bom(first);
         let header: Header = serde_json::from_str(first)
             .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
-        Ok(Reader { lines, path: path.to_path_buf(), header })
+        Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, header })
     }
 
     /// The next recorded call, or `None` at the end.
@@ -358,7 +361,10 @@ impl Reader {
             let parsed = match self.lines.next_line(MAX_ENTRY_BYTES) {
                 Ok(None) => return Ok(None),
                 Ok(Some(line)) if line.trim().is_empty() => continue,
-                Ok(Some(line)) => serde_json::from_str(line),
+                Ok(Some(line)) => {
+                    self.value_col = value_col(line);
+                    serde_json::from_str(line)
+                }
                 Err(e) => return Err(self.error(e)),
             };
             let place = || format!("{}:{}", self.path.display(), self.lines.number);
@@ -370,6 +376,20 @@ impl Reader {
     fn error(&self, what: String) -> Error {
         Error::invalid(format!("{}:{}: {what}", self.path.display(), self.lines.number))
     }
+
+    /// An error at the value of the entry last read.
+    fn error_at_value(&self, what: String) -> Error {
+        Error::invalid(format!("{}:{}:{}: {what}", self.path.display(), self.lines.number, self.value_col))
+    }
+}
+
+/// Column (1-based) where the value of a one-key JSON object begins in
+/// `line`: after the first colon and any blanks; 1 when there is none.
+fn value_col(line: &str) -> usize {
+    line.find(':').map_or(1, |colon| {
+        let after = &line[colon + 1..];
+        colon + 1 + (after.len() - after.trim_start().len()) + 1
+    })
 }
 
 /// `place:col: what: why` for a JSON line at `place` (`path:line`) that
@@ -560,9 +580,18 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     while let Some(e) = reader.next_entry()? {
         crate::interrupt::check()?;
         if let Entry::Advance(t) = e {
+            // Keys of older formats may have left the session elsewhere
+            // in time than when it was recorded.
+            if t < app.sim_ns() && reader.header.keys_format >= KEYS_FORMAT {
+                return Err(reader.error_at_value(format!(
+                    "Advance({t}) steps back in time, from {} s to {} s: a recorded session only moves forward",
+                    crate::units::seconds(app.sim_ns() as f64 / 1e9),
+                    crate::units::seconds(t as f64 / 1e9)
+                )));
+            }
             let step = t.saturating_sub(app.sim_ns());
             if step > MAX_ADVANCE_NS || t > MAX_SESSION_NS {
-                return Err(reader.error(format!(
+                return Err(reader.error_at_value(format!(
                     "Advance({t}) steps {:.0} s to {:.0} s: a recording steps at most {} s at a time, up to {} s",
                     step as f64 / 1e9,
                     t as f64 / 1e9,
@@ -657,6 +686,13 @@ mod tests {
         let r = Recorder::create(&out, &header()).expect("recorder");
         r.finish().expect("in place");
         assert_eq!(load(&out).expect("a recording").0, header());
+    }
+
+    #[test]
+    fn an_entry_s_value_is_found_after_its_key() {
+        assert_eq!(value_col(r#"{"Advance":5000000000}"#), 12);
+        assert_eq!(value_col(r#"{ "Advance" :  5 }"#), 16);
+        assert_eq!(value_col("garbage"), 1);
     }
 
     #[test]

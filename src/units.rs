@@ -56,6 +56,25 @@ pub fn seconds(s: f64) -> String {
     trimmed(s, 6)
 }
 
+/// How long a jiffy lasts at `hz`: `3.333 ms at HZ 300`.
+pub fn jiffy(hz: u64) -> String {
+    format!("{} ms at HZ {hz}", trimmed(1000.0 / hz as f64, 3))
+}
+
+/// `ns` if it lasts at least one jiffy at `hz`, else a message: `what`
+/// (`the run must last`, `--at must be`) at least one jiffy, naming the HZ.
+pub fn at_least_one_jiffy(what: &str, ns: u64, hz: u64) -> crate::error::Result<u64> {
+    // A jiffy in whole nanoseconds, as the engine counts them.
+    if ns >= 1_000_000_000 / hz.max(1) {
+        return Ok(ns);
+    }
+    Err(crate::error::Error::invalid(format!(
+        "{what} at least one jiffy ({}), got {} ms",
+        jiffy(hz),
+        trimmed(ns as f64 / 1e6, 3)
+    )))
+}
+
 /// `v` to `decimals` decimals, without trailing zeros (`3.333`, `4`).
 pub fn trimmed(v: f64, decimals: usize) -> String {
     let shown = format!("{v:.decimals$}");
@@ -88,5 +107,18 @@ mod tests {
         assert_eq!(seconds(1_000_500_000.0 / 1e9), "1.0005");
         assert_eq!(trimmed(10.0 / 3.0, 3), "3.333");
         assert_eq!(trimmed(100.0, 0), "100");
+    }
+
+    #[test]
+    fn a_jiffy_is_named_with_its_hz() {
+        assert_eq!(jiffy(300), "3.333 ms at HZ 300");
+        assert_eq!(at_least_one_jiffy("--at must be", 10_000_000, 100).ok(), Some(10_000_000));
+        assert_eq!(
+            at_least_one_jiffy("--at must be", 5_000_000, 100).unwrap_err().to_string(),
+            "--at must be at least one jiffy (10 ms at HZ 100), got 5 ms"
+        );
+        // 1 j at HZ 300 is 3333333 ns, rounded down: still a jiffy.
+        assert!(at_least_one_jiffy("x", 3_333_333, 300).is_ok());
+        assert!(at_least_one_jiffy("x", 3_333_332, 300).is_err());
     }
 }

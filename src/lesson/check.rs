@@ -18,6 +18,18 @@ pub enum Kind {
 
 /// The kind of a RON file, from its first word after comments.
 pub fn kind_of(text: &str) -> Option<Kind> {
+    let rest = after_comments(text);
+    if rest.starts_with("Lesson") {
+        Some(Kind::Lesson)
+    } else if rest.starts_with("Scenario") || rest.starts_with('(') {
+        Some(Kind::Scenario)
+    } else {
+        None
+    }
+}
+
+/// `text` from its first word after blanks and comments on.
+fn after_comments(text: &str) -> &str {
     let mut rest = text;
     loop {
         rest = rest.trim_start();
@@ -28,15 +40,8 @@ pub fn kind_of(text: &str) -> Option<Kind> {
         } else if rest.starts_with("#!") {
             rest = rest.split_once('\n').map_or("", |(_, after)| after);
         } else {
-            break;
+            return rest;
         }
-    }
-    if rest.starts_with("Lesson") {
-        Some(Kind::Lesson)
-    } else if rest.starts_with("Scenario") || rest.starts_with('(') {
-        Some(Kind::Scenario)
-    } else {
-        None
     }
 }
 
@@ -105,11 +110,63 @@ impl Outcome {
     }
 }
 
-/// Checks one source: parses it, builds its world and, for a lesson, runs
+/// What a source holds, read and checked as `dirtyviz run --scenario`
+/// or `dirtyviz lesson` loads it.
+#[derive(Clone, Debug)]
+pub enum Loaded {
+    /// A scenario whose world can be built.
+    Scenario(Box<Scenario>),
+    /// A lesson, its scenario and steps checked.
+    Lesson(Box<Lesson>),
+}
+
+/// Reads a source as dirtyviz loads a file: the first thing wrong with it
+/// is one line, `origin:line:col: ...` (`origin: ...` when unreadable).
+pub fn load(source: &Source) -> crate::error::Result<Loaded> {
+    let origin = &source.origin;
+    let text = source.text.as_ref().map_err(|e| crate::error::Error::invalid(e.clone()))?;
+    let text = crate::input::without_bom(text);
+    let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
+    match kind {
+        None => {
+            let (line, col) = crate::scenario::locate::line_col(text, text.len() - after_comments(text).len());
+            Err(crate::error::Error::invalid(format!(
+                "{origin}:{line}:{col}: expected a `Lesson(...)` or a `Scenario(...)`"
+            )))
+        }
+        Some(Kind::Scenario) => {
+            let mut s = Scenario::from_ron(text, origin)?;
+            if s.name.is_empty() {
+                s.name = origin.clone();
+            }
+            s.to_world_in(origin, text)?;
+            Ok(Loaded::Scenario(Box::new(s)))
+        }
+        Some(Kind::Lesson) => Ok(Loaded::Lesson(Box::new(Lesson::from_ron(text, origin)?))),
+    }
+}
+
+/// Checks one source: loads it ([`load`]) and, for a lesson, runs every
+/// step with its own seed, or with `seed` when given, and evaluates its
+/// checks. A source that cannot be loaded fails with why.
+pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
+    match load(source) {
+        Ok(loaded) => check_loaded(&source.origin, &loaded, seed),
+        Err(e) => Outcome {
+            origin: source.origin.clone(),
+            summary: format!("{}: cannot be loaded", source.origin),
+            checks: Vec::new(),
+            questions: Vec::new(),
+            failures: vec![e.to_string()],
+        },
+    }
+}
+
+/// Checks what was loaded from `origin`: a scenario passes; a lesson runs
 /// every step with its own seed, or with `seed` when given, and evaluates
 /// its checks.
-pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
-    let origin = source.origin.clone();
+pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome {
+    let origin = origin.to_string();
     let fail = |summary: String, why: String| Outcome {
         origin: origin.clone(),
         summary,
@@ -117,37 +174,16 @@ pub fn check(source: &Source, seed: Option<u64>) -> Outcome {
         questions: Vec::new(),
         failures: vec![why],
     };
-    let text = match &source.text {
-        Ok(t) => t,
-        Err(e) => return fail(format!("{origin}: unreadable"), e.clone()),
-    };
-    let text = crate::input::without_bom(text);
-    let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
-    match kind {
-        None => fail(
-            format!("{origin}: not a lesson or scenario"),
-            format!("{origin}:1:1: expected a `Lesson(...)` or a `Scenario(...)`"),
-        ),
-        Some(Kind::Scenario) => match Scenario::from_ron(text, &origin).and_then(|mut s| {
-            if s.name.is_empty() {
-                s.name = origin.clone();
-            }
-            s.to_world_from(&origin).map(|_| s)
-        }) {
-            Ok(s) => Outcome {
-                origin: origin.clone(),
-                summary: format!("{origin}: scenario `{}` is valid", s.name),
-                checks: Vec::new(),
-                questions: Vec::new(),
-                failures: Vec::new(),
-            },
-            Err(e) => fail(format!("{origin}: invalid scenario"), e.to_string()),
+    match loaded {
+        Loaded::Scenario(s) => Outcome {
+            origin: origin.clone(),
+            summary: format!("{origin}: scenario `{}` is valid", s.name),
+            checks: Vec::new(),
+            questions: Vec::new(),
+            failures: Vec::new(),
         },
-        Some(Kind::Lesson) => {
-            let lesson = match Lesson::from_ron(text, &origin) {
-                Ok(l) => l.with_seed(seed),
-                Err(e) => return fail(format!("{origin}: invalid lesson"), e.to_string()),
-            };
+        Loaded::Lesson(lesson) => {
+            let lesson = lesson.as_ref().clone().with_seed(seed);
             let start = Instant::now();
             let (checks, questions) = match run_headless(&lesson) {
                 Ok(r) => (r.checks, r.questions),
@@ -242,8 +278,14 @@ mod tests {
         let o = check(&s, None);
         assert!(!o.passed());
         assert!(o.failures[0].starts_with("x.ron:1:10: unknown field `nme`"), "{:?}", o.failures);
-        let s = Source { origin: "y.ron".into(), text: Ok("42".into()), preset: false };
-        assert!(check(&s, None).failures[0].contains("expected a `Lesson(...)` or a `Scenario(...)`"));
+        let s = Source { origin: "y.ron".into(), text: Ok("// the answer\n  42".into()), preset: false };
+        assert_eq!(check(&s, None).failures[0], "y.ron:2:3: expected a `Lesson(...)` or a `Scenario(...)`");
+        let s = Source {
+            origin: "z.ron".into(),
+            text: Err("z.ron: cannot read lesson or scenario: x".into()),
+            preset: false,
+        };
+        assert_eq!(load(&s).expect_err("unreadable").to_string(), "z.ron: cannot read lesson or scenario: x");
     }
 
     #[test]

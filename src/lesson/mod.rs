@@ -58,7 +58,7 @@ pub struct Lesson {
     #[serde(default, deserialize_with = "ranges::opt_patches")]
     pub patches: Option<u8>,
     /// Seed (default: the scenario's).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ranges::opt_seed")]
     pub seed: Option<u64>,
     /// The steps, in order.
     pub steps: Vec<Step>,
@@ -433,9 +433,13 @@ impl Lesson {
                 return at(("", &needle), e.to_string());
             }
         };
-        let world = match scenario.to_world() {
+        let world = match scenario.world() {
             Ok(w) => w,
-            Err(e) => return at(("", "scenario"), e.to_string()),
+            // A scenario written in the lesson is told at its field.
+            Err(p) if matches!(self.scenario, ScenarioRef::Inline(_)) => {
+                return Err(p.told_in(origin, text, &[crate::scenario::locate::Seg::Field("scenario")]));
+            }
+            Err(p) => return at(("", "scenario"), p.error.context(scenario.origin()).to_string()),
         };
         let names: Vec<String> = world.devices.iter().map(|d| d.name.clone()).collect();
         let bdi_ok = |b: &str| b == "*" || names.iter().any(|n| n == b);

@@ -18,7 +18,7 @@ mod draw;
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{PlotArgs, PlotFormat};
+use crate::cli::{PlotArgs, PlotFormat, SimTime};
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::runner::LessonRun;
@@ -53,15 +53,15 @@ pub struct PlotOptions {
     pub out: PathBuf,
     /// File format.
     pub format: PlotFormat,
-    /// Simulated time to plot \[ns\]; default the scenario's or the step's.
-    pub duration_ns: Option<u64>,
+    /// Simulated time to plot; default the scenario's or the step's.
+    pub duration: Option<SimTime>,
     /// The bdi of charts 2 to 5, by name or index.
     pub bdi: Option<String>,
 }
 
 /// The options `dirtyviz plot` was given.
 pub fn options(args: &PlotArgs) -> PlotOptions {
-    PlotOptions { out: args.out.clone(), format: args.format, duration_ns: args.duration, bdi: args.bdi.clone() }
+    PlotOptions { out: args.out.clone(), format: args.format, duration: args.duration, bdi: args.bdi.clone() }
 }
 
 /// Figure sizes: SVG in CSS pixels (a 16:9 slide), PNG at 1.5 times that.
@@ -120,7 +120,11 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
                 })?
         }
     };
-    let duration_ns = opts.duration_ns.unwrap_or(default_ns).max(1);
+    let hz = session.world().hz();
+    let duration_ns = match opts.duration {
+        Some(t) => crate::units::at_least_one_jiffy("--duration must be", t.ns("--duration", hz)?, hz)?,
+        None => default_ns.max(1),
+    };
     Ok(Start { session, start_ns, duration_ns, bdi, run })
 }
 
@@ -264,7 +268,7 @@ mod tests {
             s.patches = p;
         }
         let source = Source::World { scenario: Box::new(s), compare };
-        let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration_ns: None, bdi: None };
+        let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration: None, bdi: None };
         let Start { mut session, .. } = start(source, &opts).expect("starts");
         let end = secs * NS_PER_SEC;
         let mut c = collect::Collector::new(&session, 0, 0, end, 50);

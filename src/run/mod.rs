@@ -224,15 +224,7 @@ fn run_worlds(
     json: impl FnOnce(&[Summary], &[String]) -> Vec<u8>,
 ) -> Result<Vec<(String, Summary)>> {
     let hz = worlds[0].1.hz;
-    let jiffy_ns = NS_PER_SEC / hz;
-    if opts.duration_ns < jiffy_ns {
-        return Err(Error::invalid(format!(
-            "the run must last at least one jiffy ({} ms at HZ {}), got {} ms",
-            crate::units::trimmed(jiffy_ns as f64 / 1e6, 3),
-            hz,
-            crate::units::trimmed(opts.duration_ns as f64 / 1e6, 3)
-        )));
-    }
+    crate::units::at_least_one_jiffy("the run must last", opts.duration_ns, hz)?;
     let mut sides = Vec::new();
     for ((label, mut cfg), files) in worlds.into_iter().zip(&opts.files) {
         let started = Instant::now();

@@ -223,9 +223,12 @@ fn memory(m: &str) -> Result<u64, String> {
 }
 
 fn block_size(bs: &str) -> Result<u64, String> {
-    parse_size(bs)
-        .filter(|&b| crate::sim::engine::block_size_ok(b))
-        .ok_or_else(|| format!("`{bs}` is not a block size like 4k or 1M (512, 1k, 2k or a multiple of 4k up to 1G)"))
+    match super::size(bs) {
+        Err(super::SizeError::TooLarge) => Err(format!("`{bs}` is too large: at most 1G")),
+        size => size.ok().filter(|&b| crate::sim::engine::block_size_ok(b)).ok_or_else(|| {
+            format!("`{bs}` is not a block size like 4k or 1M (512, 1k, 2k or a multiple of 4k up to 1G)")
+        }),
+    }
 }
 
 /// The kernel: `X` keeps the patch level (`None`); a kernel of the seed's
@@ -248,7 +251,11 @@ fn limits(s: &mut Scenario, limits: &str) -> Result<(), String> {
     let (dirty, bg) = limits.split_once(':').ok_or_else(|| format!("`{limits}` is not DIRTY:BG like 20:10"))?;
     let value = |v: &str| -> Result<(Option<u64>, Option<u64>), String> {
         if v.ends_with(['M', 'G']) {
-            let bytes = parse_size(v).filter(|&b| b > 0).ok_or_else(|| format!("`{v}` is not a size"))?;
+            let bytes = match super::size(v) {
+                Ok(b) if b > 0 && b <= super::ranges::DIRTY_BYTES.hi => b,
+                Ok(0) | Err(super::SizeError::Malformed) => return Err(format!("`{v}` is not a size")),
+                Ok(_) | Err(super::SizeError::TooLarge) => return Err(format!("`{v}` is too large: at most 4T")),
+            };
             Ok((None, Some(bytes)))
         } else {
             let ratio = v.parse::<u64>().ok().filter(|&r| r <= 100).ok_or_else(|| format!("`{v}` is not a ratio"))?;

@@ -19,6 +19,7 @@
 //! before anything is expanded.
 
 pub mod case;
+pub mod locate;
 pub mod machine;
 pub mod presets;
 pub mod ranges;
@@ -29,6 +30,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::scenario::locate::FieldPath;
 use crate::sim::config::{
     DeviceConfig, DeviceKind, FsKind, Legacy, NS_PER_SEC, NfsConfig, TaskConfig, TaskKind, WorldConfig,
 };
@@ -78,6 +80,7 @@ pub struct Scenario {
     /// `Linux2638` (only at patch level 0).
     pub legacy: LegacySpec,
     /// Seed of the random generator.
+    #[serde(deserialize_with = "ranges::seed")]
     pub seed: u64,
     /// Default length of a headless run \[s\].
     #[serde(deserialize_with = "ranges::duration_s")]
@@ -91,7 +94,6 @@ pub struct Scenario {
     #[serde(skip)]
     pub profile: Option<Box<machine::Machine>>,
     /// The devices; each is one bdi, a JBOD is several.
-    #[serde(deserialize_with = "devices_named_once")]
     pub devices: Vec<DeviceSpec>,
     /// The tasks.
     pub tasks: Vec<TaskSpec>,
@@ -645,9 +647,10 @@ impl TaskSpec {
         }
     }
 
-    /// The engine's task kind and the group's timing.
-    fn group(&self) -> Result<Group> {
-        let block_size = ranges::check_block_size;
+    /// The engine's task kind and the group's timing; an error comes
+    /// with the field it is about.
+    fn group(&self) -> std::result::Result<Group, (&'static str, Error)> {
+        let block_size = |bs: &str| ranges::check_block_size(bs).map_err(|e| ("bs", e));
         Ok(match self {
             TaskSpec::Dd(t) => Group {
                 kind: TaskKind::Dd { bs: block_size(&t.bs)?, total_bytes: t.count_mb.map(|m| m << 20) },
@@ -668,7 +671,10 @@ impl TaskSpec {
                 stop_s: t.stop_s,
             },
             TaskSpec::Light(t) => Group {
-                kind: TaskKind::Light { burst: t.burst_kb << 10, period_ns: seconds("period_s", t.period_s)? },
+                kind: TaskKind::Light {
+                    burst: t.burst_kb << 10,
+                    period_ns: seconds("period_s", t.period_s).map_err(|e| ("period_s", e))?,
+                },
                 n: t.n,
                 start_s: t.start_s,
                 spread_s: 0.0,
@@ -714,6 +720,7 @@ pub struct Overrides {
     #[serde(deserialize_with = "ranges::opt_period_shift")]
     pub period_shift: Option<i32>,
     /// Seed.
+    #[serde(deserialize_with = "ranges::opt_seed")]
     pub seed: Option<u64>,
     /// Patch level (above 0 it also selects Linux 3.1).
     #[serde(deserialize_with = "ranges::opt_patches")]
@@ -724,46 +731,6 @@ pub struct Overrides {
     pub nfs_wait_queue: Option<bool>,
     /// Turn the NFS congestion scaling patch on or off on every NFS mount.
     pub nfs_congestion_scaled: Option<bool>,
-}
-
-/// Reads `devices`, checking as each is read that it names no bdi an
-/// earlier one named (a JBOD names one per disk), so that the error points
-/// at the second device.
-fn devices_named_once<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Vec<DeviceSpec>, D::Error> {
-    use serde::de::{Error as _, SeqAccess, Visitor};
-
-    struct Devices;
-
-    impl<'de> Visitor<'de> for Devices {
-        type Value = Vec<DeviceSpec>;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a list of devices")
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<DeviceSpec>, A::Error> {
-            let mut devices: Vec<DeviceSpec> = Vec::new();
-            let mut bdis = HashSet::new();
-            while let Some(d) = seq.next_element::<DeviceSpec>()? {
-                // Past the bdi limit the counts refuse the scenario anyway.
-                if bdis.len() <= MAX_BDIS {
-                    for name in d.bdi_names() {
-                        if !bdis.insert(name.clone()) {
-                            return Err(A::Error::custom(format!(
-                                "devices[{}]: two devices are named `{}`",
-                                devices.len(),
-                                crate::error::printable(&name)
-                            )));
-                        }
-                    }
-                }
-                devices.push(d);
-            }
-            Ok(devices)
-        }
-    }
-
-    d.deserialize_seq(Devices)
 }
 
 /// Largest number of dd tasks per bdi the command line accepts.
@@ -799,22 +766,54 @@ fn quoted_list(items: &[&str]) -> String {
     items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// Parses a size such as `4k`, `1M`, `512`, `2G` (binary units) \[bytes\].
-pub fn parse_size(s: &str) -> Option<u64> {
+/// Why a text is not a size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// Not a number of bytes, KiB, MiB, GiB or TiB.
+    Malformed,
+    /// A size past the largest one a 64-bit count of bytes holds,
+    /// 18446744073709551615 bytes (16 EiB less a byte).
+    TooLarge,
+}
+
+/// Parses a size such as `4k`, `1M`, `512`, `2G`, `1.5G` (binary units)
+/// \[bytes\], exactly: in whole numbers, a fraction of a byte dropped.
+pub fn size(s: &str) -> std::result::Result<u64, SizeError> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
-    let value: f64 = num.parse().ok()?;
-    let mult = match unit.trim() {
-        "" | "b" | "B" => 1u64,
-        "k" | "K" | "KiB" | "KB" => 1 << 10,
-        "m" | "M" | "MiB" | "MB" => 1 << 20,
-        "g" | "G" | "GiB" | "GB" => 1 << 30,
-        "t" | "T" | "TiB" | "TB" => 1 << 40,
-        _ => return None,
+    let shift = match unit.trim() {
+        "" | "b" | "B" => 0,
+        "k" | "K" | "KiB" | "KB" => 10,
+        "m" | "M" | "MiB" | "MB" => 20,
+        "g" | "G" | "GiB" | "GB" => 30,
+        "t" | "T" | "TiB" | "TB" => 40,
+        _ => return Err(SizeError::Malformed),
     };
-    let bytes = value * mult as f64;
-    (0.0..1.8e19).contains(&bytes).then_some(bytes as u64)
+    let (whole, fraction) = num.split_once('.').unwrap_or((num, ""));
+    if (whole.is_empty() && fraction.is_empty()) || fraction.contains('.') {
+        return Err(SizeError::Malformed);
+    }
+    let mut units: u128 = 0;
+    for digit in whole.bytes() {
+        units = units * 10 + u128::from(digit - b'0');
+        if units > u128::from(u64::MAX) {
+            return Err(SizeError::TooLarge);
+        }
+    }
+    // Digits past the 24th change less than a byte of a TiB.
+    let (mut numerator, mut denominator) = (0u128, 1u128);
+    for digit in fraction.bytes().take(24) {
+        numerator = numerator * 10 + u128::from(digit - b'0');
+        denominator *= 10;
+    }
+    let bytes = (units << shift) + (numerator << shift) / denominator;
+    u64::try_from(bytes).map_err(|_| SizeError::TooLarge)
+}
+
+/// [`size`], without saying why a text is not one.
+pub fn parse_size(s: &str) -> Option<u64> {
+    size(s).ok()
 }
 
 /// Seconds \[s\] as nanoseconds, if within [`ranges::TIME_S`].
@@ -843,8 +842,8 @@ impl Scenario {
             s.name = crate::error::printable(&stem).into_owned();
         }
         // What holds several fields together (a task's bdi, the counts) is
-        // checked here too, so that its error names the file.
-        s.to_world_from(&crate::error::printable(&origin))?;
+        // checked here too, so that its error names the file and the field.
+        s.to_world_in(&crate::error::printable(&origin), crate::input::without_bom(&text))?;
         Ok(s)
     }
 
@@ -939,7 +938,7 @@ impl Scenario {
     }
 
     /// What messages about this scenario start with.
-    fn origin(&self) -> std::borrow::Cow<'_, str> {
+    pub fn origin(&self) -> std::borrow::Cow<'_, str> {
         if self.name.is_empty() { "scenario".into() } else { crate::error::printable(&self.name) }
     }
 
@@ -953,12 +952,23 @@ impl Scenario {
     /// [`Scenario::to_world`], its errors starting with `origin` (the file
     /// the scenario was read from) rather than the scenario's name.
     pub fn to_world_from(&self, origin: &str) -> Result<WorldConfig> {
-        self.check_settings().map_err(|e| e.context(origin))?;
-        let named = self.machine.as_deref().map(machine::get).transpose().map_err(|e| e.context(origin))?;
+        self.world().map_err(|p| p.error.context(origin))
+    }
+
+    /// [`Scenario::to_world`] for a scenario read from `text`: an error
+    /// reads `origin:line:col: ...`, at the field it is about.
+    pub fn to_world_in(&self, origin: &str, text: &str) -> Result<WorldConfig> {
+        self.world().map_err(|p| p.told_in(origin, text, &[]))
+    }
+
+    /// The engine's configuration, or what is wrong and where.
+    pub fn world(&self) -> std::result::Result<WorldConfig, Placed> {
+        self.check_settings()?;
+        let named = self.machine.as_deref().map(machine::get).transpose().map_err(Placed::at_field("machine"))?;
         let box_defaults = machine::Defaults::of(self.profile.as_deref().or(named));
-        let bdis = self.check_counts().map_err(|e| e.context(origin))?;
-        let devices = self.device_configs(bdis, &box_defaults).map_err(|e| e.context(origin))?;
-        let tasks = self.task_configs(&devices).map_err(|e| e.context(origin))?;
+        let bdis = self.check_counts()?;
+        let devices = self.device_configs(bdis, &box_defaults)?;
+        let tasks = self.task_configs(&devices)?;
         let pages = |mb: u64| mb << (20 - crate::sim::kernel::PAGE_SHIFT);
         let cfg = WorldConfig {
             memory_pages: pages(self.memory_mb),
@@ -986,105 +996,160 @@ impl Scenario {
             pause_log: 0,
             check_invariants: false,
         };
-        crate::sim::engine::validate(&cfg).map_err(|e| Error::from(e).context(origin))?;
+        crate::sim::engine::validate(&cfg).map_err(|e| {
+            // The engine's own checks are a tripwire behind the ones here;
+            // a device's is told at the device.
+            let device = self
+                .devices
+                .iter()
+                .position(|d| d.bdi_names().iter().any(|name| e.0.starts_with(&format!("device {name}:"))));
+            let at = device.map_or_else(FieldPath::default, |i| FieldPath::element("devices", i, None));
+            Placed { at: vec![at], error: Error::from(e) }
+        })?;
         Ok(cfg)
     }
 
     /// The settings that are one number each, and how they fit together.
-    fn check_settings(&self) -> Result<()> {
-        ranges::MEMORY_MB.check("memory_mb", self.memory_mb)?;
+    fn check_settings(&self) -> std::result::Result<(), Placed> {
+        ranges::MEMORY_MB.check("memory_mb", self.memory_mb).map_err(Placed::at_field("memory_mb"))?;
         if self.reserved_mb.unwrap_or(self.memory_mb / 10) >= self.memory_mb {
-            return Err(Error::invalid("reserved_mb must be smaller than memory_mb"));
+            return Err(Placed::new(
+                &["reserved_mb", "memory_mb"],
+                Error::invalid("reserved_mb must be smaller than memory_mb"),
+            ));
         }
-        ranges::check_hz(self.hz)?;
-        ranges::DURATION_S.check("duration_s", self.duration_s)?;
+        ranges::check_hz(self.hz).map_err(Placed::at_field("hz"))?;
+        ranges::DURATION_S.check("duration_s", self.duration_s).map_err(Placed::at_field("duration_s"))?;
         let jiffy_s = 1.0 / self.hz as f64;
         if self.duration_s < jiffy_s {
-            return Err(Error::invalid(format!(
-                "duration_s must be at least one jiffy ({} s at HZ {}), got {}",
-                crate::units::trimmed(jiffy_s, 6),
-                self.hz,
-                self.duration_s
-            )));
+            return Err(Placed::new(
+                &["duration_s", "hz"],
+                Error::invalid(format!(
+                    "duration_s must be at least one jiffy ({} s at HZ {}), got {}",
+                    crate::units::trimmed(jiffy_s, 6),
+                    self.hz,
+                    self.duration_s
+                )),
+            ));
         }
         if self.legacy == LegacySpec::Linux2638 && self.patches != 0 {
-            return Err(Error::invalid(format!(
-                "`legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got {})",
-                self.patches
-            )));
+            return Err(Placed::new(
+                &["patches", "legacy"],
+                Error::invalid(format!(
+                    "`legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got {})",
+                    self.patches
+                )),
+            ));
         }
         Ok(())
     }
 
     /// Counts the bdis and tasks the scenario asks for, before building
-    /// any of them; returns the bdi count.
-    fn check_counts(&self) -> Result<usize> {
+    /// any of them, and checks that no two devices name the same bdi;
+    /// returns the bdi count.
+    fn check_counts(&self) -> std::result::Result<usize, Placed> {
         if self.devices.is_empty() {
-            return Err(Error::invalid("a scenario needs at least one device in `devices`"));
+            return Err(Placed::new(&["devices"], Error::invalid("a scenario needs at least one device in `devices`")));
         }
         let mut bdis = 0usize;
+        let mut names = HashSet::new();
         for (i, d) in self.devices.iter().enumerate() {
-            ranges::check_name("a device name", &d.name).map_err(|e| e.context(format_args!("devices[{i}]")))?;
+            let at = |field: &'static str| {
+                move |e: Error| Placed { at: vec![FieldPath::element("devices", i, Some(field))], error: e }
+            };
+            ranges::check_name("a device name", &d.name)
+                .map_err(|e| e.context(format_args!("devices[{i}]")))
+                .map_err(at("name"))?;
             if d.name.is_empty() || d.name == "*" {
-                return Err(Error::invalid(format!("devices[{i}]: a device needs a name other than `` and `*`")));
+                return Err(at("name")(Error::invalid(format!(
+                    "devices[{i}]: a device needs a name other than `` and `*`"
+                ))));
             }
             if matches!(d.kind, DeviceKindSpec::Raid0 | DeviceKindSpec::Jbod) {
                 ranges::DISKS
                     .check("disks", d.disk_count())
-                    .map_err(|e| Error::invalid(format!("devices[{i}]: {e}")))?;
+                    .map_err(|e| Error::invalid(format!("devices[{i}]: {e}")))
+                    .map_err(at("disks"))?;
             }
             if let Some(field) = d.field_of_another_kind() {
-                return Err(Error::invalid(format!(
+                return Err(at(field)(Error::invalid(format!(
                     "devices[{i}]: `{field}` is not a setting of kind {:?} (it would be ignored)",
                     d.kind
-                )));
+                ))));
+            }
+            // Past the bdi limit the count refuses the scenario anyway.
+            if bdis <= MAX_BDIS
+                && let Some(name) = d.bdi_names().into_iter().find(|name| !names.insert(name.clone()))
+            {
+                return Err(at("name")(Error::invalid(format!(
+                    "devices[{i}]: two devices are named `{}`",
+                    crate::error::printable(&name)
+                ))));
             }
             bdis += d.bdi_count();
         }
         if bdis > MAX_BDIS {
-            return Err(Error::invalid(format!("at most {MAX_BDIS} bdis, the devices make {bdis}")));
+            return Err(Placed::new(
+                &["devices"],
+                Error::invalid(format!("at most {MAX_BDIS} bdis, the devices make {bdis}")),
+            ));
         }
         let max_tasks = crate::sim::engine::MAX_TASKS as u64;
         let mut tasks = 0u64;
         for (i, t) in self.tasks.iter().enumerate() {
+            let at = |e: Error| Placed { at: vec![FieldPath::element("tasks", i, Some("n"))], error: e };
             let n = t.count();
-            ranges::TASKS_PER_BDI.check("n", n).map_err(|e| e.context(format_args!("tasks[{i}]")))?;
+            ranges::TASKS_PER_BDI.check("n", n).map_err(|e| at(e.context(format_args!("tasks[{i}]"))))?;
             let targets = if t.bdi() == "*" { bdis as u64 } else { 1 };
             tasks += n as u64 * targets;
             if tasks > max_tasks {
-                return Err(Error::invalid(format!(
+                return Err(at(Error::invalid(format!(
                     "at most {max_tasks} tasks, the scenario asks for more (tasks[{i}]: {n} on each of {targets} bdis)"
-                )));
+                ))));
             }
         }
         Ok(bdis)
     }
 
     /// The engine's devices, their names checked unique.
-    fn device_configs(&self, bdis: usize, box_defaults: &machine::Defaults) -> Result<Vec<DeviceConfig>> {
+    fn device_configs(
+        &self,
+        bdis: usize,
+        box_defaults: &machine::Defaults,
+    ) -> std::result::Result<Vec<DeviceConfig>, Placed> {
         let mut devices = Vec::new();
-        crate::oom::try_reserve(&mut devices, bdis).map_err(|_| out_of_memory(format!("{bdis} bdis"), bdis, 1024))?;
+        crate::oom::try_reserve(&mut devices, bdis)
+            .map_err(|_| Placed::new(&[], out_of_memory(format!("{bdis} bdis"), bdis, 1024)))?;
         for (i, d) in self.devices.iter().enumerate() {
-            devices.extend(d.configs(box_defaults).map_err(|e| e.context(format_args!("devices[{i}]")))?);
+            devices.extend(d.configs(box_defaults).map_err(|e| Placed {
+                at: vec![FieldPath::element("devices", i, None)],
+                error: e.context(format_args!("devices[{i}]")),
+            })?);
         }
         let mut seen = HashSet::with_capacity(devices.len());
         for d in &devices {
             if !seen.insert(d.name.as_str()) {
-                return Err(Error::invalid(format!("two devices are named `{}`", d.name)));
+                return Err(Placed::new(&["devices"], Error::invalid(format!("two devices are named `{}`", d.name))));
             }
         }
         Ok(devices)
     }
 
     /// The engine's tasks, each group expanded over its target bdis.
-    fn task_configs(&self, devices: &[DeviceConfig]) -> Result<Vec<TaskConfig>> {
+    fn task_configs(&self, devices: &[DeviceConfig]) -> std::result::Result<Vec<TaskConfig>, Placed> {
         let total: u64 =
             self.tasks.iter().map(|t| t.count() as u64 * if t.bdi() == "*" { devices.len() as u64 } else { 1 }).sum();
         let mut tasks = Vec::new();
-        crate::oom::try_reserve(&mut tasks, total as usize)
-            .map_err(|_| out_of_memory(format!("{total} tasks"), total as usize, size_of::<TaskConfig>()))?;
+        crate::oom::try_reserve(&mut tasks, total as usize).map_err(|_| {
+            Placed::new(&[], out_of_memory(format!("{total} tasks"), total as usize, size_of::<TaskConfig>()))
+        })?;
         for (i, t) in self.tasks.iter().enumerate() {
-            let at = |e: Error| e.context(format_args!("tasks[{i}]"));
+            let at = |field: &'static str| {
+                move |e: Error| Placed {
+                    at: vec![FieldPath::element("tasks", i, Some(field))],
+                    error: e.context(format_args!("tasks[{i}]")),
+                }
+            };
             let bdi = t.bdi();
             let targets: Vec<usize> = if bdi == "*" {
                 (0..devices.len()).collect()
@@ -1093,7 +1158,7 @@ impl Scenario {
                     Some(k) => vec![k],
                     None => {
                         let names: Vec<&str> = devices.iter().map(|d| d.name.as_str()).collect();
-                        return Err(at(Error::invalid(format!(
+                        return Err(at("bdi")(Error::invalid(format!(
                             "unknown bdi `{}`, expected `*` or one of {}",
                             crate::error::printable(bdi),
                             quoted_list(&names)
@@ -1101,12 +1166,12 @@ impl Scenario {
                     }
                 }
             };
-            let g = t.group().map_err(at)?;
-            let start_ns = seconds("start_s", g.start_s).map_err(at)?;
-            let spread_ns = seconds("spread_s", g.spread_s).map_err(at)?;
-            let stop_ns = g.stop_s.map(|s| seconds("stop_s", s)).transpose().map_err(at)?;
+            let g = t.group().map_err(|(field, e)| at(field)(e))?;
+            let start_ns = seconds("start_s", g.start_s).map_err(at("start_s"))?;
+            let spread_ns = seconds("spread_s", g.spread_s).map_err(at("spread_s"))?;
+            let stop_ns = g.stop_s.map(|s| seconds("stop_s", s)).transpose().map_err(at("stop_s"))?;
             if let Some(stop_s) = g.stop_s.filter(|&stop_s| stop_s <= g.start_s) {
-                return Err(at(Error::invalid(format!(
+                return Err(at("stop_s")(Error::invalid(format!(
                     "stop_s must be after start_s: the tasks would be killed before they start (start_s {}, stop_s {stop_s})",
                     g.start_s
                 ))));
@@ -1122,6 +1187,46 @@ impl Scenario {
             }
         }
         Ok(tasks)
+    }
+}
+
+/// What is wrong with a scenario, and the fields it is about: the first
+/// of them the file writes is where it is told.
+#[derive(Debug)]
+pub struct Placed {
+    /// The fields, the likeliest first.
+    pub at: Vec<FieldPath>,
+    /// What is wrong.
+    pub error: Error,
+}
+
+impl Placed {
+    /// `error` about the top-level `fields`.
+    fn new(fields: &[&'static str], error: Error) -> Placed {
+        Placed { at: fields.iter().map(|&f| FieldPath::field(f)).collect(), error }
+    }
+
+    /// For `map_err`: an error about the top-level `field`.
+    fn at_field(field: &'static str) -> impl Fn(Error) -> Placed {
+        move |error| Placed::new(&[field], error)
+    }
+
+    /// The error as `origin:line:col: ...`, at the first of its fields
+    /// that `text` writes (under `outer`, e.g. a lesson's `scenario`),
+    /// else at the value that would hold the first; `origin: ...` when
+    /// the text cannot be walked. Errors not about the text (no memory)
+    /// stay as they are.
+    pub fn told_in(self, origin: &str, text: &str, outer: &[locate::Seg]) -> Error {
+        let Error::Invalid(what) = self.error else { return self.error };
+        let paths: Vec<FieldPath> = self.at.iter().map(|p| p.under(outer)).collect();
+        let place = paths
+            .iter()
+            .find_map(|p| locate::written(text, p))
+            .or_else(|| locate::locate(text, paths.first().unwrap_or(&FieldPath(outer.to_vec()))));
+        match place {
+            Some((line, col)) => Error::Invalid(format!("{origin}:{line}:{col}: {what}")),
+            None => Error::Invalid(format!("{origin}: {what}")),
+        }
     }
 }
 
@@ -1143,6 +1248,18 @@ mod tests {
         assert_eq!(parse_size("4q"), None);
         assert_eq!(parse_size("-1k"), None);
         assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size(".5k"), Some(512));
+        assert_eq!(parse_size("1.2.3"), None);
+        assert_eq!(parse_size("."), None);
+        assert_eq!(size("0.5"), Ok(0));
+        assert_eq!(size("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(size("18446744073709551616"), Err(SizeError::TooLarge));
+        assert_eq!(size("16777215T"), Ok(u64::MAX - (1 << 40) + 1));
+        assert_eq!(size("16777216T"), Err(SizeError::TooLarge));
+        assert_eq!(size("99999999999T"), Err(SizeError::TooLarge));
+        assert_eq!(size("999999999999999999999999999999999999999999"), Err(SizeError::TooLarge));
+        assert_eq!(size("1.000000000000000000000000000001T"), Ok(1 << 40));
+        assert_eq!(size("4x"), Err(SizeError::Malformed));
     }
 
     #[test]

@@ -51,17 +51,13 @@ impl Bounded for f64 {
 impl<T: Bounded> Range<T> {
     /// `v` if it lies in the range, else a message naming `field` and the range.
     pub fn check(&self, field: &str, v: T) -> Result<T> {
-        if v.is_number() && v >= self.lo && v <= self.hi {
-            Ok(v)
-        } else {
-            let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
-            Err(Error::invalid(format!(
-                "{field} must be between {} and {}{unit}, got {}",
-                self.lo.shown(),
-                self.hi.shown(),
-                v.shown()
-            )))
-        }
+        if v.is_number() && v >= self.lo && v <= self.hi { Ok(v) } else { Err(self.refusal(field, &v.shown())) }
+    }
+
+    /// The message for a value of `field`, shown as `got`, outside the range.
+    fn refusal(&self, field: &str, got: &str) -> Error {
+        let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
+        Error::invalid(format!("{field} must be between {} and {}{unit}, got {got}", self.lo.shown(), self.hi.shown()))
     }
 
     /// True when `v` lies in the range.
@@ -138,6 +134,8 @@ pub const MAX_NAME_CHARS: usize = 200;
 
 /// The timer frequencies the kernel offers, as `--hz`.
 pub const HZ: [u64; 4] = [100, 250, 300, 1000];
+/// A seed of the random generator: any 64-bit number.
+pub const SEED: Range<u64> = Range { lo: 0, hi: u64::MAX, unit: "" };
 
 /// Checks a name: printable characters only, at most
 /// [`MAX_NAME_CHARS`]. `what` names it in the message.
@@ -165,13 +163,144 @@ pub fn check_text(what: &str, text: &str) -> Result<()> {
     }
 }
 
+/// Numbers a file holds, read and checked against a range.
+pub trait Readable: Bounded {
+    /// Reads the value of `field` and checks it against `range`.
+    fn read<'de, D: Deserializer<'de>>(d: D, field: &str, range: &Range<Self>) -> std::result::Result<Self, D::Error>;
+}
+
+impl Readable for f64 {
+    fn read<'de, D: Deserializer<'de>>(d: D, field: &str, range: &Range<f64>) -> std::result::Result<f64, D::Error> {
+        range.check(field, f64::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// An integer as a file writes it, whatever its size: RON reads one past
+/// 64 bits as a float.
+enum Wide {
+    Integer(i128),
+    Float(f64),
+}
+
+/// Reads a [`Wide`].
+struct WideVisitor;
+
+impl serde::de::Visitor<'_> for WideVisitor {
+    type Value = Wide;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a whole number")
+    }
+
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<Wide, E> {
+        Ok(Wide::Integer(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<Wide, E> {
+        Ok(Wide::Integer(v.into()))
+    }
+
+    fn visit_i128<E>(self, v: i128) -> std::result::Result<Wide, E> {
+        Ok(Wide::Integer(v))
+    }
+
+    fn visit_u128<E>(self, v: u128) -> std::result::Result<Wide, E> {
+        Ok(i128::try_from(v).map_or(Wide::Float(v as f64), Wide::Integer))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> std::result::Result<Wide, E> {
+        Ok(Wide::Float(v))
+    }
+}
+
+/// Reads a whole number of `field` of any size: `Ok(Err(shown))` for
+/// one past 128 bits, as a message shows it.
+fn wide<'de, D: Deserializer<'de>>(
+    d: D,
+    field: &str,
+) -> std::result::Result<std::result::Result<i128, String>, D::Error> {
+    match d.deserialize_any(WideVisitor)? {
+        Wide::Integer(v) => Ok(Ok(v)),
+        // A whole float within 64 bits is that integer (4096.0 is 4096);
+        // past them it may be an integer RON could not hold, and is shown
+        // as a float (1e20), not as digits it was not written with.
+        Wide::Float(v) if v.fract() == 0.0 && v.abs() < 9.2e18 => Ok(Ok(v as i128)),
+        Wide::Float(v) if v.is_finite() && v.fract() == 0.0 => Ok(Err(v.shown())),
+        Wide::Float(v) => Err(D::Error::custom(format!("{field} must be a whole number, got {}", v.shown()))),
+    }
+}
+
+/// Reads a whole number of any size: one past `T`'s range is refused
+/// with the range of `field`, as one past the range itself is.
+fn whole<'de, T, D>(d: D, field: &str, range: &Range<T>) -> std::result::Result<T, D::Error>
+where
+    T: Bounded + TryFrom<i128>,
+    D: Deserializer<'de>,
+{
+    let v = wide(d, field)?.map_err(|shown| D::Error::custom(range.refusal(field, &shown)))?;
+    match T::try_from(v) {
+        Ok(v) => range.check(field, v).map_err(D::Error::custom),
+        Err(_) => Err(D::Error::custom(range.refusal(field, &v.to_string()))),
+    }
+}
+
+macro_rules! integers_are_readable {
+    ($($t:ty)*) => {$(
+        impl Readable for $t {
+            fn read<'de, D: Deserializer<'de>>(
+                d: D,
+                field: &str,
+                range: &Range<$t>,
+            ) -> std::result::Result<$t, D::Error> {
+                whole(d, field, range)
+            }
+        }
+    )*};
+}
+integers_are_readable!(u8 u32 u64 i32 usize);
+
+/// Reads an optional value of `field` (`None`, `Some(v)` or `v`) and
+/// checks a given one against `range`.
+fn optional<'de, T: Readable, D: Deserializer<'de>>(
+    d: D,
+    field: &str,
+    range: &Range<T>,
+) -> std::result::Result<Option<T>, D::Error> {
+    struct Optional<'a, T> {
+        field: &'a str,
+        range: &'a Range<T>,
+    }
+
+    impl<'de, T: Readable> serde::de::Visitor<'de> for Optional<'_, T> {
+        type Value = Option<T>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a value of {} or none", self.field)
+        }
+
+        fn visit_none<E>(self) -> std::result::Result<Option<T>, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E>(self) -> std::result::Result<Option<T>, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Option<T>, D::Error> {
+            T::read(d, self.field, self.range).map(Some)
+        }
+    }
+
+    d.deserialize_option(Optional { field, range })
+}
+
 /// Deserializers for scenario, lesson and recording fields, each
 /// checking its range as it reads.
 macro_rules! ranged {
     ($($name:ident: $t:ty = $range:expr, $field:literal;)*) => {$(
         #[doc = concat!("Reads `", $field, "` and checks its range.")]
         pub fn $name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<$t, D::Error> {
-            $range.check($field, <$t>::deserialize(d)?).map_err(D::Error::custom)
+            <$t>::read(d, $field, &$range)
         }
     )*};
 }
@@ -181,7 +310,7 @@ macro_rules! ranged_option {
     ($($name:ident: $t:ty = $range:expr, $field:literal;)*) => {$(
         #[doc = concat!("Reads an optional `", $field, "` and checks its range.")]
         pub fn $name<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<$t>, D::Error> {
-            Option::<$t>::deserialize(d)?.map(|v| $range.check($field, v)).transpose().map_err(D::Error::custom)
+            optional(d, $field, &$range)
         }
     )*};
 }
@@ -212,6 +341,7 @@ ranged! {
     chart: u8 = CHART, "the chart";
     compared_patches: u8 = COMPARED_PATCHES, "the compared patch level";
     compared_ratio: u64 = COMPARED_RATIO, "the compared dirty ratio";
+    seed: u64 = SEED, "seed";
 }
 
 ranged_option! {
@@ -241,17 +371,32 @@ ranged_option! {
     opt_dd: u32 = TASKS_PER_BDI, "dd";
     opt_patches: u8 = PATCHES, "patches";
     opt_bound: f64 = BOUND, "a bound";
+    opt_seed: u64 = SEED, "seed";
 }
 
 /// Reads `hz`: one of [`HZ`].
 pub fn hz<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
-    let v = u64::deserialize(d)?;
-    check_hz(v).map_err(D::Error::custom)
+    let shown = match wide(d, "hz")? {
+        Ok(v) => match u64::try_from(v) {
+            Ok(v) => return check_hz(v).map_err(D::Error::custom),
+            Err(_) => v.to_string(),
+        },
+        Err(shown) => shown,
+    };
+    Err(D::Error::custom(format!("hz must be 100, 250, 300 or 1000, got {shown}")))
 }
 
 /// Reads an optional `hz`.
 pub fn opt_hz<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<u64>, D::Error> {
-    Option::<u64>::deserialize(d)?.map(check_hz).transpose().map_err(D::Error::custom)
+    struct Hz(u64);
+
+    impl<'de> Deserialize<'de> for Hz {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Hz, D::Error> {
+            hz(d).map(Hz)
+        }
+    }
+
+    Ok(Option::<Hz>::deserialize(d)?.map(|Hz(v)| v))
 }
 
 /// `hz` if the kernel offers it.
@@ -270,8 +415,12 @@ pub fn block_size<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String
 /// `bs` if it is a block size a task may write with.
 pub fn check_block_size(bs: &str) -> Result<u64> {
     let shown = crate::error::printable(bs);
-    let bytes = super::parse_size(bs)
-        .ok_or_else(|| Error::invalid(format!("block size `{shown}` is not a size like 4k or 1M")))?;
+    let bytes = super::size(bs).map_err(|e| {
+        Error::invalid(match e {
+            super::SizeError::Malformed => format!("block size `{shown}` is not a size like 4k or 1M"),
+            super::SizeError::TooLarge => format!("block size `{shown}` is too large: at most 1G"),
+        })
+    })?;
     if !crate::sim::engine::block_size_ok(bytes) {
         return Err(Error::invalid(format!(
             "block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `{shown}` ({bytes} bytes)"
@@ -346,6 +495,10 @@ mod tests {
             "block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `0.5` (0 bytes)"
         );
         assert!(check_block_size("-4k").unwrap_err().to_string().contains("is not a size like 4k or 1M"));
+        assert_eq!(
+            check_block_size("99999999999T").unwrap_err().to_string(),
+            "block size `99999999999T` is too large: at most 1G"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::common::{dirtyviz, tmp};
 
-fn fails_cleanly(args: &[&str], expect: &str) {
+fn fails_cleanly(args: &[&str], expect: &str) -> String {
     // Even with backtraces asked for, a mistake of the user's gets none.
     let out = dirtyviz().args(args).env("RUST_BACKTRACE", "1").output().expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -12,6 +12,12 @@ fn fails_cleanly(args: &[&str], expect: &str) {
     assert!(stderr.contains(expect), "{args:?}: {stderr:?} should mention {expect:?}");
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    stderr.trim_end().to_string()
+}
+
+/// Fails as [`fails_cleanly`] checks, with exactly `line` on stderr.
+fn fails_with(args: &[&str], line: &str) {
+    assert_eq!(fails_cleanly(args, line), line, "{args:?}");
 }
 
 #[test]
@@ -69,31 +75,62 @@ fn malformed_scenario_files_point_at_the_mistake() {
 }
 
 /// A mistake that spans fields (a device named twice, a task on a bdi no
-/// device makes) names the file, not only the scenario's name, also when
-/// the file names the scenario; a device named twice points at the second.
+/// device makes, a setting of another kind of device) is told at
+/// `path:line:col` of the field it is about, also when the file names the
+/// scenario; a field left out is told at the one that makes it wrong.
 #[test]
-fn mistakes_across_fields_name_the_file() {
+fn mistakes_across_fields_are_told_at_the_field() {
     let path = tmp("across.ron");
     let p = path.to_str().expect("utf-8 path");
-    std::fs::write(
-        &path,
+    let refused = |text: &str, told: &str| {
+        std::fs::write(&path, text).expect("written");
+        fails_with(&["run", "--scenario", p], &format!("error: {p}:{told}"));
+    };
+    refused(
         "Scenario(\n    name: \"lab 3\",\n    devices: [\n        (name: \"sdb\", kind: Ssd),\n        (name: \"sd\", kind: Jbod),\n    ],\n)\n",
-    )
-    .expect("written");
-    fails_cleanly(&["run", "--scenario", p], &format!("{p}:5:34: devices[1]: two devices are named `sdb`"));
-    std::fs::write(
-        &path,
-        "Scenario(name: \"lab 3\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sdb\")])",
-    )
-    .expect("written");
-    fails_cleanly(
-        &["run", "--scenario", p],
-        &format!("{p}: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`"),
+        "5:16: devices[1]: two devices are named `sdb`",
     );
-    let out = dirtyviz().args(["check", p]).output().expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains(&format!("{p}: tasks[0]: unknown bdi `sdb`")), "{text}");
+    refused(
+        "Scenario(name: \"lab 3\", devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sdb\")])",
+        "1:78: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Hdd), (name: \"b\", kind: Ssd, server_mbps: 40)],\n)",
+        "2:73: devices[1]: `server_mbps` is not a setting of kind Ssd (it would be ignored)",
+    );
+    refused(
+        "Scenario(\n  memory_mb: 100,\n  reserved_mb: 100,\n  devices: [(name: \"a\", kind: Hdd)],\n)",
+        "3:16: reserved_mb must be smaller than memory_mb",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Hdd)],\n  legacy: Linux2638,\n)",
+        "3:11: `legacy: Linux2638` runs none of the series' patches: add `patches: 0` (got 11)",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Hdd)],\n  tasks: [\n    Dd(),\n    Light(start_s: 5,\n      stop_s: 1),\n  ],\n)",
+        "6:15: tasks[1]: stop_s must be after start_s: the tasks would be killed before they start \
+         (start_s 5, stop_s 1)",
+    );
+    refused(
+        "Scenario(\n  devices: [(name: \"a\", kind: Jbod, disks: 3)],\n  tasks: [Dd(n: 10000)],\n)",
+        "3:17: at most 20000 tasks, the scenario asks for more (tasks[0]: 10000 on each of 3 bdis)",
+    );
+    refused(
+        "Scenario(\n  machine: \"8p-4069M\",\n  devices: [(name: \"a\", kind: Hdd)],\n)",
+        "2:12: unknown machine `8p-4069M`, expected one of 8p-4096M, 16p-8192M, 24p-16384M, 32p-32768M; \
+         did you mean `8p-4096M`?",
+    );
+    refused("Scenario(\n  name: \"x\",\n  devices: [],\n)", "3:12: a scenario needs at least one device in `devices`");
+
+    // A scenario written in a lesson is told in the lesson.
+    let lesson = tmp("across-lesson.ron");
+    let l = lesson.to_str().expect("utf-8 path");
+    std::fs::write(
+        &lesson,
+        "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\",\n  scenario: Inline(Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    tasks: [Dd(bdi: \"sdb\")])),\n  steps: [Step(title: \"a\", text: \"b\")])\n",
+    )
+    .expect("written");
+    fails_with(&["lesson", l], &format!("error: {l}:4:21: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`"));
 }
 
 #[test]
@@ -206,6 +243,158 @@ fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
     let p = path.to_str().expect("utf-8 path");
     fails_cleanly(
         &["run", "--scenario", p],
-        &format!("{p}: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
+        &format!("{p}:1:31: duration_s must be at least one jiffy (0.003333 s at HZ 300), got 0.003"),
     );
+}
+
+/// A size past the largest one a flag or a file takes says how large it
+/// may be, in the flag's unit, never "not a size"; an integer past its
+/// type in a scenario file is told at the value, with the field's range.
+#[test]
+fn sizes_and_numbers_past_the_largest_say_the_largest() {
+    let trace = tmp("largest.jsonl");
+    let t = trace.to_str().expect("utf-8 path");
+    let too_large = |flag: &str, value: &str, largest: &str| {
+        let args = ["run", "--trace", t, flag, value];
+        let line = format!(
+            "error: invalid value '{value}' for '{flag} <SIZE>': too large: at most {largest} (see dirtyviz --help)"
+        );
+        fails_with(&args, &line);
+    };
+    too_large("--max-trace-size", "18446744073709551616", "18446744073709551615 bytes");
+    too_large("--max-trace-size", "99999999999T", "18446744073709551615 bytes");
+    too_large("--memory", "99999999999T", "4T");
+    too_large("--memory", "5T", "4T");
+    too_large("--dirty-bytes", "99999999999T", "4T");
+    too_large("--dirty-background-bytes", "18446744073709551616", "4T");
+    fails_with(
+        &["run", "--seed", "18446744073709551616"],
+        "error: invalid value '18446744073709551616' for '--seed <SEED>': too large: at most 18446744073709551615 \
+         (see dirtyviz --help)",
+    );
+    // The largest size itself is taken: no limit to speak of.
+    let out = dirtyviz()
+        .args(["run", "-q", "--duration", "1s", "--trace", t, "--max-trace-size", "18446744073709551615"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let path = tmp("largest.ron");
+    let p = path.to_str().expect("utf-8 path");
+    for (field, value, expect) in [
+        ("memory_mb", "99999999999999999999", "3:16: memory_mb must be between 16 and 4194304 MiB, got 1e20"),
+        ("cpus", "18446744073709551616", "3:11: cpus must be between 1 and 4096, got 1.8446744073709552e19"),
+        ("seed", "99999999999999999999", "3:11: seed must be between 0 and 18446744073709551615, got 1e20"),
+        ("hz", "99999999999999999999", "3:9: hz must be 100, 250, 300 or 1000, got 1e20"),
+        ("memory_mb", "1.5", "3:16: memory_mb must be a whole number, got 1.5"),
+    ] {
+        std::fs::write(
+            &path,
+            format!("Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    {field}: {value},\n)\n"),
+        )
+        .expect("written");
+        fails_with(&["run", "--scenario", p], &format!("error: {p}:{expect}"));
+    }
+    std::fs::write(
+        &path,
+        "Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    tasks: [Dd(n: 99999999999)],\n)\n",
+    )
+    .expect("written");
+    fails_with(&["run", "--scenario", p], &format!("error: {p}:3:19: n must be between 0 and 10000, got 99999999999"));
+    std::fs::write(
+        &path,
+        "Scenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n    tasks: [Dd(bs: \"99999999999T\")],\n)\n",
+    )
+    .expect("written");
+    fails_with(
+        &["run", "--scenario", p],
+        &format!("error: {p}:3:21: block size `99999999999T` is too large: at most 1G"),
+    );
+    fails_with(
+        &["run", "--case", "thresh=1M/xfs-1dd-4k-8p-4096M-99999999999G:10-X"],
+        "error: case `thresh=1M/xfs-1dd-4k-8p-4096M-99999999999G:10-X`: `99999999999G` is too large: at most 4T \
+         (e.g. thresh=1G/xfs-10dd-4k-8p-4096M-1024M:10-X)",
+    );
+}
+
+/// A recording whose time steps back is refused at the step, rather
+/// than replayed as if time had stood still there.
+#[test]
+fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
+    let header = r#"{"dirtyviz":"0.1.0","keys_format":2,"start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    let path = tmp("backwards.jsonl");
+    let p = path.to_str().expect("utf-8 path");
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":2500000000}}\n{{\"Advance\": 1000000000}}\n"))
+        .expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:3:13: Advance(1000000000) steps back in time, from 2.5 s to 1 s: a recorded session only \
+             moves forward"
+        ),
+    );
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Advance\":2500000000}}\n"))
+        .expect("written");
+    let out = dirtyviz().args(["replay", p]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2.5 simulated s"), "{out:?}");
+}
+
+/// `dirtyviz check` on a file it cannot read or load is bad input, as for
+/// every other command: exit 2, one line at the file's place, nothing run.
+#[test]
+fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
+    let dir = crate::common::empty_dir("check-refuses");
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
+    std::fs::write(dir.join("cut.ron"), "// cut short\nScenario(\n    devices: [(name: \"sda\", kind: Hdd)],\n")
+        .expect("written");
+    std::fs::write(dir.join("answer.ron"), "// the answer\n  42\n").expect("written");
+    std::fs::write(dir.join("latin1.ron"), b"Scenario(name: \"caf\xe9\")").expect("written");
+    std::fs::write(dir.join("ok.ron"), "Scenario(devices: [(name: \"sda\", kind: Hdd)])").expect("written");
+    std::fs::create_dir_all(dir.join("dir.ron")).expect("dir");
+    let missing = path("missing.ron");
+    fails_with(&["check", &missing], &format!("error: {missing}: cannot read: No such file or directory"));
+    let d = path("dir.ron");
+    fails_with(&["check", &d], &format!("error: {d}: cannot read lesson or scenario: a directory, not a regular file"));
+    let latin1 = path("latin1.ron");
+    fails_with(&["check", &latin1], &format!("error: {latin1}: not UTF-8 text (byte 19)"));
+    let cut = path("cut.ron");
+    fails_with(&["check", &path("ok.ron"), &cut], &format!("error: {cut}:3:41: Unexpected end of RON"));
+    let answer = path("answer.ron");
+    fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
+}
+
+/// `--duration` and `--at` take jiffies (`250j`) at the world's HZ; a
+/// time that is not a whole number of them, or shorter than one, is
+/// refused with the HZ in force, whichever command and world.
+#[test]
+fn times_in_jiffies_are_told_with_the_hz_in_force() {
+    fails_with(
+        &["run", "--hz", "300", "--duration", "2.5j"],
+        "error: --duration must be a whole number of jiffies (a jiffy is 3.333 ms at HZ 300), got 2.5",
+    );
+    fails_with(
+        &["snapshot", "--hz", "250", "--at", "0.5jiffies"],
+        "error: --at must be a whole number of jiffies (a jiffy is 4 ms at HZ 250), got 0.5",
+    );
+    fails_with(
+        &["snapshot", "--hz", "100", "--at", "5ms"],
+        "error: --at must be at least one jiffy (10 ms at HZ 100), got 5 ms",
+    );
+    let out = tmp("jiffy-plots");
+    fails_with(
+        &["plot", "--hz", "100", "--duration", "5ms", "--out", out.to_str().expect("utf-8 path")],
+        "error: --duration must be at least one jiffy (10 ms at HZ 100), got 5 ms",
+    );
+    fails_with(
+        &["cases", "--duration", "1.5j", "thresh=1M/xfs-1dd"],
+        "error: --duration must be a whole number of jiffies (a jiffy is 1 ms at HZ 1000), got 1.5",
+    );
+    fails_with(
+        &["run", "--hz", "100", "--duration", "200000000j"],
+        "error: --duration must be at most 1000000 s, got 200000000 jiffies at HZ 100",
+    );
+    // Whole jiffies are as long as the world's HZ makes them.
+    let json = crate::common::summary("jiffies-hz250", &["--hz", "250", "--duration", "250j"]);
+    assert_eq!(crate::common::num(&json["duration_s"]), 1.0, "{json}");
 }

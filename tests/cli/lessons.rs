@@ -39,10 +39,12 @@ fn a_misspelt_field_is_named_with_its_place_and_the_valid_names() {
         .expect("fixture");
     let root = lesson_file("misspelt", &text);
     let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("lessons/x.ron:12:5: unknown field `dirty_rato`, expected one of `title`, `text`, `hint`"),
+        err.starts_with(
+            "error: lessons/x.ron:12:5: unknown field `dirty_rato`, expected one of `title`, `text`, `hint`"
+        ),
         "{err}"
     );
     let out = dirtyviz().current_dir(&root).args(["lesson", "lessons/x.ron"]).output().expect("runs");
@@ -64,9 +66,9 @@ fn unknown_names_in_a_lesson_are_rejected_with_the_valid_ones() {
         );
         let root = lesson_file("unknown-names", &text);
         let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
-        assert_eq!(out.status.code(), Some(1), "{want}");
+        assert_eq!(out.status.code(), Some(2), "{want}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with("lessons/x.ron:") && err.contains(want), "{err}");
+        assert!(err.starts_with("error: lessons/x.ron:") && err.contains(want), "{err}");
     }
 }
 
@@ -129,10 +131,12 @@ fn check_validates_scenario_files_too() {
     std::fs::write(root.join("bad.ron"), "Scenario(name: \"x\", devices: [(name: \"sda\", kind: Floppy)])").expect("w");
     let out = dirtyviz().current_dir(&root).args(["check", "ok.ron"]).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A file that does not load stops the check before anything runs.
     let out = dirtyviz().current_dir(&root).args(["check", "ok.ron", "bad.ron"]).output().expect("runs");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.ron:1:") && err.contains("unknown variant `Floppy`"), "{err}");
+    assert!(err.starts_with("error: bad.ron:1:") && err.contains("unknown variant `Floppy`"), "{err}");
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 #[test]
@@ -257,9 +261,9 @@ fn a_bad_check_or_bdi_is_located_where_it_is_written() {
         let text = format!("{head}      // the step's own lines\n{step}  ],\n)\n");
         let root = lesson_file("located", &text);
         let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
-        assert_eq!(out.status.code(), Some(1), "{want}");
+        assert_eq!(out.status.code(), Some(2), "{want}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with(&format!("lessons/x.ron:{want}")), "{err}");
+        assert!(err.starts_with(&format!("error: lessons/x.ron:{want}")), "{err}");
     }
 }
 
@@ -316,9 +320,9 @@ fn a_check_window_longer_than_its_step_is_refused_where_it_is_written() {
         let text = format!("{head}{step}  ],\n)\n");
         let root = lesson_file("window", &text);
         let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
-        assert_eq!(out.status.code(), Some(1), "{want}");
+        assert_eq!(out.status.code(), Some(2), "{want}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with(&format!("lessons/x.ron:{want}")), "{err}");
+        assert!(err.starts_with(&format!("error: lessons/x.ron:{want}")), "{err}");
     }
     // A window as long as the step, or an instant metric, is fine.
     let fine = format!(
