@@ -405,7 +405,7 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
         x_labels(buf, plot, axis_y, 2, x2.x, data.x_unit, Some((&x2.name, look.series(x2.color))), look);
     }
     draw_curves(buf, &g, look);
-    for m in &data.marks {
+    for m in data.marks.iter().filter(|m| m.at.0.is_finite() && m.at.1.is_finite()) {
         let mx = g.x_of(m.at.0, m.second_x);
         let x = data.x;
         if (x[0]..=x[1]).contains(&mx) {
@@ -453,24 +453,29 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         }
         for (i, s) in data.series.iter().enumerate() {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
-            let pts: Vec<(f64, f64)> = s.points.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
             let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
-            match s.draw {
-                Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
-                Draw::Line | Draw::Dashed => {
-                    for (k, w) in pts.windows(2).enumerate() {
-                        let on = match (s.draw, pattern) {
-                            (Draw::Dashed, _) | (_, 1) => (k / 2) % 2 == 0,
-                            (_, 2) => (k / 2) % 3 == 0,
-                            (_, 3) => k % 4 == 0,
-                            _ => true,
-                        };
-                        if on {
-                            ctx.draw(&Segment::new(w[0].0, w[0].1, w[1].0, w[1].1, color));
+            // Segments are counted across gaps, so a dash pattern runs on.
+            let mut k = 0;
+            for run in finite_runs(&s.points) {
+                let pts: Vec<(f64, f64)> = run.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
+                match s.draw {
+                    Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
+                    Draw::Line | Draw::Dashed => {
+                        for w in pts.windows(2) {
+                            let on = match (s.draw, pattern) {
+                                (Draw::Dashed, _) | (_, 1) => (k / 2) % 2 == 0,
+                                (_, 2) => (k / 2) % 3 == 0,
+                                (_, 3) => k % 4 == 0,
+                                _ => true,
+                            };
+                            if on {
+                                ctx.draw(&Segment::new(w[0].0, w[0].1, w[1].0, w[1].1, color));
+                            }
+                            k += 1;
                         }
-                    }
-                    if pts.len() == 1 {
-                        ctx.draw(&Points { coords: &pts, color });
+                        if pts.len() == 1 {
+                            ctx.draw(&Points { coords: &pts, color });
+                        }
                     }
                 }
             }
@@ -478,6 +483,13 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         }
     });
     ratatui::widgets::Widget::render(canvas, g.plot, buf);
+}
+
+/// The runs of a series' points between the values that are not known: a
+/// NaN (or an infinity) leaves a gap in the line, where the canvas would
+/// put it on the plot's top edge.
+pub fn finite_runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]> {
+    points.split(|p| !(p.0.is_finite() && p.1.is_finite())).filter(|run| !run.is_empty())
 }
 
 /// Line values right of the plot, each on its line's row, never two on one
@@ -587,6 +599,63 @@ mod tests {
     fn log_ticks_are_powers_of_ten_at_least_three() {
         assert_eq!(log_ticks(0.5, 90.0, 5), vec![0.1, 1.0, 10.0, 100.0]);
         assert_eq!(log_ticks(2.0, 9.0, 5).len(), 3);
+    }
+
+    #[test]
+    fn values_not_known_split_a_line_into_runs() {
+        let nan = f64::NAN;
+        let pts = [(0.0, 1.0), (1.0, nan), (2.0, 3.0), (3.0, 4.0), (4.0, f64::INFINITY), (5.0, nan), (6.0, 2.0)];
+        let runs: Vec<&[(f64, f64)]> = finite_runs(&pts).collect();
+        assert_eq!(runs, vec![&[(0.0, 1.0)][..], &[(2.0, 3.0), (3.0, 4.0)][..], &[(6.0, 2.0)][..]]);
+        assert_eq!(finite_runs(&[(0.0, nan), (1.0, nan)]).count(), 0);
+        assert_eq!(finite_runs(&[(nan, 1.0), (1.0, 1.0), (2.0, 1.0)]).count(), 1);
+    }
+
+    /// The columns of `buf`'s plot rows (right of the y axis) that hold a
+    /// dot of a curve, row by row.
+    fn inked(buf: &Buffer, plot_rows: u16) -> Vec<Vec<u16>> {
+        (0..plot_rows)
+            .map(|y| {
+                let axis = (0..buf.area.width).find(|&x| matches!(buf[(x, y)].symbol(), "┤" | "│")).expect("axis");
+                (axis + 1..buf.area.width)
+                    .filter(|&x| buf[(x, y)].symbol().chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_value_not_known_leaves_a_gap_not_a_line_along_an_edge() {
+        let theme = Theme::new(crate::app::ThemeKind::Mono);
+        let look = Look { theme: &theme, marker: Marker::Braille };
+        // Not known for the first half, then 5 and 6.
+        let points: Vec<(f64, f64)> =
+            (0..=40).map(|i| (i as f64 / 4.0, if i < 20 { f64::NAN } else { 5.0 + (i % 2) as f64 })).collect();
+        let series = Series {
+            name: "rate",
+            short: "rate",
+            points,
+            color: 0,
+            draw: Draw::Line,
+            end_label: false,
+            shadow: false,
+            second_x: false,
+        };
+        for log in [false, true] {
+            let mut data = ChartData::new(vec![series.clone()], [0.0, 10.0], "MiB/s");
+            data.y = if log { [1.0, 100.0] } else { [0.0, 10.0] };
+            data.log_y = log;
+            let area = Rect::new(0, 0, 50, 12);
+            let mut buf = Buffer::empty(area);
+            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look));
+            let rows = inked(&buf, 10);
+            let first_col = rows.iter().flatten().min().copied().expect("the known half is drawn");
+            let axis = (0..50).find(|&x| buf[(x, 0)].symbol() == "┤").expect("axis");
+            let plot_w = 50 - axis - 1;
+            // The known half starts at the middle of the plot.
+            assert!(first_col >= axis + plot_w / 2 - 1, "log {log}: ink from column {first_col}: {rows:?}");
+            assert!(rows[0].is_empty() && rows[9].is_empty(), "log {log}: nothing along an edge: {rows:?}");
+        }
     }
 
     #[test]

@@ -191,3 +191,55 @@ fn an_empty_trace_is_one_line_and_exit_2() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("empty"), "{err}");
 }
+
+/// The plot rows of the chart titled `title` (between its y axis and its
+/// right edge), as characters.
+fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let (top, left) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let text: String = row.iter().collect();
+            let byte = text.find(&format!("┌ {title}"))?;
+            Some((r, text[..byte].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
+    grid[top + 1..]
+        .iter()
+        .take_while(|row| !row[left + 1..right].contains(&'└'))
+        .filter_map(|row| {
+            let axis = (left + 1..right).find(|&c| matches!(row[c], '┤' | '│'))?;
+            Some(row[axis + 1..right].to_vec())
+        })
+        .collect()
+}
+
+#[test]
+fn a_quantity_known_late_leaves_the_charts_blank_before_it() {
+    // No balance_dirty_pages or bdi_dirty_ratelimit in the first 10 s of
+    // the trace's 20: chart 2's and chart 4's lines start halfway, and are
+    // not drawn along the plot's top edge (or a log axis' bottom) before.
+    let file = filtered("kview-late-bdi.txt", |l| {
+        let stamp = l.split_whitespace().find_map(|w| w.strip_suffix(':')?.parse::<f64>().ok());
+        !(l.contains("balance_dirty_pages:") || l.contains("bdi_dirty_ratelimit:"))
+            || stamp.is_some_and(|t| t >= 1315.0)
+    });
+    for keys in ["", "l"] {
+        let s = screen(&file, &["--size", "160x48", "--keys", keys]);
+        for title in ["2 bdi dirty", "4 rates"] {
+            let rows = plot_rows(&s, title);
+            assert!(rows.len() >= 8, "{title}:\n{s}");
+            for row in &rows {
+                let early = &row[..row.len() * 2 / 5];
+                let ink = early.iter().any(|&c| ('\u{2801}'..='\u{28ff}').contains(&c));
+                assert!(
+                    !ink,
+                    "{title} (keys {keys:?}) draws before its data:\n{}\n{s}",
+                    row.iter().collect::<String>()
+                );
+            }
+        }
+    }
+}
