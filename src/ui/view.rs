@@ -98,7 +98,11 @@ pub fn draw(app: &App, frame: &mut Frame) -> crate::app::ScrollRoom {
 fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        // The help is text: it is read at any size.
         draw_too_small(ctx, frame, area);
+        if app.help_open() {
+            draw_help(ctx, frame, area);
+        }
         return;
     }
     let [status, body, hints] =
@@ -143,11 +147,14 @@ pub fn marker(m: crate::app::Marker) -> ratatui::symbols::Marker {
     }
 }
 
+/// The keys the too-small screen names: those that still work.
+pub(crate) const TOO_SMALL_KEYS: &str = "? help · q quits";
+
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let text = vec![
         Line::styled("terminal too small", ctx.theme.warn),
         Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled("q quits", ctx.theme.dim),
+        Line::styled(TOO_SMALL_KEYS, ctx.theme.dim),
     ];
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
@@ -917,13 +924,21 @@ fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), frame, area);
 }
 
-/// The help's frame over a screen of `area`.
-fn help_block(t: &Theme) -> Block<'static> {
+/// The help's frame, `width` columns wide: its titles in words that fit
+/// whole.
+fn help_block(t: &Theme, width: u16) -> Block<'static> {
+    let fit = |texts: &[&'static str]| {
+        let room = usize::from(width.saturating_sub(2));
+        texts.iter().copied().find(|s| s.chars().count() <= room).unwrap_or("")
+    };
     Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent)
-        .title(Span::styled(" help: keys and legends ", t.title))
-        .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", t.dim))
+        .title(Span::styled(fit(&[" help: keys and legends ", " help "]), t.title))
+        .title_bottom(Line::styled(
+            fit(&[" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", " Esc closes · ↑ ↓ PgDn ", " Esc closes ", " Esc "]),
+            t.dim,
+        ))
         .style(Style::default())
 }
 
@@ -948,7 +963,8 @@ fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Ve
 /// `area`: until its last line is at the bottom.
 pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
     let t = Theme::new(crate::app::ThemeKind::Mono);
-    let inner = help_block(&t).inner(help_area(area));
+    let r = help_area(area);
+    let inner = help_block(&t, r.width).inner(r);
     help_columns(&t, sections, inner)
         .iter()
         .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
@@ -960,7 +976,7 @@ pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
 /// scrolled by `scroll` rows (no further than its end).
 pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
     let r = help_area(area);
-    let block = help_block(t);
+    let block = help_block(t, r.width);
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);

@@ -121,6 +121,11 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     assert!(s.contains("terminal too small"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
     assert!(s.contains("seek 5 s back / forward on the trace's clock"), "{s}");
+    // Too small for the charts, not for the help.
+    let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
+    assert!(s.contains("? help · q quits"), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "50x15", "--keys", "?"]);
+    assert!(s.contains("help: keys and legends") && s.contains("play / pause"), "{s}");
 }
 
 #[test]

@@ -141,13 +141,34 @@ fn the_parameter_panel_gives_thresholds_under_a_mib_as_the_charts_do() {
     assert!(text.contains(" 0.195│"), "{text}");
 }
 
+/// The rows inside the help's frame on a screen of `size` (`WxH`).
+fn help_rows(text: &str, size: &str) -> Vec<String> {
+    let (w, h) = size.split_once('x').expect("WxH");
+    let area =
+        dirtyviz::ui::view::help_area(ratatui::layout::Rect::new(0, 0, w.parse().expect("w"), h.parse().expect("h")));
+    let rows: Vec<&str> = text.lines().collect();
+    rows[area.y as usize + 1..(area.y + area.height) as usize - 1]
+        .iter()
+        .map(|l| l.chars().skip(area.x as usize + 1).take(area.width as usize - 2).collect::<String>())
+        .collect()
+}
+
 #[test]
 fn the_help_paged_past_its_end_shows_its_last_lines() {
-    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 30)).collect::<Vec<_>>().join(" ");
-    for size in ["60x18", "80x24", "120x40"] {
+    // Below 60x18 the dashboard does not fit, and the help is drawn over
+    // the note that says so.
+    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 40)).collect::<Vec<_>>().join(" ");
+    for size in ["60x18", "80x24", "120x40", "40x12", "20x6"] {
         let text = snapshot(&["--at", "1s", "--size", size, "--keys", &keys]);
-        assert!(text.contains("greyed: computed by this patch level"), "{size}:\n{text}");
+        let rows = help_rows(&text, size);
+        // The help's last line ends at the frame's last row: a full page.
+        let last = rows.last().expect("a row").trim_end();
+        assert!(last.ends_with("not yet used") || last.ends_with("used"), "{size}: {last:?}\n{text}");
+        // A full page: no blank but the one between the keys and the legends.
+        assert!(rows.iter().filter(|r| r.trim().is_empty()).count() <= 1, "{size}: a full page\n{text}");
     }
+    let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", &keys]);
+    assert!(text.contains("greyed: computed by this patch level"), "{text}");
 }
 
 #[test]
