@@ -554,7 +554,10 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         let inputs: Vec<Named> = input.iter().map(|(role, path)| Named { role, path }).collect();
         check_distinct(&inputs, &[Named { role: "--output", path }])?;
     }
+    let (width, height) = args.size;
     for key in presses {
+        // The keys scroll as they would in a terminal of that size.
+        app.set_scroll_room(dirtyviz::ui::view::scroll_room(&app, ratatui::layout::Rect::new(0, 0, width, height)));
         if let Some(msg) = keys::message(key, app.mode()) {
             app.update(msg);
         }
@@ -579,7 +582,6 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         None => args.at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
     };
     app.advance_to(at);
-    let (width, height) = args.size;
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
     dirtyviz::interrupt::check()?;
     match output {

@@ -24,6 +24,8 @@ pub use screen::Screen;
 pub struct ScrollRoom {
     /// The help.
     pub help: u16,
+    /// Rows a page of the help scrolls by: the rows it shows, less one.
+    pub help_page: u16,
     /// The open lesson step's text.
     pub text: u16,
     /// The task table, until its last page fills it; `None` when it is
@@ -369,7 +371,7 @@ impl App {
     /// terminal as last drawn (see `ui::view::scroll_room`): scrolling
     /// stops at their ends, and a larger terminal pulls them back.
     pub fn set_scroll_room(&mut self, room: ScrollRoom) {
-        self.screen.set_help_room(room.help);
+        self.screen.set_help_room(room.help, room.help_page);
         self.screen.set_task_room(room.tasks);
         if let Some(mode) = &mut self.lesson {
             mode.set_scroll_room(room.text);

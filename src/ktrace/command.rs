@@ -114,12 +114,14 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     }
     app.update(crate::app::Msg::TogglePause);
     app.seek_to(args.at.unwrap_or(u64::MAX));
+    let (width, height) = args.size;
+    // The keys scroll as they would in a terminal of that size.
+    kernel::set_help_room(&mut app, ratatui::layout::Rect::new(0, 0, width, height));
     for key in presses {
         if let Some(msg) = keys::trace_message(key, app.mode()) {
             app.update(msg);
         }
     }
-    let (width, height) = args.size;
     crate::output::to_stdout(snapshot::text(&kernel::render(&app, width, height)).as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -319,6 +319,7 @@ impl TraceApp {
             | Msg::Back
             | Msg::Help
             | Msg::ScrollHelp(_)
+            | Msg::PageHelp(_)
             | Msg::Theme
             | Msg::LogScale
             | Msg::FocusTasks
@@ -418,7 +419,7 @@ fn run_loop(
         if app.take_dirty() {
             let mut tasks = None;
             let area = terminal.draw(|f| tasks = draw(app, f)).map_err(io)?.area;
-            app.screen.set_help_room(view::help_room(HELP, area));
+            set_help_room(app, area);
             app.screen.set_task_room(tasks);
         }
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
@@ -438,6 +439,12 @@ fn handle_event(app: &mut TraceApp, event: Event) {
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
     }
+}
+
+/// Notes how far, and by how much a page, the help scrolls on a screen of
+/// `area`.
+pub fn set_help_room(app: &mut TraceApp, area: Rect) {
+    app.screen.set_help_room(view::help_room(HELP, area), view::help_page(area));
 }
 
 /// The screen `app` shows in a `width` x `height` terminal.

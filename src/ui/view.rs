@@ -134,7 +134,7 @@ pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
             Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
         super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(app, body).1)
     };
-    crate::app::ScrollRoom { help, text, tasks: None }
+    crate::app::ScrollRoom { help, help_page: help_page(area), text, tasks: None }
 }
 
 /// The ratatui marker for a chart marker.
@@ -970,6 +970,13 @@ pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
         .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
         .max()
         .unwrap_or(0)
+}
+
+/// Rows a page of the help scrolls by on a screen of `area`: the rows it
+/// shows, less one kept from the page before.
+pub fn help_page(area: Rect) -> u16 {
+    let r = help_area(area);
+    r.height.saturating_sub(3).max(1)
 }
 
 /// The help over `area`: the keys of `sections` and every chart's legend,

@@ -157,7 +157,7 @@ fn help_rows(text: &str, size: &str) -> Vec<String> {
 fn the_help_paged_past_its_end_shows_its_last_lines() {
     // Below 60x18 the dashboard does not fit, and the help is drawn over
     // the note that says so.
-    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 40)).collect::<Vec<_>>().join(" ");
+    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 200)).collect::<Vec<_>>().join(" ");
     for size in ["60x18", "80x24", "120x40", "40x12", "20x6"] {
         let text = snapshot(&["--at", "1s", "--size", size, "--keys", &keys]);
         let rows = help_rows(&text, size);
@@ -203,4 +203,24 @@ fn ctrl_c_stops_a_snapshot_with_one_line_and_leaves_the_file() {
     assert!(out.is_empty());
     assert_eq!(std::fs::read_to_string(dir.join("screen.txt")).expect("kept"), "the user's screen\n");
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
+}
+
+#[test]
+fn pgdn_and_space_page_the_help_by_what_it_shows_less_one_line() {
+    let rows = |size: &str, keys: &str| help_rows(&snapshot(&["--at", "1s", "--size", size, "--keys", keys]), size);
+    for size in ["80x24", "60x18", "40x12"] {
+        let first = rows(size, "?");
+        let second = rows(size, "? pgdn");
+        assert_eq!(second[0], first[first.len() - 1], "{size}: the last line of a page starts the next");
+        assert_eq!(rows(size, "? space"), second, "{size}: space pages as PgDn does");
+        assert_eq!(rows(size, "? pgdn pgup"), first, "{size}");
+        // Past the end and a page back: the page before the last.
+        let end =
+            rows(size, &std::iter::once("?").chain(std::iter::repeat_n("pgdn", 40)).collect::<Vec<_>>().join(" "));
+        let back = rows(
+            size,
+            &std::iter::once("?").chain(std::iter::repeat_n("pgdn", 40)).chain(["pgup"]).collect::<Vec<_>>().join(" "),
+        );
+        assert_eq!(back[back.len() - 1], end[0], "{size}: one page back from the end");
+    }
 }
