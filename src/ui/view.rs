@@ -886,37 +886,106 @@ pub fn help_area(area: Rect) -> Rect {
     Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
 }
 
-/// The help's lines: every key, then every legend entry of every chart
-/// with its colour and meaning.
-fn help_lines(t: &Theme, sections: &[super::keys::Section]) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
-    let mut keys: Vec<Line> = Vec::new();
-    for section in sections {
-        keys.push(Line::styled(format!(" {}", section.title), t.title));
-        for b in section.bindings {
-            keys.push(Line::from(vec![Span::styled(format!("  {:<10}", b.label), t.accent), Span::raw(b.help)]));
+/// `text` in lines of at most `width` characters, broken between words;
+/// a word longer than a line is broken after a `_`, `/` or `-` in it
+/// where it has one, else at the line's end.
+pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let line = lines.last_mut().expect("one line at least");
+            let used = line.chars().count();
+            let gap = usize::from(used > 0);
+            if used + gap + word.len() <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.extend(word.iter());
+                break;
+            }
+            if word.len() <= width {
+                lines.push(String::new());
+                continue;
+            }
+            // Longer than a line: what fits of it here, cut after a
+            // separator when there is one.
+            let room = width.saturating_sub(used + gap);
+            let cut = word[..room.min(word.len())].iter().rposition(|c| matches!(c, '_' | '/' | '-')).map(|i| i + 1);
+            let cut = match cut {
+                Some(i) => i,
+                None if used > 0 => {
+                    lines.push(String::new());
+                    continue;
+                }
+                None => room,
+            };
+            if gap == 1 {
+                line.push(' ');
+            }
+            line.extend(word[..cut].iter());
+            word.drain(..cut);
+            lines.push(String::new());
         }
     }
-    let mut legend: Vec<Line> = vec![Line::styled(" chart legends", t.title)];
+    lines
+}
+
+/// `text` in `style` after `head` (in `head_style`), wrapped to `width`
+/// with its later lines hanging under its first word. Where a wide head
+/// leaves too little room, the text goes under it, indented `indent`.
+fn hanging(head: &str, head_style: Style, text: &str, style: Style, width: u16, indent: usize) -> Vec<Line<'static>> {
+    let width = usize::from(width);
+    let head_w = head.chars().count();
+    let beside = head_w <= 6 || width >= head_w + 24;
+    let (mut lines, hang) = if beside {
+        (Vec::new(), head_w)
+    } else {
+        (vec![Line::styled(head.trim_end().to_string(), head_style)], indent)
+    };
+    for (i, part) in wrap_words(text, width.saturating_sub(hang).max(8)).into_iter().enumerate() {
+        let lead =
+            if beside && i == 0 { Span::styled(head.to_string(), head_style) } else { Span::raw(" ".repeat(hang)) };
+        lines.push(Line::from(vec![lead, Span::styled(part, style)]));
+    }
+    lines
+}
+
+/// The help's lines for columns `key_w` and `legend_w` wide: every key,
+/// then every legend entry of every chart with its colour and meaning;
+/// a line too long for its column goes on under its text.
+fn help_lines(
+    t: &Theme,
+    sections: &[super::keys::Section],
+    key_w: u16,
+    legend_w: u16,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let heading =
+        |text: &str, style: Style, lead: usize, width: u16| hanging(&" ".repeat(lead), style, text, style, width, 0);
+    let mut keys: Vec<Line> = Vec::new();
+    for section in sections {
+        keys.extend(heading(section.title, t.title, 1, key_w));
+        for b in section.bindings {
+            keys.extend(hanging(&format!("  {:<10}", b.label), t.accent, b.help, Style::default(), key_w, 4));
+        }
+    }
+    let mut legend: Vec<Line> = heading("chart legends", t.title, 1, legend_w);
     for (n, title) in TITLES.iter().enumerate() {
-        legend.push(Line::styled(format!("  {title}"), t.accent));
+        legend.extend(heading(title, t.accent, 2, legend_w));
         for e in GLOSSARY.iter().filter(|e| e.chart as usize == n + 1) {
             let name = if e.short == e.name { e.name.to_string() } else { format!("{} ({})", e.name, e.short) };
             let text = format!("{name}: {}", e.meaning);
-            legend.push(Line::from(vec![
-                Span::styled("   ━ ", t.series[e.color % t.series.len()]),
-                Span::styled(text, t.text),
-            ]));
+            legend.extend(hanging("   ━ ", t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
         }
         if n == 2 {
             for (glyph, color, what) in MARKS {
-                legend.push(Line::from(vec![
-                    Span::styled(format!("   {glyph} "), t.series[*color % t.series.len()]),
-                    Span::styled(what.to_string(), t.text),
-                ]));
+                let head = format!("   {glyph} ");
+                legend.extend(hanging(&head, t.series[*color % t.series.len()], what, t.text, legend_w, 5));
             }
         }
     }
-    legend.push(Line::styled("   ┈ greyed: computed by this patch level, not yet used", t.dim));
+    legend.extend(hanging("   ┈ ", t.dim, "greyed: computed by this patch level, not yet used", t.dim, legend_w, 5));
     (keys, legend)
 }
 
@@ -946,16 +1015,15 @@ fn help_block(t: &Theme, width: u16) -> Block<'static> {
 /// `sections` and every chart's legend side by side where they fit, else
 /// one after the other; each with the rows it takes wrapped.
 fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Vec<(Paragraph<'static>, Rect)> {
-    let (keys, legend) = help_lines(t, sections);
-    let wrap = Wrap { trim: false };
     if inner.width >= 150 {
         let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);
-        vec![(Paragraph::new(keys).wrap(wrap), left), (Paragraph::new(legend).wrap(wrap), right)]
+        let (keys, legend) = help_lines(t, sections, left.width, right.width);
+        vec![(Paragraph::new(keys), left), (Paragraph::new(legend), right)]
     } else {
-        let mut all = keys;
+        let (mut all, legend) = help_lines(t, sections, inner.width, inner.width);
         all.push(Line::raw(""));
         all.extend(legend);
-        vec![(Paragraph::new(all).wrap(wrap), inner)]
+        vec![(Paragraph::new(all), inner)]
     }
 }
 
@@ -990,5 +1058,26 @@ pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll:
     let scroll = scroll.min(help_room(sections, area));
     for (para, at) in help_columns(t, sections, inner) {
         frame.render_widget(para.scroll((scroll, 0)), at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_wrap_whole_and_long_ones_break_after_a_separator() {
+        assert_eq!(wrap_words("pause / resume", 40), vec!["pause / resume"]);
+        assert_eq!(
+            wrap_words("single step (100 ms) while paused", 14),
+            vec!["single step", "(100 ms) while", "paused"]
+        );
+        assert_eq!(wrap_words("the dirty_background_ratio +1", 14), vec!["the dirty_", "background_", "ratio +1"]);
+        assert_eq!(wrap_words("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        for width in 1..30 {
+            for line in wrap_words("dirty_ratelimit × pos_ratio: what a task was held to", width) {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+        }
     }
 }

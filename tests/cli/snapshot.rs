@@ -224,3 +224,27 @@ fn pgdn_and_space_page_the_help_by_what_it_shows_less_one_line() {
         assert_eq!(back[back.len() - 1], end[0], "{size}: one page back from the end");
     }
 }
+
+#[test]
+fn the_helps_long_lines_go_on_under_their_text() {
+    for size in ["80x24", "40x12", "20x6"] {
+        // Every page, to the end.
+        let mut rows: Vec<String> = Vec::new();
+        for pages in 0..200 {
+            let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", pages)).collect::<Vec<_>>().join(" ");
+            let page = help_rows(&snapshot(&["--at", "1s", "--size", size, "--keys", &keys]), size);
+            if rows.ends_with(&page) {
+                break;
+            }
+            rows.extend(page);
+        }
+        for row in &rows {
+            // A line that goes on starts under its text, never at the frame.
+            assert!(row.starts_with(' '), "{size}: {row:?}\n{}", rows.join("\n"));
+        }
+        if size != "20x6" {
+            let text = rows.join("\n");
+            assert!(text.contains(" dirty_background_ratio "), "{size}: words kept whole\n{text}");
+        }
+    }
+}
