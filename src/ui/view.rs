@@ -708,25 +708,10 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
     // A lesson step's readings first: what its questions measure.
     if let Some(mode) = ctx.app.lesson() {
-        let mut line: Vec<Span> = Vec::new();
-        let mut used = 0;
-        for r in super::lesson::readings(mode) {
-            if line.is_empty() {
-                line.push(Span::styled("measured now: ", t.accent));
-                used = 14;
-            }
-            let w = r.chars().count() + 3;
-            if used + w > width as usize && line.len() > 1 {
-                lines.push(Line::from(std::mem::take(&mut line)));
-                used = 0;
-            }
-            line.push(Span::styled(r, t.text));
-            line.push(Span::styled(" · ", t.dim));
-            used += w;
-        }
-        if let Some(last) = line.last_mut() {
-            *last = Span::raw("");
-            lines.push(Line::from(line));
+        let readings: Vec<Vec<Span<'static>>> =
+            super::lesson::readings(mode).into_iter().map(|r| vec![Span::styled(r, t.text)]).collect();
+        if !readings.is_empty() {
+            lines.extend(dotted_lines(t, Span::styled("measured now: ", t.accent), readings, width));
         }
     }
     lines.extend(reading_lines(t, String::new(), global, width));
@@ -737,25 +722,32 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
 /// `key value · key value · …` after `head`, wrapped at `width`: the
 /// readings of a parameter strip.
 pub(crate) fn reading_lines(t: &Theme, head: String, items: Vec<(String, String)>, width: u16) -> Vec<Line<'static>> {
+    let items = items.into_iter().map(|(k, v)| vec![Span::styled(format!("{k} "), t.dim), Span::styled(v, t.text)]);
+    dotted_lines(t, Span::styled(head, t.accent), items.collect(), width)
+}
+
+/// `items` after `head`, separated by ` · ` and wrapped at `width` between
+/// items: a line ends on an item, never on a separator.
+fn dotted_lines(t: &Theme, head: Span<'static>, items: Vec<Vec<Span<'static>>>, width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width);
     let mut lines = Vec::new();
-    let mut line: Vec<Span> = Vec::new();
-    let mut used = head.chars().count();
-    if !head.is_empty() {
-        line.push(Span::styled(head, t.accent));
-    }
-    for (k, v) in items {
-        let w = k.chars().count() + v.chars().count() + 4;
-        if used + w > width as usize && used > 0 {
+    let mut used = head.width();
+    let mut line: Vec<Span> = if used > 0 { vec![head] } else { Vec::new() };
+    let mut items_on_line = 0;
+    for item in items {
+        let w: usize = item.iter().map(Span::width).sum();
+        if items_on_line > 0 && used + 3 + w > width {
             lines.push(Line::from(std::mem::take(&mut line)));
             used = 0;
+            items_on_line = 0;
         }
-        line.push(Span::styled(format!("{k} "), t.dim));
-        line.push(Span::styled(v, t.text));
-        line.push(Span::styled(" · ", t.dim));
+        if items_on_line > 0 {
+            line.push(Span::styled(" · ", t.dim));
+            used += 3;
+        }
+        line.extend(item);
         used += w;
-    }
-    if let Some(last) = line.last_mut() {
-        *last = Span::raw("");
+        items_on_line += 1;
     }
     lines.push(Line::from(line));
     lines

@@ -248,3 +248,26 @@ fn the_helps_long_lines_go_on_under_their_text() {
         }
     }
 }
+
+#[test]
+fn the_parameter_strip_ends_its_lines_on_a_value_not_a_separator() {
+    for args in [
+        &["--at", "10s", "--size", "100x30"][..],
+        &["--at", "10s", "--size", "90x30"][..],
+        &["--lesson", "03", "--step", "1", "--size", "160x48"][..],
+        &["--lesson", "03", "--step", "1", "--size", "130x40"][..],
+    ] {
+        let text = snapshot(args);
+        let strip: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with(" parameters ─"))
+            .skip(1)
+            .take_while(|l| !l.starts_with('┌'))
+            .map(|l| l.split('│').next().unwrap_or(l).trim_end())
+            .collect();
+        assert!(strip.len() >= 2, "{args:?}: the strip\n{text}");
+        for line in strip {
+            assert!(!line.ends_with('·'), "{args:?}: {line:?}\n{text}");
+        }
+    }
+}
