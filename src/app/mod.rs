@@ -501,10 +501,13 @@ impl App {
             }
             Msg::Faster => self.set_speed((self.speed + 1).min(SPEEDS.len() - 1)),
             Msg::Slower => self.set_speed(self.speed.saturating_sub(1)),
-            Msg::NextBdi => self.bdi = (self.bdi + 1) % self.world().bdis().len(),
-            Msg::PrevBdi => {
+            Msg::NextBdi | Msg::PrevBdi => {
                 let n = self.world().bdis().len();
-                self.bdi = (self.bdi + n - 1) % n;
+                if n == 1 {
+                    // Said, so that the key is not taken for broken.
+                    self.note = format!("{} is the only bdi", crate::session::bdi_label(self.world(), 0));
+                }
+                self.bdi = if msg == Msg::NextBdi { (self.bdi + 1) % n } else { (self.bdi + n - 1) % n };
             }
             Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => {

@@ -271,8 +271,16 @@ impl TraceApp {
             }
             Msg::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Msg::Slower => self.speed = self.speed.saturating_sub(1),
-            Msg::NextBdi => self.bdi = (self.bdi() + 1) % bdis,
-            Msg::PrevBdi => self.bdi = (self.bdi() + bdis - 1) % bdis,
+            Msg::NextBdi | Msg::PrevBdi => {
+                if bdis == 1 {
+                    // Said, so that the key is not taken for broken.
+                    self.note = match self.side.bdi_names().is_empty() {
+                        true => "no bdi yet: the trace has named none".into(),
+                        false => format!("{} is the only bdi in the trace", self.side.bdi_label(0)),
+                    };
+                }
+                self.bdi = if msg == Msg::NextBdi { (self.bdi() + 1) % bdis } else { (self.bdi() + bdis - 1) % bdis };
+            }
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
                 self.note = match self.window_s() {

@@ -69,6 +69,8 @@ fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
     assert!(second.contains("5 pauses (254:0 cgroup_ino 2345)"), "{second}");
     let row = second.lines().find(|l| l.contains("│dd-1295 ")).expect("dd-1295's row");
     assert!(row.contains("254:0 ino 2345"), "{row}");
+    let one = screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", "b"]);
+    assert!(one.lines().next().is_some_and(|l| l.ends_with("│ 254:0 is the only bdi in the trace")), "{one}");
     let back = screen(&path, &["--size", "160x48", "--keys", "b b"]);
     assert!(back.contains("│ bdi 254:0 cgroup_ino 1 │"), "two contexts, then the first again:\n{back}");
 }

@@ -271,3 +271,16 @@ fn the_parameter_strip_ends_its_lines_on_a_value_not_a_separator() {
         }
     }
 }
+
+#[test]
+fn b_on_the_only_bdi_says_so() {
+    for key in ["b", "B", "tab"] {
+        let text = snapshot(&["--at", "2s", "--size", "160x48", "--keys", key]);
+        let status = text.lines().next().expect("a status line");
+        assert!(status.ends_with("│ sda (HDD) is the only bdi"), "{key}: {status}");
+    }
+    // With several, the status line's bdi changes and nothing more is said.
+    let text = snapshot(&["--scenario", "jbod-10hdd", "--at", "2s", "--size", "160x48", "--keys", "b"]);
+    let status = text.lines().next().expect("a status line");
+    assert!(status.contains("bdi sdb (HDD)") && !status.contains("only bdi"), "{status}");
+}
