@@ -492,22 +492,55 @@ pub fn finite_runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]>
     points.split(|p| !(p.0.is_finite() && p.1.is_finite())).filter(|run| !run.is_empty())
 }
 
-/// Line values right of the plot, each on its line's row, never two on one
-/// row: a lower value goes below the one in its way, a higher one above.
+/// Line values right of the plot, each on its line's row or near it
+/// (see [`place_values`]).
 fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Style)>) {
     let plot = g.plot;
-    let mut used: Vec<(u16, f64)> = Vec::new();
-    for (v, text, style) in values {
-        let want = g.row_of(v) - plot.y;
-        let below = used.iter().find(|(r, _)| *r == want).is_some_and(|&(_, other)| v < other);
-        let order: [i32; 5] = if below { [0, 1, -1, 2, -2] } else { [0, -1, 1, -2, 2] };
-        let free = order
-            .iter()
-            .map(|d| want as i32 + d)
-            .find(|&r| r >= 0 && r < plot.height as i32 && !used.iter().any(|(u, _)| *u == r as u16));
-        if let Some(r) = free {
-            used.push((r as u16, v));
-            buf.set_string(plot.x + plot.width + 1, plot.y + r as u16, text, style);
+    let want: Vec<(u16, f64)> = values.iter().map(|(v, _, _)| (g.row_of(*v) - plot.y, *v)).collect();
+    for ((_, text, style), row) in values.into_iter().zip(place_values(&want, plot.height)) {
+        if let Some(r) = row {
+            buf.set_string(plot.x + plot.width + 1, plot.y + r, text, style);
+        }
+    }
+}
+
+/// Rows for line values that want rows `want` (row, value; most important
+/// first) on a plot `rows` high: never two on a row, a higher value never
+/// below a lower one, none more than two rows from its line. `None` for a
+/// value left out: the least important of those that would be too far, or
+/// that find no row.
+fn place_values(want: &[(u16, f64)], rows: u16) -> Vec<Option<u16>> {
+    let mut keep: Vec<bool> = (0..want.len()).map(|i| i < usize::from(rows)).collect();
+    loop {
+        // Highest value first: top to bottom.
+        let mut order: Vec<usize> = (0..want.len()).filter(|&i| keep[i]).collect();
+        order.sort_by(|&a, &b| want[b].1.total_cmp(&want[a].1).then(a.cmp(&b)));
+        // Row k of the order is k + shift[k], the shifts never falling:
+        // the nearest such rows (pooled adjacent violators).
+        let mut pools: Vec<(f64, usize)> = Vec::new();
+        for (k, &i) in order.iter().enumerate() {
+            pools.push((f64::from(want[i].0) - k as f64, 1));
+            while let [.., (s0, n0), (s1, n1)] = pools[..] {
+                if s0 / n0 as f64 <= s1 / n1 as f64 {
+                    break;
+                }
+                pools.truncate(pools.len() - 2);
+                pools.push((s0 + s1, n0 + n1));
+            }
+        }
+        let most = (i32::from(rows) - order.len() as i32).max(0);
+        let shifts = pools.iter().flat_map(|&(s, n)| std::iter::repeat_n((s / n as f64).round() as i32, n));
+        let at: Vec<i32> = shifts.enumerate().map(|(k, shift)| k as i32 + shift.clamp(0, most)).collect();
+        let too_far = order.iter().zip(&at).filter(|&(&i, &r)| (r - i32::from(want[i].0)).abs() > 2).map(|(&i, _)| i);
+        match too_far.max() {
+            Some(i) => keep[i] = false,
+            None => {
+                let mut placed = vec![None; want.len()];
+                for (&i, &r) in order.iter().zip(&at) {
+                    placed[i] = u16::try_from(r).ok();
+                }
+                return placed;
+            }
         }
     }
 }
@@ -655,6 +688,26 @@ mod tests {
             // The known half starts at the middle of the plot.
             assert!(first_col >= axis + plot_w / 2 - 1, "log {log}: ink from column {first_col}: {rows:?}");
             assert!(rows[0].is_empty() && rows[9].is_empty(), "log {log}: nothing along an edge: {rows:?}");
+        }
+    }
+
+    #[test]
+    fn line_values_keep_their_order_and_stay_near_their_lines() {
+        // Four thresholds on a plot four rows high: 737, 645 and 553 all
+        // on row 1. Top to bottom, in order, each within a row of its line.
+        let want = [(1, 553.0), (1, 645.0), (1, 737.0), (2, 369.0)];
+        assert_eq!(place_values(&want, 4), vec![Some(2), Some(1), Some(0), Some(3)]);
+        // No room above: the lower value goes below, not the higher one.
+        assert_eq!(place_values(&[(0, 645.0), (0, 737.0)], 2), vec![Some(1), Some(0)]);
+        // More values than rows: the least important go.
+        assert_eq!(place_values(&[(0, 3.0), (0, 2.0), (0, 1.0)], 2), vec![Some(0), Some(1), None]);
+        // Too far from its line: left out, and the others keep their rows.
+        let want = [(5, 10.0), (5, 9.0), (5, 8.0), (5, 7.0), (5, 6.0), (5, 5.0)];
+        let placed = place_values(&want, 20);
+        assert_eq!(placed.iter().filter(|r| r.is_some()).count(), 5, "{placed:?}");
+        assert_eq!(placed[5], None);
+        for (r, (w, _)) in placed.iter().zip(want) {
+            assert!(r.is_none_or(|r| r.abs_diff(w) <= 2), "{placed:?}");
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-use crate::common::{dirtyviz, sixty_four_kib_pages, tmp, two_cgroups};
+use crate::common::{dirtyviz, plot_rows, sixty_four_kib_pages, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -197,30 +197,6 @@ fn an_empty_trace_is_one_line_and_exit_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("empty"), "{err}");
-}
-
-/// The plot rows of the chart titled `title` (between its y axis and its
-/// right edge), as characters.
-fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
-    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
-    let (top, left) = grid
-        .iter()
-        .enumerate()
-        .find_map(|(r, row)| {
-            let text: String = row.iter().collect();
-            let byte = text.find(&format!("┌ {title}"))?;
-            Some((r, text[..byte].chars().count()))
-        })
-        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
-    let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
-    grid[top + 1..]
-        .iter()
-        .take_while(|row| !row[left + 1..right].contains(&'└'))
-        .filter_map(|row| {
-            let axis = (left + 1..right).find(|&c| matches!(row[c], '┤' | '│'))?;
-            Some(row[axis + 1..right].to_vec())
-        })
-        .collect()
 }
 
 #[test]

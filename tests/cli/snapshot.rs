@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{dirtyviz, empty_dir, interrupted, tmp};
+use super::common::{dirtyviz, empty_dir, interrupted, plot_rows, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -283,4 +283,28 @@ fn b_on_the_only_bdi_says_so() {
     let text = snapshot(&["--scenario", "jbod-10hdd", "--at", "2s", "--size", "160x48", "--keys", "b"]);
     let status = text.lines().next().expect("a status line");
     assert!(status.contains("bdi sdb (HDD)") && !status.contains("only bdi"), "{status}");
+}
+
+#[test]
+fn line_values_at_the_plots_right_go_down_as_their_values_do() {
+    // Short plots: four thresholds on chart 1's four rows at 100x30, two
+    // rows for charts 1 and 2 beside the task table at 80x24.
+    for (args, charts) in [
+        (&["--at", "20s", "--size", "100x30"][..], &["1 global dirty", "2 bdi dirty"][..]),
+        (&["--at", "2s", "--size", "80x24", "--keys", "T"][..], &["1 global dirty", "2 bdi dirty"][..]),
+        (&["--at", "20s", "--size", "160x48"][..], &["1 global dirty", "2 bdi dirty"][..]),
+    ] {
+        let text = snapshot(args);
+        for chart in charts {
+            let values: Vec<f64> = plot_rows(&text, chart)
+                .iter()
+                .filter_map(|row| {
+                    let row: String = row.iter().collect();
+                    row.trim_end().rsplit(' ').next()?.parse().ok()
+                })
+                .collect();
+            assert!(values.len() >= 2, "{args:?} {chart}: {values:?}\n{text}");
+            assert!(values.windows(2).all(|w| w[0] >= w[1]), "{args:?} {chart}: {values:?}\n{text}");
+        }
+    }
 }
