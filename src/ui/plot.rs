@@ -252,7 +252,16 @@ impl Rows {
 /// Draws `data` as a chart in `area`.
 pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look: &Look) {
     let t = look.theme;
-    if area.width < 4 || area.height < 3 {
+    if area.width < 4 || area.height == 0 {
+        return;
+    }
+    if area.height < 3 {
+        // No room for a frame: the chart is named and says so, a column
+        // in from its left as a frame would be.
+        let text =
+            Line::from(vec![Span::styled(format!("{}: ", title.short), t.title), Span::styled(NO_ROOM_SHORT, t.dim)]);
+        let inside = Rect { x: area.x + 1, width: area.width - 1, ..area };
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inside);
         return;
     }
     let inner_w = area.width.saturating_sub(2) as usize;
@@ -303,6 +312,9 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
 
 /// What a chart too small for its plot says instead.
 pub const NO_ROOM: &str = "no room to plot: a larger window shows this chart";
+
+/// What a chart too small for its frame says after its name.
+pub const NO_ROOM_SHORT: &str = "no room, a larger window shows it";
 
 /// The y axis a chart is drawn on: its ticks, the range they span (on a
 /// log axis, in powers of ten) and the tick step.
