@@ -655,6 +655,10 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
         None => "pos_ratio -: below freerun, not computed".into(),
     }];
+    data.short_values = vec![match b.pos_ratio {
+        Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
+        None => "pos_ratio -: below freerun".into(),
+    }];
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
     }

@@ -109,7 +109,23 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
         }
     }
     let text = format!(" {number} {} ", short.first().or(values.first()).map_or("", String::as_str));
-    text.chars().take(width).collect()
+    if text.chars().count() <= width {
+        return text;
+    }
+    // Cut between words (a number cut short would read as another), and
+    // marked as cut.
+    let chars: Vec<char> = text.chars().collect();
+    let mut end = width.saturating_sub(2);
+    if chars.get(end).is_some_and(|c| *c != ' ') {
+        let head = number.chars().count() + 2;
+        end = chars[..end].iter().rposition(|c| *c == ' ').filter(|&i| i >= head).unwrap_or(end);
+    }
+    let mut cut: String = chars[..end].iter().collect();
+    cut.truncate(cut.trim_end().len());
+    if width >= 2 {
+        cut.push_str("… ");
+    }
+    cut
 }
 
 /// Legend entries: (glyph, name, style), front series first.
@@ -742,5 +758,9 @@ mod tests {
         assert_eq!(fit_title(&title, values, &[], 24), " 2  bdi_dirty 669 MiB ");
         let short = ["669 of 737 MiB".to_string()];
         assert_eq!(fit_title(&title, values, &short, 32), " 2 bdi dirty  669 of 737 MiB ");
+        // Too narrow for the first value whole: cut, with an ellipsis.
+        assert_eq!(fit_title(&title, values, &[], 16), " 2 bdi_dirty… ");
+        assert_eq!(fit_title(&title, values, &short, 12), " 2 669 of… ");
+        assert_eq!(fit_title(&title, values, &short, 8), " 2 669… ");
     }
 }

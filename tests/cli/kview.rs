@@ -226,3 +226,12 @@ fn a_quantity_known_late_leaves_the_charts_blank_before_it() {
         }
     }
 }
+
+#[test]
+fn chart_3s_title_below_freerun_is_not_cut_mid_word() {
+    // At 80x24 chart 3 is 42 columns wide: the short form of its value.
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
+    let title = s.lines().find_map(|l| l.split("┌ 3 ").nth(1)).unwrap_or_else(|| panic!("chart 3:\n{s}"));
+    let title = title.split('┐').next().expect("a title").trim_end_matches('─').trim_end();
+    assert!(title.ends_with("pos_ratio -: below freerun"), "{title:?}\n{s}");
+}
