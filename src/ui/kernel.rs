@@ -510,7 +510,7 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<usize> {
         let text = vec![
             Line::styled("terminal too small", ctx.theme.warn),
             Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-            Line::styled(view::TOO_SMALL_KEYS, ctx.theme.dim),
+            Line::styled(view::too_small_keys(keys::trace_sections(app.mode())), ctx.theme.dim),
         ];
         frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
         // The help is text: it is read at any size.

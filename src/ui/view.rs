@@ -147,14 +147,21 @@ pub fn marker(m: crate::app::Marker) -> ratatui::symbols::Marker {
     }
 }
 
-/// The keys the too-small screen names: those that still work.
-pub(crate) const TOO_SMALL_KEYS: &str = "? help · q quits";
+/// The keys a screen too small for the dashboard names: `?` and `q` where
+/// they help and quit in `sections`, else Ctrl-C.
+pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
+    let words: Vec<String> = super::keys::bar_keys(sections)
+        .into_iter()
+        .map(|(key, what)| if what == "quit" { format!("{key} quits") } else { format!("{key} {what}") })
+        .collect();
+    if words.is_empty() { "Ctrl-C quits".into() } else { words.join(" · ") }
+}
 
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let text = vec![
         Line::styled("terminal too small", ctx.theme.warn),
         Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled(TOO_SMALL_KEYS, ctx.theme.dim),
+        Line::styled(too_small_keys(super::keys::sections(ctx.app.mode())), ctx.theme.dim),
     ];
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }

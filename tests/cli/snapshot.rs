@@ -312,3 +312,12 @@ fn line_values_at_the_plots_right_go_down_as_their_values_do() {
         }
     }
 }
+
+#[test]
+fn too_small_names_the_keys_that_still_quit() {
+    let text = snapshot(&["--lesson", "03", "--step", "1", "--size", "40x12"]);
+    assert!(text.contains("? help · q quits"), "{text}");
+    // Typing an answer, q and ? are typed (and do nothing): Ctrl-C quits.
+    let text = snapshot(&["--lesson", "03", "--step", "1", "--size", "40x12", "--keys", "a"]);
+    assert!(text.contains("Ctrl-C quits") && !text.contains("q quits"), "{text}");
+}
