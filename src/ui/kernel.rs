@@ -251,6 +251,10 @@ impl TraceApp {
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
         if self.screen.update(msg, || self.side.task_count()) {
+            if msg == Msg::LogScale {
+                let log = self.screen.log_scale;
+                self.note = if log { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
+            }
             return;
         }
         match msg {
@@ -580,6 +584,9 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
+    if app.screen.log_scale {
+        segments.push((3, "log scale".into()));
+    }
     if let Some(c) = k.clock_s() {
         segments.push((1, format!("trace clock {c:.3} s")));
     }

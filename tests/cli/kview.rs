@@ -235,3 +235,15 @@ fn chart_3s_title_below_freerun_is_not_cut_mid_word() {
     let title = title.split('┐').next().expect("a title").trim_end_matches('─').trim_end();
     assert!(title.ends_with("pos_ratio -: below freerun"), "{title:?}\n{s}");
 }
+
+#[test]
+fn l_says_which_scale_charts_4_and_5_now_have() {
+    let status = |keys: &str| {
+        screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", keys]).lines().next().map(str::to_string)
+    };
+    assert!(status("l").is_some_and(|s| s.ends_with("│ charts 4 and 5: log scale")), "{:?}", status("l"));
+    assert!(status("l l").is_some_and(|s| s.ends_with("│ charts 4 and 5: linear scale")), "{:?}", status("l l"));
+    // Where the charts are not on the screen the status line still says it.
+    let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "l"]);
+    assert!(s.lines().next().is_some_and(|l| l.contains("log scale")), "{s}");
+}
