@@ -534,9 +534,8 @@ impl App {
     fn update_view(&mut self, msg: Msg) {
         let live = || self.session.world().tasks().iter().filter(|t| t.alive()).count();
         if self.screen.update(msg, live) {
-            if msg == Msg::LogScale {
-                let log = self.screen.log_scale;
-                self.note = if log { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
+            if let Some(note) = self.screen.note_for(msg) {
+                self.note = note.into();
             }
             return;
         }

@@ -91,6 +91,22 @@ impl Screen {
         true
     }
 
+    /// What the status line says after `msg` changed how things are shown,
+    /// where the change may not be seen: the y scale of charts that may
+    /// be off the screen, a palette with no other to switch to.
+    pub fn note_for(&self, msg: Msg) -> Option<&'static str> {
+        match msg {
+            Msg::LogScale if self.log_scale => Some("charts 4 and 5: log scale"),
+            Msg::LogScale => Some("charts 4 and 5: linear scale"),
+            Msg::Theme => Some(match self.theme {
+                ThemeKind::Dark => "palette: dark",
+                ThemeKind::Light => "palette: light",
+                ThemeKind::Mono => "no colours (--theme mono or NO_COLOR): no palette to switch to",
+            }),
+            _ => None,
+        }
+    }
+
     /// Scrolls the help by `rows`, no further than its end.
     pub fn scroll_help(&mut self, rows: i16) {
         self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(self.help_room);

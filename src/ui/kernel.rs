@@ -251,9 +251,8 @@ impl TraceApp {
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
         if self.screen.update(msg, || self.side.task_count()) {
-            if msg == Msg::LogScale {
-                let log = self.screen.log_scale;
-                self.note = if log { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
+            if let Some(note) = self.screen.note_for(msg) {
+                self.note = note.into();
             }
             return;
         }

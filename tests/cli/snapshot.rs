@@ -321,3 +321,16 @@ fn too_small_names_the_keys_that_still_quit() {
     let text = snapshot(&["--lesson", "03", "--step", "1", "--size", "40x12", "--keys", "a"]);
     assert!(text.contains("Ctrl-C quits") && !text.contains("q quits"), "{text}");
 }
+
+#[test]
+fn t_says_which_palette_it_chose_or_that_there_is_none_to_choose() {
+    let status = |args: &[&str]| {
+        let mut all = vec!["--at", "1s", "--size", "200x20"];
+        all.extend(args);
+        snapshot(&all).lines().next().expect("a status line").to_string()
+    };
+    assert!(status(&["--keys", "t"]).ends_with("│ palette: light"), "{}", status(&["--keys", "t"]));
+    assert!(status(&["--keys", "t t"]).ends_with("│ palette: dark"));
+    let mono = status(&["--theme", "mono", "--keys", "t"]);
+    assert!(mono.ends_with("no palette to switch to"), "{mono}");
+}
