@@ -557,7 +557,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     let (width, height) = args.size;
     for key in presses {
         // The keys scroll as they would in a terminal of that size.
-        app.set_scroll_room(dirtyviz::ui::view::scroll_room(&app, ratatui::layout::Rect::new(0, 0, width, height)));
+        app.set_scroll_room(snapshot::scroll_room(&app, width, height));
         if let Some(msg) = keys::message(key, app.mode()) {
             app.update(msg);
         }

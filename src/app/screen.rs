@@ -93,9 +93,13 @@ impl Screen {
 
     /// What the status line says after `msg` changed how things are shown,
     /// where the change may not be seen: the y scale of charts that may
-    /// be off the screen, a palette with no other to switch to.
+    /// be off the screen, a palette with no other to switch to, a task
+    /// table scrolled where none is drawn.
     pub fn note_for(&self, msg: Msg) -> Option<&'static str> {
         match msg {
+            Msg::ScrollTasks(_) if self.task_room == usize::MAX && !self.tasks_focus => {
+                Some("the task table is not on the screen: T shows it")
+            }
             Msg::LogScale if self.log_scale => Some("charts 4 and 5: log scale"),
             Msg::LogScale => Some("charts 4 and 5: linear scale"),
             Msg::Theme => Some(match self.theme {

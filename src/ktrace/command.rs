@@ -115,9 +115,9 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     app.update(crate::app::Msg::TogglePause);
     app.seek_to(args.at.unwrap_or(u64::MAX));
     let (width, height) = args.size;
-    // The keys scroll as they would in a terminal of that size.
-    kernel::set_help_room(&mut app, ratatui::layout::Rect::new(0, 0, width, height));
     for key in presses {
+        // The keys scroll as they would in a terminal of that size.
+        kernel::note_scroll_room(&mut app, width, height);
         if let Some(msg) = keys::trace_message(key, app.mode()) {
             app.update(msg);
         }

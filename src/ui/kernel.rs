@@ -458,6 +458,17 @@ pub fn set_help_room(app: &mut TraceApp, area: Rect) {
     app.screen.set_help_room(view::help_room(HELP, area), view::help_page(area));
 }
 
+/// Notes how far the help and the task table scroll on the screen `app`
+/// shows in a `width` x `height` terminal, as the terminal loop does
+/// after each frame.
+pub fn note_scroll_room(app: &mut TraceApp, width: u16, height: u16) {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
+    let mut tasks = None;
+    terminal.draw(|f| tasks = draw(app, f)).expect("drawing into memory does not fail");
+    set_help_room(app, Rect::new(0, 0, width, height));
+    app.screen.set_task_room(tasks);
+}
+
 /// The screen `app` shows in a `width` x `height` terminal.
 pub fn render(app: &TraceApp, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");

@@ -247,3 +247,11 @@ fn l_says_which_scale_charts_4_and_5_now_have() {
     let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "l"]);
     assert!(s.lines().next().is_some_and(|l| l.contains("log scale")), "{s}");
 }
+
+#[test]
+fn arrows_where_no_task_table_is_drawn_say_how_to_show_it() {
+    let s = screen(&fixture(SHIPPED), &["--size", "100x30", "--keys", "down"]);
+    assert!(s.lines().next().is_some_and(|l| l.ends_with("the task table is not on the screen: T shows it")), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", "down"]);
+    assert!(!s.contains("not on the screen"), "{s}");
+}

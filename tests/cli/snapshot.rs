@@ -334,3 +334,17 @@ fn t_says_which_palette_it_chose_or_that_there_is_none_to_choose() {
     let mono = status(&["--theme", "mono", "--keys", "t"]);
     assert!(mono.ends_with("no palette to switch to"), "{mono}");
 }
+
+#[test]
+fn arrows_where_no_task_table_is_drawn_say_how_to_show_it() {
+    let status = |size: &str, keys: &str| {
+        snapshot(&["--at", "2s", "--size", size, "--keys", keys]).lines().next().expect("a status line").to_string()
+    };
+    // 100x30 draws no task table; 160x48 does, and T shows it anywhere.
+    let hidden = status("100x30", "down");
+    assert!(hidden.ends_with("the task table is not on the screen: T shows it"), "{hidden}");
+    for (size, keys) in [("160x48", "down"), ("100x30", "T down")] {
+        let shown = status(size, keys);
+        assert!(!shown.contains("not on the screen"), "{size} {keys}: {shown}");
+    }
+}
