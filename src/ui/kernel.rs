@@ -975,7 +975,8 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else {
         format!(" {} ({count} throttled) ", view::TASKS_TITLE)
     };
-    let header = Row::new(vec!["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]).style(t.dim);
+    let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
+    let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
     let table = Table::new(rows, widths).header(header).block(
         Block::default()
             .borders(Borders::ALL)

@@ -862,6 +862,7 @@ pub(crate) fn draw_tasks_of(
     } else {
         format!(" {TASKS_TITLE} ({live} live) ")
     };
+    let header = fit_headers(&header, &widths, area.width.saturating_sub(2));
     let table = Table::new(rows, widths).header(Row::new(header).style(t.dim)).block(
         Block::default()
             .borders(Borders::ALL)
@@ -874,6 +875,25 @@ pub(crate) fn draw_tasks_of(
         frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
     }
     last_page
+}
+
+/// A table's column headings for columns `widths` laid out in `width`
+/// as the table lays them out (one column apart): a heading longer than
+/// its column is cut and ends in an ellipsis.
+pub(crate) fn fit_headers(headers: &[&str], widths: &[Constraint], width: u16) -> Vec<String> {
+    let columns = Layout::horizontal(widths.to_vec()).spacing(1).split(Rect::new(0, 0, width, 1));
+    headers
+        .iter()
+        .zip(columns.iter())
+        .map(|(h, c)| {
+            let room = usize::from(c.width);
+            if h.chars().count() <= room {
+                h.to_string()
+            } else {
+                h.chars().take(room.saturating_sub(1)).chain((room > 0).then_some('…')).collect()
+            }
+        })
+        .collect()
 }
 
 // ---- help ---------------------------------------------------------------------------

@@ -348,3 +348,20 @@ fn arrows_where_no_task_table_is_drawn_say_how_to_show_it() {
         assert!(!shown.contains("not on the screen"), "{size} {keys}: {shown}");
     }
 }
+
+#[test]
+fn a_narrow_task_table_marks_the_headings_it_cuts() {
+    let full = ["task", "kind", "bdi", "MiB/s", "pause", "ms", "nr_dirtied_pause"];
+    for (size, keys) in [("80x24", "T"), ("100x30", "T"), ("60x18", "T"), ("160x48", "")] {
+        let text = snapshot(&["--at", "2s", "--size", size, "--keys", keys]);
+        let header = text
+            .lines()
+            .skip_while(|l| !l.contains("┌ tasks"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{size}: a task table\n{text}"));
+        let cells = header.rsplit("││").next().unwrap_or(header).trim_matches('│');
+        for word in cells.split_whitespace() {
+            assert!(full.contains(&word) || word.ends_with('…'), "{size}: {word:?} in {cells:?}");
+        }
+    }
+}
