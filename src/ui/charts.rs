@@ -250,8 +250,9 @@ pub struct ChartData {
     pub series: Vec<Series>,
     /// Glyphs drawn over the series.
     pub marks: Vec<Mark>,
-    /// Legend entries for the marks: glyph, colour and what they mean.
-    pub mark_legend: Vec<(char, usize, &'static str)>,
+    /// Legend entries for the marks: glyph, colour, what they mean, and
+    /// that in fewer words for a narrow legend.
+    pub mark_legend: Vec<(char, usize, &'static str, &'static str)>,
     /// x range.
     pub x: [f64; 2],
     /// Name of the x unit.
@@ -649,7 +650,11 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         mark((m(dirty), clip(l.global(dirty))), '●', 2, false),
         mark((m(bdi_dirty), clip(l.bdi(bdi_dirty))), '●', 1, own_axis),
     ];
-    data.mark_legend = vec![('◆', 2, "freerun, setpoint, limit"), ('◇', 1, "bdi_setpoint"), ('●', 3, "now")];
+    data.mark_legend = vec![
+        ('◆', 2, "freerun, setpoint, limit", "free/set/lim"),
+        ('◇', 1, "bdi_setpoint", "bdi_set"),
+        ('●', 3, "now", "now"),
+    ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.len());
     data.values = vec![match b.pos_ratio {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),

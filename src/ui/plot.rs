@@ -128,8 +128,14 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
     cut
 }
 
-/// Legend entries: (glyph, name, style), front series first.
-fn legend_entries<'d>(data: &'d ChartData, look: &Look, short: bool) -> Vec<(String, &'d str, Style)> {
+/// Legend entries: (glyph, name, style), front series first; `short`
+/// names for the series, and `short_marks` for the marks.
+fn legend_entries<'d>(
+    data: &'d ChartData,
+    look: &Look,
+    short: bool,
+    short_marks: bool,
+) -> Vec<(String, &'d str, Style)> {
     let mut entries: Vec<(String, &str, Style)> = data
         .series
         .iter()
@@ -137,8 +143,8 @@ fn legend_entries<'d>(data: &'d ChartData, look: &Look, short: bool) -> Vec<(Str
         .rev()
         .map(|(i, s)| (look.glyph(s, i).to_string(), if short { s.short } else { s.name }, look.style(s)))
         .collect();
-    for (glyph, color, name) in &data.mark_legend {
-        entries.push((glyph.to_string(), name, look.series(*color)));
+    for (glyph, color, name, short_name) in &data.mark_legend {
+        entries.push((glyph.to_string(), if short_marks { short_name } else { name }, look.series(*color)));
     }
     entries
 }
@@ -162,16 +168,20 @@ fn legend_lines(entries: &[(String, &str, Style)], width: usize) -> Vec<Line<'st
 }
 
 /// The legend for `width` columns: on the frame's bottom edge alone if it
-/// fits, else with one line inside; long names where there is room.
+/// fits, else with one line inside; long names where there is room. What
+/// two lines cannot hold is left out, and an ellipsis says so.
 fn legend(data: &ChartData, look: &Look, width: usize) -> Vec<Line<'static>> {
-    for short in [false, true] {
-        let lines = legend_lines(&legend_entries(data, look, short), width);
+    for (short, short_marks) in [(false, false), (true, false), (true, true)] {
+        let lines = legend_lines(&legend_entries(data, look, short, short_marks), width);
         if lines.len() <= 2 {
             return lines;
         }
     }
-    let mut lines = legend_lines(&legend_entries(data, look, true), width);
+    let mut lines = legend_lines(&legend_entries(data, look, true, true), width.saturating_sub(2));
     lines.truncate(2);
+    if let Some(last) = lines.last_mut() {
+        last.spans.push(Span::styled(" …", look.theme.dim));
+    }
     lines
 }
 

@@ -365,3 +365,16 @@ fn a_narrow_task_table_marks_the_headings_it_cuts() {
         }
     }
 }
+
+#[test]
+fn chart_3s_legend_names_every_mark_or_says_it_left_some_out() {
+    // 42 columns: every series and mark, the marks in fewer words.
+    let text = snapshot(&["--at", "20s", "--size", "80x24"]);
+    for mark in ["◆ free/set/lim", "◇ bdi_set", "● now"] {
+        assert!(text.contains(mark), "{mark}\n{text}");
+    }
+    // 30 columns: not all of it; the ellipsis says so.
+    let text = snapshot(&["--scenario", "hdd-10dd", "--at", "20s", "--size", "60x18", "--keys", "c 3"]);
+    let legend = text.lines().rev().nth(2).expect("the legend's inside line");
+    assert!(legend.trim_end().trim_end_matches('│').trim_end().ends_with('…'), "{legend}\n{text}");
+}
