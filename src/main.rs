@@ -567,7 +567,10 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         let inputs: Vec<Named> = input.iter().map(|(role, path)| Named { role, path }).collect();
         check_distinct(&inputs, &[Named { role: "--output", path }])?;
     }
+    let (width, height) = args.size;
     for key in presses {
+        // The keys scroll as they would in a terminal of that size.
+        app.set_scroll_room(snapshot::scroll_room(&app, width, height));
         if let Some(msg) = keys::message(key, app.mode()) {
             app.update(msg);
         }
@@ -597,7 +600,6 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         None => at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
     };
     app.advance_to(at);
-    let (width, height) = args.size;
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
     dirtyviz::interrupt::check()?;
     match output {

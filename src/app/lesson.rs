@@ -250,6 +250,7 @@ impl App {
             Msg::Quit => self.quit = true,
             Msg::Help => self.screen.help = !self.screen.help,
             Msg::ScrollHelp(rows) => self.screen.scroll_help(rows),
+            Msg::PageHelp(down) => self.screen.page_help(down),
             Msg::Suspend => self.requests.push(super::Request::Suspend),
             _ => {}
         }

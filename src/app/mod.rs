@@ -24,6 +24,8 @@ pub use screen::Screen;
 pub struct ScrollRoom {
     /// The help.
     pub help: u16,
+    /// Rows a page of the help scrolls by: the rows it shows, less one.
+    pub help_page: u16,
     /// The open lesson step's text.
     pub text: u16,
     /// The task table, until its last page fills it; `None` when it is
@@ -369,7 +371,7 @@ impl App {
     /// terminal as last drawn (see `ui::view::scroll_room`): scrolling
     /// stops at their ends, and a larger terminal pulls them back.
     pub fn set_scroll_room(&mut self, room: ScrollRoom) {
-        self.screen.set_help_room(room.help);
+        self.screen.set_help_room(room.help, room.help_page);
         self.screen.set_task_room(room.tasks);
         if let Some(mode) = &mut self.lesson {
             mode.set_scroll_room(room.text);
@@ -499,10 +501,13 @@ impl App {
             }
             Msg::Faster => self.set_speed((self.speed + 1).min(SPEEDS.len() - 1)),
             Msg::Slower => self.set_speed(self.speed.saturating_sub(1)),
-            Msg::NextBdi => self.bdi = (self.bdi + 1) % self.world().bdis().len(),
-            Msg::PrevBdi => {
+            Msg::NextBdi | Msg::PrevBdi => {
                 let n = self.world().bdis().len();
-                self.bdi = (self.bdi + n - 1) % n;
+                if n == 1 {
+                    // Said, so that the key is not taken for broken.
+                    self.note = format!("{} is the only bdi", crate::session::bdi_label(self.world(), 0));
+                }
+                self.bdi = if msg == Msg::NextBdi { (self.bdi + 1) % n } else { (self.bdi + n - 1) % n };
             }
             Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => {
@@ -529,9 +534,8 @@ impl App {
     fn update_view(&mut self, msg: Msg) {
         let live = || self.session.world().tasks().iter().filter(|t| t.alive()).count();
         if self.screen.update(msg, live) {
-            if msg == Msg::LogScale {
-                let log = self.screen.log_scale;
-                self.note = if log { "charts 4 and 5: log scale" } else { "charts 4 and 5: linear scale" }.into();
+            if let Some(note) = self.screen.note_for(msg) {
+                self.note = note.into();
             }
             return;
         }

@@ -60,6 +60,9 @@ pub enum Msg {
     ScrollTasks(i16),
     /// Scroll the help by this many rows (negative: up).
     ScrollHelp(i16),
+    /// Scroll the help a page down (true) or up, as many rows as it shows
+    /// less one.
+    PageHelp(bool),
     /// Move a kernel trace's playhead by this many seconds (negative:
     /// back; `i16::MIN`: to its start).
     Seek(i16),

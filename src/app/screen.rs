@@ -17,6 +17,8 @@ pub struct Screen {
     /// The most rows the help can be scrolled by in the terminal as last
     /// drawn (`u16::MAX` until it is drawn).
     pub help_room: u16,
+    /// Rows a page of the help scrolls by in the terminal as last drawn.
+    pub help_page: u16,
     /// The palette.
     pub theme: ThemeKind,
     /// How chart points are drawn.
@@ -40,6 +42,7 @@ impl Screen {
             help: false,
             help_scroll: 0,
             help_room: u16::MAX,
+            help_page: 10,
             theme,
             marker,
             log_scale: false,
@@ -69,6 +72,7 @@ impl Screen {
                 self.help_scroll = 0;
             }
             Msg::ScrollHelp(rows) => self.scroll_help(rows),
+            Msg::PageHelp(down) => self.page_help(down),
             Msg::Theme => {
                 self.theme = match self.theme {
                     ThemeKind::Dark => ThemeKind::Light,
@@ -87,15 +91,43 @@ impl Screen {
         true
     }
 
+    /// What the status line says after `msg` changed how things are shown,
+    /// where the change may not be seen: the y scale of charts that may
+    /// be off the screen, a palette with no other to switch to, a task
+    /// table scrolled where none is drawn.
+    pub fn note_for(&self, msg: Msg) -> Option<&'static str> {
+        match msg {
+            Msg::ScrollTasks(_) if self.task_room == usize::MAX && !self.tasks_focus => {
+                Some("the task table is not on the screen: T shows it")
+            }
+            Msg::LogScale if self.log_scale => Some("charts 4 and 5: log scale"),
+            Msg::LogScale => Some("charts 4 and 5: linear scale"),
+            Msg::Theme => Some(match self.theme {
+                ThemeKind::Dark => "palette: dark",
+                ThemeKind::Light => "palette: light",
+                ThemeKind::Mono => "no colours (--theme mono or NO_COLOR): no palette to switch to",
+            }),
+            _ => None,
+        }
+    }
+
     /// Scrolls the help by `rows`, no further than its end.
     pub fn scroll_help(&mut self, rows: i16) {
         self.help_scroll = self.help_scroll.saturating_add_signed(rows).min(self.help_room);
     }
 
-    /// Notes how far the help can scroll in the terminal as drawn: a
-    /// larger terminal pulls the help back to its end.
-    pub fn set_help_room(&mut self, rows: u16) {
+    /// Scrolls the help a page down (`true`) or up, no further than its
+    /// ends.
+    pub fn page_help(&mut self, down: bool) {
+        let page = i16::try_from(self.help_page.max(1)).unwrap_or(i16::MAX);
+        self.scroll_help(if down { page } else { -page });
+    }
+
+    /// Notes how far the help can scroll in the terminal as drawn, and by
+    /// how much a page: a larger terminal pulls the help back to its end.
+    pub fn set_help_room(&mut self, rows: u16, page: u16) {
         self.help_room = rows;
+        self.help_page = page;
         self.help_scroll = self.help_scroll.min(rows);
     }
 

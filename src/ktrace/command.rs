@@ -114,12 +114,14 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     }
     app.update(crate::app::Msg::TogglePause);
     app.seek_to(args.at.unwrap_or(u64::MAX));
+    let (width, height) = args.size;
     for key in presses {
+        // The keys scroll as they would in a terminal of that size.
+        kernel::note_scroll_room(&mut app, width, height);
         if let Some(msg) = keys::trace_message(key, app.mode()) {
             app.update(msg);
         }
     }
-    let (width, height) = args.size;
     crate::output::to_stdout(snapshot::text(&kernel::render(&app, width, height)).as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -250,8 +250,9 @@ pub struct ChartData {
     pub series: Vec<Series>,
     /// Glyphs drawn over the series.
     pub marks: Vec<Mark>,
-    /// Legend entries for the marks: glyph, colour and what they mean.
-    pub mark_legend: Vec<(char, usize, &'static str)>,
+    /// Legend entries for the marks: glyph, colour, what they mean, and
+    /// that in fewer words for a narrow legend.
+    pub mark_legend: Vec<(char, usize, &'static str, &'static str)>,
     /// x range.
     pub x: [f64; 2],
     /// Name of the x unit.
@@ -354,8 +355,17 @@ pub fn window(samples: &VecDeque<Sample>, window_s: Option<u64>, width: u16) -> 
     (picked, span)
 }
 
+/// `f` of each picked sample, against time \[s\]. A value that is not
+/// known (a rate before a second of data, a target without tasks) is NaN:
+/// the line has a gap there rather than joining the values either side.
 fn points(picked: &[&Sample], f: impl Fn(&Sample) -> f64) -> Vec<(f64, f64)> {
-    picked.iter().map(|s| (s.t_ns as f64 / 1e9, f(s))).filter(|p| p.1.is_finite()).collect()
+    picked
+        .iter()
+        .map(|s| {
+            let v = f(s);
+            (s.t_ns as f64 / 1e9, if v.is_finite() { v } else { f64::NAN })
+        })
+        .collect()
 }
 
 fn bdi_of(s: &Sample, bdi: usize) -> &BdiSample {
@@ -594,7 +604,8 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     let (dirty, bdi_dirty) = (s.dirty as f64, b.dirty as f64);
     let ratio = if dirty > 0.0 { bdi_dirty / dirty } else { 1.0 };
     let y_top = 2.5;
-    let clip = |y: f64| y.min(y_top);
+    // Above the top is drawn at the top; a value not known stays one.
+    let clip = |y: f64| if y > y_top { y_top } else { y };
     let n = (2 * width as usize).max(8);
     let xs = |lo: f64, hi: f64| (0..=n).map(move |i| lo + (hi - lo) * i as f64 / n as f64);
     let m = |pages: f64| mib(pages);
@@ -639,11 +650,19 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         mark((m(dirty), clip(l.global(dirty))), '●', 2, false),
         mark((m(bdi_dirty), clip(l.bdi(bdi_dirty))), '●', 1, own_axis),
     ];
-    data.mark_legend = vec![('◆', 2, "freerun, setpoint, limit"), ('◇', 1, "bdi_setpoint"), ('●', 3, "now")];
+    data.mark_legend = vec![
+        ('◆', 2, "freerun, setpoint, limit", "free/set/lim"),
+        ('◇', 1, "bdi_setpoint", "bdi_set"),
+        ('●', 3, "now", "now"),
+    ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.len());
     data.values = vec![match b.pos_ratio {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
         None => "pos_ratio -: below freerun, not computed".into(),
+    }];
+    data.short_values = vec![match b.pos_ratio {
+        Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
+        None => "pos_ratio -: below freerun".into(),
     }];
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));

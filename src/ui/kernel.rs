@@ -251,6 +251,9 @@ impl TraceApp {
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
         if self.screen.update(msg, || self.side.task_count()) {
+            if let Some(note) = self.screen.note_for(msg) {
+                self.note = note.into();
+            }
             return;
         }
         match msg {
@@ -271,8 +274,16 @@ impl TraceApp {
             }
             Msg::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Msg::Slower => self.speed = self.speed.saturating_sub(1),
-            Msg::NextBdi => self.bdi = (self.bdi() + 1) % bdis,
-            Msg::PrevBdi => self.bdi = (self.bdi() + bdis - 1) % bdis,
+            Msg::NextBdi | Msg::PrevBdi => {
+                if bdis == 1 {
+                    // Said, so that the key is not taken for broken.
+                    self.note = match self.side.bdi_names().is_empty() {
+                        true => "no bdi yet: the trace has named none".into(),
+                        false => format!("{} is the only bdi in the trace", self.side.bdi_label(0)),
+                    };
+                }
+                self.bdi = if msg == Msg::NextBdi { (self.bdi() + 1) % bdis } else { (self.bdi() + bdis - 1) % bdis };
+            }
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
                 self.note = match self.window_s() {
@@ -319,6 +330,7 @@ impl TraceApp {
             | Msg::Back
             | Msg::Help
             | Msg::ScrollHelp(_)
+            | Msg::PageHelp(_)
             | Msg::Theme
             | Msg::LogScale
             | Msg::FocusTasks
@@ -418,7 +430,7 @@ fn run_loop(
         if app.take_dirty() {
             let mut tasks = None;
             let area = terminal.draw(|f| tasks = draw(app, f)).map_err(io)?.area;
-            app.screen.set_help_room(view::help_room(HELP, area));
+            set_help_room(app, area);
             app.screen.set_task_room(tasks);
         }
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
@@ -438,6 +450,23 @@ fn handle_event(app: &mut TraceApp, event: Event) {
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
     }
+}
+
+/// Notes how far, and by how much a page, the help scrolls on a screen of
+/// `area`.
+pub fn set_help_room(app: &mut TraceApp, area: Rect) {
+    app.screen.set_help_room(view::help_room(HELP, area), view::help_page(area));
+}
+
+/// Notes how far the help and the task table scroll on the screen `app`
+/// shows in a `width` x `height` terminal, as the terminal loop does
+/// after each frame.
+pub fn note_scroll_room(app: &mut TraceApp, width: u16, height: u16) {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
+    let mut tasks = None;
+    terminal.draw(|f| tasks = draw(app, f)).expect("drawing into memory does not fail");
+    set_help_room(app, Rect::new(0, 0, width, height));
+    app.screen.set_task_room(tasks);
 }
 
 /// The screen `app` shows in a `width` x `height` terminal.
@@ -495,9 +524,13 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<usize> {
         let text = vec![
             Line::styled("terminal too small", ctx.theme.warn),
             Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-            Line::styled("q quits", ctx.theme.dim),
+            Line::styled(view::too_small_keys(keys::trace_sections(app.mode())), ctx.theme.dim),
         ];
         frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
+        // The help is text: it is read at any size.
+        if app.screen.help {
+            view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);
+        }
         return None;
     }
     let [status, body, hints] =
@@ -561,6 +594,9 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
+    if app.screen.log_scale {
+        segments.push((3, "log scale".into()));
+    }
     if let Some(c) = k.clock_s() {
         segments.push((1, format!("trace clock {c:.3} s")));
     }
@@ -939,7 +975,8 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else {
         format!(" {} ({count} throttled) ", view::TASKS_TITLE)
     };
-    let header = Row::new(vec!["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]).style(t.dim);
+    let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
+    let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
     let table = Table::new(rows, widths).header(header).block(
         Block::default()
             .borders(Borders::ALL)

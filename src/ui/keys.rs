@@ -171,8 +171,9 @@ pub const HELP_KEYS: Section = Section {
     bindings: &[
         bind!("↑ ↓", [code(KeyCode::Up) => Msg::ScrollHelp(-1), code(KeyCode::Down) => Msg::ScrollHelp(1)],
             "scroll a line", ""),
-        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollHelp(-TASK_PAGE),
-            code(KeyCode::PageDown) => Msg::ScrollHelp(TASK_PAGE)], "scroll a page", ""),
+        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::PageHelp(false),
+            code(KeyCode::PageDown) => Msg::PageHelp(true)], "scroll a page", ""),
+        bind!("space", [ch(' ') => Msg::PageHelp(true)], "a page down", ""),
         bind!("Esc ?", [code(KeyCode::Esc) => Msg::Back, ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help],
             "close the help", ""),
         bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),

@@ -109,11 +109,33 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
         }
     }
     let text = format!(" {number} {} ", short.first().or(values.first()).map_or("", String::as_str));
-    text.chars().take(width).collect()
+    if text.chars().count() <= width {
+        return text;
+    }
+    // Cut between words (a number cut short would read as another), and
+    // marked as cut.
+    let chars: Vec<char> = text.chars().collect();
+    let mut end = width.saturating_sub(2);
+    if chars.get(end).is_some_and(|c| *c != ' ') {
+        let head = number.chars().count() + 2;
+        end = chars[..end].iter().rposition(|c| *c == ' ').filter(|&i| i >= head).unwrap_or(end);
+    }
+    let mut cut: String = chars[..end].iter().collect();
+    cut.truncate(cut.trim_end().len());
+    if width >= 2 {
+        cut.push_str("… ");
+    }
+    cut
 }
 
-/// Legend entries: (glyph, name, style), front series first.
-fn legend_entries<'d>(data: &'d ChartData, look: &Look, short: bool) -> Vec<(String, &'d str, Style)> {
+/// Legend entries: (glyph, name, style), front series first; `short`
+/// names for the series, and `short_marks` for the marks.
+fn legend_entries<'d>(
+    data: &'d ChartData,
+    look: &Look,
+    short: bool,
+    short_marks: bool,
+) -> Vec<(String, &'d str, Style)> {
     let mut entries: Vec<(String, &str, Style)> = data
         .series
         .iter()
@@ -121,8 +143,8 @@ fn legend_entries<'d>(data: &'d ChartData, look: &Look, short: bool) -> Vec<(Str
         .rev()
         .map(|(i, s)| (look.glyph(s, i).to_string(), if short { s.short } else { s.name }, look.style(s)))
         .collect();
-    for (glyph, color, name) in &data.mark_legend {
-        entries.push((glyph.to_string(), name, look.series(*color)));
+    for (glyph, color, name, short_name) in &data.mark_legend {
+        entries.push((glyph.to_string(), if short_marks { short_name } else { name }, look.series(*color)));
     }
     entries
 }
@@ -146,16 +168,20 @@ fn legend_lines(entries: &[(String, &str, Style)], width: usize) -> Vec<Line<'st
 }
 
 /// The legend for `width` columns: on the frame's bottom edge alone if it
-/// fits, else with one line inside; long names where there is room.
+/// fits, else with one line inside; long names where there is room. What
+/// two lines cannot hold is left out, and an ellipsis says so.
 fn legend(data: &ChartData, look: &Look, width: usize) -> Vec<Line<'static>> {
-    for short in [false, true] {
-        let lines = legend_lines(&legend_entries(data, look, short), width);
+    for (short, short_marks) in [(false, false), (true, false), (true, true)] {
+        let lines = legend_lines(&legend_entries(data, look, short, short_marks), width);
         if lines.len() <= 2 {
             return lines;
         }
     }
-    let mut lines = legend_lines(&legend_entries(data, look, true), width);
+    let mut lines = legend_lines(&legend_entries(data, look, true, true), width.saturating_sub(2));
     lines.truncate(2);
+    if let Some(last) = lines.last_mut() {
+        last.spans.push(Span::styled(" …", look.theme.dim));
+    }
     lines
 }
 
@@ -252,7 +278,16 @@ impl Rows {
 /// Draws `data` as a chart in `area`.
 pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look: &Look) {
     let t = look.theme;
-    if area.width < 4 || area.height < 3 {
+    if area.width < 4 || area.height == 0 {
+        return;
+    }
+    if area.height < 3 {
+        // No room for a frame: the chart is named and says so, a column
+        // in from its left as a frame would be.
+        let text =
+            Line::from(vec![Span::styled(format!("{}: ", title.short), t.title), Span::styled(NO_ROOM_SHORT, t.dim)]);
+        let inside = Rect { x: area.x + 1, width: area.width - 1, ..area };
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inside);
         return;
     }
     let inner_w = area.width.saturating_sub(2) as usize;
@@ -303,6 +338,9 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
 
 /// What a chart too small for its plot says instead.
 pub const NO_ROOM: &str = "no room to plot: a larger window shows this chart";
+
+/// What a chart too small for its frame says after its name.
+pub const NO_ROOM_SHORT: &str = "no room, a larger window shows it";
 
 /// The y axis a chart is drawn on: its ticks, the range they span (on a
 /// log axis, in powers of ten) and the tick step.
@@ -405,7 +443,7 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
         x_labels(buf, plot, axis_y, 2, x2.x, data.x_unit, Some((&x2.name, look.series(x2.color))), look);
     }
     draw_curves(buf, &g, look);
-    for m in &data.marks {
+    for m in data.marks.iter().filter(|m| m.at.0.is_finite() && m.at.1.is_finite()) {
         let mx = g.x_of(m.at.0, m.second_x);
         let x = data.x;
         if (x[0]..=x[1]).contains(&mx) {
@@ -453,24 +491,29 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         }
         for (i, s) in data.series.iter().enumerate() {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
-            let pts: Vec<(f64, f64)> = s.points.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
             let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
-            match s.draw {
-                Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
-                Draw::Line | Draw::Dashed => {
-                    for (k, w) in pts.windows(2).enumerate() {
-                        let on = match (s.draw, pattern) {
-                            (Draw::Dashed, _) | (_, 1) => (k / 2) % 2 == 0,
-                            (_, 2) => (k / 2) % 3 == 0,
-                            (_, 3) => k % 4 == 0,
-                            _ => true,
-                        };
-                        if on {
-                            ctx.draw(&Segment::new(w[0].0, w[0].1, w[1].0, w[1].1, color));
+            // Segments are counted across gaps, so a dash pattern runs on.
+            let mut k = 0;
+            for run in finite_runs(&s.points) {
+                let pts: Vec<(f64, f64)> = run.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
+                match s.draw {
+                    Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
+                    Draw::Line | Draw::Dashed => {
+                        for w in pts.windows(2) {
+                            let on = match (s.draw, pattern) {
+                                (Draw::Dashed, _) | (_, 1) => (k / 2) % 2 == 0,
+                                (_, 2) => (k / 2) % 3 == 0,
+                                (_, 3) => k % 4 == 0,
+                                _ => true,
+                            };
+                            if on {
+                                ctx.draw(&Segment::new(w[0].0, w[0].1, w[1].0, w[1].1, color));
+                            }
+                            k += 1;
                         }
-                    }
-                    if pts.len() == 1 {
-                        ctx.draw(&Points { coords: &pts, color });
+                        if pts.len() == 1 {
+                            ctx.draw(&Points { coords: &pts, color });
+                        }
                     }
                 }
             }
@@ -480,22 +523,62 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
     ratatui::widgets::Widget::render(canvas, g.plot, buf);
 }
 
-/// Line values right of the plot, each on its line's row, never two on one
-/// row: a lower value goes below the one in its way, a higher one above.
+/// The runs of a series' points between the values that are not known: a
+/// NaN (or an infinity) leaves a gap in the line, where the canvas would
+/// put it on the plot's top edge.
+pub fn finite_runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]> {
+    points.split(|p| !(p.0.is_finite() && p.1.is_finite())).filter(|run| !run.is_empty())
+}
+
+/// Line values right of the plot, each on its line's row or near it
+/// (see [`place_values`]).
 fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Style)>) {
     let plot = g.plot;
-    let mut used: Vec<(u16, f64)> = Vec::new();
-    for (v, text, style) in values {
-        let want = g.row_of(v) - plot.y;
-        let below = used.iter().find(|(r, _)| *r == want).is_some_and(|&(_, other)| v < other);
-        let order: [i32; 5] = if below { [0, 1, -1, 2, -2] } else { [0, -1, 1, -2, 2] };
-        let free = order
-            .iter()
-            .map(|d| want as i32 + d)
-            .find(|&r| r >= 0 && r < plot.height as i32 && !used.iter().any(|(u, _)| *u == r as u16));
-        if let Some(r) = free {
-            used.push((r as u16, v));
-            buf.set_string(plot.x + plot.width + 1, plot.y + r as u16, text, style);
+    let want: Vec<(u16, f64)> = values.iter().map(|(v, _, _)| (g.row_of(*v) - plot.y, *v)).collect();
+    for ((_, text, style), row) in values.into_iter().zip(place_values(&want, plot.height)) {
+        if let Some(r) = row {
+            buf.set_string(plot.x + plot.width + 1, plot.y + r, text, style);
+        }
+    }
+}
+
+/// Rows for line values that want rows `want` (row, value; most important
+/// first) on a plot `rows` high: never two on a row, a higher value never
+/// below a lower one, none more than two rows from its line. `None` for a
+/// value left out: the least important of those that would be too far, or
+/// that find no row.
+fn place_values(want: &[(u16, f64)], rows: u16) -> Vec<Option<u16>> {
+    let mut keep: Vec<bool> = (0..want.len()).map(|i| i < usize::from(rows)).collect();
+    loop {
+        // Highest value first: top to bottom.
+        let mut order: Vec<usize> = (0..want.len()).filter(|&i| keep[i]).collect();
+        order.sort_by(|&a, &b| want[b].1.total_cmp(&want[a].1).then(a.cmp(&b)));
+        // Row k of the order is k + shift[k], the shifts never falling:
+        // the nearest such rows (pooled adjacent violators).
+        let mut pools: Vec<(f64, usize)> = Vec::new();
+        for (k, &i) in order.iter().enumerate() {
+            pools.push((f64::from(want[i].0) - k as f64, 1));
+            while let [.., (s0, n0), (s1, n1)] = pools[..] {
+                if s0 / n0 as f64 <= s1 / n1 as f64 {
+                    break;
+                }
+                pools.truncate(pools.len() - 2);
+                pools.push((s0 + s1, n0 + n1));
+            }
+        }
+        let most = (i32::from(rows) - order.len() as i32).max(0);
+        let shifts = pools.iter().flat_map(|&(s, n)| std::iter::repeat_n((s / n as f64).round() as i32, n));
+        let at: Vec<i32> = shifts.enumerate().map(|(k, shift)| k as i32 + shift.clamp(0, most)).collect();
+        let too_far = order.iter().zip(&at).filter(|&(&i, &r)| (r - i32::from(want[i].0)).abs() > 2).map(|(&i, _)| i);
+        match too_far.max() {
+            Some(i) => keep[i] = false,
+            None => {
+                let mut placed = vec![None; want.len()];
+                for (&i, &r) in order.iter().zip(&at) {
+                    placed[i] = u16::try_from(r).ok();
+                }
+                return placed;
+            }
         }
     }
 }
@@ -590,6 +673,83 @@ mod tests {
     }
 
     #[test]
+    fn values_not_known_split_a_line_into_runs() {
+        let nan = f64::NAN;
+        let pts = [(0.0, 1.0), (1.0, nan), (2.0, 3.0), (3.0, 4.0), (4.0, f64::INFINITY), (5.0, nan), (6.0, 2.0)];
+        let runs: Vec<&[(f64, f64)]> = finite_runs(&pts).collect();
+        assert_eq!(runs, vec![&[(0.0, 1.0)][..], &[(2.0, 3.0), (3.0, 4.0)][..], &[(6.0, 2.0)][..]]);
+        assert_eq!(finite_runs(&[(0.0, nan), (1.0, nan)]).count(), 0);
+        assert_eq!(finite_runs(&[(nan, 1.0), (1.0, 1.0), (2.0, 1.0)]).count(), 1);
+    }
+
+    /// The columns of `buf`'s plot rows (right of the y axis) that hold a
+    /// dot of a curve, row by row.
+    fn inked(buf: &Buffer, plot_rows: u16) -> Vec<Vec<u16>> {
+        (0..plot_rows)
+            .map(|y| {
+                let axis = (0..buf.area.width).find(|&x| matches!(buf[(x, y)].symbol(), "┤" | "│")).expect("axis");
+                (axis + 1..buf.area.width)
+                    .filter(|&x| buf[(x, y)].symbol().chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_value_not_known_leaves_a_gap_not_a_line_along_an_edge() {
+        let theme = Theme::new(crate::app::ThemeKind::Mono);
+        let look = Look { theme: &theme, marker: Marker::Braille };
+        // Not known for the first half, then 5 and 6.
+        let points: Vec<(f64, f64)> =
+            (0..=40).map(|i| (i as f64 / 4.0, if i < 20 { f64::NAN } else { 5.0 + (i % 2) as f64 })).collect();
+        let series = Series {
+            name: "rate",
+            short: "rate",
+            points,
+            color: 0,
+            draw: Draw::Line,
+            end_label: false,
+            shadow: false,
+            second_x: false,
+        };
+        for log in [false, true] {
+            let mut data = ChartData::new(vec![series.clone()], [0.0, 10.0], "MiB/s");
+            data.y = if log { [1.0, 100.0] } else { [0.0, 10.0] };
+            data.log_y = log;
+            let area = Rect::new(0, 0, 50, 12);
+            let mut buf = Buffer::empty(area);
+            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look));
+            let rows = inked(&buf, 10);
+            let first_col = rows.iter().flatten().min().copied().expect("the known half is drawn");
+            let axis = (0..50).find(|&x| buf[(x, 0)].symbol() == "┤").expect("axis");
+            let plot_w = 50 - axis - 1;
+            // The known half starts at the middle of the plot.
+            assert!(first_col >= axis + plot_w / 2 - 1, "log {log}: ink from column {first_col}: {rows:?}");
+            assert!(rows[0].is_empty() && rows[9].is_empty(), "log {log}: nothing along an edge: {rows:?}");
+        }
+    }
+
+    #[test]
+    fn line_values_keep_their_order_and_stay_near_their_lines() {
+        // Four thresholds on a plot four rows high: 737, 645 and 553 all
+        // on row 1. Top to bottom, in order, each within a row of its line.
+        let want = [(1, 553.0), (1, 645.0), (1, 737.0), (2, 369.0)];
+        assert_eq!(place_values(&want, 4), vec![Some(2), Some(1), Some(0), Some(3)]);
+        // No room above: the lower value goes below, not the higher one.
+        assert_eq!(place_values(&[(0, 645.0), (0, 737.0)], 2), vec![Some(1), Some(0)]);
+        // More values than rows: the least important go.
+        assert_eq!(place_values(&[(0, 3.0), (0, 2.0), (0, 1.0)], 2), vec![Some(0), Some(1), None]);
+        // Too far from its line: left out, and the others keep their rows.
+        let want = [(5, 10.0), (5, 9.0), (5, 8.0), (5, 7.0), (5, 6.0), (5, 5.0)];
+        let placed = place_values(&want, 20);
+        assert_eq!(placed.iter().filter(|r| r.is_some()).count(), 5, "{placed:?}");
+        assert_eq!(placed[5], None);
+        for (r, (w, _)) in placed.iter().zip(want) {
+            assert!(r.is_none_or(|r| r.abs_diff(w) <= 2), "{placed:?}");
+        }
+    }
+
+    #[test]
     fn titles_keep_their_values_and_drop_words() {
         let title = Title {
             name: "2 bdi dirty pages".into(),
@@ -608,5 +768,9 @@ mod tests {
         assert_eq!(fit_title(&title, values, &[], 24), " 2  bdi_dirty 669 MiB ");
         let short = ["669 of 737 MiB".to_string()];
         assert_eq!(fit_title(&title, values, &short, 32), " 2 bdi dirty  669 of 737 MiB ");
+        // Too narrow for the first value whole: cut, with an ellipsis.
+        assert_eq!(fit_title(&title, values, &[], 16), " 2 bdi_dirty… ");
+        assert_eq!(fit_title(&title, values, &short, 12), " 2 669 of… ");
+        assert_eq!(fit_title(&title, values, &short, 8), " 2 669… ");
     }
 }

@@ -38,6 +38,16 @@ pub fn render(app: &App, width: u16, height: u16) -> Buffer {
     terminal.backend().buffer().clone()
 }
 
+/// How far the help, the lesson's text and the task table can scroll on
+/// the screen `app` shows in a `width` x `height` terminal, as the
+/// terminal loop notes after each frame.
+pub fn scroll_room(app: &App, width: u16, height: u16) -> crate::app::ScrollRoom {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");
+    let mut room = None;
+    terminal.draw(|f| room = Some(view::draw(app, f))).expect("drawing into memory does not fail");
+    room.expect("drawn")
+}
+
 /// `buf` written in `format`; `theme` picks the SVG's background.
 pub fn write(buf: &Buffer, format: Format, theme: ThemeKind) -> String {
     match format {

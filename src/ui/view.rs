@@ -98,7 +98,11 @@ pub fn draw(app: &App, frame: &mut Frame) -> crate::app::ScrollRoom {
 fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        // The help is text: it is read at any size.
         draw_too_small(ctx, frame, area);
+        if app.help_open() {
+            draw_help(ctx, frame, area);
+        }
         return;
     }
     let [status, body, hints] =
@@ -130,7 +134,7 @@ pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
             Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
         super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(app, body).1)
     };
-    crate::app::ScrollRoom { help, text, tasks: None }
+    crate::app::ScrollRoom { help, help_page: help_page(area), text, tasks: None }
 }
 
 /// The ratatui marker for a chart marker.
@@ -143,11 +147,21 @@ pub fn marker(m: crate::app::Marker) -> ratatui::symbols::Marker {
     }
 }
 
+/// The keys a screen too small for the dashboard names: `?` and `q` where
+/// they help and quit in `sections`, else Ctrl-C.
+pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
+    let words: Vec<String> = super::keys::bar_keys(sections)
+        .into_iter()
+        .map(|(key, what)| if what == "quit" { format!("{key} quits") } else { format!("{key} {what}") })
+        .collect();
+    if words.is_empty() { "Ctrl-C quits".into() } else { words.join(" · ") }
+}
+
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let text = vec![
         Line::styled("terminal too small", ctx.theme.warn),
         Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled("q quits", ctx.theme.dim),
+        Line::styled(too_small_keys(super::keys::sections(ctx.app.mode())), ctx.theme.dim),
     ];
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
@@ -701,25 +715,10 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
     // A lesson step's readings first: what its questions measure.
     if let Some(mode) = ctx.app.lesson() {
-        let mut line: Vec<Span> = Vec::new();
-        let mut used = 0;
-        for r in super::lesson::readings(mode) {
-            if line.is_empty() {
-                line.push(Span::styled("measured now: ", t.accent));
-                used = 14;
-            }
-            let w = r.chars().count() + 3;
-            if used + w > width as usize && line.len() > 1 {
-                lines.push(Line::from(std::mem::take(&mut line)));
-                used = 0;
-            }
-            line.push(Span::styled(r, t.text));
-            line.push(Span::styled(" · ", t.dim));
-            used += w;
-        }
-        if let Some(last) = line.last_mut() {
-            *last = Span::raw("");
-            lines.push(Line::from(line));
+        let readings: Vec<Vec<Span<'static>>> =
+            super::lesson::readings(mode).into_iter().map(|r| vec![Span::styled(r, t.text)]).collect();
+        if !readings.is_empty() {
+            lines.extend(dotted_lines(t, Span::styled("measured now: ", t.accent), readings, width));
         }
     }
     lines.extend(reading_lines(t, String::new(), global, width));
@@ -730,25 +729,32 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
 /// `key value · key value · …` after `head`, wrapped at `width`: the
 /// readings of a parameter strip.
 pub(crate) fn reading_lines(t: &Theme, head: String, items: Vec<(String, String)>, width: u16) -> Vec<Line<'static>> {
+    let items = items.into_iter().map(|(k, v)| vec![Span::styled(format!("{k} "), t.dim), Span::styled(v, t.text)]);
+    dotted_lines(t, Span::styled(head, t.accent), items.collect(), width)
+}
+
+/// `items` after `head`, separated by ` · ` and wrapped at `width` between
+/// items: a line ends on an item, never on a separator.
+fn dotted_lines(t: &Theme, head: Span<'static>, items: Vec<Vec<Span<'static>>>, width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width);
     let mut lines = Vec::new();
-    let mut line: Vec<Span> = Vec::new();
-    let mut used = head.chars().count();
-    if !head.is_empty() {
-        line.push(Span::styled(head, t.accent));
-    }
-    for (k, v) in items {
-        let w = k.chars().count() + v.chars().count() + 4;
-        if used + w > width as usize && used > 0 {
+    let mut used = head.width();
+    let mut line: Vec<Span> = if used > 0 { vec![head] } else { Vec::new() };
+    let mut items_on_line = 0;
+    for item in items {
+        let w: usize = item.iter().map(Span::width).sum();
+        if items_on_line > 0 && used + 3 + w > width {
             lines.push(Line::from(std::mem::take(&mut line)));
             used = 0;
+            items_on_line = 0;
         }
-        line.push(Span::styled(format!("{k} "), t.dim));
-        line.push(Span::styled(v, t.text));
-        line.push(Span::styled(" · ", t.dim));
+        if items_on_line > 0 {
+            line.push(Span::styled(" · ", t.dim));
+            used += 3;
+        }
+        line.extend(item);
         used += w;
-    }
-    if let Some(last) = line.last_mut() {
-        *last = Span::raw("");
+        items_on_line += 1;
     }
     lines.push(Line::from(line));
     lines
@@ -856,6 +862,7 @@ pub(crate) fn draw_tasks_of(
     } else {
         format!(" {TASKS_TITLE} ({live} live) ")
     };
+    let header = fit_headers(&header, &widths, area.width.saturating_sub(2));
     let table = Table::new(rows, widths).header(Row::new(header).style(t.dim)).block(
         Block::default()
             .borders(Borders::ALL)
@@ -870,6 +877,25 @@ pub(crate) fn draw_tasks_of(
     last_page
 }
 
+/// A table's column headings for columns `widths` laid out in `width`
+/// as the table lays them out (one column apart): a heading longer than
+/// its column is cut and ends in an ellipsis.
+pub(crate) fn fit_headers(headers: &[&str], widths: &[Constraint], width: u16) -> Vec<String> {
+    let columns = Layout::horizontal(widths.to_vec()).spacing(1).split(Rect::new(0, 0, width, 1));
+    headers
+        .iter()
+        .zip(columns.iter())
+        .map(|(h, c)| {
+            let room = usize::from(c.width);
+            if h.chars().count() <= room {
+                h.to_string()
+            } else {
+                h.chars().take(room.saturating_sub(1)).chain((room > 0).then_some('…')).collect()
+            }
+        })
+        .collect()
+}
+
 // ---- help ---------------------------------------------------------------------------
 
 /// Where the help is drawn over a screen of `area`.
@@ -879,37 +905,106 @@ pub fn help_area(area: Rect) -> Rect {
     Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
 }
 
-/// The help's lines: every key, then every legend entry of every chart
-/// with its colour and meaning.
-fn help_lines(t: &Theme, sections: &[super::keys::Section]) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
-    let mut keys: Vec<Line> = Vec::new();
-    for section in sections {
-        keys.push(Line::styled(format!(" {}", section.title), t.title));
-        for b in section.bindings {
-            keys.push(Line::from(vec![Span::styled(format!("  {:<10}", b.label), t.accent), Span::raw(b.help)]));
+/// `text` in lines of at most `width` characters, broken between words;
+/// a word longer than a line is broken after a `_`, `/` or `-` in it
+/// where it has one, else at the line's end.
+pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let line = lines.last_mut().expect("one line at least");
+            let used = line.chars().count();
+            let gap = usize::from(used > 0);
+            if used + gap + word.len() <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.extend(word.iter());
+                break;
+            }
+            if word.len() <= width {
+                lines.push(String::new());
+                continue;
+            }
+            // Longer than a line: what fits of it here, cut after a
+            // separator when there is one.
+            let room = width.saturating_sub(used + gap);
+            let cut = word[..room.min(word.len())].iter().rposition(|c| matches!(c, '_' | '/' | '-')).map(|i| i + 1);
+            let cut = match cut {
+                Some(i) => i,
+                None if used > 0 => {
+                    lines.push(String::new());
+                    continue;
+                }
+                None => room,
+            };
+            if gap == 1 {
+                line.push(' ');
+            }
+            line.extend(word[..cut].iter());
+            word.drain(..cut);
+            lines.push(String::new());
         }
     }
-    let mut legend: Vec<Line> = vec![Line::styled(" chart legends", t.title)];
+    lines
+}
+
+/// `text` in `style` after `head` (in `head_style`), wrapped to `width`
+/// with its later lines hanging under its first word. Where a wide head
+/// leaves too little room, the text goes under it, indented `indent`.
+fn hanging(head: &str, head_style: Style, text: &str, style: Style, width: u16, indent: usize) -> Vec<Line<'static>> {
+    let width = usize::from(width);
+    let head_w = head.chars().count();
+    let beside = head_w <= 6 || width >= head_w + 24;
+    let (mut lines, hang) = if beside {
+        (Vec::new(), head_w)
+    } else {
+        (vec![Line::styled(head.trim_end().to_string(), head_style)], indent)
+    };
+    for (i, part) in wrap_words(text, width.saturating_sub(hang).max(8)).into_iter().enumerate() {
+        let lead =
+            if beside && i == 0 { Span::styled(head.to_string(), head_style) } else { Span::raw(" ".repeat(hang)) };
+        lines.push(Line::from(vec![lead, Span::styled(part, style)]));
+    }
+    lines
+}
+
+/// The help's lines for columns `key_w` and `legend_w` wide: every key,
+/// then every legend entry of every chart with its colour and meaning;
+/// a line too long for its column goes on under its text.
+fn help_lines(
+    t: &Theme,
+    sections: &[super::keys::Section],
+    key_w: u16,
+    legend_w: u16,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let heading =
+        |text: &str, style: Style, lead: usize, width: u16| hanging(&" ".repeat(lead), style, text, style, width, 0);
+    let mut keys: Vec<Line> = Vec::new();
+    for section in sections {
+        keys.extend(heading(section.title, t.title, 1, key_w));
+        for b in section.bindings {
+            keys.extend(hanging(&format!("  {:<10}", b.label), t.accent, b.help, Style::default(), key_w, 4));
+        }
+    }
+    let mut legend: Vec<Line> = heading("chart legends", t.title, 1, legend_w);
     for (n, title) in TITLES.iter().enumerate() {
-        legend.push(Line::styled(format!("  {title}"), t.accent));
+        legend.extend(heading(title, t.accent, 2, legend_w));
         for e in GLOSSARY.iter().filter(|e| e.chart as usize == n + 1) {
             let name = if e.short == e.name { e.name.to_string() } else { format!("{} ({})", e.name, e.short) };
             let text = format!("{name}: {}", e.meaning);
-            legend.push(Line::from(vec![
-                Span::styled("   ━ ", t.series[e.color % t.series.len()]),
-                Span::styled(text, t.text),
-            ]));
+            legend.extend(hanging("   ━ ", t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
         }
         if n == 2 {
             for (glyph, color, what) in MARKS {
-                legend.push(Line::from(vec![
-                    Span::styled(format!("   {glyph} "), t.series[*color % t.series.len()]),
-                    Span::styled(what.to_string(), t.text),
-                ]));
+                let head = format!("   {glyph} ");
+                legend.extend(hanging(&head, t.series[*color % t.series.len()], what, t.text, legend_w, 5));
             }
         }
     }
-    legend.push(Line::styled("   ┈ greyed: computed by this patch level, not yet used", t.dim));
+    legend.extend(hanging("   ┈ ", t.dim, "greyed: computed by this patch level, not yet used", t.dim, legend_w, 5));
     (keys, legend)
 }
 
@@ -917,13 +1012,21 @@ fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), frame, area);
 }
 
-/// The help's frame over a screen of `area`.
-fn help_block(t: &Theme) -> Block<'static> {
+/// The help's frame, `width` columns wide: its titles in words that fit
+/// whole.
+fn help_block(t: &Theme, width: u16) -> Block<'static> {
+    let fit = |texts: &[&'static str]| {
+        let room = usize::from(width.saturating_sub(2));
+        texts.iter().copied().find(|s| s.chars().count() <= room).unwrap_or("")
+    };
     Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent)
-        .title(Span::styled(" help: keys and legends ", t.title))
-        .title_bottom(Line::styled(" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", t.dim))
+        .title(Span::styled(fit(&[" help: keys and legends ", " help "]), t.title))
+        .title_bottom(Line::styled(
+            fit(&[" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", " Esc closes · ↑ ↓ PgDn ", " Esc closes ", " Esc "]),
+            t.dim,
+        ))
         .style(Style::default())
 }
 
@@ -931,16 +1034,15 @@ fn help_block(t: &Theme) -> Block<'static> {
 /// `sections` and every chart's legend side by side where they fit, else
 /// one after the other; each with the rows it takes wrapped.
 fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Vec<(Paragraph<'static>, Rect)> {
-    let (keys, legend) = help_lines(t, sections);
-    let wrap = Wrap { trim: false };
     if inner.width >= 150 {
         let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);
-        vec![(Paragraph::new(keys).wrap(wrap), left), (Paragraph::new(legend).wrap(wrap), right)]
+        let (keys, legend) = help_lines(t, sections, left.width, right.width);
+        vec![(Paragraph::new(keys), left), (Paragraph::new(legend), right)]
     } else {
-        let mut all = keys;
+        let (mut all, legend) = help_lines(t, sections, inner.width, inner.width);
         all.push(Line::raw(""));
         all.extend(legend);
-        vec![(Paragraph::new(all).wrap(wrap), inner)]
+        vec![(Paragraph::new(all), inner)]
     }
 }
 
@@ -948,7 +1050,8 @@ fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Ve
 /// `area`: until its last line is at the bottom.
 pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
     let t = Theme::new(crate::app::ThemeKind::Mono);
-    let inner = help_block(&t).inner(help_area(area));
+    let r = help_area(area);
+    let inner = help_block(&t, r.width).inner(r);
     help_columns(&t, sections, inner)
         .iter()
         .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
@@ -956,16 +1059,44 @@ pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
         .unwrap_or(0)
 }
 
+/// Rows a page of the help scrolls by on a screen of `area`: the rows it
+/// shows, less one kept from the page before.
+pub fn help_page(area: Rect) -> u16 {
+    let r = help_area(area);
+    r.height.saturating_sub(3).max(1)
+}
+
 /// The help over `area`: the keys of `sections` and every chart's legend,
 /// scrolled by `scroll` rows (no further than its end).
 pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
     let r = help_area(area);
-    let block = help_block(t);
+    let block = help_block(t, r.width);
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
     let scroll = scroll.min(help_room(sections, area));
     for (para, at) in help_columns(t, sections, inner) {
         frame.render_widget(para.scroll((scroll, 0)), at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_wrap_whole_and_long_ones_break_after_a_separator() {
+        assert_eq!(wrap_words("pause / resume", 40), vec!["pause / resume"]);
+        assert_eq!(
+            wrap_words("single step (100 ms) while paused", 14),
+            vec!["single step", "(100 ms) while", "paused"]
+        );
+        assert_eq!(wrap_words("the dirty_background_ratio +1", 14), vec!["the dirty_", "background_", "ratio +1"]);
+        assert_eq!(wrap_words("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        for width in 1..30 {
+            for line in wrap_words("dirty_ratelimit × pos_ratio: what a task was held to", width) {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+        }
     }
 }

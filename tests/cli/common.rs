@@ -142,3 +142,27 @@ pub fn sixty_four_kib_pages() -> PathBuf {
             .then(|| (v.parse::<i64>().expect("integer") / 16).to_string())
     })
 }
+
+/// The plot rows of the chart titled `title` (between its y axis and its
+/// right edge), as characters.
+pub fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let (top, left) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let text: String = row.iter().collect();
+            let byte = text.find(&format!("┌ {title}"))?;
+            Some((r, text[..byte].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
+    grid[top + 1..]
+        .iter()
+        .take_while(|row| !row[left + 1..right].contains(&'└'))
+        .filter_map(|row| {
+            let axis = (left + 1..right).find(|&c| matches!(row[c], '┤' | '│'))?;
+            Some(row[axis + 1..right].to_vec())
+        })
+        .collect()
+}

@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-use crate::common::{dirtyviz, sixty_four_kib_pages, tmp, two_cgroups};
+use crate::common::{dirtyviz, plot_rows, sixty_four_kib_pages, tmp, two_cgroups};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -69,6 +69,8 @@ fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
     assert!(second.contains("5 pauses (254:0 cgroup_ino 2345)"), "{second}");
     let row = second.lines().find(|l| l.contains("│dd-1295 ")).expect("dd-1295's row");
     assert!(row.contains("254:0 ino 2345"), "{row}");
+    let one = screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", "b"]);
+    assert!(one.lines().next().is_some_and(|l| l.ends_with("│ 254:0 is the only bdi in the trace")), "{one}");
     let back = screen(&path, &["--size", "160x48", "--keys", "b b"]);
     assert!(back.contains("│ bdi 254:0 cgroup_ino 1 │"), "two contexts, then the first again:\n{back}");
 }
@@ -121,6 +123,11 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     assert!(s.contains("terminal too small"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
     assert!(s.contains("seek 5 s back / forward on the trace's clock"), "{s}");
+    // Too small for the charts, not for the help.
+    let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
+    assert!(s.contains("? help · q quits"), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "50x15", "--keys", "?"]);
+    assert!(s.contains("help: keys and legends") && s.contains("play / pause"), "{s}");
 }
 
 #[test]
@@ -190,4 +197,61 @@ fn an_empty_trace_is_one_line_and_exit_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("empty"), "{err}");
+}
+
+#[test]
+fn a_quantity_known_late_leaves_the_charts_blank_before_it() {
+    // No balance_dirty_pages or bdi_dirty_ratelimit in the first 10 s of
+    // the trace's 20: chart 2's and chart 4's lines start halfway, and are
+    // not drawn along the plot's top edge (or a log axis' bottom) before.
+    let file = filtered("kview-late-bdi.txt", |l| {
+        let stamp = l.split_whitespace().find_map(|w| w.strip_suffix(':')?.parse::<f64>().ok());
+        !(l.contains("balance_dirty_pages:") || l.contains("bdi_dirty_ratelimit:"))
+            || stamp.is_some_and(|t| t >= 1315.0)
+    });
+    for keys in ["", "l"] {
+        let s = screen(&file, &["--size", "160x48", "--keys", keys]);
+        for title in ["2 bdi dirty", "4 rates"] {
+            let rows = plot_rows(&s, title);
+            assert!(rows.len() >= 8, "{title}:\n{s}");
+            for row in &rows {
+                let early = &row[..row.len() * 2 / 5];
+                let ink = early.iter().any(|&c| ('\u{2801}'..='\u{28ff}').contains(&c));
+                assert!(
+                    !ink,
+                    "{title} (keys {keys:?}) draws before its data:\n{}\n{s}",
+                    row.iter().collect::<String>()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn chart_3s_title_below_freerun_is_not_cut_mid_word() {
+    // At 80x24 chart 3 is 42 columns wide: the short form of its value.
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
+    let title = s.lines().find_map(|l| l.split("┌ 3 ").nth(1)).unwrap_or_else(|| panic!("chart 3:\n{s}"));
+    let title = title.split('┐').next().expect("a title").trim_end_matches('─').trim_end();
+    assert!(title.ends_with("pos_ratio -: below freerun"), "{title:?}\n{s}");
+}
+
+#[test]
+fn l_says_which_scale_charts_4_and_5_now_have() {
+    let status = |keys: &str| {
+        screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", keys]).lines().next().map(str::to_string)
+    };
+    assert!(status("l").is_some_and(|s| s.ends_with("│ charts 4 and 5: log scale")), "{:?}", status("l"));
+    assert!(status("l l").is_some_and(|s| s.ends_with("│ charts 4 and 5: linear scale")), "{:?}", status("l l"));
+    // Where the charts are not on the screen the status line still says it.
+    let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "l"]);
+    assert!(s.lines().next().is_some_and(|l| l.contains("log scale")), "{s}");
+}
+
+#[test]
+fn arrows_where_no_task_table_is_drawn_say_how_to_show_it() {
+    let s = screen(&fixture(SHIPPED), &["--size", "100x30", "--keys", "down"]);
+    assert!(s.lines().next().is_some_and(|l| l.ends_with("the task table is not on the screen: T shows it")), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", "down"]);
+    assert!(!s.contains("not on the screen"), "{s}");
 }

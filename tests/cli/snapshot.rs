@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{dirtyviz, empty_dir, interrupted, tmp};
+use super::common::{dirtyviz, empty_dir, interrupted, plot_rows, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -141,13 +141,34 @@ fn the_parameter_panel_gives_thresholds_under_a_mib_as_the_charts_do() {
     assert!(text.contains(" 0.195│"), "{text}");
 }
 
+/// The rows inside the help's frame on a screen of `size` (`WxH`).
+fn help_rows(text: &str, size: &str) -> Vec<String> {
+    let (w, h) = size.split_once('x').expect("WxH");
+    let area =
+        dirtyviz::ui::view::help_area(ratatui::layout::Rect::new(0, 0, w.parse().expect("w"), h.parse().expect("h")));
+    let rows: Vec<&str> = text.lines().collect();
+    rows[area.y as usize + 1..(area.y + area.height) as usize - 1]
+        .iter()
+        .map(|l| l.chars().skip(area.x as usize + 1).take(area.width as usize - 2).collect::<String>())
+        .collect()
+}
+
 #[test]
 fn the_help_paged_past_its_end_shows_its_last_lines() {
-    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 30)).collect::<Vec<_>>().join(" ");
-    for size in ["60x18", "80x24", "120x40"] {
+    // Below 60x18 the dashboard does not fit, and the help is drawn over
+    // the note that says so.
+    let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", 200)).collect::<Vec<_>>().join(" ");
+    for size in ["60x18", "80x24", "120x40", "40x12", "20x6"] {
         let text = snapshot(&["--at", "1s", "--size", size, "--keys", &keys]);
-        assert!(text.contains("greyed: computed by this patch level"), "{size}:\n{text}");
+        let rows = help_rows(&text, size);
+        // The help's last line ends at the frame's last row: a full page.
+        let last = rows.last().expect("a row").trim_end();
+        assert!(last.ends_with("not yet used") || last.ends_with("used"), "{size}: {last:?}\n{text}");
+        // A full page: no blank but the one between the keys and the legends.
+        assert!(rows.iter().filter(|r| r.trim().is_empty()).count() <= 1, "{size}: a full page\n{text}");
     }
+    let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", &keys]);
+    assert!(text.contains("greyed: computed by this patch level"), "{text}");
 }
 
 #[test]
@@ -158,6 +179,10 @@ fn a_chart_with_no_room_to_plot_says_so() {
     assert!(text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
     let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "120x40"]);
     assert!(!text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+    // Two rows each for the sides of a comparison: no room for a frame,
+    // and the chart says so rather than leaving the rows blank.
+    let text = snapshot(&["--lesson", "07", "--step", "1", "--size", "60x18"]);
+    assert_eq!(text.matches("4 rates: no room, a larger").count(), 2, "{text}");
 }
 
 #[test]
@@ -182,4 +207,174 @@ fn ctrl_c_stops_a_snapshot_with_one_line_and_leaves_the_file() {
     assert!(out.is_empty());
     assert_eq!(std::fs::read_to_string(dir.join("screen.txt")).expect("kept"), "the user's screen\n");
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
+}
+
+#[test]
+fn pgdn_and_space_page_the_help_by_what_it_shows_less_one_line() {
+    let rows = |size: &str, keys: &str| help_rows(&snapshot(&["--at", "1s", "--size", size, "--keys", keys]), size);
+    for size in ["80x24", "60x18", "40x12"] {
+        let first = rows(size, "?");
+        let second = rows(size, "? pgdn");
+        assert_eq!(second[0], first[first.len() - 1], "{size}: the last line of a page starts the next");
+        assert_eq!(rows(size, "? space"), second, "{size}: space pages as PgDn does");
+        assert_eq!(rows(size, "? pgdn pgup"), first, "{size}");
+        // Past the end and a page back: the page before the last.
+        let end =
+            rows(size, &std::iter::once("?").chain(std::iter::repeat_n("pgdn", 40)).collect::<Vec<_>>().join(" "));
+        let back = rows(
+            size,
+            &std::iter::once("?").chain(std::iter::repeat_n("pgdn", 40)).chain(["pgup"]).collect::<Vec<_>>().join(" "),
+        );
+        assert_eq!(back[back.len() - 1], end[0], "{size}: one page back from the end");
+    }
+}
+
+#[test]
+fn the_helps_long_lines_go_on_under_their_text() {
+    for size in ["80x24", "40x12", "20x6"] {
+        // Every page, to the end.
+        let mut rows: Vec<String> = Vec::new();
+        for pages in 0..200 {
+            let keys = std::iter::once("?").chain(std::iter::repeat_n("pgdn", pages)).collect::<Vec<_>>().join(" ");
+            let page = help_rows(&snapshot(&["--at", "1s", "--size", size, "--keys", &keys]), size);
+            if rows.ends_with(&page) {
+                break;
+            }
+            rows.extend(page);
+        }
+        for row in &rows {
+            // A line that goes on starts under its text, never at the frame.
+            assert!(row.starts_with(' '), "{size}: {row:?}\n{}", rows.join("\n"));
+        }
+        if size != "20x6" {
+            let text = rows.join("\n");
+            assert!(text.contains(" dirty_background_ratio "), "{size}: words kept whole\n{text}");
+        }
+    }
+}
+
+#[test]
+fn the_parameter_strip_ends_its_lines_on_a_value_not_a_separator() {
+    for args in [
+        &["--at", "10s", "--size", "100x30"][..],
+        &["--at", "10s", "--size", "90x30"][..],
+        &["--lesson", "03", "--step", "1", "--size", "160x48"][..],
+        &["--lesson", "03", "--step", "1", "--size", "130x40"][..],
+    ] {
+        let text = snapshot(args);
+        let strip: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with(" parameters ─"))
+            .skip(1)
+            .take_while(|l| !l.starts_with('┌'))
+            .map(|l| l.split('│').next().unwrap_or(l).trim_end())
+            .collect();
+        assert!(strip.len() >= 2, "{args:?}: the strip\n{text}");
+        for line in strip {
+            assert!(!line.ends_with('·'), "{args:?}: {line:?}\n{text}");
+        }
+    }
+}
+
+#[test]
+fn b_on_the_only_bdi_says_so() {
+    for key in ["b", "B", "tab"] {
+        let text = snapshot(&["--at", "2s", "--size", "160x48", "--keys", key]);
+        let status = text.lines().next().expect("a status line");
+        assert!(status.ends_with("│ sda (HDD) is the only bdi"), "{key}: {status}");
+    }
+    // With several, the status line's bdi changes and nothing more is said.
+    let text = snapshot(&["--scenario", "jbod-10hdd", "--at", "2s", "--size", "160x48", "--keys", "b"]);
+    let status = text.lines().next().expect("a status line");
+    assert!(status.contains("bdi sdb (HDD)") && !status.contains("only bdi"), "{status}");
+}
+
+#[test]
+fn line_values_at_the_plots_right_go_down_as_their_values_do() {
+    // Short plots: four thresholds on chart 1's four rows at 100x30, two
+    // rows for charts 1 and 2 beside the task table at 80x24.
+    for (args, charts) in [
+        (&["--at", "20s", "--size", "100x30"][..], &["1 global dirty", "2 bdi dirty"][..]),
+        (&["--at", "2s", "--size", "80x24", "--keys", "T"][..], &["1 global dirty", "2 bdi dirty"][..]),
+        (&["--at", "20s", "--size", "160x48"][..], &["1 global dirty", "2 bdi dirty"][..]),
+    ] {
+        let text = snapshot(args);
+        for chart in charts {
+            let values: Vec<f64> = plot_rows(&text, chart)
+                .iter()
+                .filter_map(|row| {
+                    let row: String = row.iter().collect();
+                    row.trim_end().rsplit(' ').next()?.parse().ok()
+                })
+                .collect();
+            assert!(values.len() >= 2, "{args:?} {chart}: {values:?}\n{text}");
+            assert!(values.windows(2).all(|w| w[0] >= w[1]), "{args:?} {chart}: {values:?}\n{text}");
+        }
+    }
+}
+
+#[test]
+fn too_small_names_the_keys_that_still_quit() {
+    let text = snapshot(&["--lesson", "03", "--step", "1", "--size", "40x12"]);
+    assert!(text.contains("? help · q quits"), "{text}");
+    // Typing an answer, q and ? are typed (and do nothing): Ctrl-C quits.
+    let text = snapshot(&["--lesson", "03", "--step", "1", "--size", "40x12", "--keys", "a"]);
+    assert!(text.contains("Ctrl-C quits") && !text.contains("q quits"), "{text}");
+}
+
+#[test]
+fn t_says_which_palette_it_chose_or_that_there_is_none_to_choose() {
+    let status = |args: &[&str]| {
+        let mut all = vec!["--at", "1s", "--size", "200x20"];
+        all.extend(args);
+        snapshot(&all).lines().next().expect("a status line").to_string()
+    };
+    assert!(status(&["--keys", "t"]).ends_with("│ palette: light"), "{}", status(&["--keys", "t"]));
+    assert!(status(&["--keys", "t t"]).ends_with("│ palette: dark"));
+    let mono = status(&["--theme", "mono", "--keys", "t"]);
+    assert!(mono.ends_with("no palette to switch to"), "{mono}");
+}
+
+#[test]
+fn arrows_where_no_task_table_is_drawn_say_how_to_show_it() {
+    let status = |size: &str, keys: &str| {
+        snapshot(&["--at", "2s", "--size", size, "--keys", keys]).lines().next().expect("a status line").to_string()
+    };
+    // 100x30 draws no task table; 160x48 does, and T shows it anywhere.
+    let hidden = status("100x30", "down");
+    assert!(hidden.ends_with("the task table is not on the screen: T shows it"), "{hidden}");
+    for (size, keys) in [("160x48", "down"), ("100x30", "T down")] {
+        let shown = status(size, keys);
+        assert!(!shown.contains("not on the screen"), "{size} {keys}: {shown}");
+    }
+}
+
+#[test]
+fn a_narrow_task_table_marks_the_headings_it_cuts() {
+    let full = ["task", "kind", "bdi", "MiB/s", "pause", "ms", "nr_dirtied_pause"];
+    for (size, keys) in [("80x24", "T"), ("100x30", "T"), ("60x18", "T"), ("160x48", "")] {
+        let text = snapshot(&["--at", "2s", "--size", size, "--keys", keys]);
+        let header = text
+            .lines()
+            .skip_while(|l| !l.contains("┌ tasks"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{size}: a task table\n{text}"));
+        let cells = header.rsplit("││").next().unwrap_or(header).trim_matches('│');
+        for word in cells.split_whitespace() {
+            assert!(full.contains(&word) || word.ends_with('…'), "{size}: {word:?} in {cells:?}");
+        }
+    }
+}
+
+#[test]
+fn chart_3s_legend_names_every_mark_or_says_it_left_some_out() {
+    // 42 columns: every series and mark, the marks in fewer words.
+    let text = snapshot(&["--at", "20s", "--size", "80x24"]);
+    for mark in ["◆ free/set/lim", "◇ bdi_set", "● now"] {
+        assert!(text.contains(mark), "{mark}\n{text}");
+    }
+    // 30 columns: not all of it; the ellipsis says so.
+    let text = snapshot(&["--scenario", "hdd-10dd", "--at", "20s", "--size", "60x18", "--keys", "c 3"]);
+    let legend = text.lines().rev().nth(2).expect("the legend's inside line");
+    assert!(legend.trim_end().trim_end_matches('│').trim_end().ends_with('…'), "{legend}\n{text}");
 }
