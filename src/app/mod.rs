@@ -48,6 +48,16 @@ use lesson::{LessonMode, Picker};
 pub const SPEEDS: &[f64] =
     &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, f64::INFINITY];
 
+/// What `]` (`faster`) or `[` says at the end of [`SPEEDS`] `i`, where it
+/// changes nothing.
+pub fn speed_limit_note(i: usize, faster: bool) -> Option<&'static str> {
+    match (faster, i) {
+        (true, i) if i + 1 >= SPEEDS.len() => Some("already as fast as possible"),
+        (false, 0) => Some("0.1× is the slowest"),
+        _ => None,
+    }
+}
+
 /// Time windows of the charts \[s\]; `None` shows the whole run.
 pub const WINDOWS: &[Option<u64>] = &[Some(30), Some(60), Some(300), None];
 
@@ -499,8 +509,14 @@ impl App {
                     self.note = "single step works while paused (space)".into();
                 }
             }
-            Msg::Faster => self.set_speed((self.speed + 1).min(SPEEDS.len() - 1)),
-            Msg::Slower => self.set_speed(self.speed.saturating_sub(1)),
+            Msg::Faster | Msg::Slower => {
+                let faster = msg == Msg::Faster;
+                if let Some(note) = speed_limit_note(self.speed, faster) {
+                    self.note = note.into();
+                }
+                let i = if faster { (self.speed + 1).min(SPEEDS.len() - 1) } else { self.speed.saturating_sub(1) };
+                self.set_speed(i);
+            }
             Msg::NextBdi | Msg::PrevBdi => {
                 let n = self.world().bdis().len();
                 if n == 1 {

@@ -378,3 +378,15 @@ fn chart_3s_legend_names_every_mark_or_says_it_left_some_out() {
     let legend = text.lines().rev().nth(2).expect("the legend's inside line");
     assert!(legend.trim_end().trim_end_matches('│').trim_end().ends_with('…'), "{legend}\n{text}");
 }
+
+#[test]
+fn speed_keys_at_the_ends_of_the_range_say_so() {
+    let status = |keys: &str| {
+        snapshot(&["--at", "1s", "--size", "200x20", "--keys", keys]).lines().next().expect("a status line").to_string()
+    };
+    // From 1×: 0.5, 0.2, 0.1, then no slower.
+    assert!(status("[ [ [").contains("│ 0.1× │") && !status("[ [ [").contains("slowest"));
+    assert!(status("[ [ [ [").ends_with("│ 0.1× is the slowest"), "{}", status("[ [ [ ["));
+    let fastest = std::iter::repeat_n("]", 14).collect::<Vec<_>>().join(" ");
+    assert!(status(&fastest).ends_with("│ already as fast as possible"), "{}", status(&fastest));
+}
