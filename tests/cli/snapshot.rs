@@ -390,3 +390,23 @@ fn speed_keys_at_the_ends_of_the_range_say_so() {
     let fastest = std::iter::repeat_n("]", 14).collect::<Vec<_>>().join(" ");
     assert!(status(&fastest).ends_with("│ already as fast as possible"), "{}", status(&fastest));
 }
+
+#[test]
+fn setting_keys_at_the_end_of_their_range_say_so() {
+    let status = |keys: String| {
+        let text = snapshot(&["--at", "1s", "--size", "220x20", "--keys", &keys]);
+        text.lines().next().expect("a status line").to_string()
+    };
+    let times = |key: &str, n: usize| std::iter::repeat_n(key, n).collect::<Vec<_>>().join(" ");
+    for (keys, want) in [
+        (times("P", 1), "│ patch level: patch 11 (IO-less), the highest level"),
+        (times("p", 13), "│ patch level: legacy 2.6.38 (IO-full), the lowest level"),
+        (times("d", 20), "│ dirty_ratio 1, the lowest"),
+        (times("g", 11), "│ dirty_background_ratio 0, the lowest"),
+        (times("m", 9), "│ memory 16 MiB, the least"),
+    ] {
+        assert!(status(keys.clone()).ends_with(want), "{keys}: {}", status(keys.clone()));
+    }
+    // A key that changed the setting says only where it is now.
+    assert!(status(times("d", 19)).ends_with("│ dirty_ratio 1"), "{}", status(times("d", 19)));
+}
