@@ -48,6 +48,16 @@ use lesson::{LessonMode, Picker};
 pub const SPEEDS: &[f64] =
     &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, f64::INFINITY];
 
+/// What `]` (`faster`) or `[` says at the end of [`SPEEDS`] `i`, where it
+/// changes nothing.
+pub fn speed_limit_note(i: usize, faster: bool) -> Option<&'static str> {
+    match (faster, i) {
+        (true, i) if i + 1 >= SPEEDS.len() => Some("already as fast as possible"),
+        (false, 0) => Some("0.1× is the slowest"),
+        _ => None,
+    }
+}
+
 /// Time windows of the charts \[s\]; `None` shows the whole run.
 pub const WINDOWS: &[Option<u64>] = &[Some(30), Some(60), Some(300), None];
 
@@ -486,8 +496,9 @@ impl App {
             | Msg::Patches(_) => {
                 let bdi = self.bdi;
                 let dds = self.running_dds();
+                let before = self.settings();
                 self.session.apply(|w| input_for(msg, bdi, w));
-                self.note = self.change_note(msg, dds);
+                self.note = self.change_note(msg, dds, before != self.settings());
             }
             Msg::Quit => self.quit = true,
             Msg::TogglePause => self.paused = !self.paused,
@@ -499,8 +510,14 @@ impl App {
                     self.note = "single step works while paused (space)".into();
                 }
             }
-            Msg::Faster => self.set_speed((self.speed + 1).min(SPEEDS.len() - 1)),
-            Msg::Slower => self.set_speed(self.speed.saturating_sub(1)),
+            Msg::Faster | Msg::Slower => {
+                let faster = msg == Msg::Faster;
+                if let Some(note) = speed_limit_note(self.speed, faster) {
+                    self.note = note.into();
+                }
+                let i = if faster { (self.speed + 1).min(SPEEDS.len() - 1) } else { self.speed.saturating_sub(1) };
+                self.set_speed(i);
+            }
             Msg::NextBdi | Msg::PrevBdi => {
                 let n = self.world().bdis().len();
                 if n == 1 {
@@ -562,20 +579,43 @@ impl App {
 
     /// The status line's note after a world change; `dds` is how many dd
     /// ran on the selected bdi before it.
-    fn change_note(&self, msg: Msg, dds: usize) -> String {
+    /// Every side's settings the keys change: tunables, memory and kernel.
+    fn settings(&self) -> Vec<(crate::sim::page_writeback::DirtyTunables, u64, u8, crate::sim::config::Legacy)> {
+        let of = |w: &World| (w.vm().tunables, w.vm().memory_pages, w.patches(), w.legacy());
+        self.sides().iter().map(|s| of(&s.world)).collect()
+    }
+
+    /// What the status line says after `msg`: the setting as it is now,
+    /// and, when the key changed nothing (`changed` false), that it is at
+    /// its end.
+    fn change_note(&self, msg: Msg, dds: usize, changed: bool) -> String {
         let w = self.world();
         let t = w.vm().tunables;
         let bdi = crate::session::bdi_label(w, self.bdi);
         let now = self.running_dds();
+        let end = |up: bool, low: &str, high: &str| match changed {
+            true => String::new(),
+            false => format!(", {}", if up { high } else { low }),
+        };
         match msg {
             Msg::AddDd if now > dds => format!("added a dd on {bdi}"),
             Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks"),
             Msg::RemoveDd if now < dds => format!("removed a dd from {bdi}"),
             Msg::RemoveDd => format!("no dd to remove on {bdi}"),
-            Msg::DirtyRatio(_) => format!("dirty_ratio {}", t.dirty_ratio),
-            Msg::BackgroundRatio(_) => format!("dirty_background_ratio {}", t.dirty_background_ratio),
-            Msg::Memory(_) => format!("memory {} MiB", w.vm().memory_pages >> 8),
-            Msg::Patches(_) => format!("patch level: {}", level_name(w.patches(), w.legacy())),
+            Msg::DirtyRatio(d) => format!("dirty_ratio {}{}", t.dirty_ratio, end(d > 0, "the lowest", "the highest")),
+            Msg::BackgroundRatio(d) => {
+                format!(
+                    "dirty_background_ratio {}{}",
+                    t.dirty_background_ratio,
+                    end(d > 0, "the lowest", "the highest")
+                )
+            }
+            Msg::Memory(up) => format!("memory {} MiB{}", w.vm().memory_pages >> 8, end(up, "the least", "the most")),
+            Msg::Patches(up) => format!(
+                "patch level: {}{}",
+                level_name(w.patches(), w.legacy()),
+                end(up, "the lowest level", "the highest level")
+            ),
             _ => String::new(),
         }
     }
@@ -712,7 +752,7 @@ mod tests {
             a.update(Msg::Patches(false));
         }
         assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux2638));
-        assert_eq!(a.note(), "patch level: legacy 2.6.38 (IO-full)");
+        assert_eq!(a.note(), "patch level: legacy 2.6.38 (IO-full), the lowest level");
         a.update(Msg::Patches(true));
         assert_eq!((a.world().patches(), a.world().legacy()), (0, Legacy::Linux31));
         for _ in 0..20 {

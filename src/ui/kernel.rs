@@ -272,8 +272,13 @@ impl TraceApp {
                 self.paused = true;
                 self.seek_to(at + STEP_NS);
             }
-            Msg::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
-            Msg::Slower => self.speed = self.speed.saturating_sub(1),
+            Msg::Faster | Msg::Slower => {
+                let faster = msg == Msg::Faster;
+                if let Some(note) = crate::app::speed_limit_note(self.speed, faster) {
+                    self.note = note.into();
+                }
+                self.speed = if faster { (self.speed + 1).min(SPEEDS.len() - 1) } else { self.speed.saturating_sub(1) };
+            }
             Msg::NextBdi | Msg::PrevBdi => {
                 if bdis == 1 {
                     // Said, so that the key is not taken for broken.

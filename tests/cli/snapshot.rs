@@ -378,3 +378,35 @@ fn chart_3s_legend_names_every_mark_or_says_it_left_some_out() {
     let legend = text.lines().rev().nth(2).expect("the legend's inside line");
     assert!(legend.trim_end().trim_end_matches('│').trim_end().ends_with('…'), "{legend}\n{text}");
 }
+
+#[test]
+fn speed_keys_at_the_ends_of_the_range_say_so() {
+    let status = |keys: &str| {
+        snapshot(&["--at", "1s", "--size", "200x20", "--keys", keys]).lines().next().expect("a status line").to_string()
+    };
+    // From 1×: 0.5, 0.2, 0.1, then no slower.
+    assert!(status("[ [ [").contains("│ 0.1× │") && !status("[ [ [").contains("slowest"));
+    assert!(status("[ [ [ [").ends_with("│ 0.1× is the slowest"), "{}", status("[ [ [ ["));
+    let fastest = std::iter::repeat_n("]", 14).collect::<Vec<_>>().join(" ");
+    assert!(status(&fastest).ends_with("│ already as fast as possible"), "{}", status(&fastest));
+}
+
+#[test]
+fn setting_keys_at_the_end_of_their_range_say_so() {
+    let status = |keys: String| {
+        let text = snapshot(&["--at", "1s", "--size", "220x20", "--keys", &keys]);
+        text.lines().next().expect("a status line").to_string()
+    };
+    let times = |key: &str, n: usize| std::iter::repeat_n(key, n).collect::<Vec<_>>().join(" ");
+    for (keys, want) in [
+        (times("P", 1), "│ patch level: patch 11 (IO-less), the highest level"),
+        (times("p", 13), "│ patch level: legacy 2.6.38 (IO-full), the lowest level"),
+        (times("d", 20), "│ dirty_ratio 1, the lowest"),
+        (times("g", 11), "│ dirty_background_ratio 0, the lowest"),
+        (times("m", 9), "│ memory 16 MiB, the least"),
+    ] {
+        assert!(status(keys.clone()).ends_with(want), "{keys}: {}", status(keys.clone()));
+    }
+    // A key that changed the setting says only where it is now.
+    assert!(status(times("d", 19)).ends_with("│ dirty_ratio 1"), "{}", status(times("d", 19)));
+}
