@@ -76,11 +76,14 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme) -> Vec<Line<'static>>
         },
         t.dim,
     ));
+    // A value with its unit, and the bounds, each stay on one row when wrapped.
+    let whole = |s: String| s.replace(' ', "\u{a0}");
     for (c, verdict) in step.checks.iter().zip(mode.verdicts()) {
+        let judged = |v| format!("{} ({})", whole(show_value(v, c.unit())), whole(c.bounds()));
         let (mark, style, tail) = match *verdict {
-            Verdict::Pass(v) => ("✓", t.good, format!("{} ({})", show_value(v, c.unit()), c.bounds())),
-            Verdict::Fail(v) => ("✗", t.warn, format!("{} ({})", show_value(v, c.unit()), c.bounds())),
-            Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0} s", c.window_s.min(step.run_s))),
+            Verdict::Pass(v) => ("✓", t.good, judged(v)),
+            Verdict::Fail(v) => ("✗", t.warn, judged(v)),
+            Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
         lines.push(Line::from(vec![
             Span::styled(format!("{mark} "), style.add_modifier(Modifier::BOLD)),

@@ -57,12 +57,21 @@ pub fn write(buf: &Buffer, format: Format, theme: ThemeKind) -> String {
     }
 }
 
+/// A cell as a terminal shows it: a no-break space (it keeps a value
+/// and its unit on one row when text is wrapped) is a blank.
+fn symbol(cell: &ratatui::buffer::Cell) -> &str {
+    match cell.symbol() {
+        "\u{a0}" => " ",
+        s => s,
+    }
+}
+
 /// The screen's text, one line per row, trailing blanks trimmed.
 pub fn text(buf: &Buffer) -> String {
     let area = buf.area;
     let mut out = String::new();
     for y in area.top()..area.bottom() {
-        let line: String = (area.left()..area.right()).map(|x| buf[(x, y)].symbol()).collect();
+        let line: String = (area.left()..area.right()).map(|x| symbol(&buf[(x, y)])).collect();
         out.push_str(line.trim_end());
         out.push('\n');
     }
@@ -77,8 +86,8 @@ fn runs(buf: &Buffer, y: u16) -> Vec<(u16, String, Style)> {
         let cell = &buf[(x, y)];
         let style = cell.style();
         match runs.last_mut() {
-            Some((_, text, s)) if *s == style => text.push_str(cell.symbol()),
-            _ => runs.push((x, cell.symbol().to_string(), style)),
+            Some((_, text, s)) if *s == style => text.push_str(symbol(cell)),
+            _ => runs.push((x, symbol(cell).to_string(), style)),
         }
     }
     runs

@@ -344,3 +344,25 @@ fn ctrl_c_stops_a_check_with_one_line() {
     let out = interrupted(dirtyviz().args(["check", "lessons/x.ron"]).current_dir(&root));
     assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
 }
+
+/// A check's value keeps its unit, and its bounds stay whole, when the
+/// pane wraps the line; the screen's text shows plain blanks there.
+#[test]
+fn a_wrapped_check_keeps_its_value_and_bounds_whole() {
+    for format in ["text", "ansi", "svg"] {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", "03", "--step", "1", "--size", "120x40", "--format", format])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let screen = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(!screen.contains('\u{a0}'), "{format}: a no-break space in the output");
+        if format == "text" {
+            let rows: Vec<&str> = screen.lines().map(|l| l.rsplit('│').nth(1).unwrap_or("").trim()).collect();
+            let at = rows.iter().position(|r| r.starts_with("✓ dirty never passes the limit")).expect("the check");
+            let two = rows[at..at + 2].join("\n");
+            assert!(two.contains(" MiB") && !two.contains("\nMiB"), "the value apart from its unit: {two}");
+            assert!(two.contains("(<= 0)"), "the bounds cut: {two}");
+        }
+    }
+}
