@@ -314,8 +314,7 @@ fn compare(t: &TraceSummary, m: &Summary) -> Vec<Compared> {
     let pg = |v: Option<i64>| v.map(|p| (p * (t.kernel.page_kb.unwrap_or(4) / 4) as i64) as f64);
     row("thresh".into(), "pages", g.and_then(|g| pg(g.thresh_pages)), Some(pages(m.global.thresh_mb)));
     row("bg_thresh".into(), "pages", g.and_then(|g| pg(g.bg_thresh_pages)), Some(pages(m.global.bg_thresh_mb)));
-    // The limit the kernel's control law used: max(thresh, dirty_limit).
-    let hard = g.and_then(|g| g.limit_pages.map(|l| g.thresh_pages.map_or(l, |t| l.max(t))));
+    let hard = g.and_then(|g| g.limit_pages.map(|l| super::hard_dirty_limit(l, g.thresh_pages)));
     row("limit".into(), "pages", pg(hard), Some(pages(m.global.limit_mb)));
     row("freerun".into(), "MiB", g.and_then(|g| g.freerun_mb), Some(m.global.freerun_mb));
     row("setpoint".into(), "MiB", g.and_then(|g| g.setpoint_mb), Some(m.global.setpoint_mb));

@@ -152,6 +152,16 @@ impl Collector {
     }
 }
 
+/// The limit the kernel's control law uses, as `hard_dirty_limit()` takes
+/// it: the domain's traced dirty_limit, or thresh when that lies above
+/// (dirty_limit follows thresh only while tasks are throttled).
+pub fn hard_dirty_limit<T: PartialOrd + Copy>(limit: T, thresh: Option<T>) -> T {
+    match thresh {
+        Some(t) if t > limit => t,
+        _ => limit,
+    }
+}
+
 /// Reads `path` (standard input for `-`) into `c`. Anything but a
 /// directory is read: a file, a FIFO (`<(trace-cmd report)`), tracefs'
 /// trace_pipe.

@@ -168,7 +168,7 @@ impl Series {
         }
         g.thresh = page(Field::Thresh).or(g.thresh);
         g.bg_thresh = page(Field::BgThresh).or(g.bg_thresh);
-        g.limit = page(Field::Limit).map(|l| g.thresh.map_or(l, |t| l.max(t))).or(g.limit);
+        g.limit = page(Field::Limit).map(|l| super::hard_dirty_limit(l, g.thresh)).or(g.limit);
         if let (Some(l), Some(f)) = (g.limit, g.freerun()) {
             g.setpoint = Some((l + f) / 2);
         }
@@ -198,7 +198,7 @@ impl Series {
             b.setpoint = page(Field::BdiSetpoint).or(b.setpoint);
             // balance_dirty_pages also shows the global limit, setpoint and dirty.
             let g = &mut self.global;
-            g.limit = page(Field::Limit).map(|l| g.thresh.map_or(l, |t| l.max(t))).or(g.limit);
+            g.limit = page(Field::Limit).map(|l| super::hard_dirty_limit(l, g.thresh)).or(g.limit);
             g.setpoint = page(Field::Setpoint).or(g.setpoint);
             g.dirty = page(Field::Dirty).or(g.dirty);
             if let Some(p) = e.get(Field::Pause) {

@@ -473,9 +473,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
     let bg = g.bg_thresh_values.mode();
     let limit = g.limit_values.mode();
     let freerun = thresh.zip(bg).map(|(t, b)| (t + b) / 2);
-    // hard_dirty_limit(): the domain's dirty_limit follows thresh only
-    // while tasks are throttled; below thresh, the control law uses thresh.
-    let hard = limit.map(|l| thresh.map_or(l, |t| l.max(t)));
+    let hard = limit.map(|l| super::hard_dirty_limit(l, thresh));
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s);
     let rate = |pick: fn(&(f64, i64, i64)) -> i64| match (g.first_counters, g.last_counters) {
@@ -858,7 +856,7 @@ impl TraceSummary {
                 opt(g.bg_thresh_mb.first, 1),
                 opt(g.freerun_mb, 1),
                 opt(g.setpoint_mb, 1),
-                opt(g.limit_mb.first.zip(g.thresh_mb.first).map(|(l, t)| l.max(t)).or(g.limit_mb.first), 1),
+                opt(g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first)), 1),
                 opt(g.thresh_mb.first, 1),
                 if g.thresh_mb.min != g.thresh_mb.max || g.limit_mb.min != g.limit_mb.max {
                     format!(
