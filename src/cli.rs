@@ -561,6 +561,11 @@ impl SimTime {
         }
         Ok(ns.round() as u64)
     }
+
+    /// [`SimTime::ns`], refused also when shorter than one jiffy at `hz`.
+    pub fn ns_of_a_jiffy_or_more(self, flag: &str, hz: u64) -> crate::error::Result<u64> {
+        crate::units::at_least_one_jiffy(&format!("{flag} must be"), self.ns(flag, hz)?, hz)
+    }
 }
 
 /// Longest simulated time the command line takes \[s\].
@@ -570,42 +575,42 @@ pub const MAX_SIM_S: f64 = 1e6;
 /// jiffies (`250j`, `250 jiffies`), which stay jiffies until the world's
 /// HZ is known.
 pub fn sim_time(s: &str) -> Result<SimTime, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
     let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
-    let value: f64 = num.parse().map_err(|_| bad())?;
+    let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
     if !(value.is_finite() && value > 0.0) {
         return Err("must be positive".into());
     }
-    let seconds = |scale: f64| {
-        let s = value * scale;
-        if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
-    };
-    match unit.trim() {
-        "j" | "jiffy" | "jiffies" => Ok(SimTime::Jiffies(value)),
-        "" | "s" => seconds(1.0),
-        "ms" => seconds(1e-3),
-        "m" | "min" => seconds(60.0),
-        "h" => seconds(3600.0),
-        _ => Err(bad()),
+    if matches!(unit.trim(), "j" | "jiffy" | "jiffies") {
+        return Ok(SimTime::Jiffies(value));
+    }
+    let s = value * seconds_per(unit.trim()).ok_or_else(bad)?;
+    if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
+}
+
+/// A time's number and what follows it (`60s` is 60 and `s`).
+fn number_and_unit(s: &str) -> Option<(f64, &str)> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    Some((num.parse().ok()?, unit))
+}
+
+/// Seconds in one `unit` of time: `s` (or none), `ms`, `m`/`min`, `h`.
+fn seconds_per(unit: &str) -> Option<f64> {
+    match unit {
+        "" | "s" => Some(1.0),
+        "ms" => Some(1e-3),
+        "m" | "min" => Some(60.0),
+        "h" => Some(3600.0),
+        _ => None,
     }
 }
 
 /// Parses `60s`, `500ms`, `2m`, `1h` or plain seconds into nanoseconds.
 pub fn duration(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let value: f64 = num.parse().map_err(|_| "must be a time such as 60s, 500ms or 10m".to_string())?;
-    let scale = match unit {
-        "" | "s" => 1e9,
-        "ms" => 1e6,
-        "m" | "min" => 60e9,
-        "h" => 3600e9,
-        _ => return Err("must be a time such as 60s, 500ms or 10m".into()),
-    };
-    let ns = value * scale;
+    let bad = || "must be a time such as 60s, 500ms or 10m".to_string();
+    let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
+    let ns = value * seconds_per(unit).ok_or_else(bad)? * 1e9;
     if !(ns.is_finite() && ns > 0.0) {
         return Err("must be positive".into());
     }

@@ -384,8 +384,7 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
     use dirtyviz::cases;
     // The seed's cases run at the default HZ.
     let hz = Scenario::default().hz;
-    let duration_ns =
-        dirtyviz::units::at_least_one_jiffy("--duration must be", args.duration.ns("--duration", hz)?, hz)?;
+    let duration_ns = args.duration.ns_of_a_jiffy_or_more("--duration", hz)?;
     let gains = match args.table {
         CasesTable::Main => None,
         CasesTable::Patch11 => Some(dirtyviz::gains::Table::Patch11),
@@ -576,10 +575,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         }
     }
     let hz = app.world().hz();
-    let at = args
-        .at
-        .map(|t| t.ns("--at", hz).and_then(|ns| dirtyviz::units::at_least_one_jiffy("--at must be", ns, hz)))
-        .transpose()?;
+    let at = args.at.map(|t| t.ns_of_a_jiffy_or_more("--at", hz)).transpose()?;
     let at = match app.lesson() {
         Some(mode) => {
             let run = mode.run();

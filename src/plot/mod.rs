@@ -122,7 +122,7 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
     };
     let hz = session.world().hz();
     let duration_ns = match opts.duration {
-        Some(t) => crate::units::at_least_one_jiffy("--duration must be", t.ns("--duration", hz)?, hz)?,
+        Some(t) => t.ns_of_a_jiffy_or_more("--duration", hz)?,
         None => default_ns.max(1),
     };
     Ok(Start { session, start_ns, duration_ns, bdi, run })
