@@ -583,7 +583,7 @@ pub fn sim_time(s: &str) -> Result<SimTime, String> {
     if matches!(unit.trim(), "j" | "jiffy" | "jiffies") {
         return Ok(SimTime::Jiffies(value));
     }
-    let s = value * seconds_per(unit.trim()).ok_or_else(bad)?;
+    let s = value * ns_per(unit.trim()).ok_or_else(bad)? / 1e9;
     if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
 }
 
@@ -595,13 +595,13 @@ fn number_and_unit(s: &str) -> Option<(f64, &str)> {
     Some((num.parse().ok()?, unit))
 }
 
-/// Seconds in one `unit` of time: `s` (or none), `ms`, `m`/`min`, `h`.
-fn seconds_per(unit: &str) -> Option<f64> {
+/// Nanoseconds in one `unit` of time: `s` (or none), `ms`, `m`/`min`, `h`.
+fn ns_per(unit: &str) -> Option<f64> {
     match unit {
-        "" | "s" => Some(1.0),
-        "ms" => Some(1e-3),
-        "m" | "min" => Some(60.0),
-        "h" => Some(3600.0),
+        "" | "s" => Some(1e9),
+        "ms" => Some(1e6),
+        "m" | "min" => Some(60e9),
+        "h" => Some(3600e9),
         _ => None,
     }
 }
@@ -610,7 +610,7 @@ fn seconds_per(unit: &str) -> Option<f64> {
 pub fn duration(s: &str) -> Result<u64, String> {
     let bad = || "must be a time such as 60s, 500ms or 10m".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
-    let ns = value * seconds_per(unit).ok_or_else(bad)? * 1e9;
+    let ns = value * ns_per(unit).ok_or_else(bad)?;
     if !(ns.is_finite() && ns > 0.0) {
         return Err("must be positive".into());
     }
