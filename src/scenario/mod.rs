@@ -1111,7 +1111,8 @@ impl Scenario {
         Ok(bdis)
     }
 
-    /// The engine's devices, their names checked unique.
+    /// The engine's devices (their names were checked unique by
+    /// [`Scenario::check_counts`], which names each bdi as they do).
     fn device_configs(
         &self,
         bdis: usize,
@@ -1125,12 +1126,6 @@ impl Scenario {
                 at: vec![FieldPath::element("devices", i, None)],
                 error: e.context(format_args!("devices[{i}]")),
             })?);
-        }
-        let mut seen = HashSet::with_capacity(devices.len());
-        for d in &devices {
-            if !seen.insert(d.name.as_str()) {
-                return Err(Placed::new(&["devices"], Error::invalid(format!("two devices are named `{}`", d.name))));
-            }
         }
         Ok(devices)
     }
