@@ -48,14 +48,20 @@ use lesson::{LessonMode, Picker};
 pub const SPEEDS: &[f64] =
     &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, f64::INFINITY];
 
-/// What `]` (`faster`) or `[` says at the end of [`SPEEDS`] `i`, where it
-/// changes nothing.
-pub fn speed_limit_note(i: usize, faster: bool) -> Option<&'static str> {
+/// The index into [`SPEEDS`] after `]` (`faster`) or `[` from `i`, and,
+/// at either end, where the key changes nothing, what it says.
+pub fn step_speed(i: usize, faster: bool) -> (usize, Option<&'static str>) {
     match (faster, i) {
-        (true, i) if i + 1 >= SPEEDS.len() => Some("already as fast as possible"),
-        (false, 0) => Some("0.1× is the slowest"),
-        _ => None,
+        (true, i) if i + 1 >= SPEEDS.len() => (SPEEDS.len() - 1, Some("already as fast as possible")),
+        (true, i) => (i + 1, None),
+        (false, 0) => (0, Some("0.1× is the slowest")),
+        (false, i) => (i - 1, None),
     }
+}
+
+/// The bdi after `b` or `B` (`next` false) from `i` of `n`, going round.
+pub fn step_bdi(i: usize, n: usize, next: bool) -> usize {
+    if next { (i + 1) % n } else { (i + n - 1) % n }
 }
 
 /// Time windows of the charts \[s\]; `None` shows the whole run.
@@ -511,11 +517,10 @@ impl App {
                 }
             }
             Msg::Faster | Msg::Slower => {
-                let faster = msg == Msg::Faster;
-                if let Some(note) = speed_limit_note(self.speed, faster) {
+                let (i, note) = step_speed(self.speed, msg == Msg::Faster);
+                if let Some(note) = note {
                     self.note = note.into();
                 }
-                let i = if faster { (self.speed + 1).min(SPEEDS.len() - 1) } else { self.speed.saturating_sub(1) };
                 self.set_speed(i);
             }
             Msg::NextBdi | Msg::PrevBdi => {
@@ -524,7 +529,7 @@ impl App {
                     // Said, so that the key is not taken for broken.
                     self.note = format!("{} is the only bdi", crate::session::bdi_label(self.world(), 0));
                 }
-                self.bdi = if msg == Msg::NextBdi { (self.bdi + 1) % n } else { (self.bdi + n - 1) % n };
+                self.bdi = step_bdi(self.bdi, n, msg == Msg::NextBdi);
             }
             Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => {
@@ -577,8 +582,6 @@ impl App {
         self.world().tasks().iter().filter(dd).filter(|t| t.bdi == bdi && t.alive() && !t.is_killed()).count()
     }
 
-    /// The status line's note after a world change; `dds` is how many dd
-    /// ran on the selected bdi before it.
     /// Every side's settings the keys change: tunables, memory and kernel.
     fn settings(&self) -> Vec<(crate::sim::page_writeback::DirtyTunables, u64, u8, crate::sim::config::Legacy)> {
         let of = |w: &World| (w.vm().tunables, w.vm().memory_pages, w.patches(), w.legacy());
@@ -587,7 +590,7 @@ impl App {
 
     /// What the status line says after `msg`: the setting as it is now,
     /// and, when the key changed nothing (`changed` false), that it is at
-    /// its end.
+    /// its end; `dds` is how many dd ran on the selected bdi before it.
     fn change_note(&self, msg: Msg, dds: usize, changed: bool) -> String {
         let w = self.world();
         let t = w.vm().tunables;

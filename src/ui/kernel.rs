@@ -273,11 +273,11 @@ impl TraceApp {
                 self.seek_to(at + STEP_NS);
             }
             Msg::Faster | Msg::Slower => {
-                let faster = msg == Msg::Faster;
-                if let Some(note) = crate::app::speed_limit_note(self.speed, faster) {
+                let note;
+                (self.speed, note) = crate::app::step_speed(self.speed, msg == Msg::Faster);
+                if let Some(note) = note {
                     self.note = note.into();
                 }
-                self.speed = if faster { (self.speed + 1).min(SPEEDS.len() - 1) } else { self.speed.saturating_sub(1) };
             }
             Msg::NextBdi | Msg::PrevBdi => {
                 if bdis == 1 {
@@ -287,7 +287,7 @@ impl TraceApp {
                         false => format!("{} is the only bdi in the trace", self.side.bdi_label(0)),
                     };
                 }
-                self.bdi = if msg == Msg::NextBdi { (self.bdi() + 1) % bdis } else { (self.bdi() + bdis - 1) % bdis };
+                self.bdi = crate::app::step_bdi(self.bdi(), bdis, msg == Msg::NextBdi);
             }
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
