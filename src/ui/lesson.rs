@@ -375,11 +375,7 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
             let style = if i == picker.selected { t.accent.add_modifier(Modifier::BOLD) } else { t.text };
             let title_width = (inner.width as usize).saturating_sub(18).max(8);
             // A title cut short says so.
-            let title: String = if l.title.chars().count() > title_width {
-                l.title.chars().take(title_width - 1).chain(['…']).collect()
-            } else {
-                l.title.clone()
-            };
+            let title = super::view::cut_to(&l.title, title_width);
             Line::from(vec![
                 Span::styled(format!("{mark} {}  {title:<title_width$}", l.id), style),
                 Span::styled(format!(" {state}"), t.dim),

@@ -877,23 +877,22 @@ pub(crate) fn draw_tasks_of(
     last_page
 }
 
+/// `text` in at most `room` columns: whole if it fits, else cut short
+/// with an ellipsis saying so.
+pub(crate) fn cut_to(text: &str, room: usize) -> String {
+    if text.chars().count() <= room {
+        text.to_string()
+    } else {
+        text.chars().take(room.saturating_sub(1)).chain((room > 0).then_some('…')).collect()
+    }
+}
+
 /// A table's column headings for columns `widths` laid out in `width`
 /// as the table lays them out (one column apart): a heading longer than
 /// its column is cut and ends in an ellipsis.
 pub(crate) fn fit_headers(headers: &[&str], widths: &[Constraint], width: u16) -> Vec<String> {
     let columns = Layout::horizontal(widths.to_vec()).spacing(1).split(Rect::new(0, 0, width, 1));
-    headers
-        .iter()
-        .zip(columns.iter())
-        .map(|(h, c)| {
-            let room = usize::from(c.width);
-            if h.chars().count() <= room {
-                h.to_string()
-            } else {
-                h.chars().take(room.saturating_sub(1)).chain((room > 0).then_some('…')).collect()
-            }
-        })
-        .collect()
+    headers.iter().zip(columns.iter()).map(|(h, c)| cut_to(h, usize::from(c.width))).collect()
 }
 
 // ---- help ---------------------------------------------------------------------------
