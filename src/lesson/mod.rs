@@ -33,6 +33,7 @@ pub mod runner;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::scenario::locate::line_col;
 use crate::scenario::{Overrides, Scenario, case, presets, ranges, ron_error, ron_options};
 use metric::Metric;
 
@@ -292,11 +293,16 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("16-your-own-machine.ron", include_str!("../../lessons/16-your-own-machine.ron")),
 ];
 
-/// Line and column (1-based) of `needle` in `text`: where it is first
-/// written as the string value of `field` (`field: "needle"`, or
-/// `field: Some("needle")`), else where it first appears as a string,
+/// Line and column (1-based, in characters) of `needle` in `text`: where
+/// it is first written as the string value of `field` (`field: "needle"`,
+/// or `field: Some("needle")`), else where it first appears as a string,
 /// else where it first appears at all; 1:1 when it does not.
 fn locate(text: &str, field: &str, needle: &str) -> (usize, usize) {
+    find(text, field, needle).map_or((1, 1), |at| line_col(text, at))
+}
+
+/// Byte offset of `needle` in `text`, found as [`locate`] says.
+fn find(text: &str, field: &str, needle: &str) -> Option<usize> {
     let quoted = format!("\"{needle}\"");
     let is_field = |at: usize| {
         let before = text[..at].trim_end();
@@ -307,31 +313,22 @@ fn locate(text: &str, field: &str, needle: &str) -> (usize, usize) {
             .and_then(|b| b.strip_suffix(field))
             .is_some_and(|b| !field.is_empty() && !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
     };
-    let found = text
-        .match_indices(&quoted)
+    text.match_indices(&quoted)
         .map(|(i, _)| i)
         .find(|&i| is_field(i))
         .or_else(|| text.find(&quoted))
-        .or_else(|| text.find(needle));
-    let Some(at) = found else {
-        return (1, 1);
-    };
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, col)
+        .or_else(|| text.find(needle))
 }
 
-/// Line and column (1-based) of the `window_s` written in the check
-/// labelled `label`; `None` when that check leaves it at its default.
+/// Line and column (1-based, in characters) of the `window_s` written in
+/// the check labelled `label`; `None` when that check leaves it at its
+/// default.
 fn locate_window(text: &str, label: &str) -> Option<(usize, usize)> {
-    let (line, col) = locate(text, "label", label);
-    let at = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + col - 1;
+    let at = find(text, "label", label).unwrap_or(0);
     let start = text[..at].rfind("Check(").unwrap_or(at);
     let end = text[at..].find("Check(").map_or(text.len(), |i| at + i);
     let found = start + text[start..end].find("window_s")?;
-    let before = &text[..found];
-    Some((before.matches('\n').count() + 1, found - before.rfind('\n').map_or(0, |i| i + 1) + 1))
+    Some(line_col(text, found))
 }
 
 impl Lesson {
@@ -787,6 +784,26 @@ mod tests {
         let empty = lesson("Pause", "A").replace("label: \"e\"", "label: \" \"");
         let e = Lesson::from_ron(&empty, "l.ron").expect_err("empty label");
         assert!(e.to_string().starts_with("l.ron:5:26: step 2: a check's label is empty"), "{e}");
+    }
+
+    #[test]
+    fn columns_count_characters_as_the_parsers_errors_do() {
+        // "é" and "—" take 2 and 3 bytes: the column after them counts each
+        // as one character, as ron's own errors and the scenario's do.
+        let lesson = |check: &str| {
+            format!(
+                "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n steps: [\n  Step(title: \"é—\", text: \"b\", checks: [{check}])])"
+            )
+        };
+        let head = "  Step(title: \"é—\", text: \"b\", checks: [Check(label: ";
+        let e = Lesson::from_ron(&lesson("Check(label: \" \", metric: PosRatio, max: 1)"), "l.ron").expect_err("empty");
+        let col = head.chars().count() + 1;
+        assert!(e.to_string().starts_with(&format!("l.ron:3:{col}: step 1: a check's label is empty")), "{e}");
+        let e = Lesson::from_ron(&lesson("Check(label: \"é\", metric: Froz, max: 1)"), "l.ron").expect_err("metric");
+        let col = format!("{head}\"é\", metric: ").chars().count() + 1;
+        assert!(e.to_string().starts_with(&format!("l.ron:3:{col}: ")), "{e}");
+        assert_eq!(locate("ab\n é \"—\" x: \"z\"", "x", "z"), (2, 11));
+        assert_eq!(locate_window("Check(label: \"é\", window_s: 3)", "é"), Some((1, 19)));
     }
 
     #[test]
