@@ -366,3 +366,36 @@ fn a_wrapped_check_keeps_its_value_and_bounds_whole() {
         }
     }
 }
+
+/// The lesson pane's rows of `screen`: what is between its borders.
+fn pane_rows(screen: &str) -> Vec<String> {
+    screen.lines().map(|l| l.rsplit('│').nth(1).unwrap_or("").trim_end().to_string()).collect()
+}
+
+/// A list item, the hint and a question that wrap go on under their
+/// text, not under their bullet, number or heading.
+#[test]
+fn wrapped_items_hang_under_their_text() {
+    let cases = [
+        ("04", 2, &["• balanced_dirty_ratelimit", "1. What is write_bw"][..]),
+        ("01", 0, &["• gives the task", "• if the disk's", "hint: Add the naps", "1. How long"][..]),
+    ];
+    for (id, step, heads) in cases {
+        let lesson = Lesson::resolve(id).expect("shipped");
+        let mut app = App::for_lesson(lesson, step, Progress::default(), &mono()).expect("opens");
+        app.update(Msg::Lesson(LessonMsg::Hint));
+        for (w, h) in [(160, 80), (120, 90)] {
+            let rows = pane_rows(&screen(&app, w, h));
+            for head in heads {
+                let at = rows.iter().position(|r| r.starts_with(head));
+                let at = at.unwrap_or_else(|| panic!("{id}/{w}x{h}: {head}\n{rows:#?}"));
+                // The text starts after the bullet or number and its blank.
+                let hang = head.find(' ').expect("a head") + 1;
+                let hang = head[..hang].chars().count();
+                let next = &rows[at + 1];
+                let lead = next.chars().take_while(|c| *c == ' ').count();
+                assert_eq!(lead, hang, "{id}/{w}x{h}: the row after {head:?} hangs under its text\n{rows:#?}");
+            }
+        }
+    }
+}
