@@ -158,11 +158,41 @@ pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
 }
 
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    let text = vec![
-        Line::styled("terminal too small", ctx.theme.warn),
-        Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled(too_small_keys(super::keys::sections(ctx.app.mode())), ctx.theme.dim),
-    ];
+    let running = running(ctx.app, usize::from(area.width));
+    draw_too_small_of(&ctx.theme, &running, too_small_keys(super::keys::sections(ctx.app.mode())), frame, area);
+}
+
+/// What runs, in one row of at most `width` columns: the lesson, its
+/// title (cut first) and step, or the scenario.
+fn running(app: &App, width: usize) -> String {
+    let Some(mode) = app.lesson() else { return cut_to(&format!("scenario {}", app.session().scenario.name), width) };
+    let run = mode.run();
+    let lesson = format!("lesson {}", run.lesson.id);
+    let step = format!("step {}/{}", run.step + 1, run.lesson.steps.len());
+    let whole = format!("{lesson} · {} · {step}", run.lesson.title);
+    // The title where at least a word of it fits, else the lesson and step.
+    let room = width.saturating_sub(lesson.chars().count() + step.chars().count() + 6);
+    if whole.chars().count() <= width {
+        whole
+    } else if room >= 8 {
+        format!("{lesson} · {} · {step}", cut_to(&run.lesson.title, room))
+    } else {
+        cut_to(&format!("{lesson} · {step}"), width)
+    }
+}
+
+/// What a screen too small for the dashboard says: that it is, what
+/// `running` (already cut to fit) where it has the rows, the size it
+/// needs and `keys`.
+pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, frame: &mut Frame, area: Rect) {
+    let mut text = vec![Line::styled("terminal too small", t.warn)];
+    // Under the notice, before what wraps: a row the notice leaves free,
+    // and more than an ellipsis.
+    if area.height >= 3 && area.width >= 12 {
+        text.push(Line::styled(running.to_string(), t.accent));
+    }
+    text.push(Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)));
+    text.push(Line::styled(keys, t.dim));
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
 

@@ -399,3 +399,35 @@ fn wrapped_items_hang_under_their_text() {
         }
     }
 }
+
+/// A terminal too small for the dashboard still says what runs, on one
+/// row cut to fit, where it has the room; no size is too small to draw.
+#[test]
+fn a_too_small_terminal_names_the_lesson_and_step_or_the_scenario() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 1, Progress::default(), &mono()).expect("opens");
+    let plain = super::dashboard::app("hdd-10dd", None, 1);
+    for (w, h) in [(1, 1), (10, 3), (20, 5), (40, 10), (59, 17)] {
+        for help in [false, true] {
+            if help {
+                app.update(Msg::Help);
+            }
+            let text = screen(&app, w, h);
+            let dash = screen(&plain, w, h);
+            if help {
+                // The help over it draws too.
+                app.update(Msg::Help);
+                continue;
+            }
+            assert!(text.lines().all(|l| l.chars().count() <= w as usize), "{w}x{h}:\n{text}");
+            if w >= 20 && h >= 5 {
+                let row = text.lines().nth(1).expect("a second row").trim();
+                assert!(row.starts_with("lesson 03") && row.ends_with("step 2/5"), "{w}x{h}: {row:?}\n{text}");
+                let title = row.contains("lesson 03 · Position") && row.contains('…');
+                assert!(w < 30 || title, "{w}x{h}: the title, cut: {row:?}");
+                let row = dash.lines().nth(1).expect("a second row").trim();
+                assert_eq!(row, "scenario hdd-10dd", "{w}x{h}:\n{dash}");
+            }
+        }
+    }
+}
