@@ -128,7 +128,8 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
     cut
 }
 
-/// Legend entries: (glyph, name, style), front series first; `short`
+/// Legend entries: (glyph, name, style), the data's series last to first
+/// (the measured ones, then the threshold lines); `short`
 /// names for the series, and `short_marks` for the marks.
 fn legend_entries<'d>(
     data: &'d ChartData,
@@ -475,7 +476,13 @@ fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16
     buf.set_string(plot.x, axis_y, "─".repeat(plot.width as usize), t.dim);
 }
 
-/// The gridlines and the series, each series on a layer of its own.
+/// The gridlines, each on a layer of its own, then the series on one
+/// layer over them: the measured series first, then the threshold lines
+/// the kernel uses (those with a value at their right end, not greyed)
+/// over them. Where two lines
+/// share a cell, its braille dots are those of both, in the colour of the
+/// one drawn last: a threshold the measured line rides on (dirty at the
+/// setpoint, a rate at write_bw/N) stays visible, and so does the line.
 fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let data = g.data;
     let x = data.x;
@@ -489,7 +496,10 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
             ctx.draw(&Points { coords: &coords, color: dim });
             ctx.layer();
         }
-        for (i, s) in data.series.iter().enumerate() {
+        let over = |s: &Series| s.end_label && !s.shadow;
+        let indexed = || data.series.iter().enumerate();
+        let order = indexed().filter(|(_, s)| !over(s)).chain(indexed().filter(|(_, s)| over(s)));
+        for (i, s) in order {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
             let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
             // Segments are counted across gaps, so a dash pattern runs on.
@@ -517,7 +527,6 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
                     }
                 }
             }
-            ctx.layer();
         }
     });
     ratatui::widgets::Widget::render(canvas, g.plot, buf);
@@ -727,6 +736,42 @@ mod tests {
             assert!(first_col >= axis + plot_w / 2 - 1, "log {log}: ink from column {first_col}: {rows:?}");
             assert!(rows[0].is_empty() && rows[9].is_empty(), "log {log}: nothing along an edge: {rows:?}");
         }
+    }
+
+    #[test]
+    fn a_threshold_sharing_cells_with_the_measured_line_stays_visible() {
+        let theme = Theme::new(crate::app::ThemeKind::Dark);
+        let look = Look { theme: &theme, marker: Marker::Braille };
+        let flat = |v: f64| (0..=20).map(|i| (i as f64, v)).collect::<Vec<_>>();
+        let line = |name, color, v, end_label| Series {
+            name,
+            short: name,
+            points: flat(v),
+            color,
+            draw: Draw::Line,
+            end_label,
+            shadow: false,
+            second_x: false,
+        };
+        // Back to front, as the charts list them: the threshold, then the
+        // measured line one dot row above it in the same row of cells.
+        let data = ChartData {
+            y: [0.0, 15.0],
+            y_fixed: true,
+            ..ChartData::new(vec![line("limit", 6, 12.0, true), line("dirty", 0, 14.0, false)], [0.0, 20.0], "MiB")
+        };
+        let area = Rect::new(0, 0, 40, 6);
+        let mut buf = Buffer::empty(area);
+        assert!(draw_axes_and_plot(&mut buf, area, 4, &data, &look));
+        let dots = |x: u16| buf[(x, 0)].symbol().chars().next().map_or(0, |c| u32::from(c).wrapping_sub(0x2800));
+        let inked: Vec<u16> = (0..40).filter(|&x| dots(x) > 0 && dots(x) < 0x100).collect();
+        assert!(inked.len() >= 20, "the lines are drawn on the top row: {inked:?}");
+        for x in &inked {
+            // Dot rows 1 (the measured line) and 3 (the threshold) of the cell.
+            assert!(dots(*x) & 0x12 != 0 && dots(*x) & 0xc0 != 0, "column {x}: both lines' dots: {:x}", dots(*x));
+        }
+        let limit = theme.series[6].fg;
+        assert!(inked.iter().any(|&x| buf[(x, 0)].fg == limit.expect("a colour")), "the threshold's colour shows");
     }
 
     #[test]
