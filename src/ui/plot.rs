@@ -23,7 +23,7 @@ use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment, Points};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::charts::{ChartData, Draw, Series};
 use super::theme::Theme;
@@ -292,28 +292,48 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         return;
     }
     let inner_w = area.width.saturating_sub(2) as usize;
-    let legend = legend(data, look, inner_w.saturating_sub(2));
-    let (border_legend, inner_legend) = match legend.split_first() {
-        Some((first, rest)) => (first.clone(), rest.to_vec()),
-        None => (Line::default(), Vec::new()),
+    let block = |legend: Option<&Line<'static>>| {
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(t.border)
+            .title(Span::styled(fit_title(title, &data.values, &data.short_values, inner_w.saturating_sub(1)), t.title))
+            .title_bottom(legend.cloned().unwrap_or_default())
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border)
-        .title(Span::styled(fit_title(title, &data.values, &data.short_values, inner_w.saturating_sub(1)), t.title))
-        .title_bottom(border_legend);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let mut lines = legend(data, look, inner_w.saturating_sub(2));
+    let inner = block(None).inner(area);
     if inner.height == 0 || inner.width < 8 {
+        frame.render_widget(block(lines.first()), area);
         return;
     }
+    let plotted = draw_inside(frame, inner, data, look, lines.get(1..).unwrap_or_default());
+    let unit = (!plotted && !data.y_unit.is_empty()).then(|| format!(" {} ", data.y_unit));
+    if let Some(unit) = &unit {
+        // No y axis says the unit of the values in the title: the bottom
+        // edge does, at its right end, the legend making room for it.
+        lines = legend(data, look, inner_w.saturating_sub(2 + unit.chars().count() + 1));
+        frame.render_widget(Clear, inner);
+        draw_inside(frame, inner, data, look, lines.get(1..).unwrap_or_default());
+    }
+    let mut block = block(lines.first());
+    if let Some(unit) = unit {
+        block = block.title_bottom(Line::styled(unit, t.dim).right_aligned());
+    }
+    frame.render_widget(block, area);
+}
+
+/// The inside of a chart's frame at `inner`: the legend's lines after its
+/// first (which is on the frame) at the bottom, the notice at the top,
+/// and the plot with its axes between them, or a note that it has no
+/// room. False when there was no room for the plot.
+fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, inner_legend: &[Line<'static>]) -> bool {
+    let t = look.theme;
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
     let legend_rows = (inner_legend.len() as u16).min(rows_left.saturating_sub(3));
     rows_left -= legend_rows;
     if legend_rows > 0 {
         let r = Rect { y: inner.y + inner.height - legend_rows, height: legend_rows, ..inner };
-        frame.render_widget(Paragraph::new(inner_legend), r);
+        frame.render_widget(Paragraph::new(inner_legend.to_vec()), r);
     }
     // The notice, in full, at the top.
     let mut top = inner.y;
@@ -325,7 +345,7 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         rows_left -= need;
     }
     if data.series.is_empty() {
-        return;
+        return true;
     }
     let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
     let rest = Rect { y: top, height: rows_left, ..inner };
@@ -334,7 +354,9 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         // Said rather than left blank.
         let text = Line::styled(NO_ROOM, t.dim);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rest);
+        return false;
     }
+    true
 }
 
 /// What a chart too small for its plot says instead.
