@@ -246,7 +246,8 @@ pub struct SecondAxis {
 /// A chart's data: its series and axis ranges.
 #[derive(Clone, Debug)]
 pub struct ChartData {
-    /// The series, back to front.
+    /// The series, back to front; the threshold lines (`end_label`, not
+    /// `shadow`) are drawn after the others, over them.
     pub series: Vec<Series>,
     /// Glyphs drawn over the series.
     pub marks: Vec<Mark>,

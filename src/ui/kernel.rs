@@ -26,7 +26,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{self, Event};
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
@@ -526,12 +526,9 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<usize> {
     };
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let text = vec![
-            Line::styled("terminal too small", ctx.theme.warn),
-            Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-            Line::styled(view::too_small_keys(keys::trace_sections(app.mode())), ctx.theme.dim),
-        ];
-        frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
+        let running = view::cut_to(&format!("trace {}", short_source(&app.side.source)), usize::from(area.width));
+        let keys = view::too_small_keys(keys::trace_sections(app.mode()));
+        view::draw_too_small_of(&ctx.theme, &running, keys, frame, area);
         // The help is text: it is read at any size.
         if app.screen.help {
             view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);

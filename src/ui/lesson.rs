@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
+use super::view::{hanging, hanging_spans};
 use crate::app::App;
 use crate::app::lesson::LessonMode;
 use crate::lesson::SideSpec;
@@ -61,21 +62,36 @@ fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
     u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
-/// The checks: a heading, then one line each with its mark and value.
-fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme) -> Vec<Line<'static>> {
+/// `text` with each number and the unit after it (`10 s`, `85-100 MiB/s`)
+/// joined by a no-break space, so that a wrapped line keeps them on one row.
+fn with_units(text: &str) -> String {
+    const UNITS: [&str; 8] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages", "dd"];
+    let mut out = String::new();
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.next() {
+        out.push_str(word);
+        let Some(next) = words.peek() else { break };
+        let unit = next.trim_end_matches([')', ',', ';', ':', '.']);
+        let number = word.ends_with(|c: char| c.is_ascii_digit());
+        out.push(if number && UNITS.contains(&unit) { '\u{a0}' } else { ' ' });
+    }
+    out
+}
+
+/// The checks `width` columns wide: a heading, then each with its mark
+/// and value, wrapped under its label.
+fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();
     let mut lines = Vec::new();
     if step.checks.is_empty() {
         return lines;
     }
-    lines.push(Line::styled(
-        if mode.judged() {
-            format!("checks, as judged at the end of the step's {:.0} s", step.run_s)
-        } else {
-            "checks (live)".to_string()
-        },
-        t.dim,
-    ));
+    let heading = if mode.judged() {
+        format!("checks, as judged at the end of the step's {:.0}\u{a0}s", step.run_s)
+    } else {
+        "checks (live)".to_string()
+    };
+    lines.extend(hanging("", t.dim, &heading, t.dim, width, 0));
     // A value with its unit, and the bounds, each stay on one row when wrapped.
     let whole = |s: String| s.replace(' ', "\u{a0}");
     for (c, verdict) in step.checks.iter().zip(mode.verdicts()) {
@@ -85,17 +101,17 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme) -> Vec<Line<'static>>
             Verdict::Fail(v) => ("✗", t.warn, judged(v)),
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{mark} "), style.add_modifier(Modifier::BOLD)),
-            Span::styled(c.label.clone(), t.text),
-            Span::styled(format!("  {tail}"), style),
-        ]));
+        // Two columns apart from its label, on its row or the next.
+        let text =
+            [Span::styled(format!("{}\u{a0}", with_units(&c.label)), t.text), Span::styled(format!(" {tail}"), style)];
+        lines.extend(hanging_spans(&format!("{mark} "), style.add_modifier(Modifier::BOLD), &text, width, 2));
     }
     lines
 }
 
-/// The questions, each with what the student typed or was told.
-fn question_lines(mode: &LessonMode, t: &Theme) -> Vec<Line<'static>> {
+/// The questions `width` columns wide, each with what the student typed
+/// or was told, wrapped under its text.
+fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();
     let mut lines = Vec::new();
     if step.questions.is_empty() {
@@ -105,7 +121,7 @@ fn question_lines(mode: &LessonMode, t: &Theme) -> Vec<Line<'static>> {
     for (i, q) in step.questions.iter().enumerate() {
         let unit = q.unit();
         let ask = if unit.is_empty() { q.ask.clone() } else { format!("{} [{unit}]", q.ask) };
-        lines.push(Line::from(vec![Span::styled(format!("{}. ", i + 1), t.accent), Span::styled(ask, t.text)]));
+        lines.extend(hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3));
         if let Some(text) = mode.typing(i) {
             lines.push(Line::from(vec![
                 Span::styled("   your answer: ", t.dim),
@@ -113,24 +129,19 @@ fn question_lines(mode: &LessonMode, t: &Theme) -> Vec<Line<'static>> {
                 Span::styled("  Enter checks, Esc cancels", t.dim),
             ]));
         } else if let Some(j) = mode.answer(i) {
-            lines.push(match j.answer {
+            lines.extend(match j.answer {
                 Some(a) => {
                     let (mark, style) = if a.right { ("✓", t.good) } else { ("✗", t.warn) };
-                    Line::from(vec![
-                        Span::styled(format!("   {mark} "), style.add_modifier(Modifier::BOLD)),
-                        Span::styled(
-                            format!(
-                                "you said {}, the simulation says {}: {:.0}% off (within {:.0}% counts)",
-                                show(j.given),
-                                show_value(a.actual, unit),
-                                a.error * 100.0,
-                                q.tolerance * 100.0
-                            ),
-                            t.text,
-                        ),
-                    ])
+                    let said = format!(
+                        "you said {}, the simulation says {}: {:.0}% off (within {:.0}% counts)",
+                        show(j.given),
+                        show_value(a.actual, unit),
+                        a.error * 100.0,
+                        q.tolerance * 100.0
+                    );
+                    hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
                 }
-                None => Line::styled("   nothing to measure yet: let it run and answer again", t.dim),
+                None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
             });
         }
     }
@@ -176,24 +187,37 @@ fn next_line(mode: &LessonMode, t: &Theme) -> Line<'static> {
     }
 }
 
-/// The step's heading, text and hint.
-fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme) -> Vec<Line<'static>> {
+/// A paragraph of a step's text (see [`paragraphs`]) wrapped to `width`:
+/// a list item goes on under its text, not its bullet; a shell command
+/// stays as written.
+fn paragraph_lines(p: String, t: &Theme, width: u16) -> Vec<Line<'static>> {
+    if p.is_empty() || p.starts_with("$ ") {
+        vec![Line::styled(p, t.text)]
+    } else if let Some(item) = p.strip_prefix("• ") {
+        hanging("• ", t.text, item, t.text, width, 2)
+    } else {
+        hanging("", t.text, &p, t.text, width, 0)
+    }
+}
+
+/// The step's heading, text and hint, wrapped to `width`.
+fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();
-    let mut lines: Vec<Line> = vec![Line::styled(step.title.clone(), t.title.add_modifier(Modifier::BOLD))];
+    let mut lines = hanging("", t.title, &step.title, t.title.add_modifier(Modifier::BOLD), width, 0);
     if roomy {
         lines.push(Line::raw(""));
     }
     if mode.run().step == 0 {
-        lines.push(Line::styled(mode.run().lesson.patch.clone(), t.dim));
+        lines.extend(hanging("", t.dim, &mode.run().lesson.patch, t.dim, width, 0));
         if roomy {
             lines.push(Line::raw(""));
         }
     }
-    lines.extend(paragraphs(&step.text).into_iter().map(|p| Line::styled(p, t.text)));
+    lines.extend(paragraphs(&step.text).into_iter().flat_map(|p| paragraph_lines(p, t, width)));
     if mode.hint_shown() {
         lines.push(Line::raw(""));
-        let hint = step.hint.clone().unwrap_or_else(|| "this step has no hint".into());
-        lines.push(Line::from(vec![Span::styled("hint: ", t.accent), Span::styled(hint, t.text)]));
+        let hint = step.hint.as_deref().unwrap_or("this step has no hint");
+        lines.extend(hanging("hint: ", t.accent, hint, t.text, width, 2));
     }
     lines
 }
@@ -225,14 +249,14 @@ impl Pane {
             .title(Span::styled(title, t.title))
             .title_top(Line::styled(step, t.accent).right_aligned());
         let inner = block.inner(area);
-        let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t);
-        bottom.extend(question_lines(mode, t));
+        let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t, inner.width);
+        bottom.extend(question_lines(mode, t, inner.width));
         bottom.push(next_line(mode, t));
         // The text keeps at least half the pane (two thirds in a small one).
         let room = if inner.height < 12 { (inner.height / 3).max(2) } else { (inner.height / 2).max(4) };
         let bottom_rows = wrapped_rows(&bottom, inner.width).min(room);
         let roomy = inner.height >= 16;
-        let text = text_lines(mode, roomy, t);
+        let text = text_lines(mode, roomy, t, inner.width);
         let [text_area, _, bottom_area] = Layout::vertical([
             Constraint::Min(0),
             Constraint::Length(u16::from(roomy)),
@@ -287,8 +311,7 @@ pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
     let Some(mode) = app.lesson() else { return most };
     let pane = Pane::new(app, mode, t, Rect::new(0, 0, width, most));
     let inner = pane.block.inner(Rect::new(0, 0, width, most));
-    let text = Paragraph::new(pane.text).wrap(Wrap { trim: true }).line_count(inner.width.max(1));
-    let rows = u16::try_from(text).unwrap_or(u16::MAX);
+    let rows = wrapped_rows(&pane.text, inner.width);
     let spacer = u16::from(inner.height >= 16);
     rows.saturating_add(spacer).saturating_add(wrapped_rows(&pane.bottom, inner.width)).saturating_add(2).min(most)
 }
@@ -311,9 +334,7 @@ struct Scrolled {
 
 impl Scrolled {
     fn new(lines: &[Line], area: Rect) -> Scrolled {
-        // Counted as drawn: trimmed.
-        let rows = Paragraph::new(lines.to_vec()).wrap(Wrap { trim: true }).line_count(area.width.max(1));
-        let rows = u16::try_from(rows).unwrap_or(u16::MAX);
+        let rows = wrapped_rows(lines, area.width);
         let (area, more) = if rows > area.height && area.height > 1 {
             let [text, more] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
             (text, Some(more))
@@ -324,12 +345,13 @@ impl Scrolled {
     }
 }
 
-/// Draws `lines` wrapped in `area`, scrolled by `scroll` rows (no further
+/// Draws `lines` in `area` (wrapped again only where a line is wider than
+/// the area: a list item's text in a narrow pane), scrolled by `scroll` rows (no further
 /// than their end), with a "more" mark when they do not fit.
 fn draw_scrolled(lines: Vec<Line>, scroll: u16, t: &Theme, frame: &mut Frame, area: Rect) {
     let at = Scrolled::new(&lines, area);
     let scroll = scroll.min(at.most);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)), at.area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((scroll, 0)), at.area);
     if let Some(more) = at.more {
         let text = match (scroll > 0, scroll < at.most) {
             (false, _) => "▼ more: PgDn",
@@ -396,6 +418,19 @@ mod tests {
     fn text_keeps_paragraphs_and_list_items() {
         let p = paragraphs("  one\n  two\n\n\n- a\n- b\nc\n\n");
         assert_eq!(p, vec!["one two", "", "• a", "• b c"]);
+    }
+
+    #[test]
+    fn numbers_keep_their_units() {
+        let nb = |s: &str| s.replace('_', "\u{a0}");
+        for (text, want) in [
+            ("dirty never passes the limit (last 20 s)", "dirty never passes the limit (last 20_s)"),
+            ("writes at 85-100 MiB/s, last 10 s", "writes at 85-100_MiB/s, last 10_s"),
+            ("all 300 MiB were written during this step (15 s)", "all 300_MiB were written during this step (15_s)"),
+            ("1475 (freerun) and 20 sheep", "1475 (freerun) and 20 sheep"),
+        ] {
+            assert_eq!(with_units(text), nb(want), "{text}");
+        }
     }
 
     #[test]

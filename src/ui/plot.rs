@@ -23,7 +23,7 @@ use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment, Points};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::charts::{ChartData, Draw, Series};
 use super::theme::Theme;
@@ -128,7 +128,8 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
     cut
 }
 
-/// Legend entries: (glyph, name, style), front series first; `short`
+/// Legend entries: (glyph, name, style), the data's series last to first
+/// (the measured ones, then the threshold lines); `short`
 /// names for the series, and `short_marks` for the marks.
 fn legend_entries<'d>(
     data: &'d ChartData,
@@ -291,28 +292,48 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         return;
     }
     let inner_w = area.width.saturating_sub(2) as usize;
-    let legend = legend(data, look, inner_w.saturating_sub(2));
-    let (border_legend, inner_legend) = match legend.split_first() {
-        Some((first, rest)) => (first.clone(), rest.to_vec()),
-        None => (Line::default(), Vec::new()),
+    let block = |legend: Option<&Line<'static>>| {
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(t.border)
+            .title(Span::styled(fit_title(title, &data.values, &data.short_values, inner_w.saturating_sub(1)), t.title))
+            .title_bottom(legend.cloned().unwrap_or_default())
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border)
-        .title(Span::styled(fit_title(title, &data.values, &data.short_values, inner_w.saturating_sub(1)), t.title))
-        .title_bottom(border_legend);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let mut lines = legend(data, look, inner_w.saturating_sub(2));
+    let inner = block(None).inner(area);
     if inner.height == 0 || inner.width < 8 {
+        frame.render_widget(block(lines.first()), area);
         return;
     }
+    let plotted = draw_inside(frame, inner, data, look, lines.get(1..).unwrap_or_default());
+    let unit = (!plotted && !data.y_unit.is_empty()).then(|| format!(" {} ", data.y_unit));
+    if let Some(unit) = &unit {
+        // No y axis says the unit of the values in the title: the bottom
+        // edge does, at its right end, the legend making room for it.
+        lines = legend(data, look, inner_w.saturating_sub(2 + unit.chars().count() + 1));
+        frame.render_widget(Clear, inner);
+        draw_inside(frame, inner, data, look, lines.get(1..).unwrap_or_default());
+    }
+    let mut block = block(lines.first());
+    if let Some(unit) = unit {
+        block = block.title_bottom(Line::styled(unit, t.dim).right_aligned());
+    }
+    frame.render_widget(block, area);
+}
+
+/// The inside of a chart's frame at `inner`: the legend's lines after its
+/// first (which is on the frame) at the bottom, the notice at the top,
+/// and the plot with its axes between them, or a note that it has no
+/// room. False when there was no room for the plot.
+fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, inner_legend: &[Line<'static>]) -> bool {
+    let t = look.theme;
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
     let legend_rows = (inner_legend.len() as u16).min(rows_left.saturating_sub(3));
     rows_left -= legend_rows;
     if legend_rows > 0 {
         let r = Rect { y: inner.y + inner.height - legend_rows, height: legend_rows, ..inner };
-        frame.render_widget(Paragraph::new(inner_legend), r);
+        frame.render_widget(Paragraph::new(inner_legend.to_vec()), r);
     }
     // The notice, in full, at the top.
     let mut top = inner.y;
@@ -324,7 +345,7 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         rows_left -= need;
     }
     if data.series.is_empty() {
-        return;
+        return true;
     }
     let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
     let rest = Rect { y: top, height: rows_left, ..inner };
@@ -333,7 +354,9 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         // Said rather than left blank.
         let text = Line::styled(NO_ROOM, t.dim);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rest);
+        return false;
     }
+    true
 }
 
 /// What a chart too small for its plot says instead.
@@ -475,7 +498,13 @@ fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16
     buf.set_string(plot.x, axis_y, "─".repeat(plot.width as usize), t.dim);
 }
 
-/// The gridlines and the series, each series on a layer of its own.
+/// The gridlines, each on a layer of its own, then the series on one
+/// layer over them: the measured series first, then the threshold lines
+/// the kernel uses (those with a value at their right end, not greyed)
+/// over them. Where two lines
+/// share a cell, its braille dots are those of both, in the colour of the
+/// one drawn last: a threshold the measured line rides on (dirty at the
+/// setpoint, a rate at write_bw/N) stays visible, and so does the line.
 fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let data = g.data;
     let x = data.x;
@@ -489,7 +518,10 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
             ctx.draw(&Points { coords: &coords, color: dim });
             ctx.layer();
         }
-        for (i, s) in data.series.iter().enumerate() {
+        let over = |s: &Series| s.end_label && !s.shadow;
+        let indexed = || data.series.iter().enumerate();
+        let order = indexed().filter(|(_, s)| !over(s)).chain(indexed().filter(|(_, s)| over(s)));
+        for (i, s) in order {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
             let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
             // Segments are counted across gaps, so a dash pattern runs on.
@@ -517,7 +549,6 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
                     }
                 }
             }
-            ctx.layer();
         }
     });
     ratatui::widgets::Widget::render(canvas, g.plot, buf);
@@ -727,6 +758,42 @@ mod tests {
             assert!(first_col >= axis + plot_w / 2 - 1, "log {log}: ink from column {first_col}: {rows:?}");
             assert!(rows[0].is_empty() && rows[9].is_empty(), "log {log}: nothing along an edge: {rows:?}");
         }
+    }
+
+    #[test]
+    fn a_threshold_sharing_cells_with_the_measured_line_stays_visible() {
+        let theme = Theme::new(crate::app::ThemeKind::Dark);
+        let look = Look { theme: &theme, marker: Marker::Braille };
+        let flat = |v: f64| (0..=20).map(|i| (i as f64, v)).collect::<Vec<_>>();
+        let line = |name, color, v, end_label| Series {
+            name,
+            short: name,
+            points: flat(v),
+            color,
+            draw: Draw::Line,
+            end_label,
+            shadow: false,
+            second_x: false,
+        };
+        // Back to front, as the charts list them: the threshold, then the
+        // measured line one dot row above it in the same row of cells.
+        let data = ChartData {
+            y: [0.0, 15.0],
+            y_fixed: true,
+            ..ChartData::new(vec![line("limit", 6, 12.0, true), line("dirty", 0, 14.0, false)], [0.0, 20.0], "MiB")
+        };
+        let area = Rect::new(0, 0, 40, 6);
+        let mut buf = Buffer::empty(area);
+        assert!(draw_axes_and_plot(&mut buf, area, 4, &data, &look));
+        let dots = |x: u16| buf[(x, 0)].symbol().chars().next().map_or(0, |c| u32::from(c).wrapping_sub(0x2800));
+        let inked: Vec<u16> = (0..40).filter(|&x| dots(x) > 0 && dots(x) < 0x100).collect();
+        assert!(inked.len() >= 20, "the lines are drawn on the top row: {inked:?}");
+        for x in &inked {
+            // Dot rows 1 (the measured line) and 3 (the threshold) of the cell.
+            assert!(dots(*x) & 0x12 != 0 && dots(*x) & 0xc0 != 0, "column {x}: both lines' dots: {:x}", dots(*x));
+        }
+        let limit = theme.series[6].fg;
+        assert!(inked.iter().any(|&x| buf[(x, 0)].fg == limit.expect("a colour")), "the threshold's colour shows");
     }
 
     #[test]

@@ -158,11 +158,41 @@ pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
 }
 
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    let text = vec![
-        Line::styled("terminal too small", ctx.theme.warn),
-        Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)),
-        Line::styled(too_small_keys(super::keys::sections(ctx.app.mode())), ctx.theme.dim),
-    ];
+    let running = running(ctx.app, usize::from(area.width));
+    draw_too_small_of(&ctx.theme, &running, too_small_keys(super::keys::sections(ctx.app.mode())), frame, area);
+}
+
+/// What runs, in one row of at most `width` columns: the lesson, its
+/// title (cut first) and step, or the scenario.
+fn running(app: &App, width: usize) -> String {
+    let Some(mode) = app.lesson() else { return cut_to(&format!("scenario {}", app.session().scenario.name), width) };
+    let run = mode.run();
+    let lesson = format!("lesson {}", run.lesson.id);
+    let step = format!("step {}/{}", run.step + 1, run.lesson.steps.len());
+    let whole = format!("{lesson} · {} · {step}", run.lesson.title);
+    // The title where at least a word of it fits, else the lesson and step.
+    let room = width.saturating_sub(lesson.chars().count() + step.chars().count() + 6);
+    if whole.chars().count() <= width {
+        whole
+    } else if room >= 8 {
+        format!("{lesson} · {} · {step}", cut_to(&run.lesson.title, room))
+    } else {
+        cut_to(&format!("{lesson} · {step}"), width)
+    }
+}
+
+/// What a screen too small for the dashboard says: that it is, what
+/// `running` (already cut to fit) where it has the rows, the size it
+/// needs and `keys`.
+pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, frame: &mut Frame, area: Rect) {
+    let mut text = vec![Line::styled("terminal too small", t.warn)];
+    // Under the notice, before what wraps: a row the notice leaves free,
+    // and more than an ellipsis.
+    if area.height >= 3 && area.width >= 12 {
+        text.push(Line::styled(running.to_string(), t.accent));
+    }
+    text.push(Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)));
+    text.push(Line::styled(keys, t.dim));
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
 
@@ -904,13 +934,20 @@ pub fn help_area(area: Rect) -> Rect {
     Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
 }
 
-/// `text` in lines of at most `width` characters, broken between words;
-/// a word longer than a line is broken after a `_`, `/` or `-` in it
-/// where it has one, else at the line's end.
+/// Whether a line may break at `c`: at any blank but a no-break space
+/// (which keeps a value and its unit together).
+fn breaks_at(c: char) -> bool {
+    c.is_whitespace() && c != '\u{a0}'
+}
+
+/// `text` in lines of at most `width` characters, broken between words
+/// (a no-break space joins two words into one); a word longer than a
+/// line is broken after a `_`, `/` or `-` in it where it has one, else
+/// at the line's end.
 pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines: Vec<String> = vec![String::new()];
-    for word in text.split_whitespace() {
+    for word in text.split(breaks_at).filter(|w| !w.is_empty()) {
         let mut word: Vec<char> = word.chars().collect();
         loop {
             let line = lines.last_mut().expect("one line at least");
@@ -953,7 +990,27 @@ pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
 /// `text` in `style` after `head` (in `head_style`), wrapped to `width`
 /// with its later lines hanging under its first word. Where a wide head
 /// leaves too little room, the text goes under it, indented `indent`.
-fn hanging(head: &str, head_style: Style, text: &str, style: Style, width: u16, indent: usize) -> Vec<Line<'static>> {
+pub(crate) fn hanging(
+    head: &str,
+    head_style: Style,
+    text: &str,
+    style: Style,
+    width: u16,
+    indent: usize,
+) -> Vec<Line<'static>> {
+    hanging_spans(head, head_style, &[Span::styled(text.to_string(), style)], width, indent)
+}
+
+/// [`hanging`] for text in several styles: `spans` run on as one text
+/// (words break only at blanks, as [`wrap_words`] breaks them) and each
+/// keeps its style where it lands.
+pub(crate) fn hanging_spans(
+    head: &str,
+    head_style: Style,
+    spans: &[Span],
+    width: u16,
+    indent: usize,
+) -> Vec<Line<'static>> {
     let width = usize::from(width);
     let head_w = head.chars().count();
     let beside = head_w <= 6 || width >= head_w + 24;
@@ -962,10 +1019,29 @@ fn hanging(head: &str, head_style: Style, text: &str, style: Style, width: u16, 
     } else {
         (vec![Line::styled(head.trim_end().to_string(), head_style)], indent)
     };
-    for (i, part) in wrap_words(text, width.saturating_sub(hang).max(8)).into_iter().enumerate() {
+    let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+    // The style of each character the wrapped lines keep, in order: the
+    // blanks between words are the only characters they add.
+    let mut styles =
+        spans.iter().flat_map(|s| s.content.chars().filter(|c| !breaks_at(*c)).map(move |_| s.style)).peekable();
+    for (i, part) in wrap_words(&text, width.saturating_sub(hang).max(8)).into_iter().enumerate() {
         let lead =
             if beside && i == 0 { Span::styled(head.to_string(), head_style) } else { Span::raw(" ".repeat(hang)) };
-        lines.push(Line::from(vec![lead, Span::styled(part, style)]));
+        let mut line = vec![lead];
+        let mut run: Option<(String, Style)> = None;
+        for c in part.chars() {
+            let style = if c == ' ' {
+                run.as_ref().map(|(_, s)| *s).or_else(|| styles.peek().copied()).unwrap_or_default()
+            } else {
+                styles.next().unwrap_or_default()
+            };
+            match &mut run {
+                Some((text, s)) if *s == style => text.push(c),
+                _ => line.extend(run.replace((c.to_string(), style)).map(|(t, s)| Span::styled(t, s))),
+            }
+        }
+        line.extend(run.map(|(t, s)| Span::styled(t, s)));
+        lines.push(Line::from(line));
     }
     lines
 }
@@ -1097,5 +1173,23 @@ mod tests {
                 assert!(line.chars().count() <= width, "{width}: {line:?}");
             }
         }
+    }
+
+    #[test]
+    fn hanging_text_keeps_each_part_in_its_style_and_no_break_spaces_whole() {
+        let (a, b) = (Style::default(), Style::default().add_modifier(Modifier::BOLD));
+        let spans = [Span::styled("one two\u{a0}", a), Span::styled(" 3\u{a0}MiB four", b)];
+        let lines = hanging_spans("✓ ", a, &spans, 12, 2);
+        let rows: Vec<Vec<(String, Style)>> = lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| (s.content.replace('\u{a0}', "_"), s.style)).collect())
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                vec![("✓ ".into(), a), ("one two_".into(), a)],
+                vec![("  ".into(), Style::default()), ("3_MiB four".into(), b)],
+            ]
+        );
     }
 }

@@ -296,3 +296,63 @@ fn the_task_table_scrolls_to_its_last_page_and_back_at_once() {
         }
     }
 }
+
+/// Every box of `screen` whose title starts with `title`: its rows, frame
+/// included, as text.
+fn boxes(screen: &str, title: &str) -> Vec<Vec<String>> {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let mut found = Vec::new();
+    for (top, row) in grid.iter().enumerate() {
+        let text: String = row.iter().collect();
+        for (byte, _) in text.match_indices(&format!("┌ {title}")) {
+            let left = text[..byte].chars().count();
+            let right = (left + 1..row.len()).find(|&c| row[c] == '┐').expect("the box's corner");
+            let rows = grid[top..]
+                .iter()
+                .take_while(|r| r.get(left) != Some(&'└') || r.get(left + 1).is_none())
+                .chain(grid[top..].iter().find(|r| r.get(left) == Some(&'└')))
+                .map(|r| r[left..=right.min(r.len() - 1)].iter().collect())
+                .collect();
+            found.push(rows);
+        }
+    }
+    found
+}
+
+/// Chart 4's rates say their unit wherever the chart shows, plotted or
+/// not, and the titles that name the bdi keep it.
+#[test]
+fn chart_4_says_its_unit_and_keeps_the_bdi_in_its_title() {
+    use dirtyviz::lesson::Lesson;
+    use dirtyviz::lesson::progress::Progress;
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let lesson = |id: &str, step: usize, seconds: u64| {
+        let mut a =
+            App::for_lesson(Lesson::resolve(id).expect("shipped"), step, Progress::default(), &opts).expect("opens");
+        a.advance_to(seconds * NS_PER_SEC);
+        a
+    };
+    let apps = [
+        ("default", app("default", None, 20)),
+        ("compare", app("hdd-10dd", Some(Compare::Legacy(11)), 10)),
+        ("lesson 04 step 3", lesson("04", 2, 10)),
+        ("lesson 07 step 1", lesson("07", 0, 10)),
+        // A long legend on the left chart, which has no room to plot.
+        ("lesson 04 step 5", lesson("04", 4, 3)),
+    ];
+    for (name, a) in &apps {
+        for (w, h) in [(80, 24), (100, 30), (160, 48)] {
+            let text = screen(a, w, h);
+            let charts = boxes(&text, "4 rates");
+            assert!(!charts.is_empty(), "{name} {w}x{h}: chart 4\n{text}");
+            for chart in charts {
+                let chart = chart.join("\n");
+                assert!(chart.contains("MiB/s"), "{name} {w}x{h}: the unit\n{chart}");
+                // Where the title has room for the bdi beside its value.
+                if w == 160 && matches!(*name, "default" | "lesson 04 step 3") {
+                    assert!(chart.lines().next().is_some_and(|t| t.contains("(sda (HDD))")), "{name}: {chart}");
+                }
+            }
+        }
+    }
+}

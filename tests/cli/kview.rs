@@ -120,7 +120,7 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
         assert!(s.contains(title), "{title}:\n{s}");
     }
     let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
-    assert!(s.contains("terminal too small"), "{s}");
+    assert!(s.contains("terminal too small") && s.contains("trace linux-6.18-4dd-dirty_bytes-400M.txt"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
     assert!(s.contains("seek 5 s back / forward on the trace's clock"), "{s}");
     // Too small for the charts, not for the help.

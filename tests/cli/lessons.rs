@@ -366,3 +366,68 @@ fn a_wrapped_check_keeps_its_value_and_bounds_whole() {
         }
     }
 }
+
+/// The lesson pane's rows of `screen`: what is between its borders.
+fn pane_rows(screen: &str) -> Vec<String> {
+    screen.lines().map(|l| l.rsplit('│').nth(1).unwrap_or("").trim_end().to_string()).collect()
+}
+
+/// A list item, the hint and a question that wrap go on under their
+/// text, not under their bullet, number or heading.
+#[test]
+fn wrapped_items_hang_under_their_text() {
+    let cases = [
+        ("04", 2, &["• balanced_dirty_ratelimit", "1. What is write_bw"][..]),
+        ("01", 0, &["• gives the task", "• if the disk's", "hint: Add the naps", "1. How long"][..]),
+    ];
+    for (id, step, heads) in cases {
+        let lesson = Lesson::resolve(id).expect("shipped");
+        let mut app = App::for_lesson(lesson, step, Progress::default(), &mono()).expect("opens");
+        app.update(Msg::Lesson(LessonMsg::Hint));
+        for (w, h) in [(160, 80), (120, 90)] {
+            let rows = pane_rows(&screen(&app, w, h));
+            for head in heads {
+                let at = rows.iter().position(|r| r.starts_with(head));
+                let at = at.unwrap_or_else(|| panic!("{id}/{w}x{h}: {head}\n{rows:#?}"));
+                // The text starts after the bullet or number and its blank.
+                let hang = head.find(' ').expect("a head") + 1;
+                let hang = head[..hang].chars().count();
+                let next = &rows[at + 1];
+                let lead = next.chars().take_while(|c| *c == ' ').count();
+                assert_eq!(lead, hang, "{id}/{w}x{h}: the row after {head:?} hangs under its text\n{rows:#?}");
+            }
+        }
+    }
+}
+
+/// A terminal too small for the dashboard still says what runs, on one
+/// row cut to fit, where it has the room; no size is too small to draw.
+#[test]
+fn a_too_small_terminal_names_the_lesson_and_step_or_the_scenario() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 1, Progress::default(), &mono()).expect("opens");
+    let plain = super::dashboard::app("hdd-10dd", None, 1);
+    for (w, h) in [(1, 1), (10, 3), (20, 5), (40, 10), (59, 17)] {
+        for help in [false, true] {
+            if help {
+                app.update(Msg::Help);
+            }
+            let text = screen(&app, w, h);
+            let dash = screen(&plain, w, h);
+            if help {
+                // The help over it draws too.
+                app.update(Msg::Help);
+                continue;
+            }
+            assert!(text.lines().all(|l| l.chars().count() <= w as usize), "{w}x{h}:\n{text}");
+            if w >= 20 && h >= 5 {
+                let row = text.lines().nth(1).expect("a second row").trim();
+                assert!(row.starts_with("lesson 03") && row.ends_with("step 2/5"), "{w}x{h}: {row:?}\n{text}");
+                let title = row.contains("lesson 03 · Position") && row.contains('…');
+                assert!(w < 30 || title, "{w}x{h}: the title, cut: {row:?}");
+                let row = dash.lines().nth(1).expect("a second row").trim();
+                assert_eq!(row, "scenario hdd-10dd", "{w}x{h}:\n{dash}");
+            }
+        }
+    }
+}
