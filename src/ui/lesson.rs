@@ -123,11 +123,9 @@ fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>
         let ask = if unit.is_empty() { q.ask.clone() } else { format!("{} [{unit}]", q.ask) };
         lines.extend(hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3));
         if let Some(text) = mode.typing(i) {
-            lines.push(Line::from(vec![
-                Span::styled("   your answer: ", t.dim),
-                Span::styled(format!("{text}▏"), t.accent),
-                Span::styled("  Enter checks, Esc cancels", t.dim),
-            ]));
+            let typed =
+                [Span::styled(format!("{text}▏\u{a0}"), t.accent), Span::styled(" Enter checks, Esc cancels", t.dim)];
+            lines.extend(hanging_spans("   your answer: ", t.dim, &typed, width, 5));
         } else if let Some(j) = mode.answer(i) {
             lines.extend(match j.answer {
                 Some(a) => {
@@ -171,19 +169,21 @@ pub fn readings(mode: &LessonMode) -> Vec<String> {
     readings
 }
 
-/// What to do next.
-fn next_line(mode: &LessonMode, t: &Theme) -> Line<'static> {
+/// What to do next, wrapped to `width`.
+fn next_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();
     let all_pass = !step.checks.is_empty() && mode.verdicts().iter().all(|v| matches!(v, Verdict::Pass(_)));
     let last = mode.last_step();
+    let good = t.good.add_modifier(Modifier::BOLD);
     if all_pass && last {
-        Line::styled("✓ lesson complete: L opens the lesson list", t.good)
+        hanging("✓ ", good, "lesson complete: L opens the lesson list", t.good, width, 2)
     } else if all_pass {
-        Line::styled("✓ every check holds: n opens the next step", t.good)
+        hanging("✓ ", good, "every check holds: n opens the next step", t.good, width, 2)
     } else if step.auto_advance && !last {
-        Line::styled(format!("the next step opens by itself after {:.0} s", step.run_s), t.dim)
+        hanging("", t.dim, &format!("the next step opens by itself after {:.0}\u{a0}s", step.run_s), t.dim, width, 0)
     } else {
-        Line::styled(if last { "N back · h hint · L lessons" } else { "n next · N back · h hint · L lessons" }, t.dim)
+        let keys = if last { "N back · h hint · L lessons" } else { "n next · N back · h hint · L lessons" };
+        hanging("", t.dim, &keys.replace(' ', "\u{a0}").replace("\u{a0}·\u{a0}", "\u{a0}· "), t.dim, width, 0)
     }
 }
 
@@ -251,7 +251,7 @@ impl Pane {
         let inner = block.inner(area);
         let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t, inner.width);
         bottom.extend(question_lines(mode, t, inner.width));
-        bottom.push(next_line(mode, t));
+        bottom.extend(next_lines(mode, t, inner.width));
         // The text keeps at least half the pane (two thirds in a small one).
         let room = if inner.height < 12 { (inner.height / 3).max(2) } else { (inner.height / 2).max(4) };
         let bottom_rows = wrapped_rows(&bottom, inner.width).min(room);

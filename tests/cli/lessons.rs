@@ -400,6 +400,26 @@ fn wrapped_items_hang_under_their_text() {
     }
 }
 
+/// An answer being typed, and what to do next, wrap under their text in
+/// the narrow lesson column beside the charts.
+#[test]
+fn a_typed_answer_wraps_under_itself() {
+    let lesson = Lesson::resolve("04").expect("shipped");
+    let mut app = App::for_lesson(lesson, 2, Progress::default(), &mono()).expect("opens");
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    for c in "1234567890.5".chars() {
+        app.update(Msg::Lesson(LessonMsg::Input(c)));
+    }
+    let rows = pane_rows(&screen(&app, 160, 48));
+    let at = rows.iter().position(|r| r.starts_with("   your answer: 1234567890.5▏"));
+    let at = at.unwrap_or_else(|| panic!("the answer's row\n{rows:#?}"));
+    let next = &rows[at + 1];
+    let lead = next.chars().take_while(|c| *c == ' ').count();
+    assert!(lead == 16 && next.ends_with("Esc cancels"), "hangs under the answer: {next:?}\n{rows:#?}");
+    let keys = rows.iter().position(|r| r.starts_with("n next · N back")).expect("the keys' row");
+    assert!(rows[keys..].iter().all(|r| !r.ends_with(" n") && !r.starts_with("next")), "{rows:#?}");
+}
+
 /// A terminal too small for the dashboard still says what runs, on one
 /// row cut to fit, where it has the room; no size is too small to draw.
 #[test]
