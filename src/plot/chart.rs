@@ -72,6 +72,18 @@ pub struct Mark {
     pub text: String,
 }
 
+/// A plot above a figure's own, on the same time axis: chart 4's rates of
+/// the whole bdi, when one task's would be flattened beside them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Panel {
+    /// y axis name and unit.
+    pub y_desc: String,
+    /// y range.
+    pub y: [f64; 2],
+    /// Lines, back to front.
+    pub lines: Vec<Line>,
+}
+
 /// The figures' file names without extension, in the order they are
 /// drawn (chart 1 to 5).
 pub const FILES: [&str; 5] = ["1-global-dirty", "2-bdi-dirty", "3-pos-ratio", "4-rates", "5-pauses"];
@@ -95,6 +107,9 @@ pub struct Figure {
     pub y: [f64; 2],
     /// Lines, back to front.
     pub lines: Vec<Line>,
+    /// A plot above this one, sharing its x axis; its lines come first in
+    /// the legend.
+    pub upper: Option<Panel>,
     /// Dots, drawn over the lines.
     pub dots: Vec<Dots>,
     /// Vertical guides.
@@ -175,6 +190,7 @@ impl Figure {
             x: ctx.span,
             y: [0.0, 1.0],
             lines: Vec::new(),
+            upper: None,
             dots: Vec::new(),
             marks: Vec::new(),
             sides: if sides.len() > 1 { sides.iter().map(|s| s.label.clone()).collect() } else { Vec::new() },
@@ -408,7 +424,13 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     f
 }
 
-/// Chart 4: the bdi's bandwidth estimates and rate limits.
+/// Chart 4: the bdi's bandwidth estimates and rate limits. With several
+/// tasks what one task gets (the target, its rate limits) is a small
+/// fraction of the bdi's bandwidth, flattened at the bottom of a plot
+/// that holds both: where over the second half of the run it is under
+/// half the bdi's rates, the whole plot goes above, and below it one
+/// task's rates zoomed to what they were over that half, where
+/// dirty_ratelimit's approach to the target can be read.
 pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
     let mut f = Figure::new(FILES[3], format!("Rates on bdi {}", ctx.bdi), ctx, sides);
     f.y_desc = "rate [MiB/s]".into();
@@ -417,8 +439,7 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
     // balanced_dirty_ratelimit jumps far above the rest while the
     // estimates settle: keep it from flattening them.
     let balanced = style(Q::Balanced).1;
-    let top =
-        f.lines.iter().filter(|l| l.colour != balanced).flat_map(|l| &l.points).map(|p| p.1).fold(0.0, f64::max) * 1.25;
+    let top = top_of(&f.lines, |l, _| l.colour != balanced) * 1.25;
     let top = if top > 0.0 { top } else { 1.0 };
     let mut clipped = false;
     for l in f.lines.iter_mut().filter(|l| l.colour == balanced) {
@@ -431,6 +452,18 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         f.notes.push("balanced_dirty_ratelimit is cut at the top of the plot".into());
     }
     f.y = [0.0, top];
+    let one_task = [Q::Target, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit].map(|q| style(q).1);
+    let half = (ctx.span[0] + ctx.span[1]) / 2.0;
+    let zoom = top_of(&f.lines, |l, p| one_task.contains(&l.colour) && l.colour != balanced && p.0 >= half) * 1.25;
+    let bdi = top_of(&f.lines, |l, p| !one_task.contains(&l.colour) && p.0 >= half);
+    if zoom > 0.0 && zoom < bdi / 2.0 {
+        let zoomed = f.lines.iter().filter(|l| one_task.contains(&l.colour)).flat_map(|l| under(l, zoom)).collect();
+        let all = std::mem::replace(&mut f.lines, zoomed);
+        f.upper = Some(Panel { y_desc: std::mem::take(&mut f.y_desc), y: f.y, lines: all });
+        f.y_desc = "one task [MiB/s]".into();
+        f.y = [0.0, zoom];
+        f.notes.push("below: one task's rates, zoomed; what goes past its top is left out".into());
+    }
     for s in sides {
         let (mib, secs) = s.written;
         let written = if secs > 0.0 { mib / secs } else { 0.0 };
@@ -443,6 +476,29 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         f.subtitle.push(format!("{}: written {written:.1} MiB/s{rate} (means over the last {})", s.label, ctx.half()));
     }
     f
+}
+
+/// The largest y of the points of `lines` that `keep` keeps; 0 for none.
+fn top_of(lines: &[Line], keep: impl Fn(&Line, (f64, f64)) -> bool) -> f64 {
+    lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(move |&p| (l, p)))
+        .filter(|&(l, p)| keep(l, p))
+        .map(|(_, p)| p.1)
+        .fold(0.0, f64::max)
+}
+
+/// The runs of `line` at or under `top`, unnamed: a line that leaves the
+/// plot at its top is broken there, not drawn along it.
+fn under(line: &Line, top: f64) -> Vec<Line> {
+    let run = |points: &[(f64, f64)]| Line {
+        label: String::new(),
+        points: points.to_vec(),
+        colour: line.colour,
+        width: line.width,
+        dashed: line.dashed,
+    };
+    line.points.split(|p| p.1 > top).filter(|r| !r.is_empty()).map(run).collect()
 }
 
 /// Chart 5: every throttling pause of the bdi's tasks, and max_pause.

@@ -3,6 +3,7 @@
 //! grid, and the legend beside it, where it hides no data.
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -79,37 +80,21 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
         header.draw(&Text::new(line.clone(), (px(24.0), y), font(18.0).color(&grey))).map_err(e)?;
     }
 
-    let (w, _) = body.dim_in_pixel();
+    let (w, h) = body.dim_in_pixel();
     let (plot_area, legend) = body.split_horizontally(w as i32 - px(LEGEND_W));
-    let mut chart = ChartBuilder::on(&plot_area)
-        .margin_left(px(12.0))
-        .margin_right(px(12.0))
-        .margin_top(px(8.0))
-        .margin_bottom(px(12.0))
-        .x_label_area_size(px(62.0))
-        .y_label_area_size(px(88.0))
-        .build_cartesian_2d(f.x[0]..f.x[1], f.y[0]..f.y[1])
-        .map_err(e)?;
-    let (x_span, y_span) = (f.x[1] - f.x[0], f.y[1] - f.y[0]);
-    let x_fmt = |v: &f64| tick(*v, x_span);
-    let y_fmt = |v: &f64| tick(*v, y_span);
-    chart
-        .configure_mesh()
-        .x_desc(f.x_desc.as_str())
-        .y_desc(f.y_desc.as_str())
-        .x_labels(10)
-        .y_labels(8)
-        .max_light_lines(4)
-        .x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
-        .label_style(font(18.0))
-        .axis_desc_style(font(20.0))
-        .bold_line_style(RGBColor(218, 218, 218).stroke_width(px(1.0).max(1) as u32))
-        .light_line_style(RGBColor(242, 242, 242).stroke_width(px(1.0).max(1) as u32))
-        .axis_style(BLACK.stroke_width(px(1.2).max(1) as u32))
-        .set_all_tick_mark_size(px(5.0))
-        .draw()
-        .map_err(e)?;
+    let plot_area = match &f.upper {
+        Some(upper) => {
+            // The upper plot takes a third of the height, without x labels:
+            // the time axis is the lower one's.
+            let (top, bottom) = plot_area.split_vertically(h as i32 * 5 / 14);
+            let mut chart = axes(&top, f.x, upper.y, "", &upper.y_desc, k).map_err(e)?;
+            draw_lines(&mut chart, &upper.lines, k).map_err(e)?;
+            bottom
+        }
+        None => plot_area,
+    };
+    let mut chart = axes(&plot_area, f.x, f.y, &f.x_desc, &f.y_desc, k).map_err(e)?;
+    let y_span = f.y[1] - f.y[0];
 
     // Guides, then lines, then dots.
     for (j, m) in f.marks.iter().enumerate() {
@@ -119,14 +104,7 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
         let label = Text::new(format!(" {}", m.text), (m.x, y), font(16.0).color(&RGBColor(90, 90, 90)));
         chart.draw_series(std::iter::once(label)).map_err(e)?;
     }
-    for l in &f.lines {
-        let style = rgb(l.colour).stroke_width(px(l.width).max(1) as u32);
-        if l.dashed {
-            chart.draw_series(DashedLineSeries::new(l.points.clone(), px(7.0), px(5.0), style)).map_err(e)?;
-        } else {
-            chart.draw_series(LineSeries::new(l.points.clone(), style)).map_err(e)?;
-        }
-    }
+    draw_lines(&mut chart, &f.lines, k).map_err(e)?;
     for d in &f.dots {
         let r = px(d.radius).max(1);
         let colour = rgb(d.colour);
@@ -144,6 +122,71 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
         chart.draw_series(std::iter::once(Text::new(message.clone(), at, style))).map_err(e)?;
     }
     draw_legend(&legend, f, k).map_err(e)?;
+    Ok(())
+}
+
+/// A plot's frame on `area`: axes over `x` and `y` with their ticks,
+/// names and grid. An empty `x_desc` leaves the time axis unlabelled (a
+/// plot above another).
+fn axes<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    x: [f64; 2],
+    y: [f64; 2],
+    x_desc: &str,
+    y_desc: &str,
+    k: f64,
+) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let px = |v: f64| (v * k).round() as i32;
+    let font = |size: f64| ("sans-serif", size * k).into_font();
+    let labelled = !x_desc.is_empty();
+    let mut chart = ChartBuilder::on(area)
+        .margin_left(px(12.0))
+        .margin_right(px(12.0))
+        .margin_top(px(8.0))
+        .margin_bottom(px(if labelled { 12.0 } else { 4.0 }))
+        .x_label_area_size(px(if labelled { 62.0 } else { 8.0 }))
+        .y_label_area_size(px(88.0))
+        .build_cartesian_2d(x[0]..x[1], y[0]..y[1])?;
+    let (x_span, y_span) = (x[1] - x[0], y[1] - y[0]);
+    let x_fmt = |v: &f64| if labelled { tick(*v, x_span) } else { String::new() };
+    let y_fmt = |v: &f64| tick(*v, y_span);
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(10)
+        .y_labels(if labelled { 8 } else { 4 })
+        .max_light_lines(4)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .label_style(font(18.0))
+        .axis_desc_style(font(20.0))
+        .bold_line_style(RGBColor(218, 218, 218).stroke_width(px(1.0).max(1) as u32))
+        .light_line_style(RGBColor(242, 242, 242).stroke_width(px(1.0).max(1) as u32))
+        .axis_style(BLACK.stroke_width(px(1.2).max(1) as u32))
+        .set_all_tick_mark_size(px(5.0))
+        .draw()?;
+    Ok(chart)
+}
+
+/// A plot's coordinates: time and value, both real.
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws `lines` on `chart`, back to front: side B's dashed.
+fn draw_lines<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    lines: &[super::chart::Line],
+    k: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let px = |v: f64| (v * k).round() as i32;
+    for l in lines {
+        let style = rgb(l.colour).stroke_width(px(l.width).max(1) as u32);
+        if l.dashed {
+            chart.draw_series(DashedLineSeries::new(l.points.clone(), px(7.0), px(5.0), style))?;
+        } else {
+            chart.draw_series(LineSeries::new(l.points.clone(), style))?;
+        }
+    }
     Ok(())
 }
 
@@ -185,7 +228,8 @@ fn draw_legend<DB: DrawingBackend>(
             }
         }
     };
-    for l in f.lines.iter().filter(|l| !l.label.is_empty()) {
+    let upper = f.upper.iter().flat_map(|p| &p.lines);
+    for l in upper.chain(&f.lines).filter(|l| !l.label.is_empty()) {
         entry(&segment(rgb(l.colour), l.width, l.dashed), &l.label, &mut y)?;
     }
     for d in f.dots.iter().filter(|d| !d.label.is_empty()) {

@@ -316,6 +316,34 @@ mod tests {
     }
 
     #[test]
+    fn one_tasks_rates_are_zoomed_under_the_whole_plot_when_the_bdis_flatten_them() {
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 10.0] };
+        let sides = run("hdd-10dd", None, None, 10);
+        let rates = chart::rates(&ctx, &sides);
+        let upper = rates.upper.as_ref().expect("ten tasks: the whole plot above");
+        assert!(
+            upper.lines.iter().any(|l| l.label == "write_bw")
+                && upper.lines.iter().any(|l| l.label == "dirty_ratelimit")
+        );
+        assert!(rates.lines.iter().all(|l| l.label.is_empty()), "each named once, above");
+        assert!(rates.y[1] < upper.y[1] / 2.0, "{:?} under {:?}", rates.y, upper.y);
+        // The lower plot holds what one task got over the second half, and
+        // nothing drawn there passes its top.
+        let late = |q| sides[0].line(q).iter().filter(|p| p.0 >= 5.0).map(|p| p.1).fold(0.0, f64::max);
+        let most = [collect::Q::Target, collect::Q::TaskRatelimit, collect::Q::DirtyRatelimit].map(late);
+        assert_eq!(rates.y[1], most.iter().copied().fold(0.0, f64::max) * 1.25, "{most:?}");
+        assert!(rates.lines.iter().flat_map(|l| &l.points).all(|p| p.1 <= rates.y[1]));
+        // dirty_ratelimit starts at write_bw, far above: it enters the
+        // lower plot only once it has come down.
+        let first = |l: &&chart::Line| l.colour == chart::colour::BLACK;
+        let rate_from = rates.lines.iter().filter(first).flat_map(|l| &l.points).map(|p| p.0).fold(f64::MAX, f64::min);
+        assert!(rate_from > 0.5 && rate_from < 10.0, "{rate_from}");
+        // One task gets the whole disk: one plot.
+        let one = run("default", None, None, 10);
+        assert!(chart::rates(&ctx, &one).upper.is_none());
+    }
+
+    #[test]
     fn a_comparison_draws_side_b_dashed_and_shared_lines_once() {
         let sides = run("hdd-10dd", None, Some(Compare::Legacy(11)), 5);
         let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
