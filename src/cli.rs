@@ -104,6 +104,16 @@ pub enum Command {
 /// `dirtyviz plot`.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
+    /// A recorded kernel trace to plot instead of a simulation: an ftrace
+    /// `trace` file, `trace-cmd report` or `perf script` output, as
+    /// `dirtyviz view` reads it (or - for standard input). The figures show
+    /// the whole trace, on its time from its first event; not with the
+    /// world options, --lesson, --compare or --duration.
+    #[arg(
+        value_name = "TRACE",
+        conflicts_with_all = ["WorldArgs", "lesson", "step", "compare", "duration"]
+    )]
+    pub trace: Option<String>,
     /// The world (ignored with --lesson, whose step sets up its own).
     #[command(flatten)]
     pub world: WorldArgs,
@@ -130,7 +140,8 @@ pub struct PlotArgs {
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
     pub compare: Option<crate::session::Compare>,
     /// The bdi of charts 2, 4 and 5, by name or number from 0 (default: the
-    /// first, or the one the lesson selects).
+    /// first, or the one the lesson selects); of a trace, as it names it
+    /// (e.g. 8:16).
     #[arg(long, value_name = "NAME|N")]
     pub bdi: Option<String>,
 }

@@ -507,11 +507,12 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
 
 fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     use dirtyviz::plot::{Source, plot};
-    let source = match &args.lesson {
-        Some(lesson) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
-        None => Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare },
+    let source = match (&args.trace, &args.lesson) {
+        (Some(path), _) => Source::Trace { path: path.clone() },
+        (None, Some(lesson)) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
+        (None, None) => Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare },
     };
-    let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref()];
+    let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref(), args.trace.as_deref()];
     let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;
     out(format_args!("{}", report.trim_end()));
     Ok(ExitCode::SUCCESS)

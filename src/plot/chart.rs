@@ -230,7 +230,8 @@ impl Figure {
                 self.lines.push(Line { label, points, colour, width, dashed: i == 1 });
             }
             if !missing.is_empty() {
-                self.notes.push(format!("{}: no {} (not used by this kernel)", side.label, missing.join(", ")));
+                let why = if side.trace { "not in this trace" } else { "not used by this kernel" };
+                self.notes.push(format!("{}: no {} ({why})", side.label, missing.join(", ")));
             }
         }
     }
@@ -271,12 +272,11 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     for s in sides {
         let m = &s.means;
         let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {} MiB", show(m.setpoint)) } else { String::new() };
-        f.subtitle.push(format!(
-            "{}: dirty {} MiB on average over the last {}{setpoint}",
-            s.label,
-            show(m.dirty),
-            ctx.half()
-        ));
+        let dirty = match s.has(Q::Dirty) {
+            true => format!("dirty {} MiB on average over the last {}", show(m.dirty), ctx.half()),
+            false => "dirty: not in this trace".to_string(),
+        };
+        f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
     }
     f.fit_y();
     f
@@ -291,12 +291,11 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         let m = &s.means;
         let setpoint =
             if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {} MiB", show(m.bdi_setpoint)) } else { String::new() };
-        f.subtitle.push(format!(
-            "{}: bdi_dirty {} MiB on average over the last {}{setpoint}",
-            s.label,
-            show(m.bdi_dirty),
-            ctx.half()
-        ));
+        let dirty = match s.has(Q::BdiDirty) {
+            true => format!("bdi_dirty {} MiB on average over the last {}", show(m.bdi_dirty), ctx.half()),
+            false => "bdi_dirty: not in this trace".to_string(),
+        };
+        f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
     }
     f.fit_y();
     f
@@ -317,6 +316,8 @@ pub struct Curves {
     pub bdi_now: Option<(f64, f64)>,
     /// freerun, setpoint and limit at the end \[MiB\].
     pub marks: [f64; 3],
+    /// Why there are no curves, when a kernel trace cannot give them.
+    pub absent: Option<String>,
 }
 
 /// The highest pos_ratio drawn.
@@ -335,6 +336,10 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
         if position == Has::No {
             f.notes.push(format!("{}: no pos_ratio (not used by this kernel)", s.label));
             f.subtitle.push(format!("{}: no position control (it arrived with patch 02)", s.label));
+            continue;
+        }
+        if let Some(why) = &c.absent {
+            f.subtitle.push(format!("{}: no control lines ({why})", s.label));
             continue;
         }
         if position == Has::Shadow {
@@ -416,7 +421,10 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
         f.notes.push(format!("pos_ratio above {POS_TOP} is drawn at {POS_TOP}"));
     }
     if f.lines.is_empty() {
-        f.message = Some("No position control in this kernel: pos_ratio arrived with patch 02/11".into());
+        f.message = Some(match curves.iter().find_map(|c| c.absent.clone()) {
+            Some(why) => format!("No control lines: {why}"),
+            None => "No position control in this kernel: pos_ratio arrived with patch 02/11".into(),
+        });
     }
     let right = curves.iter().flat_map(|c| c.marks).fold(0.0, f64::max) * 1.04;
     f.x = [0.0, if right > 0.0 { right } else { 1.0 }];
@@ -466,14 +474,19 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
     }
     for s in sides {
         let (mib, secs) = s.written;
-        let written = if secs > 0.0 { mib / secs } else { 0.0 };
-        let m = &s.means;
-        let rate = if s.has(Q::DirtyRatelimit) {
-            format!("; dirty_ratelimit {:.2} MiB/s against a target of {:.2} MiB/s", m.dirty_ratelimit, m.target)
-        } else {
-            String::new()
+        let written = match s.has(Q::Written) {
+            true => format!("written {:.1} MiB/s", if secs > 0.0 { mib / secs } else { 0.0 }),
+            false => "written: not in this trace".to_string(),
         };
-        f.subtitle.push(format!("{}: written {written:.1} MiB/s{rate} (means over the last {})", s.label, ctx.half()));
+        let m = &s.means;
+        let rate = match (s.has(Q::DirtyRatelimit), s.has(Q::Target)) {
+            (true, true) => {
+                format!("; dirty_ratelimit {:.2} MiB/s against a target of {:.2} MiB/s", m.dirty_ratelimit, m.target)
+            }
+            (true, false) => format!("; dirty_ratelimit {:.2} MiB/s, its target not in this trace", m.dirty_ratelimit),
+            (false, _) => String::new(),
+        };
+        f.subtitle.push(format!("{}: {written}{rate} (means over the last {})", s.label, ctx.half()));
     }
     f
 }
@@ -531,6 +544,10 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     for s in sides {
         let (h, c) = (&s.sleep_hist, &s.call_hist);
         let lost = if s.pauses_lost { " (some pauses were lost: the run is too large)" } else { "" };
+        if !s.pauses_known {
+            f.subtitle.push(format!("{}: pauses not in this trace (enable writeback:balance_dirty_pages)", s.label));
+            continue;
+        }
         if h.count() == 0 && c.count() == 0 {
             f.subtitle.push(format!("{}: no task slept or was throttled{lost}", s.label));
             continue;

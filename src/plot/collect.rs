@@ -4,13 +4,81 @@
 //! kept once per drawn position, and the headline numbers from every raw
 //! sample and pause.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
-use crate::session::{Session, Side};
+use crate::ktrace::side::{Coverage, KernelSide, Quantity};
+use crate::session::Side;
 use crate::sim::config::Legacy;
-use crate::sim::metrics::{BdiSample, Histogram, Sample};
+use crate::sim::metrics::{BdiSample, Histogram, PauseRecord, Sample};
 use crate::ui::charts::{Has, Kernel};
 use crate::units::mib;
+
+/// What the collector reads of one side of a run: a simulated world as it
+/// has advanced, or a recorded kernel trace up to its playhead.
+pub struct Feed<'a> {
+    /// As the figures label the side ("patch 11 (IO-less)", "kernel").
+    pub label: &'a str,
+    /// The sampled time series, oldest first.
+    pub samples: &'a VecDeque<Sample>,
+    /// Samples dropped from the front of `samples` so far.
+    pub samples_dropped: u64,
+    /// Sleeps and whole throttling calls, in time order.
+    pub pause_log: &'a VecDeque<PauseRecord>,
+    /// The pause log holds every record from this time on \[ns\].
+    pub pause_log_complete_from: u64,
+    /// Jiffies per second of the pauses.
+    pub hz: u64,
+    /// The kernel it runs.
+    pub kernel: Kernel,
+    /// When each quantity is first known; `None`: all of them always (a
+    /// simulation).
+    pub coverage: Option<&'a Coverage>,
+}
+
+impl<'a> Feed<'a> {
+    /// A side of a session.
+    pub fn of(side: &'a Side) -> Feed<'a> {
+        let w = &side.world;
+        Feed {
+            label: &side.label,
+            samples: w.samples(),
+            samples_dropped: w.samples_dropped(),
+            pause_log: w.pause_log(),
+            pause_log_complete_from: w.pause_log_complete_from(),
+            hz: w.hz(),
+            kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
+            coverage: None,
+        }
+    }
+
+    /// A kernel trace up to its playhead, as its dashboard charts it.
+    pub fn of_trace(side: &'a KernelSide, label: &'a str) -> Feed<'a> {
+        Feed {
+            label,
+            samples: side.samples(),
+            samples_dropped: 0,
+            pause_log: side.pause_log(),
+            pause_log_complete_from: 0,
+            hz: crate::ui::kernel::TRACE_HZ,
+            kernel: crate::ui::kernel::TRACE_KERNEL,
+            coverage: Some(side.coverage()),
+        }
+    }
+
+    /// From when `q` of `bdi` is known \[ns\]; `None`: never.
+    fn since(&self, q: Q, bdi: usize) -> Option<u64> {
+        let Some(cov) = self.coverage else { return Some(0) };
+        let known = |k: Quantity| cov.since(k, bdi);
+        match q {
+            // avg_write_bw / N needs both.
+            Q::Target => match (known(Quantity::AvgWriteBw), known(Quantity::Tasks)) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            },
+            q => known(q.quantity()),
+        }
+    }
+}
 
 /// A quantity drawn against time, in display units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +174,30 @@ impl Q {
         }
     }
 
+    /// What a kernel trace calls it, to tell whether it holds it.
+    fn quantity(self) -> Quantity {
+        match self {
+            Q::Dirty => Quantity::Dirty,
+            Q::Writeback => Quantity::Writeback,
+            Q::BgThresh => Quantity::BgThresh,
+            Q::Freerun => Quantity::Freerun,
+            Q::Setpoint => Quantity::Setpoint,
+            Q::Limit => Quantity::Limit,
+            Q::Thresh => Quantity::Thresh,
+            Q::BdiDirty => Quantity::BdiDirty,
+            Q::BdiWriteback => Quantity::BdiWriteback,
+            Q::BdiSetpoint => Quantity::BdiSetpoint,
+            Q::BdiThresh => Quantity::BdiThresh,
+            Q::WriteBw => Quantity::WriteBw,
+            Q::AvgWriteBw | Q::Target => Quantity::AvgWriteBw,
+            Q::DirtyRatelimit => Quantity::DirtyRatelimit,
+            Q::Balanced => Quantity::Balanced,
+            Q::TaskRatelimit => Quantity::TaskRatelimit,
+            Q::MaxPause => Quantity::MaxPause,
+            Q::Written => Quantity::Written,
+        }
+    }
+
     /// The kernel `side` runs computes this quantity (Linux 3.1 and 2.6.38
     /// have no position or rate control; 2.6.38 no bandwidth estimate).
     pub fn exists(self, patches: u8, legacy: Legacy) -> bool {
@@ -192,10 +284,14 @@ pub struct Means {
     pub dirty_ratelimit: f64,
     /// avg_write_bw / N \[MiB/s\].
     pub target: f64,
+    /// Samples where the target was known.
+    target_n: u64,
 }
 
 impl Means {
-    fn add(&mut self, s: &Sample, b: &BdiSample) {
+    /// Adds sample `s` of bdi sample `b`, whose rate target is `target`
+    /// (NaN: not known then).
+    fn add(&mut self, s: &Sample, b: &BdiSample, target: f64) {
         self.n += 1;
         self.dirty += mib(s.dirty);
         self.setpoint += mib(s.setpoint);
@@ -210,17 +306,20 @@ impl Means {
             self.pos_ratio_sum.1 += 1;
         }
         self.dirty_ratelimit += mib(b.dirty_ratelimit);
-        self.target += Q::Target.value(s, b, 1);
+        if !target.is_nan() {
+            self.target += target;
+            self.target_n += 1;
+        }
     }
 
     /// The means (all zero without samples).
     fn finish(mut self) -> Means {
         let n = self.n.max(1) as f64;
         self.bdi_setpoint /= self.bdi_setpoint_n.max(1) as f64;
+        self.target /= self.target_n.max(1) as f64;
         let (sum, count) = self.pos_ratio_sum;
         self.pos_ratio = (count > 0).then(|| sum / count as f64);
-        for v in [&mut self.dirty, &mut self.setpoint, &mut self.bdi_dirty, &mut self.dirty_ratelimit, &mut self.target]
-        {
+        for v in [&mut self.dirty, &mut self.setpoint, &mut self.bdi_dirty, &mut self.dirty_ratelimit] {
             *v /= n;
         }
         self
@@ -259,6 +358,13 @@ pub struct SideData {
     pub last: Option<Sample>,
     /// Some pauses fell out of the world's log before they were read.
     pub pauses_lost: bool,
+    /// From when each quantity of [`Q::ALL`] is known \[ns\]; `None`:
+    /// never (a kernel trace without the event that prints it).
+    pub since: Vec<Option<u64>>,
+    /// A recorded kernel trace, not a simulation.
+    pub trace: bool,
+    /// Its source records throttling pauses (a trace may not).
+    pub pauses_known: bool,
 }
 
 impl SideData {
@@ -267,9 +373,9 @@ impl SideData {
         self.lines[q as usize].points()
     }
 
-    /// This side's kernel computes `q`.
+    /// This side's kernel computes `q`, and its source holds it.
     pub fn has(&self, q: Q) -> bool {
-        q.exists(self.patches, self.legacy)
+        q.exists(self.patches, self.legacy) && self.since[q as usize].is_some()
     }
 
     /// Milliseconds of `jiffies`.
@@ -310,41 +416,41 @@ pub struct Collector {
 }
 
 impl Collector {
-    /// A collector for bdi `bdi` of every side of `session`, with `columns`
+    /// A collector for bdi `bdi` of every side of `feeds`, with `columns`
     /// time columns over `[start_ns, end_ns]`.
-    pub fn new(session: &Session, bdi: usize, start_ns: u64, end_ns: u64, columns: usize) -> Collector {
-        let n = session.sides.len();
+    pub fn new(feeds: &[Feed], bdi: usize, start_ns: u64, end_ns: u64, columns: usize) -> Collector {
+        let n = feeds.len();
         let (t0, t1) = (start_ns as f64 / 1e9, end_ns as f64 / 1e9);
-        let sides = session
-            .sides
+        let sides = feeds
             .iter()
-            .map(|side| SideData {
-                label: side.label.clone(),
-                patches: side.world.patches(),
-                legacy: side.world.legacy(),
+            .map(|f| SideData {
+                label: f.label.to_string(),
+                patches: f.kernel.patches,
+                legacy: f.kernel.legacy,
                 lines: Q::ALL.iter().map(|_| Envelope::new(t0, t1, columns)).collect(),
                 sleeps: Vec::new(),
                 calls: Vec::new(),
                 operating: Vec::new(),
                 sleep_hist: Histogram::default(),
                 call_hist: Histogram::default(),
-                hz: side.world.hz(),
+                hz: f.hz,
                 means: Means::default(),
                 written: (0.0, 0.0),
                 last: None,
                 pauses_lost: false,
+                since: Q::ALL.iter().map(|&q| f.since(q, bdi)).collect(),
+                trace: f.coverage.is_some(),
+                pauses_known: f.coverage.is_none_or(|c| c.since(Quantity::Pauses, bdi).is_some()),
             })
             .collect();
         // Start at the sample in place when the plotted time begins.
-        let cursors = session
-            .sides
+        let cursors = feeds
             .iter()
-            .map(|side| {
-                let w = &side.world;
-                let before = w.samples().partition_point(|s| s.t_ns < start_ns) as u64;
+            .map(|f| {
+                let before = f.samples.partition_point(|s| s.t_ns < start_ns) as u64;
                 Cursor {
-                    samples: w.samples_dropped() + before,
-                    pause_at: Some((start_ns, w.pause_log().iter().filter(|r| r.t_ns == start_ns).count())),
+                    samples: f.samples_dropped + before,
+                    pause_at: Some((start_ns, f.pause_log.iter().filter(|r| r.t_ns == start_ns).count())),
                     written_from: None,
                     recent: Default::default(),
                 }
@@ -364,28 +470,38 @@ impl Collector {
     }
 
     /// Reads what every side recorded since the last call.
-    pub fn take(&mut self, session: &Session) {
-        for (i, side) in session.sides.iter().enumerate() {
-            self.take_samples(i, side);
-            self.take_pauses(i, side);
+    pub fn take(&mut self, feeds: &[Feed]) {
+        for (i, feed) in feeds.iter().enumerate() {
+            self.take_samples(i, feed);
+            self.take_pauses(i, feed);
         }
     }
 
-    fn take_samples(&mut self, i: usize, side: &Side) {
-        let w = &side.world;
-        let dropped = w.samples_dropped();
+    fn take_samples(&mut self, i: usize, f: &Feed) {
+        let dropped = f.samples_dropped;
         let from = self.cursors[i].samples.saturating_sub(dropped) as usize;
         let half_ns = self.start_ns + (self.end_ns - self.start_ns) / 2;
+        let since = self.sides[i].since.clone();
+        let known = |q: Q, t_ns: u64| since[q as usize].is_some_and(|since| since <= t_ns);
         let data = &mut self.sides[i];
-        for s in w.samples().range(from.min(w.samples().len())..) {
+        for s in f.samples.range(from.min(f.samples.len())..) {
             if s.t_ns < self.start_ns || s.t_ns > self.end_ns {
                 continue;
             }
             let Some(b) = s.bdis.get(self.bdi) else { continue };
             let t = s.t_ns as f64 / 1e9;
+            // A trace's quantity is left out until an event prints it; its
+            // tasks are counted in a row only when they pass through
+            // balance_dirty_pages in it: no tasks, no target.
+            let value = |q: Q| match known(q, s.t_ns) {
+                true if q == Q::Target && data.trace && b.tasks == 0 => f64::NAN,
+                true => q.value(s, b, data.hz),
+                false => f64::NAN,
+            };
             for q in Q::ALL {
-                data.lines[q as usize].add(t, q.value(s, b, data.hz));
+                data.lines[q as usize].add(t, value(q));
             }
+            let target = value(Q::Target);
             if let Some(p) = b.pos_ratio.filter(|_| s.limit > 0) {
                 let pos_ratio = p as f64 / 1024.0;
                 let x = (s.dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
@@ -393,7 +509,11 @@ impl Collector {
                 self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
             }
             if s.t_ns >= half_ns {
-                self.means[i].add(s, b);
+                self.means[i].add(s, b, target);
+            }
+            data.last = Some(s.clone());
+            if !known(Q::Written, s.t_ns) {
+                continue;
             }
             let cursor = &mut self.cursors[i];
             cursor.recent.push_back((s.t_ns, b.written));
@@ -406,17 +526,15 @@ impl Collector {
             }
             let from = *cursor.written_from.get_or_insert((b.written, s.t_ns));
             data.written = (mib(b.written - from.0), (s.t_ns - from.1) as f64 / 1e9);
-            data.last = Some(s.clone());
         }
-        self.cursors[i].samples = dropped + w.samples().len() as u64;
+        self.cursors[i].samples = dropped + f.samples.len() as u64;
     }
 
-    fn take_pauses(&mut self, i: usize, side: &Side) {
-        let w = &side.world;
-        let log = w.pause_log();
+    fn take_pauses(&mut self, i: usize, f: &Feed) {
+        let log = f.pause_log;
         let cursor = &mut self.cursors[i];
         let (at, seen) = cursor.pause_at.unwrap_or((0, 0));
-        if w.pause_log_complete_from() > at + 1 {
+        if f.pause_log_complete_from > at + 1 {
             self.sides[i].pauses_lost = true;
         }
         let first = log.partition_point(|r| r.t_ns < at);
@@ -427,7 +545,7 @@ impl Collector {
                 continue;
             }
             last = if r.t_ns == last.0 { (last.0, last.1 + 1) } else { (r.t_ns, 1) };
-            if r.bdi as usize != self.bdi || r.t_ns <= self.start_ns || r.t_ns > self.end_ns {
+            if r.bdi as usize != self.bdi || r.t_ns < self.start_ns || r.t_ns > self.end_ns {
                 continue;
             }
             let col = ((r.t_ns - self.start_ns) as f64 / col_s) as u32;

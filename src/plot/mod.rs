@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{PlotArgs, PlotFormat, SimTime};
 use crate::error::{Error, Result};
+use crate::ktrace::side::KernelSide;
 use crate::lesson::Lesson;
 use crate::lesson::runner::LessonRun;
 use crate::output::{AtomicFile, Named, check_distinct};
@@ -43,6 +44,12 @@ pub enum Source {
         lesson: String,
         /// The step, from 1.
         step: usize,
+    },
+    /// A recorded kernel trace (ftrace, `trace-cmd report`, `perf
+    /// script`), whole, on its clock from its first event.
+    Trace {
+        /// The trace file.
+        path: String,
     },
 }
 
@@ -106,6 +113,7 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
             let default_ns = (s.run_s * NS_PER_SEC as f64) as u64;
             (session, run.step_start_ns, default_ns, run.bdi, text)
         }
+        Source::Trace { path } => return Err(err(format!("{path}: a trace is read as recorded, not run"))),
     };
     let bdi = match &opts.bdi {
         None => bdi,
@@ -128,24 +136,18 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
     Ok(Start { session, start_ns, duration_ns, bdi, run })
 }
 
-/// The control lines of every side at the end of the run, as the
-/// dashboard's chart 3 draws them.
-fn curves(session: &Session, bdi: usize) -> Vec<chart::Curves> {
+/// The control lines of a source at its end, as the dashboard's chart 3
+/// draws them.
+fn curves(src: &crate::ui::charts::Source, bdi: usize) -> chart::Curves {
     use crate::ui::charts;
-    session
-        .sides
-        .iter()
-        .map(|side| {
-            let p = charts::pos_ratio(&charts::Source::of(side), bdi, COLUMNS as u16 / 2);
-            let mut c = chart::Curves { bdi_now: p.now_on("bdi line"), ..chart::Curves::default() };
-            if let Some(last) = side.world.samples().back() {
-                c.now = last.bdis.get(bdi).and_then(|b| b.pos_ratio).map(|r| (mib(last.dirty), r as f64 / 1024.0));
-                c.marks = [mib(last.freerun), mib(last.setpoint), mib(last.limit)];
-            }
-            c.curves = p.series.into_iter().map(|s| (s.name.to_string(), s.points)).collect();
-            c
-        })
-        .collect()
+    let p = charts::pos_ratio(src, bdi, COLUMNS as u16 / 2);
+    let mut c = chart::Curves { bdi_now: p.now_on("bdi line"), ..chart::Curves::default() };
+    if let Some(last) = src.samples.back() {
+        c.now = last.bdis.get(bdi).and_then(|b| b.pos_ratio).map(|r| (mib(last.dirty), r as f64 / 1024.0));
+        c.marks = [mib(last.freerun), mib(last.setpoint), mib(last.limit)];
+    }
+    c.curves = p.series.into_iter().map(|s| (s.name.to_string(), s.points)).collect();
+    c
 }
 
 /// Where the figures go: `opts.out`, which must be a directory or a name
@@ -187,7 +189,7 @@ fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathB
     let paths: Vec<PathBuf> = chart::FILES.iter().map(|f| out.join(format!("{f}.{ext}"))).collect();
     // A directory not there yet holds none of the inputs.
     if out.is_dir() {
-        let inputs: Vec<Named> = ["the scenario", "the lesson"]
+        let inputs: Vec<Named> = ["the scenario", "the lesson", "the trace"]
             .into_iter()
             .zip(inputs)
             .filter_map(|(role, p)| Some(Named { role, path: Path::new((*p)?) }))
@@ -198,34 +200,116 @@ fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathB
     Ok(paths)
 }
 
-/// Runs `source` and writes the five figures into `opts.out`; `inputs`
-/// are the scenario and lesson files the run reads, never written over.
-/// Returns what was written, one line per figure. Ctrl-C stops it
-/// ([`Error::Interrupted`]) with every file as it was.
-pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<String> {
-    let paths = figure_paths(opts, inputs)?;
-    crate::interrupt::catch();
+/// What the five figures are drawn from.
+struct Gathered {
+    ctx: chart::Context,
+    sides: Vec<collect::SideData>,
+    curves: Vec<chart::Curves>,
+}
+
+/// What the collector reads of every side of `session`.
+fn feeds(session: &Session) -> Vec<collect::Feed<'_>> {
+    session.sides.iter().map(collect::Feed::of).collect()
+}
+
+/// Runs a world or a lesson step headless and gathers its figures' data.
+fn simulate(source: Source, opts: &PlotOptions) -> Result<Gathered> {
+    use crate::ui::charts;
     let Start { mut session, start_ns, duration_ns, bdi, run } = start(source, opts)?;
     let end_ns = start_ns + duration_ns;
-    let mut collector = collect::Collector::new(&session, bdi, start_ns, end_ns, COLUMNS);
+    let mut collector = collect::Collector::new(&feeds(&session), bdi, start_ns, end_ns, COLUMNS);
     let mut t = start_ns;
-    collector.take(&session);
+    collector.take(&feeds(&session));
     while t < end_ns {
         crate::interrupt::check()?;
         t = (t + NS_PER_SEC).min(end_ns);
         session.advance_to(t);
-        collector.take(&session);
+        collector.take(&feeds(&session));
     }
-    let sides = collector.finish();
-    let ctx = chart::Context {
-        run: format!("{run}; {} s simulated", crate::units::seconds(duration_ns as f64 / 1e9)),
-        bdi: session.world().bdis()[bdi].name.clone(),
-        span: [start_ns as f64 / 1e9, end_ns as f64 / 1e9],
+    Ok(Gathered {
+        ctx: chart::Context {
+            run: format!("{run}; {} s simulated", crate::units::seconds(duration_ns as f64 / 1e9)),
+            bdi: session.world().bdis()[bdi].name.clone(),
+            span: [start_ns as f64 / 1e9, end_ns as f64 / 1e9],
+        },
+        sides: collector.finish(),
+        curves: session.sides.iter().map(|side| curves(&charts::Source::of(side), bdi)).collect(),
+    })
+}
+
+/// The bdi `--bdi` names in a trace: as the trace names it (`8:0`), as the
+/// dashboard labels it, or by number from 0.
+fn trace_bdi(side: &KernelSide, name: Option<&str>) -> Result<usize> {
+    let Some(name) = name else { return Ok(0) };
+    let n = side.bdi_names().len();
+    (0..n)
+        .find(|&i| side.bdi_names()[i] == name || side.bdi_label(i) == name || side.bdi_short(i) == name)
+        .or_else(|| name.parse().ok().filter(|&i| i < n))
+        .ok_or_else(|| {
+            let names: Vec<String> = (0..n).map(|i| side.bdi_label(i).to_string()).collect();
+            let has = if names.is_empty() { "no bdi".to_string() } else { names.join(", ") };
+            Error::invalid(format!("--bdi {name}: no such bdi; this trace has {has}"))
+        })
+}
+
+/// The shortest span a trace is plotted over: one of its rows \[ns\].
+const TRACE_MIN_SPAN_NS: u64 = 100_000_000;
+
+/// Reads a kernel trace whole and gathers its figures' data, as its
+/// dashboard charts it: the trace's time from its first event, its
+/// kernel's control lines at its end.
+fn trace(path: &str, opts: &PlotOptions) -> Result<Gathered> {
+    use crate::ktrace::side::Quantity;
+    let mut side = KernelSide::open(path)?;
+    let bdi = trace_bdi(&side, opts.bdi.as_deref())?;
+    let label = "kernel".to_string();
+    let end_ns = side.end_ns().max(TRACE_MIN_SPAN_NS);
+    // Nothing is shown yet: the collector starts at the trace's start.
+    let mut collector = collect::Collector::new(&[collect::Feed::of_trace(&side, &label)], bdi, 0, end_ns, COLUMNS);
+    let mut t = 0;
+    loop {
+        crate::interrupt::check()?;
+        side.seek(t);
+        collector.take(&[collect::Feed::of_trace(&side, &label)]);
+        if t >= end_ns {
+            break;
+        }
+        t = (t + NS_PER_SEC).min(end_ns);
+    }
+    let absent = side.coverage().missing(&[(Quantity::BdiSetpoint, "bdi_setpoint")], bdi);
+    let c = match absent {
+        Some(why) => chart::Curves { absent: Some(why), ..chart::Curves::default() },
+        None => curves(&crate::ui::kernel::trace_source(&side), bdi),
+    };
+    let file = Path::new(path).file_name().map_or(path.into(), |f| f.to_string_lossy());
+    let secs = crate::units::seconds(end_ns as f64 / 1e9);
+    Ok(Gathered {
+        ctx: chart::Context {
+            run: format!("trace {file}, kernel {}; {secs} s from its first event", side.release()),
+            bdi: side.bdi_label(bdi).to_string(),
+            span: [0.0, end_ns as f64 / 1e9],
+        },
+        sides: collector.finish(),
+        curves: vec![c],
+    })
+}
+
+/// Runs `source` (or reads it, a trace) and writes the five figures into
+/// `opts.out`; `inputs` are the scenario, lesson and trace files it
+/// reads, never written over. Returns what was written, one line per
+/// figure. Ctrl-C stops it ([`Error::Interrupted`]) with every file as it
+/// was.
+pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<String> {
+    let paths = figure_paths(opts, inputs)?;
+    crate::interrupt::catch();
+    let Gathered { ctx, sides, curves } = match source {
+        Source::Trace { path } => trace(&path, opts)?,
+        source => simulate(source, opts)?,
     };
     let figures = [
         chart::global_dirty(&ctx, &sides),
         chart::bdi_dirty(&ctx, &sides),
-        chart::pos_ratio(&ctx, &sides, &curves(&session, bdi)),
+        chart::pos_ratio(&ctx, &sides, &curves),
         chart::rates(&ctx, &sides),
         chart::pauses(&ctx, &sides),
     ];
@@ -271,10 +355,10 @@ mod tests {
         let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration: None, bdi: None };
         let Start { mut session, .. } = start(source, &opts).expect("starts");
         let end = secs * NS_PER_SEC;
-        let mut c = collect::Collector::new(&session, 0, 0, end, 50);
+        let mut c = collect::Collector::new(&feeds(&session), 0, 0, end, 50);
         for t in 1..=secs {
             session.advance_to(t * NS_PER_SEC);
-            c.take(&session);
+            c.take(&feeds(&session));
         }
         c.finish()
     }
@@ -284,10 +368,10 @@ mod tests {
         let mut s = presets::get("hdd-10dd").expect("preset").expect("valid");
         s.duration_s = 10.0;
         let mut session = Session::new(s, None, SessionOptions::default()).expect("session");
-        let mut c = collect::Collector::new(&session, 0, 0, 10 * NS_PER_SEC, 20);
+        let mut c = collect::Collector::new(&feeds(&session), 0, 0, 10 * NS_PER_SEC, 20);
         for t in 1..=10 {
             session.advance_to(t * NS_PER_SEC);
-            c.take(&session);
+            c.take(&feeds(&session));
         }
         let w = session.world();
         let sides = c.finish();
@@ -355,5 +439,119 @@ mod tests {
         let thresh = global.lines.iter().filter(|l| l.label.contains("dirty_thresh")).count();
         assert_eq!(thresh, 1);
         assert_eq!(global.sides.len(), 2);
+    }
+
+    fn trace_file(name: &str) -> String {
+        format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn trace_opts(bdi: Option<&str>) -> PlotOptions {
+        PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration: None, bdi: bdi.map(String::from) }
+    }
+
+    /// The values of `field=` on the trace's lines of `event` (and of bdi
+    /// `bdi`, when given), in its own units.
+    fn printed(text: &str, event: &str, bdi: Option<&str>, field: &str) -> Vec<f64> {
+        let key = format!("{field}=");
+        text.lines()
+            .filter(|l| l.contains(&format!("{event}:")))
+            .filter(|l| bdi.is_none_or(|b| l.contains(&format!("bdi {b}:"))))
+            .flat_map(|l| l.split_whitespace().filter_map(|w| w.strip_prefix(key.as_str())?.parse().ok()))
+            .collect()
+    }
+
+    fn range(v: &[f64]) -> [f64; 2] {
+        [v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max)]
+    }
+
+    fn line<'f>(f: &'f chart::Figure, label: &str) -> &'f chart::Line {
+        f.lines.iter().find(|l| l.label.starts_with(label)).unwrap_or_else(|| panic!("{label} in {:?}", f.lines))
+    }
+
+    #[test]
+    fn a_trace_draws_its_own_limits_dirty_pages_and_sleeps() {
+        let path = trace_file("live-6.18-two-loop-bdis-0.3s.txt");
+        let text = std::fs::read_to_string(&path).expect("test trace");
+        let g = trace(&path, &trace_opts(Some("7:0"))).expect("reads");
+        // What the trace dashboard shows of it, played to its end.
+        let mut side = KernelSide::open(&path).expect("reads");
+        side.seek(u64::MAX);
+        assert_eq!(g.ctx.bdi, "7:0");
+        assert_eq!(g.ctx.span, [0.0, side.end_ns() as f64 / 1e9]);
+        assert!(g.ctx.span[1] > 0.25 && g.ctx.span[1] <= 0.3, "{:?}", g.ctx.span);
+        assert!(g.ctx.run.starts_with("trace live-6.18-two-loop-bdis-0.3s.txt, kernel 6.15"), "{}", g.ctx.run);
+        assert!(g.ctx.run.ends_with("s from its first event"), "{}", g.ctx.run);
+
+        let global = chart::global_dirty(&g.ctx, &g.sides);
+        let dirty = line(&global, "dirty (+writeback");
+        let shown_max = side.samples().iter().map(|s| mib(s.dirty)).fold(0.0, f64::max);
+        assert!(shown_max > 250.0, "{shown_max}");
+        assert_eq!(dirty.points.iter().map(|p| p.1).fold(0.0, f64::max), shown_max);
+        // The limit the trace printed, nothing else.
+        let limits = range(&printed(&text, "global_dirty_state", None, "limit")).map(|p| mib(p as u64));
+        let limit = line(&global, "limit");
+        assert!(!limit.points.is_empty());
+        assert!(limit.points.iter().all(|p| p.1 >= limits[0] && p.1 <= limits[1]), "{limits:?}: {limit:?}");
+        assert!(global.notes.iter().all(|n| !n.contains("dirty_thresh")), "thresh is printed: {:?}", global.notes);
+
+        let bdi = chart::bdi_dirty(&g.ctx, &g.sides);
+        let printed_setpoints = range(&printed(&text, "balance_dirty_pages", Some("7:0"), "wb_setpoint"));
+        let setpoints = printed_setpoints.map(|p| mib(p as u64));
+        let setpoint = line(&bdi, "bdi_setpoint");
+        assert!(!setpoint.points.is_empty());
+        assert!(setpoint.points.iter().all(|p| p.1 >= setpoints[0] && p.1 <= setpoints[1]), "{setpoints:?}");
+        assert!(
+            bdi.notes.iter().any(|n| n == "kernel: no bdi writeback+unstable (not in this trace)"),
+            "{:?}",
+            bdi.notes
+        );
+
+        // Every sleep of 7:0's tasks, none of 7:1's.
+        let sleeps = printed(&text, "balance_dirty_pages", Some("7:0"), "pause").iter().filter(|&&p| p > 0.0).count();
+        assert_eq!(sleeps, 10);
+        assert_eq!(g.sides[0].sleep_hist.count(), sleeps as u64);
+        let pauses = chart::pauses(&g.ctx, &g.sides);
+        assert!(pauses.subtitle[1].starts_with("kernel: 10 sleeps"), "{:?}", pauses.subtitle);
+        assert!(pauses.lines.is_empty() && pauses.notes.iter().any(|n| n.contains("no max_pause (not in this trace)")));
+
+        // The control lines through the trace's limits at its end.
+        let pos = chart::pos_ratio(&g.ctx, &g.sides, &g.curves);
+        assert!(pos.message.is_none() && pos.lines.iter().any(|l| l.label.starts_with("global control line")));
+        let last = side.samples().back().expect("samples");
+        let marks: Vec<f64> = pos.marks.iter().map(|m| m.x).collect();
+        assert_eq!(marks, vec![mib(last.freerun), mib(last.setpoint), mib(last.limit)]);
+        assert!(marks[2] >= limits[0] && marks[2] <= limits[1], "{marks:?}");
+    }
+
+    #[test]
+    fn a_trace_without_throttling_events_says_what_to_enable_instead_of_drawing_control_lines() {
+        let text = std::fs::read_to_string(trace_file("linux-5.4-trace_pipe-two-bdis.txt")).expect("test trace");
+        let kept: String =
+            text.lines().filter(|l| !l.contains("balance_dirty_pages")).map(|l| format!("{l}\n")).collect();
+        let path = std::env::temp_dir().join(format!("dirtyviz-plot-no-bdp-{}.txt", std::process::id()));
+        std::fs::write(&path, kept).expect("written");
+        let g = trace(path.to_str().expect("UTF-8"), &trace_opts(None));
+        let _ = std::fs::remove_file(&path);
+        let g = g.expect("reads");
+        let pos = chart::pos_ratio(&g.ctx, &g.sides, &g.curves);
+        assert!(pos.lines.is_empty() && pos.dots.is_empty() && pos.marks.is_empty(), "{pos:?}");
+        let message = pos.message.as_deref().expect("says why");
+        assert!(message.contains("enable writeback:balance_dirty_pages for bdi_setpoint"), "{message}");
+        let pauses = chart::pauses(&g.ctx, &g.sides);
+        assert!(pauses.subtitle[1].contains("pauses not in this trace"), "{:?}", pauses.subtitle);
+        let bdi = chart::bdi_dirty(&g.ctx, &g.sides);
+        assert_eq!(bdi.subtitle[1], "kernel: bdi_dirty: not in this trace");
+        assert!(bdi.lines.is_empty(), "{:?}", bdi.lines);
+    }
+
+    #[test]
+    fn a_traces_bdi_is_named_as_the_trace_names_it_or_by_number() {
+        let path = trace_file("linux-5.4-trace_pipe-two-bdis.txt");
+        let side = KernelSide::open(&path).expect("reads");
+        assert_eq!(trace_bdi(&side, None).expect("first"), 0);
+        assert_eq!(side.bdi_label(trace_bdi(&side, Some("8:16")).expect("by name")), "8:16");
+        assert_eq!(trace_bdi(&side, Some("1")).expect("by number"), 1);
+        let e = trace_bdi(&side, Some("sda")).expect_err("no such bdi").to_string();
+        assert!(e.contains("--bdi sda: no such bdi; this trace has 8:0, 8:16"), "{e}");
     }
 }

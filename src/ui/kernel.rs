@@ -49,10 +49,10 @@ use crate::units::mib;
 
 /// The kernel a trace's charts are drawn for: the whole series in use
 /// (every kernel since 3.2 throttles by pos_ratio and dirty_ratelimit).
-const TRACE_KERNEL: Kernel = Kernel { patches: 11, legacy: Legacy::Linux31 };
+pub const TRACE_KERNEL: Kernel = Kernel { patches: 11, legacy: Legacy::Linux31 };
 
 /// Pauses in a trace are milliseconds: a 1000 Hz clock.
-const TRACE_HZ: u64 = 1000;
+pub const TRACE_HZ: u64 = 1000;
 
 /// The playhead moves by this much on `.` \[ns\].
 const STEP_NS: u64 = 100_000_000;
@@ -713,7 +713,7 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 }
 
 /// The source the charts read from a trace.
-fn trace_source(side: &KernelSide) -> Source<'_> {
+pub fn trace_source(side: &KernelSide) -> Source<'_> {
     Source { samples: side.samples(), pauses: side.pauses(), hz: TRACE_HZ, kernel: TRACE_KERNEL }
 }
 
