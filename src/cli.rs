@@ -87,8 +87,9 @@ pub enum Command {
     /// Show the running kernel's writeback events live on the dashboard
     /// (root); headless with --duration, --summary-json or --csv.
     Live(crate::ktrace::cli::LiveArgs),
-    /// Run a world (or a lesson's step) headless and write the five charts
-    /// as figures for slides and papers (SVG or PNG).
+    /// Run a world (or a lesson's step) headless, or read a recorded kernel
+    /// trace, and write the five charts as figures for slides and papers
+    /// (SVG or PNG).
     Plot(Box<PlotArgs>),
     /// Draw what the dashboard shows, without a terminal: as text, ANSI or
     /// SVG (for tests, docs and slides).

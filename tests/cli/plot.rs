@@ -257,3 +257,82 @@ fn the_subtitles_give_dirty_pages_under_a_mib_as_the_dashboard_does() {
     assert!(line(": dirty 0.").contains(", setpoint 0.875 MiB"), "{stdout}");
     assert!(line(": bdi_dirty 0.").contains(", bdi_setpoint 0.8"), "{stdout}");
 }
+
+/// A small real trace: perf script output of one dd on a loop device.
+const TRACE: &str = "tests/data/ktrace/perf-6.18-loop-strict_limit-0.4s.txt";
+
+#[test]
+fn plot_draws_the_five_figures_of_a_kernel_trace() {
+    let (dir, stdout) = plot("trace", &[TRACE]);
+    let mut files: Vec<String> =
+        std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().into()).collect();
+    files.sort();
+    assert_eq!(files, FIGURES.map(|f| format!("{f}.svg")), "the five figures, nothing else");
+    for name in FIGURES {
+        let texts = svg_texts(&dir.join(format!("{name}.svg")));
+        assert!(stdout.contains(&format!("{name}.svg")), "{name} reported: {stdout}");
+        // The trace and its span, not a scenario and its seed.
+        let run = "trace perf-6.18-loop-strict_limit-0.4s.txt, kernel 6.15 or later (wb_setpoint, wb_dirty); 0.4 s from its first event";
+        assert!(has(&texts, run), "{name}: {texts:?}");
+        assert!(!has(&texts, "seed") && !has(&texts, "simulated"), "{name}: {texts:?}");
+        assert!(ticks(&texts).len() >= 10, "{name}: tick labels {:?}", ticks(&texts));
+        if name != "3-pos-ratio" {
+            assert!(has(&texts, "time [s]"), "{name}");
+        }
+    }
+    let text = |name: &str| svg_texts(&dir.join(format!("{name}.svg")));
+    assert!(has(&text("2-bdi-dirty"), "Dirty pages of bdi 7:0"));
+    assert!(has(&text("3-pos-ratio"), "global control line"));
+    // The trace's own sleeps, as `dirtyviz view` counts them.
+    let view = dirtyviz().args(["view", TRACE]).output().expect("runs");
+    assert!(String::from_utf8_lossy(&view.stdout).contains("pauses    11 sleeps"));
+    assert!(has(&text("5-pauses"), "kernel: 11 sleeps, p50 8 ms, p99 12 ms, max 12 ms"), "{:?}", text("5-pauses"));
+    // What no tracepoint prints is named, not drawn as zero.
+    assert!(has(&text("5-pauses"), "no max_pause (not in this"));
+    assert!(!text("5-pauses").iter().any(|t| t == "max_pause"), "no max_pause in the legend");
+    let (png, _) = plot("trace-png", &[TRACE, "--format", "png", "--bdi", "7:0"]);
+    let bytes = std::fs::read(png.join("3-pos-ratio.png")).expect("written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 20_000, "{} bytes", bytes.len());
+}
+
+#[test]
+fn plot_of_a_trace_refuses_world_options_and_unreadable_traces_in_one_line() {
+    let empty = tmp("plot-not-a-trace.txt");
+    std::fs::write(&empty, "no events here\n").expect("written");
+    let empty = empty.to_str().expect("UTF-8");
+    for (args, says) in [
+        (&["plot", TRACE, "--scenario", "default"][..], "cannot be used with"),
+        (&["plot", TRACE, "--lesson", "03"], "cannot be used with"),
+        (&["plot", TRACE, "--compare", "legacy"], "cannot be used with"),
+        (&["plot", TRACE, "--duration", "1s"], "cannot be used with"),
+        (&["plot", TRACE, "--dirty-ratio", "10"], "cannot be used with"),
+        (&["plot", TRACE, "--bdi", "sdz"], "--bdi sdz: no such bdi; this trace has 7:0"),
+        (&["plot", "tests/data/no-such-trace.txt"], "tests/data/no-such-trace.txt: cannot read"),
+        (&["plot", empty], "no writeback event in 1 lines"),
+    ] {
+        let dir = empty_dir("plot-trace-refused");
+        let out = dirtyviz().args(args).arg("--out").arg(&dir).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "{args:?}: nothing written");
+    }
+    let help = dirtyviz().args(["plot", "--help"]).output().expect("runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("[TRACE]") && help.contains("A recorded kernel trace to plot"), "{help}");
+}
+
+#[test]
+fn plot_never_writes_over_the_trace_it_reads() {
+    let dir = empty_dir("plot-trace-input");
+    let input = dir.join("1-global-dirty.svg");
+    let trace = std::fs::read(TRACE).expect("test trace");
+    std::fs::write(&input, &trace).expect("written");
+    let out = dirtyviz().arg("plot").arg(&input).arg("--out").arg(&dir).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is the same file as the trace"), "{err}");
+    assert_eq!(std::fs::read(&input).expect("still there"), trace, "the input is intact");
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "nothing else written");
+}
