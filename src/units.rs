@@ -81,9 +81,38 @@ pub fn trimmed(v: f64, decimals: usize) -> String {
     if shown.contains('.') { shown.trim_end_matches('0').trim_end_matches('.').to_string() } else { shown }
 }
 
+/// `text` with each number and the unit after it (`10 s`, `85-100 MiB/s`)
+/// joined by a no-break space, so that a wrapped line keeps them on one row.
+pub fn with_units(text: &str) -> String {
+    const UNITS: [&str; 8] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages", "dd"];
+    let mut out = String::new();
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.next() {
+        out.push_str(word);
+        let Some(next) = words.peek() else { break };
+        let unit = next.trim_end_matches([')', ',', ';', ':', '.']);
+        let number = word.ends_with(|c: char| c.is_ascii_digit());
+        out.push(if number && UNITS.contains(&unit) { '\u{a0}' } else { ' ' });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_keep_their_units() {
+        let nb = |s: &str| s.replace('_', "\u{a0}");
+        for (text, want) in [
+            ("dirty never passes the limit (last 20 s)", "dirty never passes the limit (last 20_s)"),
+            ("writes at 85-100 MiB/s, last 10 s", "writes at 85-100_MiB/s, last 10_s"),
+            ("all 300 MiB were written during this step (15 s)", "all 300_MiB were written during this step (15_s)"),
+            ("1475 (freerun) and 20 sheep", "1475 (freerun) and 20 sheep"),
+        ] {
+            assert_eq!(with_units(text), nb(want), "{text}");
+        }
+    }
 
     #[test]
     fn empty_inputs_have_no_mean_or_median() {

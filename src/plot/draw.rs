@@ -46,7 +46,7 @@ fn tick(v: f64, span: f64) -> String {
 /// Breaks `text` into lines of at most `width` characters.
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = vec![String::new()];
-    for word in text.split(' ') {
+    for word in crate::units::with_units(text).split(' ') {
         let line = lines.last_mut().expect("one line at least");
         if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
             lines.push(word.to_string());
@@ -309,5 +309,8 @@ mod tests {
     #[test]
     fn long_labels_wrap_between_words() {
         assert_eq!(wrap("whole call (slept more than once)", 12), ["whole call", "(slept more", "than once)"]);
+        // A number keeps its unit on its line.
+        let note = wrap("the lines as they stand at the end (4 s); the operating points", 38);
+        assert_eq!(note, ["the lines as they stand at the end", "(4\u{a0}s); the operating points"]);
     }
 }

@@ -62,22 +62,6 @@ fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
     u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
-/// `text` with each number and the unit after it (`10 s`, `85-100 MiB/s`)
-/// joined by a no-break space, so that a wrapped line keeps them on one row.
-fn with_units(text: &str) -> String {
-    const UNITS: [&str; 8] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages", "dd"];
-    let mut out = String::new();
-    let mut words = text.split(' ').peekable();
-    while let Some(word) = words.next() {
-        out.push_str(word);
-        let Some(next) = words.peek() else { break };
-        let unit = next.trim_end_matches([')', ',', ';', ':', '.']);
-        let number = word.ends_with(|c: char| c.is_ascii_digit());
-        out.push(if number && UNITS.contains(&unit) { '\u{a0}' } else { ' ' });
-    }
-    out
-}
-
 /// The checks `width` columns wide: a heading, then each with its mark
 /// and value, wrapped under its label.
 fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Line<'static>> {
@@ -102,8 +86,10 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
         // Two columns apart from its label, on its row or the next.
-        let text =
-            [Span::styled(format!("{}\u{a0}", with_units(&c.label)), t.text), Span::styled(format!(" {tail}"), style)];
+        let text = [
+            Span::styled(format!("{}\u{a0}", crate::units::with_units(&c.label)), t.text),
+            Span::styled(format!(" {tail}"), style),
+        ];
         lines.extend(hanging_spans(&format!("{mark} "), style.add_modifier(Modifier::BOLD), &text, width, 2));
     }
     lines
@@ -418,19 +404,6 @@ mod tests {
     fn text_keeps_paragraphs_and_list_items() {
         let p = paragraphs("  one\n  two\n\n\n- a\n- b\nc\n\n");
         assert_eq!(p, vec!["one two", "", "• a", "• b c"]);
-    }
-
-    #[test]
-    fn numbers_keep_their_units() {
-        let nb = |s: &str| s.replace('_', "\u{a0}");
-        for (text, want) in [
-            ("dirty never passes the limit (last 20 s)", "dirty never passes the limit (last 20_s)"),
-            ("writes at 85-100 MiB/s, last 10 s", "writes at 85-100_MiB/s, last 10_s"),
-            ("all 300 MiB were written during this step (15 s)", "all 300_MiB were written during this step (15_s)"),
-            ("1475 (freerun) and 20 sheep", "1475 (freerun) and 20 sheep"),
-        ] {
-            assert_eq!(with_units(text), nb(want), "{text}");
-        }
     }
 
     #[test]
