@@ -394,6 +394,12 @@ mod tests {
         let rates = chart::rates(&ctx, &sides);
         assert!(rates.lines.iter().all(|l| !l.label.contains("ratelimit")), "{:?}", rates.notes);
         assert!(rates.lines.iter().any(|l| l.label.starts_with("written")));
+        let bdi = chart::bdi_dirty(&ctx, &sides);
+        assert!(
+            bdi.notes.iter().all(|n| !n.contains("as last printed")),
+            "a simulation holds nothing: {:?}",
+            bdi.notes
+        );
         let pos = chart::pos_ratio(&ctx, &sides, &[chart::Curves::default()]);
         assert!(pos.lines.is_empty() && pos.dots.is_empty());
         assert!(pos.message.as_deref().is_some_and(|m| m.contains("patch 02")));
@@ -505,6 +511,8 @@ mod tests {
             "{:?}",
             bdi.notes
         );
+        let held = |f: &chart::Figure| f.notes.iter().any(|n| n.contains("as last printed"));
+        assert!(held(&bdi), "between throttling passes the lines hold: {:?}", bdi.notes);
 
         // Every sleep of 7:0's tasks, none of 7:1's.
         let sleeps = printed(&text, "balance_dirty_pages", Some("7:0"), "pause").iter().filter(|&&p| p > 0.0).count();
@@ -542,6 +550,7 @@ mod tests {
         let bdi = chart::bdi_dirty(&g.ctx, &g.sides);
         assert_eq!(bdi.subtitle[1], "kernel: bdi_dirty: not in this trace");
         assert!(bdi.lines.is_empty(), "{:?}", bdi.lines);
+        assert!(bdi.notes.iter().all(|n| !n.contains("as last printed")), "nothing held: {:?}", bdi.notes);
     }
 
     #[test]
