@@ -277,13 +277,6 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
             false => "dirty: not in this trace".to_string(),
         };
         f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
-        if s.trace && s.has(Q::BdiDirty) {
-            // balance_dirty_pages() prints them only on its way to a pause.
-            f.notes.push(format!(
-                "{}: bdi_dirty and bdi_setpoint as last printed: the kernel prints them only while it throttles",
-                s.label
-            ));
-        }
     }
     f.fit_y();
     f

@@ -513,6 +513,7 @@ mod tests {
         );
         let held = |f: &chart::Figure| f.notes.iter().any(|n| n.contains("as last printed"));
         assert!(held(&bdi), "between throttling passes the lines hold: {:?}", bdi.notes);
+        assert!(!held(&global), "global_dirty_state prints the global lines: {:?}", global.notes);
 
         // Every sleep of 7:0's tasks, none of 7:1's.
         let sleeps = printed(&text, "balance_dirty_pages", Some("7:0"), "pause").iter().filter(|&&p| p > 0.0).count();
