@@ -113,20 +113,12 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
             let default_ns = (s.run_s * NS_PER_SEC as f64) as u64;
             (session, run.step_start_ns, default_ns, run.bdi, text)
         }
-        Source::Trace { path } => return Err(err(format!("{path}: a trace is read as recorded, not run"))),
+        Source::Trace { .. } => unreachable!("plot() reads a trace, it does not run one"),
     };
+    let bdis = session.world().bdis();
     let bdi = match &opts.bdi {
         None => bdi,
-        Some(name) => {
-            let bdis = session.world().bdis();
-            bdis.iter()
-                .position(|b| &b.name == name)
-                .or_else(|| name.parse().ok().filter(|&i| i < bdis.len()))
-                .ok_or_else(|| {
-                    let names: Vec<&str> = bdis.iter().map(|b| b.name.as_str()).collect();
-                    err(format!("--bdi {name}: no such bdi; this world has {}", names.join(", ")))
-                })?
-        }
+        Some(name) => pick_bdi(name, bdis.len(), |i| [bdis[i].name.clone()], "this world")?,
     };
     let hz = session.world().hz();
     let duration_ns = match opts.duration {
@@ -237,19 +229,25 @@ fn simulate(source: Source, opts: &PlotOptions) -> Result<Gathered> {
     })
 }
 
-/// The bdi `--bdi` names in a trace: as the trace names it (`8:0`), as the
-/// dashboard labels it, or by number from 0.
+/// The bdi `--bdi name` picks of `n`: the first whose `names` (the first
+/// of them is how the error lists it) include `name`, else bdi number
+/// `name` from 0; an error naming those of `of` otherwise.
+fn pick_bdi<const K: usize>(name: &str, n: usize, names: impl Fn(usize) -> [String; K], of: &str) -> Result<usize> {
+    (0..n).find(|&i| names(i).iter().any(|b| b == name)).or_else(|| name.parse().ok().filter(|&i| i < n)).ok_or_else(
+        || {
+            let listed: Vec<String> = (0..n).map(|i| names(i)[0].clone()).collect();
+            let has = if listed.is_empty() { "no bdi".to_string() } else { listed.join(", ") };
+            Error::invalid(format!("--bdi {name}: no such bdi; {of} has {has}"))
+        },
+    )
+}
+
+/// The bdi `--bdi` names in a trace: as the dashboard labels it (the
+/// trace's own name, `8:0`), as the trace names it, or by number from 0.
 fn trace_bdi(side: &KernelSide, name: Option<&str>) -> Result<usize> {
     let Some(name) = name else { return Ok(0) };
-    let n = side.bdi_names().len();
-    (0..n)
-        .find(|&i| side.bdi_names()[i] == name || side.bdi_label(i) == name || side.bdi_short(i) == name)
-        .or_else(|| name.parse().ok().filter(|&i| i < n))
-        .ok_or_else(|| {
-            let names: Vec<String> = (0..n).map(|i| side.bdi_label(i).to_string()).collect();
-            let has = if names.is_empty() { "no bdi".to_string() } else { names.join(", ") };
-            Error::invalid(format!("--bdi {name}: no such bdi; this trace has {has}"))
-        })
+    let names = |i| [side.bdi_label(i).to_string(), side.bdi_names()[i].to_string(), side.bdi_short(i)];
+    pick_bdi(name, side.bdi_names().len(), names, "this trace")
 }
 
 /// The shortest span a trace is plotted over: one of its rows \[ns\].
