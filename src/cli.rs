@@ -308,7 +308,7 @@ pub struct LessonArgs {
 /// `dirtyviz check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Lesson or scenario files (RON), or shipped lesson ids.
+    /// Lesson or scenario files (RON), shipped lesson ids or preset names.
     #[arg(value_name = "FILE|ID")]
     pub files: Vec<String>,
     /// Print every check with the value it measured, and every question

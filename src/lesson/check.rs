@@ -71,21 +71,43 @@ pub fn shipped_sources() -> Vec<Source> {
     lessons.chain(scenarios).collect()
 }
 
-/// The sources the command line names: files, or shipped lesson ids.
+/// The sources the command line names: files, shipped lesson ids or
+/// preset names (a file of that name wins). A bare name that is none of
+/// them is told with the ids and presets there are, as `lesson` tells it.
 pub fn sources(args: &[String]) -> Vec<Source> {
     args.iter()
         .map(|a| {
             let path = std::path::Path::new(a);
-            if !path.exists()
-                && let Some((file, text)) = Lesson::shipped_file(a)
-            {
-                return Source { origin: format!("lessons/{file}"), text: Ok(text.to_string()), preset: false };
+            if !path.exists() {
+                if let Some((file, text)) = Lesson::shipped_file(a) {
+                    return Source { origin: format!("lessons/{file}"), text: Ok(text.to_string()), preset: false };
+                }
+                if let Some((name, text)) = presets::PRESETS.iter().find(|(name, _)| name == a) {
+                    let origin = format!("assets/scenarios/{name}.ron");
+                    return Source { origin, text: Ok(text.to_string()), preset: true };
+                }
+                // A bare word (no `/`, no `.`) is a name, not a file.
+                if !a.contains(['/', '.']) && std::fs::symlink_metadata(path).is_err() {
+                    return Source { origin: a.clone(), text: Err(unknown(a)), preset: false };
+                }
             }
             let text = crate::input::read_text(path, "lesson or scenario", crate::input::MAX_RON_BYTES)
                 .map_err(|e| e.to_string());
             Source { origin: a.clone(), text, preset: false }
         })
         .collect()
+}
+
+/// Why `name`, neither a file nor a shipped lesson or preset, cannot be checked.
+fn unknown(name: &str) -> String {
+    let ids: Vec<&str> = SHIPPED.iter().map(|(f, _)| &f[..2]).collect();
+    let presets = presets::names();
+    format!(
+        "{name}: not a file, a lesson id ({}) or a preset ({}){}",
+        ids.join(", "),
+        presets.join(", "),
+        crate::error::did_you_mean(name, ids.iter().copied().chain(presets.iter().copied()))
+    )
 }
 
 /// What checking one source found.

@@ -364,6 +364,21 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
     fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
 }
 
+/// `check` takes what its help says: files, lesson ids, and the presets
+/// it checks when given nothing; a bare name that is none of them is
+/// told with the ids and presets there are, and the closest one.
+#[test]
+fn check_names_the_lessons_and_presets_for_an_unknown_name() {
+    let out = dirtyviz().args(["check", "hdd-10dd", "04"]).output().expect("runs");
+    let said = crate::common::ok(&out);
+    assert!(said.contains("ok   assets/scenarios/hdd-10dd.ron: scenario `hdd-10dd` is valid"), "{said}");
+    assert!(said.contains("ok   lessons/04-") && said.contains("all 2 passed"), "{said}");
+    let line = fails_cleanly(&["check", "3"], "error: 3: not a file, a lesson id (00, 01, 02,");
+    assert!(line.contains("or a preset (default, hdd-10dd,") && line.ends_with("did you mean `03`?"), "{line}");
+    let line = fails_cleanly(&["check", "hdd10dd"], "error: hdd10dd: not a file, a lesson id");
+    assert!(line.ends_with("did you mean `hdd-10dd`?"), "{line}");
+}
+
 /// `--duration` and `--at` take jiffies (`250j`) at the world's HZ; a
 /// time that is not a whole number of them, or shorter than one, is
 /// refused with the HZ in force, whichever command and world.
