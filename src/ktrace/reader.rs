@@ -133,6 +133,8 @@ impl Decoder {
     pub fn line(&mut self, text: &str) -> Option<Event> {
         let st = &mut self.stats;
         st.lines += 1;
+        // A file saved by an editor may open with a byte-order mark.
+        let text = if st.lines == 1 { crate::input::without_bom(text) } else { text };
         let parsed = line::parse(text);
         if parsed != Parsed::Blank {
             st.last_line_cut = matches!(parsed, Parsed::Malformed | Parsed::Unreadable);
@@ -363,6 +365,15 @@ mod tests {
         let mut d = Decoder::new();
         read_all(text.as_bytes(), &mut d, |_, _| {}).expect("reads");
         assert_eq!((d.stats.backwards, d.stats.first_backwards_line), (2, Some(4)));
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_first_line_is_not_part_of_it() {
+        let mut d = Decoder::new();
+        let trace = format!("\u{feff}# tracer: nop\n{BDP_3_2}\n");
+        let mut events = 0;
+        read_all(trace.as_bytes(), &mut d, |_, _| events += 1).expect("reads");
+        assert_eq!((events, d.stats.header_lines, d.stats.skipped()), (1, 1, 0));
     }
 
     #[test]
