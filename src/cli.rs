@@ -331,7 +331,7 @@ pub struct CheckArgs {
 pub struct WorldArgs {
     /// Preset name (default, hdd-10dd, hdd-100dd, hdd-1000dd, ssd-10dd,
     /// ukey-hdd, jbod-10hdd, raid0-10hdd, nfs-1dd, nfs-10dd, switch-disk,
-    /// rsync) or a scenario file.
+    /// rsync) or a scenario file (default: default).
     #[arg(long, value_name = "NAME|FILE")]
     pub scenario: Option<String>,
     /// One of the patch series' test-case names, e.g.
@@ -339,32 +339,39 @@ pub struct WorldArgs {
     /// JBOD-10HDD-16G/xfs-100dd-1M-24p-16384M-20:10-X.
     #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
     pub case: Option<String>,
-    /// Seed of the random generator (device noise).
+    /// Seed of the random generator (device noise), 0 to 2^64-1 (default:
+    /// the scenario's, 1 in every preset).
     #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
-    /// vm.dirty_ratio [%]; clears --dirty-bytes.
+    /// vm.dirty_ratio [%], 0 to 100; clears --dirty-bytes (default: the
+    /// scenario's).
     #[arg(long, value_parser = percent, conflicts_with = "dirty_bytes")]
     pub dirty_ratio: Option<u64>,
-    /// vm.dirty_background_ratio [%]; clears --dirty-background-bytes.
+    /// vm.dirty_background_ratio [%], 0 to 100; clears
+    /// --dirty-background-bytes (default: the scenario's; one at or above
+    /// the dirty threshold is halved, as the kernel does).
     #[arg(long, value_parser = percent, conflicts_with = "dirty_background_bytes")]
     pub dirty_background_ratio: Option<u64>,
-    /// vm.dirty_bytes, e.g. 100M (plain numbers are bytes; the kernel
-    /// refuses less than two pages, dirtyviz goes down to one).
+    /// vm.dirty_bytes, e.g. 100M, up to 4T (plain numbers are bytes; the
+    /// kernel refuses less than two pages, dirtyviz goes down to one);
+    /// replaces --dirty-ratio (default: the scenario's).
     #[arg(long, value_name = "SIZE", value_parser = dirty_bytes)]
     pub dirty_bytes: Option<u64>,
-    /// vm.dirty_background_bytes, e.g. 50M (plain numbers are bytes).
+    /// vm.dirty_background_bytes, e.g. 50M, up to 4T (plain numbers are
+    /// bytes); replaces --dirty-background-ratio (default: the scenario's).
     #[arg(long, value_name = "SIZE", value_parser = background_bytes)]
     pub dirty_background_bytes: Option<u64>,
-    /// Memory size, e.g. 4G or 16384M.
+    /// Memory size, e.g. 4G or 16384M, 16M to 4T (plain numbers are bytes;
+    /// default: the scenario's).
     #[arg(long, value_name = "SIZE", value_parser = memory)]
     pub memory: Option<u64>,
-    /// Number of CPUs.
+    /// Number of CPUs, 1 to 4096 (default: the scenario's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub cpus: Option<u32>,
-    /// Timer frequency: 100, 250, 300 or 1000.
+    /// Timer frequency [Hz]: 100, 250, 300 or 1000 (default: the scenario's).
     #[arg(long, value_parser = hz)]
     pub hz: Option<u64>,
-    /// dd tasks per bdi (replaces the scenario's counts).
+    /// dd tasks per bdi, 0 to 10000 (replaces the scenario's counts).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
     pub dd: Option<u32>,
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
@@ -379,8 +386,8 @@ pub struct WorldArgs {
     /// NFS: the patch series' patch scaling nfs_congestion_kb to dirty_thresh/8.
     #[arg(long)]
     pub nfs_congestion_scaled: bool,
-    /// Fixed floating-proportion period shift (the kernel derives it from
-    /// the dirty threshold; 12 adapts much faster).
+    /// Fixed floating-proportion period shift, 2 to 48 (default: derived
+    /// from the dirty threshold, as the kernel does; 12 adapts much faster).
     #[arg(long, value_parser = clap::value_parser!(i32).range(2..=48))]
     pub period_shift: Option<i32>,
 }

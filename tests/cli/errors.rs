@@ -180,6 +180,26 @@ fn help_and_version_succeed() {
     }
 }
 
+/// Every option of `run --help` that takes a value says what it is
+/// without it: a default, the scenario's value, or no limit.
+#[test]
+fn run_help_gives_every_valued_option_its_default() {
+    let out = dirtyviz().args(["run", "--help"]).output().expect("runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let mut options = help.split("\n      --").skip(1).peekable();
+    assert!(options.peek().is_some(), "{help}");
+    for option in options {
+        let text = option.split_whitespace().collect::<Vec<_>>().join(" ");
+        let flag = text.split(' ').next().unwrap_or_default();
+        let takes_a_value = text.split(' ').nth(1).is_some_and(|w| w.starts_with('<'));
+        // Outputs, and a case or a comparison, are simply not there without them.
+        if takes_a_value && !matches!(flag, "trace" | "csv" | "summary-json" | "case" | "compare") {
+            let says = ["default", "Default", "replaces the scenario's"];
+            assert!(says.iter().any(|u| text.contains(u)), "--{flag} says no default: {text}");
+        }
+    }
+}
+
 /// A reader that went away (`dirtyviz completions bash | head -0`) ends
 /// the output quietly: never a panic, never a report of one.
 #[test]
