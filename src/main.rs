@@ -172,6 +172,7 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
         max_trace_bytes: args.max_trace_size,
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
+        progress: !args.quiet,
     };
     let mut note = |note: String| say(format_args!("{}", printable(&note)));
     let report = match args.compare {

@@ -56,6 +56,8 @@ pub struct RunOptions {
     pub summary_json: Option<PathBuf>,
     /// Check the invariants after every event.
     pub check_invariants: bool,
+    /// Tell the simulated time on stderr while a long run lasts (on a terminal).
+    pub progress: bool,
 }
 
 /// Follows one world's time series as it is made: each sample, once it
@@ -252,9 +254,11 @@ fn run_worlds(
 
     // Advance in short steps, every side in turn, streaming what was
     // recorded while it is still in the cache.
+    let mut progress = progress::Simulated::new(opts.duration_ns, opts.progress);
     let mut t = 0;
     while t < opts.duration_ns {
         crate::interrupt::check()?;
+        progress.at(t);
         t = (t + STEP_NS).min(opts.duration_ns);
         for side in &mut sides {
             let started = Instant::now();
@@ -263,6 +267,7 @@ fn run_worlds(
                 side.world.swap_trace(&mut side.events);
                 w.events(&side.events, &side.names)?;
                 if t == NS_PER_SEC && opts.duration_ns > NS_PER_SEC {
+                    progress.clear();
                     announce_trace_size(w, opts, note);
                 }
             }
@@ -270,6 +275,7 @@ fn run_worlds(
             side.wall_s += started.elapsed().as_secs_f64();
         }
     }
+    drop(progress);
     let mut summaries = Vec::new();
     for side in &mut sides {
         side.follower.take(&side.world, true)?;

@@ -1,7 +1,9 @@
 //! A one-line progress indicator on stderr for long commands: how many of
 //! how many are done and the time since the start, redrawn in place as
 //! each item ends, and cleared at the end. Shown only when stderr is a
-//! terminal: a log or a pipe gets nothing.
+//! terminal: a log or a pipe gets nothing. A headless run tells its
+//! simulated seconds the same way ([`Simulated`]), once it has taken long
+//! enough to be worth it.
 
 use std::io::{IsTerminal as _, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,6 +58,69 @@ impl Drop for Progress {
     }
 }
 
+/// A run's simulated time so far against its length, on one line of
+/// stderr (a terminal only): nothing for a run over within
+/// [`Simulated::QUIET_MS`], then redrawn at most every
+/// [`Simulated::EVERY_MS`], and cleared at the end or before a note.
+pub struct Simulated {
+    /// The run's length \[s\].
+    total_s: u64,
+    started: Instant,
+    /// When the line was last drawn \[ms since the start\], if it was.
+    drawn_ms: Option<u128>,
+    shown: bool,
+}
+
+impl Simulated {
+    /// A run this short says nothing \[ms of wall time\].
+    pub const QUIET_MS: u128 = 1000;
+    /// The line is redrawn at most this often \[ms\].
+    pub const EVERY_MS: u128 = 250;
+
+    /// Progress of a run of `total_ns` simulated, drawn if `shown` and
+    /// stderr is a terminal.
+    pub fn new(total_ns: u64, shown: bool) -> Simulated {
+        let total_s = total_ns.div_ceil(1_000_000_000);
+        Simulated { total_s, started: Instant::now(), drawn_ms: None, shown: shown && std::io::stderr().is_terminal() }
+    }
+
+    /// The run has reached `t_ns`.
+    pub fn at(&mut self, t_ns: u64) {
+        let now = self.started.elapsed().as_millis();
+        if self.shown && due(now, self.drawn_ms) {
+            self.drawn_ms = Some(now);
+            let line = simulated_line(t_ns / 1_000_000_000, self.total_s, now as f64 / 1e3);
+            let _ = write!(std::io::stderr().lock(), "\r{line}\x1b[K");
+        }
+    }
+
+    /// Clears the line, if drawn, for a note: the next [`Simulated::at`] draws it again.
+    pub fn clear(&mut self) {
+        if self.drawn_ms.take().is_some() {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+}
+
+impl Drop for Simulated {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// Whether the line is to be drawn `now_ms` into the run, last drawn at `drawn_ms`.
+fn due(now_ms: u128, drawn_ms: Option<u128>) -> bool {
+    match drawn_ms {
+        None => now_ms >= Simulated::QUIET_MS,
+        Some(then) => now_ms >= then + Simulated::EVERY_MS,
+    }
+}
+
+/// The text of a run's line: `simulated 1431/7200 s  2 s`.
+fn simulated_line(done_s: u64, total_s: u64, elapsed_s: f64) -> String {
+    format!("simulated {done_s}/{total_s} s  {:.0} s", elapsed_s.floor())
+}
+
 /// The text of the line: `checking 3/17  2 s`.
 fn line(what: &str, done: usize, total: usize, elapsed_s: f64) -> String {
     format!("{what} {done}/{total}  {:.0} s", elapsed_s.floor())
@@ -74,5 +139,17 @@ mod tests {
         p.tick();
         p.tick();
         assert_eq!(p.done.load(Ordering::Relaxed), 2);
+    }
+
+    #[test]
+    fn a_run_says_nothing_for_a_second_then_four_times_a_second() {
+        assert_eq!(simulated_line(1431, 7200, 2.9), "simulated 1431/7200 s  2 s");
+        assert!(!due(0, None) && !due(999, None) && due(1000, None));
+        assert!(!due(1249, Some(1000)) && due(1250, Some(1000)));
+        // After a note cleared it, the line comes back at once.
+        assert!(due(1100, None));
+        let mut p = Simulated::new(7_200_000_000_000, false);
+        p.at(1_000_000_000);
+        assert_eq!((p.total_s, p.drawn_ms), (7200, None), "not drawn when not shown");
     }
 }

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+use std::os::fd::{FromRawFd as _, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -165,4 +166,27 @@ pub fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
             Some(row[axis + 1..right].to_vec())
         })
         .collect()
+}
+
+/// A pseudo-terminal of `cols` x `rows`: the controlling side and the
+/// path of the terminal side.
+pub fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
+    // SAFETY: plain calls on a descriptor this function owns; ptsname_r
+    // writes at most `buf.len()` bytes.
+    unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(fd >= 0, "posix_openpt: {}", std::io::Error::last_os_error());
+        let master = OwnedFd::from_raw_fd(fd);
+        // Not inherited: a child holding it would keep its own terminal
+        // from ever hanging up.
+        assert_eq!(libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC), 0);
+        assert_eq!(libc::grantpt(fd), 0);
+        assert_eq!(libc::unlockpt(fd), 0);
+        let mut buf = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(fd, buf.as_mut_ptr(), buf.len()), 0);
+        let size = libc::winsize { ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0 };
+        assert_eq!(libc::ioctl(fd, libc::TIOCSWINSZ, &size), 0);
+        let path = std::ffi::CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned();
+        (master, path)
+    }
 }

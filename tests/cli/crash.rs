@@ -4,12 +4,12 @@
 //! `DIRTYVIZ_TEST_BUG`; release builds ignore both.
 
 use std::io::Read;
-use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{dirtyviz, tmp};
+use crate::common::{dirtyviz, pty, tmp};
 
 /// `dirtyviz run` for a simulated second, a fault injected by `var`.
 fn run_with(var: &str) -> Output {
@@ -64,29 +64,6 @@ fn a_release_build_injects_nothing() {
     for var in ["DIRTYVIZ_TEST_PANIC", "DIRTYVIZ_TEST_BUG"] {
         let out = run_with(var);
         assert!(out.status.success(), "{var}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-}
-
-/// A pseudo-terminal of `cols` x `rows`: the controlling side and the
-/// path of the terminal side.
-fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
-    // SAFETY: plain calls on a descriptor this function owns; ptsname_r
-    // writes at most `buf.len()` bytes.
-    unsafe {
-        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
-        assert!(fd >= 0, "posix_openpt: {}", std::io::Error::last_os_error());
-        let master = OwnedFd::from_raw_fd(fd);
-        // Not inherited: a child holding it would keep its own terminal
-        // from ever hanging up.
-        assert_eq!(libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC), 0);
-        assert_eq!(libc::grantpt(fd), 0);
-        assert_eq!(libc::unlockpt(fd), 0);
-        let mut buf = [0 as libc::c_char; 128];
-        assert_eq!(libc::ptsname_r(fd, buf.as_mut_ptr(), buf.len()), 0);
-        let size = libc::winsize { ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0 };
-        assert_eq!(libc::ioctl(fd, libc::TIOCSWINSZ, &size), 0);
-        let path = std::ffi::CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned();
-        (master, path)
     }
 }
 

@@ -383,3 +383,50 @@ fn a_run_without_writers_says_no_task_slept() {
     assert!(report.lines().any(|l| l.starts_with("pauses") && l.contains(" sleeps  p50 ")), "{report}");
     assert!(report.lines().any(|l| l.starts_with("throttled") && l.contains(" calls blocked  p50 ")), "{report}");
 }
+
+/// A long run on a terminal tells its simulated seconds on one line of
+/// stderr, redrawn in place, and clears it when it stops (here by a
+/// Ctrl-C), so that what is printed next starts a clean line; with `-q`
+/// it prints nothing.
+#[test]
+fn a_long_run_tells_its_simulated_time_on_a_terminal() {
+    use std::io::Read as _;
+    for quiet in [false, true] {
+        let (master, terminal) = crate::common::pty(100, 30);
+        let stderr = std::fs::OpenOptions::new().write(true).open(&terminal).expect("terminal side");
+        let mut cmd = dirtyviz();
+        cmd.args(["run", "--duration", "1000000s"]).args(quiet.then_some("-q"));
+        let child =
+            cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::from(stderr)).spawn().expect("runs");
+        // Only the child holds the terminal side now: its exit closes it.
+        drop(cmd);
+        let mut reader = std::fs::File::from(master);
+        let mut said = Vec::new();
+        let mut buf = [0u8; 4096];
+        crate::common::wait_until_it_catches_sigint(child.id());
+        // The line comes after a second; -q never draws it.
+        let wait_until = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let pid = child.id() as libc::pid_t;
+        std::thread::spawn(move || {
+            std::thread::sleep(wait_until - std::time::Instant::now());
+            // SAFETY: a signal to the child, which outlives this thread's sleep.
+            unsafe { libc::kill(pid, libc::SIGINT) };
+        });
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            said.extend_from_slice(&buf[..n]);
+        }
+        let o = child.wait_with_output().expect("ends");
+        assert_eq!(o.status.code(), Some(130));
+        let said = String::from_utf8_lossy(&said);
+        let stopped = "error: interrupted: no output was written, existing files are as they were";
+        if quiet {
+            assert_eq!(said.trim_end(), stopped, "-q: only the error");
+            continue;
+        }
+        assert!(said.starts_with("\rsimulated ") && said.contains("/1000000 s  "), "{said:?}");
+        assert!(said.ends_with(&format!("\r\x1b[K{stopped}\r\n")), "cleared before the error: {said:?}");
+    }
+}
