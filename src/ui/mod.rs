@@ -181,8 +181,11 @@ pub(crate) fn ended_by_hangup(e: std::io::Error) -> std::io::Result<Exit> {
 /// it leaves the panic hook alone: [`crate::crash`]'s restores the
 /// terminal before its report.
 fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
-    let taken = terminal::enable_raw_mode()
-        .and_then(|_| execute!(std::io::stdout(), terminal::EnterAlternateScreen))
+    // Without a terminal nothing is taken, and nothing is to be given back
+    // (the escapes that leave the alternate screen would go to a file or
+    // pipe standing for stdout).
+    terminal::enable_raw_mode()?;
+    let taken = execute!(std::io::stdout(), terminal::EnterAlternateScreen)
         .and_then(|_| ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout())));
     if taken.is_err() {
         restore_terminal();

@@ -96,6 +96,8 @@ fn a_failed_run_leaves_what_was_there() {
     // No terminal: the dashboard cannot start, the recording asked for stays as it was.
     let o = run_in(&dir, &["--record", "keep.jsonl", "--trace", "keep2.jsonl"]);
     one_line(&o, 1, &["terminal"]);
+    // Nor does it write a terminal's escapes to a standard output it never took.
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "", "nothing on stdout");
     // A run that fails to write (a full device) keeps nothing half-written.
     let o = run_in(&dir, &["run", "--duration", "2s", "--trace", "t.jsonl", "--csv", "/dev/full"]);
     one_line(&o, 2, &["/dev/full: cannot write: No space left on device"]);
