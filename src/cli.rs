@@ -43,7 +43,8 @@ pub struct ViewArgs {
     pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
-    /// dirtyviz/last-session.jsonl.
+    /// dirtyviz/sessions/<start time>-<pid>.jsonl (the last 20 are kept),
+    /// which dirtyviz/last-session.jsonl is made a link to when it ends.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// Do not record the session.
@@ -140,7 +141,7 @@ pub struct PlotArgs {
     /// dashboard's --compare: legacy, 2.6.38, patches=N or dirty-ratio=N.
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
     pub compare: Option<crate::session::Compare>,
-    /// The bdi of charts 2, 4 and 5, by name or number from 0 (default: the
+    /// The bdi of charts 2 to 5, by name or number from 0 (default: the
     /// first, or the one the lesson selects); of a trace, as it names it
     /// (e.g. 8:16).
     #[arg(long, value_name = "NAME|N")]

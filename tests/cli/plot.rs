@@ -176,8 +176,26 @@ fn the_man_page_is_roff_with_every_subcommand() {
     for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "VERSION", "FILES"] {
         assert!(roff.contains(&format!(".SH {section}")), "section {section}");
     }
-    for sub in ["run", "lesson", "lessons", "check", "replay", "cases", "plot", "completions", "man"] {
+    for sub in [
+        "run",
+        "lesson",
+        "lessons",
+        "check",
+        "replay",
+        "cases",
+        "machines",
+        "view",
+        "live",
+        "plot",
+        "snapshot",
+        "completions",
+        "man",
+    ] {
         assert!(roff.contains(&format!(".SS \"dirtyviz {sub}\"")), "subcommand {sub}");
+    }
+    // The files dirtyviz keeps, where a session leaves them.
+    for file in ["progress.ron", "progress.lock", "sessions/", "last-session.jsonl"] {
+        assert!(roff.contains(&format!(".I $XDG_DATA_HOME/dirtyviz/{file}\n")), "FILES names {file}");
     }
     // Only macros man(7) knows, and requests groff and mandoc both read.
     let known = [
