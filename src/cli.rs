@@ -28,7 +28,8 @@ pub struct Cli {
 #[derive(Clone, Debug, Default, Args)]
 pub struct ViewArgs {
     /// Start in A/B compare mode: legacy (3.1 vs IO-less), 2.6.38 (2.6.38 vs
-    /// IO-less), patches=N (N-1 vs N) or dirty-ratio=N (the scenario's vs N).
+    /// IO-less), patches=N (N-1 vs N) or dirty-ratio=N (the scenario's vs N);
+    /// legacy=N and 2.6.38=N set IO-less at patch N.
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
     pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
@@ -426,7 +427,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
     pub duration: Option<SimTime>,
     /// Run both sides of an A/B comparison in lockstep, as the dashboard's
-    /// --compare: legacy, 2.6.38, patches=N or dirty-ratio=N. The report
+    /// --compare: legacy, 2.6.38 (legacy=N, 2.6.38=N: against patch N),
+    /// patches=N or dirty-ratio=N. The report
     /// sets their figures side by side; --trace and --csv then take two
     /// files, A,B, or one name with {side} (a, b); --summary-json holds
     /// both sides as "a" and "b".

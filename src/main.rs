@@ -130,6 +130,21 @@ fn site(command: &Option<Command>) -> &'static str {
 
 /// Builds the scenario the arguments name, with their overrides applied,
 /// and the file it came from, if any.
+/// `--patches` beside a `--compare` that sets both sides' kernels is a
+/// mistake, not a choice to ignore: refused, naming the comparison that
+/// takes a patch level.
+fn patches_apply(args: &WorldArgs, compare: Option<dirtyviz::session::Compare>) -> Result<()> {
+    use dirtyviz::session::Compare;
+    let (Some(_), Some(compare)) = (args.patches, compare) else { return Ok(()) };
+    let sets = match compare {
+        Compare::Legacy(n) => format!("runs 3.1 against patch {n} (another patch N: --compare legacy=N)"),
+        Compare::Linux2638(n) => format!("runs 2.6.38 against patch {n} (another patch N: --compare 2.6.38=N)"),
+        Compare::Patch(n) => format!("runs patch {} against patch {n}", n - 1),
+        Compare::DirtyRatio(_) | Compare::Alternative => return Ok(()),
+    };
+    Err(Error::invalid(format!("--patches does not apply to --compare {compare}, which {sets}")))
+}
+
 fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
     let (mut s, file) = match &args.case {
         Some(case) => (dirtyviz::scenario::case::parse(case)?, None),
@@ -144,6 +159,7 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
 }
 
 fn run_headless(args: &RunArgs) -> Result<ExitCode> {
+    patches_apply(&args.world, args.compare)?;
     let (s, file) = scenario(&args.world)?;
     let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
     let sides = args.compare.map_or(1, |_| 2);
@@ -191,6 +207,12 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
 fn side_files(option: &str, path: Option<&std::path::Path>, sides: usize) -> Result<[Option<PathBuf>; 2]> {
     let Some(path) = path else { return Ok([None, None]) };
     if sides == 1 {
+        if path.to_str().is_some_and(|text| text.contains("{side}")) {
+            return Err(Error::invalid(format!(
+                "{option} {}: {{side}} stands for a side of --compare, and this run has one",
+                printable(&path.display().to_string())
+            )));
+        }
         return Ok([Some(path.to_path_buf()), None]);
     }
     let text = path.to_str().ok_or_else(|| Error::invalid(format!("{option}: the file name is not UTF-8")))?;
@@ -511,7 +533,10 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     let source = match (&args.trace, &args.lesson) {
         (Some(path), _) => Source::Trace { path: path.clone() },
         (None, Some(lesson)) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
-        (None, None) => Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare },
+        (None, None) => {
+            patches_apply(&args.world, args.compare)?;
+            Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare }
+        }
     };
     let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref(), args.trace.as_deref()];
     let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;
@@ -520,6 +545,7 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
 }
 
 fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
+    patches_apply(world, view.compare)?;
     let (s, file) = scenario(world)?;
     let app = App::new(s, view.compare, &app_options(view))?;
     open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), false)
@@ -558,6 +584,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
             (App::for_lesson(l, step, Progress::default(), &opts)?, file.map(|f| ("the lesson", f)))
         }
         None => {
+            patches_apply(&args.world, args.compare)?;
             let (s, file) = scenario(&args.world)?;
             (App::new(s, args.compare, &opts)?, file.map(|f| ("the scenario", f)))
         }

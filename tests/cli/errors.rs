@@ -51,6 +51,44 @@ fn near_miss_case_names_are_refused_with_the_valid_ones() {
     fails_cleanly(&["run", "--case", "RAID-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "RAID0-nHDD");
 }
 
+/// A world option a comparison overrides, or a `{side}` with no sides,
+/// is a mistake told in one line, not a choice silently dropped: the run
+/// used patch 11 whatever `--patches` said, and wrote a file called
+/// `p-{side}.csv`.
+#[test]
+fn what_a_comparison_overrides_or_lacks_is_refused() {
+    let dir = crate::common::empty_dir("compare-mistakes");
+    let csv = dir.join("p-{side}.csv");
+    let csv = csv.to_str().expect("utf-8");
+    for (args, line) in [
+        (
+            &["run", "--compare", "legacy", "--patches", "9"][..],
+            "error: --patches does not apply to --compare legacy=11, which runs 3.1 against patch 11 (another patch N: --compare legacy=N)",
+        ),
+        (
+            &["plot", "--compare", "2.6.38", "--patches", "legacy"],
+            "error: --patches does not apply to --compare 2.6.38=11, which runs 2.6.38 against patch 11 (another patch N: --compare 2.6.38=N)",
+        ),
+        (
+            &["snapshot", "--compare", "patches=5", "--patches", "9"],
+            "error: --patches does not apply to --compare patches=5, which runs patch 4 against patch 5",
+        ),
+        (
+            &["run", "--duration", "1s", "--csv", csv],
+            &format!("error: --csv {csv}: {{side}} stands for a side of --compare, and this run has one"),
+        ),
+    ] {
+        fails_with(args, line);
+    }
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no file written");
+    // With a dirty ratio compared, the patch level is both sides'.
+    let json = crate::common::summary(
+        "compare-ratio-p9",
+        &["--compare", "dirty-ratio=10", "--patches", "9", "--duration", "1s"],
+    );
+    assert_eq!((&json["a"]["patches"], &json["b"]["patches"]), (&9.into(), &9.into()), "{json}");
+}
+
 #[test]
 fn unknown_preset_lists_the_presets() {
     fails_cleanly(&["run", "--scenario", "hdd-7dd"], "unknown scenario `hdd-7dd`");
