@@ -114,16 +114,17 @@ pub struct PlotArgs {
     /// world options, --lesson, --compare or --duration.
     #[arg(
         value_name = "TRACE",
-        conflicts_with_all = ["WorldArgs", "lesson", "step", "compare", "duration"]
+        conflicts_with_all = WORLD_OPTIONS,
+        conflicts_with_all = ["lesson", "step", "compare", "duration"]
     )]
     pub trace: Option<String>,
-    /// The world (ignored with --lesson, whose step sets up its own).
+    /// The world (not with --lesson, whose step sets up its own).
     #[command(flatten)]
     pub world: WorldArgs,
     /// Plot a step of this lesson (a shipped id such as 07, or a lesson
     /// file): the lesson runs up to the step as `dirtyviz check` does, and
     /// the figures show the step's own time.
-    #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["WorldArgs", "compare"])]
+    #[arg(long, value_name = "ID|FILE", conflicts_with_all = WORLD_OPTIONS, conflicts_with = "compare")]
     pub lesson: Option<String>,
     /// The lesson's step to plot, from 1 (default 1).
     #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
@@ -327,6 +328,27 @@ pub struct CheckArgs {
     #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
 }
+
+/// The ids of [`WorldArgs`]' options, one by one: a conflict with them
+/// names the one given (clap names a group's first, `--scenario`, whatever
+/// option of the group was given).
+const WORLD_OPTIONS: [&str; 15] = [
+    "scenario",
+    "case",
+    "seed",
+    "dirty_ratio",
+    "dirty_background_ratio",
+    "dirty_bytes",
+    "dirty_background_bytes",
+    "memory",
+    "cpus",
+    "hz",
+    "dd",
+    "patches",
+    "nfs_wait_queue",
+    "nfs_congestion_scaled",
+    "period_shift",
+];
 
 /// Which world to build and what to change in it.
 #[derive(Clone, Debug, Default, Args)]

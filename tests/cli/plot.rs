@@ -323,7 +323,10 @@ fn plot_of_a_trace_refuses_world_options_and_unreadable_traces_in_one_line() {
         (&["plot", TRACE, "--lesson", "03"], "cannot be used with"),
         (&["plot", TRACE, "--compare", "legacy"], "cannot be used with"),
         (&["plot", TRACE, "--duration", "1s"], "cannot be used with"),
-        (&["plot", TRACE, "--dirty-ratio", "10"], "cannot be used with"),
+        // The option given is the one named, not the first world option.
+        (&["plot", TRACE, "--dirty-ratio", "10"], "cannot be used with '--dirty-ratio <DIRTY_RATIO>'"),
+        (&["plot", TRACE, "--seed", "3"], "cannot be used with '--seed <SEED>'"),
+        (&["plot", "--lesson", "03", "--patches", "9"], "'--lesson <ID|FILE>' cannot be used with '--patches <LEVEL>'"),
         (&["plot", TRACE, "--bdi", "sdz"], "--bdi sdz: no such bdi; this trace has 7:0"),
         (&["plot", "tests/data/no-such-trace.txt"], "tests/data/no-such-trace.txt: cannot read"),
         (&["plot", empty], "no writeback event in 1 lines"),
