@@ -212,8 +212,10 @@ fn simulate(source: Source, opts: &PlotOptions) -> Result<Gathered> {
     let mut collector = collect::Collector::new(&feeds(&session), bdi, start_ns, end_ns, COLUMNS);
     let mut t = start_ns;
     collector.take(&feeds(&session));
+    let mut progress = crate::run::progress::Simulated::new(duration_ns, true);
     while t < end_ns {
         crate::interrupt::check()?;
+        progress.at(t - start_ns);
         t = (t + NS_PER_SEC).min(end_ns);
         session.advance_to(t);
         collector.take(&feeds(&session));

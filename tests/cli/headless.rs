@@ -384,18 +384,25 @@ fn a_run_without_writers_says_no_task_slept() {
     assert!(report.lines().any(|l| l.starts_with("throttled") && l.contains(" calls blocked  p50 ")), "{report}");
 }
 
-/// A long run on a terminal tells its simulated seconds on one line of
-/// stderr, redrawn in place, and clears it when it stops (here by a
-/// Ctrl-C), so that what is printed next starts a clean line; with `-q`
-/// it prints nothing.
+/// A long run or plot on a terminal tells its simulated seconds on one
+/// line of stderr, redrawn in place, and clears it when it stops (here by
+/// a Ctrl-C), so that what is printed next starts a clean line; `run -q`
+/// prints nothing.
 #[test]
 fn a_long_run_tells_its_simulated_time_on_a_terminal() {
     use std::io::Read as _;
-    for quiet in [false, true] {
+    let figures = scratch("long-plot");
+    let figures = figures.to_str().expect("UTF-8");
+    let commands: [(&[&str], bool); 3] = [
+        (&["run", "--duration", "1000000s"], true),
+        (&["run", "--duration", "1000000s", "-q"], false),
+        (&["plot", "--duration", "1000000s", "--out", figures], true),
+    ];
+    for (args, shown) in commands {
         let (master, terminal) = crate::common::pty(100, 30);
         let stderr = std::fs::OpenOptions::new().write(true).open(&terminal).expect("terminal side");
         let mut cmd = dirtyviz();
-        cmd.args(["run", "--duration", "1000000s"]).args(quiet.then_some("-q"));
+        cmd.args(args);
         let child =
             cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::from(stderr)).spawn().expect("runs");
         // Only the child holds the terminal side now: its exit closes it.
@@ -404,7 +411,7 @@ fn a_long_run_tells_its_simulated_time_on_a_terminal() {
         let mut said = Vec::new();
         let mut buf = [0u8; 4096];
         crate::common::wait_until_it_catches_sigint(child.id());
-        // The line comes after a second; -q never draws it.
+        // The line comes after a second.
         let wait_until = std::time::Instant::now() + std::time::Duration::from_secs(3);
         let pid = child.id() as libc::pid_t;
         std::thread::spawn(move || {
@@ -419,14 +426,14 @@ fn a_long_run_tells_its_simulated_time_on_a_terminal() {
             said.extend_from_slice(&buf[..n]);
         }
         let o = child.wait_with_output().expect("ends");
-        assert_eq!(o.status.code(), Some(130));
+        assert_eq!(o.status.code(), Some(130), "{args:?}");
         let said = String::from_utf8_lossy(&said);
         let stopped = "error: interrupted: no output was written, existing files are as they were";
-        if quiet {
-            assert_eq!(said.trim_end(), stopped, "-q: only the error");
+        if !shown {
+            assert_eq!(said.trim_end(), stopped, "{args:?}: only the error");
             continue;
         }
-        assert!(said.starts_with("\rsimulated ") && said.contains("/1000000 s  "), "{said:?}");
-        assert!(said.ends_with(&format!("\r\x1b[K{stopped}\r\n")), "cleared before the error: {said:?}");
+        assert!(said.starts_with("\rsimulated ") && said.contains("/1000000 s  "), "{args:?}: {said:?}");
+        assert!(said.ends_with(&format!("\r\x1b[K{stopped}\r\n")), "{args:?}: cleared before the error: {said:?}");
     }
 }
