@@ -497,7 +497,14 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
             summary_json: args.summary_json.as_deref(),
         },
     )?;
-    if r.keys_format != dirtyviz::record::KEYS_FORMAT {
+    if r.keys_format > dirtyviz::record::KEYS_FORMAT {
+        say(format_args!(
+            "note: {} was recorded with key format {}, newer than this dirtyviz's {}: a replay that pressed keys whose meaning changed may differ",
+            printable(&args.file.display().to_string()),
+            r.keys_format,
+            dirtyviz::record::KEYS_FORMAT
+        ));
+    } else if r.keys_format != dirtyviz::record::KEYS_FORMAT {
         say(format_args!(
             "note: {} was recorded when some keys meant other things (key format {}, now {}: in a lesson, n before a step's time is up and r); a replay that pressed them may differ",
             printable(&args.file.display().to_string()),

@@ -677,6 +677,13 @@ fn an_edited_recording_points_at_the_mistake() {
         err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 2"),
         "{err}"
     );
+    // One from a later version is not told it is from before this one.
+    let keys_9 = header.replacen("\"keys_format\":2,", "\"keys_format\":9,", 1);
+    let err = replay_ok("keys-9-recording.jsonl", &keys_9);
+    assert!(
+        err.contains("keys-9-recording.jsonl was recorded with key format 9, newer than this dirtyviz's 2: a replay"),
+        "{err}"
+    );
     let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
     assert_ne!(edited, header, "the default scenario's dd writes to sda");
     let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
