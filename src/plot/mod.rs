@@ -171,6 +171,13 @@ fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathB
             if named == "png" && ext != "png" { " (and --format png for PNG)" } else { "" }
         )));
     }
+    if !out.exists() && parent.exists() && !parent.is_dir() {
+        return Err(Error::invalid(format!(
+            "--out {}: {} is a file, not a directory",
+            out.display(),
+            parent.display()
+        )));
+    }
     if !out.exists() && !parent.is_dir() {
         return Err(Error::invalid(format!(
             "--out {}: the directory {} does not exist (dirtyviz makes --out, not its parents)",

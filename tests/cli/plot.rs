@@ -236,6 +236,7 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
     let week = ["plot", "--scenario", "hdd-1000dd", "--duration", "604800s", "--out"];
     for (out, expect) in [
         ("file", "--out file: not a directory"),
+        ("file/figures", "--out file/figures: file is a file, not a directory"),
         ("missing/figures", "--out missing/figures: the directory missing does not exist"),
         (
             "fig.png",
