@@ -80,7 +80,7 @@ impl Simulated {
     /// Progress of a run of `total_ns` simulated, drawn if `shown` and
     /// stderr is a terminal.
     pub fn new(total_ns: u64, shown: bool) -> Simulated {
-        let total_s = total_ns.div_ceil(1_000_000_000);
+        let total_s = total_ns.div_ceil(crate::sim::NS_PER_SEC);
         Simulated { total_s, started: Instant::now(), drawn_ms: None, shown: shown && std::io::stderr().is_terminal() }
     }
 
@@ -89,7 +89,7 @@ impl Simulated {
         let now = self.started.elapsed().as_millis();
         if self.shown && due(now, self.drawn_ms) {
             self.drawn_ms = Some(now);
-            let line = simulated_line(t_ns / 1_000_000_000, self.total_s, now as f64 / 1e3);
+            let line = simulated_line(t_ns / crate::sim::NS_PER_SEC, self.total_s, now as f64 / 1e3);
             let _ = write!(std::io::stderr().lock(), "\r{line}\x1b[K");
         }
     }
