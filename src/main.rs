@@ -128,8 +128,6 @@ fn site(command: &Option<Command>) -> &'static str {
     }
 }
 
-/// Builds the scenario the arguments name, with their overrides applied,
-/// and the file it came from, if any.
 /// `--patches` beside a `--compare` that sets both sides' kernels is a
 /// mistake, not a choice to ignore: refused, naming the comparison that
 /// takes a patch level.
@@ -145,6 +143,8 @@ fn patches_apply(args: &WorldArgs, compare: Option<dirtyviz::session::Compare>) 
     Err(Error::invalid(format!("--patches does not apply to --compare {compare}, which {sets}")))
 }
 
+/// Builds the scenario the arguments name, with their overrides applied,
+/// and the file it came from, if any.
 fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
     let (mut s, file) = match &args.case {
         Some(case) => (dirtyviz::scenario::case::parse(case)?, None),
