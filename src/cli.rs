@@ -529,7 +529,10 @@ fn dirty_bytes(s: &str) -> Result<u64, String> {
 }
 
 fn background_bytes(s: &str) -> Result<u64, String> {
-    size(s, MAX_BYTES, "4T")
+    match size(s, MAX_BYTES, "4T")? {
+        0 => Err("must be at least 1: the kernel refuses 0 (give --dirty-background-ratio to use the ratio)".into()),
+        v => Ok(v),
+    }
 }
 
 fn memory(s: &str) -> Result<u64, String> {

@@ -76,12 +76,13 @@ pub const CPUS: Range<usize> = Range { lo: 1, hi: 4096, unit: "" };
 pub const PERCENT: Range<u64> = Range { lo: 0, hi: 100, unit: "%" };
 /// `vm.dirty_bytes` \[bytes\]: a page to 4 TiB, as `--dirty-bytes`.
 pub const DIRTY_BYTES: Range<u64> = Range { lo: 4096, hi: 4 << 40, unit: "bytes" };
-/// `vm.dirty_background_bytes` \[bytes\], as `--dirty-background-bytes`.
-pub const BACKGROUND_BYTES: Range<u64> = Range { lo: 0, hi: 4 << 40, unit: "bytes" };
+/// `vm.dirty_background_bytes` \[bytes\], as `--dirty-background-bytes`
+/// (the kernel refuses 0: the ratio is set by writing the ratio).
+pub const BACKGROUND_BYTES: Range<u64> = Range { lo: 1, hi: 4 << 40, unit: "bytes" };
 /// `vm.dirty_bytes` in a lesson \[MiB\].
 pub const DIRTY_MB: Range<u64> = Range { lo: 1, hi: 4 << 20, unit: "MiB" };
-/// `vm.dirty_background_bytes` in a lesson \[MiB\].
-pub const BACKGROUND_MB: Range<u64> = Range { lo: 0, hi: 4 << 20, unit: "MiB" };
+/// `vm.dirty_background_bytes` in a lesson \[MiB\] (not 0, as above).
+pub const BACKGROUND_MB: Range<u64> = Range { lo: 1, hi: 4 << 20, unit: "MiB" };
 /// Floating-proportion period shift, as `--period-shift`.
 pub const PERIOD_SHIFT: Range<i32> = Range { lo: 2, hi: 48, unit: "" };
 /// Patch level, as `--patches`.

@@ -141,7 +141,7 @@ pub fn random_scenario(g: &mut Gen, max_tasks: u64) -> Scenario {
         dirty_ratio: if bytes { 0 } else { g.range(1, 100) },
         dirty_background_ratio: if bytes { 0 } else { g.range(0, 100) },
         dirty_bytes: bytes.then(|| g.range(4096, memory_bytes)),
-        dirty_background_bytes: (bytes && g.chance(0.5)).then(|| g.range(0, memory_bytes)),
+        dirty_background_bytes: (bytes && g.chance(0.5)).then(|| g.range(1, memory_bytes)),
         period_shift: g.chance(0.2).then(|| g.range(2, 30) as i32),
         patches: g.range(0, 11) as u8,
         legacy: LegacySpec::Linux31,
