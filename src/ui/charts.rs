@@ -473,10 +473,10 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
         let t = target(b).map_or("-".into(), |t| show(mib(t)));
         let rate = show(mib(b.dirty_ratelimit));
         (data.values, data.short_values) = match has {
-            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t}")]),
+            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
             _ => (
                 vec![format!("dirty_ratelimit {rate} vs write_bw/N {t} MiB/s"), bw],
-                vec![format!("rate {rate} vs bw/N {t}")],
+                vec![format!("rate {rate} vs bw/N {t} MiB/s")],
             ),
         };
     }

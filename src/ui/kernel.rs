@@ -796,7 +796,7 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         // No bandwidth yet: the title says only what is known.
         let rate = show(mib(b.dirty_ratelimit));
         data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
-        data.short_values = vec![format!("rate {rate}")];
+        data.short_values = vec![format!("rate {rate} MiB/s")];
     }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.

@@ -68,6 +68,9 @@ impl Look<'_> {
 /// Legend glyphs of the dash patterns mono lines are drawn with, in order.
 const PATTERN_GLYPHS: [&str; 4] = ["━", "╍", "┅", "·"];
 
+/// The units a chart title's values end with.
+const UNITS: [&str; 4] = ["MiB", "MiB/s", "ms", "s"];
+
 /// A chart's title in parts, so that it can be cut by priority.
 pub struct Title {
     /// The chart's number and name, e.g. `1 global dirty pages`.
@@ -111,6 +114,22 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
     let text = format!(" {number} {} ", short.first().or(values.first()).map_or("", String::as_str));
     if text.chars().count() <= width {
         return text;
+    }
+    // A title ending in a unit keeps it after the last number that fits:
+    // `rate 0.910 vs bw/N 0.800 MiB/s` reads `rate 0.910 MiB/s…`, not a
+    // bare `rate 0.910 vs bw/N 0.800…`.
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if let Some((unit, body)) = words.split_last()
+        && UNITS.contains(unit)
+    {
+        for kept in (2..=body.len()).rev() {
+            if body[kept - 1].parse::<f64>().is_ok() {
+                let text = format!(" {} {unit}… ", body[..kept].join(" "));
+                if text.chars().count() <= width {
+                    return text;
+                }
+            }
+        }
     }
     // Cut between words (a number cut short would read as another), and
     // marked as cut.
@@ -837,7 +856,10 @@ mod tests {
         assert_eq!(fit_title(&title, values, &short, 32), " 2 bdi dirty  669 of 737 MiB ");
         // Too narrow for the first value whole: cut, with an ellipsis.
         assert_eq!(fit_title(&title, values, &[], 16), " 2 bdi_dirty… ");
-        assert_eq!(fit_title(&title, values, &short, 12), " 2 669 of… ");
+        // A number keeps the unit the title ends with.
+        assert_eq!(fit_title(&title, values, &short, 12), " 2 669 MiB… ");
+        let rates = ["rate 0.910 vs bw/N 0.800 MiB/s".to_string()];
+        assert_eq!(fit_title(&title, &rates, &rates, 33), " 2 rate 0.910 MiB/s… ");
         assert_eq!(fit_title(&title, values, &short, 8), " 2 669… ");
     }
 }

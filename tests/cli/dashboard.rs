@@ -343,7 +343,9 @@ fn chart_4_says_its_unit_and_keeps_the_bdi_in_its_title() {
     for (name, a) in &apps {
         for (w, h) in [(80, 24), (100, 30), (160, 48)] {
             let text = screen(a, w, h);
-            let charts = boxes(&text, "4 rates");
+            // Chart 4 by its number: where it is narrow, its values stay and its
+            // name goes.
+            let charts = boxes(&text, "4 ");
             assert!(!charts.is_empty(), "{name} {w}x{h}: chart 4\n{text}");
             for chart in charts {
                 let chart = chart.join("\n");
@@ -351,6 +353,24 @@ fn chart_4_says_its_unit_and_keeps_the_bdi_in_its_title() {
                 // Where the title has room for the bdi beside its value.
                 if w == 160 && matches!(*name, "default" | "lesson 04 step 3") {
                     assert!(chart.lines().next().is_some_and(|t| t.contains("(sda (HDD))")), "{name}: {chart}");
+                }
+            }
+        }
+    }
+}
+
+/// The numbers in chart 4's title carry their unit at every width where
+/// the title shows a number: the rate compared with write_bw/N is in MiB/s.
+#[test]
+fn chart_4_title_numbers_carry_their_unit() {
+    let apps = [("default", app("default", None, 20)), ("hdd-100dd", app("hdd-100dd", None, 20))];
+    for (name, a) in &apps {
+        for (w, h) in [(200, 60), (160, 48), (120, 40), (100, 30), (80, 24), (60, 20)] {
+            let text = screen(a, w, h);
+            for chart in boxes(&text, "4 ") {
+                let title = &chart[0];
+                if title.contains(" vs ") || title.contains("bw/N") {
+                    assert!(title.contains("MiB/s"), "{name} {w}x{h}: {title}");
                 }
             }
         }
