@@ -225,10 +225,8 @@ impl Pane {
         let step = format!(" step {}/{steps} ", run.step + 1);
         // The title gives way to the step, cut with an ellipsis.
         let room = (area.width as usize).saturating_sub(step.chars().count() + 3);
-        let mut title = format!(" lesson {} · {} ", run.lesson.id, run.lesson.title);
-        if title.chars().count() > room {
-            title = title.chars().take(room.saturating_sub(2)).chain("… ".chars()).collect();
-        }
+        let whole = format!("lesson {} · {}", run.lesson.id, run.lesson.title);
+        let title = format!(" {} ", super::view::cut_to(&whole, room.saturating_sub(2)));
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(t.accent)

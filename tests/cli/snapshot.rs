@@ -188,7 +188,7 @@ fn a_chart_with_no_room_to_plot_says_so() {
 #[test]
 fn the_lesson_list_marks_a_title_it_cuts() {
     let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
-    assert!(text.contains("00  Writes, dirty pages and the flusher thr…"), "{text}");
+    assert!(text.contains("00  Writes, dirty pages and the flusher… "), "{text}");
     let text = snapshot(&["--at", "1s", "--size", "160x48", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher threads "), "{text}");
 }
