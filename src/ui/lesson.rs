@@ -123,6 +123,7 @@ fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>
                         a.error * 100.0,
                         q.tolerance * 100.0
                     );
+                    let said = crate::units::with_units(&said);
                     hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
                 }
                 None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),

@@ -451,3 +451,22 @@ fn a_too_small_terminal_names_the_lesson_and_step_or_the_scenario() {
         }
     }
 }
+
+/// The verdict on an answer keeps each number with its unit when it wraps
+/// in the lesson column: `645 MiB`, never `645` at the end of a row and
+/// `MiB` at the start of the next.
+#[test]
+fn an_answer_s_verdict_keeps_its_number_with_its_unit() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.advance_to(30 * dirtyviz::sim::NS_PER_SEC);
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    for c in "645".chars() {
+        app.update(Msg::Lesson(LessonMsg::Input(c)));
+    }
+    app.update(Msg::Lesson(LessonMsg::InputDone));
+    let rows = pane_rows(&screen(&app, 160, 48));
+    let at = rows.iter().position(|r| r.contains("you said 645")).unwrap_or_else(|| panic!("the verdict\n{rows:#?}"));
+    let verdict = rows[at..at + 2].join("\n");
+    assert!(verdict.contains("645 MiB"), "the number and its unit on one row:\n{verdict}");
+}
