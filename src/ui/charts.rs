@@ -277,6 +277,9 @@ pub struct ChartData {
     pub short_values: Vec<String>,
     /// Shown in full inside the chart: what the kernel lacks or does not use.
     pub notice: Option<String>,
+    /// Blank rows under the notice and above the legend's inside line, so
+    /// that charts side by side plot on the same rows ([`crate::ui::plot::line_up`]).
+    pub pad_rows: [u16; 2],
 }
 
 impl ChartData {
@@ -296,6 +299,7 @@ impl ChartData {
             values: Vec::new(),
             short_values: Vec::new(),
             notice: None,
+            pad_rows: [0, 0],
         }
     }
 

@@ -340,6 +340,27 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
     frame.render_widget(block, area);
 }
 
+/// Pads the charts of `data`, each drawn `width` columns wide, so that
+/// they plot on the same rows: one with a notice, or a legend of two
+/// lines, does not push its plot below its neighbour's.
+pub fn line_up(data: &mut [ChartData], look: &Look, width: u16) {
+    let inner = width.saturating_sub(2);
+    let rows = |d: &ChartData| {
+        let notice = d
+            .notice
+            .as_ref()
+            .map_or(0, |n| Paragraph::new(Line::raw(n.clone())).wrap(Wrap { trim: true }).line_count(inner) as u16);
+        let legend = legend(d, look, usize::from(inner).saturating_sub(2)).len().saturating_sub(1) as u16;
+        [notice, legend]
+    };
+    let each: Vec<[u16; 2]> = data.iter().map(rows).collect();
+    let most = |i: usize| each.iter().map(|r| r[i]).max().unwrap_or(0);
+    let most = [most(0), most(1)];
+    for (d, r) in data.iter_mut().zip(each) {
+        d.pad_rows = [most[0] - r[0], most[1] - r[1]];
+    }
+}
+
 /// The inside of a chart's frame at `inner`: the legend's lines after its
 /// first (which is on the frame) at the bottom, the notice at the top,
 /// and the plot with its axes between them, or a note that it has no
@@ -348,25 +369,32 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     let t = look.theme;
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
-    let legend_rows = (inner_legend.len() as u16).min(rows_left.saturating_sub(3));
+    let notice =
+        data.notice.as_ref().map(|n| Paragraph::new(Line::styled(n.clone(), t.warn)).wrap(Wrap { trim: true }));
+    let notice_rows = notice.as_ref().map_or(0, |p| p.line_count(inner.width) as u16);
+    let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
+    // Padding only where a plot still fits after it: else the chart says
+    // it has no room.
+    let padded = notice_rows + inner_legend.len() as u16 + data.pad_rows.iter().sum::<u16>() + x_label_rows + 2;
+    let pad = if padded <= inner.height { data.pad_rows } else { [0, 0] };
+    let legend_rows = (inner_legend.len() as u16 + pad[1]).min(rows_left.saturating_sub(3));
     rows_left -= legend_rows;
-    if legend_rows > 0 {
-        let r = Rect { y: inner.y + inner.height - legend_rows, height: legend_rows, ..inner };
+    let text_rows = (inner_legend.len() as u16).min(legend_rows);
+    if text_rows > 0 {
+        let r = Rect { y: inner.y + inner.height - text_rows, height: text_rows, ..inner };
         frame.render_widget(Paragraph::new(inner_legend.to_vec()), r);
     }
     // The notice, in full, at the top.
     let mut top = inner.y;
-    if let Some(notice) = &data.notice {
-        let para = Paragraph::new(Line::styled(notice.clone(), t.warn)).wrap(Wrap { trim: true });
-        let need = (para.line_count(inner.width) as u16).min(rows_left);
-        frame.render_widget(para, Rect { y: top, height: need, ..inner });
-        top += need;
-        rows_left -= need;
+    let need = (notice_rows + pad[0]).min(rows_left);
+    if let Some(para) = notice {
+        frame.render_widget(para, Rect { y: top, height: need.min(notice_rows), ..inner });
     }
+    top += need;
+    rows_left -= need;
     if data.series.is_empty() {
         return true;
     }
-    let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
     let rest = Rect { y: top, height: rows_left, ..inner };
     let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
     if plot_rows == 0 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {

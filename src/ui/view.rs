@@ -573,6 +573,7 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
                 let width = areas[0][i].width;
                 let mut data: Vec<ChartData> = sides.iter().map(|s| chart_data(ctx, s, *n, width)).collect();
                 share_ranges(&mut data);
+                plot::line_up(&mut data, &ctx.look(), width);
                 for ((side, rects), d) in sides.iter().zip(&areas).zip(data) {
                     draw_chart(ctx, side, *n, Some(d), frame, rects[i]);
                 }

@@ -376,3 +376,30 @@ fn chart_4_title_numbers_carry_their_unit() {
         }
     }
 }
+
+/// Compared charts plot on the same rows, so that a line on one side can
+/// be read against the other by eye: a notice on one side only (3.1 has
+/// no setpoint) or a legend that takes one more line does not push its
+/// plot down.
+#[test]
+fn compared_sides_plot_on_the_same_rows() {
+    let row_labels = |text: &str, cols: std::ops::Range<usize>| -> Vec<Option<String>> {
+        text.lines()
+            .map(|l| {
+                let row: String = l.chars().skip(cols.start).take(cols.len()).collect();
+                let (before, _) = row.split_once('┤')?;
+                Some(before.rsplit(['│', ' ']).next()?.to_string())
+            })
+            .collect()
+    };
+    for compare in [Compare::Legacy(11), Compare::Linux2638(11), Compare::DirtyRatio(10)] {
+        let a = app("hdd-10dd", Some(compare), 20);
+        for (w, h) in [(160, 48), (120, 40), (100, 30), (80, 24)] {
+            let text = screen(&a, w, h);
+            let half = usize::from(w) / 2;
+            let (left, right) = (row_labels(&text, 0..half), row_labels(&text, half..usize::from(w)));
+            assert!(left.iter().flatten().count() >= 3, "{compare:?} {w}x{h}\n{text}");
+            assert_eq!(left, right, "{compare:?} {w}x{h}: the y labels row by row\n{text}");
+        }
+    }
+}
