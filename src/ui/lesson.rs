@@ -16,6 +16,7 @@ use crate::app::lesson::LessonMode;
 use crate::lesson::SideSpec;
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
+use crate::units::with_units;
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
 /// line breaks inside a paragraph are spaces, a line starting with `- `
@@ -86,10 +87,8 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
         // Two columns apart from its label, on its row or the next.
-        let text = [
-            Span::styled(format!("{}\u{a0}", crate::units::with_units(&c.label)), t.text),
-            Span::styled(format!(" {tail}"), style),
-        ];
+        let text =
+            [Span::styled(format!("{}\u{a0}", with_units(&c.label)), t.text), Span::styled(format!(" {tail}"), style)];
         lines.extend(hanging_spans(&format!("{mark} "), style.add_modifier(Modifier::BOLD), &text, width, 2));
     }
     lines
@@ -123,7 +122,7 @@ fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>
                         a.error * 100.0,
                         q.tolerance * 100.0
                     );
-                    let said = crate::units::with_units(&said);
+                    let said = with_units(&said);
                     hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
                 }
                 None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
@@ -181,9 +180,9 @@ fn paragraph_lines(p: String, t: &Theme, width: u16) -> Vec<Line<'static>> {
     if p.is_empty() || p.starts_with("$ ") {
         vec![Line::styled(p, t.text)]
     } else if let Some(item) = p.strip_prefix("• ") {
-        hanging("• ", t.text, item, t.text, width, 2)
+        hanging("• ", t.text, &with_units(item), t.text, width, 2)
     } else {
-        hanging("", t.text, &p, t.text, width, 0)
+        hanging("", t.text, &with_units(&p), t.text, width, 0)
     }
 }
 
@@ -204,7 +203,7 @@ fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line
     if mode.hint_shown() {
         lines.push(Line::raw(""));
         let hint = step.hint.as_deref().unwrap_or("this step has no hint");
-        lines.extend(hanging("hint: ", t.accent, hint, t.text, width, 2));
+        lines.extend(hanging("hint: ", t.accent, &with_units(hint), t.text, width, 2));
     }
     lines
 }

@@ -470,3 +470,29 @@ fn an_answer_s_verdict_keeps_its_number_with_its_unit() {
     let verdict = rows[at..at + 2].join("\n");
     assert!(verdict.contains("645 MiB"), "the number and its unit on one row:\n{verdict}");
 }
+
+/// The step's text keeps each number with its unit where it wraps
+/// (`4 GiB`, not `4` ending a row and `GiB` beginning the next), in every
+/// shipped lesson's every step, as the lesson column shows it.
+#[test]
+fn lesson_text_keeps_numbers_with_their_units() {
+    const UNITS: [&str; 7] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages"];
+    let mut broken = Vec::new();
+    for (file, _) in SHIPPED {
+        let lesson = Lesson::resolve(&file[..2]).expect("shipped");
+        for step in 0..lesson.steps.len() {
+            let mut app = App::for_lesson(lesson.clone(), step, Progress::default(), &mono()).expect("opens");
+            app.update(Msg::Lesson(LessonMsg::Hint));
+            let rows = pane_rows(&screen(&app, 160, 48));
+            for pair in rows.windows(2) {
+                let last = pair[0].split_whitespace().last().unwrap_or("");
+                let first = pair[1].split_whitespace().next().unwrap_or("");
+                let unit = first.trim_end_matches([')', ',', ';', ':', '.']);
+                if last.ends_with(|c: char| c.is_ascii_digit()) && UNITS.contains(&unit) {
+                    broken.push(format!("{} step {}: {:?} / {:?}", &file[..2], step + 1, pair[0], pair[1]));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
