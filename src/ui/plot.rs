@@ -56,11 +56,10 @@ impl Look<'_> {
     /// colour tells series apart, and in mono the dash pattern does.
     fn glyph(&self, s: &Series, i: usize) -> &'static str {
         match s.draw {
-            Draw::Scatter => "•",
+            Draw::Scatter => s.draw.glyph(),
             _ if s.shadow => "┈",
-            Draw::Dashed => "╍",
             Draw::Line if self.mono() => PATTERN_GLYPHS[i % PATTERN_GLYPHS.len()],
-            Draw::Line => "━",
+            Draw::Line | Draw::Dashed => s.draw.glyph(),
         }
     }
 }

@@ -1082,7 +1082,8 @@ fn help_lines(
         for e in GLOSSARY.iter().filter(|e| e.chart as usize == n + 1) {
             let name = if e.short == e.name { e.name.to_string() } else { format!("{} ({})", e.name, e.short) };
             let text = format!("{name}: {}", e.meaning);
-            legend.extend(hanging("   ━ ", t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
+            let head = format!("   {} ", e.draw.glyph());
+            legend.extend(hanging(&head, t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
         }
         if n == 2 {
             for (glyph, color, what) in MARKS {

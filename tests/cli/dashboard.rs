@@ -403,3 +403,21 @@ fn compared_sides_plot_on_the_same_rows() {
         }
     }
 }
+
+/// The help explains each series with the glyph its chart's legend shows:
+/// chart 5's pauses are dots and chart 3's product a dashed line, in the
+/// help as on the charts.
+#[test]
+fn the_help_shows_each_series_with_its_legend_glyph() {
+    let s = presets::get("default").expect("preset").expect("valid");
+    let opts = AppOptions { theme: ThemeKind::Dark, ..AppOptions::default() };
+    let mut a = App::new(s, None, &opts).expect("app");
+    a.advance_to(20 * NS_PER_SEC);
+    let charts = screen(&a, 160, 48);
+    a.update(Msg::Help);
+    let help = screen(&a, 160, 48);
+    for entry in ["• sleep", "• throttling call", "╍ product = pos_ratio", "━ dirty", "━ max_pause"] {
+        assert!(charts.contains(entry), "the chart's legend shows {entry:?}\n{charts}");
+        assert!(help.contains(entry), "the help shows {entry:?}\n{help}");
+    }
+}
