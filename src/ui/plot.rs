@@ -396,7 +396,8 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     }
     let rest = Rect { y: top, height: rows_left, ..inner };
     let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
-    if plot_rows == 0 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
+    // One row has one y label: no scale to read the lines against.
+    if plot_rows < 2 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
         // Said rather than left blank.
         let text = Line::styled(NO_ROOM, t.dim);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rest);

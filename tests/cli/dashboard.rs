@@ -421,3 +421,31 @@ fn the_help_shows_each_series_with_its_legend_glyph() {
         assert!(help.contains(entry), "the help shows {entry:?}\n{help}");
     }
 }
+
+/// A chart plots with a y scale to read it against (two labels at
+/// least), or says it has no room: never one row under a single label,
+/// where a line marked 1024 sits beside the tick 2000.
+#[test]
+fn a_plotted_chart_has_two_y_labels_at_least() {
+    use dirtyviz::lesson::Lesson;
+    use dirtyviz::lesson::progress::Progress;
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let lesson = |id: &str| {
+        let mut a =
+            App::for_lesson(Lesson::resolve(id).expect("shipped"), 0, Progress::default(), &opts).expect("opens");
+        a.advance_to(5 * NS_PER_SEC);
+        a
+    };
+    let apps = [("default", app("default", None, 20)), ("lesson 12", lesson("12")), ("lesson 03", lesson("03"))];
+    for (name, a) in &apps {
+        for (w, h) in [(60, 18), (80, 24), (80, 22), (100, 30), (120, 40), (160, 48)] {
+            let text = screen(a, w, h);
+            for n in 1..=5 {
+                for chart in boxes(&text, &format!("{n} ")) {
+                    let ticks = chart.iter().filter(|r| r.contains('┤')).count();
+                    assert!(ticks != 1, "{name} {w}x{h}: chart {n} has one y label\n{}", chart.join("\n"));
+                }
+            }
+        }
+    }
+}
