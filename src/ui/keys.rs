@@ -159,9 +159,10 @@ pub const TASKS: Section = Section {
     bindings: &[
         bind!("↑ ↓", [code(KeyCode::Up) => Msg::ScrollTasks(-1), code(KeyCode::Down) => Msg::ScrollTasks(1)],
             "scroll one task", ""),
+        // The way out before the page keys: a narrow hint bar keeps it.
+        bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollTasks(-TASK_PAGE),
             code(KeyCode::PageDown) => Msg::ScrollTasks(TASK_PAGE)], "scroll a page", ""),
-        bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
     ],
 };
 

@@ -449,3 +449,16 @@ fn a_plotted_chart_has_two_y_labels_at_least() {
         }
     }
 }
+
+/// With the task table focused, the hint bar says how to leave it at
+/// every width from 60 columns.
+#[test]
+fn the_focused_task_table_hints_the_way_out_from_60_columns() {
+    let mut a = app("hdd-10dd", None, 2);
+    a.update(Msg::FocusTasks);
+    for w in [60, 80, 100, 160] {
+        let text = screen(&a, w, 24);
+        let hints = text.lines().last().expect("hints");
+        assert!(hints.contains("Esc T leave the table"), "{w}: {hints}");
+    }
+}

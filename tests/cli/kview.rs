@@ -121,6 +121,8 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     for title in ["1 global", "2 bdi", "3 pos_ratio", "┌ 4 "] {
         assert!(s.contains(title), "{title}:\n{s}");
     }
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--keys", "T"]);
+    assert!(s.lines().last().is_some_and(|l| l.contains("Esc T leave the table")), "the way out of the table:\n{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
     assert!(s.contains("terminal too small") && s.contains("trace linux-6.18-4dd-dirty_bytes-400M.txt"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
