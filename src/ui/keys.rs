@@ -201,6 +201,9 @@ pub const PICKER: Section = Section {
 pub const TYPING: Section = Section {
     title: "typing an answer",
     bindings: &[
+        // How to finish first: a narrow hint bar keeps them.
+        bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::InputDone)], "check the answer", ""),
+        bind!("Esc", [code(KeyCode::Esc) => Msg::Lesson(L::InputCancel)], "cancel", ""),
         bind!("0-9 . - e", [ch('0') => Msg::Lesson(L::Input('0')), ch('1') => Msg::Lesson(L::Input('1')),
             ch('2') => Msg::Lesson(L::Input('2')), ch('3') => Msg::Lesson(L::Input('3')),
             ch('4') => Msg::Lesson(L::Input('4')), ch('5') => Msg::Lesson(L::Input('5')),
@@ -209,8 +212,6 @@ pub const TYPING: Section = Section {
             ch('.') => Msg::Lesson(L::Input('.')), ch('-') => Msg::Lesson(L::Input('-')),
             ch('e') => Msg::Lesson(L::Input('e')), ch('E') => Msg::Lesson(L::Input('E'))], "the number", ""),
         bind!("Backspace", [code(KeyCode::Backspace) => Msg::Lesson(L::InputBack)], "delete a character", ""),
-        bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::InputDone)], "check the answer", ""),
-        bind!("Esc", [code(KeyCode::Esc) => Msg::Lesson(L::InputCancel)], "cancel", ""),
         bind!("Ctrl-C", [ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
     ],
 };

@@ -496,3 +496,17 @@ fn lesson_text_keeps_numbers_with_their_units() {
     }
     assert!(broken.is_empty(), "{broken:#?}");
 }
+
+/// While an answer is typed, a narrow hint bar still says how to check
+/// it and how to give up.
+#[test]
+fn while_typing_a_narrow_hint_bar_keeps_enter_and_esc() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    for (w, h) in [(60, 20), (80, 24), (100, 30)] {
+        let text = screen(&app, w, h);
+        let bar = text.lines().last().expect("a hint bar");
+        assert!(bar.contains("Enter check the answer") && bar.contains("Esc cancel"), "{w}x{h}: {bar}");
+    }
+}
