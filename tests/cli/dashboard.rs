@@ -462,3 +462,19 @@ fn the_focused_task_table_hints_the_way_out_from_60_columns() {
         assert!(hints.contains("Esc T leave the table"), "{w}: {hints}");
     }
 }
+
+/// The help names the chart windows `w` steps through as the status line
+/// names each one when it is chosen.
+#[test]
+fn the_help_names_the_chart_windows_as_the_status_line_does() {
+    let help =
+        dirtyviz::ui::keys::HELP.iter().flat_map(|s| s.bindings).find(|b| b.label == "w").expect("w in the help").help;
+    let mut a = app("default", None, 2);
+    for _ in 0..4 {
+        a.update(Msg::Window);
+        let status = screen(&a, 160, 48).lines().next().expect("status").to_string();
+        let window = status.split(" │ ").find_map(|s| s.strip_prefix("window")).expect("the window");
+        let window = window.trim_start_matches([':', ' ']);
+        assert!(help.contains(window), "{window:?} in {help:?}\n{status}");
+    }
+}
