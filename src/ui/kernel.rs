@@ -862,7 +862,8 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
         ("task_ratelimit".into(), rate_at(k, Quantity::TaskRatelimit, bdi, |s| b(s).task_ratelimit)),
         ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
         ("bdi_thresh".into(), mib_at(k, Quantity::BdiThresh, bdi, |s| b(s).thresh)),
-        ("tasks".into(), k.samples().back().map_or("-".into(), |s| b(s).tasks.to_string())),
+        // Only a throttled task is seen in a trace: over the last second.
+        ("tasks throttled".into(), k.samples().back().map_or("-".into(), |s| b(s).tasks.to_string())),
     ];
     if let Some(p) = k.nr_dirtied_pause(bdi) {
         local.push(("nr_dirtied_pause".into(), p.to_string()));

@@ -47,6 +47,11 @@ fn the_shipped_trace_fills_the_five_charts_the_info_panel_and_the_task_table() {
         assert!(row.contains(&format!(" {mib} MiB")), "{row}");
     }
     assert!(s.contains("tasks (4 throttled)"), "{s}");
+    // A trace shows a task only when it is throttled: the panel's count is
+    // of those, over the last second, and says so (not "tasks 0" while
+    // four dd write).
+    let row = s.lines().find(|l| l.contains("│tasks")).unwrap_or_else(|| panic!("the tasks row:\n{s}"));
+    assert!(row.contains("│tasks throttled "), "{row}");
     for task in ["dd-1290", "dd-1293", "dd-1294", "dd-1295"] {
         assert!(s.contains(task), "{task}:\n{s}");
     }
