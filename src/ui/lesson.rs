@@ -361,7 +361,7 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
     let list_rows = (picker.lessons.len() as u16).min(inner.height.saturating_sub(3));
-    let [list, _, about] =
+    let [list, gap, about] =
         Layout::vertical([Constraint::Length(list_rows), Constraint::Length(1), Constraint::Min(0)]).areas(inner);
     // Keep the selection in view when the list does not fit.
     let first = picker.selected.saturating_sub(list_rows.saturating_sub(1) as usize);
@@ -389,6 +389,15 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list);
+    // Lessons the list has no room for are said to be there.
+    let (above, below) = (first, picker.lessons.len().saturating_sub(first + list_rows as usize));
+    let more = match (above, below) {
+        (0, 0) => String::new(),
+        (0, b) => format!("  ↓ {b} more"),
+        (a, 0) => format!("  ↑ {a} more"),
+        (a, b) => format!("  ↑ {a} more · ↓ {b} more"),
+    };
+    frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), gap);
     let l = &picker.lessons[picker.selected];
     let text = vec![Line::styled(l.patch.clone(), t.dim), Line::styled(l.summary.clone(), t.text)];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), about);
