@@ -336,6 +336,10 @@ impl App {
                         mode.answers[q] = Some(Judged { given, answer });
                         mode.question = (q + 1) % mode.answers.len();
                     }
+                    _ if text.trim().is_empty() => {
+                        self.note = "type a number first, then Enter (Esc cancels)".into();
+                        mode.input = Some(text);
+                    }
                     _ => {
                         self.note = format!("`{text}` is not a number");
                         mode.input = Some(text);
@@ -517,6 +521,12 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::InputBack));
         typed(&mut app, "1");
         assert_eq!(app.note(), "", "answered");
+        // Enter on nothing typed yet: what to do, not an empty quote.
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        typed(&mut app, "");
+        assert_eq!(app.note(), "type a number first, then Enter (Esc cancels)");
+        assert!(app.lesson().expect("lesson").typing(0).is_some() || app.lesson().expect("lesson").typing(1).is_some());
+        app.update(Msg::Lesson(LessonMsg::InputCancel));
         app.update(Msg::Lesson(LessonMsg::Answer));
         typed(&mut app, "?");
         app.update(Msg::Lesson(LessonMsg::InputCancel));

@@ -30,11 +30,16 @@ pub struct Entry {
     pub color: usize,
     /// What it is.
     pub meaning: &'static str,
+    /// How it is drawn.
+    pub draw: Draw,
 }
 
 macro_rules! entry {
     ($chart:expr, $name:expr, $short:expr, $color:expr, $meaning:expr) => {
-        Entry { chart: $chart, name: $name, short: $short, color: $color, meaning: $meaning }
+        entry!($chart, $name, $short, $color, $meaning, Draw::Line)
+    };
+    ($chart:expr, $name:expr, $short:expr, $color:expr, $meaning:expr, $draw:expr) => {
+        Entry { chart: $chart, name: $name, short: $short, color: $color, meaning: $meaning, draw: $draw }
     };
 }
 
@@ -51,7 +56,7 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(2, "writeback", "wb", 1, "the bdi's pages being written"),
     entry!(2, "bdi_setpoint", "set", 3, "the setpoint scaled to the bdi's share of thresh"),
     entry!(2, "bdi_thresh", "thr", 4, "the bdi's share of thresh, from its recent writeouts"),
-    entry!(3, "product = pos_ratio", "product", 0, "global × bdi line: scales dirty_ratelimit"),
+    entry!(3, "product = pos_ratio", "product", 0, "global × bdi line: scales dirty_ratelimit", Draw::Dashed),
     entry!(3, "global", "global", 2, "cubic: 2 at freerun, 1 at the setpoint, 0 at the limit"),
     entry!(3, "reserve area", "reserve", 6, "patch 10: lifts pos_ratio while bdi_dirty is low"),
     entry!(3, "bdi line", "bdi", 1, "through bdi_setpoint, against the bdi's own dirty pages"),
@@ -63,8 +68,8 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(4, "dirtied/N", "dirtied/N", 2, "pages the bdi's tasks dirtied per second, over N"),
     entry!(4, "avg_write_bw", "avg", 5, "write_bw smoothed: what the control law uses"),
     entry!(4, "write_bw", "bw", 1, "the bdi's estimated write rate"),
-    entry!(5, "sleep", "sleep", 0, "throttling sleeps: the shortest and longest per column"),
-    entry!(5, "throttling call", "call", 4, "whole balance_dirty_pages() calls, IO-full writes too"),
+    entry!(5, "sleep", "sleep", 0, "throttling sleeps: the shortest and longest per column", Draw::Scatter),
+    entry!(5, "throttling call", "call", 4, "whole balance_dirty_pages() calls, IO-full writes too", Draw::Scatter),
     entry!(5, "max_pause", "max", 5, "the longest sleep the kernel allows now"),
 ];
 
@@ -170,6 +175,18 @@ pub enum Draw {
     Scatter,
 }
 
+impl Draw {
+    /// The glyph a legend shows for a series drawn this way (in colour;
+    /// mono lines tell themselves apart by dash patterns instead).
+    pub fn glyph(self) -> &'static str {
+        match self {
+            Draw::Line => "━",
+            Draw::Dashed => "╍",
+            Draw::Scatter => "•",
+        }
+    }
+}
+
 /// One named series of (x, y) points.
 #[derive(Clone, Debug)]
 pub struct Series {
@@ -200,7 +217,7 @@ impl Series {
             short: e.short,
             points,
             color: e.color,
-            draw: Draw::Line,
+            draw: e.draw,
             end_label: false,
             shadow: false,
             second_x: false,
@@ -277,6 +294,9 @@ pub struct ChartData {
     pub short_values: Vec<String>,
     /// Shown in full inside the chart: what the kernel lacks or does not use.
     pub notice: Option<String>,
+    /// Blank rows under the notice and above the legend's inside line, so
+    /// that charts side by side plot on the same rows ([`crate::ui::plot::line_up`]).
+    pub pad_rows: [u16; 2],
 }
 
 impl ChartData {
@@ -296,6 +316,7 @@ impl ChartData {
             values: Vec::new(),
             short_values: Vec::new(),
             notice: None,
+            pad_rows: [0, 0],
         }
     }
 
@@ -473,10 +494,10 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
         let t = target(b).map_or("-".into(), |t| show(mib(t)));
         let rate = show(mib(b.dirty_ratelimit));
         (data.values, data.short_values) = match has {
-            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t}")]),
+            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
             _ => (
                 vec![format!("dirty_ratelimit {rate} vs write_bw/N {t} MiB/s"), bw],
-                vec![format!("rate {rate} vs bw/N {t}")],
+                vec![format!("rate {rate} vs bw/N {t} MiB/s")],
             ),
         };
     }
@@ -512,8 +533,7 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
             calls.extend([(t, ms(g.call_min)), (t, ms(g.call_max))]);
         }
     }
-    let scatter = |name, points| Series { draw: Draw::Scatter, ..Series::of(5, name, points) };
-    let series = vec![max_pause, scatter("throttling call", calls), scatter("sleep", sleeps)];
+    let series = vec![max_pause, Series::of(5, "throttling call", calls), Series::of(5, "sleep", sleeps)];
     let mut data = ChartData::new(series, x, "ms");
     data.log_y = log;
     data.fit_y(|_| true);
@@ -625,7 +645,6 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         Series { second_x: own_axis, shadow, ..Series::of(3, "bdi line", curve(0.0, bx, &|x| l.bdi(x))) },
         Series { shadow, ..Series::of(3, "global", curve(l.freerun, x_hi, &|x| l.global(x))) },
         Series {
-            draw: Draw::Dashed,
             shadow,
             ..Series::of(3, "product = pos_ratio", curve(l.freerun, x_hi, &|x| l.global(x) * l.bdi(x * ratio)))
         },

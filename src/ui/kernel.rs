@@ -796,7 +796,7 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         // No bandwidth yet: the title says only what is known.
         let rate = show(mib(b.dirty_ratelimit));
         data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
-        data.short_values = vec![format!("rate {rate}")];
+        data.short_values = vec![format!("rate {rate} MiB/s")];
     }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.
@@ -862,7 +862,8 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
         ("task_ratelimit".into(), rate_at(k, Quantity::TaskRatelimit, bdi, |s| b(s).task_ratelimit)),
         ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
         ("bdi_thresh".into(), mib_at(k, Quantity::BdiThresh, bdi, |s| b(s).thresh)),
-        ("tasks".into(), k.samples().back().map_or("-".into(), |s| b(s).tasks.to_string())),
+        // Only a throttled task is seen in a trace: over the last second.
+        ("tasks throttled".into(), k.samples().back().map_or("-".into(), |s| b(s).tasks.to_string())),
     ];
     if let Some(p) = k.nr_dirtied_pause(bdi) {
         local.push(("nr_dirtied_pause".into(), p.to_string()));

@@ -76,7 +76,7 @@ pub const DASHBOARD: Section = Section {
             ch('4') => Msg::Zoom(4), ch('5') => Msg::Zoom(5)],
             "show one chart full screen (again, 0 or Esc: all)", "zoom"),
         bind!("0 Esc", [ch('0') => Msg::Back, code(KeyCode::Esc) => Msg::Back], "all charts; close the help", ""),
-        bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 60 s, 5 min, the whole run", "window"),
+        bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 1 min, 5 min, the whole run", "window"),
         bind!("l", [ch('l') => Msg::LogScale], "log / linear y axis on charts 4 and 5", "log"),
         bind!("c", [ch('c') => Msg::Compare],
             "A/B compare: 3.1 or 2.6.38 vs IO-less, patch N-1 vs N, ratios", "compare"),
@@ -111,7 +111,7 @@ pub const TRACE: Section = Section {
             ch('4') => Msg::Zoom(4), ch('5') => Msg::Zoom(5)],
             "show one chart full screen (again, 0 or Esc: all)", "zoom"),
         bind!("0 Esc", [ch('0') => Msg::Back, code(KeyCode::Esc) => Msg::Back], "all charts; close the help", ""),
-        bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 60 s, 5 min, the whole trace", "window"),
+        bind!("w", [ch('w') => Msg::Window], "chart time window: 30 s, 1 min, 5 min, the whole trace", "window"),
         bind!("l", [ch('l') => Msg::LogScale], "log / linear y axis on charts 4 and 5", "log"),
         bind!("T ↑ ↓", [ch('T') => Msg::FocusTasks, code(KeyCode::Up) => Msg::ScrollTasks(-1),
             code(KeyCode::Down) => Msg::ScrollTasks(1)],
@@ -159,9 +159,10 @@ pub const TASKS: Section = Section {
     bindings: &[
         bind!("↑ ↓", [code(KeyCode::Up) => Msg::ScrollTasks(-1), code(KeyCode::Down) => Msg::ScrollTasks(1)],
             "scroll one task", ""),
+        // The way out before the page keys: a narrow hint bar keeps it.
+        bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollTasks(-TASK_PAGE),
             code(KeyCode::PageDown) => Msg::ScrollTasks(TASK_PAGE)], "scroll a page", ""),
-        bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
     ],
 };
 
@@ -200,6 +201,9 @@ pub const PICKER: Section = Section {
 pub const TYPING: Section = Section {
     title: "typing an answer",
     bindings: &[
+        // How to finish first: a narrow hint bar keeps them.
+        bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::InputDone)], "check the answer", ""),
+        bind!("Esc", [code(KeyCode::Esc) => Msg::Lesson(L::InputCancel)], "cancel", ""),
         bind!("0-9 . - e", [ch('0') => Msg::Lesson(L::Input('0')), ch('1') => Msg::Lesson(L::Input('1')),
             ch('2') => Msg::Lesson(L::Input('2')), ch('3') => Msg::Lesson(L::Input('3')),
             ch('4') => Msg::Lesson(L::Input('4')), ch('5') => Msg::Lesson(L::Input('5')),
@@ -208,8 +212,6 @@ pub const TYPING: Section = Section {
             ch('.') => Msg::Lesson(L::Input('.')), ch('-') => Msg::Lesson(L::Input('-')),
             ch('e') => Msg::Lesson(L::Input('e')), ch('E') => Msg::Lesson(L::Input('E'))], "the number", ""),
         bind!("Backspace", [code(KeyCode::Backspace) => Msg::Lesson(L::InputBack)], "delete a character", ""),
-        bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::InputDone)], "check the answer", ""),
-        bind!("Esc", [code(KeyCode::Esc) => Msg::Lesson(L::InputCancel)], "cancel", ""),
         bind!("Ctrl-C", [ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
     ],
 };

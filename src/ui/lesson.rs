@@ -16,6 +16,7 @@ use crate::app::lesson::LessonMode;
 use crate::lesson::SideSpec;
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
+use crate::units::with_units;
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
 /// line breaks inside a paragraph are spaces, a line starting with `- `
@@ -86,10 +87,8 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
         // Two columns apart from its label, on its row or the next.
-        let text = [
-            Span::styled(format!("{}\u{a0}", crate::units::with_units(&c.label)), t.text),
-            Span::styled(format!(" {tail}"), style),
-        ];
+        let text =
+            [Span::styled(format!("{}\u{a0}", with_units(&c.label)), t.text), Span::styled(format!(" {tail}"), style)];
         lines.extend(hanging_spans(&format!("{mark} "), style.add_modifier(Modifier::BOLD), &text, width, 2));
     }
     lines
@@ -123,6 +122,7 @@ fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>
                         a.error * 100.0,
                         q.tolerance * 100.0
                     );
+                    let said = with_units(&said);
                     hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
                 }
                 None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
@@ -180,9 +180,9 @@ fn paragraph_lines(p: String, t: &Theme, width: u16) -> Vec<Line<'static>> {
     if p.is_empty() || p.starts_with("$ ") {
         vec![Line::styled(p, t.text)]
     } else if let Some(item) = p.strip_prefix("• ") {
-        hanging("• ", t.text, item, t.text, width, 2)
+        hanging("• ", t.text, &with_units(item), t.text, width, 2)
     } else {
-        hanging("", t.text, &p, t.text, width, 0)
+        hanging("", t.text, &with_units(&p), t.text, width, 0)
     }
 }
 
@@ -203,7 +203,7 @@ fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line
     if mode.hint_shown() {
         lines.push(Line::raw(""));
         let hint = step.hint.as_deref().unwrap_or("this step has no hint");
-        lines.extend(hanging("hint: ", t.accent, hint, t.text, width, 2));
+        lines.extend(hanging("hint: ", t.accent, &with_units(hint), t.text, width, 2));
     }
     lines
 }
@@ -225,10 +225,8 @@ impl Pane {
         let step = format!(" step {}/{steps} ", run.step + 1);
         // The title gives way to the step, cut with an ellipsis.
         let room = (area.width as usize).saturating_sub(step.chars().count() + 3);
-        let mut title = format!(" lesson {} · {} ", run.lesson.id, run.lesson.title);
-        if title.chars().count() > room {
-            title = title.chars().take(room.saturating_sub(2)).chain("… ".chars()).collect();
-        }
+        let whole = format!("lesson {} · {}", run.lesson.id, run.lesson.title);
+        let title = format!(" {} ", super::view::cut_to(&whole, room.saturating_sub(2)));
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(t.accent)
@@ -363,7 +361,7 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
     let list_rows = (picker.lessons.len() as u16).min(inner.height.saturating_sub(3));
-    let [list, _, about] =
+    let [list, gap, about] =
         Layout::vertical([Constraint::Length(list_rows), Constraint::Length(1), Constraint::Min(0)]).areas(inner);
     // Keep the selection in view when the list does not fit.
     let first = picker.selected.saturating_sub(list_rows.saturating_sub(1) as usize);
@@ -391,6 +389,15 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list);
+    // Lessons the list has no room for are said to be there.
+    let (above, below) = (first, picker.lessons.len().saturating_sub(first + list_rows as usize));
+    let more = match (above, below) {
+        (0, 0) => String::new(),
+        (0, b) => format!("  ↓ {b} more"),
+        (a, 0) => format!("  ↑ {a} more"),
+        (a, b) => format!("  ↑ {a} more · ↓ {b} more"),
+    };
+    frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), gap);
     let l = &picker.lessons[picker.selected];
     let text = vec![Line::styled(l.patch.clone(), t.dim), Line::styled(l.summary.clone(), t.text)];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), about);

@@ -56,17 +56,19 @@ impl Look<'_> {
     /// colour tells series apart, and in mono the dash pattern does.
     fn glyph(&self, s: &Series, i: usize) -> &'static str {
         match s.draw {
-            Draw::Scatter => "•",
+            Draw::Scatter => s.draw.glyph(),
             _ if s.shadow => "┈",
-            Draw::Dashed => "╍",
             Draw::Line if self.mono() => PATTERN_GLYPHS[i % PATTERN_GLYPHS.len()],
-            Draw::Line => "━",
+            Draw::Line | Draw::Dashed => s.draw.glyph(),
         }
     }
 }
 
 /// Legend glyphs of the dash patterns mono lines are drawn with, in order.
 const PATTERN_GLYPHS: [&str; 4] = ["━", "╍", "┅", "·"];
+
+/// The units a chart title's values end with.
+const UNITS: [&str; 4] = ["MiB", "MiB/s", "ms", "s"];
 
 /// A chart's title in parts, so that it can be cut by priority.
 pub struct Title {
@@ -111,6 +113,22 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
     let text = format!(" {number} {} ", short.first().or(values.first()).map_or("", String::as_str));
     if text.chars().count() <= width {
         return text;
+    }
+    // A title ending in a unit keeps it after the last number that fits:
+    // `rate 0.910 vs bw/N 0.800 MiB/s` reads `rate 0.910 MiB/s…`, not a
+    // bare `rate 0.910 vs bw/N 0.800…`.
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if let Some((unit, body)) = words.split_last()
+        && UNITS.contains(unit)
+    {
+        for kept in (2..=body.len()).rev() {
+            if body[kept - 1].parse::<f64>().is_ok() {
+                let text = format!(" {} {unit}… ", body[..kept].join(" "));
+                if text.chars().count() <= width {
+                    return text;
+                }
+            }
+        }
     }
     // Cut between words (a number cut short would read as another), and
     // marked as cut.
@@ -321,6 +339,27 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
     frame.render_widget(block, area);
 }
 
+/// Pads the charts of `data`, each drawn `width` columns wide, so that
+/// they plot on the same rows: one with a notice, or a legend of two
+/// lines, does not push its plot below its neighbour's.
+pub fn line_up(data: &mut [ChartData], look: &Look, width: u16) {
+    let inner = width.saturating_sub(2);
+    let rows = |d: &ChartData| {
+        let notice = d
+            .notice
+            .as_ref()
+            .map_or(0, |n| Paragraph::new(Line::raw(n.clone())).wrap(Wrap { trim: true }).line_count(inner) as u16);
+        let legend = legend(d, look, usize::from(inner).saturating_sub(2)).len().saturating_sub(1) as u16;
+        [notice, legend]
+    };
+    let each: Vec<[u16; 2]> = data.iter().map(rows).collect();
+    let most = |i: usize| each.iter().map(|r| r[i]).max().unwrap_or(0);
+    let most = [most(0), most(1)];
+    for (d, r) in data.iter_mut().zip(each) {
+        d.pad_rows = [most[0] - r[0], most[1] - r[1]];
+    }
+}
+
 /// The inside of a chart's frame at `inner`: the legend's lines after its
 /// first (which is on the frame) at the bottom, the notice at the top,
 /// and the plot with its axes between them, or a note that it has no
@@ -329,28 +368,36 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     let t = look.theme;
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
-    let legend_rows = (inner_legend.len() as u16).min(rows_left.saturating_sub(3));
+    let notice =
+        data.notice.as_ref().map(|n| Paragraph::new(Line::styled(n.clone(), t.warn)).wrap(Wrap { trim: true }));
+    let notice_rows = notice.as_ref().map_or(0, |p| p.line_count(inner.width) as u16);
+    let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
+    // Padding only where a plot still fits after it: else the chart says
+    // it has no room.
+    let padded = notice_rows + inner_legend.len() as u16 + data.pad_rows.iter().sum::<u16>() + x_label_rows + 2;
+    let pad = if padded <= inner.height { data.pad_rows } else { [0, 0] };
+    let legend_rows = (inner_legend.len() as u16 + pad[1]).min(rows_left.saturating_sub(3));
     rows_left -= legend_rows;
-    if legend_rows > 0 {
-        let r = Rect { y: inner.y + inner.height - legend_rows, height: legend_rows, ..inner };
+    let text_rows = (inner_legend.len() as u16).min(legend_rows);
+    if text_rows > 0 {
+        let r = Rect { y: inner.y + inner.height - text_rows, height: text_rows, ..inner };
         frame.render_widget(Paragraph::new(inner_legend.to_vec()), r);
     }
     // The notice, in full, at the top.
     let mut top = inner.y;
-    if let Some(notice) = &data.notice {
-        let para = Paragraph::new(Line::styled(notice.clone(), t.warn)).wrap(Wrap { trim: true });
-        let need = (para.line_count(inner.width) as u16).min(rows_left);
-        frame.render_widget(para, Rect { y: top, height: need, ..inner });
-        top += need;
-        rows_left -= need;
+    let need = (notice_rows + pad[0]).min(rows_left);
+    if let Some(para) = notice {
+        frame.render_widget(para, Rect { y: top, height: need.min(notice_rows), ..inner });
     }
+    top += need;
+    rows_left -= need;
     if data.series.is_empty() {
         return true;
     }
-    let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
     let rest = Rect { y: top, height: rows_left, ..inner };
     let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
-    if plot_rows == 0 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
+    // One row has one y label: no scale to read the lines against.
+    if plot_rows < 2 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
         // Said rather than left blank.
         let text = Line::styled(NO_ROOM, t.dim);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rest);
@@ -837,7 +884,10 @@ mod tests {
         assert_eq!(fit_title(&title, values, &short, 32), " 2 bdi dirty  669 of 737 MiB ");
         // Too narrow for the first value whole: cut, with an ellipsis.
         assert_eq!(fit_title(&title, values, &[], 16), " 2 bdi_dirty… ");
-        assert_eq!(fit_title(&title, values, &short, 12), " 2 669 of… ");
+        // A number keeps the unit the title ends with.
+        assert_eq!(fit_title(&title, values, &short, 12), " 2 669 MiB… ");
+        let rates = ["rate 0.910 vs bw/N 0.800 MiB/s".to_string()];
+        assert_eq!(fit_title(&title, &rates, &rates, 33), " 2 rate 0.910 MiB/s… ");
         assert_eq!(fit_title(&title, values, &short, 8), " 2 669… ");
     }
 }

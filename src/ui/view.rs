@@ -573,6 +573,7 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
                 let width = areas[0][i].width;
                 let mut data: Vec<ChartData> = sides.iter().map(|s| chart_data(ctx, s, *n, width)).collect();
                 share_ranges(&mut data);
+                plot::line_up(&mut data, &ctx.look(), width);
                 for ((side, rects), d) in sides.iter().zip(&areas).zip(data) {
                     draw_chart(ctx, side, *n, Some(d), frame, rects[i]);
                 }
@@ -908,13 +909,24 @@ pub(crate) fn draw_tasks_of(
 }
 
 /// `text` in at most `room` columns: whole if it fits, else cut short
-/// with an ellipsis saying so.
+/// with an ellipsis saying so, between words where that keeps at least
+/// half the room (a word cut short reads as another word).
 pub(crate) fn cut_to(text: &str, room: usize) -> String {
     if text.chars().count() <= room {
-        text.to_string()
-    } else {
-        text.chars().take(room.saturating_sub(1)).chain((room > 0).then_some('…')).collect()
+        return text.to_string();
     }
+    if room == 0 {
+        return String::new();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let keep = room - 1;
+    let end = if chars[keep].is_whitespace() {
+        keep
+    } else {
+        chars[..keep].iter().rposition(|c| c.is_whitespace()).filter(|&i| i >= keep / 2).unwrap_or(keep)
+    };
+    let cut: String = chars[..end].iter().collect();
+    format!("{}…", cut.trim_end().trim_end_matches([',', '·']).trim_end())
 }
 
 /// A table's column headings for columns `widths` laid out in `width`
@@ -1070,7 +1082,8 @@ fn help_lines(
         for e in GLOSSARY.iter().filter(|e| e.chart as usize == n + 1) {
             let name = if e.short == e.name { e.name.to_string() } else { format!("{} ({})", e.name, e.short) };
             let text = format!("{name}: {}", e.meaning);
-            legend.extend(hanging("   ━ ", t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
+            let head = format!("   {} ", e.draw.glyph());
+            legend.extend(hanging(&head, t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
         }
         if n == 2 {
             for (glyph, color, what) in MARKS {
@@ -1158,6 +1171,23 @@ pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_cut_short_ends_between_words_with_an_ellipsis() {
+        let title = "Position control: the setpoint and the control lines";
+        assert_eq!(cut_to(title, 80), title);
+        assert_eq!(cut_to(title, 21), "Position control:…");
+        assert_eq!(cut_to(title, 22), "Position control: the…");
+        assert_eq!(cut_to(title, 27), "Position control: the…");
+        assert_eq!(cut_to("Writes, dirty pages and the flusher threads", 40), "Writes, dirty pages and the flusher…");
+        // One long word, or a first word longer than half the room: cut in it.
+        assert_eq!(cut_to("nr_dirtied_pause", 8), "nr_dirt…");
+        assert_eq!(cut_to("trace linux-6.18-4dd-dirty_bytes-400M.txt", 20), "trace linux-6.18-4d…");
+        assert_eq!(cut_to("anything", 0), "");
+        for room in 0..60 {
+            assert!(cut_to(title, room).chars().count() <= room, "{room}");
+        }
+    }
 
     #[test]
     fn words_wrap_whole_and_long_ones_break_after_a_separator() {

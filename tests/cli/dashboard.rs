@@ -343,7 +343,9 @@ fn chart_4_says_its_unit_and_keeps_the_bdi_in_its_title() {
     for (name, a) in &apps {
         for (w, h) in [(80, 24), (100, 30), (160, 48)] {
             let text = screen(a, w, h);
-            let charts = boxes(&text, "4 rates");
+            // Chart 4 by its number: where it is narrow, its values stay and its
+            // name goes.
+            let charts = boxes(&text, "4 ");
             assert!(!charts.is_empty(), "{name} {w}x{h}: chart 4\n{text}");
             for chart in charts {
                 let chart = chart.join("\n");
@@ -354,5 +356,125 @@ fn chart_4_says_its_unit_and_keeps_the_bdi_in_its_title() {
                 }
             }
         }
+    }
+}
+
+/// The numbers in chart 4's title carry their unit at every width where
+/// the title shows a number: the rate compared with write_bw/N is in MiB/s.
+#[test]
+fn chart_4_title_numbers_carry_their_unit() {
+    let apps = [("default", app("default", None, 20)), ("hdd-100dd", app("hdd-100dd", None, 20))];
+    for (name, a) in &apps {
+        for (w, h) in [(200, 60), (160, 48), (120, 40), (100, 30), (80, 24), (60, 20)] {
+            let text = screen(a, w, h);
+            for chart in boxes(&text, "4 ") {
+                let title = &chart[0];
+                if title.contains(" vs ") || title.contains("bw/N") {
+                    assert!(title.contains("MiB/s"), "{name} {w}x{h}: {title}");
+                }
+            }
+        }
+    }
+}
+
+/// Compared charts plot on the same rows, so that a line on one side can
+/// be read against the other by eye: a notice on one side only (3.1 has
+/// no setpoint) or a legend that takes one more line does not push its
+/// plot down.
+#[test]
+fn compared_sides_plot_on_the_same_rows() {
+    let row_labels = |text: &str, cols: std::ops::Range<usize>| -> Vec<Option<String>> {
+        text.lines()
+            .map(|l| {
+                let row: String = l.chars().skip(cols.start).take(cols.len()).collect();
+                let (before, _) = row.split_once('┤')?;
+                Some(before.rsplit(['│', ' ']).next()?.to_string())
+            })
+            .collect()
+    };
+    for compare in [Compare::Legacy(11), Compare::Linux2638(11), Compare::DirtyRatio(10)] {
+        let a = app("hdd-10dd", Some(compare), 20);
+        for (w, h) in [(160, 48), (120, 40), (100, 30), (80, 24)] {
+            let text = screen(&a, w, h);
+            let half = usize::from(w) / 2;
+            let (left, right) = (row_labels(&text, 0..half), row_labels(&text, half..usize::from(w)));
+            assert!(left.iter().flatten().count() >= 3, "{compare:?} {w}x{h}\n{text}");
+            assert_eq!(left, right, "{compare:?} {w}x{h}: the y labels row by row\n{text}");
+        }
+    }
+}
+
+/// The help explains each series with the glyph its chart's legend shows:
+/// chart 5's pauses are dots and chart 3's product a dashed line, in the
+/// help as on the charts.
+#[test]
+fn the_help_shows_each_series_with_its_legend_glyph() {
+    let s = presets::get("default").expect("preset").expect("valid");
+    let opts = AppOptions { theme: ThemeKind::Dark, ..AppOptions::default() };
+    let mut a = App::new(s, None, &opts).expect("app");
+    a.advance_to(20 * NS_PER_SEC);
+    let charts = screen(&a, 160, 48);
+    a.update(Msg::Help);
+    let help = screen(&a, 160, 48);
+    for entry in ["• sleep", "• throttling call", "╍ product = pos_ratio", "━ dirty", "━ max_pause"] {
+        assert!(charts.contains(entry), "the chart's legend shows {entry:?}\n{charts}");
+        assert!(help.contains(entry), "the help shows {entry:?}\n{help}");
+    }
+}
+
+/// A chart plots with a y scale to read it against (two labels at
+/// least), or says it has no room: never one row under a single label,
+/// where a line marked 1024 sits beside the tick 2000.
+#[test]
+fn a_plotted_chart_has_two_y_labels_at_least() {
+    use dirtyviz::lesson::Lesson;
+    use dirtyviz::lesson::progress::Progress;
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let lesson = |id: &str| {
+        let mut a =
+            App::for_lesson(Lesson::resolve(id).expect("shipped"), 0, Progress::default(), &opts).expect("opens");
+        a.advance_to(5 * NS_PER_SEC);
+        a
+    };
+    let apps = [("default", app("default", None, 20)), ("lesson 12", lesson("12")), ("lesson 03", lesson("03"))];
+    for (name, a) in &apps {
+        for (w, h) in [(60, 18), (80, 24), (80, 22), (100, 30), (120, 40), (160, 48)] {
+            let text = screen(a, w, h);
+            for n in 1..=5 {
+                for chart in boxes(&text, &format!("{n} ")) {
+                    let ticks = chart.iter().filter(|r| r.contains('┤')).count();
+                    assert!(ticks != 1, "{name} {w}x{h}: chart {n} has one y label\n{}", chart.join("\n"));
+                }
+            }
+        }
+    }
+}
+
+/// With the task table focused, the hint bar says how to leave it at
+/// every width from 60 columns.
+#[test]
+fn the_focused_task_table_hints_the_way_out_from_60_columns() {
+    let mut a = app("hdd-10dd", None, 2);
+    a.update(Msg::FocusTasks);
+    for w in [60, 80, 100, 160] {
+        let text = screen(&a, w, 24);
+        let hints = text.lines().last().expect("hints");
+        assert!(hints.contains("Esc T leave the table"), "{w}: {hints}");
+    }
+}
+
+/// The help names the chart windows `w` steps through as the status line
+/// names each one when it is chosen.
+#[test]
+fn the_help_names_the_chart_windows_as_the_status_line_does() {
+    let help =
+        dirtyviz::ui::keys::HELP.iter().flat_map(|s| s.bindings).find(|b| b.label == "w").expect("w in the help").help;
+    let mut a = app("default", None, 2);
+    for _ in 0..4 {
+        a.update(Msg::Window);
+        let status = screen(&a, 160, 48).lines().next().expect("status").to_string();
+        let window = status.split(" │ ").find_map(|s| s.strip_prefix("window")).expect("the window");
+        let window = window.trim_start_matches([':', ' ']);
+        assert!(help.contains(window), "{window:?} in {help:?}\n{status}");
     }
 }

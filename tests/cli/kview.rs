@@ -47,6 +47,11 @@ fn the_shipped_trace_fills_the_five_charts_the_info_panel_and_the_task_table() {
         assert!(row.contains(&format!(" {mib} MiB")), "{row}");
     }
     assert!(s.contains("tasks (4 throttled)"), "{s}");
+    // A trace shows a task only when it is throttled: the panel's count is
+    // of those, over the last second, and says so (not "tasks 0" while
+    // four dd write).
+    let row = s.lines().find(|l| l.contains("│tasks")).unwrap_or_else(|| panic!("the tasks row:\n{s}"));
+    assert!(row.contains("│tasks throttled "), "{row}");
     for task in ["dd-1290", "dd-1293", "dd-1294", "dd-1295"] {
         assert!(s.contains(task), "{task}:\n{s}");
     }
@@ -62,7 +67,7 @@ fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
     let path = two_cgroups().display().to_string();
     let first = screen(&path, &["--size", "160x48"]);
     assert!(first.contains("│ bdi 254:0 cgroup_ino 1 │"), "{first}");
-    assert!(first.contains("4 rates (254:0 cgroup_ino 1)  rate 100 vs"), "{first}");
+    assert!(first.contains("4 rates (254:0 ino 1)  rate 100 vs"), "{first}");
     let second = screen(&path, &["--size", "160x48", "--keys", "b"]);
     assert!(second.contains("│ bdi 254:0 cgroup_ino 2345 │"), "{second}");
     assert!(second.contains("rate 50.0 vs"), "its own controller's dirty_ratelimit:\n{second}");
@@ -116,9 +121,13 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     let s = screen(&fixture(SHIPPED), &["--size", "60x18", "--keys", "4"]);
     assert!(s.contains("4 rates") && !s.contains("1 global dirty"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
-    for title in ["1 global", "2 bdi", "3 pos_ratio", "4 rates"] {
+    // Chart 4 by its number: at this width its value (with its unit) stays
+    // and its name goes.
+    for title in ["1 global", "2 bdi", "3 pos_ratio", "┌ 4 "] {
         assert!(s.contains(title), "{title}:\n{s}");
     }
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--keys", "T"]);
+    assert!(s.lines().last().is_some_and(|l| l.contains("Esc T leave the table")), "the way out of the table:\n{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
     assert!(s.contains("terminal too small") && s.contains("trace linux-6.18-4dd-dirty_bytes-400M.txt"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);

@@ -451,3 +451,62 @@ fn a_too_small_terminal_names_the_lesson_and_step_or_the_scenario() {
         }
     }
 }
+
+/// The verdict on an answer keeps each number with its unit when it wraps
+/// in the lesson column: `645 MiB`, never `645` at the end of a row and
+/// `MiB` at the start of the next.
+#[test]
+fn an_answer_s_verdict_keeps_its_number_with_its_unit() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.advance_to(30 * dirtyviz::sim::NS_PER_SEC);
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    for c in "645".chars() {
+        app.update(Msg::Lesson(LessonMsg::Input(c)));
+    }
+    app.update(Msg::Lesson(LessonMsg::InputDone));
+    let rows = pane_rows(&screen(&app, 160, 48));
+    let at = rows.iter().position(|r| r.contains("you said 645")).unwrap_or_else(|| panic!("the verdict\n{rows:#?}"));
+    let verdict = rows[at..at + 2].join("\n");
+    assert!(verdict.contains("645 MiB"), "the number and its unit on one row:\n{verdict}");
+}
+
+/// The step's text keeps each number with its unit where it wraps
+/// (`4 GiB`, not `4` ending a row and `GiB` beginning the next), in every
+/// shipped lesson's every step, as the lesson column shows it.
+#[test]
+fn lesson_text_keeps_numbers_with_their_units() {
+    const UNITS: [&str; 7] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages"];
+    let mut broken = Vec::new();
+    for (file, _) in SHIPPED {
+        let lesson = Lesson::resolve(&file[..2]).expect("shipped");
+        for step in 0..lesson.steps.len() {
+            let mut app = App::for_lesson(lesson.clone(), step, Progress::default(), &mono()).expect("opens");
+            app.update(Msg::Lesson(LessonMsg::Hint));
+            let rows = pane_rows(&screen(&app, 160, 48));
+            for pair in rows.windows(2) {
+                let last = pair[0].split_whitespace().last().unwrap_or("");
+                let first = pair[1].split_whitespace().next().unwrap_or("");
+                let unit = first.trim_end_matches([')', ',', ';', ':', '.']);
+                if last.ends_with(|c: char| c.is_ascii_digit()) && UNITS.contains(&unit) {
+                    broken.push(format!("{} step {}: {:?} / {:?}", &file[..2], step + 1, pair[0], pair[1]));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+/// While an answer is typed, a narrow hint bar still says how to check
+/// it and how to give up.
+#[test]
+fn while_typing_a_narrow_hint_bar_keeps_enter_and_esc() {
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    for (w, h) in [(60, 20), (80, 24), (100, 30)] {
+        let text = screen(&app, w, h);
+        let bar = text.lines().last().expect("a hint bar");
+        assert!(bar.contains("Enter check the answer") && bar.contains("Esc cancel"), "{w}x{h}: {bar}");
+    }
+}

@@ -188,7 +188,7 @@ fn a_chart_with_no_room_to_plot_says_so() {
 #[test]
 fn the_lesson_list_marks_a_title_it_cuts() {
     let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
-    assert!(text.contains("00  Writes, dirty pages and the flusher thr…"), "{text}");
+    assert!(text.contains("00  Writes, dirty pages and the flusher… "), "{text}");
     let text = snapshot(&["--at", "1s", "--size", "160x48", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher threads "), "{text}");
 }
@@ -409,4 +409,19 @@ fn setting_keys_at_the_end_of_their_range_say_so() {
     }
     // A key that changed the setting says only where it is now.
     assert!(status(times("d", 19)).ends_with("│ dirty_ratio 1"), "{}", status(times("d", 19)));
+}
+
+/// A lesson list with no room for every lesson says how many more there
+/// are, above and below.
+#[test]
+fn the_lesson_list_says_how_many_lessons_it_has_no_room_for() {
+    let more = |keys: &str, size: &str| {
+        let text = snapshot(&["--at", "1s", "--size", size, "--keys", keys]);
+        let row = |l: &str| l.trim_matches(['│', ' ']).to_string();
+        text.lines().map(row).find(|l| l.starts_with(['↑', '↓']) && l.ends_with(" more"))
+    };
+    assert_eq!(more("L", "60x18").as_deref(), Some("↓ 4 more"));
+    let down = "L ".to_string() + &"down ".repeat(14);
+    assert_eq!(more(&down, "60x18").as_deref(), Some("↑ 2 more · ↓ 2 more"));
+    assert_eq!(more("L", "160x48"), None);
 }
