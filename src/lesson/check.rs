@@ -249,11 +249,14 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
 }
 
 /// A measured value as the screen and `check -v` show it: whole numbers
-/// from 100, one decimal from 10, two from 1, three below.
+/// from 100 and wherever the value is one (a count: "0 tasks", not "0.000
+/// tasks"), one decimal from 10, two from 1, three below.
 pub fn show(v: f64) -> String {
     if v.is_nan() {
         "nothing to measure".into()
-    } else if v.abs() >= 99.5 {
+    } else if v == 0.0 {
+        "0".into()
+    } else if v.abs() >= 99.5 || v.fract() == 0.0 {
         format!("{v:.0}")
     } else if v.abs() >= 9.95 {
         format!("{v:.1}")
@@ -319,7 +322,7 @@ mod tests {
         let o = check(&s, None);
         assert_eq!(o.checks.len(), 1);
         assert_eq!(o.failures.len(), 1);
-        assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1.00 not in >= 5"), "{:?}", o.failures);
+        assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1 not in >= 5"), "{:?}", o.failures);
     }
 
     #[test]
@@ -332,5 +335,8 @@ mod tests {
         assert_eq!(show_value(17.46, "%"), "17.5%");
         assert_eq!(show_value(0.9531, ""), "0.953");
         assert_eq!(show_value(f64::NAN, "MiB"), "nothing to measure");
+        assert_eq!(show_value(0.0, "tasks"), "0 tasks");
+        assert_eq!(show_value(3.0, "MiB/s"), "3 MiB/s");
+        assert_eq!(show_value(-0.0, "ms"), "0 ms");
     }
 }
