@@ -481,6 +481,11 @@ fn gain_table(args: &CasesArgs, table: dirtyviz::gains::Table, duration_ns: u64)
 }
 
 fn replay(args: &ReplayArgs) -> Result<ExitCode> {
+    if args.file == std::path::Path::new("-") {
+        return Err(Error::invalid(
+            "replay -: a recording is read from a file, not standard input; name the file (./- for one called -)",
+        ));
+    }
     let inputs = [Named { role: "the recording", path: &args.file }];
     let outputs: Vec<Named> = [("--trace", &args.trace), ("--csv", &args.csv), ("--summary-json", &args.summary_json)]
         .into_iter()

@@ -31,6 +31,7 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["run", "--cpus", "0"], "--cpus");
     fails_cleanly(&["run", "--dirty-ratio", "10", "--dirty-bytes", "1M"], "cannot be used with");
     fails_cleanly(&["run", "--dirty-background-bytes", "0"], "the kernel refuses 0");
+    fails_cleanly(&["replay", "-"], "a recording is read from a file, not standard input");
     fails_cleanly(&["run", "--frobnicate"], "--frobnicate");
     fails_cleanly(&["cases", "no-such-case"], "no case of the seed's tables contains `no-such-case`");
     fails_cleanly(&["cases", "--max-error", "NaN"], "must be a finite number of 0 or more");
