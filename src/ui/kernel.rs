@@ -460,7 +460,7 @@ fn handle_event(app: &mut TraceApp, event: Event) {
 /// Notes how far, and by how much a page, the help scrolls on a screen of
 /// `area`.
 pub fn set_help_room(app: &mut TraceApp, area: Rect) {
-    app.screen.set_help_room(view::help_room(HELP, area), view::help_page(area));
+    app.screen.set_help_room(view::help_room(HELP, area, app.screen.theme), view::help_page(area));
 }
 
 /// Notes how far the help and the task table scroll on the screen `app`

@@ -425,3 +425,90 @@ fn the_lesson_list_says_how_many_lessons_it_has_no_room_for() {
     assert_eq!(more(&down, "60x18").as_deref(), Some("↑ 2 more · ↓ 2 more"));
     assert_eq!(more("L", "160x48"), None);
 }
+
+/// Glyphs the charts' legends and the help draw lines and marks with.
+fn is_glyph(token: &str) -> bool {
+    !token.is_empty() && token.chars().all(|c| "━╍┅·○×△•◆◇●┈".contains(c))
+}
+
+/// The rows of the chart box titled `title`, its frame included.
+fn chart_box(screen: &str, title: &str) -> Vec<String> {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let (top, left) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let text: String = row.iter().collect();
+            let byte = text.find(&format!("┌ {title}"))?;
+            Some((r, text[..byte].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
+    let bottom = (top + 1..grid.len()).find(|&r| grid[r][left] == '└').expect("the box's bottom");
+    grid[top..=bottom].iter().map(|row| row[left..=right].iter().collect()).collect()
+}
+
+/// A legend's or help line's (glyph, name) pairs: each glyph and the
+/// words after it up to the next glyph (a help line's up to its colon).
+fn glyph_names(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for token in text.split_whitespace() {
+        if is_glyph(token) {
+            out.push((token.to_string(), String::new()));
+        } else if let Some((_, name)) = out.last_mut() {
+            if !name.is_empty() {
+                name.push(' ');
+            }
+            name.push_str(token);
+        }
+    }
+    for (_, name) in &mut out {
+        let end = name.find(':').unwrap_or(name.len());
+        name.truncate(end);
+        let end = name.find(" (").unwrap_or(name.len());
+        name.truncate(end);
+    }
+    out
+}
+
+#[test]
+fn mono_tells_every_line_of_a_chart_apart_and_the_help_shows_the_legends_glyphs() {
+    let size = "220x60";
+    let screen = snapshot(&["--theme", "mono", "--size", size]);
+    let help = snapshot(&["--theme", "mono", "--size", size, "--keys", "?"]);
+    // The help's legend column, chart by chart.
+    let rows = help_rows(&help, size);
+    let col = rows.iter().find_map(|r| r.find("chart legends").map(|b| r[..b].chars().count())).expect("legends");
+    let mut in_help: Vec<Vec<(String, String)>> = vec![Vec::new(); 5];
+    let mut chart = None;
+    for row in &rows {
+        let text: String = row.chars().skip(col.saturating_sub(1)).collect();
+        if let Some(n) = dirtyviz::ui::view::TITLES.iter().position(|t| text.trim() == *t) {
+            chart = Some(n);
+        } else if let Some(n) = chart
+            && text.split_whitespace().next().is_some_and(is_glyph)
+        {
+            // An entry's first line: its glyph and name (a long one goes
+            // on on the next lines, which start with blanks).
+            in_help[n].extend(glyph_names(&text).into_iter().take(1));
+        }
+    }
+    for (n, title) in dirtyviz::ui::view::TITLES.iter().enumerate() {
+        let rows = chart_box(&screen, &title[..1]);
+        // The legend: the frame's bottom edge and the line above it.
+        let legend: String = rows[rows.len() - 2..]
+            .iter()
+            .map(|r| r.trim_matches(|c| "│└┘─".contains(c)).trim_end_matches('─').to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let lines: Vec<(String, String)> =
+            glyph_names(&legend).into_iter().filter(|(g, _)| !"•◆◇●".contains(g.as_str())).collect();
+        assert!(lines.len() >= 2 || n == 4, "chart {}: {lines:?}\n{screen}", n + 1);
+        for (i, (glyph, name)) in lines.iter().enumerate() {
+            let same: Vec<&String> = lines[..i].iter().filter(|(g, _)| g == glyph).map(|(_, n)| n).collect();
+            assert!(same.is_empty(), "chart {}: {glyph} is both {name} and {same:?}\n{screen}", n + 1);
+            let helped = in_help[n].iter().find(|(_, h)| h == name);
+            assert_eq!(helped.map(|(g, _)| g), Some(glyph), "chart {}: {name} in the help: {:?}", n + 1, in_help[n]);
+        }
+    }
+}
