@@ -947,13 +947,14 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let first = app.screen.task_scroll.min(last);
     let lines = k.task_lines(first, room);
     let rows_bdi_width = lines.iter().map(|l| l.bdi.chars().count()).max().unwrap_or(0) as u16;
+    let unknown_rate = lines.iter().any(|l| l.rate_pages.is_none());
     let mut rows: Vec<Row> = lines
         .into_iter()
         .map(|l| {
             Row::new(vec![
                 Cell::from(l.name),
                 Cell::from(l.bdi),
-                Cell::from(format!("{:.2}", mib(l.rate_pages))),
+                Cell::from(l.rate_pages.map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{:.2}", mib(r)))),
                 Cell::from(format!("{:.0}", l.pause_ms)),
                 Cell::from(l.nr_dirtied_pause.map_or("-".into(), |p| p.to_string())),
             ])
@@ -978,6 +979,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else {
         format!(" {} ({count} throttled) ", view::TASKS_TITLE)
     };
+    let shown = rows.len();
     let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
     let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
     let table = Table::new(rows, widths).header(header).block(
@@ -987,11 +989,20 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
             .title(Span::styled(title, t.title)),
     );
     frame.render_widget(table, area);
+    let bottom = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
     if let Some(more) = more {
-        let inner = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
-        frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
+        frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), bottom);
+    } else if unknown_rate && shown + 1 < room {
+        // A blank row left under the tasks says what a dash means.
+        frame.render_widget(Paragraph::new(Line::styled(RATE_NOT_KNOWN, t.dim)), bottom);
     }
 }
+
+/// How the task table writes a value the trace does not give.
+const NOT_KNOWN: &str = "–";
+
+/// What a rate shown as [`NOT_KNOWN`] means.
+pub const RATE_NOT_KNOWN: &str = "–: not throttled in the last second, rate not known";
 
 // ---- compare: the trace (A) beside the fitted model (B) ---------------------------------
 
