@@ -539,13 +539,19 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         let bw = format!("write_bw {} MiB/s", show(mib(b.avg_write_bw)));
-        let t = target(b).map_or("-".into(), |t| show(mib(t)));
         let rate = show(mib(b.dirty_ratelimit));
-        (data.values, data.short_values) = match has {
-            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
-            _ => (
+        // Not known (N is not in a trace until a task is throttled): `–`,
+        // as the summaries write it, and the unit goes with the rate.
+        (data.values, data.short_values) = match (has, target(b).map(|t| show(mib(t)))) {
+            (Has::No, Some(t)) => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
+            (Has::No, None) => (vec![format!("write_bw/N –"), bw], vec!["bw/N –".into()]),
+            (_, Some(t)) => (
                 vec![format!("dirty_ratelimit {rate} vs write_bw/N {t} MiB/s"), bw],
                 vec![format!("rate {rate} vs bw/N {t} MiB/s")],
+            ),
+            (_, None) => (
+                vec![format!("dirty_ratelimit {rate} MiB/s vs write_bw/N –"), bw],
+                vec![format!("rate {rate} MiB/s vs bw/N –")],
             ),
         };
     }
@@ -726,11 +732,11 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     debug_assert_eq!(data.mark_legend.len(), MARKS.len());
     data.values = vec![match b.pos_ratio {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
-        None => "pos_ratio -: below freerun, not computed".into(),
+        None => "pos_ratio –: below freerun, not computed".into(),
     }];
     data.short_values = vec![match b.pos_ratio {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
-        None => "pos_ratio -: below freerun".into(),
+        None => "pos_ratio –: below freerun".into(),
     }];
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));

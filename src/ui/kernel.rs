@@ -956,7 +956,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
                 Cell::from(l.bdi),
                 Cell::from(l.rate_pages.map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{:.2}", mib(r)))),
                 Cell::from(format!("{:.0}", l.pause_ms)),
-                Cell::from(l.nr_dirtied_pause.map_or("-".into(), |p| p.to_string())),
+                Cell::from(l.nr_dirtied_pause.map_or(NOT_KNOWN.into(), |p| p.to_string())),
             ])
         })
         .collect();
