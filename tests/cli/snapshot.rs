@@ -512,3 +512,20 @@ fn mono_tells_every_line_of_a_chart_apart_and_the_help_shows_the_legends_glyphs(
         }
     }
 }
+
+#[test]
+fn patch_keys_in_compare_name_the_level_of_each_side() {
+    let status = |args: &[&str]| {
+        let mut all = vec!["--scenario", "hdd-10dd", "--at", "1s", "--size", "220x20"];
+        all.extend(args);
+        snapshot(&all).lines().next().expect("a status line").to_string()
+    };
+    // Both sides move: A from 2.6.38 up to 3.1; B is at the top already.
+    let s = status(&["--compare", "2.6.38", "--keys", "P"]);
+    assert!(s.ends_with("│ patch level: A legacy 3.1 (IO-full); B patch 11 (IO-less), the highest level"), "{s}");
+    let s = status(&["--compare", "2.6.38", "--keys", "p"]);
+    assert!(s.ends_with("│ patch level: A legacy 2.6.38 (IO-full), the lowest level; B patch 10 (IO-less)"), "{s}");
+    // One world: its level alone.
+    let s = status(&["--keys", "p"]);
+    assert!(s.ends_with("│ patch level: patch 10 (IO-less)"), "{s}");
+}
