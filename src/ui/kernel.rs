@@ -489,14 +489,8 @@ pub fn render(app: &TraceApp, width: u16, height: u16) -> Buffer {
 /// directory, never over an existing file; returns the name written.
 fn save_svg(app: &TraceApp, width: u16, height: u16) -> Result<String, Error> {
     let name = format!("dirtyviz-trace-{:.1}s.svg", app.side.at_ns() as f64 / 1e9);
-    let mut path = std::path::PathBuf::from(&name);
-    let mut n = 2;
-    while path.exists() {
-        path = std::path::PathBuf::from(name.replace(".svg", &format!("-{n}.svg")));
-        n += 1;
-    }
-    super::snapshot::write_file(&path, &super::snapshot::svg(&render(app, width, height), app.screen.theme))?;
-    Ok(path.display().to_string())
+    let svg = super::snapshot::svg(&render(app, width, height), app.screen.theme);
+    Ok(super::snapshot::write_new(std::path::Path::new(""), &name, &svg)?.display().to_string())
 }
 
 // ---- drawing ------------------------------------------------------------------------
