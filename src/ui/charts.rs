@@ -347,7 +347,55 @@ pub struct ChartData {
     pub pad_rows: [u16; 2],
 }
 
+/// The units a chart of sizes steps up through, each 1024 of the one
+/// before.
+const SIZE_UNITS: [&str; 3] = ["MiB", "GiB", "TiB"];
+
+/// The largest axis value a chart shows in a unit before it steps up
+/// to the next: four digits read, five and six (800000) do not.
+const MOST_IN_A_UNIT: f64 = 9999.0;
+
 impl ChartData {
+    /// A chart of MiB on its y axis (linear) whose top is past
+    /// [`MOST_IN_A_UNIT`] MiB, in GiB, or TiB, instead: its lines, marks,
+    /// gridlines, range and unit, so the axis reads `800 GiB`, not
+    /// `800000 MiB`. Titles name their own units, and stay as they are.
+    pub(crate) fn in_larger_unit(&mut self) {
+        if self.y_unit != SIZE_UNITS[0] || self.log_y {
+            return;
+        }
+        let mut k = 0;
+        while k + 1 < SIZE_UNITS.len() && self.y[1] / 1024f64.powi(k as i32) > MOST_IN_A_UNIT {
+            k += 1;
+        }
+        self.convert_to_size_unit(k);
+    }
+
+    /// Which of [`SIZE_UNITS`] the y axis is in, if any.
+    pub(crate) fn size_unit(&self) -> Option<usize> {
+        SIZE_UNITS.iter().position(|u| *u == self.y_unit)
+    }
+
+    /// A chart of sizes on its y axis in [`SIZE_UNITS`]`[k]` (a larger
+    /// unit than its own, or its own).
+    pub(crate) fn convert_to_size_unit(&mut self, k: usize) {
+        let Some(now) = self.size_unit().filter(|&now| k > now && k < SIZE_UNITS.len()) else { return };
+        let f = 1024f64.powi((k - now) as i32);
+        for s in &mut self.series {
+            for p in &mut s.points {
+                p.1 /= f;
+            }
+        }
+        for m in &mut self.marks {
+            m.at.1 /= f;
+        }
+        for g in &mut self.gridlines {
+            *g /= f;
+        }
+        self.y = self.y.map(|v| v / f);
+        self.y_unit = SIZE_UNITS[k];
+    }
+
     pub(crate) fn new(series: Vec<Series>, x: [f64; 2], y_unit: &'static str) -> ChartData {
         ChartData {
             series,
@@ -457,6 +505,7 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
     series.push(Series::of(1, "dirty", points(&p, |s| mib(s.dirty))));
     let mut data = ChartData::new(series, x, "MiB");
     data.fit_y(|_| true);
+    data.in_larger_unit();
     if let Some(s) = p.last() {
         let pct = show(100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64);
         data.values = vec![format!("dirty {} MiB", show(mib(s.dirty))), format!("{pct}% of dirtyable")];
@@ -479,6 +528,7 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     series.push(Series::of(2, "bdi_dirty", points(&p, |s| mib(bdi_of(s, bdi).dirty))));
     let mut data = ChartData::new(series, x, "MiB");
     data.fit_y(|_| true);
+    data.in_larger_unit();
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         data.values = vec![format!("dirty {} of thresh {} MiB", show(mib(b.dirty)), show(mib(b.thresh)))];
@@ -757,6 +807,28 @@ mod tests {
     use super::*;
     use crate::scenario::presets;
     use crate::session::{Session, SessionOptions};
+
+    #[test]
+    fn sizes_step_up_a_unit_past_four_digits_and_compared_charts_share_one() {
+        let chart = |top: f64| {
+            let mut d = ChartData::new(vec![Series::of(1, "dirty", vec![(0.0, 0.0), (1.0, top)])], [0.0, 1.0], "MiB");
+            d.fit_y(|_| true);
+            d.in_larger_unit();
+            d
+        };
+        for (top, unit, shown) in [(737.0, "MiB", 737.0), (9500.0, "MiB", 9500.0), (12288.0, "GiB", 12.0)] {
+            let d = chart(top / 1.05);
+            assert_eq!((d.y_unit, d.y[1].round()), (unit, shown), "{top}");
+        }
+        let d = chart(20.0 * 1024.0 * 1024.0);
+        assert_eq!((d.y_unit, d.series[0].points[1].1), ("TiB", 20.0));
+        // Side by side: both in the larger unit, on one range.
+        let mut two = [chart(9000.0), chart(12000.0)];
+        crate::ui::view::share_ranges(&mut two);
+        assert_eq!((two[0].y_unit, two[1].y_unit), ("GiB", "GiB"));
+        assert_eq!(two[0].y, two[1].y);
+        assert!((two[0].series[0].points[1].1 - 9000.0 / 1024.0).abs() < 1e-9);
+    }
 
     #[test]
     fn every_line_of_a_chart_has_a_mono_line_of_its_own() {

@@ -585,6 +585,10 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
 /// Gives every chart in `data` the same y range (and x ranges), so that
 /// the sides of a comparison can be compared by eye.
 pub(crate) fn share_ranges(data: &mut [ChartData]) {
+    // Sizes in one unit first: the larger either side shows.
+    if let Some(k) = data.iter().filter_map(ChartData::size_unit).max() {
+        data.iter_mut().for_each(|d| d.convert_to_size_unit(k));
+    }
     let lo = data.iter().map(|d| d.y[0]).fold(f64::INFINITY, f64::min);
     let hi = data.iter().map(|d| d.y[1]).fold(f64::NEG_INFINITY, f64::max);
     let x_hi = data.iter().map(|d| d.x[1]).fold(f64::NEG_INFINITY, f64::max);

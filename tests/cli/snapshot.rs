@@ -529,3 +529,50 @@ fn patch_keys_in_compare_name_the_level_of_each_side() {
     let s = status(&["--keys", "p"]);
     assert!(s.ends_with("│ patch level: patch 10 (IO-less)"), "{s}");
 }
+
+/// The y labels of the chart titled `title` (the numbers left of its
+/// axis) and the unit in its corner.
+fn y_axis(screen: &str, title: &str) -> (Vec<String>, String) {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let (top, left) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let text: String = row.iter().collect();
+            let byte = text.find(&format!("┌ {title}"))?;
+            Some((r, text[..byte].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let mut labels = Vec::new();
+    for row in &grid[top + 1..] {
+        let text: String = row[left + 1..].iter().collect();
+        if let Some((unit, _)) = text.split_once('└') {
+            return (labels, unit.trim().to_string());
+        }
+        if let Some((label, _)) = text.split_once('┤') {
+            labels.push(label.trim().to_string());
+        }
+    }
+    panic!("{title}: no x axis\n{screen}")
+}
+
+#[test]
+fn sizes_past_four_digits_of_mib_are_drawn_in_gib() {
+    // M thirty times: 4 TiB of memory, thresh 737 GiB.
+    let keys = vec!["M"; 30].join(" ");
+    let big = snapshot(&["--at", "10s", "--keys", &keys]);
+    let small = snapshot(&["--at", "10s"]);
+    for title in ["1 global dirty", "2 bdi dirty"] {
+        let (labels, unit) = y_axis(&big, title);
+        assert_eq!(unit, "GiB", "{title}: {labels:?}\n{big}");
+        assert!(labels.contains(&"800".to_string()), "{title}: {labels:?}\n{big}");
+        let (labels, unit) = y_axis(&small, title);
+        assert_eq!(unit, "MiB", "{title}: {labels:?}\n{small}");
+        assert!(labels.contains(&"800".to_string()), "{title}: {labels:?}\n{small}");
+    }
+    // The line values are in the axis's unit: thresh 737 GiB.
+    assert!(big.contains(" 737│"), "{big}");
+    // Both sides of a comparison in one unit.
+    let both = snapshot(&["--at", "10s", "--compare", "patches=10", "--keys", &keys]);
+    assert_eq!((both.matches("GiB└").count(), both.matches("MiB└").count()), (2, 0), "{both}");
+}
