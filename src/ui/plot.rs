@@ -78,15 +78,26 @@ pub struct Title {
     pub name: String,
     /// The number and a short name, e.g. `1 global dirty`.
     pub short: String,
-    /// The bdi it shows, long and short: `sda (HDD)`, `sda`.
+    /// The bdi it shows, long and short: `sda (HDD)`, `sda` (in the
+    /// title: `(sda, HDD)`, `(sda)`).
     pub bdi: Option<(String, String)>,
+}
+
+/// A bdi's label in parentheses after a chart's name: one that ends in
+/// its own parenthesis (`sda (HDD)`, a live trace's `254:0 (vda)`) reads
+/// ` (sda, HDD)`, not ` (sda (HDD))`.
+fn in_parentheses(label: &str) -> String {
+    match label.strip_suffix(')').and_then(|l| l.split_once(" (")) {
+        Some((name, inner)) if !inner.contains(['(', ')']) => format!(" ({name}, {inner})"),
+        _ => format!(" ({label})"),
+    }
 }
 
 /// The title that fits `width`: the values stay longest (the first one
 /// always), then the chart's number, the bdi, and the name.
 fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -> String {
     let number = title.name.split(' ').next().unwrap_or("").to_string();
-    let bdi = |long: bool| title.bdi.as_ref().map(|(l, s)| format!(" ({})", if long { l } else { s }));
+    let bdi = |long: bool| title.bdi.as_ref().map(|(l, s)| in_parentheses(if long { l } else { s }));
     let named = [
         format!("{}{}", title.name, bdi(true).unwrap_or_default()),
         format!("{}{}", title.name, bdi(false).unwrap_or_default()),
@@ -898,6 +909,19 @@ mod tests {
     }
 
     #[test]
+    fn a_label_with_its_own_parenthesis_is_not_nested_in_another() {
+        for (label, want) in [
+            ("sda (HDD)", " (sda, HDD)"),
+            ("254:0 (vda)", " (254:0, vda)"),
+            ("sda", " (sda)"),
+            ("254:0 cgroup_ino 1234", " (254:0 cgroup_ino 1234)"),
+            ("odd (a (b))", " (odd (a (b)))"),
+        ] {
+            assert_eq!(in_parentheses(label), want, "{label}");
+        }
+    }
+
+    #[test]
     fn titles_keep_their_values_and_drop_words() {
         let title = Title {
             name: "2 bdi dirty pages".into(),
@@ -908,7 +932,7 @@ mod tests {
         let values = &values[..];
         assert_eq!(
             fit_title(&title, values, &[], 200),
-            " 2 bdi dirty pages (sda (HDD))  bdi_dirty 669 MiB, bdi_thresh 737 MiB "
+            " 2 bdi dirty pages (sda, HDD)  bdi_dirty 669 MiB, bdi_thresh 737 MiB "
         );
         assert_eq!(fit_title(&title, values, &[], 59), " 2 bdi dirty (sda)  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");
         assert_eq!(fit_title(&title, values, &[], 54), " 2 bdi dirty  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");

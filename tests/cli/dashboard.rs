@@ -357,7 +357,7 @@ fn chart_4_says_its_unit_and_keeps_the_bdi_in_its_title() {
                 assert!(chart.contains("MiB/s"), "{name} {w}x{h}: the unit\n{chart}");
                 // Where the title has room for the bdi beside its value.
                 if w == 160 && matches!(*name, "default" | "lesson 04 step 3") {
-                    assert!(chart.lines().next().is_some_and(|t| t.contains("(sda (HDD))")), "{name}: {chart}");
+                    assert!(chart.lines().next().is_some_and(|t| t.contains("(sda, HDD)")), "{name}: {chart}");
                 }
             }
         }

@@ -576,3 +576,12 @@ fn sizes_past_four_digits_of_mib_are_drawn_in_gib() {
     let both = snapshot(&["--at", "10s", "--compare", "patches=10", "--keys", &keys]);
     assert_eq!((both.matches("GiB└").count(), both.matches("MiB└").count()), (2, 0), "{both}");
 }
+
+#[test]
+fn chart_titles_name_the_bdi_and_its_device_in_one_pair_of_parentheses() {
+    for args in [&["--scenario", "hdd-10dd"][..], &["--scenario", "hdd-10dd", "--compare", "2.6.38"][..]] {
+        let text = snapshot(args);
+        assert!(text.contains("(sda, HDD)"), "{args:?}\n{text}");
+        assert!(!text.contains("))") && !text.contains("(sda ("), "{args:?}\n{text}");
+    }
+}
