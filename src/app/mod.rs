@@ -504,7 +504,7 @@ impl App {
                 let dds = self.running_dds();
                 let before = self.settings();
                 self.session.apply(|w| input_for(msg, bdi, w));
-                self.note = self.change_note(msg, dds, before != self.settings());
+                self.note = self.change_note(msg, dds, &before);
             }
             Msg::Quit => self.quit = true,
             Msg::TogglePause => self.paused = !self.paused,
@@ -583,15 +583,16 @@ impl App {
     }
 
     /// Every side's settings the keys change: tunables, memory and kernel.
-    fn settings(&self) -> Vec<(crate::sim::page_writeback::DirtyTunables, u64, u8, crate::sim::config::Legacy)> {
-        let of = |w: &World| (w.vm().tunables, w.vm().memory_pages, w.patches(), w.legacy());
-        self.sides().iter().map(|s| of(&s.world)).collect()
+    fn settings(&self) -> Vec<Settings> {
+        self.sides().iter().map(|s| settings_of(&s.world)).collect()
     }
 
     /// What the status line says after `msg`: the setting as it is now,
-    /// and, when the key changed nothing (`changed` false), that it is at
-    /// its end; `dds` is how many dd ran on the selected bdi before it.
-    fn change_note(&self, msg: Msg, dds: usize, changed: bool) -> String {
+    /// and, when the key changed nothing (the settings as they were,
+    /// `before`, are as they are), that it is at its end; `dds` is how
+    /// many dd ran on the selected bdi before it.
+    fn change_note(&self, msg: Msg, dds: usize, before: &[Settings]) -> String {
+        let changed = before != self.settings();
         let w = self.world();
         let t = w.vm().tunables;
         let bdi = crate::session::bdi_label(w, self.bdi);
@@ -614,6 +615,26 @@ impl App {
                 )
             }
             Msg::Memory(up) => format!("memory {} MiB{}", w.vm().memory_pages >> 8, end(up, "the least", "the most")),
+            // Both sides move: the note names each, and says which, if
+            // either, was at its end.
+            Msg::Patches(up) if self.sides().len() > 1 => {
+                let each: Vec<String> = self
+                    .sides()
+                    .iter()
+                    .zip(before)
+                    .zip(["A", "B"])
+                    .map(|((side, was), name)| {
+                        let w = &side.world;
+                        let end = if *was == settings_of(w) {
+                            if up { ", the highest level" } else { ", the lowest level" }
+                        } else {
+                            ""
+                        };
+                        format!("{name} {}{end}", level_name(w.patches(), w.legacy()))
+                    })
+                    .collect();
+                format!("patch level: {}", each.join("; "))
+            }
             Msg::Patches(up) => format!(
                 "patch level: {}{}",
                 level_name(w.patches(), w.legacy()),
@@ -669,6 +690,14 @@ impl App {
             self.refresh_lesson();
         }
     }
+}
+
+/// What a world's setting keys change: its tunables, memory \[pages\],
+/// patch level and the kernel under it.
+type Settings = (crate::sim::page_writeback::DirtyTunables, u64, u8, crate::sim::config::Legacy);
+
+fn settings_of(w: &World) -> Settings {
+    (w.vm().tunables, w.vm().memory_pages, w.patches(), w.legacy())
 }
 
 /// A chart window as the status line names it: `30 s`, `5 min`.

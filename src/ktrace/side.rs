@@ -161,8 +161,11 @@ pub struct TaskLine {
     /// The bdi it last wrote to.
     pub bdi: String,
     /// Pages it dirtied per second over the last second, in 4 KiB pages
-    /// whatever the kernel's page size \[pages/s\].
-    pub rate_pages: f64,
+    /// whatever the kernel's page size \[pages/s\]; `None` when it had
+    /// no throttling pass in that second: a trace sees a task's writes
+    /// only through its passes, so a task that wrote unthrottled has no
+    /// rate to show.
+    pub rate_pages: Option<f64>,
     /// Its last pause \[ms\].
     pub pause_ms: f64,
     /// Its nr_dirtied_pause \[pages\], when printed.
@@ -537,12 +540,13 @@ impl KernelSide {
             .skip(first)
             .take(n)
             .map(|(id, s)| {
-                let pages: i64 = recent.iter().filter(|p| p.task as usize == id).map(|p| p.dirtied).sum();
+                let mine = || recent.iter().filter(|p| p.task as usize == id);
+                let pages: i64 = mine().map(|p| p.dirtied).sum();
                 TaskLine {
                     name: self.collector.decoder.tasks[id].to_string(),
                     kind: None,
                     bdi: self.bdi_short(s.bdi as usize),
-                    rate_pages: (pages * self.page_factor as i64) as f64 / secs,
+                    rate_pages: mine().next().map(|_| (pages * self.page_factor as i64) as f64 / secs),
                     pause_ms: s.pause_ms as f64,
                     nr_dirtied_pause: s.dirtied_pause,
                 }
@@ -742,7 +746,7 @@ mod tests {
         assert_eq!((lines[0].name.as_str(), lines[0].bdi.as_str()), ("a-1", "8:0"));
         assert_eq!((lines[0].pause_ms, lines[0].nr_dirtied_pause), (12.0, Some(32)));
         // 64 pages in the 0.2 s shown.
-        assert_eq!(lines[0].rate_pages, 320.0);
+        assert_eq!(lines[0].rate_pages, Some(320.0));
         k.seek(10_000_000_000);
         assert_eq!(k.at_ns(), k.end_ns(), "the playhead stops at the end");
         assert_eq!(k.task_count(), 2);

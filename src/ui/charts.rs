@@ -32,45 +32,81 @@ pub struct Entry {
     pub meaning: &'static str,
     /// How it is drawn.
     pub draw: Draw,
+    /// Index into [`MONO_LINES`]: how the line is told apart without
+    /// colour, different for every line of its chart.
+    pub mono: usize,
+}
+
+impl Entry {
+    /// The glyph the chart's legend and the help show for it.
+    pub fn glyph(&self, mono: bool) -> &'static str {
+        self.draw.legend_glyph(self.mono, mono)
+    }
 }
 
 macro_rules! entry {
-    ($chart:expr, $name:expr, $short:expr, $color:expr, $meaning:expr) => {
-        entry!($chart, $name, $short, $color, $meaning, Draw::Line)
+    ($chart:expr, $name:expr, $short:expr, $color:expr, $mono:expr, $meaning:expr) => {
+        entry!($chart, $name, $short, $color, $mono, $meaning, Draw::Line)
     };
-    ($chart:expr, $name:expr, $short:expr, $color:expr, $meaning:expr, $draw:expr) => {
-        Entry { chart: $chart, name: $name, short: $short, color: $color, meaning: $meaning, draw: $draw }
+    ($chart:expr, $name:expr, $short:expr, $color:expr, $mono:expr, $meaning:expr, $draw:expr) => {
+        Entry { chart: $chart, name: $name, short: $short, color: $color, meaning: $meaning, draw: $draw, mono: $mono }
     };
 }
 
+/// How a line is drawn without colour: a dash pattern (`on` segments
+/// drawn, then `off` left out; a segment is about half a column), and
+/// past the four patterns a glyph written on the line every few columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MonoLine {
+    /// What the legend and the help show.
+    pub glyph: &'static str,
+    /// Segments drawn in each cycle.
+    pub on: usize,
+    /// Segments left out in each cycle.
+    pub off: usize,
+    /// The glyph written on the line, if any.
+    pub mark: Option<char>,
+}
+
+/// The ways mono lines are drawn: as many as a chart has lines.
+pub const MONO_LINES: [MonoLine; 7] = [
+    MonoLine { glyph: "━", on: 1, off: 0, mark: None },
+    MonoLine { glyph: "╍", on: 2, off: 2, mark: None },
+    MonoLine { glyph: "┅", on: 2, off: 4, mark: None },
+    MonoLine { glyph: "·", on: 1, off: 3, mark: None },
+    MonoLine { glyph: "━○", on: 1, off: 0, mark: Some('○') },
+    MonoLine { glyph: "━×", on: 1, off: 0, mark: Some('×') },
+    MonoLine { glyph: "━△", on: 1, off: 0, mark: Some('△') },
+];
+
 /// Every series of the five charts.
 pub const GLOSSARY: &[Entry] = &[
-    entry!(1, "dirty", "dirty", 0, "file dirty + writeback + unstable: what the control law calls dirty"),
-    entry!(1, "writeback+unstable", "wb", 1, "pages being written, and NFS pages not yet committed"),
-    entry!(1, "thresh", "thr", 4, "dirty_thresh, from vm.dirty_ratio or dirty_bytes"),
-    entry!(1, "limit", "lim", 6, "global_dirty_limit: follows thresh down slowly"),
-    entry!(1, "setpoint", "set", 3, "(freerun + limit) / 2: where the series holds dirty pages"),
-    entry!(1, "freerun", "free", 2, "(thresh + bg_thresh) / 2: below it no task is throttled"),
-    entry!(1, "bg_thresh", "bg", 7, "background threshold: the flusher writes above it"),
-    entry!(2, "bdi_dirty", "dirty", 0, "the bdi's reclaimable + writeback pages"),
-    entry!(2, "writeback", "wb", 1, "the bdi's pages being written"),
-    entry!(2, "bdi_setpoint", "set", 3, "the setpoint scaled to the bdi's share of thresh"),
-    entry!(2, "bdi_thresh", "thr", 4, "the bdi's share of thresh, from its recent writeouts"),
-    entry!(3, "product = pos_ratio", "product", 0, "global × bdi line: scales dirty_ratelimit", Draw::Dashed),
-    entry!(3, "global", "global", 2, "cubic: 2 at freerun, 1 at the setpoint, 0 at the limit"),
-    entry!(3, "reserve area", "reserve", 6, "patch 10: lifts pos_ratio while bdi_dirty is low"),
-    entry!(3, "bdi line", "bdi", 1, "through bdi_setpoint, against the bdi's own dirty pages"),
-    entry!(3, "1/4 floor", "1/4", 7, "the bdi line never goes below a quarter"),
-    entry!(4, "dirty_ratelimit", "rate", 0, "each task's base rate: what pos_ratio 1 gives"),
-    entry!(4, "task_ratelimit", "task", 6, "dirty_ratelimit × pos_ratio: what a task was held to"),
-    entry!(4, "balanced", "bal", 3, "balanced_dirty_ratelimit: write_bw/N estimated from rates"),
-    entry!(4, "write_bw/N", "bw/N", 7, "the share of the disk each of the N tasks should get"),
-    entry!(4, "dirtied/N", "dirtied/N", 2, "pages the bdi's tasks dirtied per second, over N"),
-    entry!(4, "avg_write_bw", "avg", 5, "write_bw smoothed: what the control law uses"),
-    entry!(4, "write_bw", "bw", 1, "the bdi's estimated write rate"),
-    entry!(5, "sleep", "sleep", 0, "throttling sleeps: the shortest and longest per column", Draw::Scatter),
-    entry!(5, "throttling call", "call", 4, "whole balance_dirty_pages() calls, IO-full writes too", Draw::Scatter),
-    entry!(5, "max_pause", "max", 5, "the longest sleep the kernel allows now"),
+    entry!(1, "dirty", "dirty", 0, 0, "file dirty + writeback + unstable: what the control law calls dirty"),
+    entry!(1, "writeback+unstable", "wb", 1, 1, "pages being written, and NFS pages not yet committed"),
+    entry!(1, "thresh", "thr", 4, 2, "dirty_thresh, from vm.dirty_ratio or dirty_bytes"),
+    entry!(1, "limit", "lim", 6, 3, "global_dirty_limit: follows thresh down slowly"),
+    entry!(1, "setpoint", "set", 3, 4, "(freerun + limit) / 2: where the series holds dirty pages"),
+    entry!(1, "freerun", "free", 2, 5, "(thresh + bg_thresh) / 2: below it no task is throttled"),
+    entry!(1, "bg_thresh", "bg", 7, 6, "background threshold: the flusher writes above it"),
+    entry!(2, "bdi_dirty", "dirty", 0, 0, "the bdi's reclaimable + writeback pages"),
+    entry!(2, "writeback", "wb", 1, 1, "the bdi's pages being written"),
+    entry!(2, "bdi_setpoint", "set", 3, 2, "the setpoint scaled to the bdi's share of thresh"),
+    entry!(2, "bdi_thresh", "thr", 4, 3, "the bdi's share of thresh, from its recent writeouts"),
+    entry!(3, "product = pos_ratio", "product", 0, 1, "global × bdi line: scales dirty_ratelimit", Draw::Dashed),
+    entry!(3, "global", "global", 2, 0, "cubic: 2 at freerun, 1 at the setpoint, 0 at the limit"),
+    entry!(3, "reserve area", "reserve", 6, 2, "patch 10: lifts pos_ratio while bdi_dirty is low"),
+    entry!(3, "bdi line", "bdi", 1, 3, "through bdi_setpoint, against the bdi's own dirty pages"),
+    entry!(3, "1/4 floor", "1/4", 7, 4, "the bdi line never goes below a quarter"),
+    entry!(4, "dirty_ratelimit", "rate", 0, 0, "each task's base rate: what pos_ratio 1 gives"),
+    entry!(4, "task_ratelimit", "task", 6, 4, "dirty_ratelimit × pos_ratio: what a task was held to"),
+    entry!(4, "balanced", "bal", 3, 5, "balanced_dirty_ratelimit: write_bw/N estimated from rates"),
+    entry!(4, "write_bw/N", "bw/N", 7, 1, "the share of the disk each of the N tasks should get"),
+    entry!(4, "dirtied/N", "dirtied/N", 2, 2, "pages the bdi's tasks dirtied per second, over N"),
+    entry!(4, "avg_write_bw", "avg", 5, 3, "write_bw smoothed: what the control law uses"),
+    entry!(4, "write_bw", "bw", 1, 6, "the bdi's estimated write rate"),
+    entry!(5, "sleep", "sleep", 0, 0, "throttling sleeps: the shortest and longest per column", Draw::Scatter),
+    entry!(5, "throttling call", "call", 4, 0, "whole balance_dirty_pages() calls, IO-full writes too", Draw::Scatter),
+    entry!(5, "max_pause", "max", 5, 0, "the longest sleep the kernel allows now"),
 ];
 
 /// The marks chart 3 draws on its curves.
@@ -185,6 +221,15 @@ impl Draw {
             Draw::Scatter => "•",
         }
     }
+
+    /// The glyph a legend shows for a series drawn this way whose mono
+    /// line is [`MONO_LINES`]`[slot]`: that line's in `mono`.
+    pub fn legend_glyph(self, slot: usize, mono: bool) -> &'static str {
+        match self {
+            Draw::Line | Draw::Dashed if mono => MONO_LINES[slot % MONO_LINES.len()].glyph,
+            _ => self.glyph(),
+        }
+    }
 }
 
 /// One named series of (x, y) points.
@@ -200,6 +245,8 @@ pub struct Series {
     pub color: usize,
     /// How it is drawn.
     pub draw: Draw,
+    /// Index into [`MONO_LINES`]: how it is drawn without colour.
+    pub mono: usize,
     /// Its last value is written at its right end (threshold lines).
     pub end_label: bool,
     /// Computed but not used by the kernel: drawn greyed.
@@ -218,6 +265,7 @@ impl Series {
             points,
             color: e.color,
             draw: e.draw,
+            mono: e.mono,
             end_label: false,
             shadow: false,
             second_x: false,
@@ -299,7 +347,55 @@ pub struct ChartData {
     pub pad_rows: [u16; 2],
 }
 
+/// The units a chart of sizes steps up through, each 1024 of the one
+/// before.
+const SIZE_UNITS: [&str; 3] = ["MiB", "GiB", "TiB"];
+
+/// The largest axis value a chart shows in a unit before it steps up
+/// to the next: four digits read, five and six (800000) do not.
+const MOST_IN_A_UNIT: f64 = 9999.0;
+
 impl ChartData {
+    /// A chart of MiB on its y axis (linear) whose top is past
+    /// [`MOST_IN_A_UNIT`] MiB, in GiB, or TiB, instead: its lines, marks,
+    /// gridlines, range and unit, so the axis reads `800 GiB`, not
+    /// `800000 MiB`. Titles name their own units, and stay as they are.
+    pub(crate) fn in_larger_unit(&mut self) {
+        if self.y_unit != SIZE_UNITS[0] || self.log_y {
+            return;
+        }
+        let mut k = 0;
+        while k + 1 < SIZE_UNITS.len() && self.y[1] / 1024f64.powi(k as i32) > MOST_IN_A_UNIT {
+            k += 1;
+        }
+        self.convert_to_size_unit(k);
+    }
+
+    /// Which of [`SIZE_UNITS`] the y axis is in, if any.
+    pub(crate) fn size_unit(&self) -> Option<usize> {
+        SIZE_UNITS.iter().position(|u| *u == self.y_unit)
+    }
+
+    /// A chart of sizes on its y axis in [`SIZE_UNITS`]`[k]` (a larger
+    /// unit than its own, or its own).
+    pub(crate) fn convert_to_size_unit(&mut self, k: usize) {
+        let Some(now) = self.size_unit().filter(|&now| k > now && k < SIZE_UNITS.len()) else { return };
+        let f = 1024f64.powi((k - now) as i32);
+        for s in &mut self.series {
+            for p in &mut s.points {
+                p.1 /= f;
+            }
+        }
+        for m in &mut self.marks {
+            m.at.1 /= f;
+        }
+        for g in &mut self.gridlines {
+            *g /= f;
+        }
+        self.y = self.y.map(|v| v / f);
+        self.y_unit = SIZE_UNITS[k];
+    }
+
     pub(crate) fn new(series: Vec<Series>, x: [f64; 2], y_unit: &'static str) -> ChartData {
         ChartData {
             series,
@@ -409,6 +505,7 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
     series.push(Series::of(1, "dirty", points(&p, |s| mib(s.dirty))));
     let mut data = ChartData::new(series, x, "MiB");
     data.fit_y(|_| true);
+    data.in_larger_unit();
     if let Some(s) = p.last() {
         let pct = show(100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64);
         data.values = vec![format!("dirty {} MiB", show(mib(s.dirty))), format!("{pct}% of dirtyable")];
@@ -431,6 +528,7 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     series.push(Series::of(2, "bdi_dirty", points(&p, |s| mib(bdi_of(s, bdi).dirty))));
     let mut data = ChartData::new(series, x, "MiB");
     data.fit_y(|_| true);
+    data.in_larger_unit();
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         data.values = vec![format!("dirty {} of thresh {} MiB", show(mib(b.dirty)), show(mib(b.thresh)))];
@@ -491,13 +589,19 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         let bw = format!("write_bw {} MiB/s", show(mib(b.avg_write_bw)));
-        let t = target(b).map_or("-".into(), |t| show(mib(t)));
         let rate = show(mib(b.dirty_ratelimit));
-        (data.values, data.short_values) = match has {
-            Has::No => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
-            _ => (
+        // Not known (N is not in a trace until a task is throttled): `–`,
+        // as the summaries write it, and the unit goes with the rate.
+        (data.values, data.short_values) = match (has, target(b).map(|t| show(mib(t)))) {
+            (Has::No, Some(t)) => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
+            (Has::No, None) => (vec![format!("write_bw/N –"), bw], vec!["bw/N –".into()]),
+            (_, Some(t)) => (
                 vec![format!("dirty_ratelimit {rate} vs write_bw/N {t} MiB/s"), bw],
                 vec![format!("rate {rate} vs bw/N {t} MiB/s")],
+            ),
+            (_, None) => (
+                vec![format!("dirty_ratelimit {rate} MiB/s vs write_bw/N –"), bw],
+                vec![format!("rate {rate} MiB/s vs bw/N –")],
             ),
         };
     }
@@ -678,11 +782,11 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     debug_assert_eq!(data.mark_legend.len(), MARKS.len());
     data.values = vec![match b.pos_ratio {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
-        None => "pos_ratio -: below freerun, not computed".into(),
+        None => "pos_ratio –: below freerun, not computed".into(),
     }];
     data.short_values = vec![match b.pos_ratio {
         Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
-        None => "pos_ratio -: below freerun".into(),
+        None => "pos_ratio –: below freerun".into(),
     }];
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
@@ -703,6 +807,43 @@ mod tests {
     use super::*;
     use crate::scenario::presets;
     use crate::session::{Session, SessionOptions};
+
+    #[test]
+    fn sizes_step_up_a_unit_past_four_digits_and_compared_charts_share_one() {
+        let chart = |top: f64| {
+            let mut d = ChartData::new(vec![Series::of(1, "dirty", vec![(0.0, 0.0), (1.0, top)])], [0.0, 1.0], "MiB");
+            d.fit_y(|_| true);
+            d.in_larger_unit();
+            d
+        };
+        for (top, unit, shown) in [(737.0, "MiB", 737.0), (9500.0, "MiB", 9500.0), (12288.0, "GiB", 12.0)] {
+            let d = chart(top / 1.05);
+            assert_eq!((d.y_unit, d.y[1].round()), (unit, shown), "{top}");
+        }
+        let d = chart(20.0 * 1024.0 * 1024.0);
+        assert_eq!((d.y_unit, d.series[0].points[1].1), ("TiB", 20.0));
+        // Side by side: both in the larger unit, on one range.
+        let mut two = [chart(9000.0), chart(12000.0)];
+        crate::ui::view::share_ranges(&mut two);
+        assert_eq!((two[0].y_unit, two[1].y_unit), ("GiB", "GiB"));
+        assert_eq!(two[0].y, two[1].y);
+        assert!((two[0].series[0].points[1].1 - 9000.0 / 1024.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn every_line_of_a_chart_has_a_mono_line_of_its_own() {
+        for chart in 1..=5 {
+            let lines: Vec<&Entry> = GLOSSARY.iter().filter(|e| e.chart == chart && e.draw != Draw::Scatter).collect();
+            for (i, e) in lines.iter().enumerate() {
+                assert!(e.mono < MONO_LINES.len(), "{}", e.name);
+                assert!(lines[..i].iter().all(|o| o.mono != e.mono), "chart {chart}: {} shares its line", e.name);
+            }
+        }
+        // A line drawn dashed to show the one under it stays dashed.
+        for e in GLOSSARY.iter().filter(|e| e.draw == Draw::Dashed) {
+            assert!(MONO_LINES[e.mono].off > 0, "{}", e.name);
+        }
+    }
 
     fn session(preset: &str, secs: u64) -> Session {
         let s = presets::get(preset).expect("preset").expect("valid");

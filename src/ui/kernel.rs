@@ -460,7 +460,7 @@ fn handle_event(app: &mut TraceApp, event: Event) {
 /// Notes how far, and by how much a page, the help scrolls on a screen of
 /// `area`.
 pub fn set_help_room(app: &mut TraceApp, area: Rect) {
-    app.screen.set_help_room(view::help_room(HELP, area), view::help_page(area));
+    app.screen.set_help_room(view::help_room(HELP, area, app.screen.theme), view::help_page(area));
 }
 
 /// Notes how far the help and the task table scroll on the screen `app`
@@ -489,14 +489,8 @@ pub fn render(app: &TraceApp, width: u16, height: u16) -> Buffer {
 /// directory, never over an existing file; returns the name written.
 fn save_svg(app: &TraceApp, width: u16, height: u16) -> Result<String, Error> {
     let name = format!("dirtyviz-trace-{:.1}s.svg", app.side.at_ns() as f64 / 1e9);
-    let mut path = std::path::PathBuf::from(&name);
-    let mut n = 2;
-    while path.exists() {
-        path = std::path::PathBuf::from(name.replace(".svg", &format!("-{n}.svg")));
-        n += 1;
-    }
-    super::snapshot::write_file(&path, &super::snapshot::svg(&render(app, width, height), app.screen.theme))?;
-    Ok(path.display().to_string())
+    let svg = super::snapshot::svg(&render(app, width, height), app.screen.theme);
+    Ok(super::snapshot::write_new(std::path::Path::new(""), &name, &svg)?.display().to_string())
 }
 
 // ---- drawing ------------------------------------------------------------------------
@@ -947,15 +941,16 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let first = app.screen.task_scroll.min(last);
     let lines = k.task_lines(first, room);
     let rows_bdi_width = lines.iter().map(|l| l.bdi.chars().count()).max().unwrap_or(0) as u16;
+    let unknown_rate = lines.iter().any(|l| l.rate_pages.is_none());
     let mut rows: Vec<Row> = lines
         .into_iter()
         .map(|l| {
             Row::new(vec![
                 Cell::from(l.name),
                 Cell::from(l.bdi),
-                Cell::from(format!("{:.2}", mib(l.rate_pages))),
+                Cell::from(l.rate_pages.map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{:.2}", mib(r)))),
                 Cell::from(format!("{:.0}", l.pause_ms)),
-                Cell::from(l.nr_dirtied_pause.map_or("-".into(), |p| p.to_string())),
+                Cell::from(l.nr_dirtied_pause.map_or(NOT_KNOWN.into(), |p| p.to_string())),
             ])
         })
         .collect();
@@ -978,6 +973,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else {
         format!(" {} ({count} throttled) ", view::TASKS_TITLE)
     };
+    let shown = rows.len();
     let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
     let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
     let table = Table::new(rows, widths).header(header).block(
@@ -987,11 +983,20 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
             .title(Span::styled(title, t.title)),
     );
     frame.render_widget(table, area);
+    let bottom = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
     if let Some(more) = more {
-        let inner = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
-        frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
+        frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), bottom);
+    } else if unknown_rate && shown + 1 < room {
+        // A blank row left under the tasks says what a dash means.
+        frame.render_widget(Paragraph::new(Line::styled(RATE_NOT_KNOWN, t.dim)), bottom);
     }
 }
+
+/// How the task table writes a value the trace does not give.
+const NOT_KNOWN: &str = "–";
+
+/// What a rate shown as [`NOT_KNOWN`] means.
+pub const RATE_NOT_KNOWN: &str = "–: not throttled in the last second, rate not known";
 
 // ---- compare: the trace (A) beside the fitted model (B) ---------------------------------
 

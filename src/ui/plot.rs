@@ -25,7 +25,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment, Points};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::charts::{ChartData, Draw, Series};
+use super::charts::{ChartData, Draw, MONO_LINES, MonoLine, Series};
 use super::theme::Theme;
 use crate::lesson::check::show;
 
@@ -53,19 +53,21 @@ impl Look<'_> {
     }
 
     /// The glyph a series' legend entry and line value show: the line's
-    /// colour tells series apart, and in mono the dash pattern does.
-    fn glyph(&self, s: &Series, i: usize) -> &'static str {
+    /// colour tells series apart, and in mono its [`MonoLine`] does (a
+    /// greyed line is not grey there, so it shows that too).
+    fn glyph(&self, s: &Series) -> &'static str {
         match s.draw {
-            Draw::Scatter => s.draw.glyph(),
-            _ if s.shadow => "┈",
-            Draw::Line if self.mono() => PATTERN_GLYPHS[i % PATTERN_GLYPHS.len()],
-            Draw::Line | Draw::Dashed => s.draw.glyph(),
+            Draw::Line | Draw::Dashed if s.shadow && !self.mono() => "┈",
+            _ => s.draw.legend_glyph(s.mono, self.mono()),
         }
     }
-}
 
-/// Legend glyphs of the dash patterns mono lines are drawn with, in order.
-const PATTERN_GLYPHS: [&str; 4] = ["━", "╍", "┅", "·"];
+    /// How a series' line is drawn in mono, if it is a line and the
+    /// palette is mono.
+    fn mono_line(&self, s: &Series) -> Option<MonoLine> {
+        (self.mono() && s.draw != Draw::Scatter).then(|| MONO_LINES[s.mono % MONO_LINES.len()])
+    }
+}
 
 /// The units a chart title's values end with.
 const UNITS: [&str; 4] = ["MiB", "MiB/s", "ms", "s"];
@@ -76,15 +78,26 @@ pub struct Title {
     pub name: String,
     /// The number and a short name, e.g. `1 global dirty`.
     pub short: String,
-    /// The bdi it shows, long and short: `sda (HDD)`, `sda`.
+    /// The bdi it shows, long and short: `sda (HDD)`, `sda` (in the
+    /// title: `(sda, HDD)`, `(sda)`).
     pub bdi: Option<(String, String)>,
+}
+
+/// A bdi's label in parentheses after a chart's name: one that ends in
+/// its own parenthesis (`sda (HDD)`, a live trace's `254:0 (vda)`) reads
+/// ` (sda, HDD)`, not ` (sda (HDD))`.
+fn in_parentheses(label: &str) -> String {
+    match label.strip_suffix(')').and_then(|l| l.split_once(" (")) {
+        Some((name, inner)) if !inner.contains(['(', ')']) => format!(" ({name}, {inner})"),
+        _ => format!(" ({label})"),
+    }
 }
 
 /// The title that fits `width`: the values stay longest (the first one
 /// always), then the chart's number, the bdi, and the name.
 fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -> String {
     let number = title.name.split(' ').next().unwrap_or("").to_string();
-    let bdi = |long: bool| title.bdi.as_ref().map(|(l, s)| format!(" ({})", if long { l } else { s }));
+    let bdi = |long: bool| title.bdi.as_ref().map(|(l, s)| in_parentheses(if long { l } else { s }));
     let named = [
         format!("{}{}", title.name, bdi(true).unwrap_or_default()),
         format!("{}{}", title.name, bdi(false).unwrap_or_default()),
@@ -158,9 +171,8 @@ fn legend_entries<'d>(
     let mut entries: Vec<(String, &str, Style)> = data
         .series
         .iter()
-        .enumerate()
         .rev()
-        .map(|(i, s)| (look.glyph(s, i).to_string(), if short { s.short } else { s.name }, look.style(s)))
+        .map(|s| (look.glyph(s).to_string(), if short { s.short } else { s.name }, look.style(s)))
         .collect();
     for (glyph, color, name, short_name) in &data.mark_legend {
         entries.push((glyph.to_string(), if short_marks { short_name } else { name }, look.series(*color)));
@@ -513,6 +525,7 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
         x_labels(buf, plot, axis_y, 2, x2.x, data.x_unit, Some((&x2.name, look.series(x2.color))), look);
     }
     draw_curves(buf, &g, look);
+    draw_line_marks(buf, &g, look);
     for m in data.marks.iter().filter(|m| m.at.0.is_finite() && m.at.1.is_finite()) {
         let mx = g.x_of(m.at.0, m.second_x);
         let x = data.x;
@@ -568,9 +581,13 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         let over = |s: &Series| s.end_label && !s.shadow;
         let indexed = || data.series.iter().enumerate();
         let order = indexed().filter(|(_, s)| !over(s)).chain(indexed().filter(|(_, s)| over(s)));
-        for (i, s) in order {
+        for (_, s) in order {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
-            let pattern = if look.mono() && s.draw == Draw::Line { i % PATTERN_GLYPHS.len() } else { 0 };
+            let (on, off) = match (look.mono_line(s), s.draw) {
+                (Some(m), _) => (m.on, m.off),
+                (None, Draw::Dashed) => (2, 2),
+                (None, _) => (1, 0),
+            };
             // Segments are counted across gaps, so a dash pattern runs on.
             let mut k = 0;
             for run in finite_runs(&s.points) {
@@ -579,13 +596,7 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
                     Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
                     Draw::Line | Draw::Dashed => {
                         for w in pts.windows(2) {
-                            let on = match (s.draw, pattern) {
-                                (Draw::Dashed, _) | (_, 1) => (k / 2) % 2 == 0,
-                                (_, 2) => (k / 2) % 3 == 0,
-                                (_, 3) => k % 4 == 0,
-                                _ => true,
-                            };
-                            if on {
+                            if k % (on + off) < on {
                                 ctx.draw(&Segment::new(w[0].0, w[0].1, w[1].0, w[1].1, color));
                             }
                             k += 1;
@@ -599,6 +610,38 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         }
     });
     ratatui::widgets::Widget::render(canvas, g.plot, buf);
+}
+
+/// Columns between two glyphs of a mono line drawn with one.
+const MARK_EVERY: u16 = 12;
+
+/// The glyphs mono lines past the dash patterns are told apart by, on
+/// the line every [`MARK_EVERY`] columns, each line's at other columns
+/// than the others' so that they do not hide each other.
+fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
+    let plot = g.plot;
+    let x = g.data.x;
+    let col_w = (x[1] - x[0]) / f64::from(plot.width.max(1));
+    for s in &g.data.series {
+        let Some((mark, line)) = look.mono_line(s).and_then(|m| Some((m.mark?, m))) else { continue };
+        let slot = MONO_LINES.iter().position(|m| *m == line).unwrap_or(0) as u16;
+        let first = (slot * 4 + 3) % MARK_EVERY;
+        for col in (first..plot.width).step_by(usize::from(MARK_EVERY)) {
+            let cx = x[0] + (f64::from(col) + 0.5) * col_w;
+            // The point nearest the column's middle, if one is in it.
+            let near = s
+                .points
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(|&(px, py)| (g.x_of(px, s.second_x), py))
+                .min_by(|a, b| (a.0 - cx).abs().total_cmp(&(b.0 - cx).abs()));
+            if let Some((px, py)) = near.filter(|p| (p.0 - cx).abs() <= col_w)
+                && (x[0]..=x[1]).contains(&px)
+            {
+                buf.set_string(plot.x + col, g.row_of(py), mark.to_string(), look.style(s));
+            }
+        }
+    }
 }
 
 /// The runs of a series' points between the values that are not known: a
@@ -666,13 +709,13 @@ fn place_values(want: &[(u16, f64)], rows: u16) -> Vec<Option<u16>> {
 /// value is not known yet has none (the title says so).
 fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
     let mut out: Vec<(f64, String, Style)> = Vec::new();
-    for (i, s) in data.series.iter().enumerate().rev() {
+    for s in data.series.iter().rev() {
         let Some(&(_, v)) = s.points.last().filter(|&&(_, v)| s.end_label && v.is_finite()) else { continue };
         let value = show(v);
         if out.iter().any(|(_, text, _)| text.ends_with(&value)) {
             continue;
         }
-        let text = if look.mono() { format!("{}{value}", look.glyph(s, i)) } else { value };
+        let text = if look.mono() { format!("{}{value}", look.glyph(s)) } else { value };
         out.push((v, text, look.style(s)));
     }
     out
@@ -786,6 +829,7 @@ mod tests {
             points,
             color: 0,
             draw: Draw::Line,
+            mono: 0,
             end_label: false,
             shadow: false,
             second_x: false,
@@ -818,6 +862,7 @@ mod tests {
             points: flat(v),
             color,
             draw: Draw::Line,
+            mono: 0,
             end_label,
             shadow: false,
             second_x: false,
@@ -864,6 +909,19 @@ mod tests {
     }
 
     #[test]
+    fn a_label_with_its_own_parenthesis_is_not_nested_in_another() {
+        for (label, want) in [
+            ("sda (HDD)", " (sda, HDD)"),
+            ("254:0 (vda)", " (254:0, vda)"),
+            ("sda", " (sda)"),
+            ("254:0 cgroup_ino 1234", " (254:0 cgroup_ino 1234)"),
+            ("odd (a (b))", " (odd (a (b)))"),
+        ] {
+            assert_eq!(in_parentheses(label), want, "{label}");
+        }
+    }
+
+    #[test]
     fn titles_keep_their_values_and_drop_words() {
         let title = Title {
             name: "2 bdi dirty pages".into(),
@@ -874,7 +932,7 @@ mod tests {
         let values = &values[..];
         assert_eq!(
             fit_title(&title, values, &[], 200),
-            " 2 bdi dirty pages (sda (HDD))  bdi_dirty 669 MiB, bdi_thresh 737 MiB "
+            " 2 bdi dirty pages (sda, HDD)  bdi_dirty 669 MiB, bdi_thresh 737 MiB "
         );
         assert_eq!(fit_title(&title, values, &[], 59), " 2 bdi dirty (sda)  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");
         assert_eq!(fit_title(&title, values, &[], 54), " 2 bdi dirty  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");

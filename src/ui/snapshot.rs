@@ -266,16 +266,46 @@ pub fn svg_name(app: &App) -> String {
 /// Saves the screen `app` shows at this size as an SVG in the working
 /// directory, never over an existing file; returns the name written.
 pub fn save_svg(app: &App, width: u16, height: u16) -> Result<String> {
-    let name = svg_name(app);
-    let mut path = PathBuf::from(&name);
-    let mut n = 2;
-    while path.exists() {
-        path = PathBuf::from(name.replace(".svg", &format!("-{n}.svg")));
-        n += 1;
-    }
-    write_file(&path, &svg(&render(app, width, height), app.theme()))?;
+    save_svg_in(Path::new(""), app, width, height)
+}
+
+/// [`save_svg`] in directory `dir` (`""`: the working directory).
+pub fn save_svg_in(dir: &Path, app: &App, width: u16, height: u16) -> Result<String> {
+    let path = write_new(dir, &svg_name(app), &svg(&render(app, width, height), app.theme()))?;
     Ok(path.display().to_string())
 }
+
+/// Writes `contents` to a new file `name` in `dir`, or, when that name
+/// is taken, to `name` with `-2`, `-3`, ... before its extension. Each
+/// name is claimed by creating it (create_new): a file of that name, one
+/// made meanwhile, or a symbolic link, is never written over or through.
+/// Returns the path written.
+pub fn write_new(dir: &Path, name: &str, contents: &str) -> Result<PathBuf> {
+    use std::io::Write as _;
+    let (stem, ext) = name.rsplit_once('.').map_or((name, String::new()), |(s, e)| (s, format!(".{e}")));
+    for n in 1..=MOST_NUMBERED {
+        let path = if n == 1 { dir.join(name) } else { dir.join(format!("{stem}-{n}{ext}")) };
+        let mut file = match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(crate::error::Error::io(&path, "cannot create")(e)),
+        };
+        if let Err(e) = file.write_all(contents.as_bytes()).and_then(|()| file.sync_all()) {
+            // Not left half written: the file is this call's own.
+            drop(file);
+            let _ = std::fs::remove_file(&path);
+            return Err(crate::error::Error::io(&path, "cannot write")(e));
+        }
+        return Ok(path);
+    }
+    Err(crate::error::Error::invalid(format!(
+        "{}: it and its numbered names up to -{MOST_NUMBERED} exist already",
+        dir.join(name).display()
+    )))
+}
+
+/// The highest number [`write_new`] tries after a name.
+const MOST_NUMBERED: u32 = 9999;
 
 #[cfg(test)]
 mod tests {
@@ -323,6 +353,34 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
         assert_eq!(left.len(), 1, "no temporary file left");
         assert!(write_file(&dir.join("no/such/dir/x.svg"), "x").is_err());
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn screenshots_get_new_names_and_go_over_or_through_nothing() {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-screenshots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let preset = crate::scenario::presets::get("default").expect("preset").expect("valid");
+        let app = App::new(preset, None, &crate::app::AppOptions::default()).expect("app");
+        let name = svg_name(&app);
+        // The name is a dangling symbolic link: writing through it would
+        // make a file where the user did not ask for one.
+        let target = dir.join("elsewhere.svg");
+        std::os::unix::fs::symlink(&target, dir.join(&name)).expect("link");
+        // Two screenshots of the same moment (paused): two new files.
+        let first = save_svg_in(&dir, &app, 80, 24).expect("saved");
+        let second = save_svg_in(&dir, &app, 80, 24).expect("saved again");
+        let stem = name.trim_end_matches(".svg");
+        assert_eq!(first, dir.join(format!("{stem}-2.svg")).display().to_string());
+        assert_eq!(second, dir.join(format!("{stem}-3.svg")).display().to_string());
+        for path in [&first, &second] {
+            assert!(std::fs::read_to_string(path).expect("read").starts_with("<svg "), "{path}");
+        }
+        assert!(!target.exists(), "nothing written through the link");
+        assert!(std::fs::symlink_metadata(dir.join(&name)).expect("the link").file_type().is_symlink());
+        let n = std::fs::read_dir(&dir).expect("dir").count();
+        assert_eq!(n, 3, "the link and two screenshots, no temporary file");
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }

@@ -126,7 +126,7 @@ fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// drawn on a screen of `area` (the task table's room is known once it
 /// is drawn: see [`draw`]).
 pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
-    let help = help_room(super::keys::HELP, area);
+    let help = help_room(super::keys::HELP, area, app.theme());
     let text = if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         0
     } else {
@@ -585,6 +585,10 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
 /// Gives every chart in `data` the same y range (and x ranges), so that
 /// the sides of a comparison can be compared by eye.
 pub(crate) fn share_ranges(data: &mut [ChartData]) {
+    // Sizes in one unit first: the larger either side shows.
+    if let Some(k) = data.iter().filter_map(ChartData::size_unit).max() {
+        data.iter_mut().for_each(|d| d.convert_to_size_unit(k));
+    }
     let lo = data.iter().map(|d| d.y[0]).fold(f64::INFINITY, f64::min);
     let hi = data.iter().map(|d| d.y[1]).fold(f64::NEG_INFINITY, f64::max);
     let x_hi = data.iter().map(|d| d.x[1]).fold(f64::NEG_INFINITY, f64::max);
@@ -1077,22 +1081,35 @@ fn help_lines(
         }
     }
     let mut legend: Vec<Line> = heading("chart legends", t.title, 1, legend_w);
+    // The glyphs each chart's legend shows: in mono, its lines' patterns.
+    let mono = t.kind == crate::app::ThemeKind::Mono;
+    let glyph_w = GLOSSARY.iter().map(|e| e.glyph(mono).chars().count()).max().unwrap_or(1);
     for (n, title) in TITLES.iter().enumerate() {
         legend.extend(heading(title, t.accent, 2, legend_w));
         for e in GLOSSARY.iter().filter(|e| e.chart as usize == n + 1) {
             let name = if e.short == e.name { e.name.to_string() } else { format!("{} ({})", e.name, e.short) };
             let text = format!("{name}: {}", e.meaning);
-            let head = format!("   {} ", e.draw.glyph());
+            let head = format!("   {:<glyph_w$} ", e.glyph(mono));
             legend.extend(hanging(&head, t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
         }
         if n == 2 {
             for (glyph, color, what) in MARKS {
-                let head = format!("   {glyph} ");
+                let head = format!("   {glyph:<glyph_w$} ");
                 legend.extend(hanging(&head, t.series[*color % t.series.len()], what, t.text, legend_w, 5));
             }
         }
     }
-    legend.extend(hanging("   ┈ ", t.dim, "greyed: computed by this patch level, not yet used", t.dim, legend_w, 5));
+    // Mono greys nothing: its charts' notices say what is not yet used.
+    if !mono {
+        legend.extend(hanging(
+            "   ┈ ",
+            t.dim,
+            "greyed: computed by this patch level, not yet used",
+            t.dim,
+            legend_w,
+            5,
+        ));
+    }
     (keys, legend)
 }
 
@@ -1135,9 +1152,10 @@ fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Ve
 }
 
 /// The most rows the help of `sections` can scroll by on a screen of
-/// `area`: until its last line is at the bottom.
-pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect) -> u16 {
-    let t = Theme::new(crate::app::ThemeKind::Mono);
+/// `area` in palette `kind` (mono's legend glyphs are wider, and it has
+/// no greyed lines to explain): until its last line is at the bottom.
+pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect, kind: crate::app::ThemeKind) -> u16 {
+    let t = Theme::new(kind);
     let r = help_area(area);
     let inner = help_block(&t, r.width).inner(r);
     help_columns(&t, sections, inner)
@@ -1162,7 +1180,7 @@ pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll:
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
-    let scroll = scroll.min(help_room(sections, area));
+    let scroll = scroll.min(help_room(sections, area, t.kind));
     for (para, at) in help_columns(t, sections, inner) {
         frame.render_widget(para.scroll((scroll, 0)), at);
     }

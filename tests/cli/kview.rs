@@ -242,7 +242,7 @@ fn chart_3s_title_below_freerun_is_not_cut_mid_word() {
     let s = screen(&fixture(SHIPPED), &["--size", "80x24"]);
     let title = s.lines().find_map(|l| l.split("┌ 3 ").nth(1)).unwrap_or_else(|| panic!("chart 3:\n{s}"));
     let title = title.split('┐').next().expect("a title").trim_end_matches('─').trim_end();
-    assert!(title.ends_with("pos_ratio -: below freerun"), "{title:?}\n{s}");
+    assert!(title.ends_with("pos_ratio –: below freerun"), "{title:?}\n{s}");
 }
 
 #[test]
@@ -263,4 +263,41 @@ fn arrows_where_no_task_table_is_drawn_say_how_to_show_it() {
     assert!(s.lines().next().is_some_and(|l| l.ends_with("the task table is not on the screen: T shows it")), "{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--keys", "down"]);
     assert!(!s.contains("not on the screen"), "{s}");
+}
+
+/// The task table's row of `task`, from its name on.
+fn task_row(s: &str, task: &str) -> String {
+    let line = s.lines().find(|l| l.contains(&format!("│{task} "))).unwrap_or_else(|| panic!("{task}:\n{s}"));
+    line.split(&format!("│{task} ")).nth(1).expect("after the name").to_string()
+}
+
+#[test]
+fn a_task_not_throttled_in_the_last_second_has_no_rate_not_a_zero() {
+    // From 2.1 s to 19.6 s no dd is throttled: the trace has no pass to
+    // measure their writes by, though they go on writing.
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--at", "12s"]);
+    for task in ["dd-1290", "dd-1293", "dd-1294", "dd-1295"] {
+        let row = task_row(&s, task);
+        let rate = row.split_whitespace().nth(1).expect("a rate");
+        assert_eq!(rate, "–", "{task}: {row}\n{s}");
+    }
+    assert!(s.contains("–: not throttled in the last second, rate not known"), "{s}");
+    // Throttled in the last second: a rate, and no note.
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--at", "1s"]);
+    let row = task_row(&s, "dd-1290");
+    let rate: f64 = row.split_whitespace().nth(1).expect("a rate").parse().expect("a number");
+    assert!(rate > 0.0, "{row}");
+    assert!(!s.contains("rate not known"), "{s}");
+}
+
+#[test]
+fn chart_4s_title_writes_a_share_not_known_as_a_dash_with_no_unit_of_its_own() {
+    // At 12 s no task was throttled in the last second: N, and so
+    // write_bw/N, is not known; dirty_ratelimit is (100 MiB/s).
+    for size in ["160x48", "220x60"] {
+        let s = screen(&fixture(SHIPPED), &["--size", size, "--at", "12s"]);
+        let title = s.lines().find(|l| l.contains("┌ 4 rates")).unwrap_or_else(|| panic!("chart 4:\n{s}"));
+        assert!(title.contains(" 100 MiB/s vs ") && title.contains("bw/N –"), "{size}: {title}");
+        assert!(!title.contains("- MiB/s") && !title.contains("– MiB/s"), "{size}: {title}");
+    }
 }

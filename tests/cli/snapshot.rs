@@ -425,3 +425,163 @@ fn the_lesson_list_says_how_many_lessons_it_has_no_room_for() {
     assert_eq!(more(&down, "60x18").as_deref(), Some("↑ 2 more · ↓ 2 more"));
     assert_eq!(more("L", "160x48"), None);
 }
+
+/// Glyphs the charts' legends and the help draw lines and marks with.
+fn is_glyph(token: &str) -> bool {
+    !token.is_empty() && token.chars().all(|c| "━╍┅·○×△•◆◇●┈".contains(c))
+}
+
+/// The rows of the chart box titled `title`, its frame included.
+fn chart_box(screen: &str, title: &str) -> Vec<String> {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let (top, left) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let text: String = row.iter().collect();
+            let byte = text.find(&format!("┌ {title}"))?;
+            Some((r, text[..byte].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
+    let bottom = (top + 1..grid.len()).find(|&r| grid[r][left] == '└').expect("the box's bottom");
+    grid[top..=bottom].iter().map(|row| row[left..=right].iter().collect()).collect()
+}
+
+/// A legend's or help line's (glyph, name) pairs: each glyph and the
+/// words after it up to the next glyph (a help line's up to its colon).
+fn glyph_names(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for token in text.split_whitespace() {
+        if is_glyph(token) {
+            out.push((token.to_string(), String::new()));
+        } else if let Some((_, name)) = out.last_mut() {
+            if !name.is_empty() {
+                name.push(' ');
+            }
+            name.push_str(token);
+        }
+    }
+    for (_, name) in &mut out {
+        let end = name.find(':').unwrap_or(name.len());
+        name.truncate(end);
+        let end = name.find(" (").unwrap_or(name.len());
+        name.truncate(end);
+    }
+    out
+}
+
+#[test]
+fn mono_tells_every_line_of_a_chart_apart_and_the_help_shows_the_legends_glyphs() {
+    let size = "220x60";
+    let screen = snapshot(&["--theme", "mono", "--size", size]);
+    let help = snapshot(&["--theme", "mono", "--size", size, "--keys", "?"]);
+    // The help's legend column, chart by chart.
+    let rows = help_rows(&help, size);
+    let col = rows.iter().find_map(|r| r.find("chart legends").map(|b| r[..b].chars().count())).expect("legends");
+    let mut in_help: Vec<Vec<(String, String)>> = vec![Vec::new(); 5];
+    let mut chart = None;
+    for row in &rows {
+        let text: String = row.chars().skip(col.saturating_sub(1)).collect();
+        if let Some(n) = dirtyviz::ui::view::TITLES.iter().position(|t| text.trim() == *t) {
+            chart = Some(n);
+        } else if let Some(n) = chart
+            && text.split_whitespace().next().is_some_and(is_glyph)
+        {
+            // An entry's first line: its glyph and name (a long one goes
+            // on on the next lines, which start with blanks).
+            in_help[n].extend(glyph_names(&text).into_iter().take(1));
+        }
+    }
+    for (n, title) in dirtyviz::ui::view::TITLES.iter().enumerate() {
+        let rows = chart_box(&screen, &title[..1]);
+        // The legend: the frame's bottom edge and the line above it.
+        let legend: String = rows[rows.len() - 2..]
+            .iter()
+            .map(|r| r.trim_matches(|c| "│└┘─".contains(c)).trim_end_matches('─').to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let lines: Vec<(String, String)> =
+            glyph_names(&legend).into_iter().filter(|(g, _)| !"•◆◇●".contains(g.as_str())).collect();
+        assert!(lines.len() >= 2 || n == 4, "chart {}: {lines:?}\n{screen}", n + 1);
+        for (i, (glyph, name)) in lines.iter().enumerate() {
+            let same: Vec<&String> = lines[..i].iter().filter(|(g, _)| g == glyph).map(|(_, n)| n).collect();
+            assert!(same.is_empty(), "chart {}: {glyph} is both {name} and {same:?}\n{screen}", n + 1);
+            let helped = in_help[n].iter().find(|(_, h)| h == name);
+            assert_eq!(helped.map(|(g, _)| g), Some(glyph), "chart {}: {name} in the help: {:?}", n + 1, in_help[n]);
+        }
+    }
+}
+
+#[test]
+fn patch_keys_in_compare_name_the_level_of_each_side() {
+    let status = |args: &[&str]| {
+        let mut all = vec!["--scenario", "hdd-10dd", "--at", "1s", "--size", "220x20"];
+        all.extend(args);
+        snapshot(&all).lines().next().expect("a status line").to_string()
+    };
+    // Both sides move: A from 2.6.38 up to 3.1; B is at the top already.
+    let s = status(&["--compare", "2.6.38", "--keys", "P"]);
+    assert!(s.ends_with("│ patch level: A legacy 3.1 (IO-full); B patch 11 (IO-less), the highest level"), "{s}");
+    let s = status(&["--compare", "2.6.38", "--keys", "p"]);
+    assert!(s.ends_with("│ patch level: A legacy 2.6.38 (IO-full), the lowest level; B patch 10 (IO-less)"), "{s}");
+    // One world: its level alone.
+    let s = status(&["--keys", "p"]);
+    assert!(s.ends_with("│ patch level: patch 10 (IO-less)"), "{s}");
+}
+
+/// The y labels of the chart titled `title` (the numbers left of its
+/// axis) and the unit in its corner.
+fn y_axis(screen: &str, title: &str) -> (Vec<String>, String) {
+    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let (top, left) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let text: String = row.iter().collect();
+            let byte = text.find(&format!("┌ {title}"))?;
+            Some((r, text[..byte].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let mut labels = Vec::new();
+    for row in &grid[top + 1..] {
+        let text: String = row[left + 1..].iter().collect();
+        if let Some((unit, _)) = text.split_once('└') {
+            return (labels, unit.trim().to_string());
+        }
+        if let Some((label, _)) = text.split_once('┤') {
+            labels.push(label.trim().to_string());
+        }
+    }
+    panic!("{title}: no x axis\n{screen}")
+}
+
+#[test]
+fn sizes_past_four_digits_of_mib_are_drawn_in_gib() {
+    // M thirty times: 4 TiB of memory, thresh 737 GiB.
+    let keys = vec!["M"; 30].join(" ");
+    let big = snapshot(&["--at", "10s", "--keys", &keys]);
+    let small = snapshot(&["--at", "10s"]);
+    for title in ["1 global dirty", "2 bdi dirty"] {
+        let (labels, unit) = y_axis(&big, title);
+        assert_eq!(unit, "GiB", "{title}: {labels:?}\n{big}");
+        assert!(labels.contains(&"800".to_string()), "{title}: {labels:?}\n{big}");
+        let (labels, unit) = y_axis(&small, title);
+        assert_eq!(unit, "MiB", "{title}: {labels:?}\n{small}");
+        assert!(labels.contains(&"800".to_string()), "{title}: {labels:?}\n{small}");
+    }
+    // The line values are in the axis's unit: thresh 737 GiB.
+    assert!(big.contains(" 737│"), "{big}");
+    // Both sides of a comparison in one unit.
+    let both = snapshot(&["--at", "10s", "--compare", "patches=10", "--keys", &keys]);
+    assert_eq!((both.matches("GiB└").count(), both.matches("MiB└").count()), (2, 0), "{both}");
+}
+
+#[test]
+fn chart_titles_name_the_bdi_and_its_device_in_one_pair_of_parentheses() {
+    for args in [&["--scenario", "hdd-10dd"][..], &["--scenario", "hdd-10dd", "--compare", "2.6.38"][..]] {
+        let text = snapshot(args);
+        assert!(text.contains("(sda, HDD)"), "{args:?}\n{text}");
+        assert!(!text.contains("))") && !text.contains("(sda ("), "{args:?}\n{text}");
+    }
+}
