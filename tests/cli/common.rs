@@ -144,9 +144,9 @@ pub fn sixty_four_kib_pages() -> PathBuf {
     })
 }
 
-/// The plot rows of the chart titled `title` (between its y axis and its
-/// right edge), as characters.
-pub fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
+/// The screen as a grid of characters, and the row and column of the
+/// top left corner of the chart box titled `title`.
+pub fn chart_corner(screen: &str, title: &str) -> (Vec<Vec<char>>, usize, usize) {
     let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
     let (top, left) = grid
         .iter()
@@ -157,6 +157,13 @@ pub fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
             Some((r, text[..byte].chars().count()))
         })
         .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    (grid, top, left)
+}
+
+/// The plot rows of the chart titled `title` (between its y axis and its
+/// right edge), as characters.
+pub fn plot_rows(screen: &str, title: &str) -> Vec<Vec<char>> {
+    let (grid, top, left) = chart_corner(screen, title);
     let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
     grid[top + 1..]
         .iter()

@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{dirtyviz, empty_dir, interrupted, plot_rows, tmp};
+use super::common::{chart_corner, dirtyviz, empty_dir, interrupted, plot_rows, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -433,16 +433,7 @@ fn is_glyph(token: &str) -> bool {
 
 /// The rows of the chart box titled `title`, its frame included.
 fn chart_box(screen: &str, title: &str) -> Vec<String> {
-    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
-    let (top, left) = grid
-        .iter()
-        .enumerate()
-        .find_map(|(r, row)| {
-            let text: String = row.iter().collect();
-            let byte = text.find(&format!("┌ {title}"))?;
-            Some((r, text[..byte].chars().count()))
-        })
-        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let (grid, top, left) = chart_corner(screen, title);
     let right = (left + 1..grid[top].len()).find(|&c| grid[top][c] == '┐').expect("the box's corner");
     let bottom = (top + 1..grid.len()).find(|&r| grid[r][left] == '└').expect("the box's bottom");
     grid[top..=bottom].iter().map(|row| row[left..=right].iter().collect()).collect()
@@ -533,16 +524,7 @@ fn patch_keys_in_compare_name_the_level_of_each_side() {
 /// The y labels of the chart titled `title` (the numbers left of its
 /// axis) and the unit in its corner.
 fn y_axis(screen: &str, title: &str) -> (Vec<String>, String) {
-    let grid: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
-    let (top, left) = grid
-        .iter()
-        .enumerate()
-        .find_map(|(r, row)| {
-            let text: String = row.iter().collect();
-            let byte = text.find(&format!("┌ {title}"))?;
-            Some((r, text[..byte].chars().count()))
-        })
-        .unwrap_or_else(|| panic!("{title}:\n{screen}"));
+    let (grid, top, left) = chart_corner(screen, title);
     let mut labels = Vec::new();
     for row in &grid[top + 1..] {
         let text: String = row[left + 1..].iter().collect();
