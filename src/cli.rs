@@ -44,7 +44,7 @@ pub struct ViewArgs {
     pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
-    /// dirtyviz/sessions/<start time>-<pid>.jsonl (the last 20 are kept),
+    /// `dirtyviz/sessions/<start time>-<pid>.jsonl` (the last 20 are kept),
     /// which dirtyviz/last-session.jsonl is made a link to when it ends.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -392,7 +392,7 @@ pub struct WorldArgs {
     /// Number of CPUs, 1 to 4096 (default: the scenario's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub cpus: Option<u32>,
-    /// Timer frequency [Hz]: 100, 250, 300 or 1000 (default: the scenario's).
+    /// Timer frequency in Hz: 100, 250, 300 or 1000 (default: the scenario's).
     #[arg(long, value_parser = hz)]
     pub hz: Option<u64>,
     /// dd tasks per bdi, 0 to 10000 (replaces the scenario's counts).

@@ -995,7 +995,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// How the task table writes a value the trace does not give.
 const NOT_KNOWN: &str = "–";
 
-/// What a rate shown as [`NOT_KNOWN`] means.
+/// What a rate shown as `NOT_KNOWN` means.
 pub const RATE_NOT_KNOWN: &str = "–: not throttled in the last second, rate not known";
 
 // ---- compare: the trace (A) beside the fitted model (B) ---------------------------------
