@@ -47,7 +47,11 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
         }
         for (n, named) in views.charts.iter().enumerate() {
             if *named {
-                wanted.push((SHORT_TITLES[n].to_string(), format!("chart {}, which the step names", n + 1)));
+                // A narrow chart goes by its number alone ("4  rate 11.0 vs …").
+                wanted.push((
+                    format!("┌ {} ", n + 1),
+                    format!("chart {} ({}), which the step names", n + 1, SHORT_TITLES[n]),
+                ));
             }
         }
         if views.tasks {
