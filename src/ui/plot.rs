@@ -623,8 +623,8 @@ fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let x = g.data.x;
     let col_w = (x[1] - x[0]) / f64::from(plot.width.max(1));
     for s in &g.data.series {
-        let Some((mark, line)) = look.mono_line(s).and_then(|m| Some((m.mark?, m))) else { continue };
-        let slot = MONO_LINES.iter().position(|m| *m == line).unwrap_or(0) as u16;
+        let Some(mark) = look.mono_line(s).and_then(|m| m.mark) else { continue };
+        let slot = (s.mono % MONO_LINES.len()) as u16;
         let first = (slot * 4 + 3) % MARK_EVERY;
         for col in (first..plot.width).step_by(usize::from(MARK_EVERY)) {
             let cx = x[0] + (f64::from(col) + 0.5) * col_w;
