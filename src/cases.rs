@@ -14,6 +14,7 @@
 use std::fmt::Write as _;
 
 use crate::error::Result;
+use crate::run::summary::NOT_KNOWN;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::machine::Machine;
 use crate::scenario::{LegacySpec, Overrides, case};
@@ -196,9 +197,9 @@ pub fn measure_on(rows: &[Row], on: &On, duration_ns: u64, ran: &(dyn Fn() + Syn
         .collect()
 }
 
-/// `x` with three decimals, or `-` for nothing measured.
+/// `x` with three decimals, or [`NOT_KNOWN`] for nothing measured.
 fn cell(x: Option<f64>, width: usize) -> String {
-    x.map_or_else(|| format!("{:>width$}", "-"), |v| format!("{v:>width$.3}"))
+    x.map_or_else(|| format!("{NOT_KNOWN:>width$}"), |v| format!("{v:>width$.3}"))
 }
 
 /// The table: each case with the seed's rates and the model's, then the
@@ -212,7 +213,7 @@ pub fn report(measured: &[Measured]) -> String {
         "case"
     );
     for m in measured {
-        let ratio = m.ratio().map_or_else(|| "-".to_string(), |r| format!("{r:.2}"));
+        let ratio = m.ratio().map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{r:.2}"));
         let [e31, eio] = m.rate_errors();
         let signed = |model: f64, seed: f64| format!("{:+.0}%", 100.0 * (model / seed - 1.0));
         let _ = writeln!(
@@ -225,8 +226,8 @@ pub fn report(measured: &[Measured]) -> String {
             m.row.ratio(),
             m.legacy,
             m.ioless,
-            if e31.is_finite() { signed(m.legacy, m.row.legacy) } else { "-".into() },
-            if eio.is_finite() { signed(m.ioless, m.row.ioless) } else { "-".into() },
+            if e31.is_finite() { signed(m.legacy, m.row.legacy) } else { NOT_KNOWN.into() },
+            if eio.is_finite() { signed(m.ioless, m.row.ioless) } else { NOT_KNOWN.into() },
         );
     }
     let compared = measured.iter().filter(|m| m.ratio().is_some()).count();
@@ -378,5 +379,43 @@ mod tests {
         let silent = [Measured { row: row(5), legacy: 0.0, ioless: 0.0 }];
         let f = failures(&silent, &Bounds { ratio: Some(1.0), ..Bounds::default() });
         assert_eq!(f, ["no held-out case wrote anything on 3.1 in this time: nothing to compare"]);
+    }
+
+    /// The chars before each `│` of a line: where its columns start.
+    fn bars(line: &str) -> Vec<usize> {
+        line.chars().enumerate().filter(|(_, c)| *c == '│').map(|(i, _)| i).collect()
+    }
+
+    #[test]
+    fn a_value_not_measured_is_an_en_dash_in_its_column() {
+        let row = |line| Row { name: "x", line, legacy: 50.0, ioless: 55.0 };
+        let both = [
+            Measured { row: row(5), legacy: 100.0, ioless: 100.0 },
+            Measured { row: row(6), legacy: 0.0, ioless: 0.0 },
+        ];
+        let text = report(&both);
+        let lines: Vec<&str> = text.lines().collect();
+        let idle = lines.iter().find(|l| l.starts_with("x     fit")).expect("the idle case's row");
+        // Nothing on 3.1, so no ratio: a dash, as the run summaries write it.
+        assert_eq!(idle.split_whitespace().filter(|w| *w == NOT_KNOWN).count(), 1, "{idle}");
+        assert!(!idle.split_whitespace().any(|w| w == "-"), "{idle}");
+        assert!(idle.contains(&format!("0.00 {NOT_KNOWN:>6} │")), "{idle}");
+        // The dash takes one column: the rows line up with the header.
+        let measured = lines.iter().find(|l| l.starts_with("x     held")).expect("the measured case's row");
+        assert_eq!(bars(idle), bars(lines[0]), "{text}");
+        assert_eq!(bars(measured), bars(lines[0]), "{text}");
+        assert_eq!(idle.chars().count(), measured.chars().count(), "{text}");
+        // The kinds' errors: with no held-out case, its three columns are
+        // dashes, right-aligned under their headings.
+        let text = report(&both[1..]);
+        let kind = text.lines().find(|l| l.starts_with("kind ")).expect("the errors' header");
+        let single = text.lines().find(|l| l.starts_with("single disk")).expect("the kind's errors");
+        // "3.1" and "IO-less" end where their dashes do.
+        let ends = |l: &str, word: &str| l.find(word).map(|b| l[..b].chars().count() + word.chars().count());
+        let dash_ends: Vec<Option<usize>> =
+            single.match_indices(NOT_KNOWN).map(|(b, _)| Some(single[..b].chars().count() + 1)).collect();
+        assert_eq!(dash_ends.len(), 5, "{text}");
+        assert_eq!(dash_ends[1..3], [ends(kind, " 3.1"), ends(kind, "IO-less")], "{text}");
+        assert_eq!(single.chars().count(), kind.chars().count(), "{text}");
     }
 }

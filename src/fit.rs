@@ -22,6 +22,7 @@ use std::fmt::Write as _;
 use crate::cases::{On, Row, group, mean_rate_error, measure_on, rows};
 use crate::error::{Error, Result};
 use crate::run::on_every_cpu;
+use crate::run::summary::NOT_KNOWN;
 use crate::scenario::case;
 use crate::scenario::machine::Machine;
 
@@ -298,9 +299,10 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
             let cells: Vec<String> =
                 names.iter().zip(&t.values).map(|(n, v)| format!("{v:>w$}", w = n.len().max(8))).collect();
             let per_seed: Vec<String> = (0..SEEDS.len())
-                .map(|k| t.fitted.get(k).map_or_else(|| format!("{:>7}", "-"), |e| format!("{e:>7.4}")))
+                .map(|k| t.fitted.get(k).map_or_else(|| format!("{NOT_KNOWN:>7}"), |e| format!("{e:>7.4}")))
                 .collect();
-            let mean = if t.fitted.len() == SEEDS.len() { format!("{:>7.4}", t.mean()) } else { format!("{:>7}", "-") };
+            let mean =
+                if t.fitted.len() == SEEDS.len() { format!("{:>7.4}", t.mean()) } else { format!("{NOT_KNOWN:>7}") };
             let mark = if i == f.current {
                 "the profile's"
             } else if f.chosen == Some(i) {
@@ -415,8 +417,14 @@ mod tests {
         assert!(text.contains("the profile's 0.2500, the chosen 0.5000"), "{text}");
         assert!(text.contains("1 of 2 other combinations score lower"), "{text}");
         let pruned = text.lines().find(|l| l.trim_start().starts_with("100 ")).expect("its row");
-        let dashes = pruned.split_whitespace().filter(|w| *w == "-").count();
+        let dashes = pruned.split_whitespace().filter(|w| *w == NOT_KNOWN).count();
         assert_eq!(dashes, 5, "no mean, four seeds not run: {pruned}");
+        let profiles = text.lines().find(|l| l.trim_start().starts_with("104 ")).expect("its row");
+        // A dash takes one column: both `│` of a row stand where the profile's do.
+        let bars =
+            |l: &str| -> Vec<usize> { l.chars().enumerate().filter(|(_, c)| *c == '│').map(|(i, _)| i).collect() };
+        assert_eq!(bars(pruned), bars(profiles), "{text}");
+        assert_eq!(bars(pruned).len(), 2, "{pruned}");
         // Kept, and no held-out case to judge by.
         let kept = PartFit { chosen: None, held: (f64::NAN, None), ..fit };
         let text = report(m, &[kept]);

@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 use crate::error::{Error, Result};
-use crate::run::summary::NfsSummary;
+use crate::run::summary::{NOT_KNOWN, NfsSummary};
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::case;
 use crate::units::mean;
@@ -256,7 +256,7 @@ fn mountstats_report(rows: &Rows, measured: &[Measured]) -> String {
             "{:>6.2} {:>8.0} {:>7.0} {:>7.1} {:>7.0}",
             m.write_mb, m.write_queue_ms, m.write_rtt_ms, m.commit_mb, m.commit_rtt_ms
         ),
-        None => format!("{:>6} {:>8} {:>7} {:>7} {:>7}", "-", "-", "-", "-", "-"),
+        None => format!("{NOT_KNOWN:>6} {NOT_KNOWN:>8} {NOT_KNOWN:>7} {NOT_KNOWN:>7} {NOT_KNOWN:>7}"),
     };
     for (case, kernel, seed, model) in lines {
         let _ = writeln!(s, "{case:width$}  {kernel:kw$}  │       {} │       {}", cells(Some(seed)), cells(model));
@@ -264,9 +264,9 @@ fn mountstats_report(rows: &Rows, measured: &[Measured]) -> String {
     s
 }
 
-/// A gain as a signed percentage, or `-`.
+/// A gain as a signed percentage, or [`NOT_KNOWN`].
 fn percent(g: Option<f64>) -> String {
-    g.map_or_else(|| "-".into(), |g| format!("{:+.1}%", 100.0 * g))
+    g.map_or_else(|| NOT_KNOWN.into(), |g| format!("{:+.1}%", 100.0 * g))
 }
 
 /// The seed's gain above which a case counts as a large one \[fraction\].
@@ -283,7 +283,7 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     let dec = table.decimals();
     // Disks (not NFS mounts) also show how busy they were: iostat's %util.
     let disks = measured.iter().any(|m| m.busy.iter().any(Option::is_some));
-    let busy = |b: Option<f64>| b.map_or_else(|| "-".into(), |b| format!("{b:.0}%"));
+    let busy = |b: Option<f64>| b.map_or_else(|| NOT_KNOWN.into(), |b| format!("{b:.0}%"));
     let _ = writeln!(
         s,
         "{:width$}  │ {:>12} {:>12} {:>8} │ {:>9} {:>9} {:>8}{}",
@@ -439,7 +439,11 @@ mod tests {
         // Seed 104355 WRITEs queued 1677501539 ms in all: 16075 ms each.
         let series = line("ioless6");
         assert!(series.contains("16075") && series.contains("12500") && series.contains("512.0"), "{series}");
-        assert!(line("nfs-wq").trim_end().ends_with('-'), "no model run: {text}");
+        // No model run: five dashes, one column each, under the seed's figures.
+        let wq = line("nfs-wq");
+        assert!(wq.trim_end().ends_with(NOT_KNOWN), "no model run: {text}");
+        assert_eq!(wq.split_whitespace().filter(|w| *w == NOT_KNOWN).count(), 5, "{wq}");
+        assert_eq!(wq.chars().count(), series.chars().count(), "{text}");
         assert!(!text.contains("vanilla"), "only the table's two kernels: {text}");
         // The patch 11 table has no mountstats.
         let p = rows(Table::Patch11);

@@ -435,11 +435,16 @@ pub fn summarise(
     }
 }
 
-/// A value with `prec` decimals, or `–` when it cannot be measured.
+/// How a text table or summary writes a value it has not got: an en dash,
+/// one column wide (three bytes, so pad it with `format!` widths, which count
+/// chars, never with byte lengths).
+pub(crate) const NOT_KNOWN: &str = "–";
+
+/// A value with `prec` decimals, or [`NOT_KNOWN`] when it cannot be measured.
 pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:.prec$}"),
-        _ => "–".to_string(),
+        _ => NOT_KNOWN.to_string(),
     }
 }
 
@@ -457,11 +462,11 @@ pub(crate) fn factor(v: Option<f64>) -> String {
     }
 }
 
-/// A signed value with `prec` decimals, or `–`.
+/// A signed value with `prec` decimals, or [`NOT_KNOWN`].
 pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x:+.prec$}"),
-        _ => "–".to_string(),
+        _ => NOT_KNOWN.to_string(),
     }
 }
 

@@ -852,6 +852,22 @@ mod tests {
     }
 
     #[test]
+    fn a_chart_two_rows_high_names_itself_and_says_there_is_no_room() {
+        let theme = Theme::new(crate::app::ThemeKind::Mono);
+        let look = Look { theme: &theme, marker: Marker::Braille };
+        let data = ChartData::new(Vec::new(), [0.0, 10.0], "MiB/s");
+        let title = Title { name: "4 rates".into(), short: "4 rates".into(), bdi: None };
+        let backend = ratatui::backend::TestBackend::new(30, 2);
+        let mut terminal = ratatui::Terminal::new(backend).expect("a test backend always builds");
+        terminal.draw(|f| draw(f, f.area(), &data, &title, &look)).expect("draws");
+        let buf = terminal.backend().buffer();
+        let rows: Vec<String> =
+            (0..2).map(|y| (0..30).map(|x| buf[(x, y)].symbol()).collect::<String>().trim_end().to_string()).collect();
+        // No frame: a column in from the left, wrapped over both rows.
+        assert_eq!(rows, [" 4 rates: no room, a larger", " window shows it"]);
+    }
+
+    #[test]
     fn a_threshold_sharing_cells_with_the_measured_line_stays_visible() {
         let theme = Theme::new(crate::app::ThemeKind::Dark);
         let look = Look { theme: &theme, marker: Marker::Braille };

@@ -414,14 +414,12 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (charts, pane)
     } else {
-        // Short terminals give the text more room; the charts keep a few
-        // rows, and every row a short step does not fill (plus two, so
-        // that judging its checks seldom moves the charts).
-        let most = if body.height < 30 {
-            (body.height * 2 / 3).max(8)
-        } else {
-            (body.height * 3 / 5).max(body.height.saturating_sub(20))
-        };
+        // The text takes at most half a short body (the rest of it scrolls,
+        // PgUp PgDn), so that the charts keep rows enough to read; in a tall
+        // one, the charts keep 20 rows. They also get every row a short step
+        // does not fill (plus two, so that judging its checks seldom moves
+        // the charts).
+        let most = (body.height / 2).max(body.height.saturating_sub(20)).max(8);
         // Measured twice: a pane shorter than 18 rows drops its blank rows.
         let t = Theme::new(app.theme());
         let needs = super::lesson::pane_rows(app, &t, body.width, most);

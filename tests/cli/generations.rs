@@ -276,7 +276,7 @@ fn cases_sets_the_models_mountstats_beside_the_seeds() {
     assert_eq!(lines.len(), 2, "the rate row and one mountstats row: {text}");
     let m = lines[1];
     assert!(m.contains("3.1.0-rc8-nfs-wq+") && m.contains("0.06") && m.contains("438") && m.contains("46.8"), "{m}");
-    assert!(!m.trim_end().ends_with('-'), "the model's figures: {m}");
+    assert!(!m.trim_end().ends_with('–'), "the model's figures: {m}");
 }
 
 #[test]

@@ -181,6 +181,39 @@ fn the_lesson_pane_at_full_size_and_small() {
     insta::assert_snapshot!("lesson_03_step_1_at_80x24", screen(&app, 80, 24));
 }
 
+/// The dashboard of lesson 03's first step at `size`, drawn by `dirtyviz
+/// snapshot` after `keys`.
+fn lesson_03_at(size: &str, keys: &str) -> String {
+    let mut args = vec!["snapshot", "--lesson", "03", "--size", size, "--theme", "mono"];
+    if !keys.is_empty() {
+        args.extend(["--keys", keys]);
+    }
+    super::common::ok(&dirtyviz().args(&args).output().expect("runs"))
+}
+
+#[test]
+fn a_short_terminal_keeps_rows_for_the_charts_and_scrolls_the_text() {
+    // 100x30: the text takes at most half the body; charts 1 and 2 each
+    // plot on five rows or more (two before), and the text says it goes on.
+    let text = lesson_03_at("100x30", "");
+    for chart in ["1 global dirty pages", "2 bdi dirty"] {
+        let rows = super::common::plot_rows(&text, chart).len();
+        assert!(rows >= 5, "{chart}: {rows} plot rows\n{text}");
+    }
+    assert!(text.contains("Dirty pages settle at the setpoint") && text.contains("▼ more: PgDn"), "{text}");
+    // The rest of the text is a PgDn away, and the charts stay.
+    let scrolled = lesson_03_at("100x30", "pgdn pgdn pgdn pgdn");
+    assert!(scrolled.contains("Let it run 30 s.") && scrolled.contains("▲ PgUp"), "{scrolled}");
+    assert_eq!(
+        super::common::plot_rows(&scrolled, "2 bdi dirty").len(),
+        super::common::plot_rows(&text, "2 bdi dirty").len()
+    );
+    // 80x24: the chart the step names plots (it had no room before).
+    let small = lesson_03_at("80x24", "");
+    let rows = super::common::plot_rows(&small, "1 global dirty pages").len();
+    assert!(rows >= 3 && !small.contains("no room to plot"), "{rows} plot rows\n{small}");
+}
+
 #[test]
 fn folded_text_leaves_a_small_terminal_to_the_charts() {
     let lesson = Lesson::resolve("07").expect("shipped");

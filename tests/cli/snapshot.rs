@@ -179,10 +179,11 @@ fn a_chart_with_no_room_to_plot_says_so() {
     assert!(text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
     let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "120x40"]);
     assert!(!text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
-    // Two rows each for the sides of a comparison: no room for a frame,
-    // and the chart says so rather than leaving the rows blank.
-    let text = snapshot(&["--lesson", "07", "--step", "1", "--size", "60x18"]);
-    assert_eq!(text.matches("4 rates: no room, a larger").count(), 2, "{text}");
+    // The sides of a comparison at the smallest size: four rows each, a
+    // frame that says so rather than leaving the rows blank (a chart of
+    // two rows, with no room for a frame, says so too: see ui::plot).
+    let text = snapshot(&["--lesson", "07", "--step", "2", "--size", "60x18"]);
+    assert_eq!(text.matches("│no room to plot: a larger   │").count(), 2, "{text}");
 }
 
 #[test]
