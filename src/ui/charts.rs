@@ -1,5 +1,5 @@
 //! The data behind the five charts, in display units (MiB, MiB/s, ms,
-//! seconds), thinned to about two points per column so that drawing stays
+//! seconds; sizes past 9999 MiB in GiB or TiB), thinned to about two points per column so that drawing stays
 //! cheap however many samples, tasks and pauses there are.
 //!
 //! Charts read a [`Source`]: one world's sampled time series, its pauses
@@ -872,12 +872,26 @@ mod tests {
         }
         let d = chart(20.0 * 1024.0 * 1024.0);
         assert_eq!((d.y_unit, d.series[0].points[1].1), ("TiB", 20.0));
-        // Side by side: both in the larger unit, on one range.
+        // Side by side: both in the larger unit, on one range, the
+        // title's sizes written again in it.
         let mut two = [chart(9000.0), chart(12000.0)];
+        let write: WriteValues = |n, unit| [vec![format!("dirty {}", unit.size(n[0])), "more".into()], vec![]];
+        two[0].sized_values(vec![9000.0], write);
+        two[0].values.truncate(1);
+        assert_eq!(two[0].values, ["dirty 9000 MiB"]);
         crate::ui::view::share_ranges(&mut two);
         assert_eq!((two[0].y_unit, two[1].y_unit), ("GiB", "GiB"));
         assert_eq!(two[0].y, two[1].y);
         assert!((two[0].series[0].points[1].1 - 9000.0 / 1024.0).abs() < 1e-9);
+        assert_eq!(two[0].values, ["dirty 8.79 GiB"], "as many values as it had");
+        // Chart 3's size axis is its x axis.
+        let mut three =
+            ChartData::new(vec![Series::of(3, "global", vec![(0.0, 2.0), (20480.0, 0.0)])], [0.0, 20480.0], "");
+        three.x_unit = "MiB";
+        three.marks = vec![Mark { at: (10240.0, 1.0), glyph: '◆', color: 2, second_x: false }];
+        three.in_larger_unit();
+        assert_eq!((three.x_unit, three.x, three.marks[0].at), ("GiB", [0.0, 20.0], (10.0, 1.0)));
+        assert_eq!((three.y_unit, three.series[0].points[1]), ("", (20.0, 0.0)));
     }
 
     #[test]
