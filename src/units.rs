@@ -1,5 +1,6 @@
-//! Conversions and statistics for reports: pages to MiB, means and
-//! medians. An empty input has no mean or median (`None`), never 0 or NaN.
+//! Conversions and statistics for reports: pages to MiB, sizes in MiB,
+//! GiB or TiB by one rule, means and medians. An empty input has no mean
+//! or median (`None`), never 0 or NaN.
 
 use crate::sim::kernel::PAGE_SIZE;
 
@@ -33,6 +34,70 @@ impl Pages for f64 {
 /// Pages as MiB (pages/s as MiB/s).
 pub fn mib(pages: impl Pages) -> f64 {
     pages.pages() / PAGES_PER_MIB
+}
+
+/// The units sizes are shown in, each 1024 of the one before.
+const SIZE_UNITS: [&str; 3] = ["MiB", "GiB", "TiB"];
+
+/// The largest size shown in a unit before the next one takes over:
+/// four digits read at a glance, five and six (`800000 MiB`) do not.
+const MOST_IN_A_UNIT: f64 = 9999.0;
+
+/// One of the units sizes are shown in: MiB, GiB or TiB. The rule every
+/// size on the screen follows: MiB up to 9999 MiB, then GiB up to 9999
+/// GiB, then TiB; a chart writes the values of its title in its axis'
+/// unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SizeUnit(usize);
+
+impl SizeUnit {
+    /// MiB, the unit sizes are computed in.
+    pub const MIB: SizeUnit = SizeUnit(0);
+
+    /// The unit `mib` \[MiB\] is shown in: the smallest in which it reads
+    /// at most 9999 once rounded (9999.4 MiB is `9999 MiB`, 9999.5 MiB
+    /// `9.77 GiB`), TiB past that. A value that is not a number stays in
+    /// MiB.
+    pub fn of(mib: f64) -> SizeUnit {
+        let mut k = 0;
+        while k + 1 < SIZE_UNITS.len() && mib.abs() / 1024f64.powi(k as i32) >= MOST_IN_A_UNIT + 0.5 {
+            k += 1;
+        }
+        SizeUnit(k)
+    }
+
+    /// The unit named `name` (`MiB`, `GiB`, `TiB`), if it is one.
+    pub fn named(name: &str) -> Option<SizeUnit> {
+        SIZE_UNITS.iter().position(|u| *u == name).map(SizeUnit)
+    }
+
+    /// Its name: `MiB`, `GiB` or `TiB`.
+    pub fn name(self) -> &'static str {
+        SIZE_UNITS[self.0]
+    }
+
+    /// `mib` \[MiB\] in this unit.
+    pub fn value(self, mib: f64) -> f64 {
+        mib / 1024f64.powi(self.0 as i32)
+    }
+
+    /// `mib` \[MiB\] in this unit as the screen writes a number, without
+    /// the unit: `669`, `12.1`, `0.653`.
+    pub fn number(self, mib: f64) -> String {
+        crate::lesson::check::show(self.value(mib))
+    }
+
+    /// `mib` \[MiB\] in this unit, with it: `669 MiB`, `12.1 GiB`.
+    pub fn size(self, mib: f64) -> String {
+        format!("{} {}", self.number(mib), self.name())
+    }
+}
+
+/// A size \[MiB\] as the screen shows it, in the unit of
+/// [`SizeUnit::of`]: `669 MiB`, `9999 MiB`, `9.77 GiB`, `4096 GiB`,
+/// `16 TiB`.
+pub fn size(mib: f64) -> String {
+    SizeUnit::of(mib).size(mib)
 }
 
 /// The mean, or `None` when there is nothing to average.
@@ -84,7 +149,7 @@ pub fn trimmed(v: f64, decimals: usize) -> String {
 /// `text` with each number and the unit after it (`10 s`, `85-100 MiB/s`)
 /// joined by a no-break space, so that a wrapped line keeps them on one row.
 pub fn with_units(text: &str) -> String {
-    const UNITS: [&str; 8] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages", "dd"];
+    const UNITS: [&str; 9] = ["s", "ms", "KiB", "MiB", "GiB", "TiB", "MiB/s", "pages", "dd"];
     let mut out = String::new();
     let mut words = text.split(' ').peekable();
     while let Some(word) = words.next() {
@@ -112,6 +177,40 @@ mod tests {
         ] {
             assert_eq!(with_units(text), nb(want), "{text}");
         }
+    }
+
+    #[test]
+    fn sizes_step_up_a_unit_past_four_digits() {
+        let gib = 1024.0;
+        let tib = 1024.0 * gib;
+        for (mib, want) in [
+            (0.0, "0 MiB"),
+            (0.5, "0.500 MiB"),
+            (669.0, "669 MiB"),
+            (737.3, "737 MiB"),
+            (8192.0, "8192 MiB"),
+            (9999.0, "9999 MiB"),
+            (9999.4, "9999 MiB"),
+            // Rounded, 9999.5 would read 10000: the next unit.
+            (9999.5, "9.77 GiB"),
+            (10240.0, "10 GiB"),
+            (12345.0, "12.1 GiB"),
+            (100.0 * gib, "100 GiB"),
+            (4.0 * tib, "4096 GiB"),
+            (9999.0 * gib, "9999 GiB"),
+            (9999.5 * gib, "9.77 TiB"),
+            (16.0 * tib, "16 TiB"),
+            (20_000.0 * tib, "20000 TiB"),
+            (-12345.0, "-12.1 GiB"),
+        ] {
+            assert_eq!(size(mib), want, "{mib}");
+        }
+        assert_eq!(SizeUnit::of(f64::NAN), SizeUnit::MIB);
+        // A value in another value's unit (a chart's title in its axis').
+        let g = SizeUnit::named("GiB").expect("a unit");
+        assert_eq!((g.size(669.0), g.number(12288.0), g.name()), ("0.653 GiB".into(), "12".into(), "GiB"));
+        assert_eq!(SizeUnit::named("MiB/s"), None);
+        assert!(SizeUnit::of(4.0 * tib) > SizeUnit::of(9000.0));
     }
 
     #[test]

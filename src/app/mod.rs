@@ -42,6 +42,7 @@ use crate::sim::config::NS_PER_SEC;
 use crate::sim::engine::MAX_TASKS;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{TaskKind, World};
+use crate::units::size;
 use lesson::{LessonMode, Picker};
 
 /// Speeds in 1-2-5 steps; the last means as fast as possible.
@@ -614,7 +615,9 @@ impl App {
                     end(d > 0, "the lowest", "the highest")
                 )
             }
-            Msg::Memory(up) => format!("memory {} MiB{}", w.vm().memory_pages >> 8, end(up, "the least", "the most")),
+            Msg::Memory(up) => {
+                format!("memory {}{}", size((w.vm().memory_pages >> 8) as f64), end(up, "the least", "the most"))
+            }
             // Both sides move: the note names each, and says which, if
             // either, was at its end.
             Msg::Patches(up) if self.sides().len() > 1 => {

@@ -1,5 +1,5 @@
 //! The data behind the five charts, in display units (MiB, MiB/s, ms,
-//! seconds), thinned to about two points per column so that drawing stays
+//! seconds; sizes past 9999 MiB in GiB or TiB), thinned to about two points per column so that drawing stays
 //! cheap however many samples, tasks and pauses there are.
 //!
 //! Charts read a [`Source`]: one world's sampled time series, its pauses
@@ -14,7 +14,7 @@ use crate::pauses::{BIN_NS, Bin, PauseBins};
 use crate::session::Side;
 use crate::sim::config::Legacy;
 use crate::sim::metrics::{BdiSample, Sample};
-use crate::units::mib;
+use crate::units::{SizeUnit, mib};
 
 /// A legend entry of a chart: its name, short name, colour and meaning.
 /// The charts take their series' names and colours from here and the
@@ -345,55 +345,100 @@ pub struct ChartData {
     /// Blank rows under the notice and above the legend's inside line, so
     /// that charts side by side plot on the same rows ([`crate::ui::plot::line_up`]).
     pub pad_rows: [u16; 2],
+    /// The title's values that name sizes, written again when the chart
+    /// changes unit. Whoever replaces the values clears it.
+    pub(crate) sized: Option<SizedValues>,
 }
 
-/// The units a chart of sizes steps up through, each 1024 of the one
-/// before.
-const SIZE_UNITS: [&str; 3] = ["MiB", "GiB", "TiB"];
+/// How a chart's title values are written from their numbers (sizes
+/// \[MiB\] and others, such as a percentage) with its sizes in a unit:
+/// the values and the short values.
+pub(crate) type WriteValues = fn(&[f64], SizeUnit) -> [Vec<String>; 2];
 
-/// The largest axis value a chart shows in a unit before it steps up
-/// to the next: four digits read, five and six (800000) do not.
-const MOST_IN_A_UNIT: f64 = 9999.0;
+/// A chart title's values that name sizes: their numbers and how to write
+/// them, so that they are written again in the chart's unit whenever the
+/// chart changes unit.
+#[derive(Clone, Debug)]
+pub(crate) struct SizedValues {
+    /// The numbers the values show (sizes \[MiB\]).
+    numbers: Vec<f64>,
+    /// How they are written.
+    write: WriteValues,
+}
 
 impl ChartData {
-    /// A chart of MiB on its y axis (linear) whose top is past
-    /// [`MOST_IN_A_UNIT`] MiB, in GiB, or TiB, instead: its lines, marks,
-    /// gridlines, range and unit, so the axis reads `800 GiB`, not
-    /// `800000 MiB`. Titles name their own units, and stay as they are.
+    /// The chart's size axis (y for charts 1-2, x for chart 3) in the
+    /// unit its largest value reads in by [`SizeUnit::of`], so the axis
+    /// reads `800 GiB`, not `800000 MiB`: its lines, marks, gridlines,
+    /// range, unit and title values. A log axis stays in its unit.
     pub(crate) fn in_larger_unit(&mut self) {
-        if self.y_unit != SIZE_UNITS[0] || self.log_y {
-            return;
-        }
-        let mut k = 0;
-        while k + 1 < SIZE_UNITS.len() && self.y[1] / 1024f64.powi(k as i32) > MOST_IN_A_UNIT {
-            k += 1;
-        }
-        self.convert_to_size_unit(k);
+        let Some(now) = self.size_unit() else { return };
+        let top = match self.y_size_unit() {
+            Some(_) if self.log_y => return,
+            Some(_) => self.y[1],
+            None => self.x[1],
+        };
+        self.convert_to_size_unit(SizeUnit::of(top / now.value(1.0)));
     }
 
-    /// Which of [`SIZE_UNITS`] the y axis is in, if any.
-    pub(crate) fn size_unit(&self) -> Option<usize> {
-        SIZE_UNITS.iter().position(|u| *u == self.y_unit)
+    /// The unit of the y axis, if it is a size.
+    fn y_size_unit(&self) -> Option<SizeUnit> {
+        SizeUnit::named(self.y_unit)
     }
 
-    /// A chart of sizes on its y axis in [`SIZE_UNITS`]`[k]` (a larger
-    /// unit than its own, or its own).
-    pub(crate) fn convert_to_size_unit(&mut self, k: usize) {
-        let Some(now) = self.size_unit().filter(|&now| k > now && k < SIZE_UNITS.len()) else { return };
-        let f = 1024f64.powi((k - now) as i32);
-        for s in &mut self.series {
-            for p in &mut s.points {
-                p.1 /= f;
+    /// The unit of the chart's size axis (y, else x), if it has one.
+    pub(crate) fn size_unit(&self) -> Option<SizeUnit> {
+        self.y_size_unit().or_else(|| SizeUnit::named(self.x_unit))
+    }
+
+    /// The chart's size axis in `unit`, if that is larger than its own:
+    /// every value on it, and the title's values.
+    pub(crate) fn convert_to_size_unit(&mut self, unit: SizeUnit) {
+        let Some(now) = self.size_unit().filter(|&now| unit > now) else { return };
+        let f = unit.value(1.0) / now.value(1.0);
+        if self.y_size_unit().is_some() {
+            for p in self.series.iter_mut().flat_map(|s| &mut s.points) {
+                p.1 *= f;
             }
+            for m in &mut self.marks {
+                m.at.1 *= f;
+            }
+            for g in &mut self.gridlines {
+                *g *= f;
+            }
+            self.y = self.y.map(|v| v * f);
+            self.y_unit = unit.name();
+        } else {
+            for p in self.series.iter_mut().flat_map(|s| &mut s.points) {
+                p.0 *= f;
+            }
+            for m in &mut self.marks {
+                m.at.0 *= f;
+            }
+            self.x = self.x.map(|v| v * f);
+            if let Some(a) = &mut self.x2 {
+                a.x = a.x.map(|v| v * f);
+            }
+            self.x_unit = unit.name();
         }
-        for m in &mut self.marks {
-            m.at.1 /= f;
-        }
-        for g in &mut self.gridlines {
-            *g /= f;
-        }
-        self.y = self.y.map(|v| v / f);
-        self.y_unit = SIZE_UNITS[k];
+        self.write_values();
+    }
+
+    /// Sets the title's values from `numbers` (sizes \[MiB\] and others)
+    /// by `write`, in the chart's size unit now and whenever it changes.
+    fn sized_values(&mut self, numbers: Vec<f64>, write: WriteValues) {
+        [self.values, self.short_values] = write(&numbers, self.size_unit().unwrap_or(SizeUnit::MIB));
+        self.sized = Some(SizedValues { numbers, write });
+    }
+
+    /// The title's sized values written again in the chart's unit, as
+    /// many as there are (a trace's chart 1 drops its percentage).
+    fn write_values(&mut self) {
+        let Some(sized) = &self.sized else { return };
+        let [mut values, mut short] = (sized.write)(&sized.numbers, self.size_unit().unwrap_or(SizeUnit::MIB));
+        values.truncate(self.values.len());
+        short.truncate(self.short_values.len());
+        (self.values, self.short_values) = (values, short);
     }
 
     pub(crate) fn new(series: Vec<Series>, x: [f64; 2], y_unit: &'static str) -> ChartData {
@@ -413,6 +458,7 @@ impl ChartData {
             short_values: Vec::new(),
             notice: None,
             pad_rows: [0, 0],
+            sized: None,
         }
     }
 
@@ -505,11 +551,15 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
     series.push(Series::of(1, "dirty", points(&p, |s| mib(s.dirty))));
     let mut data = ChartData::new(series, x, "MiB");
     data.fit_y(|_| true);
-    data.in_larger_unit();
     if let Some(s) = p.last() {
-        let pct = show(100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64);
-        data.values = vec![format!("dirty {} MiB", show(mib(s.dirty))), format!("{pct}% of dirtyable")];
-        data.short_values = vec![format!("dirty {} MiB", show(mib(s.dirty))), format!("{pct}%")];
+        let pct = 100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64;
+        data.sized_values(vec![mib(s.dirty), pct], |n, unit| {
+            let (dirty, pct) = (unit.size(n[0]), show(n[1]));
+            [
+                vec![format!("dirty {dirty}"), format!("{pct}% of dirtyable")],
+                vec![format!("dirty {dirty}"), format!("{pct}%")],
+            ]
+        });
     }
     data.notice = kernel_notice(has, "setpoint, freerun");
     data
@@ -528,11 +578,12 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     series.push(Series::of(2, "bdi_dirty", points(&p, |s| mib(bdi_of(s, bdi).dirty))));
     let mut data = ChartData::new(series, x, "MiB");
     data.fit_y(|_| true);
-    data.in_larger_unit();
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
-        data.values = vec![format!("dirty {} of thresh {} MiB", show(mib(b.dirty)), show(mib(b.thresh)))];
-        data.short_values = vec![format!("{} of {} MiB", show(mib(b.dirty)), show(mib(b.thresh)))];
+        data.sized_values(vec![mib(b.dirty), mib(b.thresh)], |n, unit| {
+            let (dirty, thresh, unit) = (unit.number(n[0]), unit.number(n[1]), unit.name());
+            [vec![format!("dirty {dirty} of thresh {thresh} {unit}")], vec![format!("{dirty} of {thresh} {unit}")]]
+        });
     }
     data.notice = kernel_notice(has, "bdi_setpoint");
     data
@@ -780,24 +831,23 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         ('●', 3, "now", "now"),
     ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.len());
-    data.values = vec![match b.pos_ratio {
-        Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
-        None => "pos_ratio –: below freerun, not computed".into(),
-    }];
-    data.short_values = vec![match b.pos_ratio {
-        Some(p) => format!("pos_ratio {}", show(p as f64 / 1024.0)),
-        None => "pos_ratio –: below freerun".into(),
-    }];
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
     }
-    data.values.push(format!(
-        "freerun {}, setpoint {}, limit {}, bdi_setpoint {} MiB",
-        show(m(l.freerun)),
-        show(m(l.setpoint)),
-        show(m(l.limit)),
-        show(m(b.setpoint as f64))
-    ));
+    let pos_ratio = b.pos_ratio.map_or(f64::NAN, |p| p as f64 / 1024.0);
+    let sizes = [l.freerun, l.setpoint, l.limit, b.setpoint as f64].map(m);
+    data.sized_values([&[pos_ratio][..], &sizes].concat(), |n, unit| {
+        let ratio = format!("pos_ratio {}", show(n[0]));
+        let (long, short) = match n[0].is_nan() {
+            true => ("pos_ratio –: below freerun, not computed".into(), "pos_ratio –: below freerun".into()),
+            false => (ratio.clone(), ratio),
+        };
+        let [freerun, setpoint, limit, bdi_setpoint] = [n[1], n[2], n[3], n[4]].map(|v| unit.number(v));
+        let unit = unit.name();
+        let lines =
+            format!("freerun {freerun}, setpoint {setpoint}, limit {limit}, bdi_setpoint {bdi_setpoint} {unit}");
+        [vec![long, lines], vec![short]]
+    });
     data.notice = kernel_notice(has, "pos_ratio");
     data
 }
@@ -822,12 +872,26 @@ mod tests {
         }
         let d = chart(20.0 * 1024.0 * 1024.0);
         assert_eq!((d.y_unit, d.series[0].points[1].1), ("TiB", 20.0));
-        // Side by side: both in the larger unit, on one range.
+        // Side by side: both in the larger unit, on one range, the
+        // title's sizes written again in it.
         let mut two = [chart(9000.0), chart(12000.0)];
+        let write: WriteValues = |n, unit| [vec![format!("dirty {}", unit.size(n[0])), "more".into()], vec![]];
+        two[0].sized_values(vec![9000.0], write);
+        two[0].values.truncate(1);
+        assert_eq!(two[0].values, ["dirty 9000 MiB"]);
         crate::ui::view::share_ranges(&mut two);
         assert_eq!((two[0].y_unit, two[1].y_unit), ("GiB", "GiB"));
         assert_eq!(two[0].y, two[1].y);
         assert!((two[0].series[0].points[1].1 - 9000.0 / 1024.0).abs() < 1e-9);
+        assert_eq!(two[0].values, ["dirty 8.79 GiB"], "as many values as it had");
+        // Chart 3's size axis is its x axis.
+        let mut three =
+            ChartData::new(vec![Series::of(3, "global", vec![(0.0, 2.0), (20480.0, 0.0)])], [0.0, 20480.0], "");
+        three.x_unit = "MiB";
+        three.marks = vec![Mark { at: (10240.0, 1.0), glyph: '◆', color: 2, second_x: false }];
+        three.in_larger_unit();
+        assert_eq!((three.x_unit, three.x, three.marks[0].at), ("GiB", [0.0, 20.0], (10.0, 1.0)));
+        assert_eq!((three.y_unit, three.series[0].points[1]), ("", (20.0, 0.0)));
     }
 
     #[test]

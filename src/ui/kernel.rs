@@ -45,7 +45,7 @@ use crate::lesson::check::show;
 use crate::session::{Session, SessionOptions, Side, bdi_label};
 use crate::sim::config::Legacy;
 use crate::sim::metrics::Sample;
-use crate::units::mib;
+use crate::units::{mib, size};
 
 /// The kernel a trace's charts are drawn for: the whole series in use
 /// (every kernel since 3.2 throttles by pos_ratio and dirty_ratelimit).
@@ -818,10 +818,10 @@ fn trace_title(side: &KernelSide, n: u8, bdi: usize) -> Title {
     }
 }
 
-/// A value of the last sample, in MiB, or `-` while not known.
+/// A size of the last sample (in MiB, GiB or TiB), or `-` while not known.
 fn mib_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
     match (side.samples().back(), side.coverage().since(q, bdi)) {
-        (Some(s), Some(since)) if since <= s.t_ns => format!("{} MiB", show(mib(f(s)))),
+        (Some(s), Some(since)) if since <= s.t_ns => size(mib(f(s))),
         _ => "-".into(),
     }
 }
@@ -1076,7 +1076,7 @@ fn draw_model_head(ctx: &Ctx, model: &Model, frame: &mut Frame, area: Rect) {
     let side = model.side();
     let s = side.world.samples().back();
     let bdi = ctx.app.bdi().min(side.world.bdis().len() - 1);
-    let mb = |f: &dyn Fn(&Sample) -> u64| s.map_or("-".into(), |s| format!("{} MiB", show(mib(f(s)))));
+    let mb = |f: &dyn Fn(&Sample) -> u64| s.map_or("-".into(), |s| size(mib(f(s))));
     let b = &side.world.bdis()[bdi];
     let mut items = vec![
         (9, format!("thresh {}", mb(&|s| s.thresh))),

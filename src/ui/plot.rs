@@ -70,7 +70,7 @@ impl Look<'_> {
 }
 
 /// The units a chart title's values end with.
-const UNITS: [&str; 4] = ["MiB", "MiB/s", "ms", "s"];
+const UNITS: [&str; 6] = ["MiB", "GiB", "TiB", "MiB/s", "ms", "s"];
 
 /// A chart's title in parts, so that it can be cut by priority.
 pub struct Title {

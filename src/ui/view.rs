@@ -38,7 +38,7 @@ use crate::app::{App, Mode, window_name};
 use crate::lesson::Views;
 use crate::lesson::check::show;
 use crate::session::{Side, bdi_label};
-use crate::units::mib;
+use crate::units::{mib, size};
 
 /// The smallest terminal the dashboard draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
@@ -584,8 +584,8 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
 /// the sides of a comparison can be compared by eye.
 pub(crate) fn share_ranges(data: &mut [ChartData]) {
     // Sizes in one unit first: the larger either side shows.
-    if let Some(k) = data.iter().filter_map(ChartData::size_unit).max() {
-        data.iter_mut().for_each(|d| d.convert_to_size_unit(k));
+    if let Some(unit) = data.iter().filter_map(ChartData::size_unit).max() {
+        data.iter_mut().for_each(|d| d.convert_to_size_unit(unit));
     }
     let lo = data.iter().map(|d| d.y[0]).fold(f64::INFINITY, f64::min);
     let hi = data.iter().map(|d| d.y[1]).fold(f64::NEG_INFINITY, f64::max);
@@ -620,10 +620,10 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
         (8, format!("longest call {longest:.0} ms")),
-        (6, format!("thresh {} MiB", show(last.map_or(0.0, |s| mib(s.thresh))))),
+        (6, format!("thresh {}", size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if src.kernel.position() != Has::No {
-        items.push((5, format!("setpoint {} MiB", show(last.map_or(0.0, |s| mib(s.setpoint))))));
+        items.push((5, format!("setpoint {}", size(last.map_or(0.0, |s| mib(s.setpoint))))));
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
@@ -646,13 +646,16 @@ fn chart_data(ctx: &Ctx, side: &Side, n: u8, width: u16) -> ChartData {
 /// `window_s` seconds (`None`: all), for a chart `width` columns wide.
 pub(crate) fn chart_of(src: &Source, n: u8, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
     let cols = width.saturating_sub(10);
-    match n {
+    let mut data = match n {
         1 => charts::global_dirty(src, window_s, cols),
         2 => charts::bdi_dirty(src, bdi, window_s, cols),
         3 => charts::pos_ratio(src, bdi, cols),
         4 => charts::rates(src, bdi, window_s, cols, log),
         _ => charts::pauses(src, bdi, window_s, cols, log),
-    }
+    };
+    // Sizes past 9999 MiB in GiB or TiB: axis, lines and title alike.
+    data.in_larger_unit();
+    data
 }
 
 /// Draws chart `n` (1-5) of `side` in `area`, from `data` if given.
@@ -685,8 +688,8 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let w = &side.world;
     let vm = w.vm();
     let tun = vm.tunables;
-    let mb = |p: u64| format!("{} MiB", show(mib(p)));
-    let bytes = |b: u64| format!("{} MiB", show(b as f64 / (1u64 << 20) as f64));
+    let mb = |p: u64| size(mib(p));
+    let bytes = |b: u64| size(b as f64 / (1u64 << 20) as f64);
     let s = w.samples().back();
     let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| mb(f(s)));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
@@ -708,7 +711,7 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     } else {
         kv("dirty_background_ratio", format!("{}%", tun.dirty_background_ratio))
     });
-    global.push(kv("memory", format!("{} MiB", vm.memory_pages >> 8)));
+    global.push(kv("memory", size((vm.memory_pages >> 8) as f64)));
     global.push(kv("ratelimit_pages", vm.ratelimit_pages.to_string()));
     global.push(kv("CPUs", app.session().scenario.cpus.to_string()));
     global.push(kv("HZ", w.hz().to_string()));

@@ -412,6 +412,75 @@ fn setting_keys_at_the_end_of_their_range_say_so() {
     assert!(status(times("d", 19)).ends_with("│ dirty_ratio 1"), "{}", status(times("d", 19)));
 }
 
+/// The sizes of `text` written as five digits or more of MiB (`754975
+/// MiB`, `12345.6 MiB`): what a huge world's sizes read as in MiB.
+fn long_mib_numbers(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || "│┤└".contains(c)).collect();
+    let digits = |w: &str| w.split('.').next().map_or(0, |w| w.chars().filter(char::is_ascii_digit).count());
+    words.windows(2).filter(|w| w[1].starts_with("MiB") && digits(w[0]) >= 5).map(|w| w.join(" ")).collect()
+}
+
+#[test]
+fn a_huge_worlds_sizes_read_in_gib_on_its_axes_in_its_titles_and_in_the_panel() {
+    let huge = |size: &str, keys: &str| {
+        snapshot(&["--memory", "4T", "--dd", "10", "--at", "30s", "--size", size, "--keys", keys])
+    };
+    for (size, keys) in [("160x48", ""), ("80x24", ""), ("160x48", "3"), ("160x48", "c")] {
+        let text = huge(size, keys);
+        assert_eq!(long_mib_numbers(&text), Vec::<String>::new(), "{size} {keys}\n{text}");
+    }
+    let text = huge("160x48", "");
+    // Charts 1 and 2: the title's values in the y axis' unit.
+    let one = chart_box(&text, "1 global dirty");
+    assert!(one[0].contains("  dirty 227 GiB, 6.15% of dirtyable"), "{}", one.join("\n"));
+    assert!(one.iter().any(|r| r.starts_with("│GiB└")), "{}", one.join("\n"));
+    let two = chart_box(&text, "2 bdi dirty");
+    assert!(two[0].contains("  dirty 227 of thresh 737 GiB"), "{}", two.join("\n"));
+    assert!(two.iter().any(|r| r.starts_with("│GiB└")), "{}", two.join("\n"));
+    // The threshold lines' values at their right ends, in GiB too.
+    assert!(two.iter().any(|r| r.ends_with(" 737│")), "{}", two.join("\n"));
+    // The parameter panel.
+    for (key, want) in [
+        ("thresh", "737 GiB"),
+        ("bg_thresh", "369 GiB"),
+        ("dirtyable", "3686 GiB"),
+        ("memory", "4096 GiB"),
+        ("bdi_thresh", "737 GiB"),
+    ] {
+        assert_eq!(panel_value(&text, key).as_deref(), Some(want), "{key}\n{text}");
+    }
+    // Chart 3 zoomed: its dirty axis and the sizes in its title in GiB.
+    let three = chart_box(&huge("160x48", "3"), "3 pos_ratio");
+    assert!(three[0].contains("limit 737, bdi_setpoint 645 GiB"), "{}", three.join("\n"));
+    assert!(three.iter().any(|r| r.ends_with(" GiB│")), "{}", three.join("\n"));
+    // The parameter strip of a small screen, with vm.dirty_bytes.
+    let text = snapshot(&["--memory", "4T", "--dirty-bytes", "2T", "--at", "5s", "--size", "80x24"]);
+    assert!(text.contains("dirty_bytes 2048 GiB") && text.contains("thresh 2048 GiB"), "{text}");
+    // The status line of the memory key.
+    let text = snapshot(&["--memory", "4T", "--at", "1s", "--size", "220x20", "--keys", "M"]);
+    let status = text.lines().next().expect("a status line");
+    assert!(status.ends_with("│ memory 4096 GiB, the most"), "{status}");
+}
+
+#[test]
+fn a_compared_chart_in_mib_steps_up_to_its_neighbours_gib_title_and_all() {
+    // A: a threshold of 8847 MiB, in MiB on its own; B: 17.3 GiB.
+    let args = ["--memory", "48G", "--dirty-ratio", "20", "--compare", "dirty-ratio=40", "--dd", "10"];
+    let text = snapshot(&[&args[..], &["--at", "30s", "--size", "160x48"]].concat());
+    let grid: Vec<&str> = text.lines().collect();
+    let titles = grid.iter().find(|l| l.contains("┌ 1 global dirty")).expect("chart 1 of both sides");
+    assert_eq!(titles.matches(" GiB, ").count(), 2, "{titles}");
+    assert!(titles.contains("  dirty 7.65 GiB, 17.7% of dirtyable"), "{titles}");
+    assert_eq!(text.matches("│GiB└").count(), 2, "{text}");
+    // A side's head gives each size in its own unit.
+    assert!(grid[2].contains("thresh 8847 MiB") && grid[2].contains("thresh 17.3 GiB"), "{}", grid[2]);
+    // Under 10 GiB, alone: MiB throughout, as ever.
+    let text = snapshot(&["--memory", "48G", "--dd", "10", "--at", "30s", "--size", "160x48"]);
+    assert!(chart_box(&text, "1 global dirty")[0].contains(" MiB, "), "{text}");
+    assert_eq!(panel_value(&text, "thresh").as_deref(), Some("8847 MiB"), "{text}");
+    assert_eq!(panel_value(&text, "memory").as_deref(), Some("48 GiB"), "{text}");
+}
+
 /// A lesson list with no room for every lesson says how many more there
 /// are, above and below.
 #[test]
