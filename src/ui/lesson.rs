@@ -13,9 +13,9 @@ use super::theme::Theme;
 use super::view::{hanging, hanging_spans};
 use crate::app::App;
 use crate::app::lesson::LessonMode;
-use crate::lesson::SideSpec;
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
+use crate::lesson::{Question, SideSpec};
 use crate::units::with_units;
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
@@ -95,39 +95,44 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
 }
 
 /// The questions `width` columns wide, each with what the student typed
-/// or was told, wrapped under its text.
-fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
+/// or was told, wrapped under its text: the heading, then each
+/// question's lines.
+fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> (Vec<Line<'static>>, Vec<Vec<Line<'static>>>) {
     let step = mode.step();
-    let mut lines = Vec::new();
     if step.questions.is_empty() {
-        return lines;
+        return (Vec::new(), Vec::new());
     }
-    lines.push(Line::styled("questions (a answers)", t.dim));
-    for (i, q) in step.questions.iter().enumerate() {
-        let unit = q.unit();
-        let ask = if unit.is_empty() { q.ask.clone() } else { format!("{} [{unit}]", q.ask) };
-        lines.extend(hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3));
-        if let Some(text) = mode.typing(i) {
-            let typed =
-                [Span::styled(format!("{text}▏\u{a0}"), t.accent), Span::styled(" Enter checks, Esc cancels", t.dim)];
-            lines.extend(hanging_spans("   your answer: ", t.dim, &typed, width, 5));
-        } else if let Some(j) = mode.answer(i) {
-            lines.extend(match j.answer {
-                Some(a) => {
-                    let (mark, style) = if a.right { ("✓", t.good) } else { ("✗", t.warn) };
-                    let said = format!(
-                        "you said {}, the simulation says {}: {:.0}% off (within {:.0}% counts)",
-                        show(j.given),
-                        show_value(a.actual, unit),
-                        a.error * 100.0,
-                        q.tolerance * 100.0
-                    );
-                    let said = with_units(&said);
-                    hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
-                }
-                None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
-            });
-        }
+    let heading = vec![Line::styled("questions (a answers)", t.dim)];
+    let each = step.questions.iter().enumerate().map(|(i, q)| one_question(mode, i, q, t, width)).collect();
+    (heading, each)
+}
+
+/// Question `i` of the open step, `width` columns wide, with what the
+/// student typed or was told.
+fn one_question(mode: &LessonMode, i: usize, q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
+    let unit = q.unit();
+    let ask = if unit.is_empty() { q.ask.clone() } else { format!("{} [{unit}]", q.ask) };
+    let mut lines = hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3);
+    if let Some(text) = mode.typing(i) {
+        let typed =
+            [Span::styled(format!("{text}▏\u{a0}"), t.accent), Span::styled(" Enter checks, Esc cancels", t.dim)];
+        lines.extend(hanging_spans("   your answer: ", t.dim, &typed, width, 5));
+    } else if let Some(j) = mode.answer(i) {
+        lines.extend(match j.answer {
+            Some(a) => {
+                let (mark, style) = if a.right { ("✓", t.good) } else { ("✗", t.warn) };
+                let said = format!(
+                    "you said {}, the simulation says {}: {:.0}% off (within {:.0}% counts)",
+                    show(j.given),
+                    show_value(a.actual, unit),
+                    a.error * 100.0,
+                    q.tolerance * 100.0
+                );
+                let said = with_units(&said);
+                hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
+            }
+            None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
+        });
     }
     lines
 }
@@ -210,12 +215,22 @@ fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line
 
 /// The lesson pane at `area`: its frame, the step's text and where it
 /// goes, and below it the checks, questions and what to do next.
+///
+/// When the checks, questions and what to do next have no room below
+/// the text, the checks and what to do next scroll on after the text,
+/// and a line saying how the checks stand stays in view, with the
+/// questions (and the answer being typed) under it.
 struct Pane {
     block: Block<'static>,
     text: Vec<Line<'static>>,
     text_area: Rect,
     bottom: Vec<Line<'static>>,
     bottom_area: Rect,
+    /// Rows the bottom is scrolled by: to the answer being typed, when
+    /// the questions have no room.
+    bottom_scroll: u16,
+    /// Rows the step takes shown whole.
+    whole: u16,
 }
 
 impl Pane {
@@ -233,22 +248,86 @@ impl Pane {
             .title(Span::styled(title, t.title))
             .title_top(Line::styled(step, t.accent).right_aligned());
         let inner = block.inner(area);
-        let mut bottom = check_lines(mode, run.elapsed_s(app.session()), t, inner.width);
-        bottom.extend(question_lines(mode, t, inner.width));
-        bottom.extend(next_lines(mode, t, inner.width));
+        let width = inner.width;
+        let checks = check_lines(mode, run.elapsed_s(app.session()), t, width);
+        let (heading, questions) = question_lines(mode, t, width);
+        let next = next_lines(mode, t, width);
+        let mut bottom = checks.clone();
+        bottom.extend(heading.iter().cloned());
+        bottom.extend(questions.iter().flatten().cloned());
+        bottom.extend(next.iter().cloned());
+        let roomy = inner.height >= 16;
+        let spacer = u16::from(roomy);
+        let mut text = text_lines(mode, roomy, t, width);
+        let bottom_rows = wrapped_rows(&bottom, width);
+        let whole = wrapped_rows(&text, width).saturating_add(spacer).saturating_add(bottom_rows);
         // The text keeps at least half the pane (two thirds in a small one).
         let room = if inner.height < 12 { (inner.height / 3).max(2) } else { (inner.height / 2).max(4) };
-        let bottom_rows = wrapped_rows(&bottom, inner.width).min(room);
-        let roomy = inner.height >= 16;
-        let text = text_lines(mode, roomy, t, inner.width);
-        let [text_area, _, bottom_area] = Layout::vertical([
-            Constraint::Min(0),
-            Constraint::Length(u16::from(roomy)),
-            Constraint::Length(bottom_rows),
-        ])
-        .areas(inner);
-        Pane { block, text, text_area, bottom, bottom_area }
+        let layout = |bottom_rows: u16| {
+            let [text_area, _, bottom_area] =
+                Layout::vertical([Constraint::Min(0), Constraint::Length(spacer), Constraint::Length(bottom_rows)])
+                    .areas(inner);
+            (text_area, bottom_area)
+        };
+        if bottom_rows <= room || whole <= inner.height {
+            let (text_area, bottom_area) = layout(bottom_rows);
+            return Pane { block, text, text_area, bottom, bottom_area, bottom_scroll: 0, whole };
+        }
+        // The checks and what to do next scroll on after the text.
+        text.push(Line::raw(""));
+        let checks_from = wrapped_rows(&text, width);
+        text.extend(checks);
+        let checks_to = wrapped_rows(&text, width);
+        text.extend(next);
+        // Below them: how the checks stand, then the questions, the text
+        // keeping two rows and its "more" mark.
+        let has_checks = !mode.step().checks.is_empty();
+        let mut pinned = heading;
+        let typing = (0..questions.len()).find(|&i| mode.typing(i).is_some());
+        let before: Vec<Line> = questions.iter().take(typing.unwrap_or(0)).flatten().cloned().collect();
+        let typing_at = u16::from(has_checks) + wrapped_rows(&pinned, width) + wrapped_rows(&before, width);
+        pinned.extend(questions.into_iter().flatten());
+        let pinned_rows = u16::from(has_checks) + wrapped_rows(&pinned, width);
+        let pinned_area_rows = pinned_rows.min(inner.height.saturating_sub(3 + spacer));
+        let bottom_scroll = if typing.is_some() { typing_at.min(pinned_rows - pinned_area_rows) } else { 0 };
+        let (text_area, bottom_area) = layout(pinned_area_rows);
+        if has_checks {
+            let at = Scrolled::new(&text, text_area);
+            let scroll = mode.scroll().min(at.most);
+            let shown = scroll..scroll.saturating_add(at.area.height);
+            let way = if checks_to > shown.end {
+                "▼ PgDn"
+            } else if checks_from < shown.start {
+                "▲ PgUp"
+            } else {
+                ""
+            };
+            pinned.insert(0, checks_summary(mode, way, t));
+        }
+        Pane { block, text, text_area, bottom: pinned, bottom_area, bottom_scroll, whole }
     }
+}
+
+/// How the step's checks stand, on one line: how many hold, fail and
+/// are still measured, and `way`, the key that shows them.
+fn checks_summary(mode: &LessonMode, way: &str, t: &Theme) -> Line<'static> {
+    let count = |f: fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
+    let (pass, fail, pending) = (
+        count(|v| matches!(v, Verdict::Pass(_))),
+        count(|v| matches!(v, Verdict::Fail(_))),
+        count(|v| matches!(v, Verdict::Pending)),
+    );
+    let mut spans = vec![Span::styled(format!("checks {pass}/{} ✓", mode.verdicts().len()), t.good)];
+    if fail > 0 {
+        spans.push(Span::styled(format!(" · {fail} ✗"), t.warn));
+    }
+    if pending > 0 {
+        spans.push(Span::styled(format!(" · {pending} …"), t.dim));
+    }
+    if !way.is_empty() {
+        spans.push(Span::styled(format!(" · {way}"), t.accent));
+    }
+    Line::from(spans)
 }
 
 /// The folded pane's one line: the step's title, how its checks stand,
@@ -286,7 +365,8 @@ pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(pane.block, area);
     draw_scrolled(pane.text, mode.scroll(), t, frame, pane.text_area);
-    frame.render_widget(Paragraph::new(pane.bottom).wrap(Wrap { trim: false }), pane.bottom_area);
+    let bottom = Paragraph::new(pane.bottom).wrap(Wrap { trim: false }).scroll((pane.bottom_scroll, 0));
+    frame.render_widget(bottom, pane.bottom_area);
 }
 
 /// The rows a lesson pane `width` columns wide needs to show the open
@@ -294,10 +374,7 @@ pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
 pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
     let Some(mode) = app.lesson() else { return most };
     let pane = Pane::new(app, mode, t, Rect::new(0, 0, width, most));
-    let inner = pane.block.inner(Rect::new(0, 0, width, most));
-    let rows = wrapped_rows(&pane.text, inner.width);
-    let spacer = u16::from(inner.height >= 16);
-    rows.saturating_add(spacer).saturating_add(wrapped_rows(&pane.bottom, inner.width)).saturating_add(2).min(most)
+    pane.whole.saturating_add(2).min(most)
 }
 
 /// The most rows the open step's text can scroll by in a pane at `area`:

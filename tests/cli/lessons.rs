@@ -215,6 +215,32 @@ fn a_short_terminal_keeps_rows_for_the_charts_and_scrolls_the_text() {
 }
 
 #[test]
+fn a_short_terminal_keeps_the_question_in_view_and_the_checks_a_pgdn_away() {
+    // 80x24: the question stays under the text (it was cut off), with how
+    // the checks stand and where they are.
+    let text = lesson_03_at("80x24", "");
+    assert!(text.contains("1. What is the global setpoint now? [MiB]"), "{text}");
+    assert!(text.contains("checks 3/3 ✓ · ▼ PgDn") && text.contains("▼ more: PgDn"), "{text}");
+    // The answer is typed in view.
+    let typing = lesson_03_at("80x24", "a 6 4 5");
+    assert!(typing.contains("your answer: 645▏") && typing.contains("What is the global setpoint now?"), "{typing}");
+    // Every check and what to do next are at the end of the text.
+    let end = lesson_03_at("80x24", "pgdn pgdn pgdn pgdn pgdn pgdn pgdn pgdn");
+    for line in [
+        "✓ mean dirty within 6% of setpoint",
+        "✓ dirty never passes the limit",
+        "✓ dirty near 17.5% of dirtyable memory",
+        "✓ every check holds: n opens the next step",
+    ] {
+        assert!(end.contains(line), "{line}: {end}");
+    }
+    assert!(end.contains("▲ PgUp") && !end.contains("▼") && end.contains("checks 3/3 ✓\u{20}"), "{end}");
+    // 100x30: what to do next is reachable too (its row was cut off).
+    let end = lesson_03_at("100x30", "pgdn pgdn pgdn pgdn pgdn pgdn pgdn pgdn");
+    assert!(end.contains("✓ every check holds: n opens the next step") && end.contains("▲ PgUp"), "{end}");
+}
+
+#[test]
 fn folded_text_leaves_a_small_terminal_to_the_charts() {
     let lesson = Lesson::resolve("07").expect("shipped");
     let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
