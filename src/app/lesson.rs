@@ -21,6 +21,9 @@ pub struct LessonMode {
     /// The most lines the step's text can be scrolled by in the terminal
     /// as last drawn (`u16::MAX` until it is drawn).
     scroll_room: u16,
+    /// Lines PgUp and PgDn scroll the step's text by: the lines it shows
+    /// in the terminal as last drawn, less one (3 until it is drawn).
+    scroll_page: u16,
     /// The answer being typed, while typing.
     pub(super) input: Option<String>,
     /// The question `a` answers next (index into the step's questions).
@@ -63,6 +66,7 @@ impl LessonMode {
             folded: false,
             scroll: 0,
             scroll_room: u16::MAX,
+            scroll_page: 3,
             input: None,
             question: 0,
             answers: vec![None; questions],
@@ -102,15 +106,31 @@ impl LessonMode {
         self.scroll
     }
 
-    /// Notes how far the step's text can scroll in the terminal as drawn.
-    pub(super) fn set_scroll_room(&mut self, rows: u16) {
+    /// Notes how far the step's text can scroll in the terminal as drawn,
+    /// and the lines a page of it scrolls by.
+    pub(super) fn set_scroll_room(&mut self, rows: u16, page: u16) {
         self.scroll_room = rows;
+        self.scroll_page = page.max(1);
         self.scroll = self.scroll.min(rows);
     }
 
     /// The answer being typed to question `i`, if one is.
     pub fn typing(&self, i: usize) -> Option<&str> {
         self.input.as_deref().filter(|_| self.question.min(self.answers.len().saturating_sub(1)) == i)
+    }
+
+    /// The question being answered: the one an answer is typed to, else
+    /// the one answered last; `None` before the first answer.
+    pub fn answering(&self) -> Option<usize> {
+        let n = self.answers.len();
+        if n == 0 {
+            return None;
+        }
+        if self.input.is_some() {
+            return Some(self.question.min(n - 1));
+        }
+        let last = (self.question + n - 1) % n;
+        self.answers[last].is_some().then_some(last)
     }
 
     /// The answer given to question `i`, if any.
@@ -296,8 +316,12 @@ impl App {
                 }
             }
             LessonMsg::Scroll(up) => {
-                mode.scroll =
-                    if up { mode.scroll.saturating_sub(3) } else { mode.scroll.saturating_add(3) }.min(mode.scroll_room)
+                mode.scroll = if up {
+                    mode.scroll.saturating_sub(mode.scroll_page)
+                } else {
+                    mode.scroll.saturating_add(mode.scroll_page)
+                }
+                .min(mode.scroll_room)
             }
             LessonMsg::Answer => {
                 if mode.step().questions.is_empty() {
@@ -487,6 +511,37 @@ mod tests {
         app.advance_to(2 * NS_PER_SEC);
         app.update(Msg::Lesson(LessonMsg::NextStep));
         assert!(!app.lesson().expect("lesson").folded(), "a new step shows its text");
+    }
+
+    #[test]
+    fn the_question_being_answered_is_the_typed_one_then_the_one_answered_last() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC);
+        assert_eq!(app.lesson().expect("lesson").answering(), None, "nothing answered yet");
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        assert_eq!(app.lesson().expect("lesson").answering(), Some(0), "typed");
+        app.update(Msg::Lesson(LessonMsg::InputCancel));
+        assert_eq!(app.lesson().expect("lesson").answering(), None, "cancelled");
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::Input('1')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        assert_eq!(app.lesson().expect("lesson").answering(), Some(0), "answered");
+    }
+
+    #[test]
+    fn pgdn_scrolls_the_text_by_a_page_as_drawn() {
+        let mut app = open(TWO_STEPS, 0);
+        app.set_scroll_room(crate::app::ScrollRoom { help: 0, help_page: 1, text: 10, text_page: 1, tasks: None });
+        app.update(Msg::Lesson(LessonMsg::Scroll(false)));
+        assert_eq!(app.lesson().expect("lesson").scroll(), 1, "two rows shown: one at a time, none skipped");
+        app.set_scroll_room(crate::app::ScrollRoom { help: 0, help_page: 1, text: 10, text_page: 4, tasks: None });
+        app.update(Msg::Lesson(LessonMsg::Scroll(false)));
+        app.update(Msg::Lesson(LessonMsg::Scroll(false)));
+        assert_eq!(app.lesson().expect("lesson").scroll(), 9);
+        app.update(Msg::Lesson(LessonMsg::Scroll(false)));
+        assert_eq!(app.lesson().expect("lesson").scroll(), 10, "no further than the end");
+        app.update(Msg::Lesson(LessonMsg::Scroll(true)));
+        assert_eq!(app.lesson().expect("lesson").scroll(), 6);
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct ScrollRoom {
     pub help_page: u16,
     /// The open lesson step's text.
     pub text: u16,
+    /// Rows a page of the step's text scrolls by: the rows it shows, less
+    /// one.
+    pub text_page: u16,
     /// The task table, until its last page fills it; `None` when it is
     /// not on the screen.
     pub tasks: Option<usize>,
@@ -391,7 +394,7 @@ impl App {
         self.screen.set_help_room(room.help, room.help_page);
         self.screen.set_task_room(room.tasks);
         if let Some(mode) = &mut self.lesson {
-            mode.set_scroll_room(room.text);
+            mode.set_scroll_room(room.text, room.text_page);
         }
     }
 

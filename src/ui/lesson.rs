@@ -256,6 +256,7 @@ impl Pane {
         bottom.extend(heading.iter().cloned());
         bottom.extend(questions.iter().flatten().cloned());
         bottom.extend(next.iter().cloned());
+        let next_len = next.len();
         let roomy = inner.height >= 16;
         let spacer = u16::from(roomy);
         let mut text = text_lines(mode, roomy, t, width);
@@ -273,8 +274,17 @@ impl Pane {
             let (text_area, bottom_area) = layout(bottom_rows);
             return Pane { block, text, text_area, bottom, bottom_area, bottom_scroll: 0, whole };
         }
-        // The checks and what to do next scroll on after the text.
+        // What to do next scrolls on after the text, if that leaves room
+        // enough for the checks and questions.
         text.push(Line::raw(""));
+        let fixed = bottom_rows.saturating_sub(wrapped_rows(&next, width));
+        if fixed <= room {
+            text.extend(next);
+            bottom.truncate(bottom.len() - next_len);
+            let (text_area, bottom_area) = layout(fixed);
+            return Pane { block, text, text_area, bottom, bottom_area, bottom_scroll: 0, whole };
+        }
+        // Else the checks scroll on after the text too.
         let checks_from = wrapped_rows(&text, width);
         text.extend(checks);
         let checks_to = wrapped_rows(&text, width);
@@ -283,13 +293,16 @@ impl Pane {
         // keeping two rows and its "more" mark.
         let has_checks = !mode.step().checks.is_empty();
         let mut pinned = heading;
-        let typing = (0..questions.len()).find(|&i| mode.typing(i).is_some());
-        let before: Vec<Line> = questions.iter().take(typing.unwrap_or(0)).flatten().cloned().collect();
-        let typing_at = u16::from(has_checks) + wrapped_rows(&pinned, width) + wrapped_rows(&before, width);
+        // The question being answered shows whole, with what was typed or
+        // told, when they all have no room.
+        let answering = mode.answering();
+        let before: Vec<Line> = questions.iter().take(answering.unwrap_or(0)).flatten().cloned().collect();
+        let start = u16::from(has_checks) + wrapped_rows(&pinned, width) + wrapped_rows(&before, width);
+        let end = start + answering.map_or(0, |i| wrapped_rows(&questions[i], width));
         pinned.extend(questions.into_iter().flatten());
         let pinned_rows = u16::from(has_checks) + wrapped_rows(&pinned, width);
         let pinned_area_rows = pinned_rows.min(inner.height.saturating_sub(3 + spacer));
-        let bottom_scroll = if typing.is_some() { typing_at.min(pinned_rows - pinned_area_rows) } else { 0 };
+        let bottom_scroll = end.saturating_sub(pinned_area_rows).min(start);
         let (text_area, bottom_area) = layout(pinned_area_rows);
         if has_checks {
             let at = Scrolled::new(&text, text_area);
@@ -377,12 +390,14 @@ pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
     pane.whole.saturating_add(2).min(most)
 }
 
-/// The most rows the open step's text can scroll by in a pane at `area`:
-/// until its last line is at the bottom.
-pub fn text_room(app: &App, t: &Theme, area: Rect) -> u16 {
-    let Some(mode) = app.lesson().filter(|m| !m.folded()) else { return 0 };
+/// The most rows the open step's text can scroll by in a pane at `area`
+/// (until its last line is at the bottom), and the rows a page of it
+/// scrolls by: the rows it shows, less one.
+pub fn text_room(app: &App, t: &Theme, area: Rect) -> (u16, u16) {
+    let Some(mode) = app.lesson().filter(|m| !m.folded()) else { return (0, 1) };
     let pane = Pane::new(app, mode, t, area);
-    Scrolled::new(&pane.text, pane.text_area).most
+    let at = Scrolled::new(&pane.text, pane.text_area);
+    (at.most, at.area.height.saturating_sub(1).max(1))
 }
 
 /// Where scrolled lines go: the rows they show in, the most they scroll
