@@ -15,8 +15,8 @@ use crate::app::App;
 use crate::app::lesson::LessonMode;
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
-use crate::lesson::{Question, SideSpec};
-use crate::units::with_units;
+use crate::lesson::{Check, Question, SideSpec};
+use crate::units::{SizeUnit, size, with_units};
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
 /// line breaks inside a paragraph are spaces, a line starting with `- `
@@ -63,6 +63,32 @@ fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
     u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
+/// `v`, measured in `unit`, as the screen shows it: a size \[MiB\] in
+/// MiB, GiB or TiB by the rule of [`crate::units::size`], anything else
+/// as [`show_value`] writes it.
+fn shown(v: f64, unit: &str) -> String {
+    if unit == "MiB" && v.is_finite() { size(v) } else { show_value(v, unit) }
+}
+
+/// A check's value `v` and its bounds, in one unit: a size in the unit
+/// the largest of them reads in by the rule of [`crate::units::size`]
+/// (`12.5 GiB`, `9.77..14.6`), else the check's own (`0.953`, `0.94..1.06`).
+fn judged(c: &Check, v: f64) -> (String, String) {
+    let largest =
+        [Some(v), c.min, c.max].into_iter().flatten().filter(|x| x.is_finite()).map(f64::abs).fold(0.0, f64::max);
+    let unit = SizeUnit::of(largest);
+    if c.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
+        return (show_value(v, c.unit()), c.bounds());
+    }
+    let bounds = match (c.min, c.max) {
+        (Some(lo), Some(hi)) => format!("{}..{}", unit.number(lo), unit.number(hi)),
+        (Some(lo), None) => format!(">= {}", unit.number(lo)),
+        (None, Some(hi)) => format!("<= {}", unit.number(hi)),
+        (None, None) => String::new(),
+    };
+    (unit.size(v), bounds)
+}
+
 /// The checks `width` columns wide: a heading, then each with its mark
 /// and value, wrapped under its label.
 fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Line<'static>> {
@@ -80,7 +106,10 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     // A value with its unit, and the bounds, each stay on one row when wrapped.
     let whole = |s: String| s.replace(' ', "\u{a0}");
     for (c, verdict) in step.checks.iter().zip(mode.verdicts()) {
-        let judged = |v| format!("{} ({})", whole(show_value(v, c.unit())), whole(c.bounds()));
+        let judged = |v| {
+            let (value, bounds) = judged(c, v);
+            format!("{} ({})", whole(value), whole(bounds))
+        };
         let (mark, style, tail) = match *verdict {
             Verdict::Pass(v) => ("✓", t.good, judged(v)),
             Verdict::Fail(v) => ("✗", t.warn, judged(v)),
@@ -121,10 +150,15 @@ fn one_question(mode: &LessonMode, i: usize, q: &Question, t: &Theme, width: u16
         lines.extend(match j.answer {
             Some(a) => {
                 let (mark, style) = if a.right { ("✓", t.good) } else { ("✗", t.warn) };
+                // In the unit asked, as the answer was typed; and as the rest
+                // of the screen writes it, when that differs.
+                let says = match (show_value(a.actual, unit), shown(a.actual, unit)) {
+                    (asked, screen) if asked == screen => asked,
+                    (asked, screen) => format!("{asked} ({screen})"),
+                };
                 let said = format!(
-                    "you said {}, the simulation says {}: {:.0}% off (within {:.0}% counts)",
+                    "you said {}, the simulation says {says}: {:.0}% off (within {:.0}% counts)",
                     show(j.given),
-                    show_value(a.actual, unit),
                     a.error * 100.0,
                     q.tolerance * 100.0
                 );
@@ -152,7 +186,7 @@ pub fn readings(mode: &LessonMode) -> Vec<String> {
         };
         let bdi = q.bdi.as_ref().map(|b| format!("{b} ")).unwrap_or_default();
         let window = if q.metric.windowed() { format!(", last {} s", q.window_s) } else { String::new() };
-        let text = format!("{side}{bdi}{}{window}: {}", q.metric.label(), show_value(v, q.unit()));
+        let text = format!("{side}{bdi}{}{window}: {}", q.metric.label(), shown(v, q.unit()));
         if !readings.contains(&text) {
             readings.push(text);
         }
@@ -503,6 +537,36 @@ mod tests {
     fn text_keeps_paragraphs_and_list_items() {
         let p = paragraphs("  one\n  two\n\n\n- a\n- b\nc\n\n");
         assert_eq!(p, vec!["one two", "", "• a", "• b c"]);
+    }
+
+    fn check(metric: crate::lesson::metric::Metric, min: Option<f64>, max: Option<f64>) -> Check {
+        Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }
+    }
+
+    #[test]
+    fn sizes_read_in_mib_then_gib_then_tib_as_on_the_rest_of_the_screen() {
+        assert_eq!(shown(645.3, "MiB"), "645 MiB");
+        assert_eq!(shown(9999.4, "MiB"), "9999 MiB");
+        assert_eq!(shown(11469.0, "MiB"), "11.2 GiB");
+        assert_eq!(shown(16.0 * 1024.0 * 1024.0, "MiB"), "16 TiB");
+        assert_eq!(shown(f64::NAN, "MiB"), "nothing to measure");
+        assert_eq!(shown(90.37, "MiB/s"), "90.4 MiB/s", "a rate is no size");
+        assert_eq!(shown(17.46, "%"), "17.5%");
+    }
+
+    #[test]
+    fn a_check_writes_its_value_and_bounds_in_one_unit() {
+        use crate::lesson::metric::Metric;
+        let limit = check(Metric::LimitMb, Some(360.0), Some(400.0));
+        assert_eq!(judged(&limit, 380.4), ("380 MiB".to_string(), "360..400".to_string()));
+        assert_eq!(judged(&limit, 12800.0), ("12.5 GiB".to_string(), "0.352..0.391".to_string()));
+        let big = check(Metric::ThreshMb, Some(10240.0), None);
+        assert_eq!(judged(&big, 9000.0), ("8.79 GiB".to_string(), ">= 10".to_string()), "the bound steps up the value");
+        let over = check(Metric::OverLimitMb, None, Some(0.0));
+        assert_eq!(judged(&over, -49.5), ("-49.5 MiB".to_string(), "<= 0".to_string()));
+        assert_eq!(judged(&over, -20480.0), ("-20 GiB".to_string(), "<= 0".to_string()));
+        let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
+        assert_eq!(judged(&ratio, 1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
     }
 
     #[test]

@@ -241,6 +241,66 @@ fn a_short_terminal_keeps_the_question_in_view_and_the_checks_a_pgdn_away() {
 }
 
 #[test]
+fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
+    // 64 GiB: the threshold is 11797 MiB, which the rest of the screen
+    // writes 11.5 GiB.
+    let root = lesson_file("lesson-big-sizes", BIG_MACHINE);
+    let out = dirtyviz()
+        .current_dir(&root)
+        .env("XDG_DATA_HOME", root.join("data"))
+        .args(["snapshot", "--lesson", "lessons/x.ron", "--theme", "mono", "--keys", "a 1 2 0 0 0 enter"])
+        .output()
+        .expect("runs");
+    let text = super::common::ok(&out);
+    for want in [
+        "measured now: thresh, last 10 s: 11.5 GiB",
+        "the threshold is past 10 GiB  11.5 GiB",
+        "(>= 10)",
+        "11797 MiB (11.5 GiB): 2% off",
+    ] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+    assert!(!text.contains("(>= 10240)"), "{text}");
+}
+
+const BIG_MACHINE: &str = r#"Lesson(
+    id: "90",
+    title: "A big machine",
+    patch: "none",
+    summary: "Sizes past 9999 MiB.",
+    scenario: Inline(Scenario(
+        name: "big",
+        description: "64 GiB, one disk, one dd.",
+        memory_mb: 65536,
+        cpus: 4,
+        hz: 250,
+        dirty_ratio: 20,
+        dirty_background_ratio: 10,
+        devices: [
+            (name: "sda", kind: Ssd, bandwidth_mbps: 500),
+        ],
+        tasks: [
+            Dd(bdi: "sda", n: 1, bs: "4k"),
+        ],
+    )),
+    steps: [
+        Step(
+            title: "The threshold",
+            text: "Watch the threshold.",
+            run_s: 10,
+            checks: [
+                Check(label: "the threshold is past 10 GiB", metric: ThreshMb, min: 10240),
+                Check(label: "dirty never passes the limit", metric: OverLimitMb, window_s: 10, max: 0),
+            ],
+            questions: [
+                Question(ask: "What is the dirty threshold now?", metric: ThreshMb, tolerance: 0.05),
+            ],
+        ),
+    ],
+)
+"#;
+
+#[test]
 fn folded_text_leaves_a_small_terminal_to_the_charts() {
     let lesson = Lesson::resolve("07").expect("shipped");
     let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
