@@ -335,7 +335,13 @@ impl Pane {
         let end = start + answering.map_or(0, |i| wrapped_rows(&questions[i], width));
         pinned.extend(questions.into_iter().flatten());
         let pinned_rows = u16::from(has_checks) + wrapped_rows(&pinned, width);
-        let pinned_area_rows = pinned_rows.min(inner.height.saturating_sub(3 + spacer));
+        // The question being answered and its answer take a row of the
+        // text's, when it has no room else: the text keeps a row and its
+        // "more" mark.
+        let answered_rows = end - start;
+        let pinned_area_rows = pinned_rows
+            .min(inner.height.saturating_sub(3 + spacer))
+            .max(answered_rows.min(inner.height.saturating_sub(2 + spacer)));
         let bottom_scroll = end.saturating_sub(pinned_area_rows).min(start);
         let (text_area, bottom_area) = layout(pinned_area_rows);
         if has_checks {

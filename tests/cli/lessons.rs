@@ -241,6 +241,22 @@ fn a_short_terminal_keeps_the_question_in_view_and_the_checks_a_pgdn_away() {
 }
 
 #[test]
+fn a_long_question_and_the_answer_being_typed_show_whole_in_a_tiny_terminal() {
+    // 60x18, lesson 07: the question wraps on three rows, which with the
+    // answer being typed is more than the rows left under the text; the
+    // text gives up a row so that neither is cut (the answer was hidden).
+    let out = dirtyviz()
+        .args(["snapshot", "--lesson", "07", "--size", "60x18", "--theme", "mono", "--keys", "a 2 9"])
+        .output()
+        .expect("runs");
+    let text = super::common::ok(&out);
+    for want in ["1. A pause is pages_dirtied", "is a typical pause on the right, in ms? [ms]", "your answer: 29▏"] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+    assert!(text.contains("▼ more: PgDn"), "{text}");
+}
+
+#[test]
 fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
     // 64 GiB: the threshold is 11797 MiB, which the rest of the screen
     // writes 11.5 GiB.
