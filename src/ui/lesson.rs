@@ -324,8 +324,15 @@ impl Pane {
         let checks_to = wrapped_rows(&text, width);
         text.extend(next);
         // Below them: how the checks stand, then the questions, the text
-        // keeping two rows and its "more" mark.
+        // keeping two rows and its "more" mark; one row and its mark when
+        // the questions have no room else (at 60x18 a question was cut).
         let has_checks = !mode.step().checks.is_empty();
+        let most = inner.height.saturating_sub(2 + spacer);
+        // The questions' heading goes when they have no room with it (the
+        // hint bar names a too).
+        let asked = wrapped_rows(&questions.iter().flatten().cloned().collect::<Vec<_>>(), width);
+        let heading =
+            if u16::from(has_checks) + wrapped_rows(&heading, width) + asked > most { Vec::new() } else { heading };
         let mut pinned = heading;
         // The question being answered shows whole, with what was typed or
         // told, when they all have no room.
@@ -335,13 +342,7 @@ impl Pane {
         let end = start + answering.map_or(0, |i| wrapped_rows(&questions[i], width));
         pinned.extend(questions.into_iter().flatten());
         let pinned_rows = u16::from(has_checks) + wrapped_rows(&pinned, width);
-        // The question being answered and its answer take a row of the
-        // text's, when it has no room else: the text keeps a row and its
-        // "more" mark.
-        let answered_rows = end - start;
-        let pinned_area_rows = pinned_rows
-            .min(inner.height.saturating_sub(3 + spacer))
-            .max(answered_rows.min(inner.height.saturating_sub(2 + spacer)));
+        let pinned_area_rows = pinned_rows.min(most);
         let bottom_scroll = end.saturating_sub(pinned_area_rows).min(start);
         let (text_area, bottom_area) = layout(pinned_area_rows);
         if has_checks {

@@ -254,6 +254,16 @@ fn a_long_question_and_the_answer_being_typed_show_whole_in_a_tiny_terminal() {
         assert!(text.contains(want), "{want}: {text}");
     }
     assert!(text.contains("▼ more: PgDn"), "{text}");
+    // Not answering, the question shows whole too (its last rows were cut
+    // with no mark), under how the checks stand.
+    for (lesson, last) in [("07", "is a typical pause on the right, in ms? [ms]"), ("12", "20 s? [MiB/s]")] {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", lesson, "--size", "60x18", "--theme", "mono"])
+            .output()
+            .expect("runs");
+        let text = super::common::ok(&out);
+        assert!(text.contains(last) && text.contains("▼ PgDn") && text.contains("checks "), "{lesson}: {text}");
+    }
 }
 
 #[test]
