@@ -38,7 +38,7 @@ use crate::app::{App, Mode, window_name};
 use crate::lesson::Views;
 use crate::lesson::check::show;
 use crate::session::{Side, bdi_label};
-use crate::units::{mib, size};
+use crate::units::{SizeUnit, mib, size};
 
 /// The smallest terminal the dashboard draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
@@ -553,10 +553,19 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
     let head_rows = 2;
     let panels = compare_panels(app, views, area.height.saturating_sub(head_rows));
+    // The heads' sizes in one unit, as the charts under them: the larger
+    // either side shows.
+    let unit = sides
+        .iter()
+        .filter_map(|s| s.world.samples().back())
+        .flat_map(|s| [s.thresh, s.setpoint])
+        .map(|pages| SizeUnit::of(mib(pages)))
+        .max()
+        .unwrap_or(SizeUnit::MIB);
     let mut areas: Vec<Vec<Rect>> = Vec::new();
     for (side, col) in sides.iter().zip(cols.iter()) {
         let [head, rest] = Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(*col);
-        draw_compare_head(ctx, side, frame, head);
+        draw_compare_head(ctx, side, unit, frame, head);
         areas
             .push(Layout::vertical(vec![Constraint::Ratio(1, panels.len() as u32); panels.len()]).split(rest).to_vec());
     }
@@ -602,8 +611,8 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
 }
 
 /// A side's head: its kernel, and what it wrote and how long its tasks
-/// were held in the charts' window.
-fn draw_compare_head(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
+/// were held in the charts' window; its sizes in `unit`.
+fn draw_compare_head(ctx: &Ctx, side: &Side, unit: SizeUnit, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     let src = Source::of(side);
     let (p, x) = charts::window(src.samples, app.window_s(), 1);
@@ -620,10 +629,10 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
         (8, format!("longest call {longest:.0} ms")),
-        (6, format!("thresh {}", size(last.map_or(0.0, |s| mib(s.thresh))))),
+        (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if src.kernel.position() != Has::No {
-        items.push((5, format!("setpoint {}", size(last.map_or(0.0, |s| mib(s.setpoint))))));
+        items.push((5, format!("setpoint {}", unit.size(last.map_or(0.0, |s| mib(s.setpoint))))));
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
