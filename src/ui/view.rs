@@ -700,7 +700,12 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let mb = |p: u64| size(mib(p));
     let bytes = |b: u64| size(b as f64 / (1u64 << 20) as f64);
     let s = w.samples().back();
-    let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| mb(f(s)));
+    // The thresholds in one unit, the largest's (5.76 GiB beside 11.5 GiB,
+    // as chart 1 reads them, not 5898 MiB), and so the bdi's.
+    let unit = s.map_or(SizeUnit::MIB, |s| {
+        SizeUnit::of(mib([s.bg_thresh, s.freerun, s.setpoint, s.limit, s.thresh].into_iter().max().unwrap_or(0)))
+    });
+    let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| unit.size(mib(f(s))));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
     let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh))];
     if kernel.position() != Has::No {
@@ -733,9 +738,10 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     if kernel.ratelimit() != Has::No {
         local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
     }
-    local.push(kv("bdi_thresh", bs.map_or("-".into(), |b| mb(b.thresh))));
+    let unit = bs.map_or(SizeUnit::MIB, |b| SizeUnit::of(mib(b.thresh.max(b.setpoint))));
+    local.push(kv("bdi_thresh", bs.map_or("-".into(), |b| unit.size(mib(b.thresh)))));
     if kernel.position() != Has::No {
-        local.push(kv("bdi_setpoint", bs.map_or("-".into(), |b| mb(b.setpoint))));
+        local.push(kv("bdi_setpoint", bs.map_or("-".into(), |b| unit.size(mib(b.setpoint)))));
     }
     local.push(kv("tasks", b.nr_tasks.to_string()));
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;

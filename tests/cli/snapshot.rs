@@ -463,6 +463,20 @@ fn a_huge_worlds_sizes_read_in_gib_on_its_axes_in_its_titles_and_in_the_panel() 
 }
 
 #[test]
+fn the_thresholds_read_in_one_unit_in_the_strip_and_the_panel() {
+    // 64 GiB: bg_thresh and freerun under 10 GiB, setpoint and limit over;
+    // all in GiB, as chart 1 beside them reads them (5898 MiB before).
+    let text = snapshot(&["--memory", "64G", "--at", "20s", "--size", "80x24"]);
+    assert!(text.contains("bg_thresh 5.76 GiB · freerun 8.64 GiB · setpoint 10.1 GiB · limit 11.5 GiB"), "{text}");
+    let text = snapshot(&["--memory", "64G", "--at", "20s", "--size", "160x48"]);
+    for (key, want) in [("bg_thresh", "5.76 GiB"), ("freerun", "8.64 GiB"), ("thresh", "11.5 GiB")] {
+        assert_eq!(panel_value(&text, key).as_deref(), Some(want), "{key}\n{text}");
+    }
+    assert_eq!(long_mib_numbers(&text), Vec::<String>::new(), "{text}");
+    assert!(!text.contains("5898 MiB") && !text.contains("8847 MiB"), "{text}");
+}
+
+#[test]
 fn a_compared_chart_in_mib_steps_up_to_its_neighbours_gib_title_and_all() {
     // A: a threshold of 8847 MiB, in MiB on its own; B: 17.3 GiB.
     let args = ["--memory", "48G", "--dirty-ratio", "20", "--compare", "dirty-ratio=40", "--dd", "10"];
