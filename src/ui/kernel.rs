@@ -42,6 +42,7 @@ use crate::app::{Marker, Mode, Msg, Request, SPEEDS, Screen, ThemeKind, WINDOWS,
 use crate::error::Error;
 use crate::ktrace::side::{KernelSide, LIVE_KEEP_NS, LIVE_KEEP_PASSES, Quantity};
 use crate::lesson::check::show;
+use crate::run::summary::NOT_KNOWN;
 use crate::session::{Session, SessionOptions, Side, bdi_label};
 use crate::sim::config::Legacy;
 use crate::sim::metrics::Sample;
@@ -822,7 +823,7 @@ fn trace_title(side: &KernelSide, n: u8, bdi: usize) -> Title {
 fn mib_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
     match (side.samples().back(), side.coverage().since(q, bdi)) {
         (Some(s), Some(since)) if since <= s.t_ns => size(mib(f(s))),
-        _ => "-".into(),
+        _ => NOT_KNOWN.into(),
     }
 }
 
@@ -830,7 +831,7 @@ fn mib_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64
 fn rate_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
     match (side.samples().back(), side.coverage().since(q, bdi)) {
         (Some(s), Some(since)) if since <= s.t_ns => format!("{} MiB/s", show(mib(f(s)))),
-        _ => "-".into(),
+        _ => NOT_KNOWN.into(),
     }
 }
 
@@ -857,7 +858,7 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
         ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
         ("bdi_thresh".into(), mib_at(k, Quantity::BdiThresh, bdi, |s| b(s).thresh)),
         // Only a throttled task is seen in a trace: over the last second.
-        ("tasks throttled".into(), k.samples().back().map_or("-".into(), |s| b(s).tasks.to_string())),
+        ("tasks throttled".into(), k.samples().back().map_or(NOT_KNOWN.into(), |s| b(s).tasks.to_string())),
     ];
     if let Some(p) = k.nr_dirtied_pause(bdi) {
         local.push(("nr_dirtied_pause".into(), p.to_string()));
@@ -992,9 +993,6 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// How the task table writes a value the trace does not give.
-const NOT_KNOWN: &str = "–";
-
 /// What a rate shown as `NOT_KNOWN` means.
 pub const RATE_NOT_KNOWN: &str = "–: not throttled in the last second, rate not known";
 
@@ -1076,7 +1074,7 @@ fn draw_model_head(ctx: &Ctx, model: &Model, frame: &mut Frame, area: Rect) {
     let side = model.side();
     let s = side.world.samples().back();
     let bdi = ctx.app.bdi().min(side.world.bdis().len() - 1);
-    let mb = |f: &dyn Fn(&Sample) -> u64| s.map_or("-".into(), |s| size(mib(f(s))));
+    let mb = |f: &dyn Fn(&Sample) -> u64| s.map_or(NOT_KNOWN.into(), |s| size(mib(f(s))));
     let b = &side.world.bdis()[bdi];
     let mut items = vec![
         (9, format!("thresh {}", mb(&|s| s.thresh))),

@@ -37,6 +37,7 @@ use super::theme::Theme;
 use crate::app::{App, Mode, window_name};
 use crate::lesson::Views;
 use crate::lesson::check::show;
+use crate::run::summary::NOT_KNOWN;
 use crate::session::{Side, bdi_label};
 use crate::units::{SizeUnit, mib, size};
 
@@ -705,7 +706,7 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let unit = s.map_or(SizeUnit::MIB, |s| {
         SizeUnit::of(mib([s.bg_thresh, s.freerun, s.setpoint, s.limit, s.thresh].into_iter().max().unwrap_or(0)))
     });
-    let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or("-".into(), |s| unit.size(mib(f(s))));
+    let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or(NOT_KNOWN.into(), |s| unit.size(mib(f(s))));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
     let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh))];
     if kernel.position() != Has::No {
@@ -739,9 +740,9 @@ fn params(ctx: &Ctx) -> (Params, Params) {
         local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
     }
     let unit = bs.map_or(SizeUnit::MIB, |b| SizeUnit::of(mib(b.thresh.max(b.setpoint))));
-    local.push(kv("bdi_thresh", bs.map_or("-".into(), |b| unit.size(mib(b.thresh)))));
+    local.push(kv("bdi_thresh", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.thresh)))));
     if kernel.position() != Has::No {
-        local.push(kv("bdi_setpoint", bs.map_or("-".into(), |b| unit.size(mib(b.setpoint)))));
+        local.push(kv("bdi_setpoint", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.setpoint)))));
     }
     local.push(kv("tasks", b.nr_tasks.to_string()));
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
