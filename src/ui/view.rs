@@ -1135,21 +1135,33 @@ fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 }
 
 /// The help's frame, `width` columns wide: its titles in words that fit
-/// whole.
-fn help_block(t: &Theme, width: u16) -> Block<'static> {
-    let fit = |texts: &[&'static str]| {
-        let room = usize::from(width.saturating_sub(2));
+/// whole, and at the bottom right `mark`, where the help goes on (see
+/// [`help_mark`]), the keys' title giving way to it.
+fn help_block(t: &Theme, width: u16, mark: &'static str) -> Block<'static> {
+    let fit = |texts: &[&'static str], taken: usize| {
+        let room = usize::from(width.saturating_sub(2)).saturating_sub(taken);
         texts.iter().copied().find(|s| s.chars().count() <= room).unwrap_or("")
     };
+    let mark = fit(&[mark], 0);
+    let keys = [" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", " Esc closes · ↑ ↓ PgDn ", " Esc closes ", " Esc "];
     Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent)
-        .title(Span::styled(fit(&[" help: keys and legends ", " help "]), t.title))
-        .title_bottom(Line::styled(
-            fit(&[" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", " Esc closes · ↑ ↓ PgDn ", " Esc closes ", " Esc "]),
-            t.dim,
-        ))
+        .title(Span::styled(fit(&[" help: keys and legends ", " help "], 0), t.title))
+        .title_bottom(Line::styled(fit(&keys, mark.chars().count() + 1), t.dim))
+        .title_bottom(Line::styled(mark, t.accent).right_aligned())
         .style(Style::default())
+}
+
+/// Where the help goes on from a scroll of `scroll` rows out of `room`:
+/// below (`▼ more: PgDn`), above (`▲ PgUp`), both, or nowhere.
+fn help_mark(scroll: u16, room: u16) -> &'static str {
+    match (scroll > 0, scroll < room) {
+        (false, true) => " ▼ more: PgDn ",
+        (true, true) => " ▲ PgUp · ▼ PgDn ",
+        (true, false) => " ▲ PgUp ",
+        (false, false) => "",
+    }
 }
 
 /// The help's columns inside its frame at `inner`: the keys of
@@ -1174,7 +1186,7 @@ fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Ve
 pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect, kind: crate::app::ThemeKind) -> u16 {
     let t = Theme::new(kind);
     let r = help_area(area);
-    let inner = help_block(&t, r.width).inner(r);
+    let inner = help_block(&t, r.width, "").inner(r);
     help_columns(&t, sections, inner)
         .iter()
         .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
@@ -1193,11 +1205,12 @@ pub fn help_page(area: Rect) -> u16 {
 /// scrolled by `scroll` rows (no further than its end).
 pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
     let r = help_area(area);
-    let block = help_block(t, r.width);
+    let room = help_room(sections, area, t.kind);
+    let scroll = scroll.min(room);
+    let block = help_block(t, r.width, help_mark(scroll, room));
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
-    let scroll = scroll.min(help_room(sections, area, t.kind));
     for (para, at) in help_columns(t, sections, inner) {
         frame.render_widget(para.scroll((scroll, 0)), at);
     }

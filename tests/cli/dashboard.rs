@@ -256,6 +256,42 @@ fn the_help_scrolls_to_its_last_line_and_back_at_once_at_any_size() {
     }
 }
 
+/// The help's bottom border in a `width` x `height` screen of `app`.
+fn help_bottom(app: &App, width: u16, height: u16) -> String {
+    let area = view::help_area(ratatui::layout::Rect::new(0, 0, width, height));
+    let text = screen(app, width, height);
+    let row = text.lines().nth((area.y + area.height - 1) as usize).expect("the help's last row");
+    row.chars().skip(area.x as usize).take(area.width as usize).collect()
+}
+
+#[test]
+fn the_help_says_where_it_goes_on() {
+    let mut a = app("default", None, 1);
+    a.update(Msg::Help);
+    for (w, h) in [(60, 18), (80, 24)] {
+        a.set_scroll_room(view::scroll_room(&a, ratatui::layout::Rect::new(0, 0, w, h)));
+        let top = help_bottom(&a, w, h);
+        assert!(top.contains("▼ more: PgDn") && !top.contains('▲') && top.contains("Esc"), "{w}x{h} top: {top}");
+        a.update(Msg::ScrollHelp(1));
+        let middle = help_bottom(&a, w, h);
+        assert!(middle.contains("▲ PgUp · ▼ PgDn"), "{w}x{h} middle: {middle}");
+        for _ in 0..30 {
+            a.update(Msg::ScrollHelp(10));
+        }
+        let end = help_bottom(&a, w, h);
+        assert!(end.contains("▲ PgUp") && !end.contains('▼'), "{w}x{h} end: {end}");
+        for _ in 0..30 {
+            a.update(Msg::ScrollHelp(-10));
+        }
+    }
+    // Where it all fits, there is nowhere to go.
+    let mut a = app("default", None, 1);
+    a.update(Msg::Help);
+    a.set_scroll_room(view::scroll_room(&a, ratatui::layout::Rect::new(0, 0, 200, 60)));
+    let all = help_bottom(&a, 200, 60);
+    assert!(!all.contains('▼') && !all.contains('▲') && all.contains("Esc or ? closes"), "200x60: {all}");
+}
+
 #[test]
 fn where_one_chart_shows_at_a_time_the_hint_bar_names_the_chart_keys_first() {
     let a = app("default", None, 2);
