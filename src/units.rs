@@ -66,6 +66,13 @@ impl SizeUnit {
         SizeUnit(k)
     }
 
+    /// The one unit sizes read side by side are shown in: the unit of
+    /// the largest of `mibs` \[MiB\] (values that are not numbers left
+    /// out), MiB when there is none.
+    pub fn of_largest(mibs: impl IntoIterator<Item = f64>) -> SizeUnit {
+        SizeUnit::of(mibs.into_iter().filter(|x| x.is_finite()).map(f64::abs).fold(0.0, f64::max))
+    }
+
     /// The unit named `name` (`MiB`, `GiB`, `TiB`), if it is one.
     pub fn named(name: &str) -> Option<SizeUnit> {
         SIZE_UNITS.iter().position(|u| *u == name).map(SizeUnit)
@@ -211,6 +218,8 @@ mod tests {
         assert_eq!((g.size(669.0), g.number(12288.0), g.name()), ("0.653 GiB".into(), "12".into(), "GiB"));
         assert_eq!(SizeUnit::named("MiB/s"), None);
         assert!(SizeUnit::of(4.0 * tib) > SizeUnit::of(9000.0));
+        assert_eq!(SizeUnit::of_largest([669.0, f64::NAN, -12345.0]).name(), "GiB");
+        assert_eq!(SizeUnit::of_largest([]), SizeUnit::MIB);
     }
 
     #[test]

@@ -74,9 +74,7 @@ fn shown(v: f64, unit: &str) -> String {
 /// the largest of them reads in by the rule of [`crate::units::size`]
 /// (`12.5 GiB`, `9.77..14.6`), else the check's own (`0.953`, `0.94..1.06`).
 fn judged(c: &Check, v: f64) -> (String, String) {
-    let largest =
-        [Some(v), c.min, c.max].into_iter().flatten().filter(|x| x.is_finite()).map(f64::abs).fold(0.0, f64::max);
-    let unit = SizeUnit::of(largest);
+    let unit = SizeUnit::of_largest([Some(v), c.min, c.max].into_iter().flatten());
     if c.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
         return (show_value(v, c.unit()), c.bounds());
     }

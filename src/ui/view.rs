@@ -556,13 +556,9 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
     let panels = compare_panels(app, views, area.height.saturating_sub(head_rows));
     // The heads' sizes in one unit, as the charts under them: the larger
     // either side shows.
-    let unit = sides
-        .iter()
-        .filter_map(|s| s.world.samples().back())
-        .flat_map(|s| [s.thresh, s.setpoint])
-        .map(|pages| SizeUnit::of(mib(pages)))
-        .max()
-        .unwrap_or(SizeUnit::MIB);
+    let unit = SizeUnit::of_largest(
+        sides.iter().filter_map(|s| s.world.samples().back()).flat_map(|s| [s.thresh, s.setpoint]).map(mib),
+    );
     let mut areas: Vec<Vec<Rect>> = Vec::new();
     for (side, col) in sides.iter().zip(cols.iter()) {
         let [head, rest] = Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(*col);
@@ -703,9 +699,9 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let s = w.samples().back();
     // The thresholds in one unit, the largest's (5.76 GiB beside 11.5 GiB,
     // as chart 1 reads them, not 5898 MiB), and so the bdi's.
-    let unit = s.map_or(SizeUnit::MIB, |s| {
-        SizeUnit::of(mib([s.bg_thresh, s.freerun, s.setpoint, s.limit, s.thresh].into_iter().max().unwrap_or(0)))
-    });
+    let unit = SizeUnit::of_largest(
+        s.into_iter().flat_map(|s| [s.bg_thresh, s.freerun, s.setpoint, s.limit, s.thresh].map(mib)),
+    );
     let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or(NOT_KNOWN.into(), |s| unit.size(mib(f(s))));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
     let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh))];
@@ -739,7 +735,7 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     if kernel.ratelimit() != Has::No {
         local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
     }
-    let unit = bs.map_or(SizeUnit::MIB, |b| SizeUnit::of(mib(b.thresh.max(b.setpoint))));
+    let unit = SizeUnit::of_largest(bs.into_iter().flat_map(|b| [b.thresh, b.setpoint].map(mib)));
     local.push(kv("bdi_thresh", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.thresh)))));
     if kernel.position() != Has::No {
         local.push(kv("bdi_setpoint", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.setpoint)))));
