@@ -468,12 +468,20 @@ fn draw_scrolled(lines: Vec<Line>, scroll: u16, t: &Theme, frame: &mut Frame, ar
     let scroll = scroll.min(at.most);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((scroll, 0)), at.area);
     if let Some(more) = at.more {
-        let text = match (scroll > 0, scroll < at.most) {
-            (false, _) => "▼ more: PgDn",
-            (true, true) => "▲ PgUp · ▼ PgDn",
-            (true, false) => "▲ PgUp",
-        };
+        let text = scroll_mark(scroll, at.most);
         frame.render_widget(Paragraph::new(Line::styled(text, t.accent).right_aligned()), more);
+    }
+}
+
+/// Where scrolled text goes on from a scroll of `scroll` rows out of
+/// `most`: below (`▼ more: PgDn`), above (`▲ PgUp`), both, or nowhere
+/// (empty).
+pub(super) fn scroll_mark(scroll: u16, most: u16) -> &'static str {
+    match (scroll > 0, scroll < most) {
+        (false, true) => "▼ more: PgDn",
+        (true, true) => "▲ PgUp · ▼ PgDn",
+        (true, false) => "▲ PgUp",
+        (false, false) => "",
     }
 }
 

@@ -1132,13 +1132,14 @@ fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 
 /// The help's frame, `width` columns wide: its titles in words that fit
 /// whole, and at the bottom right `mark`, where the help goes on (see
-/// [`help_mark`]), the keys' title giving way to it.
-fn help_block(t: &Theme, width: u16, mark: &'static str) -> Block<'static> {
+/// [`super::lesson::scroll_mark`]), the keys' title giving way to it.
+fn help_block(t: &Theme, width: u16, mark: &str) -> Block<'static> {
+    let room = |taken: usize| usize::from(width.saturating_sub(2)).saturating_sub(taken);
     let fit = |texts: &[&'static str], taken: usize| {
-        let room = usize::from(width.saturating_sub(2)).saturating_sub(taken);
-        texts.iter().copied().find(|s| s.chars().count() <= room).unwrap_or("")
+        texts.iter().copied().find(|s| s.chars().count() <= room(taken)).unwrap_or("")
     };
-    let mark = fit(&[mark], 0);
+    let mark = if mark.is_empty() { String::new() } else { format!(" {mark} ") };
+    let mark = if mark.chars().count() <= room(0) { mark } else { String::new() };
     let keys = [" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", " Esc closes · ↑ ↓ PgDn ", " Esc closes ", " Esc "];
     Block::default()
         .borders(Borders::ALL)
@@ -1147,17 +1148,6 @@ fn help_block(t: &Theme, width: u16, mark: &'static str) -> Block<'static> {
         .title_bottom(Line::styled(fit(&keys, mark.chars().count() + 1), t.dim))
         .title_bottom(Line::styled(mark, t.accent).right_aligned())
         .style(Style::default())
-}
-
-/// Where the help goes on from a scroll of `scroll` rows out of `room`:
-/// below (`▼ more: PgDn`), above (`▲ PgUp`), both, or nowhere.
-fn help_mark(scroll: u16, room: u16) -> &'static str {
-    match (scroll > 0, scroll < room) {
-        (false, true) => " ▼ more: PgDn ",
-        (true, true) => " ▲ PgUp · ▼ PgDn ",
-        (true, false) => " ▲ PgUp ",
-        (false, false) => "",
-    }
 }
 
 /// The help's columns inside its frame at `inner`: the keys of
@@ -1203,7 +1193,7 @@ pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll:
     let r = help_area(area);
     let room = help_room(sections, area, t.kind);
     let scroll = scroll.min(room);
-    let block = help_block(t, r.width, help_mark(scroll, room));
+    let block = help_block(t, r.width, super::lesson::scroll_mark(scroll, room));
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
