@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 
 use crate::lesson::check::show;
 use crate::pauses::{BIN_NS, Bin, PauseBins};
+use crate::run::summary::NOT_KNOWN;
 use crate::session::Side;
 use crate::sim::config::Legacy;
 use crate::sim::metrics::{BdiSample, Sample};
@@ -645,14 +646,14 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
         // as the summaries write it, and the unit goes with the rate.
         (data.values, data.short_values) = match (has, target(b).map(|t| show(mib(t)))) {
             (Has::No, Some(t)) => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
-            (Has::No, None) => (vec![format!("write_bw/N –"), bw], vec!["bw/N –".into()]),
+            (Has::No, None) => (vec![format!("write_bw/N {NOT_KNOWN}"), bw], vec![format!("bw/N {NOT_KNOWN}")]),
             (_, Some(t)) => (
                 vec![format!("dirty_ratelimit {rate} vs write_bw/N {t} MiB/s"), bw],
                 vec![format!("rate {rate} vs bw/N {t} MiB/s")],
             ),
             (_, None) => (
-                vec![format!("dirty_ratelimit {rate} MiB/s vs write_bw/N –"), bw],
-                vec![format!("rate {rate} MiB/s vs bw/N –")],
+                vec![format!("dirty_ratelimit {rate} MiB/s vs write_bw/N {NOT_KNOWN}"), bw],
+                vec![format!("rate {rate} MiB/s vs bw/N {NOT_KNOWN}")],
             ),
         };
     }
@@ -839,7 +840,10 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     data.sized_values([&[pos_ratio][..], &sizes].concat(), |n, unit| {
         let ratio = format!("pos_ratio {}", show(n[0]));
         let (long, short) = match n[0].is_nan() {
-            true => ("pos_ratio –: below freerun, not computed".into(), "pos_ratio –: below freerun".into()),
+            true => (
+                format!("pos_ratio {NOT_KNOWN}: below freerun, not computed"),
+                format!("pos_ratio {NOT_KNOWN}: below freerun"),
+            ),
             false => (ratio.clone(), ratio),
         };
         let [freerun, setpoint, limit, bdi_setpoint] = [n[1], n[2], n[3], n[4]].map(|v| unit.number(v));
