@@ -106,6 +106,21 @@ impl Compare {
     }
 }
 
+impl Compare {
+    /// Refuses a comparison whose two sides would be one world: a dirty
+    /// ratio compared with the one `base` has already.
+    pub fn differs(self, base: &WorldConfig) -> Result<()> {
+        let t = &base.tunables;
+        match self {
+            Compare::DirtyRatio(r) if t.dirty_bytes == 0 && t.dirty_ratio == r => Err(Error::invalid(format!(
+                "--compare dirty-ratio={r}: the scenario's dirty_ratio is {r} already, so both sides would be the \
+                 same world (compare with another ratio, or change the scenario's with --dirty-ratio)"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl std::fmt::Display for Compare {
     /// As [`Compare::parse`] reads it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -189,6 +204,9 @@ impl Session {
     /// A session on `scenario`, comparing if `compare` says so.
     pub fn new(scenario: Scenario, compare: Option<Compare>, opts: SessionOptions) -> Result<Session> {
         let mut config = scenario.to_world()?;
+        if let Some(compare) = compare {
+            compare.differs(&config)?;
+        }
         config.sample_retention = 200_000;
         config.pause_log = opts.pause_log;
         config.trace = opts.trace;

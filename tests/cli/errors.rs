@@ -53,10 +53,10 @@ fn near_miss_case_names_are_refused_with_the_valid_ones() {
     fails_cleanly(&["run", "--case", "RAID-10HDD/xfs-1dd-1M-24p-16384M-20:10-X"], "RAID0-nHDD");
 }
 
-/// A world option a comparison overrides, or a `{side}` with no sides,
-/// is a mistake told in one line, not a choice silently dropped: the run
-/// used patch 11 whatever `--patches` said, and wrote a file called
-/// `p-{side}.csv`.
+/// A world option a comparison overrides, a comparison of a world with
+/// itself, or a `{side}` with no sides, is a mistake told in one line, not
+/// a choice silently dropped: the run used patch 11 whatever `--patches`
+/// said, and wrote a file called `p-{side}.csv`.
 #[test]
 fn what_a_comparison_overrides_or_lacks_is_refused() {
     let dir = crate::common::empty_dir("compare-mistakes");
@@ -74,6 +74,14 @@ fn what_a_comparison_overrides_or_lacks_is_refused() {
         (
             &["snapshot", "--compare", "patches=5", "--patches", "9"],
             "error: --patches does not apply to --compare patches=5, which runs patch 4 against patch 5",
+        ),
+        (
+            &["snapshot", "--compare", "dirty-ratio=20"],
+            "error: --compare dirty-ratio=20: the scenario's dirty_ratio is 20 already, so both sides would be the same world (compare with another ratio, or change the scenario's with --dirty-ratio)",
+        ),
+        (
+            &["run", "--dirty-ratio", "30", "--compare", "dirty-ratio=30", "--csv", csv],
+            "error: --compare dirty-ratio=30: the scenario's dirty_ratio is 30 already, so both sides would be the same world (compare with another ratio, or change the scenario's with --dirty-ratio)",
         ),
         (
             &["run", "--duration", "1s", "--csv", csv],
