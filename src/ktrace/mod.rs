@@ -43,6 +43,7 @@ use summary::{Summarizer, TraceSummary};
 
 pub use crate::error::Error;
 use crate::output::AtomicFile;
+use crate::run::progress::Reading;
 
 /// A trace read: its summary, the reader's names and counts, and the
 /// series when asked for.
@@ -168,19 +169,37 @@ pub fn hard_dirty_limit<T: PartialOrd + Copy>(limit: T, thresh: Option<T>) -> T 
 pub fn read_into(c: &mut Collector, path: &str) -> Result<(), Error> {
     let shown = Path::new(path);
     let result = if path == "-" {
-        c.read(std::io::stdin().lock())
+        let counted = Counted { inner: std::io::stdin().lock(), progress: Reading::new("standard input", None) };
+        c.read(std::io::BufReader::with_capacity(1 << 16, counted))
     } else {
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
             return Err(Error::invalid(format!("{path}: cannot read trace: a directory, not a regular file")));
         }
         let f = File::open(path).map_err(Error::io(shown, "cannot read"))?;
-        c.read(std::io::BufReader::with_capacity(1 << 16, f))
+        let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        let name = shown.file_name().map_or(path.into(), |n| n.to_string_lossy());
+        let counted = Counted { inner: f, progress: Reading::new(&name, size) };
+        c.read(std::io::BufReader::with_capacity(1 << 16, counted))
     };
     result.map_err(|e| match e.kind() {
         // A line too long: `path:line: what`.
         std::io::ErrorKind::InvalidData => Error::invalid(format!("{path}:{e}")),
         _ => Error::io(shown, "cannot read")(e),
     })
+}
+
+/// A reader that tells its progress ([`Reading`]) as it goes.
+struct Counted<R> {
+    inner: R,
+    progress: Reading,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.add(n);
+        Ok(n)
+    }
 }
 
 /// The trace shipped with dirtyviz (`dirtyviz view --example`): its name

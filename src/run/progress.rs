@@ -108,6 +108,67 @@ impl Drop for Simulated {
     }
 }
 
+/// A file being read: bytes so far against its size (when known), on one
+/// line of stderr (a terminal only), quiet and redrawn as [`Simulated`]
+/// is, so a large trace says how far it got before the dashboard opens.
+pub struct Reading {
+    /// What is read, e.g. the file's name.
+    what: String,
+    /// Its size, when it is a regular file \[bytes\].
+    total: Option<u64>,
+    /// Read so far \[bytes\].
+    read: u64,
+    started: Instant,
+    /// When the line was last drawn \[ms since the start\], if it was.
+    drawn_ms: Option<u128>,
+    shown: bool,
+}
+
+impl Reading {
+    /// Progress through `what`, of `total` bytes if known, drawn if stderr
+    /// is a terminal.
+    pub fn new(what: &str, total: Option<u64>) -> Reading {
+        Reading::drawn_if(what, total, std::io::stderr().is_terminal())
+    }
+
+    fn drawn_if(what: &str, total: Option<u64>, shown: bool) -> Reading {
+        Reading { what: what.to_string(), total, read: 0, started: Instant::now(), drawn_ms: None, shown }
+    }
+
+    /// `n` more bytes read.
+    pub fn add(&mut self, n: usize) {
+        self.read += n as u64;
+        if !self.shown {
+            return;
+        }
+        let now = self.started.elapsed().as_millis();
+        if due(now, self.drawn_ms) {
+            self.drawn_ms = Some(now);
+            let line = reading_line(&self.what, self.read, self.total, now as f64 / 1e3);
+            let _ = write!(std::io::stderr().lock(), "\r{line}\x1b[K");
+        }
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        if self.drawn_ms.is_some() {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+}
+
+/// The text of a file's line: `reading t.txt 142/315 MB  2 s`, or
+/// `reading - 142 MB  2 s` when its size is not known (a pipe).
+fn reading_line(what: &str, read: u64, total: Option<u64>, elapsed_s: f64) -> String {
+    let mb = |b: u64| b as f64 / 1e6;
+    let done = match total {
+        Some(t) => format!("{:.0}/{:.0} MB", mb(read), mb(t.max(read))),
+        None => format!("{:.0} MB", mb(read)),
+    };
+    format!("reading {what} {done}  {:.0} s", elapsed_s.floor())
+}
+
 /// Whether the line is to be drawn `now_ms` into the run, last drawn at `drawn_ms`.
 fn due(now_ms: u128, drawn_ms: Option<u128>) -> bool {
     match drawn_ms {
@@ -129,6 +190,18 @@ fn line(what: &str, done: usize, total: usize, elapsed_s: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_being_read_counts_megabytes_of_its_size() {
+        assert_eq!(reading_line("t.txt", 142_400_000, Some(315_628_573), 2.5), "reading t.txt 142/316 MB  2 s");
+        assert_eq!(reading_line("-", 7_600_000, None, 0.2), "reading - 8 MB  0 s");
+        // A file that grew while read: never more read than in all.
+        assert_eq!(reading_line("t", 3_000_000, Some(2_000_000), 1.0), "reading t 3/3 MB  1 s");
+        let mut r = Reading::drawn_if("t", Some(10), false);
+        r.add(4);
+        r.add(6);
+        assert_eq!((r.read, r.drawn_ms), (10, None), "counted, never drawn off a terminal");
+    }
 
     #[test]
     fn the_line_counts_items_and_whole_seconds() {
