@@ -137,9 +137,39 @@ fn question_lines(mode: &LessonMode, t: &Theme, width: u16) -> (Vec<Line<'static
 /// Question `i` of the open step, `width` columns wide, with what the
 /// student typed or was told.
 fn one_question(mode: &LessonMode, i: usize, q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
+    let (mut lines, answer) = question_parts(mode, i, q, t, width);
+    lines.extend(answer);
+    lines
+}
+
+/// [`one_question`] in at most `rows` rows: what the student typed or
+/// was told whole, and the question cut short with an ellipsis to make
+/// room for it.
+fn question_in(mode: &LessonMode, i: usize, q: &Question, t: &Theme, width: u16, rows: u16) -> Vec<Line<'static>> {
+    let (mut ask, answer) = question_parts(mode, i, q, t, width);
+    let room = usize::from(rows).saturating_sub(answer.len()).max(1);
+    if ask.len() > room {
+        ask.truncate(room);
+        let last = ask.pop().expect("one row at least");
+        ask.push(super::view::cut_line(&last, usize::from(width)));
+    }
+    ask.extend(answer);
+    ask
+}
+
+/// Question `i` of the open step `width` columns wide, and under it what
+/// the student typed or was told (if anything), one row a line.
+fn question_parts(
+    mode: &LessonMode,
+    i: usize,
+    q: &Question,
+    t: &Theme,
+    width: u16,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let unit = q.unit();
     let ask = if unit.is_empty() { q.ask.clone() } else { format!("{} [{unit}]", q.ask) };
-    let mut lines = hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3);
+    let asked = hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3);
+    let mut lines = Vec::new();
     if let Some(text) = mode.typing(i) {
         let typed =
             [Span::styled(format!("{text}▏\u{a0}"), t.accent), Span::styled(" Enter checks, Esc cancels", t.dim)];
@@ -166,7 +196,7 @@ fn one_question(mode: &LessonMode, i: usize, q: &Question, t: &Theme, width: u16
             None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
         });
     }
-    lines
+    (asked, lines)
 }
 
 /// What the step's questions measure, as of the last sample, named by
@@ -335,6 +365,13 @@ impl Pane {
         // The question being answered shows whole, with what was typed or
         // told, when they all have no room.
         let answering = mode.answering();
+        // What the student typed or was told shows whole, the question
+        // over it cut short (and saying so) when they have no room even
+        // with the rows above it scrolled away.
+        let mut questions = questions;
+        if let Some(i) = answering.filter(|&i| wrapped_rows(&questions[i], width) > most) {
+            questions[i] = question_in(mode, i, &mode.step().questions[i], t, width, most);
+        }
         let before: Vec<Line> = questions.iter().take(answering.unwrap_or(0)).flatten().cloned().collect();
         let start = u16::from(has_checks) + wrapped_rows(&pinned, width) + wrapped_rows(&before, width);
         let end = start + answering.map_or(0, |i| wrapped_rows(&questions[i], width));
@@ -356,7 +393,25 @@ impl Pane {
             };
             pinned.insert(0, checks_summary(mode, way, t));
         }
+        // The last row shown says so when rows go on below it.
+        mark_cut(&mut pinned, bottom_scroll.saturating_add(pinned_area_rows), width);
         Pane { block, text, text_area, bottom: pinned, bottom_area, bottom_scroll, whole }
+    }
+}
+
+/// Marks the line of `lines` (wrapped to `width`) on row `end - 1` as
+/// cut short (see [`super::view::cut_line`]) when rows follow it.
+fn mark_cut(lines: &mut [Line<'static>], end: u16, width: u16) {
+    if end == 0 || wrapped_rows(lines, width) <= end {
+        return;
+    }
+    let mut row = 0;
+    for line in lines.iter_mut() {
+        row += wrapped_rows(std::slice::from_ref(line), width);
+        if row >= end {
+            *line = super::view::cut_line(line, usize::from(width));
+            return;
+        }
     }
 }
 

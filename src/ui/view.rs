@@ -946,6 +946,34 @@ pub(crate) fn cut_to(text: &str, room: usize) -> String {
     format!("{}…", cut.trim_end().trim_end_matches([',', '·']).trim_end())
 }
 
+/// `line` marked as cut short: ending in an ellipsis within `width`
+/// columns, its last words giving way to it (as [`cut_to`] cuts them),
+/// each part keeping its style.
+pub(crate) fn cut_line(line: &Line<'static>, width: usize) -> Line<'static> {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let whole = text.trim_end();
+    let keep = if whole.chars().count() < width {
+        whole.chars().count()
+    } else {
+        // Longer than the room, so that it is cut.
+        cut_to(&format!("{whole}  "), width.max(1)).chars().count() - 1
+    };
+    let mut spans = Vec::new();
+    let mut left = keep;
+    let mut last = line.style;
+    for s in &line.spans {
+        if left == 0 {
+            break;
+        }
+        let part: String = s.content.chars().take(left).collect();
+        left -= part.chars().count();
+        last = s.style;
+        spans.push(Span::styled(part, s.style));
+    }
+    spans.push(Span::styled("…", last));
+    Line::from(spans).style(line.style)
+}
+
 /// A table's column headings for columns `widths` laid out in `width`
 /// as the table lays them out (one column apart): a heading longer than
 /// its column is cut and ends in an ellipsis.
@@ -1236,6 +1264,22 @@ mod tests {
             for line in wrap_words("dirty_ratelimit × pos_ratio: what a task was held to", width) {
                 assert!(line.chars().count() <= width, "{width}: {line:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_line_cut_short_ends_in_an_ellipsis_between_words_in_its_styles() {
+        let (a, b) = (Style::default(), Style::default().add_modifier(Modifier::BOLD));
+        let line = Line::from(vec![Span::styled("1. ", a), Span::styled("how long is a pause", b)]);
+        let text = |l: &Line| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>();
+        assert_eq!(text(&cut_line(&line, 40)), "1. how long is a pause…", "room: the mark after it");
+        assert_eq!(text(&cut_line(&line, 22)), "1. how long is a…", "no room: a word gives way");
+        assert_eq!(text(&cut_line(&line, 21)), "1. how long is a…");
+        let cut = cut_line(&line, 16);
+        assert_eq!(text(&cut), "1. how long is…");
+        assert_eq!(cut.spans.iter().map(|s| s.style).collect::<Vec<_>>(), vec![a, b, b]);
+        for width in 1..30 {
+            assert!(text(&cut_line(&line, width)).chars().count() <= width.max(1), "{width}");
         }
     }
 

@@ -616,6 +616,54 @@ fn an_answer_s_verdict_keeps_its_number_with_its_unit() {
     assert!(verdict.contains("645 MiB"), "the number and its unit on one row:\n{verdict}");
 }
 
+/// The verdict on an answer shows whole in a small terminal, in every
+/// shipped lesson: at 60x18 in lesson 07 its second row (`(within 15%
+/// counts)`) was cut off with no mark. The question over it gives way,
+/// cut short with an ellipsis.
+#[test]
+fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
+    for (file, _) in SHIPPED {
+        let lesson = Lesson::resolve(&file[..2]).expect("shipped");
+        let Some(step) = lesson.steps.iter().position(|s| !s.questions.is_empty()) else { continue };
+        let mut app = App::for_lesson(lesson, step, Progress::default(), &mono()).expect("opens");
+        app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        for c in "29".chars() {
+            app.update(Msg::Lesson(LessonMsg::Input(c)));
+        }
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        for (width, height) in [(60, 18), (80, 24)] {
+            let text = screen(&app, width, height);
+            let rows = pane_rows(&text);
+            let Some(at) = rows.iter().position(|r| r.contains("you said 29")) else {
+                assert!(text.contains("nothing to measure yet: let it run and answer again"), "{file}: {text}");
+                continue;
+            };
+            let verdict = rows[at..].iter().take(3).cloned().collect::<Vec<_>>().join(" ");
+            assert!(verdict.contains("counts)"), "{file} at {width}x{height}: the verdict whole\n{text}");
+            // The question over it, whole or said to be cut.
+            let number = rows[..at].iter().rposition(|r| r.starts_with("1. "));
+            let number = number.unwrap_or_else(|| panic!("{file} at {width}x{height}: the question's number\n{text}"));
+            let asked = rows[number..at].join(" ");
+            let ask = &app.lesson().expect("a lesson").step().questions[0].ask;
+            let last = ask.split_whitespace().last().expect("a word");
+            assert!(asked.contains(last) || asked.ends_with('…'), "{file} at {width}x{height}: {asked:?}\n{text}");
+        }
+    }
+    // Lesson 07 at 60x18: the question's first rows and its mark.
+    let lesson = Lesson::resolve("07").expect("shipped");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    app.update(Msg::Lesson(LessonMsg::Input('9')));
+    app.update(Msg::Lesson(LessonMsg::InputDone));
+    let rows = pane_rows(&screen(&app, 60, 18));
+    let at = rows.iter().position(|r| r.contains("you said 9")).expect("the verdict");
+    assert_eq!(rows[at - 2], "1. A pause is pages_dirtied / task_ratelimit. With 64", "{rows:#?}");
+    assert_eq!(rows[at - 1], "   pages and task_ratelimit about 2200 pages/s, how long…", "{rows:#?}");
+    assert_eq!(rows[at + 1].trim(), "(within 15% counts)", "{rows:#?}");
+}
+
 /// The step's text keeps each number with its unit where it wraps
 /// (`4 GiB`, not `4` ending a row and `GiB` beginning the next), in every
 /// shipped lesson's every step, as the lesson column shows it.
