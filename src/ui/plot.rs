@@ -357,10 +357,7 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
 pub fn line_up(data: &mut [ChartData], look: &Look, width: u16) {
     let inner = width.saturating_sub(2);
     let rows = |d: &ChartData| {
-        let notice = d
-            .notice
-            .as_ref()
-            .map_or(0, |n| Paragraph::new(Line::raw(n.clone())).wrap(Wrap { trim: true }).line_count(inner) as u16);
+        let notice = d.notice.as_ref().map_or(0, |n| note_rows(n, inner));
         let legend = legend(d, look, usize::from(inner).saturating_sub(2)).len().saturating_sub(1) as u16;
         [notice, legend]
     };
@@ -380,9 +377,7 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     let t = look.theme;
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
-    let notice =
-        data.notice.as_ref().map(|n| Paragraph::new(Line::styled(n.clone(), t.warn)).wrap(Wrap { trim: true }));
-    let notice_rows = notice.as_ref().map_or(0, |p| p.line_count(inner.width) as u16);
+    let notice_rows = data.notice.as_ref().map_or(0, |n| note_rows(n, inner.width));
     let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
     // Padding only where a plot still fits after it: else the chart says
     // it has no room.
@@ -398,8 +393,8 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     // The notice, in full, at the top.
     let mut top = inner.y;
     let need = (notice_rows + pad[0]).min(rows_left);
-    if let Some(para) = notice {
-        frame.render_widget(para, Rect { y: top, height: need.min(notice_rows), ..inner });
+    if let Some(notice) = &data.notice {
+        draw_note(frame, notice, t.warn, Rect { y: top, height: need.min(notice_rows), ..inner });
     }
     top += need;
     rows_left -= need;
@@ -411,11 +406,40 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     // One row has one y label: no scale to read the lines against.
     if plot_rows < 2 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
         // Said rather than left blank.
-        let text = Line::styled(NO_ROOM, t.dim);
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), rest);
+        draw_note(frame, NO_ROOM, t.dim, rest);
         return false;
     }
     true
+}
+
+/// Rows `note` takes wrapped to `width` columns (see [`note_lines`]).
+fn note_rows(note: &str, width: u16) -> u16 {
+    u16::try_from(note_lines(note, width, u16::MAX).len()).unwrap_or(u16::MAX)
+}
+
+/// `note` in at most `rows` lines `width` columns wide, broken between
+/// words; when it has more, its last line shown ends in an ellipsis (a
+/// sentence cut short says so).
+fn note_lines(note: &str, width: u16, rows: u16) -> Vec<String> {
+    let width = usize::from(width);
+    let mut lines = super::view::wrap_words(note, width);
+    lines.retain(|l| !l.is_empty());
+    let rows = usize::from(rows);
+    if lines.len() > rows && rows > 0 {
+        // The words that went to the next line do not fit: so it is cut.
+        let last = format!("{} {}", lines[rows - 1], lines[rows]);
+        lines.truncate(rows - 1);
+        lines.push(super::view::cut_to(&last, width));
+    }
+    lines.truncate(rows);
+    lines
+}
+
+/// Draws `note` in `style` at `area`, as [`note_lines`] fits it.
+fn draw_note(frame: &mut Frame, note: &str, style: Style, area: Rect) {
+    let lines: Vec<Line> =
+        note_lines(note, area.width, area.height).into_iter().map(|l| Line::styled(l, style)).collect();
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// What a chart too small for its plot says instead.
@@ -776,6 +800,18 @@ fn x_labels(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_note_wraps_between_words_and_says_where_it_is_cut() {
+        let note = "dirty_ratelimit: computed, not yet used (before patch 07)";
+        assert_eq!(note_lines(note, 28, 3), ["dirty_ratelimit: computed,", "not yet used (before patch", "07)"]);
+        assert_eq!(note_lines(note, 28, 2), ["dirty_ratelimit: computed,", "not yet used (before patch…"]);
+        assert_eq!(note_lines(note, 28, 1), ["dirty_ratelimit: computed…"]);
+        assert_eq!(note_lines(note, 60, 1), [note], "whole where it fits");
+        assert_eq!(note_lines(NO_ROOM, 40, 1), ["no room to plot: a larger window shows…"]);
+        assert!(note_lines(NO_ROOM, 40, 0).is_empty());
+        assert_eq!(note_rows(note, 28), 3);
+    }
 
     #[test]
     fn linear_ticks_are_round_and_cover_the_range() {

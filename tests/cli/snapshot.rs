@@ -187,6 +187,23 @@ fn a_chart_with_no_room_to_plot_says_so() {
 }
 
 #[test]
+fn a_chart_note_with_no_room_ends_in_an_ellipsis_and_shows_whole_where_it_fits() {
+    // At 60x18 chart 4 of lesson 07 has two rows for its three-row note:
+    // it ended `(before patch` with no mark.
+    let text = snapshot(&["--lesson", "07", "--size", "60x18"]);
+    assert!(text.contains("│dirty_ratelimit: computed,  │"), "{text}");
+    assert!(text.contains("│not yet used (before patch… │"), "{text}");
+    for size in ["160x48", "100x30"] {
+        let text = snapshot(&["--lesson", "07", "--size", size]);
+        assert!(
+            text.contains("│dirty_ratelimit: computed, not yet used") && text.contains("patch 07)"),
+            "{size}: {text}"
+        );
+        assert!(!text.contains("patch…"), "{size}: {text}");
+    }
+}
+
+#[test]
 fn the_lesson_list_marks_a_title_it_cuts() {
     let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher… "), "{text}");
