@@ -85,7 +85,8 @@ pub struct Step {
     pub title: String,
     /// A few short paragraphs (blank lines between), naming the keys to
     /// press; a line starting with `- ` is a list item, one starting with
-    /// `$ ` a shell command shown as written. The charts ("chart 3"), the
+    /// `$ ` a shell command shown as written (wrapped between words, a
+    /// row it goes on from ending in ` \`). The charts ("chart 3"), the
     /// task table and the parameter panel it names are put on the screen.
     #[serde(deserialize_with = "ranges::text")]
     pub text: String,

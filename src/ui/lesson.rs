@@ -242,15 +242,44 @@ fn next_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
 
 /// A paragraph of a step's text (see [`paragraphs`]) wrapped to `width`:
 /// a list item goes on under its text, not its bullet; a shell command
-/// stays as written.
+/// as [`command_lines`] wraps it.
 fn paragraph_lines(p: String, t: &Theme, width: u16) -> Vec<Line<'static>> {
-    if p.is_empty() || p.starts_with("$ ") {
+    if p.is_empty() {
         vec![Line::styled(p, t.text)]
+    } else if let Some(command) = p.strip_prefix("$ ") {
+        command_lines(command, t, width)
     } else if let Some(item) = p.strip_prefix("• ") {
         hanging("• ", t.text, &with_units(item), t.text, width, 2)
     } else {
         hanging("", t.text, &with_units(&p), t.text, width, 0)
     }
+}
+
+/// A shell command (the text of a `$ ` line, as written: no units
+/// joined) wrapped to `width` between words: each row it goes on from
+/// ends in ` \` (as a shell reads it, so that it copies whole), and the
+/// rows after the first hang under the command, past the `$ `.
+fn command_lines(command: &str, t: &Theme, width: u16) -> Vec<Line<'static>> {
+    const GOES_ON: &str = " \\";
+    let room = usize::from(width).saturating_sub(2 + GOES_ON.len()).max(8);
+    let parts = if command.chars().count() + 2 <= usize::from(width) {
+        vec![command.to_string()]
+    } else {
+        super::view::wrap_words(command, room)
+    };
+    let last = parts.len() - 1;
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let lead = if i == 0 { "$ " } else { "  " };
+            let mut spans = vec![Span::styled(lead, t.dim), Span::styled(part, t.text)];
+            if i < last {
+                spans.push(Span::styled(GOES_ON, t.dim));
+            }
+            Line::from(spans)
+        })
+        .collect()
 }
 
 /// The step's heading, text and hint, wrapped to `width`.
@@ -635,6 +664,29 @@ mod tests {
         assert_eq!(judged(&over, -20480.0), ("-20 GiB".to_string(), "<= 0".to_string()));
         let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
         assert_eq!(judged(&ratio, 1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
+    }
+
+    #[test]
+    fn a_long_shell_command_wraps_between_words_under_itself_and_says_it_goes_on() {
+        let t = Theme::new(crate::app::ThemeKind::Mono);
+        let command = "for i in 1 2 3 4; do dd if=/dev/zero of=DIR/f$i bs=1M count=2000 & done; wait";
+        let text = |l: &Line| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>();
+        let rows: Vec<String> = command_lines(command, &t, 46).iter().map(text).collect();
+        assert_eq!(rows, ["$ for i in 1 2 3 4; do dd if=/dev/zero \\", "  of=DIR/f$i bs=1M count=2000 & done; wait"]);
+        assert_eq!(command_lines(command, &t, 82).iter().map(text).collect::<Vec<_>>(), [format!("$ {command}")]);
+        for width in 20..90 {
+            let rows: Vec<String> = command_lines(command, &t, width).iter().map(text).collect();
+            let (last, first) = (rows.len() - 1, &rows[0]);
+            assert!(first.starts_with("$ for"), "{width}: {rows:?}");
+            for (i, row) in rows.iter().enumerate() {
+                assert!(row.chars().count() <= usize::from(width), "{width}: {rows:?}");
+                assert!(i == 0 || row.starts_with("  ") && !row.starts_with("   "), "{width}: {rows:?}");
+                assert_eq!(row.ends_with(" \\"), i < last, "{width}: {rows:?}");
+            }
+            // Read as a shell reads it, the same command.
+            let joined = rows.join("\n").replace(" \\\n ", "").replace("$ ", "");
+            assert_eq!(joined.split_whitespace().collect::<Vec<_>>(), command.split_whitespace().collect::<Vec<_>>());
+        }
     }
 
     #[test]

@@ -664,6 +664,23 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
     assert_eq!(rows[at + 1].trim(), "(within 15% counts)", "{rows:#?}");
 }
 
+/// A shell command longer than the lesson column goes on under itself,
+/// past its `$ `, each row it goes on from ending in ` \` (it wrapped as
+/// prose did, its second row reading as a new line of text).
+#[test]
+fn a_long_shell_command_reads_as_one_command_when_it_wraps() {
+    let lesson = Lesson::resolve("16").expect("shipped");
+    let app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    // At 160x48 the column beside the charts is 46 wide.
+    let rows = pane_rows(&screen(&app, 160, 48));
+    let at = rows.iter().position(|r| r.starts_with("$ for i in 1 2 3 4; do dd"));
+    let at = at.unwrap_or_else(|| panic!("the dd command\n{rows:#?}"));
+    assert!(rows[at].ends_with(" \\"), "{rows:#?}");
+    assert!(rows[at + 1].starts_with("  of=DIR/f$i bs=1M") && rows[at + 1].ends_with("done; wait"), "{rows:#?}");
+    let prose = |r: &String| ["echo", "events/", "of=", "bdi_dirty_ratelimit global"].iter().any(|w| r.starts_with(w));
+    assert!(!rows.iter().any(prose), "no command goes on as prose: {rows:#?}");
+}
+
 /// The step's text keeps each number with its unit where it wraps
 /// (`4 GiB`, not `4` ending a row and `GiB` beginning the next), in every
 /// shipped lesson's every step, as the lesson column shows it.
