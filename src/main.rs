@@ -312,7 +312,7 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
         if args.verbose {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
-                out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, check::show(c.value), c.bounds));
+                out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, c.shown, c.bounds));
             }
             for q in &o.questions {
                 let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);

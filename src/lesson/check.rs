@@ -217,13 +217,7 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
                 .map(|c| {
                     format!(
                         "{origin}: lesson {} \"{}\", step {} \"{}\", check \"{}\": {} not in {}",
-                        lesson.id,
-                        lesson.title,
-                        c.step,
-                        c.step_title,
-                        c.label,
-                        show(c.value),
-                        c.bounds
+                        lesson.id, lesson.title, c.step, c.step_title, c.label, c.shown, c.bounds
                     )
                 })
                 .collect();
@@ -275,6 +269,7 @@ pub fn show_value(v: f64, unit: &str) -> String {
         _ if v.is_nan() => text,
         "" => text,
         "×" | "%" => format!("{text}{unit}"),
+        "tasks" if text == "1" => "1 task".into(),
         _ => format!("{text} {unit}"),
     }
 }
@@ -322,13 +317,14 @@ mod tests {
         let o = check(&s, None);
         assert_eq!(o.checks.len(), 1);
         assert_eq!(o.failures.len(), 1);
-        assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1 not in >= 5"), "{:?}", o.failures);
+        assert!(o.failures[0].contains("step 2 \"two\", check \"impossible\": 1 task not in >= 5"), "{:?}", o.failures);
     }
 
     #[test]
     fn values_are_rounded_as_the_screen_shows_them() {
         assert_eq!(show_value(90.37, "MiB/s"), "90.4 MiB/s");
         assert_eq!(show_value(368.64, "MiB"), "369 MiB");
+        assert_eq!((show_value(1.0, "tasks"), show_value(2.0, "tasks")), ("1 task".into(), "2 tasks".into()));
         assert_eq!(show_value(99.97, "MiB"), "100 MiB");
         assert_eq!(show_value(9.96, "ms"), "10.0 ms");
         assert_eq!(show_value(1.0234, "×"), "1.02×");

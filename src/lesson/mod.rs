@@ -37,6 +37,8 @@ use crate::scenario::locate::line_col;
 use crate::scenario::{Overrides, Scenario, case, presets, ranges, ron_error, ron_options};
 use metric::Metric;
 
+use crate::units::SizeUnit;
+
 /// A lesson.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -637,6 +639,25 @@ impl Check {
         !value.is_nan() && self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
     }
 
+    /// Its value `v` and its bounds, in one unit: a size in the unit the
+    /// largest of them reads in by the rule of [`crate::units::size`]
+    /// (`12.5 GiB`, `9.77..14.6`), else the check's own (`90.4 MiB/s`,
+    /// `85..95`; `0.953`, `0.94..1.06`), as the lesson pane and `check -v`
+    /// write them.
+    pub fn judged(&self, v: f64) -> (String, String) {
+        let unit = SizeUnit::of_largest([Some(v), self.min, self.max].into_iter().flatten());
+        if self.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
+            return (check::show_value(v, self.unit()), self.bounds());
+        }
+        let bounds = match (self.min, self.max) {
+            (Some(lo), Some(hi)) => format!("{}..{}", unit.number(lo), unit.number(hi)),
+            (Some(lo), None) => format!(">= {}", unit.number(lo)),
+            (None, Some(hi)) => format!("<= {}", unit.number(hi)),
+            (None, None) => String::new(),
+        };
+        (unit.size(v), bounds)
+    }
+
     /// The bounds, for display: "0.95..1.05", ">= 5", "<= 200".
     pub fn bounds(&self) -> String {
         let f = |v: f64| if v.abs() >= 100.0 || v == v.trunc() { format!("{v:.0}") } else { format!("{v:.2}") };
@@ -652,6 +673,24 @@ impl Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {
+        Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }
+    }
+
+    #[test]
+    fn a_check_writes_its_value_and_bounds_in_one_unit() {
+        let limit = check(Metric::LimitMb, Some(360.0), Some(400.0));
+        assert_eq!(limit.judged(380.4), ("380 MiB".to_string(), "360..400".to_string()));
+        assert_eq!(limit.judged(12800.0), ("12.5 GiB".to_string(), "0.352..0.391".to_string()));
+        let big = check(Metric::ThreshMb, Some(10240.0), None);
+        assert_eq!(big.judged(9000.0), ("8.79 GiB".to_string(), ">= 10".to_string()), "the bound steps up the value");
+        let over = check(Metric::OverLimitMb, None, Some(0.0));
+        assert_eq!(over.judged(-49.5), ("-49.5 MiB".to_string(), "<= 0".to_string()));
+        assert_eq!(over.judged(-20480.0), ("-20 GiB".to_string(), "<= 0".to_string()));
+        let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
+        assert_eq!(ratio.judged(1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
+    }
 
     #[test]
     fn every_shipped_lesson_parses() {

@@ -247,10 +247,12 @@ pub struct CheckReport {
     pub step_title: String,
     /// The check's label.
     pub label: String,
-    /// Its bounds, for display.
+    /// Its bounds, for display, in the unit of `shown`.
     pub bounds: String,
     /// The value measured (NaN: nothing to measure).
     pub value: f64,
+    /// The value as the lesson pane writes it, with its unit.
+    pub shown: String,
     /// It held.
     pub pass: bool,
 }
@@ -296,12 +298,14 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 Verdict::Fail(v) => (v, false),
                 Verdict::Pending => (f64::NAN, false),
             };
+            let (shown, bounds) = check.judged(value);
             reports.push(CheckReport {
                 step: i + 1,
                 step_title: step.title.clone(),
                 label: check.label.clone(),
-                bounds: check.bounds(),
+                bounds,
                 value,
+                shown,
                 pass,
             });
         }

@@ -15,8 +15,8 @@ use crate::app::App;
 use crate::app::lesson::LessonMode;
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
-use crate::lesson::{Check, Question, SideSpec};
-use crate::units::{SizeUnit, size, with_units};
+use crate::lesson::{Question, SideSpec};
+use crate::units::{size, with_units};
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
 /// line breaks inside a paragraph are spaces, a line starting with `- `
@@ -70,23 +70,6 @@ fn shown(v: f64, unit: &str) -> String {
     if unit == "MiB" && v.is_finite() { size(v) } else { show_value(v, unit) }
 }
 
-/// A check's value `v` and its bounds, in one unit: a size in the unit
-/// the largest of them reads in by the rule of [`crate::units::size`]
-/// (`12.5 GiB`, `9.77..14.6`), else the check's own (`0.953`, `0.94..1.06`).
-fn judged(c: &Check, v: f64) -> (String, String) {
-    let unit = SizeUnit::of_largest([Some(v), c.min, c.max].into_iter().flatten());
-    if c.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
-        return (show_value(v, c.unit()), c.bounds());
-    }
-    let bounds = match (c.min, c.max) {
-        (Some(lo), Some(hi)) => format!("{}..{}", unit.number(lo), unit.number(hi)),
-        (Some(lo), None) => format!(">= {}", unit.number(lo)),
-        (None, Some(hi)) => format!("<= {}", unit.number(hi)),
-        (None, None) => String::new(),
-    };
-    (unit.size(v), bounds)
-}
-
 /// The checks `width` columns wide: a heading, then each with its mark
 /// and value, wrapped under its label.
 fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Line<'static>> {
@@ -105,7 +88,7 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     let whole = |s: String| s.replace(' ', "\u{a0}");
     for (c, verdict) in step.checks.iter().zip(mode.verdicts()) {
         let judged = |v| {
-            let (value, bounds) = judged(c, v);
+            let (value, bounds) = c.judged(v);
             format!("{} ({})", whole(value), whole(bounds))
         };
         let (mark, style, tail) = match *verdict {
@@ -636,10 +619,6 @@ mod tests {
         assert_eq!(p, vec!["one two", "", "• a", "• b c"]);
     }
 
-    fn check(metric: crate::lesson::metric::Metric, min: Option<f64>, max: Option<f64>) -> Check {
-        Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }
-    }
-
     #[test]
     fn sizes_read_in_mib_then_gib_then_tib_as_on_the_rest_of_the_screen() {
         assert_eq!(shown(645.3, "MiB"), "645 MiB");
@@ -649,21 +628,6 @@ mod tests {
         assert_eq!(shown(f64::NAN, "MiB"), "nothing to measure");
         assert_eq!(shown(90.37, "MiB/s"), "90.4 MiB/s", "a rate is no size");
         assert_eq!(shown(17.46, "%"), "17.5%");
-    }
-
-    #[test]
-    fn a_check_writes_its_value_and_bounds_in_one_unit() {
-        use crate::lesson::metric::Metric;
-        let limit = check(Metric::LimitMb, Some(360.0), Some(400.0));
-        assert_eq!(judged(&limit, 380.4), ("380 MiB".to_string(), "360..400".to_string()));
-        assert_eq!(judged(&limit, 12800.0), ("12.5 GiB".to_string(), "0.352..0.391".to_string()));
-        let big = check(Metric::ThreshMb, Some(10240.0), None);
-        assert_eq!(judged(&big, 9000.0), ("8.79 GiB".to_string(), ">= 10".to_string()), "the bound steps up the value");
-        let over = check(Metric::OverLimitMb, None, Some(0.0));
-        assert_eq!(judged(&over, -49.5), ("-49.5 MiB".to_string(), "<= 0".to_string()));
-        assert_eq!(judged(&over, -20480.0), ("-20 GiB".to_string(), "<= 0".to_string()));
-        let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
-        assert_eq!(judged(&ratio, 1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
     }
 
     #[test]

@@ -85,7 +85,7 @@ fn check_names_the_lesson_step_and_check_that_failed() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("lessons/x.ron: lesson x \"Too many\", step 2 \"count\", check \"five dd\": 1 not in >= 5"),
+        err.contains("lessons/x.ron: lesson x \"Too many\", step 2 \"count\", check \"five dd\": 1 task not in >= 5"),
         "{err}"
     );
     let fixed = text.replace("min: 5", "min: 1, max: 1");
@@ -93,7 +93,7 @@ fn check_names_the_lesson_step_and_check_that_failed() {
     let out = dirtyviz().current_dir(&root).args(["check", "-v", "lessons/x.ron"]).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("✓ step 2 five dd: 1 (1..1)"), "{text}");
+    assert!(text.contains("✓ step 2 five dd: 1 task (1..1)"), "{text}");
 }
 
 #[test]
