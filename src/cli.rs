@@ -198,7 +198,9 @@ pub struct SnapshotArgs {
     pub compare: Option<crate::session::Compare>,
     /// Keys pressed at the start, space-separated: single characters,
     /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right,
-    /// home, backspace, f1, ctrl-C.
+    /// home, backspace, f1, ctrl-C; `@TIME` (e.g. @20s) first runs the
+    /// world on to TIME (in a lesson, that long into the open step), so
+    /// the keys after it are pressed then, e.g. `@20s a 2 9 enter`.
     #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
     pub keys: Option<String>,
     /// Simulated time of the snapshot, e.g. 30s or 2500j (jiffies at the

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use dirtyviz::app::{App, AppOptions};
 use dirtyviz::cli::{
-    CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SnapshotArgs, ViewArgs, WorldArgs,
+    CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SimTime, SnapshotArgs, ViewArgs,
+    WorldArgs,
 };
 use dirtyviz::error::{EXIT_BAD_INPUT, Error, Result, printable, say};
 use dirtyviz::lesson::progress::{self, Progress};
@@ -566,16 +567,7 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
 fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     use dirtyviz::ui::{keys, snapshot};
     let opts = AppOptions { theme: args.theme, marker: args.marker, ..AppOptions::default() };
-    let presses = args
-        .keys
-        .as_deref()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(|k| {
-            keys::parse_key(k)
-                .ok_or_else(|| Error::invalid(format!("--keys: unknown key `{k}`: expected {}", keys::KEY_NAMES)))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let presses = snapshot_presses(args.keys.as_deref().unwrap_or(""))?;
     dirtyviz::interrupt::catch();
     let (mut app, input) = match &args.lesson {
         Some(which) => {
@@ -608,34 +600,28 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         check_distinct(&inputs, &[Named { role: "--output", path }])?;
     }
     let (width, height) = args.size;
-    for key in presses {
-        // The keys scroll as they would in a terminal of that size.
-        app.set_scroll_room(snapshot::scroll_room(&app, width, height));
-        if let Some(msg) = keys::message(key, app.mode()) {
-            app.update(msg);
+    for press in presses {
+        match press {
+            Press::Key(key) => {
+                // The keys scroll as they would in a terminal of that size.
+                app.set_scroll_room(snapshot::scroll_room(&app, width, height));
+                if let Some(msg) = keys::message(key, app.mode()) {
+                    app.update(msg);
+                }
+            }
+            Press::At(t) => {
+                let ns = snapshot_time(&app, Some(t), "--keys time")?;
+                if ns < app.session().sim_ns {
+                    return Err(Error::invalid(format!(
+                        "--keys @{}: the world is past that time already (times in --keys go forward)",
+                        seconds_of(t)
+                    )));
+                }
+                app.advance_to(ns);
+            }
         }
     }
-    let hz = app.world().hz();
-    let at = args.at.map(|t| t.ns_of_a_jiffy_or_more("--at", hz)).transpose()?;
-    let at = match app.lesson() {
-        Some(mode) => {
-            let run = mode.run();
-            let step_ns = run.step_end_ns() - run.step_start_ns;
-            // The step stops at its end: a later time would show its end
-            // under another name.
-            if let Some(at) = at.filter(|&at| at > step_ns) {
-                return Err(Error::invalid(format!(
-                    "--at {} s: step {} of lesson {} runs {} s and stops there",
-                    dirtyviz::units::seconds(at as f64 / 1e9),
-                    run.step + 1,
-                    run.lesson.id,
-                    dirtyviz::units::seconds(step_ns as f64 / 1e9)
-                )));
-            }
-            run.step_start_ns + at.unwrap_or(step_ns)
-        }
-        None => at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
-    };
+    let at = snapshot_time(&app, args.at, "--at")?;
     app.advance_to(at);
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
     dirtyviz::interrupt::check()?;
@@ -646,4 +632,62 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `snapshot --keys` does, in order: press a key, or run the world
+/// on to a time (`@30s`).
+enum Press {
+    Key(ratatui::crossterm::event::KeyEvent),
+    At(SimTime),
+}
+
+/// The presses of `--keys`: key names, and `@TIME` to run on to TIME
+/// first (a lone `@` is the key).
+fn snapshot_presses(text: &str) -> Result<Vec<Press>> {
+    use dirtyviz::ui::keys;
+    text.split_whitespace()
+        .map(|k| match k.strip_prefix('@').filter(|t| !t.is_empty()) {
+            Some(t) => dirtyviz::cli::sim_time(t)
+                .map(Press::At)
+                .map_err(|e| Error::invalid(format!("--keys: invalid time `{k}`: {e}"))),
+            None => keys::parse_key(k).map(Press::Key).ok_or_else(|| {
+                Error::invalid(format!("--keys: unknown key `{k}`: expected {}, or @TIME (e.g. @30s)", keys::KEY_NAMES))
+            }),
+        })
+        .collect()
+}
+
+/// `t` as written in an error: `30 s`, `250 j`.
+fn seconds_of(t: SimTime) -> String {
+    match t {
+        SimTime::Seconds(s) => format!("{}s", dirtyviz::units::seconds(s)),
+        SimTime::Jiffies(j) => format!("{j}j"),
+    }
+}
+
+/// The world's time \[ns\] a snapshot's `at` (named `what` in errors,
+/// e.g. `--at`) means: in a lesson, that long into the open step (default: its end);
+/// else that simulated time (default: the scenario's duration).
+fn snapshot_time(app: &App, at: Option<SimTime>, what: &str) -> Result<u64> {
+    let hz = app.world().hz();
+    let at = at.map(|t| t.ns_of_a_jiffy_or_more(what, hz)).transpose()?;
+    Ok(match app.lesson() {
+        Some(mode) => {
+            let run = mode.run();
+            let step_ns = run.step_end_ns() - run.step_start_ns;
+            // The step stops at its end: a later time would show its end
+            // under another name.
+            if let Some(at) = at.filter(|&at| at > step_ns) {
+                return Err(Error::invalid(format!(
+                    "{what} {} s: step {} of lesson {} runs {} s and stops there",
+                    dirtyviz::units::seconds(at as f64 / 1e9),
+                    run.step + 1,
+                    run.lesson.id,
+                    dirtyviz::units::seconds(step_ns as f64 / 1e9)
+                )));
+            }
+            run.step_start_ns + at.unwrap_or(step_ns)
+        }
+        None => at.unwrap_or((app.session().scenario.duration_s * 1e9) as u64),
+    })
 }

@@ -82,6 +82,23 @@ fn a_lesson_step_at_its_end_and_keys_pressed_at_the_start() {
     assert_eq!(text.matches("4 rates").count(), 2, "chart 4 on both sides\n{text}");
 }
 
+/// `@TIME` in `--keys` runs the world on before the keys after it: an
+/// answer typed at the start has nothing to be measured against, one
+/// typed 15 s into the step gets its verdict, whole at 60x18.
+#[test]
+fn keys_after_a_time_are_pressed_then() {
+    let at_start = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "a 2 9 enter"]);
+    assert!(at_start.contains("nothing to measure yet"), "{at_start}");
+    let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@15s a 2 9 enter"]);
+    assert!(later.contains("you said 29, the simulation says 28 ms: 4% off"), "{later}");
+    assert!(later.contains("(within 15% counts)"), "{later}");
+    // The time goes on to --at afterwards: the step's end by default.
+    assert!(later.contains("t 30.0 s"), "{later}");
+    // A snapshot is drawn at --at, paused or not.
+    let world = snapshot(&["--keys", "@5s space", "--at", "9s", "--size", "100x30"]);
+    assert!(world.contains("t 9.0 s") && world.contains("PAUSED"), "{world}");
+}
+
 #[test]
 fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
     let path = tmp("shot.svg");
@@ -106,6 +123,9 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
             "--at 31 s: step 1 of lesson 03 runs 30 s and stops there",
         ),
         (&["--step", "2"][..], "--lesson"),
+        (&["--keys", "@soon a"][..], "--keys: invalid time `@soon`: must be a time such as 60s"),
+        (&["--keys", "@20s a @10s"][..], "--keys @10s: the world is past that time already"),
+        (&["--lesson", "07", "--keys", "@31s"][..], "--keys time 31 s: step 1 of lesson 07 runs 30 s and stops there"),
     ] {
         let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
