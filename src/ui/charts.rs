@@ -167,7 +167,7 @@ impl Kernel {
 pub fn kernel_notice(has: Has, what: &str) -> Option<String> {
     match has {
         Has::No => Some(format!("{what}: not used by this kernel")),
-        Has::Shadow => Some(format!("{what}: computed, not yet used (before patch 07)")),
+        Has::Shadow => Some(format!("{what}: computed, used from patch 07 on")),
         Has::Used => None,
     }
 }
