@@ -275,6 +275,12 @@ pub struct CasesArgs {
         conflicts_with_all = ["filter", "max_error", "max_rate_error", "max_kind_error"]
     )]
     pub fit: Option<String>,
+    /// With --fit: decide only whether the profile's numbers stand. A
+    /// combination stops running a seed's cases once it cannot score lower
+    /// than the profile's numbers: the choice is the same, but the report
+    /// has no scores to rank the losers by.
+    #[arg(long, requires = "fit")]
+    pub quick: bool,
 }
 
 /// `dirtyviz replay`.

@@ -161,7 +161,9 @@ pub struct Trial {
     pub values: Vec<f64>,
     /// Mean |model/seed − 1| over the fitted cases with each of
     /// [`SEEDS`] it ran with, in their order: all of them unless it scored
-    /// higher than the profile's numbers with one.
+    /// higher than the profile's numbers with one (with [`Pruning::Cases`],
+    /// or was found unable to score lower partway through a seed, which it
+    /// then has no score for).
     pub fitted: Vec<f64>,
 }
 
@@ -208,33 +210,103 @@ fn score(rows: &[Row], profile: &Machine, seed: u64, duration_ns: u64, ran: &(dy
     Ok(mean_rate_error(&measured).unwrap_or(0.0))
 }
 
+/// [`score`] of `rows` on `profile` with `seed`, its cases run one after
+/// another in the order of `order` (indices into `rows`), or None once the
+/// errors so far reach a mean of `bar` over all of them (the runs left
+/// are counted with `ran()`). The score is summed in the rows' order, as
+/// [`score`] sums it.
+fn score_under(
+    rows: &[Row],
+    order: &[usize],
+    profile: &Machine,
+    seed: u64,
+    bar: f64,
+    duration_ns: u64,
+    ran: &(dyn Fn() + Sync),
+) -> Result<Option<f64>> {
+    let on = On { seed, profile: Some(profile) };
+    let n = (2 * rows.len()) as f64;
+    let mut measured = Vec::with_capacity(rows.len());
+    let mut sum = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        let m = measure_on(std::slice::from_ref(&rows[i]), &on, duration_ns, ran)?;
+        sum = m.iter().flat_map(|m| m.rate_errors()).fold(sum, |s, e| s + e);
+        measured.extend(m.into_iter().map(|m| (i, m)));
+        if sum / n >= bar {
+            (0..(rows.len() - k - 1) * 2).for_each(|_| ran());
+            return Ok(None);
+        }
+    }
+    measured.sort_by_key(|(i, _)| *i);
+    Ok(Some(mean_rate_error(measured.iter().map(|(_, m)| m)).unwrap_or(0.0)))
+}
+
+/// How much of a losing combination's runs [`fit`] skips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// The seeds after one it scored no lower than the profile's numbers
+    /// with: every combination has a score for each seed it ran, and the
+    /// report ranks them.
+    Seeds,
+    /// Also the rest of a seed's cases, once the errors it has so far
+    /// reach the profile's score: the choice is the same, but losers are
+    /// left without scores to rank (`cases --fit --quick`).
+    Cases,
+}
+
 /// Fits every part of `profile` with runs of `duration_ns`; `ran()` is
 /// called after each run, and for each run found unneeded ([`Plan::runs`]
 /// in all).
 ///
 /// A combination runs with the next seed only while it has scored lower
 /// than the profile's numbers with every seed so far: the others cannot
-/// win, so their remaining runs are skipped.
-pub fn fit(profile: &Machine, plans: Vec<Plan>, duration_ns: u64, ran: &(dyn Fn() + Sync)) -> Result<Vec<PartFit>> {
+/// win, so their remaining runs are skipped. With [`Pruning::Cases`],
+/// within a seed the profile's numbers run first, and a combination runs
+/// its cases one after another, those the profile's numbers missed most
+/// first, only while the errors it has so far, over all the cases, stay
+/// under the profile's score: errors are never negative, so one that
+/// reaches it cannot score lower (it is left without a score for that
+/// seed). The choice is the same either way.
+pub fn fit(
+    profile: &Machine,
+    plans: Vec<Plan>,
+    duration_ns: u64,
+    pruning: Pruning,
+    ran: &(dyn Fn() + Sync),
+) -> Result<Vec<PartFit>> {
     let mut fits = Vec::new();
     for plan in plans {
         let combinations = plan.combinations();
         let now: Vec<f64> = plan.figures.iter().map(|(_, v, _)| *v).collect();
         let mine = combinations.iter().position(|c| *c == now).expect("the profile's numbers are candidates");
         let mut scores: Vec<Vec<f64>> = vec![Vec::new(); combinations.len()];
-        let mut alive: Vec<usize> = (0..combinations.len()).collect();
+        let mut alive: Vec<usize> = (0..combinations.len()).filter(|&i| i != mine).collect();
         for &seed in &SEEDS {
+            let measured = measure_on(&plan.fitted, &On { seed, profile: Some(profile) }, duration_ns, ran)?;
+            let bar = mean_rate_error(&measured).unwrap_or(0.0);
+            scores[mine].push(bar);
+            // The cases the profile's numbers missed most first.
+            let missed = |i: usize| measured[i].rate_errors().iter().sum::<f64>();
+            let mut order: Vec<usize> = (0..plan.fitted.len()).collect();
+            order.sort_by(|&a, &b| missed(b).total_cmp(&missed(a)));
             let scored = on_every_cpu(&alive, |&i| {
-                score(&plan.fitted, &with_values(profile, &plan, &combinations[i]), seed, duration_ns, ran)
+                let m = with_values(profile, &plan, &combinations[i]);
+                match pruning {
+                    Pruning::Seeds => score(&plan.fitted, &m, seed, duration_ns, ran).map(Some),
+                    Pruning::Cases => score_under(&plan.fitted, &order, &m, seed, bar, duration_ns, ran),
+                }
             });
+            let mut kept = Vec::new();
             for (&i, e) in alive.iter().zip(scored) {
-                scores[i].push(e?);
+                if let Some(e) = e? {
+                    scores[i].push(e);
+                    if e < bar {
+                        kept.push(i);
+                    }
+                }
             }
-            let bar = *scores[mine].last().expect("just scored");
-            let (kept, dropped): (Vec<usize>, Vec<usize>) =
-                alive.iter().partition(|&&i| i == mine || *scores[i].last().expect("just scored") < bar);
             let left = SEEDS.len() - scores[mine].len();
-            (0..dropped.len() * left * plan.fitted.len() * 2).for_each(|_| ran());
+            (0..(alive.len() - kept.len()) * left * plan.fitted.len() * 2).for_each(|_| ran());
             alive = kept;
         }
         let mut trials: Vec<Trial> =

@@ -418,7 +418,7 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
         if gains.is_some() {
             return Err(Error::invalid("--fit fits on the main table: leave out --table"));
         }
-        return fit(profile, duration_ns);
+        return fit(profile, duration_ns, args.quick);
     }
     if let Some(table) = gains {
         return gain_table(args, table, duration_ns);
@@ -447,13 +447,14 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
 
 /// `dirtyviz cases --fit PROFILE`: the profile's fitted numbers chosen
 /// again on the fitted half of the seed's table.
-fn fit(profile: &str, duration_ns: u64) -> Result<ExitCode> {
+fn fit(profile: &str, duration_ns: u64, quick: bool) -> Result<ExitCode> {
     use dirtyviz::fit;
     let profile = dirtyviz::scenario::machine::get(profile)?;
     let plans = fit::plan(profile)?;
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("fit: runs", plans.iter().map(fit::Plan::runs).sum());
-    let fits = fit::fit(profile, plans, duration_ns, &|| progress.tick());
+    let pruning = if quick { fit::Pruning::Cases } else { fit::Pruning::Seeds };
+    let fits = fit::fit(profile, plans, duration_ns, pruning, &|| progress.tick());
     drop(progress);
     let fits = fits?;
     out(format_args!("{}", fit::report(profile, &fits).trim_end()));

@@ -335,6 +335,21 @@ fn cases_fit_chooses_a_profiles_numbers_again_on_the_fitted_half() {
     let changed = text.contains("  chosen: ");
     assert_eq!(out.status.code(), Some(if changed { 1 } else { 0 }), "{text}{stderr}");
     assert_eq!(stderr.contains("the fit chooses other numbers for 32p-32768M"), changed, "{stderr}");
+    // --quick skips a loser's remaining cases: the same decision, and the
+    // same scores for the profile's numbers (and any winner's).
+    let quick = crate::common::dirtyviz()
+        .args(["cases", "--fit", "32p-32768M", "--duration", "1s", "--quick"])
+        .output()
+        .expect("runs");
+    let quick_text = String::from_utf8_lossy(&quick.stdout);
+    let decisions = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.contains("│ the profile's") || l.starts_with("  kept") || l.starts_with("  chosen"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(decisions(&quick_text), decisions(&text), "{quick_text}");
+    assert_eq!(quick.status.code(), out.status.code());
 }
 
 #[test]
