@@ -552,6 +552,13 @@ mod tests {
         assert_eq!(app.mode(), Mode::Typing);
         app.update(Msg::Lesson(LessonMsg::Input('1')));
         app.update(Msg::Lesson(LessonMsg::InputDone));
+        // Its window (10 s, or the step's 2 s) not yet run: not judged.
+        let j = *app.lesson().expect("lesson").answer(0).expect("answered");
+        assert_eq!((j.given, j.answer), (1.0, None));
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::Input('1')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
         let j = *app.lesson().expect("lesson").answer(0).expect("answered");
         let a = j.answer.expect("measurable");
         assert_eq!((j.given, a.actual, a.right), (1.0, 1.0, true));

@@ -274,7 +274,7 @@ fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
     let out = dirtyviz()
         .current_dir(&root)
         .env("XDG_DATA_HOME", root.join("data"))
-        .args(["snapshot", "--lesson", "lessons/x.ron", "--theme", "mono", "--keys", "a 1 2 0 0 0 enter"])
+        .args(["snapshot", "--lesson", "lessons/x.ron", "--theme", "mono", "--keys", "@10s a 1 2 0 0 0 enter"])
         .output()
         .expect("runs");
     let text = super::common::ok(&out);
@@ -625,8 +625,10 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
     for (file, _) in SHIPPED {
         let lesson = Lesson::resolve(&file[..2]).expect("shipped");
         let Some(step) = lesson.steps.iter().position(|s| !s.questions.is_empty()) else { continue };
+        // At the step's end, where every question has its window's worth.
+        let end = (lesson.steps[step].run_s * 1e9) as u64;
         let mut app = App::for_lesson(lesson, step, Progress::default(), &mono()).expect("opens");
-        app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
+        app.advance_to(end);
         app.update(Msg::Lesson(LessonMsg::Answer));
         for c in "29".chars() {
             app.update(Msg::Lesson(LessonMsg::Input(c)));
@@ -653,7 +655,7 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
     // Lesson 07 at 60x18: the question's first rows and its mark.
     let lesson = Lesson::resolve("07").expect("shipped");
     let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
-    app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
+    app.advance_to(20 * dirtyviz::sim::NS_PER_SEC);
     app.update(Msg::Lesson(LessonMsg::Answer));
     app.update(Msg::Lesson(LessonMsg::Input('9')));
     app.update(Msg::Lesson(LessonMsg::InputDone));

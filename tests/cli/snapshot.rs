@@ -83,13 +83,16 @@ fn a_lesson_step_at_its_end_and_keys_pressed_at_the_start() {
 }
 
 /// `@TIME` in `--keys` runs the world on before the keys after it: an
-/// answer typed at the start has nothing to be measured against, one
-/// typed 15 s into the step gets its verdict, whole at 60x18.
+/// answer typed before the question's 20 s window has run is not judged
+/// (15 s in, the median pause so far would still be the step's start),
+/// one typed 20 s into the step gets its verdict, whole at 60x18.
 #[test]
 fn keys_after_a_time_are_pressed_then() {
-    let at_start = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "a 2 9 enter"]);
-    assert!(at_start.contains("nothing to measure yet"), "{at_start}");
-    let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@15s a 2 9 enter"]);
+    for early in ["a 2 9 enter", "@15s a 2 9 enter"] {
+        let text = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", early]);
+        assert!(text.contains("nothing to measure yet"), "{early}: {text}");
+    }
+    let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@20s a 2 9 enter"]);
     assert!(later.contains("you said 29, the simulation says 28 ms: 4% off"), "{later}");
     assert!(later.contains("(within 15% counts)"), "{later}");
     // The time goes on to --at afterwards: the step's end by default.
