@@ -76,10 +76,21 @@ impl Compare {
 impl Compare {
     /// The two sides' labels and worlds this comparison makes of `base`;
     /// `None` for [`Compare::Alternative`], whose right side a session
-    /// holds (see [`Session::compare_with`]).
-    pub fn sides(self, base: &WorldConfig) -> Option<[(String, WorldConfig); 2]> {
+    /// holds (see [`Session::compare_with`]). Refused when the two would
+    /// be one world: a dirty ratio compared with the one `base` has.
+    pub fn sides(self, base: &WorldConfig) -> Result<Option<[(String, WorldConfig); 2]>> {
+        let t = &base.tunables;
+        if let Compare::DirtyRatio(r) = self
+            && t.dirty_bytes == 0
+            && t.dirty_ratio == r
+        {
+            return Err(Error::invalid(format!(
+                "--compare dirty-ratio={r}: the scenario's dirty_ratio is {r} already, so both sides would be the \
+                 same world (compare with another ratio, or change the scenario's with --dirty-ratio)"
+            )));
+        }
         let base = base.clone();
-        Some(match self {
+        Ok(Some(match self {
             c @ (Compare::Legacy(n) | Compare::Linux2638(n)) => {
                 let legacy = if matches!(c, Compare::Linux2638(_)) { Legacy::Linux2638 } else { Legacy::Linux31 };
                 let ioless = Legacy::Linux31;
@@ -101,23 +112,8 @@ impl Compare {
                 b_cfg.tunables.dirty_bytes = 0;
                 [(tunables_name(&base.tunables), base), (tunables_name(&b_cfg.tunables), b_cfg)]
             }
-            Compare::Alternative => return None,
-        })
-    }
-}
-
-impl Compare {
-    /// Refuses a comparison whose two sides would be one world: a dirty
-    /// ratio compared with the one `base` has already.
-    pub fn differs(self, base: &WorldConfig) -> Result<()> {
-        let t = &base.tunables;
-        match self {
-            Compare::DirtyRatio(r) if t.dirty_bytes == 0 && t.dirty_ratio == r => Err(Error::invalid(format!(
-                "--compare dirty-ratio={r}: the scenario's dirty_ratio is {r} already, so both sides would be the \
-                 same world (compare with another ratio, or change the scenario's with --dirty-ratio)"
-            ))),
-            _ => Ok(()),
-        }
+            Compare::Alternative => return Ok(None),
+        }))
     }
 }
 
@@ -204,9 +200,6 @@ impl Session {
     /// A session on `scenario`, comparing if `compare` says so.
     pub fn new(scenario: Scenario, compare: Option<Compare>, opts: SessionOptions) -> Result<Session> {
         let mut config = scenario.to_world()?;
-        if let Some(compare) = compare {
-            compare.differs(&config)?;
-        }
         config.sample_retention = 200_000;
         config.pause_log = opts.pause_log;
         config.trace = opts.trace;
@@ -263,7 +256,7 @@ impl Session {
                 make(b, b_cfg)?;
             }
             Some(c) => {
-                for (label, cfg) in c.sides(&base).into_iter().flatten() {
+                for (label, cfg) in c.sides(&base)?.into_iter().flatten() {
                     make(label, cfg)?;
                 }
             }
