@@ -56,12 +56,27 @@ pub const SPEEDS: &[f64] =
 /// at either end, where the key changes nothing, what it says.
 pub fn step_speed(i: usize, faster: bool) -> (usize, Option<&'static str>) {
     match (faster, i) {
-        (true, i) if i + 1 >= SPEEDS.len() => (SPEEDS.len() - 1, Some("already as fast as possible")),
+        (true, i) if i + 1 >= SPEEDS.len() => (SPEEDS.len() - 1, Some(FASTEST)),
         (true, i) => (i + 1, None),
-        (false, 0) => (0, Some("0.1× is the slowest")),
+        (false, 0) => (0, Some(SLOWEST)),
         (false, i) => (i - 1, None),
     }
 }
+
+/// Puts what a speed key said, `said` (see [`step_speed`]), on the status
+/// line `note`; when it said nothing (the speed moved), takes down a note
+/// an end of the range left there, which would now be wrong.
+pub fn note_speed(note: &mut String, said: Option<&'static str>) {
+    const ENDS: [&str; 2] = [SLOWEST, FASTEST];
+    match said {
+        Some(said) => *note = said.into(),
+        None if ENDS.contains(&note.as_str()) => note.clear(),
+        None => {}
+    }
+}
+
+const FASTEST: &str = "already as fast as possible";
+const SLOWEST: &str = "0.1× is the slowest";
 
 /// The bdi after `b` or `B` (`next` false) from `i` of `n`, going round.
 pub fn step_bdi(i: usize, n: usize, next: bool) -> usize {
@@ -522,9 +537,7 @@ impl App {
             }
             Msg::Faster | Msg::Slower => {
                 let (i, note) = step_speed(self.speed, msg == Msg::Faster);
-                if let Some(note) = note {
-                    self.note = note.into();
-                }
+                note_speed(&mut self.note, note);
                 self.set_speed(i);
             }
             Msg::NextBdi | Msg::PrevBdi => {
@@ -839,6 +852,27 @@ mod tests {
         seen.dedup();
         assert_eq!(&seen[..7], &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]);
         assert!(a.speed().is_infinite());
+    }
+
+    #[test]
+    fn a_speed_note_goes_when_the_speed_moves_off_its_end() {
+        let mut a = app();
+        for _ in 0..SPEEDS.len() {
+            a.update(Msg::Faster);
+        }
+        assert_eq!(a.note(), "already as fast as possible");
+        a.update(Msg::Slower);
+        assert_eq!((a.speed(), a.note()), (1000.0, ""));
+        for _ in 0..SPEEDS.len() {
+            a.update(Msg::Slower);
+        }
+        assert_eq!(a.note(), "0.1× is the slowest");
+        a.update(Msg::Faster);
+        assert_eq!((a.speed(), a.note()), (0.2, ""));
+        // A note of another change stays up, as before.
+        a.update(Msg::AddDd);
+        a.update(Msg::Faster);
+        assert_eq!(a.note(), "added a dd on sda (HDD)");
     }
 
     #[test]

@@ -276,9 +276,7 @@ impl TraceApp {
             Msg::Faster | Msg::Slower => {
                 let note;
                 (self.speed, note) = crate::app::step_speed(self.speed, msg == Msg::Faster);
-                if let Some(note) = note {
-                    self.note = note.into();
-                }
+                crate::app::note_speed(&mut self.note, note);
             }
             Msg::NextBdi | Msg::PrevBdi => {
                 if bdis == 1 {
@@ -1130,6 +1128,17 @@ mod tests {
         assert_eq!((a.side().at_ns(), a.paused()), (0, false), "space at the end plays it again");
         a.update(Msg::AddDd);
         assert!(a.note.contains("read, not run"), "{}", a.note);
+    }
+
+    #[test]
+    fn a_speed_note_goes_when_the_speed_moves_off_its_end() {
+        let mut a = app(&trace(20));
+        for _ in 0..SPEEDS.len() {
+            a.update(Msg::Faster);
+        }
+        assert_eq!(a.note, "already as fast as possible");
+        a.update(Msg::Slower);
+        assert_eq!((SPEEDS[a.speed], a.note.as_str()), (1000.0, ""));
     }
 
     #[test]

@@ -427,6 +427,9 @@ fn speed_keys_at_the_ends_of_the_range_say_so() {
     assert!(status("[ [ [ [").ends_with("│ 0.1× is the slowest"), "{}", status("[ [ [ ["));
     let fastest = std::iter::repeat_n("]", 14).collect::<Vec<_>>().join(" ");
     assert!(status(&fastest).ends_with("│ already as fast as possible"), "{}", status(&fastest));
+    // A step back off the end takes the end's note down with it.
+    let back = status(&format!("{fastest} ["));
+    assert!(back.contains("│ 1000× │") && !back.contains("fast as possible"), "{back}");
 }
 
 #[test]
