@@ -967,12 +967,12 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         Constraint::Length(8),
         Constraint::Min(6),
     ];
+    let shown = rows.len();
     let title = if first > 0 {
-        format!(" {} ({count} throttled, from {}) ", view::TASKS_TITLE, first + 1)
+        format!(" {} ({count} throttled, {}) ", view::TASKS_TITLE, view::rows_shown(first, shown))
     } else {
         format!(" {} ({count} throttled) ", view::TASKS_TITLE)
     };
-    let shown = rows.len();
     let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
     let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
     let table = Table::new(rows, widths).header(header).block(
@@ -1184,8 +1184,8 @@ mod tests {
         let mut a = app(&text);
         a.update(Msg::Seek(3));
         let from = |screen: &str| {
-            let at = screen.find("throttled, from ").map(|i| i + "throttled, from ".len());
-            at.map_or(1, |i| screen[i..].split(')').next().expect("a number").parse::<usize>().expect("a row"))
+            let at = screen.find("throttled, rows ").map(|i| i + "throttled, rows ".len());
+            at.map_or(1, |i| screen[i..].split('–').next().expect("a number").parse::<usize>().expect("a row"))
         };
         for (w, h) in [(140, 40), (160, 48)] {
             drawn(&mut a, w, h);

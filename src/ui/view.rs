@@ -906,7 +906,7 @@ pub(crate) fn draw_tasks_of(
     header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
     widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
     let title = if first > 0 {
-        format!(" {TASKS_TITLE} ({live} live, from {}) ", first + 1)
+        format!(" {TASKS_TITLE} ({live} live, {}) ", rows_shown(first, rows.len()))
     } else {
         format!(" {TASKS_TITLE} ({live} live) ")
     };
@@ -923,6 +923,13 @@ pub(crate) fn draw_tasks_of(
         frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
     }
     last_page
+}
+
+/// Which rows of a scrolled table are shown, counted from 1, when the
+/// first is row `first` (0-based) and `shown` rows are: `rows 11–20`
+/// (not the id of the first task, which counts from 0 and has gaps).
+pub(crate) fn rows_shown(first: usize, shown: usize) -> String {
+    format!("rows {}–{}", first + 1, first + shown.max(1))
 }
 
 /// `text` in at most `room` columns: whole if it fits, else cut short

@@ -199,7 +199,17 @@ fn the_task_table_scrolls_and_says_how_many_are_below() {
     a.update(Msg::FocusTasks);
     a.update(Msg::ScrollTasks(10));
     let text = screen(&a, 160, 48);
-    assert!(text.contains("tasks (100 live, from 11)"), "{text}");
+    // The rows shown, counted from 1, beside the tasks' ids, which count
+    // from 0: 'from 11' stood over task 10.
+    assert!(text.contains("tasks (100 live, rows 11–21)"), "{text}");
+    let ids: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("│task "))
+        .skip(1)
+        .filter_map(|l| l.rsplit("││").next()?.trim_start_matches('│').split_whitespace().next())
+        .take_while(|id| id.parse::<u32>().is_ok())
+        .collect();
+    assert_eq!((ids.first(), ids.last()), (Some(&"10"), Some(&"20")), "{text}");
 }
 
 #[test]
