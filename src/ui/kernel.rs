@@ -956,7 +956,7 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let below = count.saturating_sub(first + room);
     let more = (below > 0 && room > 0).then(|| {
         rows.pop();
-        format!("… {} more (↓, or T then PgDn)", below + 1)
+        view::more_below(below + 1, app.screen.tasks_focus)
     });
     // A bdi of several writeback contexts is named with its cgroup.
     let bdi_width = rows_bdi_width.clamp(7, 20);

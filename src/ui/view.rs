@@ -895,7 +895,7 @@ pub(crate) fn draw_tasks_of(
     let below = live.saturating_sub(first + room);
     let more = (below > 0 && room > 0).then(|| {
         rows.pop();
-        format!("… {} more (↓, or T then PgDn)", below + 1)
+        more_below(below + 1, focused)
     });
     let mut header = vec!["task"];
     let mut widths = vec![Constraint::Length(5)];
@@ -923,6 +923,16 @@ pub(crate) fn draw_tasks_of(
         frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
     }
     last_page
+}
+
+/// The last row of a task table with `n` more tasks below it, saying
+/// how to scroll to them: PgDn once the table has the keys (`focused`),
+/// T first when it has not.
+pub(crate) fn more_below(n: usize, focused: bool) -> String {
+    match focused {
+        true => format!("… {n} more (↓, PgDn)"),
+        false => format!("… {n} more (↓, or T then PgDn)"),
+    }
 }
 
 /// Which rows of a scrolled table are shown, counted from 1, when the

@@ -202,6 +202,8 @@ fn the_task_table_scrolls_and_says_how_many_are_below() {
     // The rows shown, counted from 1, beside the tasks' ids, which count
     // from 0: 'from 11' stood over task 10.
     assert!(text.contains("tasks (100 live, rows 11–21)"), "{text}");
+    // The table has the keys: PgDn pages it now, no T first.
+    assert!(text.contains("… 79 more (↓, PgDn)"), "{text}");
     let ids: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.contains("│task "))
