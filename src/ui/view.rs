@@ -831,18 +831,62 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     lines.push(Line::styled(bdi_label(w, ctx.app.bdi()), t.accent));
     lines.extend(local.into_iter().map(row));
     lines.push(Line::raw(""));
-    for (i, b) in w.bdis().iter().enumerate() {
+    // The bdis the rows left can hold, the selected one among them.
+    let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
+    let shown = list_window(w.bdis().len(), ctx.app.bdi(), room);
+    if shown.above > 0 {
+        lines.push(Line::styled(format!(" … {} more above", shown.above), t.dim));
+    }
+    for (i, b) in w.bdis().iter().enumerate().take(shown.rows.end).skip(shown.rows.start) {
         let mark = if i == ctx.app.bdi() { "▶" } else { " " };
         lines.push(Line::from(vec![
             Span::styled(format!("{mark}{}", bdi_label(w, i)), if i == ctx.app.bdi() { t.accent } else { t.text }),
             Span::raw(format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth))),
         ]));
     }
+    if shown.below > 0 {
+        lines.push(Line::styled(format!(" … {} more below (b B)", shown.below), t.dim));
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
         .title(Span::styled(format!(" {PARAMS_TITLE} "), t.title));
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The entries of a list a few rows show, and the marks round them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ListWindow {
+    /// The entries shown.
+    pub rows: std::ops::Range<usize>,
+    /// Entries before them a mark above counts (0: no mark).
+    pub above: usize,
+    /// Entries after them a mark below counts (0: no mark).
+    pub below: usize,
+}
+
+/// Which of `n` entries a list of `room` rows shows so that entry
+/// `selected` is among them: all when they fit, else as many as leave a
+/// row for a mark of those above and one for those below, where there
+/// are any (the selected one alone, when there is no room for marks).
+pub(crate) fn list_window(n: usize, selected: usize, room: usize) -> ListWindow {
+    let selected = selected.min(n.saturating_sub(1));
+    let rows = if n <= room {
+        0..n
+    } else if room < 3 {
+        selected..(selected + room.min(1)).min(n)
+    } else if selected < room - 1 {
+        // A mark under the first rows, or over the last, or both round the rest.
+        0..room - 1
+    } else if selected >= n - (room - 1) {
+        n - (room - 1)..n
+    } else {
+        let start = selected + 3 - room;
+        start..start + room - 2
+    };
+    let marked = n <= room || room >= 3;
+    let (above, below) = if marked { (rows.start, n - rows.end) } else { (0, 0) };
+    ListWindow { rows, above, below }
 }
 
 // ---- tasks --------------------------------------------------------------------------
@@ -1250,6 +1294,34 @@ pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_window_holds_the_selected_entry_and_room_for_its_marks() {
+        let rows = |n, sel, room| list_window(n, sel, room).rows;
+        assert_eq!(list_window(5, 4, 5), ListWindow { rows: 0..5, above: 0, below: 0 });
+        // 10 entries in 5 rows: 4 and a mark below, 4 after a mark above,
+        // or 3 between the marks.
+        assert_eq!(list_window(10, 0, 5), ListWindow { rows: 0..4, above: 0, below: 6 });
+        assert_eq!(rows(10, 3, 5), 0..4);
+        assert_eq!(list_window(10, 4, 5), ListWindow { rows: 2..5, above: 2, below: 5 });
+        assert_eq!(rows(10, 5, 5), 3..6);
+        assert_eq!(list_window(10, 6, 5), ListWindow { rows: 6..10, above: 6, below: 0 });
+        assert_eq!(rows(10, 9, 5), 6..10);
+        // No room for marks: the selected entry alone.
+        assert_eq!(list_window(10, 7, 2), ListWindow { rows: 7..8, above: 0, below: 0 });
+        assert_eq!(rows(10, 7, 0), 7..7);
+        for n in 1..12 {
+            for room in 0..14 {
+                for sel in 0..n {
+                    let w = list_window(n, sel, room);
+                    let used = w.rows.len() + usize::from(w.above > 0) + usize::from(w.below > 0);
+                    assert!(used <= room, "{n} {sel} {room}: {w:?}");
+                    assert!(room == 0 || w.rows.contains(&sel), "{n} {sel} {room}: {w:?}");
+                    assert!(w.above == 0 || w.above == w.rows.start, "{n} {sel} {room}: {w:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn text_cut_short_ends_between_words_with_an_ellipsis() {

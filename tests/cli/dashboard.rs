@@ -531,3 +531,24 @@ fn the_help_names_the_chart_windows_as_the_status_line_does() {
         assert!(help.contains(window), "{window:?} in {help:?}\n{status}");
     }
 }
+
+#[test]
+fn the_parameter_panel_lists_the_selected_bdi_of_many() {
+    // Ten disks in a panel with room for five rows of them: the one b
+    // selects is listed, and marks count the ones left out.
+    let mut a = app("jbod-10hdd", None, 3);
+    for _ in 0..7 {
+        a.update(Msg::NextBdi);
+    }
+    let text = screen(&a, 160, 48);
+    let panel: Vec<String> = text.lines().map(|l| l.chars().skip(124).collect()).collect();
+    let at = |s: &str| panel.iter().position(|l| l.contains(s));
+    let (above, selected) = (at("… 6 more above"), at("▶sdh (HDD) 10 dd"));
+    assert!(above.is_some() && selected.is_some() && above < selected, "{text}");
+    assert!(at("sdj (HDD)").is_some() && at("more below").is_none(), "{text}");
+    a.update(Msg::NextBdi);
+    a.update(Msg::NextBdi);
+    a.update(Msg::NextBdi);
+    let text = screen(&a, 160, 48);
+    assert!(text.contains("▶sda (HDD) 10 dd") && text.contains("… 6 more below (b B)"), "{text}");
+}
