@@ -765,7 +765,10 @@ fn x_labels(
     let w = plot.width as usize;
     let n = (w / 12).clamp(1, 6) + 1;
     let step = span / (n - 1) as f64;
-    let label = |v: f64| if step >= 10.0 || span >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") };
+    // Tenths where a tick needs them; none where every tick is whole
+    // (7170 7175 … 7200 s, not 7170.0 7175.0 …).
+    let whole = (0..n).all(|i| format!("{:.1}", x[0] + step * i as f64).ends_with(".0"));
+    let label = |v: f64| if whole || step >= 10.0 || span >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") };
     let mut last_end = 0usize;
     for i in 0..n {
         let v = x[0] + step * i as f64;

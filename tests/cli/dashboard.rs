@@ -552,3 +552,20 @@ fn the_parameter_panel_lists_the_selected_bdi_of_many() {
     let text = screen(&a, 160, 48);
     assert!(text.contains("▶sda (HDD) 10 dd") && text.contains("… 6 more below (b B)"), "{text}");
 }
+
+#[test]
+fn time_ticks_that_are_all_whole_seconds_have_no_decimals() {
+    // A 30 s window two hours in: chart 5's seven ticks fall 5 s apart.
+    let mut a = app("default", None, 7200);
+    for _ in 0..3 {
+        a.update(Msg::Window);
+    }
+    assert_eq!(a.window_s(), Some(30));
+    let text = screen(&a, 100, 30);
+    let axis = text.lines().find(|l| l.contains("7175") && l.contains("7200 s")).expect("chart 5's time axis");
+    let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
+    assert_eq!(ticks, ["7170", "7175", "7180", "7185", "7190", "7195", "7200", "s"], "{text}");
+    // Tenths stay where a tick needs them: 0.0 1.7 3.3 5.0 s.
+    let text = screen(&app("default", None, 5), 100, 30);
+    assert!(text.contains("1.7") && text.contains("5.0 s"), "{text}");
+}
