@@ -232,9 +232,15 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     let w = app.world();
     let short = |label: &str| label.split(" (").next().unwrap_or(label).to_string();
+    let level = |w: &crate::sim::World| crate::session::level_name(w.patches(), w.legacy());
     let kernels = match app.sides() {
+        // Sides that differ in a setting run one kernel, which their
+        // labels leave out: it is named after them (a key may change it).
+        [a, b] if level(&a.world) == level(&b.world) && a.label != level(&a.world) => {
+            format!("A {} vs B {} │ {}", short(&a.label), short(&b.label), level(&a.world))
+        }
         [a, b] => format!("A {} vs B {}", short(&a.label), short(&b.label)),
-        _ => crate::session::level_name(w.patches(), w.legacy()),
+        _ => level(w),
     };
     let window = app.window_s().map_or("window: whole run".into(), |s| format!("window {}", window_name(s)));
     let mut segments = vec![

@@ -569,3 +569,16 @@ fn time_ticks_that_are_all_whole_seconds_have_no_decimals() {
     let text = screen(&app("default", None, 5), 100, 30);
     assert!(text.contains("1.7") && text.contains("5.0 s"), "{text}");
 }
+
+#[test]
+fn a_compare_of_two_ratios_names_the_kernel_both_run() {
+    let mut a = app("default", Some(Compare::DirtyRatio(10)), 2);
+    a.update(Msg::Patches(false));
+    a.update(Msg::Window);
+    let status = screen(&a, 160, 48).lines().next().expect("status").to_string();
+    assert!(status.contains("│ A dirty_ratio 20 vs B dirty_ratio 10 │ patch 10 (IO-less) │"), "{status}");
+    // Sides on two kernels are named by them, once.
+    let status =
+        screen(&app("default", Some(Compare::Legacy(11)), 2), 160, 48).lines().next().expect("status").to_string();
+    assert!(status.contains("│ A legacy 3.1 vs B patch 11 │ running"), "{status}");
+}
