@@ -175,8 +175,9 @@ pub const HELP_KEYS: Section = Section {
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::PageHelp(false),
             code(KeyCode::PageDown) => Msg::PageHelp(true)], "scroll a page", ""),
         bind!("space", [ch(' ') => Msg::PageHelp(true)], "a page down", ""),
-        bind!("Esc ?", [code(KeyCode::Esc) => Msg::Back, ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help],
-            "close the help", ""),
+        // 0 too, as the dashboard's 0 Esc line says.
+        bind!("Esc ?", [code(KeyCode::Esc) => Msg::Back, ch('0') => Msg::Back, ch('?') => Msg::Help,
+            code(KeyCode::F(1)) => Msg::Help], "close the help", ""),
         bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
         bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend", ""),
     ],
@@ -344,6 +345,18 @@ mod tests {
         assert_eq!(press('z', Mode::Normal), None, "z alone does nothing");
         let alt_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT);
         assert_eq!(message(alt_q, Mode::Normal), None);
+    }
+
+    #[test]
+    fn every_key_the_help_says_closes_it_closes_it() {
+        for section in [DASHBOARD, TRACE] {
+            let line = section.bindings.iter().find(|b| b.help.contains("close the help")).expect("a closing line");
+            for (key, _) in line.keys {
+                let event = KeyEvent::new(key.code, KeyModifiers::NONE);
+                assert_eq!(message(event, Mode::Help), Some(Msg::Back), "{}: {key:?}", section.title);
+                assert_eq!(trace_message(event, Mode::Help), Some(Msg::Back), "{}: {key:?}", section.title);
+            }
+        }
     }
 
     #[test]
