@@ -148,16 +148,16 @@ impl Q {
         Q::Written,
     ];
 
-    /// Its value in `s` for bdi sample `b`, in display units.
-    fn value(self, s: &Sample, b: &BdiSample, hz: u64) -> f64 {
+    /// Its value in `s` for bdi sample `b`, in display units; NaN for a
+    /// quantity of the bdi when the sample has none of it (a trace before
+    /// an event names the bdi).
+    fn value(self, s: &Sample, b: Option<&BdiSample>, hz: u64) -> f64 {
+        if !self.of_bdi() {
+            return self.global(s);
+        }
+        let Some(b) = b else { return f64::NAN };
         match self {
-            Q::Dirty => mib(s.dirty),
-            Q::Writeback => mib(s.writeback + s.unstable),
-            Q::BgThresh => mib(s.bg_thresh),
-            Q::Freerun => mib(s.freerun),
-            Q::Setpoint => mib(s.setpoint),
-            Q::Limit => mib(s.limit),
-            Q::Thresh => mib(s.thresh),
+            Q::Dirty | Q::Writeback | Q::BgThresh | Q::Freerun | Q::Setpoint | Q::Limit | Q::Thresh => self.global(s),
             Q::BdiDirty => mib(b.dirty),
             Q::BdiWriteback => mib(b.writeback + b.unstable),
             Q::BdiSetpoint => mib(b.setpoint),
@@ -171,6 +171,25 @@ impl Q {
             Q::Target => mib(b.avg_write_bw) / f64::from(b.tasks),
             Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
             Q::Written => f64::NAN,
+        }
+    }
+
+    /// True for the quantities of one bdi, false for the global ones.
+    fn of_bdi(self) -> bool {
+        !matches!(self, Q::Dirty | Q::Writeback | Q::BgThresh | Q::Freerun | Q::Setpoint | Q::Limit | Q::Thresh)
+    }
+
+    /// A global quantity's value in `s` (NaN for a bdi's).
+    fn global(self, s: &Sample) -> f64 {
+        match self {
+            Q::Dirty => mib(s.dirty),
+            Q::Writeback => mib(s.writeback + s.unstable),
+            Q::BgThresh => mib(s.bg_thresh),
+            Q::Freerun => mib(s.freerun),
+            Q::Setpoint => mib(s.setpoint),
+            Q::Limit => mib(s.limit),
+            Q::Thresh => mib(s.thresh),
+            _ => f64::NAN,
         }
     }
 
@@ -265,6 +284,8 @@ impl Envelope {
 pub struct Means {
     /// Samples counted.
     pub n: u64,
+    /// Samples that held the bdi.
+    bdi_n: u64,
     /// Global dirty \[MiB\].
     pub dirty: f64,
     /// Global setpoint \[MiB\].
@@ -291,12 +312,15 @@ pub struct Means {
 impl Means {
     /// Adds sample `s` of bdi sample `b`, whose rate target is `target`
     /// (NaN: not known then).
-    fn add(&mut self, s: &Sample, b: &BdiSample, target: f64) {
+    /// `b` is `None` in a trace's samples from before an event names the bdi.
+    fn add(&mut self, s: &Sample, b: Option<&BdiSample>, target: f64) {
         self.n += 1;
         self.dirty += mib(s.dirty);
         self.setpoint += mib(s.setpoint);
+        let Some(b) = b else { return };
+        self.bdi_n += 1;
         self.bdi_dirty += mib(b.dirty);
-        let bdi_setpoint = Q::BdiSetpoint.value(s, b, 1);
+        let bdi_setpoint = Q::BdiSetpoint.value(s, Some(b), 1);
         if !bdi_setpoint.is_nan() {
             self.bdi_setpoint += bdi_setpoint;
             self.bdi_setpoint_n += 1;
@@ -315,13 +339,15 @@ impl Means {
     /// The means (all zero without samples).
     fn finish(mut self) -> Means {
         let n = self.n.max(1) as f64;
+        let bdi_n = self.bdi_n.max(1) as f64;
         self.bdi_setpoint /= self.bdi_setpoint_n.max(1) as f64;
         self.target /= self.target_n.max(1) as f64;
         let (sum, count) = self.pos_ratio_sum;
         self.pos_ratio = (count > 0).then(|| sum / count as f64);
-        for v in [&mut self.dirty, &mut self.setpoint, &mut self.bdi_dirty, &mut self.dirty_ratelimit] {
-            *v /= n;
-        }
+        self.dirty /= n;
+        self.setpoint /= n;
+        self.bdi_dirty /= bdi_n;
+        self.dirty_ratelimit /= bdi_n;
         self
     }
 }
@@ -488,13 +514,16 @@ impl Collector {
             if s.t_ns < self.start_ns || s.t_ns > self.end_ns {
                 continue;
             }
-            let Some(b) = s.bdis.get(self.bdi) else { continue };
+            // A trace's samples hold no bdi before an event names one (and
+            // none at all when it has only global_dirty_state): their
+            // global quantities are drawn all the same.
+            let b = s.bdis.get(self.bdi);
             let t = s.t_ns as f64 / 1e9;
             // A trace's quantity is left out until an event prints it; its
             // tasks are counted in a row only when they pass through
             // balance_dirty_pages in it: no tasks, no target.
             let value = |q: Q| match known(q, s.t_ns) {
-                true if q == Q::Target && data.trace && b.tasks == 0 => f64::NAN,
+                true if q == Q::Target && data.trace && b.is_none_or(|b| b.tasks == 0) => f64::NAN,
                 true => q.value(s, b, data.hz),
                 false => f64::NAN,
             };
@@ -502,7 +531,7 @@ impl Collector {
                 data.lines[q as usize].add(t, value(q));
             }
             let target = value(Q::Target);
-            if let Some(p) = b.pos_ratio.filter(|_| s.limit > 0) {
+            if let Some(p) = b.and_then(|b| b.pos_ratio).filter(|_| s.limit > 0) {
                 let pos_ratio = p as f64 / 1024.0;
                 let x = (s.dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
                 let y = (pos_ratio / 2.5 * BINS / 2.0) as u32;
@@ -512,9 +541,7 @@ impl Collector {
                 self.means[i].add(s, b, target);
             }
             data.last = Some(s.clone());
-            if !known(Q::Written, s.t_ns) {
-                continue;
-            }
+            let Some(b) = b.filter(|_| known(Q::Written, s.t_ns)) else { continue };
             let cursor = &mut self.cursors[i];
             cursor.recent.push_back((s.t_ns, b.written));
             while cursor.recent.len() > 2 && cursor.recent[1].0 + crate::sim::NS_PER_SEC <= s.t_ns {

@@ -315,6 +315,30 @@ fn plot_draws_the_five_figures_of_a_kernel_trace() {
 }
 
 #[test]
+fn plot_of_a_trace_draws_the_global_dirty_pages_before_and_without_any_bdi() {
+    // Only global_dirty_state enabled: 40 events, 100 ms apart, of 25600
+    // dirty + 2560 writeback pages (110 MiB) under a 51200-page (200 MiB)
+    // threshold. No event names a bdi.
+    let mut lines = String::new();
+    for i in 0..40 {
+        lines += &format!(
+            "  dd-7 [000] ..... {:.6}: global_dirty_state: dirty=25600 writeback=2560 bg_thresh=25600 thresh=51200 limit=51200 dirtied={} written={}\n",
+            10.0 + f64::from(i) * 0.1,
+            1000 + i * 100,
+            900 + i * 100
+        );
+    }
+    let trace = tmp("plot-global-only.txt");
+    std::fs::write(&trace, lines).expect("written");
+    let (dir, stdout) = plot("global-only", &[trace.to_str().expect("UTF-8")]);
+    // setpoint = (limit + freerun) / 2 = (200 + 150) / 2 MiB.
+    assert!(stdout.contains("kernel: dirty 110 MiB on average over the last 2 s, setpoint 175 MiB"), "{stdout}");
+    let svg = std::fs::read_to_string(dir.join("1-global-dirty.svg")).expect("written");
+    let lines = svg.matches("<polyline").filter(|l| !l.contains("stroke=\"#000000\"")).count();
+    assert!(lines >= 8, "the thresholds and dirty drawn with their legend, not axes alone: {lines} coloured lines");
+}
+
+#[test]
 fn plot_of_a_trace_refuses_world_options_and_unreadable_traces_in_one_line() {
     let empty = tmp("plot-not-a-trace.txt");
     std::fs::write(&empty, "no events here\n").expect("written");
