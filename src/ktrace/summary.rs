@@ -61,6 +61,8 @@ struct GlobalAcc {
     writeback: Dist,
     /// ∫ dirty dt over the trace, each value held until the next \[pages·s\].
     dirty_integral: f64,
+    /// When the first readable dirty count was printed \[s\].
+    first_dirty_s: Option<f64>,
     last_dirty: Option<(f64, i64)>,
     /// First and last (time, NR_DIRTIED, NR_WRITTEN).
     first_counters: Option<(f64, i64, i64)>,
@@ -229,6 +231,7 @@ impl Summarizer {
             if let Some((t, v)) = g.last_dirty {
                 g.dirty_integral += v as f64 * (e.time_s - t).max(0.0);
             }
+            g.first_dirty_s = g.first_dirty_s.or(Some(e.time_s));
             g.last_dirty = Some((e.time_s, total));
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
@@ -494,7 +497,12 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
         setpoint_mb: setpoint.map(|p| mib(p as f64)),
         dirty_mb: DirtySummary {
             median: g.dirty.median().map(mib),
-            mean: (span.duration_s > 0.0).then(|| mib(g.dirty_integral / span.duration_s)),
+            // Over the time the integral covers: from the first readable
+            // count to the last (a wrapped one adds nothing to it).
+            mean: match (g.first_dirty_s, g.last_dirty) {
+                (Some(from), Some((to, _))) if to > from => Some(mib(g.dirty_integral / (to - from))),
+                _ => None,
+            },
             max: g.dirty.max().map(|p| mib(p as f64)),
         },
         writeback_mb_median: g.writeback.median().map(mib),

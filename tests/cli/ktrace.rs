@@ -213,6 +213,32 @@ fn wrapped_values_are_flagged_and_left_out() {
 }
 
 #[test]
+fn the_mean_dirty_count_is_over_the_time_its_readable_counts_cover() {
+    // 4 s of global_dirty_state, 100 ms apart: 25600 + 0 pages (100 MiB)
+    // throughout, but printed wrapped (a counter gone below 0) for the
+    // first 2 s. The readable half means 100 MiB, not 100 × 2 s / 4 s.
+    let mut text = String::new();
+    for i in 0..41 {
+        let dirty = if i < 20 { "18446744073709551615".to_string() } else { "25600".to_string() };
+        text += &format!(
+            "  dd-7 [000] ..... {:.6}: global_dirty_state: dirty={dirty} writeback=0 bg_thresh=25600 thresh=51200 limit=51200 dirtied=0 written=0\n",
+            10.0 + f64::from(i) * 0.1
+        );
+    }
+    let path = tmp("ktrace-wrapped-first-half.txt");
+    std::fs::write(&path, text).expect("written");
+    let s = view_file(path.to_str().expect("UTF-8"), &[]);
+    let dirty = &s["global"]["dirty_mb"];
+    assert_eq!([num(&dirty["median"]), num(&dirty["max"])], [100.0; 2], "{dirty}");
+    assert!((num(&dirty["mean"]) - 100.0).abs() < 1e-6, "{dirty}");
+    // Wrapped throughout: no mean either.
+    let all = std::fs::read_to_string(&path).expect("read").replace("dirty=25600", "dirty=18446744073709551615");
+    std::fs::write(&path, all).expect("written");
+    let s = view_file(path.to_str().expect("UTF-8"), &[]);
+    assert_eq!(s["global"]["dirty_mb"], serde_json::json!({"median": null, "mean": null, "max": null}));
+}
+
+#[test]
 fn bdis_by_device_number_and_tasks_by_comm_pid() {
     let s = view("linux-5.4-trace_pipe-two-bdis.txt", &[]);
     let bdis: Vec<&str> =
