@@ -40,7 +40,7 @@ pub struct TraceViewArgs {
     #[arg(long, value_name = "TIME", requires = "snapshot", value_parser = crate::cli::duration)]
     pub at: Option<u64>,
     /// The terminal size of --snapshot, WIDTHxHEIGHT.
-    #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = crate::cli::screen_size)]
+    #[arg(long, value_name = "WxH", default_value = "160x48", requires = "snapshot", value_parser = crate::cli::screen_size)]
     pub size: (u16, u16),
     /// Keys pressed before --snapshot, space-separated as `dirtyviz
     /// snapshot --keys` takes them (left and right seek).

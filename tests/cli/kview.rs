@@ -114,6 +114,20 @@ fn the_playhead_seeks_on_the_traces_clock() {
 }
 
 #[test]
+fn the_options_of_snapshot_are_refused_without_it() {
+    // Summarising (not on a terminal), --size, --at and --keys would be
+    // taken and have no effect.
+    for opt in [&["--size", "80x24"][..], &["--at", "3s"], &["--keys", "left"]] {
+        let out = dirtyviz().args(["view", &fixture(SHIPPED)]).args(opt).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{opt:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{opt:?}: one line: {err}");
+        assert!(err.contains("--snapshot"), "{opt:?}: names what it needs: {err}");
+        assert!(out.stdout.is_empty(), "{opt:?}: no summary");
+    }
+}
+
+#[test]
 fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() {
     let s = screen(&fixture(SHIPPED), &["--size", "60x18"]);
     assert!(s.contains("1 global dirty") && !s.contains("4 rates"), "{s}");
