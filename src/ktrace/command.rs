@@ -99,6 +99,15 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         Some(file) => KernelSide::open(file)?,
         None => KernelSide::from_text(super::EXAMPLE.0, super::EXAMPLE.1)?,
     };
+    // The playhead stops at the end: a later --at would show the end as
+    // if it were that time.
+    if let Some(at) = args.at.filter(|&at| at > side.end_ns()) {
+        return Err(Error::invalid(format!(
+            "--at {} s: past the end of the trace, {} s from its first event",
+            crate::units::seconds(at as f64 / 1e9),
+            crate::units::seconds(side.end_ns() as f64 / 1e9)
+        )));
+    }
     let model = match args.fit {
         true => {
             let f = fit::scenario(&side.summary())?;

@@ -128,6 +128,18 @@ fn the_options_of_snapshot_are_refused_without_it() {
 }
 
 #[test]
+fn a_playhead_past_the_end_is_refused() {
+    // Clamped, it would show the end as if it were that time.
+    let out = run(&fixture(SHIPPED), &["--at", "25s"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end(), "error: --at 25 s: past the end of the trace, 20 s from its first event");
+    assert!(out.stdout.is_empty(), "no screen");
+    let end = screen(&fixture(SHIPPED), &["--at", "20s"]);
+    assert!(end.lines().next().is_some_and(|l| l.contains("t 20.0 / 20.0 s")), "the end itself is shown:\n{end}");
+}
+
+#[test]
 fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() {
     let s = screen(&fixture(SHIPPED), &["--size", "60x18"]);
     assert!(s.contains("1 global dirty") && !s.contains("4 rates"), "{s}");
