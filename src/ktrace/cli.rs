@@ -43,7 +43,8 @@ pub struct TraceViewArgs {
     #[arg(long, value_name = "WxH", default_value = "160x48", requires = "snapshot", value_parser = crate::cli::screen_size)]
     pub size: (u16, u16),
     /// Keys pressed before --snapshot, space-separated as `dirtyviz
-    /// snapshot --keys` takes them (left and right seek).
+    /// snapshot --keys` takes them (left and right seek), after --at
+    /// (which takes the place of its `@TIME`).
     #[arg(long, value_name = "KEYS", requires = "snapshot", allow_hyphen_values = true)]
     pub keys: Option<String>,
     /// The palette.

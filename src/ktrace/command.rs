@@ -135,15 +135,18 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The keys of `--keys`, as `dirtyviz snapshot` names them.
+/// The keys of `--keys`, as `dirtyviz snapshot` names them; its `@TIME`
+/// is `--at` here (a lone `@` is the key).
 fn snapshot_keys(text: &str) -> Result<Vec<ratatui::crossterm::event::KeyEvent>, Error> {
     text.split_whitespace()
         .map(|k| {
-            keys::parse_key(k).ok_or_else(|| {
-                Error::invalid(format!(
-                    "--keys: unknown key `{k}`: expected single characters, space, esc, left, right, home, up, down, pgup, pgdn"
-                ))
-            })
+            if let Some(t) = k.strip_prefix('@').filter(|t| !t.is_empty()) {
+                return Err(Error::invalid(format!(
+                    "--keys: `{k}`: a trace's playhead is set with --at (e.g. --at {t}), before the keys"
+                )));
+            }
+            keys::parse_key(k)
+                .ok_or_else(|| Error::invalid(format!("--keys: unknown key `{k}`: expected {}", keys::KEY_NAMES)))
         })
         .collect()
 }

@@ -140,6 +140,23 @@ fn a_playhead_past_the_end_is_refused() {
 }
 
 #[test]
+fn keys_are_named_as_snapshot_names_them_and_a_time_is_at() {
+    // enter, tab, f1, backspace, ctrl-C are keys here too: an unknown key
+    // names them all, as `snapshot --keys` does.
+    assert!(screen(&fixture(SHIPPED), &["--keys", "f1"]).contains("help: keys and legends"));
+    let err = |keys: &str| {
+        let out = run(&fixture(SHIPPED), &["--keys", keys]);
+        assert_eq!(out.status.code(), Some(2), "{keys}");
+        String::from_utf8_lossy(&out.stderr).trim_end().to_string()
+    };
+    assert!(err("zz").ends_with("home, backspace, f1, ctrl-C"), "{}", err("zz"));
+    assert_eq!(
+        err("@5s left"),
+        "error: --keys: `@5s`: a trace's playhead is set with --at (e.g. --at 5s), before the keys"
+    );
+}
+
+#[test]
 fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() {
     let s = screen(&fixture(SHIPPED), &["--size", "60x18"]);
     assert!(s.contains("1 global dirty") && !s.contains("4 rates"), "{s}");
