@@ -302,10 +302,27 @@ pub fn read_all(
                 ),
             ));
         }
+        if decoder.stats.lines == 0
+            && let Some(what) = binary_trace(&buf)
+        {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("1: {what}")));
+        }
         let text = String::from_utf8_lossy(&buf);
         if let Some(e) = decoder.line(&text) {
             sink(&e, decoder);
         }
+    }
+}
+
+/// What a file of the tracers' own binary formats is, and the command
+/// that prints it as the text read here, told from its first bytes.
+fn binary_trace(start: &[u8]) -> Option<&'static str> {
+    if start.starts_with(b"\x17\x08\x44tracing") {
+        Some("trace-cmd's binary trace.dat, not text: read what `trace-cmd report` prints of it")
+    } else if start.starts_with(b"PERFILE2") || start.starts_with(b"PERFFILE") {
+        Some("perf's binary perf.data, not text: read what `perf script` prints of it")
+    } else {
+        None
     }
 }
 

@@ -718,6 +718,36 @@ fn a_trace_that_is_no_text_file_is_one_line_and_exit_2() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("os error"), "{out:?}");
 }
 
+#[test]
+fn a_binary_trace_dat_or_perf_data_says_which_command_prints_it() {
+    // What `trace-cmd record` and `perf record` write, given where their
+    // text belongs: the first bytes of each format, then binary data with
+    // line feeds in it.
+    let mut body = Vec::new();
+    for i in 0..4000u32 {
+        body.extend_from_slice(&i.wrapping_mul(2_654_435_761).to_le_bytes());
+    }
+    for (name, magic, says) in [
+        (
+            "trace.dat",
+            &b"\x17\x08\x44tracing6\0"[..],
+            "trace.dat:1: trace-cmd's binary trace.dat, not text: read what `trace-cmd report` prints of it",
+        ),
+        (
+            "perf.data",
+            b"PERFILE2",
+            "perf.data:1: perf's binary perf.data, not text: read what `perf script` prints of it",
+        ),
+    ] {
+        let path = tmp(&format!("ktrace-{name}"));
+        std::fs::write(&path, [magic, &body].concat()).expect("written");
+        let path = path.to_str().expect("UTF-8");
+        fails_cleanly(&["view", path], b"", says);
+        let what = says.split_once(":1: ").expect("a position").1;
+        fails_cleanly(&["view", "-"], &[magic, &body].concat(), &format!("-:1: {what}"));
+    }
+}
+
 /// On a machine where no task was throttled lately, global_dirty_state's
 /// dirty_limit can lie far below thresh (the kernel updates it only past
 /// freerun): the control law's limit is then thresh (hard_dirty_limit()),
