@@ -191,13 +191,21 @@ fn is_cpu(t: &str) -> bool {
     t.len() >= 3 && t.starts_with('[') && t.ends_with(']') && t[1..t.len() - 1].bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The latest time a trace can stamp in seconds: 2^62 ns, 146 years. The
+/// kernel counts a u64 of nanoseconds, but no clock it stamps with comes
+/// near (since boot, or since 1970 for `tai`): a later stamp is a
+/// corrupted line, and times in nanoseconds can be added without overflow.
+const MAX_STAMP_S: f64 = (1u64 << 62) as f64 / 1e9;
+
 /// `1307.423437:` as seconds.
 fn timestamp(t: &str) -> Option<f64> {
     let n = t.strip_suffix(':')?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit() || b == b'.') || !n.as_bytes()[0].is_ascii_digit() {
         return None;
     }
-    n.parse().ok().filter(|v: &f64| v.is_finite())
+    // A count without a decimal point is a clock's raw count (see
+    // [`Parsed::RawClock`]), which may run far past that.
+    n.parse().ok().filter(|v: &f64| v.is_finite() && (*v <= MAX_STAMP_S || !n.contains('.')))
 }
 
 /// Splits `kworker/u8:3-21023`, `dd  1294`, `dd 1294/1294` or
@@ -431,6 +439,12 @@ mod tests {
         assert_eq!(parse("<idle>-0 [001] d.h1. 9.5: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);
         assert_eq!(parse("\u{fffd}\u{fffd}garbage"), Parsed::Unreadable);
         assert_eq!(parse("dd-1 [000] 1.0:"), Parsed::Unreadable);
+        // A stamp past what the kernel's u64 of nanoseconds holds.
+        let gds = "global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        assert!(matches!(parse(&format!("dd-1 [000] 4611686018.427387: {gds}")), Parsed::Event(_)));
+        assert_eq!(parse(&format!("dd-1 [000] 4611686018.427389: {gds}")), Parsed::Unreadable);
+        assert_eq!(parse(&format!("dd-1 [000] 18446744073.709551: {gds}")), Parsed::Unreadable);
+        assert_eq!(parse(&format!("dd-1 [000] 99999999999999999999.000000: {gds}")), Parsed::Unreadable);
     }
 
     #[test]

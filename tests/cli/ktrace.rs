@@ -719,6 +719,39 @@ fn a_trace_that_is_no_text_file_is_one_line_and_exit_2() {
 }
 
 #[test]
+fn a_stamp_past_what_the_kernel_can_count_is_a_corrupted_line_not_a_time() {
+    // No trace clock of the kernel comes near 2^62 ns (146 years; its u64
+    // of nanoseconds ends at 584). A line stamped later (a corrupted digit
+    // run) is skipped, not taken as the trace's end 3 × 10^12 years on.
+    let gds =
+        "global_dirty_state: dirty=25600 writeback=0 bg_thresh=25600 thresh=51200 limit=51200 dirtied=0 written=0";
+    let text = format!(
+        "dd-1 [000] 1.000000: {gds}\ndd-1 [000] 99999999999999999999.000000: {gds}\ndd-1 [000] 1.500000: {gds}\n"
+    );
+    let path = tmp("ktrace-stamp-past-u64.txt");
+    std::fs::write(&path, &text).expect("written");
+    let csv = tmp("ktrace-stamp-past-u64.csv");
+    let out = dirtyviz().args(["view", "-q", path.to_str().expect("UTF-8"), "--csv"]).arg(&csv).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = std::fs::read_to_string(&csv).expect("written");
+    let times: Vec<&str> = rows.lines().skip(1).map(|l| l.split(',').next().expect("time_s")).collect();
+    assert_eq!(times, ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6"], "{rows}");
+    let s = view_file(path.to_str().expect("UTF-8"), &[]);
+    assert_eq!(s["span"]["duration_s"], 0.5);
+    assert_eq!(
+        [&s["skipped"]["unreadable"], &s["skipped"]["first_unreadable_line"]],
+        [&Value::from(1), &Value::from(2)]
+    );
+    // Nor at the last stamp a u64 of nanoseconds holds: the dashboard's
+    // charts add such times.
+    let path = tmp("ktrace-stamp-u64-max.txt");
+    std::fs::write(&path, text.replace("99999999999999999999.000000", "18446744073.709551")).expect("written");
+    let out = dirtyviz().args(["view", path.to_str().expect("UTF-8"), "--snapshot"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("t 0.6 / 0.6 s"), "the rows of 1.0 to 1.5 s");
+}
+
+#[test]
 fn a_binary_trace_dat_or_perf_data_says_which_command_prints_it() {
     // What `trace-cmd record` and `perf record` write, given where their
     // text belongs: the first bytes of each format, then binary data with
