@@ -944,7 +944,7 @@ impl TraceSummary {
             }
             if !b.tasks.is_empty() {
                 let list: Vec<String> = b.tasks.iter().map(|t| format!("{} {}", t.task, t.events)).collect();
-                let _ = writeln!(s, "  tasks     {}", list.join(", "));
+                let _ = writeln!(s, "  tasks     {} (balance_dirty_pages passes each)", list.join(", "));
             }
         }
         s

@@ -239,6 +239,17 @@ fn the_mean_dirty_count_is_over_the_time_its_readable_counts_cover() {
 }
 
 #[test]
+fn the_summary_says_what_it_counts_of_each_task() {
+    let out = dirtyviz().args(["view", &fixture(SHIPPED)]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // 260 balance_dirty_pages, of 4 dd; bdi_dirty_ratelimit not counted.
+    assert!(
+        text.contains("  tasks     dd-1290 68, dd-1293 67, dd-1294 60, dd-1295 65 (balance_dirty_pages passes each)\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bdis_by_device_number_and_tasks_by_comm_pid() {
     let s = view("linux-5.4-trace_pipe-two-bdis.txt", &[]);
     let bdis: Vec<&str> =
