@@ -408,6 +408,13 @@ impl KernelSide {
         self.all.last().map_or(0, |s| s.t_ns)
     }
 
+    /// The time of the first row after `t` \[ns\], if any: where the
+    /// trace goes on after a gap without rows.
+    pub fn next_row_ns(&self, t: u64) -> Option<u64> {
+        let i = self.all.partition_point(|s| s.t_ns <= t);
+        self.all.get(i).map(|s| s.t_ns)
+    }
+
     /// The playhead \[ns\].
     pub fn at_ns(&self) -> u64 {
         self.at_ns

@@ -281,7 +281,9 @@ fn trace(path: &str, opts: &PlotOptions) -> Result<Gathered> {
         if t >= end_ns {
             break;
         }
-        t = (t + NS_PER_SEC).min(end_ns);
+        // A gap without rows (the trace idle, two traces joined, a
+        // corrupted stamp) is crossed at once, not a second at a time.
+        t = (t + NS_PER_SEC).max(side.next_row_ns(t).unwrap_or(end_ns)).min(end_ns);
     }
     let absent = side.coverage().missing(&[(Quantity::BdiSetpoint, "bdi_setpoint")], bdi);
     let c = match absent {

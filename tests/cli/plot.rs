@@ -339,6 +339,44 @@ fn plot_of_a_trace_draws_the_global_dirty_pages_before_and_without_any_bdi() {
 }
 
 #[test]
+fn plot_of_a_trace_crosses_a_gap_of_years_at_once() {
+    // Two stretches of events 4 × 10^9 s (127 years) apart, as a corrupted
+    // stamp or two joined traces make: stepping a second at a time through
+    // the gap took hours.
+    let gds =
+        "global_dirty_state: dirty=25600 writeback=0 bg_thresh=25600 thresh=51200 limit=51200 dirtied=0 written=0";
+    let mut text = String::new();
+    for t in [1.0, 1.5, 2.0, 4_000_000_001.0, 4_000_000_001.5] {
+        text += &format!("  dd-7 [000] ..... {t:.6}: {gds}\n");
+    }
+    let trace = tmp("plot-gap.txt");
+    std::fs::write(&trace, text).expect("written");
+    let dir = empty_dir("plot-gap");
+    let mut child = dirtyviz()
+        .arg("plot")
+        .arg(&trace)
+        .arg("--out")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("runs");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().expect("killed");
+            panic!("still plotting after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let texts = svg_texts(&dir.join("1-global-dirty.svg"));
+    assert!(has(&texts, "4000000000.6 s from its first event"), "{texts:?}");
+}
+
+#[test]
 fn plot_of_a_trace_refuses_world_options_and_unreadable_traces_in_one_line() {
     let empty = tmp("plot-not-a-trace.txt");
     std::fs::write(&empty, "no events here\n").expect("written");
