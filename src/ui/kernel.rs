@@ -504,7 +504,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn look(&self) -> Look<'_> {
-        Look { theme: &self.theme, marker: self.marker }
+        Look { theme: &self.theme, marker: self.marker, text_folds: false }
     }
 }
 

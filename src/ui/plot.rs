@@ -29,13 +29,24 @@ use super::charts::{ChartData, Draw, MONO_LINES, MonoLine, Series};
 use super::theme::Theme;
 use crate::lesson::check::show;
 
-/// How charts look: the palette and the marker.
+/// How charts look: the palette, the marker, and what a chart without room says.
 #[derive(Clone, Copy)]
 pub struct Look<'a> {
     /// Styles.
     pub theme: &'a Theme,
     /// Chart markers.
     pub marker: Marker,
+    /// True while a lesson's text is open beside the charts: `v` folds it,
+    /// and a chart without room says so rather than ask for a larger window.
+    pub text_folds: bool,
+}
+
+impl Look<'_> {
+    /// What a chart too small for its plot, and one too small for its
+    /// frame, say instead.
+    fn no_room(&self) -> (&'static str, &'static str) {
+        if self.text_folds { (NO_ROOM_FOLD, NO_ROOM_FOLD_SHORT) } else { (NO_ROOM, NO_ROOM_SHORT) }
+    }
 }
 
 impl Look<'_> {
@@ -315,8 +326,10 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
     if area.height < 3 {
         // No room for a frame: the chart is named and says so, a column
         // in from its left as a frame would be.
-        let text =
-            Line::from(vec![Span::styled(format!("{}: ", title.short), t.title), Span::styled(NO_ROOM_SHORT, t.dim)]);
+        let text = Line::from(vec![
+            Span::styled(format!("{}: ", title.short), t.title),
+            Span::styled(look.no_room().1, t.dim),
+        ]);
         let inside = Rect { x: area.x + 1, width: area.width - 1, ..area };
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inside);
         return;
@@ -406,7 +419,7 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     // One row has one y label: no scale to read the lines against.
     if plot_rows < 2 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
         // Said rather than left blank.
-        draw_note(frame, NO_ROOM, t.dim, rest);
+        draw_note(frame, look.no_room().0, t.dim, rest);
         return false;
     }
     true
@@ -447,6 +460,12 @@ pub const NO_ROOM: &str = "no room to plot: a larger window shows this chart";
 
 /// What a chart too small for its frame says after its name.
 pub const NO_ROOM_SHORT: &str = "no room, a larger window shows it";
+
+/// [`NO_ROOM`] while a lesson's text is open: folding it makes the room.
+pub const NO_ROOM_FOLD: &str = "no room to plot: v folds the lesson text";
+
+/// [`NO_ROOM_SHORT`] while a lesson's text is open.
+pub const NO_ROOM_FOLD_SHORT: &str = "no room, v folds the text";
 
 /// The y axis a chart is drawn on: its ticks, the range they span (on a
 /// log axis, in powers of ten) and the tick step.
@@ -858,7 +877,7 @@ mod tests {
     #[test]
     fn a_value_not_known_leaves_a_gap_not_a_line_along_an_edge() {
         let theme = Theme::new(crate::app::ThemeKind::Mono);
-        let look = Look { theme: &theme, marker: Marker::Braille };
+        let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         // Not known for the first half, then 5 and 6.
         let points: Vec<(f64, f64)> =
             (0..=40).map(|i| (i as f64 / 4.0, if i < 20 { f64::NAN } else { 5.0 + (i % 2) as f64 })).collect();
@@ -893,7 +912,7 @@ mod tests {
     #[test]
     fn a_chart_two_rows_high_names_itself_and_says_there_is_no_room() {
         let theme = Theme::new(crate::app::ThemeKind::Mono);
-        let look = Look { theme: &theme, marker: Marker::Braille };
+        let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         let data = ChartData::new(Vec::new(), [0.0, 10.0], "MiB/s");
         let title = Title { name: "4 rates".into(), short: "4 rates".into(), bdi: None };
         let backend = ratatui::backend::TestBackend::new(30, 2);
@@ -909,7 +928,7 @@ mod tests {
     #[test]
     fn a_threshold_sharing_cells_with_the_measured_line_stays_visible() {
         let theme = Theme::new(crate::app::ThemeKind::Dark);
-        let look = Look { theme: &theme, marker: Marker::Braille };
+        let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         let flat = |v: f64| (0..=20).map(|i| (i as f64, v)).collect::<Vec<_>>();
         let line = |name, color, v, end_label| Series {
             name,

@@ -69,7 +69,8 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn look(&self) -> Look<'_> {
-        Look { theme: &self.theme, marker: self.marker }
+        let text_folds = self.app.lesson().is_some_and(|m| !m.folded());
+        Look { theme: &self.theme, marker: self.marker, text_folds }
     }
 }
 

@@ -722,3 +722,30 @@ fn while_typing_a_narrow_hint_bar_keeps_enter_and_esc() {
         assert!(bar.contains("Enter check the answer") && bar.contains("Esc cancel"), "{w}x{h}: {bar}");
     }
 }
+
+/// A compare step at 80x24 leaves its charts no room while the step's
+/// text is open; they said "a larger window shows this chart", which a
+/// laptop's terminal may not have. They name the key that makes the room
+/// (v folds the text), and folded, the charts plot.
+#[test]
+fn a_chart_without_room_in_a_lesson_names_the_key_that_makes_room() {
+    let step3 = |keys: &str| {
+        let mut args = vec!["snapshot", "--lesson", "08", "--step", "3", "--size", "80x24", "--theme", "mono"];
+        if !keys.is_empty() {
+            args.extend(["--keys", keys]);
+        }
+        super::common::ok(&dirtyviz().args(&args).output().expect("runs"))
+    };
+    let open = step3("");
+    assert!(open.contains("no room to plot: v folds the lesson") && !open.contains("larger window"), "{open}");
+    let folded = step3("v");
+    assert!(!folded.contains("no room to plot") && folded.contains("MiB/s└"), "{folded}");
+    // Outside a lesson nothing folds: a larger window is still the way.
+    let dash = super::common::ok(
+        &dirtyviz()
+            .args(["snapshot", "--scenario", "default", "--compare", "legacy", "--at", "5s", "--size", "60x18"])
+            .output()
+            .expect("runs"),
+    );
+    assert!(!dash.contains("v folds"), "{dash}");
+}

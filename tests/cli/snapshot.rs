@@ -199,14 +199,15 @@ fn a_chart_with_no_room_to_plot_says_so() {
     // At 60x18 the lesson's text leaves chart 3 two rows.
     let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "60x18"]);
     assert!(text.contains("3 pos_ratio control lines"), "{text}");
-    assert!(text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+    // In a lesson it names the key that makes room: v folds the text.
+    assert!(text.contains(dirtyviz::ui::plot::NO_ROOM_FOLD), "{text}");
     let text = snapshot(&["--lesson", "14", "--step", "2", "--size", "120x40"]);
-    assert!(!text.contains(dirtyviz::ui::plot::NO_ROOM), "{text}");
+    assert!(!text.contains("no room to plot"), "{text}");
     // The sides of a comparison at the smallest size: four rows each, a
     // frame that says so rather than leaving the rows blank (a chart of
     // two rows, with no room for a frame, says so too: see ui::plot).
     let text = snapshot(&["--lesson", "07", "--step", "2", "--size", "60x18"]);
-    assert_eq!(text.matches("│no room to plot: a larger   │").count(), 2, "{text}");
+    assert_eq!(text.matches("│no room to plot: v folds the│").count(), 2, "{text}");
 }
 
 #[test]
