@@ -142,8 +142,10 @@ pub enum Has {
 }
 
 impl Kernel {
-    /// The freerun ceiling, setpoints and pos_ratio: patch 02 computes
-    /// them, patch 07 throttles by them.
+    /// The setpoints and pos_ratio: patch 02 computes them, patch 07
+    /// throttles by them. (The freerun ceiling is no part of it: every
+    /// kernel here throttles no task below it, Linux 3.1 with the same
+    /// `(background_thresh + dirty_thresh) / 2` that patch 02 names.)
     pub fn position(self) -> Has {
         match self.patches {
             0..=1 => Has::No,
@@ -541,9 +543,11 @@ fn bdi_of(s: &Sample, bdi: usize) -> &BdiSample {
 pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartData {
     let (p, x) = window(src.samples, window_s, width);
     let has = src.kernel.position();
-    let mut series = vec![Series::of(1, "bg_thresh", points(&p, |s| mib(s.bg_thresh))).labelled()];
+    let mut series = vec![
+        Series::of(1, "bg_thresh", points(&p, |s| mib(s.bg_thresh))).labelled(),
+        Series::of(1, "freerun", points(&p, |s| mib(s.freerun))).labelled(),
+    ];
     if has != Has::No {
-        series.push(Series::of(1, "freerun", points(&p, |s| mib(s.freerun))).labelled().shadowed(has));
         series.push(Series::of(1, "setpoint", points(&p, |s| mib(s.setpoint))).labelled().shadowed(has));
     }
     series.push(Series::of(1, "limit", points(&p, |s| mib(s.limit))).labelled());
@@ -562,7 +566,7 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
             ]
         });
     }
-    data.notice = kernel_notice(has, "setpoint, freerun");
+    data.notice = kernel_notice(has, "setpoint");
     data
 }
 
@@ -960,7 +964,7 @@ mod tests {
     }
 
     #[test]
-    fn legacy_kernels_draw_no_setpoint_pos_ratio_or_dirty_ratelimit() {
+    fn legacy_kernels_draw_freerun_but_no_setpoint_pos_ratio_or_dirty_ratelimit() {
         let mut s = presets::get("default").expect("preset").expect("valid");
         s.patches = 0;
         let mut session = Session::new(s, None, SessionOptions::default()).expect("session");
@@ -968,8 +972,8 @@ mod tests {
         let src = Source::of(&session.sides[0]);
         let names = |d: &ChartData| d.series.iter().map(|s| s.name).collect::<Vec<_>>();
         let one = global_dirty(&src, None, 80);
-        assert!(!names(&one).contains(&"setpoint") && !names(&one).contains(&"freerun"), "{:?}", names(&one));
-        assert_eq!(one.notice.as_deref(), Some("setpoint, freerun: not used by this kernel"));
+        assert!(!names(&one).contains(&"setpoint") && names(&one).contains(&"freerun"), "{:?}", names(&one));
+        assert_eq!(one.notice.as_deref(), Some("setpoint: not used by this kernel"));
         assert!(pos_ratio(&src, 0, 80).series.is_empty());
         assert!(!names(&rates(&src, 0, None, 80, false)).contains(&"dirty_ratelimit"));
     }

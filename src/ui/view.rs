@@ -711,9 +711,8 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     );
     let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or(NOT_KNOWN.into(), |s| unit.size(mib(f(s))));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
-    let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh))];
+    let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh)), kv("freerun", at(&|s| s.freerun))];
     if kernel.position() != Has::No {
-        global.push(kv("freerun", at(&|s| s.freerun)));
         global.push(kv("setpoint", at(&|s| s.setpoint)));
     }
     global.push(kv("limit", at(&|s| s.limit)));

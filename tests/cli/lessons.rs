@@ -749,3 +749,22 @@ fn a_chart_without_room_in_a_lesson_names_the_key_that_makes_room() {
     );
     assert!(!dash.contains("v folds"), "{dash}");
 }
+
+/// Linux 3.1 throttles no task below the freerun ceiling, (thresh +
+/// bg_thresh) / 2 (the check patch 02 names dirty_freerun_ceiling()), and
+/// lesson 00 has the dd's dirty pages held between it and the threshold.
+/// Chart 1 said "setpoint, freerun: not used by this kernel" and drew no
+/// freerun line, nor did the parameter panel list it.
+#[test]
+fn linux_3_1_shows_its_freerun_ceiling() {
+    let text = super::common::ok(
+        &dirtyviz()
+            .args(["snapshot", "--lesson", "00", "--step", "4", "--size", "100x30", "--theme", "mono", "--keys", "v"])
+            .output()
+            .expect("runs"),
+    );
+    assert!(text.contains("setpoint: not used by this kernel") && !text.contains("freerun: not used"), "{text}");
+    assert!(text.contains("freerun 553 MiB"), "the parameter strip\n{text}");
+    // Chart 1 draws its line, its value at the right end.
+    assert!(text.lines().any(|l| l.starts_with('│') && l.trim_end_matches(['│', ' ']).ends_with("553")), "{text}");
+}
