@@ -451,9 +451,14 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
     } else {
         let mut panels = lesson_panels(app, views);
         // A small area shows the most important panels only.
-        let room = (rest.height / 8).max(1) as usize * if rest.width >= 100 { 2 } else { 1 };
+        let mut room = (rest.height / 8).max(1) as usize * if rest.width >= 100 { 2 } else { 1 };
+        let tasks = panels.contains(&Panel::Tasks) && views.tasks;
+        // A named task table shares the rows with the step's first chart
+        // rather than take its place (at 80x24, folded: 7 rows each).
+        if tasks && room == 1 && rest.height >= 14 {
+            room = 2;
+        }
         if panels.len() > room.max(1) && rest.height < 24 {
-            let tasks = panels.contains(&Panel::Tasks) && views.tasks;
             // The charts the step names come first (the zoomed one leads).
             let named = |p: &Panel| match p {
                 Panel::Chart(n) => app.zoom() == Some(*n) || views.charts[*n as usize - 1],

@@ -768,3 +768,23 @@ fn linux_3_1_shows_its_freerun_ceiling() {
     // Chart 1 draws its line, its value at the right end.
     assert!(text.lines().any(|l| l.starts_with('│') && l.trim_end_matches(['│', ' ']).ends_with("553")), "{text}");
 }
+
+/// At 80x24, with the text folded, a step that puts a chart on the full
+/// screen and names the task table showed the table alone: lesson 02
+/// step 2 lost chart 4, the chart its text is about, and lessons 06 and 15
+/// lost chart 5. The two share the rows.
+#[test]
+fn a_zoomed_chart_keeps_its_place_beside_a_named_task_table_at_80x24() {
+    for (lesson, step, chart) in [("02", "2", "4 "), ("06", "1", "5 "), ("15", "3", "5 ")] {
+        let text = super::common::ok(
+            &dirtyviz()
+                .args([
+                    "snapshot", "--lesson", lesson, "--step", step, "--size", "80x24", "--theme", "mono", "--keys", "v",
+                ])
+                .output()
+                .expect("runs"),
+        );
+        assert!(text.contains(&format!("┌ {chart}")) && text.contains("┌ tasks ("), "{lesson} step {step}\n{text}");
+        assert!(!text.contains("no room to plot"), "{lesson} step {step}\n{text}");
+    }
+}
