@@ -219,10 +219,12 @@ impl Q {
 
     /// The kernel `side` runs computes this quantity (Linux 3.1 and 2.6.38
     /// have no position or rate control; 2.6.38 no bandwidth estimate).
+    /// The freerun ceiling is every kernel's: their IO-full loop throttles
+    /// no task below the same `(background_thresh + dirty_thresh) / 2`.
     pub fn exists(self, patches: u8, legacy: Legacy) -> bool {
         let kernel = Kernel { patches, legacy };
         match self {
-            Q::Freerun | Q::Setpoint | Q::BdiSetpoint => kernel.position() != Has::No,
+            Q::Setpoint | Q::BdiSetpoint => kernel.position() != Has::No,
             Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit | Q::Target => kernel.ratelimit() != Has::No,
             Q::WriteBw | Q::AvgWriteBw => patches > 0 || legacy != Legacy::Linux2638,
             _ => true,
@@ -620,6 +622,7 @@ mod tests {
     #[test]
     fn legacy_kernels_have_no_position_or_rate_control() {
         assert!(!Q::Setpoint.exists(0, Legacy::Linux31));
+        assert!(Q::Freerun.exists(0, Legacy::Linux31) && Q::Freerun.exists(0, Legacy::Linux2638));
         assert!(!Q::DirtyRatelimit.exists(3, Legacy::Linux31));
         assert!(Q::DirtyRatelimit.exists(4, Legacy::Linux31));
         assert!(Q::WriteBw.exists(0, Legacy::Linux31));

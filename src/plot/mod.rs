@@ -394,12 +394,17 @@ mod tests {
     }
 
     #[test]
-    fn a_legacy_kernel_draws_no_setpoint_and_no_pos_ratio_and_says_so() {
+    fn a_legacy_kernel_draws_its_freerun_but_no_setpoint_and_no_pos_ratio_and_says_so() {
         let sides = run("hdd-10dd", Some(0), None, 5);
         let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
         let global = chart::global_dirty(&ctx, &sides);
-        assert!(global.lines.iter().all(|l| !l.label.contains("setpoint") && !l.label.contains("freerun")));
-        assert!(global.notes.iter().any(|n| n.contains("no freerun, setpoint (not used by this kernel)")));
+        assert!(global.lines.iter().all(|l| !l.label.contains("setpoint")));
+        assert!(global.lines.iter().any(|l| l.label.starts_with("freerun")), "3.1 throttles no task below it");
+        assert!(
+            global.notes.iter().any(|n| n.ends_with(": no setpoint (not used by this kernel)")),
+            "{:?}",
+            global.notes
+        );
         let rates = chart::rates(&ctx, &sides);
         assert!(rates.lines.iter().all(|l| !l.label.contains("ratelimit")), "{:?}", rates.notes);
         assert!(rates.lines.iter().any(|l| l.label.starts_with("written")));

@@ -87,9 +87,9 @@ fn a_comparison_puts_both_sides_on_one_set_of_axes() {
     }
     let global = svg_texts(&dir.join("1-global-dirty.svg"));
     assert!(has(&global, "solid: legacy 3.1 (IO-full)") && has(&global, "dashed: patch 11 (IO-less)"));
-    // 3.1 has no setpoint: said, not drawn.
+    // 3.1 has no setpoint: said, not drawn; its freerun ceiling is drawn.
     let notes = global.join(" ");
-    assert!(notes.contains("legacy 3.1 (IO-full): no freerun, setpoint (not used by this kernel)"), "{notes}");
+    assert!(notes.contains("legacy 3.1 (IO-full): no setpoint (not used by this kernel)"), "{notes}");
     // Both sides' pauses, with their numbers.
     let pauses = svg_texts(&dir.join("5-pauses.svg"));
     assert_eq!(pauses.iter().filter(|t| t.ends_with("one sleep")).count(), 2, "{pauses:?}");
