@@ -183,7 +183,7 @@ impl Metric {
             BdiDirtyMinMb => "fewest bdi_dirty",
             BdiDirtyToSetpoint => "bdi_dirty / bdi_setpoint",
             BdiThreshShare => "bdi_thresh / thresh",
-            WriteBwMbps => "write_bw (median)",
+            WriteBwMbps => "avg_write_bw (median)",
             WrittenMbps => "written",
             DirtiedMbps => "dirtied",
             PeakDirtiedMbps => "peak dirty rate",

@@ -850,7 +850,7 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
         ("thresh".into(), mib_at(k, Quantity::Thresh, bdi, |s| s.thresh)),
     ];
     let mut local = vec![
-        ("write_bw".to_string(), rate_at(k, Quantity::AvgWriteBw, bdi, |s| b(s).avg_write_bw)),
+        ("avg_write_bw".to_string(), rate_at(k, Quantity::AvgWriteBw, bdi, |s| b(s).avg_write_bw)),
         ("dirty_ratelimit".into(), rate_at(k, Quantity::DirtyRatelimit, bdi, |s| b(s).dirty_ratelimit)),
         ("task_ratelimit".into(), rate_at(k, Quantity::TaskRatelimit, bdi, |s| b(s).task_ratelimit)),
         ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
@@ -1058,7 +1058,7 @@ fn draw_trace_head(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let items = vec![
         (9, format!("thresh {}", pick(&global, "thresh").unwrap_or_default())),
         (8, format!("setpoint {}", pick(&global, "setpoint").unwrap_or_default())),
-        (7, format!("write_bw {}", pick(&local, "write_bw").unwrap_or_default())),
+        (7, format!("avg_write_bw {}", pick(&local, "avg_write_bw").unwrap_or_default())),
         (6, format!("dirty_ratelimit {}", pick(&local, "dirty_ratelimit").unwrap_or_default())),
     ];
     let text = vec![
@@ -1169,6 +1169,24 @@ mod tests {
         terminal.draw(|f| tasks = draw(app, f)).expect("draws");
         app.screen.set_task_room(tasks);
         crate::ui::snapshot::text(terminal.backend().buffer())
+    }
+
+    #[test]
+    fn the_panel_names_the_smoothed_bandwidth_it_shows() {
+        // bdi_dirty_ratelimit prints both estimates; the panel shows the
+        // smoothed one the control law divides, under its kernel name.
+        let bdr = "bdi_dirty_ratelimit: bdi 8:0: write_bw=102400 awrite_bw=51200 dirty_rate=51200 \
+                   dirty_ratelimit=25600 task_ratelimit=25600 balanced_dirty_ratelimit=25600";
+        let text: String = trace(5)
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("{l}\ndd-1000 [000] {}.{}50: {bdr}\n", 100 + i / 10, i % 10))
+            .collect();
+        let mut a = app(&text);
+        a.update(Msg::Seek(3));
+        let screen = drawn(&mut a, 160, 48);
+        let row = screen.lines().find(|l| l.contains("avg_write_bw ")).unwrap_or_else(|| panic!("{screen}"));
+        assert!(row.contains("avg_write_bw    50 MiB/s"), "{row}");
     }
 
     #[test]

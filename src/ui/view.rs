@@ -742,7 +742,7 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     let bdi = app.bdi().min(w.bdis().len() - 1);
     let b = &w.bdis()[bdi];
     let bs = s.map(|s| &s.bdis[bdi]);
-    let mut local = vec![kv("write_bw", format!("{} MiB/s", show(mib(b.avg_write_bandwidth))))];
+    let mut local = vec![kv("avg_write_bw", format!("{} MiB/s", show(mib(b.avg_write_bandwidth))))];
     if kernel.ratelimit() != Has::No {
         local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
     }
