@@ -147,6 +147,11 @@ pub fn at_least_one_jiffy(what: &str, ns: u64, hz: u64) -> crate::error::Result<
     )))
 }
 
+/// `n` things, the noun plural unless one: `1 sleep`, `2 sleeps`, `0 sleeps`.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// `v` to `decimals` decimals, without trailing zeros (`3.333`, `4`).
 pub fn trimmed(v: f64, decimals: usize) -> String {
     let shown = format!("{v:.decimals$}");
@@ -184,6 +189,11 @@ mod tests {
         ] {
             assert_eq!(with_units(text), nb(want), "{text}");
         }
+    }
+
+    #[test]
+    fn one_of_a_thing_is_singular() {
+        assert_eq!([count(0, "sleep"), count(1, "sleep"), count(2, "call")], ["0 sleeps", "1 sleep", "2 calls"]);
     }
 
     #[test]

@@ -933,8 +933,8 @@ impl TraceSummary {
                 let q = &p.pause_ms;
                 let _ = writeln!(
                     s,
-                    "  pauses    {} sleeps  p50 {} ms  p90 {}  p99 {}  max {}; passes without a sleep: {}",
-                    q.sleeps,
+                    "  pauses    {}  p50 {} ms  p90 {}  p99 {}  max {}; passes without a sleep: {}",
+                    crate::units::count(q.sleeps, "sleep"),
                     opt_i(q.p50),
                     opt_i(q.p90),
                     opt_i(q.p99),

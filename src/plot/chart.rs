@@ -560,9 +560,9 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
             continue;
         }
         f.subtitle.push(format!(
-            "{}: {} sleeps, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; longest call {:.0} ms{lost}",
+            "{}: {}, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; longest call {:.0} ms{lost}",
             s.label,
-            h.count(),
+            crate::units::count(h.count(), "sleep"),
             s.ms(h.quantile(0.5)),
             s.ms(h.quantile(0.99)),
             s.ms(h.max()),

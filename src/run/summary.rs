@@ -578,8 +578,12 @@ impl Summary {
         } else {
             let _ = writeln!(
                 s,
-                "pauses      {} sleeps  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
-                p.count, p.p50, p.p90, p.p99, p.max
+                "pauses      {}  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+                crate::units::count(p.count, "sleep"),
+                p.p50,
+                p.p90,
+                p.p99,
+                p.max
             );
         }
         let t = &self.throttled_ms;
@@ -587,8 +591,12 @@ impl Summary {
             "no call blocked".to_string()
         } else {
             format!(
-                "{} calls blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
-                t.calls.count, t.calls.p50, t.calls.p90, t.calls.p99, t.calls.max
+                "{} blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+                crate::units::count(t.calls.count, "call"),
+                t.calls.p50,
+                t.calls.p90,
+                t.calls.p99,
+                t.calls.max
             )
         };
         let _ = writeln!(
