@@ -242,18 +242,47 @@ pub fn linear_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     }
 }
 
-/// Of the round tick sets with 3 to `most` ticks (fewer if `most` is
-/// smaller), the one that wastes the least room above `hi`, the one with
-/// more ticks on a tie.
+/// Of the round tick sets with 3 to `most` labelled ticks (fewer if
+/// `most` is smaller), the one that wastes the least room above `hi`, the
+/// one with more labels on a tie. A set is the multiples of a round step
+/// from the one at or below `lo` to the one at or above `hi`, each
+/// labelled or, on a short plot where there would be too many, every
+/// other one (both ends labelled): a plot four rows high reads `0 400 800`
+/// for 737, where three ticks a round step apart could only be
+/// `0 500 1000`.
 fn best_linear_ticks(lo: f64, hi: f64, most: usize) -> Vec<f64> {
     let span = (hi - lo).max(1e-12);
-    (most.clamp(1, 3)..=most.max(1))
-        .map(|n| linear_ticks(lo, hi, n.max(2)))
-        .min_by(|a, b| {
-            let waste = |t: &Vec<f64>| ((t[t.len() - 1] - hi) / span * 20.0).round();
-            waste(a).total_cmp(&waste(b)).then(b.len().cmp(&a.len()))
-        })
-        .expect("at least one tick set")
+    let most = most.max(1);
+    let fewest = most.min(3);
+    let waste = |t: &Vec<f64>| ((t[t.len() - 1] - hi) / span * 20.0).round();
+    let mut best: Option<Vec<f64>> = None;
+    // Steps from a tenth of the span over `most` up to the whole span.
+    let mut step = nice(span / (2 * most) as f64 / 10.0);
+    while step <= span * 2.0 {
+        let first = (lo / step + 1e-9).floor();
+        let last = (hi / step - 1e-9).ceil().max(first + 1.0);
+        let count = (last - first) as usize + 1;
+        for stride in [1, 2] {
+            // Every other one only on a short plot (three labels at most):
+            // a taller one has room for a label at each round step.
+            if !(count - 1).is_multiple_of(stride) || (stride == 2 && most > 3) {
+                continue;
+            }
+            let labels = (count - 1) / stride + 1;
+            if !(fewest..=most).contains(&labels) {
+                continue;
+            }
+            let ticks: Vec<f64> = (0..labels).map(|i| (first + (i * stride) as f64) * step).collect();
+            let better = best.as_ref().is_none_or(|b| {
+                waste(&ticks).total_cmp(&waste(b)).then(b.len().cmp(&ticks.len())) == std::cmp::Ordering::Less
+            });
+            if better {
+                best = Some(ticks);
+            }
+        }
+        step = nice(step * 1.01);
+    }
+    best.unwrap_or_else(|| linear_ticks(lo, hi, most.max(2)))
 }
 
 /// The smallest of 1, 2, 2.5 and 5 times a power of ten at or above `x`.
@@ -843,6 +872,26 @@ mod tests {
         let t = linear_ticks(0.0, 25.0, 6);
         assert_eq!(t.len(), 6);
         assert!(t[5] >= 25.0 && t[0] == 0.0);
+    }
+
+    #[test]
+    fn a_short_axis_tops_out_near_the_data_on_round_ticks() {
+        // Chart 1 four rows high (three labels at most), 737 MiB plus its
+        // margin: 0 400 800, where it read 0 500 1000.
+        assert_eq!(best_linear_ticks(0.0, 774.0, 3), vec![0.0, 400.0, 800.0]);
+        // Room for more labels: a round step each.
+        assert_eq!(best_linear_ticks(0.0, 774.0, 6), vec![0.0, 200.0, 400.0, 600.0, 800.0]);
+        assert_eq!(best_linear_ticks(0.0, 26.0, 6), vec![0.0, 10.0, 20.0, 30.0]);
+        // Every other step is labelled only on a short plot: a tall one
+        // reads 0 250 500 … for 1150, not 0 400 800 1200.
+        assert_eq!(best_linear_ticks(0.0, 1150.0, 6), vec![0.0, 250.0, 500.0, 750.0, 1000.0, 1250.0]);
+        for (hi, most) in [(774.0, 3), (420.0, 3), (0.93, 4), (105.0, 5), (3.3e6, 6), (1.0, 2)] {
+            let t = best_linear_ticks(0.0, hi, most);
+            assert!(t.len() <= most && t[0] == 0.0 && t[t.len() - 1] >= hi, "{hi} {most}: {t:?}");
+            let step = t[1] - t[0];
+            let mantissa = step / 10f64.powf(step.log10().floor());
+            assert!([1.0, 2.0, 2.5, 4.0, 5.0].iter().any(|m| (m - mantissa).abs() < 1e-9), "{hi}: {t:?}");
+        }
     }
 
     #[test]
