@@ -736,44 +736,43 @@ fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Sty
 }
 
 /// Rows for line values that want rows `want` (row, value; most important
-/// first) on a plot `rows` high: never two on a row, a higher value never
-/// below a lower one, none more than two rows from its line. `None` for a
-/// value left out: the least important of those that would be too far, or
-/// that find no row.
+/// first) on a plot `rows` high: each on its line's row, or where another
+/// value has it, on the row next to it if no line with a value is drawn
+/// there (645 written beside the 553 line would be read as 553's), a
+/// higher value always above a lower one. `None` for a value left out, it
+/// finding no such row: on a plot four rows high with 737 and 645 on the
+/// top row, 645 goes, and 553 and 369 stay on their lines. Values are
+/// placed most important first, or top down or bottom up where that
+/// places more of them (737 and 645 on the top row, the next one free:
+/// 737 on top and 645 under it, where 645 first would leave 737 out).
 fn place_values(want: &[(u16, f64)], rows: u16) -> Vec<Option<u16>> {
-    let mut keep: Vec<bool> = (0..want.len()).map(|i| i < usize::from(rows)).collect();
-    loop {
-        // Highest value first: top to bottom.
-        let mut order: Vec<usize> = (0..want.len()).filter(|&i| keep[i]).collect();
-        order.sort_by(|&a, &b| want[b].1.total_cmp(&want[a].1).then(a.cmp(&b)));
-        // Row k of the order is k + shift[k], the shifts never falling:
-        // the nearest such rows (pooled adjacent violators).
-        let mut pools: Vec<(f64, usize)> = Vec::new();
-        for (k, &i) in order.iter().enumerate() {
-            pools.push((f64::from(want[i].0) - k as f64, 1));
-            while let [.., (s0, n0), (s1, n1)] = pools[..] {
-                if s0 / n0 as f64 <= s1 / n1 as f64 {
-                    break;
-                }
-                pools.truncate(pools.len() - 2);
-                pools.push((s0 + s1, n0 + n1));
-            }
-        }
-        let most = (i32::from(rows) - order.len() as i32).max(0);
-        let shifts = pools.iter().flat_map(|&(s, n)| std::iter::repeat_n((s / n as f64).round() as i32, n));
-        let at: Vec<i32> = shifts.enumerate().map(|(k, shift)| k as i32 + shift.clamp(0, most)).collect();
-        let too_far = order.iter().zip(&at).filter(|&(&i, &r)| (r - i32::from(want[i].0)).abs() > 2).map(|(&i, _)| i);
-        match too_far.max() {
-            Some(i) => keep[i] = false,
-            None => {
-                let mut placed = vec![None; want.len()];
-                for (&i, &r) in order.iter().zip(&at) {
-                    placed[i] = u16::try_from(r).ok();
-                }
-                return placed;
-            }
-        }
+    let important: Vec<usize> = (0..want.len()).collect();
+    let mut top_down = important.clone();
+    top_down.sort_by(|&a, &b| want[b].1.total_cmp(&want[a].1).then(a.cmp(&b)));
+    let bottom_up: Vec<usize> = top_down.iter().rev().copied().collect();
+    let count = |p: &Vec<Option<u16>>| p.iter().flatten().count();
+    [important, top_down, bottom_up]
+        .iter()
+        .map(|order| place_in_order(want, rows, order))
+        .reduce(|best, p| if count(&p) > count(&best) { p } else { best })
+        .unwrap_or_default()
+}
+
+/// [`place_values`] placing the values in `order`.
+fn place_in_order(want: &[(u16, f64)], rows: u16, order: &[usize]) -> Vec<Option<u16>> {
+    let mut placed: Vec<Option<u16>> = vec![None; want.len()];
+    for &i in order {
+        let (row, v) = want[i];
+        let taken = |r: u16| placed.contains(&Some(r));
+        let in_order = |r: u16| {
+            placed.iter().zip(want).all(|(p, &(_, w))| p.is_none_or(|p| (w > v && p < r) || (w < v && p > r) || w == v))
+        };
+        let others_line = |r: u16| want.iter().enumerate().any(|(j, &(wr, _))| j != i && wr == r);
+        let below = row.checked_add(1).filter(|&r| r < rows);
+        let near = [row.checked_sub(1), below].into_iter().flatten().filter(|&r| !others_line(r));
+        placed[i] = std::iter::once(row).filter(|&r| r < rows).chain(near).find(|&r| !taken(r) && in_order(r));
     }
+    placed
 }
 
 /// The values written at the right ends of labelled lines: (value, text,
@@ -1012,23 +1011,32 @@ mod tests {
     }
 
     #[test]
-    fn line_values_keep_their_order_and_stay_near_their_lines() {
-        // Four thresholds on a plot four rows high: 737, 645 and 553 all
-        // on row 1. Top to bottom, in order, each within a row of its line.
-        let want = [(1, 553.0), (1, 645.0), (1, 737.0), (2, 369.0)];
-        assert_eq!(place_values(&want, 4), vec![Some(2), Some(1), Some(0), Some(3)]);
-        // No room above: the lower value goes below, not the higher one.
+    fn line_values_stay_on_their_lines_and_in_order() {
+        // Chart 1 four rows high, 0 to 800: thresh 737 and setpoint 645
+        // on the top row, freerun 553 on the next, bg 369 on the third.
+        // 645 has no row of its own (the next is 553's): it goes, and the
+        // others stay on their lines, where all four were pushed a row down.
+        let want = [(0, 737.0), (0, 645.0), (1, 553.0), (2, 369.0)];
+        assert_eq!(place_values(&want, 4), vec![Some(0), None, Some(1), Some(2)]);
+        // A row with no line of its own next to its line: taken, in order
+        // (737 finds none: above 553 is 645's now, below would put it under).
+        let want = [(1, 553.0), (1, 645.0), (1, 737.0), (3, 369.0)];
+        assert_eq!(place_values(&want, 4), vec![Some(1), Some(0), None, Some(3)]);
+        // No room above: the lower value goes below, not the higher one,
+        // whichever is the more important.
+        assert_eq!(place_values(&[(0, 737.0), (0, 645.0)], 2), vec![Some(0), Some(1)]);
         assert_eq!(place_values(&[(0, 645.0), (0, 737.0)], 2), vec![Some(1), Some(0)]);
         // More values than rows: the least important go.
         assert_eq!(place_values(&[(0, 3.0), (0, 2.0), (0, 1.0)], 2), vec![Some(0), Some(1), None]);
-        // Too far from its line: left out, and the others keep their rows.
+        // Six on one row of a tall plot: three, each within a row of it.
         let want = [(5, 10.0), (5, 9.0), (5, 8.0), (5, 7.0), (5, 6.0), (5, 5.0)];
         let placed = place_values(&want, 20);
-        assert_eq!(placed.iter().filter(|r| r.is_some()).count(), 5, "{placed:?}");
-        assert_eq!(placed[5], None);
-        for (r, (w, _)) in placed.iter().zip(want) {
-            assert!(r.is_none_or(|r| r.abs_diff(w) <= 2), "{placed:?}");
-        }
+        assert_eq!(placed, vec![Some(5), Some(6), None, None, None, None]);
+        let want = [(5, 8.0), (5, 10.0), (5, 6.0)];
+        assert_eq!(place_values(&want, 20), vec![Some(5), Some(4), Some(6)]);
+        // Each on its own row: each on its line.
+        let want = [(0, 737.0), (2, 645.0), (3, 553.0), (5, 369.0)];
+        assert_eq!(place_values(&want, 12), vec![Some(0), Some(2), Some(3), Some(5)]);
     }
 
     #[test]
