@@ -811,6 +811,21 @@ fn x_labels(
     let span = x[1] - x[0];
     let w = plot.width as usize;
     let n = (w / 12).clamp(1, 6) + 1;
+    if unit != "s"
+        && let Some(ticks) = value_x_ticks(x, w, n, unit)
+    {
+        for (start, text, at) in ticks {
+            buf.set_string(plot.x + start as u16, y, &text, t.dim);
+            if at > 0 && at < w - 1 && below == 1 {
+                buf.set_string(plot.x + at as u16, axis_y, "┬", t.dim);
+            }
+        }
+        if let Some((name, style)) = name {
+            let x0 = plot.x.saturating_sub(name.chars().count() as u16 + 1);
+            buf.set_string(x0, y, name, style);
+        }
+        return;
+    }
     let step = span / (n - 1) as f64;
     // Tenths where a tick needs them; none where every tick is whole
     // (7170 7175 … 7200 s, not 7170.0 7175.0 …).
@@ -845,6 +860,63 @@ fn x_labels(
         let x0 = plot.x.saturating_sub(name.chars().count() as u16 + 1);
         buf.set_string(x0, y, name, style);
     }
+}
+
+/// Ticks for a value axis (not time) over `x`, `w` columns wide, at most
+/// `most`: (column the label starts at, label, column of the tick). They
+/// fall on multiples of a round step (1, 2 or 5 times a power of ten),
+/// each where that value is on the axis, the fewest steps apart that keep
+/// the labels apart, the unit after the last: `0 200 400 600 MiB` on an
+/// axis to 767 MiB, not `0 153 307 460 614 767 MiB`. `None` when no two
+/// such ticks fit.
+fn value_x_ticks(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<Vec<(usize, String, usize)>> {
+    let span = x[1] - x[0];
+    if span.is_nan() || span <= 0.0 || w < 2 {
+        return None;
+    }
+    let mut step = round_step(span / most.max(1) as f64);
+    while step <= span {
+        let first = (x[0] / step - 1e-9).ceil() as i64;
+        let mut values: Vec<f64> =
+            (first..).map(|k| k as f64 * step).take_while(|&v| v <= x[1] + step * 1e-9).take(most + 1).collect();
+        let at = |v: f64| (((v - x[0]) / span * (w - 1) as f64).round() as usize).min(w - 1);
+        // The last with the unit after it where that fits beside its
+        // tick, the one before it where it does not (`0 100 200 300 MiB`
+        // on an axis to 416 MiB 51 columns wide, not `300      400 MiB`
+        // with 400 five columns left of its tick).
+        while let Some(&v) = values.last() {
+            let number = tick_label(v, step).chars().count();
+            if at(v).saturating_sub(number / 2) + number + 1 + unit.chars().count() <= w {
+                break;
+            }
+            values.pop();
+        }
+        if values.len() <= most && values.len() >= 2 {
+            let mut ticks = Vec::new();
+            let mut last_end = 0;
+            for (i, &v) in values.iter().enumerate() {
+                let number = tick_label(v, step);
+                let text = if i == values.len() - 1 { format!("{number} {unit}") } else { number.clone() };
+                let start = at(v).saturating_sub(number.chars().count() / 2);
+                if i > 0 && start < last_end + 1 {
+                    break;
+                }
+                last_end = start + text.chars().count();
+                ticks.push((start, text, at(v)));
+            }
+            if ticks.len() == values.len() {
+                return Some(ticks);
+            }
+        }
+        step = round_step(step * 1.01);
+    }
+    None
+}
+
+/// The smallest of 1, 2 and 5 times a power of ten at or above `x`.
+fn round_step(x: f64) -> f64 {
+    let p = 10f64.powf(x.max(1e-12).log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|&v| v >= x * (1.0 - 1e-12)).unwrap_or(10.0 * p)
 }
 
 #[cfg(test)]
@@ -891,6 +963,39 @@ mod tests {
             let mantissa = step / 10f64.powf(step.log10().floor());
             assert!([1.0, 2.0, 2.5, 4.0, 5.0].iter().any(|m| (m - mantissa).abs() < 1e-9), "{hi}: {t:?}");
         }
+    }
+
+    #[test]
+    fn a_value_axis_is_labelled_on_round_values_where_they_are() {
+        let labels = |x: [f64; 2], w: usize, most: usize| {
+            let ticks = value_x_ticks(x, w, most, "MiB").expect("ticks");
+            let mut row = vec![' '; w];
+            for (start, text, _) in &ticks {
+                for (i, c) in text.chars().enumerate() {
+                    row[start + i] = c;
+                }
+            }
+            (row.into_iter().collect::<String>().trim_end().to_string(), ticks.iter().map(|t| t.2).collect::<Vec<_>>())
+        };
+        // Chart 3 at 160x48 (62 columns, six labels at most): the axis
+        // runs to 767 MiB; it read 0 153 307 460 614 767 MiB.
+        let (row, cols) = labels([0.0, 767.0], 62, 6);
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "200", "400", "600", "MiB"]);
+        // Each at its value's column: 600 of 767 is column 48 of 0..61.
+        assert_eq!(cols, [0, 16, 32, 48]);
+        // Narrower: fewer, still round, never run together.
+        let (row, _) = labels([0.0, 767.0], 30, 3);
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "500", "MiB"]);
+        let (row, _) = labels([0.0, 22.0], 40, 4);
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "10", "20", "MiB"]);
+        let (row, _) = labels([0.0, 0.9], 60, 5);
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "0.2", "0.4", "0.6", "0.8", "MiB"]);
+        assert!(value_x_ticks([0.0, 0.0], 40, 4, "MiB").is_none());
+        // The trace's chart 3 at 100x30: 400 is too near the end for its
+        // unit after it; the unit goes after 300, each number at its tick.
+        let (row, cols) = labels([0.0, 416.0], 51, 5);
+        assert_eq!(row, "0          100         200         300 MiB");
+        assert_eq!(cols, [0, 12, 24, 36]);
     }
 
     #[test]
