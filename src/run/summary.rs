@@ -9,7 +9,7 @@ use crate::session::kernel_name;
 use crate::sim::World;
 use crate::sim::metrics::{RunHistogram, Sample};
 use crate::sim::task::{TaskState, Throttle};
-use crate::units::{mean, median, mib, seconds};
+use crate::units::{SizeUnit, mean, median, mib, seconds};
 
 /// Global part of the summary, MiB.
 #[derive(Clone, Debug, Serialize)]
@@ -470,6 +470,29 @@ pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     }
 }
 
+/// A size \[MiB\] as the report writes it in `unit`: in MiB to a tenth
+/// (`368.6`), as it always was; in a larger unit as the screen writes a
+/// number (`369`, `12.1`), so that a 4 TiB world reads `369 GiB`, not
+/// `377487.4 MiB`. `sign` writes a + before a positive one. `–` when not
+/// known.
+fn size_in(v: Option<f64>, unit: SizeUnit, sign: bool) -> String {
+    match v {
+        Some(x) if x.is_finite() && unit > SizeUnit::MIB => {
+            let n = unit.number(x);
+            if sign && x >= 0.0 { format!("+{n}") } else { n }
+        }
+        _ if sign => signed(v, 1),
+        _ => num(v, 1),
+    }
+}
+
+/// A size \[MiB\] in the unit it reads in ([`SizeUnit::of`]), with it:
+/// `4880.9 MiB`, `-733 GiB`.
+fn size_with_unit(v: Option<f64>, sign: bool) -> String {
+    let unit = SizeUnit::of(v.filter(|x| x.is_finite()).unwrap_or(0.0));
+    format!("{} {}", size_in(v, unit, sign), unit.name())
+}
+
 /// The patch that brings the setpoint (dirty position control).
 const POSITION_CONTROL_PATCH: u8 = 2;
 
@@ -499,24 +522,27 @@ impl Summary {
             self.hz,
             seconds(self.duration_s)
         );
+        // The thresholds side by side in one unit: that of the largest.
+        let unit = SizeUnit::of_largest([g.bg_thresh_mb, g.freerun_mb, g.limit_mb, g.thresh_mb]);
         let _ = writeln!(
             s,
-            "thresholds  bg {:.1} MiB  freerun {:.1}  setpoint {}  limit {:.1}  thresh {:.1}",
-            g.bg_thresh_mb,
-            g.freerun_mb,
-            num(self.setpoint_mb(), 1),
-            g.limit_mb,
-            g.thresh_mb
+            "thresholds  bg {} {}  freerun {}  setpoint {}  limit {}  thresh {}",
+            size_in(Some(g.bg_thresh_mb), unit, false),
+            unit.name(),
+            size_in(Some(g.freerun_mb), unit, false),
+            size_in(self.setpoint_mb(), unit, false),
+            size_in(Some(g.limit_mb), unit, false),
+            size_in(Some(g.thresh_mb), unit, false)
         );
         let err = self.setpoint_mb().filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
         let _ = writeln!(
             s,
-            "dirty       mean {} MiB after {} s ({}% of setpoint)  max {:.1} MiB ({} MiB vs limit)",
-            num(g.dirty_mean_mb, 1),
+            "dirty       mean {} after {} s ({}% of setpoint)  max {} ({} vs limit)",
+            size_with_unit(g.dirty_mean_mb, false),
             seconds(g.settle_s),
             signed(err, 1),
-            g.dirty_max_mb,
-            signed(g.over_limit_max_mb, 1)
+            size_with_unit(Some(g.dirty_max_mb), false),
+            size_with_unit(g.over_limit_max_mb, true)
         );
         if self.patches < RATE_CONTROL_PATCH {
             let _ = writeln!(
@@ -531,7 +557,7 @@ impl Summary {
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {} MiB{}",
+                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {}{}",
                 shown(&b.name),
                 b.kind,
                 b.tasks,
@@ -541,7 +567,7 @@ impl Summary {
                 num(b.target_ratelimit_mbps, 3),
                 num(ratio, 2),
                 seconds(self.window_s),
-                num(b.thresh_mb, 1),
+                size_with_unit(b.thresh_mb, false),
                 b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
             );
         }

@@ -437,3 +437,35 @@ fn a_long_run_tells_its_simulated_time_on_a_terminal() {
         assert!(said.ends_with(&format!("\r\x1b[K{stopped}\r\n")), "{args:?}: cleared before the error: {said:?}");
     }
 }
+
+/// A run's report writes sizes past 9999 MiB in GiB (or TiB), as the
+/// screen does: a 4 TiB world's thresholds read `bg 369 GiB`, not
+/// `bg 377487.4 MiB`; a small world's read in MiB to a tenth, as ever.
+/// The JSON keeps its fields in MiB, as their names say.
+#[test]
+fn a_huge_worlds_report_writes_its_sizes_in_gib() {
+    let dir = scratch("huge-report");
+    let json_path = dir.join("s.json");
+    let out = dirtyviz()
+        .args(["run", "--memory", "4T", "--duration", "2s", "--summary-json"])
+        .arg(&json_path)
+        .output()
+        .expect("runs");
+    let report = ok(&out);
+    let line =
+        |head: &str| report.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{report}")).to_string();
+    assert_eq!(line("thresholds"), "thresholds  bg 369 GiB  freerun 553  setpoint 645  limit 737  thresh 737");
+    let dirty = line("dirty ");
+    assert!(dirty.ends_with("max 1952.1 MiB (-735 GiB vs limit)"), "{dirty}");
+    assert!(line("bdi sda").contains("bdi_thresh 737 GiB"), "{report}");
+    assert!(!report.contains("377487"), "{report}");
+    let v = json(&json_path);
+    let bg = v["global"]["bg_thresh_mb"].as_f64().expect("bg_thresh_mb");
+    assert!((bg - 377487.4).abs() < 0.1, "{bg}");
+    let out = dirtyviz().args(["run", "--duration", "1s"]).output().expect("runs");
+    let report = ok(&out);
+    assert!(
+        report.contains("thresholds  bg 368.7 MiB  freerun 553.0  setpoint 645.2  limit 737.4  thresh 737.4"),
+        "{report}"
+    );
+}
