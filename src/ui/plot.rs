@@ -47,9 +47,7 @@ impl Look<'_> {
     fn no_room(&self) -> (&'static str, &'static str) {
         if self.text_folds { (NO_ROOM_FOLD, NO_ROOM_FOLD_SHORT) } else { (NO_ROOM, NO_ROOM_SHORT) }
     }
-}
 
-impl Look<'_> {
     fn mono(&self) -> bool {
         self.theme.kind == crate::app::ThemeKind::Mono
     }
