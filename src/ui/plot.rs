@@ -115,8 +115,9 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
     ];
     let bare = [format!("{number}{}", bdi(false).unwrap_or_default()), number.clone()];
     // The short name stays as long as one value fits beside it; only then
-    // does the chart go by its number.
-    for heads in [&named[..], &bare[..]] {
+    // does the chart go by its number, one space before the values (two
+    // would read as a name left out).
+    for (heads, gap) in [(&named[..], "  "), (&bare[..], " ")] {
         for n in (1..=values.len().max(1)).rev() {
             for vals in [values, short] {
                 if vals.is_empty() && !values.is_empty() {
@@ -124,7 +125,7 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
                 }
                 let tail = vals[..n.min(vals.len())].join(", ");
                 for head in heads {
-                    let text = if tail.is_empty() { format!(" {head} ") } else { format!(" {head}  {tail} ") };
+                    let text = if tail.is_empty() { format!(" {head} ") } else { format!(" {head}{gap}{tail} ") };
                     if text.chars().count() <= width {
                         return text;
                     }
@@ -1171,7 +1172,8 @@ mod tests {
         assert_eq!(fit_title(&title, values, &[], 59), " 2 bdi dirty (sda)  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");
         assert_eq!(fit_title(&title, values, &[], 54), " 2 bdi dirty  bdi_dirty 669 MiB, bdi_thresh 737 MiB ");
         assert_eq!(fit_title(&title, values, &[], 40), " 2 bdi dirty (sda)  bdi_dirty 669 MiB ");
-        assert_eq!(fit_title(&title, values, &[], 24), " 2  bdi_dirty 669 MiB ");
+        assert_eq!(fit_title(&title, values, &[], 24), " 2 bdi_dirty 669 MiB ");
+        assert_eq!(fit_title(&title, &values[1..], &[], 30), " 2 (sda) bdi_thresh 737 MiB ");
         let short = ["669 of 737 MiB".to_string()];
         assert_eq!(fit_title(&title, values, &short, 32), " 2 bdi dirty  669 of 737 MiB ");
         // Too narrow for the first value whole: cut, with an ellipsis.
@@ -1179,6 +1181,7 @@ mod tests {
         // A number keeps the unit the title ends with.
         assert_eq!(fit_title(&title, values, &short, 12), " 2 669 MiB… ");
         let rates = ["rate 0.910 vs bw/N 0.800 MiB/s".to_string()];
+        assert_eq!(fit_title(&title, &rates, &rates, 34), " 2 rate 0.910 vs bw/N 0.800 MiB/s ");
         assert_eq!(fit_title(&title, &rates, &rates, 33), " 2 rate 0.910 MiB/s… ");
         assert_eq!(fit_title(&title, values, &short, 8), " 2 669… ");
     }
