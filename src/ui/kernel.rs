@@ -589,9 +589,10 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
-    if app.screen.log_scale {
-        segments.push((3, "log scale".into()));
-    }
+    let log = app.screen.log_scale.then(|| {
+        segments.push((view::LOG_SCALE.0, view::LOG_SCALE.1.into()));
+        segments.len() - 1
+    });
     if let Some(c) = k.clock_s() {
         segments.push((1, format!("trace clock {c:.3} s")));
     }
@@ -611,7 +612,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         segments.push((10, app.note.clone()));
     }
     let style = if app.paused { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
-    frame.render_widget(Paragraph::new(fit_segments(&segments, area.width as usize)).style(style), area);
+    let line = view::fit_segments_shortening(segments, log, "log", area.width as usize);
+    frame.render_widget(Paragraph::new(line).style(style), area);
 }
 
 /// The file name of a trace's path.

@@ -214,19 +214,53 @@ fn speed_text(app: &App) -> String {
 /// important until the line fits `width`; the last resort cuts the
 /// highest-priority one with an ellipsis.
 pub(crate) fn fit_segments(segments: &[(u8, String)], width: usize) -> String {
-    let mut keep: Vec<&(u8, String)> = segments.iter().collect();
-    let line =
-        |keep: &[&(u8, String)]| format!(" {} ", keep.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join(" │ "));
-    while line(&keep).chars().count() > width && keep.len() > 1 {
-        let (i, _) = keep.iter().enumerate().min_by_key(|(i, (p, _))| (*p, usize::MAX - i)).expect("not empty");
-        keep.remove(i);
-    }
-    let text = line(&keep);
+    let text = segments_line(segments, &kept_segments(segments, width));
     if text.chars().count() <= width {
         return text;
     }
     let cut: String = text.chars().take(width.saturating_sub(1)).collect();
     format!("{cut}…")
+}
+
+/// The `keep` of `segments` joined with separators.
+fn segments_line(segments: &[(u8, String)], keep: &[usize]) -> String {
+    format!(" {} ", keep.iter().map(|&i| segments[i].1.as_str()).collect::<Vec<_>>().join(" │ "))
+}
+
+/// Which of `segments` [`fit_segments`] keeps in `width`: the least
+/// important (the later of equals) goes first.
+fn kept_segments(segments: &[(u8, String)], width: usize) -> Vec<usize> {
+    let mut keep: Vec<usize> = (0..segments.len()).collect();
+    while segments_line(segments, &keep).chars().count() > width && keep.len() > 1 {
+        let (at, _) =
+            keep.iter().enumerate().min_by_key(|&(_, &i)| (segments[i].0, usize::MAX - i)).expect("not empty");
+        keep.remove(at);
+    }
+    keep
+}
+
+/// The status line's log-scale segment (charts 4 and 5 on a log y axis),
+/// ranked above the bdi, window and scenario: only the time, speed,
+/// state, kernel and a note come before it, since nothing else on screen
+/// but the decade ticks says so.
+pub(crate) const LOG_SCALE: (u8, &str) = (7, "log scale");
+
+/// `segments` fitted to `width`, the one at `i` read `short` where in
+/// full it would leave out another (or itself).
+pub(crate) fn fit_segments_shortening(
+    mut segments: Vec<(u8, String)>,
+    i: Option<usize>,
+    short: &str,
+    width: usize,
+) -> String {
+    if let Some(i) = i {
+        let long = kept_segments(&segments, width);
+        let full = std::mem::replace(&mut segments[i].1, short.to_string());
+        if long.contains(&i) && long == kept_segments(&segments, width) {
+            segments[i].1 = full;
+        }
+    }
+    fit_segments(&segments, width)
 }
 
 fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
@@ -254,9 +288,10 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (5, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
-    if app.log_scale() {
-        segments.push((3, "log scale".into()));
-    }
+    let log = app.log_scale().then(|| {
+        segments.push((LOG_SCALE.0, LOG_SCALE.1.into()));
+        segments.len() - 1
+    });
     if app.debug() {
         let (draw, total) = app.frame_ms();
         segments.push((3, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
@@ -266,7 +301,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         segments.push((10, app.note().to_string()));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
-    frame.render_widget(Paragraph::new(fit_segments(&segments, area.width as usize)).style(style), area);
+    let line = fit_segments_shortening(segments, log, "log", area.width as usize);
+    frame.render_widget(Paragraph::new(line).style(style), area);
 }
 
 /// A body of `body`'s size shows one chart at a time (1-5 switch).

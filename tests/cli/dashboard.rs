@@ -194,6 +194,28 @@ fn the_status_and_hint_bars_keep_help_quit_and_a_note_from_60_columns() {
 }
 
 #[test]
+fn the_status_line_says_log_scale_beside_a_note_at_100_and_80_columns() {
+    let mut a = app("default", None, 10);
+    a.update(Msg::LogScale);
+    a.set_note("added a dd on sda (HDD)");
+    let status = |a: &App, w: u16, h: u16| screen(a, w, h).lines().next().expect("status").to_string();
+    // In full where it leaves nothing else out, `log` where it would.
+    assert_eq!(
+        status(&a, 100, 30),
+        " t 10.0 s │ 1× │ patch 11 (IO-less) │ running │ bdi sda (HDD) │ log scale │ added a dd on sda (HDD)"
+    );
+    assert_eq!(status(&a, 80, 24), " t 10.0 s │ 1× │ patch 11 (IO-less) │ running │ log │ added a dd on sda (HDD)");
+    a.set_note("charts 4 and 5: log scale");
+    assert_eq!(
+        status(&a, 100, 30),
+        " t 10.0 s │ 1× │ patch 11 (IO-less) │ running │ bdi sda (HDD) │ log │ charts 4 and 5: log scale"
+    );
+    // The kernel goes before it, and only the note, the time, speed and
+    // state stay after it.
+    assert_eq!(status(&a, 60, 18), " t 10.0 s │ 1× │ running │ charts 4 and 5: log scale");
+}
+
+#[test]
 fn the_task_table_scrolls_and_says_how_many_are_below() {
     let mut a = app("hdd-100dd", None, 3);
     let text = screen(&a, 160, 48);
