@@ -152,12 +152,8 @@ impl Q {
     /// quantity of the bdi when the sample has none of it (a trace before
     /// an event names the bdi).
     fn value(self, s: &Sample, b: Option<&BdiSample>, hz: u64) -> f64 {
-        if !self.of_bdi() {
-            return self.global(s);
-        }
-        let Some(b) = b else { return f64::NAN };
+        let Some(b) = b else { return self.global(s) };
         match self {
-            Q::Dirty | Q::Writeback | Q::BgThresh | Q::Freerun | Q::Setpoint | Q::Limit | Q::Thresh => self.global(s),
             Q::BdiDirty => mib(b.dirty),
             Q::BdiWriteback => mib(b.writeback + b.unstable),
             Q::BdiSetpoint => mib(b.setpoint),
@@ -171,12 +167,8 @@ impl Q {
             Q::Target => mib(b.avg_write_bw) / f64::from(b.tasks),
             Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
             Q::Written => f64::NAN,
+            _ => self.global(s),
         }
-    }
-
-    /// True for the quantities of one bdi, false for the global ones.
-    fn of_bdi(self) -> bool {
-        !matches!(self, Q::Dirty | Q::Writeback | Q::BgThresh | Q::Freerun | Q::Setpoint | Q::Limit | Q::Thresh)
     }
 
     /// A global quantity's value in `s` (NaN for a bdi's).
