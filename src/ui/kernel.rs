@@ -589,10 +589,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
-    let log = app.screen.log_scale.then(|| {
-        segments.push((view::LOG_SCALE.0, view::LOG_SCALE.1.into()));
-        segments.len() - 1
-    });
+    let log = view::push_log_scale(&mut segments, app.screen.log_scale);
     if let Some(c) = k.clock_s() {
         segments.push((1, format!("trace clock {c:.3} s")));
     }
@@ -612,7 +609,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         segments.push((10, app.note.clone()));
     }
     let style = if app.paused { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
-    let line = view::fit_segments_shortening(segments, log, "log", area.width as usize);
+    let line = view::fit_segments_shortening(segments, log, area.width as usize);
     frame.render_widget(Paragraph::new(line).style(style), area);
 }
 

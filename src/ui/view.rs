@@ -242,20 +242,26 @@ fn kept_segments(segments: &[(u8, String)], width: usize) -> Vec<usize> {
 /// The status line's log-scale segment (charts 4 and 5 on a log y axis),
 /// ranked above the bdi, window and scenario: only the time, speed,
 /// state, kernel and a note come before it, since nothing else on screen
-/// but the decade ticks says so.
-pub(crate) const LOG_SCALE: (u8, &str) = (7, "log scale");
+/// but the decade ticks says so. Its short form is read where the full
+/// one would leave another segment out.
+const LOG_SCALE: (u8, &str, &str) = (7, "log scale", "log");
 
-/// `segments` fitted to `width`, the one at `i` read `short` where in
-/// full it would leave out another (or itself).
-pub(crate) fn fit_segments_shortening(
-    mut segments: Vec<(u8, String)>,
-    i: Option<usize>,
-    short: &str,
-    width: usize,
-) -> String {
+/// Adds the log-scale segment to `segments` when `on`; its index, for
+/// [`fit_segments_shortening`].
+pub(crate) fn push_log_scale(segments: &mut Vec<(u8, String)>, on: bool) -> Option<usize> {
+    on.then(|| {
+        segments.push((LOG_SCALE.0, LOG_SCALE.1.into()));
+        segments.len() - 1
+    })
+}
+
+/// `segments` fitted to `width`, the log-scale one at `i` (see
+/// [`push_log_scale`]) in its short form where in full it would leave
+/// out another (or itself).
+pub(crate) fn fit_segments_shortening(mut segments: Vec<(u8, String)>, i: Option<usize>, width: usize) -> String {
     if let Some(i) = i {
         let long = kept_segments(&segments, width);
-        let full = std::mem::replace(&mut segments[i].1, short.to_string());
+        let full = std::mem::replace(&mut segments[i].1, LOG_SCALE.2.to_string());
         if long.contains(&i) && long == kept_segments(&segments, width) {
             segments[i].1 = full;
         }
@@ -288,10 +294,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (5, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
-    let log = app.log_scale().then(|| {
-        segments.push((LOG_SCALE.0, LOG_SCALE.1.into()));
-        segments.len() - 1
-    });
+    let log = push_log_scale(&mut segments, app.log_scale());
     if app.debug() {
         let (draw, total) = app.frame_ms();
         segments.push((3, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
@@ -301,7 +304,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         segments.push((10, app.note().to_string()));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
-    let line = fit_segments_shortening(segments, log, "log", area.width as usize);
+    let line = fit_segments_shortening(segments, log, area.width as usize);
     frame.render_widget(Paragraph::new(line).style(style), area);
 }
 
