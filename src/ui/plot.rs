@@ -245,9 +245,9 @@ pub fn linear_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
 /// `most` is smaller), the one that wastes the least room above `hi`, the
 /// one with more labels on a tie. A set is the multiples of a round step
 /// from the one at or below `lo` to the one at or above `hi`, each
-/// labelled or, on a short plot where there would be too many, every
-/// other one (both ends labelled): a plot four rows high reads `0 400 800`
-/// for 737, where three ticks a round step apart could only be
+/// labelled or, where that leaves three labels, every other one (both
+/// ends labelled): a plot four or eight rows high reads `0 400 800` for
+/// 737, where three or four ticks a round step apart could only be
 /// `0 500 1000`.
 fn best_linear_ticks(lo: f64, hi: f64, most: usize) -> Vec<f64> {
     let span = (hi - lo).max(1e-12);
@@ -262,12 +262,13 @@ fn best_linear_ticks(lo: f64, hi: f64, most: usize) -> Vec<f64> {
         let last = (hi / step - 1e-9).ceil().max(first + 1.0);
         let count = (last - first) as usize + 1;
         for stride in [1, 2] {
-            // Every other one only on a short plot (three labels at most):
-            // a taller one has room for a label at each round step.
-            if !(count - 1).is_multiple_of(stride) || (stride == 2 && most > 3) {
+            // Every other one only where that makes three labels: more
+            // read better a round step apart (0 250 500 750 1000 1250 for
+            // 1150, not 0 400 800 1200).
+            let labels = (count - 1) / stride + 1;
+            if !(count - 1).is_multiple_of(stride) || (stride == 2 && labels > 3) {
                 continue;
             }
-            let labels = (count - 1) / stride + 1;
             if !(fewest..=most).contains(&labels) {
                 continue;
             }
@@ -949,6 +950,9 @@ mod tests {
         // Chart 1 four rows high (three labels at most), 737 MiB plus its
         // margin: 0 400 800, where it read 0 500 1000.
         assert_eq!(best_linear_ticks(0.0, 774.0, 3), vec![0.0, 400.0, 800.0]);
+        // Seven or eight rows (four labels at most) as tightly: it read
+        // 0 500 1000, no step of 200 or 250 fitting in four labels.
+        assert_eq!(best_linear_ticks(0.0, 774.0, 4), vec![0.0, 400.0, 800.0]);
         // Room for more labels: a round step each.
         assert_eq!(best_linear_ticks(0.0, 774.0, 6), vec![0.0, 200.0, 400.0, 600.0, 800.0]);
         assert_eq!(best_linear_ticks(0.0, 26.0, 6), vec![0.0, 10.0, 20.0, 30.0]);
