@@ -550,15 +550,20 @@ struct Geometry<'d> {
     plot: Rect,
     rows: Rows,
     y: YAxis,
+    /// The x range drawn: the data's, or on a value axis out to its last
+    /// tick (see [`value_x_axis`]).
+    x: [f64; 2],
+    /// The second x axis' range drawn, if there is one.
+    x2: Option<[f64; 2]>,
     data: &'d ChartData,
 }
 
 impl Geometry<'_> {
     /// `px` on the series' own x axis, on the chart's first.
     fn x_of(&self, px: f64, second: bool) -> f64 {
-        let x = self.data.x;
-        match (&self.data.x2, second) {
-            (Some(x2), true) => x[0] + (px - x2.x[0]) * (x[1] - x[0]) / (x2.x[1] - x2.x[0]).max(1e-12),
+        let x = self.x;
+        match (self.x2, second) {
+            (Some(x2), true) => x[0] + (px - x2[0]) * (x[1] - x[0]) / (x2[1] - x2[0]).max(1e-12),
             _ => px,
         }
     }
@@ -588,19 +593,32 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
         return false;
     }
     let plot = Rect { x: area.x + label_w + 1, y: area.y, width: plot_w, height: plot_rows };
-    let g = Geometry { plot, rows: Rows::new(y.range, plot_rows, look.marker), y, data };
+    // A value axis runs on to its round tick at or past the data's end.
+    let w = usize::from(plot_w);
+    let most = (w / 12).clamp(1, 6) + 1;
+    let value_axis = |x: [f64; 2]| (data.x_unit != "s").then(|| value_x_axis(x, w, most, data.x_unit)).flatten();
+    let (x, x_ticks) = value_axis(data.x).map_or((data.x, None), |(x, t)| (x, Some(t)));
+    let second = data.x2.as_ref().map(|a| value_axis(a.x).map_or((a.x, None), |(x, t)| (x, Some(t))));
+    let g = Geometry {
+        plot,
+        rows: Rows::new(y.range, plot_rows, look.marker),
+        y,
+        x,
+        x2: second.as_ref().map(|s| s.0),
+        data,
+    };
     draw_y_axis(buf, &g, &labels, area.x + label_w, look);
     let axis_y = plot.y + plot_rows;
     let first_name = data.x2.as_ref().map(|_| ("global", look.series(2)));
-    x_labels(buf, plot, axis_y, 1, data.x, data.x_unit, first_name, look);
-    if let Some(x2) = &data.x2 {
-        x_labels(buf, plot, axis_y, 2, x2.x, data.x_unit, Some((&x2.name, look.series(x2.color))), look);
+    x_labels(buf, plot, axis_y, 1, (x, x_ticks), data.x_unit, first_name, look);
+    if let (Some(a), Some(axis)) = (&data.x2, second) {
+        x_labels(buf, plot, axis_y, 2, axis, data.x_unit, Some((&a.name, look.series(a.color))), look);
     }
     draw_curves(buf, &g, look);
     draw_line_marks(buf, &g, look);
     for m in data.marks.iter().filter(|m| m.at.0.is_finite() && m.at.1.is_finite()) {
         let mx = g.x_of(m.at.0, m.second_x);
-        let x = data.x;
+        let x = g.x;
         if (x[0]..=x[1]).contains(&mx) {
             let col = ((mx - x[0]) / (x[1] - x[0]).max(1e-12) * (plot_w - 1) as f64).round() as u16;
             buf.set_string(plot.x + col, g.row_of(m.at.1), m.glyph.to_string(), look.series(m.color));
@@ -639,7 +657,7 @@ fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16
 /// setpoint, a rate at write_bw/N) stays visible, and so does the line.
 fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let data = g.data;
-    let x = data.x;
+    let x = g.x;
     let dim = look.theme.dim.fg.unwrap_or(Color::Reset);
     let canvas = Canvas::default().marker(look.marker).x_bounds(x).y_bounds(g.y.range).paint(|ctx: &mut Context| {
         for grid in &data.gridlines {
@@ -692,7 +710,7 @@ const MARK_EVERY: u16 = 12;
 /// than the others' so that they do not hide each other.
 fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let plot = g.plot;
-    let x = g.data.x;
+    let x = g.x;
     let col_w = (x[1] - x[0]) / f64::from(plot.width.max(1));
     for s in &g.data.series {
         let Some(mark) = look.mono_line(s).and_then(|m| m.mark) else { continue };
@@ -792,8 +810,9 @@ fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
     out
 }
 
-/// Writes x tick labels `below` rows under the axis at row `axis_y`,
-/// evenly spaced over the plot's width with the unit after the last, and
+/// Writes x tick labels `below` rows under the axis at row `axis_y`:
+/// a value axis' `ticks` (see [`value_x_axis`]) where it has them, else
+/// evenly spaced over the plot's width with the unit after the last; and
 /// ticks on the axis; `name` prefixes a second axis.
 #[allow(clippy::too_many_arguments)]
 fn x_labels(
@@ -801,7 +820,7 @@ fn x_labels(
     plot: Rect,
     axis_y: u16,
     below: u16,
-    x: [f64; 2],
+    (x, ticks): ([f64; 2], Option<XTicks>),
     unit: &str,
     name: Option<(&str, Style)>,
     look: &Look,
@@ -811,9 +830,7 @@ fn x_labels(
     let span = x[1] - x[0];
     let w = plot.width as usize;
     let n = (w / 12).clamp(1, 6) + 1;
-    if unit != "s"
-        && let Some(ticks) = value_x_ticks(x, w, n, unit)
-    {
+    if let Some(ticks) = ticks {
         for (start, text, at) in ticks {
             buf.set_string(plot.x + start as u16, y, &text, t.dim);
             if at > 0 && at < w - 1 && below == 1 {
@@ -862,55 +879,63 @@ fn x_labels(
     }
 }
 
-/// Ticks for a value axis (not time) over `x`, `w` columns wide, at most
-/// `most`: (column the label starts at, label, column of the tick). They
-/// fall on multiples of a round step (1, 2 or 5 times a power of ten),
-/// each where that value is on the axis, the fewest steps apart that keep
-/// the labels apart, the unit after the last: `0 200 400 600 MiB` on an
-/// axis to 767 MiB, not `0 153 307 460 614 767 MiB`. `None` when no two
-/// such ticks fit.
-fn value_x_ticks(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<Vec<(usize, String, usize)>> {
+/// A value axis' ticks: (column the label starts at, label, column of
+/// the tick).
+type XTicks = Vec<(usize, String, usize)>;
+
+/// A value axis (not time) over `x`, `w` columns wide: its range, run
+/// on to the first multiple of a round step (1, 2 or 5 times a power of
+/// ten) at or past `x`'s end, and its ticks, (column the label starts at,
+/// label, column of the tick), each where its value is on the axis, the
+/// unit after the last, which ends at the axis' end: `0 100 200 300 400
+/// 500 MiB` for data to 416 MiB, where it read `0 100 200 300 MiB` (the
+/// axis ending short of the data, 400 having no room for its unit). Of
+/// the steps whose labels, at most `most` and one more, stay two columns
+/// apart, the one running on least past the data, the one with more
+/// labels on a tie. `None` when no two such ticks fit.
+fn value_x_axis(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<([f64; 2], XTicks)> {
     let span = x[1] - x[0];
     if span.is_nan() || span <= 0.0 || w < 2 {
         return None;
     }
-    let mut step = round_step(span / most.max(1) as f64);
-    while step <= span {
+    let mut best: Option<([f64; 2], XTicks)> = None;
+    let mut step = round_step(span / (most + 1) as f64);
+    while step <= span * 2.0 {
         let first = (x[0] / step - 1e-9).ceil() as i64;
-        let mut values: Vec<f64> =
-            (first..).map(|k| k as f64 * step).take_while(|&v| v <= x[1] + step * 1e-9).take(most + 1).collect();
-        let at = |v: f64| (((v - x[0]) / span * (w - 1) as f64).round() as usize).min(w - 1);
-        // The last with the unit after it where that fits beside its
-        // tick, the one before it where it does not (`0 100 200 300 MiB`
-        // on an axis to 416 MiB 51 columns wide, not `300      400 MiB`
-        // with 400 five columns left of its tick).
-        while let Some(&v) = values.last() {
-            let number = tick_label(v, step).chars().count();
-            if at(v).saturating_sub(number / 2) + number + 1 + unit.chars().count() <= w {
-                break;
-            }
-            values.pop();
-        }
-        if values.len() <= most && values.len() >= 2 {
+        let last = ((x[1] / step - 1e-9).ceil() as i64).max(first + 1);
+        let end = last as f64 * step;
+        let count = usize::try_from(last - first + 1).unwrap_or(usize::MAX);
+        if count <= most + 1 {
+            let at = |v: f64| (((v - x[0]) / (end - x[0]) * (w - 1) as f64).round() as usize).min(w - 1);
             let mut ticks = Vec::new();
             let mut last_end = 0;
-            for (i, &v) in values.iter().enumerate() {
+            for k in first..=last {
+                let v = k as f64 * step;
                 let number = tick_label(v, step);
-                let text = if i == values.len() - 1 { format!("{number} {unit}") } else { number.clone() };
-                let start = at(v).saturating_sub(number.chars().count() / 2);
-                if i > 0 && start < last_end + 1 {
-                    break;
+                let (text, start) = if k == last {
+                    let text = format!("{number} {unit}");
+                    let start = w.checked_sub(text.chars().count());
+                    (text, start)
+                } else {
+                    let start = at(v).saturating_sub(number.chars().count() / 2);
+                    (number, Some(start))
+                };
+                match start {
+                    Some(start) if k == first || start >= last_end + 2 => {
+                        last_end = start + text.chars().count();
+                        ticks.push((start, text, at(v)));
+                    }
+                    _ => break,
                 }
-                last_end = start + text.chars().count();
-                ticks.push((start, text, at(v)));
             }
-            if ticks.len() == values.len() {
-                return Some(ticks);
+            let better = |b: &([f64; 2], Vec<_>)| end < b.0[1] - step * 1e-9;
+            if ticks.len() == count && best.as_ref().is_none_or(better) {
+                best = Some(([x[0], end], ticks));
             }
         }
         step = round_step(step * 1.01);
     }
-    None
+    best
 }
 
 /// The smallest of 1, 2 and 5 times a power of ten at or above `x`.
@@ -971,34 +996,55 @@ mod tests {
     #[test]
     fn a_value_axis_is_labelled_on_round_values_where_they_are() {
         let labels = |x: [f64; 2], w: usize, most: usize| {
-            let ticks = value_x_ticks(x, w, most, "MiB").expect("ticks");
+            let (range, ticks) = value_x_axis(x, w, most, "MiB").expect("ticks");
             let mut row = vec![' '; w];
             for (start, text, _) in &ticks {
                 for (i, c) in text.chars().enumerate() {
                     row[start + i] = c;
                 }
             }
-            (row.into_iter().collect::<String>().trim_end().to_string(), ticks.iter().map(|t| t.2).collect::<Vec<_>>())
+            let row = row.into_iter().collect::<String>().trim_end().to_string();
+            (row, ticks.iter().map(|t| t.2).collect::<Vec<_>>(), range[1])
         };
+        let words = |row: &str| row.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         // Chart 3 at 160x48 (62 columns, six labels at most): the axis
-        // runs to 767 MiB; it read 0 153 307 460 614 767 MiB.
-        let (row, cols) = labels([0.0, 767.0], 62, 6);
-        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "200", "400", "600", "MiB"]);
-        // Each at its value's column: 600 of 767 is column 48 of 0..61.
-        assert_eq!(cols, [0, 16, 32, 48]);
+        // runs to 767 MiB, then on to 800; it read 0 153 307 460 614 767
+        // MiB, then 0 200 400 600 MiB, ending short of the data.
+        let (row, cols, end) = labels([0.0, 767.0], 62, 6);
+        assert_eq!(words(&row), ["0", "200", "400", "600", "800", "MiB"]);
+        assert_eq!(end, 800.0);
+        // Each at its value's column: 600 of 800 is column 46 of 0..61,
+        // the last label ending where the axis does.
+        assert_eq!(cols, [0, 15, 31, 46, 61]);
+        assert!(row.ends_with("800 MiB") && row.chars().count() == 62, "{row}");
         // Narrower: fewer, still round, never run together.
-        let (row, _) = labels([0.0, 767.0], 30, 3);
-        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "500", "MiB"]);
-        let (row, _) = labels([0.0, 22.0], 40, 4);
-        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "10", "20", "MiB"]);
-        let (row, _) = labels([0.0, 0.9], 60, 5);
-        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "0.2", "0.4", "0.6", "0.8", "MiB"]);
-        assert!(value_x_ticks([0.0, 0.0], 40, 4, "MiB").is_none());
-        // The trace's chart 3 at 100x30: 400 is too near the end for its
-        // unit after it; the unit goes after 300, each number at its tick.
-        let (row, cols) = labels([0.0, 416.0], 51, 5);
-        assert_eq!(row, "0          100         200         300 MiB");
-        assert_eq!(cols, [0, 12, 24, 36]);
+        let (row, _, end) = labels([0.0, 767.0], 30, 3);
+        assert_eq!((words(&row), end), (words("0 500 1000 MiB"), 1000.0));
+        let (row, _, end) = labels([0.0, 22.0], 40, 4);
+        assert_eq!((words(&row), end), (words("0 10 20 30 MiB"), 30.0));
+        let (row, _, end) = labels([0.0, 0.9], 60, 5);
+        assert_eq!((words(&row), end), (words("0 0.2 0.4 0.6 0.8 1.0 MiB"), 1.0));
+        assert!(value_x_axis([0.0, 0.0], 40, 4, "MiB").is_none());
+        // The trace's chart 3 at 100x30, zoomed (94 columns) and not (51):
+        // the data end at 416 MiB; it read 0 100 200 300 MiB, 400 having
+        // no room for its unit.
+        let (row, _, end) = labels([0.0, 416.0], 94, 7);
+        assert_eq!((words(&row), end), (words("0 100 200 300 400 500 MiB"), 500.0));
+        let (row, cols, _) = labels([0.0, 416.0], 51, 5);
+        assert_eq!(row, "0        100       200       300       400  500 MiB");
+        assert_eq!(cols, [0, 10, 20, 30, 40, 50]);
+        // Whatever the width, the last tick is at or past the data's end
+        // and labels stay apart.
+        for w in 8..200 {
+            for hi in [0.93, 22.0, 416.0, 767.0, 1150.0, 3.3e6] {
+                let most = (w / 12).clamp(1, 6) + 1;
+                let Some((range, ticks)) = value_x_axis([0.0, hi], w, most, "MiB") else { continue };
+                assert!(range[1] >= hi && range[1] < hi * 2.5, "{w} {hi}: {range:?}");
+                assert!(ticks.windows(2).all(|p| p[0].0 + p[0].1.chars().count() + 2 <= p[1].0), "{w} {hi}: {ticks:?}");
+                let last = ticks.last().expect("two ticks at least");
+                assert_eq!((last.2, last.0 + last.1.chars().count()), (w - 1, w), "{w} {hi}: {ticks:?}");
+            }
+        }
     }
 
     #[test]
