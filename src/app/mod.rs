@@ -16,7 +16,7 @@ mod screen;
 
 pub use input::input_for;
 pub use msg::{LessonMsg, Mode, Msg};
-pub use screen::Screen;
+pub use screen::{LOG_SCALE_NOTE, Screen};
 
 /// How far the help, a lesson step's text and the task table can scroll
 /// in a terminal \[rows\].

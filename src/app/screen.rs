@@ -5,6 +5,10 @@
 
 use super::{Marker, Msg, ThemeKind};
 
+/// What the status line says right after `l` turned the log scale of
+/// charts 4 and 5 on (it then has no other log-scale mark).
+pub const LOG_SCALE_NOTE: &str = "charts 4 and 5: log scale";
+
 /// The view settings the keys change.
 #[derive(Clone, Debug)]
 pub struct Screen {
@@ -100,7 +104,7 @@ impl Screen {
             Msg::ScrollTasks(_) if self.task_room == usize::MAX && !self.tasks_focus => {
                 Some("the task table is not on the screen: T shows it")
             }
-            Msg::LogScale if self.log_scale => Some("charts 4 and 5: log scale"),
+            Msg::LogScale if self.log_scale => Some(LOG_SCALE_NOTE),
             Msg::LogScale => Some("charts 4 and 5: linear scale"),
             Msg::Theme => Some(match self.theme {
                 ThemeKind::Dark => "palette: dark",

@@ -589,7 +589,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
-    let log = view::push_log_scale(&mut segments, app.screen.log_scale);
+    let log = view::push_log_scale(&mut segments, app.screen.log_scale, &app.note);
     if let Some(c) = k.clock_s() {
         segments.push((1, format!("trace clock {c:.3} s")));
     }

@@ -246,10 +246,12 @@ fn kept_segments(segments: &[(u8, String)], width: usize) -> Vec<usize> {
 /// one would leave another segment out.
 const LOG_SCALE: (u8, &str, &str) = (7, "log scale", "log");
 
-/// Adds the log-scale segment to `segments` when `on`; its index, for
+/// Adds the log-scale segment to `segments` when `on`, unless `note`
+/// (the status line's note) already says so: `l` just pressed, its note
+/// reads `charts 4 and 5: log scale`. Its index, for
 /// [`fit_segments_shortening`].
-pub(crate) fn push_log_scale(segments: &mut Vec<(u8, String)>, on: bool) -> Option<usize> {
-    on.then(|| {
+pub(crate) fn push_log_scale(segments: &mut Vec<(u8, String)>, on: bool, note: &str) -> Option<usize> {
+    (on && note != crate::app::LOG_SCALE_NOTE).then(|| {
         segments.push((LOG_SCALE.0, LOG_SCALE.1.into()));
         segments.len() - 1
     })
@@ -257,13 +259,24 @@ pub(crate) fn push_log_scale(segments: &mut Vec<(u8, String)>, on: bool) -> Opti
 
 /// `segments` fitted to `width`, the log-scale one at `i` (see
 /// [`push_log_scale`]) in its short form where in full it would leave
-/// out another (or itself).
+/// out another (or itself), and kept wherever it has room once others
+/// of its rank are left out: at 60 columns ` t 10.0 s │ 1× │ running │
+/// log │ added a dd on sda (HDD)`, where the kernel's name, going after
+/// it, made room enough for it.
 pub(crate) fn fit_segments_shortening(mut segments: Vec<(u8, String)>, i: Option<usize>, width: usize) -> String {
-    if let Some(i) = i {
-        let long = kept_segments(&segments, width);
-        let full = std::mem::replace(&mut segments[i].1, LOG_SCALE.2.to_string());
-        if long.contains(&i) && long == kept_segments(&segments, width) {
-            segments[i].1 = full;
+    let Some(i) = i else { return fit_segments(&segments, width) };
+    let long = kept_segments(&segments, width);
+    let full = std::mem::replace(&mut segments[i].1, LOG_SCALE.2.to_string());
+    if long.contains(&i) && long == kept_segments(&segments, width) {
+        segments[i].1 = full;
+    }
+    let mut keep = kept_segments(&segments, width);
+    if !keep.contains(&i) {
+        let at = keep.partition_point(|&k| k < i);
+        keep.insert(at, i);
+        let text = segments_line(&segments, &keep);
+        if text.chars().count() <= width {
+            return text;
         }
     }
     fit_segments(&segments, width)
@@ -294,7 +307,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (5, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
-    let log = push_log_scale(&mut segments, app.log_scale());
+    let log = push_log_scale(&mut segments, app.log_scale(), app.note());
     if app.debug() {
         let (draw, total) = app.frame_ms();
         segments.push((3, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
