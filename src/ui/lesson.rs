@@ -300,6 +300,8 @@ struct Pane {
     text_area: Rect,
     bottom: Vec<Line<'static>>,
     bottom_area: Rect,
+    /// The row over the bottom saying what scrolled away above it.
+    above: Option<Line<'static>>,
     /// Rows the bottom is scrolled by: to the answer being typed, when
     /// the questions have no room.
     bottom_scroll: u16,
@@ -346,7 +348,7 @@ impl Pane {
         };
         if bottom_rows <= room || whole <= inner.height {
             let (text_area, bottom_area) = layout(bottom_rows);
-            return Pane { block, text, text_area, bottom, bottom_area, bottom_scroll: 0, whole };
+            return Pane { block, text, text_area, above: None, bottom, bottom_area, bottom_scroll: 0, whole };
         }
         // What to do next scrolls on after the text, if that leaves room
         // enough for the checks and questions.
@@ -356,7 +358,7 @@ impl Pane {
             text.extend(next);
             bottom.truncate(bottom.len() - next_len);
             let (text_area, bottom_area) = layout(fixed);
-            return Pane { block, text, text_area, bottom, bottom_area, bottom_scroll: 0, whole };
+            return Pane { block, text, text_area, above: None, bottom, bottom_area, bottom_scroll: 0, whole };
         }
         // Else the checks scroll on after the text too.
         let checks_from = wrapped_rows(&text, width);
@@ -380,18 +382,34 @@ impl Pane {
         // What the student typed or was told shows whole, the question
         // over it cut short (and saying so) when they have no room even
         // with the rows above it scrolled away.
+        let asked_rows: Vec<u16> = questions.iter().map(|q| wrapped_rows(q, width)).collect();
+        let pinned_rows = u16::from(has_checks) + wrapped_rows(&pinned, width) + asked_rows.iter().sum::<u16>();
+        let pinned_area_rows = pinned_rows.min(most);
+        // Where an earlier question scrolls away above the one being
+        // answered, the first row says so (see [`above_cue`]), the rest
+        // showing that one whole.
+        let first_question = u16::from(has_checks) + wrapped_rows(&pinned, width);
+        let rows_to = |i: usize| first_question + asked_rows[..i].iter().sum::<u16>();
+        let scroll_in = |i: usize, rows: u16| (rows_to(i) + asked_rows[i].min(rows)).saturating_sub(rows);
+        let cue = answering.filter(|&i| scroll_in(i, pinned_area_rows) > first_question && pinned_area_rows > 2);
+        let shown_rows = pinned_area_rows - u16::from(cue.is_some());
         let mut questions = questions;
-        if let Some(i) = answering.filter(|&i| wrapped_rows(&questions[i], width) > most) {
-            questions[i] = question_in(mode, i, &mode.step().questions[i], t, width, most);
+        if let Some(i) = answering.filter(|&i| asked_rows[i] > shown_rows) {
+            questions[i] = question_in(mode, i, &mode.step().questions[i], t, width, shown_rows);
         }
         let before: Vec<Line> = questions.iter().take(answering.unwrap_or(0)).flatten().cloned().collect();
-        let start = u16::from(has_checks) + wrapped_rows(&pinned, width) + wrapped_rows(&before, width);
+        let start = first_question + wrapped_rows(&before, width);
         let end = start + answering.map_or(0, |i| wrapped_rows(&questions[i], width));
         pinned.extend(questions.into_iter().flatten());
-        let pinned_rows = u16::from(has_checks) + wrapped_rows(&pinned, width);
-        let pinned_area_rows = pinned_rows.min(most);
-        let bottom_scroll = end.saturating_sub(pinned_area_rows).min(start);
-        let (text_area, bottom_area) = layout(pinned_area_rows);
+        let bottom_scroll = end.saturating_sub(shown_rows).min(start);
+        let (text_area, mut bottom_area) = layout(pinned_area_rows);
+        let above = cue.map(|_| {
+            let hidden = (0..answering.unwrap_or(0)).filter(|&i| rows_to(i) < bottom_scroll).count();
+            above_cue(has_checks && bottom_scroll > 0, hidden)
+        });
+        if above.is_some() {
+            bottom_area = Rect { y: bottom_area.y + 1, height: bottom_area.height - 1, ..bottom_area };
+        }
         if has_checks {
             let at = Scrolled::new(&text, text_area);
             let scroll = mode.scroll().min(at.most);
@@ -406,8 +424,26 @@ impl Pane {
             pinned.insert(0, checks_summary(mode, way, t));
         }
         // The last row shown says so when rows go on below it.
-        mark_cut(&mut pinned, bottom_scroll.saturating_add(pinned_area_rows), width);
-        Pane { block, text, text_area, bottom: pinned, bottom_area, bottom_scroll, whole }
+        mark_cut(&mut pinned, bottom_scroll.saturating_add(shown_rows), width);
+        let above = above.map(|text| Line::styled(text, t.dim));
+        Pane { block, text, text_area, above, bottom: pinned, bottom_area, bottom_scroll, whole }
+    }
+}
+
+/// What the row over the questions says when `questions` of them (and
+/// the checks' line, if `checks`) scrolled away above the one being
+/// answered: `… question 1 above`, as the disk list says `… 6 more
+/// above`.
+fn above_cue(checks: bool, questions: usize) -> String {
+    let questions = match questions {
+        0 => String::new(),
+        1 => "question 1".to_string(),
+        n => format!("questions 1-{n}"),
+    };
+    match (checks, questions.is_empty()) {
+        (true, true) => "… checks above".to_string(),
+        (true, false) => format!("… checks and {questions} above"),
+        (false, _) => format!("… {questions} above"),
     }
 }
 
@@ -486,6 +522,9 @@ pub fn draw_pane(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     draw_scrolled(pane.text, mode.scroll(), t, frame, pane.text_area);
     let bottom = Paragraph::new(pane.bottom).wrap(Wrap { trim: false }).scroll((pane.bottom_scroll, 0));
     frame.render_widget(bottom, pane.bottom_area);
+    if let Some(above) = pane.above {
+        frame.render_widget(Paragraph::new(above), Rect { y: pane.bottom_area.y - 1, height: 1, ..pane.bottom_area });
+    }
 }
 
 /// The rows a lesson pane `width` columns wide needs to show the open

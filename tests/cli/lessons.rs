@@ -267,6 +267,30 @@ fn a_long_question_and_the_answer_being_typed_show_whole_in_a_tiny_terminal() {
 }
 
 #[test]
+fn an_earlier_question_scrolled_away_above_the_one_answered_is_said_to_be_there() {
+    // 60x18, lesson 04 step 3: answering question 2 scrolls question 1
+    // and the checks' line away; their rows went with no mark.
+    let out = dirtyviz()
+        .args(["snapshot", "--lesson", "04", "--step", "3", "--size", "60x18", "--theme", "mono"])
+        .args(["--keys", "@15s a 9 0 enter a 5 enter"])
+        .output()
+        .expect("runs");
+    let text = super::common::ok(&out);
+    let rows: Vec<&str> = text.lines().map(|l| l.trim_start_matches('│').trim_end_matches('│').trim_end()).collect();
+    let at = rows.iter().position(|r| *r == "… checks and question 1 above").unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(rows[at + 1], "2. What is dirty_ratelimit now, in MiB/s? [MiB/s]", "{text}");
+    assert!(rows[at + 2].contains("you said 5") && rows[at + 3].contains("counts)"), "the verdict whole\n{text}");
+    // Where both fit, none.
+    let out = dirtyviz()
+        .args(["snapshot", "--lesson", "04", "--step", "3", "--size", "80x24", "--theme", "mono"])
+        .args(["--keys", "@15s a 9 0 enter a 5 enter"])
+        .output()
+        .expect("runs");
+    let text = super::common::ok(&out);
+    assert!(text.contains("1. What is avg_write_bw") && !text.contains(" above"), "{text}");
+}
+
+#[test]
 fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
     // 64 GiB: the threshold is 11797 MiB, which the rest of the screen
     // writes 11.5 GiB.
