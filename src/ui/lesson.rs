@@ -241,24 +241,57 @@ fn paragraph_lines(p: String, t: &Theme, width: u16) -> Vec<Line<'static>> {
 /// A shell command (the text of a `$ ` line, as written: no units
 /// joined) wrapped to `width` between words: each row it goes on from
 /// ends in ` \` (as a shell reads it, so that it copies whole), and the
-/// rows after the first hang under the command, past the `$ `.
+/// rows after the first hang under the command, past the `$ `. A word
+/// longer than a row starts one and is broken inside, after a `/`, `_`,
+/// `-`, `=` or `,` where there is one, the row ending in `\` right after
+/// it and the rest of the word going on at the next row's start: a shell
+/// joins the two halves back (they were broken after a separator with
+/// ` \` and the rest indented, which a shell reads as two words).
 fn command_lines(command: &str, t: &Theme, width: u16) -> Vec<Line<'static>> {
     const GOES_ON: &str = " \\";
-    let room = usize::from(width).saturating_sub(2 + GOES_ON.len()).max(8);
-    let parts = if command.chars().count() + 2 <= usize::from(width) {
-        vec![command.to_string()]
-    } else {
-        super::view::wrap_words(command, room)
-    };
-    let last = parts.len() - 1;
-    parts
-        .into_iter()
-        .enumerate()
-        .map(|(i, part)| {
-            let lead = if i == 0 { "$ " } else { "  " };
-            let mut spans = vec![Span::styled(lead, t.dim), Span::styled(part, t.text)];
-            if i < last {
-                spans.push(Span::styled(GOES_ON, t.dim));
+    let width = usize::from(width);
+    if command.chars().count() + 2 <= width {
+        return vec![Line::from(vec![Span::styled("$ ", t.dim), Span::styled(command.to_string(), t.text)])];
+    }
+    // (lead, text, what the row ends in).
+    let mut rows: Vec<(&str, String, &str)> = vec![("$ ", String::new(), "")];
+    for word in command.split(' ').filter(|w| !w.is_empty()) {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let (lead, text, tail) = rows.last_mut().expect("one row at least");
+            let used = text.chars().count();
+            let room = width.saturating_sub(lead.len() + GOES_ON.len()).max(1);
+            if used + usize::from(used > 0) + word.len() <= room {
+                if used > 0 {
+                    text.push(' ');
+                }
+                text.extend(word.iter());
+                break;
+            }
+            if used > 0 {
+                *tail = GOES_ON;
+                rows.push(("  ", String::new(), ""));
+                continue;
+            }
+            // Longer than a row: as much as fits before a `\`, broken
+            // after a separator in its second half if there is one.
+            let fit = (room + 1).min(word.len() - 1).max(1);
+            let cut = word[..fit]
+                .iter()
+                .rposition(|c| matches!(c, '/' | '_' | '-' | '=' | ','))
+                .map(|i| i + 1)
+                .filter(|&i| i * 2 > fit)
+                .unwrap_or(fit);
+            text.extend(word.drain(..cut));
+            *tail = "\\";
+            rows.push(("", String::new(), ""));
+        }
+    }
+    rows.into_iter()
+        .map(|(lead, text, tail)| {
+            let mut spans = vec![Span::styled(lead, t.dim), Span::styled(text, t.text)];
+            if !tail.is_empty() {
+                spans.push(Span::styled(tail, t.dim));
             }
             Line::from(spans)
         })
@@ -689,6 +722,33 @@ mod tests {
             // Read as a shell reads it, the same command.
             let joined = rows.join("\n").replace(" \\\n ", "").replace("$ ", "");
             assert_eq!(joined.split_whitespace().collect::<Vec<_>>(), command.split_whitespace().collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_word_longer_than_a_row_is_broken_where_a_shell_joins_it_back() {
+        let t = Theme::new(crate::app::ThemeKind::Mono);
+        let command = "dd if=/dev/zero of=/srv/scratch/benchmarks/throttling_writeback_experiment_2026_file bs=1M";
+        let text = |l: &Line| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>();
+        // It was cut after `of=/` with ` \` and went on indented: a shell
+        // read `of=/ srv/scratch/…`, two words.
+        let rows: Vec<String> = command_lines(command, &t, 44).iter().map(text).collect();
+        assert_eq!(
+            rows,
+            [
+                "$ dd if=/dev/zero \\",
+                "  of=/srv/scratch/benchmarks/throttling_\\",
+                "writeback_experiment_2026_file bs=1M",
+            ]
+        );
+        for width in 12..100 {
+            let rows: Vec<String> = command_lines(command, &t, width).iter().map(text).collect();
+            assert!(rows.iter().all(|r| r.chars().count() <= usize::from(width)), "{width}: {rows:?}");
+            // Read as a shell reads it: a `\` at a row's end joins it to
+            // the next; the same words.
+            let joined = rows.join("\n").replace("\\\n", "");
+            let words: Vec<&str> = joined.strip_prefix("$ ").expect("the prompt").split_whitespace().collect();
+            assert_eq!(words, command.split_whitespace().collect::<Vec<_>>(), "{width}: {rows:?}");
         }
     }
 
