@@ -567,7 +567,9 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
 
 fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     use dirtyviz::ui::{keys, snapshot};
-    let opts = AppOptions { theme: args.theme, marker: args.marker, ..AppOptions::default() };
+    // As on the dashboard, NO_COLOR makes it mono (the --theme help says so).
+    let theme = dirtyviz::ui::theme::resolve(args.theme);
+    let opts = AppOptions { theme, marker: args.marker, ..AppOptions::default() };
     let presses = snapshot_presses(args.keys.as_deref().unwrap_or(""))?;
     dirtyviz::interrupt::catch();
     let (mut app, input) = match &args.lesson {

@@ -6,9 +6,12 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// The binary under test.
+/// The binary under test, in colour whatever the tests' environment says
+/// (a test that wants NO_COLOR sets it).
 pub fn dirtyviz() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_dirtyviz"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dirtyviz"));
+    cmd.env_remove("NO_COLOR");
+    cmd
 }
 
 /// A path in the tests' scratch directory, unique per name.

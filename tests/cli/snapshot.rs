@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{chart_corner, dirtyviz, empty_dir, interrupted, plot_rows, tmp};
+use super::common::{chart_corner, dirtyviz, empty_dir, interrupted, ok, plot_rows, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -693,4 +693,17 @@ fn chart_titles_name_the_bdi_and_its_device_in_one_pair_of_parentheses() {
         assert!(text.contains("(sda, HDD)"), "{args:?}\n{text}");
         assert!(!text.contains("))") && !text.contains("(sda ("), "{args:?}\n{text}");
     }
+}
+
+#[test]
+fn no_color_draws_the_snapshot_in_mono_as_on_the_dashboard() {
+    let args = ["snapshot", "--at", "1s", "--size", "100x30", "--format", "ansi"];
+    let coloured = ok(&dirtyviz().args(args).output().expect("runs"));
+    assert!(coloured.contains("\x1b[38;2;"), "the default palette has colours");
+    let plain = ok(&dirtyviz().args(args).env("NO_COLOR", "1").output().expect("runs"));
+    assert!(!plain.contains("\x1b[38;") && !plain.contains("\x1b[3"), "{plain:?}");
+    assert!(plain.contains("\x1b[1m"), "mono keeps bold");
+    // An empty NO_COLOR is not set, as the convention says.
+    let empty = ok(&dirtyviz().args(args).env("NO_COLOR", "").output().expect("runs"));
+    assert_eq!(empty, coloured);
 }
