@@ -38,6 +38,19 @@ fn fail(e: Error) -> ExitCode {
     ExitCode::from(dirtyviz::crash::print_error(e))
 }
 
+/// The command whose help lists the options given: `dirtyviz plot` for
+/// `dirtyviz plot -q`, `dirtyviz` when no subcommand is named (its help
+/// lists the dashboard's options and the commands).
+fn help_command() -> String {
+    use clap::CommandFactory as _;
+    let cli = Cli::command();
+    let named = std::env::args_os()
+        .skip(1)
+        .filter_map(|a| a.into_string().ok())
+        .find_map(|a| cli.find_subcommand(&a).map(|c| c.get_name().to_string()));
+    named.map_or_else(|| "dirtyviz".to_string(), |c| format!("dirtyviz {c}"))
+}
+
 /// The exit code of `result`, its error reported.
 fn finish(result: Result<ExitCode>) -> ExitCode {
     result.unwrap_or_else(fail)
@@ -71,7 +84,8 @@ fn main() -> ExitCode {
                     first = format!("{first}; {extra}");
                 }
             }
-            say(format_args!("{} (see dirtyviz --help)", printable(&first)));
+            // The help that lists the option: the command's own.
+            say(format_args!("{} (see {} --help)", printable(&first), help_command()));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };

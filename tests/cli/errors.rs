@@ -288,7 +288,7 @@ fn a_near_miss_name_gets_the_nearest_one_suggested() {
     fails_cleanly(
         &["cases", "--table", "patch"],
         "invalid value 'patch' for '--table <TABLE>'; possible values: main, patch11, nfs-wq; \
-         tip: a similar value exists: 'patch11' (see dirtyviz --help)",
+         tip: a similar value exists: 'patch11' (see dirtyviz cases --help)",
     );
     fails_cleanly(&["plot", "--format", "gif"], "; possible values: svg, png (see");
     fails_cleanly(&["run", "--scenari", "x"], "; tip: a similar argument exists: '--scenario'");
@@ -325,7 +325,7 @@ fn sizes_and_numbers_past_the_largest_say_the_largest() {
     let too_large = |flag: &str, value: &str, largest: &str| {
         let args = ["run", "--trace", t, flag, value];
         let line = format!(
-            "error: invalid value '{value}' for '{flag} <SIZE>': too large: at most {largest} (see dirtyviz --help)"
+            "error: invalid value '{value}' for '{flag} <SIZE>': too large: at most {largest} (see dirtyviz run --help)"
         );
         fails_with(&args, &line);
     };
@@ -338,7 +338,7 @@ fn sizes_and_numbers_past_the_largest_say_the_largest() {
     fails_with(
         &["run", "--seed", "18446744073709551616"],
         "error: invalid value '18446744073709551616' for '--seed <SEED>': too large: at most 18446744073709551615 \
-         (see dirtyviz --help)",
+         (see dirtyviz run --help)",
     );
     // The largest size itself is taken: no limit to speak of.
     let out = dirtyviz()
@@ -480,4 +480,17 @@ fn times_in_jiffies_are_told_with_the_hz_in_force() {
     // Whole jiffies are as long as the world's HZ makes them.
     let json = crate::common::summary("jiffies-hz250", &["--hz", "250", "--duration", "250j"]);
     assert_eq!(crate::common::num(&json["duration_s"]), 1.0, "{json}");
+}
+
+/// A mistake in a command's options points to that command's help, which
+/// lists them (`dirtyviz --help` lists the dashboard's alone).
+#[test]
+fn a_mistaken_option_points_to_its_commands_help() {
+    fails_with(&["plot", "-q"], "error: unexpected argument '-q' found (see dirtyviz plot --help)");
+    fails_with(
+        &["cases", "--table", "x"],
+        "error: invalid value 'x' for '--table <TABLE>'; possible values: main, patch11, nfs-wq (see dirtyviz cases --help)",
+    );
+    fails_with(&["--bogus"], "error: unexpected argument '--bogus' found (see dirtyviz --help)");
+    fails_cleanly(&["scenarios"], "unrecognized subcommand 'scenarios' (see dirtyviz --help)");
 }
