@@ -330,7 +330,10 @@ fn handle_event(app: &mut App, event: Event) {
 /// tracefs state) put back as usual.
 pub(crate) struct HangupWatch {
     handle: signal_hook::iterator::Handle,
-    left: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Dropped when the loop has ended: the watch's wait ends at once
+    /// (a SIGHUP that the loop answered then ends the session in a few
+    /// ms, not after the watch's second).
+    left: Option<std::sync::mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -338,29 +341,27 @@ impl HangupWatch {
     /// Starts watching; `None` when the signal cannot be watched (the
     /// loop's own SIGHUP handling still applies).
     pub(crate) fn start() -> Option<HangupWatch> {
-        use std::sync::atomic::Ordering;
+        use std::sync::mpsc::RecvTimeoutError;
         let mut hangups = Signals::new([SIGHUP]).ok()?;
         let handle = hangups.handle();
-        let left = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let watching = left.clone();
+        let (left, leaving) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("hangup".into())
             .spawn(move || {
-                if hangups.forever().next().is_some() {
-                    std::thread::sleep(Duration::from_secs(1));
-                    if !watching.load(Ordering::Relaxed) {
-                        unstick_terminal_reads();
-                    }
+                if hangups.forever().next().is_some()
+                    && leaving.recv_timeout(Duration::from_secs(1)) == Err(RecvTimeoutError::Timeout)
+                {
+                    unstick_terminal_reads();
                 }
             })
             .ok()?;
-        Some(HangupWatch { handle, left, thread: Some(thread) })
+        Some(HangupWatch { handle, left: Some(left), thread: Some(thread) })
     }
 }
 
 impl Drop for HangupWatch {
     fn drop(&mut self) {
-        self.left.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.left.take();
         self.handle.close();
         if let Some(t) = self.thread.take() {
             let _ = t.join();

@@ -201,3 +201,43 @@ fn a_dashboard_whose_terminal_hangs_up_ends_and_keeps_its_recording() {
     assert_eq!(status.code(), Some(129), "128 + SIGHUP; ended by signal {:?}", status.signal());
     assert!(data.join("dirtyviz/last-session.jsonl").exists(), "the session's recording is kept");
 }
+
+/// SIGHUP to a dashboard whose terminal is still there (`kill -HUP`, a
+/// terminal multiplexer closing a pane) ends it as SIGTERM does: at once,
+/// exit 129, not after the second the hang-up watch gives a dead terminal.
+#[test]
+fn sighup_ends_a_dashboard_at_once() {
+    let (_data, master, mut command) = dashboard_on_pty("sighup-xdg");
+    let mut child = command.spawn().expect("starts");
+    drop(command);
+    // Drain what it draws, so that it never waits on a full terminal.
+    let mut reader = std::fs::File::from(master);
+    let (drew, drawn) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1 << 16];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let _ = drew.send(());
+        }
+    });
+    drawn.recv_timeout(std::time::Duration::from_secs(30)).expect("the dashboard drew");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let start = std::time::Instant::now();
+    // SAFETY: a signal to our own child, which has not been waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGHUP) }, 0);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("the dashboard still runs 10 s after SIGHUP");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let took = start.elapsed();
+    assert_eq!(status.code(), Some(129), "128 + SIGHUP; ended by signal {:?}", status.signal());
+    assert!(took < std::time::Duration::from_millis(600), "ended {took:?} after SIGHUP");
+}
