@@ -22,7 +22,7 @@ pub mod theme;
 pub mod view;
 pub mod walk;
 
-use std::io::Write;
+use std::io::{IsTerminal as _, Write};
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event};
@@ -183,7 +183,12 @@ pub(crate) fn ended_by_hangup(e: std::io::Error) -> std::io::Result<Exit> {
 fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
     // Without a terminal nothing is taken, and nothing is to be given back
     // (the escapes that leave the alternate screen would go to a file or
-    // pipe standing for stdout).
+    // pipe standing for stdout). A terminal to read keys from is not
+    // enough: with stdout sent to a file the dashboard would draw into
+    // the file, unseen, and answer keys on a blank screen.
+    if !std::io::stdout().is_terminal() {
+        return Err(std::io::Error::other(NOT_A_TERMINAL));
+    }
     terminal::enable_raw_mode()?;
     let taken = execute!(std::io::stdout(), terminal::EnterAlternateScreen)
         .and_then(|_| ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout())));
@@ -192,6 +197,11 @@ fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
     }
     taken
 }
+
+/// Why a dashboard does not start when its standard output is a file or
+/// a pipe.
+pub(crate) const NOT_A_TERMINAL: &str = "standard output is not a terminal: the dashboard draws on one \
+    (`dirtyviz snapshot` draws its screen as text, `dirtyviz run` runs the world headless)";
 
 /// Leaves raw mode and the alternate screen, and shows the cursor. Quietly:
 /// a terminal that hung up cannot be restored, and saying so on it would

@@ -241,3 +241,53 @@ fn sighup_ends_a_dashboard_at_once() {
     assert_eq!(status.code(), Some(129), "128 + SIGHUP; ended by signal {:?}", status.signal());
     assert!(took < std::time::Duration::from_millis(600), "ended {took:?} after SIGHUP");
 }
+
+/// `dirtyviz > file` from a terminal: the keys could be read, but the
+/// screen would go to the file. The dashboard says so in one line and
+/// does not start (exit 1), writing nothing to the file, where it drew
+/// into the file unseen and answered keys on a blank screen.
+#[test]
+fn a_dashboard_whose_output_is_a_file_says_it_needs_a_terminal() {
+    let (data, _master, mut command) = dashboard_on_pty("stdout-file-xdg");
+    let out = tmp("stdout-file.txt");
+    let _ = std::fs::remove_file(&out);
+    // SAFETY: async-signal-safe calls between fork and exec: the
+    // pseudo-terminal (stdin) becomes the controlling terminal, as in a
+    // terminal window where `dirtyviz > file` is typed.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command.stdout(Stdio::from(std::fs::File::create(&out).expect("file"))).stderr(Stdio::piped());
+    let mut child = command.spawn().expect("starts");
+    drop(command);
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the dashboard ran with its screen going to a file ({} bytes)",
+                std::fs::metadata(&out).map_or(0, |m| m.len())
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child.stderr.take().expect("piped").read_to_string(&mut stderr).expect("stderr");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: terminal: standard output is not a terminal: the dashboard draws on one \
+         (`dirtyviz snapshot` draws its screen as text, `dirtyviz run` runs the world headless)\n"
+    );
+    assert_eq!(std::fs::read(&out).expect("file").len(), 0, "nothing written to the file");
+    assert!(!data.join("dirtyviz/sessions").exists(), "no session recorded");
+}
