@@ -66,6 +66,9 @@ pub enum Command {
     /// Run a scenario headless: write a trace and time series, print a summary.
     Run(Box<RunArgs>),
     /// Open a lesson in the dashboard (no argument: pick one).
+    // A lesson's steps open the comparisons they teach: --compare is
+    // refused there, and not offered in its help.
+    #[command(mut_arg("compare", |a| a.hide(true)))]
     Lesson(LessonArgs),
     /// List the shipped lessons, one line each.
     Lessons,

@@ -348,6 +348,11 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
 }
 
 fn lesson(args: &LessonArgs) -> Result<ExitCode> {
+    if args.view.compare.is_some() {
+        return Err(Error::invalid(
+            "--compare does not apply to a lesson: its steps open the comparisons they teach (c compares in the dashboard)",
+        ));
+    }
     let opts = app_options(&args.view);
     let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
     let loaded = open_progress();

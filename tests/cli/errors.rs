@@ -494,3 +494,20 @@ fn a_mistaken_option_points_to_its_commands_help() {
     fails_with(&["--bogus"], "error: unexpected argument '--bogus' found (see dirtyviz --help)");
     fails_cleanly(&["scenarios"], "unrecognized subcommand 'scenarios' (see dirtyviz --help)");
 }
+
+/// A lesson sets up its own comparisons: `lesson 03 --compare legacy` is
+/// refused in one line (it opened lesson 03 and left --compare unsaid),
+/// and `lesson --help` does not offer it.
+#[test]
+fn a_lesson_refuses_compare() {
+    fails_with(
+        &["lesson", "03", "--compare", "legacy"],
+        "error: --compare does not apply to a lesson: its steps open the comparisons they teach \
+         (c compares in the dashboard)",
+    );
+    let help = dirtyviz().args(["lesson", "--help"]).output().expect("runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--marker") && !help.contains("--compare"), "{help}");
+    let help = dirtyviz().arg("--help").output().expect("runs");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--compare <WHAT>"), "the dashboard keeps it");
+}
