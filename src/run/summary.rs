@@ -505,6 +505,16 @@ impl Summary {
         (self.patches >= POSITION_CONTROL_PATCH).then_some(self.global.setpoint_mb)
     }
 
+    /// The patch level as `--patches` takes it: `legacy` and `2.6.38`
+    /// are both level 0, told apart by their kernel.
+    fn patches_arg(&self) -> String {
+        match (self.patches, self.kernel.as_str()) {
+            (0, "2.6.38") => "2.6.38".into(),
+            (0, _) => "legacy".into(),
+            (n, _) => n.to_string(),
+        }
+    }
+
     /// The human-readable report printed at the end of a run. Names are
     /// printed with control characters escaped.
     pub fn report(&self) -> String {
@@ -516,7 +526,7 @@ impl Summary {
             s,
             "scenario {}  patches {} (Linux {})  seed {}  HZ {}  {} s simulated",
             shown(&self.scenario),
-            self.patches,
+            self.patches_arg(),
             self.kernel,
             self.seed,
             self.hz,

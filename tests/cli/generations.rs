@@ -370,3 +370,20 @@ fn machines_lists_the_seeds_boxes_and_where_their_numbers_come_from() {
     let total: f64 = s["bdis"].as_array().expect("bdis").iter().map(|b| num(&b["written_mbps"])).sum();
     assert!((600.0..=740.0).contains(&total), "ten disks slowed by each other: {total} MiB/s");
 }
+
+/// The report's first line names the patch level as `--patches` takes it:
+/// 2.6.38 is not `patches 0`, which `--patches 0` reads as Linux 3.1.
+#[test]
+fn the_report_names_the_level_as_patches_takes_it() {
+    for (level, head) in [
+        ("2.6.38", "patches 2.6.38 (Linux 2.6.38)"),
+        ("legacy", "patches legacy (Linux 3.1)"),
+        ("0", "patches legacy (Linux 3.1)"),
+        ("9", "patches 9 (Linux 3.1 + patches 01-09 of v12)"),
+    ] {
+        let out =
+            crate::common::dirtyviz().args(["run", "--duration", "1s", "--patches", level]).output().expect("runs");
+        let first = ok(&out).lines().next().expect("a report").to_string();
+        assert_eq!(first, format!("scenario default  {head}  seed 1  HZ 1000  1 s simulated"), "--patches {level}");
+    }
+}
