@@ -596,9 +596,16 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
     // A value axis runs on to its round tick at or past the data's end.
     let w = usize::from(plot_w);
     let most = (w / 12).clamp(1, 6) + 1;
-    let value_axis = |x: [f64; 2]| (data.x_unit != "s").then(|| value_x_axis(x, w, most, data.x_unit)).flatten();
-    let (x, x_ticks) = value_axis(data.x).map_or((data.x, None), |(x, t)| (x, Some(t)));
-    let second = data.x2.as_ref().map(|a| value_axis(a.x).map_or((a.x, None), |(x, t)| (x, Some(t))));
+    // A time axis keeps its span and is labelled on its round seconds.
+    let axis = |x: [f64; 2]| {
+        if data.x_unit == "s" {
+            (x, time_x_ticks(x, w, most, data.x_unit))
+        } else {
+            value_x_axis(x, w, most, data.x_unit).map_or((x, None), |(x, t)| (x, Some(t)))
+        }
+    };
+    let (x, x_ticks) = axis(data.x);
+    let second = data.x2.as_ref().map(|a| axis(a.x));
     let g = Geometry {
         plot,
         rows: Rows::new(y.range, plot_rows, look.marker),
@@ -811,9 +818,10 @@ fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
 }
 
 /// Writes x tick labels `below` rows under the axis at row `axis_y`:
-/// a value axis' `ticks` (see [`value_x_axis`]) where it has them, else
-/// evenly spaced over the plot's width with the unit after the last; and
-/// ticks on the axis; `name` prefixes a second axis.
+/// `ticks` where the axis has them (see [`value_x_axis`] and
+/// [`time_x_ticks`]), else evenly spaced over the plot's width with the
+/// unit after the last; and ticks on the axis; `name` prefixes a second
+/// axis.
 #[allow(clippy::too_many_arguments)]
 fn x_labels(
     buf: &mut Buffer,
@@ -938,6 +946,65 @@ fn value_x_axis(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<([f64;
     best
 }
 
+/// Ticks for a time axis over `x`, `w` columns wide, at most `most`, as
+/// [`value_x_axis`] places them but within the axis' own span (a time
+/// axis is not stretched past now): on multiples of a round step (1, 2 or
+/// 5 times a power of ten seconds), the fewest steps apart that keep the
+/// labels apart, the unit after the last that leaves room for it. A run
+/// 11.9 s old reads `0 2 4 6 8 10 s`, where evenly spaced labels read
+/// `0.0 2.0 4.0 6.0 7.9 9.9 11.9 s`. `None` when no two such ticks fit.
+fn time_x_ticks(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<XTicks> {
+    let span = x[1] - x[0];
+    if span.is_nan() || span <= 0.0 || w < 2 {
+        return None;
+    }
+    let at = |v: f64| (((v - x[0]) / span * (w - 1) as f64).round() as usize).min(w - 1);
+    // Where a label starts: centred on its tick, the last (with the unit)
+    // moved left to end where the axis does, as long as it still stands
+    // over its tick (`60 s` under the end of an axis to 60 s).
+    let start = |v: f64, number: &str, last: bool| {
+        let len = number.chars().count();
+        let centred = at(v).saturating_sub(len / 2);
+        if !last {
+            return Some(centred);
+        }
+        let with_unit = len + 1 + unit.chars().count();
+        let start = centred.min(w.checked_sub(with_unit)?);
+        (start + with_unit > at(v)).then_some(start)
+    };
+    let mut step = round_step(span / (most + 1) as f64);
+    while step <= span {
+        let first = (x[0] / step - 1e-9).ceil() as i64;
+        let mut last = (x[1] / step + 1e-9).floor() as i64;
+        // The last tick takes the unit; where it has no room for it, the
+        // one before it does.
+        while last > first && start(last as f64 * step, &tick_label(last as f64 * step, step), true).is_none() {
+            last -= 1;
+        }
+        let count = usize::try_from(last - first + 1).unwrap_or(0);
+        if (2..=most + 1).contains(&count) {
+            let mut ticks = Vec::new();
+            let mut last_end = 0;
+            for k in first..=last {
+                let v = k as f64 * step;
+                let number = tick_label(v, step);
+                let Some(start) = start(v, &number, k == last) else { break };
+                if k > first && start < last_end + 2 {
+                    break;
+                }
+                let text = if k == last { format!("{number} {unit}") } else { number };
+                last_end = start + text.chars().count();
+                ticks.push((start, text, at(v)));
+            }
+            if ticks.len() == count {
+                return Some(ticks);
+            }
+        }
+        step = round_step(step * 1.01);
+    }
+    None
+}
+
 /// The smallest of 1, 2 and 5 times a power of ten at or above `x`.
 fn round_step(x: f64) -> f64 {
     let p = 10f64.powf(x.max(1e-12).log10().floor());
@@ -1043,6 +1110,65 @@ mod tests {
                 assert!(ticks.windows(2).all(|p| p[0].0 + p[0].1.chars().count() + 2 <= p[1].0), "{w} {hi}: {ticks:?}");
                 let last = ticks.last().expect("two ticks at least");
                 assert_eq!((last.2, last.0 + last.1.chars().count()), (w - 1, w), "{w} {hi}: {ticks:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_time_axis_is_labelled_on_round_seconds_within_its_span() {
+        let row = |x: [f64; 2], w: usize, most: usize| {
+            let ticks = time_x_ticks(x, w, most, "s").expect("ticks");
+            let mut row = vec![' '; w];
+            for (start, text, _) in &ticks {
+                for (i, c) in text.chars().enumerate() {
+                    row[start + i] = c;
+                }
+            }
+            (row.into_iter().collect::<String>().trim_end().to_string(), ticks)
+        };
+        let words = |row: &str| row.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        // The default 11.9 s in, chart 5 at 220x60 (131 columns): evenly
+        // spaced labels read 0.0 2.0 4.0 6.0 7.9 9.9 11.9 s.
+        let (text, _) = row([0.0, 11.9], 131, 7);
+        assert_eq!(words(&text), ["0", "2", "4", "6", "8", "10", "s"]);
+        // A lesson's compare 26.9 s in (72 columns): 0.0 5.4 10.8 … 26.9 s.
+        let (text, ticks) = row([0.0, 26.9], 72, 7);
+        assert_eq!(words(&text), ["0", "5", "10", "15", "20", "25", "s"]);
+        // Each stands at its own column: 10 s of 26.9 at column 26 of 0..71.
+        assert_eq!(ticks[2].2, 26);
+        // A scrolling one-minute window: the round seconds in it, the last
+        // at the axis' end written to end there.
+        let (text, ticks) = row([140.0, 200.0], 50, 5);
+        assert_eq!(words(&text), ["140", "160", "180", "200", "s"]);
+        assert!(text.ends_with("200 s") && text.chars().count() == 50, "{text}");
+        assert_eq!(ticks.last().map(|t| t.2), Some(49));
+        let (text, _) = row([7173.4, 7203.4], 72, 7);
+        assert_eq!(words(&text), ["7175", "7180", "7185", "7190", "7195", "7200", "s"]);
+        // Tenths where the span is short.
+        let (text, _) = row([0.0, 0.9], 60, 5);
+        assert_eq!(words(&text), ["0", "0.2", "0.4", "0.6", "0.8", "s"]);
+        // The trace's chart 2 at 100x30 (35 columns, its events from
+        // 0.1 s): 0.1 2.0 3.9 s, three labels at most.
+        let (text, _) = row([0.1, 3.9], 35, 3);
+        assert_eq!(words(&text), ["1", "2", "3", "s"]);
+        assert!(time_x_ticks([5.0, 5.0], 40, 4, "s").is_none());
+        // Whatever the width and span: within the span, apart, each number
+        // over its tick, the unit after the last.
+        for w in 8..200 {
+            for x in [[0.0, 0.93], [0.0, 11.9], [0.0, 60.0], [37.2, 97.2], [0.0, 7203.0], [1e5, 1.003e5]] {
+                let most = (w / 12).clamp(1, 6) + 1;
+                let Some(ticks) = time_x_ticks(x, w, most, "s") else { continue };
+                assert!(ticks.len() >= 2 && ticks.len() <= most + 1, "{w} {x:?}: {ticks:?}");
+                assert!(
+                    ticks.windows(2).all(|p| p[0].0 + p[0].1.chars().count() + 2 <= p[1].0),
+                    "{w} {x:?}: {ticks:?}"
+                );
+                assert!(
+                    ticks.iter().all(|t| t.0 <= t.2 && t.2 < t.0 + t.1.chars().count() && t.2 < w),
+                    "{w} {x:?}: {ticks:?}"
+                );
+                let last = ticks.last().expect("two ticks at least");
+                assert!(last.1.ends_with(" s") && last.0 + last.1.chars().count() <= w, "{w} {x:?}: {ticks:?}");
             }
         }
     }

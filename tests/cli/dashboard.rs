@@ -591,9 +591,16 @@ fn time_ticks_that_are_all_whole_seconds_have_no_decimals() {
     let axis = text.lines().find(|l| l.contains("7175") && l.contains("7200 s")).expect("chart 5's time axis");
     let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
     assert_eq!(ticks, ["7170", "7175", "7180", "7185", "7190", "7195", "7200", "s"], "{text}");
-    // Tenths stay where a tick needs them: 0.0 1.7 3.3 5.0 s.
+    // Five seconds in, on round seconds too: they read 0.0 1.7 3.3 5.0 s,
+    // and 20 s in 0.0 3.3 6.7 10.0 13.3 16.7 20.0 s.
     let text = screen(&app("default", None, 5), 100, 30);
-    assert!(text.contains("1.7") && text.contains("5.0 s"), "{text}");
+    let axis = text.lines().rev().find(|l| l.contains(" s ")).expect("chart 5's time axis");
+    let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
+    assert_eq!(ticks, ["0", "1", "2", "3", "4", "5", "s"], "{text}");
+    let text = screen(&app("default", None, 20), 100, 30);
+    let axis = text.lines().rev().find(|l| l.contains(" s ")).expect("chart 5's time axis");
+    let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
+    assert_eq!(ticks, ["0", "5", "10", "15", "20", "s"], "{text}");
 }
 
 #[test]
