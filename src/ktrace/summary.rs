@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
 use super::stats::{Dist, Extent, gcd};
+use crate::units::SizeUnit;
 
 /// KB/s as MiB/s: the kernel prints rates in KB/s whatever its page size.
 fn mibps(kbps: f64) -> f64 {
@@ -777,11 +778,29 @@ fn opt_i(v: Option<i64>) -> String {
     v.map_or("-".into(), |x| x.to_string())
 }
 
-fn range(r: &Range) -> String {
+/// A size \[MiB\] in `unit`: in MiB to a tenth (`368.6`), in a larger
+/// unit as the screen writes a number (`369`, `12.1`), as `run`'s report
+/// writes it.
+fn size_in(v: Option<f64>, unit: SizeUnit) -> String {
+    match v {
+        Some(x) if x.is_finite() && unit > SizeUnit::MIB => unit.number(x),
+        _ => opt(v, 1),
+    }
+}
+
+/// The one unit of sizes \[MiB\] read side by side: that of the largest.
+fn unit_of(mibs: &[Option<f64>]) -> SizeUnit {
+    SizeUnit::of_largest(mibs.iter().flatten().copied())
+}
+
+/// A range of sizes in the unit of its largest, or of `with` when larger.
+fn range(r: &Range, with: Option<f64>) -> String {
+    let unit = unit_of(&[r.first, r.min, r.max, with]);
+    let (u, sz) = (unit.name(), |v| size_in(v, unit));
     if r.min == r.max {
-        format!("{} MiB", opt(r.first, 1))
+        format!("{} {u}", sz(r.first))
     } else {
-        format!("{} MiB (first; {} to {})", opt(r.first, 1), opt(r.min, 1), opt(r.max, 1))
+        format!("{} {u} (first; {} to {})", sz(r.first), sz(r.min), sz(r.max))
     }
 }
 
@@ -858,21 +877,28 @@ impl TraceSummary {
             let _ = writeln!(s, "wrapped     {} (left out of every statistic)", list.join(", "));
         }
         if let Some(g) = &self.global {
+            // The thresholds side by side in one unit, that of the
+            // largest, as `run`'s report writes them.
+            let limit = g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first));
+            let firsts = [g.bg_thresh_mb.first, g.freerun_mb, g.setpoint_mb, limit, g.thresh_mb.first];
+            let unit = unit_of(&[&firsts[..], &[g.thresh_mb.max, g.limit_mb.max]].concat());
+            let sz = |v| size_in(v, unit);
             let _ = writeln!(
                 s,
-                "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} MiB{}",
-                opt(g.bg_thresh_mb.first, 1),
-                opt(g.freerun_mb, 1),
-                opt(g.setpoint_mb, 1),
-                opt(g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first)), 1),
-                opt(g.thresh_mb.first, 1),
+                "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}{}",
+                sz(firsts[0]),
+                sz(firsts[1]),
+                sz(firsts[2]),
+                sz(firsts[3]),
+                sz(firsts[4]),
+                unit.name(),
                 if g.thresh_mb.min != g.thresh_mb.max || g.limit_mb.min != g.limit_mb.max {
                     format!(
                         " (first; thresh {} to {}, limit {} to {})",
-                        opt(g.thresh_mb.min, 1),
-                        opt(g.thresh_mb.max, 1),
-                        opt(g.limit_mb.min, 1),
-                        opt(g.limit_mb.max, 1)
+                        sz(g.thresh_mb.min),
+                        sz(g.thresh_mb.max),
+                        sz(g.limit_mb.min),
+                        sz(g.limit_mb.max)
                     )
                 } else {
                     String::new()
@@ -883,16 +909,20 @@ impl TraceSummary {
             {
                 let _ = writeln!(
                     s,
-                    "limit       global_dirty_state's dirty_limit {limit:.1} MiB lies below thresh: the kernel moves it \
-                     only while tasks are throttled past freerun; its control law uses max(thresh, dirty_limit)"
+                    "limit       global_dirty_state's dirty_limit {} lies below thresh: the kernel moves it \
+                     only while tasks are throttled past freerun; its control law uses max(thresh, dirty_limit)",
+                    crate::units::size(limit)
                 );
             }
+            let dirty = [g.dirty_mb.median, g.dirty_mb.mean, g.dirty_mb.max];
+            let unit = unit_of(&dirty);
             let _ = writeln!(
                 s,
-                "dirty       median {} MiB  mean {}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s",
-                opt(g.dirty_mb.median, 1),
-                opt(g.dirty_mb.mean, 1),
-                opt(g.dirty_mb.max, 1),
+                "dirty       median {} {}  mean {}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s",
+                size_in(dirty[0], unit),
+                unit.name(),
+                size_in(dirty[1], unit),
+                size_in(dirty[2], unit),
                 g.events,
                 opt(g.dirtied_mbps, 1),
                 opt(g.written_mbps, 1)
@@ -926,10 +956,15 @@ impl TraceSummary {
                     "  throttle  dirty_ratelimit {}  task_ratelimit {} MiB/s (medians of balance_dirty_pages)  bdi dirty {} vs bdi_setpoint {}",
                     opt(p.dirty_ratelimit_mbps, 1),
                     opt(p.task_ratelimit_mbps, 1),
-                    opt(p.bdi_dirty_mb_median, 1),
-                    range(&p.bdi_setpoint_mb)
+                    size_in(p.bdi_dirty_mb_median, unit_of(&[p.bdi_dirty_mb_median, p.bdi_setpoint_mb.max])),
+                    range(&p.bdi_setpoint_mb, p.bdi_dirty_mb_median)
                 );
-                let _ = writeln!(s, "  limits    limit {}  setpoint {}", range(&p.limit_mb), range(&p.setpoint_mb));
+                let _ = writeln!(
+                    s,
+                    "  limits    limit {}  setpoint {}",
+                    range(&p.limit_mb, None),
+                    range(&p.setpoint_mb, None)
+                );
                 let q = &p.pause_ms;
                 let _ = writeln!(
                     s,
@@ -1013,6 +1048,32 @@ mod tests {
         assert_eq!((p.bdi_dirty_mb_median, p.dirty_ratelimit_mbps), (Some(5.0 * 64.0 / 1024.0), Some(100.0)));
         // Too few passes, or 3.2 without period=: not told.
         assert_eq!(summary_of(&vec![bdp(32); 19]).kernel.page_kb, None);
+    }
+
+    #[test]
+    fn sizes_past_9999_mib_are_written_in_gib_as_runs_report_writes_them() {
+        // thresh 5242880 pages of 4 KiB: 20 GiB; bg_thresh 10 GiB, so
+        // freerun 15 and setpoint 17.5 GiB.
+        let gds = |t: u32, dirty: u64| {
+            format!(
+                "dd-1 [000] {t}.0: global_dirty_state: dirty={dirty} writeback=0 bg_thresh=2621440 \
+                 thresh=5242880 limit=5242880 dirtied=1 written=1"
+            )
+        };
+        let bdp = "dd-1 [000] 2.5: balance_dirty_pages: bdi 8:0: limit=5242880 setpoint=4587520 dirty=4000000 \
+                   wb_setpoint=4587519 wb_dirty=4000000 dirty_ratelimit=102400 task_ratelimit=102400 dirtied=256 \
+                   dirtied_pause=128 paused=0 pause=4 period=4 think=0 cgroup_ino=1";
+        let lines = vec![gds(1, 3000000), gds(2, 4000000), bdp.to_string()];
+        let r = summary_of(&lines).report();
+        let line = |head: &str| r.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{head}:\n{r}"));
+        assert_eq!(line("thresholds"), "thresholds  bg 10  freerun 15  setpoint 17.5  limit 20  thresh 20 GiB");
+        // The mean holds each count until the next: 11.4 GiB for 1 s.
+        assert!(line("dirty").starts_with("dirty       median 13.4 GiB  mean 11.4  max 15.3  "), "{r}");
+        assert!(line("  throttle").ends_with("bdi dirty 15.3 vs bdi_setpoint 17.5 GiB"), "{r}");
+        assert_eq!(line("  limits"), "  limits    limit 20 GiB  setpoint 17.5 GiB");
+        // Up to 9999 MiB, MiB to a tenth as before.
+        let small = summary_of(&[gds(1, 300).replace("5242880", "102400").replace("2621440", "51200")]).report();
+        assert!(small.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"));
     }
 
     #[test]
