@@ -681,6 +681,23 @@ pub fn duration(s: &str) -> Result<u64, String> {
     Ok(ns as u64)
 }
 
+/// Parses a moment on a trace's clock from its first event: `12s`,
+/// `500ms`, `2m`, plain seconds, into nanoseconds. Unlike a
+/// [`duration`], 0 (the first event) and times below a millisecond are
+/// moments of a trace.
+pub fn trace_time(s: &str) -> Result<u64, String> {
+    let bad = || "must be a time such as 12s, 500ms or 2m from the trace's first event".to_string();
+    let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
+    let ns = value * ns_per(unit).ok_or_else(bad)?;
+    if !ns.is_finite() || ns < 0.0 {
+        return Err("must be 0 (the trace's first event) or later".into());
+    }
+    if ns > MAX_SIM_S * 1e9 {
+        return Err(format!("must be at most {MAX_SIM_S}s"));
+    }
+    Ok(ns.round() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -702,6 +719,19 @@ mod tests {
         assert!(duration("0.0000000001s").is_err());
         assert_eq!(duration("1ms"), Ok(1_000_000));
         assert!(duration("soon").is_err());
+    }
+
+    #[test]
+    fn trace_times_start_at_0() {
+        assert_eq!(trace_time("0"), Ok(0));
+        assert_eq!(trace_time("0s"), Ok(0));
+        assert_eq!(trace_time("0ms"), Ok(0));
+        assert_eq!(trace_time("0.5ms"), Ok(500_000));
+        assert_eq!(trace_time("19.996375s"), Ok(19_996_375_000));
+        assert_eq!(trace_time("2m"), Ok(120_000_000_000));
+        assert_eq!(trace_time("-1s"), Err("must be 0 (the trace's first event) or later".into()));
+        assert!(trace_time("250j").is_err());
+        assert!(trace_time("2000000s").is_err());
     }
 
     #[test]

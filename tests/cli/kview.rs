@@ -111,6 +111,11 @@ fn the_playhead_seeks_on_the_traces_clock() {
     assert!(at(&["--at", "3s", "--keys", "left"]).contains("t 0.0 / 20.0 s"), "stops at the start");
     assert!(at(&["--at", "12s", "--keys", "home"]).contains("t 0.0 / 20.0 s"));
     assert!(at(&["--at", "12s", "--keys", ". ."]).contains("t 12.2 / 20.0 s"));
+    // The first event is a moment of the trace, however it is written.
+    for zero in ["0", "0s", "0ms"] {
+        assert!(at(&["--at", zero]).contains("t 0.0 / 20.0 s"), "--at {zero}: {}", at(&["--at", zero]));
+    }
+    assert!(at(&["--at", "0", "--keys", "."]).contains("t 0.1 / 20.0 s"));
 }
 
 #[test]
