@@ -47,9 +47,10 @@ pub struct TraceViewArgs {
     /// (which takes the place of its `@TIME`).
     #[arg(long, value_name = "KEYS", requires = "snapshot", allow_hyphen_values = true)]
     pub keys: Option<String>,
-    /// The palette.
-    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
-    pub theme: crate::app::ThemeKind,
+    /// The palette of the dashboard (default: dark; NO_COLOR forces
+    /// mono); the summary and --snapshot's text have no colours.
+    #[arg(long, value_enum)]
+    pub theme: Option<crate::app::ThemeKind>,
 }
 
 /// `dirtyviz live`.
@@ -75,7 +76,8 @@ pub struct LiveArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
-    /// The palette of the dashboard.
-    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
-    pub theme: crate::app::ThemeKind,
+    /// The palette of the dashboard (default: dark; NO_COLOR forces
+    /// mono); the report read headless has no colours.
+    #[arg(long, value_enum)]
+    pub theme: Option<crate::app::ThemeKind>,
 }

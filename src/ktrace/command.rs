@@ -47,8 +47,14 @@ fn on_a_terminal() -> bool {
 /// summary (with `--fit`, the scenario it implies run beside it).
 pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     let headless = args.summary_json.is_some() || args.csv.is_some() || args.quiet;
+    if args.snapshot && args.theme.is_some() {
+        return Err(Error::invalid("--theme: --snapshot writes the screen as plain text, without colours"));
+    }
     if args.snapshot || (!headless && on_a_terminal()) {
         return dashboard(args);
+    }
+    if args.theme.is_some() {
+        return Err(theme_without_dashboard());
     }
     let trace = args.file.as_deref().filter(|f| *f != "-").map(|path| Named { role: "the trace", path: path.as_ref() });
     check_outputs(trace, &[("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
@@ -79,6 +85,14 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         print(&a.summary.report())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--theme` where no dashboard opens: it would be taken and change nothing.
+fn theme_without_dashboard() -> Error {
+    Error::invalid(
+        "--theme colours the dashboard, which opens on a terminal without --summary-json, --csv, --quiet \
+         (or --duration for live); the summary has no colours",
+    )
 }
 
 /// Refuses, before anything is read, an output that is `input` or
@@ -116,7 +130,7 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         }
         false => None,
     };
-    let theme = crate::ui::theme::resolve(args.theme);
+    let theme = crate::ui::theme::resolve(args.theme.unwrap_or_default());
     let mut app = TraceApp::new(side, model, theme, crate::app::Marker::Braille);
     if !args.snapshot {
         return Ok(exit_code(kernel::run(app, None)?));
@@ -185,6 +199,9 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     let headless = args.duration.is_some() || args.summary_json.is_some() || args.csv.is_some() || args.quiet;
     if !headless && on_a_terminal() {
         return live_dashboard(args);
+    }
+    if args.theme.is_some() {
+        return Err(theme_without_dashboard());
     }
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
@@ -258,8 +275,12 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();
-    let mut app =
-        TraceApp::new(KernelSide::live(&pipe_path), None, crate::ui::theme::resolve(args.theme), Default::default());
+    let mut app = TraceApp::new(
+        KernelSide::live(&pipe_path),
+        None,
+        crate::ui::theme::resolve(args.theme.unwrap_or_default()),
+        Default::default(),
+    );
     if !session.missing.is_empty() {
         let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();
         app.set_note(format!("this kernel lacks {}", missing.join(", ")));

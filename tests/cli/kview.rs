@@ -349,3 +349,23 @@ fn chart_4s_title_writes_a_share_not_known_as_a_dash_with_no_unit_of_its_own() {
         assert!(!title.contains("- MiB/s") && !title.contains("– MiB/s"), "{size}: {title}");
     }
 }
+
+#[test]
+fn theme_is_refused_where_nothing_is_coloured() {
+    // The summary (not on a terminal) and --snapshot's text have no
+    // colours: --theme would be taken and change nothing.
+    let cases: [&[&str]; 4] = [
+        &["view", &fixture(SHIPPED), "--theme", "light"],
+        &["view", &fixture(SHIPPED), "-q", "--theme", "mono"],
+        &["view", &fixture(SHIPPED), "--snapshot", "--theme", "light"],
+        &["live", "--duration", "1s", "--tracefs", "/nonexistent", "--theme", "light"],
+    ];
+    for args in cases {
+        let out = dirtyviz().args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.starts_with("error: --theme"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing else");
+    }
+}
