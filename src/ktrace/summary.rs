@@ -70,16 +70,32 @@ struct GlobalAcc {
     last_counters: Option<(f64, i64, i64)>,
 }
 
-/// The clock tick, from the granularity of the millisecond fields.
+/// The HZ a kernel may be built with.
+const HZS: [u64; 4] = [100, 250, 300, 1000];
+
+/// Page sizes the period check tries: 4 KiB << 0..PAGE_SHIFTS.
+const PAGE_SHIFTS: usize = 7;
+
+/// The clock tick, from the granularity of the millisecond fields and
+/// from balance_dirty_pages' own arithmetic (3.3+): `period = HZ ×
+/// dirtied / task_ratelimit` jiffies, rounded down, printed as `period ×
+/// 1000 / HZ` ms, rounded down again; each HZ gives its own periods.
 #[derive(Debug, Default)]
 struct HzAcc {
     gcd: u64,
     nonzero: u64,
     /// Every value could be j × 1000 / 300 (its last digit 0, 3 or 6).
     fits_300: bool,
+    /// Passes whose period was checked, by page size.
+    periods: [u64; PAGE_SHIFTS],
+    /// Of those, the ones whose period each HZ gives, by page size.
+    period_fits: [[u64; PAGE_SHIFTS]; HZS.len()],
 }
 
 impl HzAcc {
+    /// Values enough to tell.
+    const ENOUGH: u64 = 20;
+
     fn add(&mut self, ms: i64) {
         if ms == 0 {
             return;
@@ -93,22 +109,102 @@ impl HzAcc {
         self.fits_300 &= matches!(a % 10, 0 | 3 | 6);
     }
 
-    /// HZ and how it was told, or why not.
-    fn infer(&self) -> (Option<u64>, String) {
-        const ENOUGH: u64 = 20;
-        if self.nonzero < ENOUGH {
-            return (None, format!("{} non-zero millisecond values, too few to tell HZ", self.nonzero));
-        }
-        let g = self.gcd;
-        let hz = match (g.is_multiple_of(10), g.is_multiple_of(4)) {
-            (true, true) => return (None, format!("every time is a multiple of {g} ms: HZ 100, 250 or 1000")),
-            (true, false) => 100,
-            (false, true) => 250,
-            (false, false) if g == 1 && !self.fits_300 => 1000,
-            (false, false) if g == 1 => return (None, "times fit both HZ 300 and HZ 1000".into()),
-            (false, false) => return (None, format!("times are multiples of {g} ms, which no HZ gives")),
+    /// Checks the period of a balance_dirty_pages against each HZ, for
+    /// each page size (task_ratelimit is printed in KB/s, the kernel
+    /// divides by it in pages/s).
+    fn add_period(&mut self, e: &Event) {
+        let (Some(period), Some(kbps), Some(dirtied)) =
+            (e.get(Field::Period), e.get(Field::TaskRatelimit), e.get(Field::Dirtied))
+        else {
+            return;
         };
-        (Some(hz), format!("every pause, period and think time is a multiple of {} ms", 1000 / hz))
+        if period < 0 || kbps <= 0 || dirtied <= 0 {
+            return;
+        }
+        for shift in 0..PAGE_SHIFTS {
+            let page_kb = 4i64 << shift;
+            if kbps % page_kb != 0 {
+                continue;
+            }
+            let ratelimit = (kbps / page_kb) as i128;
+            self.periods[shift] += 1;
+            for (k, &hz) in HZS.iter().enumerate() {
+                let jiffies = hz as i128 * dirtied as i128 / ratelimit;
+                if jiffies * 1000 / hz as i128 == period as i128 {
+                    self.period_fits[k][shift] += 1;
+                }
+            }
+        }
+    }
+
+    /// The HZ each millisecond value could come from, by their granularity.
+    fn by_granularity(&self, hz: u64) -> bool {
+        match hz {
+            300 => self.fits_300,
+            _ => self.gcd.is_multiple_of(1000 / hz),
+        }
+    }
+
+    /// The passes whose period was checked, for pages of `page_kb` (4
+    /// when not known).
+    fn checked(&self, page_kb: Option<u64>) -> (usize, u64) {
+        let shift = (page_kb.unwrap_or(4) / 4).max(1).trailing_zeros() as usize;
+        (shift, self.periods.get(shift).copied().unwrap_or(0))
+    }
+
+    /// The HZ every time and period fits (of those with values enough
+    /// to tell), coarsest first.
+    fn fits(&self, page_kb: Option<u64>) -> Vec<u64> {
+        let granular = self.nonzero >= Self::ENOUGH;
+        let (shift, checked) = self.checked(page_kb);
+        let by_periods = checked >= Self::ENOUGH;
+        // A few passes may go another way (a period cut to max_pause).
+        let fits_periods = |k: usize| self.period_fits[k].get(shift).is_some_and(|&m| 50 * m >= 49 * checked);
+        HZS.iter()
+            .enumerate()
+            .filter(|&(k, &hz)| (!granular || self.by_granularity(hz)) && (!by_periods || fits_periods(k)))
+            .map(|(_, &hz)| hz)
+            .collect()
+    }
+
+    /// HZ and how it was told, or why not, for pages of `page_kb` (4
+    /// when not known).
+    fn infer(&self, page_kb: Option<u64>) -> (Option<u64>, String) {
+        let granular = self.nonzero >= Self::ENOUGH;
+        let (_, checked) = self.checked(page_kb);
+        let by_periods = checked >= Self::ENOUGH;
+        let fit = self.fits(page_kb);
+        let g = self.gcd;
+        let periods_note = format!("period = HZ × dirtied / task_ratelimit of {checked} throttling passes");
+        let names = fit.iter().map(|h| format!("HZ {h}")).collect::<Vec<_>>().join(" or ");
+        match (fit.as_slice(), granular, by_periods) {
+            (_, false, false) => (
+                None,
+                format!(
+                    "{} non-zero millisecond values and {checked} throttling passes with a period, too few to tell HZ",
+                    self.nonzero
+                ),
+            ),
+            ([], true, _) => {
+                (None, format!("no HZ gives both every time (multiples of {g} ms) and the {periods_note}"))
+            }
+            ([], false, _) => (None, format!("no HZ gives the {periods_note}")),
+            ([hz], _, true) => (Some(*hz), format!("{periods_note}: only HZ {hz} gives them")),
+            ([hz], _, false) => (Some(*hz), format!("every time is a multiple of {g} ms: only HZ {hz} gives them")),
+            // The times are any number of one jiffy of the coarsest HZ
+            // that fits: that one (a finer clock would not print them so).
+            ([coarsest, ..], true, _) if *coarsest != 300 && g == 1000 / coarsest => {
+                (Some(*coarsest), format!("every pause, period and think time is a multiple of {g} ms"))
+            }
+            (_, true, by_periods) => (
+                None,
+                format!(
+                    "every time is a multiple of {g} ms, which {names} give{}",
+                    if by_periods { format!(", as they give the {periods_note}") } else { String::new() }
+                ),
+            ),
+            (_, false, true) => (None, format!("{names} give the {periods_note}")),
+        }
     }
 }
 
@@ -195,6 +291,7 @@ impl Summarizer {
                 if kind == EventKind::BalanceDirtyPages {
                     b.events[0] += 1;
                     add_bdp(b, &mut self.hz, e);
+                    self.hz.add_period(e);
                     self.page.add(e);
                     match e.get(Field::Pause) {
                         Some(p) if p > 0 => self.pauses.add(p),
@@ -249,8 +346,9 @@ impl Summarizer {
     /// The summary of everything added, with the reader's names and counts.
     pub fn finish(&self, source: &str, decoder: &Decoder) -> TraceSummary {
         let st = &decoder.stats;
-        let (hz, hz_note) = self.hz.infer();
         let (page_kb, page_note) = self.page.infer();
+        let (hz, hz_note) = self.hz.infer(page_kb);
+        let hz_fits = if hz.is_none() { self.hz.fits(page_kb) } else { Vec::new() };
         let kernel = KernelSummary {
             generation: generation(decoder),
             cpus: st.cpus(),
@@ -261,6 +359,7 @@ impl Summarizer {
             },
             hz,
             hz_note,
+            hz_fits,
             page_kb,
             page_note,
             fields: EventKind::ALL
@@ -718,10 +817,15 @@ pub struct KernelSummary {
     pub cpus: Option<u32>,
     /// Where the CPU count comes from.
     pub cpus_note: &'static str,
-    /// The timer frequency, from the granularity of the times.
+    /// The timer frequency, from the granularity of the times and the
+    /// periods of the throttling passes.
     pub hz: Option<u64>,
     /// How HZ was told, or why it could not be.
     pub hz_note: String,
+    /// The HZ the times and periods fit, when more than one does and
+    /// the evidence cannot tell which (the report names them).
+    #[serde(skip)]
+    pub hz_fits: Vec<u64>,
     /// The page size \[KiB\], from balance_dirty_pages' period (3.3+).
     /// Every MiB figure read from pages uses it (4 KiB when not told);
     /// MiB/s read from KB/s need none.
@@ -817,7 +921,14 @@ impl TraceSummary {
             self.format,
             k.generation,
             k.cpus.map_or("?".into(), |c| c.to_string()),
-            k.hz.map_or("?".into(), |h| h.to_string())
+            match (k.hz, k.hz_fits.as_slice()) {
+                (Some(h), _) => h.to_string(),
+                (None, fits @ [_, _, ..]) if fits.len() < HZS.len() => format!(
+                    "{} (the times fit each)",
+                    fits.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" or ")
+                ),
+                (None, _) => "?".into(),
+            }
         );
         if let Some(kb) = k.page_kb.filter(|&kb| kb != 4) {
             let _ = writeln!(
@@ -1076,6 +1187,45 @@ mod tests {
         assert!(small.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"));
     }
 
+    /// A balance_dirty_pages pass of `dirtied` pages at `kbps`, printing
+    /// `ms` as its period, pause and think time.
+    fn pass(dirtied: u64, kbps: u64, ms: i64) -> String {
+        format!(
+            "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=102400 setpoint=89600 dirty=80000 \
+             wb_setpoint=89599 wb_dirty=80000 dirty_ratelimit=102400 task_ratelimit={kbps} dirtied={dirtied} \
+             dirtied_pause=128 paused=0 pause={ms} period={ms} think=-{ms} cgroup_ino=1"
+        )
+    }
+
+    #[test]
+    fn hz_from_the_periods_where_the_granularity_cannot_tell() {
+        // Every time 8 ms: two jiffies at HZ 250, eight at HZ 1000. 256
+        // pages at 23272 pages/s (93088 KB/s) are 11.0 ms: HZ 250 rounds
+        // them down to 2 jiffies, 8 ms; HZ 1000 would print 11.
+        let told = summary_of(&vec![pass(256, 93088, 8); 25]).kernel;
+        assert_eq!(told.hz, Some(250), "{}", told.hz_note);
+        assert_eq!(
+            told.hz_note,
+            "period = HZ × dirtied / task_ratelimit of 25 throttling passes: only HZ 250 gives them"
+        );
+        // 256 pages at 32000 pages/s are exactly 8 ms: both give them.
+        let untold = summary_of(&vec![pass(256, 128000, 8); 25]).kernel;
+        assert_eq!(untold.hz, None);
+        assert_eq!(
+            untold.hz_note,
+            "every time is a multiple of 8 ms, which HZ 250 or HZ 1000 give, as they give the \
+             period = HZ × dirtied / task_ratelimit of 25 throttling passes"
+        );
+        let report = summary_of(&vec![pass(256, 128000, 8); 25]).report();
+        let head = report.lines().next().expect("a first line");
+        assert_eq!(
+            head,
+            "trace t: ftrace (trace_pipe), kernel 6.15 or later (wb_setpoint, wb_dirty), 1 CPUs, HZ 250 or 1000 (the times fit each)"
+        );
+        // 11 ms periods: HZ 1000 (HZ 250 prints 8, HZ 100 10, HZ 300 10).
+        assert_eq!(summary_of(&vec![pass(256, 93088, 11); 25]).kernel.hz, Some(1000));
+    }
+
     #[test]
     fn hz_from_the_granularity_of_times() {
         let infer = |values: &[i64]| {
@@ -1083,9 +1233,12 @@ mod tests {
             for _ in 0..5 {
                 values.iter().for_each(|&v| h.add(v));
             }
-            h.infer().0
+            h.infer(None).0
         };
         assert_eq!(infer(&[16, 20, -4, 24]), Some(250));
+        // Two jiffies at HZ 250 are eight at HZ 1000: either clock prints them.
+        assert_eq!(infer(&[16, 8, -8, 24]), None, "HZ 250 or 1000");
+        assert_eq!(infer(&[2, 4, 6, 10]), Some(1000), "no other HZ gives 2 ms");
         assert_eq!(infer(&[10, 30, 50, -10]), Some(100));
         assert_eq!(infer(&[7, 1, 12, 3]), Some(1000));
         assert_eq!(infer(&[3, 6, 10, 13]), None, "HZ 300 or 1000");
