@@ -109,6 +109,9 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         Some(k) => snapshot_keys(k)?,
         None => Vec::new(),
     };
+    if let (Some(file), false) = (&args.file, args.snapshot) {
+        return loaded_on_the_dashboard(args, file);
+    }
     let side = match &args.file {
         Some(file) => KernelSide::open(file)?,
         None => KernelSide::from_text(super::EXAMPLE.0, super::EXAMPLE.1)?,
@@ -122,16 +125,7 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
             crate::units::seconds(side.end_ns() as f64 / 1e9)
         )));
     }
-    let model = match args.fit {
-        true => {
-            let f = fit::scenario(&side.summary())?;
-            let assumed = f.not_inferred.iter().map(|a| a.what.clone()).collect();
-            Some(Model::new(f.scenario, assumed)?)
-        }
-        false => None,
-    };
-    let theme = crate::ui::theme::resolve(args.theme.unwrap_or_default());
-    let mut app = TraceApp::new(side, model, theme, crate::app::Marker::Braille);
+    let mut app = trace_app(args, side)?;
     if !args.snapshot {
         return Ok(exit_code(kernel::run(app, None)?));
     }
@@ -147,6 +141,44 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     }
     crate::output::to_stdout(snapshot::text(&kernel::render(&app, width, height)).as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The dashboard of `view` on `side`.
+fn trace_app(args: &TraceViewArgs, side: KernelSide) -> Result<TraceApp, Error> {
+    let model = match args.fit {
+        true => {
+            let f = fit::scenario(&side.summary())?;
+            let assumed = f.not_inferred.iter().map(|a| a.what.clone()).collect();
+            Some(Model::new(f.scenario, assumed)?)
+        }
+        false => None,
+    };
+    let theme = crate::ui::theme::resolve(args.theme.unwrap_or_default());
+    Ok(TraceApp::new(side, model, theme, crate::app::Marker::Braille))
+}
+
+/// The dashboard on the trace `file`, read on another thread while the
+/// terminal shows how far it got (keys typed meanwhile are not echoed;
+/// q and Ctrl-C stop it).
+fn loaded_on_the_dashboard(args: &TraceViewArgs, file: &str) -> Result<ExitCode, Error> {
+    if file != "-" {
+        // A file that is not there is said before the terminal is taken
+        // (not opened: a FIFO's writer would see its reader go).
+        std::fs::metadata(file).map_err(Error::io(std::path::Path::new(file), "cannot read"))?;
+    }
+    let loading = Arc::new(crate::run::progress::Loading::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (path, told) = (file.to_string(), Arc::clone(&loading));
+    std::thread::Builder::new()
+        .name("trace reader".into())
+        .spawn(move || {
+            // The dashboard may have ended (q) before the trace is read.
+            let _ = tx.send(KernelSide::load(&path, told));
+        })
+        .map_err(|e| Error::invalid(format!("cannot start reading the trace: {e}")))?;
+    let name = std::path::Path::new(file).file_name().map_or(file.into(), |n| n.to_string_lossy());
+    let name = if file == "-" { "standard input".into() } else { name };
+    Ok(exit_code(kernel::run_loading(&name, &loading, rx, |side| trace_app(args, side))?))
 }
 
 /// The keys of `--keys`, as `dirtyviz snapshot` names them; its `@TIME`

@@ -36,6 +36,7 @@ pub mod summary;
 use std::fs::File;
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use reader::{Decoder, read_all};
 use series::Series;
@@ -43,7 +44,7 @@ use summary::{Summarizer, TraceSummary};
 
 pub use crate::error::Error;
 use crate::output::AtomicFile;
-use crate::run::progress::Reading;
+use crate::run::progress::{Loading, Reading};
 
 /// A trace read: its summary, the reader's names and counts, and the
 /// series when asked for.
@@ -167,9 +168,19 @@ pub fn hard_dirty_limit<T: PartialOrd + Copy>(limit: T, thresh: Option<T>) -> T 
 /// directory is read: a file, a FIFO (`<(trace-cmd report)`), tracefs'
 /// trace_pipe.
 pub fn read_into(c: &mut Collector, path: &str) -> Result<(), Error> {
+    read_told(c, path, None)
+}
+
+/// [`read_into`], telling its progress to `loading` (not stderr) when
+/// given one, and stopping when it is cancelled.
+pub fn read_told(c: &mut Collector, path: &str, loading: Option<Arc<Loading>>) -> Result<(), Error> {
     let shown = Path::new(path);
+    let progress = |name: &str, size| match &loading {
+        Some(l) => Reading::told_to(name, size, Arc::clone(l)),
+        None => Reading::new(name, size),
+    };
     let result = if path == "-" {
-        let counted = Counted { inner: std::io::stdin().lock(), progress: Reading::new("standard input", None) };
+        let counted = Counted { inner: std::io::stdin().lock(), progress: progress("standard input", None) };
         c.read(std::io::BufReader::with_capacity(1 << 16, counted))
     } else {
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
@@ -178,7 +189,7 @@ pub fn read_into(c: &mut Collector, path: &str) -> Result<(), Error> {
         let f = File::open(path).map_err(Error::io(shown, "cannot read"))?;
         let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
         let name = shown.file_name().map_or(path.into(), |n| n.to_string_lossy());
-        let counted = Counted { inner: f, progress: Reading::new(&name, size) };
+        let counted = Counted { inner: f, progress: progress(&name, size) };
         c.read(std::io::BufReader::with_capacity(1 << 16, counted))
     };
     result.map_err(|e| match e.kind() {
@@ -196,6 +207,9 @@ struct Counted<R> {
 
 impl<R: std::io::Read> std::io::Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.progress.is_cancelled() {
+            return Err(std::io::Error::other("cancelled"));
+        }
         let n = self.inner.read(buf)?;
         self.progress.add(n);
         Ok(n)

@@ -268,6 +268,14 @@ impl KernelSide {
         KernelSide::finished(path, c)
     }
 
+    /// [`KernelSide::open`], telling how far it got to `loading` (which
+    /// can stop it) instead of stderr.
+    pub fn load(path: &str, loading: std::sync::Arc<crate::run::progress::Loading>) -> Result<KernelSide, Error> {
+        let mut c = Collector::for_charts();
+        super::read_told(&mut c, path, Some(loading))?;
+        KernelSide::finished(path, c)
+    }
+
     /// A trace held in memory (a shipped one), named `name`.
     pub fn from_text(name: &str, text: &str) -> Result<KernelSide, Error> {
         let mut c = Collector::for_charts();

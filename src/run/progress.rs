@@ -6,7 +6,8 @@
 //! enough to be worth it.
 
 use std::io::{IsTerminal as _, Write as _};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Progress through `total` items, told from any thread.
@@ -108,9 +109,52 @@ impl Drop for Simulated {
     }
 }
 
+/// How far a file read on another thread has got, for a screen that
+/// shows it (the dashboard's, while a trace loads); and a flag that stops
+/// the read.
+#[derive(Debug)]
+pub struct Loading {
+    /// Read so far \[bytes\].
+    read: AtomicU64,
+    /// Its size \[bytes\], `u64::MAX` while not known.
+    total: AtomicU64,
+    cancelled: AtomicBool,
+    started: Instant,
+}
+
+impl Default for Loading {
+    fn default() -> Loading {
+        Loading {
+            read: AtomicU64::new(0),
+            total: AtomicU64::new(u64::MAX),
+            cancelled: AtomicBool::new(false),
+            started: Instant::now(),
+        }
+    }
+}
+
+impl Loading {
+    /// The line that tells it: `reading t.txt 142/315 MB  2 s`.
+    pub fn line(&self, what: &str) -> String {
+        let total = Some(self.total.load(Ordering::Relaxed)).filter(|&t| t != u64::MAX);
+        reading_line(what, self.read.load(Ordering::Relaxed), total, self.started.elapsed().as_secs_f64())
+    }
+
+    /// Stops the read: its next block fails.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the read is to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
 /// A file being read: bytes so far against its size (when known), on one
 /// line of stderr (a terminal only), quiet and redrawn as [`Simulated`]
-/// is, so a large trace says how far it got before the dashboard opens.
+/// is, so a large trace says how far it got before the dashboard opens;
+/// or told to a [`Loading`] that a screen shows.
 pub struct Reading {
     /// What is read, e.g. the file's name.
     what: String,
@@ -122,6 +166,8 @@ pub struct Reading {
     /// When the line was last drawn \[ms since the start\], if it was.
     drawn_ms: Option<u128>,
     shown: bool,
+    /// Where the progress goes instead of stderr.
+    shared: Option<Arc<Loading>>,
 }
 
 impl Reading {
@@ -132,12 +178,28 @@ impl Reading {
     }
 
     fn drawn_if(what: &str, total: Option<u64>, shown: bool) -> Reading {
-        Reading { what: what.to_string(), total, read: 0, started: Instant::now(), drawn_ms: None, shown }
+        Reading { what: what.to_string(), total, read: 0, started: Instant::now(), drawn_ms: None, shown, shared: None }
+    }
+
+    /// Progress through `what`, of `total` bytes if known, told to `loading`.
+    pub fn told_to(what: &str, total: Option<u64>, loading: Arc<Loading>) -> Reading {
+        loading.total.store(total.unwrap_or(u64::MAX), Ordering::Relaxed);
+        let mut r = Reading::drawn_if(what, total, false);
+        r.shared = Some(loading);
+        r
+    }
+
+    /// Whether the read is to stop ([`Loading::cancel`]).
+    pub fn is_cancelled(&self) -> bool {
+        self.shared.as_ref().is_some_and(|l| l.is_cancelled())
     }
 
     /// `n` more bytes read.
     pub fn add(&mut self, n: usize) {
         self.read += n as u64;
+        if let Some(l) = &self.shared {
+            l.read.store(self.read, Ordering::Relaxed);
+        }
         if !self.shown {
             return;
         }

@@ -42,6 +42,7 @@ use crate::app::{Marker, Mode, Msg, Request, SPEEDS, Screen, ThemeKind, WINDOWS,
 use crate::error::Error;
 use crate::ktrace::side::{KernelSide, LIVE_KEEP_NS, LIVE_KEEP_PASSES, Quantity};
 use crate::lesson::check::show;
+use crate::run::progress::Loading;
 use crate::run::summary::NOT_KNOWN;
 use crate::session::{Session, SessionOptions, Side, bdi_label};
 use crate::sim::config::Legacy;
@@ -357,12 +358,103 @@ pub trait Feed {
 /// Runs the trace dashboard until the user quits, a signal ends it or
 /// `feed` fails. The terminal is restored on every way out, a panic too
 /// ([`crate::crash`]).
-pub fn run(mut app: TraceApp, mut feed: Option<&mut dyn Feed>) -> Result<super::Exit, Error> {
+pub fn run(app: TraceApp, feed: Option<&mut dyn Feed>) -> Result<super::Exit, Error> {
+    run_after(|_, _| Ok(Ok(app)), feed)
+}
+
+/// The dashboard on a trace file read on another thread, which sends
+/// its side to `made` when done; `loading` tells how far it got. The
+/// terminal is taken first, so that keys typed while a large trace loads
+/// are read (not echoed onto the screen): a line says how far the read
+/// has got, and q or Ctrl-C stop it and end as q ends the dashboard.
+/// `make` builds the dashboard on the side read.
+pub fn run_loading(
+    name: &str,
+    loading: &Loading,
+    made: std::sync::mpsc::Receiver<Result<KernelSide, Error>>,
+    make: impl FnOnce(KernelSide) -> Result<TraceApp, Error>,
+) -> Result<super::Exit, Error> {
+    let started = |terminal: &mut ratatui::DefaultTerminal, signals: &mut Signals| {
+        let ended = load(name, loading, &made, terminal, signals);
+        if ended.is_err() || matches!(ended, Ok(Err(_))) {
+            loading.cancel();
+        }
+        match ended? {
+            Ok(side) => make(side).map(Ok),
+            Err(exit) => Ok(Err(exit)),
+        }
+    };
+    run_after(started, None)
+}
+
+/// Shows how far the trace has been read until it is (its side), a
+/// key quits or a signal ends it (the exit).
+fn load(
+    name: &str,
+    loading: &Loading,
+    made: &std::sync::mpsc::Receiver<Result<KernelSide, Error>>,
+    terminal: &mut ratatui::DefaultTerminal,
+    signals: &mut Signals,
+) -> Result<Result<KernelSide, super::Exit>, Error> {
+    let io = Error::Terminal;
+    loop {
+        for signal in signals.pending() {
+            match signal {
+                SIGTSTP => super::suspend(terminal).map_err(io)?,
+                SIGCONT => super::reclaim_terminal(terminal).map_err(io)?,
+                n => return Ok(Err(super::Exit::Signal(n))),
+            }
+        }
+        match made.recv_timeout(Duration::ZERO) {
+            Ok(side) => return side.map(Ok),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::bug("the trace's reader ended without a word"));
+            }
+        }
+        terminal.draw(|f| draw_loading(f, &loading.line(name))).map_err(io)?;
+        if event::poll(FRAME).map_err(io)?
+            && let Event::Key(key) = event::read().map_err(io)?
+            && key.kind != event::KeyEventKind::Release
+            && loading_quits(key)
+        {
+            return Ok(Err(super::Exit::Quit));
+        }
+    }
+}
+
+/// The keys that quit while a trace loads: those that quit the dashboard.
+fn loading_quits(key: event::KeyEvent) -> bool {
+    use event::{KeyCode, KeyModifiers};
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    matches!((key.code, ctrl), (KeyCode::Char('q' | 'Q'), false) | (KeyCode::Char('c' | 'd'), true))
+}
+
+/// The screen while a trace loads: how far, and how to stop.
+fn draw_loading(frame: &mut Frame, line: &str) {
+    let area = frame.area();
+    let text = vec![Line::from(line.to_string()), Line::from("q quits")];
+    let [_, middle, _] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(2), Constraint::Fill(1)]).areas(area);
+    frame.render_widget(Paragraph::new(text).alignment(ratatui::layout::Alignment::Center), middle);
+}
+
+/// The dashboard on the app `start` gives once the terminal is taken
+/// (or the exit it ends with first).
+fn run_after(
+    start: impl FnOnce(&mut ratatui::DefaultTerminal, &mut Signals) -> Result<Result<TraceApp, super::Exit>, Error>,
+    mut feed: Option<&mut dyn Feed>,
+) -> Result<super::Exit, Error> {
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
     let mut terminal = super::take_terminal().map_err(Error::Terminal)?;
     crate::crash::dashboard_started(None);
     let watch = super::HangupWatch::start();
-    let result = run_loop(&mut app, &mut terminal, &mut feed, &mut signals).or_else(|e| match e {
+    let result = match start(&mut terminal, &mut signals) {
+        Ok(Ok(mut app)) => run_loop(&mut app, &mut terminal, &mut feed, &mut signals),
+        Ok(Err(exit)) => Ok(exit),
+        Err(e) => Err(e),
+    };
+    let result = result.or_else(|e| match e {
         Error::Terminal(e) => super::ended_by_hangup(e).map_err(Error::Terminal),
         e => Err(e),
     });

@@ -369,3 +369,82 @@ fn theme_is_refused_where_nothing_is_coloured() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing else");
     }
 }
+
+/// `view FILE` on a terminal while FILE still loads (a FIFO half
+/// written): the terminal is taken before the read, so keys typed
+/// meanwhile are not echoed onto it; a line says how far the read got,
+/// and q quits there, exit 0, the terminal given back as it was.
+#[test]
+fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
+    use std::io::{Read, Write};
+    use std::os::fd::AsRawFd;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let fifo = tmp("kview-loading.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let c_path = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("no NUL");
+    // SAFETY: mkfifo on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let (master, slave) = crate::common::pty(100, 30);
+    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
+    let mut child = dirtyviz()
+        .arg("view")
+        .arg(&fifo)
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::from(open()))
+        .stdout(Stdio::from(open()))
+        .stderr(Stdio::from(open()))
+        .spawn()
+        .expect("starts");
+    // Half the trace, the writer kept open: the read cannot end.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).expect("the reader opened it");
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("shipped trace");
+    writer.write_all(&text.as_bytes()[..text.len() / 2]).expect("written");
+    // What the terminal shows, read on a thread until it hangs up.
+    let shown = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
+    let into = std::sync::Arc::clone(&shown);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1 << 16];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            into.lock().expect("lock").push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let wait_for = |what: &str| {
+        let start = Instant::now();
+        while !shown.lock().expect("lock").contains(what) {
+            assert!(start.elapsed() < Duration::from_secs(20), "{what:?} never shown");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // The line that says how far the read got (drawn word by word).
+    wait_for("kview-loading.fifo");
+    wait_for("quits");
+    let mut keys = std::fs::File::from(master.try_clone().expect("dup"));
+    keys.write_all(b"xyz").expect("typed");
+    std::thread::sleep(Duration::from_millis(300));
+    keys.write_all(b"q").expect("typed");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            drop(writer);
+            let _ = child.kill();
+            panic!("q did not quit while the trace loaded");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    let screen = shown.lock().expect("lock").clone();
+    assert!(!screen.contains("xyz"), "keys typed while loading were echoed");
+    assert!(screen.contains("\x1b[?1049l"), "the alternate screen was left");
+    // SAFETY: tcgetattr into a termios of this test, on the terminal side.
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::tcgetattr(open().as_raw_fd(), &mut t) }, 0);
+    assert_ne!(t.c_lflag & libc::ECHO, 0, "echo is back on");
+    assert_ne!(t.c_lflag & libc::ICANON, 0, "and line editing");
+    drop(writer);
+}
