@@ -892,6 +892,11 @@ fn size_in(v: Option<f64>, unit: SizeUnit) -> String {
     }
 }
 
+/// A size \[MiB\] in `unit` to a tenth, to tell whether two read alike.
+fn tenths(v: Option<f64>, unit: SizeUnit) -> Option<i64> {
+    v.map(|x| (unit.value(x) * 10.0).round() as i64)
+}
+
 /// The one unit of sizes \[MiB\] read side by side: that of the largest.
 fn unit_of(mibs: &[Option<f64>]) -> SizeUnit {
     SizeUnit::of_largest(mibs.iter().flatten().copied())
@@ -1003,7 +1008,11 @@ impl TraceSummary {
                 sz(firsts[3]),
                 sz(firsts[4]),
                 unit.name(),
-                if g.thresh_mb.min != g.thresh_mb.max || g.limit_mb.min != g.limit_mb.max {
+                // A range that reads as one number (thresh moved by a
+                // few pages) is not written as `4376.1 to 4376.1`.
+                // A range that reads as one number (thresh moved by a
+                // few pages) is not written as `4376.1 to 4376.1`.
+                if [&g.thresh_mb, &g.limit_mb].iter().any(|r| tenths(r.min, unit) != tenths(r.max, unit)) {
                     format!(
                         " (first; thresh {} to {}, limit {} to {})",
                         sz(g.thresh_mb.min),
@@ -1022,7 +1031,10 @@ impl TraceSummary {
                     s,
                     "limit       global_dirty_state's dirty_limit {} lies below thresh: the kernel moves it \
                      only while tasks are throttled past freerun; its control law uses max(thresh, dirty_limit)",
-                    crate::units::size(limit)
+                    {
+                        let unit = unit_of(&[Some(limit)]);
+                        format!("{} {}", size_in(Some(limit), unit), unit.name())
+                    }
                 );
             }
             let dirty = [g.dirty_mb.median, g.dirty_mb.mean, g.dirty_mb.max];
@@ -1182,6 +1194,11 @@ mod tests {
         assert!(line("dirty").starts_with("dirty       median 13.4 GiB  mean 11.4  max 15.3  "), "{r}");
         assert!(line("  throttle").ends_with("bdi dirty 15.3 vs bdi_setpoint 17.5 GiB"), "{r}");
         assert_eq!(line("  limits"), "  limits    limit 20 GiB  setpoint 17.5 GiB");
+        // thresh moved by a page: no range that reads `to 20 GiB` twice.
+        let moved = gds(3, 4000000).replace("thresh=5242880", "thresh=5242881");
+        let moved = summary_of(&[gds(1, 3000000), gds(2, 4000000), moved]).report();
+        let head = moved.lines().find(|l| l.starts_with("thresholds")).expect("a thresholds line");
+        assert_eq!(head, "thresholds  bg 10  freerun 15  setpoint 17.5  limit 20  thresh 20 GiB");
         // Up to 9999 MiB, MiB to a tenth as before.
         let small = summary_of(&[gds(1, 300).replace("5242880", "102400").replace("2621440", "51200")]).report();
         assert!(small.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"));
