@@ -83,7 +83,7 @@ pub const DASHBOARD: Section = Section {
         bind!("T ↑ ↓", [ch('T') => Msg::FocusTasks, code(KeyCode::Up) => Msg::ScrollTasks(-1),
             code(KeyCode::Down) => Msg::ScrollTasks(1)],
             "task table: ↑ ↓ scroll; T focuses it (PgUp PgDn, Esc leaves)", ""),
-        bind!("r", [ch('r') => Msg::Reset], "restart the scenario (in a lesson: the open step)", "reset"),
+        bind!("r", [ch('r') => Msg::Reset], "restart the scenario (in a lesson: the open step)", "restart"),
         bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
         bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-<scenario>-<time>.svg here", ""),
         bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "this help (also F1)", "help"),

@@ -342,6 +342,23 @@ fn where_one_chart_shows_at_a_time_the_hint_bar_names_the_chart_keys_first() {
     assert!(!text.lines().last().expect("hints").contains("1-5 chart"), "four charts at 80x24:\n{text}");
 }
 
+/// `r` restarts the scenario: the hint bar calls it what the help and the
+/// README call it (it said `r reset` beside a help that said "restart").
+#[test]
+fn the_hint_bar_help_and_readme_all_say_r_restarts() {
+    let mut a = app("default", None, 2);
+    let text = screen(&a, 160, 48);
+    let hints = text.lines().last().expect("hints");
+    assert!(hints.contains(" r restart ") && !hints.contains("reset"), "{hints}");
+    a.update(Msg::Help);
+    let help = screen(&a, 160, 48);
+    assert!(help.contains("restart the scenario") && !help.contains("reset"), "{help}");
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    let row = readme.lines().find(|l| l.starts_with("| `r` |")).expect("README has r");
+    assert!(row.contains("restart the scenario"), "{row}");
+}
+
 /// Draws `app` at `width` x `height` as a terminal would, telling it how
 /// far things can scroll on that screen; returns the screen's text.
 fn drawn(app: &mut App, width: u16, height: u16) -> String {
