@@ -204,6 +204,7 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
         summary_json: args.summary_json.clone(),
         check_invariants: args.check_invariants,
         progress: !args.quiet,
+        announce_trace_bytes: None,
     };
     let mut note = |note: String| say(format_args!("{}", printable(&note)));
     let report = match args.compare {

@@ -29,6 +29,17 @@ use crate::sim::{NS_PER_SEC, World};
 /// A trace that would grow past this is announced before it is written \[bytes\].
 pub const ANNOUNCE_TRACE_BYTES: u64 = 1 << 30;
 
+/// A run writes its trace for a tenth of its time, at least
+/// [`TRACE_SAMPLE_MIN_NS`] (but half the run at most) and at most
+/// [`TRACE_SAMPLE_MAX_NS`], before telling how big it will be. The first
+/// seconds of a run trace more than the rest, while the writers start and
+/// the rate limits settle: two to three times as much as later in
+/// hdd-100dd and jbod-10hdd; hdd-1000dd settles after 30 s \[ns\].
+const TRACE_SAMPLE_MIN_NS: u64 = 10 * NS_PER_SEC;
+
+/// See [`TRACE_SAMPLE_MIN_NS`] \[ns\].
+const TRACE_SAMPLE_MAX_NS: u64 = 60 * NS_PER_SEC;
+
 /// How far a run advances its worlds between two looks at what they
 /// recorded: the trace events of 50 ms of a thousand dd fit in the CPU's
 /// cache \[ns\].
@@ -58,6 +69,9 @@ pub struct RunOptions {
     pub check_invariants: bool,
     /// Tell the simulated time on stderr while a long run lasts (on a terminal).
     pub progress: bool,
+    /// Announce a trace estimated to pass this \[bytes\]; `None`:
+    /// [`ANNOUNCE_TRACE_BYTES`].
+    pub announce_trace_bytes: Option<u64>,
 }
 
 /// Follows one world's time series as it is made: each sample, once it
@@ -212,6 +226,9 @@ struct RunSide {
     follower: Follower,
     /// Wall time spent on this side \[s\].
     wall_s: f64,
+    /// The trace's length halfway through the sample that estimates its
+    /// size \[bytes\].
+    half_bytes: u64,
 }
 
 /// Runs `worlds` (label and configuration) side by side for
@@ -248,13 +265,26 @@ fn run_worlds(
         };
         let csv = files.csv.as_deref().map(|path| csv::CsvFile::create(path, &names)).transpose()?;
         let wall_s = started.elapsed().as_secs_f64();
-        sides.push(RunSide { label, world, names, trace, events: Vec::new(), follower: Follower::new(csv), wall_s });
+        sides.push(RunSide {
+            label,
+            world,
+            names,
+            trace,
+            events: Vec::new(),
+            follower: Follower::new(csv),
+            wall_s,
+            half_bytes: 0,
+        });
     }
     let mut summary_json = opts.summary_json.as_deref().map(AtomicFile::create).transpose()?;
 
     // Advance in short steps, every side in turn, streaming what was
     // recorded while it is still in the cache.
     let mut progress = progress::Simulated::new(opts.duration_ns, opts.progress);
+    let sample_ns = (opts.duration_ns / 10).clamp(TRACE_SAMPLE_MIN_NS, TRACE_SAMPLE_MAX_NS).min(opts.duration_ns / 2)
+        / STEP_NS
+        * STEP_NS;
+    let half_ns = sample_ns / 2 / STEP_NS * STEP_NS;
     let mut t = 0;
     while t < opts.duration_ns {
         crate::interrupt::check()?;
@@ -266,9 +296,19 @@ fn run_worlds(
             if let Some(w) = &mut side.trace {
                 side.world.swap_trace(&mut side.events);
                 w.events(&side.events, &side.names)?;
-                if t == NS_PER_SEC && opts.duration_ns > NS_PER_SEC {
+                if t == half_ns {
+                    side.half_bytes = w.bytes();
+                }
+                if t == sample_ns && opts.duration_ns > sample_ns {
+                    let size = TraceSize {
+                        bytes: w.bytes(),
+                        half_bytes: side.half_bytes,
+                        half_ns,
+                        sample_ns,
+                        duration_ns: opts.duration_ns,
+                    };
                     progress.clear();
-                    announce_trace_size(w, opts, note);
+                    announce_trace_size(w, &size, opts, note);
                 }
             }
             side.follower.take(&side.world, false)?;
@@ -306,18 +346,43 @@ fn run_worlds(
     Ok(labels.into_iter().zip(summaries).collect())
 }
 
-/// After the first simulated second: if the trace is on its way past
-/// [`ANNOUNCE_TRACE_BYTES`], says how big it will be.
-fn announce_trace_size(w: &trace::TraceFile, opts: &RunOptions, note: &mut dyn FnMut(String)) {
-    let seconds = opts.duration_ns as f64 / NS_PER_SEC as f64;
-    let estimate = w.bytes() as f64 * seconds;
+/// What a trace has written of a run so far, to tell its size from.
+struct TraceSize {
+    /// Its length now \[bytes\].
+    bytes: u64,
+    /// Its length at `half_ns` \[bytes\].
+    half_bytes: u64,
+    /// Halfway through the sample \[ns\].
+    half_ns: u64,
+    /// The sample: the run's time now \[ns\].
+    sample_ns: u64,
+    /// The whole run \[ns\].
+    duration_ns: u64,
+}
+
+impl TraceSize {
+    /// Its length at the end of the run \[bytes\]: what it has, and the
+    /// rest of the run at the rate of the second half of the sample, the
+    /// first half's settling left out.
+    fn estimate(&self) -> f64 {
+        let rate = (self.bytes - self.half_bytes) as f64 / (self.sample_ns - self.half_ns) as f64;
+        self.bytes as f64 + rate * self.duration_ns.saturating_sub(self.sample_ns) as f64
+    }
+}
+
+/// After a tenth of the run (see [`TRACE_SAMPLE_MIN_NS`]): if the trace is
+/// on its way past [`ANNOUNCE_TRACE_BYTES`], says how big it will be.
+fn announce_trace_size(w: &trace::TraceFile, size: &TraceSize, opts: &RunOptions, note: &mut dyn FnMut(String)) {
+    let seconds = size.duration_ns as f64 / NS_PER_SEC as f64;
+    let estimate = size.estimate();
     let capped = opts.max_trace_bytes.is_some_and(|cap| (cap as f64) < estimate);
-    if estimate > ANNOUNCE_TRACE_BYTES as f64 && !capped {
+    if estimate > opts.announce_trace_bytes.unwrap_or(ANNOUNCE_TRACE_BYTES) as f64 && !capped {
         note(format!(
-            "note: the trace {} will be about {:.1} GiB ({:.1} MiB per simulated second for {seconds:.0} s); --max-trace-size caps it",
+            "note: the trace {} will be about {:.1} GiB ({:.1} MiB per simulated second for {seconds:.0} s, from its first {} s); --max-trace-size caps it",
             w.path().display(),
             estimate / (1u64 << 30) as f64,
-            w.bytes() as f64 / (1u64 << 20) as f64,
+            estimate / seconds / (1u64 << 20) as f64,
+            crate::units::trimmed(size.sample_ns as f64 / NS_PER_SEC as f64, 1),
         ));
     }
 }
