@@ -282,6 +282,12 @@ pub(crate) fn fit_segments_shortening(mut segments: Vec<(u8, String)>, i: Option
     fit_segments(&segments, width)
 }
 
+/// The rank of `--debug`'s frame time on the status line: asked for, it
+/// stays ahead of the kernel, bdi, window and scenario; only the time, a
+/// note, the speed and the state (the later of equals going first) come
+/// before it.
+const DEBUG_RANK: u8 = 8;
+
 fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     let w = app.world();
@@ -308,16 +314,30 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
     let log = push_log_scale(&mut segments, app.log_scale(), app.note());
-    if app.debug() {
+    let debug = app.debug().then(|| {
         let (draw, total) = app.frame_ms();
-        segments.push((3, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
-    }
+        segments.push((DEBUG_RANK, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
+        (segments.len() - 1, format!("frame {draw:.1} ms"))
+    });
     if !app.note().is_empty() {
         // A note (a change just made, a file not saved) is read first.
         segments.push((10, app.note().to_string()));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
-    let line = fit_segments_shortening(segments, log, area.width as usize);
+    let width = area.width as usize;
+    let line = match debug {
+        None => fit_segments_shortening(segments, log, width),
+        Some((i, short)) => {
+            // The frame time in full where that leaves out no more than
+            // its short form does.
+            let full = segments[i].1.clone();
+            let long = fit_segments_shortening(segments.clone(), log, width);
+            segments[i].1 = short;
+            let brief = fit_segments_shortening(segments, log, width);
+            let bars = |l: &str| l.matches('│').count();
+            if long.contains(&full) && bars(&long) >= bars(&brief) { long } else { brief }
+        }
+    };
     frame.render_widget(Paragraph::new(line).style(style), area);
 }
 

@@ -359,6 +359,28 @@ fn the_hint_bar_help_and_readme_all_say_r_restarts() {
     assert!(row.contains("restart the scenario"), "{row}");
 }
 
+/// `--debug` asks for the frame time: the status line keeps it beside a
+/// note, ahead of the scenario, window, bdi and kernel (it went first
+/// after "dirtyviz", gone at 160 columns where a note showed).
+#[test]
+fn the_frame_time_of_debug_stays_on_the_status_line_beside_a_note() {
+    let s = presets::get("hdd-10dd").expect("preset").expect("valid");
+    let opts = AppOptions { theme: ThemeKind::Mono, debug: true, ..AppOptions::default() };
+    let mut a = App::new(s, Some(Compare::Legacy(11)), &opts).expect("app");
+    a.advance_to(2 * NS_PER_SEC);
+    a.set_frame_ms(12.25, 13.5);
+    a.set_note("progress not saved: Permission denied");
+    for w in [80, 100, 120, 160, 250] {
+        let text = screen(&a, w, 24);
+        let status = text.lines().next().expect("status");
+        assert!(status.contains("frame 12.2 ms") && status.contains("progress not saved"), "{w}: {status}");
+    }
+    // In full where that leaves nothing else out, short where it would.
+    let status = |w| screen(&a, w, 24).lines().next().expect("status").to_string();
+    assert!(status(250).contains("frame 12.2 ms (+1.2 out)"), "{}", status(250));
+    assert!(status(160).contains(" hdd-10dd │ t 2.0 s │") && !status(160).contains("(+1.2 out)"), "{}", status(160));
+}
+
 /// Draws `app` at `width` x `height` as a terminal would, telling it how
 /// far things can scroll on that screen; returns the screen's text.
 fn drawn(app: &mut App, width: u16, height: u16) -> String {
