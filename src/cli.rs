@@ -209,8 +209,8 @@ pub struct SnapshotArgs {
     /// Simulated time of the snapshot, e.g. 30s or 2500j (jiffies at the
     /// world's HZ) (default: the scenario's duration); with --lesson, the
     /// time into the step (default: the step's run_s, where its checks are
-    /// judged).
-    #[arg(long, value_name = "TIME", value_parser = sim_time)]
+    /// judged); 0 is the world before anything ran.
+    #[arg(long, value_name = "TIME", value_parser = sim_moment)]
     pub at: Option<SimTime>,
     /// Terminal size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
@@ -633,10 +633,20 @@ pub const MAX_SIM_S: f64 = 1e6;
 /// jiffies (`250j`, `250 jiffies`), which stay jiffies until the world's
 /// HZ is known.
 pub fn sim_time(s: &str) -> Result<SimTime, String> {
+    match sim_moment(s) {
+        Ok(SimTime::Seconds(v) | SimTime::Jiffies(v)) if v == 0.0 => Err("must be positive".into()),
+        Err(e) if e.starts_with("must be 0") => Err("must be positive".into()),
+        t => t,
+    }
+}
+
+/// Parses a moment of a simulated world as [`sim_time`] does, 0 (before
+/// anything ran) included: where a snapshot is taken.
+pub fn sim_moment(s: &str) -> Result<SimTime, String> {
     let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
-    if !(value.is_finite() && value > 0.0) {
-        return Err("must be positive".into());
+    if !(value.is_finite() && value >= 0.0) {
+        return Err("must be 0 (before anything ran) or later".into());
     }
     if matches!(unit.trim(), "j" | "jiffy" | "jiffies") {
         return Ok(SimTime::Jiffies(value));
@@ -740,6 +750,11 @@ mod tests {
         assert_eq!(sim_time("250j"), Ok(SimTime::Jiffies(250.0)));
         assert_eq!(sim_time("3 jiffies"), Ok(SimTime::Jiffies(3.0)));
         assert_eq!(sim_time("0j"), Err("must be positive".into()));
+        assert_eq!(sim_time("0ms"), Err("must be positive".into()));
+        assert_eq!(sim_moment("0"), Ok(SimTime::Seconds(0.0)));
+        assert_eq!(sim_moment("0ms"), Ok(SimTime::Seconds(0.0)));
+        assert_eq!(sim_moment("0j"), Ok(SimTime::Jiffies(0.0)));
+        assert_eq!(sim_moment("-1s"), Err("must be 0 (before anything ran) or later".into()));
         assert!(sim_time("3q").expect_err("no unit").contains("250j"));
         assert_eq!(sim_time("250j").expect("parses").ns("--at", 250).expect("whole"), 1_000_000_000);
         assert_eq!(sim_time("1j").expect("parses").ns("--at", 300).expect("whole"), 3_333_333);

@@ -670,7 +670,7 @@ fn snapshot_presses(text: &str) -> Result<Vec<Press>> {
     use dirtyviz::ui::keys;
     text.split_whitespace()
         .map(|k| match k.strip_prefix('@').filter(|t| !t.is_empty()) {
-            Some(t) => dirtyviz::cli::sim_time(t)
+            Some(t) => dirtyviz::cli::sim_moment(t)
                 .map(Press::At)
                 .map_err(|e| Error::invalid(format!("--keys: invalid time `{k}`: {e}"))),
             None => keys::parse_key(k).map(Press::Key).ok_or_else(|| {
@@ -693,7 +693,14 @@ fn seconds_of(t: SimTime) -> String {
 /// else that simulated time (default: the scenario's duration).
 fn snapshot_time(app: &App, at: Option<SimTime>, what: &str) -> Result<u64> {
     let hz = app.world().hz();
-    let at = at.map(|t| t.ns_of_a_jiffy_or_more(what, hz)).transpose()?;
+    // 0 is the world before anything ran (in a lesson, the step's start);
+    // a later moment is a jiffy or more, as the world's clock ticks.
+    let at = at
+        .map(|t| match t.ns(what, hz)? {
+            0 => Ok(0),
+            _ => t.ns_of_a_jiffy_or_more(what, hz),
+        })
+        .transpose()?;
     Ok(match app.lesson() {
         Some(mode) => {
             let run = mode.run();

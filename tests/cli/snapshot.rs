@@ -707,3 +707,25 @@ fn no_color_draws_the_snapshot_in_mono_as_on_the_dashboard() {
     let empty = ok(&dirtyviz().args(args).env("NO_COLOR", "").output().expect("runs"));
     assert_eq!(empty, coloured);
 }
+
+/// Time 0 is a moment of the world, before anything ran, as `view --at 0`
+/// is a trace's first event: `--at` 0, 0s, 0ms and 0j show it (in a
+/// lesson, the step's start), as does `@0s` in --keys; they were refused
+/// as "must be positive". A run or plot of no time is still refused.
+#[test]
+fn a_snapshot_at_0_shows_the_world_before_anything_ran() {
+    for at in ["0", "0s", "0ms", "0j"] {
+        let text = snapshot(&["--at", at, "--size", "100x30"]);
+        assert!(text.starts_with(" dirtyviz │ default │ t 0.0 s"), "--at {at}: {text}");
+    }
+    let text = snapshot(&["--at", "0", "--keys", "@0s +", "--size", "160x48"]);
+    assert!(text.lines().next().expect("status").ends_with("added a dd on sda (HDD)"), "{text}");
+    let text = snapshot(&["--lesson", "03", "--at", "0ms", "--size", "160x48"]);
+    assert!(text.contains("t 0.0 s"), "{text}");
+    for args in [&["run", "--duration", "0"][..], &["plot", "--duration", "0ms"]] {
+        let out = dirtyviz().args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("must be positive"), "{args:?}: {err}");
+    }
+}
