@@ -266,12 +266,19 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     }
     let mut collector = Collector::new(args.csv.is_some());
     let to_spool = spool.as_mut().zip(args.csv.as_deref());
+    let started = Instant::now();
     let ended = live::capture(&mut session, &mut collector, saved.as_mut(), to_spool, duration, &stop);
     let problems = session.restore();
     if !problems.is_empty() {
         return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
     }
     let ended = ended?;
+    if collector.decoder.stats.total_events() == 0 {
+        // A quiet machine: nothing to report and no file written, though
+        // nothing the user gave was wrong (exit 1, not 2).
+        say(format_args!("error: {}", quiet_machine(&pipe, started.elapsed().as_secs_f64())));
+        return Ok(ExitCode::from(EXIT_NO_EVENT));
+    }
     let mut outputs = Vec::new();
     if let Some(mut saved) = saved {
         saved.flush()?;
@@ -296,6 +303,19 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         print(&a.summary.report())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Exit code of a headless `live` that saw no writeback event: it ran as
+/// asked, but has nothing to report (a runtime outcome, not a usage error).
+pub const EXIT_NO_EVENT: u8 = 1;
+
+/// What a headless `live` says when `pipe` gave no writeback event in
+/// `seconds`.
+fn quiet_machine(pipe: &str, seconds: f64) -> String {
+    format!(
+        "no writeback event in {} s on {pipe}: nothing wrote enough to be throttled; write while it reads (e.g. dd if=/dev/zero of=big bs=1M count=4000) or read longer; no file was written",
+        crate::units::trimmed(seconds, 1)
+    )
 }
 
 /// `dirtyviz live` on the dashboard. The tracefs state is restored

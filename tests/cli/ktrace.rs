@@ -836,3 +836,42 @@ fn a_stale_dirty_limit_below_thresh_gives_way_to_thresh() {
         assert!((mb("setpoint_mb") - 43750.0 / 256.0).abs() < 0.001, "{row}");
     }
 }
+
+/// A machine that writes nothing while `live` reads is no mistake of the
+/// user's: one line saying so and how to cause some, exit 1 (it ran, but
+/// has nothing to report), no file written, the events put back. It
+/// ended with `error: …/trace_pipe: empty`, exit 2.
+#[test]
+fn live_on_a_quiet_machine_says_no_writeback_event_and_exits_1() {
+    let root = fake_tracefs("quiet");
+    let dir = tmp("ktrace-live-quiet");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("s.json"), "before\n").expect("write");
+    let out = dirtyviz()
+        .args([
+            "live",
+            "--duration",
+            "1s",
+            "--summary-json",
+            "s.json",
+            "--csv",
+            "l.csv",
+            "--save",
+            "t.txt",
+            "--tracefs",
+        ])
+        .arg(&root)
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let last = stderr.trim_end().lines().last().expect("a line");
+    assert!(last.starts_with("error: no writeback event in 1 s on ") && last.contains("dd if=/dev/zero"), "{stderr}");
+    assert!(!stderr.contains("empty"), "{stderr}");
+    assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
+    let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(left, ["s.json"], "no file written or left beside");
+    assert_eq!(std::fs::read_to_string(dir.join("s.json")).expect("kept"), "before\n");
+}
