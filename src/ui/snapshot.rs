@@ -165,6 +165,12 @@ fn rgb(c: Color, default: (u8, u8, u8)) -> (u8, u8, u8) {
     }
 }
 
+/// The SVG's fonts: monospace ones first, then ones with the Braille
+/// patterns the charts are drawn with (no monospace font of macOS or
+/// Windows has them, nor DejaVu Sans Mono).
+const FONTS: &str = "'DejaVu Sans Mono', 'Menlo', 'Consolas', 'Liberation Mono', 'Noto Sans Mono', \
+                     'DejaVu Sans', 'Apple Braille', 'Segoe UI Symbol', 'Noto Sans Symbols 2', monospace";
+
 /// Width and height of one cell in the SVG \[px\].
 const CELL: (f64, f64) = (8.4, 17.0);
 
@@ -184,7 +190,7 @@ pub fn svg(buf: &Buffer, theme: ThemeKind) -> String {
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.1}\" height=\"{h:.1}\" viewBox=\"0 0 {w:.1} {h:.1}\" \
-         font-family=\"'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace\" font-size=\"14\">"
+         font-family=\"{FONTS}\" font-size=\"14\">"
     );
     let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"{}\"/>", hex(bg));
     for y in area.top()..area.bottom() {
@@ -210,19 +216,37 @@ pub fn svg(buf: &Buffer, theme: ThemeKind) -> String {
                 continue;
             }
             let bold = if style.add_modifier.contains(Modifier::BOLD) { " font-weight=\"bold\"" } else { "" };
-            let _ = writeln!(
-                out,
-                "<text x=\"{left:.1}\" y=\"{:.1}\" textLength=\"{:.1}\" lengthAdjust=\"spacingAndGlyphs\" \
-                 fill=\"{}\"{bold} xml:space=\"preserve\">{}</text>",
-                top + CELL.1 * 0.78,
-                cells * CELL.0,
-                hex(f),
-                escape(&text)
-            );
+            // Braille dots (and the marks drawn with them) are in no
+            // monospace font: they come from another, at its own width,
+            // each put in its cell, where a run stretched to its cells
+            // (as some renderers do not) would push the text after them
+            // out of place; rows of letters and box lines are stretched.
+            let attrs = format!("y=\"{:.1}\" fill=\"{}\"{bold} xml:space=\"preserve\"", top + CELL.1 * 0.78, hex(f));
+            if text.chars().all(in_monospace_fonts) {
+                let _ = writeln!(
+                    out,
+                    "<text x=\"{left:.1}\" textLength=\"{:.1}\" lengthAdjust=\"spacingAndGlyphs\" {attrs}>{}</text>",
+                    cells * CELL.0,
+                    escape(&text)
+                );
+            } else {
+                let _ = write!(out, "<text {attrs}>");
+                for (i, c) in text.chars().enumerate().filter(|(_, c)| *c != ' ') {
+                    let x = left + i as f64 * CELL.0;
+                    let _ = write!(out, "<tspan x=\"{x:.1}\">{}</tspan>", escape(&c.to_string()));
+                }
+                let _ = writeln!(out, "</text>");
+            }
         }
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// Whether `c` is in every monospace font the SVG names, at a cell's
+/// width: ASCII, box drawing and block elements.
+fn in_monospace_fonts(c: char) -> bool {
+    c.is_ascii() || ('\u{2500}'..='\u{259f}').contains(&c)
 }
 
 /// `s` with XML's special characters escaped.
@@ -331,9 +355,40 @@ mod tests {
         assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{s}");
         assert!(s.contains(">ab&lt;&amp;</text>") && s.contains("fill=\"#e69f00\""), "{s}");
         assert!(s.contains("font-weight=\"bold\" xml:space=\"preserve\">c</text>"), "{s}");
-        assert!(s.contains("fill=\"#010203\"/>") && s.contains(">⣀⣀</text>"), "{s}");
+        assert!(
+            s.contains("fill=\"#010203\"/>")
+                && s.contains("<tspan x=\"0.0\">⣀</tspan><tspan x=\"8.4\">⣀</tspan></text>"),
+            "{s}"
+        );
         assert_eq!(s.matches("<text").count(), 3, "{s}");
         assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn braille_and_box_characters_are_each_put_in_their_cell_in_a_font_that_has_them() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 12, 1));
+        // A chart's row: its border, dots, and a label after them.
+        buf.set_string(2, 0, "│⣀⡠⠔737", Style::default().fg(Color::Rgb(1, 2, 3)));
+        let s = svg(&buf, ThemeKind::Dark);
+        let cells: String = "│⣀⡠⠔737"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| format!("<tspan x=\"{:.1}\">{c}</tspan>", (2 + i) as f64 * CELL.0))
+            .collect();
+        let row = format!("<text y=\"13.3\" fill=\"#010203\" xml:space=\"preserve\">{cells}</text>");
+        assert!(s.contains(&row), "each cell placed, the label right after the dots: {s}");
+        assert!(!s.contains("textLength=\"58.8\""), "not stretched as a whole: {s}");
+        // Plain text is stretched to its cells, as before.
+        let mut plain = Buffer::empty(Rect::new(0, 0, 3, 1));
+        plain.set_string(0, 0, "abc", Style::default());
+        assert!(svg(&plain, ThemeKind::Dark).contains("<text x=\"0.0\" textLength=\"25.2\""));
+        // The monospace fonts lack the Braille patterns: fonts that have
+        // them follow, before the generic family.
+        let family = s.split("font-family=\"").nth(1).and_then(|f| f.split('"').next()).expect("a font-family");
+        assert!(family.starts_with("'DejaVu Sans Mono'") && family.ends_with(", monospace"), "{family}");
+        for font in ["'DejaVu Sans'", "'Apple Braille'", "'Segoe UI Symbol'"] {
+            assert!(family.contains(font), "{font} in {family}");
+        }
     }
 
     #[test]

@@ -15,6 +15,12 @@ fn svg_rows(svg: &str) -> Vec<String> {
     for part in svg.split("<text ").skip(1) {
         let y: f64 = part.split("y=\"").nth(1).and_then(|r| r.split('"').next()).expect("y").parse().expect("number");
         let body = part.split_once('>').expect("opening tag").1.split("</text>").next().expect("closed");
+        // Characters placed one by one are in `<tspan>`s of their own.
+        let body: String = body
+            .split('<')
+            .enumerate()
+            .map(|(i, s)| if i == 0 { s } else { s.split_once('>').map_or("", |t| t.1) })
+            .collect();
         let text = body
             .replace("&lt;", "<")
             .replace("&gt;", ">")
