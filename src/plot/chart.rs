@@ -99,6 +99,9 @@ pub struct Figure {
     pub subtitle: Vec<String>,
     /// x axis name and unit.
     pub x_desc: String,
+    /// What an x value is multiplied by in its tick label: 1000 for a
+    /// time axis under a second long, labelled in ms; else 1.
+    pub x_scale: f64,
     /// y axis name and unit.
     pub y_desc: String,
     /// x range.
@@ -137,7 +140,14 @@ impl Context {
     /// The second half of the plotted time, which the means cover: "30 s".
     fn half(&self) -> String {
         let s = (self.span[1] - self.span[0]) / 2.0;
-        if s >= 10.0 { format!("{s:.0} s") } else { format!("{s:.1} s").replace(".0 s", " s") }
+        let decimals = if s >= 10.0 {
+            0
+        } else if s >= 1.0 {
+            1
+        } else {
+            3
+        };
+        format!("{} s", crate::units::trimmed(s, decimals))
     }
 }
 
@@ -181,11 +191,14 @@ fn short(q: Q) -> &'static str {
 
 impl Figure {
     fn new(file: &'static str, title: String, ctx: &Context, sides: &[SideData]) -> Figure {
+        // Under a second, seconds would be labelled 0.00 0.05 0.10 ...
+        let short = ctx.span[1] - ctx.span[0] < 1.0;
         Figure {
             file,
             title,
             subtitle: vec![ctx.run.clone()],
-            x_desc: "time [s]".into(),
+            x_desc: if short { "time [ms]" } else { "time [s]" }.into(),
+            x_scale: if short { 1000.0 } else { 1.0 },
             y_desc: String::new(),
             x: ctx.span,
             y: [0.0, 1.0],
@@ -336,6 +349,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     use colour::*;
     let mut f = Figure::new(FILES[2], format!("Position control: pos_ratio on bdi {}", ctx.bdi), ctx, sides);
     f.x_desc = "dirty pages [MiB] (global dirty; bdi_dirty for the bdi line)".into();
+    f.x_scale = 1.0;
     f.y_desc = "pos_ratio (1.0 = dirty_ratelimit)".into();
     let mut clipped = false;
     for (i, (s, c)) in sides.iter().zip(curves).enumerate() {
@@ -420,8 +434,8 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     }
     if !f.lines.is_empty() {
         f.notes.push(format!(
-            "the lines as they stand at the end ({:.0} s); the operating points as they were",
-            ctx.span[1]
+            "the lines as they stand at the end ({} s); the operating points as they were",
+            crate::units::seconds(ctx.span[1])
         ));
     }
     if clipped {
@@ -488,9 +502,15 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         let m = &s.means;
         let rate = match (s.has(Q::DirtyRatelimit), s.has(Q::Target)) {
             (true, true) => {
-                format!("; dirty_ratelimit {:.2} MiB/s against a target of {:.2} MiB/s", m.dirty_ratelimit, m.target)
+                format!(
+                    "; dirty_ratelimit {} MiB/s against a target of {} MiB/s",
+                    show(m.dirty_ratelimit),
+                    show(m.target)
+                )
             }
-            (true, false) => format!("; dirty_ratelimit {:.2} MiB/s, its target not in this trace", m.dirty_ratelimit),
+            (true, false) => {
+                format!("; dirty_ratelimit {} MiB/s, its target not in this trace", show(m.dirty_ratelimit))
+            }
             (false, _) => String::new(),
         };
         f.subtitle.push(format!("{}: {written}{rate} (means over the last {})", s.label, ctx.half()));

@@ -31,14 +31,28 @@ fn rgb((r, g, b): Rgb) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-/// Tick labels with as many decimals as the tick spacing needs (more
-/// only for a tick that is not exact with them).
-fn tick(v: f64, span: f64) -> String {
-    let step = span / 8.0;
-    let mut decimals = if step >= 1.0 || step <= 0.0 { 0 } else { (-step.log10().floor()) as usize };
-    while decimals < 4 && (v * 10f64.powi(decimals as i32)).fract().abs() > 1e-6 {
-        decimals += 1;
-    }
+/// The decimals a tick spacing of `step` needs: 0 for 1, 10 or 50, 1
+/// for 0.5, 2 for 0.25 (4 at most).
+fn decimals(step: f64) -> usize {
+    let exact = |d: usize| {
+        let s = step * 10f64.powi(d as i32);
+        (s - s.round()).abs() <= 1e-6 * s.abs().max(1.0)
+    };
+    if step.is_finite() && step > 0.0 { (0..4).find(|&d| exact(d)).unwrap_or(4) } else { 0 }
+}
+
+/// The decimals of the tick labels plotters draws on `range` when asked
+/// for `n`: those their spacing needs, the same for every label ("0 1 2
+/// ... 7" over 7 s, "0.0 0.5 ... 2.5", never "0.0 1.0 2.0").
+fn tick_decimals(range: [f64; 2], n: usize, scale: f64) -> usize {
+    use plotters::coord::ranged1d::Ranged;
+    let points = RangedCoordf64::from(range[0]..range[1]).key_points(n);
+    let step = points.windows(2).map(|w| (w[1] - w[0]) * scale).fold(f64::MAX, f64::min);
+    decimals(if points.len() > 1 { step } else { (range[1] - range[0]) * scale })
+}
+
+/// A tick label with `decimals` decimals (never "-0").
+fn tick(v: f64, decimals: usize) -> String {
     let text = format!("{v:.decimals$}");
     if text.trim_start_matches(['-', '0', '.']).is_empty() { format!("{:.decimals$}", 0.0) } else { text }
 }
@@ -87,13 +101,13 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
             // The upper plot takes a third of the height, without x labels:
             // the time axis is the lower one's.
             let (top, bottom) = plot_area.split_vertically(h as i32 * 5 / 14);
-            let mut chart = axes(&top, f.x, upper.y, "", &upper.y_desc, k).map_err(e)?;
+            let mut chart = axes(&top, [f.x, upper.y], ("", &upper.y_desc), f.x_scale, k).map_err(e)?;
             draw_lines(&mut chart, &upper.lines, k).map_err(e)?;
             bottom
         }
         None => plot_area,
     };
-    let mut chart = axes(&plot_area, f.x, f.y, &f.x_desc, &f.y_desc, k).map_err(e)?;
+    let mut chart = axes(&plot_area, [f.x, f.y], (&f.x_desc, &f.y_desc), f.x_scale, k).map_err(e)?;
     let y_span = f.y[1] - f.y[0];
 
     // Guides, then lines, then dots.
@@ -126,14 +140,14 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
 }
 
 /// A plot's frame on `area`: axes over `x` and `y` with their ticks,
-/// names and grid. An empty `x_desc` leaves the time axis unlabelled (a
+/// names and grid, the x labels `x_scale` times the value (1000: seconds
+/// labelled in ms). An empty `x_desc` leaves the time axis unlabelled (a
 /// plot above another).
 fn axes<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
-    x: [f64; 2],
-    y: [f64; 2],
-    x_desc: &str,
-    y_desc: &str,
+    [x, y]: [[f64; 2]; 2],
+    (x_desc, y_desc): (&str, &str),
+    x_scale: f64,
     k: f64,
 ) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let px = |v: f64| (v * k).round() as i32;
@@ -147,15 +161,16 @@ fn axes<'a, DB: DrawingBackend>(
         .x_label_area_size(px(if labelled { 62.0 } else { 8.0 }))
         .y_label_area_size(px(88.0))
         .build_cartesian_2d(x[0]..x[1], y[0]..y[1])?;
-    let (x_span, y_span) = (x[1] - x[0], y[1] - y[0]);
-    let x_fmt = |v: &f64| if labelled { tick(*v, x_span) } else { String::new() };
-    let y_fmt = |v: &f64| tick(*v, y_span);
+    let (x_n, y_n) = (10, if labelled { 8 } else { 4 });
+    let (x_dec, y_dec) = (tick_decimals(x, x_n, x_scale), tick_decimals(y, y_n, 1.0));
+    let x_fmt = |v: &f64| if labelled { tick(*v * x_scale, x_dec) } else { String::new() };
+    let y_fmt = |v: &f64| tick(*v, y_dec);
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .x_labels(10)
-        .y_labels(if labelled { 8 } else { 4 })
+        .x_labels(x_n)
+        .y_labels(y_n)
         .max_light_lines(4)
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
@@ -298,12 +313,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ticks_have_the_decimals_their_spacing_needs() {
-        assert_eq!(tick(120.0, 480.0), "120");
-        assert_eq!(tick(0.5, 2.5), "0.5");
-        assert_eq!(tick(0.25, 1.0), "0.25");
-        assert_eq!(tick(0.5, 1.0), "0.5");
-        assert_eq!(tick(-0.0, 2.5), "0.0");
+    fn tick_labels_have_the_decimals_of_their_spacing_and_all_the_same() {
+        let labels = |range: [f64; 2], n: usize, scale: f64| {
+            use plotters::coord::ranged1d::Ranged;
+            let d = tick_decimals(range, n, scale);
+            let points = RangedCoordf64::from(range[0]..range[1]).key_points(n);
+            points.iter().map(|v| tick(v * scale, d)).collect::<Vec<_>>().join(" ")
+        };
+        // A 7 s run is labelled every second: it read 0.0 1.0 2.0 ... 7.0.
+        assert_eq!(labels([0.0, 7.0], 10, 1.0), "0 1 2 3 4 5 6 7");
+        // Half a second, every 0.1 s: it read 0.00 0.10 ... 0.50.
+        assert_eq!(labels([0.0, 0.5], 10, 1.0), "0.0 0.1 0.2 0.3 0.4 0.5");
+        // The same in ms, as a run under a second is labelled.
+        assert_eq!(labels([0.0, 0.5], 10, 1000.0), "0 100 200 300 400 500");
+        // pos_ratio up to 2.5: one decimal on every label.
+        assert_eq!(labels([0.0, 2.5], 8, 1.0), "0.0 0.5 1.0 1.5 2.0 2.5");
+        assert_eq!(labels([0.0, 774.0], 8, 1.0), "0 100 200 300 400 500 600 700");
+        assert_eq!(labels([30.0, 40.0], 10, 1.0), "30 32 34 36 38 40");
+        assert_eq!(decimals(0.25), 2);
+        assert_eq!(decimals(50.0), 0);
+        assert_eq!(tick(-0.0, 1), "0.0");
     }
 
     #[test]

@@ -461,6 +461,39 @@ mod tests {
         assert_eq!(global.sides.len(), 2);
     }
 
+    #[test]
+    fn small_rates_and_short_spans_are_quoted_with_the_digits_they_need() {
+        let mut sides = run("default", None, None, 2);
+        // A thousand tasks' rates: they read 0.18 against 0.09 MiB/s.
+        sides[0].means.dirty_ratelimit = 0.1784;
+        sides[0].means.target = 0.0871;
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 0.3] };
+        let rates = chart::rates(&ctx, &sides);
+        assert!(
+            rates.subtitle[1].contains("dirty_ratelimit 0.178 MiB/s against a target of 0.087 MiB/s"),
+            "{:?}",
+            rates.subtitle
+        );
+        // A 0.3 s trace: its half is 0.15 s (it read 0.1 or 0.2 s), the
+        // control lines are at 0.3 s (they read 0 s), and its time is in ms.
+        assert!(rates.subtitle[1].ends_with("(means over the last 0.15 s)"), "{:?}", rates.subtitle);
+        let curves = vec![chart::Curves { marks: [1.0, 2.0, 3.0], ..chart::Curves::default() }];
+        let mut curves = curves;
+        curves[0].curves.push(("global".into(), vec![(1.0, 2.0), (3.0, 0.0)]));
+        let pos = chart::pos_ratio(&ctx, &sides, &curves);
+        assert!(
+            pos.notes.iter().any(|n| n.starts_with("the lines as they stand at the end (0.3 s)")),
+            "{:?}",
+            pos.notes
+        );
+        assert_eq!((pos.x_desc.starts_with("dirty pages [MiB]"), pos.x_scale), (true, 1.0));
+        assert_eq!((rates.x_desc.as_str(), rates.x_scale), ("time [ms]", 1000.0));
+        let long = chart::Context { span: [30.0, 40.0], ..ctx };
+        let global = chart::global_dirty(&long, &sides);
+        assert_eq!((global.x_desc.as_str(), global.x_scale), ("time [s]", 1.0));
+        assert!(global.subtitle[1].ends_with("over the last 5 s, setpoint 645 MiB"), "{:?}", global.subtitle);
+    }
+
     fn trace_file(name: &str) -> String {
         format!("{}/tests/data/ktrace/{name}", env!("CARGO_MANIFEST_DIR"))
     }

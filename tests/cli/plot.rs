@@ -97,6 +97,20 @@ fn a_comparison_puts_both_sides_on_one_set_of_axes() {
 }
 
 #[test]
+fn tick_labels_have_the_decimals_of_their_spacing() {
+    let (dir, _) = plot("seven-seconds", &["--duration", "7s"]);
+    let texts = svg_texts(&dir.join("1-global-dirty.svg"));
+    // Every second, labelled as such: it read 0.0 1.0 2.0 ... 7.0.
+    for s in ["1", "2", "7"] {
+        assert!(texts.iter().any(|t| t == s), "{s} in {texts:?}");
+    }
+    assert!(!texts.iter().any(|t| t == "1.0" || t == "7.0"), "{texts:?}");
+    // pos_ratio's 0.5 steps keep one decimal on every label.
+    let pos = svg_texts(&dir.join("3-pos-ratio.svg"));
+    assert!(["0.0", "0.5", "1.0", "2.5"].iter().all(|s| pos.iter().any(|t| t == s)), "{pos:?}");
+}
+
+#[test]
 fn a_run_where_nobody_slept_says_so_instead_of_zero_pauses() {
     let (dir, _) = plot("nobody-slept", &["--duration", "1ms"]);
     let pauses = svg_texts(&dir.join("5-pauses.svg"));
@@ -296,7 +310,11 @@ fn plot_draws_the_five_figures_of_a_kernel_trace() {
         assert!(!has(&texts, "seed") && !has(&texts, "simulated"), "{name}: {texts:?}");
         assert!(ticks(&texts).len() >= 10, "{name}: tick labels {:?}", ticks(&texts));
         if name != "3-pos-ratio" {
-            assert!(has(&texts, "time [s]"), "{name}");
+            // Under a second: in ms, where it read 0.00 0.05 0.10 ... s.
+            assert!(has(&texts, "time [ms]") && !has(&texts, "time [s]"), "{name}");
+            let t = ticks(&texts);
+            assert!((0..=8).all(|i| t.contains(&(f64::from(i) * 50.0))), "{name}: 0 50 100 ... 400 ms: {t:?}");
+            assert!(!texts.iter().any(|t| t == "0.05" || t == "0.10"), "{name}: {texts:?}");
         }
     }
     let text = |name: &str| svg_texts(&dir.join(format!("{name}.svg")));
