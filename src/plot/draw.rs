@@ -74,6 +74,22 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `text` broken between words into lines that `fits` (a word longer
+/// than a line has one of its own), a number never apart from its unit.
+fn fit(text: &str, fits: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in crate::units::with_units(text).split(' ') {
+        match lines.last_mut() {
+            Some(line) if fits(&format!("{line} {word}")) => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.into_iter().map(|l| l.replace('\u{a0}', " ")).collect()
+}
+
 /// Draws `f` on `root`, `k` pixels per unit of the figure's geometry.
 pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: f64) -> Result<(), String> {
     register_fonts()?;
@@ -82,16 +98,24 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
     let font = |size: f64| ("sans-serif", size * k).into_font();
     root.fill(&WHITE).map_err(e)?;
 
-    // Title and the run's numbers.
-    let header_h = px(64.0 + 23.0 * (f.subtitle.len() as f64 - 1.0) + 16.0);
+    // Title and the run's numbers, each line broken where it would pass
+    // the right edge (a long trace file name, a comparison's labels).
+    let room = root.dim_in_pixel().0 as i32 - px(48.0);
+    let subtitle_font: TextStyle = font(18.0).into();
+    let mut subtitle = Vec::new();
+    for line in &f.subtitle {
+        let width = |t: &str| root.estimate_text_size(t, &subtitle_font).map_or(0, |s| s.0 as i32);
+        subtitle.extend(fit(line, |t| width(t) <= room));
+    }
+    let header_h = px(64.0 + 23.0 * (subtitle.len() as f64 - 1.0) + 16.0);
     let (header, body) = root.split_vertically(header_h);
     header
         .draw(&Text::new(f.title.clone(), (px(24.0), px(16.0)), ("sans-serif", 30.0 * k, FontStyle::Bold).into_font()))
         .map_err(e)?;
     let grey = RGBColor(70, 70, 70);
-    for (i, line) in f.subtitle.iter().enumerate() {
+    for (i, line) in subtitle.into_iter().enumerate() {
         let y = px(58.0 + 23.0 * i as f64);
-        header.draw(&Text::new(line.clone(), (px(24.0), y), font(18.0).color(&grey))).map_err(e)?;
+        header.draw(&Text::new(line, (px(24.0), y), font(18.0).color(&grey))).map_err(e)?;
     }
 
     let (w, h) = body.dim_in_pixel();
@@ -333,6 +357,32 @@ mod tests {
         assert_eq!(decimals(0.25), 2);
         assert_eq!(decimals(50.0), 0);
         assert_eq!(tick(-0.0, 1), "0.0");
+    }
+
+    #[test]
+    fn a_subtitle_too_wide_for_the_figure_is_broken_between_words() {
+        let name = "my-long-experiment-name-on-the-nvme-box-with-4-dd-and-dirty_bytes-400M-take-2.txt";
+        let run = format!("trace {name}, kernel 6.15 or later (wb_setpoint, wb_dirty); 20 s from its first event");
+        let ctx = super::super::chart::Context { run: run.clone(), bdi: "254:0".into(), span: [0.0, 20.0] };
+        let f = super::super::chart::global_dirty(&ctx, &[]);
+        for (size, k) in [((1280, 720), 1.0), ((1920, 1080), 1.5)] {
+            let svg = svg(&f, size, k).expect("drawn");
+            // It ran 70 px past the right edge, cut there.
+            let lines: Vec<String> = svg
+                .split("<text")
+                .skip(1)
+                .filter(|t| t.split('>').next().is_some_and(|tag| tag.contains("#464646")))
+                .map(|t| t.split_once('>').map_or("", |t| t.1).split("</text>").next().unwrap_or("").trim().to_string())
+                .collect();
+            let text = |l: &String| l.clone();
+            assert_eq!(lines.len(), 2, "{lines:?}");
+            assert_eq!(format!("{} {}", text(&lines[0]), text(&lines[1])), run);
+            assert!(lines[1].ends_with("event") && lines[0].len() > lines[1].len(), "{lines:?}");
+        }
+        // Short lines stay whole.
+        assert_eq!(fit("a b c", |t| t.len() <= 5), ["a b c"]);
+        assert_eq!(fit("aaaaaaa b c", |t| t.len() <= 5), ["aaaaaaa", "b c"]);
+        assert_eq!(fit("over 20 s", |t| t.chars().count() <= 7), ["over", "20 s"], "20 and s on one line");
     }
 
     #[test]
