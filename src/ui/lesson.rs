@@ -151,7 +151,7 @@ fn question_parts(
 ) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let unit = q.unit();
     let ask = if unit.is_empty() { q.ask.clone() } else { format!("{} [{unit}]", q.ask) };
-    let asked = hanging(&format!("{}. ", i + 1), t.accent, &ask, t.text, width, 3);
+    let asked = hanging(&format!("{}. ", i + 1), t.accent, &with_units(&ask), t.text, width, 3);
     let mut lines = Vec::new();
     if let Some(text) = mode.typing(i) {
         let typed =

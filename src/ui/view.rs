@@ -490,7 +490,9 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
         return (charts, pane);
     }
     if body.width >= 120 {
-        let pane = (body.width * 3 / 10).clamp(40, 56);
+        // About a third of the width, up to a comfortable line of text
+        // (76 columns): at 220 columns the charts keep 144, at 160 104.
+        let pane = (body.width * 7 / 20).clamp(40, 76);
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (charts, pane)
     } else {

@@ -306,7 +306,8 @@ fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
         "measured now: thresh, last 10 s: 11.5 GiB",
         "the threshold is past 10 GiB  11.5 GiB",
         "(>= 10)",
-        "11797 MiB (11.5 GiB): 2% off",
+        "11797 MiB",
+        "(11.5 GiB): 2% off",
     ] {
         assert!(text.contains(want), "{want}: {text}");
     }
@@ -579,7 +580,8 @@ fn a_typed_answer_wraps_under_itself() {
     for c in "1234567890.5".chars() {
         app.update(Msg::Lesson(LessonMsg::Input(c)));
     }
-    let rows = pane_rows(&screen(&app, 160, 48));
+    // At 138x48 the column beside the charts is 46 wide.
+    let rows = pane_rows(&screen(&app, 138, 48));
     let at = rows.iter().position(|r| r.starts_with("   your answer: 1234567890.5▏"));
     let at = at.unwrap_or_else(|| panic!("the answer's row\n{rows:#?}"));
     let next = &rows[at + 1];
@@ -685,8 +687,8 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
     app.update(Msg::Lesson(LessonMsg::InputDone));
     let rows = pane_rows(&screen(&app, 60, 18));
     let at = rows.iter().position(|r| r.contains("you said 9")).expect("the verdict");
-    assert_eq!(rows[at - 2], "1. A pause is pages_dirtied / task_ratelimit. With 64", "{rows:#?}");
-    assert_eq!(rows[at - 1], "   pages and task_ratelimit about 2200 pages/s, how long…", "{rows:#?}");
+    assert_eq!(rows[at - 2], "1. A pause is pages_dirtied / task_ratelimit. With", "{rows:#?}");
+    assert_eq!(rows[at - 1], "   64 pages and task_ratelimit about 2200 pages/s, how…", "{rows:#?}");
     assert_eq!(rows[at + 1].trim(), "(within 15% counts)", "{rows:#?}");
 }
 
@@ -697,8 +699,8 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
 fn a_long_shell_command_reads_as_one_command_when_it_wraps() {
     let lesson = Lesson::resolve("16").expect("shipped");
     let app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
-    // At 160x48 the column beside the charts is 46 wide.
-    let rows = pane_rows(&screen(&app, 160, 48));
+    // At 138x48 the column beside the charts is 46 wide.
+    let rows = pane_rows(&screen(&app, 138, 48));
     let at = rows.iter().position(|r| r.starts_with("$ for i in 1 2 3 4; do dd"));
     let at = at.unwrap_or_else(|| panic!("the dd command\n{rows:#?}"));
     assert!(rows[at].ends_with(" \\"), "{rows:#?}");
@@ -707,9 +709,11 @@ fn a_long_shell_command_reads_as_one_command_when_it_wraps() {
     assert!(!rows.iter().any(prose), "no command goes on as prose: {rows:#?}");
 }
 
-/// The step's text keeps each number with its unit where it wraps
-/// (`4 GiB`, not `4` ending a row and `GiB` beginning the next), in every
-/// shipped lesson's every step, as the lesson column shows it.
+/// The step's text, hint and questions keep each number with its unit
+/// where they wrap (`4 GiB`, not `4` ending a row and `GiB` beginning the
+/// next), in every shipped lesson's every step, as the lesson column
+/// shows it at 160x48 and on a projector's 220x60 (lesson 07's first
+/// question read 'With 64' / 'pages' at 160x48).
 #[test]
 fn lesson_text_keeps_numbers_with_their_units() {
     const UNITS: [&str; 7] = ["s", "ms", "KiB", "MiB", "GiB", "MiB/s", "pages"];
@@ -719,13 +723,21 @@ fn lesson_text_keeps_numbers_with_their_units() {
         for step in 0..lesson.steps.len() {
             let mut app = App::for_lesson(lesson.clone(), step, Progress::default(), &mono()).expect("opens");
             app.update(Msg::Lesson(LessonMsg::Hint));
-            let rows = pane_rows(&screen(&app, 160, 48));
-            for pair in rows.windows(2) {
-                let last = pair[0].split_whitespace().last().unwrap_or("");
-                let first = pair[1].split_whitespace().next().unwrap_or("");
-                let unit = first.trim_end_matches([')', ',', ';', ':', '.']);
-                if last.ends_with(|c: char| c.is_ascii_digit()) && UNITS.contains(&unit) {
-                    broken.push(format!("{} step {}: {:?} / {:?}", &file[..2], step + 1, pair[0], pair[1]));
+            for (w, h) in [(160, 48), (220, 60)] {
+                let rows = pane_rows(&screen(&app, w, h));
+                for pair in rows.windows(2) {
+                    let last = pair[0].split_whitespace().last().unwrap_or("");
+                    let first = pair[1].split_whitespace().next().unwrap_or("");
+                    let unit = first.trim_end_matches([')', ',', ';', ':', '.']);
+                    if last.ends_with(|c: char| c.is_ascii_digit()) && UNITS.contains(&unit) {
+                        broken.push(format!(
+                            "{} step {} at {w}x{h}: {:?} / {:?}",
+                            &file[..2],
+                            step + 1,
+                            pair[0],
+                            pair[1]
+                        ));
+                    }
                 }
             }
         }
@@ -811,4 +823,28 @@ fn a_zoomed_chart_keeps_its_place_beside_a_named_task_table_at_80x24() {
         assert!(text.contains(&format!("┌ {chart}")) && text.contains("┌ tasks ("), "{lesson} step {step}\n{text}");
         assert!(!text.contains("no room to plot"), "{lesson} step {step}\n{text}");
     }
+}
+
+/// On a projector-sized terminal the step's text gets a reading width,
+/// about a third of the screen up to 76 columns, rather than 56 columns
+/// beside charts stretched over 164: at 220x60 lesson 07's first step,
+/// judged, fits without scrolling (it needed PgDn), and at 160x48 the
+/// pane is 56 wide (it was 48).
+#[test]
+fn a_projector_sized_terminal_gives_the_text_a_reading_width() {
+    // The pane's width: from its top-left corner to the screen's edge.
+    let pane = |screen: &str| {
+        let top = screen.lines().find(|l| l.contains("┌ lesson ")).expect("the pane's top");
+        top.chars().rev().position(|c| c == '┌').expect("the pane's corner") + 1
+    };
+    let lesson = Lesson::resolve("07").expect("shipped");
+    let run = lesson.steps[0].run_s;
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    app.advance_to((run * dirtyviz::sim::NS_PER_SEC as f64) as u64);
+    let wide = screen(&app, 220, 60);
+    assert!(wide.contains("✓ every check holds"), "{wide}");
+    assert_eq!(pane(&wide), 76, "{wide}");
+    assert!(!wide.contains("▼ more"), "the text scrolls at 220x60:\n{wide}");
+    let narrow = screen(&app, 160, 48);
+    assert_eq!(pane(&narrow), 56, "{narrow}");
 }
