@@ -548,7 +548,7 @@ fn pane_rows(screen: &str) -> Vec<String> {
 fn wrapped_items_hang_under_their_text() {
     let cases = [
         ("04", 2, &["• balanced_dirty_ratelimit", "1. What is avg_write_bw"][..]),
-        ("01", 0, &["• gives the task", "• if the disk's", "hint: Add the naps", "1. How long"][..]),
+        ("01", 0, &["• gives the task", "• if the disk's", "hint: Add the naps", "1. Over the last 20 s"][..]),
     ];
     for (id, step, heads) in cases {
         let lesson = Lesson::resolve(id).expect("shipped");
