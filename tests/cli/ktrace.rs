@@ -577,6 +577,34 @@ fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
 }
 
 #[test]
+fn fit_counts_the_steady_writers_not_a_task_that_dirtied_in_passing() {
+    // The shipped trace's four dd, and a compiler throttled twice on the
+    // same disk (as a capture on a busy machine has): the model runs 4 dd,
+    // where it ran 5, one of them at a dd's pace for the whole trace.
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let mut lines = Vec::new();
+    let mut added = 0;
+    for l in text.lines() {
+        lines.push(l.to_string());
+        if added < 2 && l.trim_start().starts_with("dd-1293 ") && l.contains(" balance_dirty_pages: ") {
+            lines.push(l.replacen("dd-1293 ", "rustc-77", 1));
+            added += 1;
+        }
+    }
+    assert_eq!(added, 2);
+    let path = tmp("ktrace-passing-task.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("trace");
+    let s = view_file(&path.display().to_string(), &["--fit"]);
+    assert_eq!(s["model"]["scenario"]["tasks"][0]["Dd"]["n"], 4);
+    let row: Vec<&Value> =
+        s["compare"].as_array().expect("rows").iter().filter(|r| r["quantity"] == "254:0 tasks").collect();
+    assert_eq!((row[0]["trace"].clone(), row[0]["model"].clone()), (4.0.into(), 4.0.into()));
+    let told = s["inferred"].as_array().expect("list").iter().find(|i| i["what"] == "bdi 254:0 tasks").expect("told");
+    assert_eq!(told["value"], "4 dd");
+    assert!(told["from"].as_str().expect("text").contains("but for 1 with under a tenth"), "{told}");
+}
+
+#[test]
 fn fit_sets_a_bdis_writeback_contexts_together_beside_its_one_model_device() {
     let path = two_cgroups().display().to_string();
     let s = view_file(&path, &["--fit"]);
