@@ -633,20 +633,21 @@ pub const MAX_SIM_S: f64 = 1e6;
 /// jiffies (`250j`, `250 jiffies`), which stay jiffies until the world's
 /// HZ is known.
 pub fn sim_time(s: &str) -> Result<SimTime, String> {
-    match sim_moment(s) {
-        Ok(SimTime::Seconds(v) | SimTime::Jiffies(v)) if v == 0.0 => Err("must be positive".into()),
-        Err(e) if e.starts_with("must be 0") => Err("must be positive".into()),
-        t => t,
-    }
+    simulated(s, false)
 }
 
 /// Parses a moment of a simulated world as [`sim_time`] does, 0 (before
 /// anything ran) included: where a snapshot is taken.
 pub fn sim_moment(s: &str) -> Result<SimTime, String> {
+    simulated(s, true)
+}
+
+/// [`sim_time`], and with `from_zero` [`sim_moment`].
+fn simulated(s: &str, from_zero: bool) -> Result<SimTime, String> {
     let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
-    if !(value.is_finite() && value >= 0.0) {
-        return Err("must be 0 (before anything ran) or later".into());
+    if !(value.is_finite() && (value > 0.0 || from_zero && value == 0.0)) {
+        return Err(if from_zero { "must be 0 (before anything ran) or later" } else { "must be positive" }.into());
     }
     if matches!(unit.trim(), "j" | "jiffy" | "jiffies") {
         return Ok(SimTime::Jiffies(value));
