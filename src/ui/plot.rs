@@ -918,29 +918,10 @@ fn value_x_axis(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<([f64;
         let count = usize::try_from(last - first + 1).unwrap_or(usize::MAX);
         if count <= most + 1 {
             let at = |v: f64| (((v - x[0]) / (end - x[0]) * (w - 1) as f64).round() as usize).min(w - 1);
-            let mut ticks = Vec::new();
-            let mut last_end = 0;
-            for k in first..=last {
-                let v = k as f64 * step;
-                let number = tick_label(v, step);
-                let (text, start) = if k == last {
-                    let text = format!("{number} {unit}");
-                    let start = w.checked_sub(text.chars().count());
-                    (text, start)
-                } else {
-                    let start = at(v).saturating_sub(number.chars().count() / 2);
-                    (number, Some(start))
-                };
-                match start {
-                    Some(start) if k == first || start >= last_end + 2 => {
-                        last_end = start + text.chars().count();
-                        ticks.push((start, text, at(v)));
-                    }
-                    _ => break,
-                }
-            }
+            // The last label ends where the axis does.
+            let ticks = labelled_ticks(first..=last, step, unit, at, |_, len, _| w.checked_sub(len));
             let better = |b: &([f64; 2], Vec<_>)| end < b.0[1] - step * 1e-9;
-            if ticks.len() == count && best.as_ref().is_none_or(better) {
+            if let Some(ticks) = ticks.filter(|_| best.as_ref().is_none_or(better)) {
                 best = Some(([x[0], end], ticks));
             }
         }
@@ -962,18 +943,12 @@ fn time_x_ticks(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<XTicks
         return None;
     }
     let at = |v: f64| (((v - x[0]) / span * (w - 1) as f64).round() as usize).min(w - 1);
-    // Where a label starts: centred on its tick, the last (with the unit)
-    // moved left to end where the axis does, as long as it still stands
-    // over its tick (`60 s` under the end of an axis to 60 s).
-    let start = |v: f64, number: &str, last: bool| {
-        let len = number.chars().count();
-        let centred = at(v).saturating_sub(len / 2);
-        if !last {
-            return Some(centred);
-        }
-        let with_unit = len + 1 + unit.chars().count();
-        let start = centred.min(w.checked_sub(with_unit)?);
-        (start + with_unit > at(v)).then_some(start)
+    // The last label (with the unit) moved left to end where the axis
+    // does, as long as it still stands over its tick (`60 s` under the end
+    // of an axis to 60 s).
+    let last_start = |centred: usize, len: usize, tick: usize| {
+        let start = centred.min(w.checked_sub(len)?);
+        (start + len > tick).then_some(start)
     };
     let mut step = round_step(span / (most + 1) as f64);
     while step <= span {
@@ -981,31 +956,58 @@ fn time_x_ticks(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<XTicks
         let mut last = (x[1] / step + 1e-9).floor() as i64;
         // The last tick takes the unit; where it has no room for it, the
         // one before it does.
-        while last > first && start(last as f64 * step, &tick_label(last as f64 * step, step), true).is_none() {
+        while last > first {
+            let v = last as f64 * step;
+            let number = tick_label(v, step).chars().count();
+            if last_start(at(v).saturating_sub(number / 2), number + 1 + unit.chars().count(), at(v)).is_some() {
+                break;
+            }
             last -= 1;
         }
         let count = usize::try_from(last - first + 1).unwrap_or(0);
-        if (2..=most + 1).contains(&count) {
-            let mut ticks = Vec::new();
-            let mut last_end = 0;
-            for k in first..=last {
-                let v = k as f64 * step;
-                let number = tick_label(v, step);
-                let Some(start) = start(v, &number, k == last) else { break };
-                if k > first && start < last_end + 2 {
-                    break;
-                }
-                let text = if k == last { format!("{number} {unit}") } else { number };
-                last_end = start + text.chars().count();
-                ticks.push((start, text, at(v)));
-            }
-            if ticks.len() == count {
-                return Some(ticks);
-            }
+        if (2..=most + 1).contains(&count)
+            && let Some(ticks) = labelled_ticks(first..=last, step, unit, at, last_start)
+        {
+            return Some(ticks);
         }
         step = round_step(step * 1.01);
     }
     None
+}
+
+/// The ticks at `ks` times `step`, left to right, at their columns `at`:
+/// each label centred on its tick, the last with the unit after it and
+/// starting where `last_start` (its centred start, its length with the
+/// unit, its tick's column) puts it. `None` when a label comes within two
+/// columns of the one before it or the last has no place.
+fn labelled_ticks(
+    ks: std::ops::RangeInclusive<i64>,
+    step: f64,
+    unit: &str,
+    at: impl Fn(f64) -> usize,
+    last_start: impl Fn(usize, usize, usize) -> Option<usize>,
+) -> Option<XTicks> {
+    let (first, last) = (*ks.start(), *ks.end());
+    let mut ticks = Vec::new();
+    let mut last_end = 0;
+    for k in ks {
+        let v = k as f64 * step;
+        let number = tick_label(v, step);
+        let centred = at(v).saturating_sub(number.chars().count() / 2);
+        let (text, start) = if k == last {
+            let text = format!("{number} {unit}");
+            let start = last_start(centred, text.chars().count(), at(v))?;
+            (text, start)
+        } else {
+            (number, centred)
+        };
+        if k > first && start < last_end + 2 {
+            return None;
+        }
+        last_end = start + text.chars().count();
+        ticks.push((start, text, at(v)));
+    }
+    Some(ticks)
 }
 
 /// The smallest of 1, 2 and 5 times a power of ten at or above `x`.
