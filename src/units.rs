@@ -94,6 +94,14 @@ impl SizeUnit {
         crate::lesson::check::show(self.value(mib))
     }
 
+    /// `mib` \[MiB\] in this unit as a report writes it, without the
+    /// unit: in MiB to a tenth (`368.6`), in a larger unit as the screen
+    /// writes a number (`369`, `12.1`), so that a 4 TiB world reads `369
+    /// GiB`, not `377487.4 MiB`.
+    pub fn reported(self, mib: f64) -> String {
+        if self > SizeUnit::MIB { self.number(mib) } else { format!("{mib:.1}") }
+    }
+
     /// `mib` \[MiB\] in this unit, with it: `669 MiB`, `12.1 GiB`.
     pub fn size(self, mib: f64) -> String {
         format!("{} {}", self.number(mib), self.name())

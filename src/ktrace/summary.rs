@@ -882,12 +882,11 @@ fn opt_i(v: Option<i64>) -> String {
     v.map_or("-".into(), |x| x.to_string())
 }
 
-/// A size \[MiB\] in `unit`: in MiB to a tenth (`368.6`), in a larger
-/// unit as the screen writes a number (`369`, `12.1`), as `run`'s report
-/// writes it.
+/// A size \[MiB\] in `unit` as `run`'s report writes it
+/// ([`SizeUnit::reported`]).
 fn size_in(v: Option<f64>, unit: SizeUnit) -> String {
     match v {
-        Some(x) if x.is_finite() && unit > SizeUnit::MIB => unit.number(x),
+        Some(x) if x.is_finite() => unit.reported(x),
         _ => opt(v, 1),
     }
 }

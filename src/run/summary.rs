@@ -470,15 +470,13 @@ pub(crate) fn signed(v: Option<f64>, prec: usize) -> String {
     }
 }
 
-/// A size \[MiB\] as the report writes it in `unit`: in MiB to a tenth
-/// (`368.6`), as it always was; in a larger unit as the screen writes a
-/// number (`369`, `12.1`), so that a 4 TiB world reads `369 GiB`, not
-/// `377487.4 MiB`. `sign` writes a + before a positive one. `–` when not
-/// known.
+/// A size \[MiB\] as the report writes it in `unit`
+/// ([`SizeUnit::reported`]); `sign` writes a + before a positive one.
+/// `–` when not known.
 fn size_in(v: Option<f64>, unit: SizeUnit, sign: bool) -> String {
     match v {
-        Some(x) if x.is_finite() && unit > SizeUnit::MIB => {
-            let n = unit.number(x);
+        Some(x) if x.is_finite() && !(sign && unit == SizeUnit::MIB) => {
+            let n = unit.reported(x);
             if sign && x >= 0.0 { format!("+{n}") } else { n }
         }
         _ if sign => signed(v, 1),
