@@ -416,18 +416,11 @@ fn load(
         if event::poll(FRAME).map_err(io)?
             && let Event::Key(key) = event::read().map_err(io)?
             && key.kind != event::KeyEventKind::Release
-            && loading_quits(key)
+            && keys::trace_message(key, Mode::Normal) == Some(Msg::Quit)
         {
             return Ok(Err(super::Exit::Quit));
         }
     }
-}
-
-/// The keys that quit while a trace loads: those that quit the dashboard.
-fn loading_quits(key: event::KeyEvent) -> bool {
-    use event::{KeyCode, KeyModifiers};
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    matches!((key.code, ctrl), (KeyCode::Char('q' | 'Q'), false) | (KeyCode::Char('c' | 'd'), true))
 }
 
 /// The screen while a trace loads: how far, and how to stop.
