@@ -267,23 +267,38 @@ fn devices_and_tasks(
         bdis.truncate(MAX_DEVICES);
         not("bdis", format!("the {MAX_DEVICES} with most events"), "the model has at most 64 devices");
     }
+    // With one bdi, the pages written while writing are its own.
+    let written = match bdis.len() {
+        1 => t.global.as_ref().and_then(|g| g.written_busy_mbps.zip(g.written_busy_s)),
+        _ => None,
+    };
+    let written = written.map(|(r, s)| ((r * 10.0).round() / 10.0, s)).filter(|&(r, _)| r > 0.001);
     let mut devices = Vec::new();
     let mut tasks = Vec::new();
     for b in bdis {
         let name = ron_string(b.bdi);
-        let bw = b.write_bw_mbps.filter(|&bw| bw > 0.001);
-        match bw {
-            Some(bw) => inf(
-                &format!("bdi {} write bandwidth", b.bdi),
-                format!("{bw:.1} MiB/s"),
-                "median bdi_dirty_ratelimit write_bw=",
-            ),
-            None => not(
-                &format!("bdi {} write bandwidth", b.bdi),
-                "400 MiB/s".into(),
-                "no bdi_dirty_ratelimit event of this bdi",
-            ),
-        }
+        let what = format!("bdi {} write bandwidth", b.bdi);
+        let bw = match (b.write_bw_mbps.filter(|&bw| bw > 0.001), written) {
+            (Some(bw), _) => {
+                inf(&what, format!("{bw:.1} MiB/s"), "median bdi_dirty_ratelimit write_bw=");
+                Some(bw)
+            }
+            (None, Some((bw, busy_s))) => {
+                not(
+                    &what,
+                    format!("{bw:.1} MiB/s"),
+                    &format!(
+                        "global_dirty_state's written= grew at it in the {busy_s:.1} s of writing \
+                         (no bdi_dirty_ratelimit event of this bdi)"
+                    ),
+                );
+                Some(bw)
+            }
+            (None, None) => {
+                not(&what, "400 MiB/s".into(), "no bdi_dirty_ratelimit event of this bdi");
+                None
+            }
+        };
         if b.contexts > 1 {
             not(
                 &format!("bdi {} cgroups", b.bdi),

@@ -61,6 +61,11 @@ impl Dist {
         self.counts.keys().next_back().copied()
     }
 
+    /// How many values are at least `min`, and their sum.
+    pub fn at_least(&self, min: i64) -> (u64, i64) {
+        self.counts.range(min..).fold((0, 0), |(n, sum), (&v, &c)| (n + c, sum + v * c as i64))
+    }
+
     /// The most frequent value (the smallest of equals).
     pub fn mode(&self) -> Option<i64> {
         self.counts.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))).map(|(&v, _)| v)
@@ -114,6 +119,7 @@ mod tests {
         );
         assert_eq!(dist(&[16, 16, 20]).quantile(0.5), Some(16));
         assert_eq!(dist(&[2, 9, 9, 2, 3]).mode(), Some(2));
+        assert_eq!(dist(&[2, 9, 9, 2, 3]).at_least(3), (3, 21));
     }
 
     #[test]

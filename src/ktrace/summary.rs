@@ -68,6 +68,63 @@ struct GlobalAcc {
     /// First and last (time, NR_DIRTIED, NR_WRITTEN).
     first_counters: Option<(f64, i64, i64)>,
     last_counters: Option<(f64, i64, i64)>,
+    /// The window NR_WRITTEN's growth is being added to: its index and pages.
+    written_window: Option<(i64, f64)>,
+    /// The pages written in each finished window that had any.
+    written_windows: Dist,
+}
+
+/// The windows the written rate while writing is measured in \[s\]: the
+/// kernel's own bandwidth interval (BANDWIDTH_INTERVAL, 200 ms).
+const WRITTEN_WINDOW_S: f64 = 0.2;
+/// A gap between two global_dirty_state events longer than this many
+/// windows (a clock jump, two captures joined) adds nothing.
+const WRITTEN_MAX_GAP: i64 = 10_000;
+/// A window is one of writing when it wrote at least this share of the
+/// busiest window (the flusher's trickle after a dd stops is not).
+const WRITTEN_BUSY_SHARE: i64 = 10;
+
+impl GlobalAcc {
+    /// Adds `pages` written from `t0` to `t1` to the windows they cover,
+    /// spread evenly over the time.
+    fn add_written(&mut self, t0: f64, t1: f64, pages: i64) {
+        if pages <= 0 || t1 < t0 {
+            return;
+        }
+        let (a, b) = ((t0 / WRITTEN_WINDOW_S).floor() as i64, (t1 / WRITTEN_WINDOW_S).floor() as i64);
+        if b - a > WRITTEN_MAX_GAP {
+            return;
+        }
+        for k in a..=b {
+            let share = if t1 > t0 {
+                let (lo, hi) = (t0.max(k as f64 * WRITTEN_WINDOW_S), t1.min((k + 1) as f64 * WRITTEN_WINDOW_S));
+                pages as f64 * (hi - lo).max(0.0) / (t1 - t0)
+            } else {
+                pages as f64
+            };
+            match &mut self.written_window {
+                Some((i, p)) if *i == k => *p += share,
+                open => {
+                    if let Some((_, p)) = open.take() {
+                        self.written_windows.add(p.round() as i64);
+                    }
+                    *open = Some((k, share));
+                }
+            }
+        }
+    }
+
+    /// NR_WRITTEN's rate in the windows of writing \[pages/s\], and their time \[s\].
+    fn written_busy(&self) -> Option<(f64, f64)> {
+        let mut windows = self.written_windows.clone();
+        if let Some((_, p)) = self.written_window {
+            windows.add(p.round() as i64);
+        }
+        let most = windows.max().filter(|&m| m > 0)?;
+        let (n, pages) = windows.at_least((most + WRITTEN_BUSY_SHARE - 1) / WRITTEN_BUSY_SHARE);
+        let busy_s = n as f64 * WRITTEN_WINDOW_S;
+        Some((pages as f64 / busy_s, busy_s))
+    }
 }
 
 /// The HZ a kernel may be built with.
@@ -333,6 +390,9 @@ impl Summarizer {
             g.last_dirty = Some((e.time_s, total));
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
+            if let Some((t0, _, w0)) = g.last_counters {
+                g.add_written(t0, e.time_s, w - w0);
+            }
             g.first_counters = g.first_counters.or(Some((e.time_s, d, w)));
             g.last_counters = Some((e.time_s, d, w));
         }
@@ -579,6 +639,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
     let hard = limit.map(|l| super::hard_dirty_limit(l, thresh));
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s);
+    let busy = g.written_busy();
     let rate = |pick: fn(&(f64, i64, i64)) -> i64| match (g.first_counters, g.last_counters) {
         (Some(a), Some(b)) if b.0 > a.0 => Some(mib((pick(&b) - pick(&a)) as f64) / (b.0 - a.0)),
         _ => None,
@@ -608,6 +669,8 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
         writeback_mb_median: g.writeback.median().map(mib),
         dirtied_mbps: rate(|c| c.1),
         written_mbps: rate(|c| c.2),
+        written_busy_mbps: busy.map(|(r, _)| mib(r)),
+        written_busy_s: busy.map(|(_, s)| s),
     }
 }
 
@@ -806,6 +869,11 @@ pub struct GlobalTraceSummary {
     /// NR_DIRTIED and NR_WRITTEN over the span \[MiB/s\].
     pub dirtied_mbps: Option<f64>,
     pub written_mbps: Option<f64>,
+    /// NR_WRITTEN's rate while the disks were writing: over the 200 ms
+    /// windows that wrote at least a tenth of the busiest one \[MiB/s\].
+    pub written_busy_mbps: Option<f64>,
+    /// The time of those windows \[s\].
+    pub written_busy_s: Option<f64>,
 }
 
 /// The kernel that wrote the trace, as far as its fields tell.
@@ -1201,6 +1269,32 @@ mod tests {
         // Up to 9999 MiB, MiB to a tenth as before.
         let small = summary_of(&[gds(1, 300).replace("5242880", "102400").replace("2621440", "51200")]).report();
         assert!(small.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"));
+    }
+
+    /// A global_dirty_state event at `t` with NR_WRITTEN at `written`.
+    fn written_at(t: f64, written: u64) -> String {
+        format!(
+            "dd-1 [000] {t:.6}: global_dirty_state: dirty=100 writeback=10 bg_thresh=2560 thresh=5120 \
+             limit=5120 dirtied={written} written={written}"
+        )
+    }
+
+    #[test]
+    fn the_written_rate_while_writing_leaves_out_the_idle_time() {
+        // 2 s writing 25600 pages/s (100 MiB/s) in events 50 ms apart,
+        // then 8 s of a page or two, as a dd that stops leaves it.
+        let mut lines: Vec<String> = (0..=40).map(|k| written_at(1.0 + k as f64 * 0.05, k * 1280)).collect();
+        lines.push(written_at(5.0, 40 * 1280 + 10));
+        lines.push(written_at(9.0, 40 * 1280 + 20));
+        lines.push(written_at(11.0, 40 * 1280 + 20));
+        let g = summary_of(&lines).global.expect("global");
+        // Over the whole span: 200 MiB in 10 s.
+        assert_eq!(g.written_mbps.map(|r| (r * 10.0).round() / 10.0), Some(20.0));
+        assert_eq!(g.written_busy_mbps.map(|r| (r * 10.0).round() / 10.0), Some(100.0));
+        assert_eq!(g.written_busy_s.map(|s| (s * 10.0).round() / 10.0), Some(2.0));
+        // No counter that grows: nothing to tell.
+        let flat = summary_of(&[written_at(1.0, 7), written_at(2.0, 7)]).global.expect("global");
+        assert_eq!((flat.written_busy_mbps, flat.written_busy_s), (None, None));
     }
 
     /// A balance_dirty_pages pass of `dirtied` pages at `kbps`, printing

@@ -633,6 +633,50 @@ fn fit_sets_a_bdis_writeback_contexts_together_beside_its_one_model_device() {
     assert!(one[0]["model"].is_number(), "{one:?}");
 }
 
+#[test]
+fn fit_without_bdi_dirty_ratelimit_takes_the_one_bdis_bandwidth_from_the_written_rate() {
+    // One dd throttled on 8:0 for 2 s while 25600 pages/s (100 MiB/s) are
+    // written, then a trickle till 11 s: no bdi_dirty_ratelimit event (a
+    // fast disk leaves the dd few passes), so the written rate tells the
+    // disk's speed, where the fit assumed 400 MiB/s.
+    let mut lines = Vec::new();
+    for k in 0..=40u64 {
+        let t = 1.0 + k as f64 * 0.05;
+        lines.push(format!(
+            "dd-1 [000] {t:.6}: global_dirty_state: dirty=4000 writeback=1000 bg_thresh=2560 thresh=5120 \
+             limit=5120 dirtied={w} written={w}",
+            w = 1000 + k * 1280
+        ));
+        lines.push(format!(
+            "dd-1 [000] {t:.6}: balance_dirty_pages: bdi 8:0: limit=5120 setpoint=4480 dirty=5000 \
+             wb_setpoint=4479 wb_dirty=5000 dirty_ratelimit=102400 task_ratelimit=25600 dirtied=128 \
+             dirtied_pause=128 paused=0 pause=20 period=20 think=0 cgroup_ino=1"
+        ));
+    }
+    for (t, w) in [(5.0, 1000 + 40 * 1280 + 10), (11.0, 1000 + 40 * 1280 + 20)] {
+        lines.push(format!(
+            "kworker/u8:1-9 [001] {t:.6}: global_dirty_state: dirty=20 writeback=0 bg_thresh=2560 \
+             thresh=5120 limit=5120 dirtied={w} written={w}"
+        ));
+    }
+    let path = tmp("ktrace-no-ratelimit.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("trace");
+    let s = view_file(&path.display().to_string(), &["--fit"]);
+    assert_eq!(num(&s["model"]["scenario"]["devices"][0]["bandwidth_mbps"]), 100.0);
+    let told = s["not_inferred"].as_array().expect("list").iter().find(|a| a["what"] == "bdi 8:0 write bandwidth");
+    assert_eq!(told.expect("told")["assumed"], "100.0 MiB/s");
+    let out = dirtyviz().args(["view", "--fit"]).arg(&path).output().expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bdi 8:0 at 100.0 MiB/s"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("assumed     bdi 8:0 write bandwidth")).expect("said");
+    assert_eq!(
+        line,
+        "assumed     bdi 8:0 write bandwidth: 100.0 MiB/s; global_dirty_state's written= grew at it in the 2.0 s \
+         of writing (no bdi_dirty_ratelimit event of this bdi)"
+    );
+}
+
 /// A directory shaped like tracefs: enable files, tracing_on, and a plain
 /// file for trace_pipe.
 fn fake_tracefs(name: &str) -> PathBuf {
