@@ -903,14 +903,34 @@ type XTicks = Vec<(usize, String, usize)>;
 /// axis ending short of the data, 400 having no room for its unit). Of
 /// the steps whose labels, at most `most` and one more, stay two columns
 /// apart, the one running on least past the data, the one with more
-/// labels on a tie. `None` when no two such ticks fit.
+/// labels on a tie. Where that leaves two labels, the axis' ends, a step
+/// of 2.5 times a power of ten gives a third where one fits: `0 250 500
+/// MiB` for data to 416 MiB on 39 columns, where it read `0 500 MiB`.
+/// `None` when no two such ticks fit.
 fn value_x_axis(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<([f64; 2], XTicks)> {
+    let best = value_x_axis_on(x, w, most, unit, round_step, 2)?;
+    if best.1.len() >= 3 {
+        return Some(best);
+    }
+    value_x_axis_on(x, w, most, unit, nice, 3).or(Some(best))
+}
+
+/// [`value_x_axis`] on the steps `next` gives (the round step at or above
+/// a value), of those with at least `fewest` ticks.
+fn value_x_axis_on(
+    x: [f64; 2],
+    w: usize,
+    most: usize,
+    unit: &str,
+    next: fn(f64) -> f64,
+    fewest: usize,
+) -> Option<([f64; 2], XTicks)> {
     let span = x[1] - x[0];
     if span.is_nan() || span <= 0.0 || w < 2 {
         return None;
     }
     let mut best: Option<([f64; 2], XTicks)> = None;
-    let mut step = round_step(span / (most + 1) as f64);
+    let mut step = next(span / (most + 1) as f64);
     while step <= span * 2.0 {
         let first = (x[0] / step - 1e-9).ceil() as i64;
         let last = ((x[1] / step - 1e-9).ceil() as i64).max(first + 1);
@@ -921,11 +941,12 @@ fn value_x_axis(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<([f64;
             // The last label ends where the axis does.
             let ticks = labelled_ticks(first..=last, step, unit, at, |_, len, _| w.checked_sub(len));
             let better = |b: &([f64; 2], Vec<_>)| end < b.0[1] - step * 1e-9;
+            let ticks = ticks.filter(|t| t.len() >= fewest);
             if let Some(ticks) = ticks.filter(|_| best.as_ref().is_none_or(better)) {
                 best = Some(([x[0], end], ticks));
             }
         }
-        step = round_step(step * 1.01);
+        step = next(step * 1.01);
     }
     best
 }
@@ -1105,6 +1126,15 @@ mod tests {
         let (row, cols, _) = labels([0.0, 416.0], 51, 5);
         assert_eq!(row, "0        100       200       300       400  500 MiB");
         assert_eq!(cols, [0, 10, 20, 30, 40, 50]);
+        // At 80x24 (39 columns, four labels at most): no step of 1, 2 or
+        // 5 hundred fits 100 to 400 with 500 MiB after them; it read
+        // 0 … 500 MiB, two labels over the whole axis.
+        let (row, cols, end) = labels([0.0, 416.0], 39, 4);
+        assert_eq!((words(&row), end), (words("0 250 500 MiB"), 500.0));
+        assert_eq!(cols, [0, 19, 38]);
+        // Where a 1, 2 or 5 step gives three labels, no 2.5 step.
+        let (row, _, _) = labels([0.0, 767.0], 30, 3);
+        assert_eq!(words(&row), words("0 500 1000 MiB"));
         // Whatever the width, the last tick is at or past the data's end
         // and labels stay apart.
         for w in 8..200 {
@@ -1115,6 +1145,11 @@ mod tests {
                 assert!(ticks.windows(2).all(|p| p[0].0 + p[0].1.chars().count() + 2 <= p[1].0), "{w} {hi}: {ticks:?}");
                 let last = ticks.last().expect("two ticks at least");
                 assert_eq!((last.2, last.0 + last.1.chars().count()), (w - 1, w), "{w} {hi}: {ticks:?}");
+                // Three labels wherever a middle one fits (`0 2500k 5000k
+                // MiB` needs 27 columns).
+                if w >= 27 {
+                    assert!(ticks.len() >= 3, "{w} {hi}: {ticks:?}");
+                }
             }
         }
     }
