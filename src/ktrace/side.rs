@@ -129,8 +129,10 @@ impl Coverage {
         slot.get_or_insert(t_ns);
     }
 
-    /// What to enable for the quantities of `qs` never known (on `bdi`):
-    /// `enable writeback:bdi_dirty_ratelimit for write_bw, balanced`.
+    /// The events the quantities of `qs` never known (on `bdi`) come
+    /// from, and why a trace may lack them: `writeback:bdi_dirty_ratelimit
+    /// for write_bw, balanced: not enabled, or no task throttled for 200
+    /// ms` (the bdi events fire only while tasks are throttled).
     pub fn missing(&self, qs: &[(Quantity, &str)], bdi: usize) -> Option<String> {
         let mut by_event: Vec<(EventKind, Vec<&str>)> = Vec::new();
         for &(q, name) in qs {
@@ -145,7 +147,14 @@ impl Coverage {
         }
         let parts: Vec<String> = by_event
             .into_iter()
-            .map(|(e, names)| format!("enable writeback:{} for {}", e.name(), names.join(", ")))
+            .map(|(e, names)| {
+                let why = match e {
+                    EventKind::GlobalDirtyState => "not enabled",
+                    EventKind::BalanceDirtyPages => "not enabled, or no task throttled",
+                    EventKind::BdiDirtyRatelimit => "not enabled, or no task throttled for 200 ms",
+                };
+                format!("writeback:{} for {}: {why}", e.name(), names.join(", "))
+            })
             .collect();
         (!parts.is_empty()).then(|| format!("not in this trace: {}", parts.join("; ")))
     }
@@ -734,7 +743,10 @@ mod tests {
         let note = cov.missing(&[(Quantity::WriteBw, "write_bw"), (Quantity::Balanced, "balanced")], 0);
         assert_eq!(
             note.as_deref(),
-            Some("not in this trace: enable writeback:bdi_dirty_ratelimit for write_bw, balanced")
+            Some(
+                "not in this trace: writeback:bdi_dirty_ratelimit for write_bw, balanced: not enabled, or no task \
+                 throttled for 200 ms"
+            )
         );
         let s = &k.all[0];
         // freerun (2000 + 1000) / 2; bdi_thresh from bdi_setpoint 875 = 1750 × bdi_thresh / 2001.

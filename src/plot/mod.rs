@@ -592,7 +592,7 @@ mod tests {
         let pos = chart::pos_ratio(&g.ctx, &g.sides, &g.curves);
         assert!(pos.lines.is_empty() && pos.dots.is_empty() && pos.marks.is_empty(), "{pos:?}");
         let message = pos.message.as_deref().expect("says why");
-        assert!(message.contains("enable writeback:balance_dirty_pages for bdi_setpoint"), "{message}");
+        assert!(message.contains("writeback:balance_dirty_pages for bdi_setpoint"), "{message}");
         let pauses = chart::pauses(&g.ctx, &g.sides);
         assert!(pauses.subtitle[1].contains("pauses not in this trace"), "{:?}", pauses.subtitle);
         let bdi = chart::bdi_dirty(&g.ctx, &g.sides);

@@ -283,7 +283,8 @@ impl TraceApp {
                 if bdis == 1 {
                     // Said, so that the key is not taken for broken.
                     self.note = match self.side.bdi_names().is_empty() {
-                        true => "no bdi yet: the trace has named none".into(),
+                        true if self.side.is_live() => "no bdi yet: the trace has named none".into(),
+                        true => "no bdi: the trace names none".into(),
                         false => format!("{} is the only bdi in the trace", self.side.bdi_label(0)),
                     };
                 }
@@ -846,7 +847,13 @@ fn quantity_of(n: u8, name: &str) -> Option<Quantity> {
 pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
     if n > 1 && side.bdi_names().is_empty() {
         let mut data = ChartData::new(Vec::new(), [0.0, 1.0], "");
-        data.notice = Some("no bdi yet: a balance_dirty_pages or bdi_dirty_ratelimit event names one".into());
+        // A file is read whole: none yet is none at all.
+        data.notice = Some(match side.is_live() {
+            true => "no bdi yet: a balance_dirty_pages or bdi_dirty_ratelimit event names one".into(),
+            false => "no bdi in this trace: no balance_dirty_pages or bdi_dirty_ratelimit event names one \
+                      (not enabled, or no task throttled)"
+                .into(),
+        });
         return data;
     }
     let mut data = view::chart_of(&trace_source(side), n, bdi, window_s, width, log);
