@@ -213,6 +213,8 @@ struct Device<'a> {
     tasks: std::collections::BTreeMap<&'a str, u64>,
     /// Its writeback contexts in the trace.
     contexts: usize,
+    /// Its last event \[s, the trace's clock\].
+    last_s: Option<f64>,
 }
 
 /// The trace's bdis, in the order first seen, each writeback context of
@@ -223,13 +225,24 @@ fn devices(t: &TraceSummary) -> Vec<Device<'_>> {
         let i = match out.iter().position(|d| d.bdi == b.bdi) {
             Some(i) => i,
             None => {
-                let d = Device { bdi: &b.bdi, events: 0, write_bw_mbps: None, tasks: Default::default(), contexts: 0 };
+                let d = Device {
+                    bdi: &b.bdi,
+                    events: 0,
+                    write_bw_mbps: None,
+                    tasks: Default::default(),
+                    contexts: 0,
+                    last_s: None,
+                };
                 out.push(d);
                 out.len() - 1
             }
         };
         let d = &mut out[i];
         d.contexts += 1;
+        d.last_s = match (d.last_s, b.span.last_s) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
         d.events += b.events.balance_dirty_pages + b.events.bdi_dirty_ratelimit;
         if let Some(bw) = b.bdi_dirty_ratelimit.as_ref().and_then(|r| r.write_bw_mbps) {
             d.write_bw_mbps = Some(d.write_bw_mbps.unwrap_or(0.0) + bw);
@@ -240,6 +253,10 @@ fn devices(t: &TraceSummary) -> Vec<Device<'_>> {
     }
     out
 }
+
+/// A bdi whose events end this long before the trace's \[s\] has its dd
+/// stop there.
+const STOP_GAP_S: f64 = 1.0;
 
 /// A task passing balance_dirty_pages() fewer times than this share of
 /// the busiest task on its bdi dirtied in passing (a compiler writing its
@@ -308,8 +325,26 @@ fn devices_and_tasks(
         }
         devices.push(format!("(name: {name}, kind: Ssd, bandwidth_mbps: {})", bw.unwrap_or(400.0)));
         let n = b.writers().len();
+        // Its dd stop where its events do, a second or more before the
+        // trace's end: nothing was throttled on it after.
+        let stop = match (b.last_s, t.span.first_s, t.span.last_s) {
+            (Some(last), Some(first), Some(end)) if end - last >= STOP_GAP_S => {
+                Some(((last - first) * 10.0).ceil() / 10.0).filter(|&s| s > 0.0)
+            }
+            _ => None,
+        };
         if n > 0 {
-            tasks.push(format!("Dd(bdi: {name}, n: {n})"));
+            match stop {
+                Some(stop) => {
+                    tasks.push(format!("Dd(bdi: {name}, n: {n}, stop_s: {stop})"));
+                    not(
+                        &format!("bdi {} tasks stop", b.bdi),
+                        format!("at {stop:.1} s, the bdi's last event"),
+                        "none was throttled on it after; a task writing below freerun leaves no event",
+                    );
+                }
+                None => tasks.push(format!("Dd(bdi: {name}, n: {n})")),
+            }
             let passing = b.tasks.len() - n;
             let why = match passing {
                 0 => "the tasks of its balance_dirty_pages events".to_string(),

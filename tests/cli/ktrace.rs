@@ -633,12 +633,10 @@ fn fit_sets_a_bdis_writeback_contexts_together_beside_its_one_model_device() {
     assert!(one[0]["model"].is_number(), "{one:?}");
 }
 
-#[test]
-fn fit_without_bdi_dirty_ratelimit_takes_the_one_bdis_bandwidth_from_the_written_rate() {
-    // One dd throttled on 8:0 for 2 s while 25600 pages/s (100 MiB/s) are
-    // written, then a trickle till 11 s: no bdi_dirty_ratelimit event (a
-    // fast disk leaves the dd few passes), so the written rate tells the
-    // disk's speed, where the fit assumed 400 MiB/s.
+/// One dd throttled on 8:0 from 1 s to 3 s while 25600 pages/s (100
+/// MiB/s) are written, then a trickle till 11 s, and no
+/// bdi_dirty_ratelimit event (a fast disk leaves the dd few passes).
+fn dd_that_stops() -> PathBuf {
     let mut lines = Vec::new();
     for k in 0..=40u64 {
         let t = 1.0 + k as f64 * 0.05;
@@ -661,6 +659,13 @@ fn fit_without_bdi_dirty_ratelimit_takes_the_one_bdis_bandwidth_from_the_written
     }
     let path = tmp("ktrace-no-ratelimit.txt");
     std::fs::write(&path, lines.join("\n") + "\n").expect("trace");
+    path
+}
+
+#[test]
+fn fit_without_bdi_dirty_ratelimit_takes_the_one_bdis_bandwidth_from_the_written_rate() {
+    // The written rate tells the disk's speed, where the fit assumed 400 MiB/s.
+    let path = dd_that_stops();
     let s = view_file(&path.display().to_string(), &["--fit"]);
     assert_eq!(num(&s["model"]["scenario"]["devices"][0]["bandwidth_mbps"]), 100.0);
     let told = s["not_inferred"].as_array().expect("list").iter().find(|a| a["what"] == "bdi 8:0 write bandwidth");
@@ -675,6 +680,21 @@ fn fit_without_bdi_dirty_ratelimit_takes_the_one_bdis_bandwidth_from_the_written
         "assumed     bdi 8:0 write bandwidth: 100.0 MiB/s; global_dirty_state's written= grew at it in the 2.0 s \
          of writing (no bdi_dirty_ratelimit event of this bdi)"
     );
+}
+
+#[test]
+fn fit_stops_a_bdis_dd_where_its_throttling_events_end() {
+    // The dd's passes end 2 s into the 10 s trace: the model's dd stops
+    // there, where it wrote (and slept) for all 10 s, 40 sleeps against
+    // hundreds.
+    let s = view_file(&dd_that_stops().display().to_string(), &["--fit"]);
+    let dd = &s["model"]["scenario"]["tasks"][0]["Dd"];
+    assert_eq!((dd["n"].clone(), num(&dd["stop_s"])), (1.into(), 2.0));
+    let told = s["not_inferred"].as_array().expect("list").iter().find(|a| a["what"] == "bdi 8:0 tasks stop");
+    assert_eq!(told.expect("told")["assumed"], "at 2.0 s, the bdi's last event");
+    // Throttled to the end: no stop.
+    let shipped = view(SHIPPED, &["--fit"]);
+    assert!(shipped["model"]["scenario"]["tasks"][0]["Dd"]["stop_s"].is_null(), "{}", shipped["model"]["scenario"]);
 }
 
 /// A directory shaped like tracefs: enable files, tracing_on, and a plain
