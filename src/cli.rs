@@ -314,6 +314,11 @@ pub struct LessonArgs {
     /// A lesson id (00-16) or a lesson file.
     #[arg(value_name = "ID|FILE")]
     pub lesson: Option<String>,
+    /// Run the lesson (and any opened from the lesson list) with this seed
+    /// of the random generator instead of its own, so that a class sees the
+    /// same numbers (`dirtyviz check --seed N` checks it)
+    #[arg(long, value_parser = seed)]
+    pub seed: Option<u64>,
     /// How the dashboard looks.
     #[command(flatten)]
     pub view: ViewArgs,

@@ -354,7 +354,7 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
             "--compare does not apply to a lesson: its steps open the comparisons they teach (c compares in the dashboard)",
         ));
     }
-    let opts = app_options(&args.view);
+    let opts = AppOptions { seed: args.seed, ..app_options(&args.view) };
     let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
     let loaded = open_progress();
     let mut app = match &args.lesson {
@@ -378,6 +378,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         marker: view.marker,
         trace: view.trace.is_some(),
         debug: view.debug,
+        seed: None,
     }
 }
 
@@ -589,14 +590,19 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     use dirtyviz::ui::{keys, snapshot};
     // As on the dashboard, NO_COLOR makes it mono (the --theme help says so).
     let theme = dirtyviz::ui::theme::resolve(args.theme);
-    let opts = AppOptions { theme, marker: args.marker, ..AppOptions::default() };
+    let mut opts = AppOptions { theme, marker: args.marker, ..AppOptions::default() };
     let presses = snapshot_presses(args.keys.as_deref().unwrap_or(""))?;
     dirtyviz::interrupt::catch();
     let (mut app, input) = match &args.lesson {
         Some(which) => {
-            if args.world.overrides() != dirtyviz::scenario::Overrides::default() {
-                return Err(Error::invalid("--lesson sets up its own world: world options do not apply to it"));
+            // The seed alone applies to a lesson, as `lesson --seed` does.
+            let world = args.world.overrides();
+            if (dirtyviz::scenario::Overrides { seed: None, ..world }) != dirtyviz::scenario::Overrides::default() {
+                return Err(Error::invalid(
+                    "--lesson sets up its own world: world options do not apply to it (but --seed)",
+                ));
             }
+            opts.seed = world.seed;
             let step = args.step.map_or(0, |s| s as usize - 1);
             let l = Lesson::resolve(which)?;
             if step >= l.steps.len() {

@@ -79,6 +79,10 @@ pub struct Header {
     /// The lesson progress the session started with (it decides where a
     /// lesson opened from the list starts).
     pub progress: Progress,
+    /// The seed every lesson ran with instead of its own (`lesson
+    /// --seed`), also one opened from the lesson list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson_seed: Option<u64>,
 }
 
 impl Header {
@@ -100,13 +104,14 @@ impl Header {
             keys_format: KEYS_FORMAT,
             start,
             progress: app.progress().clone(),
+            lesson_seed: app.lesson_seed(),
         }
     }
 
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let opts = AppOptions { theme, trace, ..AppOptions::default() };
+        let opts = AppOptions { theme, trace, seed: self.lesson_seed, ..AppOptions::default() };
         let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {
@@ -655,6 +660,7 @@ mod tests {
             keys_format: KEYS_FORMAT,
             start: Start::Dashboard { scenario: Box::new(scenario), compare: None },
             progress: Progress::default(),
+            lesson_seed: None,
         }
     }
 

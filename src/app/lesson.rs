@@ -281,6 +281,7 @@ impl App {
         if msg == LessonMsg::Lessons {
             match Lesson::all_shipped() {
                 Ok(lessons) => {
+                    let lessons: Vec<Lesson> = lessons.into_iter().map(|l| l.with_seed(self.lesson_seed)).collect();
                     let id = self.lesson.as_ref().map(|m| m.run.lesson.id.clone());
                     let selected = lessons.iter().position(|l| Some(&l.id) == id.as_ref()).unwrap_or(0);
                     self.picker = Some(Picker { lessons, selected });

@@ -121,6 +121,9 @@ pub struct AppOptions {
     pub trace: bool,
     /// Show developer figures (frame draw time) on the status line.
     pub debug: bool,
+    /// Run every lesson opened (also from the lesson list) with this seed
+    /// of the random generator instead of its own (`lesson --seed`).
+    pub seed: Option<u64>,
 }
 
 impl AppOptions {
@@ -188,6 +191,9 @@ pub struct App {
     reached: Option<f64>,
     /// Show developer figures.
     debug: bool,
+    /// The seed every lesson opened runs with instead of its own
+    /// (`lesson --seed`).
+    lesson_seed: Option<u64>,
     /// Time the last frame took to draw, and to draw and write to the
     /// terminal \[ms\] (set by the drawing loop).
     frame_ms: (f64, f64),
@@ -201,8 +207,10 @@ impl App {
     }
 
     /// An app following `lesson`, opened at step `step` (0-based), with the
-    /// user's `progress` (which this app updates; see [`App::take_progress`]).
+    /// user's `progress` (which this app updates; see [`App::take_progress`]);
+    /// with `opts.seed`, the lesson runs with that seed instead of its own.
     pub fn for_lesson(lesson: Lesson, step: usize, progress: Progress, opts: &AppOptions) -> Result<App> {
+        let lesson = lesson.with_seed(opts.seed);
         let (run, session, view) = crate::lesson::runner::LessonRun::seek(lesson, step, opts.session())?;
         let mut app = App::with_session(session, progress, opts);
         app.install(run, view);
@@ -222,10 +230,12 @@ impl App {
     }
 
     /// Opens the lesson list of `lessons` at entry `selected`, pausing.
+    /// The lessons run with the app's seed, if it was given one.
     pub fn open_picker(&mut self, lessons: Vec<Lesson>, selected: usize) -> Result<()> {
         if selected >= lessons.len() {
             return Err(Error::invalid(format!("the lesson list has no entry {}", selected + 1)));
         }
+        let lessons = lessons.into_iter().map(|l| l.with_seed(self.lesson_seed)).collect();
         self.paused = true;
         self.picker = Some(Picker { lessons, selected });
         Ok(())
@@ -251,6 +261,7 @@ impl App {
             requests: Vec::new(),
             reached: None,
             debug: opts.debug,
+            lesson_seed: opts.seed,
             frame_ms: (0.0, 0.0),
         }
     }
@@ -366,6 +377,12 @@ impl App {
     /// How far the user got in each lesson.
     pub fn progress(&self) -> &Progress {
         &self.progress
+    }
+
+    /// The seed lessons run with instead of their own (`lesson --seed`),
+    /// if one was given.
+    pub fn lesson_seed(&self) -> Option<u64> {
+        self.lesson_seed
     }
 
     /// Developer figures are shown.

@@ -843,7 +843,9 @@ const PANEL_ONLY: &[&str] = &["CPUs", "HZ", "period shift", "random seed"];
 fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let t = &ctx.theme;
     let (mut global, local) = params(ctx);
-    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
+    // A lesson keeps its seed in view: a class compares it (`lesson --seed`).
+    let lesson = ctx.app.lesson().is_some();
+    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()) || lesson && k == "random seed");
     let bdi = bdi_label(ctx.app.world(), ctx.app.bdi());
     let mut lines: Vec<Line> = Vec::new();
     // A lesson step's readings first: what its questions measure.

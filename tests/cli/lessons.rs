@@ -848,3 +848,49 @@ fn a_projector_sized_terminal_gives_the_text_a_reading_width() {
     let narrow = screen(&app, 160, 48);
     assert_eq!(pane(&narrow), 56, "{narrow}");
 }
+
+#[test]
+fn lesson_seed_overrides_the_lessons_own_in_the_lesson_list_and_the_recording_too() {
+    use dirtyviz::record::Header;
+    // Lesson 11 pins seed 5; a class runs it with 7.
+    let own = App::for_lesson(Lesson::resolve("11").expect("shipped"), 0, Progress::default(), &mono()).expect("opens");
+    assert_eq!(own.session().scenario.seed, 5);
+    assert!(screen(&own, 160, 48).contains("random seed 5"), "the lesson shows the seed it runs");
+    let opts = AppOptions { seed: Some(7), ..mono() };
+    let mut app =
+        App::for_lesson(Lesson::resolve("11").expect("shipped"), 0, Progress::default(), &opts).expect("opens");
+    assert_eq!(app.session().scenario.seed, 7);
+    let text = screen(&app, 160, 48);
+    assert!(text.contains("random seed 7"), "{text}");
+    // A lesson opened from the list runs with it too, and so does the
+    // replay of the session's recording.
+    let header = serde_json::to_string(&Header::of(&app)).expect("header");
+    app.update(Msg::Lesson(LessonMsg::Lessons));
+    app.update(Msg::Lesson(LessonMsg::Pick(false)));
+    app.update(Msg::Lesson(LessonMsg::PickOpen));
+    assert_eq!(app.lesson().expect("a lesson").run().lesson.id, "12");
+    assert_eq!(app.session().scenario.seed, 7);
+    let header: Header = serde_json::from_str(&header).expect("reads back");
+    let mut replayed = header.app(ThemeKind::Mono, false).expect("replays");
+    assert_eq!(replayed.session().scenario.seed, 7);
+    replayed.update(Msg::Lesson(LessonMsg::Lessons));
+    replayed.update(Msg::Lesson(LessonMsg::Pick(false)));
+    replayed.update(Msg::Lesson(LessonMsg::PickOpen));
+    assert_eq!(replayed.session().scenario.seed, 7, "the lesson opened from the list in the replay");
+}
+
+#[test]
+fn lesson_and_snapshot_take_a_seed() {
+    let out = dirtyviz().args(["lesson", "--help"]).output().expect("runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--seed <SEED>"));
+    let text = super::common::ok(
+        &dirtyviz()
+            .args(["snapshot", "--lesson", "03", "--seed", "7", "--at", "5s", "--theme", "mono"])
+            .output()
+            .expect("runs"),
+    );
+    assert!(text.contains("random seed 7"), "{text}");
+    let out = dirtyviz().args(["snapshot", "--lesson", "03", "--dd", "3"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("world options do not apply to it (but --seed)"));
+}
