@@ -645,6 +645,9 @@ impl Check {
     /// `85..95`; `0.953`, `0.94..1.06`), as the lesson pane and `check -v`
     /// write them.
     pub fn judged(&self, v: f64) -> (String, String) {
+        if let Some(words) = self.past_limit(v) {
+            return words;
+        }
         let unit = SizeUnit::of_largest([Some(v), self.min, self.max].into_iter().flatten());
         if self.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
             return (check::show_value(v, self.unit()), self.bounds());
@@ -656,6 +659,44 @@ impl Check {
             (None, None) => String::new(),
         };
         (unit.size(v), bounds)
+    }
+
+    /// A check of how far the dirty pages went past the limit, in words:
+    /// its value and bounds are a signed distance from the limit, which
+    /// read as `-49.5 MiB (<= 0)`. Now `peak 49.5 MiB under the limit (may
+    /// not pass it)`; a share of thresh as a percentage of it (`peak 1.2%
+    /// of thresh over the limit (may pass it by thresh/32)`).
+    /// `None` for every other check, and a ratio of the two sides.
+    fn past_limit(&self, v: f64) -> Option<(String, String)> {
+        let measured = matches!(self.metric, Metric::OverLimitMb | Metric::OverLimitToThresh);
+        if !measured || !matches!(self.side, SideSpec::A | SideSpec::B) || !v.is_finite() {
+            return None;
+        }
+        let unit = SizeUnit::of_largest([Some(v), self.min, self.max].into_iter().flatten());
+        let amount = |x: f64| match self.metric {
+            Metric::OverLimitMb => unit.size(x.abs()),
+            // A bound written as a fraction reads as one (`thresh/32`).
+            Metric::OverLimitToThresh => match 1.0 / x.abs() {
+                n if n.fract() == 0.0 && n <= 1024.0 => format!("thresh/{n:.0}"),
+                _ => format!("{}% of thresh", check::show(x.abs() * 100.0)),
+            },
+            _ => String::new(),
+        };
+        let off = |x: f64| match x {
+            x if x < 0.0 => format!("{} under", amount(x)),
+            x if x > 0.0 => format!("{} over", amount(x)),
+            _ => "at".to_string(),
+        };
+        let value = format!("peak {} the limit", off(v));
+        let bounds = match (self.min, self.max) {
+            (None, Some(0.0)) => "may not pass it".to_string(),
+            (None, Some(hi)) if hi > 0.0 => format!("may pass it by {}", amount(hi)),
+            (None, Some(hi)) => format!("must stay {} under it", amount(hi)),
+            (Some(lo), None) => format!("must reach {} it", off(lo)),
+            (Some(lo), Some(hi)) => format!("must be {} to {} it", off(lo), off(hi)),
+            (None, None) => String::new(),
+        };
+        Some((value, bounds))
     }
 
     /// The bounds, for display: "0.95..1.05", ">= 5", "<= 200".
@@ -685,11 +726,27 @@ mod tests {
         assert_eq!(limit.judged(12800.0), ("12.5 GiB".to_string(), "0.352..0.391".to_string()));
         let big = check(Metric::ThreshMb, Some(10240.0), None);
         assert_eq!(big.judged(9000.0), ("8.79 GiB".to_string(), ">= 10".to_string()), "the bound steps up the value");
-        let over = check(Metric::OverLimitMb, None, Some(0.0));
-        assert_eq!(over.judged(-49.5), ("-49.5 MiB".to_string(), "<= 0".to_string()));
-        assert_eq!(over.judged(-20480.0), ("-20 GiB".to_string(), "<= 0".to_string()));
         let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
         assert_eq!(ratio.judged(1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
+    }
+
+    #[test]
+    fn how_far_past_the_limit_reads_as_words_not_a_signed_number() {
+        let words = |a: &str, b: &str| (a.to_string(), b.to_string());
+        let over = check(Metric::OverLimitMb, None, Some(0.0));
+        assert_eq!(over.judged(-49.5), words("peak 49.5 MiB under the limit", "may not pass it"));
+        assert_eq!(over.judged(-20480.0), words("peak 20 GiB under the limit", "may not pass it"));
+        assert_eq!(over.judged(3.2), words("peak 3.20 MiB over the limit", "may not pass it"));
+        assert_eq!(over.judged(0.0), words("peak at the limit", "may not pass it"));
+        let slack = check(Metric::OverLimitMb, None, Some(2.0));
+        assert_eq!(slack.judged(-1.5), words("peak 1.50 MiB under the limit", "may pass it by 2 MiB"));
+        let band = check(Metric::OverLimitMb, Some(-10.0), Some(5.0));
+        assert_eq!(band.judged(1.0), words("peak 1 MiB over the limit", "must be 10 MiB under to 5 MiB over it"));
+        let share = check(Metric::OverLimitToThresh, None, Some(0.03125));
+        assert_eq!(share.judged(-0.012), words("peak 1.20% of thresh under the limit", "may pass it by thresh/32"));
+        // A ratio of the two sides keeps its plain number.
+        let ratio = Check { side: SideSpec::AOverB, ..share };
+        assert_eq!(ratio.judged(0.5), words("0.500×", "<= 0.03"));
     }
 
     #[test]

@@ -224,8 +224,9 @@ fn a_short_terminal_keeps_the_question_in_view_and_the_checks_a_pgdn_away() {
     // The answer is typed in view.
     let typing = lesson_03_at("80x24", "a 6 4 5");
     assert!(typing.contains("your answer: 645▏") && typing.contains("What is the global setpoint now?"), "{typing}");
-    // Every check and what to do next are at the end of the text.
-    let end = lesson_03_at("80x24", "pgdn pgdn pgdn pgdn pgdn pgdn pgdn pgdn");
+    // Every check and what to do next are at the end of the text, once
+    // judged (a judged check's bounds take a row more than its live line).
+    let end = lesson_03_at("80x24", "@30s pgdn pgdn pgdn pgdn pgdn pgdn pgdn pgdn");
     for line in [
         "✓ mean dirty within 6% of setpoint",
         "✓ dirty never passes the limit",
@@ -530,9 +531,10 @@ fn a_wrapped_check_keeps_its_value_and_bounds_whole() {
         if format == "text" {
             let rows: Vec<&str> = screen.lines().map(|l| l.rsplit('│').nth(1).unwrap_or("").trim()).collect();
             let at = rows.iter().position(|r| r.starts_with("✓ dirty never passes the limit")).expect("the check");
-            let two = rows[at..at + 2].join("\n");
-            assert!(two.contains(" MiB") && !two.contains("\nMiB"), "the value apart from its unit: {two}");
-            assert!(two.contains("(<= 0)"), "the bounds cut: {two}");
+            let three = rows[at..at + 3].join("\n");
+            assert!(three.contains(" MiB") && !three.contains("\nMiB"), "the value apart from its unit: {three}");
+            assert!(three.contains("peak 49.5 MiB under the limit"), "the value cut: {three}");
+            assert!(three.contains("(may not pass it)"), "the bounds cut: {three}");
         }
     }
 }
