@@ -302,14 +302,12 @@ fn command_lines(command: &str, t: &Theme, width: u16) -> Vec<Line<'static>> {
 fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();
     let mut lines = hanging("", t.title, &step.title, t.title.add_modifier(Modifier::BOLD), width, 0);
-    if roomy {
-        lines.push(Line::raw(""));
-    }
+    // The first step's patch goes under its title, dim, as a subtitle.
     if mode.run().step == 0 {
         lines.extend(hanging("", t.dim, &mode.run().lesson.patch, t.dim, width, 0));
-        if roomy {
-            lines.push(Line::raw(""));
-        }
+    }
+    if roomy {
+        lines.push(Line::raw(""));
     }
     lines.extend(paragraphs(&step.text).into_iter().flat_map(|p| paragraph_lines(p, t, width)));
     if mode.hint_shown() {

@@ -490,9 +490,10 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
         return (charts, pane);
     }
     if body.width >= 120 {
-        // About a third of the width, up to a comfortable line of text
-        // (76 columns): at 220 columns the charts keep 144, at 160 104.
-        let pane = (body.width * 7 / 20).clamp(40, 76);
+        // Three eighths of the width, up to a comfortable line of text
+        // (76 columns): at 220 columns the charts keep 144, at 160 100
+        // (a step's text of 44 rows at 60 columns took 49 at 56).
+        let pane = (body.width * 3 / 8).clamp(40, 76);
         let [charts, pane] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (charts, pane)
     } else {

@@ -2,7 +2,9 @@
 //! `dirtyviz snapshot --lesson ID --step N` draws it, at each size; what
 //! a step's text, hint or questions name (a chart, the task table, the
 //! parameter panel) and each question's answer, rounded as the screen
-//! rounds it, must be on its screen. `dirtyviz check --screens` runs it.
+//! rounds it, must be on its screen; at [`TEXT_SIZE`] the step's text,
+//! checks and questions must fit without PgDn. `dirtyviz check --screens`
+//! runs it.
 
 use super::snapshot;
 use super::view::{PARAMS_TITLE, SHORT_TITLES, TASKS_TITLE};
@@ -14,6 +16,10 @@ use crate::lesson::progress::Progress;
 
 /// The sizes lesson screens are checked at.
 pub const SIZES: &[(u16, u16)] = &[(160, 48), (120, 40)];
+
+/// The size at which a step shows whole, text, checks and questions, with
+/// no PgDn to press (smaller screens scroll it, and say so).
+pub const TEXT_SIZE: (u16, u16) = (160, 48);
 
 /// What is missing from `lesson`'s screens at `sizes`, one line each
 /// (`origin: lesson L step N at WxH: ...`); empty when nothing is.
@@ -61,6 +67,15 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
             wanted.push((format!(" {PARAMS_TITLE} "), "the parameter panel, which the step names".into()));
         }
         for &(w, h) in sizes {
+            let over = snapshot::scroll_room(&app, w, h).text;
+            if (w, h) == TEXT_SIZE && over > 0 {
+                out.push(format!(
+                    "{origin}: lesson {} step {} at {w}x{h}: the step's text, checks and questions need PgDn \
+                     ({over} rows more than the pane shows)",
+                    lesson.id,
+                    i + 1
+                ));
+            }
             let screen = snapshot::text(&snapshot::render(&app, w, h));
             for (text, what) in &wanted {
                 if !screen.contains(text.as_str()) {
@@ -94,5 +109,25 @@ mod tests {
         assert!(missing.iter().all(|m| m.contains("step 2")), "step 1 shows all it names: {missing:?}");
         assert!(!missing.is_empty(), "five panels a side do not fit 48 rows in compare mode");
         assert!(missing[0].starts_with("w.ron: lesson w step 2 at 160x48: "), "{missing:?}");
+    }
+
+    #[test]
+    fn a_step_whose_text_needs_pgdn_at_160x48_is_reported_and_one_that_fits_is_not() {
+        let long = "A sentence of the step's text that takes a row or two of the pane. ".repeat(40);
+        let text = format!(
+            r#"Lesson(id: "w", title: "Walk", patch: "p", summary: "s", scenario: Preset("default"),
+            steps: [
+                Step(title: "short", text: "Chart 1.", run_s: 1),
+                Step(title: "long", text: "{long}", run_s: 1),
+            ])"#
+        );
+        let lesson = Lesson::from_ron(&text, "w.ron").expect("valid");
+        let missing = missing(&lesson, "w.ron", &[(160, 48), (220, 60)]).expect("walks");
+        assert_eq!(missing.len(), 1, "{missing:?}");
+        assert!(
+            missing[0]
+                .starts_with("w.ron: lesson w step 2 at 160x48: the step's text, checks and questions need PgDn ("),
+            "{missing:?}"
+        );
     }
 }
