@@ -650,8 +650,12 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
             }
         }
     }
-    let at = snapshot_time(&app, args.at, "--at")?;
-    app.advance_to(at);
+    // Keys that paused the world leave it where they paused it, as on the
+    // dashboard (`.` steps it); an --at said takes it there all the same.
+    if args.at.is_some() || !app.paused() {
+        let at = snapshot_time(&app, args.at, "--at")?;
+        app.advance_to(at);
+    }
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
     dirtyviz::interrupt::check()?;
     match output {

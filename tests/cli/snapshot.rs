@@ -108,6 +108,23 @@ fn keys_after_a_time_are_pressed_then() {
     assert!(world.contains("t 9.0 s") && world.contains("PAUSED"), "{world}");
 }
 
+/// Keys that pause the world leave it where they paused it, as on the
+/// dashboard: `.` steps 100 ms, and without --at the snapshot is taken
+/// there, not at the scenario's end.
+#[test]
+fn keys_that_pause_stop_the_world_there() {
+    let text = snapshot(&["--scenario", "hdd-10dd", "--keys", "@0.5s space . .", "--size", "100x30"]);
+    assert!(text.contains("t 0.7 s") && text.contains("PAUSED"), "{text}");
+    let text = snapshot(&["--scenario", "hdd-10dd", "--keys", "@2s space", "--size", "100x30"]);
+    assert!(text.contains("t 2.0 s") && text.contains("PAUSED"), "{text}");
+    // Resumed, it runs on to the end.
+    let text = snapshot(&["--scenario", "hdd-10dd", "--keys", "@2s space . space", "--size", "100x30"]);
+    assert!(text.contains("t 60.0 s") && !text.contains("PAUSED"), "{text}");
+    // In a lesson, paused halfway through the step.
+    let text = snapshot(&["--lesson", "07", "--keys", "@10s space", "--size", "100x30"]);
+    assert!(text.contains("t 10.0 s") && text.contains("PAUSED"), "{text}");
+}
+
 #[test]
 fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
     let path = tmp("shot.svg");
