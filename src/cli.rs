@@ -203,13 +203,16 @@ pub struct SnapshotArgs {
     /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right,
     /// home, backspace, f1, ctrl-C; `@TIME` (e.g. @20s) first runs the
     /// world on to TIME (in a lesson, that long into the open step), so
-    /// the keys after it are pressed then, e.g. `@20s a 2 9 enter`.
+    /// the keys after it are pressed then, e.g. `@20s a 2 9 enter`. Keys
+    /// that leave the world paused (space; `.` steps it 100 ms) leave it
+    /// there: without --at the snapshot is taken where it stopped.
     #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]
     pub keys: Option<String>,
     /// Simulated time of the snapshot, e.g. 30s or 2500j (jiffies at the
     /// world's HZ) (default: the scenario's duration); with --lesson, the
     /// time into the step (default: the step's run_s, where its checks are
-    /// judged); 0 is the world before anything ran.
+    /// judged); 0 is the world before anything ran, a time under one jiffy
+    /// the first jiffy (with a note).
     #[arg(long, value_name = "TIME", value_parser = sim_moment)]
     pub at: Option<SimTime>,
     /// Terminal size, WIDTHxHEIGHT.

@@ -700,15 +700,30 @@ fn seconds_of(t: SimTime) -> String {
 
 /// The world's time \[ns\] a snapshot's `at` (named `what` in errors,
 /// e.g. `--at`) means: in a lesson, that long into the open step (default: its end);
-/// else that simulated time (default: the scenario's duration).
+/// else that simulated time (default: the scenario's duration). A time
+/// after 0 but under one jiffy is one jiffy, said in a note.
 fn snapshot_time(app: &App, at: Option<SimTime>, what: &str) -> Result<u64> {
     let hz = app.world().hz();
     // 0 is the world before anything ran (in a lesson, the step's start);
-    // a later moment is a jiffy or more, as the world's clock ticks.
+    // a later moment before the first tick is the first tick: nothing the
+    // kernel does happens in between.
     let at = at
-        .map(|t| match t.ns(what, hz)? {
-            0 => Ok(0),
-            _ => t.ns_of_a_jiffy_or_more(what, hz),
+        .map(|t| {
+            let ns = t.ns(what, hz)?;
+            let jiffy = 1_000_000_000 / hz.max(1);
+            if ns == 0 || ns >= jiffy {
+                return Ok(ns);
+            }
+            let ms = dirtyviz::units::trimmed(ns as f64 / 1e6, 6);
+            let (said, then) = match what {
+                "--keys time" => (format!("--keys @{ms}ms"), "the world runs on to"),
+                _ => (format!("{what} {ms}ms"), "the snapshot is at"),
+            };
+            eprintln!(
+                "note: {said} is under one jiffy at HZ {hz}: {then} one jiffy, {} ms",
+                dirtyviz::units::trimmed(jiffy as f64 / 1e6, 3)
+            );
+            Ok::<u64, Error>(jiffy)
         })
         .transpose()?;
     Ok(match app.lesson() {
