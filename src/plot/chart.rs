@@ -33,6 +33,62 @@ pub mod colour {
     pub const SIDES: [Rgb; 2] = [BLUE, VERMILLION];
 }
 
+/// How a line is stroked besides its colour, so that in print (where
+/// orange, sky blue and purple are one grey) and to a colour-blind reader
+/// the lines of a figure still differ: each of them has a dash pattern or
+/// a glyph along it no other line of its figure has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pattern {
+    /// Unbroken.
+    Solid,
+    /// Dashes as long as their gaps and a half.
+    Dash,
+    /// Long dashes.
+    LongDash,
+    /// Dots.
+    Dot,
+    /// Dash, dot.
+    DashDot,
+}
+
+impl Pattern {
+    /// The on and off lengths, repeated \[px at scale 1\]; empty: unbroken.
+    pub fn lengths(self) -> &'static [f64] {
+        match self {
+            Pattern::Solid => &[],
+            Pattern::Dash => &[8.0, 4.0],
+            Pattern::LongDash => &[18.0, 5.0],
+            Pattern::Dot => &[2.0, 3.5],
+            Pattern::DashDot => &[10.0, 3.5, 2.0, 3.5],
+        }
+    }
+}
+
+/// A mark drawn along a line at even intervals, for lines past the
+/// dash patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Glyph {
+    /// No mark.
+    None,
+    /// A triangle, point up.
+    Triangle,
+    /// A square.
+    Square,
+}
+
+/// How a dot is drawn: side A's filled, side B's hollow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A filled disc.
+    Disc,
+    /// A ring (side B's sleeps and operating points).
+    Ring,
+    /// An ×.
+    Cross,
+    /// A + (side B's calls).
+    Plus,
+}
+
 /// A line through points.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
@@ -44,8 +100,13 @@ pub struct Line {
     pub colour: Rgb,
     /// Stroke width \[px at scale 1\].
     pub width: f64,
-    /// Dashed: side B of a comparison, or a guide.
-    pub dashed: bool,
+    /// Dash pattern.
+    pub dash: Pattern,
+    /// Glyph along it.
+    pub glyph: Glyph,
+    /// Drawn hollow, an outline in its colour around a white core (and
+    /// its glyphs white inside): side B of a comparison.
+    pub hollow: bool,
 }
 
 /// Points drawn one by one.
@@ -59,8 +120,8 @@ pub struct Dots {
     pub colour: Rgb,
     /// Radius \[px at scale 1\].
     pub radius: f64,
-    /// Drawn as crosses rather than discs.
-    pub cross: bool,
+    /// Shape.
+    pub shape: Shape,
 }
 
 /// A vertical guide at `x`, named at the top of the plot.
@@ -117,12 +178,18 @@ pub struct Figure {
     pub dots: Vec<Dots>,
     /// Vertical guides.
     pub marks: Vec<Mark>,
-    /// The sides' labels, for the solid/dashed key (empty with one side).
+    /// The sides' labels, for the filled/hollow key (empty with one side).
     pub sides: Vec<String>,
     /// Notes under the legend (what a kernel does not have, what is clipped).
     pub notes: Vec<String>,
     /// Said in the middle of the plot when there is nothing to draw.
     pub message: Option<String>,
+}
+
+/// About how large the plot of a figure of `size` pixels at scale `k` is,
+/// at scale 1: the figure less the legend, the axes' labels and the title.
+pub fn plot_size(size: (u32, u32), k: f64) -> (f64, f64) {
+    ((f64::from(size.0) / k - 450.0).max(100.0), (f64::from(size.1) / k - 220.0).max(100.0))
 }
 
 /// What every figure says about the run.
@@ -151,29 +218,32 @@ impl Context {
     }
 }
 
-/// A quantity's legend name, colour and stroke width.
-fn style(q: Q) -> (&'static str, Rgb, f64) {
+/// A quantity's legend name, colour, stroke width, dash and glyph: no
+/// two quantities of a figure share both dash and glyph.
+fn style(q: Q) -> (&'static str, Rgb, f64, Pattern, Glyph) {
+    use Pattern as D;
     use colour::*;
+    let g = Glyph::None;
     match q {
-        Q::Dirty => ("dirty (+writeback+unstable)", BLUE, 2.5),
-        Q::Writeback => ("writeback+unstable", SKY, 1.5),
-        Q::BgThresh => ("background_thresh", GREEN, 1.5),
-        Q::Freerun => ("freerun = (thresh+bg_thresh)/2", ORANGE, 1.5),
-        Q::Setpoint => ("setpoint = (freerun+limit)/2", BLACK, 1.5),
-        Q::Limit => ("limit", VERMILLION, 1.5),
-        Q::Thresh => ("dirty_thresh", PURPLE, 1.5),
-        Q::BdiDirty => ("bdi_dirty", BLUE, 2.5),
-        Q::BdiWriteback => ("bdi writeback+unstable", SKY, 1.5),
-        Q::BdiSetpoint => ("bdi_setpoint", BLACK, 1.5),
-        Q::BdiThresh => ("bdi_thresh", PURPLE, 1.5),
-        Q::WriteBw => ("write_bw", SKY, 1.5),
-        Q::AvgWriteBw => ("avg_write_bw", BLUE, 2.0),
-        Q::DirtyRatelimit => ("dirty_ratelimit", BLACK, 2.5),
-        Q::Balanced => ("balanced_dirty_ratelimit", ORANGE, 1.0),
-        Q::TaskRatelimit => ("task_ratelimit", VERMILLION, 1.0),
-        Q::Target => ("target: avg_write_bw / N tasks", GREEN, 1.5),
-        Q::MaxPause => ("max_pause", BLACK, 2.0),
-        Q::Written => ("written (measured over 1 s)", GREY, 1.5),
+        Q::Dirty => ("dirty (+writeback+unstable)", BLUE, 2.5, D::Solid, g),
+        Q::Writeback => ("writeback+unstable", SKY, 1.5, D::Dot, g),
+        Q::BgThresh => ("background_thresh", GREEN, 1.5, D::DashDot, g),
+        Q::Freerun => ("freerun = (thresh+bg_thresh)/2", ORANGE, 1.5, D::Dash, g),
+        Q::Setpoint => ("setpoint = (freerun+limit)/2", BLACK, 1.5, D::LongDash, g),
+        Q::Limit => ("limit", VERMILLION, 1.5, D::Solid, Glyph::Triangle),
+        Q::Thresh => ("dirty_thresh", PURPLE, 1.5, D::Solid, Glyph::Square),
+        Q::BdiDirty => ("bdi_dirty", BLUE, 2.5, D::Solid, g),
+        Q::BdiWriteback => ("bdi writeback+unstable", SKY, 1.5, D::Dot, g),
+        Q::BdiSetpoint => ("bdi_setpoint", BLACK, 1.5, D::LongDash, g),
+        Q::BdiThresh => ("bdi_thresh", PURPLE, 1.5, D::Solid, Glyph::Square),
+        Q::WriteBw => ("write_bw", SKY, 1.5, D::Dot, g),
+        Q::AvgWriteBw => ("avg_write_bw", BLUE, 2.0, D::Dash, g),
+        Q::DirtyRatelimit => ("dirty_ratelimit", BLACK, 2.5, D::Solid, g),
+        Q::Balanced => ("balanced_dirty_ratelimit", ORANGE, 1.0, D::DashDot, g),
+        Q::TaskRatelimit => ("task_ratelimit", VERMILLION, 1.0, D::Solid, Glyph::Triangle),
+        Q::Target => ("target: avg_write_bw / N tasks", GREEN, 1.5, D::LongDash, g),
+        Q::MaxPause => ("max_pause", BLACK, 2.0, D::Solid, g),
+        Q::Written => ("written (measured over 1 s)", GREY, 1.5, D::Solid, Glyph::Square),
     }
 }
 
@@ -212,7 +282,7 @@ impl Figure {
         }
     }
 
-    /// Adds each side's line of every quantity in `qs`: side B dashed, a
+    /// Adds each side's line of every quantity in `qs`: side B hollow, a
     /// line the same on both sides once, and a note naming what a side's
     /// kernel does not have.
     fn time_lines(&mut self, sides: &[SideData], qs: &[Q]) {
@@ -220,7 +290,7 @@ impl Figure {
             let first = self.lines.len();
             let mut missing = Vec::new();
             for &q in qs {
-                let (name, colour, width) = style(q);
+                let (name, colour, width, dash, glyph) = style(q);
                 if !side.has(q) {
                     missing.push(short(q));
                     continue;
@@ -240,7 +310,7 @@ impl Figure {
                     }
                     continue;
                 }
-                self.lines.push(Line { label, points, colour, width, dashed: i == 1 });
+                self.lines.push(Line { label, points, colour, width, dash, glyph, hollow: i == 1 });
             }
             if !missing.is_empty() {
                 let why = if side.trace { "not in this trace" } else { "not used by this kernel" };
@@ -249,13 +319,17 @@ impl Figure {
         }
     }
 
-    /// Keeps one dot per two-pixel cell of the plot (of `size` pixels at
-    /// scale `k`): the picture is the same, the file much smaller.
+    /// Keeps one dot per cell of the plot (of `size` pixels at scale
+    /// `k`) as wide and high as the dot: dots closer than that overlap
+    /// into one blot, drawn the same by one of them. However long the run,
+    /// a figure holds at most as many dots as the plot has cells, and a
+    /// dot alone in its cell (a spike) is kept.
     pub fn thin_dots(&mut self, size: (u32, u32), k: f64) {
-        let w = (f64::from(size.0) / k - 450.0).max(100.0) / 2.0;
-        let h = (f64::from(size.1) / k - 220.0).max(100.0) / 2.0;
         let (x, y) = (self.x, self.y);
         for d in &mut self.dots {
+            let cell = (2.0 * d.radius).max(1.0);
+            let (w, h) = plot_size(size, k);
+            let (w, h) = (w / cell, h / cell);
             let mut seen = std::collections::HashSet::new();
             d.points.retain(|&(px, py)| {
                 let cell = (((px - x[0]) / (x[1] - x[0]) * w) as i64, ((py - y[0]) / (y[1] - y[0]) * h) as i64);
@@ -373,12 +447,12 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             ["1/4 floor", "bdi line", "reserve area", "global", "product = pos_ratio"].iter().position(|n| n == name)
         });
         for (name, points) in order {
-            let (colour, width, dashed) = match name.as_str() {
-                "global" => (ORANGE, 2.0, false),
-                "bdi line" => (GREEN, 2.0, false),
-                "product = pos_ratio" => (BLUE, 2.5, false),
-                "reserve area" => (PURPLE, 2.0, false),
-                _ => (GREY, 1.0, true),
+            let (colour, width, dash) = match name.as_str() {
+                "global" => (ORANGE, 2.0, Pattern::Dash),
+                "bdi line" => (GREEN, 2.0, Pattern::LongDash),
+                "product = pos_ratio" => (BLUE, 2.5, Pattern::Solid),
+                "reserve area" => (PURPLE, 2.0, Pattern::Dot),
+                _ => (GREY, 1.0, Pattern::DashDot),
             };
             let label = match name.as_str() {
                 "global" => "global control line (cubic)",
@@ -388,7 +462,8 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
                 _ => "bdi line floor: 1/4",
             };
             let label = if first { label.to_string() } else { String::new() };
-            f.lines.push(Line { label, points: points.clone(), colour, width, dashed: dashed || i == 1 });
+            let points = points.clone();
+            f.lines.push(Line { label, points, colour, width, dash, glyph: Glyph::None, hollow: i == 1 });
         }
         if first {
             for (x, text) in c.marks.iter().zip(["freerun", "setpoint", "limit"]) {
@@ -403,7 +478,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             points: op,
             colour: [VERMILLION, BLACK][i],
             radius: 1.5,
-            cross: false,
+            shape: [Shape::Disc, Shape::Ring][i],
         });
         if let Some((x, y)) = c.now {
             f.dots.push(Dots {
@@ -411,7 +486,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
                 points: vec![(x, y.min(POS_TOP))],
                 colour: BLACK,
                 radius: 5.0,
-                cross: i == 1,
+                shape: [Shape::Disc, Shape::Cross][i],
             });
         }
         if let Some((x, y)) = c.bdi_now {
@@ -420,7 +495,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
                 points: vec![(x, y.min(POS_TOP))],
                 colour: GREEN,
                 radius: 5.0,
-                cross: i == 1,
+                shape: [Shape::Disc, Shape::Cross][i],
             });
         }
         let shown = |p: Option<f64>| p.map_or("- (below freerun: not computed)".to_string(), |p| format!("{p:.3}"));
@@ -536,7 +611,9 @@ fn under(line: &Line, top: f64) -> Vec<Line> {
         points: points.to_vec(),
         colour: line.colour,
         width: line.width,
-        dashed: line.dashed,
+        dash: line.dash,
+        glyph: line.glyph,
+        hollow: line.hollow,
     };
     line.points.split(|p| p.1 > top).filter(|r| !r.is_empty()).map(run).collect()
 }
@@ -554,7 +631,7 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
             points: s.sleeps.clone(),
             colour: SIDES[i],
             radius: 1.8,
-            cross: false,
+            shape: [Shape::Disc, Shape::Ring][i],
         });
     }
     // Whole calls over the sleeps: a call of several sleeps or writeback
@@ -565,7 +642,7 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
             points: s.calls.clone(),
             colour: if i == 0 { BLACK } else { PURPLE },
             radius: 3.0,
-            cross: true,
+            shape: [Shape::Cross, Shape::Plus][i],
         });
     }
     for s in sides {

@@ -7,7 +7,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::chart::{Figure, Rgb};
+use super::chart::{Figure, Glyph, Line, Pattern, Rgb, Shape};
 
 /// Width of the legend beside the plot \[px at scale 1\].
 const LEGEND_W: f64 = 370.0;
@@ -90,8 +90,48 @@ fn fit(text: &str, fits: impl Fn(&str) -> bool) -> Vec<String> {
     lines.into_iter().map(|l| l.replace('\u{a0}', " ")).collect()
 }
 
-/// Draws `f` on `root`, `k` pixels per unit of the figure's geometry.
-pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: f64) -> Result<(), String> {
+/// How dashed lines are drawn: by their dashes, on a bitmap; on SVG, as
+/// one polyline each in a stand-in colour that [`Pen::dash`] then gives
+/// its own colour and an SVG dash pattern (a dashed line of a long run
+/// takes no more bytes than a solid one).
+struct Pen {
+    /// Pixels per unit of the figure's geometry.
+    k: f64,
+    /// On SVG, each stand-in colour's colour and dash pattern, by number.
+    svg: Option<std::cell::RefCell<Vec<(RGBColor, String)>>>,
+}
+
+impl Pen {
+    /// The stand-in colour of a dashed line of `colour` and `pattern`, on
+    /// SVG: none of the palette's (which has no red of 1).
+    fn stand_in(&self, colour: RGBColor, pattern: &[f64]) -> Option<RGBColor> {
+        let keys = self.svg.as_ref()?;
+        let mut keys = keys.borrow_mut();
+        let dash: Vec<String> = pattern.iter().map(|v| crate::units::trimmed(*v, 1)).collect();
+        keys.push((colour, dash.join(" ")));
+        let n = keys.len() - 1;
+        Some(RGBColor(1, (n >> 8) as u8, n as u8))
+    }
+
+    /// `svg` with each stand-in colour's lines in their colour, dashed.
+    fn dash(&self, svg: String) -> String {
+        let Some(keys) = &self.svg else { return svg };
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let mut svg = svg;
+        for (n, (colour, dash)) in keys.borrow().iter().enumerate() {
+            let stand_in = hex(RGBColor(1, (n >> 8) as u8, n as u8));
+            svg = svg.replace(
+                &format!("stroke=\"{stand_in}\""),
+                &format!("stroke=\"{}\" stroke-dasharray=\"{dash}\"", hex(*colour)),
+            );
+        }
+        svg
+    }
+}
+
+/// Draws `f` on `root`, `pen.k` pixels per unit of the figure's geometry.
+fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, pen: &Pen) -> Result<(), String> {
+    let k = pen.k;
     register_fonts()?;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("drawing {}: {e}", f.file);
     let px = |v: f64| (v * k).round() as i32;
@@ -126,7 +166,7 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
             // the time axis is the lower one's.
             let (top, bottom) = plot_area.split_vertically(h as i32 * 5 / 14);
             let mut chart = axes(&top, [f.x, upper.y], ("", &upper.y_desc), f.x_scale, k).map_err(e)?;
-            draw_lines(&mut chart, &upper.lines, k).map_err(e)?;
+            draw_lines(&mut chart, &upper.lines, pen).map_err(e)?;
             bottom
         }
         None => plot_area,
@@ -142,16 +182,12 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
         let label = Text::new(format!(" {}", m.text), (m.x, y), font(16.0).color(&RGBColor(90, 90, 90)));
         chart.draw_series(std::iter::once(label)).map_err(e)?;
     }
-    draw_lines(&mut chart, &f.lines, k).map_err(e)?;
+    draw_lines(&mut chart, &f.lines, pen).map_err(e)?;
+    let plot = chart.plotting_area();
+    let screen = plot.use_screen_coord();
     for d in &f.dots {
-        let r = px(d.radius).max(1);
-        let colour = rgb(d.colour);
-        if d.cross {
-            let style = colour.stroke_width(px(1.2).max(1) as u32);
-            chart.draw_series(d.points.iter().map(|&p| Cross::new(p, r, style))).map_err(e)?;
-        } else {
-            let style = colour.mix(0.8).filled();
-            chart.draw_series(d.points.iter().map(|&p| Circle::new(p, r, style))).map_err(e)?;
+        for p in &d.points {
+            dot(&screen, plot.map_coordinate(p), d.shape, rgb(d.colour), d.radius, k).map_err(e)?;
         }
     }
     if let Some(message) = &f.message {
@@ -159,7 +195,7 @@ pub fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, k: 
         let style = font(20.0).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
         chart.draw_series(std::iter::once(Text::new(message.clone(), at, style))).map_err(e)?;
     }
-    draw_legend(&legend, f, k).map_err(e)?;
+    draw_legend(&legend, f, pen).map_err(e)?;
     Ok(())
 }
 
@@ -211,22 +247,170 @@ fn axes<'a, DB: DrawingBackend>(
 /// A plot's coordinates: time and value, both real.
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// Draws `lines` on `chart`, back to front: side B's dashed.
+/// Draws `lines` on `chart`, back to front.
 fn draw_lines<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
-    lines: &[super::chart::Line],
-    k: f64,
+    lines: &[Line],
+    pen: &Pen,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let px = |v: f64| (v * k).round() as i32;
+    let plot = chart.plotting_area();
+    let screen = plot.use_screen_coord();
     for l in lines {
-        let style = rgb(l.colour).stroke_width(px(l.width).max(1) as u32);
-        if l.dashed {
-            chart.draw_series(DashedLineSeries::new(l.points.clone(), px(7.0), px(5.0), style))?;
-        } else {
-            chart.draw_series(LineSeries::new(l.points.clone(), style))?;
+        let points: Vec<(i32, i32)> = l.points.iter().map(|p| plot.map_coordinate(p)).collect();
+        stroke(&screen, &points, l, pen)?;
+    }
+    Ok(())
+}
+
+/// The runs of the polyline `points` a dash `pattern` (on, off, on, ...
+/// lengths in pixels, measured along it) keeps; the whole line when the
+/// pattern is empty.
+fn dashes(points: &[(i32, i32)], pattern: &[f64]) -> Vec<Vec<(i32, i32)>> {
+    if pattern.is_empty() || pattern.iter().sum::<f64>() <= 0.0 {
+        return vec![points.to_vec()];
+    }
+    let at = |a: (f64, f64), b: (f64, f64), t: f64| (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+    let round = |p: (f64, f64)| (p.0.round() as i32, p.1.round() as i32);
+    let (mut runs, mut run) = (Vec::new(), Vec::new());
+    // The pattern's part in force and what is left of it.
+    let (mut part, mut left) = (0, pattern[0]);
+    for w in points.windows(2) {
+        let (a, b) = ((f64::from(w[0].0), f64::from(w[0].1)), (f64::from(w[1].0), f64::from(w[1].1)));
+        let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+        let mut done = 0.0;
+        if part % 2 == 0 && run.is_empty() {
+            run.push(round(a));
+        }
+        while len - done > left {
+            done += left;
+            let p = round(at(a, b, done / len));
+            if part % 2 == 0 {
+                run.push(p);
+                runs.push(std::mem::take(&mut run));
+            } else {
+                run.push(p);
+            }
+            part = (part + 1) % pattern.len();
+            left = pattern[part];
+        }
+        left -= len - done;
+        if part % 2 == 0 {
+            run.push(round(b));
+        }
+    }
+    if run.len() > 1 {
+        runs.push(run);
+    }
+    runs
+}
+
+/// Where the polyline `points` (left to right) is every `every` pixels
+/// across, the first `offset` pixels from its start: as many glyphs on a
+/// line that jumps up and down as on a flat one.
+fn across(points: &[(i32, i32)], offset: f64, every: f64) -> Vec<(i32, i32)> {
+    let Some(&(x0, _)) = points.first() else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut next = f64::from(x0) + offset;
+    for &p in points {
+        if f64::from(p.0) >= next {
+            out.push(p);
+            while f64::from(p.0) >= next {
+                next += every;
+            }
+        }
+    }
+    out
+}
+
+/// Strokes the polyline `points` (backend pixels) as `l` says: its
+/// colour, width, dashes and glyphs, hollow for side B.
+fn stroke<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    points: &[(i32, i32)],
+    l: &Line,
+    pen: &Pen,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let k = pen.k;
+    let colour = rgb(l.colour);
+    // A hollow line is wider: an outline around a white core.
+    let width = if l.hollow { (l.width * 1.2 + 2.4) * k } else { l.width * k };
+    let width = width.round().max(1.0);
+    let pattern: Vec<f64> = l.dash.lengths().iter().map(|v| v * k).collect();
+    let core = (width - 2.6 * k).round().max(1.0) as u32;
+    match (!pattern.is_empty()).then(|| pen.stand_in(colour, &pattern)).flatten() {
+        Some(stand_in) => {
+            area.draw(&PathElement::new(points.to_vec(), stand_in.stroke_width(width as u32)))?;
+            if l.hollow {
+                let white = pen.stand_in(WHITE, &pattern).expect("on SVG");
+                area.draw(&PathElement::new(points.to_vec(), white.stroke_width(core)))?;
+            }
+        }
+        _ => {
+            let runs = dashes(points, &pattern);
+            for run in &runs {
+                area.draw(&PathElement::new(run.clone(), colour.stroke_width(width as u32)))?;
+            }
+            if l.hollow {
+                for run in &runs {
+                    area.draw(&PathElement::new(run.clone(), WHITE.stroke_width(core)))?;
+                }
+            }
+        }
+    }
+    if l.glyph != Glyph::None {
+        // Glyphs 90 px apart, the square's between the triangle's.
+        let offset = if l.glyph == Glyph::Triangle { 30.0 } else { 75.0 };
+        for at in across(points, offset * k, 90.0 * k) {
+            glyph(area, at, l.glyph, colour, l.hollow, k)?;
         }
     }
     Ok(())
+}
+
+/// A line's glyph at `at`: filled, or white inside when `hollow`.
+fn glyph<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    glyph: Glyph,
+    colour: RGBColor,
+    hollow: bool,
+    k: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let r = (4.5 * k).round() as i32;
+    let outline: Vec<(i32, i32)> = match glyph {
+        Glyph::None => return Ok(()),
+        Glyph::Triangle => vec![(x, y - r), (x + r, y + r * 3 / 4), (x - r, y + r * 3 / 4)],
+        Glyph::Square => {
+            let r = r * 4 / 5;
+            vec![(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+        }
+    };
+    area.draw(&Polygon::new(outline.clone(), if hollow { WHITE.filled() } else { colour.filled() }))?;
+    let mut closed = outline.clone();
+    closed.push(outline[0]);
+    area.draw(&PathElement::new(closed, colour.stroke_width((1.3 * k).round().max(1.0) as u32)))
+}
+
+/// A dot of `shape` at `at` (backend pixels).
+fn dot<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    shape: Shape,
+    colour: RGBColor,
+    radius: f64,
+    k: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let r = (radius * k).round().max(1.0) as i32;
+    let thin = colour.stroke_width((1.2 * k).round().max(1.0) as u32);
+    match shape {
+        Shape::Disc => area.draw(&Circle::new(at, r, colour.mix(0.8).filled())),
+        Shape::Ring => area.draw(&Circle::new(at, r, thin)),
+        Shape::Cross => area.draw(&Cross::new(at, r, thin)),
+        Shape::Plus => {
+            area.draw(&PathElement::new(vec![(at.0 - r, at.1), (at.0 + r, at.1)], thin))?;
+            area.draw(&PathElement::new(vec![(at.0, at.1 - r), (at.0, at.1 + r)], thin))
+        }
+    }
 }
 
 /// The legend: a sample and a name for every labelled line and dot, the
@@ -234,8 +418,9 @@ fn draw_lines<DB: DrawingBackend>(
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     f: &Figure,
-    k: f64,
+    pen: &Pen,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let k = pen.k;
     let px = |v: f64| (v * k).round() as i32;
     let font = |size: f64| ("sans-serif", size * k).into_font();
     let (x0, text_x, chars) = (px(8.0), px(44.0), 33);
@@ -253,42 +438,37 @@ fn draw_legend<DB: DrawingBackend>(
         *y += px(4.0);
         Ok(())
     };
-    let segment = |colour: RGBColor, width: f64, dashed: bool| {
+    // A line's sample: 30 px of it, its glyph in the middle.
+    let segment = |l: &Line| {
+        let l = Line { points: Vec::new(), ..l.clone() };
         move |cy: i32| {
-            let style = colour.stroke_width(px(width).max(1) as u32);
-            if dashed {
-                for s in 0..3 {
-                    let a = x0 + px(11.0) * s;
-                    area.draw(&PathElement::new(vec![(a, cy), (a + px(7.0), cy)], style))?;
-                }
-                Ok(())
-            } else {
-                area.draw(&PathElement::new(vec![(x0, cy), (x0 + px(30.0), cy)], style))
-            }
+            let (a, b) = (x0, x0 + px(30.0));
+            stroke(area, &[(a, cy), (b, cy)], &Line { glyph: Glyph::None, ..l.clone() }, pen)?;
+            glyph(area, ((a + b) / 2, cy), l.glyph, rgb(l.colour), l.hollow, k)
         }
     };
     let upper = f.upper.iter().flat_map(|p| &p.lines);
     for l in upper.chain(&f.lines).filter(|l| !l.label.is_empty()) {
-        entry(&segment(rgb(l.colour), l.width, l.dashed), &l.label, &mut y)?;
+        entry(&segment(l), &l.label, &mut y)?;
     }
     for d in f.dots.iter().filter(|d| !d.label.is_empty()) {
-        let colour = rgb(d.colour);
-        let r = px(d.radius.max(3.0));
-        let sample = |cy: i32| {
-            let at = (x0 + px(15.0), cy);
-            if d.cross {
-                area.draw(&Cross::new(at, r, colour.stroke_width(px(1.2).max(1) as u32)))
-            } else {
-                area.draw(&Circle::new(at, r, colour.filled()))
-            }
-        };
+        let sample = |cy: i32| dot(area, (x0 + px(15.0), cy), d.shape, rgb(d.colour), d.radius.max(3.0), k);
         entry(&sample, &d.label, &mut y)?;
     }
     if !f.sides.is_empty() {
         y += px(8.0);
         for (i, side) in f.sides.iter().enumerate() {
-            let what = if i == 0 { "solid" } else { "dashed" };
-            entry(&segment(BLACK, 1.5, i == 1), &format!("{what}: {side}"), &mut y)?;
+            let what = if i == 0 { "filled lines and dots" } else { "hollow lines and dots" };
+            let key = Line {
+                label: String::new(),
+                points: Vec::new(),
+                colour: super::chart::colour::BLACK,
+                width: 1.5,
+                dash: Pattern::Solid,
+                glyph: Glyph::None,
+                hollow: i == 1,
+            };
+            entry(&segment(&key), &format!("{what}: {side}"), &mut y)?;
         }
     }
     y += px(8.0);
@@ -305,12 +485,49 @@ fn draw_legend<DB: DrawingBackend>(
 /// Draws `f` as an SVG document.
 pub fn svg(f: &Figure, size: (u32, u32), k: f64) -> Result<String, String> {
     let mut out = String::new();
+    let pen = Pen { k, svg: Some(Default::default()) };
     {
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        render(&root, f, k)?;
+        render(&root, f, &pen)?;
         root.present().map_err(|e| format!("drawing {}: {e}", f.file))?;
     }
-    Ok(out)
+    Ok(group_circles(&pen.dash(out)))
+}
+
+/// `svg` with each run of circles that differ only in where they are
+/// (the dots of one series, one element a line) put in a group that
+/// holds their colour and opacity once: a third of the bytes a dot took.
+fn group_circles(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut open: Option<&str> = None;
+    for line in svg.lines() {
+        // `<circle cx=".." cy=".." r=".." opacity=..../>`: where, and how.
+        let split = line.strip_prefix("<circle ").and_then(|a| a.strip_suffix("/>")).and_then(|a| {
+            let mut quotes = a.match_indices('"').map(|(i, _)| i);
+            let end = quotes.nth(5)?;
+            Some((&a[..=end], a[end + 1..].trim()))
+        });
+        match split {
+            Some((at, how)) if !how.is_empty() => {
+                if open != Some(how) {
+                    if open.is_some() {
+                        out.push_str("</g>\n");
+                    }
+                    out.push_str(&format!("<g {how}>\n"));
+                    open = Some(how);
+                }
+                out.push_str(&format!("<circle {at}/>\n"));
+            }
+            _ => {
+                if open.take().is_some() {
+                    out.push_str("</g>\n");
+                }
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// Draws `f` as a PNG image (its bytes, for a file to hold).
@@ -318,7 +535,7 @@ pub fn png(f: &Figure, size: (u32, u32), k: f64) -> Result<Vec<u8>, String> {
     let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
-        render(&root, f, k)?;
+        render(&root, f, &Pen { k, svg: None })?;
         root.present().map_err(|e| format!("drawing {}: {e}", f.file))?;
     }
     let mut bytes = Vec::new();

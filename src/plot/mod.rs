@@ -447,14 +447,94 @@ mod tests {
         assert!(chart::rates(&ctx, &one).upper.is_none());
     }
 
+    /// The five figures of `preset` (beside `compare`) over `secs`.
+    fn figures(preset: &str, compare: Option<Compare>, secs: f64) -> [chart::Figure; 5] {
+        let s = presets::get(preset).expect("preset").expect("valid");
+        let source = Source::World { scenario: Box::new(s), compare };
+        let duration = Some(SimTime::Seconds(secs));
+        let opts = PlotOptions { out: PathBuf::new(), format: PlotFormat::Svg, duration, bdi: None };
+        let Gathered { ctx, sides, curves } = simulate(source, &opts).expect("runs");
+        [
+            chart::global_dirty(&ctx, &sides),
+            chart::bdi_dirty(&ctx, &sides),
+            chart::pos_ratio(&ctx, &sides, &curves),
+            chart::rates(&ctx, &sides),
+            chart::pauses(&ctx, &sides),
+        ]
+    }
+
+    /// Printed in grey, or to a colour-blind reader, the lines of a
+    /// figure differ by more than colour: each named line has a dash
+    /// pattern and glyph no other of its figure has, and side B of a
+    /// comparison draws every line the dash and glyph of side A's of its
+    /// colour, hollow, and its dots in other shapes.
     #[test]
-    fn a_comparison_draws_side_b_dashed_and_shared_lines_once() {
+    fn the_lines_of_a_figure_differ_without_colour_and_side_b_is_hollow() {
+        use chart::Shape;
+        for compare in [None, Some(Compare::Legacy(11)), Some(Compare::Patch(7))] {
+            for f in figures("hdd-10dd", compare, 5.0) {
+                let lines: Vec<&chart::Line> = f.upper.iter().flat_map(|p| &p.lines).chain(&f.lines).collect();
+                let named: Vec<&&chart::Line> = lines.iter().filter(|l| !l.label.is_empty()).collect();
+                let mut looks: Vec<_> = named.iter().map(|l| (l.dash, l.glyph)).collect();
+                looks.sort();
+                looks.dedup();
+                assert_eq!(looks.len(), named.len(), "{}: {compare:?}: {:?}", f.file, named);
+                for l in &lines {
+                    let twin = named.iter().find(|n| n.colour == l.colour).expect("named by its colour");
+                    assert_eq!((l.dash, l.glyph), (twin.dash, twin.glyph), "{}: {}", f.file, twin.label);
+                }
+                let hollow = lines.iter().filter(|l| l.hollow).count();
+                match compare {
+                    None => assert_eq!(hollow, 0, "{}", f.file),
+                    // Each side's own dirty pages.
+                    Some(_) if f.file == "1-global-dirty" => {
+                        assert!(hollow > 0 && hollow < lines.len(), "{}: {hollow}", f.file)
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        let pauses = &figures("hdd-10dd", Some(Compare::Legacy(11)), 5.0)[4];
+        let shapes: Vec<Shape> = pauses.dots.iter().map(|d| d.shape).collect();
+        assert_eq!(shapes, [Shape::Disc, Shape::Ring, Shape::Cross, Shape::Plus], "sleeps A, B; calls A, B");
+    }
+
+    /// However long the run, the pauses figure holds no more dots than
+    /// its plot has cells the size of a dot, and a pause far from the
+    /// others is among them.
+    #[test]
+    fn thinned_dots_are_bounded_by_the_plot_and_keep_a_lone_spike() {
+        let (size, k) = geometry(PlotFormat::Svg);
+        let (w, h) = chart::plot_size(size, k);
+        let mut f = figures("default", None, 1.0)[4].clone();
+        f.x = [0.0, 36_000.0];
+        f.y = [0.0, 400.0];
+        // A million sleeps between 30 and 60 ms over ten hours, one of 300 ms.
+        let mut band: Vec<(f64, f64)> =
+            (0..1_000_000_i64).map(|i| (i as f64 * 0.036, 30.0 + (i * 7919 % 300) as f64 / 10.0)).collect();
+        band.insert(543_210, (19_555.5, 300.0));
+        f.dots[0].points = band;
+        let r = f.dots[0].radius;
+        f.thin_dots(size, k);
+        let kept = &f.dots[0].points;
+        let cells = (w / (2.0 * r) + 1.0) * (h / (2.0 * r) + 1.0);
+        assert!((kept.len() as f64) < cells * (60.0 - 30.0) / 400.0 + 500.0, "{} dots", kept.len());
+        assert!(kept.len() > 1000, "the band is still drawn: {}", kept.len());
+        assert!(kept.contains(&(19_555.5, 300.0)), "the spike is kept");
+        // Drawn, the dots take a few dozen bytes each.
+        let svg = draw::svg(&f, size, k).expect("draws");
+        assert!(svg.len() < 60 * kept.len() + 60_000, "{} bytes for {} dots", svg.len(), kept.len());
+        assert!(svg.contains("<circle cx="), "the dots are there");
+    }
+
+    #[test]
+    fn a_comparison_draws_side_b_hollow_and_shared_lines_once() {
         let sides = run("hdd-10dd", None, Some(Compare::Legacy(11)), 5);
         let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 5.0] };
         let global = chart::global_dirty(&ctx, &sides);
         let dirty: Vec<_> = global.lines.iter().filter(|l| l.colour == chart::colour::BLUE).collect();
         assert_eq!(dirty.len(), 2, "each side's dirty pages");
-        assert!(!dirty[0].dashed && dirty[1].dashed);
+        assert!(!dirty[0].hollow && dirty[1].hollow);
         // Both worlds have the same thresholds: drawn once.
         let thresh = global.lines.iter().filter(|l| l.label.contains("dirty_thresh")).count();
         assert_eq!(thresh, 1);

@@ -35,6 +35,27 @@ fn has(texts: &[String], what: &str) -> bool {
     texts.iter().any(|t| t.contains(what))
 }
 
+/// A long run's figures are no larger than a short one's: the lines are
+/// thinned to the plot's width, the dots to cells of their size, so an
+/// hour of ten dd (850 000 sleeps) draws a pauses figure of a few
+/// hundred KB at most, about as large as ten minutes'.
+#[test]
+fn a_long_runs_figures_are_as_small_as_a_short_ones() {
+    let size = |dir: &Path, f: &str| std::fs::metadata(dir.join(format!("{f}.svg"))).expect("written").len();
+    let (short, _) = plot("ten-minutes", &["--scenario", "hdd-10dd", "--duration", "600s"]);
+    let (long, _) = plot("an-hour", &["--scenario", "hdd-10dd", "--duration", "3600s"]);
+    for f in FIGURES {
+        let (a, b) = (size(&short, f), size(&long, f));
+        assert!(b < 300_000, "{f}: {b} bytes");
+        assert!(b < a * 3 / 2, "{f}: {b} bytes for an hour, {a} for ten minutes");
+    }
+    // Still every dot a circle, parsed as XML.
+    let texts = svg_texts(&long.join("5-pauses.svg"));
+    assert!(has(&texts, "one sleep"), "{texts:?}");
+    let svg = std::fs::read_to_string(long.join("5-pauses.svg")).expect("read");
+    assert!(svg.matches("<circle").count() > 1000, "the sleeps are drawn");
+}
+
 #[test]
 fn plot_writes_five_svg_figures_with_ticks_units_and_legends() {
     let (dir, stdout) = plot("hdd", &["--scenario", "hdd-10dd", "--duration", "60s"]);
