@@ -414,7 +414,7 @@ fn dot<DB: DrawingBackend>(
 }
 
 /// The legend: a sample and a name for every labelled line and dot, the
-/// solid/dashed key of a comparison, and the notes.
+/// filled/hollow key of a comparison, and the notes.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     f: &Figure,
@@ -458,7 +458,7 @@ fn draw_legend<DB: DrawingBackend>(
     if !f.sides.is_empty() {
         y += px(8.0);
         for (i, side) in f.sides.iter().enumerate() {
-            let what = if i == 0 { "filled lines and dots" } else { "hollow lines and dots" };
+            let what = if i == 0 { "filled" } else { "hollow" };
             let key = Line {
                 label: String::new(),
                 points: Vec::new(),

@@ -107,7 +107,7 @@ fn a_comparison_puts_both_sides_on_one_set_of_axes() {
         assert!(has(&texts, "patch 11 (IO-less)"), "{name}: side B named");
     }
     let global = svg_texts(&dir.join("1-global-dirty.svg"));
-    assert!(has(&global, "solid: legacy 3.1 (IO-full)") && has(&global, "dashed: patch 11 (IO-less)"));
+    assert!(has(&global, "filled: legacy 3.1 (IO-full)") && has(&global, "hollow: patch 11 (IO-less)"));
     // 3.1 has no setpoint: said, not drawn; its freerun ceiling is drawn.
     let notes = global.join(" ");
     assert!(notes.contains("legacy 3.1 (IO-full): no setpoint (not used by this kernel)"), "{notes}");
