@@ -255,9 +255,18 @@ fn draw_lines<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let plot = chart.plotting_area();
     let screen = plot.use_screen_coord();
-    for l in lines {
-        let points: Vec<(i32, i32)> = l.points.iter().map(|p| plot.map_coordinate(p)).collect();
-        stroke(&screen, &points, l, pen)?;
+    let pixels: Vec<Vec<(i32, i32)>> =
+        lines.iter().map(|l| l.points.iter().map(|p| plot.map_coordinate(p)).collect()).collect();
+    for (l, points) in lines.iter().zip(&pixels) {
+        stroke(&screen, points, &Line { glyph: Glyph::None, ..l.clone() }, pen)?;
+    }
+    // The glyphs over every line: a threshold's under a noisy dirty line
+    // that runs along it still shows.
+    for (l, points) in lines.iter().zip(&pixels).filter(|(l, _)| l.glyph != Glyph::None) {
+        let offset = if l.glyph == Glyph::Triangle { 30.0 } else { 75.0 };
+        for at in across(points, offset * pen.k, 90.0 * pen.k) {
+            glyph(&screen, at, l.glyph, rgb(l.colour), l.hollow, pen.k)?;
+        }
     }
     Ok(())
 }
@@ -323,7 +332,7 @@ fn across(points: &[(i32, i32)], offset: f64, every: f64) -> Vec<(i32, i32)> {
 }
 
 /// Strokes the polyline `points` (backend pixels) as `l` says: its
-/// colour, width, dashes and glyphs, hollow for side B.
+/// colour, width and dashes, hollow for side B (not its glyphs).
 fn stroke<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     points: &[(i32, i32)],
@@ -355,13 +364,6 @@ fn stroke<DB: DrawingBackend>(
                     area.draw(&PathElement::new(run.clone(), WHITE.stroke_width(core)))?;
                 }
             }
-        }
-    }
-    if l.glyph != Glyph::None {
-        // Glyphs 90 px apart, the square's between the triangle's.
-        let offset = if l.glyph == Glyph::Triangle { 30.0 } else { 75.0 };
-        for at in across(points, offset * k, 90.0 * k) {
-            glyph(area, at, l.glyph, colour, l.hollow, k)?;
         }
     }
     Ok(())
@@ -443,7 +445,7 @@ fn draw_legend<DB: DrawingBackend>(
         let l = Line { points: Vec::new(), ..l.clone() };
         move |cy: i32| {
             let (a, b) = (x0, x0 + px(30.0));
-            stroke(area, &[(a, cy), (b, cy)], &Line { glyph: Glyph::None, ..l.clone() }, pen)?;
+            stroke(area, &[(a, cy), (b, cy)], &l, pen)?;
             glyph(area, ((a + b) / 2, cy), l.glyph, rgb(l.colour), l.hollow, k)
         }
     };
@@ -574,6 +576,52 @@ mod tests {
         assert_eq!(decimals(0.25), 2);
         assert_eq!(decimals(50.0), 0);
         assert_eq!(tick(-0.0, 1), "0.0");
+    }
+
+    /// A threshold's glyphs show over a noisy line drawn after it along
+    /// the same value (2.6.38's dirty pages along its limit), and a dashed
+    /// line's gaps are white.
+    #[test]
+    fn glyphs_show_over_the_lines_drawn_after_theirs() {
+        use super::super::chart::{Context, Line, Pattern, colour};
+        let ctx = Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 10.0] };
+        let mut f = super::super::chart::global_dirty(&ctx, &[]);
+        let line = |colour, width, dash, glyph, y: f64| Line {
+            label: String::new(),
+            points: (0..=100).map(|i| (f64::from(i) / 10.0, y)).collect(),
+            colour,
+            width,
+            dash,
+            glyph,
+            hollow: false,
+        };
+        f.y = [0.0, 100.0];
+        f.lines = vec![
+            line(colour::VERMILLION, 1.5, Pattern::Solid, Glyph::Triangle, 50.0),
+            line(colour::BLUE, 6.0, Pattern::Solid, Glyph::None, 50.0),
+            line(colour::BLACK, 1.0, Pattern::Dash, Glyph::None, 20.0),
+        ];
+        let (size, k) = ((1280, 720), 1.0);
+        let bytes = png(&f, size, k).expect("drawn");
+        let mut reader = ::png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("a PNG");
+        let mut rgb = vec![0; reader.output_buffer_size()];
+        reader.next_frame(&mut rgb).expect("decoded");
+        let at = |x: usize, y: usize| {
+            let i = (y * size.0 as usize + x) * 3;
+            (rgb[i], rgb[i + 1], rgb[i + 2])
+        };
+        // The plot, left of the legend.
+        let plot_w = size.0 as usize - LEGEND_W as usize;
+        let count = |c: Rgb| {
+            (0..size.1 as usize).flat_map(|y| (0..plot_w).map(move |x| (x, y))).filter(|&(x, y)| at(x, y) == c).count()
+        };
+        assert!(count(colour::VERMILLION) > 100, "{} glyph pixels", count(colour::VERMILLION));
+        // Along the dashed line, black and white alternate: the row with
+        // the most black runs (the axes are one each).
+        let runs = |y: usize| (1..plot_w).filter(|&x| at(x, y) == (0, 0, 0) && at(x - 1, y) != (0, 0, 0)).count();
+        let row = (0..size.1 as usize).max_by_key(|&y| runs(y)).expect("rows");
+        let black = (0..plot_w).filter(|&x| at(x, row) == (0, 0, 0)).count();
+        assert!(black > 300 && runs(row) > 40, "{black} black pixels in {} dashes", runs(row));
     }
 
     #[test]
