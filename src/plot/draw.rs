@@ -342,10 +342,10 @@ fn stroke<DB: DrawingBackend>(
     let k = pen.k;
     let colour = rgb(l.colour);
     // A hollow line is wider: an outline around a white core.
-    let width = if l.hollow { (l.width * 1.2 + 2.4) * k } else { l.width * k };
+    let width = if l.hollow { (l.width + 3.5) * k } else { l.width * k };
     let width = width.round().max(1.0);
     let pattern: Vec<f64> = l.dash.lengths().iter().map(|v| v * k).collect();
-    let core = (width - 2.6 * k).round().max(1.0) as u32;
+    let core = (width - 2.8 * k).round().max(1.0) as u32;
     match (!pattern.is_empty()).then(|| pen.stand_in(colour, &pattern)).flatten() {
         Some(stand_in) => {
             area.draw(&PathElement::new(points.to_vec(), stand_in.stroke_width(width as u32)))?;
@@ -622,6 +622,35 @@ mod tests {
         let row = (0..size.1 as usize).max_by_key(|&y| runs(y)).expect("rows");
         let black = (0..plot_w).filter(|&x| at(x, row) == (0, 0, 0)).count();
         assert!(black > 300 && runs(row) > 40, "{black} black pixels in {} dashes", runs(row));
+    }
+
+    /// Side B's thinnest lines are hollow enough to see in an SVG viewer:
+    /// a white core of 2 px or more (a 1 px one blurred into a grey line),
+    /// dashed as its outline.
+    #[test]
+    fn a_hollow_lines_core_is_two_pixels_or_more() {
+        use super::super::chart::{Context, Line, Pattern, colour};
+        let ctx = Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 10.0] };
+        let mut f = super::super::chart::global_dirty(&ctx, &[]);
+        f.y = [0.0, 100.0];
+        f.lines = vec![Line {
+            label: "setpoint".into(),
+            points: vec![(0.0, 50.0), (10.0, 50.0)],
+            colour: colour::BLACK,
+            width: 1.5,
+            dash: Pattern::LongDash,
+            glyph: Glyph::None,
+            hollow: true,
+        }];
+        let svg = svg(&f, (1280, 720), 1.0).expect("drawn");
+        let cores: Vec<&str> =
+            svg.lines().filter(|l| l.contains("stroke=\"#FFFFFF\" stroke-dasharray=\"18 5\"")).collect();
+        assert_eq!(cores.len(), 2, "the line and its legend sample: {svg}");
+        for core in cores {
+            let width: u32 =
+                core.split("stroke-width=\"").nth(1).and_then(|w| w.split('"').next()?.parse().ok()).expect("a width");
+            assert!(width >= 2, "{core}");
+        }
     }
 
     #[test]
