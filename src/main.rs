@@ -710,7 +710,7 @@ fn snapshot_time(app: &App, at: Option<SimTime>, what: &str) -> Result<u64> {
     let at = at
         .map(|t| {
             let ns = t.ns(what, hz)?;
-            let jiffy = 1_000_000_000 / hz.max(1);
+            let jiffy = dirtyviz::units::jiffy_ns(hz);
             if ns == 0 || ns >= jiffy {
                 return Ok(ns);
             }

@@ -141,11 +141,15 @@ pub fn jiffy(hz: u64) -> String {
     format!("{} ms at HZ {hz}", trimmed(1000.0 / hz as f64, 3))
 }
 
+/// A jiffy at `hz` in whole nanoseconds, as the engine counts them.
+pub fn jiffy_ns(hz: u64) -> u64 {
+    1_000_000_000 / hz.max(1)
+}
+
 /// `ns` if it lasts at least one jiffy at `hz`, else a message: `what`
 /// (`the run must last`, `--at must be`) at least one jiffy, naming the HZ.
 pub fn at_least_one_jiffy(what: &str, ns: u64, hz: u64) -> crate::error::Result<u64> {
-    // A jiffy in whole nanoseconds, as the engine counts them.
-    if ns >= 1_000_000_000 / hz.max(1) {
+    if ns >= jiffy_ns(hz) {
         return Ok(ns);
     }
     Err(crate::error::Error::invalid(format!(
