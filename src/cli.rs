@@ -121,13 +121,15 @@ pub struct PlotArgs {
         conflicts_with_all = ["lesson", "step", "compare", "duration"]
     )]
     pub trace: Option<String>,
-    /// The world (not with --lesson, whose step sets up its own).
+    /// The world (not with --lesson, whose step sets up its own; --seed
+    /// alone applies to a lesson too).
     #[command(flatten)]
     pub world: WorldArgs,
     /// Plot a step of this lesson (a shipped id such as 07, or a lesson
     /// file): the lesson runs up to the step as `dirtyviz check` does, and
-    /// the figures show the step's own time.
-    #[arg(long, value_name = "ID|FILE", conflicts_with_all = WORLD_OPTIONS, conflicts_with = "compare")]
+    /// the figures show the step's own time. With --seed, the lesson runs
+    /// that seed instead of its own, as `lesson --seed` does.
+    #[arg(long, value_name = "ID|FILE", conflicts_with_all = &WORLD_OPTIONS[1..], conflicts_with = "compare")]
     pub lesson: Option<String>,
     /// The lesson's step to plot, from 1 (default 1).
     #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
@@ -351,11 +353,12 @@ pub struct CheckArgs {
 
 /// The ids of [`WorldArgs`]' options, one by one: a conflict with them
 /// names the one given (clap names a group's first, `--scenario`, whatever
-/// option of the group was given).
+/// option of the group was given). The seed comes first: the rest,
+/// `WORLD_OPTIONS[1..]`, are those a lesson does not take.
 const WORLD_OPTIONS: [&str; 15] = [
+    "seed",
     "scenario",
     "case",
-    "seed",
     "dirty_ratio",
     "dirty_background_ratio",
     "dirty_bytes",

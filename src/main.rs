@@ -567,7 +567,9 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     use dirtyviz::plot::{Source, plot};
     let source = match (&args.trace, &args.lesson) {
         (Some(path), _) => Source::Trace { path: path.clone() },
-        (None, Some(lesson)) => Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize },
+        (None, Some(lesson)) => {
+            Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize, seed: args.world.seed }
+        }
         (None, None) => {
             patches_apply(&args.world, args.compare)?;
             Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare }

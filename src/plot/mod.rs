@@ -44,6 +44,8 @@ pub enum Source {
         lesson: String,
         /// The step, from 1.
         step: usize,
+        /// The seed to run instead of the lesson's own (`--seed`).
+        seed: Option<u64>,
     },
     /// A recorded kernel trace (ftrace, `trace-cmd report`, `perf
     /// script`), whole, on its clock from its first event.
@@ -101,15 +103,17 @@ fn start(source: Source, opts: &PlotOptions) -> Result<Start> {
             let session = Session::new(*scenario, compare, SessionOptions::default())?;
             (session, 0, default_ns, 0, run)
         }
-        Source::Lesson { lesson, step } => {
-            let lesson = Lesson::resolve(&lesson)?;
+        Source::Lesson { lesson, step, seed } => {
+            let lesson = Lesson::resolve(&lesson)?.with_seed(seed);
             let steps = lesson.steps.len();
             if step == 0 || step > steps {
                 return Err(err(format!("lesson {} has steps 1 to {steps}, not {step}", lesson.id)));
             }
             let (run, session, _) = LessonRun::seek(lesson, step - 1, SessionOptions::default())?;
             let s = &run.lesson.steps[run.step];
-            let text = format!("lesson {} step {step}: {}", run.lesson.id, s.title);
+            // The seed it ran, the lesson's own or --seed's: a figure
+            // says which numbers it shows.
+            let text = format!("lesson {} step {step}: {}, seed {}", run.lesson.id, s.title, session.scenario.seed);
             let default_ns = (s.run_s * NS_PER_SEC as f64) as u64;
             (session, run.step_start_ns, default_ns, run.bdi, text)
         }

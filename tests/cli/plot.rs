@@ -152,6 +152,24 @@ fn plot_draws_a_lesson_step_and_png_files() {
     assert!(has(&svg_texts(&dir.join("1-global-dirty.svg")), "lesson 03 step 2"));
 }
 
+/// `plot --lesson --seed N` runs the lesson with seed N, as `lesson
+/// --seed N` and `snapshot --lesson --seed N` do, and its figures say
+/// which seed they show, the lesson's own without --seed.
+#[test]
+fn plot_runs_a_lesson_with_the_seed_given_and_says_which() {
+    let args = ["--lesson", "11", "--step", "1", "--duration", "3s"];
+    let (own, own_out) = plot("lesson-seed-own", &args);
+    let (seeded, seeded_out) = plot("lesson-seed-7", &[&args[..], &["--seed", "7"]].concat());
+    assert!(has(&svg_texts(&own.join("1-global-dirty.svg")), "lesson 11 step 1: "), "{own_out}");
+    // Lesson 11 runs seed 5 of its own.
+    assert!(has(&svg_texts(&own.join("1-global-dirty.svg")), ", seed 5; 3 s simulated"), "{own_out}");
+    assert!(has(&svg_texts(&seeded.join("1-global-dirty.svg")), ", seed 7; 3 s simulated"), "{seeded_out}");
+    // Another seed, other device noise: other numbers.
+    assert_ne!(own_out.replace(&*own.to_string_lossy(), ""), seeded_out.replace(&*seeded.to_string_lossy(), ""));
+    let pauses = |d: &Path| std::fs::read_to_string(d.join("5-pauses.svg")).expect("written");
+    assert_ne!(pauses(&own), pauses(&seeded));
+}
+
 #[test]
 fn plot_refuses_what_it_cannot_do_in_one_line() {
     for args in [
