@@ -576,6 +576,13 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         };
         let m = &s.means;
         let rate = match (s.has(Q::DirtyRatelimit), s.has(Q::Target)) {
+            (true, true) if !m.has_target() => {
+                format!(
+                    "; dirty_ratelimit {} MiB/s; no task dirtying {}, so no target",
+                    show(m.dirty_ratelimit),
+                    ctx.bdi
+                )
+            }
             (true, true) => {
                 format!(
                     "; dirty_ratelimit {} MiB/s against a target of {} MiB/s",

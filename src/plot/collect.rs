@@ -297,13 +297,19 @@ pub struct Means {
     pos_ratio_sum: (f64, u64),
     /// dirty_ratelimit \[MiB/s\].
     pub dirty_ratelimit: f64,
-    /// avg_write_bw / N \[MiB/s\].
+    /// avg_write_bw / N \[MiB/s\], over the samples where tasks dirtied
+    /// the bdi.
     pub target: f64,
     /// Samples where the target was known.
     target_n: u64,
 }
 
 impl Means {
+    /// Some sample had tasks dirtying the bdi, and so a target.
+    pub fn has_target(&self) -> bool {
+        self.target_n > 0
+    }
+
     /// Adds sample `s` of bdi sample `b`, whose rate target is `target`
     /// (NaN: not known then).
     /// `b` is `None` in a trace's samples from before an event names the bdi.
@@ -324,7 +330,8 @@ impl Means {
             self.pos_ratio_sum.1 += 1;
         }
         self.dirty_ratelimit += mib(b.dirty_ratelimit);
-        if !target.is_nan() {
+        // No task dirtying the bdi, no target (its line is drawn at 0).
+        if !target.is_nan() && b.tasks > 0 {
             self.target += target;
             self.target_n += 1;
         }

@@ -467,6 +467,19 @@ mod tests {
         ]
     }
 
+    /// A bdi no task dirtied over the second half has no target: chart
+    /// 4's subtitle says so, where it read "against a target of 0 MiB/s".
+    #[test]
+    fn a_bdi_without_tasks_has_no_target_in_the_rates_subtitle() {
+        // switch-disk's dd on sda stops at 20 s: none from 30 s to 60 s.
+        let idle = &figures("switch-disk", None, 60.0)[3].subtitle[1];
+        assert!(idle.contains("dirty_ratelimit 100 MiB/s; no task dirtying sda, so no target ("), "{idle}");
+        assert!(!idle.contains("target of"), "{idle}");
+        let busy = &figures("default", None, 4.0)[3].subtitle[1];
+        assert!(busy.contains(" MiB/s against a target of "), "{busy}");
+        assert!(!busy.contains("target of 0 "), "{busy}");
+    }
+
     /// Printed in grey, or to a colour-blind reader, the lines of a
     /// figure differ by more than colour: each named line has a dash
     /// pattern and glyph no other of its figure has, and side B of a
