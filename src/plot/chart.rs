@@ -167,8 +167,12 @@ pub struct Figure {
     pub y_desc: String,
     /// x range.
     pub x: [f64; 2],
-    /// y range.
+    /// y range; with `y_log`, of the values' base-10 logarithms.
     pub y: [f64; 2],
+    /// The y axis is logarithmic: every y value (of the lines, the dots
+    /// and the range) is the base-10 logarithm of what it shows, and the
+    /// axis is labelled at each power of ten.
+    pub y_log: bool,
     /// Lines, back to front.
     pub lines: Vec<Line>,
     /// A plot above this one, sharing its x axis; its lines come first in
@@ -272,6 +276,7 @@ impl Figure {
             y_desc: String::new(),
             x: ctx.span,
             y: [0.0, 1.0],
+            y_log: false,
             lines: Vec::new(),
             upper: None,
             dots: Vec::new(),
@@ -336,6 +341,31 @@ impl Figure {
                 seen.insert(cell)
             });
         }
+    }
+
+    /// Makes the y axis logarithmic: every value its base-10 logarithm
+    /// (what is at or below 0 goes to the bottom), the range from the
+    /// power of ten at or below the smallest value to a little over the
+    /// largest.
+    fn log_y(&mut self) {
+        let values =
+            || self.lines.iter().flat_map(|l| &l.points).chain(self.dots.iter().flat_map(|d| &d.points)).map(|p| p.1);
+        let least = values().filter(|&v| v > 0.0).fold(f64::MAX, f64::min);
+        let most = values().fold(0.0, f64::max);
+        if least > most {
+            return;
+        }
+        let bottom = least.log10().floor();
+        let top = (most * 1.25).log10().max(bottom + 1.0);
+        let log = |v: f64| if v > 0.0 { v.log10().max(bottom) } else { bottom };
+        for p in
+            self.lines.iter_mut().flat_map(|l| &mut l.points).chain(self.dots.iter_mut().flat_map(|d| &mut d.points))
+        {
+            p.1 = log(p.1);
+        }
+        self.y = [bottom, top];
+        self.y_log = true;
+        self.y_desc = format!("{} (log scale)", self.y_desc);
     }
 
     /// Fits the y range to the lines and dots, from 0.
@@ -674,5 +704,20 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
         ));
     }
     f.fit_y();
+    // Where one side's longest pauses are more than ten times the
+    // other's (2.6.38's seconds-long calls beside the series' tens of
+    // ms), a linear axis flattens the shorter side into the floor: the
+    // axis is logarithmic then, both sides read.
+    let longest = |s: &SideData| s.sleeps.iter().chain(&s.calls).map(|p| p.1).fold(0.0, f64::max);
+    if let [a, b] = sides {
+        let (a, b) = (longest(a), longest(b));
+        if a > 0.0 && b > 0.0 && a.max(b) > 10.0 * a.min(b) {
+            f.log_y();
+            f.notes.push(format!(
+                "pause axis logarithmic: one side's longest pause is {:.0} times the other's",
+                a.max(b) / a.min(b)
+            ));
+        }
+    }
     f
 }

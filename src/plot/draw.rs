@@ -165,13 +165,13 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, pen: &P
             // The upper plot takes a third of the height, without x labels:
             // the time axis is the lower one's.
             let (top, bottom) = plot_area.split_vertically(h as i32 * 5 / 14);
-            let mut chart = axes(&top, [f.x, upper.y], ("", &upper.y_desc), f.x_scale, k).map_err(e)?;
+            let mut chart = axes(&top, [f.x, upper.y], ("", &upper.y_desc), f.x_scale, false, k).map_err(e)?;
             draw_lines(&mut chart, &upper.lines, pen).map_err(e)?;
             bottom
         }
         None => plot_area,
     };
-    let mut chart = axes(&plot_area, [f.x, f.y], (&f.x_desc, &f.y_desc), f.x_scale, k).map_err(e)?;
+    let mut chart = axes(&plot_area, [f.x, f.y], (&f.x_desc, &f.y_desc), f.x_scale, f.y_log, k).map_err(e)?;
     let y_span = f.y[1] - f.y[0];
 
     // Guides, then lines, then dots.
@@ -202,12 +202,15 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, pen: &P
 /// A plot's frame on `area`: axes over `x` and `y` with their ticks,
 /// names and grid, the x labels `x_scale` times the value (1000: seconds
 /// labelled in ms). An empty `x_desc` leaves the time axis unlabelled (a
-/// plot above another).
+/// plot above another). With `y_log`, `y` holds base-10 logarithms: the
+/// y axis is labelled at each power of ten (1, 10, 100 ...), its light
+/// lines at 2 to 9 times them.
 fn axes<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     [x, y]: [[f64; 2]; 2],
     (x_desc, y_desc): (&str, &str),
     x_scale: f64,
+    y_log: bool,
     k: f64,
 ) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let px = |v: f64| (v * k).round() as i32;
@@ -221,26 +224,52 @@ fn axes<'a, DB: DrawingBackend>(
         .x_label_area_size(px(if labelled { 62.0 } else { 8.0 }))
         .y_label_area_size(px(88.0))
         .build_cartesian_2d(x[0]..x[1], y[0]..y[1])?;
-    let (x_n, y_n) = (10, if labelled { 8 } else { 4 });
+    // A log axis has a label at each power of ten in its range (the key
+    // points of a range of n decades, n + 1 of them at most, are its
+    // whole numbers).
+    let decades = (y[1].floor() - y[0].ceil()).max(0.0) as usize + 1;
+    let (x_n, y_n) = (
+        10,
+        if y_log {
+            decades
+        } else if labelled {
+            8
+        } else {
+            4
+        },
+    );
     let (x_dec, y_dec) = (tick_decimals(x, x_n, x_scale), tick_decimals(y, y_n, 1.0));
     let x_fmt = |v: &f64| if labelled { tick(*v * x_scale, x_dec) } else { String::new() };
-    let y_fmt = |v: &f64| tick(*v, y_dec);
+    let y_fmt = |v: &f64| match y_log {
+        // 0.01, 0.1, 1, 10, 100, 1000
+        true => tick(10f64.powf(v.round()), (-v.round()).max(0.0) as usize),
+        false => tick(*v, y_dec),
+    };
+    let light = RGBColor(242, 242, 242).stroke_width(px(1.0).max(1) as u32);
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_labels(x_n)
         .y_labels(y_n)
-        .max_light_lines(4)
+        .max_light_lines(if y_log { 0 } else { 4 })
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
         .label_style(font(18.0))
         .axis_desc_style(font(20.0))
         .bold_line_style(RGBColor(218, 218, 218).stroke_width(px(1.0).max(1) as u32))
-        .light_line_style(RGBColor(242, 242, 242).stroke_width(px(1.0).max(1) as u32))
+        .light_line_style(light)
         .axis_style(BLACK.stroke_width(px(1.2).max(1) as u32))
         .set_all_tick_mark_size(px(5.0))
         .draw()?;
+    if y_log {
+        // Light lines at 2, 3 ... 9 times each power of ten.
+        let decade = y[0].floor() as i32..=y[1].ceil() as i32;
+        let minors = decade.flat_map(|d| (2..=9).map(move |m| (f64::from(m) * 10f64.powi(d)).log10()));
+        for v in minors.filter(|v| *v > y[0] && *v < y[1]) {
+            chart.draw_series(std::iter::once(PathElement::new([(x[0], v), (x[1], v)], light)))?;
+        }
+    }
     Ok(chart)
 }
 

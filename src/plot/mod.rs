@@ -480,6 +480,47 @@ mod tests {
         assert!(!busy.contains("target of 0 "), "{busy}");
     }
 
+    /// 2.6.38's calls of seconds beside patch 11's sleeps of tens of ms:
+    /// on a linear axis to 4 s those sleeps were a line along the floor
+    /// (1% of the height). The pause axis is logarithmic then, labelled
+    /// at each power of ten, and both sides read; one side, or sides
+    /// whose pauses are alike, keep a linear axis.
+    #[test]
+    fn the_pause_axis_is_logarithmic_where_the_sides_differ_tenfold() {
+        let compare = Compare::parse("2.6.38").expect("parses");
+        let f = &figures("hdd-10dd", Some(compare), 30.0)[4];
+        assert!(f.y_log, "{:?}", f.y);
+        assert!(f.y[0] <= 0.0 && f.y[1] > 3.0, "from 1 ms or less to over a second: {:?}", f.y);
+        assert!(f.y_desc.ends_with("(log scale)"), "{}", f.y_desc);
+        assert!(f.notes.iter().any(|n| n.starts_with("pause axis logarithmic: one side's longest pause is ")));
+        let height = |ms: f64| (ms.log10() - f.y[0]) / (f.y[1] - f.y[0]);
+        // Patch 11's sleeps, as logarithms, and 2.6.38's longest call.
+        let b: Vec<f64> = f.dots[1].points.iter().map(|p| p.1).collect();
+        assert!(b.len() > 1000, "{}", b.len());
+        let median = {
+            let mut b = b.clone();
+            b.sort_by(f64::total_cmp);
+            10f64.powf(b[b.len() / 2])
+        };
+        assert!(median > 20.0 && median < 80.0, "{median}");
+        assert!(height(median) > 0.4, "patch 11's median sleep at {} of the height", height(median));
+        let longest = f.dots[2].points.iter().map(|p| 10f64.powf(p.1)).fold(0.0, f64::max);
+        assert!(longest > 1000.0 && height(longest) < 1.0, "{longest}");
+        // Labelled at each power of ten.
+        let (size, k) = geometry(PlotFormat::Svg);
+        let svg = draw::svg(f, size, k).expect("draws");
+        // Each text is its own line between its tags.
+        let texts: Vec<&str> = svg.lines().map(str::trim).collect();
+        for label in ["1", "10", "100", "1000"] {
+            assert!(texts.contains(&label), "{label}");
+        }
+        assert!(!texts.contains(&"500"), "no linear ticks");
+        for compare in [None, Some(Compare::Legacy(11))] {
+            let f = &figures("hdd-10dd", compare, 5.0)[4];
+            assert!(!f.y_log && f.y[0] == 0.0, "{compare:?}: {:?}", f.y);
+        }
+    }
+
     /// Printed in grey, or to a colour-blind reader, the lines of a
     /// figure differ by more than colour: each named line has a dash
     /// pattern and glyph no other of its figure has, and side B of a
