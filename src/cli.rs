@@ -203,7 +203,9 @@ pub struct SnapshotArgs {
     pub compare: Option<crate::session::Compare>,
     /// Keys pressed at the start, space-separated: single characters,
     /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right,
-    /// home, backspace, f1, ctrl-C; `@TIME` (e.g. @20s) first runs the
+    /// home, backspace, f1, ctrl-C (names in any case: PgDn); pgup and
+    /// pgdn scroll a lesson's text on the screen shown, as if pressed
+    /// there; `@TIME` (e.g. @20s) first runs the
     /// world on to TIME (in a lesson, that long into the open step), so
     /// the keys after it are pressed then, e.g. `@20s a 2 9 enter`. Keys
     /// that leave the world paused (space; `.` steps it 100 ms) leave it

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::app::{App, AppOptions};
+use dirtyviz::app::{App, AppOptions, LessonMsg, Msg};
 use dirtyviz::cli::{
     CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SimTime, SnapshotArgs, ViewArgs,
     WorldArgs,
@@ -631,13 +631,20 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         check_distinct(&inputs, &[Named { role: "--output", path }])?;
     }
     let (width, height) = args.size;
+    // PgUp and PgDn in a lesson scroll its text on the screen shown, as
+    // the dashboard's would pressed there: on the step's start, before
+    // it ran, they scrolled by its page and room then, which its end
+    // (checks judged, taking more rows) does not have.
+    let mut text_scrolls = Vec::new();
     for press in presses {
         match press {
             Press::Key(key) => {
                 // The keys scroll as they would in a terminal of that size.
                 app.set_scroll_room(snapshot::scroll_room(&app, width, height));
-                if let Some(msg) = keys::message(key, app.mode()) {
-                    app.update(msg);
+                match keys::message(key, app.mode()) {
+                    Some(msg @ Msg::Lesson(LessonMsg::Scroll(_))) => text_scrolls.push(msg),
+                    Some(msg) => app.update(msg),
+                    None => {}
                 }
             }
             Press::At(t) => {
@@ -657,6 +664,10 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     if args.at.is_some() || !app.paused() {
         let at = snapshot_time(&app, args.at, "--at")?;
         app.advance_to(at);
+    }
+    for msg in text_scrolls {
+        app.set_scroll_room(snapshot::scroll_room(&app, width, height));
+        app.update(msg);
     }
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
     dirtyviz::interrupt::check()?;

@@ -272,6 +272,10 @@ pub const KEY_NAMES: &str = "single characters, space, esc, enter, tab, backtab,
 /// (`ctrl-C` for any single character C).
 pub fn parse_key(name: &str) -> Option<KeyEvent> {
     let plain = |c| KeyEvent::new(c, KeyModifiers::NONE);
+    // A name in any case, as the help writes it (PgDn, Esc); a single
+    // character as it is (n and N are other keys).
+    let lower = name.to_ascii_lowercase();
+    let name = if name.chars().count() > 1 { lower.as_str() } else { name };
     let code = match name {
         "space" => KeyCode::Char(' '),
         "esc" => KeyCode::Esc,

@@ -88,6 +88,22 @@ fn a_lesson_step_at_its_end_and_keys_pressed_at_the_start() {
     assert_eq!(text.matches("4 rates").count(), 2, "chart 4 on both sides\n{text}");
 }
 
+/// PgDn pressed at a step's start scrolls the step's text as far as the
+/// key would on the screen the snapshot shows, the step's end, whose
+/// judged checks take more rows than the live ones at its start: lesson
+/// 15 step 4 at 100x30 stopped 5 rows short, "checks 5/5 ✓ · ▼ PgDn"
+/// where the key pressed at the end shows the five checks.
+#[test]
+fn pgdn_at_the_start_scrolls_as_far_as_on_the_screen_shown() {
+    for (lesson, step, size, end) in [("15", "4", "100x30", "20s"), ("15", "2", "100x30", "30s")] {
+        let at_start = snapshot(&["--lesson", lesson, "--step", step, "--size", size, "--keys", "PgDn"]);
+        let at_end = &format!("@{end} pgdn");
+        let pressed_at_end = snapshot(&["--lesson", lesson, "--step", step, "--size", size, "--keys", at_end]);
+        assert_eq!(at_start, pressed_at_end, "lesson {lesson} step {step}");
+        assert!(at_start.contains("checks, as judged at the end of the step's"), "{at_start}");
+    }
+}
+
 /// `@TIME` in `--keys` runs the world on before the keys after it: an
 /// answer typed before the question's 20 s window has run is not judged
 /// (15 s in, the median pause so far would still be the step's start),
