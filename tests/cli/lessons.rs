@@ -898,3 +898,23 @@ fn lesson_and_snapshot_take_a_seed() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("world options do not apply to it (but --seed)"));
 }
+
+/// The first steps of lessons 01, 11 and 16 show their hint and a
+/// question's verdict at 160x48 without PgDn: they fitted with no row to
+/// spare, so revealing the hint (3 rows) or answering (2 more) scrolled
+/// the pane (they needed 53 rows with both).
+#[test]
+fn a_first_step_shows_its_hint_and_answer_without_pgdn_at_160x48() {
+    for (lesson, end) in [("01", "30s"), ("11", "40s"), ("16", "10s")] {
+        let keys = format!("@{end} h a 1 enter");
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", lesson, "--step", "1", "--size", "160x48", "--keys", &keys])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(text.contains("hint: "), "lesson {lesson}: {text}");
+        assert!(text.contains("you said 1, the simulation says "), "lesson {lesson}: {text}");
+        assert!(!text.contains("PgDn"), "lesson {lesson} scrolls: {text}");
+    }
+}
