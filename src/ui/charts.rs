@@ -337,6 +337,10 @@ pub struct ChartData {
     pub log_y: bool,
     /// The y range is kept as it is (not widened to round ticks).
     pub y_fixed: bool,
+    /// How much of the top of the y range is margin over the data: the
+    /// axis may end on a round tick as low as `y[1] / y_margin` (1: the
+    /// whole range is data).
+    pub y_margin: f64,
     /// Horizontal gridlines (y values).
     pub gridlines: Vec<f64>,
     /// Live values for the title, most important first.
@@ -456,6 +460,7 @@ impl ChartData {
             y_unit,
             log_y: false,
             y_fixed: false,
+            y_margin: 1.0,
             gridlines: Vec::new(),
             values: Vec::new(),
             short_values: Vec::new(),
@@ -491,6 +496,7 @@ impl ChartData {
             self.y = [low.min(top.max(1e-3)), top.max(low * 10.0)];
         } else {
             self.y = [0.0, if top > 0.0 { top * 1.05 } else { 1.0 }];
+            self.y_margin = if top > 0.0 { 1.05 } else { 1.0 };
         }
     }
 }

@@ -252,17 +252,39 @@ pub fn linear_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
 /// ends labelled): a plot four or eight rows high reads `0 400 800` for
 /// 737, where three or four ticks a round step apart could only be
 /// `0 500 1000`.
+#[cfg(test)]
 fn best_linear_ticks(lo: f64, hi: f64, most: usize) -> Vec<f64> {
+    best_linear_ticks_over(lo, hi, hi, most)
+}
+
+/// [`best_linear_ticks`] for a range whose top above `least` is margin:
+/// where the sets that cover it all waste more than a quarter of it, a
+/// set may end anywhere from `least` up, the one ending nearest `hi`
+/// wins. 4773 MiB with its margin (5012) reads `0 2500 5000` on three
+/// labels, not `0 5000 10000`; 20 ms with its margin still `0 5 … 25`.
+fn best_linear_ticks_over(lo: f64, hi: f64, least: f64, most: usize) -> Vec<f64> {
+    let covering = best_linear_ticks_reaching(lo, hi, hi, most);
+    let span = (hi - lo).max(1e-12);
+    if least >= hi || (covering[covering.len() - 1] - hi) / span <= 0.25 {
+        return covering;
+    }
+    best_linear_ticks_reaching(lo, hi, least, most)
+}
+
+/// The tick sets of [`best_linear_ticks`] that reach `least`, the one
+/// ending nearest `hi` first.
+fn best_linear_ticks_reaching(lo: f64, hi: f64, least: f64, most: usize) -> Vec<f64> {
     let span = (hi - lo).max(1e-12);
     let most = most.max(1);
     let fewest = most.min(3);
-    let waste = |t: &Vec<f64>| ((t[t.len() - 1] - hi) / span * 20.0).round();
+    let least = least.clamp(lo, hi);
+    let waste = |t: &Vec<f64>| ((t[t.len() - 1] - hi).abs() / span * 20.0).round();
     let mut best: Option<Vec<f64>> = None;
     // Steps from a tenth of the span over `most` up to the whole span.
     let mut step = nice(span / (2 * most) as f64 / 10.0);
     while step <= span * 2.0 {
         let first = (lo / step + 1e-9).floor();
-        let last = (hi / step - 1e-9).ceil().max(first + 1.0);
+        let last = (least / step - 1e-9).ceil().max(first + 1.0);
         let count = (last - first) as usize + 1;
         for stride in [1, 2] {
             // Every other one only where that makes three labels: more
@@ -526,7 +548,8 @@ impl YAxis {
                 (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
             (ticks, data.y, step)
         } else {
-            let ticks = best_linear_ticks(data.y[0], data.y[1], n);
+            let least = data.y[0] + (data.y[1] - data.y[0]) / data.y_margin.max(1.0);
+            let ticks = best_linear_ticks_over(data.y[0], data.y[1], least, n);
             let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
             let range = [ticks[0], ticks[ticks.len() - 1]];
             (ticks, range, step)
@@ -1084,6 +1107,22 @@ mod tests {
             let mantissa = step / 10f64.powf(step.log10().floor());
             assert!([1.0, 2.0, 2.5, 4.0, 5.0].iter().any(|m| (m - mantissa).abs() < 1e-9), "{hi}: {t:?}");
         }
+    }
+
+    #[test]
+    fn an_axis_ends_at_the_first_round_tick_over_the_data_not_its_margin() {
+        // A trace's chart 1 five rows high (three labels), thresh 4773 MiB
+        // with the 5% margin above it (5012): it read 0 5000 10000, half
+        // of it empty; 5000 holds the data.
+        let data =
+            ChartData { y: [0.0, 4773.0 * 1.05], y_margin: 1.05, ..ChartData::new(Vec::new(), [0.0, 1.0], "MiB") };
+        assert_eq!(YAxis::new(&data, 5).ticks, vec![0.0, 2500.0, 5000.0]);
+        // Where the data itself passes the round tick, the axis goes on.
+        let data = ChartData { y: [0.0, 5020.0 * 1.05], ..data };
+        assert!(YAxis::new(&data, 5).ticks.last() >= Some(&5020.0));
+        // Without a margin the whole range is covered, as before.
+        let data = ChartData { y: [0.0, 5012.0], y_margin: 1.0, ..data };
+        assert!(YAxis::new(&data, 5).ticks.last() >= Some(&5012.0));
     }
 
     #[test]

@@ -685,8 +685,11 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
     let x_hi = data.iter().map(|d| d.x[1]).fold(f64::NEG_INFINITY, f64::max);
     let x_lo = data.iter().map(|d| d.x[0]).fold(f64::INFINITY, f64::min);
     let x2_hi = data.iter().filter_map(|d| d.x2.as_ref().map(|a| a.x[1])).fold(f64::NEG_INFINITY, f64::max);
+    // The margin the side reaching highest left over its data.
+    let margin = data.iter().filter(|d| d.y[1] >= hi).map(|d| d.y_margin).fold(f64::INFINITY, f64::min);
     for d in data.iter_mut() {
         d.y = [lo, hi];
+        d.y_margin = if margin.is_finite() { margin } else { 1.0 };
         d.x = [x_lo, x_hi];
         if let Some(a) = &mut d.x2 {
             a.x[1] = x2_hi;
