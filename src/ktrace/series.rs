@@ -78,6 +78,17 @@ pub struct BdiRow {
     pub pos_ratio: Option<f64>,
     /// Tasks with a balance_dirty_pages event in the last [`TASK_LIVE_S`].
     pub tasks: u32,
+    /// Of those, the tasks their ratelimit held back: a pass at a
+    /// task_ratelimit above 0 whose pause (period - think: printed 0
+    /// below min_pause) is 0 or more, where the kernel's period (the
+    /// pages dirtied at task_ratelimit) is not shorter than the time the
+    /// task took to dirty them. These are the N whose shares the
+    /// kernel's dirty_ratelimit balances, write_bw/N; a task passing
+    /// only over the limit (task_ratelimit 0, where every task sleeps)
+    /// or with a negative pause dirties below its ratelimit and is not
+    /// one of them.
+    #[serde(default)]
+    pub ratelimited: u32,
     /// The longest pause decided within this row's interval \[ms\].
     pub pause_max_ms: Option<i64>,
 }
@@ -125,6 +136,8 @@ pub struct Series {
     bdis: Vec<BdiRow>,
     /// Per bdi, each task's last balance_dirty_pages time \[s\].
     seen: Vec<HashMap<TaskId, f64>>,
+    /// Per bdi, each task's last sleep at a task_ratelimit above 0 \[s\].
+    held: Vec<HashMap<TaskId, f64>>,
     /// (time, NR_DIRTIED, NR_WRITTEN) at the last row and the latest.
     counters_at_row: Option<(f64, i64, i64)>,
     counters: Option<(f64, i64, i64)>,
@@ -182,6 +195,7 @@ impl Series {
         if self.bdis.len() <= i {
             self.bdis.resize_with(i + 1, BdiRow::default);
             self.seen.resize_with(i + 1, HashMap::new);
+            self.held.resize_with(i + 1, HashMap::new);
         }
         let b = &mut self.bdis[i];
         let page = |f| e.get(f).map(|v| v as u64);
@@ -218,6 +232,16 @@ impl Series {
                 }
             }
             self.seen[i].insert(e.task, e.time_s);
+            // pause = period - think, printed as 0 when below min_pause
+            // (not slept): at 0 or more the task dirtied at least as fast
+            // as task_ratelimit lets it. A period of 0 (a few pages at a
+            // high rate) holds nobody back.
+            let held = e.get(Field::Pause).is_some_and(|p| p >= 0)
+                && e.get(Field::TaskRatelimit).is_some_and(|r| r > 0)
+                && e.get(Field::Period).is_none_or(|p| p > 0);
+            if held {
+                self.held[i].insert(e.task, e.time_s);
+            }
         } else {
             b.write_bw = rate(Field::WriteBw).or(b.write_bw);
             b.avg_write_bw = rate(Field::AwriteBw).or(b.avg_write_bw);
@@ -240,9 +264,11 @@ impl Series {
             _ => {}
         }
         let mut bdis = self.bdis.clone();
-        for (row, seen) in bdis.iter_mut().zip(&mut self.seen) {
+        for ((row, seen), held) in bdis.iter_mut().zip(&mut self.seen).zip(&mut self.held) {
             seen.retain(|_, last| *last >= t - TASK_LIVE_S);
+            held.retain(|_, last| *last >= t - TASK_LIVE_S);
             row.tasks = seen.len() as u32;
+            row.ratelimited = held.len() as u32;
         }
         for b in &mut self.bdis {
             b.pause_max_ms = None;
@@ -509,6 +535,43 @@ mod tests {
         assert_eq!(g.written_rate.map(|r| (r * 0.31).round()), Some(128.0));
         assert_eq!(s.rows[1].global.dirtied_rate, None, "no new observation");
         assert_eq!(s.pauses.len(), 1);
+    }
+
+    #[test]
+    fn n_counts_the_tasks_their_ratelimit_held_back_not_every_task_throttled() {
+        // Two dd pass at a task_ratelimit above 0 with a pause of 0 or
+        // more (period ≥ think: their dirtying kept up with it); a
+        // compiler passes at task_ratelimit 0 (over the limit, where every
+        // task sleeps), with a negative pause and with a period of 0. The
+        // kernel's dirty_rate counts the compiler's few pages, its N does
+        // not: write_bw/N is write_bw/2.
+        let bdp = |task: &str, t: &str, tr: u32, pause: i32, period: u32| {
+            format!(
+                "{task} [000] {t}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 \
+                 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit={tr} dirtied=32 dirtied_pause=32 paused=0 \
+                 pause={pause} period={period} think=0\n"
+            )
+        };
+        let text = [
+            format!("a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n"),
+            bdp("dd-2", "10.01", 2048, 12, 12),
+            // 8 ms below min_pause: printed 0, not slept, still held.
+            bdp("dd-3", "10.02", 2048, 0, 8),
+            bdp("cc1-4", "10.03", 0, 20, 20),
+            bdp("cc1-4", "10.04", 2048, -4, 4),
+            // A few pages at a high rate: a period of 0.
+            bdp("cc1-4", "10.05", 2048, 0, 0),
+            bdp("dd-2", "10.60", 0, 20, 20),
+            bdp("cc1-4", "11.50", 2048, 0, 0),
+        ]
+        .concat();
+        let (s, _) = series(&text);
+        let at = |t: f64| &s.rows[((t - 10.0) / BIN_S).round() as usize - 1].bdis[0];
+        assert_eq!((at(10.1).tasks, at(10.1).ratelimited), (3, 2));
+        // A second on, only dd-2 has passed within the second; it sleeping
+        // over the limit (10.60) does not count.
+        assert_eq!((at(11.1).tasks, at(11.1).ratelimited), (1, 0));
+        assert_eq!((at(10.9).tasks, at(10.9).ratelimited), (3, 2));
     }
 
     #[test]

@@ -578,6 +578,15 @@ impl KernelSide {
             .collect()
     }
 
+    /// Tasks with a throttling pass on `bdi` in the second up to the
+    /// playhead (chart 4's N counts only those their ratelimit held
+    /// back); `None` before the first row.
+    pub fn throttled(&self, bdi: usize) -> Option<u32> {
+        let row = self.samples.len().checked_sub(1)?;
+        let rows = &self.collector.series()?.rows;
+        Some(rows.get(row)?.bdis.get(bdi).map_or(0, |b| b.tasks))
+    }
+
     /// Median nr_dirtied_pause of the tasks last seen on `bdi` \[pages\].
     pub fn nr_dirtied_pause(&self, bdi: usize) -> Option<i64> {
         let v: Vec<f64> = self
@@ -700,7 +709,9 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
             pos_ratio: b.pos_ratio.filter(|_| above_freerun).map(|p| (p * 1024.0).round() as u64),
             dirtied: known(Quantity::Dirtied, b.dirty_rate.map(|_| acc.round() as u64)),
             written: 0,
-            tasks: known(Quantity::Tasks, (b.tasks > 0).then_some(b.tasks as u64)) as u32,
+            // N, as the kernel's dirty_ratelimit counts it: the tasks
+            // their ratelimit held back.
+            tasks: known(Quantity::Tasks, (b.ratelimited > 0).then_some(b.ratelimited as u64)) as u32,
             max_pause: 0,
         });
     }
@@ -754,6 +765,21 @@ mod tests {
         assert_eq!(s.bdis[0].thresh, 875 * 2001 / 1750);
         assert_eq!(s.bdis[0].pos_ratio, Some(512), "task_ratelimit / dirty_ratelimit above freerun");
         assert_eq!((s.bdis[0].dirty_ratelimit, s.bdis[0].task_ratelimit), (1024, 512), "KB/s to pages/s");
+    }
+
+    #[test]
+    fn chart_4s_n_is_the_tasks_held_by_their_ratelimit_and_the_panel_counts_all_throttled() {
+        let k = side(&format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n\
+             dd-2 [000] 10.01: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n\
+             cc1-3 [000] 10.02: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=2100 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=0 dirtied=9 dirtied_pause=16 paused=0 pause=20\n\
+             a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=256 written=128\n"
+        ));
+        assert_eq!(k.all[0].bdis[0].tasks, 1, "N: dd-2 only");
+        let mut k = k;
+        assert_eq!(k.throttled(0), None, "nothing shown yet");
+        k.seek(k.end_ns());
+        assert_eq!(k.throttled(0), Some(2), "dd-2 and cc1-3 in the last second");
     }
 
     #[test]

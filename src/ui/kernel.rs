@@ -882,6 +882,16 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
         data.short_values = vec![format!("rate {rate} MiB/s")];
     }
+    if n == 4
+        && !data.values.is_empty()
+        && let Some(b) = side.samples().back().and_then(|s| s.bdis.get(bdi)).filter(|b| b.tasks > 0)
+    {
+        // A trace's N is the tasks their ratelimit held back in the last
+        // second (a compiler throttled now and then is not one): said
+        // where the title has room (a narrow one keeps its bdi instead;
+        // the panel says it always).
+        data.values.insert(1, format!("N {} ratelimited", b.tasks));
+    }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.
         data.series.clear();
@@ -947,7 +957,9 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
         ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
         ("bdi_thresh".into(), mib_at(k, Quantity::BdiThresh, bdi, |s| b(s).thresh)),
         // Only a throttled task is seen in a trace: over the last second.
-        ("tasks throttled".into(), k.samples().back().map_or(NOT_KNOWN.into(), |s| b(s).tasks.to_string())),
+        ("tasks throttled".into(), k.throttled(bdi).map_or(NOT_KNOWN.into(), |n| n.to_string())),
+        // Of them, chart 4's N: those their ratelimit held back.
+        ("ratelimited (N)".into(), k.samples().back().map_or(NOT_KNOWN.into(), |s| b(s).tasks.to_string())),
     ];
     if let Some(p) = k.nr_dirtied_pause(bdi) {
         local.push(("nr_dirtied_pause".into(), p.to_string()));
