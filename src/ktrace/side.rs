@@ -578,6 +578,18 @@ impl KernelSide {
             .collect()
     }
 
+    /// Pages all tasks dirtied per second over the second up to the
+    /// playhead, from global_dirty_state's dirtied counter, in 4 KiB
+    /// pages \[pages/s\]; `None` without it.
+    pub fn dirtied_all_pages(&self) -> Option<f64> {
+        let rows = &self.collector.series()?.rows;
+        let end = self.samples.len().min(rows.len());
+        let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
+        let first = self.samples.partition_point(|s| s.t_ns <= from).min(end);
+        let rates: Vec<f64> = rows[first..end].iter().filter_map(|r| r.global.dirtied_rate).collect();
+        (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64 * self.page_factor as f64)
+    }
+
     /// Tasks with a throttling pass on `bdi` in the second up to the
     /// playhead (chart 4's N counts only those their ratelimit held
     /// back); `None` before the first row.
