@@ -237,7 +237,7 @@ impl App {
             self.open_lesson(lesson, i);
         }
         if let Some(s) = skipped {
-            self.note = format!("ran step {}'s last {s:.1} s first", current + 1);
+            self.note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
         }
         self.note_progress();
     }
@@ -497,7 +497,7 @@ mod tests {
         let replayed = open(TWO_STEPS, 1);
         assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
         assert_eq!(app.world().now_ns(), replayed.world().now_ns());
-        assert_eq!(app.note(), "ran step 1's last 1.5 s first");
+        assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s)");
     }
 
     #[test]
