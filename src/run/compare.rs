@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::summary::{Summary, num, signed};
+use super::summary::{RATE_CONTROL_PATCH, Summary, num, signed};
 use crate::error::printable;
 
 /// Both sides of a comparison: what `--summary-json` holds with `--compare`.
@@ -31,7 +31,7 @@ pub struct Labels {
 /// One row of the side-by-side table: its name (with its unit), each
 /// side's value, and the decimals it is shown with.
 struct Row {
-    name: &'static str,
+    name: String,
     a: Option<f64>,
     b: Option<f64>,
     decimals: usize,
@@ -75,9 +75,13 @@ fn longest_call(s: &Summary) -> Option<f64> {
 impl Compared {
     /// The figures of both sides, one row each, with the difference B − A.
     fn rows(&self) -> Vec<Row> {
-        let row =
-            |name, f: &dyn Fn(&Summary) -> Option<f64>, decimals| Row { name, a: f(&self.a), b: f(&self.b), decimals };
-        vec![
+        let row = |name: &str, f: &dyn Fn(&Summary) -> Option<f64>, decimals| Row {
+            name: name.to_string(),
+            a: f(&self.a),
+            b: f(&self.b),
+            decimals,
+        };
+        let mut rows = vec![
             row("throughput [MiB/s]", &|s| Some(throughput(s)), 1),
             row("dirty mean [MiB]", &|s| s.global.dirty_mean_mb, 1),
             row("setpoint [MiB]", &setpoint, 1),
@@ -91,7 +95,42 @@ impl Compared {
             row("calls blocked [count]", &|s| Some(s.throttled_ms.calls.count as f64), 0),
             row("longest call [ms]", &longest_call, 0),
             row("foreground writeback [MiB]", &|s| Some(s.throttled_ms.foreground_written_mb), 1),
-        ]
+        ];
+        rows.extend(self.ratelimit_rows());
+        rows
+    }
+
+    /// dirty_ratelimit on each bdi, where a side's kernel has one: a row
+    /// per bdi up to four, their mean beyond (a ten-disk JBOD). None when
+    /// neither side has rate control, or the sides' disks differ.
+    fn ratelimit_rows(&self) -> Vec<Row> {
+        let rate = |s: &Summary, i: usize| s.bdis[i].dirty_ratelimit_mbps.filter(|_| s.patches >= RATE_CONTROL_PATCH);
+        let names = |s: &Summary| s.bdis.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+        let n = self.a.bdis.len();
+        let rated = |s: &Summary| s.patches >= RATE_CONTROL_PATCH;
+        if n == 0 || names(&self.a) != names(&self.b) || !(rated(&self.a) || rated(&self.b)) {
+            return Vec::new();
+        }
+        if n <= 4 {
+            return (0..n)
+                .map(|i| Row {
+                    name: format!("dirty_ratelimit {} [MiB/s]", printable(&self.a.bdis[i].name)),
+                    a: rate(&self.a, i),
+                    b: rate(&self.b, i),
+                    decimals: 1,
+                })
+                .collect();
+        }
+        let mean = |s: &Summary| {
+            let rates: Option<Vec<f64>> = (0..n).map(|i| rate(s, i)).collect();
+            rates.map(|r| r.iter().sum::<f64>() / n as f64)
+        };
+        vec![Row {
+            name: format!("dirty_ratelimit, mean of {n} bdis [MiB/s]"),
+            a: mean(&self.a),
+            b: mean(&self.b),
+            decimals: 1,
+        }]
     }
 
     /// The human-readable report: what was compared, then a table of both
@@ -112,7 +151,7 @@ impl Compared {
         let head_a = format!("A {}", self.labels.a);
         let head_b = format!("B {}", self.labels.b);
         let rows = self.rows();
-        let name_w = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        let name_w = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0);
         let shown: Vec<[String; 3]> = rows
             .iter()
             .map(|r| {
@@ -126,10 +165,16 @@ impl Compared {
         for (r, [va, vb, d]) in rows.iter().zip(&shown) {
             let _ = writeln!(s, "{:name_w$}  {va:>wa$}  {vb:>wb$}  {d:>wd$}", r.name);
         }
+        let rate_rows = rows.iter().any(|r| r.name.starts_with("dirty_ratelimit"));
         for (side, sum) in [("A", a), ("B", &self.b)] {
-            if !has_setpoint(sum) {
-                let _ = writeln!(s, "note {side}      {} has no setpoint: –", printable(&sum.kernel));
-            }
+            let no_rate = rate_rows && sum.patches < RATE_CONTROL_PATCH;
+            let missing = match (has_setpoint(sum), no_rate) {
+                (false, true) => "setpoint or dirty_ratelimit",
+                (false, false) => "setpoint",
+                (true, true) => "dirty_ratelimit",
+                (true, false) => continue,
+            };
+            let _ = writeln!(s, "note {side}      {} has no {missing}: –", printable(&sum.kernel));
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {
             if let Some(at) = sum.trace_stopped_s {

@@ -495,7 +495,7 @@ fn size_with_unit(v: Option<f64>, sign: bool) -> String {
 const POSITION_CONTROL_PATCH: u8 = 2;
 
 /// The patch that brings dirty_ratelimit (dirty rate control).
-const RATE_CONTROL_PATCH: u8 = 4;
+pub(crate) const RATE_CONTROL_PATCH: u8 = 4;
 
 impl Summary {
     /// The global setpoint, where the run's kernel has one \[MiB\].

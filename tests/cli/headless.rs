@@ -119,6 +119,35 @@ fn compare_runs_both_sides_as_their_single_runs() {
     }
 }
 
+/// `--compare patches=5` sets patch 04's dirty_ratelimit beside patch
+/// 05's: the row a patch that changes only the rate needs, or the table
+/// reads the same on both sides. Its cells are the summaries' medians.
+#[test]
+fn compare_shows_each_bdis_dirty_ratelimit() {
+    let dir = scratch("compare-ratelimit");
+    let out = dirtyviz()
+        .args(["run", "--compare", "patches=5", "--duration", "10s", "--summary-json"])
+        .arg(dir.join("s.json"))
+        .output()
+        .expect("runs");
+    let report = ok(&out);
+    let both = json(&dir.join("s.json"));
+    let name = "dirty_ratelimit sda [MiB/s]";
+    let line = report.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {report}"));
+    let cells: Vec<f64> = line[name.len()..].split_whitespace().map(|c| c.parse().expect("a number")).collect();
+    let rate = |s: &str| num(&both[s]["bdis"][0], "dirty_ratelimit_mbps");
+    assert!((cells[0] - rate("a")).abs() <= 0.05 && (cells[1] - rate("b")).abs() <= 0.05, "{line}");
+    // Patch 04 copies each 200 ms estimate; patch 05 holds the rate near
+    // write_bw (100 MiB/s, one dd).
+    assert!(cells[0] < 10.0 && cells[1] > 90.0, "{line}");
+    // 3.1 has none: a dash, and the note says so.
+    let out = dirtyviz().args(["run", "--compare", "legacy", "--duration", "3s"]).output().expect("runs");
+    let report = ok(&out);
+    let line = report.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {report}"));
+    assert_eq!(line[name.len()..].split_whitespace().next(), Some("–"), "{report}");
+    assert!(report.contains("note A      3.1 has no setpoint or dirty_ratelimit: –"), "{report}");
+}
+
 fn num(v: &Value, key: &str) -> f64 {
     v[key].as_f64().unwrap_or_else(|| panic!("no number {key} in {v}"))
 }
