@@ -344,7 +344,8 @@ pub struct CheckArgs {
     /// Also draw every step of every lesson, at its end, at 160x48 and
     /// 120x40, and fail when a chart, table or panel the step names, or a
     /// question's answer, is not on the screen, or when at 160x48 the
-    /// step's text, checks and questions need PgDn.
+    /// step's text, checks and questions need PgDn, also with the hint
+    /// shown and every question answered.
     #[arg(long)]
     pub screens: bool,
     /// Run every lesson with this seed of the random generator instead of

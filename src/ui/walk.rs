@@ -3,15 +3,15 @@
 //! a step's text, hint or questions name (a chart, the task table, the
 //! parameter panel) and each question's answer, rounded as the screen
 //! rounds it, must be on its screen; at [`TEXT_SIZE`] the step's text,
-//! checks and questions must fit without PgDn. `dirtyviz check --screens`
-//! runs it.
+//! checks and questions must fit without PgDn, also with the hint shown
+//! and every question answered. `dirtyviz check --screens` runs it.
 
 use super::snapshot;
 use super::view::{PARAMS_TITLE, SHORT_TITLES, TASKS_TITLE};
 use crate::app::{App, AppOptions, LessonMsg, Msg, ThemeKind};
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
-use crate::lesson::check::show_value;
+use crate::lesson::check::{show, show_value};
 use crate::lesson::progress::Progress;
 
 /// The sizes lesson screens are checked at.
@@ -66,8 +66,12 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
         if views.params {
             wanted.push((format!(" {PARAMS_TITLE} "), "the parameter panel, which the step names".into()));
         }
+        // Whether the step fits at TEXT_SIZE as it opens, to be tried with
+        // the hint and verdicts shown too.
+        let mut fits = false;
         for &(w, h) in sizes {
             let over = snapshot::scroll_room(&app, w, h).text;
+            fits |= (w, h) == TEXT_SIZE && over == 0;
             if (w, h) == TEXT_SIZE && over > 0 {
                 out.push(format!(
                     "{origin}: lesson {} step {} at {w}x{h}: the step's text, checks and questions need PgDn \
@@ -86,6 +90,38 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
                     ));
                 }
             }
+        }
+        // A class presses h and answers the questions: the hint (or, in
+        // a step without one, the line saying so) and each verdict must
+        // show at TEXT_SIZE without PgDn too, for an answer far off (1, a
+        // first guess) and for the right one.
+        if !fits {
+            continue;
+        }
+        let (w, h) = TEXT_SIZE;
+        app.update(Msg::Lesson(LessonMsg::Hint));
+        let right: Vec<String> = (0..step.questions.len())
+            .map(|q| app.lesson().and_then(|m| m.reading(q)).map_or_else(|| "1".into(), show))
+            .collect();
+        let mut over = snapshot::scroll_room(&app, w, h).text;
+        for given in [vec!["1".to_string(); step.questions.len()], right] {
+            for answer in &given {
+                app.update(Msg::Lesson(LessonMsg::Answer));
+                for c in answer.chars() {
+                    app.update(Msg::Lesson(LessonMsg::Input(c)));
+                }
+                app.update(Msg::Lesson(LessonMsg::InputDone));
+            }
+            over = over.max(snapshot::scroll_room(&app, w, h).text);
+        }
+        if over > 0 {
+            let shown = if step.questions.is_empty() { "the hint" } else { "the hint and the questions' verdicts" };
+            out.push(format!(
+                "{origin}: lesson {} step {} at {w}x{h}: with {shown} shown, the step needs PgDn \
+                 ({over} rows more than the pane shows)",
+                lesson.id,
+                i + 1
+            ));
         }
     }
     Ok(out)
@@ -129,5 +165,47 @@ mod tests {
                 .starts_with("w.ron: lesson w step 2 at 160x48: the step's text, checks and questions need PgDn ("),
             "{missing:?}"
         );
+    }
+
+    #[test]
+    fn a_step_that_fits_until_h_is_pressed_or_a_question_answered_is_reported() {
+        let lesson = |sentences: usize, hint: &str| {
+            let text = "A sentence of the step's text that takes a row or two of the pane. ".repeat(sentences);
+            let text = format!(
+                r#"Lesson(id: "w", title: "Walk", patch: "p", summary: "s", scenario: Preset("default"),
+                steps: [
+                    Step(title: "one", text: "{text}", run_s: 1{hint},
+                         questions: [Question(ask: "What is thresh?", metric: ThreshMb)]),
+                    Step(title: "two", text: "Chart 1.", run_s: 1, hint: "chart 1"),
+                ])"#
+            );
+            Lesson::from_ron(&text, "w.ron").expect("valid")
+        };
+        let hint = r#", hint: "chart 1 draws it""#;
+        // The longest text that fits the pane as the step opens, and has
+        // no room left for the hint (3 rows) and the verdict (2).
+        let longest = (20..60)
+            .take_while(|&n| {
+                let walked = missing(&lesson(n, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
+                walked.iter().all(|m| m.contains("with the hint"))
+            })
+            .last()
+            .expect("20 sentences fit");
+        let walked = missing(&lesson(longest, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
+        assert_eq!(walked.len(), 1, "{walked:?}");
+        assert!(
+            walked[0].starts_with(
+                "w.ron: lesson w step 1 at 160x48: with the hint and the questions' verdicts shown, the step \
+                 needs PgDn ("
+            ),
+            "{walked:?}"
+        );
+        // Without a hint, h says so in the pane, in as many rows.
+        let walked = missing(&lesson(longest, ""), "w.ron", &[TEXT_SIZE]).expect("walks");
+        assert_eq!(walked, [walked[0].clone()], "{walked:?}");
+        assert!(walked[0].contains("with the hint and the questions' verdicts shown"), "{walked:?}");
+        // Text short enough for both is not reported.
+        let walked = missing(&lesson(longest - 6, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
+        assert!(walked.is_empty(), "{walked:?}");
     }
 }

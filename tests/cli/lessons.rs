@@ -918,3 +918,26 @@ fn a_first_step_shows_its_hint_and_answer_without_pgdn_at_160x48() {
         assert!(!text.contains("PgDn"), "lesson {lesson} scrolls: {text}");
     }
 }
+
+/// Every step of every shipped lesson, at its end, fits the pane at
+/// 160x48 with h pressed and each question answered (a far-off answer,
+/// then the right one), and shows what it names at 160x48 and 120x40, as
+/// `check --screens` walks them. Steps whose text filled the pane needed
+/// PgDn once the hint (3 rows) and a verdict (2) showed: lesson 08 step
+/// 3 by 3 rows, 12 step 1 by 7.
+#[test]
+fn every_lesson_step_fits_at_160x48_with_its_hint_and_verdicts_shown() {
+    let lessons: Vec<(String, Lesson)> = SHIPPED
+        .iter()
+        .map(|(file, text)| {
+            let origin = format!("lessons/{file}");
+            let lesson = Lesson::from_ron(text, &origin).expect("parses");
+            (origin, lesson)
+        })
+        .collect();
+    let walked = dirtyviz::run::on_every_cpu(&lessons, |(origin, l)| {
+        dirtyviz::ui::walk::missing(l, origin, dirtyviz::ui::walk::SIZES).expect("walks")
+    });
+    let missing: Vec<String> = walked.into_iter().flatten().collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
