@@ -310,12 +310,10 @@ impl App {
                 mode.folded = !mode.folded;
                 self.note = if mode.folded { "step text folded: v shows it" } else { "step text shown" }.into();
             }
-            LessonMsg::Hint => {
-                mode.hint = !mode.hint;
-                if mode.step().hint.is_none() {
-                    self.note = "this step has no hint".into();
-                }
-            }
+            // A step without a hint says so on the status line only: the
+            // pane stays as it was.
+            LessonMsg::Hint if mode.step().hint.is_none() => self.note = "this step has no hint".into(),
+            LessonMsg::Hint => mode.hint = !mode.hint,
             LessonMsg::Scroll(up) => {
                 mode.scroll = if up {
                     mode.scroll.saturating_sub(mode.scroll_page)

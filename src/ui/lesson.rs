@@ -310,9 +310,8 @@ fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line
         lines.push(Line::raw(""));
     }
     lines.extend(paragraphs(&step.text).into_iter().flat_map(|p| paragraph_lines(p, t, width)));
-    if mode.hint_shown() {
+    if let Some(hint) = step.hint.as_deref().filter(|_| mode.hint_shown()) {
         lines.push(Line::raw(""));
-        let hint = step.hint.as_deref().unwrap_or("this step has no hint");
         lines.extend(hanging("hint: ", t.accent, &with_units(hint), t.text, width, 2));
     }
     lines

@@ -91,10 +91,10 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
                 }
             }
         }
-        // A class presses h and answers the questions: the hint (or, in
-        // a step without one, the line saying so) and each verdict must
-        // show at TEXT_SIZE without PgDn too, for an answer far off (1, a
-        // first guess) and for the right one.
+        // A class presses h and answers the questions: the hint and each
+        // verdict must show at TEXT_SIZE without PgDn too, for an answer
+        // far off (1, a first guess) and for the right one. (h on a step
+        // without a hint only says so on the status line.)
         if !fits {
             continue;
         }
@@ -115,7 +115,11 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
             over = over.max(snapshot::scroll_room(&app, w, h).text);
         }
         if over > 0 {
-            let shown = if step.questions.is_empty() { "the hint" } else { "the hint and the questions' verdicts" };
+            let shown = match (step.hint.is_some(), step.questions.is_empty()) {
+                (true, true) => "the hint",
+                (true, false) => "the hint and the questions' verdicts",
+                (false, _) => "the questions' verdicts",
+            };
             out.push(format!(
                 "{origin}: lesson {} step {} at {w}x{h}: with {shown} shown, the step needs PgDn \
                  ({over} rows more than the pane shows)",
@@ -200,10 +204,25 @@ mod tests {
             ),
             "{walked:?}"
         );
-        // Without a hint, h says so in the pane, in as many rows.
-        let walked = missing(&lesson(longest, ""), "w.ron", &[TEXT_SIZE]).expect("walks");
-        assert_eq!(walked, [walked[0].clone()], "{walked:?}");
-        assert!(walked[0].contains("with the hint and the questions' verdicts shown"), "{walked:?}");
+        // Without a hint, h adds nothing to the pane: only the verdict (2
+        // rows) has to find room, and the longest text with no room for it
+        // is reported as such.
+        let walked: Vec<Vec<String>> =
+            (20..=longest).map(|n| missing(&lesson(n, ""), "w.ron", &[TEXT_SIZE]).expect("walks")).collect();
+        assert!(walked.iter().flatten().all(|m| !m.contains("hint")), "{walked:?}");
+        assert!(
+            walked.iter().any(|w| w.len() == 1
+                && w[0].starts_with(
+                    "w.ron: lesson w step 1 at 160x48: with the questions' verdicts shown, the step needs PgDn ("
+                )),
+            "a text that fits, but not with its verdict: {walked:?}"
+        );
+        // Those without room for the verdict are fewer than those without
+        // room for the hint and the verdict.
+        let hinted = (20..=longest)
+            .filter(|&n| !missing(&lesson(n, hint), "w.ron", &[TEXT_SIZE]).expect("walks").is_empty())
+            .count();
+        assert!(walked.iter().filter(|w| !w.is_empty()).count() < hinted, "{walked:?}");
         // Text short enough for both is not reported.
         let walked = missing(&lesson(longest - 6, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
         assert!(walked.is_empty(), "{walked:?}");

@@ -941,3 +941,24 @@ fn every_lesson_step_fits_at_160x48_with_its_hint_and_verdicts_shown() {
     let missing: Vec<String> = walked.into_iter().flatten().collect();
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// h on a step without a hint says so on the status line and leaves the
+/// pane as it was: it added 'hint: this step has no hint' under the text
+/// too (3 rows, which could push the text's end under PgDn).
+#[test]
+fn h_on_a_step_without_a_hint_leaves_the_pane_as_it_was() {
+    let lesson = Lesson::resolve("00").expect("shipped");
+    assert!(lesson.steps[1].hint.is_none(), "lesson 00 step 2 has no hint");
+    let mut app = App::for_lesson(lesson, 1, Progress::default(), &mono()).expect("opens");
+    // The pane: every row but the status line and the key bar.
+    let pane = |s: &str| s.lines().skip(1).take(46).map(str::to_string).collect::<Vec<_>>();
+    let before = screen(&app, 160, 48);
+    app.update(Msg::Lesson(LessonMsg::Hint));
+    let after = screen(&app, 160, 48);
+    assert!(!after.contains("hint: this step has no hint"), "{after}");
+    assert!(after.contains("this step has no hint"), "the note says so:\n{after}");
+    assert_eq!(pane(&after), pane(&before), "h changed the pane:\n{after}");
+    // Pressed again, it still shows nothing in the pane.
+    app.update(Msg::Lesson(LessonMsg::Hint));
+    assert_eq!(pane(&screen(&app, 160, 48)), pane(&before));
+}
