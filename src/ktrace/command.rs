@@ -58,16 +58,18 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     }
     let trace = args.file.as_deref().filter(|f| *f != "-").map(|path| Named { role: "the trace", path: path.as_ref() });
     check_outputs(trace, &[("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
+    // --fit compares means over part of the trace: its rows.
+    let rows = args.csv.is_some() || args.fit;
     let a = match &args.file {
-        Some(file) => analyse(file, args.csv.is_some())?,
-        None => super::analyse_example(args.csv.is_some())?,
+        Some(file) => analyse(file, rows)?,
+        None => super::analyse_example(rows)?,
     };
     let mut outputs = Vec::new();
     if let Some(path) = &args.csv {
         outputs.push(write_csv(path, &a)?);
     }
     if args.fit {
-        let fitted = fit::fit_and_run(&a.summary)?;
+        let fitted = fit::fit_and_run(&a.summary, a.series.as_ref().unwrap_or(&series::Series::default()))?;
         if let Some(path) = &args.summary_json {
             outputs.push(write_json(path, &fitted)?);
         }

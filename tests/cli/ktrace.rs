@@ -967,3 +967,58 @@ fn live_on_a_quiet_machine_says_no_writeback_event_and_exits_1() {
     assert_eq!(left, ["s.json"], "no file written or left beside");
     assert_eq!(std::fs::read_to_string(dir.join("s.json")).expect("kept"), "before\n");
 }
+
+#[test]
+fn fit_compares_the_dirty_means_over_the_models_span_and_sampling() {
+    // The model's mean leaves out its first 10 s (of 20) and reads a
+    // sample every 100 ms: the trace's is taken the same way, the latest
+    // dirty count (global_dirty_state's dirty + writeback + unstable, or a
+    // balance_dirty_pages' dirty=) at each 100 ms from 10.0 s to 20.0 s,
+    // not the whole trace's time-weighted 150.4 MiB.
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("shipped trace");
+    let mut events: Vec<(f64, Option<i64>)> = Vec::new();
+    for (event, dirty) in [("global_dirty_state", None), ("balance_dirty_pages", Some("dirty"))] {
+        let marker = format!(" {event}: ");
+        for l in text.lines().filter(|l| l.contains(&marker)) {
+            let (head, rest) = l.split_once(&marker).expect("marker");
+            let t: f64 = head.trim_end_matches(':').rsplit(' ').next().and_then(|s| s.parse().ok()).expect("time");
+            let kv: BTreeMap<&str, i64> = rest
+                .split_whitespace()
+                .filter_map(|w| w.split_once('='))
+                .map(|(k, v)| (k, v.parse().expect("n")))
+                .collect();
+            let d = match dirty {
+                None => kv["dirty"] + kv["writeback"] + kv.get("unstable").copied().unwrap_or(0),
+                Some(k) => kv[k],
+            };
+            events.push((t, Some(d)));
+        }
+    }
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let t0 = events[0].0;
+    let (mut held, mut i, mut sum, mut n) = (None, 0, 0.0, 0);
+    for k in 1..=200 {
+        let at = t0 + k as f64 * 0.1;
+        while i < events.len() && events[i].0 < at {
+            held = events[i].1.or(held);
+            i += 1;
+        }
+        if k >= 100 {
+            sum += held.expect("a count") as f64 * 4.0 / 1024.0;
+            n += 1;
+        }
+    }
+    let expected = sum / n as f64;
+    let s = view(SHIPPED, &["--fit"]);
+    let row = s["compare"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["quantity"].as_str().is_some_and(|q| q.starts_with("dirty, mean")));
+    let row = row.expect("the dirty mean's row");
+    assert_eq!(row["quantity"], "dirty, mean over 10-20 s, every 100 ms");
+    assert!((num(&row["trace"]) - expected).abs() < 0.01, "{} against {expected}", row["trace"]);
+    assert_eq!(num(&row["model"]), num(&s["model"]["summary"]["global"]["dirty_mean_mb"]));
+    // The trace's own summary keeps its whole-trace mean.
+    assert!((num(&s["trace"]["global"]["dirty_mb"]["mean"]) - 150.4).abs() < 0.05);
+}
