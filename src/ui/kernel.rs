@@ -1043,9 +1043,10 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // names a task, and the rows cannot add up to it.
     let all = k.dirtied_all_pages().map(|all| {
         let rows: f64 = k.task_lines(0, count).iter().filter_map(|l| l.rate_pages).sum();
-        let gap = (all - rows).max(0.0);
-        format!("all tasks {:.2} MiB/s, {:.2} in no pass (below freerun)", mib(all), mib(gap))
+        (mib(all), mib((all - rows).max(0.0)))
     });
+    // Its own row under the tasks where the table has three or more; else
+    // the table's bottom border.
     let room_all = usize::from(all.is_some() && room > 2);
     let room = room - room_all;
     let last = count.saturating_sub(room.max(1));
@@ -1088,17 +1089,21 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     };
     let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
     let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
-    let table = Table::new(rows, widths).header(header).block(
-        Block::default()
-            .borders(Borders::ALL)
-            .border_style(if app.screen.tasks_focus { t.accent } else { t.border })
-            .title(Span::styled(title, t.title)),
-    );
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if app.screen.tasks_focus { t.accent } else { t.border })
+        .title(Span::styled(title, t.title));
+    let inner = area.width.saturating_sub(2) as usize;
+    if let Some((all, gap)) = all.filter(|_| room_all == 0) {
+        // A space either side and a corner's worth of border kept.
+        let text = all_tasks(all, gap, inner.saturating_sub(3));
+        block = block.title_bottom(Line::styled(format!(" {text} "), t.dim));
+    }
+    let table = Table::new(rows, widths).header(header).block(block);
     frame.render_widget(table, area);
-    let mut bottom =
-        Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
-    if let Some(all) = all.filter(|_| room_all > 0) {
-        frame.render_widget(Paragraph::new(Line::styled(view::cut_to(&all, bottom.width as usize), t.dim)), bottom);
+    let mut bottom = Rect { x: area.x + 1, y: area.y + area.height - 2, width: inner as u16, height: 1 };
+    if let Some((all, gap)) = all.filter(|_| room_all > 0) {
+        frame.render_widget(Paragraph::new(Line::styled(all_tasks(all, gap, inner), t.dim)), bottom);
         bottom.y -= 1;
     }
     if let Some(more) = more {
@@ -1106,6 +1111,24 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else if unknown_rate && shown + 1 < room {
         // A blank row left under the tasks says what a dash means.
         frame.render_widget(Paragraph::new(Line::styled(RATE_NOT_KNOWN, t.dim)), bottom);
+    }
+}
+
+/// The task table's line on what all tasks dirtied, `all` MiB/s, and
+/// `gap` MiB/s of it in no pass, in at most `width` columns: shorter
+/// wording where the table is narrow, the gap left out last.
+fn all_tasks(all: f64, gap: f64, width: usize) -> String {
+    let forms = [
+        format!("all tasks {all:.2} MiB/s, {gap:.2} in no pass (below freerun)"),
+        format!("all tasks {all:.2} MiB/s, {gap:.2} in no pass"),
+        format!("all {all:.2} MiB/s, {gap:.2} in no pass"),
+        format!("all {all:.0} MiB/s, {gap:.0} in no pass"),
+        format!("all {all:.0} MiB/s, {gap:.0} no pass"),
+        format!("all {all:.0} MiB/s"),
+    ];
+    match forms.iter().find(|f| f.chars().count() <= width) {
+        Some(f) => f.clone(),
+        None => view::cut_to(&forms[forms.len() - 1], width),
     }
 }
 
@@ -1360,5 +1383,29 @@ mod tests {
         let screen = drawn(&mut a, 160, 48);
         assert!(screen.contains("dd-7"), "{screen}");
         assert!(screen.contains("all tasks 20.00 MiB/s, 18.75 in no pass (below freerun)"), "{screen}");
+        // A narrower table says it in fewer words, whole; one too short for
+        // a row of its own says it in its bottom border.
+        a.update(Msg::FocusTasks);
+        for (w, h, said) in [
+            (100, 30, "│all 20.00 MiB/s, 18.75 in no pass"),
+            (80, 24, "└ all 20 MiB/s, 19 no pass ─"),
+            (60, 18, "│all tasks 20.00 MiB/s, 18.75 in no pass (below freerun)   │"),
+        ] {
+            let screen = drawn(&mut a, w, h);
+            assert!(screen.contains(said), "{w}x{h}: {said}\n{screen}");
+            assert!(!screen.lines().any(|l| l.contains("all ") && l.contains('…')), "{w}x{h}: cut\n{screen}");
+        }
+    }
+
+    #[test]
+    fn the_all_tasks_line_takes_the_longest_wording_that_fits() {
+        let at = |w| all_tasks(237.99, 158.65, w);
+        assert_eq!(at(57), "all tasks 237.99 MiB/s, 158.65 in no pass (below freerun)");
+        assert_eq!(at(56), "all tasks 237.99 MiB/s, 158.65 in no pass");
+        assert_eq!(at(40), "all 237.99 MiB/s, 158.65 in no pass");
+        assert_eq!(at(34), "all 238 MiB/s, 159 in no pass");
+        assert_eq!(at(28), "all 238 MiB/s, 159 no pass");
+        assert_eq!(at(25), "all 238 MiB/s");
+        assert_eq!(at(8), "all 238…");
     }
 }
