@@ -21,7 +21,8 @@ pub const BIN_S: f64 = 0.1;
 /// Longest silence filled with rows \[s\].
 pub const MAX_GAP_S: f64 = 60.0;
 /// A task counts as writing to a bdi for this long after its last
-/// balance_dirty_pages event \[s\].
+/// balance_dirty_pages event, and a bdi's values printed by its events
+/// hold for this long after the last event that printed them \[s\].
 pub const TASK_LIVE_S: f64 = 1.0;
 
 /// The global quantities at a row's time. Pages and pages/s.
@@ -91,6 +92,21 @@ pub struct BdiRow {
     pub ratelimited: u32,
     /// The longest pause decided within this row's interval \[ms\].
     pub pause_max_ms: Option<i64>,
+    /// When the bdi's last balance_dirty_pages event was \[s, the
+    /// trace's clock\]. Its dirty pages, setpoint and pos_ratio are what
+    /// that event printed, for [`TASK_LIVE_S`]; after that they are not
+    /// known (`None`): the kernel prints them only while a task is
+    /// throttled on the bdi, and its pages go on being written.
+    #[serde(default)]
+    pub last_pass_s: Option<f64>,
+    /// When its last bdi_dirty_ratelimit event was \[s\]: its bandwidths
+    /// and dirty rate are not known [`TASK_LIVE_S`] after it (the kernel
+    /// goes on estimating them as pages are written), task_ratelimit not
+    /// after this and the last pass. dirty_ratelimit and
+    /// balanced_ratelimit hold: the kernel changes them only where
+    /// bdi_dirty_ratelimit prints them.
+    #[serde(default)]
+    pub last_ratelimit_s: Option<f64>,
 }
 
 /// One row: the trace at `t_s`.
@@ -138,6 +154,7 @@ pub struct Series {
     seen: Vec<HashMap<TaskId, f64>>,
     /// Per bdi, each task's last sleep at a task_ratelimit above 0 \[s\].
     held: Vec<HashMap<TaskId, f64>>,
+
     /// (time, NR_DIRTIED, NR_WRITTEN) at the last row and the latest.
     counters_at_row: Option<(f64, i64, i64)>,
     counters: Option<(f64, i64, i64)>,
@@ -208,6 +225,7 @@ impl Series {
             b.pos_ratio = Some(t / d);
         }
         if kind == EventKind::BalanceDirtyPages {
+            b.last_pass_s = Some(b.last_pass_s.map_or(e.time_s, |t| t.max(e.time_s)));
             b.dirty = page(Field::BdiDirty).or(b.dirty);
             b.setpoint = page(Field::BdiSetpoint).or(b.setpoint);
             // balance_dirty_pages also shows the global limit, setpoint and dirty.
@@ -243,6 +261,7 @@ impl Series {
                 self.held[i].insert(e.task, e.time_s);
             }
         } else {
+            b.last_ratelimit_s = Some(b.last_ratelimit_s.map_or(e.time_s, |t| t.max(e.time_s)));
             b.write_bw = rate(Field::WriteBw).or(b.write_bw);
             b.avg_write_bw = rate(Field::AwriteBw).or(b.avg_write_bw);
             b.balanced_ratelimit = rate(Field::BalancedDirtyRatelimit).or(b.balanced_ratelimit);
@@ -269,6 +288,21 @@ impl Series {
             held.retain(|_, last| *last >= t - TASK_LIVE_S);
             row.tasks = seen.len() as u32;
             row.ratelimited = held.len() as u32;
+            // What the bdi's events printed, no longer current.
+            let recent = |at: Option<f64>| at.is_some_and(|at| at >= t - TASK_LIVE_S);
+            if !recent(row.last_pass_s) {
+                row.dirty = None;
+                row.setpoint = None;
+                row.pos_ratio = None;
+            }
+            if !recent(row.last_ratelimit_s) {
+                row.write_bw = None;
+                row.avg_write_bw = None;
+                row.dirty_rate = None;
+                if !recent(row.last_pass_s) {
+                    row.task_ratelimit = None;
+                }
+            }
         }
         for b in &mut self.bdis {
             b.pause_max_ms = None;
@@ -572,6 +606,42 @@ mod tests {
         // over the limit (10.60) does not count.
         assert_eq!((at(11.1).tasks, at(11.1).ratelimited), (1, 0));
         assert_eq!((at(10.9).tasks, at(10.9).ratelimited), (3, 2));
+    }
+
+    #[test]
+    fn a_bdis_values_end_a_second_after_the_last_event_that_printed_them() {
+        // One pass and one ratelimit update at 10.05, then only
+        // global_dirty_state for 3 s: the bdi's dirty pages, setpoint,
+        // bandwidths and task_ratelimit were what the kernel printed then,
+        // not what it had at 13 s; its dirty_ratelimit is (the kernel
+        // changes it only where it prints it).
+        let mut text = format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n\
+             a-1 [000] 10.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n\
+             a-1 [000] 10.05: bdi_dirty_ratelimit: bdi 8:0: write_bw=40960 awrite_bw=40960 dirty_rate=40960 dirty_ratelimit=4096 task_ratelimit=2048 balanced_dirty_ratelimit=4096\n"
+        );
+        for i in 1..=30 {
+            text += &format!("a-1 [000] {}.{}0: global_dirty_state: {GDS} dirtied=0 written=0\n", 10 + i / 10, i % 10);
+        }
+        let (s, _) = series(&text);
+        let at = |t: f64| &s.rows[((t - 10.0) / BIN_S).round() as usize - 1].bdis[0];
+        let b = at(11.0);
+        assert_eq!(
+            (b.dirty, b.setpoint, b.avg_write_bw, b.task_ratelimit),
+            (Some(800), Some(875), Some(10240), Some(512))
+        );
+        let b = at(11.1);
+        assert_eq!((b.dirty, b.setpoint, b.pos_ratio), (None, None, None), "{b:?}");
+        assert_eq!((b.write_bw, b.avg_write_bw, b.dirty_rate, b.task_ratelimit), (None, None, None, None));
+        assert_eq!((b.dirty_ratelimit, b.balanced_ratelimit), (Some(1024), Some(1024)));
+        assert_eq!(b.last_pass_s, Some(10.05));
+        assert_eq!(at(13.0).dirty, None);
+        // The CSV leaves them empty too.
+        let mut out = Vec::new();
+        write_csv(&mut out, &s, &["8:0".to_string()], None).expect("writes");
+        let text = String::from_utf8(out).expect("utf-8");
+        let last = text.lines().last().expect("a row");
+        assert!(last.ends_with(",,,,,4.000,4.000,,,,0,"), "{last}");
     }
 
     #[test]

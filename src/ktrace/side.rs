@@ -100,14 +100,24 @@ impl Quantity {
 
 /// When each quantity of a source is first known [ns, the source's
 /// clock]; `None`: never. A simulation knows everything from the start
-/// and has no coverage.
+/// and has no coverage. A bdi's quantities are known while its events
+/// print them, and not once they stop (see [`BdiRow::last_pass_s`]):
+/// each is known over spans of samples.
+///
+/// [`BdiRow::last_pass_s`]: super::series::BdiRow::last_pass_s
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Coverage {
     /// Global quantities, by [`Quantity`].
     global: [Option<u64>; QUANTITIES],
     /// Per bdi quantities, by bdi and [`Quantity`].
     bdis: Vec<[Option<u64>; QUANTITIES]>,
+    /// Per bdi and [`Quantity`], the spans of samples it is known in
+    /// (first and last sample's time) \[ns\].
+    spans: Vec<Vec<Vec<(u64, u64)>>>,
 }
+
+/// Samples this far apart or closer are next to each other \[ns\].
+const NEXT_SAMPLE_NS: u64 = (BIN_S * 1.5e9) as u64;
 
 impl Coverage {
     /// From when `q` (of `bdi`, for a bdi quantity) is known \[ns\]; `None`: never.
@@ -115,13 +125,40 @@ impl Coverage {
         self.global[q as usize].or_else(|| self.bdis.get(bdi).and_then(|b| b[q as usize]))
     }
 
-    /// Notes `q` known at `t_ns`, if not known before.
+    /// `q` (of `bdi`) is known at the sample at `t_ns`: a global quantity
+    /// from when it is first known, a bdi's while its events print it.
+    pub fn known_at(&self, q: Quantity, bdi: usize, t_ns: u64) -> bool {
+        if let Some(since) = self.global[q as usize] {
+            return since <= t_ns;
+        }
+        self.last_known(q, bdi, t_ns) == Some(t_ns)
+    }
+
+    /// The last sample at or before `t_ns` at which `q` (of `bdi`) is known \[ns\].
+    pub fn last_known(&self, q: Quantity, bdi: usize, t_ns: u64) -> Option<u64> {
+        if let Some(since) = self.global[q as usize] {
+            return (since <= t_ns).then_some(t_ns);
+        }
+        let spans = self.spans.get(bdi)?.get(q as usize)?;
+        let i = spans.partition_point(|s| s.0 <= t_ns).checked_sub(1)?;
+        Some(spans[i].1.min(t_ns))
+    }
+
+    /// Notes `q` known at the sample at `t_ns`.
     fn note(&mut self, q: Quantity, bdi: Option<usize>, t_ns: u64) {
         let slot = match bdi {
             None => &mut self.global[q as usize],
             Some(i) => {
                 if self.bdis.len() <= i {
                     self.bdis.resize(i + 1, [None; QUANTITIES]);
+                    self.spans.resize(i + 1, vec![Vec::new(); QUANTITIES]);
+                }
+                let spans = &mut self.spans[i][q as usize];
+                match spans.last_mut() {
+                    // Noted again (a live trace redrawn in its page size).
+                    Some(last) if t_ns <= last.1 => {}
+                    Some(last) if t_ns - last.1 <= NEXT_SAMPLE_NS => last.1 = t_ns,
+                    _ => spans.push((t_ns, t_ns)),
                 }
                 &mut self.bdis[i][q as usize]
             }
@@ -599,6 +636,31 @@ impl KernelSide {
         Some(rows.get(row)?.bdis.get(bdi).map_or(0, |b| b.tasks))
     }
 
+    /// When `bdi`'s last balance_dirty_pages event up to the playhead
+    /// was \[ns\]; `None` before its first.
+    pub fn last_pass_ns(&self, bdi: usize) -> Option<u64> {
+        self.last_event_ns(bdi, |b| b.last_pass_s)
+    }
+
+    /// When `bdi`'s last bdi_dirty_ratelimit event up to the playhead
+    /// was \[ns\]; `None` before its first.
+    pub fn last_ratelimit_ns(&self, bdi: usize) -> Option<u64> {
+        self.last_event_ns(bdi, |b| b.last_ratelimit_s)
+    }
+
+    fn last_event_ns(&self, bdi: usize, at: impl Fn(&super::series::BdiRow) -> Option<f64>) -> Option<u64> {
+        let row = self.samples.len().checked_sub(1)?;
+        let series = self.collector.series()?;
+        let t_s = at(series.rows.get(row)?.bdis.get(bdi)?)?;
+        Some(((t_s - series.t0?).max(0.0) * 1e9).round() as u64)
+    }
+
+    /// The sample at `t_ns` or the last before it, up to the playhead.
+    pub fn sample_at(&self, t_ns: u64) -> Option<&Sample> {
+        let i = self.samples.partition_point(|s| s.t_ns <= t_ns).checked_sub(1)?;
+        self.samples.get(i)
+    }
+
     /// Median nr_dirtied_pause of the tasks last seen on `bdi` \[pages\].
     pub fn nr_dirtied_pause(&self, bdi: usize) -> Option<i64> {
         let v: Vec<f64> = self
@@ -719,7 +781,9 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
             balanced_ratelimit: known(Quantity::Balanced, b.balanced_ratelimit),
             task_ratelimit: known(Quantity::TaskRatelimit, b.task_ratelimit),
             pos_ratio: b.pos_ratio.filter(|_| above_freerun).map(|p| (p * 1024.0).round() as u64),
-            dirtied: known(Quantity::Dirtied, b.dirty_rate.map(|_| acc.round() as u64)),
+            // A count that only grows, also where the rate is not known
+            // (charts take differences of it).
+            dirtied: known(Quantity::Dirtied, b.dirty_rate.map(|_| 0)) + acc.round() as u64,
             written: 0,
             // N, as the kernel's dirty_ratelimit counts it: the tasks
             // their ratelimit held back.

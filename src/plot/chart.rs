@@ -409,14 +409,16 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         let setpoint =
             if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {} MiB", show(m.bdi_setpoint)) } else { String::new() };
         let dirty = match s.has(Q::BdiDirty) {
+            true if m.bdi_dirty.is_nan() => format!("bdi_dirty: not printed over the last {} (no pass)", ctx.half()),
             true => format!("bdi_dirty {} MiB on average over the last {}", show(m.bdi_dirty), ctx.half()),
             false => "bdi_dirty: not in this trace".to_string(),
         };
+        let setpoint = if m.bdi_dirty.is_nan() { String::new() } else { setpoint };
         f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
         if s.trace && s.has(Q::BdiDirty) {
             // balance_dirty_pages() prints them only on its way to a pause.
             f.notes.push(format!(
-                "{}: bdi_dirty and bdi_setpoint as last printed: the kernel prints them only while it throttles",
+                "{}: bdi_dirty and bdi_setpoint as printed, up to a second after each pass: the kernel prints them only while it throttles",
                 s.label
             ));
         }

@@ -290,6 +290,9 @@ pub struct Means {
     pub bdi_setpoint: f64,
     /// Samples where bdi_setpoint was defined.
     bdi_setpoint_n: u64,
+    /// Samples where the bdi's dirty pages were known (a trace's only
+    /// while its events print them); NaN in `bdi_dirty` when none were.
+    bdi_dirty_n: u64,
     /// pos_ratio (1.0 = the balanced rate) over the samples where the
     /// kernel computes one; `None` where it computed none.
     pub pos_ratio: Option<f64>,
@@ -313,15 +316,18 @@ impl Means {
     /// Adds sample `s` of bdi sample `b`, whose rate target is `target`
     /// (NaN: not known then).
     /// `b` is `None` in a trace's samples from before an event names the bdi.
-    fn add(&mut self, s: &Sample, b: Option<&BdiSample>, target: f64) {
+    fn add(&mut self, s: &Sample, b: Option<&BdiSample>, target: f64, bdi_current: bool) {
         self.n += 1;
         self.dirty += mib(s.dirty);
         self.setpoint += mib(s.setpoint);
         let Some(b) = b else { return };
         self.bdi_n += 1;
-        self.bdi_dirty += mib(b.dirty);
+        if bdi_current {
+            self.bdi_dirty += mib(b.dirty);
+            self.bdi_dirty_n += 1;
+        }
         let bdi_setpoint = Q::BdiSetpoint.value(s, Some(b), 1);
-        if !bdi_setpoint.is_nan() {
+        if !bdi_setpoint.is_nan() && bdi_current {
             self.bdi_setpoint += bdi_setpoint;
             self.bdi_setpoint_n += 1;
         }
@@ -347,7 +353,7 @@ impl Means {
         self.pos_ratio = (count > 0).then(|| sum / count as f64);
         self.dirty /= n;
         self.setpoint /= n;
-        self.bdi_dirty /= bdi_n;
+        self.bdi_dirty = if self.bdi_dirty_n > 0 { self.bdi_dirty / self.bdi_dirty_n as f64 } else { f64::NAN };
         self.dirty_ratelimit /= bdi_n;
         self
     }
@@ -509,7 +515,10 @@ impl Collector {
         let from = self.cursors[i].samples.saturating_sub(dropped) as usize;
         let half_ns = self.start_ns + (self.end_ns - self.start_ns) / 2;
         let since = self.sides[i].since.clone();
-        let known = |q: Q, t_ns: u64| since[q as usize].is_some_and(|since| since <= t_ns);
+        let bdi = self.bdi;
+        // A trace's bdi quantity is known while its events print it.
+        let current = |q: Q, t_ns: u64| f.coverage.is_none_or(|c| c.known_at(q.quantity(), bdi, t_ns));
+        let known = |q: Q, t_ns: u64| since[q as usize].is_some_and(|since| since <= t_ns) && current(q, t_ns);
         let data = &mut self.sides[i];
         for s in f.samples.range(from.min(f.samples.len())..) {
             if s.t_ns < self.start_ns || s.t_ns > self.end_ns {
@@ -539,7 +548,7 @@ impl Collector {
                 self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
             }
             if s.t_ns >= half_ns {
-                self.means[i].add(s, b, target);
+                self.means[i].add(s, b, target, known(Q::BdiDirty, s.t_ns));
             }
             data.last = Some(s.clone());
             let Some(b) = b.filter(|_| known(Q::Written, s.t_ns)) else { continue };

@@ -289,7 +289,14 @@ fn trace(path: &str, opts: &PlotOptions) -> Result<Gathered> {
         // corrupted stamp) is crossed at once, not a second at a time.
         t = (t + NS_PER_SEC).max(side.next_row_ns(t).unwrap_or(end_ns)).min(end_ns);
     }
-    let absent = side.coverage().missing(&[(Quantity::BdiSetpoint, "bdi_setpoint")], bdi);
+    let absent = side.coverage().missing(&[(Quantity::BdiSetpoint, "bdi_setpoint")], bdi).or_else(|| {
+        // The bdi's setpoint printed a while before the end is not the
+        // one its control lines had there.
+        let end = side.samples().back()?;
+        let pass =
+            side.last_pass_ns(bdi).filter(|_| !side.coverage().known_at(Quantity::BdiSetpoint, bdi, end.t_ns))?;
+        Some(format!("the bdi's last pass was {:.1} s before the end", end.t_ns.saturating_sub(pass) as f64 / 1e9))
+    });
     let c = match absent {
         Some(why) => chart::Curves { absent: Some(why), ..chart::Curves::default() },
         None => curves(&crate::ui::kernel::trace_source(&side), bdi),
@@ -414,7 +421,7 @@ mod tests {
         assert!(rates.lines.iter().any(|l| l.label.starts_with("written")));
         let bdi = chart::bdi_dirty(&ctx, &sides);
         assert!(
-            bdi.notes.iter().all(|n| !n.contains("as last printed")),
+            bdi.notes.iter().all(|n| !n.contains("as printed, up to a second after each pass")),
             "a simulation holds nothing: {:?}",
             bdi.notes
         );
@@ -696,7 +703,7 @@ mod tests {
             "{:?}",
             bdi.notes
         );
-        let held = |f: &chart::Figure| f.notes.iter().any(|n| n.contains("as last printed"));
+        let held = |f: &chart::Figure| f.notes.iter().any(|n| n.contains("as printed, up to a second after each pass"));
         assert!(held(&bdi), "between throttling passes the lines hold: {:?}", bdi.notes);
         assert!(!held(&global), "global_dirty_state prints the global lines: {:?}", global.notes);
 
@@ -736,7 +743,7 @@ mod tests {
         let bdi = chart::bdi_dirty(&g.ctx, &g.sides);
         assert_eq!(bdi.subtitle[1], "kernel: bdi_dirty: not in this trace");
         assert!(bdi.lines.is_empty(), "{:?}", bdi.lines);
-        assert!(bdi.notes.iter().all(|n| !n.contains("as last printed")), "nothing held: {:?}", bdi.notes);
+        assert!(bdi.notes.iter().all(|n| !n.contains("as printed, up to a second after each pass")), "nothing held: {:?}", bdi.notes);
     }
 
     #[test]

@@ -433,7 +433,7 @@ impl ChartData {
 
     /// Sets the title's values from `numbers` (sizes \[MiB\] and others)
     /// by `write`, in the chart's size unit now and whenever it changes.
-    fn sized_values(&mut self, numbers: Vec<f64>, write: WriteValues) {
+    pub(crate) fn sized_values(&mut self, numbers: Vec<f64>, write: WriteValues) {
         [self.values, self.short_values] = write(&numbers, self.size_unit().unwrap_or(SizeUnit::MIB));
         self.sized = Some(SizedValues { numbers, write });
     }

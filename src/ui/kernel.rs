@@ -860,27 +860,63 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
     // No tracepoint prints a bdi's writeback pages or max_pause.
     data.series.retain(|s| !matches!((n, s.name), (2, "writeback") | (5, "max_pause")));
     let cov = side.coverage();
+    // Each line where its quantity is known: a bdi's ends where the
+    // trace stops printing it.
     for s in &mut data.series {
         let Some(q) = quantity_of(n, s.name) else { continue };
-        let since = cov.since(q, bdi).map_or(f64::INFINITY, |ns| ns as f64 / 1e9);
-        for p in s.points.iter_mut().filter(|p| p.0 < since) {
+        for p in s.points.iter_mut().filter(|p| !cov.known_at(q, bdi, (p.0 * 1e9).round() as u64)) {
             p.1 = f64::NAN;
         }
+    }
+    let now = side.samples().back().map_or(0, |s| s.t_ns);
+    // When `q` was last known, and how long ago the event that printed it
+    // was, when it is no longer current.
+    let stale = |q: Quantity| {
+        let then = cov.last_known(q, bdi, now).filter(|&then| then < now)?;
+        let event = match q {
+            Quantity::AvgWriteBw => side.last_ratelimit_ns(bdi),
+            _ => side.last_pass_ns(bdi),
+        };
+        event.map(|at| (then, secs(now.saturating_sub(at))))
+    };
+    if n == 2
+        && let Some((then, ago)) = stale(Quantity::BdiDirty)
+        && let Some(b) = side.sample_at(then).and_then(|s| s.bdis.get(bdi))
+    {
+        // The last values the trace gave, and how old they are.
+        data.sized_values(vec![mib(b.dirty), mib(b.thresh), ago], |n, unit| {
+            let (dirty, thresh, unit, ago) = (unit.number(n[0]), unit.number(n[1]), unit.name(), n[2]);
+            [
+                vec![format!("dirty {dirty} of thresh {thresh} {unit}, {ago:.1} s ago")],
+                vec![format!("{dirty} of {thresh} {unit}, {ago:.1} s ago")],
+            ]
+        });
     }
     if n == 1 {
         // Dirtyable memory is not in a trace: no percentage of it.
         data.values.truncate(1);
         data.short_values.truncate(1);
     }
-    let known_now = |q: Quantity| cov.since(q, bdi).is_some_and(|t| t <= side.at_ns());
+    let known_now = |q: Quantity| cov.known_at(q, bdi, now) && !side.samples().is_empty();
     if n == 4
         && !known_now(Quantity::AvgWriteBw)
         && let Some(b) = side.samples().back().and_then(|s| s.bdis.get(bdi))
     {
-        // No bandwidth yet: the title says only what is known.
+        // No bandwidth now: the title says only what is known.
         let rate = show(mib(b.dirty_ratelimit));
-        data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
-        data.short_values = vec![format!("rate {rate} MiB/s")];
+        match stale(Quantity::AvgWriteBw) {
+            Some((then, ago)) => {
+                // Printed a while ago: no share of it now, and how old it is.
+                let bw = side.sample_at(then).and_then(|s| s.bdis.get(bdi)).map_or(0, |b| b.avg_write_bw);
+                let bw = show(mib(bw));
+                data.values = vec![format!("rate {rate} MiB/s vs bw/N –, write_bw {bw} MiB/s {ago:.1} s ago")];
+                data.short_values = vec![format!("rate {rate} MiB/s vs bw/N –")];
+            }
+            None => {
+                data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
+                data.short_values = vec![format!("rate {rate} MiB/s")];
+            }
+        }
     }
     if n == 4
         && !data.values.is_empty()
@@ -891,6 +927,17 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         // where the title has room (a narrow one keeps its bdi instead;
         // the panel says it always).
         data.values.insert(1, format!("N {} ratelimited", b.tasks));
+    }
+    if n == 3
+        && let Some((_, ago)) = stale(Quantity::BdiSetpoint)
+    {
+        // The bdi line was the bdi's setpoint's when last printed: only the
+        // global line is current.
+        data.series.retain(|s| s.name == "global");
+        data.marks.retain(|m| m.color != 1 && !m.second_x);
+        data.mark_legend.retain(|l| l.1 != 1);
+        data.x2 = None;
+        data.notice = Some(format!("no bdi line: the bdi's last pass was {ago:.1} s ago"));
     }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.
@@ -920,18 +967,23 @@ fn trace_title(side: &KernelSide, n: u8, bdi: usize) -> Title {
 
 /// A size of the last sample (in MiB, GiB or TiB), or `-` while not known.
 fn mib_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
-    match (side.samples().back(), side.coverage().since(q, bdi)) {
-        (Some(s), Some(since)) if since <= s.t_ns => size(mib(f(s))),
+    match side.samples().back() {
+        Some(s) if side.coverage().known_at(q, bdi, s.t_ns) => size(mib(f(s))),
         _ => NOT_KNOWN.into(),
     }
 }
 
 /// Like [`mib_at`] for a rate, in MiB/s.
 fn rate_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u64) -> String {
-    match (side.samples().back(), side.coverage().since(q, bdi)) {
-        (Some(s), Some(since)) if since <= s.t_ns => format!("{} MiB/s", show(mib(f(s)))),
+    match side.samples().back() {
+        Some(s) if side.coverage().known_at(q, bdi, s.t_ns) => format!("{} MiB/s", show(mib(f(s)))),
         _ => NOT_KNOWN.into(),
     }
+}
+
+/// Seconds of `ns`.
+fn secs(ns: u64) -> f64 {
+    ns as f64 / 1e9
 }
 
 /// Named values with their units, in reading order.
@@ -963,6 +1015,13 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
     ];
     if let Some(p) = k.nr_dirtied_pause(bdi) {
         local.push(("nr_dirtied_pause".into(), p.to_string()));
+    }
+    // The bdi's values ended with its passes: since when.
+    if let Some(s) = k.samples().back()
+        && !k.coverage().known_at(Quantity::BdiDirty, bdi, s.t_ns)
+        && let Some(pass) = k.last_pass_ns(bdi)
+    {
+        local.push(("last pass".into(), format!("{:.1} s ago", secs(s.t_ns.saturating_sub(pass)))));
     }
     (global, local)
 }

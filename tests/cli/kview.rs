@@ -70,7 +70,9 @@ fn b_cycles_through_the_writeback_contexts_of_one_bdi() {
     assert!(first.contains("4 rates (254:0 ino 1)  rate 100 vs"), "{first}");
     let second = screen(&path, &["--size", "160x48", "--keys", "b"]);
     assert!(second.contains("│ bdi 254:0 cgroup_ino 2345 │"), "{second}");
-    assert!(second.contains("rate 50 vs"), "its own controller's dirty_ratelimit:\n{second}");
+    // Its last bdi_dirty_ratelimit was over a second before the end: its
+    // write_bw then is no share now.
+    assert!(second.contains("rate 50 MiB/s vs bw/N –"), "its own controller's dirty_ratelimit:\n{second}");
     assert!(second.contains("5 pauses (254:0 cgroup_ino 2345)"), "{second}");
     let row = second.lines().find(|l| l.contains("│dd-1295 ")).expect("dd-1295's row");
     assert!(row.contains("254:0 ino 2345"), "{row}");
@@ -460,4 +462,41 @@ fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
     assert_ne!(t.c_lflag & libc::ECHO, 0, "echo is back on");
     assert_ne!(t.c_lflag & libc::ICANON, 0, "and line editing");
     drop(writer);
+}
+
+#[test]
+fn a_bdis_lines_end_a_second_after_its_last_pass_and_its_values_say_how_old_they_are() {
+    // The last pass before 12 s is at 2.12 s (wb_dirty=81921 pages, 320
+    // MiB): no task is throttled after it until 19.6 s, and the trace
+    // says nothing of the bdi's pages, which go on being written. Chart
+    // 2 draws them to 3.1 s, not on to 12 s as if current, and its title
+    // and the panel say how old what it shows is.
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--at", "12s"]);
+    let title = s.lines().find(|l| l.contains("┌ 2 bdi dirty")).unwrap_or_else(|| panic!("chart 2:\n{s}"));
+    assert!(title.contains(" dirty 320 of thresh 400 MiB, 9.9 s ago "), "{title}");
+    let rows = plot_rows(&s, "2 bdi dirty");
+    assert!(rows.len() >= 8, "{s}");
+    let braille = |c: &char| ('\u{2801}'..='\u{28ff}').contains(c);
+    // 0-12 s over the plot's width: 3.5 s on is blank, before it is not.
+    assert!(rows.iter().any(|r| r[..r.len() / 4].iter().any(braille)), "{s}");
+    for row in &rows {
+        let late = &row[row.len() * 35 / 120..];
+        assert!(!late.iter().any(braille), "drawn after the last pass:\n{}\n{s}", row.iter().collect::<String>());
+    }
+    let panel = |s: &str, name: &str| {
+        let row = s.lines().find(|l| l.contains(&format!("│{name} "))).unwrap_or_else(|| panic!("{name}:\n{s}"));
+        row.split(&format!("│{name} ")).nth(1).expect("after").split('│').next().expect("value").trim().to_string()
+    };
+    assert_eq!(panel(&s, "last pass"), "9.9 s ago");
+    for name in ["bdi_setpoint", "bdi_thresh", "task_ratelimit", "avg_write_bw"] {
+        assert_eq!(panel(&s, name), "–", "{name}\n{s}");
+    }
+    // The kernel changes dirty_ratelimit only where it prints it: it holds.
+    assert_eq!(panel(&s, "dirty_ratelimit"), "100 MiB/s");
+    // Chart 3 has no bdi line to draw.
+    assert!(s.contains("no bdi line: the bdi's last pass was 9.9 s ago"), "{s}");
+    // Throttled now: current values, no age.
+    let s = screen(&fixture(SHIPPED), &["--size", "160x48", "--at", "1s"]);
+    assert!(!s.contains("s ago") && !s.contains("│last pass"), "{s}");
+    assert!(panel(&s, "bdi_setpoint").ends_with(" MiB"), "{s}");
 }
