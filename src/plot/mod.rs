@@ -743,7 +743,11 @@ mod tests {
         let bdi = chart::bdi_dirty(&g.ctx, &g.sides);
         assert_eq!(bdi.subtitle[1], "kernel: bdi_dirty: not in this trace");
         assert!(bdi.lines.is_empty(), "{:?}", bdi.lines);
-        assert!(bdi.notes.iter().all(|n| !n.contains("as printed, up to a second after each pass")), "nothing held: {:?}", bdi.notes);
+        assert!(
+            bdi.notes.iter().all(|n| !n.contains("as printed, up to a second after each pass")),
+            "nothing held: {:?}",
+            bdi.notes
+        );
     }
 
     #[test]

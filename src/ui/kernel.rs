@@ -937,7 +937,7 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         data.marks.retain(|m| m.color != 1 && !m.second_x);
         data.mark_legend.retain(|l| l.1 != 1);
         data.x2 = None;
-        data.notice = Some(format!("no bdi line: the bdi's last pass was {ago:.1} s ago"));
+        data.notice = Some(format!("no bdi line: last pass {ago:.1} s ago"));
     }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.
@@ -1154,8 +1154,8 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         .title(Span::styled(title, t.title));
     let inner = area.width.saturating_sub(2) as usize;
     if let Some((all, gap)) = all.filter(|_| room_all == 0) {
-        // A space either side and a corner's worth of border kept.
-        let text = all_tasks(all, gap, inner.saturating_sub(3));
+        // A space either side.
+        let text = all_tasks(all, gap, inner.saturating_sub(2));
         block = block.title_bottom(Line::styled(format!(" {text} "), t.dim));
     }
     let table = Table::new(rows, widths).header(header).block(block);
