@@ -654,3 +654,29 @@ fn a_compare_of_two_ratios_names_the_kernel_both_run() {
         screen(&app("default", Some(Compare::Legacy(11)), 2), 160, 48).lines().next().expect("status").to_string();
     assert!(status.contains("│ A legacy 3.1 vs B patch 11 │ running"), "{status}");
 }
+
+/// The cells of task `id`'s row in the task table of `text`.
+fn task_row(text: &str, id: &str) -> Vec<String> {
+    let is_row = |c: &&str| c.split_whitespace().next() == Some(id) && c.contains(" dd ");
+    let cell = text.lines().find_map(|l| l.split('│').find(is_row));
+    let cell = cell.unwrap_or_else(|| panic!("no row for task {id}:\n{text}"));
+    cell.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn task_rates_are_over_the_last_second_however_far_the_world_ran() {
+    // `snapshot --at 20s` runs the world to 20 s in one go; the dashboard
+    // in frames. Both show each task's dirty rate over the last second:
+    // the one go used to show it over all 20 s (123.43 MiB/s, the first
+    // second's free run included, beside a disk writing 94 MiB/s).
+    let at_once = screen(&app("default", None, 20), 160, 48);
+    let mut framed = app("default", None, 0);
+    for i in 1..=200 {
+        framed.advance_to(i * NS_PER_SEC / 10);
+    }
+    let framed = screen(&framed, 160, 48);
+    let row = task_row(&at_once, "0");
+    assert_eq!(row, task_row(&framed, "0"));
+    let rate: f64 = row[3].parse().expect("MiB/s");
+    assert!((85.0..105.0).contains(&rate), "{row:?}");
+}
