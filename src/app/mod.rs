@@ -640,13 +640,26 @@ impl App {
             Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks"),
             Msg::RemoveDd if now < dds => format!("removed a dd from {bdi}"),
             Msg::RemoveDd => format!("no dd to remove on {bdi}"),
-            Msg::DirtyRatio(d) => format!("dirty_ratio {}{}", t.dirty_ratio, end(d > 0, "the lowest", "the highest")),
-            Msg::BackgroundRatio(d) => {
-                format!(
-                    "dirty_background_ratio {}{}",
-                    t.dirty_background_ratio,
-                    end(d > 0, "the lowest", "the highest")
-                )
+            // The kernel halves thresh for bg_thresh when the background
+            // ratio is not below dirty_ratio: the note says why bg_thresh
+            // did not follow.
+            Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) => {
+                let halved =
+                    t.dirty_bytes == 0 && t.dirty_background_bytes == 0 && t.dirty_background_ratio >= t.dirty_ratio;
+                let (name, value, than) = match msg {
+                    Msg::DirtyRatio(_) => ("dirty_ratio", t.dirty_ratio, "≤ dirty_background_ratio"),
+                    _ => ("dirty_background_ratio", t.dirty_background_ratio, "≥ dirty_ratio"),
+                };
+                let other = if matches!(msg, Msg::DirtyRatio(_)) { t.dirty_background_ratio } else { t.dirty_ratio };
+                let end = end(d > 0, "the lowest", "the highest");
+                match halved {
+                    // 'dirty_ratio 1 (the lowest) ≤ dirty_background_ratio 10: ...'
+                    true if !end.is_empty() => {
+                        format!("{name} {value} ({}) {than} {other}: bg_thresh = thresh/2", &end[2..])
+                    }
+                    true => format!("{name} {value} {than} {other}: bg_thresh = thresh/2"),
+                    false => format!("{name} {value}{end}"),
+                }
             }
             Msg::Memory(up) => {
                 format!("memory {}{}", size((w.vm().memory_pages >> 8) as f64), end(up, "the least", "the most"))

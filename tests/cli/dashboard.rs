@@ -680,3 +680,25 @@ fn task_rates_are_over_the_last_second_however_far_the_world_ran() {
     let rate: f64 = row[3].parse().expect("MiB/s");
     assert!((85.0..105.0).contains(&rate), "{row:?}");
 }
+
+#[test]
+fn a_background_ratio_at_or_over_dirty_ratio_says_why_bg_thresh_does_not_move() {
+    // G from 10 to 21 over dirty_ratio 20: the kernel halves thresh for
+    // bg_thresh, which stays 369 MiB; the note said only
+    // 'dirty_background_ratio 21', as if the key did nothing.
+    let mut a = app("default", None, 1);
+    for _ in 0..11 {
+        a.update(Msg::BackgroundRatio(1));
+    }
+    assert_eq!(a.note(), "dirty_background_ratio 21 ≥ dirty_ratio 20: bg_thresh = thresh/2");
+    let text = screen(&a, 160, 48);
+    assert!(text.lines().next().unwrap().contains("bg_thresh = thresh/2"), "{text}");
+    assert!(text.contains("bg_thresh              369 MiB"), "{text}");
+    // d under the background ratio says so too; back under it, it does not.
+    a.update(Msg::DirtyRatio(-1));
+    assert_eq!(a.note(), "dirty_ratio 19 ≤ dirty_background_ratio 21: bg_thresh = thresh/2");
+    for _ in 0..12 {
+        a.update(Msg::BackgroundRatio(-1));
+    }
+    assert_eq!(a.note(), "dirty_background_ratio 9");
+}
