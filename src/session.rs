@@ -361,8 +361,15 @@ impl Session {
         // frame by frame: a run of many seconds in one go takes them a
         // second before its end.
         if t > self.sim_ns.saturating_add(NS_PER_SEC) {
-            self.advance_to(t - NS_PER_SEC);
+            self.run_sides_to(t - NS_PER_SEC);
         }
+        self.run_sides_to(t);
+        count(self) != before
+    }
+
+    /// Runs every side to `t` (in Ctrl-C slices) and refreshes the task
+    /// rates once a second has passed since they were last taken.
+    fn run_sides_to(&mut self, t: u64) {
         for side in &mut self.sides {
             while side.world.now_ns().saturating_add(INTERRUPT_SLICE_NS) < t && crate::interrupt::check().is_ok() {
                 side.world.step_until(side.world.now_ns() + INTERRUPT_SLICE_NS);
@@ -390,7 +397,6 @@ impl Session {
             }
             self.rates_at = self.sim_ns;
         }
-        count(self) != before
     }
 }
 
