@@ -1181,13 +1181,24 @@ fn all_tasks(all: f64, gap: f64, width: usize) -> String {
         format!("all tasks {all:.2} MiB/s, {gap:.2} in no pass (below freerun)"),
         format!("all tasks {all:.2} MiB/s, {gap:.2} in no pass"),
         format!("all {all:.2} MiB/s, {gap:.2} in no pass"),
-        format!("all {all:.0} MiB/s, {gap:.0} in no pass"),
-        format!("all {all:.0} MiB/s, {gap:.0} no pass"),
-        format!("all {all:.0} MiB/s"),
+        format!("all {} MiB/s, {} in no pass", two_figures(all), two_figures(gap)),
+        format!("all {} MiB/s, {} no pass", two_figures(all), two_figures(gap)),
+        format!("all {} MiB/s", two_figures(all)),
     ];
     match forms.iter().find(|f| f.chars().count() <= width) {
         Some(f) => f.clone(),
         None => view::cut_to(&forms[forms.len() - 1], width),
+    }
+}
+
+/// `v` to at least two significant figures (238, 24, 1.2, 0.35), as
+/// the narrow forms of the task table's line give it: `1` for 1.4 MiB/s
+/// and `0` for 0.4 said too little.
+fn two_figures(v: f64) -> String {
+    match v.abs() {
+        a if a >= 9.95 || a == 0.0 => format!("{v:.0}"),
+        a if a >= 0.995 => format!("{v:.1}"),
+        _ => format!("{v:.2}"),
     }
 }
 
@@ -1466,5 +1477,14 @@ mod tests {
         assert_eq!(at(28), "all 238 MiB/s, 159 no pass");
         assert_eq!(at(25), "all 238 MiB/s");
         assert_eq!(at(8), "all 238…");
+    }
+
+    #[test]
+    fn the_all_tasks_line_gives_small_rates_two_figures() {
+        // 1dd-idle-tail at its end read 'all 1 MiB/s, 1 in no pass'.
+        assert_eq!(all_tasks(1.43, 1.38, 30), "all 1.4 MiB/s, 1.4 in no pass");
+        assert_eq!(all_tasks(1.43, 0.352, 28), "all 1.4 MiB/s, 0.35 no pass");
+        assert_eq!(all_tasks(12.4, 0.0, 25), "all 12 MiB/s, 0 no pass");
+        assert_eq!(all_tasks(9.96, 0.999, 27), "all 10 MiB/s, 1.0 no pass");
     }
 }
