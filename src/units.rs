@@ -164,6 +164,23 @@ pub fn count(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
+/// `v` to at least `figures` significant figures, whole numbers kept
+/// whole: to two, `238`, `24`, `1.4`, `0.35`, and 9.96 is `10`, not `10.0`.
+pub fn significant(v: f64, figures: u32) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v:.0}");
+    }
+    let figures = figures.max(1) as i32;
+    let decimals = |v: f64| (figures - 1 - v.abs().log10().floor() as i32).max(0) as usize;
+    let d = decimals(v);
+    let shown = format!("{v:.d$}");
+    // Rounding up to the next power of ten gains a figure: drop a decimal.
+    match shown.parse::<f64>() {
+        Ok(r) if d > 0 && decimals(r) < d => format!("{r:.0$}", decimals(r)),
+        _ => shown,
+    }
+}
+
 /// `v` to `decimals` decimals, without trailing zeros (`3.333`, `4`).
 pub fn trimmed(v: f64, decimals: usize) -> String {
     let shown = format!("{v:.decimals$}");
@@ -252,6 +269,19 @@ mod tests {
         assert_eq!(mean(std::iter::empty()), None);
         assert_eq!(median(vec![5.0, 1.0, 3.0, 2.0]), Some(3.0));
         assert_eq!(median(Vec::new()), None);
+    }
+
+    #[test]
+    fn significant_keeps_the_figures_asked_for() {
+        assert_eq!(significant(237.99, 2), "238");
+        assert_eq!(significant(24.4, 2), "24");
+        assert_eq!(significant(1.43, 2), "1.4");
+        assert_eq!(significant(0.352, 2), "0.35");
+        assert_eq!(significant(0.0123, 2), "0.012");
+        assert_eq!(significant(9.96, 2), "10");
+        assert_eq!(significant(0.0996, 2), "0.10");
+        assert_eq!(significant(-1.43, 2), "-1.4");
+        assert_eq!(significant(0.0, 2), "0");
     }
 
     #[test]

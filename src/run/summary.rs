@@ -452,12 +452,7 @@ pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
 /// significant digits (a run at half speed is `0.50`, not `0`), or `–`.
 pub(crate) fn factor(v: Option<f64>) -> String {
     match v {
-        Some(x) if x >= 10.0 => num(Some(x), 0),
-        Some(x) if x >= 1.0 => num(Some(x), 1),
-        Some(x) if x > 0.0 => {
-            let decimals = (1 - x.log10().floor() as i32).max(0) as usize;
-            format!("{x:.decimals$}")
-        }
+        Some(x) if x > 0.0 && x.is_finite() => crate::units::significant(x, 2),
         other => num(other, 0),
     }
 }

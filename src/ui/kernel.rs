@@ -47,7 +47,7 @@ use crate::run::summary::NOT_KNOWN;
 use crate::session::{Session, SessionOptions, Side, bdi_label};
 use crate::sim::config::Legacy;
 use crate::sim::metrics::Sample;
-use crate::units::{mib, size};
+use crate::units::{mib, significant, size};
 
 /// The kernel a trace's charts are drawn for: the whole series in use
 /// (every kernel since 3.2 throttles by pos_ratio and dirty_ratelimit).
@@ -1181,24 +1181,13 @@ fn all_tasks(all: f64, gap: f64, width: usize) -> String {
         format!("all tasks {all:.2} MiB/s, {gap:.2} in no pass (below freerun)"),
         format!("all tasks {all:.2} MiB/s, {gap:.2} in no pass"),
         format!("all {all:.2} MiB/s, {gap:.2} in no pass"),
-        format!("all {} MiB/s, {} in no pass", two_figures(all), two_figures(gap)),
-        format!("all {} MiB/s, {} no pass", two_figures(all), two_figures(gap)),
-        format!("all {} MiB/s", two_figures(all)),
+        format!("all {} MiB/s, {} in no pass", significant(all, 2), significant(gap, 2)),
+        format!("all {} MiB/s, {} no pass", significant(all, 2), significant(gap, 2)),
+        format!("all {} MiB/s", significant(all, 2)),
     ];
     match forms.iter().find(|f| f.chars().count() <= width) {
         Some(f) => f.clone(),
         None => view::cut_to(&forms[forms.len() - 1], width),
-    }
-}
-
-/// `v` to at least two significant figures (238, 24, 1.2, 0.35), as
-/// the narrow forms of the task table's line give it: `1` for 1.4 MiB/s
-/// and `0` for 0.4 said too little.
-fn two_figures(v: f64) -> String {
-    match v.abs() {
-        a if a >= 9.95 || a == 0.0 => format!("{v:.0}"),
-        a if a >= 0.995 => format!("{v:.1}"),
-        _ => format!("{v:.2}"),
     }
 }
 
