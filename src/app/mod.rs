@@ -75,6 +75,10 @@ pub fn note_speed(note: &mut String, said: Option<&'static str>) {
     }
 }
 
+/// The end of the note that the background ratio at or over dirty_ratio
+/// halves thresh for bg_thresh (the kernel's rule).
+const HALVED: &str = ": bg_thresh = thresh/2";
+
 const FASTEST: &str = "already as fast as possible";
 const SLOWEST: &str = "0.1× is the slowest";
 
@@ -362,6 +366,23 @@ impl App {
     /// The status line's message (the last change made), or empty.
     pub fn note(&self) -> &str {
         &self.note
+    }
+
+    /// [`App::note`] in `room` columns where a shorter wording says the
+    /// same: the note that bg_thresh is thresh/2 names the background
+    /// ratio without its sysctl prefix (at 60 columns `background ratio
+    /// 21 ≥ dirty_ratio 20: bg_thresh = thresh/2`), then leaves out that
+    /// the ratio is at its end. Others as they are (cut where drawn).
+    pub fn note_within(&self, room: usize) -> String {
+        let fits = |n: &str| n.chars().count() <= room;
+        if fits(&self.note) || !self.note.ends_with(HALVED) {
+            return self.note.clone();
+        }
+        let short = self.note.replace("dirty_background_ratio", "background ratio");
+        if fits(&short) {
+            return short;
+        }
+        short.replace(" (the lowest)", "").replace(" (the highest)", "")
     }
 
     /// The lesson being followed, if any.
@@ -654,10 +675,8 @@ impl App {
                 let end = end(d > 0, "the lowest", "the highest");
                 match halved {
                     // 'dirty_ratio 1 (the lowest) ≤ dirty_background_ratio 10: ...'
-                    true if !end.is_empty() => {
-                        format!("{name} {value} ({}) {than} {other}: bg_thresh = thresh/2", &end[2..])
-                    }
-                    true => format!("{name} {value} {than} {other}: bg_thresh = thresh/2"),
+                    true if !end.is_empty() => format!("{name} {value} ({}) {than} {other}{HALVED}", &end[2..]),
+                    true => format!("{name} {value} {than} {other}{HALVED}"),
                     false => format!("{name} {value}{end}"),
                 }
             }

@@ -319,12 +319,13 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         segments.push((DEBUG_RANK, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
         (segments.len() - 1, format!("frame {draw:.1} ms"))
     });
+    let width = area.width as usize;
     if !app.note().is_empty() {
-        // A note (a change just made, a file not saved) is read first.
-        segments.push((10, app.note().to_string()));
+        // A note (a change just made, a file not saved) is read first,
+        // worded shorter where the line is narrow.
+        segments.push((10, app.note_within(width.saturating_sub(2))));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
-    let width = area.width as usize;
     let line = match debug {
         None => fit_segments_shortening(segments, log, width),
         Some((i, short)) => {

@@ -702,3 +702,19 @@ fn a_background_ratio_at_or_over_dirty_ratio_says_why_bg_thresh_does_not_move() 
     }
     assert_eq!(a.note(), "dirty_background_ratio 9");
 }
+
+#[test]
+fn the_halved_bg_thresh_note_fits_a_narrow_status_line() {
+    // At 60 columns the note read 'dirty_background_ratio 21 ≥
+    // dirty_ratio 20: bg_thresh = th…', cut before its point.
+    let mut a = app("default", None, 2);
+    for _ in 0..11 {
+        a.update(Msg::BackgroundRatio(1));
+    }
+    let status = |a: &App, width: u16| screen(a, width, 18).lines().next().unwrap().trim_end().to_string();
+    assert_eq!(status(&a, 60), " background ratio 21 ≥ dirty_ratio 20: bg_thresh = thresh/2");
+    // Where it fits, the sysctl's own name.
+    assert!(status(&a, 100).ends_with("│ dirty_background_ratio 21 ≥ dirty_ratio 20: bg_thresh = thresh/2"));
+    a.update(Msg::DirtyRatio(-1));
+    assert_eq!(status(&a, 60), " dirty_ratio 19 ≤ background ratio 21: bg_thresh = thresh/2");
+}
