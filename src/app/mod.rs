@@ -79,6 +79,10 @@ pub fn note_speed(note: &mut String, said: Option<&'static str>) {
 /// halves thresh for bg_thresh (the kernel's rule).
 const HALVED: &str = ": bg_thresh = thresh/2";
 
+/// How a patch-level note begins: it names the level, which the status
+/// line then does not name again.
+pub const PATCH_NOTE: &str = "patch level: ";
+
 const FASTEST: &str = "already as fast as possible";
 const SLOWEST: &str = "0.1× is the slowest";
 
@@ -701,10 +705,10 @@ impl App {
                         format!("{name} {}{end}", level_name(w.patches(), w.legacy()))
                     })
                     .collect();
-                format!("patch level: {}", each.join("; "))
+                format!("{PATCH_NOTE}{}", each.join("; "))
             }
             Msg::Patches(up) => format!(
-                "patch level: {}{}",
+                "{PATCH_NOTE}{}{}",
                 level_name(w.patches(), w.legacy()),
                 end(up, "the lowest level", "the highest level")
             ),

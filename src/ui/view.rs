@@ -313,6 +313,11 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (5, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
+    if app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE) {
+        // The note names the level just set: the kernel's segment would
+        // say it twice, and leave out the bdi where room is short.
+        segments.retain(|(rank, _)| *rank != 7);
+    }
     let log = push_log_scale(&mut segments, app.log_scale(), app.note());
     let debug = app.debug().then(|| {
         let (draw, total) = app.frame_ms();

@@ -718,3 +718,17 @@ fn the_halved_bg_thresh_note_fits_a_narrow_status_line() {
     a.update(Msg::DirtyRatio(-1));
     assert_eq!(status(&a, 60), " dirty_ratio 19 ≤ background ratio 21: bg_thresh = thresh/2");
 }
+
+#[test]
+fn a_patch_level_note_keeps_the_bdi_on_the_status_line() {
+    // At 2.6.38 the 100-column line dropped 'bdi sda (HDD)' for the
+    // kernel's name, which the note then said again.
+    let mut a = app("default", None, 5);
+    for _ in 0..12 {
+        a.update(Msg::Patches(false));
+    }
+    let line = screen(&a, 100, 30).lines().next().unwrap().to_string();
+    assert!(line.contains("│ bdi sda (HDD) │"), "{line}");
+    assert!(line.trim_end().ends_with("│ patch level: legacy 2.6.38 (IO-full)"), "{line}");
+    assert_eq!(line.matches("2.6.38").count(), 1, "{line}");
+}
