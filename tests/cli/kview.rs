@@ -500,3 +500,17 @@ fn a_bdis_lines_end_a_second_after_its_last_pass_and_its_values_say_how_old_they
     assert!(!s.contains("s ago") && !s.contains("│last pass"), "{s}");
     assert!(panel(&s, "bdi_setpoint").ends_with(" MiB"), "{s}");
 }
+
+#[test]
+fn a_narrow_stale_bdi_title_keeps_the_charts_name_and_the_values_age() {
+    // At 80x24 the long 'dirty 320 of thresh 400 MiB, 9.9 s ago' does not
+    // fit beside 'bdi dirty': the title went by its number alone
+    // ('2 320 of 400 MiB, 9.9 s ago'); the name and the age stay.
+    let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--at", "12s"]);
+    let title = s.lines().find(|l| l.contains("┐┌ 2 ")).unwrap_or_else(|| panic!("chart 2:\n{s}"));
+    let title = title.split("┐┌").nth(1).expect("chart 2");
+    assert!(title.starts_with(" 2 bdi dirty (254:0)  9.9 s ago "), "{title}");
+    let s = screen(&fixture(SHIPPED), &["--size", "100x30", "--at", "12s"]);
+    let title = s.lines().find(|l| l.contains("┐┌ 2 ")).unwrap_or_else(|| panic!("chart 2:\n{s}"));
+    assert!(title.contains(" 2 bdi dirty") && title.contains(" 9.9 s ago"), "{title}");
+}
