@@ -480,7 +480,7 @@ impl ChartData {
     /// The y range the series need: from 0 (or, on a log axis, the
     /// smallest positive value) to the largest value of the series that
     /// `fits` accepts, with some headroom.
-    fn fit_y(&mut self, fits: impl Fn(&Series) -> bool) {
+    pub(crate) fn fit_y(&mut self, fits: impl Fn(&Series) -> bool) {
         self.fit_y_from(f64::NEG_INFINITY, fits);
     }
 

@@ -868,6 +868,11 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
             p.1 = f64::NAN;
         }
     }
+    if data.log_y {
+        // A log axis is fitted to every value: fitted again to those
+        // drawn, not to the ones just blanked.
+        data.fit_y(|_| true);
+    }
     let now = side.samples().back().map_or(0, |s| s.t_ns);
     // When `q` was last known, and how long ago the event that printed it
     // was, when it is no longer current.
@@ -1308,6 +1313,22 @@ mod tests {
     fn app(text: &str) -> TraceApp {
         let side = KernelSide::from_text("t", text).expect("a trace");
         TraceApp::new(side, None, ThemeKind::Mono, Marker::Braille)
+    }
+
+    #[test]
+    fn a_log_axis_covers_only_the_values_drawn() {
+        // A dd's trace (every 60th global_dirty_state kept) with one
+        // bdi_dirty_ratelimit, at 6 s: at 16.745 s dirtied/N is blanked
+        // after it, and the log axis was fitted to it anyway, its low end
+        // (39.254 MiB/s) below anything drawn (39.258).
+        let text = include_str!("../../tests/data/ktrace/1dd-bs4k-20M-thinned.txt");
+        let mut side = KernelSide::from_text("t", text).expect("a trace");
+        side.seek(16_745_000_000);
+        let data = trace_chart(&side, 4, 0, Some(10), 100, true);
+        let drawn = data.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|v| *v > 0.0);
+        let low = drawn.fold(f64::INFINITY, f64::min);
+        assert!(low.is_finite(), "something is drawn");
+        assert!((data.y[0] - low).abs() < 1e-9, "axis from {} while the lowest value drawn is {low}", data.y[0]);
     }
 
     #[test]
