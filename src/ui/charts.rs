@@ -605,6 +605,21 @@ fn target(b: &BdiSample) -> Option<f64> {
     (b.tasks > 0).then(|| b.avg_write_bw as f64 / b.tasks as f64)
 }
 
+/// Chart 4's y range, from the values its lines draw (NaN where not
+/// known). A log axis takes every value; a linear one follows what one
+/// task gets now: the balanced estimate's spikes, the disk's bandwidth
+/// (N times higher) and what the rates were before the last quarter of
+/// the window (at least 5 s) go off the top.
+pub(crate) fn fit_rates_y(data: &mut ChartData) {
+    if data.log_y {
+        data.fit_y(|_| true);
+    } else {
+        let recent = data.x[1] - ((data.x[1] - data.x[0]) / 4.0).max(5.0);
+        data.fit_y_from(recent, |s| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit"));
+        data.y[1] *= 1.25;
+    }
+}
+
 /// Chart 4: one bdi's rates. Its scale follows what one task gets (the
 /// target write_bw/N, dirty_ratelimit, task_ratelimit and each task's
 /// dirty rate), so that a hundred tasks' rates are not flattened by the
@@ -637,17 +652,7 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     }
     let mut data = ChartData::new(series, x, "MiB/s");
     data.log_y = log;
-    if log {
-        data.fit_y(|_| true);
-    } else {
-        // What one task gets now sets the scale: the balanced estimate's
-        // spikes, the disk's bandwidth (N times higher) and what the rates
-        // were before the last quarter of the window (at least 5 s) go off
-        // the top.
-        let recent = x[1] - ((x[1] - x[0]) / 4.0).max(5.0);
-        data.fit_y_from(recent, |s| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit"));
-        data.y[1] *= 1.25;
-    }
+    fit_rates_y(&mut data);
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         let bw = format!("write_bw {} MiB/s", show(mib(b.avg_write_bw)));

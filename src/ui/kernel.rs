@@ -33,7 +33,7 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
-use super::charts::{ChartData, Kernel, Source};
+use super::charts::{self, ChartData, Kernel, Source};
 use super::keys::{self, Section};
 use super::plot::{self, Look, Title};
 use super::theme::Theme;
@@ -868,9 +868,11 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
             p.1 = f64::NAN;
         }
     }
-    if data.log_y {
-        // A log axis is fitted to every value: fitted again to those
-        // drawn, not to the ones just blanked.
+    // The y range fitted again to the values drawn, not to those just
+    // blanked: chart 4 by its own rule, a log axis to every value.
+    if n == 4 {
+        charts::fit_rates_y(&mut data);
+    } else if data.log_y {
         data.fit_y(|_| true);
     }
     let now = side.samples().back().map_or(0, |s| s.t_ns);
