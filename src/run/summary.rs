@@ -443,6 +443,9 @@ pub(crate) const NOT_KNOWN: &str = "–";
 /// A value with `prec` decimals, or [`NOT_KNOWN`] when it cannot be measured.
 pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     match v {
+        // A value too small for `prec` decimals keeps two figures: a rate of
+        // 0.00043 MiB/s is not 0.000.
+        Some(x) if x != 0.0 && x.abs() < 0.5 * 10f64.powi(-(prec as i32)) => crate::units::significant(x, 2),
         Some(x) if x.is_finite() => format!("{x:.prec$}"),
         _ => NOT_KNOWN.to_string(),
     }
@@ -690,5 +693,17 @@ mod tests {
         assert_eq!(factor(Some(0.497)), "0.50");
         assert_eq!(factor(Some(0.0123)), "0.012");
         assert_eq!(factor(None), "–");
+    }
+
+    #[test]
+    fn a_value_too_small_for_its_decimals_keeps_two_figures() {
+        // write_bw/N of 4.3 MiB/s over 10000 dd.
+        assert_eq!(num(Some(4.3 / 10000.0), 3), "0.00043");
+        assert_eq!(num(Some(0.0004), 3), "0.00040");
+        assert_eq!(num(Some(0.0005), 3), "0.001", "rounds to a figure of its own");
+        assert_eq!(num(Some(0.098), 3), "0.098");
+        assert_eq!(num(Some(0.0), 3), "0.000");
+        assert_eq!(num(Some(0.3), 0), "0.30");
+        assert_eq!(num(Some(f64::INFINITY), 1), "–");
     }
 }
