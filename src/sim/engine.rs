@@ -76,6 +76,9 @@ pub struct Vm {
     pub nr_writeback: u64,
     /// NR_UNSTABLE_NFS \[pages\].
     pub nr_unstable: u64,
+    /// Pages the segments running on CPUs dirty by their end: the room
+    /// they hold in memory \[pages\].
+    pub planned_pages: u64,
     /// `vm_completions`: writeouts counted for the bdi proportions.
     pub completions: PropGlobal,
     /// `vm_dirties`: dirtied pages counted for the task proportions.
@@ -395,6 +398,7 @@ impl World {
             nr_file_dirty: 0,
             nr_writeback: 0,
             nr_unstable: 0,
+            planned_pages: 0,
             completions: PropGlobal::new(shift),
             dirties: PropGlobal::new(shift),
             period_shift_override: cfg.period_shift,
@@ -1168,6 +1172,16 @@ impl World {
         assert_eq!(self.vm.nr_file_dirty, dirty, "NR_FILE_DIRTY is the sum of the bdis'");
         assert_eq!(self.vm.nr_writeback, wb, "NR_WRITEBACK is the sum of the bdis'");
         assert_eq!(self.vm.nr_unstable, unstable, "NR_UNSTABLE_NFS is the sum of the bdis'");
+        let planned: u64 = self
+            .cpus
+            .iter()
+            .filter_map(|c| c.running)
+            .filter_map(|t| match self.tasks[t as usize].state {
+                super::task::TaskState::Running(seg) => Some(seg.pages),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(self.vm.planned_pages, planned, "the room held is that of the running segments");
     }
 }
 
@@ -1243,6 +1257,29 @@ mod tests {
         assert!(b.written > 0, "the flusher wrote pages");
         assert!(b.dirtied > b.written);
         assert!(w.vm.nr_dirty() <= w.vm.limit());
+    }
+
+    #[test]
+    fn dirty_pages_never_outnumber_the_dirtyable_ones() {
+        // 16 MiB, nothing kept back by a threshold (dirty_ratio 100), and
+        // 300 dd on 64 CPUs: every CPU's segment would dirty its pages at
+        // once past the memory there is; each may dirty at most what is
+        // clean and not promised to the others, one page at least.
+        let mut c = config(300);
+        (c.memory_pages, c.reserved_pages, c.cpus) = (4096, 256, 64);
+        c.tunables.dirty_ratio = 100;
+        c.tunables.dirty_background_ratio = 99;
+        let mut w = World::new(&c).expect("valid");
+        let dirtyable = w.vm.dirtyable();
+        let mut most = 0;
+        for ms in 1..=3000 {
+            w.step_until(ms * 1_000_000);
+            w.check_counters();
+            most = most.max(w.vm.nr_dirty());
+            assert!(w.vm.nr_dirty() + w.vm.planned_pages <= dirtyable + 64, "{ms} ms");
+        }
+        assert!(most > dirtyable - 64, "memory filled: {most} of {dirtyable} pages");
+        assert!(w.tasks.iter().map(|t| t.stats.reclaim_stalls).sum::<u64>() > 0, "tasks waited in reclaim");
     }
 
     #[test]

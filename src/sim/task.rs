@@ -74,6 +74,9 @@ pub struct Segment {
     pub slice_start: u64,
     /// When this segment began \[ns\].
     pub start: u64,
+    /// Pages it newly dirties by its end, held in `Vm::planned_pages`
+    /// \[pages\].
+    pub pages: u64,
 }
 
 /// A balance_dirty_pages() call in progress.
@@ -280,6 +283,12 @@ impl Task {
         }
     }
 
+    /// Pages its next `units` dirty at most: those they begin \[pages\].
+    fn pages_in(&self, units: u64) -> u64 {
+        let upp = self.units_per_page;
+        ((self.unit_pos + units).div_ceil(upp) - self.unit_pos.div_ceil(upp)) * self.unit_pages
+    }
+
     /// True until the task exits.
     pub fn alive(&self) -> bool {
         self.state != TaskState::Exited
@@ -453,7 +462,10 @@ impl World {
     /// the ratelimited entry calls balance_dirty_pages(), within the time
     /// slice and the work at hand.
     fn run_on(&mut self, t: u32, cpu: usize, slice_start: u64) -> bool {
-        if self.vm.nr_dirty() >= self.vm.dirtyable() {
+        // Clean pages left to dirty: the dirtyable ones not dirty, under
+        // writeback or unstable, nor promised to other CPUs' segments.
+        let room = self.vm.dirtyable().saturating_sub(self.vm.nr_dirty() + self.vm.planned_pages);
+        if room == 0 {
             self.reclaim_stall(t);
             return false;
         }
@@ -480,8 +492,13 @@ impl World {
             units_to(ratelimit - p)
         };
         let slice_left = (slice_start + TIMESLICE_NS).saturating_sub(now) / task.unit_ns;
-        let units = until_call.min(slice_left.max(1)).min(task.available(now).unwrap_or(u64::MAX));
-        let seg = Segment { cpu, units, calls: units == until_call, slice_start, start: now };
+        // No more units than the clean pages left, one at least: a page
+        // is allocated for each, and none is left once they are all dirty.
+        let fit = (room / task.unit_pages.max(1)).saturating_mul(task.units_per_page).max(1);
+        let units = until_call.min(slice_left.max(1)).min(task.available(now).unwrap_or(u64::MAX)).min(fit);
+        let pages = task.pages_in(units);
+        let seg = Segment { cpu, units, calls: units == until_call, slice_start, start: now, pages };
+        self.vm.planned_pages += pages;
         let duration = units * task.unit_ns;
         let generation = task.generation;
         task.state = TaskState::Running(seg);
@@ -498,6 +515,7 @@ impl World {
             return;
         };
         let p_before = self.cpus[seg.cpu].bdp_ratelimits;
+        self.vm.planned_pages -= seg.pages;
         self.dirty_units(t, seg.cpu, seg.units, seg.calls);
         if seg.calls && !self.tasks[t as usize].killed {
             let blocked = if self.patches >= 6 {
@@ -550,8 +568,7 @@ impl World {
     /// the call at the last unit (if `calls`) resets.
     fn dirty_units(&mut self, t: u32, cpu: usize, units: u64, calls: bool) {
         let task = &mut self.tasks[t as usize];
-        let upp = task.units_per_page;
-        let pages = ((task.unit_pos + units).div_ceil(upp) - task.unit_pos.div_ceil(upp)) * task.unit_pages;
+        let pages = task.pages_in(units);
         task.unit_pos += units;
         if let Some(r) = &mut task.remaining {
             *r -= units;
@@ -591,6 +608,7 @@ impl World {
                 continue;
             }
             self.tasks[t as usize].generation += 1;
+            self.vm.planned_pages -= seg.pages;
             self.dirty_units(t, cpu, done, false);
             if !self.run_on(t, cpu, seg.slice_start) {
                 self.release_cpu(cpu);
