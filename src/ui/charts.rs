@@ -311,6 +311,16 @@ pub struct SecondAxis {
     pub color: usize,
 }
 
+/// How a short chart gives its plot rows: a legend in one line on its
+/// frame, x labels on its axis line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fitted {
+    /// The legend in one line, where it has names for two.
+    pub one_line_legend: bool,
+    /// The x labels on the axis line, not in a row under it.
+    pub labels_on_axis: bool,
+}
+
 /// A chart's data: its series and axis ranges.
 #[derive(Clone, Debug)]
 pub struct ChartData {
@@ -352,6 +362,9 @@ pub struct ChartData {
     /// Blank rows under the notice and above the legend's inside line, so
     /// that charts side by side plot on the same rows ([`crate::ui::plot::line_up`]).
     pub pad_rows: [u16; 2],
+    /// How the chart fits its frame, where that was decided with its
+    /// neighbours' ([`crate::ui::plot::line_up`]); `None`: by its own rows.
+    pub fitted: Option<Fitted>,
     /// The title's values that name sizes, written again when the chart
     /// changes unit. Whoever replaces the values clears it.
     pub(crate) sized: Option<SizedValues>,
@@ -466,6 +479,7 @@ impl ChartData {
             short_values: Vec::new(),
             notice: None,
             pad_rows: [0, 0],
+            fitted: None,
             sized: None,
         }
     }

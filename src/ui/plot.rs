@@ -25,7 +25,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment, Points};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::charts::{ChartData, Draw, MONO_LINES, MonoLine, Series};
+use super::charts::{ChartData, Draw, Fitted, MONO_LINES, MonoLine, Series};
 use super::theme::Theme;
 use crate::lesson::check::show;
 
@@ -193,19 +193,21 @@ fn legend_entries<'d>(
     entries
 }
 
-/// Splits legend entries into lines of at most `width` columns.
-fn legend_lines(entries: &[(String, &str, Style)], width: usize) -> Vec<Line<'static>> {
+/// Splits legend entries into lines of at most `width` columns; a
+/// `tight` legend writes each name against its glyph (` ━dirty ━wb`).
+fn legend_lines(entries: &[(String, &str, Style)], width: usize, tight: bool) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = vec![Line::default()];
     let mut used = 0;
+    let gap = if tight { "" } else { " " };
     for (glyph, name, style) in entries {
-        let w = glyph.chars().count() + name.chars().count() + 2;
+        let w = glyph.chars().count() + name.chars().count() + 1 + gap.len();
         if used + w > width && used > 0 {
             lines.push(Line::default());
             used = 0;
         }
         let line = lines.last_mut().expect("one line at least");
         line.spans.push(Span::styled(format!(" {glyph}"), *style));
-        line.spans.push(Span::styled(format!(" {name}"), *style));
+        line.spans.push(Span::styled(format!("{gap}{name}"), *style));
         used += w;
     }
     lines
@@ -216,17 +218,76 @@ fn legend_lines(entries: &[(String, &str, Style)], width: usize) -> Vec<Line<'st
 /// two lines cannot hold is left out, and an ellipsis says so.
 fn legend(data: &ChartData, look: &Look, width: usize) -> Vec<Line<'static>> {
     for (short, short_marks) in [(false, false), (true, false), (true, true)] {
-        let lines = legend_lines(&legend_entries(data, look, short, short_marks), width);
+        let lines = legend_lines(&legend_entries(data, look, short, short_marks), width, false);
         if lines.len() <= 2 {
             return lines;
         }
     }
-    let mut lines = legend_lines(&legend_entries(data, look, true, true), width.saturating_sub(2));
+    let mut lines = legend_lines(&legend_entries(data, look, true, true), width.saturating_sub(2), false);
     lines.truncate(2);
     if let Some(last) = lines.last_mut() {
         last.spans.push(Span::styled(" …", look.theme.dim));
     }
     lines
+}
+
+/// The legend in one line of `width` columns, for the frame's bottom
+/// edge, if it fits: long names, short ones, then short names against
+/// their glyphs (` ━dirty ━wb ━thr`). `None` when even that needs two.
+fn one_line_legend(data: &ChartData, look: &Look, width: usize) -> Option<Line<'static>> {
+    [(false, false, false), (true, false, false), (true, true, false), (true, true, true)].into_iter().find_map(
+        |(short, short_marks, tight)| {
+            let mut lines = legend_lines(&legend_entries(data, look, short, short_marks), width, tight);
+            (lines.len() == 1).then(|| lines.swap_remove(0))
+        },
+    )
+}
+
+/// Plot rows under which a chart gives up its legend's second line, the
+/// legend going into one line on the frame where it fits.
+const ROOMY_PLOT_ROWS: u16 = 8;
+
+/// Plot rows under which a chart writes its x labels on the axis line
+/// (`└0────5────10 s`) rather than in a row under it.
+const LABELS_ON_AXIS_UNDER: u16 = 6;
+
+/// How a chart fits its frame: its legend (the first line on the frame's
+/// bottom edge, the rest inside) and whether its x labels go on the axis
+/// line.
+struct Fit {
+    legend: Vec<Line<'static>>,
+    labels_on_axis: bool,
+}
+
+/// How a chart of `data` fits inside a frame of `inner` (its legend
+/// `width` columns wide): a short chart trades the legend's second line
+/// for a one-line legend, and then, if it is still short, its x label row
+/// for labels on the axis line, so that the plot keeps the rows.
+/// Charts lined up with their neighbours ([`line_up`]) fit as decided there.
+fn fit(data: &ChartData, look: &Look, width: usize, inner: Rect) -> Fit {
+    let mut legend = legend(data, look, width);
+    if let Some(fitted) = data.fitted {
+        if fitted.one_line_legend
+            && legend.len() > 1
+            && let Some(line) = one_line_legend(data, look, width)
+        {
+            legend = vec![line];
+        }
+        return Fit { legend, labels_on_axis: fitted.labels_on_axis };
+    }
+    // Its rows under a neighbour's notice are not its to plot on.
+    let notice = data.notice.as_ref().map_or(0, |n| note_rows(n, inner.width)) + data.pad_rows[0];
+    let x_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
+    let plot_rows =
+        |legend: usize, x_rows: u16| inner.height.saturating_sub(notice + legend.saturating_sub(1) as u16 + x_rows + 1);
+    if legend.len() > 1
+        && plot_rows(legend.len(), x_rows) < ROOMY_PLOT_ROWS
+        && let Some(line) = one_line_legend(data, look, width)
+    {
+        legend = vec![line];
+    }
+    let labels_on_axis = plot_rows(legend.len(), x_rows) < LABELS_ON_AXIS_UNDER;
+    Fit { legend, labels_on_axis }
 }
 
 /// Ticks for a linear axis over `[lo, hi]`: `n` values, evenly spaced by a
@@ -396,43 +457,48 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
             .title(Span::styled(fit_title(title, &data.values, &data.short_values, inner_w.saturating_sub(1)), t.title))
             .title_bottom(legend.cloned().unwrap_or_default())
     };
-    let mut lines = legend(data, look, inner_w.saturating_sub(2));
     let inner = block(None).inner(area);
+    let mut fitted = fit(data, look, inner_w.saturating_sub(2), inner);
     if inner.height == 0 || inner.width < 8 {
-        frame.render_widget(block(lines.first()), area);
+        frame.render_widget(block(fitted.legend.first()), area);
         return;
     }
-    let plotted = draw_inside(frame, inner, data, look, lines.get(1..).unwrap_or_default());
+    let plotted = draw_inside(frame, inner, data, look, &fitted);
     let unit = (!plotted && !data.y_unit.is_empty()).then(|| format!(" {} ", data.y_unit));
     if let Some(unit) = &unit {
         // No y axis says the unit of the values in the title: the bottom
         // edge does, at its right end, the legend making room for it.
-        lines = legend(data, look, inner_w.saturating_sub(2 + unit.chars().count() + 1));
+        fitted = fit(data, look, inner_w.saturating_sub(2 + unit.chars().count() + 1), inner);
         frame.render_widget(Clear, inner);
-        draw_inside(frame, inner, data, look, lines.get(1..).unwrap_or_default());
+        draw_inside(frame, inner, data, look, &fitted);
     }
-    let mut block = block(lines.first());
+    let mut block = block(fitted.legend.first());
     if let Some(unit) = unit {
         block = block.title_bottom(Line::styled(unit, t.dim).right_aligned());
     }
     frame.render_widget(block, area);
 }
 
-/// Pads the charts of `data`, each drawn `width` columns wide, so that
-/// they plot on the same rows: one with a notice, or a legend of two
-/// lines, does not push its plot below its neighbour's.
-pub fn line_up(data: &mut [ChartData], look: &Look, width: u16) {
-    let inner = width.saturating_sub(2);
-    let rows = |d: &ChartData| {
-        let notice = d.notice.as_ref().map_or(0, |n| note_rows(n, inner));
-        let legend = legend(d, look, usize::from(inner).saturating_sub(2)).len().saturating_sub(1) as u16;
-        [notice, legend]
-    };
-    let each: Vec<[u16; 2]> = data.iter().map(rows).collect();
-    let most = |i: usize| each.iter().map(|r| r[i]).max().unwrap_or(0);
-    let most = [most(0), most(1)];
-    for (d, r) in data.iter_mut().zip(each) {
-        d.pad_rows = [most[0] - r[0], most[1] - r[1]];
+/// Pads the charts of `data`, each drawn in a frame of `area`'s size, so
+/// that they plot on the same rows: one with a notice, or a legend of two
+/// lines, does not push its plot below its neighbour's; and where one
+/// writes its x labels on its axis line, all do.
+pub fn line_up(data: &mut [ChartData], look: &Look, area: Rect) {
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    let width = usize::from(inner.width).saturating_sub(2);
+    let notices: Vec<u16> = data.iter().map(|d| d.notice.as_ref().map_or(0, |n| note_rows(n, inner.width))).collect();
+    let most_notice = notices.iter().copied().max().unwrap_or(0);
+    for (d, n) in data.iter_mut().zip(&notices) {
+        d.pad_rows = [most_notice - n, 0];
+        d.fitted = None;
+    }
+    let fits: Vec<Fit> = data.iter().map(|d| fit(d, look, width, inner)).collect();
+    let on_axis = fits.iter().any(|f| f.labels_on_axis);
+    let inside = |f: &Fit| f.legend.len().saturating_sub(1) as u16;
+    let most_legend = fits.iter().map(inside).max().unwrap_or(0);
+    for (d, f) in data.iter_mut().zip(fits) {
+        d.pad_rows[1] = most_legend - inside(&f);
+        d.fitted = Some(Fitted { one_line_legend: f.legend.len() == 1, labels_on_axis: on_axis });
     }
 }
 
@@ -440,17 +506,22 @@ pub fn line_up(data: &mut [ChartData], look: &Look, width: u16) {
 /// first (which is on the frame) at the bottom, the notice at the top,
 /// and the plot with its axes between them, or a note that it has no
 /// room. False when there was no room for the plot.
-fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, inner_legend: &[Line<'static>]) -> bool {
+fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, fitted: &Fit) -> bool {
     let t = look.theme;
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
+    let inner_legend = fitted.legend.get(1..).unwrap_or_default();
     let notice_rows = data.notice.as_ref().map_or(0, |n| note_rows(n, inner.width));
-    let x_label_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
+    let x_label_rows: u16 = u16::from(data.x2.is_some()) + u16::from(!fitted.labels_on_axis);
     // Padding only where a plot still fits after it: else the chart says
     // it has no room.
     let padded = notice_rows + inner_legend.len() as u16 + data.pad_rows.iter().sum::<u16>() + x_label_rows + 2;
     let pad = if padded <= inner.height { data.pad_rows } else { [0, 0] };
-    let legend_rows = (inner_legend.len() as u16 + pad[1]).min(rows_left.saturating_sub(3));
+    // A plot is drawn with its whole legend or not at all: a line drawn
+    // and named nowhere could not be told from the others.
+    let legend_rows = inner_legend.len() as u16 + pad[1];
+    let room = notice_rows + pad[0] + legend_rows + x_label_rows + 1 + 2 <= inner.height;
+    let legend_rows = if room { legend_rows } else { 0 };
     rows_left -= legend_rows;
     let text_rows = (inner_legend.len() as u16).min(legend_rows);
     if text_rows > 0 {
@@ -471,7 +542,10 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, in
     let rest = Rect { y: top, height: rows_left, ..inner };
     let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
     // One row has one y label: no scale to read the lines against.
-    if plot_rows < 2 || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look) {
+    if !room
+        || plot_rows < 2
+        || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look, fitted.labels_on_axis)
+    {
         // Said rather than left blank.
         draw_note(frame, look.no_room().0, t.dim, rest);
         return false;
@@ -601,9 +675,17 @@ impl Geometry<'_> {
 }
 
 /// Axes, curves, marks and line values in `area` (no frame), the plot
-/// taking `plot_rows` rows at its top; false, with nothing drawn, when
-/// the plot would be too narrow.
-fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &ChartData, look: &Look) -> bool {
+/// taking `plot_rows` rows at its top, the first x axis' labels on its
+/// line if `labels_on_axis`; false, with nothing drawn, when the plot
+/// would be too narrow.
+fn draw_axes_and_plot(
+    buf: &mut Buffer,
+    area: Rect,
+    plot_rows: u16,
+    data: &ChartData,
+    look: &Look,
+    labels_on_axis: bool,
+) -> bool {
     let y = YAxis::new(data, plot_rows);
     let labels = y.labels();
     // Wide enough for the ticks, the unit, and the names of two x axes.
@@ -643,9 +725,12 @@ fn draw_axes_and_plot(buf: &mut Buffer, area: Rect, plot_rows: u16, data: &Chart
     draw_y_axis(buf, &g, &labels, area.x + label_w, look);
     let axis_y = plot.y + plot_rows;
     let first_name = data.x2.as_ref().map(|_| ("global", look.series(2)));
-    x_labels(buf, plot, axis_y, 1, (x, x_ticks), data.x_unit, first_name, look);
+    // Labels on the axis line take the places of its ticks.
+    let below = u16::from(!labels_on_axis);
+    x_labels(buf, plot, (axis_y, below, !labels_on_axis), (x, x_ticks), data.x_unit, first_name, look);
     if let (Some(a), Some(axis)) = (&data.x2, second) {
-        x_labels(buf, plot, axis_y, 2, axis, data.x_unit, Some((&a.name, look.series(a.color))), look);
+        let name = Some((a.name.as_str(), look.series(a.color)));
+        x_labels(buf, plot, (axis_y, below + 1, false), axis, data.x_unit, name, look);
     }
     draw_curves(buf, &g, look);
     draw_line_marks(buf, &g, look);
@@ -843,17 +928,15 @@ fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
     out
 }
 
-/// Writes x tick labels `below` rows under the axis at row `axis_y`:
-/// `ticks` where the axis has them (see [`value_x_axis`] and
-/// [`time_x_ticks`]), else evenly spaced over the plot's width with the
-/// unit after the last; and ticks on the axis; `name` prefixes a second
-/// axis.
-#[allow(clippy::too_many_arguments)]
+/// Writes x tick labels `below` rows under the axis at row `axis_y` (0:
+/// on the axis line): `ticks` where the axis has them (see
+/// [`value_x_axis`] and [`time_x_ticks`]), else evenly spaced over the
+/// plot's width with the unit after the last; and, if `tick`, ticks on
+/// the axis; `name` prefixes a second axis.
 fn x_labels(
     buf: &mut Buffer,
     plot: Rect,
-    axis_y: u16,
-    below: u16,
+    (axis_y, below, tick): (u16, u16, bool),
     (x, ticks): ([f64; 2], Option<XTicks>),
     unit: &str,
     name: Option<(&str, Style)>,
@@ -867,7 +950,7 @@ fn x_labels(
     if let Some(ticks) = ticks {
         for (start, text, at) in ticks {
             buf.set_string(plot.x + start as u16, y, &text, t.dim);
-            if at > 0 && at < w - 1 && below == 1 {
+            if at > 0 && at < w - 1 && tick {
                 buf.set_string(plot.x + at as u16, axis_y, "┬", t.dim);
             }
         }
@@ -902,7 +985,7 @@ fn x_labels(
             continue;
         }
         buf.set_string(plot.x + start as u16, y, &text, t.dim);
-        if i > 0 && i < n - 1 && below == 1 {
+        if i > 0 && i < n - 1 && tick {
             buf.set_string(plot.x + at as u16, axis_y, "┬", t.dim);
         }
         last_end = start + len;
@@ -1305,7 +1388,7 @@ mod tests {
             data.log_y = log;
             let area = Rect::new(0, 0, 50, 12);
             let mut buf = Buffer::empty(area);
-            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look));
+            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look, false));
             let rows = inked(&buf, 10);
             let first_col = rows.iter().flatten().min().copied().expect("the known half is drawn");
             let axis = (0..50).find(|&x| buf[(x, 0)].symbol() == "┤").expect("axis");
@@ -1357,7 +1440,7 @@ mod tests {
         };
         let area = Rect::new(0, 0, 40, 6);
         let mut buf = Buffer::empty(area);
-        assert!(draw_axes_and_plot(&mut buf, area, 4, &data, &look));
+        assert!(draw_axes_and_plot(&mut buf, area, 4, &data, &look, false));
         let dots = |x: u16| buf[(x, 0)].symbol().chars().next().map_or(0, |c| u32::from(c).wrapping_sub(0x2800));
         let inked: Vec<u16> = (0..40).filter(|&x| dots(x) > 0 && dots(x) < 0x100).collect();
         assert!(inked.len() >= 20, "the lines are drawn on the top row: {inked:?}");

@@ -428,7 +428,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if app.sides().len() > 1 {
         draw_compare(ctx, Views::default(), frame, area);
     } else if let Some(n) = app.zoom() {
-        let [strip, rest] = strip_split(ctx, if area.height >= 34 { 4 } else { 2 }, area);
+        let [strip, rest] = strip_split(ctx, strip_most(area), area);
         draw_params_strip(ctx, frame, strip);
         let panels: Vec<Panel> =
             if app.tasks_focused() { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
@@ -436,7 +436,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(ctx, frame, area);
     } else if !one_chart_at_a_time(area) {
-        let [strip, rest] = strip_split(ctx, if area.height >= 34 { 4 } else { 2 }, area);
+        let [strip, rest] = strip_split(ctx, strip_most(area), area);
         draw_params_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
         if rest.height >= 24 || app.tasks_focused() {
@@ -452,10 +452,19 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     }
 }
 
+/// The most rows of parameters the strip over the charts of a dashboard
+/// `body` shows: four in a tall one; in a short one (at 80x24, 100x30)
+/// none, the strip being one row without its title
+/// ([`draw_params_strip`]), so that the charts keep two rows more.
+fn strip_most(body: Rect) -> u16 {
+    if body.height >= 34 { 4 } else { 0 }
+}
+
 /// Splits off the parameter strip at the top of `area`: its title row and
-/// at most `most` rows of parameters (the thresholds come first).
+/// at most `most` rows of parameters (the thresholds come first); with
+/// `most` 0, one row.
 fn strip_split(ctx: &Ctx, most: u16, area: Rect) -> [Rect; 2] {
-    let rows = (params_strip_lines(ctx, area.width).len() as u16).min(most) + 1;
+    let rows = if most == 0 { 1 } else { (params_strip_lines(ctx, area.width).len() as u16).min(most) + 1 };
     Layout::vertical([Constraint::Length(rows.min(area.height / 3)), Constraint::Min(0)]).areas(area)
 }
 
@@ -670,7 +679,7 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
                 let width = areas[0][i].width;
                 let mut data: Vec<ChartData> = sides.iter().map(|s| chart_data(ctx, s, *n, width)).collect();
                 share_ranges(&mut data);
-                plot::line_up(&mut data, &ctx.look(), width);
+                plot::line_up(&mut data, &ctx.look(), areas[0][i]);
                 for ((side, rects), d) in sides.iter().zip(&areas).zip(data) {
                     draw_chart(ctx, side, *n, Some(d), frame, rects[i]);
                 }
@@ -905,7 +914,45 @@ fn dotted_lines(t: &Theme, head: Span<'static>, items: Vec<Vec<Span<'static>>>, 
     lines
 }
 
+/// The parameter strip in one row: as many of the parameters as fit, in
+/// reading order (the thresholds first), a run of sizes in one unit
+/// naming it once, after its last: `bg_thresh 369 · freerun 553 ·
+/// setpoint 645 · limit 737 · thresh 737 MiB` at 80 columns, where the
+/// strip of three rows read `… limit 737 MiB` and `thresh 737 MiB` on
+/// the next.
+pub(crate) fn params_row(t: &Theme, params: &[(String, String)], width: u16) -> Line<'static> {
+    let unit = |v: &str| v.rsplit_once(' ').map(|(_, u)| u.to_string());
+    for n in (1..=params.len()).rev() {
+        let shown = &params[..n];
+        let items: Params = shown
+            .iter()
+            .enumerate()
+            .map(|(i, (k, v))| {
+                let run_goes_on = shown.get(i + 1).is_some_and(|(_, w)| unit(v).is_some() && unit(v) == unit(w));
+                let v = match v.rsplit_once(' ') {
+                    Some((number, _)) if run_goes_on => number.to_string(),
+                    _ => v.clone(),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        let mut lines = reading_lines(t, String::new(), items, width);
+        if lines.len() == 1 || n == 1 {
+            return lines.swap_remove(0);
+        }
+    }
+    Line::default()
+}
+
+/// The parameter strip: a title row over its lines, or in a strip of one
+/// row the parameters alone ([`params_row`]).
 fn draw_params_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    if area.height == 1 {
+        let (mut global, _) = params(ctx);
+        global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
+        frame.render_widget(Paragraph::new(params_row(&ctx.theme, &global, area.width)), area);
+        return;
+    }
     let block = Block::default()
         .borders(Borders::TOP)
         .border_style(ctx.theme.border)

@@ -112,6 +112,69 @@ fn zoomed_pos_ratio_chart() {
     insta::assert_snapshot!(text);
 }
 
+/// A chart on `text`, found by `title`: the rows of its plot (the rows
+/// with its y axis, above its x axis), each as its text inside the
+/// frame, the y axis at column `axis` of it.
+struct Plot {
+    rows: Vec<String>,
+    axis: usize,
+}
+
+fn plot_of(text: &str, title: &str) -> Option<Plot> {
+    let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let (top, line) = lines.iter().enumerate().find(|(_, l)| l.iter().collect::<String>().contains(title))?;
+    let title_at = line.iter().collect::<String>().find(title)?;
+    // The frame's corner: the last ┌ before the title.
+    let left = line.iter().collect::<String>()[..title_at].chars().count();
+    let left = line[..left].iter().rposition(|&c| c == '┌')?;
+    let right = left + 1 + line[left + 1..].iter().position(|&c| c == '┐')?;
+    let inner = |l: &Vec<char>| l.get(left + 1..right).map(|c| c.iter().collect::<String>()).unwrap_or_default();
+    let body: Vec<String> = lines[top + 1..].iter().take_while(|l| l.get(left) == Some(&'│')).map(inner).collect();
+    let axis_row = body.iter().position(|l| l.contains('└'))?;
+    let axis = body[axis_row].chars().position(|c| c == '└')?;
+    let rows = body[..axis_row].iter().filter(|l| matches!(l.chars().nth(axis), Some('┤' | '│'))).cloned().collect();
+    Some(Plot { rows, axis })
+}
+
+#[test]
+fn at_80x24_with_the_task_table_open_the_charts_keep_rows_to_plot_on() {
+    // The parameters in one row, a legend in one row on the frame and the
+    // x labels on the axis line where rows are short: charts 1 and 2 plot
+    // on five rows (two, on the rows 0 and 1000 of their axes, when the
+    // parameters took three and the legends two each), and chart 5 plots
+    // (it had no room).
+    let mut a = app("rsync", None, 10);
+    a.update(Msg::FocusTasks);
+    let text = screen(&a, 80, 24);
+    for title in ["1 global dirty", "2 bdi dirty"] {
+        let plot = plot_of(&text, title).unwrap_or_else(|| panic!("{title}: no plot\n{text}"));
+        assert!(plot.rows.len() >= 4, "{title}: {} plot rows\n{text}", plot.rows.len());
+        let ticks: Vec<String> = plot
+            .rows
+            .iter()
+            .map(|r| r.chars().take(plot.axis).collect::<String>().trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect();
+        assert_eq!(ticks, ["800", "400", "0"], "{title}: y labels\n{text}");
+        // thresh and limit (737 MiB) on the top row, the setpoint (645)
+        // on the next: each line's value on its own row.
+        // In mono a value follows its line's glyph (`┅737`).
+        let value = |r: &String| {
+            let last = r.split_whitespace().last().unwrap_or("");
+            last.trim_start_matches(|c: char| !c.is_ascii_digit()).to_string()
+        };
+        assert_eq!(value(&plot.rows[0]), "737", "{title}\n{text}");
+        assert_eq!(value(&plot.rows[1]), "645", "{title}\n{text}");
+    }
+    let five = plot_of(&text, "5 pauses").unwrap_or_else(|| panic!("chart 5: no plot\n{text}"));
+    assert!(five.rows.len() >= 2, "chart 5: {} plot rows\n{text}", five.rows.len());
+    assert!(!text.contains("no room"), "{text}");
+    // Every line the charts draw is named on the screen, and every threshold.
+    for name in ["dirty", "wb", "thr", "lim", "set", "free", "bg", "bg_thresh", "thresh 737"] {
+        assert!(text.contains(name), "{name}\n{text}");
+    }
+}
+
 #[test]
 fn every_chart_title_and_legend_is_on_screen() {
     let full = [
@@ -620,6 +683,13 @@ fn the_parameter_panel_lists_the_selected_bdi_of_many() {
 
 #[test]
 fn time_ticks_that_are_all_whole_seconds_have_no_decimals() {
+    // The labels of an x axis, in a row of their own or on the axis line
+    // (`ms└7170────7175──…`).
+    let x_labels = |row: &str| -> Vec<String> {
+        let row = row.trim_matches(|c| c == '│' || c == ' ');
+        let row = row.rsplit('└').next().unwrap_or(row);
+        row.split(|c: char| c.is_whitespace() || c == '─').filter(|t| !t.is_empty()).map(str::to_string).collect()
+    };
     // A 30 s window two hours in: chart 5's seven ticks fall 5 s apart.
     let mut a = app("default", None, 7200);
     for _ in 0..3 {
@@ -628,17 +698,17 @@ fn time_ticks_that_are_all_whole_seconds_have_no_decimals() {
     assert_eq!(a.window_s(), Some(30));
     let text = screen(&a, 100, 30);
     let axis = text.lines().find(|l| l.contains("7175") && l.contains("7200 s")).expect("chart 5's time axis");
-    let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
+    let ticks = x_labels(axis);
     assert_eq!(ticks, ["7170", "7175", "7180", "7185", "7190", "7195", "7200", "s"], "{text}");
     // Five seconds in, on round seconds too: they read 0.0 1.7 3.3 5.0 s,
     // and 20 s in 0.0 3.3 6.7 10.0 13.3 16.7 20.0 s.
     let text = screen(&app("default", None, 5), 100, 30);
     let axis = text.lines().rev().find(|l| l.contains(" s ")).expect("chart 5's time axis");
-    let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
+    let ticks = x_labels(axis);
     assert_eq!(ticks, ["0", "1", "2", "3", "4", "5", "s"], "{text}");
     let text = screen(&app("default", None, 20), 100, 30);
     let axis = text.lines().rev().find(|l| l.contains(" s ")).expect("chart 5's time axis");
-    let ticks: Vec<&str> = axis.trim_matches(|c| c == '│' || c == ' ').split_whitespace().collect();
+    let ticks = x_labels(axis);
     assert_eq!(ticks, ["0", "5", "10", "15", "20", "s"], "{text}");
 }
 

@@ -334,8 +334,8 @@ fn the_helps_long_lines_go_on_under_their_text() {
 #[test]
 fn the_parameter_strip_ends_its_lines_on_a_value_not_a_separator() {
     for args in [
-        &["--at", "10s", "--size", "100x30"][..],
-        &["--at", "10s", "--size", "90x30"][..],
+        &["--at", "10s", "--size", "100x40"][..],
+        &["--at", "10s", "--size", "90x40"][..],
         &["--lesson", "03", "--step", "1", "--size", "160x48"][..],
         &["--lesson", "03", "--step", "1", "--size", "130x40"][..],
     ] {
@@ -535,8 +535,8 @@ fn a_huge_worlds_sizes_read_in_gib_on_its_axes_in_its_titles_and_in_the_panel() 
     let three = chart_box(&huge("160x48", "3"), "3 pos_ratio");
     assert!(three[0].contains("limit 737, bdi_setpoint 645 GiB"), "{}", three.join("\n"));
     assert!(three.iter().any(|r| r.trim_end_matches('│').trim_end().ends_with("800 GiB")), "{}", three.join("\n"));
-    // The parameter strip of a small screen, with vm.dirty_bytes.
-    let text = snapshot(&["--memory", "4T", "--dirty-bytes", "2T", "--at", "5s", "--size", "80x24"]);
+    // The parameter strip of a narrow screen, with vm.dirty_bytes.
+    let text = snapshot(&["--memory", "4T", "--dirty-bytes", "2T", "--at", "5s", "--size", "80x40"]);
     assert!(text.contains("dirty_bytes 2048 GiB") && text.contains("thresh 2048 GiB"), "{text}");
     // The status line of the memory key.
     let text = snapshot(&["--memory", "4T", "--at", "1s", "--size", "220x20", "--keys", "M"]);
@@ -548,8 +548,12 @@ fn a_huge_worlds_sizes_read_in_gib_on_its_axes_in_its_titles_and_in_the_panel() 
 fn the_thresholds_read_in_one_unit_in_the_strip_and_the_panel() {
     // 64 GiB: bg_thresh and freerun under 10 GiB, setpoint and limit over;
     // all in GiB, as chart 1 beside them reads them (5898 MiB before).
-    let text = snapshot(&["--memory", "64G", "--at", "20s", "--size", "80x24"]);
+    let text = snapshot(&["--memory", "64G", "--at", "20s", "--size", "80x40"]);
     assert!(text.contains("bg_thresh 5.76 GiB · freerun 8.64 GiB · setpoint 10.1 GiB · limit 11.5 GiB"), "{text}");
+    // In the one-row strip of a short screen, the unit once, after the last.
+    let text = snapshot(&["--memory", "64G", "--at", "20s", "--size", "80x24"]);
+    let strip = text.lines().nth(1).expect("the strip");
+    assert_eq!(strip, "bg_thresh 5.76 · freerun 8.64 · setpoint 10.1 · limit 11.5 · thresh 11.5 GiB", "{text}");
     let text = snapshot(&["--memory", "64G", "--at", "20s", "--size", "160x48"]);
     for (key, want) in [("bg_thresh", "5.76 GiB"), ("freerun", "8.64 GiB"), ("thresh", "11.5 GiB")] {
         assert_eq!(panel_value(&text, key).as_deref(), Some(want), "{key}\n{text}");
