@@ -174,6 +174,36 @@ pub fn kernel_notice(has: Has, what: &str) -> Option<String> {
     }
 }
 
+/// [`kernel_notice`] in fewer words, for a narrow chart: `no setpoint in
+/// this kernel`, `setpoint: from patch 07 on`.
+pub fn kernel_notice_short(has: Has, what: &str) -> Option<String> {
+    match has {
+        Has::No => Some(format!("no {what} in this kernel")),
+        Has::Shadow => Some(format!("{what}: from patch 07 on")),
+        Has::Used => None,
+    }
+}
+
+impl ChartData {
+    /// Notes what the kernel lacks or does not use of `what`, as `has`
+    /// says ([`kernel_notice`], [`kernel_notice_short`]).
+    fn note_kernel(&mut self, has: Has, what: &str) {
+        self.notice = kernel_notice(has, what);
+        self.short_notice = self.notice.clone().zip(kernel_notice_short(has, what));
+    }
+
+    /// The notice to show in a chart `width` columns wide inside: the
+    /// short one where it takes one row and the notice more.
+    pub fn notice_for(&self, width: usize) -> Option<&str> {
+        let long = self.notice.as_deref()?;
+        let one_row = |note: &str| note.chars().count() <= width;
+        match &self.short_notice {
+            Some((of, short)) if of == long && !one_row(long) && one_row(short) => Some(short),
+            _ => Some(long),
+        }
+    }
+}
+
 /// What the charts read.
 pub struct Source<'a> {
     /// The sampled time series, oldest first.
@@ -359,6 +389,10 @@ pub struct ChartData {
     pub short_values: Vec<String>,
     /// Shown in full inside the chart: what the kernel lacks or does not use.
     pub notice: Option<String>,
+    /// A notice in fewer words, for a chart too narrow for it in one row:
+    /// (the notice it shortens, the short one). Used only while `notice`
+    /// is that notice.
+    pub short_notice: Option<(String, String)>,
     /// Blank rows under the notice and above the legend's inside line, so
     /// that charts side by side plot on the same rows ([`crate::ui::plot::line_up`]).
     pub pad_rows: [u16; 2],
@@ -478,6 +512,7 @@ impl ChartData {
             values: Vec::new(),
             short_values: Vec::new(),
             notice: None,
+            short_notice: None,
             pad_rows: [0, 0],
             fitted: None,
             sized: None,
@@ -586,7 +621,7 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
             ]
         });
     }
-    data.notice = kernel_notice(has, "setpoint");
+    data.note_kernel(has, "setpoint");
     data
 }
 
@@ -610,7 +645,7 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
             [vec![format!("dirty {dirty} of thresh {thresh} {unit}")], vec![format!("{dirty} of {thresh} {unit}")]]
         });
     }
-    data.notice = kernel_notice(has, "bdi_setpoint");
+    data.note_kernel(has, "bdi_setpoint");
     data
 }
 
@@ -686,7 +721,7 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
             ),
         };
     }
-    data.notice = kernel_notice(has, "dirty_ratelimit");
+    data.note_kernel(has, "dirty_ratelimit");
     data
 }
 
@@ -802,7 +837,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         let mut data = ChartData::new(Vec::new(), [0.0, 1.0], "");
         data.x_unit = "MiB";
         data.y = [0.0, 2.0];
-        data.notice = kernel_notice(has, "pos_ratio");
+        data.note_kernel(has, "pos_ratio");
         return data;
     };
     let b = bdi_of(s, bdi);
@@ -881,7 +916,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
             format!("freerun {freerun}, setpoint {setpoint}, limit {limit}, bdi_setpoint {bdi_setpoint} {unit}");
         [vec![long, lines], vec![short]]
     });
-    data.notice = kernel_notice(has, "pos_ratio");
+    data.note_kernel(has, "pos_ratio");
     data
 }
 

@@ -276,7 +276,7 @@ fn fit(data: &ChartData, look: &Look, width: usize, inner: Rect) -> Fit {
         return Fit { legend, labels_on_axis: fitted.labels_on_axis };
     }
     // Its rows under a neighbour's notice are not its to plot on.
-    let notice = data.notice.as_ref().map_or(0, |n| note_rows(n, inner.width)) + data.pad_rows[0];
+    let notice = data.notice_for(inner.width.into()).map_or(0, |n| note_rows(n, inner.width)) + data.pad_rows[0];
     let x_rows: u16 = if data.x2.is_some() { 2 } else { 1 };
     let plot_rows =
         |legend: usize, x_rows: u16| inner.height.saturating_sub(notice + legend.saturating_sub(1) as u16 + x_rows + 1);
@@ -486,7 +486,8 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
 pub fn line_up(data: &mut [ChartData], look: &Look, area: Rect) {
     let inner = Block::default().borders(Borders::ALL).inner(area);
     let width = usize::from(inner.width).saturating_sub(2);
-    let notices: Vec<u16> = data.iter().map(|d| d.notice.as_ref().map_or(0, |n| note_rows(n, inner.width))).collect();
+    let notices: Vec<u16> =
+        data.iter().map(|d| d.notice_for(inner.width.into()).map_or(0, |n| note_rows(n, inner.width))).collect();
     let most_notice = notices.iter().copied().max().unwrap_or(0);
     for (d, n) in data.iter_mut().zip(&notices) {
         d.pad_rows = [most_notice - n, 0];
@@ -511,7 +512,8 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, fi
     let mut rows_left = inner.height;
     // The legend's second line, at the bottom.
     let inner_legend = fitted.legend.get(1..).unwrap_or_default();
-    let notice_rows = data.notice.as_ref().map_or(0, |n| note_rows(n, inner.width));
+    let notice = data.notice_for(inner.width.into());
+    let notice_rows = notice.map_or(0, |n| note_rows(n, inner.width));
     let x_label_rows: u16 = u16::from(data.x2.is_some()) + u16::from(!fitted.labels_on_axis);
     // Padding only where a plot still fits after it: else the chart says
     // it has no room.
@@ -531,7 +533,7 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, fi
     // The notice, in full, at the top.
     let mut top = inner.y;
     let need = (notice_rows + pad[0]).min(rows_left);
-    if let Some(notice) = &data.notice {
+    if let Some(notice) = notice {
         draw_note(frame, notice, t.warn, Rect { y: top, height: need.min(notice_rows), ..inner });
     }
     top += need;

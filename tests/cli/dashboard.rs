@@ -176,6 +176,30 @@ fn at_80x24_with_the_task_table_open_the_charts_keep_rows_to_plot_on() {
 }
 
 #[test]
+fn a_narrow_chart_says_what_its_kernel_lacks_in_one_row() {
+    // At 80x24 chart 2 is 36 columns wide: 'bdi_setpoint: not used by
+    // this kernel' took two rows, and chart 2 plotted on one row fewer
+    // than chart 1 beside it.
+    let mut s = presets::get("rsync").expect("preset").expect("valid");
+    let l = dirtyviz::cli::patches("legacy").expect("level");
+    s.apply(&dirtyviz::scenario::Overrides { patches: Some(l.patches), legacy: Some(l.legacy), ..Default::default() });
+    let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
+    let mut a = App::new(s, None, &opts).expect("app");
+    a.advance_to(10 * NS_PER_SEC);
+    a.update(Msg::FocusTasks);
+    let text = screen(&a, 80, 24);
+    assert!(text.contains("│no bdi_setpoint in this kernel "), "{text}");
+    assert!(text.contains("│no dirty_ratelimit in this kernel"), "{text}");
+    // Where the whole note fits, it is written whole.
+    assert!(text.contains("│setpoint: not used by this kernel "), "{text}");
+    let rows = |title: &str| plot_of(&text, title).map(|p| p.rows.len());
+    assert_eq!(rows("1 global dirty"), Some(4), "{text}");
+    assert_eq!(rows("2 bdi dirty"), Some(4), "{text}");
+    let big = screen(&a, 160, 48);
+    assert!(big.contains("bdi_setpoint: not used by this kernel"), "{big}");
+}
+
+#[test]
 fn every_chart_title_and_legend_is_on_screen() {
     let full = [
         "setpoint",
