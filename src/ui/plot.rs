@@ -543,9 +543,12 @@ fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, fi
     }
     let rest = Rect { y: top, height: rows_left, ..inner };
     let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
-    // One row has one y label: no scale to read the lines against.
+    // One row has one y label: no scale to read the lines against. Beside
+    // a lesson's open text two rows are not worth it either: folding the
+    // text gives the chart its rows.
+    let least_rows = if look.text_folds { 3 } else { 2 };
     if !room
-        || plot_rows < 2
+        || plot_rows < least_rows
         || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look, fitted.labels_on_axis)
     {
         // Said rather than left blank.

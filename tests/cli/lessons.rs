@@ -769,7 +769,7 @@ fn while_typing_a_narrow_hint_bar_keeps_enter_and_esc() {
 #[test]
 fn a_chart_without_room_in_a_lesson_names_the_key_that_makes_room() {
     let step3 = |keys: &str| {
-        let mut args = vec!["snapshot", "--lesson", "08", "--step", "3", "--size", "80x22", "--theme", "mono"];
+        let mut args = vec!["snapshot", "--lesson", "08", "--step", "3", "--size", "80x24", "--theme", "mono"];
         if !keys.is_empty() {
             args.extend(["--keys", keys]);
         }
