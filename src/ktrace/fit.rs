@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use super::Error;
-use super::series::Series;
+use super::series::{BIN_S, Series};
 use super::summary::{TraceSummary, mib_of};
 use crate::run::{RunOptions, Summary};
 use crate::scenario::Scenario;
@@ -46,6 +46,18 @@ pub struct Compared {
     pub unit: &'static str,
     pub trace: Option<f64>,
     pub model: Option<f64>,
+    /// A mean's span on either side's clock from its start \[s\], and
+    /// how often it is sampled \[ms\]: both sides alike.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub every_ms: Option<f64>,
+    /// Of that span, the trace's silences (no event for over a minute),
+    /// which its mean leaves out: nothing is known there \[s\].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_silent_s: Option<f64>,
 }
 
 /// The model's side.
@@ -397,7 +409,16 @@ fn dirty_mean(rows: &Series, from_s: f64, to_s: f64, page_kb: Option<u64>) -> Op
 fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> Vec<Compared> {
     let mut rows = Vec::new();
     let mut row = |quantity: String, unit: &'static str, trace: Option<f64>, model: Option<f64>| {
-        rows.push(Compared { quantity, unit, trace, model });
+        rows.push(Compared {
+            quantity,
+            unit,
+            trace,
+            model,
+            from_s: None,
+            to_s: None,
+            every_ms: None,
+            trace_silent_s: None,
+        });
     };
     let g = t.global.as_ref();
     let pages = |mb: f64| (mb * 256.0).round();
@@ -412,12 +433,13 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
     // The model's mean leaves out its start (the first half, or 10 s of a
     // long run) and reads a sample every 100 ms: the trace's the same.
     let settle = m.global.settle_s;
-    row(
-        format!("dirty, mean over {}-{} s, every 100 ms", trimmed(settle, 2), trimmed(duration_s, 2)),
-        "MiB",
-        dirty_mean(series, settle, duration_s, t.kernel.page_kb),
-        m.global.dirty_mean_mb,
-    );
+    // The trace's silences within it hold no count: left out of its mean.
+    let silent_s: f64 = t.silences.iter().map(|q| (q.to_s.min(duration_s) - q.from_s.max(settle)).max(0.0)).sum();
+    let mut mean_name = format!("dirty, mean over {}-{} s, every 100 ms", trimmed(settle, 2), trimmed(duration_s, 2));
+    if silent_s > 0.0 {
+        mean_name += &format!(" (trace: less {silent_s:.1} s of silence)");
+    }
+    row(mean_name.clone(), "MiB", dirty_mean(series, settle, duration_s, t.kernel.page_kb), m.global.dirty_mean_mb);
     row("dirty, max".into(), "MiB", g.and_then(|g| g.dirty_mb.max), Some(m.global.dirty_max_mb));
     // A bdi's writeback contexts (cgroups) make one model device: the
     // sums beside it, and each context's own controller beside nothing.
@@ -442,6 +464,10 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
     row("pause p90".into(), "ms", ms(p.p90), Some(m.pauses_ms.p90));
     row("pause p99".into(), "ms", ms(p.p99), Some(m.pauses_ms.p99));
     row("pause max".into(), "ms", ms(p.max), Some(m.pauses_ms.max));
+    if let Some(mean) = rows.iter_mut().find(|r| r.quantity == mean_name) {
+        (mean.from_s, mean.to_s, mean.every_ms) = (Some(settle), Some(duration_s), Some(BIN_S * 1000.0));
+        mean.trace_silent_s = Some(silent_s);
+    }
     rows
 }
 

@@ -4,8 +4,14 @@
 //! with its task. These are what the charts draw and what `--csv` writes,
 //! in `dirtyviz run`'s column names where the quantity is the same.
 //!
-//! Rows are bounded by the trace's duration, not its length; a silence of
-//! more than [`MAX_GAP_S`] adds no rows (the time column jumps).
+//! Rows are bounded by the trace's duration, not its length. A silence
+//! of more than [`MAX_GAP_S`] (no event at all) has its rows empty: the
+//! kernel printed nothing there, so no count is known, not the last one
+//! held (the flusher goes on writing); the thresholds and a bdi's
+//! dirty_ratelimit, which change only where they are printed or with
+//! the memory, hold. At most [`MAX_SILENT_ROWS`] of them: a longer one
+//! (two traces joined, the clock jumping) has an empty row either side
+//! and the time column jumps.
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -18,8 +24,11 @@ use super::event::{BdiId, Event, EventKind, Field, TaskId};
 
 /// Row interval \[s\].
 pub const BIN_S: f64 = 0.1;
-/// Longest silence filled with rows \[s\].
+/// Longest silence whose rows hold the last values \[s\]; a longer one
+/// has its rows empty.
 pub const MAX_GAP_S: f64 = 60.0;
+/// Most empty rows a silence adds (an hour of them).
+pub const MAX_SILENT_ROWS: u64 = 36_000;
 /// A task counts as writing to a bdi for this long after its last
 /// balance_dirty_pages event, and a bdi's values printed by its events
 /// hold for this long after the last event that printed them \[s\].
@@ -158,6 +167,10 @@ pub struct Series {
     /// (time, NR_DIRTIED, NR_WRITTEN) at the last row and the latest.
     counters_at_row: Option<(f64, i64, i64)>,
     counters: Option<(f64, i64, i64)>,
+    /// The latest event so far \[s\].
+    last_event_s: Option<f64>,
+    /// Each silence: no event from the first time to the second \[s\].
+    pub silences: Vec<(f64, f64)>,
 }
 
 impl Series {
@@ -173,12 +186,16 @@ impl Series {
         let t0 = *self.t0.get_or_insert(t);
         // A hair of slack puts an event at a row's time in the next row.
         let k = ((t - t0) / BIN_S + 1e-9).floor().max(0.0) as u64;
-        if k > self.bin && (k - self.bin) as f64 * BIN_S > MAX_GAP_S {
-            self.push_row();
-            self.bin = k;
+        let before = self.last_event_s.filter(|last| t - last > MAX_GAP_S);
+        self.last_event_s = Some(self.last_event_s.map_or(t, |last| last.max(t)));
+        if let Some(last) = before
+            && k > self.bin
+        {
+            self.silences.push((last, t));
+            self.silence(k);
         }
         while k > self.bin {
-            self.push_row();
+            self.push_row(false);
             self.bin += 1;
         }
         match (e.kind, e.bdi) {
@@ -269,8 +286,29 @@ impl Series {
         }
     }
 
-    /// Closes the interval being filled into a row.
-    fn push_row(&mut self) {
+    /// Closes the interval being filled, of the last event before a
+    /// silence, and adds the silence's rows up to interval `k`, where the
+    /// events go on: empty but for what holds (see the module's notes).
+    fn silence(&mut self, k: u64) {
+        self.push_row(false);
+        self.bin += 1;
+        let g = &mut self.global;
+        (g.dirty, g.writeback, g.unstable) = (None, None, None);
+        // Rates are taken between observations after it.
+        (self.counters_at_row, self.counters) = (None, None);
+        if k - self.bin > MAX_SILENT_ROWS {
+            self.push_row(true);
+            self.bin = k - 1;
+        }
+        while k > self.bin {
+            self.push_row(true);
+            self.bin += 1;
+        }
+    }
+
+    /// Closes the interval being filled into a row; `silent`: an
+    /// interval of a silence, where nothing printed by events is current.
+    fn push_row(&mut self, silent: bool) {
         let t = self.t0.unwrap_or(0.0) + (self.bin + 1) as f64 * BIN_S;
         let mut global = self.global.clone();
         match (self.counters_at_row, self.counters) {
@@ -286,10 +324,14 @@ impl Series {
         for ((row, seen), held) in bdis.iter_mut().zip(&mut self.seen).zip(&mut self.held) {
             seen.retain(|_, last| *last >= t - TASK_LIVE_S);
             held.retain(|_, last| *last >= t - TASK_LIVE_S);
+            if silent {
+                seen.clear();
+                held.clear();
+            }
             row.tasks = seen.len() as u32;
             row.ratelimited = held.len() as u32;
             // What the bdi's events printed, no longer current.
-            let recent = |at: Option<f64>| at.is_some_and(|at| at >= t - TASK_LIVE_S);
+            let recent = |at: Option<f64>| !silent && at.is_some_and(|at| at >= t - TASK_LIVE_S);
             if !recent(row.last_pass_s) {
                 row.dirty = None;
                 row.setpoint = None;
@@ -325,7 +367,7 @@ impl Series {
     /// Closes the last interval; call once, after the last event.
     pub fn finish(&mut self) {
         if self.t0.is_some() {
-            self.push_row();
+            self.push_row(false);
             self.bin += 1;
         }
     }
@@ -645,13 +687,33 @@ mod tests {
     }
 
     #[test]
-    fn a_long_silence_adds_no_rows() {
-        let text = format!(
-            "a-1 [000] 1.0: global_dirty_state: {GDS} dirtied=0 written=0\na-1 [000] 3601.0: global_dirty_state: {GDS} dirtied=0 written=0\n"
-        );
-        let (s, _) = series(&text);
-        assert_eq!(s.rows.len(), 2);
-        assert!((s.rows[1].t_s - 3601.1).abs() < 1e-6, "{}", s.rows[1].t_s);
+    fn a_silence_has_rows_without_counts_and_a_short_one_holds_them() {
+        let gds = |t: &str| format!("a-1 [000] {t}: global_dirty_state: {GDS} dirtied=0 written=0\n");
+        let bdp = "a-1 [000] 1.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=130 bdi_setpoint=1700 bdi_dirty=120 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n";
+        // 61 s without an event: a row every 100 ms, none with a count.
+        let (s, _) = series(&[gds("1.0"), bdp.to_string(), gds("62.1")].concat());
+        assert_eq!(s.rows.len(), 612);
+        assert_eq!(s.silences, [(1.05, 62.1)]);
+        assert_eq!((s.rows[0].global.dirty, s.rows[0].bdis[0].dirty), (Some(130), Some(120)));
+        for r in &s.rows[1..611] {
+            let (g, b) = (&r.global, &r.bdis[0]);
+            assert_eq!(
+                (g.dirty, g.writeback, b.dirty, b.setpoint, b.task_ratelimit, b.tasks),
+                (None, None, None, None, None, 0)
+            );
+            // What changes only where it is printed holds.
+            assert_eq!((g.thresh, g.limit, b.dirty_ratelimit), (Some(2000), Some(2000), Some(1024)));
+        }
+        assert_eq!(s.rows[611].global.dirty, Some(120));
+        // 59 s: the last values hold, as between any two events.
+        let (s, _) = series(&[gds("1.0"), gds("60.0")].concat());
+        assert!(s.silences.is_empty() && s.rows.iter().all(|r| r.global.dirty == Some(120)));
+        // Two traces an age apart: an empty row either side of the jump.
+        let (s, _) = series(&[gds("1.0"), gds("86401.0")].concat());
+        assert_eq!(s.rows.len(), 4);
+        let dirty: Vec<Option<u64>> = s.rows.iter().map(|r| r.global.dirty).collect();
+        assert_eq!(dirty, [Some(120), None, None, Some(120)]);
+        assert!((s.rows[2].t_s - 86401.0).abs() < 1e-6, "{}", s.rows[2].t_s);
     }
 
     #[test]

@@ -101,8 +101,10 @@ impl Quantity {
 /// When each quantity of a source is first known [ns, the source's
 /// clock]; `None`: never. A simulation knows everything from the start
 /// and has no coverage. A bdi's quantities are known while its events
-/// print them, and not once they stop (see [`BdiRow::last_pass_s`]):
-/// each is known over spans of samples.
+/// print them, and not once they stop (see [`BdiRow::last_pass_s`]); a
+/// global one from when first printed but in a silence of the trace
+/// (the global counts are not known there): each is known over spans of
+/// samples.
 ///
 /// [`BdiRow::last_pass_s`]: super::series::BdiRow::last_pass_s
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -114,6 +116,8 @@ pub struct Coverage {
     /// Per bdi and [`Quantity`], the spans of samples it is known in
     /// (first and last sample's time) \[ns\].
     spans: Vec<Vec<Vec<(u64, u64)>>>,
+    /// The same of the global quantities, by [`Quantity`].
+    global_spans: Vec<Vec<(u64, u64)>>,
 }
 
 /// Samples this far apart or closer are next to each other \[ns\].
@@ -128,41 +132,42 @@ impl Coverage {
     /// `q` (of `bdi`) is known at the sample at `t_ns`: a global quantity
     /// from when it is first known, a bdi's while its events print it.
     pub fn known_at(&self, q: Quantity, bdi: usize, t_ns: u64) -> bool {
-        if let Some(since) = self.global[q as usize] {
-            return since <= t_ns;
-        }
         self.last_known(q, bdi, t_ns) == Some(t_ns)
     }
 
     /// The last sample at or before `t_ns` at which `q` (of `bdi`) is known \[ns\].
     pub fn last_known(&self, q: Quantity, bdi: usize, t_ns: u64) -> Option<u64> {
-        if let Some(since) = self.global[q as usize] {
-            return (since <= t_ns).then_some(t_ns);
-        }
-        let spans = self.spans.get(bdi)?.get(q as usize)?;
+        let spans = match self.global[q as usize] {
+            Some(_) => self.global_spans.get(q as usize)?,
+            None => self.spans.get(bdi)?.get(q as usize)?,
+        };
         let i = spans.partition_point(|s| s.0 <= t_ns).checked_sub(1)?;
         Some(spans[i].1.min(t_ns))
     }
 
     /// Notes `q` known at the sample at `t_ns`.
     fn note(&mut self, q: Quantity, bdi: Option<usize>, t_ns: u64) {
-        let slot = match bdi {
-            None => &mut self.global[q as usize],
+        let (slot, spans) = match bdi {
+            None => {
+                if self.global_spans.is_empty() {
+                    self.global_spans = vec![Vec::new(); QUANTITIES];
+                }
+                (&mut self.global[q as usize], &mut self.global_spans[q as usize])
+            }
             Some(i) => {
                 if self.bdis.len() <= i {
                     self.bdis.resize(i + 1, [None; QUANTITIES]);
                     self.spans.resize(i + 1, vec![Vec::new(); QUANTITIES]);
                 }
-                let spans = &mut self.spans[i][q as usize];
-                match spans.last_mut() {
-                    // Noted again (a live trace redrawn in its page size).
-                    Some(last) if t_ns <= last.1 => {}
-                    Some(last) if t_ns - last.1 <= NEXT_SAMPLE_NS => last.1 = t_ns,
-                    _ => spans.push((t_ns, t_ns)),
-                }
-                &mut self.bdis[i][q as usize]
+                (&mut self.bdis[i][q as usize], &mut self.spans[i][q as usize])
             }
         };
+        match spans.last_mut() {
+            // Noted again (a live trace redrawn in its page size).
+            Some(last) if t_ns <= last.1 => {}
+            Some(last) if t_ns - last.1 <= NEXT_SAMPLE_NS => last.1 = t_ns,
+            _ => spans.push((t_ns, t_ns)),
+        }
         slot.get_or_insert(t_ns);
     }
 
@@ -467,6 +472,16 @@ impl KernelSide {
     pub fn next_row_ns(&self, t: u64) -> Option<u64> {
         let i = self.all.partition_point(|s| s.t_ns <= t);
         self.all.get(i).map(|s| s.t_ns)
+    }
+
+    /// The silence (no event for over a minute) the sample at the
+    /// playhead lies in: its first and last event's times \[ns\].
+    pub fn silence_now(&self) -> Option<(u64, u64)> {
+        let now = self.samples.back()?.t_ns;
+        let series = self.collector.series()?;
+        let t0 = series.t0?;
+        let ns = |t_s: f64| ((t_s - t0).max(0.0) * 1e9).round() as u64;
+        series.silences.iter().map(|&(a, b)| (ns(a), ns(b))).find(|&(a, b)| a < now && now < b)
     }
 
     /// The playhead \[ns\].
@@ -841,6 +856,26 @@ mod tests {
         assert_eq!(s.bdis[0].thresh, 875 * 2001 / 1750);
         assert_eq!(s.bdis[0].pos_ratio, Some(512), "task_ratelimit / dirty_ratelimit above freerun");
         assert_eq!((s.bdis[0].dirty_ratelimit, s.bdis[0].task_ratelimit), (1024, 512), "KB/s to pages/s");
+    }
+
+    #[test]
+    fn a_silence_is_no_count_on_the_dashboard() {
+        // 90 s without an event: dirty is not known there (not 0, not the
+        // last one held); thresh is.
+        let mut k = side(&format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n\
+             a-1 [000] 100.00: global_dirty_state: {GDS} dirtied=0 written=0\n"
+        ));
+        let cov = k.coverage();
+        assert!(cov.known_at(Quantity::Dirty, 0, 100_000_000));
+        assert!(!cov.known_at(Quantity::Dirty, 0, 50_000_000_000));
+        assert!(cov.known_at(Quantity::Thresh, 0, 50_000_000_000));
+        assert!(cov.known_at(Quantity::Dirty, 0, 90_100_000_000), "the row of the event after it");
+        assert_eq!(cov.last_known(Quantity::Dirty, 0, 50_000_000_000), Some(100_000_000));
+        k.seek(50_000_000_000);
+        assert_eq!(k.silence_now(), Some((0, 90_000_000_000)));
+        k.seek(k.end_ns());
+        assert_eq!(k.silence_now(), None);
     }
 
     #[test]

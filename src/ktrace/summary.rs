@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
+use super::series::MAX_GAP_S;
 use super::stats::{Dist, Extent, gcd};
 use crate::units::SizeUnit;
 
@@ -65,6 +66,13 @@ struct GlobalAcc {
     /// When the first readable dirty count was printed \[s\].
     first_dirty_s: Option<f64>,
     last_dirty: Option<(f64, i64)>,
+    /// The time the integral covers: from the first readable count to
+    /// the last, less the silences between them \[s\].
+    dirty_time_s: f64,
+    /// Silence since the last readable count, not yet left out \[s\].
+    silent_since_dirty_s: f64,
+    /// The silences left out of the integral \[s\].
+    dirty_silent_s: f64,
     /// First and last (time, NR_DIRTIED, NR_WRITTEN).
     first_counters: Option<(f64, i64, i64)>,
     last_counters: Option<(f64, i64, i64)>,
@@ -320,6 +328,11 @@ pub struct Summarizer {
     /// Every bdi's sleeps and passes without one \[ms\].
     pauses: Dist,
     no_sleep: u64,
+    /// The latest event so far \[s\].
+    last_event_s: Option<f64>,
+    /// Silences: no event from the first time to the second, for longer
+    /// than [`MAX_GAP_S`] \[s, the trace's clock\].
+    silences: Vec<(f64, f64)>,
 }
 
 fn note_time(first: &mut Option<f64>, last: &mut Option<f64>, t: f64) {
@@ -335,6 +348,13 @@ impl Summarizer {
 
     /// Takes one event into account.
     pub fn add(&mut self, e: &Event) {
+        if let Some(last) = self.last_event_s
+            && e.time_s - last > MAX_GAP_S
+        {
+            self.silences.push((last, e.time_s));
+            self.global.silent_since_dirty_s += e.time_s - last;
+        }
+        self.last_event_s = Some(self.last_event_s.map_or(e.time_s, |l| l.max(e.time_s)));
         self.tasks.entry(e.task).or_default()[e.kind.index()] += 1;
         match (e.kind, e.bdi) {
             (EventKind::GlobalDirtyState, _) => self.add_global(e),
@@ -384,8 +404,14 @@ impl Summarizer {
             g.dirty.add(total);
             g.writeback.add(w);
             if let Some((t, v)) = g.last_dirty {
-                g.dirty_integral += v as f64 * (e.time_s - t).max(0.0);
+                // A silence is not known to have held the count.
+                let silent = g.silent_since_dirty_s;
+                let held = ((e.time_s - t).max(0.0) - silent).max(0.0);
+                g.dirty_integral += v as f64 * held;
+                g.dirty_time_s += held;
+                g.dirty_silent_s += silent;
             }
+            g.silent_since_dirty_s = 0.0;
             g.first_dirty_s = g.first_dirty_s.or(Some(e.time_s));
             g.last_dirty = Some((e.time_s, total));
         }
@@ -466,7 +492,15 @@ impl Summarizer {
             backwards: Backwards { events: st.backwards, first_line: st.first_backwards_line },
             wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             span: Span::of(st.first_s, st.last_s),
-            global: (self.global.events > 0).then(|| global_summary(&self.global, page_kb)),
+            silences: self
+                .silences
+                .iter()
+                .map(|&(a, b)| {
+                    let t0 = st.first_s.unwrap_or(0.0);
+                    Silence { from_s: a - t0, to_s: b - t0, duration_s: b - a }
+                })
+                .collect(),
+            global: (self.global.events > 0).then(|| global_summary(&self.global, page_kb, st.first_s.unwrap_or(0.0))),
             pause_ms: Pauses::of(&self.pauses, self.no_sleep),
             bdis,
             tasks,
@@ -629,7 +663,9 @@ fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder, page_kb: Option<u64>) ->
     }
 }
 
-fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
+/// `g` summed up; `t0` is the trace's first event \[s\], the origin of
+/// the spans it gives.
+fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSummary {
     let mib = |pages: f64| mib_of(pages, page_kb);
     let extent_mb = |x: &Extent| extent_mb(x, page_kb);
     let thresh = g.thresh_values.mode();
@@ -640,10 +676,12 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s);
     let busy = g.written_busy();
-    let rate = |pick: fn(&(f64, i64, i64)) -> i64| match (g.first_counters, g.last_counters) {
-        (Some(a), Some(b)) if b.0 > a.0 => Some(mib((pick(&b) - pick(&a)) as f64) / (b.0 - a.0)),
+    let counted = match (g.first_counters, g.last_counters) {
+        (Some(a), Some(b)) if b.0 > a.0 => Some((a, b)),
         _ => None,
     };
+    let rate =
+        |pick: fn(&(f64, i64, i64)) -> i64| counted.map(|(a, b)| mib((pick(&b) - pick(&a)) as f64) / (b.0 - a.0));
     GlobalTraceSummary {
         events: g.events,
         span,
@@ -659,16 +697,19 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>) -> GlobalTraceSummary {
         dirty_mb: DirtySummary {
             median: g.dirty.median().map(mib),
             // Over the time the integral covers: from the first readable
-            // count to the last (a wrapped one adds nothing to it).
-            mean: match (g.first_dirty_s, g.last_dirty) {
-                (Some(from), Some((to, _))) if to > from => Some(mib(g.dirty_integral / (to - from))),
-                _ => None,
-            },
+            // count to the last (a wrapped one adds nothing to it), less
+            // the silences.
+            mean: (g.dirty_time_s > 0.0).then(|| mib(g.dirty_integral / g.dirty_time_s)),
+            mean_from_s: g.first_dirty_s.filter(|_| g.dirty_time_s > 0.0).map(|t| t - t0),
+            mean_to_s: g.last_dirty.filter(|_| g.dirty_time_s > 0.0).map(|(t, _)| t - t0),
+            mean_silent_s: g.dirty_silent_s,
             max: g.dirty.max().map(|p| mib(p as f64)),
         },
         writeback_mb_median: g.writeback.median().map(mib),
         dirtied_mbps: rate(|c| c.1),
         written_mbps: rate(|c| c.2),
+        rates_from_s: counted.map(|(a, _)| a.0 - t0),
+        rates_to_s: counted.map(|(_, b)| b.0 - t0),
         written_busy_mbps: busy.map(|(r, _)| mib(r)),
         written_busy_s: busy.map(|(_, s)| s),
     }
@@ -737,6 +778,15 @@ pub struct Span {
     pub first_s: Option<f64>,
     pub last_s: Option<f64>,
     /// last − first \[s\].
+    pub duration_s: f64,
+}
+
+/// No event from `from_s` to `to_s`, on the trace's clock from its
+/// first event \[s\].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Silence {
+    pub from_s: f64,
+    pub to_s: f64,
     pub duration_s: f64,
 }
 
@@ -840,8 +890,16 @@ pub struct BdiTraceSummary {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct DirtySummary {
     pub median: Option<f64>,
-    /// Over time, each value held until the next event.
+    /// Over time, each value held until the next event, from
+    /// `mean_from_s` to `mean_to_s` less `mean_silent_s`.
     pub mean: Option<f64>,
+    /// The first and last readable count the mean is taken between, on
+    /// the trace's clock from its first event \[s\].
+    pub mean_from_s: Option<f64>,
+    pub mean_to_s: Option<f64>,
+    /// The silences between them (no event for over a minute), left out
+    /// of the mean: no count is known there \[s\].
+    pub mean_silent_s: f64,
     pub max: Option<f64>,
 }
 
@@ -866,9 +924,13 @@ pub struct GlobalTraceSummary {
     pub setpoint_mb: Option<f64>,
     pub dirty_mb: DirtySummary,
     pub writeback_mb_median: Option<f64>,
-    /// NR_DIRTIED and NR_WRITTEN over the span \[MiB/s\].
+    /// NR_DIRTIED and NR_WRITTEN's growth from `rates_from_s` to
+    /// `rates_to_s`, their first and last readable values \[MiB/s\].
     pub dirtied_mbps: Option<f64>,
     pub written_mbps: Option<f64>,
+    /// On the trace's clock from its first event \[s\].
+    pub rates_from_s: Option<f64>,
+    pub rates_to_s: Option<f64>,
     /// NR_WRITTEN's rate while the disks were writing: over the 200 ms
     /// windows that wrote at least a tenth of the busiest one \[MiB/s\].
     pub written_busy_mbps: Option<f64>,
@@ -934,12 +996,21 @@ pub struct TraceSummary {
     /// Values printed wrapped (and left out of every statistic), by field.
     pub wrapped: BTreeMap<String, u64>,
     pub span: Span,
+    /// Stretches of over a minute without any event: the kernel printed
+    /// nothing, so nothing is known there. The CSV's rows there are
+    /// empty, the means leave them out and the dashboard draws no count.
+    pub silences: Vec<Silence>,
     /// Null without global_dirty_state events.
     pub global: Option<GlobalTraceSummary>,
     /// The pauses of every bdi together.
     pub pause_ms: Pauses,
     pub bdis: Vec<BdiTraceSummary>,
     pub tasks: Vec<TaskEvents>,
+}
+
+/// A span on the trace's clock from its first event: `0-19.95 s`.
+pub fn span_text(from_s: f64, to_s: f64) -> String {
+    format!("{}-{} s", crate::units::trimmed(from_s, 2), crate::units::trimmed(to_s, 2))
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
@@ -1048,6 +1119,23 @@ impl TraceSummary {
             opt(self.span.last_s, 6),
             self.span.duration_s
         );
+        if !self.silences.is_empty() {
+            const LISTED: usize = 4;
+            let mut list: Vec<String> = self
+                .silences
+                .iter()
+                .take(LISTED)
+                .map(|q| format!("{} ({:.1} s)", span_text(q.from_s, q.to_s), q.duration_s))
+                .collect();
+            if self.silences.len() > LISTED {
+                list.push(format!("{} more", self.silences.len() - LISTED));
+            }
+            let _ = writeln!(
+                s,
+                "silence     no events {}: nothing is known there; the means leave it out, the CSV's rows there are empty",
+                list.join(", ")
+            );
+        }
         if let Some(line) = self.backwards.first_line {
             let _ = writeln!(
                 s,
@@ -1106,9 +1194,26 @@ impl TraceSummary {
             }
             let dirty = [g.dirty_mb.median, g.dirty_mb.mean, g.dirty_mb.max];
             let unit = unit_of(&dirty);
+            let d = &g.dirty_mb;
+            // Every mean says what time it is taken over.
+            let mean_over = match (d.mean_from_s, d.mean_to_s) {
+                (Some(a), Some(b)) => format!(
+                    " over {}, each count held until the next{}",
+                    span_text(a, b),
+                    match d.mean_silent_s {
+                        0.0 => String::new(),
+                        q => format!(", less {q:.1} s of silence"),
+                    }
+                ),
+                _ => String::new(),
+            };
+            let rates_over = match (g.rates_from_s, g.rates_to_s) {
+                (Some(a), Some(b)) => format!(" over {}", span_text(a, b)),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 s,
-                "dirty       median {} {}  mean {}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s",
+                "dirty       median {} {}  mean {}{mean_over}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s{rates_over}",
                 size_in(dirty[0], unit),
                 unit.name(),
                 size_in(dirty[1], unit),
@@ -1258,7 +1363,12 @@ mod tests {
         let line = |head: &str| r.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{head}:\n{r}"));
         assert_eq!(line("thresholds"), "thresholds  bg 10  freerun 15  setpoint 17.5  limit 20  thresh 20 GiB");
         // The mean holds each count until the next: 11.4 GiB for 1 s.
-        assert!(line("dirty").starts_with("dirty       median 13.4 GiB  mean 11.4  max 15.3  "), "{r}");
+        assert!(
+            line("dirty").starts_with(
+                "dirty       median 13.4 GiB  mean 11.4 over 0-1 s, each count held until the next  max 15.3  "
+            ),
+            "{r}"
+        );
         assert!(line("  throttle").ends_with("bdi dirty 15.3 vs bdi_setpoint 17.5 GiB"), "{r}");
         assert_eq!(line("  limits"), "  limits    limit 20 GiB  setpoint 17.5 GiB");
         // thresh moved by a page: no range that reads `to 20 GiB` twice.
@@ -1269,6 +1379,29 @@ mod tests {
         // Up to 9999 MiB, MiB to a tenth as before.
         let small = summary_of(&[gds(1, 300).replace("5242880", "102400").replace("2621440", "51200")]).report();
         assert!(small.contains("thresholds  bg 200.0  freerun 300.0  setpoint 350.0  limit 400.0  thresh 400.0 MiB"));
+    }
+
+    #[test]
+    fn the_mean_leaves_out_a_silence_and_says_so() {
+        // 100 pages from 1 to 5 s, no event for 95 s, 300 pages from 100
+        // to 105 s: 200 pages (0.8 MiB) over the 10 s known, not 100
+        // held through the silence (0.45 MiB).
+        let gds = |t: u32, dirty: u32| {
+            format!(
+                "dd-1 [000] {t}.0: global_dirty_state: dirty={dirty} writeback=0 bg_thresh=2560 thresh=5120 \
+                 limit=5120 dirtied={t} written={t}"
+            )
+        };
+        let lines: Vec<String> = (0..=5).map(|t| gds(t, 100)).chain((100..=105).map(|t| gds(t, 300))).collect();
+        let s = summary_of(&lines);
+        let d = s.global.as_ref().expect("global").dirty_mb;
+        assert_eq!(d.mean.map(|m| (m * 1e6).round() / 1e6), Some(200.0 * 4.0 / 1024.0));
+        assert_eq!((d.mean_from_s, d.mean_to_s, d.mean_silent_s), (Some(0.0), Some(105.0), 95.0));
+        assert_eq!(s.silences, [Silence { from_s: 5.0, to_s: 100.0, duration_s: 95.0 }]);
+        let r = s.report();
+        assert!(r.contains("\nsilence     no events 5-100 s (95.0 s): nothing is known there"), "{r}");
+        assert!(r.contains("  mean 0.8 over 0-105 s, each count held until the next, less 95.0 s of silence  "), "{r}");
+        assert!(r.contains("dirtied 0.0 MiB/s  written 0.0 MiB/s over 0-105 s"), "{r}");
     }
 
     /// A global_dirty_state event at `t` with NR_WRITTEN at `written`.

@@ -955,6 +955,16 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         data.marks.clear();
     }
     data.notice = cov.missing(CHART_QUANTITIES[n as usize - 1], bdi).or(data.notice);
+    if let Some((from, to)) = side.silence_now().filter(|_| n == 1 || n == 3) {
+        // The kernel printed nothing: no count is known, none is 0.
+        let span = crate::ktrace::summary::span_text(secs(from), secs(to));
+        let (what, short) = match n {
+            1 => (format!("dirty {NOT_KNOWN}: no events {span}"), format!("dirty {NOT_KNOWN}")),
+            _ => (format!("pos_ratio {NOT_KNOWN}: no events {span}"), format!("pos_ratio {NOT_KNOWN}")),
+        };
+        data.values = vec![what];
+        data.short_values = vec![short];
+    }
     data
 }
 

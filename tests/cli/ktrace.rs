@@ -231,11 +231,15 @@ fn the_mean_dirty_count_is_over_the_time_its_readable_counts_cover() {
     let dirty = &s["global"]["dirty_mb"];
     assert_eq!([num(&dirty["median"]), num(&dirty["max"])], [100.0; 2], "{dirty}");
     assert!((num(&dirty["mean"]) - 100.0).abs() < 1e-6, "{dirty}");
+    assert_eq!([num(&dirty["mean_from_s"]), num(&dirty["mean_to_s"])], [2.0, 4.0], "{dirty}");
     // Wrapped throughout: no mean either.
     let all = std::fs::read_to_string(&path).expect("read").replace("dirty=25600", "dirty=18446744073709551615");
     std::fs::write(&path, all).expect("written");
     let s = view_file(path.to_str().expect("UTF-8"), &[]);
-    assert_eq!(s["global"]["dirty_mb"], serde_json::json!({"median": null, "mean": null, "max": null}));
+    assert_eq!(
+        s["global"]["dirty_mb"],
+        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "max": null})
+    );
 }
 
 #[test]
@@ -1017,8 +1021,100 @@ fn fit_compares_the_dirty_means_over_the_models_span_and_sampling() {
         .find(|r| r["quantity"].as_str().is_some_and(|q| q.starts_with("dirty, mean")));
     let row = row.expect("the dirty mean's row");
     assert_eq!(row["quantity"], "dirty, mean over 10-20 s, every 100 ms");
+    // Its span and sampling as numbers too.
+    assert_eq!([num(&row["from_s"]), num(&row["to_s"]), num(&row["every_ms"])], [10.0, 20.0, 100.0]);
+    assert_eq!(num(&row["trace_silent_s"]), 0.0);
     assert!((num(&row["trace"]) - expected).abs() < 0.01, "{} against {expected}", row["trace"]);
     assert_eq!(num(&row["model"]), num(&s["model"]["summary"]["global"]["dirty_mean_mb"]));
-    // The trace's own summary keeps its whole-trace mean.
-    assert!((num(&s["trace"]["global"]["dirty_mb"]["mean"]) - 150.4).abs() < 0.05);
+    // The trace's own summary keeps its whole-trace mean, and says over
+    // what: from its first readable count to its last.
+    let dirty = &s["trace"]["global"]["dirty_mb"];
+    assert!((num(&dirty["mean"]) - 150.4).abs() < 0.05);
+    assert_eq!(num(&dirty["mean_from_s"]), 0.0);
+    assert!((num(&dirty["mean_to_s"]) - 19.996).abs() < 0.001, "{dirty}");
+    assert_eq!(num(&dirty["mean_silent_s"]), 0.0);
+    let g = &s["trace"]["global"];
+    assert_eq!(num(&g["rates_from_s"]), 0.0);
+    assert!((num(&g["rates_to_s"]) - 19.996).abs() < 0.001, "{g}");
+}
+
+#[test]
+fn every_mean_the_summary_prints_says_its_span() {
+    let out = dirtyviz().args(["view", &fixture(SHIPPED), "--fit"]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = |head: &str| text.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{head}:\n{text}"));
+    assert!(
+        line("dirty ").starts_with(
+            "dirty       median 162.0 MiB  mean 150.4 over 0-20 s, each count held until the next  max 342.1  "
+        ),
+        "{text}"
+    );
+    assert!(line("dirty ").ends_with("dirtied 586.4 MiB/s  written 576.6 MiB/s over 0-20 s"), "{text}");
+    assert!(line("dirty, mean over 10-20 s, every 100 ms [MiB]").len() > 50, "{text}");
+}
+
+/// The thinned real capture with every event after `from` s (of its
+/// clock) moved `by` s later: a silence of the kernel in the middle.
+fn silent_capture(name: &str, from: f64, by: f64) -> PathBuf {
+    let text = std::fs::read_to_string(fixture("1dd-bs4k-20M-thinned.txt")).expect("capture");
+    let mut out = String::new();
+    for l in text.lines() {
+        let stamp = l.split_whitespace().find(|w| w.ends_with(':') && w[..w.len() - 1].parse::<f64>().is_ok());
+        match stamp.map(|w| (w, w[..w.len() - 1].parse::<f64>().expect("a time"))) {
+            Some((w, t)) if t > from => out += &l.replacen(w, &format!("{:.6}:", t + by), 1),
+            _ => out += l,
+        }
+        out.push('\n');
+    }
+    let path = tmp(name);
+    std::fs::write(&path, out).expect("written");
+    path
+}
+
+#[test]
+fn a_silence_of_the_kernel_is_no_count_in_the_csv_the_means_and_the_summary() {
+    // A real capture (3213.9 to 3226.4 s) with the events after 3220 s
+    // moved 83 s on: no event from 6.07 to 89.09 s of its clock.
+    let path = silent_capture("ktrace-silence.txt", 3220.0, 83.0);
+    let csv = tmp("ktrace-silence.csv");
+    let out =
+        dirtyviz().args(["view", path.to_str().expect("UTF-8"), "--fit", "--csv"]).arg(&csv).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = |head: &str| text.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{head}:\n{text}"));
+    assert!(line("silence ").starts_with("silence     no events 6.07-89.09 s (83.0 s): "), "{text}");
+    assert!(line("dirty ").contains(" over 0-95.47 s, each count held until the next, less 83.0 s of silence "));
+    // The CSV: a row every 100 ms throughout, none with a count in the
+    // silence; the thresholds hold.
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(&csv)
+        .expect("csv")
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    let times: Vec<f64> = rows.iter().map(|r| r[0].parse().expect("time")).collect();
+    assert!(times.windows(2).all(|w| (w[1] - w[0] - 0.1).abs() < 1e-6), "a row every 100 ms");
+    let silent: Vec<&Vec<String>> =
+        rows.iter().filter(|r| (6.2..=89.0).contains(&r[0].parse::<f64>().unwrap())).collect();
+    assert_eq!(silent.len(), 829);
+    assert!(silent.iter().all(|r| r[2].is_empty() && r[3].is_empty() && r[5] == "20.000"), "{:?}", silent[0]);
+    assert!(!rows.iter().find(|r| r[0] == "6.1").expect("6.1")[2].is_empty());
+    assert!(!rows.iter().find(|r| r[0] == "89.1").expect("89.1")[2].is_empty());
+    // --fit's mean is the CSV's over 10-95.5 s, the silence left out.
+    let counts: Vec<f64> = rows
+        .iter()
+        .filter(|r| (10.0..=95.51).contains(&r[0].parse::<f64>().unwrap()) && !r[2].is_empty())
+        .map(|r| r[2].parse().expect("MiB"))
+        .collect();
+    let mean = counts.iter().sum::<f64>() / counts.len() as f64;
+    let row = line("dirty, mean over 10-95.5 s, every 100 ms (trace: less 79.1 s of silence) [MiB]");
+    let trace: f64 = row.split_whitespace().rev().nth(1).and_then(|v| v.parse().ok()).expect("a mean");
+    assert!((trace - mean).abs() < 0.051, "{trace} against the CSV's {mean}");
+    let s = view_file(path.to_str().expect("UTF-8"), &[]);
+    assert_eq!(s["silences"].as_array().map(Vec::len), Some(1));
+    assert!(
+        (num(&s["silences"][0]["from_s"]) - 6.07).abs() < 0.01 && (num(&s["silences"][0]["to_s"]) - 89.09).abs() < 0.01
+    );
+    assert_eq!(num(&s["global"]["dirty_mb"]["mean_silent_s"]), num(&s["silences"][0]["duration_s"]));
 }
