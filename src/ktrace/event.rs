@@ -176,6 +176,11 @@ impl Field {
         FIELDS[self as usize].1
     }
 
+    /// The name other releases print it by (`wb_setpoint`), if any.
+    pub fn other_name(self) -> Option<&'static str> {
+        Some(FIELDS[self as usize].2).filter(|n| !n.is_empty())
+    }
+
     /// Its unit.
     pub fn unit(self) -> Unit {
         FIELDS[self as usize].3

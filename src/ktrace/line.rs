@@ -30,8 +30,9 @@ pub enum Parsed<'a> {
     /// A well-formed line of another event or tracer.
     Other,
     /// One of the three events with a field missing or unreadable
-    /// (truncated, corrupted).
-    Malformed,
+    /// (truncated, corrupted, or a release that renamed it): where in the
+    /// line (its column, from 1) and what.
+    Malformed { col: usize, why: String },
     /// One of the three events stamped by a trace clock that does not
     /// count time in nanoseconds (`counter`, `uptime` in jiffies,
     /// `x86-tsc` in cycles): ftrace and trace-cmd print its raw count,
@@ -117,7 +118,7 @@ pub fn parse(line: &str) -> Parsed<'_> {
         return Parsed::RawClock { stamp: head.stamp, col };
     }
     match fields(kind, head.body) {
-        Some(body) => Parsed::Event(RawEvent {
+        Ok(body) => Parsed::Event(RawEvent {
             kind,
             comm: head.comm,
             pid: head.pid,
@@ -130,7 +131,12 @@ pub fn parse(line: &str) -> Parsed<'_> {
             cgroup_path: body.cgroup_path,
             cgroup: body.cgroup,
         }),
-        None => Parsed::Malformed,
+        Err((at, why)) => {
+            // `at` lies in `line`: its column, in characters.
+            let off = (at as usize).saturating_sub(line.as_ptr() as usize).min(line.len());
+            let off = (0..=off).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+            Parsed::Malformed { col: line[..off].chars().count() + 1, why: format!("{}: {why}", kind.name()) }
+        }
     }
 }
 
@@ -269,15 +275,17 @@ struct Body<'a> {
     cgroup: Option<&'a str>,
 }
 
-/// The bdi name and the fields of an event's text, or None when the event
-/// is malformed: no `bdi NAME:` where one belongs, a known field whose
-/// value is not a number, a word where a field belongs, or a field every
-/// release prints missing.
-fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
+/// The bdi name and the fields of an event's text, or where (the address
+/// of the byte) and why it is malformed: no `bdi NAME:` where one
+/// belongs, a known field whose value is not a number, a word where a
+/// field belongs, or a field every release prints missing.
+fn fields(kind: EventKind, body: &str) -> Result<Body<'_>, (*const u8, String)> {
     let body = body.trim_start();
+    let end_of = |t: &str| t[t.len()..].as_ptr();
     let (bdi, rest) = if kind.has_bdi() {
-        let after = body.strip_prefix("bdi ")?;
-        let end = after.find(": ")?;
+        let no_bdi = || (body.as_ptr(), "no `bdi NAME: ` before its fields".to_string());
+        let after = body.strip_prefix("bdi ").ok_or_else(no_bdi)?;
+        let end = after.find(": ").ok_or_else(no_bdi)?;
         (Some(&after[..end]), &after[end + 2..])
     } else {
         (None, body)
@@ -296,7 +304,10 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
         match token.split_once('=') {
             Some((key, value)) => match Field::lookup(kind, key) {
                 Some(field) => {
-                    out.push((field, value.parse::<i128>().ok()?));
+                    let Ok(v) = value.parse::<i128>() else {
+                        return Err((value.as_ptr(), format!("`{token}` is not a number")));
+                    };
+                    out.push((field, v));
                     wb_names |= key.starts_with("wb_");
                     after_unknown = false;
                     in_path = false;
@@ -315,12 +326,18 @@ fn fields(kind: EventKind, body: &str) -> Option<Body<'_>> {
                     *end = at(token) + token.len();
                 }
             }
-            None => return None,
+            None => return Err((token.as_ptr(), format!("`{token}` where a `name=value` field belongs"))),
         }
     }
     let cgroup = path.map(|(start, end)| &rest[start..end]);
-    let required_present = Field::of(kind).filter(|f| f.required(kind)).all(|f| out.iter().any(|(g, _)| *g == f));
-    required_present.then_some(Body { bdi, fields: out, wb_names, cgroup_path, cgroup })
+    if let Some(f) = Field::of(kind).find(|&f| f.required(kind) && !out.iter().any(|(g, _)| *g == f)) {
+        let names = match f.other_name() {
+            Some(other) => format!("`{}=` or `{other}=`", f.name()),
+            None => format!("`{}=`", f.name()),
+        };
+        return Err((end_of(rest.trim_end()), format!("no {names}, which every release prints (cut short?)")));
+    }
+    Ok(Body { bdi, fields: out, wb_names, cgroup_path, cgroup })
 }
 
 #[cfg(test)]
@@ -430,10 +447,37 @@ mod tests {
         let bdp = "dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=1";
         assert!(matches!(parse(bdp), Parsed::Event(_)));
         // Truncated in the middle of a field, or before a field every release prints.
-        assert_eq!(parse(&bdp[..bdp.len() - 4]), Parsed::Malformed);
-        assert_eq!(parse(&bdp[..bdp.len() - 1]), Parsed::Malformed, "pause= without a value");
-        assert_eq!(parse("dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0"), Parsed::Malformed);
-        assert_eq!(parse("dd-1 [000] 1.0: balance_dirty_pages: limit=x"), Parsed::Malformed);
+        let malformed = |line: &str| match parse(line) {
+            Parsed::Malformed { col, why } => format!("{col}: {why}"),
+            other => panic!("{line:?} parsed as {other:?}"),
+        };
+        assert_eq!(
+            malformed(&bdp[..bdp.len() - 4]),
+            "171: balance_dirty_pages: `pau` where a `name=value` field belongs"
+        );
+        assert_eq!(
+            malformed(&bdp[..bdp.len() - 8]),
+            "170: balance_dirty_pages: no `pause=`, which every release prints (cut short?)"
+        );
+        assert_eq!(malformed(&bdp[..bdp.len() - 1]), "177: balance_dirty_pages: `pause=` is not a number");
+        assert_eq!(
+            malformed("dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0"),
+            "38: balance_dirty_pages: no `bdi NAME: ` before its fields"
+        );
+        assert_eq!(
+            malformed("dd-1 [000] 1.0: balance_dirty_pages: limit=x"),
+            "38: balance_dirty_pages: no `bdi NAME: ` before its fields"
+        );
+        assert_eq!(
+            malformed(
+                "dd-1 [000] 1.0: global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 and"
+            ),
+            "96: global_dirty_state: `and` where a `name=value` field belongs"
+        );
+        assert_eq!(
+            malformed(&bdp.replace("bdi_setpoint", "xx_setpoint")),
+            "177: balance_dirty_pages: no `bdi_setpoint=` or `wb_setpoint=`, which every release prints (cut short?)"
+        );
         // Other events and garbage.
         assert_eq!(parse("dd-1 [000] 1.0: sched_switch: prev_comm=dd prev_pid=1"), Parsed::Other);
         assert_eq!(parse("<idle>-0 [001] d.h1. 9.5: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);

@@ -117,6 +117,15 @@ impl Collector {
         if st.total_events() > 0 {
             return Ok(());
         }
+        if let Some((line, col, why)) = &st.first_malformed {
+            // Every writeback event unusable: say where and why, not
+            // that there were none.
+            let more = match st.malformed {
+                0 | 1 => String::new(),
+                n => format!(" (and {} more writeback events not read)", n - 1),
+            };
+            return Err(Error::invalid(format!("{source}:{line}:{col}: {why}{more}")));
+        }
         let what = if st.lines == 0 {
             "empty".to_string()
         } else {

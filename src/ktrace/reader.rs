@@ -35,6 +35,8 @@ pub struct ReadStats {
     /// the first one's line, column and stamp.
     pub raw_clock: u64,
     pub first_raw_clock: Option<(u64, usize, String)>,
+    /// The first malformed event's line, column and what is wrong.
+    pub first_malformed: Option<(u64, usize, String)>,
     /// Marks of a ring buffer that overflowed (`CPU:1 [LOST 12 EVENTS]`).
     pub lost_marks: u64,
     /// The events those marks say were lost (a mark without a number adds none).
@@ -131,13 +133,26 @@ impl Decoder {
 
     /// Reads one line; the event it holds, if any.
     pub fn line(&mut self, text: &str) -> Option<Event> {
+        self.line_ended(text, true)
+    }
+
+    /// Reads one line, `ended` by a line feed. The last line of an input
+    /// without one was cut while being written, maybe within a number
+    /// (`pause=2` of `pause=20`): an event there is not read.
+    pub fn line_ended(&mut self, text: &str, ended: bool) -> Option<Event> {
         let st = &mut self.stats;
         st.lines += 1;
         // A file saved by an editor may open with a byte-order mark.
         let text = if st.lines == 1 { crate::input::without_bom(text) } else { text };
-        let parsed = line::parse(text);
+        let parsed = match line::parse(text) {
+            Parsed::Event(e) if !ended => Parsed::Malformed {
+                col: text.trim_end().chars().count() + 1,
+                why: format!("{}: the last line has no line end: cut short while being written", e.kind.name()),
+            },
+            parsed => parsed,
+        };
         if parsed != Parsed::Blank {
-            st.last_line_cut = matches!(parsed, Parsed::Malformed | Parsed::Unreadable);
+            st.last_line_cut = matches!(parsed, Parsed::Malformed { .. } | Parsed::Unreadable);
         }
         let raw = match parsed {
             Parsed::Blank => {
@@ -160,9 +175,10 @@ impl Decoder {
                 st.first_skipped[0].get_or_insert(st.lines);
                 return None;
             }
-            Parsed::Malformed => {
+            Parsed::Malformed { col, why } => {
                 st.malformed += 1;
                 st.first_skipped[1].get_or_insert(st.lines);
+                st.first_malformed.get_or_insert((st.lines, col, why));
                 return None;
             }
             Parsed::RawClock { stamp, col } => {
@@ -186,8 +202,11 @@ impl Decoder {
             Some(name) => match self.bdi_id(name, cgroup) {
                 Some(id) => Some(id),
                 None => {
-                    self.stats.malformed += 1;
-                    self.stats.first_skipped[1].get_or_insert(self.stats.lines);
+                    let st = &mut self.stats;
+                    st.malformed += 1;
+                    st.first_skipped[1].get_or_insert(st.lines);
+                    let why = format!("{}: a bdi past the first {MAX_BDIS}", raw.kind.name());
+                    st.first_malformed.get_or_insert((st.lines, 1, why));
                     return None;
                 }
             },
@@ -308,7 +327,7 @@ pub fn read_all(
             return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("1: {what}")));
         }
         let text = String::from_utf8_lossy(&buf);
-        if let Some(e) = decoder.line(&text) {
+        if let Some(e) = decoder.line_ended(&text, buf.last() == Some(&b'\n')) {
             sink(&e, decoder);
         }
     }
@@ -374,6 +393,28 @@ mod tests {
     }
 
     #[test]
+    fn an_event_on_a_last_line_without_its_line_end_is_cut_not_read() {
+        // `pause=20` cut to `pause=2` as the capture stopped: the fields
+        // are all there, one number is wrong. A line end tells.
+        let whole = BDP_3_2.replace("pause=-4294824915", "pause=20");
+        let mut d = Decoder::new();
+        let mut pauses = Vec::new();
+        let text = format!("{whole}\n{}", &whole[..whole.len() - 1]);
+        read_all(text.as_bytes(), &mut d, |e, _| pauses.push(e.get(Field::Pause))).expect("reads");
+        assert_eq!(pauses, [Some(20)]);
+        assert_eq!((d.stats.malformed, d.stats.last_line_cut), (1, true));
+        let (line, col, why) = d.stats.first_malformed.clone().expect("told");
+        assert_eq!(
+            (line, col, why.as_str()),
+            (2, whole.len(), "balance_dirty_pages: the last line has no line end: cut short while being written")
+        );
+        // With its line end it is read.
+        let mut d = Decoder::new();
+        read_all(format!("{whole}\n{whole}\n").as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert_eq!((d.stats.events[0], d.stats.malformed, d.stats.last_line_cut), (2, 0, false));
+    }
+
+    #[test]
     fn events_that_go_back_in_time_are_counted() {
         let at = |t: &str| BDP_3_2.replace("412.1:", &format!("{t}:"));
         // Two CPUs a hair apart are in order enough; a second trace
@@ -398,6 +439,7 @@ mod tests {
         let mut input = BDP_3_2.as_bytes().to_vec();
         input.extend_from_slice(b"\n\xff\xfe\x00garbage\n");
         input.extend_from_slice(BDP_3_2.as_bytes());
+        input.push(b'\n');
         let mut d = Decoder::new();
         let mut n = 0;
         read_all(&input[..], &mut d, |_, _| n += 1).expect("reads");

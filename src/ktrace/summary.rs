@@ -486,6 +486,8 @@ impl Summarizer {
                 first_other_event_line: st.first_skipped[0],
                 first_malformed_line: st.first_skipped[1],
                 first_unreadable_line: st.first_skipped[2],
+                first_malformed_col: st.first_malformed.as_ref().map(|m| m.1),
+                first_malformed_why: st.first_malformed.as_ref().map(|m| m.2.clone()),
                 last_line_cut: st.last_line_cut,
             },
             lost: Lost { marks: st.lost_marks, events: st.lost_events },
@@ -743,7 +745,7 @@ impl EventCounts {
 }
 
 /// Lines skipped, by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Skipped {
     pub total: u64,
     /// Lines of other events or tracers.
@@ -759,6 +761,9 @@ pub struct Skipped {
     pub first_other_event_line: Option<u64>,
     pub first_malformed_line: Option<u64>,
     pub first_unreadable_line: Option<u64>,
+    /// The first malformed line's column (from 1) and what is wrong there.
+    pub first_malformed_col: Option<usize>,
+    pub first_malformed_why: Option<String>,
     /// The last line is cut short: the trace was captured while being written.
     pub last_line_cut: bool,
 }
@@ -1104,6 +1109,15 @@ impl TraceSummary {
             },
             if sk.last_line_cut { "; the last line is cut short (captured while being written)" } else { "" }
         );
+        if let (Some(line), Some(col), Some(why)) =
+            (sk.first_malformed_line, sk.first_malformed_col, &sk.first_malformed_why)
+        {
+            let more = match sk.malformed {
+                0 | 1 => String::new(),
+                n => format!(" ({} more malformed, skipped too)", n - 1),
+            };
+            let _ = writeln!(s, "malformed   {}:{line}:{col}: {why}{more}", self.source);
+        }
         if self.lost.marks > 0 {
             let _ = writeln!(
                 s,
@@ -1402,6 +1416,87 @@ mod tests {
         assert!(r.contains("\nsilence     no events 5-100 s (95.0 s): nothing is known there"), "{r}");
         assert!(r.contains("  mean 0.8 over 0-105 s, each count held until the next, less 95.0 s of silence  "), "{r}");
         assert!(r.contains("dirtied 0.0 MiB/s  written 0.0 MiB/s over 0-105 s"), "{r}");
+    }
+
+    /// The three events and a writeback_* line as each release prints
+    /// them (the fields and their order from each one's
+    /// include/trace/events/writeback.h), with the same numbers.
+    #[test]
+    fn every_releases_lines_give_the_same_numbers() {
+        let bdp_3_2 = "limit=51200 setpoint=44800 dirty=40000 bdi_setpoint=44799 bdi_dirty=39000 \
+                       dirty_ratelimit=102400 task_ratelimit=51200 dirtied=32 dirtied_pause=32 paused=4 pause=12";
+        let bdr = "write_bw=204800 awrite_bw=204800 dirty_rate=153600 dirty_ratelimit=102400 task_ratelimit=51200 \
+                   balanced_dirty_ratelimit=102400";
+        let gds = |unstable: bool| {
+            format!(
+                "dirty=30000 writeback=10000 {}bg_thresh=25600 thresh=51200 limit=51200 dirtied=100 written=90",
+                if unstable { "unstable=0 " } else { "" }
+            )
+        };
+        let wb_written =
+            "bdi 8:0: sb_dev 0:0 nr_pages=1024 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background";
+        let inode = "bdi 8:0: ino=12 state=I_DIRTY_PAGES dirtied_when=4295 age=0 index=0 to_write=1024 wrote=1024";
+        let with_period = format!("{bdp_3_2} period=12 think=0");
+        let releases: [(&str, String, &str, bool, &str, &str); 7] = [
+            ("3.2", bdp_3_2.to_string(), "", true, "", "3.2 (no period, think)"),
+            ("3.10", with_period.clone(), "", true, "", "3.3 to 4.2 (period, think; no cgroup)"),
+            ("4.4", with_period.clone(), " cgroup=/", true, "", "4.3 to 5.7 (cgroup=<path>)"),
+            ("4.19", with_period.clone(), " cgroup_ino=1", true, " cgroup_ino=1", "4.x to 5.7 (cgroup_ino, unstable=)"),
+            ("5.4", with_period.clone(), " cgroup_ino=1", true, " cgroup_ino=1", "4.x to 5.7 (cgroup_ino, unstable=)"),
+            (
+                "6.1",
+                with_period.clone(),
+                " cgroup_ino=1",
+                false,
+                " cgroup_ino=1",
+                "5.8 to 6.14 (bdi_setpoint, no unstable=)",
+            ),
+            (
+                "6.15",
+                with_period.replace("bdi_setpoint", "wb_setpoint").replace("bdi_dirty", "wb_dirty"),
+                " cgroup_ino=1",
+                false,
+                " cgroup_ino=1",
+                "6.15 or later (wb_setpoint, wb_dirty)",
+            ),
+        ];
+        for (release, bdp, cgroup, unstable, inode_cgroup, generation) in releases {
+            let lines = [
+                format!("dd-7 [001] 10.000000: global_dirty_state: {}", gds(unstable)),
+                format!("dd-7 [001] 10.010000: balance_dirty_pages: bdi 8:0: {bdp}{cgroup}"),
+                format!("kworker/u8:1-9 [000] 10.200000: bdi_dirty_ratelimit: bdi 8:0: {bdr}{cgroup}"),
+                format!("kworker/u8:1-9 [000] 10.300000: writeback_written: {wb_written}"),
+                format!("kworker/u8:1-9 [000] 10.300001: writeback_single_inode: {inode}{inode_cgroup}"),
+            ];
+            let s = summary_of(&lines);
+            let why = format!("{release}: {s:?}");
+            assert_eq!(s.kernel.generation, generation, "{why}");
+            assert_eq!(
+                (s.events.balance_dirty_pages, s.events.bdi_dirty_ratelimit, s.events.global_dirty_state),
+                (1, 1, 1),
+                "{why}"
+            );
+            assert_eq!((s.skipped.other_events, s.skipped.malformed, s.skipped.unreadable), (2, 0, 0), "{why}");
+            let b = &s.bdis[0];
+            assert_eq!(b.bdi, "8:0", "{why}");
+            let p = b.balance_dirty_pages.as_ref().expect("balance_dirty_pages");
+            // KB/s as MiB/s; pages of 4 KiB as MiB.
+            assert_eq!((p.dirty_ratelimit_mbps, p.task_ratelimit_mbps), (Some(100.0), Some(50.0)), "{why}");
+            assert_eq!((p.bdi_dirty_mb_median, p.limit_mb.first), (Some(39000.0 / 256.0), Some(200.0)), "{why}");
+            assert_eq!((p.pause_ms.p50, p.pause_ms.sleeps), (Some(12), 1), "{why}");
+            let r = b.bdi_dirty_ratelimit.as_ref().expect("bdi_dirty_ratelimit");
+            assert_eq!(
+                (r.write_bw_mbps, r.dirty_rate_mbps, r.balanced_dirty_ratelimit_mbps),
+                (Some(200.0), Some(150.0), Some(100.0)),
+                "{why}"
+            );
+            let g = s.global.as_ref().expect("global_dirty_state");
+            assert_eq!(
+                (g.thresh_pages, g.bg_thresh_pages, g.dirty_mb.max),
+                (Some(51200), Some(25600), Some(40000.0 / 256.0)),
+                "{why}"
+            );
+        }
     }
 
     /// A global_dirty_state event at `t` with NR_WRITTEN at `written`.

@@ -504,6 +504,63 @@ fn fails_cleanly(args: &[&str], stdin: &[u8], expect: &str) {
 }
 
 #[test]
+fn a_trace_whose_every_writeback_event_is_unreadable_says_where_and_why() {
+    // A release that renamed a field every one before printed: not
+    // 'no writeback event', but the first such line and what it lacks.
+    let gds = "global_dirty_state: dirty=1 writeback=2 bg_thresh=3 dirty_thresh=4 limit=5 dirtied=6 written=7";
+    let text = format!("# tracer: nop\n  dd-7 [000] ..... 5.000000: {gds}\n  dd-7 [000] ..... 5.100000: {gds}\n");
+    fails_cleanly(
+        &["view", "-"],
+        text.as_bytes(),
+        "-:2:124: global_dirty_state: no `thresh=`, which every release prints (cut short?) (and 1 more writeback events not read)",
+    );
+}
+
+#[test]
+fn a_last_line_cut_within_a_number_is_not_read_and_crlf_lines_are() {
+    // The 5.4 capture stopped in its last line's `pause=40`, at `pause=4`:
+    // every field is there, one number wrong; the missing line end tells.
+    let text = std::fs::read_to_string(fixture("linux-5.4-trace_pipe-two-bdis.txt")).expect("fixture");
+    let at = text.find(" pause=40 ").expect("a pause of 40 ms") + " pause=4".len();
+    let whole = format!("{}\n", &text[..text[..at].rfind('\n').expect("a line before")]);
+    let cut = &text[..at];
+    let path = tmp("ktrace-cut-in-a-number.txt");
+    std::fs::write(&path, cut).expect("written");
+    let out = dirtyviz().args(["view", path.to_str().expect("UTF-8")]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = report.lines().find(|l| l.starts_with("malformed ")).unwrap_or_else(|| panic!("{report}"));
+    let n = cut.lines().count();
+    let col = cut.lines().last().expect("a last line").chars().count() + 1;
+    assert_eq!(
+        line,
+        format!(
+            "malformed   {}:{n}:{col}: balance_dirty_pages: the last line has no line end: cut short while being written",
+            path.display()
+        )
+    );
+    let s = view_file(path.to_str().expect("UTF-8"), &[]);
+    let w = view_file(
+        &{
+            let p = tmp("ktrace-cut-before.txt");
+            std::fs::write(&p, &whole).expect("written");
+            p.to_string_lossy().into_owned()
+        },
+        &[],
+    );
+    assert_eq!(s["pause_ms"], w["pause_ms"], "no pause of 4 ms read");
+    assert_eq!(s["skipped"]["first_malformed_col"], Value::from(col));
+    // The same trace with CRLF line ends reads as with LF.
+    let crlf = tmp("ktrace-crlf.txt");
+    std::fs::write(&crlf, text.replace('\n', "\r\n")).expect("written");
+    let c = view_file(crlf.to_str().expect("UTF-8"), &[]);
+    let lf = view("linux-5.4-trace_pipe-two-bdis.txt", &[]);
+    for key in ["events", "skipped", "bdis", "global", "pause_ms", "kernel"] {
+        assert_eq!(c[key], lf[key], "{key}");
+    }
+}
+
+#[test]
 fn an_empty_trace_or_one_without_writeback_events_is_one_line_and_exit_2() {
     fails_cleanly(&["view", "-"], b"", "-: empty");
     fails_cleanly(
