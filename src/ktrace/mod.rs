@@ -128,6 +128,8 @@ impl Collector {
         }
         let what = if st.lines == 0 {
             "empty".to_string()
+        } else if let Some(line) = st.first_nul_line {
+            format!("binary data (a NUL byte in line {line}), not the text of a trace: no writeback event in it")
         } else {
             format!(
                 "no writeback event in {} lines (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
@@ -286,6 +288,17 @@ mod tests {
         c.read("# tracer: nop\nsh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
         let e = c.finish("y").expect_err("no events");
         assert!(e.to_string().starts_with("y: no writeback event in 2 lines"), "{e}");
+    }
+
+    #[test]
+    fn binary_data_is_told_as_such() {
+        let mut c = Collector::new(false);
+        c.read(&b"\x7fELF\x02\x01\x01\x00\x00\x00\n\x03\x00>\x00"[..]).expect("reads");
+        let e = c.finish("/bin/ls").expect_err("no trace");
+        assert_eq!(
+            e.to_string(),
+            "/bin/ls: binary data (a NUL byte in line 1), not the text of a trace: no writeback event in it"
+        );
     }
 
     #[test]

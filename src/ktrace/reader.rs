@@ -37,6 +37,8 @@ pub struct ReadStats {
     pub first_raw_clock: Option<(u64, usize, String)>,
     /// The first malformed event's line, column and what is wrong.
     pub first_malformed: Option<(u64, usize, String)>,
+    /// The first line holding a NUL byte, which no text trace has.
+    pub first_nul_line: Option<u64>,
     /// Marks of a ring buffer that overflowed (`CPU:1 [LOST 12 EVENTS]`).
     pub lost_marks: u64,
     /// The events those marks say were lost (a mark without a number adds none).
@@ -325,6 +327,10 @@ pub fn read_all(
             && let Some(what) = binary_trace(&buf)
         {
             return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("1: {what}")));
+        }
+        if buf.contains(&0) {
+            let st = &mut decoder.stats;
+            st.first_nul_line.get_or_insert(st.lines + 1);
         }
         let text = String::from_utf8_lossy(&buf);
         if let Some(e) = decoder.line_ended(&text, buf.last() == Some(&b'\n')) {
