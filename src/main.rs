@@ -205,6 +205,7 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
         check_invariants: args.check_invariants,
         progress: !args.quiet,
         announce_trace_bytes: None,
+        left_out_s: Vec::new(),
     };
     let mut note = |note: String| say(format_args!("{}", printable(&note)));
     let report = match args.compare {

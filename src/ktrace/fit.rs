@@ -55,7 +55,8 @@ pub struct Compared {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub every_ms: Option<f64>,
     /// Of that span, the trace's silences (no event for over a minute),
-    /// which its mean leaves out: nothing is known there \[s\].
+    /// which both means leave out: the trace knows no count there, and
+    /// the model's dd rest \[s\].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_silent_s: Option<f64>,
 }
@@ -89,6 +90,19 @@ pub struct Fit {
 
 fn ron_string(s: &str) -> String {
     ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// Where a bdi's dd rest: the trace's silences before `stop` (or its
+/// end), each from the tenth of a second after its last event to the
+/// tenth before its next, on the trace's clock from its first event \[s\].
+fn rests(silences: &[super::summary::Silence], stop: Option<f64>) -> Vec<(f64, f64)> {
+    let tenths = |s: f64| (s * 10.0 + 1e-6).floor() / 10.0;
+    silences
+        .iter()
+        .filter(|q| stop.is_none_or(|stop| q.to_s < stop))
+        .map(|q| (tenths(q.from_s) + 0.1, tenths(q.to_s)))
+        .filter(|(from, to)| to > from)
+        .collect()
 }
 
 /// Builds the scenario `t` implies.
@@ -348,16 +362,34 @@ fn devices_and_tasks(
             _ => None,
         };
         if n > 0 {
+            // Its dd rest through the trace's silences: no task called
+            // balance_dirty_pages there, so none dirtied its ratelimit's
+            // worth of pages.
+            let rests = rests(&t.silences, stop);
+            let mut from = 0.0;
+            for &(rest_from, rest_to) in &rests {
+                let start = if from > 0.0 { format!(", start_s: {}", trimmed(from, 1)) } else { String::new() };
+                tasks.push(format!("Dd(bdi: {name}, n: {n}{start}, stop_s: {})", trimmed(rest_from, 1)));
+                from = rest_to;
+            }
+            let start = if from > 0.0 { format!(", start_s: {}", trimmed(from, 1)) } else { String::new() };
             match stop {
                 Some(stop) => {
-                    tasks.push(format!("Dd(bdi: {name}, n: {n}, stop_s: {stop})"));
+                    tasks.push(format!("Dd(bdi: {name}, n: {n}{start}, stop_s: {stop})"));
                     not(
                         &format!("bdi {} tasks stop", b.bdi),
                         format!("at {stop:.1} s, the bdi's last event"),
                         "none was throttled on it after; a task writing below freerun leaves no event",
                     );
                 }
-                None => tasks.push(format!("Dd(bdi: {name}, n: {n})")),
+                None => tasks.push(format!("Dd(bdi: {name}, n: {n}{start})")),
+            }
+            for (rest_from, rest_to) in rests {
+                not(
+                    &format!("bdi {} tasks rest", b.bdi),
+                    format!("from {rest_from:.1} to {rest_to:.1} s, the trace's silence"),
+                    "no event: no task dirtied its ratelimit's worth of pages; after it the model starts new dd",
+                );
             }
             let passing = b.tasks.len() - n;
             let why = match passing {
@@ -380,7 +412,12 @@ fn devices_and_tasks(
 /// model takes over part of its run.
 pub fn fit_and_run(t: &TraceSummary, rows: &Series) -> Result<FitSummary, Error> {
     let fit = scenario(t)?;
-    let opts = RunOptions { duration_ns: (fit.scenario.duration_s * 1e9) as u64, ..RunOptions::default() };
+    // The model's means leave out the trace's silences, as the trace's do.
+    let opts = RunOptions {
+        duration_ns: (fit.scenario.duration_s * 1e9) as u64,
+        left_out_s: rests(&t.silences, None),
+        ..RunOptions::default()
+    };
     let summary = crate::run::run(&fit.scenario, &opts, &mut |_| {})?;
     let compare = compare(t, rows, &summary, fit.scenario.duration_s);
     Ok(FitSummary {
@@ -433,11 +470,13 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
     // The model's mean leaves out its start (the first half, or 10 s of a
     // long run) and reads a sample every 100 ms: the trace's the same.
     let settle = m.global.settle_s;
-    // The trace's silences within it hold no count: left out of its mean.
-    let silent_s: f64 = t.silences.iter().map(|q| (q.to_s.min(duration_s) - q.from_s.max(settle)).max(0.0)).sum();
+    // The trace's silences within it hold no count: left out of its mean,
+    // and of the model's (see `fit_and_run`).
+    let silent_s: f64 =
+        rests(&t.silences, None).iter().map(|&(from, to)| (to.min(duration_s) - from.max(settle)).max(0.0)).sum();
     let mut mean_name = format!("dirty, mean over {}-{} s, every 100 ms", trimmed(settle, 2), trimmed(duration_s, 2));
     if silent_s > 0.0 {
-        mean_name += &format!(" (trace: less {silent_s:.1} s of silence)");
+        mean_name += &format!(", less {silent_s:.1} s of the trace's silence");
     }
     row(mean_name.clone(), "MiB", dirty_mean(series, settle, duration_s, t.kernel.page_kb), m.global.dirty_mean_mb);
     row("dirty, max".into(), "MiB", g.and_then(|g| g.dirty_mb.max), Some(m.global.dirty_max_mb));

@@ -72,6 +72,10 @@ pub struct RunOptions {
     /// Announce a trace estimated to pass this \[bytes\]; `None`:
     /// [`ANNOUNCE_TRACE_BYTES`].
     pub announce_trace_bytes: Option<u64>,
+    /// Spans of the run's clock its means leave out, each from (not
+    /// included) to (included): a kernel trace's silences, for `view
+    /// --fit` to compare like with like \[s\].
+    pub left_out_s: Vec<(f64, f64)>,
 }
 
 /// Follows one world's time series as it is made: each sample, once it
@@ -93,6 +97,13 @@ impl Follower {
         Follower { csv, digest: Digest::default(), taken: 0, last: None }
     }
 
+    /// Leaves the samples in `spans` out of the means (see
+    /// [`RunOptions::left_out_s`]).
+    pub fn leaving_out(mut self, spans: &[(f64, f64)]) -> Follower {
+        self.digest.left_out = spans.to_vec();
+        self
+    }
+
     /// Starts over on another world, whose bdis are `bdis`: the CSV file
     /// starts again with their header, the digest empty.
     pub fn restart(&mut self, bdis: &[String]) -> Result<()> {
@@ -101,7 +112,7 @@ impl Follower {
             drop(old);
             self.csv = Some(csv::CsvFile::create(&path, bdis)?);
         }
-        self.digest = Digest::default();
+        self.digest = self.digest.emptied();
         self.taken = 0;
         self.last = None;
         Ok(())
@@ -271,7 +282,7 @@ fn run_worlds(
             names,
             trace,
             events: Vec::new(),
-            follower: Follower::new(csv),
+            follower: Follower::new(csv).leaving_out(&opts.left_out_s),
             wall_s,
             half_bytes: 0,
         });

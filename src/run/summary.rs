@@ -243,6 +243,9 @@ pub struct Digest {
     /// Per bdi: time from its first writer starting until its bdi_thresh
     /// first reached 90% of thresh \[ns\]; `None` while it has not.
     thresh_90: Vec<Option<u64>>,
+    /// Spans whose samples the means leave out, each from (not included)
+    /// to (included) \[s\].
+    pub(crate) left_out: Vec<(f64, f64)>,
 }
 
 /// Seconds of a sample's time, as every filter on it compares them.
@@ -273,7 +276,7 @@ impl Digest {
         if secs(s) < LONG_RUN_S {
             self.early.push(s.clone());
         }
-        if secs(s) >= SETTLE_S {
+        if secs(s) >= SETTLE_S && self.counted(s) {
             let sums = &mut self.settled;
             sums.n += 1;
             sums.dirty += mib(s.dirty);
@@ -298,12 +301,24 @@ impl Digest {
             let per_bdi = |v: &Vec<f64>| (0..bdis).map(|i| of(v.get(i).copied().unwrap_or(0.0))).collect();
             return (of(sums.dirty), per_bdi(&sums.bdi_thresh), per_bdi(&sums.bdi_dirty));
         }
-        let settled: Vec<&Sample> = self.early.iter().filter(|s| secs(s) >= settle_s).collect();
+        let settled: Vec<&Sample> = self.early.iter().filter(|s| secs(s) >= settle_s && self.counted(s)).collect();
         (
             mean(settled.iter().map(|s| mib(s.dirty))),
             (0..bdis).map(|i| mean(settled.iter().map(|s| mib(s.bdis[i].thresh)))).collect(),
             (0..bdis).map(|i| mean(settled.iter().map(|s| mib(s.bdis[i].dirty)))).collect(),
         )
+    }
+
+    /// An empty digest that leaves out the same spans.
+    pub(crate) fn emptied(&self) -> Digest {
+        Digest { left_out: self.left_out.clone(), ..Digest::default() }
+    }
+
+    /// True when the means take `s`: it lies in no left-out span. A hair
+    /// of slack: a sample at 6.1 s is at 6.1 s on a trace's clock too.
+    fn counted(&self, s: &Sample) -> bool {
+        let t = secs(s);
+        !self.left_out.iter().any(|&(from, to)| t > from + 1e-6 && t <= to + 1e-6)
     }
 
     /// The samples at or after `from_s`, which must be within the last
@@ -693,6 +708,38 @@ mod tests {
         assert_eq!(factor(Some(0.497)), "0.50");
         assert_eq!(factor(Some(0.0123)), "0.012");
         assert_eq!(factor(None), "–");
+    }
+
+    #[test]
+    fn the_means_leave_out_the_spans_asked() {
+        let sample = |t_ns: u64, dirty: u64| Sample {
+            t_ns,
+            dirty,
+            writeback: 0,
+            unstable: 0,
+            thresh: 5120,
+            bg_thresh: 2560,
+            freerun: 3840,
+            setpoint: 4480,
+            limit: 5120,
+            dirtyable: 25600,
+            bdis: Vec::new(),
+        };
+        // 2 MiB a sample, but 10 MiB from 30 to 40 s (not including 30).
+        let mut d = Digest { left_out: vec![(30.0, 40.0)], ..Digest::default() };
+        for tenth in 0..=500u64 {
+            let dirty = if (301..=400).contains(&tenth) { 2560 } else { 512 };
+            d.add(&sample(tenth * 100_000_000, dirty), |_| None);
+        }
+        assert_eq!(d.settled_means(10.0, 0).0, Some(2.0));
+        assert_eq!(d.emptied().left_out, [(30.0, 40.0)]);
+        // Without the span the 10 MiB count in.
+        let mut d = Digest::default();
+        for tenth in 0..=500u64 {
+            let dirty = if (301..=400).contains(&tenth) { 2560 } else { 512 };
+            d.add(&sample(tenth * 100_000_000, dirty), |_| None);
+        }
+        assert_eq!(d.settled_means(10.0, 0).0, Some((301.0 * 2.0 + 100.0 * 10.0) / 401.0));
     }
 
     #[test]
