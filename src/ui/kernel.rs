@@ -1056,13 +1056,23 @@ fn strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     lines
 }
 
+/// Splits off the strip at the top of `area`: its title and at most four
+/// rows of readings in a tall dashboard; in a short one (at 80x24, 100x30)
+/// one row of the thresholds, as the simulation's dashboard does, so
+/// that the charts keep two rows more.
 fn strip_split(ctx: &Ctx, area: Rect) -> [Rect; 2] {
-    let most = if area.height >= 34 { 4 } else { 2 };
-    let rows = (strip_lines(ctx, area.width).len() as u16).min(most) + 1;
+    let rows = if area.height >= 34 { (strip_lines(ctx, area.width).len() as u16).min(4) + 1 } else { 1 };
     Layout::vertical([Constraint::Length(rows.min(area.height / 3)), Constraint::Min(0)]).areas(area)
 }
 
 fn draw_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    if area.height == 1 {
+        // The dirty count is in chart 1's title: the thresholds take the row.
+        let (mut global, _) = readings(ctx.app);
+        global.retain(|(k, _)| k != "dirty");
+        frame.render_widget(Paragraph::new(view::params_row(&ctx.theme, &global, area.width)), area);
+        return;
+    }
     let block = Block::default()
         .borders(Borders::TOP)
         .border_style(ctx.theme.border)

@@ -1181,3 +1181,26 @@ fn a_silence_of_the_kernel_is_no_count_in_the_csv_the_means_and_the_summary() {
     );
     assert_eq!(num(&s["global"]["dirty_mb"]["mean_silent_s"]), num(&s["silences"][0]["duration_s"]));
 }
+
+/// At 80x24 the trace viewer's strip was a title and two rows (`dirty
+/// 98.0 MiB · bg_thresh 200 MiB · …`, `limit 400 MiB · thresh 400 MiB`):
+/// now one row of the thresholds, as on the simulation's dashboard, and
+/// charts 1 and 2 plot on the rows it gave back.
+#[test]
+fn a_short_trace_viewer_keeps_its_strip_to_one_row() {
+    let out =
+        dirtyviz().args(["view", "--example", "--snapshot", "--at", "12s", "--size", "80x24"]).output().expect("runs");
+    let text = super::common::ok(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "bg_thresh 200 · freerun 300 · setpoint 350 · limit 400 · thresh 400 MiB", "{text}");
+    assert!(!text.contains(" trace ─"), "{text}");
+    // Chart 1's plot rows: between its top border and its x axis.
+    let top = lines.iter().position(|l| l.starts_with("┌ 1 ")).expect("chart 1");
+    let axis = lines.iter().skip(top).position(|l| l.starts_with("│MiB└")).expect("its axis");
+    assert_eq!(axis - 1, 7, "{text}");
+    // Taller, the strip has its title and every reading.
+    let out =
+        dirtyviz().args(["view", "--example", "--snapshot", "--at", "12s", "--size", "120x40"]).output().expect("runs");
+    let text = super::common::ok(&out);
+    assert!(text.contains(" trace ─") && text.contains("dirty 98.0 MiB · bg_thresh 200 MiB"), "{text}");
+}
