@@ -1056,12 +1056,15 @@ fn strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     lines
 }
 
-/// Splits off the strip at the top of `area`: its title and at most four
-/// rows of readings in a tall dashboard; in a short one (at 80x24, 100x30)
-/// one row of the thresholds, as the simulation's dashboard does, so
-/// that the charts keep two rows more.
+/// Splits off the strip at the top of `area`: its title and as many rows
+/// of readings as the simulation's dashboard gives its parameters
+/// ([`view::strip_most`]), or in a short one (at 80x24, 100x30) one row
+/// of the thresholds, so that the charts keep two rows more.
 fn strip_split(ctx: &Ctx, area: Rect) -> [Rect; 2] {
-    let rows = if area.height >= 34 { (strip_lines(ctx, area.width).len() as u16).min(4) + 1 } else { 1 };
+    let rows = match view::strip_most(area) {
+        0 => 1,
+        most => (strip_lines(ctx, area.width).len() as u16).min(most) + 1,
+    };
     Layout::vertical([Constraint::Length(rows.min(area.height / 3)), Constraint::Min(0)]).areas(area)
 }
 

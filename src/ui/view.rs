@@ -456,7 +456,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// `body` shows: four in a tall one; in a short one (at 80x24, 100x30)
 /// none, the strip being one row without its title
 /// ([`draw_params_strip`]), so that the charts keep two rows more.
-fn strip_most(body: Rect) -> u16 {
+pub(crate) fn strip_most(body: Rect) -> u16 {
     if body.height >= 34 { 4 } else { 0 }
 }
 
