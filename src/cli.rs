@@ -217,7 +217,7 @@ pub struct SnapshotArgs {
     /// time into the step (default: the step's run_s, where its checks are
     /// judged); 0 is the world before anything ran, a time under one jiffy
     /// the first jiffy (with a note).
-    #[arg(long, value_name = "TIME", value_parser = sim_moment)]
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_moment)]
     pub at: Option<SimTime>,
     /// Terminal size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
@@ -261,7 +261,7 @@ pub struct CasesArgs {
     pub table: CasesTable,
     /// Simulated time per run, e.g. 60s or 60000j (jiffies at the cases'
     /// HZ, 1000).
-    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = sim_time)]
+    #[arg(long, value_name = "TIME", default_value = "60s", allow_hyphen_values = true, value_parser = sim_time)]
     pub duration: SimTime,
     /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
     /// held-out cases exceeds this.

@@ -37,7 +37,7 @@ pub struct TraceViewArgs {
     pub snapshot: bool,
     /// The playhead of --snapshot on the trace's clock from its first
     /// event, e.g. 12s, 0 (the first event) to the end (the default).
-    #[arg(long, value_name = "TIME", requires = "snapshot", value_parser = crate::cli::trace_time)]
+    #[arg(long, value_name = "TIME", requires = "snapshot", allow_hyphen_values = true, value_parser = crate::cli::trace_time)]
     pub at: Option<u64>,
     /// The terminal size of --snapshot, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "160x48", requires = "snapshot", value_parser = crate::cli::screen_size)]

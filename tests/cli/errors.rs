@@ -26,6 +26,10 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["run", "--dd", "100000"], "100000");
     fails_cleanly(&["run", "--hz", "7"], "HZ must be 100, 250, 300 or 1000");
     fails_cleanly(&["run", "--duration", "-1s"], "must be positive");
+    // Every time option reads a negative time as a time, not as a flag.
+    fails_cleanly(&["cases", "--duration", "-1s"], "must be positive");
+    fails_cleanly(&["snapshot", "--at", "-1s"], "must be 0 (before anything ran) or later");
+    fails_cleanly(&["view", "--example", "--snapshot", "--at", "-2s"], "must be 0 (the trace's first event) or later");
     fails_cleanly(&["run", "--duration", "soon"], "60s");
     fails_cleanly(&["run", "--dirty-ratio", "150"], "percentage");
     fails_cleanly(&["run", "--cpus", "0"], "--cpus");
