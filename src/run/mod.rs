@@ -237,9 +237,11 @@ struct RunSide {
     follower: Follower,
     /// Wall time spent on this side \[s\].
     wall_s: f64,
-    /// The trace's length halfway through the sample that estimates its
-    /// size \[bytes\].
-    half_bytes: u64,
+    /// The trace's length at the last look at its size (see
+    /// [`TraceSize`]) \[bytes\].
+    mark_bytes: u64,
+    /// The size its last note said it will reach \[bytes\].
+    announced: Option<f64>,
 }
 
 /// Runs `worlds` (label and configuration) side by side for
@@ -284,7 +286,8 @@ fn run_worlds(
             events: Vec::new(),
             follower: Follower::new(csv).leaving_out(&opts.left_out_s),
             wall_s,
-            half_bytes: 0,
+            mark_bytes: 0,
+            announced: None,
         });
     }
     let mut summary_json = opts.summary_json.as_deref().map(AtomicFile::create).transpose()?;
@@ -308,18 +311,23 @@ fn run_worlds(
                 side.world.swap_trace(&mut side.events);
                 w.events(&side.events, &side.names)?;
                 if t == half_ns {
-                    side.half_bytes = w.bytes();
+                    side.mark_bytes = w.bytes();
                 }
-                if t == sample_ns && opts.duration_ns > sample_ns {
+                // Looks at the sample's end and at every doubling of it.
+                if sample_ns > 0 && t % sample_ns == 0 && (t / sample_ns).is_power_of_two() && opts.duration_ns > t {
                     let size = TraceSize {
                         bytes: w.bytes(),
-                        half_bytes: side.half_bytes,
-                        half_ns,
-                        sample_ns,
+                        half_bytes: side.mark_bytes,
+                        half_ns: if t == sample_ns { half_ns } else { t / 2 },
+                        sample_ns: t,
                         duration_ns: opts.duration_ns,
                     };
-                    progress.clear();
-                    announce_trace_size(w, &size, opts, note);
+                    if let Some((said, line)) = trace_size_note(w, &size, side.announced, opts) {
+                        progress.clear();
+                        note(line);
+                        side.announced = Some(said);
+                    }
+                    side.mark_bytes = w.bytes();
                 }
             }
             side.follower.take(&side.world, false)?;
@@ -381,19 +389,38 @@ impl TraceSize {
     }
 }
 
-/// After a tenth of the run (see [`TRACE_SAMPLE_MIN_NS`]): if the trace is
-/// on its way past [`ANNOUNCE_TRACE_BYTES`], says how big it will be.
-fn announce_trace_size(w: &trace::TraceFile, size: &TraceSize, opts: &RunOptions, note: &mut dyn FnMut(String)) {
+/// A trace already announced is announced again when it looks to grow
+/// past what was said by more than this share: a run that settles slowly
+/// (hdd-1000dd writes its trace faster after 30 s than before).
+const ANNOUNCE_AGAIN_SHARE: f64 = 0.25;
+
+/// The note on a trace's size at a look at it: after a tenth of the run
+/// (see [`TRACE_SAMPLE_MIN_NS`]) and at twice, four times ... that time.
+/// It tells how big the trace will be when that passes
+/// [`ANNOUNCE_TRACE_BYTES`] and either nothing was said yet or it passes
+/// what was said (`announced`) by more than [`ANNOUNCE_AGAIN_SHARE`].
+/// Returns the size it tells \[bytes\] and the note.
+fn trace_size_note(
+    w: &trace::TraceFile,
+    size: &TraceSize,
+    announced: Option<f64>,
+    opts: &RunOptions,
+) -> Option<(f64, String)> {
     let seconds = size.duration_ns as f64 / NS_PER_SEC as f64;
     let estimate = size.estimate();
     let capped = opts.max_trace_bytes.is_some_and(|cap| (cap as f64) < estimate);
-    if estimate > opts.announce_trace_bytes.unwrap_or(ANNOUNCE_TRACE_BYTES) as f64 && !capped {
-        note(format!(
-            "note: the trace {} will be about {:.1} GiB ({:.1} MiB per simulated second for {seconds:.0} s, from its first {} s); --max-trace-size caps it",
-            w.path().display(),
-            estimate / (1u64 << 30) as f64,
-            estimate / seconds / (1u64 << 20) as f64,
-            crate::units::trimmed(size.sample_ns as f64 / NS_PER_SEC as f64, 1),
-        ));
+    let big = estimate > opts.announce_trace_bytes.unwrap_or(ANNOUNCE_TRACE_BYTES) as f64;
+    let grown = announced.is_none_or(|said| estimate > said * (1.0 + ANNOUNCE_AGAIN_SHARE));
+    if !big || capped || !grown {
+        return None;
     }
+    let says = if announced.is_some() { "grows faster than said: it will be" } else { "will be" };
+    let line = format!(
+        "note: the trace {} {says} about {:.1} GiB ({:.1} MiB per simulated second for {seconds:.0} s, from its first {} s); --max-trace-size caps it",
+        w.path().display(),
+        estimate / (1u64 << 30) as f64,
+        estimate / seconds / (1u64 << 20) as f64,
+        crate::units::trimmed(size.sample_ns as f64 / NS_PER_SEC as f64, 1),
+    );
+    Some((estimate, line))
 }

@@ -530,3 +530,44 @@ fn a_traces_announced_size_is_the_size_it_reaches() {
         assert!((per_second / written - 1.0).abs() < 0.1, "{preset}: announced {per_second}, wrote {written:.2}");
     }
 }
+
+/// A run whose trace grows faster after its first tenth says so again:
+/// hdd-1000dd's 300 s trace was announced at 1.4 GiB from its first 30 s
+/// (the writers were still settling) and reached 2.4 GiB. Here thirty dd
+/// join one at 40 s of 160: the first note, from the first 16 s, tells
+/// one dd's rate; a later one tells the size the trace reaches.
+#[test]
+fn a_trace_that_grows_faster_is_announced_again() {
+    let dir = scratch("announce-again");
+    let trace = dir.join("t.jsonl");
+    let text = r#"Scenario(
+        name: "ramp",
+        memory_mb: 1024,
+        cpus: 4,
+        devices: [(name: "sda", kind: Hdd)],
+        tasks: [Dd(bdi: "sda", n: 1), Dd(bdi: "sda", n: 30, start_s: 40)],
+    )"#;
+    let scenario = dirtyviz::scenario::Scenario::from_ron(text, "ramp.ron").expect("valid");
+    let seconds = 160;
+    let opts = dirtyviz::run::RunOptions {
+        duration_ns: seconds * dirtyviz::sim::NS_PER_SEC,
+        files: [dirtyviz::run::SideFiles { trace: Some(trace.clone()), csv: None }, Default::default()],
+        announce_trace_bytes: Some(1 << 20),
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    dirtyviz::run::run(&scenario, &opts, &mut |n| notes.push(n)).expect("runs");
+    let per_second = |note: &str| -> f64 {
+        note.split_once(" GiB (")
+            .and_then(|(_, rest)| rest.split_once(" MiB per simulated second"))
+            .and_then(|(n, _)| n.parse().ok())
+            .unwrap_or_else(|| panic!("{note}"))
+    };
+    let written = std::fs::metadata(&trace).expect("trace").len() as f64 / (1 << 20) as f64 / seconds as f64;
+    assert!(notes.len() >= 2, "{notes:?}");
+    assert!(notes[0].contains("will be about") && notes[0].contains("from its first 16 s"), "{}", notes[0]);
+    assert!(per_second(&notes[0]) < written / 2.0, "the first note tells one dd's rate: {notes:?}, wrote {written:.2}");
+    let last = notes.last().expect("notes");
+    assert!(last.contains("grows faster than said: it will be about"), "{last}");
+    assert!((per_second(last) / written - 1.0).abs() < 0.15, "{notes:?}, wrote {written:.2} MiB per second");
+}
