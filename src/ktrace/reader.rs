@@ -31,6 +31,12 @@ pub struct ReadStats {
     /// The last line that is not blank was skipped as malformed or
     /// unreadable: the trace was cut while being written.
     pub last_line_cut: bool,
+    /// The last line held an event but no line end, and was read since
+    /// its last value cannot have been cut: its line and that value.
+    pub unended_read: Option<(u64, String)>,
+    /// The last line held an event but no line end, and was not read
+    /// since its last value may have been cut: its line, column and why.
+    pub unended_cut: Option<(u64, usize, String)>,
     /// Writeback events stamped by a clock not in nanoseconds, skipped;
     /// the first one's line, column and stamp.
     pub raw_clock: u64,
@@ -139,17 +145,32 @@ impl Decoder {
     }
 
     /// Reads one line, `ended` by a line feed. The last line of an input
-    /// without one was cut while being written, maybe within a number
-    /// (`pause=2` of `pause=20`): an event there is not read.
+    /// without one may have been cut while being written, maybe within a
+    /// number (`pause=2` of `pause=20`), or be whole in a file saved
+    /// without a final line end. Every field of the three events is a
+    /// number, so the fields alone cannot tell: such a line is read when
+    /// its last value cannot go on (see [`may_be_cut`]), else not, and
+    /// [`ReadStats`] says which.
     pub fn line_ended(&mut self, text: &str, ended: bool) -> Option<Event> {
         let st = &mut self.stats;
         st.lines += 1;
         // A file saved by an editor may open with a byte-order mark.
         let text = if st.lines == 1 { crate::input::without_bom(text) } else { text };
         let parsed = match line::parse(text) {
-            Parsed::Event(e) if !ended => Parsed::Malformed {
-                col: text.trim_end().chars().count() + 1,
-                why: format!("{}: the last line has no line end: cut short while being written", e.kind.name()),
+            Parsed::Event(e) if !ended => match may_be_cut(text) {
+                Some((col, token)) => {
+                    let why = format!(
+                        "{}: the last line has no line end and may be cut within `{token}`: not read (if it is whole, end it with a line feed)",
+                        e.kind.name()
+                    );
+                    st.unended_cut = Some((st.lines, col, why.clone()));
+                    Parsed::Malformed { col, why }
+                }
+                None => {
+                    let last = text.split_whitespace().last().unwrap_or_default();
+                    st.unended_read = Some((st.lines, last.to_string()));
+                    Parsed::Event(e)
+                }
             },
             parsed => parsed,
         };
@@ -293,6 +314,22 @@ impl Decoder {
     }
 }
 
+/// Where an event line without its line end may have been cut: the
+/// column (from 1) and text of its last `key=value`, or `None` when that
+/// value cannot go on: blank follows it (a writer stopped after it), or
+/// it is `0` (the kernel prints no number with a leading 0).
+pub fn may_be_cut(text: &str) -> Option<(usize, &str)> {
+    if text.ends_with(char::is_whitespace) {
+        return None;
+    }
+    let token = text.split_whitespace().last()?;
+    if token.split_once('=').is_some_and(|(_, v)| v == "0") {
+        return None;
+    }
+    let at = token.as_ptr() as usize - text.as_ptr() as usize;
+    Some((text[..at].chars().count() + 1, token))
+}
+
 /// The longest line a trace may have \[bytes\]: a kernel's trace lines
 /// are a few hundred bytes; a longer one is no trace (a binary file, a
 /// device without line breaks) and is not held in memory.
@@ -412,12 +449,44 @@ mod tests {
         let (line, col, why) = d.stats.first_malformed.clone().expect("told");
         assert_eq!(
             (line, col, why.as_str()),
-            (2, whole.len(), "balance_dirty_pages: the last line has no line end: cut short while being written")
+            (
+                2,
+                whole.len() - "pause=2".len(),
+                "balance_dirty_pages: the last line has no line end and may be cut within `pause=2`: not read (if it is whole, end it with a line feed)"
+            )
         );
+        assert_eq!(d.stats.unended_cut, Some((2, col, why)));
+        assert_eq!(d.stats.unended_read, None);
         // With its line end it is read.
         let mut d = Decoder::new();
         read_all(format!("{whole}\n{whole}\n").as_bytes(), &mut d, |_, _| {}).expect("reads");
         assert_eq!((d.stats.events[0], d.stats.malformed, d.stats.last_line_cut), (2, 0, false));
+    }
+
+    #[test]
+    fn a_last_line_without_its_line_end_whose_last_value_cannot_go_on_is_read() {
+        // A file saved without a final line end: the last value is `0`,
+        // which no longer number the kernel prints begins with, or a blank
+        // follows it. Both are whole and read; the stats say so.
+        let zero = BDP_3_2.replace("pause=-4294824915", "pause=0");
+        for (last, value) in
+            [(zero.clone(), "pause=0"), (format!("{}  ", BDP_3_2.replace("pause=-4294824915", "pause=20")), "pause=20")]
+        {
+            let mut d = Decoder::new();
+            let mut pauses = Vec::new();
+            read_all(format!("{zero}\n{last}").as_bytes(), &mut d, |e, _| pauses.push(e.get(Field::Pause)))
+                .expect("reads");
+            let want = if value == "pause=0" { Some(0) } else { Some(20) };
+            assert_eq!(pauses, [Some(0), want], "{last:?}");
+            assert_eq!((d.stats.malformed, d.stats.last_line_cut), (0, false));
+            assert_eq!(d.stats.unended_read, Some((2, value.to_string())));
+            assert_eq!(d.stats.unended_cut, None);
+        }
+        // Cut in the middle: a field missing, not read whatever the rule.
+        let mut d = Decoder::new();
+        read_all(format!("{zero}\n{}", &zero[..zero.len() - 12]).as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert_eq!((d.stats.events[0], d.stats.malformed, d.stats.last_line_cut), (1, 1, true));
+        assert_eq!(d.stats.unended_read, None);
     }
 
     #[test]

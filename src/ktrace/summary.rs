@@ -489,6 +489,9 @@ impl Summarizer {
                 first_malformed_col: st.first_malformed.as_ref().map(|m| m.1),
                 first_malformed_why: st.first_malformed.as_ref().map(|m| m.2.clone()),
                 last_line_cut: st.last_line_cut,
+                unended_read_line: st.unended_read.as_ref().map(|u| u.0),
+                unended_read_value: st.unended_read.as_ref().map(|u| u.1.clone()),
+                unended_cut: st.unended_cut.clone(),
             },
             lost: Lost { marks: st.lost_marks, events: st.lost_events },
             backwards: Backwards { events: st.backwards, first_line: st.first_backwards_line },
@@ -766,6 +769,15 @@ pub struct Skipped {
     pub first_malformed_why: Option<String>,
     /// The last line is cut short: the trace was captured while being written.
     pub last_line_cut: bool,
+    /// The last line held an event but no line end, and its last value
+    /// could not have been cut (`think=0`, a blank after it): its line and
+    /// that value. It was read.
+    pub unended_read_line: Option<u64>,
+    pub unended_read_value: Option<String>,
+    /// The last line held an event but no line end, and may have been cut
+    /// within its last value: its line, column and why. It was not read
+    /// (one of `malformed`).
+    pub unended_cut: Option<(u64, usize, String)>,
 }
 
 /// Events the ring buffer dropped before they were read.
@@ -1107,7 +1119,13 @@ impl TraceSummary {
                 0 => String::new(),
                 n => format!(", {n} stamped by a trace clock not in seconds"),
             },
-            if sk.last_line_cut { "; the last line is cut short (captured while being written)" } else { "" }
+            match (&sk.unended_read_value, &sk.unended_cut) {
+                (Some(value), _) =>
+                    format!("; the last line has no line end and was read: its `{value}` cannot be cut short"),
+                (_, Some(_)) => "; the last line has no line end and may be cut short: not read".to_string(),
+                _ if sk.last_line_cut => "; the last line is cut short (captured while being written)".to_string(),
+                _ => String::new(),
+            }
         );
         if let (Some(line), Some(col), Some(why)) =
             (sk.first_malformed_line, sk.first_malformed_col, &sk.first_malformed_why)
@@ -1116,7 +1134,11 @@ impl TraceSummary {
                 0 | 1 => String::new(),
                 n => format!(" ({} more malformed, skipped too)", n - 1),
             };
-            let _ = writeln!(s, "malformed   {}:{line}:{col}: {why}{more}", self.source);
+            let last = match &sk.unended_cut {
+                Some((at, col, why)) if *at != line => format!("; the last, {at}:{col}: {why}"),
+                _ => String::new(),
+            };
+            let _ = writeln!(s, "malformed   {}:{line}:{col}: {why}{more}{last}", self.source);
         }
         if self.lost.marks > 0 {
             let _ = writeln!(

@@ -531,14 +531,15 @@ fn a_last_line_cut_within_a_number_is_not_read_and_crlf_lines_are() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let line = report.lines().find(|l| l.starts_with("malformed ")).unwrap_or_else(|| panic!("{report}"));
     let n = cut.lines().count();
-    let col = cut.lines().last().expect("a last line").chars().count() + 1;
+    let col = cut.lines().last().expect("a last line").chars().count() - "pause=4".len() + 1;
     assert_eq!(
         line,
         format!(
-            "malformed   {}:{n}:{col}: balance_dirty_pages: the last line has no line end: cut short while being written",
+            "malformed   {}:{n}:{col}: balance_dirty_pages: the last line has no line end and may be cut within `pause=4`: not read (if it is whole, end it with a line feed)",
             path.display()
         )
     );
+    assert!(report.contains("; the last line has no line end and may be cut short: not read\n"), "{report}");
     let s = view_file(path.to_str().expect("UTF-8"), &[]);
     let w = view_file(
         &{
@@ -1203,4 +1204,33 @@ fn a_short_trace_viewer_keeps_its_strip_to_one_row() {
         dirtyviz().args(["view", "--example", "--snapshot", "--at", "12s", "--size", "120x40"]).output().expect("runs");
     let text = super::common::ok(&out);
     assert!(text.contains(" trace ─") && text.contains("dirty 98.0 MiB · bg_thresh 200 MiB"), "{text}");
+}
+
+#[test]
+fn a_last_line_without_its_line_end_is_read_when_its_last_value_cannot_go_on() {
+    // Saved without its final line end, a line whose last value cannot
+    // go on (`think=0`) is read, and the summary says so.
+    let text = std::fs::read_to_string(fixture("linux-3.3-trace-cmd-wrapped.txt")).expect("fixture");
+    let ended = text.rfind(" think=0\n").expect("a think of 0") + " think=0".len();
+    let unended = tmp("ktrace-unended-think-0.txt");
+    std::fs::write(&unended, &text[..ended]).expect("written");
+    let out = dirtyviz().args(["view", unended.to_str().expect("UTF-8")]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(!report.contains("\nmalformed "), "{report}");
+    let n = text[..ended].lines().count();
+    assert!(
+        report.contains("0 malformed, 0 unreadable); the last line has no line end and was read: its `think=0` cannot be cut short\n"),
+        "{report}"
+    );
+    let u = view_file(unended.to_str().expect("UTF-8"), &[]);
+    let e = view_file(
+        &{
+            let p = tmp("ktrace-ended-think-0.txt");
+            std::fs::write(&p, format!("{}\n", &text[..ended])).expect("written");
+            p.to_string_lossy().into_owned()
+        },
+        &[],
+    );
+    assert_eq!((&u["events"], &u["pause_ms"]), (&e["events"], &e["pause_ms"]), "read as if it had its line end");
+    assert_eq!(u["skipped"]["unended_read_line"], Value::from(n));
 }
