@@ -73,6 +73,8 @@ struct GlobalAcc {
     silent_since_dirty_s: f64,
     /// The silences left out of the integral \[s\].
     dirty_silent_s: f64,
+    /// The readings of balance_dirty_pages' `dirty=` among them.
+    dirty_from_passes: u64,
     /// First and last (time, NR_DIRTIED, NR_WRITTEN).
     first_counters: Option<(f64, i64, i64)>,
     last_counters: Option<(f64, i64, i64)>,
@@ -93,6 +95,25 @@ const WRITTEN_MAX_GAP: i64 = 10_000;
 const WRITTEN_BUSY_SHARE: i64 = 10;
 
 impl GlobalAcc {
+    /// One count of dirty + writeback (+ unstable) pages at `t_s`, of
+    /// global_dirty_state or of balance_dirty_pages' `dirty=`, the same
+    /// readings the 100 ms rows take: into the distribution and the mean,
+    /// each held until the next.
+    fn dirty_reading(&mut self, t_s: f64, total: i64) {
+        self.dirty.add(total);
+        if let Some((t, v)) = self.last_dirty {
+            // A silence is not known to have held the count.
+            let silent = self.silent_since_dirty_s;
+            let held = ((t_s - t).max(0.0) - silent).max(0.0);
+            self.dirty_integral += v as f64 * held;
+            self.dirty_time_s += held;
+            self.dirty_silent_s += silent;
+        }
+        self.silent_since_dirty_s = 0.0;
+        self.first_dirty_s = self.first_dirty_s.or(Some(t_s));
+        self.last_dirty = Some((t_s, total));
+    }
+
     /// Adds `pages` written from `t0` to `t1` to the windows they cover,
     /// spread evenly over the time.
     fn add_written(&mut self, t0: f64, t1: f64, pages: i64) {
@@ -368,6 +389,10 @@ impl Summarizer {
                 if kind == EventKind::BalanceDirtyPages {
                     b.events[0] += 1;
                     add_bdp(b, &mut self.hz, e);
+                    if let Some(d) = e.get(Field::Dirty) {
+                        self.global.dirty_from_passes += 1;
+                        self.global.dirty_reading(e.time_s, d);
+                    }
                     self.hz.add_period(e);
                     self.page.add(e);
                     match e.get(Field::Pause) {
@@ -400,20 +425,8 @@ impl Summarizer {
             }
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirty), e.get(Field::Writeback)) {
-            let total = d + w + e.get(Field::Unstable).unwrap_or(0);
-            g.dirty.add(total);
             g.writeback.add(w);
-            if let Some((t, v)) = g.last_dirty {
-                // A silence is not known to have held the count.
-                let silent = g.silent_since_dirty_s;
-                let held = ((e.time_s - t).max(0.0) - silent).max(0.0);
-                g.dirty_integral += v as f64 * held;
-                g.dirty_time_s += held;
-                g.dirty_silent_s += silent;
-            }
-            g.silent_since_dirty_s = 0.0;
-            g.first_dirty_s = g.first_dirty_s.or(Some(e.time_s));
-            g.last_dirty = Some((e.time_s, total));
+            g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0));
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             if let Some((t0, _, w0)) = g.last_counters {
@@ -709,6 +722,8 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSu
             mean_to_s: g.last_dirty.filter(|_| g.dirty_time_s > 0.0).map(|(t, _)| t - t0),
             mean_silent_s: g.dirty_silent_s,
             max: g.dirty.max().map(|p| mib(p as f64)),
+            from_global_dirty_state: g.dirty.count() - g.dirty_from_passes,
+            from_balance_dirty_pages: g.dirty_from_passes,
         },
         writeback_mb_median: g.writeback.median().map(mib),
         dirtied_mbps: rate(|c| c.1),
@@ -918,6 +933,11 @@ pub struct DirtySummary {
     /// of the mean: no count is known there \[s\].
     pub mean_silent_s: f64,
     pub max: Option<f64>,
+    /// The readings all three are of: global_dirty_state's dirty +
+    /// writeback + unstable, and balance_dirty_pages' `dirty=` (the same
+    /// count), as the 100 ms rows take them.
+    pub from_global_dirty_state: u64,
+    pub from_balance_dirty_pages: u64,
 }
 
 /// The global_dirty_state events.
@@ -1247,14 +1267,18 @@ impl TraceSummary {
                 (Some(a), Some(b)) => format!(" over {}", span_text(a, b)),
                 _ => String::new(),
             };
+            // The readings all three are of, as the 100 ms rows take them.
+            let readings = match d.from_balance_dirty_pages {
+                0 => format!("{} global_dirty_state", d.from_global_dirty_state),
+                n => format!("{} global_dirty_state and {n} balance_dirty_pages `dirty=`", d.from_global_dirty_state),
+            };
             let _ = writeln!(
                 s,
-                "dirty       median {} {}  mean {}{mean_over}  max {}  (dirty + writeback + unstable, {} global_dirty_state)  dirtied {} MiB/s  written {} MiB/s{rates_over}",
+                "dirty       median {} {}  mean {}{mean_over}  max {}  (dirty + writeback + unstable, {readings})  dirtied {} MiB/s  written {} MiB/s{rates_over}",
                 size_in(dirty[0], unit),
                 unit.name(),
                 size_in(dirty[1], unit),
                 size_in(dirty[2], unit),
-                g.events,
                 opt(g.dirtied_mbps, 1),
                 opt(g.written_mbps, 1)
             );
@@ -1398,10 +1422,11 @@ mod tests {
         let r = summary_of(&lines).report();
         let line = |head: &str| r.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{head}:\n{r}"));
         assert_eq!(line("thresholds"), "thresholds  bg 10  freerun 15  setpoint 17.5  limit 20  thresh 20 GiB");
-        // The mean holds each count until the next: 11.4 GiB for 1 s.
+        // The mean holds each count until the next, balance_dirty_pages'
+        // too: 11.4 GiB for 1 s, 15.3 for 0.5 s.
         assert!(
             line("dirty").starts_with(
-                "dirty       median 13.4 GiB  mean 11.4 over 0-1 s, each count held until the next  max 15.3  "
+                "dirty       median 15.3 GiB  mean 12.7 over 0-1.5 s, each count held until the next  max 15.3  "
             ),
             "{r}"
         );

@@ -238,7 +238,8 @@ fn the_mean_dirty_count_is_over_the_time_its_readable_counts_cover() {
     let s = view_file(path.to_str().expect("UTF-8"), &[]);
     assert_eq!(
         s["global"]["dirty_mb"],
-        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "max": null})
+        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "max": null,
+            "from_global_dirty_state": 0, "from_balance_dirty_pages": 0})
     );
 }
 
@@ -1104,7 +1105,7 @@ fn every_mean_the_summary_prints_says_its_span() {
     let line = |head: &str| text.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{head}:\n{text}"));
     assert!(
         line("dirty ").starts_with(
-            "dirty       median 162.0 MiB  mean 150.4 over 0-20 s, each count held until the next  max 342.1  "
+            "dirty       median 164.0 MiB  mean 150.4 over 0-20 s, each count held until the next  max 342.1  "
         ),
         "{text}"
     );
@@ -1233,4 +1234,50 @@ fn a_last_line_without_its_line_end_is_read_when_its_last_value_cannot_go_on() {
     );
     assert_eq!((&u["events"], &u["pause_ms"]), (&e["events"], &e["pause_ms"]), "read as if it had its line end");
     assert_eq!(u["skipped"]["unended_read_line"], Value::from(n));
+}
+
+#[test]
+fn the_dirty_mean_takes_the_readings_the_csv_rows_take() {
+    // global_dirty_state for a second (1000 pages), then only
+    // balance_dirty_pages for two (its `dirty=` 5000 pages): the 100 ms
+    // rows take both, and so does the summary's mean, each count held
+    // until the next. Taking global_dirty_state only, it read 3.9 MiB.
+    let gds = |t: f64| {
+        format!(
+            "dd-1 [000] {t:.2}: global_dirty_state: dirty=800 writeback=200 bg_thresh=5000 thresh=10000 limit=10000 dirtied=1 written=1\n"
+        )
+    };
+    let bdp = |t: f64| {
+        format!(
+            "dd-1 [000] {t:.2}: balance_dirty_pages: bdi 8:0: limit=10000 setpoint=8750 dirty=5000 wb_setpoint=8750 wb_dirty=5000 dirty_ratelimit=102400 task_ratelimit=102400 dirtied=256 dirtied_pause=128 paused=0 pause=4 period=4 think=0 cgroup_ino=1\n"
+        )
+    };
+    let text: String =
+        (0..30).map(|k| if k < 10 { gds(100.05 + k as f64 * 0.1) } else { bdp(100.05 + k as f64 * 0.1) }).collect();
+    let path = tmp("ktrace-gds-stops.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let csv = tmp("ktrace-gds-stops.csv");
+    let out = dirtyviz().args(["view", "-q", &path, "--csv"]).arg(&csv).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = std::fs::read_to_string(&csv).expect("CSV written");
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let col = head.iter().position(|h| *h == "dirty_mb").expect("dirty_mb");
+    let rows: Vec<f64> = lines.map(|l| l.split(',').nth(col).expect("a cell").parse().expect("a number")).collect();
+    assert_eq!(rows.len(), 30);
+    // Each row held 0.1 s until the next: the last row holds nothing.
+    let rows_mean = rows[..29].iter().sum::<f64>() / 29.0;
+    let s = view_file(&path, &[]);
+    let d = &s["global"]["dirty_mb"];
+    let mean = d["mean"].as_f64().expect("a mean");
+    assert!((mean - rows_mean).abs() < 0.01, "summary {mean} vs rows {rows_mean}");
+    assert!((mean - (10.0 * 1000.0 + 19.0 * 5000.0) / 29.0 * 4.0 / 1024.0).abs() < 1e-6, "{mean}");
+    assert_eq!((&d["from_global_dirty_state"], &d["from_balance_dirty_pages"]), (&Value::from(10), &Value::from(20)));
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("(dirty + writeback + unstable, 10 global_dirty_state and 20 balance_dirty_pages `dirty=`)"),
+        "{report}"
+    );
 }
