@@ -518,7 +518,10 @@ impl Summarizer {
                     Silence { from_s: a - t0, to_s: b - t0, duration_s: b - a }
                 })
                 .collect(),
-            global: (self.global.events > 0).then(|| global_summary(&self.global, page_kb, st.first_s.unwrap_or(0.0))),
+            // balance_dirty_pages' dirty= alone (no global_dirty_state
+            // enabled) still gives the dirty count.
+            global: (self.global.events > 0 || self.global.dirty.count() > 0)
+                .then(|| global_summary(&self.global, page_kb, st.first_s.unwrap_or(0.0))),
             pause_ms: Pauses::of(&self.pauses, self.no_sleep),
             bdis,
             tasks,
@@ -1205,36 +1208,39 @@ impl TraceSummary {
         }
         if let Some(g) = &self.global {
             // The thresholds side by side in one unit, that of the
-            // largest, as `run`'s report writes them.
+            // largest, as `run`'s report writes them; only
+            // global_dirty_state tells them.
             let limit = g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first));
             let firsts = [g.bg_thresh_mb.first, g.freerun_mb, g.setpoint_mb, limit, g.thresh_mb.first];
             let unit = unit_of(&[&firsts[..], &[g.thresh_mb.max, g.limit_mb.max]].concat());
             let sz = |v| size_in(v, unit);
-            let _ = writeln!(
-                s,
-                "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}{}",
-                sz(firsts[0]),
-                sz(firsts[1]),
-                sz(firsts[2]),
-                sz(firsts[3]),
-                sz(firsts[4]),
-                unit.name(),
-                // A range that reads as one number (thresh moved by a
-                // few pages) is not written as `4376.1 to 4376.1`.
-                // A range that reads as one number (thresh moved by a
-                // few pages) is not written as `4376.1 to 4376.1`.
-                if [&g.thresh_mb, &g.limit_mb].iter().any(|r| tenths(r.min, unit) != tenths(r.max, unit)) {
-                    format!(
-                        " (first; thresh {} to {}, limit {} to {})",
-                        sz(g.thresh_mb.min),
-                        sz(g.thresh_mb.max),
-                        sz(g.limit_mb.min),
-                        sz(g.limit_mb.max)
-                    )
-                } else {
-                    String::new()
-                }
-            );
+            if g.events > 0 {
+                let _ = writeln!(
+                    s,
+                    "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}{}",
+                    sz(firsts[0]),
+                    sz(firsts[1]),
+                    sz(firsts[2]),
+                    sz(firsts[3]),
+                    sz(firsts[4]),
+                    unit.name(),
+                    // A range that reads as one number (thresh moved by a
+                    // few pages) is not written as `4376.1 to 4376.1`.
+                    // A range that reads as one number (thresh moved by a
+                    // few pages) is not written as `4376.1 to 4376.1`.
+                    if [&g.thresh_mb, &g.limit_mb].iter().any(|r| tenths(r.min, unit) != tenths(r.max, unit)) {
+                        format!(
+                            " (first; thresh {} to {}, limit {} to {})",
+                            sz(g.thresh_mb.min),
+                            sz(g.thresh_mb.max),
+                            sz(g.limit_mb.min),
+                            sz(g.limit_mb.max)
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             if let (Some(limit), Some(thresh)) = (g.limit_mb.first, g.thresh_mb.first)
                 && limit < thresh
             {
@@ -1268,19 +1274,28 @@ impl TraceSummary {
                 _ => String::new(),
             };
             // The readings all three are of, as the 100 ms rows take them.
-            let readings = match d.from_balance_dirty_pages {
-                0 => format!("{} global_dirty_state", d.from_global_dirty_state),
-                n => format!("{} global_dirty_state and {n} balance_dirty_pages `dirty=`", d.from_global_dirty_state),
+            let readings = match (d.from_global_dirty_state, d.from_balance_dirty_pages) {
+                (n, 0) => format!("{n} global_dirty_state"),
+                (0, n) => format!("{n} balance_dirty_pages `dirty=`"),
+                (g, n) => format!("{g} global_dirty_state and {n} balance_dirty_pages `dirty=`"),
+            };
+            // The counters of pages dirtied and written are
+            // global_dirty_state's.
+            let rates = match g.events {
+                0 => String::new(),
+                _ => format!(
+                    "  dirtied {} MiB/s  written {} MiB/s{rates_over}",
+                    opt(g.dirtied_mbps, 1),
+                    opt(g.written_mbps, 1)
+                ),
             };
             let _ = writeln!(
                 s,
-                "dirty       median {} {}  mean {}{mean_over}  max {}  (dirty + writeback + unstable, {readings})  dirtied {} MiB/s  written {} MiB/s{rates_over}",
+                "dirty       median {} {}  mean {}{mean_over}  max {}  (dirty + writeback + unstable, {readings}){rates}",
                 size_in(dirty[0], unit),
                 unit.name(),
                 size_in(dirty[1], unit),
                 size_in(dirty[2], unit),
-                opt(g.dirtied_mbps, 1),
-                opt(g.written_mbps, 1)
             );
         }
         for b in &self.bdis {

@@ -1281,3 +1281,35 @@ fn the_dirty_mean_takes_the_readings_the_csv_rows_take() {
         "{report}"
     );
 }
+
+/// A trace of balance_dirty_pages alone (global_dirty_state not enabled)
+/// gets the dirty row its `dirty=` gives, as its CSV rows and chart 1 do;
+/// it had no dirty row at all. Without global_dirty_state the thresholds
+/// and the dirtied and written counters are not in the trace: the report
+/// leaves them out rather than print dashes.
+#[test]
+fn a_trace_of_balance_dirty_pages_alone_has_its_dirty_row() {
+    let bdp = |t: f64, dirty: u64| {
+        format!(
+            "dd-1 [000] {t:.2}: balance_dirty_pages: bdi 8:0: limit=10000 setpoint=8750 dirty={dirty} wb_setpoint=8750 wb_dirty={dirty} dirty_ratelimit=102400 task_ratelimit=102400 dirtied=256 dirtied_pause=128 paused=0 pause=4 period=4 think=0 cgroup_ino=1\n"
+        )
+    };
+    // 4000 pages for a second, then 6000 for a second.
+    let text: String = (0..21).map(|k| bdp(100.0 + k as f64 * 0.1, if k < 10 { 4000 } else { 6000 })).collect();
+    let path = tmp("ktrace-bdp-only.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let s = view_file(&path, &[]);
+    let d = &s["global"]["dirty_mb"];
+    assert_eq!(s["global"]["events"], Value::from(0));
+    assert_eq!((&d["from_global_dirty_state"], &d["from_balance_dirty_pages"]), (&Value::from(0), &Value::from(21)));
+    let mean = d["mean"].as_f64().expect("a mean");
+    assert!((mean - 5000.0 * 4.0 / 1024.0).abs() < 1e-6, "{mean}");
+    assert_eq!(d["max"].as_f64(), Some(6000.0 * 4.0 / 1024.0));
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    let row = report.lines().find(|l| l.starts_with("dirty ")).unwrap_or_else(|| panic!("a dirty row: {report}"));
+    assert!(row.ends_with("max 23.4  (dirty + writeback + unstable, 21 balance_dirty_pages `dirty=`)"), "{row}");
+    assert!(row.contains("mean 19.5 over 0-2 s"), "{row}");
+    assert!(!report.contains("thresholds"), "{report}");
+}
