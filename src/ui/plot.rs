@@ -1065,46 +1065,78 @@ fn value_x_axis_on(
 /// Ticks for a time axis over `x`, `w` columns wide, at most `most`, as
 /// [`value_x_axis`] places them but within the axis' own span (a time
 /// axis is not stretched past now): on multiples of a round step (1, 2 or
-/// 5 times a power of ten seconds), the fewest steps apart that keep the
-/// labels apart, the unit after the last that leaves room for it. A run
-/// 11.9 s old reads `0 2 4 6 8 10 s`, where evenly spaced labels read
-/// `0.0 2.0 4.0 6.0 7.9 9.9 11.9 s`. `None` when no two such ticks fit.
+/// 5 times a power of ten seconds, or 15 or 30 s), each number over its
+/// tick and apart from the next. Of the steps that fit (with three labels
+/// or more where some do), the one whose last tick is nearest the axis'
+/// end, the one with more labels on a tie:
+/// a minute on 23 columns reads `0 30 60 s`, where it read `0 50 s` and a
+/// bare stretch of axis after it. The unit follows the last number where
+/// that ends at the axis' end (`60 s` under the end of an axis to 60 s);
+/// where the last tick falls short of the end, the unit stands alone at
+/// the end (`0 2 4   s` for an axis to 4.7 s), so that the axis past the
+/// last number is not read as over by then. A run 11.9 s old reads `0 2 4
+/// 6 8 10 s`, where evenly spaced labels read `0.0 2.0 4.0 6.0 7.9 9.9
+/// 11.9 s`. `None` when no two such ticks fit.
 fn time_x_ticks(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<XTicks> {
     let span = x[1] - x[0];
     if span.is_nan() || span <= 0.0 || w < 2 {
         return None;
     }
     let at = |v: f64| (((v - x[0]) / span * (w - 1) as f64).round() as usize).min(w - 1);
-    // The last label (with the unit) moved left to end where the axis
-    // does, as long as it still stands over its tick (`60 s` under the end
-    // of an axis to 60 s).
-    let last_start = |centred: usize, len: usize, tick: usize| {
+    // The last number with the unit after it, moved left to end where the
+    // axis does as long as it still stands over its tick.
+    let joined = |centred: usize, len: usize, tick: usize| {
         let start = centred.min(w.checked_sub(len)?);
-        (start + len > tick).then_some(start)
+        (start + len == w && start + len > tick && start <= tick).then_some(start)
     };
+    let alone = format!(" {unit}");
+    let alone_len = alone.chars().count();
+    let mut best: Option<((bool, usize, usize), XTicks)> = None;
+    // From the round step that spreads `most` labels over the span, as
+    // before; 15 and 30 s come in above it.
     let mut step = round_step(span / (most + 1) as f64);
     while step <= span {
         let first = (x[0] / step - 1e-9).ceil() as i64;
         let mut last = (x[1] / step + 1e-9).floor() as i64;
-        // The last tick takes the unit; where it has no room for it, the
-        // one before it does.
-        while last > first {
+        // The last tick takes the unit, joined or alone at the end; where
+        // it has room for neither, the one before it does.
+        let placed = loop {
+            if last <= first {
+                break None;
+            }
             let v = last as f64 * step;
             let number = tick_label(v, step).chars().count();
-            if last_start(at(v).saturating_sub(number / 2), number + 1 + unit.chars().count(), at(v)).is_some() {
-                break;
+            let centred = at(v).saturating_sub(number / 2);
+            let with_unit = number + 1 + unit.chars().count();
+            if let Some(start) = joined(centred, with_unit, at(v)) {
+                break Some((last, start, true));
+            }
+            if centred + number <= w - alone_len {
+                break Some((last, centred, false));
             }
             last -= 1;
-        }
+        };
         let count = usize::try_from(last - first + 1).unwrap_or(0);
-        if (2..=most + 1).contains(&count)
-            && let Some(ticks) = labelled_ticks(first..=last, step, unit, at, last_start)
-        {
-            return Some(ticks);
+        if let Some((last, start, with_unit)) = placed.filter(|_| (2..=most + 1).contains(&count)) {
+            let last_start = |_: usize, _: usize, _: usize| Some(start);
+            let shown = if with_unit { unit } else { "" };
+            if let Some(mut ticks) = labelled_ticks(first..=last, step, shown, at, last_start) {
+                let stub = w - 1 - at(last as f64 * step);
+                if !with_unit {
+                    ticks.push((w - alone_len, alone.clone(), w - 1));
+                }
+                // Three labels or more, where some step gives them, over
+                // two at the ends: `0 2 4   s`, not `0 5 s`, for 5 s on
+                // 46 columns.
+                let key = (count < 3, stub, usize::MAX - count);
+                if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    best = Some((key, ticks));
+                }
+            }
         }
-        step = round_step(step * 1.01);
+        step = time_step(step * 1.01);
     }
-    None
+    best.map(|(_, ticks)| ticks)
 }
 
 /// The ticks at `ks` times `step`, left to right, at their columns `at`:
@@ -1127,7 +1159,7 @@ fn labelled_ticks(
         let number = tick_label(v, step);
         let centred = at(v).saturating_sub(number.chars().count() / 2);
         let (text, start) = if k == last {
-            let text = format!("{number} {unit}");
+            let text = if unit.is_empty() { number } else { format!("{number} {unit}") };
             let start = last_start(centred, text.chars().count(), at(v))?;
             (text, start)
         } else {
@@ -1140,6 +1172,13 @@ fn labelled_ticks(
         ticks.push((start, text, at(v)));
     }
     Some(ticks)
+}
+
+/// The smallest round step of time at or above `x` \[s\]: 1, 2 or 5
+/// times a power of ten, or 15 or 30 (half and quarter minutes).
+fn time_step(x: f64) -> f64 {
+    let step = round_step(x);
+    [15.0, 30.0].into_iter().find(|&s| s >= x * (1.0 - 1e-12) && s < step).unwrap_or(step)
 }
 
 /// The smallest of 1, 2 and 5 times a power of ten at or above `x`.
@@ -1319,23 +1358,45 @@ mod tests {
         let (text, _) = row([0.1, 3.9], 35, 3);
         assert_eq!(words(&text), ["1", "2", "3", "s"]);
         assert!(time_x_ticks([5.0, 5.0], 40, 4, "s").is_none());
+        // An axis to 4.7 s at 80x24 (34 columns): the last round tick, 4,
+        // is short of the end; it read `4 s` and a bare stretch of axis,
+        // the unit now stands alone at the end.
+        let (text, ticks) = row([0.0, 4.7], 34, 3);
+        assert_eq!(text, "0             2             4    s");
+        assert_eq!(ticks.last().map(|t| (t.1.as_str(), t.2)), Some((" s", 33)));
+        // Chart 4's minute at 80x24 (23 columns, three labels at most):
+        // the last tick at the end, where it read `0 … 50 s`.
+        let (text, _) = row([0.0, 60.0], 23, 2);
+        assert_eq!(text, "0         30       60 s");
+        // Of the steps that fit, the last tick nearest the end.
+        let (text, _) = row([0.0, 45.0], 62, 6);
+        assert_eq!(words(&text), ["0", "15", "30", "45", "s"]);
+        // But three labels rather than the ends alone.
+        let (text, _) = row([0.0, 5.0], 46, 4);
+        assert_eq!(words(&text), ["0", "2", "4", "s"]);
         // Whatever the width and span: within the span, apart, each number
         // over its tick, the unit after the last.
         for w in 8..200 {
             for x in [[0.0, 0.93], [0.0, 11.9], [0.0, 60.0], [37.2, 97.2], [0.0, 7203.0], [1e5, 1.003e5]] {
                 let most = (w / 12).clamp(1, 6) + 1;
                 let Some(ticks) = time_x_ticks(x, w, most, "s") else { continue };
-                assert!(ticks.len() >= 2 && ticks.len() <= most + 1, "{w} {x:?}: {ticks:?}");
+                // The unit alone at the end is one entry more.
+                let numbers = ticks.iter().filter(|t| t.1 != " s").count();
+                assert!(numbers >= 2 && numbers <= most + 1, "{w} {x:?}: {ticks:?}");
+                // Numbers two columns apart; the unit alone one (its blank).
                 assert!(
-                    ticks.windows(2).all(|p| p[0].0 + p[0].1.chars().count() + 2 <= p[1].0),
+                    ticks
+                        .windows(2)
+                        .all(|p| p[0].0 + p[0].1.chars().count() + usize::from(p[1].1 != " s") * 2 <= p[1].0),
                     "{w} {x:?}: {ticks:?}"
                 );
                 assert!(
                     ticks.iter().all(|t| t.0 <= t.2 && t.2 < t.0 + t.1.chars().count() && t.2 < w),
                     "{w} {x:?}: {ticks:?}"
                 );
+                // The last label, with the unit, ends where the axis does.
                 let last = ticks.last().expect("two ticks at least");
-                assert!(last.1.ends_with(" s") && last.0 + last.1.chars().count() <= w, "{w} {x:?}: {ticks:?}");
+                assert!(last.1.ends_with(" s") && last.0 + last.1.chars().count() == w, "{w} {x:?}: {ticks:?}");
             }
         }
     }
