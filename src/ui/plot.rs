@@ -371,6 +371,26 @@ fn best_linear_ticks_reaching(lo: f64, hi: f64, least: f64, most: usize) -> Vec<
     best.unwrap_or_else(|| linear_ticks(lo, hi, most.max(2)))
 }
 
+/// The ticks of a linear y axis over `y` whose data reach `least`, on a
+/// plot `rows` high that reads best with at most `most` labels (one every
+/// other row): a short plot whose round ticks end more than a quarter of
+/// the axis above the data takes one label more (at most six, each on a
+/// row of its own). Chart 1 six rows high with thresh 2949 MiB
+/// read `0 2000 4000`, over a quarter of it empty, where seven rows read
+/// `0 1000 2000 3000`; now both read the latter.
+fn short_axis_ticks(y: [f64; 2], least: f64, most: usize, rows: u16) -> Vec<f64> {
+    let wastes = |t: &[f64]| t[t.len() - 1] - least > (t[t.len() - 1] - t[0]) / 4.0;
+    let mut ticks = best_linear_ticks_over(y[0], y[1], least, most);
+    let more = most + 1;
+    if wastes(&ticks) && more <= usize::from(rows).min(6) {
+        let t = best_linear_ticks_over(y[0], y[1], least, more);
+        if t[t.len() - 1] < ticks[ticks.len() - 1] {
+            ticks = t;
+        }
+    }
+    ticks
+}
+
 /// The smallest of 1, 2, 2.5 and 5 times a power of ten at or above `x`.
 fn nice(x: f64) -> f64 {
     let p = 10f64.powf(x.max(1e-12).log10().floor());
@@ -628,7 +648,7 @@ impl YAxis {
             (ticks, data.y, step)
         } else {
             let least = data.y[0] + (data.y[1] - data.y[0]) / data.y_margin.max(1.0);
-            let ticks = best_linear_ticks_over(data.y[0], data.y[1], least, n);
+            let ticks = short_axis_ticks(data.y, least, n, rows);
             let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
             let range = [ticks[0], ticks[ticks.len() - 1]];
             (ticks, range, step)
@@ -1250,6 +1270,26 @@ mod tests {
         // Without a margin the whole range is covered, as before.
         let data = ChartData { y: [0.0, 5012.0], y_margin: 1.0, ..data };
         assert!(YAxis::new(&data, 5).ticks.last() >= Some(&5012.0));
+    }
+
+    #[test]
+    fn a_short_axis_takes_a_label_more_rather_than_end_far_above_the_data() {
+        // jbod-10hdd's chart 1 at 100x30, six rows: thresh 2949 MiB with
+        // its margin. It read 0 2000 4000 (three labels, one every other
+        // row); seven rows read 0 1000 2000 3000, and so do six now.
+        let data =
+            ChartData { y: [0.0, 2949.0 * 1.05], y_margin: 1.05, ..ChartData::new(Vec::new(), [0.0, 1.0], "MiB") };
+        for rows in [6, 7, 11] {
+            assert_eq!(YAxis::new(&data, rows).ticks, vec![0.0, 1000.0, 2000.0, 3000.0], "{rows} rows");
+        }
+        // nfs-1dd's 1024 MiB: 0 1000 2000 on six rows, half of it empty.
+        let data = ChartData { y: [0.0, 1024.0 * 1.05], ..data };
+        assert_eq!(YAxis::new(&data, 6).ticks, vec![0.0, 500.0, 1000.0, 1500.0]);
+        // Never more labels than rows, and an axis that ends near its data
+        // keeps its three: 737 MiB reads 0 400 800.
+        assert_eq!(YAxis::new(&data, 3).ticks, vec![0.0, 1000.0, 2000.0]);
+        let data = ChartData { y: [0.0, 737.0 * 1.05], ..data };
+        assert_eq!(YAxis::new(&data, 6).ticks, vec![0.0, 400.0, 800.0]);
     }
 
     #[test]
