@@ -428,16 +428,18 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if app.sides().len() > 1 {
         draw_compare(ctx, Views::default(), frame, area);
     } else if let Some(n) = app.zoom() {
-        let [strip, rest] = strip_split(ctx, strip_most(area), area);
-        draw_params_strip(ctx, frame, strip);
+        let most = strip_most(area);
+        let [strip, rest] = strip_split(ctx, most, area);
+        draw_params_strip(ctx, most, frame, strip);
         let panels: Vec<Panel> =
             if app.tasks_focused() { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
         draw_panels(ctx, &panels, frame, rest);
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(ctx, frame, area);
     } else if !one_chart_at_a_time(area) {
-        let [strip, rest] = strip_split(ctx, strip_most(area), area);
-        draw_params_strip(ctx, frame, strip);
+        let most = strip_most(area);
+        let [strip, rest] = strip_split(ctx, most, area);
+        draw_params_strip(ctx, most, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
         if rest.height >= 24 || app.tasks_focused() {
             panels.push(Panel::Chart(5));
@@ -462,9 +464,14 @@ pub(crate) fn strip_most(body: Rect) -> u16 {
 
 /// Splits off the parameter strip at the top of `area`: its title row and
 /// at most `most` rows of parameters (the thresholds come first); with
-/// `most` 0, one row.
+/// `most` 0, the strip without its title: one row, or in a lesson the rows
+/// its readings need ([`bare_strip_lines`]).
 fn strip_split(ctx: &Ctx, most: u16, area: Rect) -> [Rect; 2] {
-    let rows = if most == 0 { 1 } else { (params_strip_lines(ctx, area.width).len() as u16).min(most) + 1 };
+    let rows = if most == 0 {
+        bare_strip_lines(ctx, area.width).len() as u16
+    } else {
+        (params_strip_lines(ctx, area.width).len() as u16).min(most) + 1
+    };
     Layout::vertical([Constraint::Length(rows.min(area.height / 3)), Constraint::Min(0)]).areas(area)
 }
 
@@ -529,13 +536,18 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
 }
 
 /// A lesson: the pane beside (or above) the charts, with the parameter
-/// strip over the charts.
+/// strip over the charts: in a body short enough that the dashboard's
+/// strip is one row ([`strip_most`]), one row (two where the step's
+/// readings need them) without its title, so that the charts keep the
+/// rows (at 80x24 lesson 03's chart 1 plots on six, a row for each
+/// threshold's label, where a strip of three rows left it five).
 fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
     let app = ctx.app;
     let (charts, pane) = lesson_split(app, body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
-    let [strip, rest] = strip_split(ctx, (charts.height / 6).max(2), charts);
-    draw_params_strip(ctx, frame, strip);
+    let most = if strip_most(body) == 0 { 0 } else { (charts.height / 6).max(2) };
+    let [strip, rest] = strip_split(ctx, most, charts);
+    draw_params_strip(ctx, most, frame, strip);
     if app.sides().len() > 1 {
         draw_compare(ctx, views, frame, rest);
     } else {
@@ -921,22 +933,8 @@ fn dotted_lines(t: &Theme, head: Span<'static>, items: Vec<Vec<Span<'static>>>, 
 /// strip of three rows read `… limit 737 MiB` and `thresh 737 MiB` on
 /// the next.
 pub(crate) fn params_row(t: &Theme, params: &[(String, String)], width: u16) -> Line<'static> {
-    let unit = |v: &str| v.rsplit_once(' ').map(|(_, u)| u.to_string());
     for n in (1..=params.len()).rev() {
-        let shown = &params[..n];
-        let items: Params = shown
-            .iter()
-            .enumerate()
-            .map(|(i, (k, v))| {
-                let run_goes_on = shown.get(i + 1).is_some_and(|(_, w)| unit(v).is_some() && unit(v) == unit(w));
-                let v = match v.rsplit_once(' ') {
-                    Some((number, _)) if run_goes_on => number.to_string(),
-                    _ => v.clone(),
-                };
-                (k.clone(), v)
-            })
-            .collect();
-        let mut lines = reading_lines(t, String::new(), items, width);
+        let mut lines = reading_lines(t, String::new(), unit_once(&params[..n]), width);
         if lines.len() == 1 || n == 1 {
             return lines.swap_remove(0);
         }
@@ -944,13 +942,75 @@ pub(crate) fn params_row(t: &Theme, params: &[(String, String)], width: u16) -> 
     Line::default()
 }
 
-/// The parameter strip: a title row over its lines, or in a strip of one
-/// row the parameters alone ([`params_row`]).
-fn draw_params_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    if area.height == 1 {
-        let (mut global, _) = params(ctx);
-        global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
-        frame.render_widget(Paragraph::new(params_row(&ctx.theme, &global, area.width)), area);
+/// `params` with a run of sizes in one unit naming it once, after its
+/// last: `bg_thresh 369`, `freerun 553 MiB`.
+fn unit_once(params: &[(String, String)]) -> Params {
+    let unit = |v: &str| v.rsplit_once(' ').map(|(_, u)| u.to_string());
+    params
+        .iter()
+        .enumerate()
+        .map(|(i, (k, v))| {
+            let run_goes_on = params.get(i + 1).is_some_and(|(_, w)| unit(v).is_some() && unit(v) == unit(w));
+            let v = match v.rsplit_once(' ') {
+                Some((number, _)) if run_goes_on => number.to_string(),
+                _ => v.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect()
+}
+
+/// The parameter strip without its title, over the charts of a short
+/// body ([`strip_most`]): one row of parameters ([`params_row`]); in a
+/// lesson, the step's readings first, on as many rows as they need
+/// (`measured now: setpoint, last 10 s: 645 MiB`, or after `now:` where
+/// that is too wide for one of them), then as many of the parameters as
+/// fit after them on their last row. A reading wider than a row even
+/// so ends in an ellipsis.
+fn bare_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
+    let t = &ctx.theme;
+    let (mut global, _) = params(ctx);
+    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
+    let readings = ctx.app.lesson().map(super::lesson::readings).unwrap_or_default();
+    if readings.is_empty() {
+        return vec![params_row(t, &global, width)];
+    }
+    let fits = |lines: &[Line]| lines.iter().all(|l| l.width() <= usize::from(width));
+    let lines_with = |head: &str, n: usize| {
+        let mut items: Vec<Vec<Span<'static>>> =
+            readings.iter().map(|r| vec![Span::styled(r.clone(), t.text)]).collect();
+        items.extend(
+            unit_once(&global[..n])
+                .into_iter()
+                .map(|(k, v)| vec![Span::styled(format!("{k} "), t.dim), Span::styled(v, t.text)]),
+        );
+        dotted_lines(t, Span::styled(head.to_string(), t.accent), items, width)
+    };
+    let head = if fits(&lines_with("measured now: ", 0)) { "measured now: " } else { "now: " };
+    let bare = lines_with(head, 0);
+    let rows = bare.len();
+    let with_params = (1..=global.len()).rev().map(|n| lines_with(head, n)).find(|l| l.len() == rows && fits(l));
+    let lines = with_params.unwrap_or(bare);
+    lines
+        .iter()
+        .map(|l| if l.width() > usize::from(width) { cut_line(l, usize::from(width)) } else { l.clone() })
+        .collect()
+}
+
+/// The parameter strip: a title row over its lines, or without its title
+/// in a short body (`most` 0, see [`strip_split`]) or a strip of one row
+/// ([`bare_strip_lines`]; the readings' last row shown ends in an
+/// ellipsis where rows of them have no room).
+fn draw_params_strip(ctx: &Ctx, most: u16, frame: &mut Frame, area: Rect) {
+    if most == 0 || area.height == 1 {
+        let mut lines = bare_strip_lines(ctx, area.width);
+        let rows = usize::from(area.height);
+        if lines.len() > rows && rows > 0 {
+            lines.truncate(rows);
+            let last = lines.pop().expect("a row");
+            lines.push(cut_line(&last, usize::from(area.width)));
+        }
+        frame.render_widget(Paragraph::new(lines), area);
         return;
     }
     let block = Block::default()

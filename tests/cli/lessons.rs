@@ -357,10 +357,12 @@ fn folded_text_leaves_a_small_terminal_to_the_charts() {
     let lesson = Lesson::resolve("07").expect("shipped");
     let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
     app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
-    let text = screen(&app, 80, 24);
+    // At 80x24 they plot, the strip over them being one row.
+    assert!(!screen(&app, 80, 24).contains("no room to plot"));
+    let text = screen(&app, 80, 22);
     assert!(text.contains("no room to plot"), "unfolded, the compared charts have no room: {text}");
     app.update(Msg::Lesson(LessonMsg::Fold));
-    let text = screen(&app, 80, 24);
+    let text = screen(&app, 80, 22);
     assert!(text.contains("Level 6 against level 7") && text.contains("v shows the text"), "{text}");
     assert!(!text.contains("no room to plot") && text.contains("┤"), "folded, the charts plot: {text}");
 }
@@ -761,15 +763,15 @@ fn while_typing_a_narrow_hint_bar_keeps_enter_and_esc() {
     }
 }
 
-/// A compare step at 80x22 leaves its charts no room while the step's
-/// text is open (at 80x24 they plot on two rows, their x labels on the
-/// axis line); they said "a larger window shows this chart", which a
-/// laptop's terminal may not have. They name the key that makes the room
-/// (v folds the text), and folded, the charts plot.
+/// A compare step at 80x20 leaves its charts no room while the step's
+/// text is open (at 80x24 they plot, the strip over them being one row);
+/// they said "a larger window shows this chart", which a laptop's
+/// terminal may not have. They name the key that makes the room (v folds
+/// the text), and folded, the charts plot.
 #[test]
 fn a_chart_without_room_in_a_lesson_names_the_key_that_makes_room() {
     let step3 = |keys: &str| {
-        let mut args = vec!["snapshot", "--lesson", "08", "--step", "3", "--size", "80x24", "--theme", "mono"];
+        let mut args = vec!["snapshot", "--lesson", "08", "--step", "3", "--size", "80x20", "--theme", "mono"];
         if !keys.is_empty() {
             args.extend(["--keys", keys]);
         }
@@ -803,7 +805,7 @@ fn linux_3_1_shows_its_freerun_ceiling() {
             .expect("runs"),
     );
     assert!(text.contains("setpoint: not used by this kernel") && !text.contains("freerun: not used"), "{text}");
-    assert!(text.contains("freerun 553 MiB"), "the parameter strip\n{text}");
+    assert!(text.contains("· freerun 553 ·"), "the parameter strip\n{text}");
     // Chart 1 draws its line, its value at the right end.
     assert!(text.lines().any(|l| l.starts_with('│') && l.trim_end_matches(['│', ' ']).ends_with("553")), "{text}");
 }
@@ -962,4 +964,54 @@ fn h_on_a_step_without_a_hint_leaves_the_pane_as_it_was() {
     // Pressed again, it still shows nothing in the pane.
     app.update(Msg::Lesson(LessonMsg::Hint));
     assert_eq!(pane(&screen(&app, 160, 48)), pane(&before));
+}
+
+/// A lesson at 80x24 or 100x30 kept the strip of parameters the dashboard
+/// keeps for a tall window: at 80x24 lesson 03's strip took three rows
+/// (its title, "measured now" and the thresholds) and chart 1 plotted on
+/// five, with no row for its freerun label (now six). As on the dashboard, a short
+/// window's strip is one row without its title: the step's readings lead
+/// it, the thresholds after them as far as they fit, and the charts get
+/// the rows.
+#[test]
+fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_readings() {
+    let at = |lesson: &str, step: &str, size: &str| {
+        let args = ["snapshot", "--lesson", lesson, "--step", step, "--size", size, "--theme", "mono"];
+        super::common::ok(&dirtyviz().args(args).output().expect("runs"))
+    };
+    let text = at("03", "1", "80x24");
+    let rows = super::common::plot_rows(&text, "1 global dirty pages");
+    assert_eq!(rows.len(), 6, "chart 1's plot rows\n{text}");
+    // Each threshold's label has a row of its own at the right.
+    for label in ["737", "645", "553", "369"] {
+        let labelled =
+            rows.iter().any(|r| r.iter().collect::<String>().trim_end_matches('│').trim_end().ends_with(label));
+        assert!(labelled, "{label}\n{text}");
+    }
+    let strip = text.lines().find(|l| l.starts_with("measured now:")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(strip.trim_end(), "measured now: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 MiB");
+    assert!(!text.contains(" parameters ─"), "no title row\n{text}");
+    // 100x30: a row more for charts 1 and 2 (seven before), and one for
+    // their legends' names whole.
+    let text = at("03", "1", "100x30");
+    assert_eq!(super::common::plot_rows(&text, "1 global dirty pages").len(), 8, "{text}");
+    assert!(
+        text.contains("measured now: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 · setpoint 645 MiB"),
+        "{text}"
+    );
+    // Two readings too long for one row take two, whole, the thresholds
+    // after them.
+    let text = at("04", "3", "80x24");
+    let at_strip = text.lines().position(|l| l.starts_with("measured now:")).unwrap_or_else(|| panic!("{text}"));
+    let strip: Vec<&str> = text.lines().skip(at_strip).take(2).map(str::trim_end).collect();
+    assert_eq!(strip[0], "measured now: avg_write_bw (median), last 10 s: 84.7 MiB/s", "{text}");
+    assert!(strip[1].starts_with("dirty_ratelimit (median), last 10 s: 9.56 MiB/s · bg_thresh 369"), "{text}");
+    // 60x18: a reading too wide for "measured now:" goes whole after
+    // "now:" (it was cut: "…, last 10 s: 97").
+    let text = at("05", "1", "60x18");
+    assert!(text.contains("now: right: dirty_ratelimit (median), last 10 s: 97.6 MiB/s"), "{text}");
+    // Where the dashboard keeps its strip of four rows, so does a lesson.
+    let text = at("03", "1", "100x40");
+    let alone = text.lines().any(|l| l.trim_end() == "measured now: setpoint, last 10 s: 645 MiB");
+    assert!(text.contains(" parameters ─") && alone, "{text}");
 }
