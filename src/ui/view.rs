@@ -313,6 +313,11 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (5, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
+    if app.lesson().is_some() {
+        // A class checks it runs the teacher's seed, at any size: it
+        // ranks with the kernel.
+        segments.push((7, format!("seed {}", app.session().scenario.seed)));
+    }
     if app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE) {
         // The note names the level just set: the kernel's segment would
         // say it twice, and leave out the bdi where room is short.
@@ -874,9 +879,8 @@ const PANEL_ONLY: &[&str] = &["CPUs", "HZ", "period shift", "random seed"];
 fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let t = &ctx.theme;
     let (mut global, local) = params(ctx);
-    // A lesson keeps its seed in view: a class compares it (`lesson --seed`).
-    let lesson = ctx.app.lesson().is_some();
-    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()) || lesson && k == "random seed");
+    // A lesson's seed is on its status line (`seed 7`), at every size.
+    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
     let bdi = bdi_label(ctx.app.world(), ctx.app.bdi());
     let mut lines: Vec<Line> = Vec::new();
     // A lesson step's readings first: what its questions measure.

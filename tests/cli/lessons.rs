@@ -862,13 +862,14 @@ fn lesson_seed_overrides_the_lessons_own_in_the_lesson_list_and_the_recording_to
     // Lesson 11 pins seed 5; a class runs it with 7.
     let own = App::for_lesson(Lesson::resolve("11").expect("shipped"), 0, Progress::default(), &mono()).expect("opens");
     assert_eq!(own.session().scenario.seed, 5);
-    assert!(screen(&own, 160, 48).contains("random seed 5"), "the lesson shows the seed it runs");
+    let status = |text: &str| text.lines().next().expect("a status line").trim_end().to_string();
+    assert!(status(&screen(&own, 160, 48)).ends_with("│ seed 5"), "the lesson shows the seed it runs");
     let opts = AppOptions { seed: Some(7), ..mono() };
     let mut app =
         App::for_lesson(Lesson::resolve("11").expect("shipped"), 0, Progress::default(), &opts).expect("opens");
     assert_eq!(app.session().scenario.seed, 7);
     let text = screen(&app, 160, 48);
-    assert!(text.contains("random seed 7"), "{text}");
+    assert!(status(&text).ends_with("│ seed 7"), "{text}");
     // A lesson opened from the list runs with it too, and so does the
     // replay of the session's recording.
     let header = serde_json::to_string(&Header::of(&app)).expect("header");
@@ -896,7 +897,7 @@ fn lesson_and_snapshot_take_a_seed() {
             .output()
             .expect("runs"),
     );
-    assert!(text.contains("random seed 7"), "{text}");
+    assert!(text.lines().next().expect("a status line").trim_end().ends_with("│ seed 7"), "{text}");
     let out = dirtyviz().args(["snapshot", "--lesson", "03", "--dd", "3"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("world options do not apply to it (but --seed)"));
@@ -1014,4 +1015,26 @@ fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_reading
     let text = at("03", "1", "100x40");
     let alone = text.lines().any(|l| l.trim_end() == "measured now: setpoint, last 10 s: 645 MiB");
     assert!(text.contains(" parameters ─") && alone, "{text}");
+}
+
+/// A lesson's random seed is on its status line at every size (`seed
+/// 7`): it was in the parameter strip, in a window 36 rows high or more
+/// and only where the strip had a row for it (not at 100x40 with the
+/// lesson's text above the charts), so a class following `lesson 03
+/// --seed 7` on small laptops could not check it ran the teacher's seed.
+#[test]
+fn a_lessons_seed_is_on_its_status_line_at_every_size() {
+    let at = |size: &str| {
+        let args = ["snapshot", "--lesson", "03", "--seed", "7", "--at", "5s", "--size", size, "--theme", "mono"];
+        super::common::ok(&dirtyviz().args(args).output().expect("runs"))
+    };
+    for size in ["160x48", "100x40", "100x30", "80x24", "60x18"] {
+        let text = at(size);
+        let status = text.lines().next().expect("a status line");
+        assert!(status.trim_end().ends_with("│ seed 7"), "{size}: {status}");
+        assert!(!text.contains("random seed"), "said once\n{text}");
+    }
+    // Without a lesson the status line names no seed.
+    let out = dirtyviz().args(["snapshot", "--at", "5s", "--size", "80x24", "--theme", "mono"]).output().expect("runs");
+    assert!(!super::common::ok(&out).lines().next().expect("a status line").contains("seed"));
 }
