@@ -1070,10 +1070,14 @@ fn strip_split(ctx: &Ctx, area: Rect) -> [Rect; 2] {
 
 fn draw_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if area.height == 1 {
-        // The dirty count is in chart 1's title: the thresholds take the row.
-        let (mut global, _) = readings(ctx.app);
-        global.retain(|(k, _)| k != "dirty");
-        frame.render_widget(Paragraph::new(view::params_row(&ctx.theme, &global, area.width)), area);
+        // The dirty count is in chart 1's title: the thresholds take the
+        // row, then as many of the bdi's readings as fit (the status line
+        // names the bdi), the throttled tasks first.
+        let (mut row, local) = readings(ctx.app);
+        row.retain(|(k, _)| k != "dirty");
+        let (first, rest): (Readings, Readings) = local.into_iter().partition(|(k, _)| k == "tasks throttled");
+        row.extend(first.into_iter().chain(rest));
+        frame.render_widget(Paragraph::new(view::params_row(&ctx.theme, &row, area.width)), area);
         return;
     }
     let block = Block::default()

@@ -1207,6 +1207,22 @@ fn a_short_trace_viewer_keeps_its_strip_to_one_row() {
     assert!(text.contains(" trace ─") && text.contains("dirty 98.0 MiB · bg_thresh 200 MiB"), "{text}");
 }
 
+/// A short trace viewer's one-row strip gives what room the thresholds
+/// leave to the bdi's readings, the throttled tasks first: at 100x30 the
+/// bdi's numbers were nowhere on screen.
+#[test]
+fn a_short_trace_viewers_strip_gives_the_room_left_to_the_bdis_readings() {
+    let row = |size: &str| {
+        let args = ["view", "--example", "--snapshot", "--at", "2s", "--size", size];
+        let text = super::common::ok(&dirtyviz().args(args).output().expect("runs"));
+        text.lines().nth(1).expect("the strip").trim_end().to_string()
+    };
+    let thresholds = "bg_thresh 200 · freerun 300 · setpoint 350 · limit 400 · thresh 400 MiB";
+    assert_eq!(row("80x24"), thresholds);
+    assert_eq!(row("100x30"), format!("{thresholds} · tasks throttled 4"));
+    assert_eq!(row("130x33"), format!("{thresholds} · tasks throttled 4 · avg_write_bw 335 MiB/s"));
+}
+
 #[test]
 fn a_last_line_without_its_line_end_is_read_when_its_last_value_cannot_go_on() {
     // Saved without its final line end, a line whose last value cannot
