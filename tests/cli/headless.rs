@@ -499,6 +499,31 @@ fn a_huge_worlds_report_writes_its_sizes_in_gib() {
     );
 }
 
+/// Runs `scenario` for `seconds` writing its trace to `trace`, a trace
+/// over 1 MiB announced; returns the notes and, for each, the MiB per
+/// simulated second it announced.
+fn announced_trace(scenario: &dirtyviz::scenario::Scenario, seconds: u64, trace: &Path) -> Vec<(String, f64)> {
+    let opts = dirtyviz::run::RunOptions {
+        duration_ns: seconds * dirtyviz::sim::NS_PER_SEC,
+        files: [dirtyviz::run::SideFiles { trace: Some(trace.to_path_buf()), csv: None }, Default::default()],
+        announce_trace_bytes: Some(1 << 20),
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    dirtyviz::run::run(scenario, &opts, &mut |n| notes.push(n)).expect("runs");
+    notes
+        .into_iter()
+        .map(|note| {
+            let per_second = note
+                .split_once(" GiB (")
+                .and_then(|(_, rest)| rest.split_once(" MiB per simulated second"))
+                .and_then(|(n, _)| n.parse().ok())
+                .unwrap_or_else(|| panic!("{note}"));
+            (note, per_second)
+        })
+        .collect()
+}
+
 /// The size a run's trace is announced at is the size it reaches: the
 /// note, made after a tenth of the run, leaves out the first seconds,
 /// which trace more than the rest. It told the first simulated second
@@ -511,21 +536,10 @@ fn a_traces_announced_size_is_the_size_it_reaches() {
     for (preset, seconds) in [("hdd-100dd", 120), ("raid0-10hdd", 120)] {
         let trace = dir.join(format!("{preset}.jsonl"));
         let scenario = dirtyviz::scenario::presets::get(preset).expect("preset").expect("valid");
-        let opts = dirtyviz::run::RunOptions {
-            duration_ns: seconds * dirtyviz::sim::NS_PER_SEC,
-            files: [dirtyviz::run::SideFiles { trace: Some(trace.clone()), csv: None }, Default::default()],
-            announce_trace_bytes: Some(1 << 20),
-            ..Default::default()
-        };
-        let mut notes = Vec::new();
-        dirtyviz::run::run(&scenario, &opts, &mut |n| notes.push(n)).expect("runs");
+        let notes = announced_trace(&scenario, seconds, &trace);
         assert_eq!(notes.len(), 1, "{notes:?}");
-        let per_second: f64 = notes[0]
-            .split_once(" GiB (")
-            .and_then(|(_, rest)| rest.split_once(" MiB per simulated second"))
-            .and_then(|(n, _)| n.parse().ok())
-            .unwrap_or_else(|| panic!("{}", notes[0]));
-        assert!(notes[0].contains(&format!("for {seconds} s, from its first")), "{}", notes[0]);
+        let (note, per_second) = &notes[0];
+        assert!(note.contains(&format!("for {seconds} s, from its first")), "{note}");
         let written = std::fs::metadata(&trace).expect("trace").len() as f64 / (1 << 20) as f64 / seconds as f64;
         assert!((per_second / written - 1.0).abs() < 0.1, "{preset}: announced {per_second}, wrote {written:.2}");
     }
@@ -549,25 +563,13 @@ fn a_trace_that_grows_faster_is_announced_again() {
     )"#;
     let scenario = dirtyviz::scenario::Scenario::from_ron(text, "ramp.ron").expect("valid");
     let seconds = 160;
-    let opts = dirtyviz::run::RunOptions {
-        duration_ns: seconds * dirtyviz::sim::NS_PER_SEC,
-        files: [dirtyviz::run::SideFiles { trace: Some(trace.clone()), csv: None }, Default::default()],
-        announce_trace_bytes: Some(1 << 20),
-        ..Default::default()
-    };
-    let mut notes = Vec::new();
-    dirtyviz::run::run(&scenario, &opts, &mut |n| notes.push(n)).expect("runs");
-    let per_second = |note: &str| -> f64 {
-        note.split_once(" GiB (")
-            .and_then(|(_, rest)| rest.split_once(" MiB per simulated second"))
-            .and_then(|(n, _)| n.parse().ok())
-            .unwrap_or_else(|| panic!("{note}"))
-    };
+    let notes = announced_trace(&scenario, seconds, &trace);
     let written = std::fs::metadata(&trace).expect("trace").len() as f64 / (1 << 20) as f64 / seconds as f64;
     assert!(notes.len() >= 2, "{notes:?}");
-    assert!(notes[0].contains("will be about") && notes[0].contains("from its first 16 s"), "{}", notes[0]);
-    assert!(per_second(&notes[0]) < written / 2.0, "the first note tells one dd's rate: {notes:?}, wrote {written:.2}");
-    let last = notes.last().expect("notes");
+    let (first, first_rate) = &notes[0];
+    assert!(first.contains("will be about") && first.contains("from its first 16 s"), "{first}");
+    assert!(*first_rate < written / 2.0, "the first note tells one dd's rate: {notes:?}, wrote {written:.2}");
+    let (last, last_rate) = notes.last().expect("notes");
     assert!(last.contains("grows faster than said: it will be about"), "{last}");
-    assert!((per_second(last) / written - 1.0).abs() < 0.15, "{notes:?}, wrote {written:.2} MiB per second");
+    assert!((last_rate / written - 1.0).abs() < 0.15, "{notes:?}, wrote {written:.2} MiB per second");
 }
