@@ -1210,11 +1210,11 @@ impl TraceSummary {
             // The thresholds side by side in one unit, that of the
             // largest, as `run`'s report writes them; only
             // global_dirty_state tells them.
-            let limit = g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first));
-            let firsts = [g.bg_thresh_mb.first, g.freerun_mb, g.setpoint_mb, limit, g.thresh_mb.first];
-            let unit = unit_of(&[&firsts[..], &[g.thresh_mb.max, g.limit_mb.max]].concat());
-            let sz = |v| size_in(v, unit);
             if g.events > 0 {
+                let limit = g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first));
+                let firsts = [g.bg_thresh_mb.first, g.freerun_mb, g.setpoint_mb, limit, g.thresh_mb.first];
+                let unit = unit_of(&[&firsts[..], &[g.thresh_mb.max, g.limit_mb.max]].concat());
+                let sz = |v| size_in(v, unit);
                 let _ = writeln!(
                     s,
                     "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}{}",
@@ -1224,8 +1224,6 @@ impl TraceSummary {
                     sz(firsts[3]),
                     sz(firsts[4]),
                     unit.name(),
-                    // A range that reads as one number (thresh moved by a
-                    // few pages) is not written as `4376.1 to 4376.1`.
                     // A range that reads as one number (thresh moved by a
                     // few pages) is not written as `4376.1 to 4376.1`.
                     if [&g.thresh_mb, &g.limit_mb].iter().any(|r| tenths(r.min, unit) != tenths(r.max, unit)) {
