@@ -421,7 +421,8 @@ pub struct WorldArgs {
     /// Timer frequency in Hz: 100, 250, 300 or 1000 (default: the scenario's).
     #[arg(long, value_parser = hz)]
     pub hz: Option<u64>,
-    /// dd tasks per bdi, 0 to 10000 (replaces the scenario's counts).
+    /// dd tasks per bdi, 0 to 10000, at most 20000 tasks in all (replaces the
+    /// scenario's counts).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
     pub dd: Option<u32>,
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
@@ -724,6 +725,35 @@ pub fn trace_time(s: &str) -> Result<u64, String> {
     Ok(ns.round() as u64)
 }
 
+/// The command line with a negative number after a long option joined to
+/// it (`--hz -100` as `--hz=-100`), so that clap reads it as the option's
+/// value and refuses it by name, where it would take `-1` for a flag
+/// (`unexpected argument '-1' found`). No option of ours is a `-` and a
+/// digit; an option that takes no value then says so. Nothing after `--`
+/// is touched.
+pub fn negative_values_joined(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut joined: Vec<std::ffi::OsString> = Vec::new();
+    let mut options_end = false;
+    for arg in args {
+        let negative =
+            arg.to_str().is_some_and(|a| a.starts_with('-') && a[1..].starts_with(|c: char| c.is_ascii_digit()));
+        let after_option = joined
+            .last()
+            .and_then(|o| o.to_str())
+            .is_some_and(|o| o.starts_with("--") && o.len() > 2 && !o.contains('='));
+        if negative && after_option && !options_end {
+            let mut option = joined.pop().expect("after an option");
+            option.push("=");
+            option.push(&arg);
+            joined.push(option);
+            continue;
+        }
+        options_end |= arg == "--";
+        joined.push(arg);
+    }
+    joined
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -823,5 +853,25 @@ mod tests {
         for name in crate::scenario::presets::names() {
             assert!(help.contains(name), "--scenario's help names {name}");
         }
+    }
+
+    fn joined(args: &[&str]) -> Vec<String> {
+        negative_values_joined(args.iter().map(std::ffi::OsString::from))
+            .into_iter()
+            .map(|a| a.into_string().expect("utf-8"))
+            .collect()
+    }
+
+    #[test]
+    fn negative_values_join_their_option() {
+        assert_eq!(joined(&["dirtyviz", "run", "--hz", "-100"]), ["dirtyviz", "run", "--hz=-100"]);
+        assert_eq!(joined(&["dirtyviz", "run", "--memory", "-1G", "-q"]), ["dirtyviz", "run", "--memory=-1G", "-q"]);
+        // A value given with `=`, a flag's neighbour and a short option
+        // stay as typed, as does anything after `--`.
+        assert_eq!(joined(&["run", "--hz=-1", "-5"]), ["run", "--hz=-1", "-5"]);
+        assert_eq!(joined(&["run", "-q", "-5"]), ["run", "-q", "-5"]);
+        assert_eq!(joined(&["run", "--", "--hz", "-5"]), ["run", "--", "--hz", "-5"]);
+        assert_eq!(joined(&["run", "--memory", "--dd", "3"]), ["run", "--memory", "--dd", "3"]);
+        assert_eq!(joined(&["run", "--duration", "-x"]), ["run", "--duration", "-x"]);
     }
 }

@@ -58,7 +58,7 @@ fn finish(result: Result<ExitCode>) -> ExitCode {
 
 fn main() -> ExitCode {
     dirtyviz::crash::install();
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(dirtyviz::cli::negative_values_joined(std::env::args_os())) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;

@@ -48,6 +48,35 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["cases", "--fit", "8p-4096M", "JBOD"], "cannot be used with");
 }
 
+/// A negative number after a space is read as the option's value, and
+/// refused by name, as `--hz=-100` is; it used to be taken for a flag
+/// (`unexpected argument '-1' found`).
+#[test]
+fn negative_values_are_refused_as_values() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "--hz", "-100"], "'--hz <HZ>'"),
+        (&["run", "--seed", "-1"], "'--seed <SEED>'"),
+        (&["run", "--cpus", "-4"], "'--cpus <CPUS>'"),
+        (&["run", "--dd", "-1"], "'--dd <DD>'"),
+        (&["run", "--period-shift", "-3"], "'--period-shift <PERIOD_SHIFT>'"),
+        (&["run", "--dirty-ratio", "-5"], "'--dirty-ratio <DIRTY_RATIO>'"),
+        (&["run", "--dirty-background-ratio", "-5"], "'--dirty-background-ratio <DIRTY_BACKGROUND_RATIO>'"),
+        (&["run", "--dirty-bytes", "-1M"], "'--dirty-bytes <SIZE>'"),
+        (&["run", "--dirty-background-bytes", "-1M"], "'--dirty-background-bytes <SIZE>'"),
+        (&["run", "--memory", "-1G"], "'--memory <SIZE>'"),
+        (&["run", "--trace", "t.jsonl", "--max-trace-size", "-1M"], "'--max-trace-size <SIZE>'"),
+        (&["check", "--seed", "-2"], "'--seed <SEED>'"),
+        (&["snapshot", "--size", "-80x24"], "'--size <WxH>'"),
+        (&["snapshot", "--lesson", "03", "--step", "-1"], "'--step <N>'"),
+        (&["view", "--example", "--snapshot", "--size", "-80x24"], "'--size <WxH>'"),
+    ];
+    for (args, option) in cases {
+        let line = fails_cleanly(args, option);
+        assert!(line.contains("invalid value '-"), "{args:?}: {line}");
+    }
+    fails_with(&["plot", "--bdi", "-1"], "error: --bdi -1: no such bdi; this world has sda");
+}
+
 #[test]
 fn near_miss_case_names_are_refused_with_the_valid_ones() {
     let kernel = "thresh=1G/xfs-1dd-4k-8p-4096M-1024M:10-3.1.0-rc4-vanila+";
