@@ -203,12 +203,19 @@ fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
 pub(crate) const NOT_A_TERMINAL: &str = "standard output is not a terminal: the dashboard draws on one \
     (`dirtyviz snapshot` draws its screen as text, `dirtyviz run` runs the world headless)";
 
-/// Leaves raw mode and the alternate screen, and shows the cursor. Quietly:
+/// Leaves raw mode and the alternate screen, cleared first (tmux, grown
+/// while the dashboard ran, kept part of its last frame on the screen it
+/// gives back), and shows the cursor. Quietly:
 /// a terminal that hung up cannot be restored, and saying so on it would
 /// fail too (and `eprintln!` would panic).
 pub fn restore_terminal() {
     let _ = terminal::disable_raw_mode();
-    let _ = execute!(std::io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        std::io::stdout(),
+        terminal::Clear(terminal::ClearType::All),
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
 }
 
 /// Lets go of the terminal. ratatui shows the cursor when its terminal is

@@ -130,6 +130,9 @@ fn a_dashboard_panic_restores_the_terminal_before_its_report() {
     let left = text.rfind("\x1b[?1049l").expect("the alternate screen was left");
     let report = text.find("The application panicked (crashed).").expect("color-eyre's report");
     assert!(entered < left && left < report, "restored after the report: {text:?}");
+    // Cleared before it is left: tmux, grown while the dashboard ran,
+    // showed part of its last frame above the shell prompt otherwise.
+    assert!(text[..left].ends_with("\x1b[2J"), "the alternate screen is cleared as it is left: {text:?}");
     assert!(text[left..report].contains("\x1b[?25h"), "the cursor is shown before the report: {text:?}");
     // The terminal side translates "\n" to "\r\n".
     let tail = text[report..].replace("\r\n", "\n");
