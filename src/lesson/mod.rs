@@ -701,7 +701,12 @@ impl Check {
 
     /// The bounds, for display: "0.95..1.05", ">= 5", "<= 200".
     pub fn bounds(&self) -> String {
-        let f = |v: f64| if v.abs() >= 100.0 || v == v.trunc() { format!("{v:.0}") } else { format!("{v:.2}") };
+        // As written (`16.5`, `0.94`), or to three decimals at most.
+        let f = |v: f64| match format!("{v}") {
+            _ if v.abs() >= 100.0 || v == v.trunc() => format!("{v:.0}"),
+            written if written.len() <= 5 => written,
+            _ => format!("{v:.3}").trim_end_matches('0').to_string(),
+        };
         match (self.min, self.max) {
             (Some(lo), Some(hi)) => format!("{}..{}", f(lo), f(hi)),
             (Some(lo), None) => format!(">= {}", f(lo)),
@@ -728,6 +733,12 @@ mod tests {
         assert_eq!(big.judged(9000.0), ("8.79 GiB".to_string(), ">= 10".to_string()), "the bound steps up the value");
         let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
         assert_eq!(ratio.judged(1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
+        // Bounds read as the lesson writes them, not padded to two
+        // decimals beside a value of one (`18.2%` within `16.50..18.50`).
+        let pct = check(Metric::DirtyPct, Some(16.5), Some(18.5));
+        assert_eq!(pct.judged(18.2), ("18.2%".to_string(), "16.5..18.5".to_string()));
+        assert_eq!(check(Metric::DirtyPct, Some(0.125), None).bounds(), ">= 0.125");
+        assert_eq!(check(Metric::DirtyPct, None, Some(1.0 / 3.0)).bounds(), "<= 0.333");
     }
 
     #[test]
