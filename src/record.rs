@@ -368,12 +368,15 @@ impl Reader {
                 Ok(Some(line)) if line.trim().is_empty() => continue,
                 Ok(Some(line)) => {
                     self.value_col = value_col(line);
-                    serde_json::from_str(line)
+                    serde_json::from_str(line).map_err(|e| (e, time_out_of_range(line)))
                 }
                 Err(e) => return Err(self.error(e)),
             };
             let place = || format!("{}:{}", self.path.display(), self.lines.number);
-            return parsed.map(Some).map_err(|e| Error::invalid(json_error(&place(), "not a recorded call", &e)));
+            return parsed.map(Some).map_err(|(e, time)| match time {
+                Some(why) => self.error_at_value(why),
+                None => Error::invalid(json_error(&place(), "not a recorded call", &e)),
+            });
         }
     }
 
@@ -386,6 +389,30 @@ impl Reader {
     fn error_at_value(&self, what: String) -> Error {
         Error::invalid(format!("{}:{}:{}: {what}", self.path.display(), self.lines.number, self.value_col))
     }
+}
+
+/// Why a recorded call whose time is a number, but not a whole number of
+/// ns that 64 bits hold (`{"Advance":1e23}`, `{"Key":[-1,"AddDd"]}`), is
+/// refused: in the words of the range a recording's steps are held to.
+/// `None` for every other line.
+fn time_out_of_range(line: &str) -> Option<String> {
+    let call: serde_json::Value = serde_json::from_str(line).ok()?;
+    let (name, time) = match call.as_object()?.iter().next()? {
+        (name, time) if name == "Advance" => (name, time),
+        (name, serde_json::Value::Array(args)) if name == "Key" => (name, args.first()?),
+        _ => return None,
+    };
+    // The number as written: serde_json would write 1e23 as `1e+23`.
+    let value = line[value_col(line) - 1..].trim_start_matches(['[', ' ', '\t']);
+    let written = value.split([',', ']', '}', ' ', '\t']).next().unwrap_or_default();
+    (time.is_number() && time.as_u64().is_none()).then(|| {
+        format!(
+            "{name}({written}) is not a time of the session: a recording steps a whole number of ns, at most {} s at a \
+             time, up to {} s",
+            MAX_ADVANCE_NS / crate::sim::NS_PER_SEC,
+            MAX_SESSION_NS / crate::sim::NS_PER_SEC
+        )
+    })
 }
 
 /// Column (1-based) where the value of a one-key JSON object begins in

@@ -434,6 +434,27 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              moves forward"
         ),
     );
+    // A time past what 64 bits hold is refused as a time out of range, not
+    // as JSON that did not match (`invalid type: floating point`).
+    for time in ["99999999999999999999999", "-5", "2.5"] {
+        std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Advance\": {time}}}\n"))
+            .expect("written");
+        fails_with(
+            &["replay", p],
+            &format!(
+                "error: {p}:3:13: Advance({time}) is not a time of the session: a recording steps a whole number \
+                 of ns, at most 60 s at a time, up to 1000000 s"
+            ),
+        );
+    }
+    std::fs::write(&path, format!("{header}\n{{\"Key\":[-1,\"AddDd\"]}}\n")).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:2:8: Key(-1) is not a time of the session: a recording steps a whole number of ns, at most \
+             60 s at a time, up to 1000000 s"
+        ),
+    );
     std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Advance\":2500000000}}\n"))
         .expect("written");
     let out = dirtyviz().args(["replay", p]).output().expect("runs");
