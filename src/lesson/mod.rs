@@ -444,6 +444,13 @@ impl Lesson {
         let names: Vec<String> = world.devices.iter().map(|d| d.name.clone()).collect();
         let bdi_ok = |b: &str| b == "*" || names.iter().any(|n| n == b);
         let name_list = || names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        // The id names the lesson where it is listed and keys its progress.
+        if self.id.trim().is_empty() {
+            return at(("id", &self.id), "the lesson's id is empty (the shipped ones are `00` to `16`)".into());
+        }
+        if self.title.trim().is_empty() {
+            return at(("title", &self.title), "the lesson's title is empty".into());
+        }
         if self.steps.is_empty() {
             return at(("", "steps"), "a lesson needs at least one step".into());
         }
@@ -889,6 +896,12 @@ mod tests {
         );
         let e = Lesson::from_ron(&q, "l.ron").expect_err("question");
         assert!(e.to_string().starts_with("l.ron:5:30: step 2: question `f?` reads side B"), "{e}");
+        let no_id = lesson("Pause", "A").replace("id: \"x\"", "id: \"\"");
+        let e = Lesson::from_ron(&no_id, "l.ron").expect_err("empty id");
+        assert_eq!(e.to_string(), "l.ron:1:12: the lesson's id is empty (the shipped ones are `00` to `16`)");
+        let no_title = lesson("Pause", "A").replace("title: \"t\"", "title: \" \"");
+        let e = Lesson::from_ron(&no_title, "l.ron").expect_err("empty title");
+        assert_eq!(e.to_string(), "l.ron:1:24: the lesson's title is empty");
         let empty = lesson("Pause", "A").replace("label: \"e\"", "label: \" \"");
         let e = Lesson::from_ron(&empty, "l.ron").expect_err("empty label");
         assert!(e.to_string().starts_with("l.ron:5:26: step 2: a check's label is empty"), "{e}");
