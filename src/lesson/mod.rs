@@ -764,7 +764,7 @@ mod tests {
         assert_eq!(share.judged(-0.012), words("peak 1.20% of thresh under the limit", "may pass it by thresh/32"));
         // A ratio of the two sides keeps its plain number.
         let ratio = Check { side: SideSpec::AOverB, ..share };
-        assert_eq!(ratio.judged(0.5), words("0.500×", "<= 0.03"));
+        assert_eq!(ratio.judged(0.5), words("0.500×", "<= 0.031"));
     }
 
     #[test]
