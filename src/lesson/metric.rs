@@ -163,7 +163,8 @@ impl Metric {
 
 impl Metric {
     /// What the metric measures, in a few words, as the lesson pane's
-    /// readings name it (the window is said apart).
+    /// readings name it after `measured now:` (the window is said apart;
+    /// a metric of no window is read at the last sample).
     pub fn label(self) -> &'static str {
         use Metric::*;
         match self {
@@ -209,10 +210,10 @@ impl Metric {
             PipelineMbps => "copy rate this step",
             NetStallPct => "link stalled this step",
             Thresh90S => "time to 90% of thresh",
-            Tasks => "tasks now",
+            Tasks => "tasks",
             ForegroundMbps => "written by the tasks this step",
-            NrDirtiedPause => "nr_dirtied_pause now (median)",
-            RatelimitPages => "ratelimit_pages now",
+            NrDirtiedPause => "nr_dirtied_pause (median)",
+            RatelimitPages => "ratelimit_pages",
             BgThreshMb => "bg_thresh",
             FreerunMb => "freerun",
             SetpointMb => "setpoint",

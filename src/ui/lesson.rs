@@ -205,6 +205,14 @@ pub fn readings(mode: &LessonMode) -> Vec<String> {
     readings
 }
 
+/// The world's own quantities the step's readings name (`setpoint`, not a
+/// bdi's, a side's or a ratio), which a one-row strip then leaves out of
+/// its parameters rather than say twice.
+pub fn read_quantities(mode: &LessonMode) -> Vec<&'static str> {
+    let step = mode.step();
+    step.questions.iter().filter(|q| q.side == SideSpec::A && q.bdi.is_none()).map(|q| q.metric.label()).collect()
+}
+
 /// What to do next, wrapped to `width`.
 fn next_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();

@@ -976,6 +976,10 @@ fn bare_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let (mut global, _) = params(ctx);
     global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
     let readings = ctx.app.lesson().map(super::lesson::readings).unwrap_or_default();
+    // A threshold a reading names (`setpoint, last 10 s`) is not named
+    // again after it.
+    let read = ctx.app.lesson().map(super::lesson::read_quantities).unwrap_or_default();
+    global.retain(|(k, _)| !read.contains(&k.as_str()));
     if readings.is_empty() {
         return vec![params_row(t, &global, width)];
     }

@@ -997,7 +997,7 @@ fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_reading
     let text = at("03", "1", "100x30");
     assert_eq!(super::common::plot_rows(&text, "1 global dirty pages").len(), 8, "{text}");
     assert!(
-        text.contains("measured now: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 · setpoint 645 MiB"),
+        text.contains("measured now: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 · limit 737 MiB"),
         "{text}"
     );
     // Two readings too long for one row take two, whole, the thresholds
@@ -1011,6 +1011,10 @@ fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_reading
     // "now:" (it was cut: "…, last 10 s: 97").
     let text = at("05", "1", "60x18");
     assert!(text.contains("now: right: dirty_ratelimit (median), last 10 s: 97.6 MiB/s"), "{text}");
+    // A metric read at the last sample is not said to be "now" twice
+    // (`measured now: nr_dirtied_pause now (median)`).
+    let text = at("06", "1", "80x24");
+    assert!(text.contains("measured now: nr_dirtied_pause (median): "), "{text}");
     // Where the dashboard keeps its strip of four rows, so does a lesson.
     let text = at("03", "1", "100x40");
     let alone = text.lines().any(|l| l.trim_end() == "measured now: setpoint, last 10 s: 645 MiB");
