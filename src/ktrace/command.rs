@@ -119,8 +119,10 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         None => KernelSide::from_text(super::EXAMPLE.0, super::EXAMPLE.1)?,
     };
     // The playhead stops at the end: a later --at would show the end as
-    // if it were that time.
-    if let Some(at) = args.at.filter(|&at| at > side.end_ns()) {
+    // if it were that time. The end is the last event's; a time in the
+    // 100 ms of the last row (to its end on the rows' grid) is its time.
+    let row_ns = (super::series::BIN_S * 1e9) as u64;
+    if let Some(at) = args.at.filter(|&at| at > side.end_ns().next_multiple_of(row_ns)) {
         return Err(Error::invalid(format!(
             "--at {} s: past the end of the trace, {} s from its first event",
             crate::units::seconds(at as f64 / 1e9),

@@ -123,11 +123,17 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
 
     let (thresh, bg) = thresholds(t, &mut inf, &mut not);
     if let (Some(th), Some(bg)) = (thresh, bg) {
+        check_thresholds(&t.source, th, bg)?;
         fields.push(format!("dirty_ratio: 0, dirty_bytes: {}", th * 4096));
-        fields.push(format!("dirty_background_ratio: 0, dirty_background_bytes: {}", bg * 4096));
+        // A bg_thresh of 0 is a background ratio of 0 (the kernel takes
+        // no dirty_background_bytes of 0).
+        match bg {
+            0 => fields.push("dirty_background_ratio: 0".into()),
+            _ => fields.push(format!("dirty_background_ratio: 0, dirty_background_bytes: {}", bg * 4096)),
+        }
     }
     let thresh_mb = thresh.map_or(0, |p| p.div_ceil(256));
-    let memory_mb = (4 * thresh_mb).next_power_of_two().max(4096);
+    let memory_mb = (4 * thresh_mb).next_power_of_two().clamp(4096, crate::scenario::ranges::MEMORY_MB.hi);
     fields.push(format!("memory_mb: {memory_mb}"));
     let ratio_hint = match (thresh, bg) {
         (Some(th), Some(bg)) if (2 * bg).abs_diff(th) <= 2 => {
@@ -191,8 +197,33 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     inf("duration", format!("{duration} s"), "the trace's span");
 
     let text = format!("Scenario({})", fields.join(", "));
-    let scenario = Scenario::from_ron(&text, "fitted scenario")?;
+    // Its text is never shown: an error names the trace, not a place in it.
+    let scenario = Scenario::from_ron(&text, "").map_err(|e| {
+        let why = e.to_string();
+        let why = why.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit()).trim_start();
+        Error::invalid(format!("{}: no scenario can be fitted to it: {why}", t.source))
+    })?;
     Ok(Fit { scenario, inferred, not_inferred: assumed })
+}
+
+/// Refuses thresholds no scenario can have: thresh 0 or over 4 TiB, and a
+/// bg_thresh not below thresh (the kernel halves thresh for it, so no
+/// kernel prints one) \[pages of 4 KiB\].
+fn check_thresholds(source: &str, thresh: u64, bg: u64) -> Result<(), Error> {
+    let most = crate::scenario::ranges::DIRTY_BYTES.hi / 4096;
+    let why = if thresh == 0 {
+        "its dirty threshold (thresh) is 0 pages: every write would be throttled at once".to_string()
+    } else if thresh > most {
+        format!("its dirty threshold (thresh) is {thresh} pages, over the {most} (4 TiB) a scenario can have")
+    } else if bg >= thresh {
+        format!(
+            "its background threshold (bg_thresh, {bg} pages) is not below thresh ({thresh} pages), \
+             which no kernel prints: it halves thresh instead"
+        )
+    } else {
+        return Ok(());
+    };
+    Err(Error::invalid(format!("{source}: {why}, so no scenario can be fitted")))
 }
 
 /// thresh and bg_thresh \[pages\]: global_dirty_state's, else rebuilt from
@@ -206,7 +237,7 @@ fn thresholds(
     if let Some((th, bg)) = g.and_then(|g| g.thresh_pages.zip(g.bg_thresh_pages)) {
         // The model's pages are 4 KiB.
         let k = t.kernel.page_kb.unwrap_or(4) / 4;
-        let (th, bg) = (th as u64 * k, bg as u64 * k);
+        let (th, bg) = ((th.max(0) as u64).saturating_mul(k), (bg.max(0) as u64).saturating_mul(k));
         let of = if k > 1 { format!(" in {} KiB pages", t.kernel.page_kb.unwrap_or(4)) } else { String::new() };
         inf("thresh", format!("{th} pages"), &format!("global_dirty_state thresh={of} (the most frequent value)"));
         inf("bg_thresh", format!("{bg} pages"), &format!("global_dirty_state bg_thresh={of}"));
@@ -333,8 +364,9 @@ fn devices_and_tasks(
                     &what,
                     format!("{bw:.1} MiB/s"),
                     &format!(
-                        "global_dirty_state's written= grew at it in the {busy_s:.1} s of writing \
-                         (no bdi_dirty_ratelimit event of this bdi)"
+                        "global_dirty_state's written= grew at it in the {} of writing \
+                         (no bdi_dirty_ratelimit event of this bdi)",
+                        super::summary::duration_text(busy_s)
                     ),
                 );
                 Some(bw)
@@ -351,7 +383,19 @@ fn devices_and_tasks(
                 "the model has no cgroup writeback; write_bw and tasks are their sums, dirty_ratelimit is each context's own",
             );
         }
-        devices.push(format!("(name: {name}, kind: Ssd, bandwidth_mbps: {})", bw.unwrap_or(400.0)));
+        let most = crate::scenario::ranges::BANDWIDTH_MBPS.hi;
+        let bw = match bw {
+            Some(bw) if bw > most => {
+                not(
+                    &what,
+                    format!("{most:.0} MiB/s"),
+                    &format!("traced at {bw:.1} MiB/s, over what a model device runs"),
+                );
+                most
+            }
+            bw => bw.unwrap_or(400.0),
+        };
+        devices.push(format!("(name: {name}, kind: Ssd, bandwidth_mbps: {bw})"));
         let n = b.writers().len();
         // Its dd stop where its events do, a second or more before the
         // trace's end: nothing was throttled on it after.
@@ -476,7 +520,7 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
         rests(&t.silences, None).iter().map(|&(from, to)| (to.min(duration_s) - from.max(settle)).max(0.0)).sum();
     let mut mean_name = format!("dirty, mean over {}-{} s, every 100 ms", trimmed(settle, 2), trimmed(duration_s, 2));
     if silent_s > 0.0 {
-        mean_name += &format!(", less {silent_s:.1} s of the trace's silence");
+        mean_name += &format!(", less {} of the trace's silence", super::summary::duration_text(silent_s));
     }
     row(mean_name.clone(), "MiB", dirty_mean(series, settle, duration_s, t.kernel.page_kb), m.global.dirty_mean_mb);
     row("dirty, max".into(), "MiB", g.and_then(|g| g.dirty_mb.max), Some(m.global.dirty_max_mb));
@@ -522,13 +566,13 @@ impl FitSummary {
         };
         let _ = writeln!(
             s,
-            "fit         {} CPUs, HZ {}, dirty {}, background {}, memory {} MiB, {:.1} s; {}",
+            "fit         {} CPUs, HZ {}, dirty {}, background {}, memory {} MiB, {}; {}",
             sc.cpus,
             sc.hz,
             bytes(sc.dirty_bytes, sc.dirty_ratio),
             bytes(sc.dirty_background_bytes, sc.dirty_background_ratio),
             sc.memory_mb,
-            sc.duration_s,
+            super::summary::duration_text(sc.duration_s),
             sc.devices
                 .iter()
                 .map(|d| format!("bdi {} at {:.1} MiB/s", d.name, d.bandwidth_mbps.unwrap_or(0.0)))

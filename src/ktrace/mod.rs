@@ -122,7 +122,7 @@ impl Collector {
             // that there were none.
             let more = match st.malformed {
                 0 | 1 => String::new(),
-                n => format!(" (and {} more writeback events not read)", n - 1),
+                n => format!(" (and {} not read)", crate::units::count(n - 1, "more writeback event")),
             };
             return Err(Error::invalid(format!("{source}:{line}:{col}: {why}{more}")));
         }
@@ -132,8 +132,8 @@ impl Collector {
             format!("binary data (a NUL byte in line {line}), not the text of a trace: no writeback event in it")
         } else {
             format!(
-                "no writeback event in {} lines (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
-                st.lines
+                "no writeback event in {} (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
+                crate::units::count(st.lines, "line")
             )
         };
         Err(Error::invalid(format!("{source}: {what}")))
@@ -288,6 +288,10 @@ mod tests {
         c.read("# tracer: nop\nsh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
         let e = c.finish("y").expect_err("no events");
         assert!(e.to_string().starts_with("y: no writeback event in 2 lines"), "{e}");
+        let mut c = Collector::new(false);
+        c.read("sh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
+        let e = c.finish("z").expect_err("no events");
+        assert!(e.to_string().starts_with("z: no writeback event in 1 line ("), "{e}");
     }
 
     #[test]

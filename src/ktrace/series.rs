@@ -171,6 +171,9 @@ pub struct Series {
     last_event_s: Option<f64>,
     /// Each silence: no event from the first time to the second \[s\].
     pub silences: Vec<(f64, f64)>,
+    /// The trace at its first time: what the events stamped with it
+    /// told (the first row is 100 ms later).
+    pub first: Option<Row>,
 }
 
 impl Series {
@@ -203,6 +206,25 @@ impl Series {
             (kind, Some(bdi)) => self.add_bdi(kind, bdi, e),
             (_, None) => {}
         }
+        if t <= t0 {
+            self.first = Some(self.now(t0));
+        }
+    }
+
+    /// The values as they stand at `t` \[s\], without closing the
+    /// interval being filled: no rates (taken between rows).
+    fn now(&self, t: f64) -> Row {
+        let mut bdis = self.bdis.clone();
+        for ((row, seen), held) in bdis.iter_mut().zip(&self.seen).zip(&self.held) {
+            row.tasks = seen.len() as u32;
+            row.ratelimited = held.len() as u32;
+        }
+        Row { t_s: t, global: self.global.clone(), bdis }
+    }
+
+    /// The latest event so far \[s\].
+    pub fn last_event_s(&self) -> Option<f64> {
+        self.last_event_s
     }
 
     fn add_global(&mut self, e: &Event) {

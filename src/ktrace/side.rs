@@ -261,8 +261,13 @@ pub struct KernelSide {
     /// The trace's pages in the screen's 4 KiB pages: 16 for a kernel of
     /// 64 KiB pages, 1 until the page size is told.
     page_factor: u64,
-    /// Every row so far, as samples.
+    /// Every row so far, as samples; a file's first is the trace at its
+    /// first event (see `lead`).
     all: Vec<Sample>,
+    /// 1 when `all` starts with the trace at its first event, a sample
+    /// of no row: a file's playhead at 0 shows what its first events
+    /// told, not nothing until the first row, 100 ms later.
+    lead: usize,
     rows_done: usize,
     /// The series' passes (held there only) made into sleeps and calls.
     passes_done: usize,
@@ -294,6 +299,7 @@ impl KernelSide {
             labels: Vec::new(),
             page_factor: 1,
             all: Vec::new(),
+            lead: 0,
             rows_done: 0,
             passes_done: 0,
             records: Vec::new(),
@@ -433,8 +439,24 @@ impl KernelSide {
             self.dirtied.iter_mut().for_each(|d| *d = 0.0);
         }
         let ns = |t_s: f64| ((t_s - t0).max(0.0) * 1e9).round() as u64;
+        if self.rows_done == 0 && !self.live {
+            self.lead = 0;
+            if let Some(first) = &series.first {
+                // Nothing dirtied before it: its rates count no pages.
+                let mut none = vec![0.0; bdis];
+                self.all.push(sample_of(first, 0, bdis, factor, &mut none, &mut self.coverage));
+                self.lead = 1;
+            }
+        }
+        // A file ends at its last event, not at the end of the 100 ms
+        // its last row closes.
+        let end = if self.live { None } else { series.last_event_s().map(ns) };
         for row in &series.rows[self.rows_done..] {
-            let s = sample_of(row, ns(row.t_s), bdis, factor, &mut self.dirtied, &mut self.coverage);
+            let before = self.all.last().map_or(0, |s| s.t_ns);
+            // Each sample later than the one before (an event at a row's
+            // time ends a trace in the row after it).
+            let t_ns = end.map_or(ns(row.t_s), |end| ns(row.t_s).min(end).max(before + 1));
+            let s = sample_of(row, t_ns, bdis, factor, &mut self.dirtied, &mut self.coverage);
             self.all.push(s);
         }
         self.rows_done = series.rows.len();
@@ -635,9 +657,9 @@ impl KernelSide {
     /// pages \[pages/s\]; `None` without it.
     pub fn dirtied_all_pages(&self) -> Option<f64> {
         let rows = &self.collector.series()?.rows;
-        let end = self.samples.len().min(rows.len());
+        let end = self.samples.len().saturating_sub(self.lead).min(rows.len());
         let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
-        let first = self.samples.partition_point(|s| s.t_ns <= from).min(end);
+        let first = self.samples.partition_point(|s| s.t_ns <= from).saturating_sub(self.lead).min(end);
         let rates: Vec<f64> = rows[first..end].iter().filter_map(|r| r.global.dirtied_rate).collect();
         (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64 * self.page_factor as f64)
     }
@@ -646,9 +668,18 @@ impl KernelSide {
     /// playhead (chart 4's N counts only those their ratelimit held
     /// back); `None` before the first row.
     pub fn throttled(&self, bdi: usize) -> Option<u32> {
-        let row = self.samples.len().checked_sub(1)?;
-        let rows = &self.collector.series()?.rows;
-        Some(rows.get(row)?.bdis.get(bdi).map_or(0, |b| b.tasks))
+        Some(self.row_shown()?.bdis.get(bdi).map_or(0, |b| b.tasks))
+    }
+
+    /// The row of the sample at the playhead (a file's first sample:
+    /// the trace at its first event).
+    fn row_shown(&self) -> Option<&Row> {
+        let series = self.collector.series()?;
+        match self.samples.len().checked_sub(1 + self.lead) {
+            Some(i) => series.rows.get(i),
+            None if self.samples.is_empty() => None,
+            None => series.first.as_ref(),
+        }
     }
 
     /// When `bdi`'s last balance_dirty_pages event up to the playhead
@@ -664,10 +695,8 @@ impl KernelSide {
     }
 
     fn last_event_ns(&self, bdi: usize, at: impl Fn(&super::series::BdiRow) -> Option<f64>) -> Option<u64> {
-        let row = self.samples.len().checked_sub(1)?;
-        let series = self.collector.series()?;
-        let t_s = at(series.rows.get(row)?.bdis.get(bdi)?)?;
-        Some(((t_s - series.t0?).max(0.0) * 1e9).round() as u64)
+        let t_s = at(self.row_shown()?.bdis.get(bdi)?)?;
+        Some(((t_s - self.collector.series()?.t0?).max(0.0) * 1e9).round() as u64)
     }
 
     /// The sample at `t_ns` or the last before it, up to the playhead.
@@ -836,9 +865,9 @@ mod tests {
              a-1 [000] 10.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=4 pause=12\n\
              a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=256 written=128\n"
         ));
-        assert_eq!(k.end_ns(), 400_000_000);
+        assert_eq!(k.end_ns(), 310_000_000, "the last event");
         let cov = k.coverage();
-        assert_eq!(cov.since(Quantity::Thresh, 0), Some(100_000_000));
+        assert_eq!(cov.since(Quantity::Thresh, 0), Some(0), "the first event");
         assert_eq!(cov.since(Quantity::BdiSetpoint, 0), Some(100_000_000));
         assert_eq!(cov.since(Quantity::WriteBw, 0), None, "no bdi_dirty_ratelimit event");
         assert_eq!(cov.since(Quantity::MaxPause, 0), None);
@@ -850,7 +879,7 @@ mod tests {
                  throttled for 200 ms"
             )
         );
-        let s = &k.all[0];
+        let s = &k.all[1];
         // freerun (2000 + 1000) / 2; bdi_thresh from bdi_setpoint 875 = 1750 × bdi_thresh / 2001.
         assert_eq!((s.freerun, s.setpoint, s.limit), (1500, 1750, 2000));
         assert_eq!(s.bdis[0].thresh, 875 * 2001 / 1750);
@@ -870,7 +899,8 @@ mod tests {
         assert!(cov.known_at(Quantity::Dirty, 0, 100_000_000));
         assert!(!cov.known_at(Quantity::Dirty, 0, 50_000_000_000));
         assert!(cov.known_at(Quantity::Thresh, 0, 50_000_000_000));
-        assert!(cov.known_at(Quantity::Dirty, 0, 90_100_000_000), "the row of the event after it");
+        assert!(cov.known_at(Quantity::Dirty, 0, k.end_ns()), "the row of the event after it");
+        assert_eq!(k.end_ns(), 90_000_000_001, "its time, after the silence's last row");
         assert_eq!(cov.last_known(Quantity::Dirty, 0, 50_000_000_000), Some(100_000_000));
         k.seek(50_000_000_000);
         assert_eq!(k.silence_now(), Some((0, 90_000_000_000)));
@@ -886,7 +916,7 @@ mod tests {
              cc1-3 [000] 10.02: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=2100 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=0 dirtied=9 dirtied_pause=16 paused=0 pause=20\n\
              a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=256 written=128\n"
         ));
-        assert_eq!(k.all[0].bdis[0].tasks, 1, "N: dd-2 only");
+        assert_eq!(k.all[1].bdis[0].tasks, 1, "N: dd-2 only");
         let mut k = k;
         assert_eq!(k.throttled(0), None, "nothing shown yet");
         k.seek(k.end_ns());
@@ -902,7 +932,7 @@ mod tests {
              a-1 [000] 1.50: global_dirty_state: {GDS} dirtied=0 written=0\n"
         ));
         k.seek(200_000_000);
-        assert_eq!(k.samples().len(), 2);
+        assert_eq!(k.samples().len(), 3, "the first event's, then every 100 ms");
         assert_eq!((k.pause_log().len(), k.task_count()), (2, 1), "one sleep and its call; b not yet");
         let call = k.pause_log()[1];
         assert!(call.call && call.multi && call.pause == 16, "{call:?}");
@@ -915,8 +945,33 @@ mod tests {
         assert_eq!(k.at_ns(), k.end_ns(), "the playhead stops at the end");
         assert_eq!(k.task_count(), 2);
         k.seek(100_000_000);
-        assert_eq!((k.samples().len(), k.pause_log().len(), k.task_count()), (1, 2, 1));
+        assert_eq!((k.samples().len(), k.pause_log().len(), k.task_count()), (2, 2, 1));
         assert_eq!(k.pauses().total(0, 0, 1_000_000_000).sleep_max, 12);
+    }
+
+    #[test]
+    fn a_file_shows_its_first_events_from_its_start_and_ends_at_its_last() {
+        let mut k = side(&format!(
+            "a-1 [000] 1.000: global_dirty_state: {GDS} dirtied=0 written=0\n\
+             a-1 [000] 1.050: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=64 dirtied_pause=32 paused=4 pause=12\n\
+             a-1 [000] 1.430: global_dirty_state: dirty=300 writeback=20 bg_thresh=1000 thresh=2000 limit=2000 dirtied=0 written=0\n"
+        ));
+        // At the first event: what it printed, not nothing until 100 ms.
+        for at in [0, 1_000_000, 99_000_000] {
+            k.seek(at);
+            let s = k.samples().back().expect("a sample at the first event");
+            assert_eq!((s.t_ns, s.dirty, s.thresh, s.bg_thresh), (0, 120, 2000, 1000), "at {at} ns");
+            assert!(k.coverage().known_at(Quantity::Dirty, 0, 0) && k.coverage().known_at(Quantity::Thresh, 0, 0));
+            assert_eq!(k.throttled(0), Some(0), "no pass yet");
+        }
+        // 149 ms: the row at 100 ms, with the pass at 50 ms.
+        k.seek(149_000_000);
+        assert_eq!(k.samples().back().map(|s| (s.t_ns, s.dirty)), Some((100_000_000, 1600)));
+        assert_eq!((k.throttled(0), k.last_pass_ns(0)), (Some(1), Some(50_000_000)));
+        // The end is the last event, 430 ms, not the end of its row's 100 ms.
+        assert_eq!(k.end_ns(), 430_000_000);
+        k.seek(u64::MAX);
+        assert_eq!(k.samples().back().map(|s| (s.t_ns, s.dirty)), Some((430_000_000, 320)));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
 use super::series::MAX_GAP_S;
 use super::stats::{Dist, Extent, gcd};
-use crate::units::SizeUnit;
+use crate::units::{SizeUnit, count};
 
 /// KB/s as MiB/s: the kernel prints rates in KB/s whatever its page size.
 fn mibps(kbps: f64) -> f64 {
@@ -261,14 +261,15 @@ impl HzAcc {
         let by_periods = checked >= Self::ENOUGH;
         let fit = self.fits(page_kb);
         let g = self.gcd;
-        let periods_note = format!("period = HZ × dirtied / task_ratelimit of {checked} throttling passes");
+        let periods_note = format!("period = HZ × dirtied / task_ratelimit of {}", passes(checked));
         let names = fit.iter().map(|h| format!("HZ {h}")).collect::<Vec<_>>().join(" or ");
         match (fit.as_slice(), granular, by_periods) {
             (_, false, false) => (
                 None,
                 format!(
-                    "{} non-zero millisecond values and {checked} throttling passes with a period, too few to tell HZ",
-                    self.nonzero
+                    "{} and {} with a period, too few to tell HZ",
+                    count(self.nonzero, "non-zero millisecond value"),
+                    passes(checked)
                 ),
             ),
             ([], true, _) => {
@@ -323,7 +324,7 @@ impl PageAcc {
     fn infer(&self) -> (Option<u64>, String) {
         let n = self.estimates.count();
         let Some(q) = self.estimates.quantile(0.9).filter(|_| n >= Self::ENOUGH) else {
-            return (None, format!("{n} throttling passes with a period, too few to tell the page size"));
+            return (None, format!("{} with a period, too few to tell the page size", passes(n)));
         };
         // The estimate is at most the page size and more than half of it.
         let est = q as f64 / 1000.0;
@@ -331,10 +332,7 @@ impl PageAcc {
         while (page as f64) < est && page < 1 << 20 {
             page *= 2;
         }
-        (
-            Some(page),
-            format!("period × task_ratelimit / dirtied of {n} throttling passes: {est:.1} KiB at the 90th percentile"),
-        )
+        (Some(page), format!("period × task_ratelimit / dirtied of {}: {est:.1} KiB at the 90th percentile", passes(n)))
     }
 }
 
@@ -1048,9 +1046,29 @@ pub struct TraceSummary {
     pub tasks: Vec<TaskEvents>,
 }
 
-/// A span on the trace's clock from its first event: `0-19.95 s`.
+/// `n` throttling passes, `1 throttling pass`.
+fn passes(n: u64) -> String {
+    if n == 1 { "1 throttling pass".into() } else { format!("{n} throttling passes") }
+}
+
+/// A span on the trace's clock from its first event: `0-19.95 s`; one
+/// shorter than a second to the 0.1 ms (`0-0.0499 s`), so that it never
+/// reads `0-0 s`.
 pub fn span_text(from_s: f64, to_s: f64) -> String {
-    format!("{}-{} s", crate::units::trimmed(from_s, 2), crate::units::trimmed(to_s, 2))
+    let d = if to_s - from_s >= 1.0 { 2 } else { 4 };
+    format!("{}-{} s", crate::units::trimmed(from_s, d), crate::units::trimmed(to_s, d))
+}
+
+/// How long a span lasts: to the 0.1 s from a second, in milliseconds
+/// below it (`49.9 ms`), so that a short one never reads `0.0 s`.
+pub fn duration_text(s: f64) -> String {
+    if s >= 1.0 || s <= 0.0 {
+        format!("{s:.1} s")
+    } else {
+        // A trace's clock counts microseconds.
+        let ms = s * 1e3;
+        format!("{} ms", crate::units::trimmed(ms, if ms >= 1.0 { 1 } else { 3 }))
+    }
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
@@ -1099,11 +1117,11 @@ impl TraceSummary {
         let k = &self.kernel;
         let _ = writeln!(
             s,
-            "trace {}: {}, kernel {}, {} CPUs, HZ {}",
+            "trace {}: {}, kernel {}, {}, HZ {}",
             self.source,
             self.format,
             k.generation,
-            k.cpus.map_or("?".into(), |c| c.to_string()),
+            k.cpus.map_or("? CPUs".into(), |c| count(c as u64, "CPU")),
             match (k.hz, k.hz_fits.as_slice()) {
                 (Some(h), _) => h.to_string(),
                 (None, fits @ [_, _, ..]) if fits.len() < HZS.len() => format!(
@@ -1122,9 +1140,9 @@ impl TraceSummary {
         }
         let e = &self.events;
         let sk = &self.skipped;
-        let reason = |n: u64, what: &str, first: Option<u64>| match first {
-            Some(line) if n > 0 => format!("{n} {what} from line {line}"),
-            _ => format!("{n} {what}"),
+        let reason = |n: u64, what: String, first: Option<u64>| match first {
+            Some(line) if n > 0 => format!("{what} from line {line}"),
+            _ => what,
         };
         let _ = writeln!(
             s,
@@ -1135,9 +1153,9 @@ impl TraceSummary {
             e.global_dirty_state,
             self.header_lines,
             sk.total,
-            reason(sk.other_events, "other events", sk.first_other_event_line),
-            reason(sk.malformed, "malformed", sk.first_malformed_line),
-            reason(sk.unreadable, "unreadable", sk.first_unreadable_line),
+            reason(sk.other_events, count(sk.other_events, "other event"), sk.first_other_event_line),
+            reason(sk.malformed, format!("{} malformed", sk.malformed), sk.first_malformed_line),
+            reason(sk.unreadable, format!("{} unreadable", sk.unreadable), sk.first_unreadable_line),
             match sk.raw_clock {
                 0 => String::new(),
                 n => format!(", {n} stamped by a trace clock not in seconds"),
@@ -1166,17 +1184,17 @@ impl TraceSummary {
         if self.lost.marks > 0 {
             let _ = writeln!(
                 s,
-                "lost        {} events in {} marks of an overflowed ring buffer: every count and rate misses them",
-                if self.lost.events > 0 { self.lost.events.to_string() } else { "uncounted".into() },
-                self.lost.marks
+                "lost        {} in {} of an overflowed ring buffer: every count and rate misses them",
+                if self.lost.events > 0 { count(self.lost.events, "event") } else { "uncounted events".into() },
+                count(self.lost.marks, "mark")
             );
         }
         let _ = writeln!(
             s,
-            "span        {} to {} s ({:.1} s)",
+            "span        {} to {} s ({})",
             opt(self.span.first_s, 6),
             opt(self.span.last_s, 6),
-            self.span.duration_s
+            duration_text(self.span.duration_s)
         );
         if !self.silences.is_empty() {
             const LISTED: usize = 4;
@@ -1184,7 +1202,7 @@ impl TraceSummary {
                 .silences
                 .iter()
                 .take(LISTED)
-                .map(|q| format!("{} ({:.1} s)", span_text(q.from_s, q.to_s), q.duration_s))
+                .map(|q| format!("{} ({})", span_text(q.from_s, q.to_s), duration_text(q.duration_s)))
                 .collect();
             if self.silences.len() > LISTED {
                 list.push(format!("{} more", self.silences.len() - LISTED));
@@ -1198,8 +1216,8 @@ impl TraceSummary {
         if let Some(line) = self.backwards.first_line {
             let _ = writeln!(
                 s,
-                "backwards   {} events more than 1 s before an earlier line's, from line {line} (traces joined? a stamp corrupted?): the span and the rates mix them",
-                self.backwards.events
+                "backwards   {} more than 1 s before an earlier line's, from line {line} (traces joined? a stamp corrupted?): the span and the rates mix them",
+                count(self.backwards.events, "event")
             );
         }
         if !self.wrapped.is_empty() {
@@ -1262,7 +1280,7 @@ impl TraceSummary {
                     span_text(a, b),
                     match d.mean_silent_s {
                         0.0 => String::new(),
-                        q => format!(", less {q:.1} s of silence"),
+                        q => format!(", less {} of silence", duration_text(q)),
                     }
                 ),
                 _ => String::new(),
@@ -1303,8 +1321,11 @@ impl TraceSummary {
             };
             let _ = writeln!(
                 s,
-                "bdi {:<7} {} balance_dirty_pages, {} bdi_dirty_ratelimit over {:.1} s",
-                name, b.events.balance_dirty_pages, b.events.bdi_dirty_ratelimit, b.span.duration_s
+                "bdi {:<7} {} balance_dirty_pages, {} bdi_dirty_ratelimit over {}",
+                name,
+                b.events.balance_dirty_pages,
+                b.events.bdi_dirty_ratelimit,
+                duration_text(b.span.duration_s)
             );
             if let Some(r) = &b.bdi_dirty_ratelimit {
                 let _ = writeln!(
@@ -1357,6 +1378,18 @@ impl TraceSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_under_a_second_is_in_milliseconds_never_zero() {
+        assert_eq!(duration_text(0.0499), "49.9 ms");
+        assert_eq!(duration_text(0.0003), "0.3 ms");
+        assert_eq!(duration_text(19.96), "20.0 s");
+        assert_eq!(duration_text(0.0), "0.0 s", "one event");
+        assert_eq!(span_text(0.0, 0.0499), "0-0.0499 s");
+        assert_eq!(span_text(0.5, 19.954), "0.5-19.95 s");
+        assert_eq!(passes(1), "1 throttling pass");
+        assert_eq!(passes(3), "3 throttling passes");
+    }
 
     fn generation_of(lines: &[&str]) -> String {
         let mut d = Decoder::new();
@@ -1635,7 +1668,7 @@ mod tests {
         let head = report.lines().next().expect("a first line");
         assert_eq!(
             head,
-            "trace t: ftrace (trace_pipe), kernel 6.15 or later (wb_setpoint, wb_dirty), 1 CPUs, HZ 250 or 1000 (the times fit each)"
+            "trace t: ftrace (trace_pipe), kernel 6.15 or later (wb_setpoint, wb_dirty), 1 CPU, HZ 250 or 1000 (the times fit each)"
         );
         // 11 ms periods: HZ 1000 (HZ 250 prints 8, HZ 100 10, HZ 300 10).
         assert_eq!(summary_of(&vec![pass(256, 93088, 11); 25]).kernel.hz, Some(1000));

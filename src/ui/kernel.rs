@@ -663,7 +663,14 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let time = if k.is_live() {
         format!("t {:.1} s", k.at_ns() as f64 / 1e9)
     } else {
-        format!("t {:.1} / {:.1} s", k.at_ns() as f64 / 1e9, k.end_ns() as f64 / 1e9)
+        // The time of the sample the numbers are read from (the
+        // playhead's, or the last before it), to the millisecond in a
+        // trace shorter than a second.
+        let shown = k.samples().back().map_or(0, |s| s.t_ns);
+        let d = if k.end_ns() < 1_000_000_000 { 3 } else { 1 };
+        let end = format!("{:.d$}", secs(k.end_ns()));
+        let now = if shown >= k.end_ns() { end.clone() } else { format!("{:.d$}", floor_to(secs(shown), d)) };
+        format!("t {now} / {end} s")
     };
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
@@ -681,15 +688,18 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     }
     let skipped = k.stats().skipped();
     if skipped > 0 {
-        segments.push((3, format!("{skipped} lines skipped")));
+        segments.push((3, format!("{} skipped", crate::units::count(skipped, "line"))));
     }
     let st = k.stats();
     if st.raw_clock > 0 {
-        segments.push((10, format!("{} events on a trace_clock not in seconds: use mono", st.raw_clock)));
+        segments.push((
+            10,
+            format!("{} on a trace_clock not in seconds: use mono", crate::units::count(st.raw_clock, "event")),
+        ));
     }
     if st.lost_marks > 0 {
-        let n = if st.lost_events > 0 { st.lost_events.to_string() } else { "some".into() };
-        segments.push((3, format!("{n} events lost (ring buffer full)")));
+        let n = if st.lost_events > 0 { crate::units::count(st.lost_events, "event") } else { "some events".into() };
+        segments.push((3, format!("{n} lost (ring buffer full)")));
     }
     if !app.note.is_empty() {
         segments.push((10, app.note.clone()));
@@ -1004,6 +1014,14 @@ fn rate_at(side: &KernelSide, q: Quantity, bdi: usize, f: impl Fn(&Sample) -> u6
 /// Seconds of `ns`.
 fn secs(ns: u64) -> f64 {
     ns as f64 / 1e9
+}
+
+/// `s` rounded down to `decimals`, so that a time never reads later
+/// than it is: 0.099 s to one decimal is 0.0, not 0.1.
+fn floor_to(s: f64, decimals: usize) -> f64 {
+    let f = 10f64.powi(decimals as i32);
+    // A hair of slack: 0.3 is not read as 0.29999….
+    (s * f + 1e-6).floor() / f
 }
 
 /// Named values with their units, in reading order.

@@ -513,7 +513,7 @@ fn a_trace_whose_every_writeback_event_is_unreadable_says_where_and_why() {
     fails_cleanly(
         &["view", "-"],
         text.as_bytes(),
-        "-:2:124: global_dirty_state: no `thresh=`, which every release prints (cut short?) (and 1 more writeback events not read)",
+        "-:2:124: global_dirty_state: no `thresh=`, which every release prints (cut short?) (and 1 more writeback event not read)",
     );
 }
 
@@ -914,7 +914,7 @@ fn a_stamp_past_what_the_kernel_can_count_is_a_corrupted_line_not_a_time() {
     std::fs::write(&path, text.replace("99999999999999999999.000000", "18446744073.709551")).expect("written");
     let out = dirtyviz().args(["view", path.to_str().expect("UTF-8"), "--snapshot"]).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("t 0.6 / 0.6 s"), "the rows of 1.0 to 1.5 s");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("t 0.500 / 0.500 s"), "1.0 to 1.5 s: the last event's time");
 }
 
 #[test]

@@ -147,7 +147,7 @@ fn a_playhead_past_the_end_is_refused() {
     let out = run(&fixture(SHIPPED), &["--at", "25s"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.trim_end(), "error: --at 25 s: past the end of the trace, 20 s from its first event");
+    assert_eq!(err.trim_end(), "error: --at 25 s: past the end of the trace, 19.996375 s from its first event");
     assert!(out.stdout.is_empty(), "no screen");
     let end = screen(&fixture(SHIPPED), &["--at", "20s"]);
     assert!(end.lines().next().is_some_and(|l| l.contains("t 20.0 / 20.0 s")), "the end itself is shown:\n{end}");
@@ -513,4 +513,78 @@ fn a_narrow_stale_bdi_title_keeps_the_charts_name_and_the_values_age() {
     let s = screen(&fixture(SHIPPED), &["--size", "100x30", "--at", "12s"]);
     let title = s.lines().find(|l| l.contains("┐┌ 2 ")).unwrap_or_else(|| panic!("chart 2:\n{s}"));
     assert!(title.contains(" 2 bdi dirty") && title.contains(" 9.9 s ago"), "{title}");
+}
+
+/// The shipped 5.4 trace with its thresholds replaced by `sed`'s
+/// `replace`, written as `name`.
+fn thresholds_of(name: &str, replace: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(fixture("linux-5.4-trace_pipe-two-bdis.txt")).expect("trace");
+    for (from, to) in replace {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    let path = tmp(name);
+    std::fs::write(&path, text).expect("written");
+    path.display().to_string()
+}
+
+#[test]
+fn fit_refuses_thresholds_no_scenario_can_have_naming_the_trace() {
+    let zero = [("thresh=131072", "thresh=0"), ("limit=131072", "limit=0"), ("setpoint=114688", "setpoint=0")];
+    let cases = [
+        ("kview-zero.txt", &zero[..], "its dirty threshold (thresh) is 0 pages"),
+        (
+            "kview-huge.txt",
+            &[("thresh=131072", "thresh=4294967296000"), ("limit=131072", "limit=4294967296000")][..],
+            "its dirty threshold (thresh) is 4294967296000 pages, over the 1073741824 (4 TiB)",
+        ),
+        (
+            "kview-bg-above.txt",
+            &[("bg_thresh=65536", "bg_thresh=200000")][..],
+            "its background threshold (bg_thresh, 200000 pages) is not below thresh (131072 pages)",
+        ),
+    ];
+    for (name, replace, why) in cases {
+        let path = thresholds_of(name, replace);
+        let out = run(&path, &["--fit"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("error: {path}: {why}")), "{err}");
+        assert!(err.contains("so no scenario can be fitted") && !err.contains("fitted scenario:"), "{err}");
+    }
+    // A bg_thresh of 0 is a background ratio of 0: fitted.
+    let path = thresholds_of("kview-bg-zero.txt", &[("bg_thresh=65536", "bg_thresh=0")]);
+    assert!(screen(&path, &["--fit"]).contains("B model: the fitted scenario"));
+}
+
+#[test]
+fn the_first_event_is_shown_from_the_start_and_the_status_says_which_time_is_shown() {
+    let strip = |at: &str| {
+        let s = screen(&fixture(SHIPPED), &["--at", at, "--size", "120x40"]);
+        let lines: Vec<&str> = s.lines().collect();
+        (lines[0].to_string(), lines[2].to_string())
+    };
+    // Its first event: dirty=280 writeback=0 (1.09 MiB), bg_thresh=51200, thresh=102400.
+    for at in ["0", "1ms", "99ms"] {
+        let (status, values) = strip(at);
+        assert!(status.contains("t 0.0 / 20.0 s"), "--at {at}: {status}");
+        assert!(values.starts_with("dirty 1.09 MiB · bg_thresh 200 MiB · freerun 300 MiB"), "--at {at}: {values}");
+        assert!(values.contains("thresh 400 MiB"), "--at {at}: {values}");
+    }
+    // 149 ms shows the row of 100 ms, and says so.
+    let (status, values) = strip("149ms");
+    assert!(status.contains("t 0.1 / 20.0 s") && values.starts_with("dirty 267 MiB"), "{status}\n{values}");
+}
+
+#[test]
+fn a_trace_shorter_than_a_second_has_its_span_in_milliseconds() {
+    let noise = fixture("linux-6.1-with-noise.txt");
+    let out = dirtyviz().args(["view", &noise]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("span        50.000100 to 50.050000 s (49.9 ms)"), "{text}");
+    assert!(text.contains("over 0-0.0499 s, each count held"), "{text}");
+    assert!(text.contains("bdi 259:0   2 balance_dirty_pages, 0 bdi_dirty_ratelimit over 29.8 ms"), "{text}");
+    let s = screen(&noise, &["--size", "120x40"]);
+    assert!(s.lines().next().is_some_and(|l| l.contains("t 0.050 / 0.050 s")), "{s}");
 }
