@@ -912,6 +912,12 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
             ]
         });
     }
+    if n == 2 && stale(Quantity::BdiDirty).is_none() && !cov.known_at(Quantity::BdiDirty, bdi, now) {
+        // Not printed yet (the first events, before a throttling pass):
+        // no values, not '0 of thresh 0'.
+        data.values.clear();
+        data.short_values.clear();
+    }
     if n == 1 {
         // Dirtyable memory is not in a trace: no percentage of it.
         data.values.truncate(1);

@@ -572,6 +572,9 @@ fn the_first_event_is_shown_from_the_start_and_the_status_says_which_time_is_sho
         assert!(values.starts_with("dirty 1.09 MiB · bg_thresh 200 MiB · freerun 300 MiB"), "--at {at}: {values}");
         assert!(values.contains("thresh 400 MiB"), "--at {at}: {values}");
     }
+    // No pass yet: chart 2 gives no values rather than '0 of thresh 0'.
+    let s = screen(&fixture(SHIPPED), &["--at", "0", "--size", "160x48"]);
+    assert!(s.contains("2 bdi dirty") && !s.contains("dirty 0 of thresh 0"), "{s}");
     // 149 ms shows the row of 100 ms, and says so.
     let (status, values) = strip("149ms");
     assert!(status.contains("t 0.1 / 20.0 s") && values.starts_with("dirty 267 MiB"), "{status}\n{values}");
