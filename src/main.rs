@@ -51,6 +51,15 @@ fn help_command() -> String {
     named.map_or_else(|| "dirtyviz".to_string(), |c| format!("dirtyviz {c}"))
 }
 
+/// The help or version clap answers with: in colour on a terminal (unless
+/// `NO_COLOR` is set), as plain text into a file or a pipe.
+fn help_text(e: &clap::Error) -> String {
+    use std::io::IsTerminal as _;
+    let styled = e.render();
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    if colour { styled.ansi().to_string() } else { styled.to_string() }
+}
+
 /// The exit code of `result`, its error reported.
 fn finish(result: Result<ExitCode>) -> ExitCode {
     result.unwrap_or_else(fail)
@@ -63,8 +72,12 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
+                // Written as every command's output is: a full disk behind
+                // `>` is an error, a reader that went away is not.
+                return match dirtyviz::output::to_stdout(help_text(&e).as_bytes()) {
+                    Ok(_) => ExitCode::SUCCESS,
+                    Err(e) => fail(e),
+                };
             }
             // One line: clap's first line (with the line it announces, when
             // it ends in a colon), without the usage block.

@@ -223,7 +223,12 @@ fn unwritable_outputs_are_reported() {
 #[test]
 fn a_full_disk_on_stdout_is_reported() {
     let trace = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt");
-    let commands: [&[&str]; 8] = [
+    let commands: [&[&str]; 13] = [
+        &["--help"],
+        &["run", "--help"],
+        &["-V"],
+        &["--version"],
+        &["help", "run"],
         &["machines"],
         &["lessons"],
         &["snapshot", "--at", "1s"],
