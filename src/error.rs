@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 /// unwritable file, not enough memory for what was asked.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
-/// Exit code when the terminal cannot be driven.
-pub const EXIT_TERMINAL: u8 = 1;
+/// Exit code when the terminal cannot be driven (none there, or it
+/// failed): an I/O error, as for a file.
+pub const EXIT_TERMINAL: u8 = 2;
 
 /// Exit code of a bug: an internal error, as a panic ends a Rust program.
 pub const EXIT_BUG: u8 = 101;

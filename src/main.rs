@@ -370,14 +370,18 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     }
     let opts = AppOptions { seed: args.seed, ..app_options(&args.view) };
     let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
+    let chosen = args.lesson.as_deref().map(Lesson::resolve).transpose()?;
+    let picker = if chosen.is_none() { Lesson::all_shipped()? } else { Vec::new() };
+    // Without a terminal no session starts: the progress is neither
+    // saved nor set aside.
+    dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
     let loaded = open_progress();
-    let mut app = match &args.lesson {
-        Some(which) => {
-            let l = Lesson::resolve(which)?;
+    let mut app = match chosen {
+        Some(l) => {
             let step = loaded.progress.resume_step(&l);
             App::for_lesson(l, step, loaded.progress, &opts)?
         }
-        None => App::lesson_picker(Lesson::all_shipped()?, loaded.progress, &opts)?,
+        None => App::lesson_picker(picker, loaded.progress, &opts)?,
     };
     if let Some(note) = loaded.note {
         app.set_note(note);
@@ -417,6 +421,9 @@ fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress
         inputs.extend(last_session.as_deref().map(|p| Named { role: "the last session's recording", path: p }));
     }
     check_distinct(&inputs, &outputs)?;
+    // Nothing is written (no trace, no recording) for a session that
+    // cannot start.
+    dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
 
     let mut outputs = dirtyviz::ui::Outputs::default();
     outputs.save_progress = save_progress;

@@ -186,9 +186,7 @@ fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
     // pipe standing for stdout). A terminal to read keys from is not
     // enough: with stdout sent to a file the dashboard would draw into
     // the file, unseen, and answer keys on a blank screen.
-    if !std::io::stdout().is_terminal() {
-        return Err(std::io::Error::other(NOT_A_TERMINAL));
-    }
+    need_terminal()?;
     terminal::enable_raw_mode()?;
     let taken = execute!(std::io::stdout(), terminal::EnterAlternateScreen)
         .and_then(|_| ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout())));
@@ -196,6 +194,13 @@ fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
         restore_terminal();
     }
     taken
+}
+
+/// Fails, saying why, when standard output is not a terminal the
+/// dashboard could draw on: a caller checks it before it writes anything
+/// for a session (the lesson progress, a recording).
+pub fn need_terminal() -> std::io::Result<()> {
+    if std::io::stdout().is_terminal() { Ok(()) } else { Err(std::io::Error::other(NOT_A_TERMINAL)) }
 }
 
 /// Why a dashboard does not start when its standard output is a file or

@@ -285,7 +285,7 @@ fn a_dashboard_whose_output_is_a_file_says_it_needs_a_terminal() {
     };
     let mut stderr = String::new();
     child.stderr.take().expect("piped").read_to_string(&mut stderr).expect("stderr");
-    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(status.code(), Some(2), "{stderr}");
     assert_eq!(
         stderr,
         "error: terminal: standard output is not a terminal: the dashboard draws on one \

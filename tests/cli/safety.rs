@@ -95,7 +95,7 @@ fn a_failed_run_leaves_what_was_there() {
     let before = snapshot(&dir);
     // No terminal: the dashboard cannot start, the recording asked for stays as it was.
     let o = run_in(&dir, &["--record", "keep.jsonl", "--trace", "keep2.jsonl"]);
-    one_line(&o, 1, &["terminal"]);
+    one_line(&o, 2, &["terminal"]);
     // Nor does it write a terminal's escapes to a standard output it never took.
     assert_eq!(String::from_utf8_lossy(&o.stdout), "", "nothing on stdout");
     // A run that fails to write (a full device) keeps nothing half-written.
@@ -379,28 +379,18 @@ fn unreadable_progress_is_set_aside_and_told_once() {
     assert!(data.join("progress.ron").is_dir());
 }
 
-/// Sixteen lessons opened at once (each saves its step, then finds no
-/// terminal): every one is kept, and so is what was there before.
+/// Fourteen lessons opened at once, each in its terminal (each saves its
+/// step as it opens): every one is kept, and so is what was there before.
 #[test]
 fn lessons_opened_at_once_keep_each_others_progress() {
     let dir = scratch("progress-race");
     let data = dir.join("data/dirtyviz");
     std::fs::create_dir_all(&data).expect("data dir");
     std::fs::write(data.join("progress.ron"), PROGRESS).expect("write");
-    let children: Vec<_> = (3..=16)
-        .map(|id| {
-            dirtyviz()
-                .args(["lesson", &format!("{id:02}")])
-                .current_dir(&dir)
-                .env("XDG_DATA_HOME", dir.join("data"))
-                .stdin(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("runs")
-        })
-        .collect();
+    let children: Vec<_> =
+        (3..=16).map(|id| dashboard_in_a_terminal(&dir, &format!("lesson {id:02} --no-record"), "")).collect();
     for mut c in children {
-        assert_eq!(c.wait().expect("ends").code(), Some(1), "no terminal");
+        assert!(c.wait().expect("ends").success(), "quit with q");
     }
     let o = run_in(&dir, &["lessons"]);
     let list = String::from_utf8_lossy(&o.stdout);
@@ -413,6 +403,58 @@ fn lessons_opened_at_once_keep_each_others_progress() {
             _ => "step 1/",
         };
         assert!(line.contains(expect), "lesson {id}: {line}");
+    }
+}
+
+/// Without a terminal no session starts, and nothing is written for one:
+/// the progress is neither saved nor set aside, no recording, no trace.
+/// It is an I/O error: exit 2.
+#[test]
+fn a_session_without_a_terminal_writes_nothing() {
+    let dir = scratch("no-terminal");
+    let sessions: [&[&str]; 5] =
+        [&["lesson"], &["lesson", "07"], &[], &["--trace", "t.jsonl"], &["lesson", "03", "--record", "r.jsonl"]];
+    let files = |dir: &Path| -> Vec<String> {
+        let mut all = Vec::new();
+        let mut walk = vec![dir.to_path_buf()];
+        while let Some(d) = walk.pop() {
+            for e in std::fs::read_dir(&d).expect("dir") {
+                let p = e.expect("entry").path();
+                if p.is_dir() {
+                    walk.push(p.clone());
+                }
+                all.push(p.strip_prefix(dir).expect("under").display().to_string());
+            }
+        }
+        all.sort();
+        all
+    };
+    let progress = dir.join("data/dirtyviz/progress.ron");
+    for unreadable in [false, true] {
+        if unreadable {
+            std::fs::create_dir_all(progress.parent().expect("dir")).expect("data dir");
+            std::fs::write(&progress, "not RON (").expect("write");
+        }
+        let before = files(&dir);
+        for args in sessions {
+            let out = dirtyviz()
+                .args(args)
+                .current_dir(&dir)
+                .env("XDG_DATA_HOME", dir.join("data"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .output()
+                .expect("runs");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.starts_with("error: terminal: standard output is not a terminal: "), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert_eq!(files(&dir), before, "{args:?} wrote nothing");
+        }
+        if unreadable {
+            assert_eq!(std::fs::read_to_string(&progress).expect("kept"), "not RON (", "left where it was");
+        }
     }
 }
 
@@ -479,11 +521,11 @@ fn a_session_that_fails_to_start_touches_no_recording() {
     std::fs::create_dir_all(&data).expect("data dir");
     std::fs::write(data.join("last-session.jsonl"), "the last class\n").expect("write");
     let o = run_in(&dir, &[]);
-    one_line(&o, 1, &["terminal"]);
+    one_line(&o, 2, &["terminal"]);
     assert_eq!(std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"), "the last class\n");
     assert!(!data.join("sessions").exists());
     let o = run_in(&dir, &["--trace", "/dev/null", "--record", "data/dirtyviz/last-session.jsonl"]);
-    one_line(&o, 1, &["terminal"]);
+    one_line(&o, 2, &["terminal"]);
     assert_eq!(std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"), "the last class\n");
     let o = run_in(&dir, &["--trace", "data/dirtyviz/last-session.jsonl"]);
     one_line(&o, 2, &["is the same file as the last session's recording"]);
