@@ -11,6 +11,10 @@
 //!   regular file (`/dev/null`, a FIFO, a terminal) is written directly.
 //!   A symbolic link is followed: the file it points to is replaced, the
 //!   link stays.
+//! - An existing file this user may not write (`chmod 444`, someone
+//!   else's) is refused, as a shell's `>` refuses it, though renaming
+//!   over it needs only its directory: `PATH: cannot write: Permission
+//!   denied`. Root may replace it, as it may write it.
 //! - [`check_distinct`] refuses an output that is the same file as an
 //!   input or as another output: same device and inode (a symbolic or
 //!   hard link counts), or, for files not there yet, the same canonical
@@ -76,6 +80,9 @@ impl AtomicFile {
             // A device, FIFO or terminal: nothing to clobber.
             let file = OpenOptions::new().write(true).open(&target).map_err(Error::io(path, "cannot write"))?;
             return Ok(AtomicFile::new(path, target, None, file));
+        }
+        if existing.is_some() {
+            may_write(path, &target)?;
         }
         let dir = parent_of(&target);
         let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -201,6 +208,24 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Fails, as a shell's `>` would, when this user may not write the
+/// existing file `target` (named `shown`): its permission bits or ACL
+/// forbid it, it is immutable or on a read-only file system. The kernel
+/// judges (`access(2)` with the effective IDs, which `open` uses): root
+/// may replace a file no one may write, as it may write it with `>`.
+/// Replacing it by rename needs only the directory, so without this a
+/// write-protected file would be replaced without a word.
+fn may_write(shown: &Path, target: &Path) -> Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(target.as_os_str().as_bytes()) else { return Ok(()) };
+    // SAFETY: a NUL-terminated path that lives across the call.
+    let refused = unsafe { libc::faccessat(libc::AT_FDCWD, c_path.as_ptr(), libc::W_OK, libc::AT_EACCESS) } != 0;
+    if refused {
+        return Err(Error::io(shown, "cannot write")(std::io::Error::last_os_error()));
+    }
+    Ok(())
+}
+
 /// The directory a path is in (`.` for a bare name).
 fn parent_of(path: &Path) -> PathBuf {
     match path.parent() {
@@ -318,6 +343,9 @@ pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
             )));
         }
         let id = identity(o.path)?;
+        if id.inode.is_some() && id.regular {
+            may_write(o.path, &resolve(o.path)?)?;
+        }
         if let Some((i, _)) = ins.iter().find(|(_, i)| i.same(&id)) {
             return Err(Error::invalid(format!(
                 "{} {} is the same file as {} {}: refusing to overwrite it",
@@ -477,6 +505,41 @@ mod tests {
         check_distinct(&ins, &[named("--trace", &a), named("--csv", &b)]).expect("distinct");
         let null = Path::new("/dev/null");
         check_distinct(&ins, &[named("--trace", null), named("--csv", null)]).expect("/dev/null twice is fine");
+    }
+
+    #[test]
+    fn a_file_the_user_may_not_write_is_refused_as_the_kernel_would() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("protected");
+        let path = dir.join("prot.csv");
+        std::fs::write(&path, "keep").expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let outputs = [Named { role: "--csv", path: &path }];
+        // SAFETY: no arguments, no memory.
+        if unsafe { libc::geteuid() } == 0 {
+            // Root may write it with `>`: replacing it is what it may do.
+            check_distinct(&[], &outputs).expect("root may write it");
+            let mut f = AtomicFile::create(&path).expect("root may write it");
+            f.put(b"new").expect("put");
+            f.commit().expect("commit");
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), "new");
+        } else {
+            let want = format!("{}: cannot write: Permission denied", path.display());
+            assert_eq!(check_distinct(&[], &outputs).expect_err("refused up front").to_string(), want);
+            assert_eq!(AtomicFile::create(&path).err().expect("refused").to_string(), want);
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), "keep");
+            assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file is left");
+        }
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o444, "the file keeps its mode");
+        // A file the user may write keeps its mode when replaced.
+        let own = dir.join("own.csv");
+        std::fs::write(&own, "old").expect("write");
+        std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        let mut f = AtomicFile::create(&own).expect("create");
+        f.put(b"new").expect("put");
+        f.commit().expect("commit");
+        assert_eq!(std::fs::metadata(&own).expect("meta").permissions().mode() & 0o7777, 0o600);
     }
 
     #[test]

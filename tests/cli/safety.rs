@@ -406,6 +406,62 @@ fn lessons_opened_at_once_keep_each_others_progress() {
     }
 }
 
+/// An existing output file the user may not write is refused before any
+/// work, as a shell's `>` refuses it, and left as it was (renaming over it
+/// needs only its directory). Root may write any file, so as root the
+/// refusal is checked as the unprivileged user `nobody` (through
+/// `setpriv`), on root's file in a directory anyone may write; where
+/// `setpriv` cannot, root replacing the file is checked, as root may.
+#[test]
+fn a_write_protected_output_is_refused_and_left_as_it_was() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let dir = scratch("protected");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod dir");
+    let prot = dir.join("prot.csv");
+    let trace = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt");
+    let commands: [&[&str]; 5] = [
+        &["run", "--duration", "1s", "-q", "--csv", "prot.csv"],
+        &["run", "--duration", "1s", "-q", "--summary-json", "prot.csv"],
+        &["run", "--duration", "1s", "-q", "--trace", "prot.csv"],
+        &["snapshot", "--at", "1s", "-o", "prot.csv"],
+        &["view", trace, "--csv", "prot.csv"],
+    ];
+    // SAFETY: no arguments, no memory.
+    let root = unsafe { libc::geteuid() } == 0;
+    // setpriv can become nobody (it may be missing, or not allowed to).
+    let setpriv = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    for args in commands {
+        std::fs::write(&prot, "keep\n").expect("write");
+        std::fs::set_permissions(&prot, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let owner = std::fs::metadata(&prot).expect("meta").uid();
+        let mut cmd = if root && setpriv {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_dirtyviz")]);
+            c
+        } else {
+            dirtyviz()
+        };
+        let out = cmd.args(args).current_dir(&dir).env("XDG_DATA_HOME", dir.join("data")).output().expect("runs");
+        let meta = std::fs::metadata(&prot).expect("still there");
+        if root && !setpriv {
+            assert!(out.status.success(), "{args:?}: root may write it: {}", String::from_utf8_lossy(&out.stderr));
+            assert_ne!(std::fs::read_to_string(&prot).expect("read"), "keep\n", "{args:?}");
+        } else {
+            let err = one_line(&out, 2, &[]);
+            assert_eq!(err.trim_end(), "error: prot.csv: cannot write: Permission denied", "{args:?}");
+            assert_eq!(std::fs::read_to_string(&prot).expect("read"), "keep\n", "{args:?}: left as it was");
+            assert_eq!(meta.uid(), owner, "{args:?}: same owner");
+        }
+        assert_eq!(meta.permissions().mode() & 0o7777, 0o444, "{args:?}: same mode");
+        let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        assert!(left.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")), "{args:?}: {left:?}");
+        let _ = std::fs::remove_file(&prot);
+    }
+}
+
 /// Without a terminal no session starts, and nothing is written for one:
 /// the progress is neither saved nor set aside, no recording, no trace.
 /// It is an I/O error: exit 2.
