@@ -543,17 +543,18 @@ impl Summary {
             self.hz,
             seconds(self.duration_s)
         );
-        // The thresholds side by side in one unit: that of the largest.
+        // The thresholds side by side in one unit, that of the largest,
+        // written once after them (as `view` writes them).
         let unit = SizeUnit::of_largest([g.bg_thresh_mb, g.freerun_mb, g.limit_mb, g.thresh_mb]);
         let _ = writeln!(
             s,
-            "thresholds  bg {} {}  freerun {}  setpoint {}  limit {}  thresh {}",
+            "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}",
             size_in(Some(g.bg_thresh_mb), unit, false),
-            unit.name(),
             size_in(Some(g.freerun_mb), unit, false),
             size_in(self.setpoint_mb(), unit, false),
             size_in(Some(g.limit_mb), unit, false),
-            size_in(Some(g.thresh_mb), unit, false)
+            size_in(Some(g.thresh_mb), unit, false),
+            unit.name()
         );
         let err = self.setpoint_mb().filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
         let _ = writeln!(
@@ -578,7 +579,7 @@ impl Summary {
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} ({}x, median of last {} s)  bdi_thresh {}{}",
+                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x, median of last {} s)  bdi_thresh {}{}",
                 shown(&b.name),
                 b.kind,
                 b.tasks,
@@ -625,7 +626,7 @@ impl Summary {
         } else {
             let _ = writeln!(
                 s,
-                "pauses      {}  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+                "pauses      {}  p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0} ms",
                 crate::units::count(p.count, "sleep"),
                 p.p50,
                 p.p90,
@@ -638,7 +639,7 @@ impl Summary {
             "no call blocked".to_string()
         } else {
             format!(
-                "{} blocked  p50 {:.0} ms  p90 {:.0}  p99 {:.0}  max {:.0}",
+                "{} blocked  p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0} ms",
                 crate::units::count(t.calls.count, "call"),
                 t.calls.p50,
                 t.calls.p90,
@@ -668,7 +669,7 @@ impl Summary {
             let throttled = of_kind().map(|t| t.throttled_max_ms).fold(0.0, f64::max);
             let _ = writeln!(
                 s,
-                "tasks       {} {kind}  dirty rate min {} MiB/s  max {} (max/min {})  longest throttled {:.0} ms",
+                "tasks       {} {kind}  dirty rate min {}  max {} MiB/s (max/min {})  longest throttled {:.0} ms",
                 of_kind().count(),
                 num(min, 3),
                 num(max, 3),

@@ -483,7 +483,7 @@ fn a_huge_worlds_report_writes_its_sizes_in_gib() {
     let report = ok(&out);
     let line =
         |head: &str| report.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{report}")).to_string();
-    assert_eq!(line("thresholds"), "thresholds  bg 369 GiB  freerun 553  setpoint 645  limit 737  thresh 737");
+    assert_eq!(line("thresholds"), "thresholds  bg 369  freerun 553  setpoint 645  limit 737  thresh 737 GiB");
     let dirty = line("dirty ");
     assert!(dirty.ends_with("max 1952.1 MiB (-735 GiB vs limit)"), "{dirty}");
     assert!(line("bdi sda").contains("bdi_thresh 737 GiB"), "{report}");
@@ -494,9 +494,33 @@ fn a_huge_worlds_report_writes_its_sizes_in_gib() {
     let out = dirtyviz().args(["run", "--duration", "1s"]).output().expect("runs");
     let report = ok(&out);
     assert!(
-        report.contains("thresholds  bg 368.7 MiB  freerun 553.0  setpoint 645.2  limit 737.4  thresh 737.4"),
+        report.contains("thresholds  bg 368.7  freerun 553.0  setpoint 645.2  limit 737.4  thresh 737.4 MiB"),
         "{report}"
     );
+}
+
+/// Every number of a run's report has its unit, written once after a run
+/// of numbers in the same unit (as `view` writes them): the thresholds,
+/// the bdi's rates, the pauses, the tasks' dirty rates.
+#[test]
+fn every_number_of_the_report_has_its_unit() {
+    let report = ok(&dirtyviz().args(["run", "--duration", "1s"]).output().expect("runs"));
+    let line =
+        |head: &str| report.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("{report}")).to_string();
+    assert_eq!(
+        line("thresholds"),
+        "thresholds  bg 368.7  freerun 553.0  setpoint 645.2  limit 737.4  thresh 737.4 MiB"
+    );
+    let bdi = line("bdi sda");
+    assert!(
+        bdi.contains(
+            "written 57.5 MiB/s  write_bw 100.0  dirty_ratelimit 100.000 vs write_bw/N 100.000 MiB/s (1.00x, median of last 0.5 s)"
+        ),
+        "{bdi}"
+    );
+    assert_eq!(line("pauses"), "pauses      49 sleeps  p50 8  p90 9  p99 10  max 10 ms");
+    assert!(line("throttled").starts_with("throttled   48 calls blocked  p50 8  p90 9  p99 9  max 9 ms  "), "{report}");
+    assert!(line("tasks").contains("dirty rate min 640.000  max 640.000 MiB/s (max/min 1.00)"), "{report}");
 }
 
 /// Runs `scenario` for `seconds` writing its trace to `trace`, a trace
