@@ -28,8 +28,10 @@ pub struct GlobalSummary {
     pub dirty_mean_mb: Option<f64>,
     /// Largest global dirty count of the run \[MiB\].
     pub dirty_max_mb: f64,
-    /// How far dirty ever ran past the limit (negative: never reached it) \[MiB\].
-    pub over_limit_max_mb: Option<f64>,
+    /// How far dirty ever ran past the limit, right after pages were
+    /// dirtied (negative: never reached it); with nothing dirtied, how far
+    /// below the limit `dirty_max_mb` stayed \[MiB\].
+    pub over_limit_max_mb: f64,
     /// Samples before this time are left out of the means \[s\].
     pub settle_s: f64,
 }
@@ -365,7 +367,13 @@ pub fn summarise(
         limit_mb: mib(limit),
         dirty_mean_mb: dirty_mean,
         dirty_max_mb: mib(stats.max_dirty),
-        over_limit_max_mb: (stats.max_over_limit != i64::MIN).then(|| mib(stats.max_over_limit)),
+        // With nothing dirtied no sample was taken: dirty stayed at its
+        // most (`dirty_max_mb`) that far below the limit.
+        over_limit_max_mb: if stats.max_over_limit == i64::MIN {
+            mib(stats.max_dirty) - mib(limit)
+        } else {
+            mib(stats.max_over_limit)
+        },
         settle_s,
     };
     let bdis = world
@@ -564,7 +572,7 @@ impl Summary {
             seconds(g.settle_s),
             signed(err, 1),
             size_with_unit(Some(g.dirty_max_mb), false),
-            size_with_unit(g.over_limit_max_mb, true)
+            size_with_unit(Some(g.over_limit_max_mb), true)
         );
         if self.patches < RATE_CONTROL_PATCH {
             let _ = writeln!(

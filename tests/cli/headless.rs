@@ -523,6 +523,25 @@ fn every_number_of_the_report_has_its_unit() {
     assert!(line("tasks").contains("dirty rate min 640.000  max 640.000 MiB/s (max/min 1.00)"), "{report}");
 }
 
+/// With no dd nothing is dirtied, and the report still says how far below
+/// the limit dirty stayed: all of it (the limit is known), in the report
+/// and in the JSON.
+#[test]
+fn a_run_that_dirties_nothing_stays_the_whole_limit_below_it() {
+    let dir = scratch("no-dd");
+    let json_path = dir.join("s.json");
+    let out = dirtyviz()
+        .args(["run", "--dd", "0", "--duration", "1s", "--summary-json"])
+        .arg(&json_path)
+        .output()
+        .expect("runs");
+    let report = ok(&out);
+    assert!(report.contains("max 0.0 MiB (-737.4 MiB vs limit)"), "{report}");
+    let v = json(&json_path);
+    let (over, limit) = (v["global"]["over_limit_max_mb"].as_f64(), v["global"]["limit_mb"].as_f64());
+    assert_eq!(over.zip(limit).map(|(o, l)| o + l), Some(0.0), "{}", v["global"]);
+}
+
 /// Runs `scenario` for `seconds` writing its trace to `trace`, a trace
 /// over 1 MiB announced; returns the notes and, for each, the MiB per
 /// simulated second it announced.
