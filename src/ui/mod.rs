@@ -146,7 +146,8 @@ pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
     if outputs.record.is_some() {
         app.start_recording();
     }
-    // Opening a lesson counts, even if the terminal then cannot be used.
+    // Opening a lesson counts, once the caller found a terminal
+    // ([`need_terminal`]), even if raw mode then cannot be set.
     outputs.save_lesson_progress(&mut app);
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]).map_err(Error::Terminal)?;
     let mut terminal = take_terminal().map_err(Error::Terminal)?;
