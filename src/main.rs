@@ -581,6 +581,9 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
         r.level,
         if written.is_empty() { String::new() } else { format!("; wrote {}", written.join(", ")) }
     ));
+    if let Some(at) = r.trace_stopped_s {
+        out(format_args!("trace stopped at {at:.1} s by --max-trace-size"));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -580,6 +580,8 @@ pub struct Replayed {
     pub recorded_by: String,
     /// What its keys meant ([`KEYS_FORMAT`]).
     pub keys_format: u32,
+    /// When `--max-trace-size` stopped the trace \[s\], if it did.
+    pub trace_stopped_s: Option<f64>,
 }
 
 /// Where a replay writes side A's outputs.
@@ -650,8 +652,10 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     }
     // The last advance may have stopped short on a Ctrl-C.
     crate::interrupt::check()?;
+    let mut trace_stopped_s = None;
     if let Some(w) = &mut out {
         w.drain(&mut app)?;
+        trace_stopped_s = w.stopped_at().map(|j| j as f64 / app.world().hz() as f64);
         w.finish()?;
     }
     if let Some(w) = series {
@@ -664,6 +668,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         level: level_name(app.world().patches(), app.world().legacy()),
         recorded_by: reader.header.dirtyviz.clone(),
         keys_format: reader.header.keys_format,
+        trace_stopped_s,
     })
 }
 

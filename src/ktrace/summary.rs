@@ -1357,7 +1357,7 @@ impl TraceSummary {
                 let q = &p.pause_ms;
                 let _ = writeln!(
                     s,
-                    "  pauses    {}  p50 {} ms  p90 {}  p99 {}  max {}; passes without a sleep: {}",
+                    "  pauses    {}  p50 {}  p90 {}  p99 {}  max {} ms; passes without a sleep: {}",
                     crate::units::count(q.sleeps, "sleep"),
                     opt_i(q.p50),
                     opt_i(q.p90),

@@ -587,10 +587,10 @@ impl Summary {
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>4} tasks  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x, median of last {} s)  bdi_thresh {}{}",
+                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x, median of last {} s)  bdi_thresh {}{}",
                 shown(&b.name),
                 b.kind,
-                b.tasks,
+                crate::units::count(u64::from(b.tasks), "task"),
                 b.written_mbps,
                 num(b.write_bw_mbps, 1),
                 num(rate, 3),

@@ -300,6 +300,26 @@ fn a_replayed_session_without_keys_writes_what_run_writes() {
     assert_eq!(csv.iter().filter(|&&b| b == b'\n').count(), 252, "a header and 251 rows, 0 s to 25 s");
     assert!(csv == read(&p("replayed.csv")), "the replay's CSV is run's");
     assert_eq!(figures(json(&p("replayed.json"))), figures(json(&p("run.json"))));
+    // A trace the cap stopped is said to have stopped, at run's time (the
+    // replay said nothing of it).
+    let stopped = |out: std::process::Output| {
+        let text = ok(&out);
+        text.lines().find(|l| l.contains("stopped at")).map(|l| l.split_whitespace().rev().nth(3).map(String::from))
+    };
+    let capped = ["--trace", "t.jsonl", "--max-trace-size", "64k"];
+    let replayed = stopped(
+        dirtyviz().current_dir(&dir).arg("replay").arg(p("session.jsonl")).args(capped).output().expect("runs"),
+    );
+    let run = stopped(
+        dirtyviz()
+            .current_dir(&dir)
+            .args(["run", "--scenario", "ukey-hdd", "--duration", "25s"])
+            .args(capped)
+            .output()
+            .expect("runs"),
+    );
+    assert!(replayed.is_some(), "the replay says the trace stopped");
+    assert_eq!(replayed, run, "at run's time");
 }
 
 /// Peak resident memory of a finished child [KiB], from the kernel's
@@ -512,6 +532,7 @@ fn every_number_of_the_report_has_its_unit() {
         "thresholds  bg 368.7  freerun 553.0  setpoint 645.2  limit 737.4  thresh 737.4 MiB"
     );
     let bdi = line("bdi sda");
+    assert!(bdi.starts_with("bdi sda    hdd       1 task  written"), "one task, not '1 tasks': {bdi}");
     assert!(
         bdi.contains(
             "written 57.5 MiB/s  write_bw 100.0  dirty_ratelimit 100.000 vs write_bw/N 100.000 MiB/s (1.00x, median of last 0.5 s)"

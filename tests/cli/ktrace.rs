@@ -1329,3 +1329,12 @@ fn a_trace_of_balance_dirty_pages_alone_has_its_dirty_row() {
     assert!(row.contains("mean 19.5 over 0-2 s"), "{row}");
     assert!(!report.contains("thresholds"), "{report}");
 }
+
+/// The summary's pause quantiles carry their unit once, after the run of
+/// them, as `run`'s do (it was `p50 16 ms  p90 28  p99 32  max 32`).
+#[test]
+fn the_pause_quantiles_end_in_their_unit() {
+    let text = super::common::ok(&dirtyviz().args(["view", "--example"]).output().expect("runs"));
+    let pauses = text.lines().find(|l| l.trim_start().starts_with("pauses")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(pauses.trim(), "pauses    71 sleeps  p50 16  p90 28  p99 32  max 32 ms; passes without a sleep: 189");
+}
