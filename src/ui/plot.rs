@@ -342,7 +342,7 @@ fn best_linear_ticks_reaching(lo: f64, hi: f64, least: f64, most: usize) -> Vec<
     let waste = |t: &Vec<f64>| ((t[t.len() - 1] - hi).abs() / span * 20.0).round();
     let mut best: Option<Vec<f64>> = None;
     // Steps from a tenth of the span over `most` up to the whole span.
-    let mut step = nice(span / (2 * most) as f64 / 10.0);
+    let mut step = nice_y(span / (2 * most) as f64 / 10.0);
     while step <= span * 2.0 {
         let first = (lo / step + 1e-9).floor();
         let last = (least / step - 1e-9).ceil().max(first + 1.0);
@@ -366,7 +366,7 @@ fn best_linear_ticks_reaching(lo: f64, hi: f64, least: f64, most: usize) -> Vec<
                 best = Some(ticks);
             }
         }
-        step = nice(step * 1.01);
+        step = nice_y(step * 1.01);
     }
     best.unwrap_or_else(|| linear_ticks(lo, hi, most.max(2)))
 }
@@ -397,6 +397,16 @@ fn nice(x: f64) -> f64 {
     [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|&v| v >= x * (1.0 - 1e-12)).unwrap_or(10.0 * p)
 }
 
+/// [`nice`] for a y axis: 2.5 times a power of ten only where its
+/// multiples are whole (25, 250, …): a step of 2.5 would put every other
+/// label a digit longer than the rest (`12.5 10 7.5`), and one of 0.025
+/// three decimals on every label; the axis reads `0 5 10 15` instead.
+fn nice_y(x: f64) -> f64 {
+    let step = nice(x);
+    let p = 10f64.powf(step.log10().floor());
+    if (step / p - 2.5).abs() < 1e-9 && step < 25.0 - 1e-9 { 5.0 * p } else { step }
+}
+
 /// Ticks for a logarithmic axis over `[lo, hi]` (both positive): powers of
 /// ten, at least three, every other one when there are more than `n`.
 pub fn log_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
@@ -417,12 +427,21 @@ pub fn log_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     }
 }
 
-/// A tick value as its label: as few decimals as the step needs.
+/// A tick value as its label: as few decimals as the step needs to be
+/// written exactly (every label of an axis with as many): a step of 2.5
+/// reads `7.5 10.0 12.5`, where it read `8 10 12`, 7.5 and 12.5 rounded.
 fn tick_label(v: f64, step: f64) -> String {
     if v == 0.0 {
         return "0".into();
     }
-    let decimals = if step >= 1.0 { 0 } else { (-step.log10().floor()) as usize };
+    let mut decimals = if step >= 1.0 { 0 } else { (-step.log10().floor()) as usize };
+    while decimals < 9 {
+        let scaled = step * 10f64.powi(decimals as i32);
+        if (scaled - scaled.round()).abs() <= scaled.abs() * 1e-9 {
+            break;
+        }
+        decimals += 1;
+    }
     let text = format!("{v:.decimals$}");
     if text.len() > 6 && v.abs() >= 1000.0 { format!("{:.0}k", v / 1000.0) } else { text }
 }
@@ -443,6 +462,11 @@ impl Rows {
             _ => 1.0,
         };
         Rows { top: y[1], span: (y[1] - y[0]).max(1e-12), dots: rows as f64 * per_cell, per_cell }
+    }
+
+    /// The rows.
+    fn count(&self) -> u16 {
+        (self.dots / self.per_cell).round() as u16
     }
 
     /// The row (0 at the top) value `v` is drawn on.
@@ -620,6 +644,16 @@ pub const NO_ROOM_FOLD: &str = "no room to plot: v folds the lesson text";
 /// [`NO_ROOM_SHORT`] while a lesson's text is open.
 pub const NO_ROOM_FOLD_SHORT: &str = "no room, v folds the text";
 
+/// Whether tick labels on `rows` stand evenly apart: as many rows between
+/// each two, or, where each two have two rows or more between them, one
+/// more between some (on eight rows, 0 1 2 fall on rows 7, 4 and 0: no
+/// tick set does better); one row apart beside two is not.
+fn evenly_apart(rows: &[u16]) -> bool {
+    let gaps: Vec<u16> = rows.windows(2).map(|p| p[0].abs_diff(p[1])).collect();
+    let (least, most) = (gaps.iter().min().copied().unwrap_or(0), gaps.iter().max().copied().unwrap_or(0));
+    least > 0 && (least == most || (least >= 2 && most - least <= 1))
+}
+
 /// The y axis a chart is drawn on: its ticks, the range they span (on a
 /// log axis, in powers of ten) and the tick step.
 struct YAxis {
@@ -630,25 +664,56 @@ struct YAxis {
 }
 
 impl YAxis {
-    /// The axis for `data` on a plot `rows` high.
+    /// The axis for `data` on a plot `rows` high, drawn in braille.
+    #[cfg(test)]
     fn new(data: &ChartData, rows: u16) -> YAxis {
+        YAxis::on(data, rows, Marker::Braille)
+    }
+
+    /// The axis for `data` on a plot `rows` high drawn with `marker`: of
+    /// the round tick sets, the first whose labels stand evenly apart
+    /// (see [`evenly_apart`]), else the axis' ends alone: on six rows,
+    /// 0 1000 2000 3000 fall on rows 5, 3, 2 and 0, and read as a scale
+    /// squeezed in its middle; `0 3000` does not.
+    fn on(data: &ChartData, rows: u16, marker: Marker) -> YAxis {
         let n = match rows {
             0..=2 => rows as usize,
             r => (r as usize).div_ceil(2).clamp(3, 6),
         };
+        let even = |ticks: &[f64], range: [f64; 2]| {
+            let at = Rows::new(range, rows, marker);
+            evenly_apart(&ticks.iter().map(|&v| at.row(v.clamp(range[0], range[1]))).collect::<Vec<_>>())
+        };
+        let ends = |ticks: Vec<f64>| vec![ticks[0], ticks[ticks.len() - 1]];
         let (ticks, range, step) = if data.log_y {
             let ticks = log_ticks(data.y[0], data.y[1], n);
             let range = [ticks[0].log10(), ticks[ticks.len() - 1].log10()];
             (ticks, range, 0.0)
         } else if data.y_fixed {
-            let step = nice((data.y[1] - data.y[0]) / (n.max(2) - 1) as f64);
-            let first = (data.y[0] / step).ceil() as i64;
-            let ticks: Vec<f64> =
-                (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
+            let fixed = |n: usize| {
+                let step = nice_y((data.y[1] - data.y[0]) / (n.max(2) - 1) as f64);
+                let first = (data.y[0] / step).ceil() as i64;
+                let ticks: Vec<f64> =
+                    (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
+                (ticks, step)
+            };
+            let (ticks, step) = (2..=n.max(3))
+                .rev()
+                .map(fixed)
+                .find(|(t, _)| t.len() >= 2 && even(t, data.y))
+                .unwrap_or_else(|| fixed(n.max(2)));
+            let ticks = if ticks.len() > 2 && !even(&ticks, data.y) { ends(ticks) } else { ticks };
             (ticks, data.y, step)
         } else {
             let least = data.y[0] + (data.y[1] - data.y[0]) / data.y_margin.max(1.0);
-            let ticks = short_axis_ticks(data.y, least, n, rows);
+            let first = short_axis_ticks(data.y, least, n, rows);
+            let top = first[first.len() - 1];
+            // Fewer labels, on an axis that ends no higher.
+            let fewer = (3..=n).rev().map(|m| best_linear_ticks_over(data.y[0], data.y[1], least, m));
+            let ticks = std::iter::once(first.clone())
+                .chain(fewer.filter(|t| t[t.len() - 1] <= top))
+                .find(|t| even(t, [t[0], t[t.len() - 1]]))
+                .unwrap_or_else(|| ends(first));
             let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { 1.0 };
             let range = [ticks[0], ticks[ticks.len() - 1]];
             (ticks, range, step)
@@ -711,7 +776,7 @@ fn draw_axes_and_plot(
     look: &Look,
     labels_on_axis: bool,
 ) -> bool {
-    let y = YAxis::new(data, plot_rows);
+    let y = YAxis::on(data, plot_rows, look.marker);
     let labels = y.labels();
     // Wide enough for the ticks, the unit, and the names of two x axes.
     let axis_names = data.x2.as_ref().map_or(0, |a| a.name.chars().count().max(6) + 1);
@@ -719,8 +784,9 @@ fn draw_axes_and_plot(
         labels.iter().map(|l| l.chars().count()).chain([data.y_unit.chars().count(), axis_names]).max().unwrap_or(1)
             as u16;
     // Line values on the right: as wide as the widest.
-    let end_values = end_labels(data, look);
-    let right_w = end_values.iter().map(|(_, text, _)| text.chars().count() as u16 + 1).max().unwrap_or(0);
+    let rows = Rows::new(y.range, plot_rows, look.marker);
+    let end_values = end_value_rows(end_labels(data, look), &rows, &y, area.width);
+    let right_w = end_values.iter().map(|(_, parts)| parts_width(parts) as u16 + 1).max().unwrap_or(0);
     let plot_w = area.width.saturating_sub(label_w + 1 + right_w);
     if plot_w < 4 {
         return false;
@@ -731,6 +797,7 @@ fn draw_axes_and_plot(
     let most = (w / 12).clamp(1, 6) + 1;
     // A time axis keeps its span and is labelled on its round seconds.
     let axis = |x: [f64; 2]| {
+        let x = with_span(x);
         if data.x_unit == "s" {
             (x, time_x_ticks(x, w, most, data.x_unit))
         } else {
@@ -739,14 +806,7 @@ fn draw_axes_and_plot(
     };
     let (x, x_ticks) = axis(data.x);
     let second = data.x2.as_ref().map(|a| axis(a.x));
-    let g = Geometry {
-        plot,
-        rows: Rows::new(y.range, plot_rows, look.marker),
-        y,
-        x,
-        x2: second.as_ref().map(|s| s.0),
-        data,
-    };
+    let g = Geometry { plot, rows, y, x, x2: second.as_ref().map(|s| s.0), data };
     draw_y_axis(buf, &g, &labels, area.x + label_w, look);
     let axis_y = plot.y + plot_rows;
     let first_name = data.x2.as_ref().map(|_| ("global", look.series(2)));
@@ -767,8 +827,15 @@ fn draw_axes_and_plot(
             buf.set_string(plot.x + col, g.row_of(m.at.1), m.glyph.to_string(), look.series(m.color));
         }
     }
-    draw_end_values(buf, &g, end_values);
+    draw_end_values(buf, &g, &end_values, look);
     true
+}
+
+/// `x`, or where it has no span to speak of (chart 3 with every
+/// threshold 0, its axis from 0 to a rounding error labelled `0 0 0 0 0 0
+/// MiB`) one unit from its start: `0 0.2 0.4 0.6 0.8 1.0 MiB`.
+fn with_span(x: [f64; 2]) -> [f64; 2] {
+    if x[1] - x[0] > 1e-9 * x[0].abs().max(1.0) || !x[0].is_finite() { x } else { [x[0], x[0] + 1.0] }
 }
 
 /// The y axis: its line, the tick labels (right-aligned to `label_end`)
@@ -884,54 +951,81 @@ pub fn finite_runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]>
     points.split(|p| !(p.0.is_finite() && p.1.is_finite())).filter(|run| !run.is_empty())
 }
 
-/// Line values right of the plot, each on its line's row or near it
-/// (see [`place_values`]).
-fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: Vec<(f64, String, Style)>) {
+/// Line values right of the plot, each on its line's row (see
+/// [`place_values`]): values sharing a row are written together, the
+/// higher first, `645/553`.
+fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: &[(u16, Vec<(String, Style)>)], look: &Look) {
     let plot = g.plot;
-    let want: Vec<(u16, f64)> = values.iter().map(|(v, _, _)| (g.row_of(*v) - plot.y, *v)).collect();
-    for ((_, text, style), row) in values.into_iter().zip(place_values(&want, plot.height)) {
-        if let Some(r) = row {
-            buf.set_string(plot.x + plot.width + 1, plot.y + r, text, style);
+    for (row, parts) in values {
+        let mut x = plot.x + plot.width + 1;
+        for (i, (text, style)) in parts.iter().enumerate() {
+            if i > 0 {
+                buf.set_string(x, plot.y + row, "/", look.theme.dim);
+                x += 1;
+            }
+            buf.set_string(x, plot.y + row, text, *style);
+            x += text.chars().count() as u16;
         }
     }
 }
 
-/// Rows for line values that want rows `want` (row, value; most important
-/// first) on a plot `rows` high: each on its line's row, or where another
-/// value has it, on the row next to it if no line with a value is drawn
-/// there (645 written beside the 553 line would be read as 553's), a
-/// higher value always above a lower one. `None` for a value left out, it
-/// finding no such row: on a plot four rows high with 737 and 645 on the
-/// top row, 645 goes, and 553 and 369 stay on their lines. Values are
-/// placed most important first, or top down or bottom up where that
-/// places more of them (737 and 645 on the top row, the next one free:
-/// 737 on top and 645 under it, where 645 first would leave 737 out).
-fn place_values(want: &[(u16, f64)], rows: u16) -> Vec<Option<u16>> {
-    let important: Vec<usize> = (0..want.len()).collect();
-    let mut top_down = important.clone();
-    top_down.sort_by(|&a, &b| want[b].1.total_cmp(&want[a].1).then(a.cmp(&b)));
-    let bottom_up: Vec<usize> = top_down.iter().rev().copied().collect();
-    let count = |p: &Vec<Option<u16>>| p.iter().flatten().count();
-    [important, top_down, bottom_up]
-        .iter()
-        .map(|order| place_in_order(want, rows, order))
-        .reduce(|best, p| if count(&p) > count(&best) { p } else { best })
-        .unwrap_or_default()
+/// The line values `values` (value, text, style; most important first)
+/// by row on a plot of `rows`, on `width` columns: [`place_values`],
+/// two to a row where that leaves the values' column no wider than a
+/// sixth of the chart (`645/553` at 100x30), else one.
+fn end_value_rows(
+    values: Vec<(f64, String, Style)>,
+    rows: &Rows,
+    y: &YAxis,
+    width: u16,
+) -> Vec<(u16, Vec<(String, Style)>)> {
+    let want: Vec<(u16, f64)> =
+        values.iter().map(|(v, _, _)| (rows.row(y.at(*v).clamp(y.range[0], y.range[1])), *v)).collect();
+    let by_row = |pair: bool| {
+        let placed = place_values(&want, rows.count(), pair);
+        let mut out: Vec<(u16, Vec<LineValue>)> = Vec::new();
+        for ((v, text, style), row) in values.iter().zip(placed) {
+            let Some(row) = row else { continue };
+            match out.iter_mut().find(|(r, _)| *r == row) {
+                Some((_, parts)) => parts.push((*v, text.clone(), *style)),
+                None => out.push((row, vec![(*v, text.clone(), *style)])),
+            }
+        }
+        out.into_iter()
+            .map(|(row, mut parts)| {
+                parts.sort_by(|a, b| b.0.total_cmp(&a.0));
+                (row, parts.into_iter().map(|(_, t, s)| (t, s)).collect::<Vec<_>>())
+            })
+            .collect::<Vec<_>>()
+    };
+    let widest = |r: &[(u16, Vec<(String, Style)>)]| r.iter().map(|(_, p)| parts_width(p)).max().unwrap_or(0);
+    let single = by_row(false);
+    let paired = by_row(true);
+    if widest(&paired) <= widest(&single).max(usize::from(width) / 6) { paired } else { single }
 }
 
-/// [`place_values`] placing the values in `order`.
-fn place_in_order(want: &[(u16, f64)], rows: u16, order: &[usize]) -> Vec<Option<u16>> {
+/// A line value: its value, text and style.
+type LineValue = (f64, String, Style);
+
+/// Columns line values written together take: each, and a `/` between.
+fn parts_width(parts: &[(String, Style)]) -> usize {
+    parts.iter().map(|(t, _)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1)
+}
+
+/// Rows for line values that want rows `want` (row, value; most
+/// important first) on a plot `rows` high: each on its line's row and
+/// nowhere else (a value on a row its line does not pass through reads as
+/// another line's: at 100x30, 553 stood a row under its line, beside
+/// none). Where lines share a row the most important keeps it, and with
+/// `pair` the next one too (written beside it); the others are left out,
+/// `None`.
+fn place_values(want: &[(u16, f64)], rows: u16, pair: bool) -> Vec<Option<u16>> {
+    let room = if pair { 2 } else { 1 };
     let mut placed: Vec<Option<u16>> = vec![None; want.len()];
-    for &i in order {
-        let (row, v) = want[i];
-        let taken = |r: u16| placed.contains(&Some(r));
-        let in_order = |r: u16| {
-            placed.iter().zip(want).all(|(p, &(_, w))| p.is_none_or(|p| (w > v && p < r) || (w < v && p > r) || w == v))
-        };
-        let others_line = |r: u16| want.iter().enumerate().any(|(j, &(wr, _))| j != i && wr == r);
-        let below = row.checked_add(1).filter(|&r| r < rows);
-        let near = [row.checked_sub(1), below].into_iter().flatten().filter(|&r| !others_line(r));
-        placed[i] = std::iter::once(row).filter(|&r| r < rows).chain(near).find(|&r| !taken(r) && in_order(r));
+    for (i, &(row, _)) in want.iter().enumerate() {
+        if row < rows && placed.iter().filter(|p| **p == Some(row)).count() < room {
+            placed[i] = Some(row);
+        }
     }
     placed
 }
@@ -1279,17 +1373,138 @@ mod tests {
         // row); seven rows read 0 1000 2000 3000, and so do six now.
         let data =
             ChartData { y: [0.0, 2949.0 * 1.05], y_margin: 1.05, ..ChartData::new(Vec::new(), [0.0, 1.0], "MiB") };
-        for rows in [6, 7, 11] {
+        for rows in [7, 10, 11] {
             assert_eq!(YAxis::new(&data, rows).ticks, vec![0.0, 1000.0, 2000.0, 3000.0], "{rows} rows");
         }
-        // nfs-1dd's 1024 MiB: 0 1000 2000 on six rows, half of it empty.
+        // Six rows have no room for 1000 and 2000 evenly apart: the ends.
+        assert_eq!(YAxis::new(&data, 6).ticks, vec![0.0, 3000.0]);
+        // nfs-1dd's 1024 MiB: 0 1000 2000 on six rows, half of it empty;
+        // 0 500 1000 1500 on eight, where they stand evenly apart.
         let data = ChartData { y: [0.0, 1024.0 * 1.05], ..data };
-        assert_eq!(YAxis::new(&data, 6).ticks, vec![0.0, 500.0, 1000.0, 1500.0]);
+        assert_eq!(YAxis::new(&data, 8).ticks, vec![0.0, 500.0, 1000.0, 1500.0]);
         // Never more labels than rows, and an axis that ends near its data
         // keeps its three: 737 MiB reads 0 400 800.
         assert_eq!(YAxis::new(&data, 3).ticks, vec![0.0, 1000.0, 2000.0]);
         let data = ChartData { y: [0.0, 737.0 * 1.05], ..data };
         assert_eq!(YAxis::new(&data, 6).ticks, vec![0.0, 400.0, 800.0]);
+    }
+
+    #[test]
+    fn every_y_label_states_its_ticks_exact_value() {
+        let labels = |hi: f64, rows: u16| {
+            let data = ChartData { y: [0.0, hi], ..ChartData::new(Vec::new(), [0.0, 1.0], "MiB/s") };
+            let y = YAxis::new(&data, rows);
+            (y.labels(), y.ticks)
+        };
+        // hdd-10dd's chart 4 at 100x30 (22 rows), rates to 12.3 MiB/s:
+        // ticks at 12.5, 7.5 and 2.5 read 12, 8 and 2.
+        assert_eq!(labels(12.3, 22).0, ["0", "5", "10", "15"]);
+        // ukey-hdd's chart 4 at 160x48: 10, 8 (for 7.5), 5, 2 (2.5), 0.
+        assert_eq!(labels(9.6, 11).0, ["0", "2", "4", "6", "8", "10"]);
+        // hdd-100dd's 1.25 … 0.25 read 1.2 1.0 0.8 0.5 0.2.
+        assert_eq!(labels(1.22, 11).0, ["0", "0.5", "1.0", "1.5"]);
+        // hdd-1000dd and lesson 15: 0.1 0.08 0.05 0.03 for 0.1 … 0.025.
+        assert_eq!(labels(0.098, 11).0, ["0", "0.02", "0.04", "0.06", "0.08", "0.10"]);
+        assert_eq!(labels(0.12, 22).0, ["0", "0.05", "0.10", "0.15"]);
+        // Whole steps of 2.5 times a power of ten stay: 0 250 500 … 1250.
+        assert_eq!(labels(1150.0, 12).0, ["0", "250", "500", "750", "1000", "1250"]);
+        // Whatever the range and rows, each label reads as its tick's value
+        // and all of an axis' labels have as many decimals.
+        for rows in 2..40 {
+            for hi in [0.0123, 0.098, 0.12, 0.93, 1.22, 2.4, 9.6, 12.3, 26.0, 737.0, 1150.0, 4773.0] {
+                let (labels, ticks) = labels(hi, rows);
+                for (l, t) in labels.iter().zip(&ticks) {
+                    let read: f64 = l.parse().expect("a number");
+                    assert!((read - t).abs() <= t.abs() * 1e-9, "{hi} on {rows} rows: {l} for {t}");
+                }
+                let decimals = |l: &String| l.split_once('.').map_or(0, |(_, d)| d.len());
+                let shown: Vec<usize> = labels.iter().filter(|l| *l != "0").map(decimals).collect();
+                assert!(shown.windows(2).all(|p| p[0] == p[1]), "{hi} on {rows} rows: {labels:?}");
+            }
+        }
+        // A step of 2.5 wherever one is still drawn (an x axis' third
+        // label) is written with the decimal it needs.
+        assert_eq!(tick_label(12.5, 2.5), "12.5");
+        assert_eq!(tick_label(10.0, 2.5), "10.0");
+        assert_eq!(tick_label(0.075, 0.025), "0.075");
+        assert_eq!(tick_label(0.1, 0.05), "0.10");
+        assert_eq!(tick_label(2500.0, 2500.0), "2500");
+    }
+
+    #[test]
+    fn an_axis_without_span_is_labelled_with_distinct_values() {
+        let theme = Theme::new(crate::app::ThemeKind::Mono);
+        let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
+        // Chart 3 with --dirty-ratio 0: every threshold, and the axis, 0 MiB.
+        let series = Series {
+            name: "global",
+            short: "global",
+            points: vec![(0.0, 1.0), (0.0, 0.0)],
+            color: 0,
+            draw: Draw::Line,
+            mono: 0,
+            end_label: false,
+            shadow: false,
+            second_x: false,
+        };
+        let mut data = ChartData::new(vec![series.clone()], [0.0, 0.0], "");
+        data.x_unit = "MiB";
+        data.y = [0.0, 2.5];
+        data.y_fixed = true;
+        let area = Rect::new(0, 0, 60, 8);
+        let mut buf = Buffer::empty(area);
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        let row: String = (0..60).map(|x| buf[(x, 7)].symbol()).collect();
+        let words: Vec<&str> = row.split_whitespace().collect();
+        // It read `0 0 0 0 0 0 MiB`.
+        assert_eq!(words, ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"], "{row}");
+        // Its line is drawn, at the axis' start.
+        assert!(!inked(&buf, 6).iter().all(Vec::is_empty), "the line at 0 is drawn");
+        // As where the axis ends a rounding error past 0.
+        data.x = [0.0, 1e-14];
+        let mut buf = Buffer::empty(area);
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        let row: String = (0..60).map(|x| buf[(x, 7)].symbol()).collect();
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"]);
+    }
+
+    #[test]
+    fn y_labels_stand_evenly_apart() {
+        let rows_of = |data: &ChartData, rows: u16| {
+            let y = YAxis::new(data, rows);
+            let at = Rows::new(y.range, rows, Marker::Braille);
+            (y.ticks.clone(), y.ticks.iter().map(|&v| at.row(v)).collect::<Vec<_>>())
+        };
+        let margin = |hi: f64| ChartData {
+            y: [0.0, hi * 1.05],
+            y_margin: 1.05,
+            ..ChartData::new(Vec::new(), [0.0, 1.0], "MiB")
+        };
+        // hdd-1000dd's chart 1 at 100x30 (six rows): 3000 2000 1000 0 on
+        // rows 0, 2, 3 and 5; now 3000 and 0.
+        assert_eq!(rows_of(&margin(2949.0), 6), (vec![0.0, 3000.0], vec![5, 0]));
+        // Chart 5 four rows high, max_pause 200 ms: 200 100 0 on rows 0,
+        // 2 and 3; now 200 and 0.
+        assert_eq!(rows_of(&margin(200.0), 4), (vec![0.0, 200.0], vec![3, 0]));
+        // The default's chart 1 at 100x30: 800 400 0 on rows 0, 3, 5 stay
+        // (no three ticks do better on six rows).
+        assert_eq!(rows_of(&margin(737.0), 6), (vec![0.0, 400.0, 800.0], vec![5, 3, 0]));
+        // Seven rows hold 0 1000 2000 3000 two rows apart.
+        assert_eq!(rows_of(&margin(2949.0), 7), (vec![0.0, 1000.0, 2000.0, 3000.0], vec![6, 4, 2, 0]));
+        // A fixed axis too: chart 3's 0 to 2.5.
+        let fixed = ChartData { y: [0.0, 2.5], y_fixed: true, ..ChartData::new(Vec::new(), [0.0, 1.0], "") };
+        for rows in 2..40 {
+            let (ticks, at) = rows_of(&fixed, rows);
+            assert!(ticks.len() >= 2 && evenly_apart(&at), "{rows} rows: {ticks:?} on {at:?}");
+        }
+        for rows in 2..40 {
+            for hi in [0.027, 0.098, 1.22, 9.6, 12.3, 200.0, 737.0, 1024.0, 1150.0, 2949.0, 4773.0] {
+                let (ticks, at) = rows_of(&margin(hi), rows);
+                assert!(evenly_apart(&at), "{hi} on {rows} rows: {ticks:?} on {at:?}");
+            }
+        }
+        assert!(!evenly_apart(&[5, 3, 2, 0]) && !evenly_apart(&[3, 1, 0]) && !evenly_apart(&[2, 2]));
+        assert!(evenly_apart(&[7, 4, 0]) && evenly_apart(&[6, 4, 2, 0]) && evenly_apart(&[5, 0]));
     }
 
     #[test]
@@ -1559,32 +1774,66 @@ mod tests {
     }
 
     #[test]
-    fn line_values_stay_on_their_lines_and_in_order() {
+    fn line_values_stay_on_their_lines() {
         // Chart 1 four rows high, 0 to 800: thresh 737 and setpoint 645
         // on the top row, freerun 553 on the next, bg 369 on the third.
-        // 645 has no row of its own (the next is 553's): it goes, and the
-        // others stay on their lines, where all four were pushed a row down.
+        // 645 has no row of its own: it goes, or joins 737.
         let want = [(0, 737.0), (0, 645.0), (1, 553.0), (2, 369.0)];
-        assert_eq!(place_values(&want, 4), vec![Some(0), None, Some(1), Some(2)]);
-        // A row with no line of its own next to its line: taken, in order
-        // (737 finds none: above 553 is 645's now, below would put it under).
-        let want = [(1, 553.0), (1, 645.0), (1, 737.0), (3, 369.0)];
-        assert_eq!(place_values(&want, 4), vec![Some(1), Some(0), None, Some(3)]);
-        // No room above: the lower value goes below, not the higher one,
-        // whichever is the more important.
-        assert_eq!(place_values(&[(0, 737.0), (0, 645.0)], 2), vec![Some(0), Some(1)]);
-        assert_eq!(place_values(&[(0, 645.0), (0, 737.0)], 2), vec![Some(1), Some(0)]);
-        // More values than rows: the least important go.
-        assert_eq!(place_values(&[(0, 3.0), (0, 2.0), (0, 1.0)], 2), vec![Some(0), Some(1), None]);
-        // Six on one row of a tall plot: three, each within a row of it.
-        let want = [(5, 10.0), (5, 9.0), (5, 8.0), (5, 7.0), (5, 6.0), (5, 5.0)];
-        let placed = place_values(&want, 20);
-        assert_eq!(placed, vec![Some(5), Some(6), None, None, None, None]);
-        let want = [(5, 8.0), (5, 10.0), (5, 6.0)];
-        assert_eq!(place_values(&want, 20), vec![Some(5), Some(4), Some(6)]);
+        assert_eq!(place_values(&want, 4, false), vec![Some(0), None, Some(1), Some(2)]);
+        assert_eq!(place_values(&want, 4, true), vec![Some(0), Some(0), Some(1), Some(2)]);
+        // The default at 100x30, 8 s in: setpoint 645 and freerun 553 on
+        // row 1. 553 was written on row 2, where no line is.
+        let want = [(0, 737.0), (1, 645.0), (1, 553.0), (3, 369.0)];
+        assert_eq!(place_values(&want, 6, false), vec![Some(0), Some(1), None, Some(3)]);
+        assert_eq!(place_values(&want, 6, true), vec![Some(0), Some(1), Some(1), Some(3)]);
+        // Three on a row: two at most, the most important.
+        let want = [(5, 10.0), (5, 9.0), (5, 8.0)];
+        assert_eq!(place_values(&want, 20, true), vec![Some(5), Some(5), None]);
         // Each on its own row: each on its line.
         let want = [(0, 737.0), (2, 645.0), (3, 553.0), (5, 369.0)];
-        assert_eq!(place_values(&want, 12), vec![Some(0), Some(2), Some(3), Some(5)]);
+        assert_eq!(place_values(&want, 12, false), vec![Some(0), Some(2), Some(3), Some(5)]);
+    }
+
+    /// The text of `buf`'s row `y`.
+    fn row_text(buf: &Buffer, y: u16) -> String {
+        (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect()
+    }
+
+    #[test]
+    fn a_line_value_is_written_on_its_lines_row_or_not_at_all() {
+        let theme = Theme::new(crate::app::ThemeKind::Dark);
+        let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
+        let flat = |name, v: f64| Series {
+            name,
+            short: name,
+            points: (0..=20).map(|i| (i as f64, v)).collect(),
+            color: 0,
+            draw: Draw::Line,
+            mono: 0,
+            end_label: true,
+            shadow: false,
+            second_x: false,
+        };
+        // The default's chart 1 at 100x30, 8 s in: six rows from 0 to 800,
+        // setpoint 645 and freerun 553 both on the second.
+        let series = vec![flat("bg", 369.0), flat("freerun", 553.0), flat("setpoint", 645.0), flat("thresh", 737.0)];
+        let data = ChartData { y: [0.0, 800.0], y_fixed: true, ..ChartData::new(series, [0.0, 20.0], "MiB") };
+        // Wide: both values on their row.
+        let area = Rect::new(0, 0, 50, 8);
+        let mut buf = Buffer::empty(area);
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        let rows: Vec<String> = (0..6).map(|y| row_text(&buf, y)).collect();
+        assert!(rows[0].trim_end().ends_with(" 737"), "{rows:#?}");
+        assert!(rows[1].trim_end().ends_with(" 645/553"), "{rows:#?}");
+        assert!(rows[2].trim_end().ends_with('│') || !rows[2].contains("553"), "{rows:#?}");
+        assert_eq!(rows.iter().filter(|r| r.contains("553")).count(), 1, "{rows:#?}");
+        // Narrow (80x24 comparing): 553 has no room beside 645, and goes.
+        let area = Rect::new(0, 0, 36, 8);
+        let mut buf = Buffer::empty(area);
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        let rows: Vec<String> = (0..6).map(|y| row_text(&buf, y)).collect();
+        assert!(rows[1].trim_end().ends_with(" 645"), "{rows:#?}");
+        assert!(rows.iter().all(|r| !r.contains("553")), "{rows:#?}");
     }
 
     #[test]

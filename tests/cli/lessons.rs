@@ -983,10 +983,14 @@ fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_reading
     let text = at("03", "1", "80x24");
     let rows = super::common::plot_rows(&text, "1 global dirty pages");
     assert_eq!(rows.len(), 6, "chart 1's plot rows\n{text}");
-    // Each threshold's label has a row of its own at the right.
+    // Each threshold's label at the right of a row its line is on: alone,
+    // or beside the value of the line sharing the row (`━○645/━×553`).
     for label in ["737", "645", "553", "369"] {
-        let labelled =
-            rows.iter().any(|r| r.iter().collect::<String>().trim_end_matches('│').trim_end().ends_with(label));
+        let labelled = rows.iter().any(|r| {
+            let row = r.iter().collect::<String>();
+            let end = row.trim_end_matches('│').trim_end().rsplit(' ').next().unwrap_or("").to_string();
+            end.split('/').any(|v| v.ends_with(label))
+        });
         assert!(labelled, "{label}\n{text}");
     }
     let strip = text.lines().find(|l| l.starts_with("measured now:")).unwrap_or_else(|| panic!("{text}"));
