@@ -60,6 +60,24 @@ fn help_text(e: &clap::Error) -> String {
     if colour { styled.ansi().to_string() } else { styled.to_string() }
 }
 
+/// What clap's "invalid UTF-8 was detected in one or more arguments"
+/// means, naming the first argument that is not UTF-8 (its other bytes
+/// escaped) and the option it follows: `error: \`in\xff.txt\` is not
+/// UTF-8: …`. Names of files to write may be any bytes; a file to read,
+/// named where a preset or lesson id could stand, must have a UTF-8 name.
+fn not_utf8(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let args: Vec<std::ffi::OsString> = args.collect();
+    let at = args.iter().position(|a| a.to_str().is_none())?;
+    let shown = args[at].as_bytes().escape_ascii().to_string();
+    let after = at.checked_sub(1).and_then(|i| args[i].to_str()).filter(|o| o.starts_with('-'));
+    let option = after.map(|o| format!(" (after {o})")).unwrap_or_default();
+    Some(format!(
+        "error: `{shown}`{option} is not UTF-8: files to read and names are taken as UTF-8 text (rename the file, or \
+         give a link to it with a UTF-8 name)"
+    ))
+}
+
 /// The exit code of `result`, its error reported.
 fn finish(result: Result<ExitCode>) -> ExitCode {
     result.unwrap_or_else(fail)
@@ -80,8 +98,14 @@ fn main() -> ExitCode {
                 };
             }
             // One line: clap's first line (with the line it announces, when
-            // it ends in a colon), without the usage block.
-            let text = e.render().to_string();
+            // it ends in a colon), without the usage block; for a name
+            // that is not UTF-8, the argument itself (clap names none).
+            let text = match e.kind() {
+                ErrorKind::InvalidUtf8 => {
+                    not_utf8(std::env::args_os().skip(1)).unwrap_or_else(|| e.render().to_string())
+                }
+                _ => e.render().to_string(),
+            };
             let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let mut first = lines.next().unwrap_or("error: invalid arguments").to_string();
             if first.ends_with(':')

@@ -48,6 +48,25 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["cases", "--fit", "8p-4096M", "JBOD"], "cannot be used with");
 }
 
+/// A file name that is not UTF-8, where the command takes text, is named
+/// in the error: clap said only "invalid UTF-8 was detected in one or
+/// more arguments".
+#[test]
+fn a_name_that_is_not_utf8_is_named() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let name = std::ffi::OsStr::from_bytes(b"in\xff.txt");
+    let out = dirtyviz().arg("view").arg(name).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error: `in\\xff.txt` is not UTF-8: files to read and names are taken as UTF-8 text (rename the file, or \
+         give a link to it with a UTF-8 name) (see dirtyviz view --help)"
+    );
+    let out = dirtyviz().args(["run", "--scenario"]).arg(name).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: `in\\xff.txt` (after --scenario) is not UTF-8"), "{stderr}");
+}
+
 /// A negative number after a space is read as the option's value, and
 /// refused by name, as `--hz=-100` is; it used to be taken for a flag
 /// (`unexpected argument '-1' found`).
