@@ -1305,6 +1305,22 @@ fn round_step(x: f64) -> f64 {
 mod tests {
     use super::*;
 
+    /// A plain line of `points`, in colour 0 and mono pattern 0, without
+    /// an end label.
+    fn line_series(name: &'static str, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name,
+            short: name,
+            points,
+            color: 0,
+            draw: Draw::Line,
+            mono: 0,
+            end_label: false,
+            shadow: false,
+            second_x: false,
+        }
+    }
+
     #[test]
     fn a_note_wraps_between_words_and_says_where_it_is_cut() {
         let note = "dirty_ratelimit: computed, not yet used (before patch 07)";
@@ -1436,17 +1452,7 @@ mod tests {
         let theme = Theme::new(crate::app::ThemeKind::Mono);
         let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         // Chart 3 with --dirty-ratio 0: every threshold, and the axis, 0 MiB.
-        let series = Series {
-            name: "global",
-            short: "global",
-            points: vec![(0.0, 1.0), (0.0, 0.0)],
-            color: 0,
-            draw: Draw::Line,
-            mono: 0,
-            end_label: false,
-            shadow: false,
-            second_x: false,
-        };
+        let series = line_series("global", vec![(0.0, 1.0), (0.0, 0.0)]);
         let mut data = ChartData::new(vec![series.clone()], [0.0, 0.0], "");
         data.x_unit = "MiB";
         data.y = [0.0, 2.5];
@@ -1692,17 +1698,7 @@ mod tests {
         // Not known for the first half, then 5 and 6.
         let points: Vec<(f64, f64)> =
             (0..=40).map(|i| (i as f64 / 4.0, if i < 20 { f64::NAN } else { 5.0 + (i % 2) as f64 })).collect();
-        let series = Series {
-            name: "rate",
-            short: "rate",
-            points,
-            color: 0,
-            draw: Draw::Line,
-            mono: 0,
-            end_label: false,
-            shadow: false,
-            second_x: false,
-        };
+        let series = line_series("rate", points);
         for log in [false, true] {
             let mut data = ChartData::new(vec![series.clone()], [0.0, 10.0], "MiB/s");
             data.y = if log { [1.0, 100.0] } else { [0.0, 10.0] };
@@ -1741,17 +1737,7 @@ mod tests {
         let theme = Theme::new(crate::app::ThemeKind::Dark);
         let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         let flat = |v: f64| (0..=20).map(|i| (i as f64, v)).collect::<Vec<_>>();
-        let line = |name, color, v, end_label| Series {
-            name,
-            short: name,
-            points: flat(v),
-            color,
-            draw: Draw::Line,
-            mono: 0,
-            end_label,
-            shadow: false,
-            second_x: false,
-        };
+        let line = |name, color, v, end_label| Series { color, end_label, ..line_series(name, flat(v)) };
         // Back to front, as the charts list them: the threshold, then the
         // measured line one dot row above it in the same row of cells.
         let data = ChartData {
@@ -1803,17 +1789,8 @@ mod tests {
     fn a_line_value_is_written_on_its_lines_row_or_not_at_all() {
         let theme = Theme::new(crate::app::ThemeKind::Dark);
         let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
-        let flat = |name, v: f64| Series {
-            name,
-            short: name,
-            points: (0..=20).map(|i| (i as f64, v)).collect(),
-            color: 0,
-            draw: Draw::Line,
-            mono: 0,
-            end_label: true,
-            shadow: false,
-            second_x: false,
-        };
+        let flat =
+            |name, v: f64| Series { end_label: true, ..line_series(name, (0..=20).map(|i| (i as f64, v)).collect()) };
         // The default's chart 1 at 100x30, 8 s in: six rows from 0 to 800,
         // setpoint 645 and freerun 553 both on the second.
         let series = vec![flat("bg", 369.0), flat("freerun", 553.0), flat("setpoint", 645.0), flat("thresh", 737.0)];
