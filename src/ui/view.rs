@@ -883,13 +883,16 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
     let bdi = bdi_label(ctx.app.world(), ctx.app.bdi());
     let mut lines: Vec<Line> = Vec::new();
-    // A lesson step's readings first: what its questions measure.
+    // A lesson step's readings first: what its questions measure; a
+    // threshold they name is not named again below them.
     if let Some(mode) = ctx.app.lesson() {
         let readings: Vec<Vec<Span<'static>>> =
             super::lesson::readings(mode).into_iter().map(|r| vec![Span::styled(r, t.text)]).collect();
         if !readings.is_empty() {
             lines.extend(dotted_lines(t, Span::styled("measured now: ", t.accent), readings, width));
         }
+        let read = super::lesson::read_quantities(mode);
+        global.retain(|(k, _)| !read.contains(&k.as_str()));
     }
     lines.extend(reading_lines(t, String::new(), global, width));
     lines.extend(reading_lines(t, format!("{bdi}: "), local, width));

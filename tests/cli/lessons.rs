@@ -1019,10 +1019,12 @@ fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_reading
     // (`measured now: nr_dirtied_pause now (median)`).
     let text = at("06", "1", "80x24");
     assert!(text.contains("measured now: nr_dirtied_pause (median): "), "{text}");
-    // Where the dashboard keeps its strip of four rows, so does a lesson.
+    // Where the dashboard keeps its strip of four rows, so does a lesson,
+    // its thresholds' row without the setpoint read above it.
     let text = at("03", "1", "100x40");
     let alone = text.lines().any(|l| l.trim_end() == "measured now: setpoint, last 10 s: 645 MiB");
     assert!(text.contains(" parameters ─") && alone, "{text}");
+    assert!(text.contains("\nbg_thresh 369 MiB · freerun 553 MiB · limit 737 MiB · thresh 737 MiB"), "{text}");
 }
 
 /// A lesson's random seed is on its status line at every size (`seed
