@@ -973,14 +973,8 @@ fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: &[(u16, Vec<(String, 
 /// by row on a plot of `rows`, on `width` columns: [`place_values`],
 /// two to a row where that leaves the values' column no wider than a
 /// sixth of the chart (`645/553` at 100x30), else one.
-fn end_value_rows(
-    values: Vec<(f64, String, Style)>,
-    rows: &Rows,
-    y: &YAxis,
-    width: u16,
-) -> Vec<(u16, Vec<(String, Style)>)> {
-    let want: Vec<(u16, f64)> =
-        values.iter().map(|(v, _, _)| (rows.row(y.at(*v).clamp(y.range[0], y.range[1])), *v)).collect();
+fn end_value_rows(values: Vec<LineValue>, rows: &Rows, y: &YAxis, width: u16) -> Vec<(u16, Vec<(String, Style)>)> {
+    let want: Vec<u16> = values.iter().map(|(v, _, _)| rows.row(y.at(*v).clamp(y.range[0], y.range[1]))).collect();
     let by_row = |pair: bool| {
         let placed = place_values(&want, rows.count(), pair);
         let mut out: Vec<(u16, Vec<LineValue>)> = Vec::new();
@@ -1012,17 +1006,16 @@ fn parts_width(parts: &[(String, Style)]) -> usize {
     parts.iter().map(|(t, _)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1)
 }
 
-/// Rows for line values that want rows `want` (row, value; most
-/// important first) on a plot `rows` high: each on its line's row and
+/// Rows for line values that want rows `want` (most important first) on a plot `rows` high: each on its line's row and
 /// nowhere else (a value on a row its line does not pass through reads as
 /// another line's: at 100x30, 553 stood a row under its line, beside
 /// none). Where lines share a row the most important keeps it, and with
 /// `pair` the next one too (written beside it); the others are left out,
 /// `None`.
-fn place_values(want: &[(u16, f64)], rows: u16, pair: bool) -> Vec<Option<u16>> {
+fn place_values(want: &[u16], rows: u16, pair: bool) -> Vec<Option<u16>> {
     let room = if pair { 2 } else { 1 };
     let mut placed: Vec<Option<u16>> = vec![None; want.len()];
-    for (i, &(row, _)) in want.iter().enumerate() {
+    for (i, &row) in want.iter().enumerate() {
         if row < rows && placed.iter().filter(|p| **p == Some(row)).count() < room {
             placed[i] = Some(row);
         }
@@ -1033,8 +1026,8 @@ fn place_values(want: &[(u16, f64)], rows: u16, pair: bool) -> Vec<Option<u16>> 
 /// The values written at the right ends of labelled lines: (value, text,
 /// style); lines ending on the same value share one, and a line whose
 /// value is not known yet has none (the title says so).
-fn end_labels(data: &ChartData, look: &Look) -> Vec<(f64, String, Style)> {
-    let mut out: Vec<(f64, String, Style)> = Vec::new();
+fn end_labels(data: &ChartData, look: &Look) -> Vec<LineValue> {
+    let mut out: Vec<LineValue> = Vec::new();
     for s in data.series.iter().rev() {
         let Some(&(_, v)) = s.points.last().filter(|&&(_, v)| s.end_label && v.is_finite()) else { continue };
         let value = show(v);
@@ -1460,7 +1453,7 @@ mod tests {
         let area = Rect::new(0, 0, 60, 8);
         let mut buf = Buffer::empty(area);
         assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
-        let row: String = (0..60).map(|x| buf[(x, 7)].symbol()).collect();
+        let row = row_text(&buf, 7);
         let words: Vec<&str> = row.split_whitespace().collect();
         // It read `0 0 0 0 0 0 MiB`.
         assert_eq!(words, ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"], "{row}");
@@ -1470,7 +1463,7 @@ mod tests {
         data.x = [0.0, 1e-14];
         let mut buf = Buffer::empty(area);
         assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
-        let row: String = (0..60).map(|x| buf[(x, 7)].symbol()).collect();
+        let row = row_text(&buf, 7);
         assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"]);
     }
 
@@ -1764,19 +1757,19 @@ mod tests {
         // Chart 1 four rows high, 0 to 800: thresh 737 and setpoint 645
         // on the top row, freerun 553 on the next, bg 369 on the third.
         // 645 has no row of its own: it goes, or joins 737.
-        let want = [(0, 737.0), (0, 645.0), (1, 553.0), (2, 369.0)];
+        let want = [0, 0, 1, 2];
         assert_eq!(place_values(&want, 4, false), vec![Some(0), None, Some(1), Some(2)]);
         assert_eq!(place_values(&want, 4, true), vec![Some(0), Some(0), Some(1), Some(2)]);
         // The default at 100x30, 8 s in: setpoint 645 and freerun 553 on
         // row 1. 553 was written on row 2, where no line is.
-        let want = [(0, 737.0), (1, 645.0), (1, 553.0), (3, 369.0)];
+        let want = [0, 1, 1, 3];
         assert_eq!(place_values(&want, 6, false), vec![Some(0), Some(1), None, Some(3)]);
         assert_eq!(place_values(&want, 6, true), vec![Some(0), Some(1), Some(1), Some(3)]);
         // Three on a row: two at most, the most important.
-        let want = [(5, 10.0), (5, 9.0), (5, 8.0)];
+        let want = [5, 5, 5];
         assert_eq!(place_values(&want, 20, true), vec![Some(5), Some(5), None]);
-        // Each on its own row: each on its line.
-        let want = [(0, 737.0), (2, 645.0), (3, 553.0), (5, 369.0)];
+        // Each on its own row (737 645 553 369): each on its line.
+        let want = [0, 2, 3, 5];
         assert_eq!(place_values(&want, 12, false), vec![Some(0), Some(2), Some(3), Some(5)]);
     }
 
