@@ -606,7 +606,7 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
         if written.is_empty() { String::new() } else { format!("; wrote {}", written.join(", ")) }
     ));
     if let Some(at) = r.trace_stopped_s {
-        out(format_args!("trace stopped at {at:.1} s by --max-trace-size"));
+        out(format_args!("trace {}", dirtyviz::run::summary::trace_stopped(at)));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -178,7 +178,7 @@ impl Compared {
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {
             if let Some(at) = sum.trace_stopped_s {
-                let _ = writeln!(s, "trace {side}     stopped at {at:.1} s by --max-trace-size");
+                let _ = writeln!(s, "trace {side}     {}", super::summary::trace_stopped(at));
             }
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {

@@ -474,6 +474,12 @@ pub(crate) fn num(v: Option<f64>, prec: usize) -> String {
     }
 }
 
+/// What a report says of a trace `--max-trace-size` stopped `at` \[s\]
+/// (`run`'s, a comparison's each side and `replay`'s).
+pub fn trace_stopped(at: f64) -> String {
+    format!("stopped at {at:.1} s by --max-trace-size")
+}
+
 /// How many times faster than real time: whole above 10, else to two
 /// significant digits (a run at half speed is `0.50`, not `0`), or `–`.
 pub(crate) fn factor(v: Option<f64>) -> String {
@@ -686,7 +692,7 @@ impl Summary {
             );
         }
         if let Some(at) = self.trace_stopped_s {
-            let _ = writeln!(s, "trace       stopped at {at:.1} s by --max-trace-size");
+            let _ = writeln!(s, "trace       {}", trace_stopped(at));
         }
         let _ = writeln!(
             s,

@@ -206,8 +206,8 @@ pub fn readings(mode: &LessonMode) -> Vec<String> {
 }
 
 /// The world's own quantities the step's readings name (`setpoint`, not a
-/// bdi's, a side's or a ratio), which a one-row strip then leaves out of
-/// its parameters rather than say twice.
+/// bdi's, a side's or a ratio), which the parameter strip then leaves out
+/// of its parameters rather than say twice.
 pub fn read_quantities(mode: &LessonMode) -> Vec<&'static str> {
     let step = mode.step();
     step.questions.iter().filter(|q| q.side == SideSpec::A && q.bdi.is_none()).map(|q| q.metric.label()).collect()

@@ -875,24 +875,30 @@ fn params(ctx: &Ctx) -> (Params, Params) {
 /// Parameters the panel shows and the strip leaves out.
 const PANEL_ONLY: &[&str] = &["CPUs", "HZ", "period shift", "random seed"];
 
+/// The parameters a strip shows: [`params`] but for those of the panel
+/// only (a lesson's seed is on its status line, at every size) and, in a
+/// lesson, the thresholds its step's readings name (`setpoint, last 10
+/// s`), which it would say twice.
+fn strip_params(ctx: &Ctx) -> (Params, Params) {
+    let (mut global, local) = params(ctx);
+    let read = ctx.app.lesson().map(super::lesson::read_quantities).unwrap_or_default();
+    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()) && !read.contains(&k.as_str()));
+    (global, local)
+}
+
 /// The parameter strip: the parameters as wrapped lines of `name value`.
 fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let t = &ctx.theme;
-    let (mut global, local) = params(ctx);
-    // A lesson's seed is on its status line (`seed 7`), at every size.
-    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
+    let (global, local) = strip_params(ctx);
     let bdi = bdi_label(ctx.app.world(), ctx.app.bdi());
     let mut lines: Vec<Line> = Vec::new();
-    // A lesson step's readings first: what its questions measure; a
-    // threshold they name is not named again below them.
+    // A lesson step's readings first: what its questions measure.
     if let Some(mode) = ctx.app.lesson() {
         let readings: Vec<Vec<Span<'static>>> =
             super::lesson::readings(mode).into_iter().map(|r| vec![Span::styled(r, t.text)]).collect();
         if !readings.is_empty() {
             lines.extend(dotted_lines(t, Span::styled("measured now: ", t.accent), readings, width));
         }
-        let read = super::lesson::read_quantities(mode);
-        global.retain(|(k, _)| !read.contains(&k.as_str()));
     }
     lines.extend(reading_lines(t, String::new(), global, width));
     lines.extend(reading_lines(t, format!("{bdi}: "), local, width));
@@ -976,13 +982,8 @@ fn unit_once(params: &[(String, String)]) -> Params {
 /// so ends in an ellipsis.
 fn bare_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let t = &ctx.theme;
-    let (mut global, _) = params(ctx);
-    global.retain(|(k, _)| !PANEL_ONLY.contains(&k.as_str()));
+    let (global, _) = strip_params(ctx);
     let readings = ctx.app.lesson().map(super::lesson::readings).unwrap_or_default();
-    // A threshold a reading names (`setpoint, last 10 s`) is not named
-    // again after it.
-    let read = ctx.app.lesson().map(super::lesson::read_quantities).unwrap_or_default();
-    global.retain(|(k, _)| !read.contains(&k.as_str()));
     if readings.is_empty() {
         return vec![params_row(t, &global, width)];
     }
