@@ -423,7 +423,7 @@ impl App {
             let last = mode.last_step();
             if !mode.step().auto_advance {
                 self.paused = true;
-                self.note = "step done: n opens the next step, space runs on".into();
+                self.note = "step done: n next step, space runs on".into();
                 return false;
             }
             if !last {

@@ -228,13 +228,24 @@ fn segments_line(segments: &[(u8, String)], keep: &[usize]) -> String {
 }
 
 /// Which of `segments` [`fit_segments`] keeps in `width`: the least
-/// important (the later of equals) goes first.
+/// important (the later of equals) goes first; once the line fits, one
+/// left out goes back where it still fits, the most important first (a
+/// lesson's short `seed 3`, left out before the kernel's longer name, has
+/// room once that is out too).
 fn kept_segments(segments: &[(u8, String)], width: usize) -> Vec<usize> {
     let mut keep: Vec<usize> = (0..segments.len()).collect();
+    let mut left_out = Vec::new();
     while segments_line(segments, &keep).chars().count() > width && keep.len() > 1 {
         let (at, _) =
             keep.iter().enumerate().min_by_key(|&(_, &i)| (segments[i].0, usize::MAX - i)).expect("not empty");
-        keep.remove(at);
+        left_out.push(keep.remove(at));
+    }
+    for i in left_out.into_iter().rev() {
+        let at = keep.partition_point(|&k| k < i);
+        keep.insert(at, i);
+        if segments_line(segments, &keep).chars().count() > width {
+            keep.remove(at);
+        }
     }
     keep
 }
@@ -1537,6 +1548,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Once the line fits, a segment left out goes back where it still
+    /// fits: at 80 columns a lesson's `seed 3`, left out before the
+    /// kernel's longer name of the same rank, had room once that was out.
+    #[test]
+    fn a_short_segment_left_out_goes_back_where_it_fits() {
+        let seg = |rank: u8, text: &str| (rank, text.to_string());
+        let segments = [
+            seg(9, "t 3.0 s"),
+            seg(8, "1×"),
+            seg(7, "A patch 05 vs B patch 06"),
+            seg(8, "running"),
+            seg(7, "seed 3"),
+            seg(10, "ran the rest of step 2 first (18.0 s)"),
+        ];
+        assert_eq!(
+            fit_segments(&segments, 80),
+            " t 3.0 s │ 1× │ running │ seed 3 │ ran the rest of step 2 first (18.0 s) "
+        );
+        // Where it fits whole, the line is whole; where neither fits, both go.
+        assert_eq!(fit_segments(&segments, 120).matches('│').count(), 5);
+        assert_eq!(fit_segments(&segments, 66), " t 3.0 s │ 1× │ running │ ran the rest of step 2 first (18.0 s) ");
+        // The more important goes back first: the bdi, where it or the
+        // window fits but not both.
+        let segments = [seg(9, "t 3.0 s"), seg(5, "window 1 min"), seg(6, "bdi sda"), seg(7, "patch 06 (IO-full)")];
+        assert_eq!(fit_segments(&segments, 25), " t 3.0 s │ bdi sda ");
+        assert_eq!(fit_segments(&segments, 34), " t 3.0 s │ patch 06 (IO-full) ");
     }
 
     #[test]

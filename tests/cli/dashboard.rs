@@ -299,7 +299,7 @@ fn the_status_line_says_log_scale_once_beside_a_note_wherever_it_has_room() {
     a.set_note("charts 4 and 5: log scale");
     assert_eq!(
         status(&a, 100, 30),
-        " t 10.0 s │ 1× │ patch 11 (IO-less) │ running │ bdi sda (HDD) │ charts 4 and 5: log scale"
+        " default │ t 10.0 s │ 1× │ patch 11 (IO-less) │ running │ bdi sda (HDD) │ charts 4 and 5: log scale"
     );
     assert_eq!(status(&a, 60, 18), " t 10.0 s │ 1× │ running │ charts 4 and 5: log scale");
 }

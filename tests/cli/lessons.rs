@@ -1044,6 +1044,26 @@ fn a_lessons_seed_is_on_its_status_line_at_every_size() {
         assert!(status.trim_end().ends_with("│ seed 7"), "{size}: {status}");
         assert!(!text.contains("random seed"), "said once\n{text}");
     }
+    // With a note beside it: the step done, at 100x30 and 80x24 (where
+    // the kernel's name goes first), and a step run on by `n` at 80x24.
+    let with_keys = |size: &str, keys: &[&str]| {
+        let mut args = vec!["snapshot", "--lesson", "06", "--seed", "3", "--size", size, "--theme", "mono"];
+        args.extend(keys);
+        super::common::ok(&dirtyviz().args(args).output().expect("runs"))
+            .lines()
+            .next()
+            .expect("a status line")
+            .to_string()
+    };
+    for size in ["100x30", "80x24"] {
+        let status = with_keys(size, &[]);
+        assert!(
+            status.trim_end().ends_with("│ PAUSED │ seed 3 │ step done: n next step, space runs on"),
+            "{size}: {status}"
+        );
+    }
+    let status = with_keys("80x24", &["--at", "1s", "--keys", "n"]);
+    assert!(status.contains("│ seed 3 │ ran the rest of step 1 first (20.0 s)"), "{status}");
     // Without a lesson the status line names no seed.
     let out = dirtyviz().args(["snapshot", "--at", "5s", "--size", "80x24", "--theme", "mono"]).output().expect("runs");
     assert!(!super::common::ok(&out).lines().next().expect("a status line").contains("seed"));
