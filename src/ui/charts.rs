@@ -704,7 +704,8 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     fit_rates_y(&mut data);
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
-        let bw = format!("write_bw {} MiB/s", show(mib(b.avg_write_bw)));
+        // The bandwidth the target divides, named as the panel names it.
+        let bw = format!("avg_write_bw {} MiB/s", show(mib(b.avg_write_bw)));
         let rate = show(mib(b.dirty_ratelimit));
         // Not known (N is not in a trace until a task is throttled): `–`,
         // as the summaries write it, and the unit goes with the rate.
@@ -826,6 +827,23 @@ impl ControlLines {
     }
 }
 
+/// The clause of chart 3's title that gives the bdi's setpoint (a trace
+/// leaves it out until a pass prints it, see [`without_bdi_setpoint`]).
+const BDI_SETPOINT: &str = ", bdi_setpoint ";
+
+/// Chart 3's title values without the bdi's setpoint: `freerun 15,
+/// setpoint 17.5, limit 20 MiB`.
+pub(crate) fn without_bdi_setpoint(values: &mut [String]) {
+    for v in values {
+        if let Some(at) = v.find(BDI_SETPOINT) {
+            let unit = v.rsplit(' ').next().unwrap_or_default().to_string();
+            v.truncate(at);
+            v.push(' ');
+            v.push_str(&unit);
+        }
+    }
+}
+
 /// Chart 3: the global cubic control line over [freerun, limit] against
 /// global dirty pages, the bdi control line (with its 1/4 floor and, from
 /// patch 10, the reserve area) against the bdi's own dirty pages, their
@@ -912,8 +930,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         };
         let [freerun, setpoint, limit, bdi_setpoint] = [n[1], n[2], n[3], n[4]].map(|v| unit.number(v));
         let unit = unit.name();
-        let lines =
-            format!("freerun {freerun}, setpoint {setpoint}, limit {limit}, bdi_setpoint {bdi_setpoint} {unit}");
+        let lines = format!("freerun {freerun}, setpoint {setpoint}, limit {limit}{BDI_SETPOINT}{bdi_setpoint} {unit}");
         [vec![long, lines], vec![short]]
     });
     data.note_kernel(has, "pos_ratio");

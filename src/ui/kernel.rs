@@ -935,11 +935,11 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
                 // Printed a while ago: no share of it now, and how old it is.
                 let bw = side.sample_at(then).and_then(|s| s.bdis.get(bdi)).map_or(0, |b| b.avg_write_bw);
                 let bw = show(mib(bw));
-                data.values = vec![format!("rate {rate} MiB/s vs bw/N –, write_bw {bw} MiB/s {ago:.1} s ago")];
+                data.values = vec![format!("rate {rate} MiB/s vs bw/N –, avg_write_bw {bw} MiB/s {ago:.1} s ago")];
                 data.short_values = vec![format!("rate {rate} MiB/s vs bw/N –")];
             }
             None => {
-                data.values = vec![format!("dirty_ratelimit {rate} MiB/s, write_bw not yet known")];
+                data.values = vec![format!("dirty_ratelimit {rate} MiB/s, avg_write_bw not yet known")];
                 data.short_values = vec![format!("rate {rate} MiB/s")];
             }
         }
@@ -954,16 +954,32 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         // the panel says it always).
         data.values.insert(1, format!("N {} ratelimited", b.tasks));
     }
+    // Why the bdi line cannot be drawn now: it was the bdi's setpoint's
+    // when last printed, or its slope needs avg_write_bw (the span is
+    // thresh − bdi_thresh + 8·avg_write_bw), which no event has printed
+    // for a second (built with 0, it stood vertical at bdi_setpoint).
+    let no_bdi_line = match stale(Quantity::BdiSetpoint) {
+        Some((_, ago)) => Some(format!("no bdi line: last pass {ago:.1} s ago")),
+        None if !known_now(Quantity::BdiSetpoint) => Some("no bdi line: no balance_dirty_pages pass yet".into()),
+        None if known_now(Quantity::AvgWriteBw) => None,
+        None => Some(match stale(Quantity::AvgWriteBw) {
+            Some((_, ago)) => format!("no bdi line: avg_write_bw last printed {ago:.1} s ago"),
+            None => "no bdi line: no bdi_dirty_ratelimit has printed avg_write_bw".into(),
+        }),
+    };
     if n == 3
-        && let Some((_, ago)) = stale(Quantity::BdiSetpoint)
+        && let Some(notice) = no_bdi_line
     {
-        // The bdi line was the bdi's setpoint's when last printed: only the
-        // global line is current.
+        // Only the global line is current.
         data.series.retain(|s| s.name == "global");
         data.marks.retain(|m| m.color != 1 && !m.second_x);
         data.mark_legend.retain(|l| l.1 != 1);
         data.x2 = None;
-        data.notice = Some(format!("no bdi line: last pass {ago:.1} s ago"));
+        data.notice = Some(notice);
+    }
+    if n == 3 && !known_now(Quantity::BdiSetpoint) {
+        // Not printed now: no value, not `bdi_setpoint 0 MiB`.
+        charts::without_bdi_setpoint(&mut data.values);
     }
     if n == 3 && cov.since(Quantity::BdiSetpoint, bdi).is_none() {
         // Nothing to rebuild the lines from.

@@ -215,10 +215,48 @@ fn the_trace_panel_cuts_no_line() {
     assert!(panel.iter().any(|l| l.starts_with('…') && l.ends_with("-4dd-dirty_bytes-400M.txt")), "{panel:?}");
 }
 
+/// Chart 3's bdi line needs avg_write_bw (its span is thresh − bdi_thresh
+/// + 8·avg_write_bw): the thinned trace prints it once, by the
+/// bdi_dirty_ratelimit at 3219.783948 s (5.875 s in). A second later the
+/// line stood vertical at bdi_setpoint, drawn with a bandwidth of 0; it
+/// is left out now, saying why. Before the first pass the title gave
+/// `bdi_setpoint 0 MiB`; a cgroup whose trace has no bdi_dirty_ratelimit
+/// drew the vertical line throughout.
+#[test]
+fn chart_3_draws_no_bdi_line_without_avg_write_bw() {
+    let chart_3 = |file: &str, args: &[&str]| {
+        let s = screen(&fixture(file), &[&["--size", "120x40"][..], args].concat());
+        let rows: Vec<String> =
+            s.lines().skip_while(|l| !l.contains(" 3 pos_ratio")).take(2).map(String::from).collect();
+        (rows[0].clone(), rows[1].clone())
+    };
+    let (title, first) = chart_3("1dd-bs4k-20M-thinned.txt", &["--at", "6.8s", "--keys", "3"]);
+    assert!(title.contains("bdi_setpoint 17.5 MiB") && !first.contains("no bdi line"), "{title}\n{first}");
+    let (title, first) = chart_3("1dd-bs4k-20M-thinned.txt", &["--at", "6.9s", "--keys", "3"]);
+    assert!(first.contains("no bdi line: avg_write_bw last printed 1.0 s ago"), "{title}\n{first}");
+    let (title, first) = chart_3("1dd-bs4k-20M-thinned.txt", &["--at", "0.5s", "--keys", "3"]);
+    assert!(title.contains("limit 20 MiB ─") && !title.contains("bdi_setpoint"), "{title}");
+    assert!(first.contains("no bdi line: no balance_dirty_pages pass yet"), "{first}");
+    let (_, first) = chart_3("linux-4.4-perf-cgroup.txt", &["--keys", "b 3"]);
+    assert!(first.contains("no bdi line: no bdi_dirty_ratelimit has printed avg_write_bw"), "{first}");
+}
+
+/// Chart 4's title names the bandwidth write_bw/N divides as the panel
+/// does: the pass at 1307.42 s printed `write_bw=479460 awrite_bw=343308`
+/// (KB/s), and 343308 / 1024 = 335 MiB/s over 4 tasks is 83.8. The title
+/// called 335 `write_bw`, the name of the 468 MiB/s the event printed.
+#[test]
+fn chart_4_names_the_bandwidth_it_divides_avg_write_bw() {
+    let s = screen(&fixture(SHIPPED), &["--size", "120x40", "--at", "2s", "--keys", "4"]);
+    let title = s.lines().find(|l| l.contains(" 4 rates (254:0)")).unwrap_or_else(|| panic!("chart 4:\n{s}"));
+    assert!(title.contains("vs write_bw/N 83.8 MiB/s, N 4 ratelimited, avg_write_bw 335 MiB/s"), "{title}");
+    assert!(!title.contains(" write_bw 335"), "{title}");
+}
+
 #[test]
 fn a_rate_not_yet_known_leaves_chart_4_its_width() {
     // At 0.5 s no bdi_dirty_ratelimit has given write_bw: the title says
-    // "write_bw not yet known", and write_bw/N has no value to write at
+    // "avg_write_bw not yet known", and write_bw/N has no value to write at
     // its end. Chart 4 (the right half at 80x24) keeps a plot about as
     // wide as chart 3's beside it.
     let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--at", "0.5s"]);
@@ -237,7 +275,7 @@ fn a_chart_whose_event_is_missing_names_the_event_to_enable() {
     let note = "not in this trace: writeback:bdi_dirty_ratelimit for write_bw, awrite_bw, balanced: not enabled, or no task throttled for 200 ms";
     let flat = s.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains(note), "{s}");
-    assert!(s.contains("write_bw not yet known"), "{s}");
+    assert!(s.contains("avg_write_bw not yet known"), "{s}");
     // Only the global state: no bdi to draw charts 2-5 for, in the whole
     // file, where it read `no bdi yet` at the trace's end.
     let file = filtered("kview-gds-only.txt", |l| l.contains("global_dirty_state:"));
