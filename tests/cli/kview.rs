@@ -215,8 +215,8 @@ fn the_trace_panel_cuts_no_line() {
     assert!(panel.iter().any(|l| l.starts_with('…') && l.ends_with("-4dd-dirty_bytes-400M.txt")), "{panel:?}");
 }
 
-/// Chart 3's bdi line needs avg_write_bw (its span is thresh − bdi_thresh
-/// + 8·avg_write_bw): the thinned trace prints it once, by the
+/// Chart 3's bdi line needs avg_write_bw (its span is thresh −
+/// bdi_thresh + 8·avg_write_bw): the thinned trace prints it once, by the
 /// bdi_dirty_ratelimit at 3219.783948 s (5.875 s in). A second later the
 /// line stood vertical at bdi_setpoint, drawn with a bandwidth of 0; it
 /// is left out now, saying why. Before the first pass the title gave
