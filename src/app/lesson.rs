@@ -163,6 +163,11 @@ impl LessonMode {
     }
 }
 
+/// The status line's note when a step is done and waits for the student.
+const STEP_DONE: &str = "step done: n next step, space runs on";
+/// The note when the last step is done: there is no next step.
+const LESSON_DONE: &str = "lesson done: L lessons, space runs on";
+
 impl App {
     pub(super) fn install(&mut self, run: LessonRun, view: ViewRequest) {
         self.bdi = run.bdi.min(self.session.world().bdis().len() - 1);
@@ -213,6 +218,10 @@ impl App {
         let Some(current) = self.lesson.as_ref().map(|m| m.run.step) else { return };
         if i == current {
             return;
+        }
+        if [STEP_DONE, LESSON_DONE].contains(&self.note.as_str()) {
+            // It was about the step being left.
+            self.note.clear();
         }
         let mut skipped = None;
         if i > current
@@ -423,7 +432,7 @@ impl App {
             let last = mode.last_step();
             if !mode.step().auto_advance {
                 self.paused = true;
-                self.note = "step done: n next step, space runs on".into();
+                self.note = if last { LESSON_DONE } else { STEP_DONE }.into();
                 return false;
             }
             if !last {
@@ -481,6 +490,22 @@ mod tests {
         assert_eq!(app.sim_ns(), 0, "back replays from the start");
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive() || t.stats.started_ns.is_none()).count(), 1);
         assert_eq!(app.progress().lessons["t"].step, 0, "the progress follows the open step");
+    }
+
+    /// The step-done note stayed on the status line while the next step
+    /// ran, and at the last step offered a next step there was not.
+    #[test]
+    fn the_step_done_note_goes_with_its_step_and_the_last_offers_the_list() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(3 * NS_PER_SEC);
+        assert_eq!((app.sim_ns(), app.note()), (2 * NS_PER_SEC, STEP_DONE));
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert_eq!(app.note(), "");
+        app.advance_to(5 * NS_PER_SEC);
+        assert_eq!((app.sim_ns(), app.note()), (4 * NS_PER_SEC, LESSON_DONE));
+        // Back to step 1: not done yet.
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        assert_eq!(app.note(), "");
     }
 
     #[test]

@@ -1062,6 +1062,11 @@ fn a_lessons_seed_is_on_its_status_line_at_every_size() {
             "{size}: {status}"
         );
     }
+    // A comparison's two kernels, a longer segment, go before it.
+    let args = ["snapshot", "--lesson", "12", "--step", "3", "--size", "120x40", "--theme", "mono"];
+    let status = super::common::ok(&dirtyviz().args(args).output().expect("runs")).lines().next().map(String::from);
+    let status = status.expect("a status line");
+    assert!(status.contains("│ seed 1 │ step done: n next step, space runs on"), "{status}");
     let status = with_keys("80x24", &["--at", "1s", "--keys", "n"]);
     assert!(status.contains("│ seed 3 │ ran the rest of step 1 first (20.0 s)"), "{status}");
     // Without a lesson the status line names no seed.
