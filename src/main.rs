@@ -684,16 +684,21 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     // it ran, they scrolled by its page and room then, which its end
     // (checks judged, taking more rows) does not have.
     let mut text_scrolls = Vec::new();
+    // Whether keys paused the world or stepped it: a step that pauses it
+    // (its Pause action) does not stop the snapshot at its start.
+    let mut keys_held = false;
     for press in presses {
         match press {
             Press::Key(key) => {
                 // The keys scroll as they would in a terminal of that size.
                 app.set_scroll_room(snapshot::scroll_room(&app, width, height));
+                let before = (app.paused(), app.session().sim_ns);
                 match keys::message(key, app.mode()) {
                     Some(msg @ Msg::Lesson(LessonMsg::Scroll(_))) => text_scrolls.push(msg),
                     Some(msg) => app.update(msg),
                     None => {}
                 }
+                keys_held |= (app.paused(), app.session().sim_ns) != before;
             }
             Press::At(t) => {
                 let ns = snapshot_time(&app, Some(t), "--keys time")?;
@@ -709,7 +714,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     }
     // Keys that paused the world leave it where they paused it, as on the
     // dashboard (`.` steps it); an --at said takes it there all the same.
-    if args.at.is_some() || !app.paused() {
+    if args.at.is_some() || !app.paused() || !keys_held {
         let at = snapshot_time(&app, args.at, "--at")?;
         app.advance_to(at);
     }

@@ -88,6 +88,28 @@ fn a_lesson_step_at_its_end_and_keys_pressed_at_the_start() {
     assert_eq!(text.matches("4 rates").count(), 2, "chart 4 on both sides\n{text}");
 }
 
+/// A step that pauses the world as it opens (lesson 04 step 2 adds nine dd
+/// and pauses; lesson 00 step 1 pauses) is drawn at its end, where its
+/// checks are judged, as --at's help says: it was drawn at its start
+/// (`t 30.0 s` for step 2, which runs 30 to 35 s; lesson 00 at `t 0.0 s`).
+/// Keys that pause or step the world still leave it there (`.`: 0.1 s).
+#[test]
+fn a_step_that_pauses_as_it_opens_is_drawn_at_its_end() {
+    let status = |args: &[&str]| {
+        snapshot(&[args, &["--size", "100x30", "--theme", "mono"][..]].concat())
+            .lines()
+            .next()
+            .map(String::from)
+            .expect("status")
+    };
+    let s = status(&["--lesson", "04", "--step", "2"]);
+    assert!(s.starts_with(" t 35.0 s │") && s.contains("step done"), "{s}");
+    let s = status(&["--lesson", "00", "--step", "1"]);
+    assert!(s.starts_with(" t 30.0 s │") && s.contains("step done"), "{s}");
+    let s = status(&["--lesson", "00", "--step", "1", "--keys", "."]);
+    assert!(s.contains("│ t 0.1 s │") && s.contains("PAUSED"), "{s}");
+}
+
 /// PgDn pressed at a step's start scrolls the step's text as far as the
 /// key would on the screen the snapshot shows, the step's end, whose
 /// judged checks take more rows than the live ones at its start: lesson
