@@ -154,6 +154,13 @@ impl Kernel {
         }
     }
 
+    /// The smoothed global dirty limit (global_dirty_limit, followed by
+    /// `hard_dirty_limit()`): Linux 3.1 introduced it; 2.6.38 has only
+    /// thresh.
+    pub fn smoothed_limit(self) -> bool {
+        self.patches > 0 || self.legacy != Legacy::Linux2638
+    }
+
     /// dirty_ratelimit, its balanced estimate and task_ratelimit: patch 04
     /// computes them, patch 07 throttles by them.
     pub fn ratelimit(self) -> Has {
@@ -605,7 +612,9 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
     if has != Has::No {
         series.push(Series::of(1, "setpoint", points(&p, |s| mib(s.setpoint))).labelled().shadowed(has));
     }
-    series.push(Series::of(1, "limit", points(&p, |s| mib(s.limit))).labelled());
+    if src.kernel.smoothed_limit() {
+        series.push(Series::of(1, "limit", points(&p, |s| mib(s.limit))).labelled());
+    }
     series.push(Series::of(1, "thresh", points(&p, |s| mib(s.thresh))).labelled());
     series.push(Series::of(1, "writeback+unstable", points(&p, |s| mib(s.writeback + s.unstable))));
     series.push(Series::of(1, "dirty", points(&p, |s| mib(s.dirty))));

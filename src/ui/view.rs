@@ -842,7 +842,9 @@ fn params(ctx: &Ctx) -> (Params, Params) {
     if kernel.position() != Has::No {
         global.push(kv("setpoint", at(&|s| s.setpoint)));
     }
-    global.push(kv("limit", at(&|s| s.limit)));
+    if kernel.smoothed_limit() {
+        global.push(kv("limit", at(&|s| s.limit)));
+    }
     global.push(kv("thresh", at(&|s| s.thresh)));
     global.push(kv("dirtyable", mb(vm.dirtyable())));
     global.push(if tun.dirty_bytes > 0 {

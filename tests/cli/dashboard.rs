@@ -264,6 +264,11 @@ fn old_kernels_draw_no_setpoint_and_say_so_at_80x24() {
         assert_eq!(chart1.matches("setpoint").count(), 1, "{level}: setpoint only in the note\n{big}");
         assert!(!chart1.contains("freerun: not used"), "{level}: {chart1}");
         assert!(big.contains("freerun"), "{level}: the freerun line\n{big}");
+        // Linux 3.1 brought the smoothed global_dirty_limit: 2.6.38 has
+        // no limit to draw or list, only thresh.
+        let panel: Vec<&str> = big.lines().filter(|l| l.contains("│limit ") || l.contains("lim")).collect();
+        let has_limit = big.contains(" lim") || big.lines().any(|l| l.contains("││limit "));
+        assert_eq!(has_limit, level == "legacy", "{level}: {panel:?}\n{big}");
     }
 }
 
