@@ -571,7 +571,10 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
         let mut panels = lesson_panels(app, views);
         // A small area shows the most important panels only.
         let mut room = (rest.height / 8).max(1) as usize * if rest.width >= 100 { 2 } else { 1 };
-        let tasks = panels.contains(&Panel::Tasks) && views.tasks;
+        // The task table the step names or T focused (where only one
+        // panel fits, T's table takes its place: at 60x18 it was left out,
+        // the hint bar offering keys to scroll it).
+        let tasks = panels.contains(&Panel::Tasks) && (views.tasks || app.tasks_focused());
         // A named task table shares the rows with the step's first chart
         // rather than take its place (at 80x24, folded: 7 rows each).
         if tasks && room == 1 && rest.height >= 14 {

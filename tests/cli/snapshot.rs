@@ -110,6 +110,18 @@ fn a_step_that_pauses_as_it_opens_is_drawn_at_its_end() {
     assert!(s.contains("│ t 0.1 s │") && s.contains("PAUSED"), "{s}");
 }
 
+/// T in a lesson where one panel fits shows the task table in its place:
+/// at 60x18 and 80x24 the hint bar offered `↑ ↓ scroll one task` for a
+/// table left out, chart 1 still drawn.
+#[test]
+fn t_in_a_small_lesson_shows_the_task_table() {
+    for size in ["60x18", "80x24"] {
+        let text = snapshot(&["--lesson", "03", "--at", "5s", "--keys", "T", "--size", size, "--theme", "mono"]);
+        assert!(text.contains("┌ tasks (1 live)") && text.contains("nr_dirtied_pause"), "{size}\n{text}");
+        assert!(text.contains("Esc T leave the table"), "{size}\n{text}");
+    }
+}
+
 /// PgDn pressed at a step's start scrolls the step's text as far as the
 /// key would on the screen the snapshot shows, the step's end, whose
 /// judged checks take more rows than the live ones at its start: lesson
