@@ -944,6 +944,17 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
             }
         }
     }
+    if n == 4 && !known_now(Quantity::DirtyRatelimit) && stale(Quantity::DirtyRatelimit).is_none() {
+        // Nothing printed a rate yet (a global_dirty_state alone at the
+        // trace's start): no values, not `rate 0 MiB/s`.
+        data.values.clear();
+        data.short_values.clear();
+    }
+    if n == 5 && cov.since(Quantity::Pauses, bdi).is_none_or(|since| since > now) {
+        // No pass yet: no sleep or call to measure, not `longest sleep 0 ms`.
+        data.values.clear();
+        data.short_values.clear();
+    }
     if n == 4
         && !data.values.is_empty()
         && let Some(b) = side.samples().back().and_then(|s| s.bdis.get(bdi)).filter(|b| b.tasks > 0)

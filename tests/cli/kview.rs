@@ -241,6 +241,25 @@ fn chart_3_draws_no_bdi_line_without_avg_write_bw() {
     assert!(first.contains("no bdi line: no bdi_dirty_ratelimit has printed avg_write_bw"), "{first}");
 }
 
+/// Before any pass or bdi_dirty_ratelimit (the two-bdi trace opens with
+/// a global_dirty_state at 301.000 s, its first pass at 301.010 s),
+/// charts 4 and 5 give no values: they read `rate 0 MiB/s` and `longest
+/// sleep 0 ms, longest call 0 ms`. A tenth of a second on, the first
+/// pass's dirty_ratelimit=20480 KB/s is 20 MiB/s.
+#[test]
+fn charts_4_and_5_give_no_values_before_the_trace_prints_them() {
+    let titles = |at: &str| {
+        let s = screen(&fixture("linux-5.4-trace_pipe-two-bdis.txt"), &["--size", "160x48", "--at", at]);
+        let title =
+            |n: &str| s.lines().find(|l| l.contains(n)).map(String::from).unwrap_or_else(|| panic!("{n}:\n{s}"));
+        (title("┌ 4 rates (8:0)"), title("┌ 5 pauses (8:0)"))
+    };
+    let (four, five) = titles("0");
+    assert!(four.contains("┌ 4 rates (8:0) ──") && five.contains("┌ 5 pauses (8:0) ──"), "{four}\n{five}");
+    let (four, five) = titles("0.1s");
+    assert!(four.contains("rate 20 MiB/s") && five.contains("longest sleep 20 ms"), "{four}\n{five}");
+}
+
 /// Chart 4's title names the bandwidth write_bw/N divides as the panel
 /// does: the pass at 1307.42 s printed `write_bw=479460 awrite_bw=343308`
 /// (KB/s), and 343308 / 1024 = 335 MiB/s over 4 tasks is 83.8. The title
