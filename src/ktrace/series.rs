@@ -116,6 +116,13 @@ pub struct BdiRow {
     /// bdi_dirty_ratelimit prints them.
     #[serde(default)]
     pub last_ratelimit_s: Option<f64>,
+    /// The global dirty count (dirty + writeback + unstable) the bdi's
+    /// last balance_dirty_pages event printed \[pages\]. The kernel
+    /// prints a pass only past freerun; one at or below the global
+    /// freerun ceiling got past its wb's own (BDI_CAP_STRICTLIMIT, 3.16
+    /// and later) or its cgroup's, which the trace does not print.
+    #[serde(default)]
+    pub pass_dirty: Option<u64>,
 }
 
 /// One row: the trace at `t_s`.
@@ -265,6 +272,7 @@ impl Series {
         }
         if kind == EventKind::BalanceDirtyPages {
             b.last_pass_s = Some(b.last_pass_s.map_or(e.time_s, |t| t.max(e.time_s)));
+            b.pass_dirty = page(Field::Dirty);
             b.dirty = page(Field::BdiDirty).or(b.dirty);
             b.setpoint = page(Field::BdiSetpoint).or(b.setpoint);
             // balance_dirty_pages also shows the global limit, setpoint and dirty.

@@ -17,8 +17,12 @@
 //! freerun from thresh and bg_thresh (or setpoint and limit), bdi_thresh
 //! from wb_setpoint = setpoint × wb_thresh / (thresh + 1), each bdi's
 //! pages dirtied from its dirty_rate. pos_ratio is task_ratelimit /
-//! dirty_ratelimit of the last event, while dirty pages are above freerun
-//! (below it the kernel does not throttle and prints nothing).
+//! dirty_ratelimit of the last event: in a row with a pass (the kernel
+//! prints one only past freerun, where it computed pos_ratio), and after
+//! it while dirty pages are above freerun (below it the kernel does not
+//! throttle and prints nothing) or, when the pass was below the global
+//! freerun, while it is recent (the task got past its wb's own freerun,
+//! BDI_CAP_STRICTLIMIT, or its cgroup's, which the trace does not print).
 
 use std::collections::VecDeque;
 
@@ -798,6 +802,9 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
         cov.note(Quantity::Thresh, None, t_ns);
     }
     let above_freerun = g.dirty.zip(freerun).is_some_and(|(d, f)| d > f);
+    // A pass (balance_dirty_pages or bdi_dirty_ratelimit, which the
+    // kernel prints on its way to a pause) proves pos_ratio was computed.
+    let passed_in_row = |at: Option<f64>| at.is_some_and(|at| at > row.t_s - BIN_S - 1e-6);
     for (i, acc) in dirtied.iter_mut().enumerate().take(bdis) {
         let Some(b) = row.bdis.get(i) else {
             s.bdis.push(empty_bdi());
@@ -813,6 +820,14 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
             (sp > 0).then(|| (bs as u128 * (th as u128 + 1) / sp as u128).min(u64::MAX as u128) as u64)
         });
         *acc += b.dirty_rate.unwrap_or(0) as f64 * BIN_S;
+        // pos_ratio as last printed holds while the kernel throttles:
+        // above the global freerun ceiling, or, when the last pass was at
+        // or below it, past the wb's own (strictlimit) or cgroup's
+        // freerun, which the trace does not print; and in any row with a
+        // pass of the bdi.
+        let own_freerun = scaled(b.pass_dirty).zip(freerun).is_some_and(|(d, f)| d <= f);
+        let computed =
+            above_freerun || own_freerun || passed_in_row(b.last_pass_s) || passed_in_row(b.last_ratelimit_s);
         s.bdis.push(BdiSample {
             dirty: known(Quantity::BdiDirty, scaled(b.dirty)),
             writeback: 0,
@@ -824,7 +839,7 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
             dirty_ratelimit: known(Quantity::DirtyRatelimit, b.dirty_ratelimit),
             balanced_ratelimit: known(Quantity::Balanced, b.balanced_ratelimit),
             task_ratelimit: known(Quantity::TaskRatelimit, b.task_ratelimit),
-            pos_ratio: b.pos_ratio.filter(|_| above_freerun).map(|p| (p * 1024.0).round() as u64),
+            pos_ratio: b.pos_ratio.filter(|_| computed).map(|p| (p * 1024.0).round() as u64),
             // A count that only grows, also where the rate is not known
             // (charts take differences of it).
             dirtied: known(Quantity::Dirtied, b.dirty_rate.map(|_| 0)) + acc.round() as u64,
@@ -885,6 +900,29 @@ mod tests {
         assert_eq!(s.bdis[0].thresh, 875 * 2001 / 1750);
         assert_eq!(s.bdis[0].pos_ratio, Some(512), "task_ratelimit / dirty_ratelimit above freerun");
         assert_eq!((s.bdis[0].dirty_ratelimit, s.bdis[0].task_ratelimit), (1024, 512), "KB/s to pages/s");
+    }
+
+    #[test]
+    fn a_pass_below_the_global_freerun_has_a_pos_ratio_and_one_above_it_ends_there() {
+        // BDI_CAP_STRICTLIMIT: the pass prints global dirty 120, far below
+        // freerun 1500; the wb got past its own freerun. pos_ratio 3072 /
+        // 4096 is what the kernel computed, in its row and while recent.
+        let pass = |dirty: u32| {
+            format!(
+                "a-1 [000] 10.05: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty={dirty} bdi_setpoint=100 bdi_dirty=110 dirty_ratelimit=4096 task_ratelimit=3072 dirtied=32 dirtied_pause=32 paused=0 pause=12\n"
+            )
+        };
+        let trace = |dirty: u32| {
+            side(&format!(
+                "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n{}                 a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=256 written=128\n",
+                pass(dirty)
+            ))
+        };
+        let pos = |k: &KernelSide| k.all.iter().map(|s| (s.t_ns / 10_000_000, s.bdis[0].pos_ratio)).collect::<Vec<_>>();
+        assert_eq!(pos(&trace(120)), [(0, None), (10, Some(768)), (20, Some(768)), (30, Some(768)), (31, Some(768))]);
+        // A pass above freerun (1600), then global_dirty_state's 120 below
+        // it: the kernel throttles no more, in the row of 10.31 s.
+        assert_eq!(pos(&trace(1600)), [(0, None), (10, Some(768)), (20, Some(768)), (30, Some(768)), (31, None)]);
     }
 
     #[test]

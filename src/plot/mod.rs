@@ -760,4 +760,27 @@ mod tests {
         let e = trace_bdi(&side, Some("sda")).expect_err("no such bdi").to_string();
         assert!(e.contains("--bdi sda: no such bdi; this trace has 8:0, 8:16"), "{e}");
     }
+
+    #[test]
+    fn a_strict_limit_traces_passes_have_a_pos_ratio_though_below_the_global_freerun() {
+        // live-6.18-loop-strict_limit: global dirty 63396-70962 pages, far
+        // below freerun (1136055 + 567334) / 2; its last pass, 1998.730515,
+        // task_ratelimit=95500 dirty_ratelimit=102400: 0.933. Every pass's
+        // pos_ratio lies between 0.93 and 1.
+        let path = trace_file("live-6.18-loop-strict_limit-sigterm.txt");
+        let text = std::fs::read_to_string(&path).expect("test trace");
+        let task = printed(&text, "balance_dirty_pages", None, "task_ratelimit");
+        let rate = printed(&text, "balance_dirty_pages", None, "dirty_ratelimit");
+        let ratios: Vec<f64> = task.iter().zip(&rate).map(|(t, r)| t / r).collect();
+        assert_eq!(ratios.len(), 43);
+        let [low, high] = range(&ratios);
+        let g = trace(&path, &trace_opts(None)).expect("reads");
+        let pos = chart::pos_ratio(&g.ctx, &g.sides, &g.curves);
+        let headline = &pos.subtitle[1];
+        assert!(headline.starts_with("kernel: pos_ratio 0.933 at the end, "), "{headline}");
+        assert!(!headline.contains("freerun"), "{headline}");
+        let mean = g.sides[0].means.pos_ratio.expect("a mean");
+        assert!(mean >= low - 0.001 && mean <= high + 0.001, "{mean} of {low}-{high}");
+        assert!(g.sides[0].operating.len() > 10, "{:?}", g.sides[0].operating);
+    }
 }
