@@ -607,6 +607,14 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
             false => "written: not in this trace".to_string(),
         };
         let m = &s.means;
+        if m.dirty_ratelimit.is_nan() && s.has(Q::DirtyRatelimit) {
+            f.subtitle.push(format!(
+                "{}: {written}; dirty_ratelimit: not printed over the last {}",
+                s.label,
+                ctx.half()
+            ));
+            continue;
+        }
         let rate = match (s.has(Q::DirtyRatelimit), s.has(Q::Target)) {
             (true, true) if !m.has_target() => {
                 format!(

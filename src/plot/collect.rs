@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use crate::ktrace::event::EventKind;
 use crate::ktrace::side::{Coverage, KernelSide, Quantity};
 use crate::session::Side;
 use crate::sim::config::Legacy;
@@ -33,6 +34,11 @@ pub struct Feed<'a> {
     /// When each quantity is first known; `None`: all of them always (a
     /// simulation).
     pub coverage: Option<&'a Coverage>,
+    /// A trace's bdi at its playhead: when its last balance_dirty_pages
+    /// and bdi_dirty_ratelimit events were \[ns\]. A sample holds what
+    /// its row's last event printed, at the row's end: a bdi's line
+    /// starts at the event, not up to 100 ms later.
+    pub printed: [Option<u64>; 2],
 }
 
 impl<'a> Feed<'a> {
@@ -48,11 +54,13 @@ impl<'a> Feed<'a> {
             hz: w.hz(),
             kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
             coverage: None,
+            printed: [None; 2],
         }
     }
 
-    /// A kernel trace up to its playhead, as its dashboard charts it.
-    pub fn of_trace(side: &'a KernelSide, label: &'a str) -> Feed<'a> {
+    /// A kernel trace up to its playhead, as its dashboard charts it,
+    /// of bdi `bdi`.
+    pub fn of_trace(side: &'a KernelSide, label: &'a str, bdi: usize) -> Feed<'a> {
         Feed {
             label,
             samples: side.samples(),
@@ -62,7 +70,23 @@ impl<'a> Feed<'a> {
             hz: crate::ui::kernel::TRACE_HZ,
             kernel: crate::ui::kernel::TRACE_KERNEL,
             coverage: Some(side.coverage()),
+            printed: [side.last_pass_ns(bdi), side.last_ratelimit_ns(bdi)],
         }
+    }
+
+    /// When the event that printed `q` of the bdi last was, after
+    /// `after` and up to `t_ns` \[ns\]; `None` for a global quantity (or
+    /// a simulation's).
+    fn printed_at(&self, q: Q, after: u64, t_ns: u64) -> Option<u64> {
+        let events = q.quantity().events();
+        if events.is_empty() || events.contains(&EventKind::GlobalDirtyState) {
+            return None;
+        }
+        let at = |kind: EventKind| match kind {
+            EventKind::BalanceDirtyPages => self.printed[0],
+            _ => self.printed[1],
+        };
+        events.iter().filter_map(|&k| at(k)).filter(|&e| e > after && e <= t_ns).max()
     }
 
     /// From when `q` of `bdi` is known \[ns\]; `None`: never.
@@ -273,88 +297,66 @@ impl Envelope {
     }
 }
 
-/// Means over the second half of the plotted time, from every sample.
+/// The slots of [`Means`]: one per quantity of [`Q::ALL`], then pos_ratio.
+const SLOTS: usize = Q::ALL.len() + 1;
+
+/// The slot of pos_ratio in [`Means`].
+pub const POS_RATIO: usize = Q::ALL.len();
+
+/// Means over the second half of the plotted time, from every sample
+/// where their quantity was known (a trace's, while its events print
+/// it).
 #[derive(Clone, Debug, Default)]
 pub struct Means {
-    /// Samples counted.
-    pub n: u64,
-    /// Samples that held the bdi.
-    bdi_n: u64,
     /// Global dirty \[MiB\].
     pub dirty: f64,
     /// Global setpoint \[MiB\].
     pub setpoint: f64,
-    /// The bdi's dirty pages \[MiB\].
+    /// The bdi's dirty pages \[MiB\]; NaN where never known.
     pub bdi_dirty: f64,
     /// bdi_setpoint, where defined \[MiB\].
     pub bdi_setpoint: f64,
-    /// Samples where bdi_setpoint was defined.
-    bdi_setpoint_n: u64,
-    /// Samples where the bdi's dirty pages were known (a trace's only
-    /// while its events print them); NaN in `bdi_dirty` when none were.
-    bdi_dirty_n: u64,
     /// pos_ratio (1.0 = the balanced rate) over the samples where the
     /// kernel computes one; `None` where it computed none.
     pub pos_ratio: Option<f64>,
-    /// The sum of the computed pos_ratios and how many there were.
-    pos_ratio_sum: (f64, u64),
-    /// dirty_ratelimit \[MiB/s\].
+    /// dirty_ratelimit \[MiB/s\]; NaN where never known.
     pub dirty_ratelimit: f64,
     /// avg_write_bw / N \[MiB/s\], over the samples where tasks dirtied
     /// the bdi.
     pub target: f64,
-    /// Samples where the target was known.
-    target_n: u64,
+    /// Per slot, the sum of the values and how many there were.
+    sums: [(f64, u64); SLOTS],
 }
 
 impl Means {
     /// Some sample had tasks dirtying the bdi, and so a target.
     pub fn has_target(&self) -> bool {
-        self.target_n > 0
+        self.sums[Q::Target as usize].1 > 0
     }
 
-    /// Adds sample `s` of bdi sample `b`, whose rate target is `target`
-    /// (NaN: not known then).
-    /// `b` is `None` in a trace's samples from before an event names the bdi.
-    fn add(&mut self, s: &Sample, b: Option<&BdiSample>, target: f64, bdi_current: bool) {
-        self.n += 1;
-        self.dirty += mib(s.dirty);
-        self.setpoint += mib(s.setpoint);
-        let Some(b) = b else { return };
-        self.bdi_n += 1;
-        if bdi_current {
-            self.bdi_dirty += mib(b.dirty);
-            self.bdi_dirty_n += 1;
-        }
-        let bdi_setpoint = Q::BdiSetpoint.value(s, Some(b), 1);
-        if !bdi_setpoint.is_nan() && bdi_current {
-            self.bdi_setpoint += bdi_setpoint;
-            self.bdi_setpoint_n += 1;
-        }
-        if let Some(p) = b.pos_ratio {
-            self.pos_ratio_sum.0 += p as f64 / 1024.0;
-            self.pos_ratio_sum.1 += 1;
-        }
-        self.dirty_ratelimit += mib(b.dirty_ratelimit);
-        // No task dirtying the bdi, no target (its line is drawn at 0).
-        if !target.is_nan() && b.tasks > 0 {
-            self.target += target;
-            self.target_n += 1;
+    /// Adds one sample: each slot's value (NaN: not known then).
+    fn add(&mut self, values: &[f64; SLOTS]) {
+        for (k, &v) in values.iter().enumerate().filter(|(_, v)| !v.is_nan()) {
+            self.sums[k].0 += v;
+            self.sums[k].1 += 1;
         }
     }
 
-    /// The means (all zero without samples).
+    /// The means; NaN where never known (0 for the global counts, the
+    /// setpoints and the target).
     fn finish(mut self) -> Means {
-        let n = self.n.max(1) as f64;
-        let bdi_n = self.bdi_n.max(1) as f64;
-        self.bdi_setpoint /= self.bdi_setpoint_n.max(1) as f64;
-        self.target /= self.target_n.max(1) as f64;
-        let (sum, count) = self.pos_ratio_sum;
-        self.pos_ratio = (count > 0).then(|| sum / count as f64);
-        self.dirty /= n;
-        self.setpoint /= n;
-        self.bdi_dirty = if self.bdi_dirty_n > 0 { self.bdi_dirty / self.bdi_dirty_n as f64 } else { f64::NAN };
-        self.dirty_ratelimit /= bdi_n;
+        let mean = |k: usize| {
+            let (sum, n) = self.sums[k];
+            if n > 0 { sum / n as f64 } else { f64::NAN }
+        };
+        let or_0 = |v: f64| if v.is_nan() { 0.0 } else { v };
+        self.dirty = or_0(mean(Q::Dirty as usize));
+        self.setpoint = or_0(mean(Q::Setpoint as usize));
+        self.bdi_dirty = mean(Q::BdiDirty as usize);
+        self.bdi_setpoint = or_0(mean(Q::BdiSetpoint as usize));
+        self.pos_ratio = Some(mean(POS_RATIO)).filter(|p| !p.is_nan());
+        self.dirty_ratelimit = mean(Q::DirtyRatelimit as usize);
+        self.target = or_0(mean(Q::Target as usize));
         self
     }
 }
@@ -429,6 +431,9 @@ struct Cursor {
     written_from: Option<(u64, u64)>,
     /// (time \[ns\], BDI_WRITTEN \[pages\]) of the last second's samples.
     recent: std::collections::VecDeque<(u64, u64)>,
+    /// The last sample's time \[ns\], and per slot of [`Means`] whether
+    /// its value was known there.
+    prev: Option<(u64, [bool; SLOTS])>,
 }
 
 /// Position bins for thinning scatter points, per axis.
@@ -486,6 +491,7 @@ impl Collector {
                     pause_at: Some((start_ns, f.pause_log.iter().filter(|r| r.t_ns == start_ns).count())),
                     written_from: None,
                     recent: Default::default(),
+                    prev: None,
                 }
             })
             .collect();
@@ -520,6 +526,7 @@ impl Collector {
         let current = |q: Q, t_ns: u64| f.coverage.is_none_or(|c| c.known_at(q.quantity(), bdi, t_ns));
         let known = |q: Q, t_ns: u64| since[q as usize].is_some_and(|since| since <= t_ns) && current(q, t_ns);
         let data = &mut self.sides[i];
+        let last_ns = f.samples.back().map(|s| s.t_ns);
         for s in f.samples.range(from.min(f.samples.len())..) {
             if s.t_ns < self.start_ns || s.t_ns > self.end_ns {
                 continue;
@@ -537,10 +544,37 @@ impl Collector {
                 true => q.value(s, b, data.hz),
                 false => f64::NAN,
             };
+            let mut values = [f64::NAN; SLOTS];
             for q in Q::ALL {
-                data.lines[q as usize].add(t, value(q));
+                values[q as usize] = value(q);
             }
-            let target = value(Q::Target);
+            values[POS_RATIO] = b.and_then(|b| b.pos_ratio).map_or(f64::NAN, |p| p as f64 / 1024.0);
+            // No task dirtying the bdi, no target to average (its line is
+            // drawn at 0).
+            let mut known_values = values;
+            if b.is_none_or(|b| b.tasks == 0) {
+                known_values[Q::Target as usize] = f64::NAN;
+            }
+            // Where a value starts, the event that printed it, when known:
+            // the row's time is up to 100 ms after it.
+            let cursor = &mut self.cursors[i];
+            let (prev_ns, was) = cursor.prev.unwrap_or((s.t_ns, [false; SLOTS]));
+            let printed_at = |k: usize| {
+                let q = if k == POS_RATIO { Q::TaskRatelimit } else { Q::ALL[k] };
+                Some(s.t_ns).filter(|_| Some(s.t_ns) == last_ns)?;
+                f.printed_at(q, prev_ns, s.t_ns).filter(|_| !was[k] && !known_values[k].is_nan())
+            };
+            for q in Q::ALL {
+                // Written is computed below, from the samples of a second.
+                if q == Q::Written {
+                    continue;
+                }
+                if let Some(e) = printed_at(q as usize).filter(|&e| e < s.t_ns) {
+                    data.lines[q as usize].add(e as f64 / 1e9, values[q as usize]);
+                }
+                data.lines[q as usize].add(t, values[q as usize]);
+            }
+            cursor.prev = Some((s.t_ns, known_values.map(|v| !v.is_nan())));
             if let Some(p) = b.and_then(|b| b.pos_ratio).filter(|_| s.limit > 0) {
                 let pos_ratio = p as f64 / 1024.0;
                 let x = (s.dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
@@ -548,7 +582,7 @@ impl Collector {
                 self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
             }
             if s.t_ns >= half_ns {
-                self.means[i].add(s, b, target, known(Q::BdiDirty, s.t_ns));
+                self.means[i].add(&known_values);
             }
             data.last = Some(s.clone());
             let Some(b) = b.filter(|_| known(Q::Written, s.t_ns)) else { continue };

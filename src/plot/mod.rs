@@ -263,8 +263,8 @@ fn trace_bdi(side: &KernelSide, name: Option<&str>) -> Result<usize> {
     pick_bdi(name, side.bdi_names().len(), names, "this trace")
 }
 
-/// The shortest span a trace is plotted over: one of its rows \[ns\].
-const TRACE_MIN_SPAN_NS: u64 = 100_000_000;
+/// The shortest span a trace is plotted over (one of a single instant) \[ns\].
+const TRACE_MIN_SPAN_NS: u64 = 1_000_000;
 
 /// Reads a kernel trace whole and gathers its figures' data, as its
 /// dashboard charts it: the trace's time from its first event, its
@@ -276,18 +276,19 @@ fn trace(path: &str, opts: &PlotOptions) -> Result<Gathered> {
     let label = "kernel".to_string();
     let end_ns = side.end_ns().max(TRACE_MIN_SPAN_NS);
     // Nothing is shown yet: the collector starts at the trace's start.
-    let mut collector = collect::Collector::new(&[collect::Feed::of_trace(&side, &label)], bdi, 0, end_ns, COLUMNS);
+    let mut collector =
+        collect::Collector::new(&[collect::Feed::of_trace(&side, &label, bdi)], bdi, 0, end_ns, COLUMNS);
+    // Row by row: the collector takes each with the bdi's last events
+    // before it, where its lines start.
     let mut t = 0;
     loop {
         crate::interrupt::check()?;
         side.seek(t);
-        collector.take(&[collect::Feed::of_trace(&side, &label)]);
-        if t >= end_ns {
-            break;
+        collector.take(&[collect::Feed::of_trace(&side, &label, bdi)]);
+        match side.next_row_ns(t) {
+            Some(next) => t = next,
+            None => break,
         }
-        // A gap without rows (the trace idle, two traces joined, a
-        // corrupted stamp) is crossed at once, not a second at a time.
-        t = (t + NS_PER_SEC).max(side.next_row_ns(t).unwrap_or(end_ns)).min(end_ns);
     }
     let absent = side.coverage().missing(&[(Quantity::BdiSetpoint, "bdi_setpoint")], bdi).or_else(|| {
         // The bdi's setpoint printed a while before the end is not the
@@ -302,10 +303,15 @@ fn trace(path: &str, opts: &PlotOptions) -> Result<Gathered> {
         None => curves(&crate::ui::kernel::trace_source(&side), bdi),
     };
     let file = Path::new(path).file_name().map_or(path.into(), |f| f.to_string_lossy());
-    let secs = crate::units::seconds(end_ns as f64 / 1e9);
+    // As the viewer gives it: `19.996 s`, a short one `49.9 ms`.
+    let secs = side.end_ns() as f64 / 1e9;
+    let secs = match secs >= 1.0 {
+        true => format!("{} s", crate::units::seconds(secs)),
+        false => crate::ktrace::summary::duration_text(secs),
+    };
     Ok(Gathered {
         ctx: chart::Context {
-            run: format!("trace {file}, kernel {}; {secs} s from its first event", side.release()),
+            run: format!("trace {file}, kernel {}; {secs} from its first event", side.release()),
             bdi: side.bdi_label(bdi).to_string(),
             span: [0.0, end_ns as f64 / 1e9],
         },
@@ -782,5 +788,49 @@ mod tests {
         let mean = g.sides[0].means.pos_ratio.expect("a mean");
         assert!(mean >= low - 0.001 && mean <= high + 0.001, "{mean} of {low}-{high}");
         assert!(g.sides[0].operating.len() > 10, "{:?}", g.sides[0].operating);
+    }
+
+    #[test]
+    fn a_short_traces_printed_rates_are_drawn_and_reported_as_printed() {
+        // linux-6.1-with-noise: 50.000100 to 50.050000, 49.9 ms; every
+        // pass prints dirty_ratelimit=51200 KB/s (50 MiB/s), the one at
+        // 50.03 task_ratelimit=40000: pos_ratio 40000 / 51200 = 0.781;
+        // the last global_dirty_state dirty=30100 writeback=100: 118 MiB.
+        let g = trace(&trace_file("linux-6.1-with-noise.txt"), &trace_opts(None)).expect("reads");
+        assert!(g.ctx.run.ends_with("; 49.9 ms from its first event"), "{}", g.ctx.run);
+        let rates = chart::rates(&g.ctx, &g.sides);
+        assert!(
+            rates.subtitle[1].contains("; dirty_ratelimit 50 MiB/s, its target not in this trace"),
+            "{:?}",
+            rates.subtitle
+        );
+        let rate = line(&rates, "dirty_ratelimit");
+        assert!(rate.points.len() >= 2 && rate.points.iter().all(|p| p.1 == 50.0), "{rate:?}");
+        let task = line(&rates, "task_ratelimit");
+        assert!(task.points.len() >= 2 && task.points.iter().all(|p| p.1 == 40000.0 / 1024.0), "{task:?}");
+        let pos = chart::pos_ratio(&g.ctx, &g.sides, &g.curves);
+        assert!(
+            pos.subtitle[1].starts_with("kernel: pos_ratio 0.781 at the end, 0.781 on average"),
+            "{:?}",
+            pos.subtitle
+        );
+        let global = chart::global_dirty(&g.ctx, &g.sides);
+        assert!(global.subtitle[1].starts_with("kernel: dirty 118 MiB on average"), "{:?}", global.subtitle);
+
+        // linux-4.4-perf-cgroup, bdi 1 (session-2.scope): its one pass at
+        // 88.100200 (0.1001 s) prints dirty_ratelimit=8192 KB/s (8 MiB/s)
+        // and task_ratelimit=8000; the trace ends at 88.200000 (0.1999 s).
+        let g = trace(&trace_file("linux-4.4-perf-cgroup.txt"), &trace_opts(Some("1"))).expect("reads");
+        let rates = chart::rates(&g.ctx, &g.sides);
+        assert!(
+            rates.subtitle[1]
+                .contains("; dirty_ratelimit 8 MiB/s, its target not in this trace (means over the last 0.1 s)"),
+            "{:?}",
+            rates.subtitle
+        );
+        let rate = line(&rates, "dirty_ratelimit");
+        assert_eq!(rate.points, [(0.1001, 8.0), (0.1999, 8.0)]);
+        let task = line(&rates, "task_ratelimit");
+        assert_eq!(task.points, [(0.1001, 8000.0 / 1024.0), (0.1999, 8000.0 / 1024.0)]);
     }
 }

@@ -343,8 +343,9 @@ fn plot_draws_the_five_figures_of_a_kernel_trace() {
     for name in FIGURES {
         let texts = svg_texts(&dir.join(format!("{name}.svg")));
         assert!(stdout.contains(&format!("{name}.svg")), "{name} reported: {stdout}");
-        // The trace and its span, not a scenario and its seed.
-        let run = "trace perf-6.18-loop-strict_limit-0.4s.txt, kernel 6.15 or later (wb_setpoint, wb_dirty); 0.389387 s from its first event";
+        // The trace and its span, not a scenario and its seed; under a
+        // second in ms, as the viewer gives it.
+        let run = "trace perf-6.18-loop-strict_limit-0.4s.txt, kernel 6.15 or later (wb_setpoint, wb_dirty); 389.4 ms from its first event";
         assert!(has(&texts, run), "{name}: {texts:?}");
         assert!(!has(&texts, "seed") && !has(&texts, "simulated"), "{name}: {texts:?}");
         assert!(ticks(&texts).len() >= 10, "{name}: tick labels {:?}", ticks(&texts));
