@@ -3,7 +3,7 @@
 //! [`super::draw`]'s part, so that what a figure says can be tested
 //! without reading pictures.
 
-use super::collect::{Q, SideData};
+use super::collect::{POS_RATIO, Q, SideData};
 use crate::lesson::check::show;
 use crate::ui::charts::{Has, Kernel};
 
@@ -88,6 +88,9 @@ pub enum Shape {
     /// A + (side B's calls).
     Plus,
 }
+
+/// Points of a line drawn unbroken.
+type Run = Vec<(f64, f64)>;
 
 /// A line through points.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,6 +225,31 @@ impl Context {
     }
 }
 
+/// A trace's value of `slot` (a quantity, or [`POS_RATIO`]) was known
+/// over less than nine tenths of the means' window: its events printed it
+/// over only part of it (a bdi's, only while a task is throttled on it).
+/// A simulation's always is.
+fn partial(s: &SideData, slot: usize) -> Option<f64> {
+    let (known, window) = s.means.known_s(slot);
+    (s.trace && known < 0.9 * window).then_some(known)
+}
+
+/// Over what a mean of `slot` is taken: `over the last 10 s`, or, for a
+/// trace's value printed over only part of that, `over the 0.41 s of the
+/// last 10 s where it was printed`.
+fn over(ctx: &Context, s: &SideData, slot: usize) -> String {
+    match partial(s, slot) {
+        Some(known) => format!("over the {} of the last {} where it was printed", part_s(known), ctx.half()),
+        None => format!("over the last {}", ctx.half()),
+    }
+}
+
+/// A part of the means' window, to two figures: `0.41 s`, `0.02 s`, `3.5 s`.
+fn part_s(s: f64) -> String {
+    let two: f64 = crate::units::significant(s, 2).parse().unwrap_or(s);
+    format!("{} s", crate::units::trimmed(two, 6))
+}
+
 /// A quantity's legend name, colour, stroke width, dash and glyph: no
 /// two quantities of a figure share both dash and glyph.
 fn style(q: Q) -> (&'static str, Rgb, f64, Pattern, Glyph) {
@@ -292,30 +320,39 @@ impl Figure {
     /// kernel does not have.
     fn time_lines(&mut self, sides: &[SideData], qs: &[Q]) {
         for (i, side) in sides.iter().enumerate() {
-            let first = self.lines.len();
             let mut missing = Vec::new();
+            // This side's lines so far: the first of each and its runs.
+            let mut drawn: Vec<(usize, Vec<Run>)> = Vec::new();
             for &q in qs {
                 let (name, colour, width, dash, glyph) = style(q);
                 if !side.has(q) {
                     missing.push(short(q));
                     continue;
                 }
-                let points = side.line(q);
-                if i > 0 && sides[0].has(q) && sides[0].line(q) == points {
+                let runs = side.runs(q);
+                if i > 0 && sides[0].has(q) && sides[0].runs(q) == runs {
                     continue;
                 }
                 let drawn_by_a = i > 0 && sides[0].has(q);
                 let label = if drawn_by_a { String::new() } else { name.to_string() };
                 // Two quantities that coincide (limit and dirty_thresh, in a
                 // steady world) are one line with both names.
-                if let Some(same) = self.lines[first..].iter_mut().find(|l| l.points == points) {
+                if let Some(&(j, _)) = drawn.iter().find(|(_, r)| *r == runs) {
+                    let same = &mut self.lines[j];
                     if !label.is_empty() {
                         same.label =
                             if same.label.is_empty() { label } else { format!("{} = {}", same.label, short(q)) };
                     }
                     continue;
                 }
-                self.lines.push(Line { label, points, colour, width, dash, glyph, hollow: i == 1 });
+                drawn.push((self.lines.len(), runs.clone()));
+                // Broken where it was not known (a trace's bdi between
+                // passes): each run a line, the first named.
+                let runs = if runs.is_empty() { vec![Vec::new()] } else { runs };
+                for (n, points) in runs.into_iter().enumerate() {
+                    let label = if n == 0 { label.clone() } else { String::new() };
+                    self.lines.push(Line { label, points, colour, width, dash, glyph, hollow: i == 1 });
+                }
             }
             if !missing.is_empty() {
                 let why = if side.trace { "not in this trace" } else { "not used by this kernel" };
@@ -390,7 +427,7 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         let m = &s.means;
         let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {} MiB", show(m.setpoint)) } else { String::new() };
         let dirty = match s.has(Q::Dirty) {
-            true => format!("dirty {} MiB on average over the last {}", show(m.dirty), ctx.half()),
+            true => format!("dirty {} MiB on average {}", show(m.dirty), over(ctx, s, Q::Dirty as usize)),
             false => "dirty: not in this trace".to_string(),
         };
         f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
@@ -410,7 +447,7 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
             if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {} MiB", show(m.bdi_setpoint)) } else { String::new() };
         let dirty = match s.has(Q::BdiDirty) {
             true if m.bdi_dirty.is_nan() => format!("bdi_dirty: not printed over the last {} (no pass)", ctx.half()),
-            true => format!("bdi_dirty {} MiB on average over the last {}", show(m.bdi_dirty), ctx.half()),
+            true => format!("bdi_dirty {} MiB on average {}", show(m.bdi_dirty), over(ctx, s, Q::BdiDirty as usize)),
             false => "bdi_dirty: not in this trace".to_string(),
         };
         let setpoint = if m.bdi_dirty.is_nan() { String::new() } else { setpoint };
@@ -531,12 +568,16 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             });
         }
         let shown = |p: Option<f64>| p.map_or("- (below freerun: not computed)".to_string(), |p| format!("{p:.3}"));
+        // A trace without a pass in the window printed none.
+        let mean = match s.means.pos_ratio {
+            None if s.trace => "- (no pass printed one)".to_string(),
+            p => shown(p),
+        };
         f.subtitle.push(format!(
-            "{}: pos_ratio {} at the end, {} on average over the last {}",
+            "{}: pos_ratio {} at the end, {mean} on average {}",
             s.label,
             shown(c.now.map(|n| n.1)),
-            shown(s.means.pos_ratio),
-            ctx.half()
+            over(ctx, s, POS_RATIO)
         ));
     }
     if !f.lines.is_empty() {
@@ -607,6 +648,14 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
             false => "written: not in this trace".to_string(),
         };
         let m = &s.means;
+        // A trace's values printed over only part of the window say so.
+        let partly: Vec<String> = [(Q::DirtyRatelimit, "dirty_ratelimit's"), (Q::Target, "the target's")]
+            .into_iter()
+            .filter(|&(q, _)| s.has(q) && (q != Q::Target || m.has_target()))
+            .filter_map(|(q, name)| {
+                Some(format!("; {name} over the {} of it where it was printed", part_s(partial(s, q as usize)?)))
+            })
+            .collect();
         if m.dirty_ratelimit.is_nan() && s.has(Q::DirtyRatelimit) {
             f.subtitle.push(format!(
                 "{}: {written}; dirty_ratelimit: not printed over the last {}",
@@ -635,7 +684,12 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
             }
             (false, _) => String::new(),
         };
-        f.subtitle.push(format!("{}: {written}{rate} (means over the last {})", s.label, ctx.half()));
+        f.subtitle.push(format!(
+            "{}: {written}{rate} (means over the last {}{})",
+            s.label,
+            ctx.half(),
+            partly.concat()
+        ));
     }
     f
 }

@@ -255,12 +255,17 @@ pub struct Envelope {
     t0: f64,
     col_s: f64,
     cols: Vec<Option<[(f64, f64); 2]>>,
+    /// Where each run of known values starts \[s\]: the line is broken
+    /// before each but the first.
+    starts: Vec<f64>,
+    /// The last value added was known.
+    open: bool,
 }
 
 impl Envelope {
     /// `n` columns over `[t0, t1]` \[s\].
     pub fn new(t0: f64, t1: f64, n: usize) -> Envelope {
-        Envelope { t0, col_s: ((t1 - t0) / n as f64).max(1e-9), cols: vec![None; n] }
+        Envelope { t0, col_s: ((t1 - t0) / n as f64).max(1e-9), cols: vec![None; n], starts: Vec::new(), open: false }
     }
 
     /// The column of time `t` \[s\].
@@ -268,10 +273,16 @@ impl Envelope {
         (((t - self.t0) / self.col_s).max(0.0) as usize).min(self.cols.len() - 1)
     }
 
-    /// Adds the value `v` at time `t` \[s\]; NaN (not defined then) is left out.
+    /// Adds the value `v` at time `t` \[s\], in time order; NaN (not
+    /// known then) is left out, and the line broken there.
     pub fn add(&mut self, t: f64, v: f64) {
         if v.is_nan() {
+            self.open = false;
             return;
+        }
+        if !self.open {
+            self.starts.push(t);
+            self.open = true;
         }
         let i = self.col(t);
         let c = self.cols[i].get_or_insert([(t, v), (t, v)]);
@@ -295,6 +306,25 @@ impl Envelope {
         }
         out
     }
+
+    /// The points to draw, in time order, in runs: the line is broken
+    /// where its values were not known.
+    pub fn runs(&self) -> Vec<Vec<(f64, f64)>> {
+        let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+        let mut next = 0;
+        for p in self.points() {
+            let mut new_run = runs.is_empty();
+            while next < self.starts.len() && self.starts[next] <= p.0 {
+                new_run |= next > 0;
+                next += 1;
+            }
+            match runs.last_mut() {
+                Some(run) if !new_run => run.push(p),
+                _ => runs.push(vec![p]),
+            }
+        }
+        runs
+    }
 }
 
 /// The slots of [`Means`]: one per quantity of [`Q::ALL`], then pos_ratio.
@@ -305,7 +335,7 @@ pub const POS_RATIO: usize = Q::ALL.len();
 
 /// Means over the second half of the plotted time, from every sample
 /// where their quantity was known (a trace's, while its events print
-/// it).
+/// it), and how long it was known there.
 #[derive(Clone, Debug, Default)]
 pub struct Means {
     /// Global dirty \[MiB\].
@@ -326,6 +356,10 @@ pub struct Means {
     pub target: f64,
     /// Per slot, the sum of the values and how many there were.
     sums: [(f64, u64); SLOTS],
+    /// Per slot, how long its value was known in the window \[ns\].
+    known_ns: [u64; SLOTS],
+    /// How long the window is \[ns\].
+    window_ns: u64,
 }
 
 impl Means {
@@ -334,17 +368,25 @@ impl Means {
         self.sums[Q::Target as usize].1 > 0
     }
 
-    /// Adds one sample: each slot's value (NaN: not known then).
-    fn add(&mut self, values: &[f64; SLOTS]) {
+    /// How long the value of `slot` (a quantity, or [`POS_RATIO`]) was
+    /// known over the means' window, and how long that is \[s\].
+    pub fn known_s(&self, slot: usize) -> (f64, f64) {
+        (self.known_ns[slot] as f64 / 1e9, self.window_ns as f64 / 1e9)
+    }
+
+    /// Adds one sample: each slot's value (NaN: not known then) and the
+    /// time it covers in the window \[ns\].
+    fn add(&mut self, values: &[f64; SLOTS], covers: &[u64; SLOTS]) {
         for (k, &v) in values.iter().enumerate().filter(|(_, v)| !v.is_nan()) {
             self.sums[k].0 += v;
             self.sums[k].1 += 1;
+            self.known_ns[k] += covers[k];
         }
     }
 
     /// The means; NaN where never known (0 for the global counts, the
     /// setpoints and the target).
-    fn finish(mut self) -> Means {
+    fn finish(mut self, window_ns: u64) -> Means {
         let mean = |k: usize| {
             let (sum, n) = self.sums[k];
             if n > 0 { sum / n as f64 } else { f64::NAN }
@@ -357,6 +399,7 @@ impl Means {
         self.pos_ratio = Some(mean(POS_RATIO)).filter(|p| !p.is_nan());
         self.dirty_ratelimit = mean(Q::DirtyRatelimit as usize);
         self.target = or_0(mean(Q::Target as usize));
+        self.window_ns = window_ns;
         self
     }
 }
@@ -403,9 +446,15 @@ pub struct SideData {
 }
 
 impl SideData {
-    /// The thinned points of `q`.
+    /// The thinned points of `q`, its runs one after the other.
+    #[cfg(test)]
     pub fn line(&self, q: Q) -> Vec<(f64, f64)> {
-        self.lines[q as usize].points()
+        self.runs(q).concat()
+    }
+
+    /// The thinned points of `q`, in runs: broken where it was not known.
+    pub fn runs(&self, q: Q) -> Vec<Vec<(f64, f64)>> {
+        self.lines[q as usize].runs()
     }
 
     /// This side's kernel computes `q`, and its source holds it.
@@ -564,6 +613,11 @@ impl Collector {
                 Some(s.t_ns).filter(|_| Some(s.t_ns) == last_ns)?;
                 f.printed_at(q, prev_ns, s.t_ns).filter(|_| !was[k] && !known_values[k].is_nan())
             };
+            let mut covers = [0; SLOTS];
+            for (k, c) in covers.iter_mut().enumerate() {
+                let from = if was[k] { Some(prev_ns) } else { printed_at(k) };
+                *c = from.map_or(0, |from| s.t_ns.saturating_sub(from.max(half_ns)));
+            }
             for q in Q::ALL {
                 // Written is computed below, from the samples of a second.
                 if q == Q::Written {
@@ -582,7 +636,7 @@ impl Collector {
                 self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
             }
             if s.t_ns >= half_ns {
-                self.means[i].add(&known_values);
+                self.means[i].add(&known_values, &covers);
             }
             data.last = Some(s.clone());
             let Some(b) = b.filter(|_| known(Q::Written, s.t_ns)) else { continue };
@@ -642,7 +696,8 @@ impl Collector {
             data.sleeps = self.sleep_bins[i].iter().map(|(&(_, p), &t)| (t, ms(p))).collect();
             data.calls = self.call_bins[i].iter().map(|(&(_, p), &t)| (t, ms(p))).collect();
             data.operating = self.op_bins[i].values().copied().collect();
-            data.means = std::mem::take(&mut self.means[i]).finish();
+            let half_ns = self.start_ns + (self.end_ns - self.start_ns) / 2;
+            data.means = std::mem::take(&mut self.means[i]).finish(self.end_ns - half_ns);
         }
         self.sides
     }
@@ -659,6 +714,21 @@ mod tests {
             e.add(t, v);
         }
         assert_eq!(e.points(), vec![(1.0, 9.0), (2.0, 1.0), (5.0, 3.0)]);
+    }
+
+    #[test]
+    fn an_envelope_is_broken_where_its_values_were_not_known() {
+        let mut e = Envelope::new(0.0, 10.0, 10);
+        for (t, v) in [(0.5, 1.0), (1.5, 2.0), (2.5, f64::NAN), (8.5, f64::NAN), (9.0, 5.0), (9.5, 6.0)] {
+            e.add(t, v);
+        }
+        assert_eq!(e.runs(), vec![vec![(0.5, 1.0), (1.5, 2.0)], vec![(9.0, 5.0), (9.5, 6.0)]]);
+        // A value known again within a column is a run of its own.
+        let mut e = Envelope::new(0.0, 10.0, 1);
+        for (t, v) in [(1.0, 1.0), (2.0, f64::NAN), (3.0, 9.0)] {
+            e.add(t, v);
+        }
+        assert_eq!(e.runs(), vec![vec![(1.0, 1.0)], vec![(3.0, 9.0)]]);
     }
 
     #[test]

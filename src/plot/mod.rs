@@ -833,4 +833,52 @@ mod tests {
         let task = line(&rates, "task_ratelimit");
         assert_eq!(task.points, [(0.1001, 8000.0 / 1024.0), (0.1999, 8000.0 / 1024.0)]);
     }
+
+    /// The lines of the whole plot of `f` (its upper one, when it has
+    /// one) of the colour, dash and glyph of the line labelled `label`:
+    /// each run of it.
+    fn runs_of(f: &chart::Figure, label: &str) -> Vec<chart::Line> {
+        let all: Vec<&chart::Line> = f.upper.as_ref().map_or(&f.lines, |p| &p.lines).iter().collect();
+        let named = all.iter().find(|l| l.label.starts_with(label)).unwrap_or_else(|| panic!("{label} in {all:?}"));
+        let same = |l: &&&chart::Line| (l.colour, l.dash, l.glyph) == (named.colour, named.dash, named.glyph);
+        all.iter().filter(same).map(|l| (*l).clone()).collect()
+    }
+
+    #[test]
+    fn a_traces_rates_are_broken_where_no_event_printed_them() {
+        // linux-6.18-4dd: bdi_dirty_ratelimit at 1307.423437, 1307.646876
+        // and 1325.225122 (19.587126 s from the first event, 1305.637996),
+        // no pass between 2.12 and 19.587 s; the trace ends at 1325.634371
+        // (19.996375 s).
+        let path = trace_file("linux-6.18-4dd-dirty_bytes-400M.txt");
+        let g = trace(&path, &trace_opts(None)).expect("reads");
+        let rates = chart::rates(&g.ctx, &g.sides);
+        for label in ["write_bw", "avg_write_bw", "target", "task_ratelimit"] {
+            for l in runs_of(&rates, label) {
+                for w in l.points.windows(2) {
+                    assert!(!(w[0].0 < 5.0 && w[1].0 > 19.0), "{label} drawn across the gap: {w:?}");
+                }
+            }
+        }
+        // awrite_bw=507504 KB/s from its event on: 495.61 MiB/s.
+        let avg = runs_of(&rates, "avg_write_bw");
+        let last = avg.last().expect("a run");
+        assert_eq!(last.points[0], (19.587126, 507504.0 / 1024.0), "{last:?}");
+        assert!(last.points.iter().all(|p| p.1 == 507504.0 / 1024.0), "{last:?}");
+        // dirty_ratelimit=102400 holds: the kernel changes it only where it prints it.
+        let rate = runs_of(&rates, "dirty_ratelimit");
+        assert_eq!(rate.len(), 1, "{rate:?}");
+        // The target is avg_write_bw / N of its one event in the last 10 s:
+        // 507504 / 4 KB/s = 124 MiB/s, over the 0.41 s from it to the end.
+        assert!(
+            rates.subtitle[1].ends_with(
+                "dirty_ratelimit 100 MiB/s against a target of 124 MiB/s (means over the last 10 s; \
+                 the target's over the 0.41 s of it where it was printed)"
+            ),
+            "{:?}",
+            rates.subtitle
+        );
+        let (known, window) = g.sides[0].means.known_s(collect::Q::Target as usize);
+        assert!((known - (19.996375 - 19.587126)).abs() < 1e-6 && (window - 19.996375 / 2.0).abs() < 1e-6);
+    }
 }
