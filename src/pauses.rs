@@ -136,12 +136,14 @@ impl PauseBins {
     }
 
     /// The bins of `bdi` from time `from` up to `to` \[ns\], each with its
-    /// start time \[ns\]; bins that only touch the range are left out.
+    /// start time \[ns\]; bins that only touch the range are left out. A
+    /// range that ends inside a bin takes it: a trace ends at its last
+    /// event, whose pause lies in the bin it ends in.
     pub fn range(&self, bdi: usize, from: u64, to: u64) -> impl Iterator<Item = (u64, &Bin)> {
         let bins = self.bins.get(bdi);
         let len = bins.map_or(0, VecDeque::len) as u64;
         let lo = (from.div_ceil(BIN_NS)).saturating_sub(self.first).min(len);
-        let hi = (to / BIN_NS).saturating_sub(self.first).min(len).max(lo);
+        let hi = (to.div_ceil(BIN_NS)).saturating_sub(self.first).min(len).max(lo);
         bins.into_iter()
             .flat_map(move |b| b.range(lo as usize..hi as usize))
             .enumerate()
@@ -184,6 +186,18 @@ mod tests {
         log.push_back(rec(250, 0, 3, false));
         bins.take(&log);
         assert_eq!(bins.total(0, 0, 1_000_000_000).sleeps, 4);
+    }
+
+    /// A range that ends inside a bin takes it: a trace's last event, at
+    /// 550 ms, paused 30 ms, and chart 5 at its end said 20 (the bin of
+    /// 500-600 ms was left out).
+    #[test]
+    fn a_range_that_ends_inside_a_bin_takes_it() {
+        let mut bins = PauseBins::new(1);
+        bins.take(&VecDeque::from([rec(450, 0, 20, false), rec(550, 0, 30, false)]));
+        assert_eq!(bins.total(0, 0, 550_000_000).sleep_max, 30);
+        assert_eq!(bins.total(0, 0, 500_000_000).sleep_max, 20, "one that only touches it does not");
+        assert_eq!(bins.range(0, 0, 550_000_000).count(), 6);
     }
 
     #[test]
