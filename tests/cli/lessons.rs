@@ -1073,3 +1073,34 @@ fn a_lessons_seed_is_on_its_status_line_at_every_size() {
     let out = dirtyviz().args(["snapshot", "--at", "5s", "--size", "80x24", "--theme", "mono"]).output().expect("runs");
     assert!(!super::common::ok(&out).lines().next().expect("a status line").contains("seed"));
 }
+
+/// A check labelled "within N%" of something accepts N% either side of
+/// it, no more and no less; a range that leans one way says so in its
+/// label ("above", "below", or the range itself).
+#[test]
+fn a_check_said_to_be_within_n_percent_accepts_n_percent_either_side() {
+    let mut checked = 0;
+    for lesson in Lesson::all_shipped().expect("the shipped lessons parse") {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            for check in &step.checks {
+                let label = &check.label;
+                let Some(at) = label.find("within ") else { continue };
+                let rest = &label[at + "within ".len()..];
+                let Some(pct) = rest.split_once('%').and_then(|(n, _)| n.parse::<f64>().ok()) else { continue };
+                let (Some(min), Some(max)) = (check.min, check.max) else { continue };
+                if label.contains("above") || label.contains("below") {
+                    continue;
+                }
+                let (lo, hi) = (1.0 - pct / 100.0, 1.0 + pct / 100.0);
+                assert!(
+                    (min - lo).abs() < 1e-9 && (max - hi).abs() < 1e-9,
+                    "lesson {} step {} {label:?} accepts {min}..{max}, not {lo}..{hi}",
+                    lesson.id,
+                    i + 1
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked} checks labelled within N%");
+}
