@@ -1139,3 +1139,15 @@ fn lesson_15_waits_for_the_thousandfold_fall_it_claims() {
     let fall = second.checks.iter().find(|c| c.label.contains("dirty_ratelimit down")).expect("the check");
     assert_eq!(fall.max, Some(0.1), "a thousandth of 100 MiB/s");
 }
+
+/// Lesson 01 step 6: with seed 63, 2.6.38's 99th percentile call is
+/// 527 ms (327-1827 ms over seeds 0-200): the text and check say half a
+/// second, not 0.6 s.
+#[test]
+fn lesson_01_claims_the_2_6_38_tail_every_seed_shows() {
+    let text = step_text("01", 6);
+    assert!(text.contains("one in a hundred half a second or more") && !text.contains("0.6 s or more"), "{text}");
+    let lesson = Lesson::resolve("01").expect("shipped");
+    let tail = lesson.steps[5].checks.iter().find(|c| c.label.contains("1% of the calls")).expect("the check");
+    assert_eq!((tail.label.as_str(), tail.min), ("2.6.38: 1% of the calls last 500 ms or more", Some(500.0)));
+}
