@@ -1169,3 +1169,18 @@ fn lesson_11_checks_sdj_s_speed_with_room_for_every_seed() {
         [("sdj writes 80+ MiB/s with patch 11", Some(80.0)), ("patch 11: sdj's write_bw 80+ MiB/s", Some(80.0))]
     );
 }
+
+/// Lesson 13 step 2 said the period shift was on "the panel", which a
+/// lesson does not show; it points to thresh on the strip, which is there.
+#[test]
+fn lesson_13_points_to_the_threshold_on_the_strip_not_a_panel_it_lacks() {
+    let text = step_text("13", 2);
+    assert!(!text.contains("the panel shows it"), "{text}");
+    assert!(text.contains("thresh on the row above the chart, is 1475 MiB"), "{text}");
+    let out = dirtyviz()
+        .args(["snapshot", "--lesson", "13", "--step", "2", "--size", "160x48", "--theme", "mono"])
+        .output()
+        .expect("runs");
+    let screen = super::common::ok(&out);
+    assert!(screen.contains("thresh 1475 MiB") && !screen.contains("period shift"), "{screen}");
+}
