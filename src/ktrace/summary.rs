@@ -1229,24 +1229,28 @@ impl TraceSummary {
             // largest, as `run`'s report writes them; only
             // global_dirty_state tells them.
             if g.events > 0 {
-                let limit = g.limit_mb.first.map(|l| super::hard_dirty_limit(l, g.thresh_mb.first));
-                let firsts = [g.bg_thresh_mb.first, g.freerun_mb, g.setpoint_mb, limit, g.thresh_mb.first];
-                let unit = unit_of(&[&firsts[..], &[g.thresh_mb.max, g.limit_mb.max]].concat());
+                // One rule for all five: the most frequent thresh,
+                // bg_thresh and limit, and freerun and setpoint made of
+                // them, as the JSON's *_pages, freerun_mb and setpoint_mb.
+                let mib = |p: Option<i64>| p.map(|p| mib_of(p as f64, k.page_kb));
+                let most = [mib(g.bg_thresh_pages), g.freerun_mb, g.setpoint_mb, g.hard_limit_mb, mib(g.thresh_pages)];
+                let unit = unit_of(&[&most[..], &[g.thresh_mb.max, g.limit_mb.max]].concat());
                 let sz = |v| size_in(v, unit);
                 let _ = writeln!(
                     s,
                     "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}{}",
-                    sz(firsts[0]),
-                    sz(firsts[1]),
-                    sz(firsts[2]),
-                    sz(firsts[3]),
-                    sz(firsts[4]),
+                    sz(most[0]),
+                    sz(most[1]),
+                    sz(most[2]),
+                    sz(most[3]),
+                    sz(most[4]),
                     unit.name(),
                     // A range that reads as one number (thresh moved by a
                     // few pages) is not written as `4376.1 to 4376.1`.
                     if [&g.thresh_mb, &g.limit_mb].iter().any(|r| tenths(r.min, unit) != tenths(r.max, unit)) {
                         format!(
-                            " (first; thresh {} to {}, limit {} to {})",
+                            " (the most frequent of {}; thresh {} to {}, limit {} to {})",
+                            count(g.events, "global_dirty_state event"),
                             sz(g.thresh_mb.min),
                             sz(g.thresh_mb.max),
                             sz(g.limit_mb.min),
@@ -1257,9 +1261,10 @@ impl TraceSummary {
                     }
                 );
             }
-            if let (Some(limit), Some(thresh)) = (g.limit_mb.first, g.thresh_mb.first)
+            if let (Some(limit), Some(thresh)) = (g.limit_pages, g.thresh_pages)
                 && limit < thresh
             {
+                let limit = mib_of(limit as f64, k.page_kb);
                 let _ = writeln!(
                     s,
                     "limit       global_dirty_state's dirty_limit {} lies below thresh: the kernel moves it \

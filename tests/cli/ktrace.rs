@@ -1338,3 +1338,61 @@ fn the_pause_quantiles_end_in_their_unit() {
     let pauses = text.lines().find(|l| l.trim_start().starts_with("pauses")).unwrap_or_else(|| panic!("{text}"));
     assert_eq!(pauses.trim(), "pauses    71 sleeps  p50 16  p90 28  p99 32  max 32 ms; passes without a sleep: 189");
 }
+
+/// The most frequent value, the smallest of equals.
+fn mode(values: impl Iterator<Item = i64>) -> i64 {
+    let mut counts = BTreeMap::new();
+    values.for_each(|v| *counts.entry(v).or_insert(0u64) += 1);
+    let most = *counts.values().max().expect("values");
+    *counts.iter().find(|&(_, &n)| n == most).expect("one").0
+}
+
+/// The thresholds line takes one rule for all five, the most frequent
+/// values (it mixed thresh, bg and limit as first printed with freerun
+/// and setpoint of the most frequent: `bg 2234.6  freerun 3325.2`, and
+/// (4474.6 + 2234.6) / 2 is 3354.6), as the JSON does.
+#[test]
+fn the_thresholds_line_takes_one_rule_for_all_five() {
+    let name = "live-6.18-loop-strict_limit-sigterm.txt";
+    let text = std::fs::read_to_string(fixture(name)).expect("fixture");
+    let gds = naive_events(&text, "global_dirty_state");
+    let of = |key: &str| gds.iter().map(|e| e[key]).collect::<Vec<_>>();
+    let (thresh, bg, limit) =
+        (mode(of("thresh").into_iter()), mode(of("bg_thresh").into_iter()), mode(of("limit").into_iter()));
+    // 1135476, 567045 and 1159064 pages of 4 KiB.
+    let freerun = (thresh + bg) / 2;
+    let hard = limit.max(thresh);
+    let setpoint = (hard + freerun) / 2;
+    let mib = |p: i64| p as f64 / 256.0;
+    let range = |key: &str| {
+        let v = of(key);
+        (mib(*v.iter().min().expect("min")), mib(*v.iter().max().expect("max")))
+    };
+    let ((t0, t1), (l0, l1)) = (range("thresh"), range("limit"));
+    let want = format!(
+        "thresholds  bg {:.1}  freerun {:.1}  setpoint {:.1}  limit {:.1}  thresh {:.1} MiB (the most frequent of {} global_dirty_state events; thresh {t0:.1} to {t1:.1}, limit {l0:.1} to {l1:.1})",
+        mib(bg),
+        mib(freerun),
+        mib(setpoint),
+        mib(hard),
+        mib(thresh),
+        gds.len()
+    );
+    assert_eq!(
+        want,
+        "thresholds  bg 2215.0  freerun 3325.2  setpoint 3926.4  limit 4527.6  thresh 4435.5 MiB (the most frequent of 432 global_dirty_state events; thresh 4428.6 to 4474.6, limit 4521.6 to 4532.6)"
+    );
+    let report = super::common::ok(&dirtyviz().args(["view", &fixture(name)]).output().expect("runs"));
+    let line = report.lines().find(|l| l.starts_with("thresholds")).unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(line, want);
+    // The JSON's figures are those.
+    let g = &view(name, &[])["global"];
+    assert_eq!(
+        [&g["thresh_pages"], &g["bg_thresh_pages"], &g["limit_pages"]],
+        [thresh, bg, limit].map(Value::from).each_ref()
+    );
+    assert_eq!(
+        [num(&g["freerun_mb"]), num(&g["setpoint_mb"]), num(&g["hard_limit_mb"])],
+        [mib(freerun), mib(setpoint), mib(hard)]
+    );
+}
