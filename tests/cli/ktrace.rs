@@ -1396,3 +1396,24 @@ fn the_thresholds_line_takes_one_rule_for_all_five() {
         [mib(freerun), mib(setpoint), mib(hard)]
     );
 }
+
+/// A bdi's pause_max_ms in the CSV is its longest sleep in the row, as
+/// the summary counts sleeps: empty where no pass slept. It took the
+/// passes without a sleep in too, and read -4 in linux-3.2-format.txt.
+#[test]
+fn the_csv_pause_max_is_of_sleeps_and_empty_without_one() {
+    let path = tmp("ktrace-3.2-pauses.csv");
+    let out =
+        dirtyviz().args(["view", "-q", &fixture("linux-3.2-format.txt"), "--csv"]).arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).expect("csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let (t, pause) = (0, header.iter().position(|&c| c == "8:16.pause_max_ms").expect("the column"));
+    let cells: Vec<(String, String)> =
+        lines.map(|l| l.split(',').collect::<Vec<_>>()).map(|c| (c[t].to_string(), c[pause].to_string())).collect();
+    // Rows of 100 ms from 412.1 s: pauses 12 and 0 (412.11, 412.14),
+    // 20 (412.25), -4 (412.31, no sleep), 8 (412.42), 16 (412.55).
+    let want = [("0.1", "12"), ("0.2", "20"), ("0.3", ""), ("0.4", "8"), ("0.5", "16"), ("0.6", "")];
+    assert_eq!(cells, want.map(|(a, b)| (a.to_string(), b.to_string())));
+}
