@@ -27,8 +27,8 @@ pub enum Parsed<'a> {
     Lost { events: Option<u64> },
     /// One of the three writeback events.
     Event(RawEvent<'a>),
-    /// A well-formed line of another event or tracer.
-    Other,
+    /// A well-formed line of another event or tracer: its name.
+    Other { event: &'a str },
     /// One of the three events with a field missing or unreadable
     /// (truncated, corrupted, or a release that renamed it): where in the
     /// line (its column, from 1) and what.
@@ -112,10 +112,21 @@ pub fn parse(line: &str) -> Parsed<'_> {
         return lost;
     }
     let Some(head) = header(s) else { return Parsed::Unreadable };
-    let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other };
+    let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other { event: head.event } };
+    let stamp_col = || line[..line.len() - line.trim_start().len() + head.stamp_at].chars().count() + 1;
     if !head.stamp.contains('.') {
-        let col = line[..line.len() - line.trim_start().len() + head.stamp_at].chars().count() + 1;
-        return Parsed::RawClock { stamp: head.stamp, col };
+        return Parsed::RawClock { stamp: head.stamp, col: stamp_col() };
+    }
+    if head.time_s > MAX_STAMP_S {
+        return Parsed::Malformed {
+            col: stamp_col(),
+            why: format!(
+                "{}: timestamp `{}` lies past {} s (2^62 ns, 146 years), later than any clock the kernel stamps with reaches: a stamp corrupted or a clock gone wrong",
+                kind.name(),
+                head.stamp,
+                MAX_STAMP_S.floor()
+            ),
+        };
     }
     match fields(kind, head.body) {
         Ok(body) => Parsed::Event(RawEvent {
@@ -210,8 +221,9 @@ fn timestamp(t: &str) -> Option<f64> {
         return None;
     }
     // A count without a decimal point is a clock's raw count (see
-    // [`Parsed::RawClock`]), which may run far past that.
-    n.parse().ok().filter(|v: &f64| v.is_finite() && (*v <= MAX_STAMP_S || !n.contains('.')))
+    // [`Parsed::RawClock`]), which may run far past [`MAX_STAMP_S`]; a
+    // stamp in seconds past it is refused by [`parse`], where it shows.
+    n.parse().ok().filter(|v: &f64| v.is_finite())
 }
 
 /// Splits `kworker/u8:3-21023`, `dd  1294`, `dd 1294/1294` or
@@ -415,7 +427,10 @@ mod tests {
             parse(&format!("dd 1294 [001] 3786350188400: writeback:{gds}")),
             Parsed::RawClock { stamp: "3786350188400", col: 15 }
         );
-        assert_eq!(parse("<idle>-0 [001] d.h1. 77: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);
+        assert_eq!(
+            parse("<idle>-0 [001] d.h1. 77: hrtimer_expire_entry: hrtimer=0x1"),
+            Parsed::Other { event: "hrtimer_expire_entry" }
+        );
         assert!(matches!(parse(&format!("dd-1 [001] 1307.423437123: {gds}")), Parsed::Event(_)), "ns digits");
     }
 
@@ -479,16 +494,36 @@ mod tests {
             "177: balance_dirty_pages: no `bdi_setpoint=` or `wb_setpoint=`, which every release prints (cut short?)"
         );
         // Other events and garbage.
-        assert_eq!(parse("dd-1 [000] 1.0: sched_switch: prev_comm=dd prev_pid=1"), Parsed::Other);
-        assert_eq!(parse("<idle>-0 [001] d.h1. 9.5: hrtimer_expire_entry: hrtimer=0x1"), Parsed::Other);
+        assert_eq!(
+            parse("dd-1 [000] 1.0: sched_switch: prev_comm=dd prev_pid=1"),
+            Parsed::Other { event: "sched_switch" }
+        );
+        assert_eq!(
+            parse("<idle>-0 [001] d.h1. 9.5: hrtimer_expire_entry: hrtimer=0x1"),
+            Parsed::Other { event: "hrtimer_expire_entry" }
+        );
         assert_eq!(parse("\u{fffd}\u{fffd}garbage"), Parsed::Unreadable);
         assert_eq!(parse("dd-1 [000] 1.0:"), Parsed::Unreadable);
-        // A stamp past what the kernel's u64 of nanoseconds holds.
+        // A stamp past 2^62 ns (the kernel's u64 of nanoseconds prints up
+        // to 18446744073.709551): refused where it shows, not taken for
+        // a line of no event.
         let gds = "global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
         assert!(matches!(parse(&format!("dd-1 [000] 4611686018.427387: {gds}")), Parsed::Event(_)));
-        assert_eq!(parse(&format!("dd-1 [000] 4611686018.427389: {gds}")), Parsed::Unreadable);
-        assert_eq!(parse(&format!("dd-1 [000] 18446744073.709551: {gds}")), Parsed::Unreadable);
-        assert_eq!(parse(&format!("dd-1 [000] 99999999999999999999.000000: {gds}")), Parsed::Unreadable);
+        for stamp in ["4611686018.427389", "18446744073.709551", "99999999999999999999.000000"] {
+            assert_eq!(
+                parse(&format!("dd-1 [000] {stamp}: {gds}")),
+                Parsed::Malformed {
+                    col: 12,
+                    why: format!(
+                        "global_dirty_state: timestamp `{stamp}` lies past 4611686018 s (2^62 ns, 146 years), later than any clock the kernel stamps with reaches: a stamp corrupted or a clock gone wrong"
+                    )
+                }
+            );
+        }
+        assert_eq!(
+            parse("dd-1 [000] 18446744073.709551: sched_switch: prev_pid=1"),
+            Parsed::Other { event: "sched_switch" }
+        );
     }
 
     #[test]

@@ -131,10 +131,7 @@ impl Collector {
         } else if let Some(line) = st.first_nul_line {
             format!("binary data (a NUL byte in line {line}), not the text of a trace: no writeback event in it")
         } else {
-            format!(
-                "no writeback event in {} (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
-                crate::units::count(st.lines, "line")
-            )
+            st.no_event_why()
         };
         Err(Error::invalid(format!("{source}: {what}")))
     }

@@ -21,6 +21,11 @@ pub struct ReadStats {
     pub events: [u64; 3],
     /// Lines of other events or tracers, skipped.
     pub other_events: u64,
+    /// Of those, lines of other writeback events (writeback_start,
+    /// wbc_writepage, …), and the first few of their names (one more
+    /// than are named, to tell there are more).
+    pub other_writeback: u64,
+    pub other_writeback_names: Vec<String>,
     /// Writeback events with a field missing or unreadable, skipped.
     pub malformed: u64,
     /// Lines that are no event at all, skipped.
@@ -102,6 +107,39 @@ impl ReadStats {
             Some(Tool::FtraceFile) => "ftrace (trace file)",
             None => "ftrace (trace_pipe)",
         }
+    }
+}
+
+/// Other writeback events named by [`ReadStats::other_writeback_names`].
+const NAMED: usize = 3;
+
+/// True for a tracepoint of the writeback subsystem
+/// (include/trace/events/writeback.h) other than the three read here:
+/// perf names them `writeback:<name>`, ftrace by their name alone.
+fn is_writeback_event(event: &str) -> bool {
+    event.starts_with("writeback:")
+        || event.contains("writeback")
+        || event.starts_with("wbc_")
+        || matches!(event, "inode_switch_wbs" | "inode_foreign_history" | "track_foreign_dirty" | "flush_foreign")
+}
+
+impl ReadStats {
+    /// Why a trace that held none of the three events holds nothing to
+    /// read, after `source: ` (its lines, none empty).
+    pub fn no_event_why(&self) -> String {
+        if self.other_writeback == 0 {
+            return format!(
+                "no writeback event in {} (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
+                crate::units::count(self.lines, "line")
+            );
+        }
+        let names = &self.other_writeback_names;
+        let more = if names.len() > NAMED { ", …" } else { "" };
+        format!(
+            "{} ({}{more}) but none of the throttling ones dirtyviz reads: enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state",
+            crate::units::count(self.other_writeback, "writeback event"),
+            names[..names.len().min(NAMED)].join(", ")
+        )
     }
 }
 
@@ -193,8 +231,15 @@ impl Decoder {
                 st.lost_events += events.unwrap_or(0);
                 return None;
             }
-            Parsed::Other => {
+            Parsed::Other { event } => {
                 st.other_events += 1;
+                if is_writeback_event(event) {
+                    st.other_writeback += 1;
+                    let name = event.strip_prefix("writeback:").unwrap_or(event);
+                    if st.other_writeback_names.len() <= NAMED && !st.other_writeback_names.iter().any(|n| n == name) {
+                        st.other_writeback_names.push(name.to_string());
+                    }
+                }
                 st.first_skipped[0].get_or_insert(st.lines);
                 return None;
             }

@@ -888,7 +888,8 @@ fn a_trace_that_is_no_text_file_is_one_line_and_exit_2() {
 fn a_stamp_past_what_the_kernel_can_count_is_a_corrupted_line_not_a_time() {
     // No trace clock of the kernel comes near 2^62 ns (146 years; its u64
     // of nanoseconds ends at 584). A line stamped later (a corrupted digit
-    // run) is skipped, not taken as the trace's end 3 × 10^12 years on.
+    // run) is skipped as malformed, where it shows, not taken as the
+    // trace's end 3 × 10^12 years on.
     let gds =
         "global_dirty_state: dirty=25600 writeback=0 bg_thresh=25600 thresh=51200 limit=51200 dirtied=0 written=0";
     let text = format!(
@@ -905,8 +906,8 @@ fn a_stamp_past_what_the_kernel_can_count_is_a_corrupted_line_not_a_time() {
     let s = view_file(path.to_str().expect("UTF-8"), &[]);
     assert_eq!(s["span"]["duration_s"], 0.5);
     assert_eq!(
-        [&s["skipped"]["unreadable"], &s["skipped"]["first_unreadable_line"]],
-        [&Value::from(1), &Value::from(2)]
+        [&s["skipped"]["malformed"], &s["skipped"]["first_malformed_line"], &s["skipped"]["first_malformed_col"]],
+        [&Value::from(1), &Value::from(2), &Value::from(12)]
     );
     // Nor at the last stamp a u64 of nanoseconds holds: the dashboard's
     // charts add such times.
@@ -1416,4 +1417,32 @@ fn the_csv_pause_max_is_of_sleeps_and_empty_without_one() {
     // 20 (412.25), -4 (412.31, no sleep), 8 (412.42), 16 (412.55).
     let want = [("0.1", "12"), ("0.2", "20"), ("0.3", ""), ("0.4", "8"), ("0.5", "16"), ("0.6", "")];
     assert_eq!(cells, want.map(|(a, b)| (a.to_string(), b.to_string())));
+}
+
+/// A trace of other writeback events only is told so, not "no writeback
+/// event" (it said `no writeback event in 3 lines`).
+#[test]
+fn a_trace_of_other_writeback_events_names_the_ones_missing() {
+    let text = "  kworker/u8:2-123 [001] ..... 100.000001: writeback_start: bdi 8:0: sb_dev 0:0 nr_pages=1024 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1\n\
+                \x20 kworker/u8:2-123 [001] ..... 100.000201: writeback_written: bdi 8:0: sb_dev 0:0 nr_pages=0 sync_mode=0 kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1\n\
+                \x20 kworker/u8:2-123 [001] ..... 100.000202: writeback_pages_written: 1024\n";
+    fails_cleanly(
+        &["view", "-"],
+        text.as_bytes(),
+        "-: 3 writeback events (writeback_start, writeback_written, writeback_pages_written) but none of the throttling ones dirtyviz reads: enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state",
+    );
+}
+
+/// A stamp past 2^62 ns (the kernel prints up to 18446744073.709551 s)
+/// is refused where it shows; it gave `no writeback event in 13 lines`.
+#[test]
+fn a_timestamp_too_late_to_read_is_refused_where_it_shows() {
+    let text = std::fs::read_to_string(fixture("linux-3.2-format.txt")).expect("fixture");
+    let late = text.replace("   412.", "   18446744073.");
+    // The first event, line 7: `              dd-3015  [002]   ` is 31 characters.
+    fails_cleanly(
+        &["view", "-"],
+        late.as_bytes(),
+        "-:7:32: global_dirty_state: timestamp `18446744073.100000` lies past 4611686018 s (2^62 ns, 146 years), later than any clock the kernel stamps with reaches: a stamp corrupted or a clock gone wrong (and 12 more writeback events not read)",
+    );
 }
