@@ -75,9 +75,19 @@ struct GlobalAcc {
     dirty_silent_s: f64,
     /// The readings of balance_dirty_pages' `dirty=` among them.
     dirty_from_passes: u64,
-    /// First and last (time, NR_DIRTIED, NR_WRITTEN).
-    first_counters: Option<(f64, i64, i64)>,
+    /// The last (time, NR_DIRTIED, NR_WRITTEN), and the earliest and
+    /// latest time of a reading.
     last_counters: Option<(f64, i64, i64)>,
+    counters_from_s: Option<f64>,
+    counters_to_s: Option<f64>,
+    /// The counters' growth between readings in time order, and the time
+    /// it took \[pages, s\]: a step back in time or a counter that went
+    /// down (traces joined, a reboot) adds neither.
+    dirtied_pages: i64,
+    written_pages: i64,
+    counted_s: f64,
+    /// Readings where NR_DIRTIED or NR_WRITTEN went down: restarts.
+    counter_drops: u64,
     /// The window NR_WRITTEN's growth is being added to: its index and pages.
     written_window: Option<(i64, f64)>,
     /// The pages written in each finished window that had any.
@@ -427,10 +437,18 @@ impl Summarizer {
             g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0));
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
-            if let Some((t0, _, w0)) = g.last_counters {
-                g.add_written(t0, e.time_s, w - w0);
+            if let Some((t0, d0, w0)) = g.last_counters {
+                if d < d0 || w < w0 {
+                    // A counter restarted: nothing known of this step.
+                    g.counter_drops += 1;
+                } else if e.time_s >= t0 {
+                    g.add_written(t0, e.time_s, w - w0);
+                    g.dirtied_pages += d - d0;
+                    g.written_pages += w - w0;
+                    g.counted_s += e.time_s - t0;
+                }
             }
-            g.first_counters = g.first_counters.or(Some((e.time_s, d, w)));
+            note_time(&mut g.counters_from_s, &mut g.counters_to_s, e.time_s);
             g.last_counters = Some((e.time_s, d, w));
         }
     }
@@ -449,6 +467,7 @@ impl Summarizer {
         let kernel = KernelSummary {
             generation: generation(decoder),
             cpus: st.cpus(),
+            cpus_from_header: st.header_cpus.is_some(),
             cpus_note: match (st.header_cpus, st.max_cpu) {
                 (Some(_), _) => "the trace's header",
                 (None, Some(_)) => "the highest CPU column (at least that many)",
@@ -695,12 +714,8 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSu
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s);
     let busy = g.written_busy();
-    let counted = match (g.first_counters, g.last_counters) {
-        (Some(a), Some(b)) if b.0 > a.0 => Some((a, b)),
-        _ => None,
-    };
-    let rate =
-        |pick: fn(&(f64, i64, i64)) -> i64| counted.map(|(a, b)| mib((pick(&b) - pick(&a)) as f64) / (b.0 - a.0));
+    let counted = (g.counted_s > 0.0).then_some(g.counted_s);
+    let rate = |pages: i64| counted.map(|s| mib(pages as f64) / s);
     GlobalTraceSummary {
         events: g.events,
         span,
@@ -727,10 +742,12 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSu
             from_balance_dirty_pages: g.dirty_from_passes,
         },
         writeback_mb_median: g.writeback.median().map(mib),
-        dirtied_mbps: rate(|c| c.1),
-        written_mbps: rate(|c| c.2),
-        rates_from_s: counted.map(|(a, _)| a.0 - t0),
-        rates_to_s: counted.map(|(_, b)| b.0 - t0),
+        dirtied_mbps: rate(g.dirtied_pages),
+        written_mbps: rate(g.written_pages),
+        rates_from_s: g.counters_from_s.filter(|_| counted.is_some()).map(|t| t - t0),
+        rates_to_s: g.counters_to_s.filter(|_| counted.is_some()).map(|t| t - t0),
+        rates_time_s: counted,
+        counter_drops: g.counter_drops,
         written_busy_mbps: busy.map(|(r, _)| mib(r)),
         written_busy_s: busy.map(|(_, s)| s),
     }
@@ -962,13 +979,20 @@ pub struct GlobalTraceSummary {
     pub setpoint_mb: Option<f64>,
     pub dirty_mb: DirtySummary,
     pub writeback_mb_median: Option<f64>,
-    /// NR_DIRTIED and NR_WRITTEN's growth from `rates_from_s` to
-    /// `rates_to_s`, their first and last readable values \[MiB/s\].
+    /// NR_DIRTIED and NR_WRITTEN's growth between readings in time
+    /// order over the time it took, `rates_time_s` of `rates_from_s` to
+    /// `rates_to_s` (their earliest and latest reading): a step back in
+    /// time or a counter gone down adds neither \[MiB/s\].
     pub dirtied_mbps: Option<f64>,
     pub written_mbps: Option<f64>,
     /// On the trace's clock from its first event \[s\].
     pub rates_from_s: Option<f64>,
     pub rates_to_s: Option<f64>,
+    /// The time the rates are taken over \[s\].
+    pub rates_time_s: Option<f64>,
+    /// Readings where NR_DIRTIED or NR_WRITTEN went down (traces joined,
+    /// a reboot): each a restart, its drop not counted.
+    pub counter_drops: u64,
     /// NR_WRITTEN's rate while the disks were writing: over the 200 ms
     /// windows that wrote at least a tenth of the busiest one \[MiB/s\].
     pub written_busy_mbps: Option<f64>,
@@ -985,6 +1009,9 @@ pub struct KernelSummary {
     pub cpus: Option<u32>,
     /// Where the CPU count comes from.
     pub cpus_note: &'static str,
+    /// The header states it (`#P:4`, `cpus=4`): the count, not a least.
+    #[serde(skip)]
+    pub cpus_from_header: bool,
     /// The timer frequency, from the granularity of the times and the
     /// periods of the throttling passes.
     pub hz: Option<u64>,
@@ -1121,7 +1148,12 @@ impl TraceSummary {
             self.source,
             self.format,
             k.generation,
-            k.cpus.map_or("? CPUs".into(), |c| count(c as u64, "CPU")),
+            match (k.cpus, k.cpus_from_header) {
+                (None, _) => "? CPUs".into(),
+                (Some(c), true) => count(c as u64, "CPU"),
+                // The highest CPU column: CPUs without an event are not seen.
+                (Some(c), false) => format!("at least {}", count(c as u64, "CPU")),
+            },
             match (k.hz, k.hz_fits.as_slice()) {
                 (Some(h), _) => h.to_string(),
                 (None, fits @ [_, _, ..]) if fits.len() < HZS.len() => format!(
@@ -1220,6 +1252,13 @@ impl TraceSummary {
                 count(self.backwards.events, "event")
             );
         }
+        if let Some(g) = self.global.as_ref().filter(|g| g.counter_drops > 0) {
+            let _ = writeln!(
+                s,
+                "counters    NR_DIRTIED or NR_WRITTEN went down {} (traces joined? a reboot?): each read as a restart, the dirtied and written rates leave those steps out",
+                count(g.counter_drops, "time")
+            );
+        }
         if !self.wrapped.is_empty() {
             let list: Vec<String> = self.wrapped.iter().map(|(f, n)| format!("{f} {n}")).collect();
             let _ = writeln!(s, "wrapped     {} (left out of every statistic)", list.join(", "));
@@ -1290,8 +1329,13 @@ impl TraceSummary {
                 ),
                 _ => String::new(),
             };
-            let rates_over = match (g.rates_from_s, g.rates_to_s) {
-                (Some(a), Some(b)) => format!(" over {}", span_text(a, b)),
+            let rates_over = match (g.rates_from_s, g.rates_to_s, g.rates_time_s) {
+                // Not the span: steps back or restarts left out, or
+                // stretches of time read twice (traces joined).
+                (Some(a), Some(b), Some(t)) if (t - (b - a)).abs() > 1e-9 * (b - a).max(1.0) => {
+                    format!(" over {} of readings in {}", duration_text(t), span_text(a, b))
+                }
+                (Some(a), Some(b), _) => format!(" over {}", span_text(a, b)),
                 _ => String::new(),
             };
             // The readings all three are of, as the 100 ms rows take them.
@@ -1673,7 +1717,7 @@ mod tests {
         let head = report.lines().next().expect("a first line");
         assert_eq!(
             head,
-            "trace t: ftrace (trace_pipe), kernel 6.15 or later (wb_setpoint, wb_dirty), 1 CPU, HZ 250 or 1000 (the times fit each)"
+            "trace t: ftrace (trace_pipe), kernel 6.15 or later (wb_setpoint, wb_dirty), at least 1 CPU, HZ 250 or 1000 (the times fit each)"
         );
         // 11 ms periods: HZ 1000 (HZ 250 prints 8, HZ 100 10, HZ 300 10).
         assert_eq!(summary_of(&vec![pass(256, 93088, 11); 25]).kernel.hz, Some(1000));
