@@ -24,21 +24,7 @@ fn print(text: &str) -> Result<(), Error> {
 /// Writes the CSV of an analysis read with its series.
 fn write_csv(path: &std::path::Path, a: &Analysis) -> Result<AtomicFile, Error> {
     let Some(s) = &a.series else { return Err(Error::invalid("the series was not kept")) };
-    let rows = s.rows.iter().map(|r| Ok(csv_row(r.clone())));
-    write_file(path, |w| {
-        series::write_csv_rows(w, s.t0.unwrap_or(0.0), rows, &a.decoder.labels(), a.summary.kernel.page_kb)
-    })
-}
-
-/// A row as the CSV writes it: a bdi's `pause_max_ms` is its longest
-/// sleep, as the summary's pauses are, and empty when no pass in the
-/// row slept (a pause of 0 or less is a pass without a sleep, not a
-/// negative sleep).
-fn csv_row(mut row: series::Row) -> series::Row {
-    for b in &mut row.bdis {
-        b.pause_max_ms = b.pause_max_ms.filter(|&p| p > 0);
-    }
-    row
+    write_file(path, |w| series::write_csv(w, s, &a.decoder.labels(), a.summary.kernel.page_kb))
 }
 
 /// The exit code of a dashboard that ended as `exit` did.
@@ -308,7 +294,6 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         let t0 = rows.t0.unwrap_or(0.0);
         let (bdis, page_kb) = (a.decoder.labels(), a.summary.kernel.page_kb);
         let kept = spool.rows().map_err(Error::io(path, "cannot read its rows back"))?;
-        let kept = kept.map(|r| r.map(csv_row));
         outputs.push(write_file(path, |w| series::write_csv_rows(w, t0, kept, &bdis, page_kb))?);
     }
     if let Some(path) = &args.summary_json {

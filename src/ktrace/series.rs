@@ -99,7 +99,8 @@ pub struct BdiRow {
     /// one of them.
     #[serde(default)]
     pub ratelimited: u32,
-    /// The longest pause decided within this row's interval \[ms\].
+    /// The longest sleep decided within this row's interval (passes
+    /// with a pause of 0 or less did not sleep) \[ms\].
     pub pause_max_ms: Option<i64>,
     /// When the bdi's last balance_dirty_pages event was \[s, the
     /// trace's clock\]. Its dirty pages, setpoint and pos_ratio are what
@@ -281,7 +282,10 @@ impl Series {
             g.setpoint = page(Field::Setpoint).or(g.setpoint);
             g.dirty = page(Field::Dirty).or(g.dirty);
             if let Some(p) = e.get(Field::Pause) {
-                b.pause_max_ms = Some(b.pause_max_ms.map_or(p, |m| m.max(p)));
+                if p > 0 {
+                    // A sleep: a pass with a pause of 0 or less did not sleep.
+                    b.pause_max_ms = Some(b.pause_max_ms.map_or(p, |m| m.max(p)));
+                }
                 if self.keep_pauses {
                     // Per-CPU clocks merged a hair apart: kept in order.
                     let t_s = self.pauses.last().map_or(e.time_s, |p| p.t_s.max(e.time_s));
