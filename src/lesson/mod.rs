@@ -657,7 +657,7 @@ impl Check {
         }
         let unit = SizeUnit::of_largest([Some(v), self.min, self.max].into_iter().flatten());
         if self.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
-            return (check::show_value(v, self.unit()), self.bounds());
+            return (self.shown_apart(v), self.bounds());
         }
         let bounds = match (self.min, self.max) {
             (Some(lo), Some(hi)) => format!("{}..{}", unit.number(lo), unit.number(hi)),
@@ -666,6 +666,27 @@ impl Check {
             (None, None) => String::new(),
         };
         (unit.size(v), bounds)
+    }
+
+    /// `v` with its unit, and where it fails the check but would read as
+    /// the bound it misses, with the digits that tell them apart: `84.98
+    /// MiB/s not in >= 85`, where it read `85.0 MiB/s`.
+    fn shown_apart(&self, v: f64) -> String {
+        let shown = check::show_value(v, self.unit());
+        let missed = match (self.min, self.max) {
+            (Some(lo), _) if v < lo => lo,
+            (_, Some(hi)) if v > hi => hi,
+            _ => return shown,
+        };
+        let reads_as_bound = |text: &str| text.parse::<f64>().is_ok_and(|x| x == missed);
+        if !reads_as_bound(&check::show(v)) {
+            return shown;
+        }
+        let digits = check::show(v).split_once('.').map_or(0, |(_, d)| d.len());
+        match (digits + 1..=9).map(|d| format!("{v:.d$}")).find(|text| !reads_as_bound(text)) {
+            Some(text) => check::show_value(v, self.unit()).replacen(&check::show(v), &text, 1),
+            None => shown,
+        }
     }
 
     /// A check of how far the dirty pages went past the limit, in words:
@@ -746,6 +767,20 @@ mod tests {
         assert_eq!(pct.judged(18.2), ("18.2%".to_string(), "16.5..18.5".to_string()));
         assert_eq!(check(Metric::DirtyPct, Some(0.125), None).bounds(), ">= 0.125");
         assert_eq!(check(Metric::DirtyPct, None, Some(1.0 / 3.0)).bounds(), "<= 0.333");
+    }
+
+    /// A failing value that would read as the bound it misses takes the
+    /// digits that tell them apart: seed 52 printed `85.0 MiB/s not in
+    /// >= 85` for 84.98.
+    #[test]
+    fn a_value_missing_its_bound_never_reads_as_the_bound() {
+        let bw = check(Metric::WriteBwMbps, Some(85.0), None);
+        assert_eq!(bw.judged(84.98).0, "84.98 MiB/s");
+        assert_eq!(bw.judged(84.5).0, "84.5 MiB/s", "already apart");
+        assert_eq!(bw.judged(85.0).0, "85 MiB/s", "passing: as before");
+        let ratio = check(Metric::DirtyToSetpoint, None, Some(1.25));
+        assert_eq!(ratio.judged(1.2501).0, "1.2501");
+        assert_eq!(ratio.judged(1.3).0, "1.30");
     }
 
     #[test]
