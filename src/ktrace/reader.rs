@@ -117,8 +117,7 @@ const NAMED: usize = 3;
 /// (include/trace/events/writeback.h) other than the three read here:
 /// perf names them `writeback:<name>`, ftrace by their name alone.
 fn is_writeback_event(event: &str) -> bool {
-    event.starts_with("writeback:")
-        || event.contains("writeback")
+    event.contains("writeback")
         || event.starts_with("wbc_")
         || matches!(event, "inode_switch_wbs" | "inode_foreign_history" | "track_foreign_dirty" | "flush_foreign")
 }
