@@ -672,19 +672,19 @@ impl Check {
     /// the bound it misses, with the digits that tell them apart: `84.98
     /// MiB/s not in >= 85`, where it read `85.0 MiB/s`.
     fn shown_apart(&self, v: f64) -> String {
-        let shown = check::show_value(v, self.unit());
+        let (plain, shown) = (check::show(v), check::show_value(v, self.unit()));
         let missed = match (self.min, self.max) {
             (Some(lo), _) if v < lo => lo,
             (_, Some(hi)) if v > hi => hi,
             _ => return shown,
         };
         let reads_as_bound = |text: &str| text.parse::<f64>().is_ok_and(|x| x == missed);
-        if !reads_as_bound(&check::show(v)) {
+        if !reads_as_bound(&plain) {
             return shown;
         }
-        let digits = check::show(v).split_once('.').map_or(0, |(_, d)| d.len());
+        let digits = plain.split_once('.').map_or(0, |(_, d)| d.len());
         match (digits + 1..=9).map(|d| format!("{v:.d$}")).find(|text| !reads_as_bound(text)) {
-            Some(text) => check::show_value(v, self.unit()).replacen(&check::show(v), &text, 1),
+            Some(text) => shown.replacen(&plain, &text, 1),
             None => shown,
         }
     }

@@ -969,7 +969,7 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
     // when last printed, or its slope needs avg_write_bw (the span is
     // thresh − bdi_thresh + 8·avg_write_bw), which no event has printed
     // for a second (built with 0, it stood vertical at bdi_setpoint).
-    let no_bdi_line = match stale(Quantity::BdiSetpoint) {
+    let no_bdi_line = (n == 3).then(|| match stale(Quantity::BdiSetpoint) {
         Some((_, ago)) => Some(format!("no bdi line: last pass {ago:.1} s ago")),
         None if !known_now(Quantity::BdiSetpoint) => Some("no bdi line: no balance_dirty_pages pass yet".into()),
         None if known_now(Quantity::AvgWriteBw) => None,
@@ -977,10 +977,8 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
             Some((_, ago)) => format!("no bdi line: avg_write_bw last printed {ago:.1} s ago"),
             None => "no bdi line: no bdi_dirty_ratelimit has printed avg_write_bw".into(),
         }),
-    };
-    if n == 3
-        && let Some(notice) = no_bdi_line
-    {
+    });
+    if let Some(notice) = no_bdi_line.flatten() {
         // Only the global line is current.
         data.series.retain(|s| s.name == "global");
         data.marks.retain(|m| m.color != 1 && !m.second_x);
