@@ -530,6 +530,13 @@ impl Summary {
         (self.patches >= POSITION_CONTROL_PATCH).then_some(self.global.setpoint_mb)
     }
 
+    /// The smoothed global dirty limit, where the run's kernel has one
+    /// (Linux 3.1 brought global_dirty_limit; 2.6.38 has only thresh)
+    /// \[MiB\].
+    fn limit_mb(&self) -> Option<f64> {
+        (self.patches > 0 || self.kernel != "2.6.38").then_some(self.global.limit_mb)
+    }
+
     /// The patch level as `--patches` takes it: `legacy` and `2.6.38`
     /// are both level 0, told apart by their kernel.
     fn patches_arg(&self) -> String {
@@ -566,19 +573,20 @@ impl Summary {
             size_in(Some(g.bg_thresh_mb), unit, false),
             size_in(Some(g.freerun_mb), unit, false),
             size_in(self.setpoint_mb(), unit, false),
-            size_in(Some(g.limit_mb), unit, false),
+            size_in(self.limit_mb(), unit, false),
             size_in(Some(g.thresh_mb), unit, false),
             unit.name()
         );
         let err = self.setpoint_mb().filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
         let _ = writeln!(
             s,
-            "dirty       mean {} after {} s ({}% of setpoint)  max {} ({} vs limit)",
+            "dirty       mean {} after {} s ({}% of setpoint)  max {} ({} vs {})",
             size_with_unit(g.dirty_mean_mb, false),
             seconds(g.settle_s),
             signed(err, 1),
             size_with_unit(Some(g.dirty_max_mb), false),
-            size_with_unit(Some(g.over_limit_max_mb), true)
+            size_with_unit(Some(g.over_limit_max_mb), true),
+            if self.limit_mb().is_some() { "limit" } else { "thresh" }
         );
         if self.patches < RATE_CONTROL_PATCH {
             let _ = writeln!(

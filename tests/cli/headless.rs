@@ -563,6 +563,25 @@ fn a_run_that_dirties_nothing_stays_the_whole_limit_below_it() {
     assert_eq!(over.zip(limit).map(|(o, l)| o + l), Some(0.0), "{}", v["global"]);
 }
 
+/// Linux 2.6.38 has no smoothed global_dirty_limit (3.1 brought it): its
+/// report lists no limit and measures dirty against thresh; 3.1 lists it.
+#[test]
+fn the_2_6_38_report_lists_no_smoothed_limit() {
+    let report =
+        |level: &str| ok(&dirtyviz().args(["run", "--patches", level, "--duration", "2s"]).output().expect("runs"));
+    let old = report("2.6.38");
+    let line = |r: &str, key: &str| r.lines().find(|l| l.starts_with(key)).map(str::to_owned).unwrap_or_default();
+    assert_eq!(
+        line(&old, "thresholds"),
+        "thresholds  bg 368.7  freerun 553.0  setpoint –  limit –  thresh 737.4 MiB",
+        "{old}"
+    );
+    assert!(line(&old, "dirty ").ends_with(" vs thresh)"), "{old}");
+    let v31 = report("legacy");
+    assert!(line(&v31, "thresholds").contains("  limit 737.4  thresh 737.4 MiB"), "{v31}");
+    assert!(line(&v31, "dirty ").ends_with(" vs limit)"), "{v31}");
+}
+
 /// Runs `scenario` for `seconds` writing its trace to `trace`, a trace
 /// over 1 MiB announced; returns the notes and, for each, the MiB per
 /// simulated second it announced.
