@@ -914,9 +914,14 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         mark((m(l.setpoint), 1.0), '◆', 2, false),
         mark((m(l.limit), 0.0), '◆', 2, false),
         mark((m(b.setpoint as f64), clip(l.bdi(b.setpoint as f64))), '◇', 1, own_axis),
-        mark((m(dirty), clip(l.global(dirty))), '●', 2, false),
         mark((m(bdi_dirty), clip(l.bdi(bdi_dirty))), '●', 1, own_axis),
     ];
+    // Below freerun the global line is not drawn (no task is throttled):
+    // no point on it either, where the cubic's value, above 2, was drawn
+    // at the top with no line under it.
+    if dirty >= l.freerun {
+        data.marks.insert(4, mark((m(dirty), clip(l.global(dirty))), '●', 2, false));
+    }
     data.mark_legend = vec![
         ('◆', 2, "freerun, setpoint, limit", "free/set/lim"),
         ('◇', 1, "bdi_setpoint", "bdi_set"),
@@ -1034,6 +1039,23 @@ mod tests {
         assert!((product.at.1 - exact).abs() < 1e-9);
         assert_eq!(d.gridlines, vec![1.0]);
         assert!(d.x2.is_none(), "one disk owns the whole limit: one dirty axis");
+    }
+
+    #[test]
+    fn below_freerun_the_global_line_has_no_point() {
+        // 0.2 s in, one dd has dirtied far less than freerun (553 MiB).
+        let preset = presets::get("default").expect("preset").expect("valid");
+        let mut early = Session::new(preset, None, SessionOptions::default()).expect("session");
+        early.advance_to(crate::sim::NS_PER_SEC / 5);
+        let src = Source::of(&early.sides[0]);
+        let d = pos_ratio(&src, 0, 80);
+        let s = src.samples.back().expect("a sample");
+        assert!(s.dirty < s.freerun, "{} {}", s.dirty, s.freerun);
+        assert_eq!(d.now_on("global"), None);
+        assert_eq!(d.now_on("bdi line").map(|(x, _)| x), Some(mib(s.bdis[0].dirty as f64)));
+        let later = session("default", 20);
+        let d = pos_ratio(&Source::of(&later.sides[0]), 0, 80);
+        assert!(d.now_on("global").is_some(), "above freerun the point is drawn");
     }
 
     #[test]
