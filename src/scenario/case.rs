@@ -15,7 +15,8 @@
 //! `RAID0-nHDD` n disks striped into one, `JBOD-MMAP-RANDWRITE-4K` fio's mmap
 //! random writes on a JBOD, `NFS` an NFS mount. Its other tokens
 //! (`thresh=1G`, `thresh=1024M-1000M`, `3G`, `bs=1k`) are labels: the fields
-//! after the slash carry the values. WORKLOAD is `Ndd` (N dd per bdi) or
+//! after the slash carry the values, and a `thresh=` label must agree with
+//! DIRTY (and BG) as in every name of the seed's tables. WORKLOAD is `Ndd` (N dd per bdi) or
 //! fio's `fio_mmap_randwrite_4k`. DIRTY:BG are ratios (`20:10`) or sizes
 //! with an M or G suffix (`1024M:10`, `400M:300M`). FS `X` (the filesystem
 //! column of the seed's comparison table) means xfs. KERNEL is `X` (the
@@ -118,7 +119,39 @@ pub fn parse(name: &str) -> crate::error::Result<Scenario> {
         ..Scenario::default()
     };
     limits(&mut s, f.limits).map_err(&bad)?;
+    thresh_label_agrees(f.prefix, &s).map_err(&bad)?;
     Ok(s)
+}
+
+/// A `thresh=DIRTY[-BG]` label must say what DIRTY:BG sets (every name of
+/// the seed's tables does): a name whose label and field part would run
+/// at a threshold its reader does not expect.
+fn thresh_label_agrees(prefix: &str, s: &Scenario) -> Result<(), String> {
+    let tokens: Vec<&str> = prefix.split('-').collect();
+    let Some(i) = tokens.iter().position(|t| t.starts_with("thresh=")) else {
+        return Ok(());
+    };
+    let field = |bytes: Option<u64>, ratio: u64| match bytes {
+        Some(b) => crate::units::size(b as f64 / (1u64 << 20) as f64),
+        None => format!("the ratio {ratio}"),
+    };
+    let label = tokens[i].trim_start_matches("thresh=");
+    if parse_size(label) != s.dirty_bytes {
+        return Err(format!(
+            "the prefix's `thresh={label}` disagrees with DIRTY, {}: make them the same",
+            field(s.dirty_bytes, s.dirty_ratio)
+        ));
+    }
+    // `thresh=1024M-1000M`: the size after it is the background threshold.
+    if let Some(bg) = tokens.get(i + 1).filter(|t| t.ends_with(['K', 'M', 'G', 'k']))
+        && parse_size(bg) != s.dirty_background_bytes
+    {
+        return Err(format!(
+            "the prefix's `thresh={label}-{bg}` disagrees with BG, {}: make them the same",
+            field(s.dirty_background_bytes, s.dirty_background_ratio)
+        ));
+    }
+    Ok(())
 }
 
 /// Splits a name into its fields: the prefix before the slash, then seven
@@ -392,6 +425,9 @@ mod tests {
             ("thresh=1G/nfs-1dd-1M-32p-32768M-1024M:10-X", "go together"),
             ("JBOD-10HDD/ext4-fio_mmap_randwrite_4k-4k-16p-8192M-20:10-X", "go together"),
             ("thresh=1G/xfs-1ddd-4k-8p-4096M-1024M:10-X", "unknown workload"),
+            ("thresh=100M/xfs-10dd-4k-8p-4096M-200M:10-X", "`thresh=100M` disagrees with DIRTY, 200 MiB"),
+            ("thresh=100M/xfs-10dd-4k-8p-4096M-20:10-X", "`thresh=100M` disagrees with DIRTY, the ratio 20"),
+            ("thresh=400M-300M/xfs-10dd-4k-8p-4096M-400M:200M-X", "`thresh=400M-300M` disagrees with BG, 200 MiB"),
         ];
         for (name, what) in cases {
             let e = parse(name).expect_err(name);
