@@ -672,10 +672,11 @@ fn simulated(s: &str, from_zero: bool) -> Result<SimTime, String> {
     if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
 }
 
-/// A time's number and what follows it (`60s` is 60 and `s`).
+/// A time's number and what follows it (`60s` is 60 and `s`, `1e3s` is
+/// 1000 and `s`, as a scenario file's numbers may have exponents).
 fn number_and_unit(s: &str) -> Option<(f64, &str)> {
     let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.' && c != '-').unwrap_or(t.len());
+    let split = t.find(|c: char| !c.is_ascii_digit() && !matches!(c, '.' | '-' | '+' | 'e' | 'E')).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     Some((num.parse().ok()?, unit))
 }
@@ -788,6 +789,16 @@ mod tests {
         assert_eq!(trace_time("-1s"), Err("must be 0 (the trace's first event) or later".into()));
         assert!(trace_time("250j").is_err());
         assert!(trace_time("2000000s").is_err());
+    }
+
+    #[test]
+    fn times_take_exponents_as_scenario_files_do() {
+        assert_eq!(duration("1e3s"), Ok(1_000_000_000_000));
+        assert_eq!(duration("2.5E2ms"), Ok(250_000_000));
+        assert_eq!(sim_time("1e+2s"), Ok(SimTime::Seconds(100.0)));
+        assert_eq!(trace_time("1.5e1s"), Ok(15_000_000_000));
+        assert_eq!(duration("1e7s"), Err("must be at most 1000000s".into()));
+        assert!(duration("1es").expect_err("no exponent").contains("60s"));
     }
 
     #[test]
