@@ -37,6 +37,10 @@ pub struct LessonMode {
     live: Vec<Verdict>,
     /// What each question measures as of the last sample.
     readings: Vec<Option<f64>>,
+    /// A key changed the step's worlds (a dd, a ratio, memory, the
+    /// patch level, the comparison) since it opened: its checks and
+    /// questions then judge a setup the step did not write.
+    pub(super) changed_by_hand: bool,
 }
 
 /// An answer and how it compared with the simulation.
@@ -73,7 +77,13 @@ impl LessonMode {
             frozen: None,
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
+            changed_by_hand: false,
         }
+    }
+
+    /// True when a key changed the step's worlds since it opened.
+    pub fn changed_by_hand(&self) -> bool {
+        self.changed_by_hand
     }
 
     /// The lesson and where it is.
@@ -655,6 +665,31 @@ mod tests {
         assert_eq!(app.sim_ns(), 2 * NS_PER_SEC);
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3, "step 2's AddDd applied again");
         assert_eq!(app.note(), "step 2 restarted");
+    }
+
+    /// A key that changed the step's worlds (here `+`) marks the step,
+    /// says once how to get its own setup back, and `r` clears the mark;
+    /// so does `c`.
+    #[test]
+    fn a_setup_changed_by_a_key_is_told_until_the_step_restarts() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::Window);
+        assert!(!app.lesson().expect("lesson").changed_by_hand(), "a view key changes no world");
+        app.update(Msg::AddDd);
+        assert!(app.lesson().expect("lesson").changed_by_hand());
+        assert_eq!(app.note(), "added a dd on sda (HDD); r restores the step's own setup");
+        let screen = |w, h| crate::ui::snapshot::text(&crate::ui::snapshot::render(&app, w, h)).replace('\u{a0}', " ");
+        let big = screen(160, 48).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+        assert!(big.contains("! your keys changed the step's setup:"), "{big}");
+        assert!(screen(80, 24).contains("checks 0/1 ✓ · 1 … · your setup (r: the step's)"), "{}", screen(80, 24));
+        app.update(Msg::AddDd);
+        assert_eq!(app.note(), "added a dd on sda (HDD)", "said once");
+        app.update(Msg::Reset);
+        assert!(!app.lesson().expect("lesson").changed_by_hand());
+        app.update(Msg::Compare);
+        assert!(app.lesson().expect("lesson").changed_by_hand());
+        assert!(app.note().ends_with("; r restores the step's own setup"), "{}", app.note());
     }
 
     #[test]

@@ -566,6 +566,7 @@ impl App {
                 let before = self.settings();
                 self.session.apply(|w| input_for(msg, bdi, w));
                 self.note = self.change_note(msg, dds, &before);
+                self.changed_by_hand(before != self.settings() || dds != self.running_dds());
             }
             Msg::Quit => self.quit = true,
             Msg::TogglePause => self.paused = !self.paused,
@@ -598,7 +599,10 @@ impl App {
                     None => "chart window: the whole run".into(),
                 };
             }
-            Msg::Compare => self.cycle_compare(),
+            Msg::Compare => {
+                self.cycle_compare();
+                self.changed_by_hand(true);
+            }
             Msg::Reset if self.lesson.is_some() => self.restart_step(),
             Msg::Reset => {
                 self.note = match self.session.build() {
@@ -731,6 +735,18 @@ impl App {
             Some(Compare::DirtyRatio(_) | Compare::Alternative) => None,
         };
         self.set_compare(next);
+    }
+
+    /// Notes, in a lesson, that a key `changed` the step's worlds, and
+    /// says on the status line (once) how to get the step's own back.
+    fn changed_by_hand(&mut self, changed: bool) {
+        if let Some(mode) = self.lesson.as_mut()
+            && changed
+            && !mode.changed_by_hand
+        {
+            mode.changed_by_hand = true;
+            self.note.push_str("; r restores the step's own setup");
+        }
     }
 
     /// Switches the comparison (both worlds restart at time 0).

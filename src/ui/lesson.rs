@@ -84,6 +84,11 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
         "checks (live)".to_string()
     };
     lines.extend(hanging("", t.dim, &heading, t.dim, width, 0));
+    if mode.changed_by_hand() {
+        let changed =
+            "your keys changed the step's setup: these checks judge it as it is now (r restores the step's own)";
+        lines.extend(hanging("! ", t.warn.add_modifier(Modifier::BOLD), changed, t.warn, width, 2));
+    }
     // A value with its unit, and the bounds, each stay on one row when wrapped.
     let whole = |s: String| s.replace(' ', "\u{a0}");
     for (c, verdict) in step.checks.iter().zip(mode.verdicts()) {
@@ -517,6 +522,9 @@ fn checks_summary(mode: &LessonMode, way: &str, t: &Theme) -> Line<'static> {
     if pending > 0 {
         spans.push(Span::styled(format!(" · {pending} …"), t.dim));
     }
+    if mode.changed_by_hand() {
+        spans.push(Span::styled(" · your setup (r: the step's)", t.warn));
+    }
     if !way.is_empty() {
         spans.push(Span::styled(format!(" · {way}"), t.accent));
     }
@@ -537,6 +545,9 @@ fn folded_line(mode: &LessonMode, t: &Theme) -> Line<'static> {
         spans.push(Span::styled(format!("  ✓ {pass}"), t.good));
         spans.push(Span::styled(format!("  ✗ {fail}"), t.warn));
         spans.push(Span::styled(format!("  … {pending}"), t.dim));
+    }
+    if mode.changed_by_hand() {
+        spans.push(Span::styled("  · your setup", t.warn));
     }
     spans.push(Span::styled("  · v shows the text", t.accent));
     Line::from(spans)
