@@ -285,7 +285,10 @@ impl App {
                 let step = self.progress.resume_step(&lesson);
                 self.open_lesson(lesson, step);
             }
-            Msg::Back => self.picker = None,
+            Msg::Back => {
+                self.picker = None;
+                self.note_progress();
+            }
             Msg::Quit => self.quit = true,
             Msg::Help => self.screen.help = !self.screen.help,
             Msg::ScrollHelp(rows) => self.screen.scroll_help(rows),
@@ -703,6 +706,15 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::PickOpen));
         assert_eq!(app.lesson().expect("lesson").run().lesson.id, "u");
         assert!(app.take_progress().is_some_and(|(p, changed)| p.lessons.contains_key("u") && changed == ["u"]));
+        // The lesson opened behind a fresh list is recorded only when the
+        // list closes onto it.
+        let fresh = || App::lesson_picker(vec![lesson(TWO_STEPS)], Progress::default(), &AppOptions::default());
+        let mut app = fresh().expect("opens");
+        app.update(Msg::Quit);
+        assert!(app.take_progress().is_none(), "quit from the list: nothing was opened");
+        let mut app = fresh().expect("opens");
+        app.update(Msg::Back);
+        assert!(app.take_progress().is_some_and(|(p, changed)| p.lessons["t"].step == 0 && changed == ["t"]));
         assert!(app.take_progress().is_none(), "taken once");
     }
 }

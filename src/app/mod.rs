@@ -232,7 +232,10 @@ impl App {
         let selected = lessons.iter().position(|l| !progress.lessons.get(&l.id).is_some_and(|p| p.done)).unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons to list"))?;
         let step = progress.resume_step(&lesson);
-        let mut app = App::for_lesson(lesson, step, progress, opts)?;
+        let mut app = App::for_lesson(lesson, step, progress.clone(), opts)?;
+        // The lesson behind the list is not opened yet: it is recorded
+        // when the list closes onto it, not when another is picked.
+        (app.progress, app.progress_changed) = (progress, Vec::new());
         app.open_picker(lessons, selected)?;
         Ok(app)
     }
