@@ -248,8 +248,13 @@ pub type TaskId = u32;
 pub struct Event {
     /// Which tracepoint.
     pub kind: EventKind,
-    /// The trace's own clock \[s\].
+    /// On the trace's clock, a later stretch of time order (after a step
+    /// back of more than the reader's window: traces joined) moved to go
+    /// on after the one before: the stamp plus `offset_s` \[s\].
     pub time_s: f64,
+    /// Its stretch of time order, from 0, and what its stamps are moved by \[s\].
+    pub stretch: u32,
+    pub offset_s: f64,
     /// The task in whose context it fired.
     pub task: TaskId,
     /// The CPU it fired on, when shown.
@@ -265,7 +270,7 @@ pub struct Event {
 impl Event {
     /// An event with no fields yet.
     pub fn new(kind: EventKind, time_s: f64, task: TaskId, cpu: Option<u32>, bdi: Option<BdiId>) -> Event {
-        Event { kind, time_s, task, cpu, bdi, values: [None; FIELD_COUNT], wrapped: 0 }
+        Event { kind, time_s, stretch: 0, offset_s: 0.0, task, cpu, bdi, values: [None; FIELD_COUNT], wrapped: 0 }
     }
 
     /// Sets a field from its printed value, noting a wrapped one.

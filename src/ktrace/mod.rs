@@ -62,6 +62,9 @@ pub struct Collector {
     pub decoder: Decoder,
     summarizer: Summarizer,
     series: Option<Series>,
+    /// Lines fed one at a time (live): events handed on as read, a step
+    /// back of more than a second a new stretch.
+    window: reader::Reorder,
 }
 
 impl Collector {
@@ -78,16 +81,21 @@ impl Collector {
     /// Reads one line.
     pub fn line(&mut self, text: &str) {
         if let Some(e) = self.decoder.line(text) {
-            self.summarizer.add(&e);
-            if let Some(s) = &mut self.series {
-                s.add(&e);
+            let st = &mut self.decoder.stats;
+            let line = st.lines;
+            self.window.push(e, st, line);
+            while let Some(e) = self.window.pop(&mut self.decoder.stats) {
+                self.summarizer.add(&e);
+                if let Some(s) = &mut self.series {
+                    s.add(&e);
+                }
             }
         }
     }
 
     /// Reads every line of `input`.
     pub fn read(&mut self, input: impl BufRead) -> std::io::Result<()> {
-        let Collector { decoder, summarizer, series } = self;
+        let Collector { decoder, summarizer, series, .. } = self;
         read_all(input, decoder, |e, _| {
             summarizer.add(e);
             if let Some(s) = series.as_mut() {

@@ -68,13 +68,48 @@ pub struct ReadStats {
     pub max_cpu: Option<u32>,
     /// The program that wrote the trace, as far as the lines show.
     pub tool: Option<Tool>,
-    /// Events stamped more than [`BACKWARDS_S`] before an earlier line's
-    /// event (two traces joined, a stamp corrupted), and the first one's line.
+    /// Events stamped earlier than an event read before them, by at most
+    /// [`BACKWARDS_S`] (per-CPU buffers merged): put back in time order
+    /// by the reader's window; and the largest such step back \[s\].
+    pub reordered: u64,
+    pub reordered_max_s: f64,
+    /// Events stamped more than [`BACKWARDS_S`] before an event read
+    /// before them in their stretch (two traces joined, a stamp
+    /// corrupted): each starts a new stretch. The largest step back \[s\]
+    /// and its line.
     pub backwards: u64,
-    pub first_backwards_line: Option<u64>,
-    /// First and last event time \[s\].
+    pub largest_backwards: Option<(f64, u64)>,
+    /// The stretches of time order, the first [`MAX_STRETCHES`] of them.
+    pub stretches: Vec<Stretch>,
+    /// First and last event time, on the clock every stretch after the
+    /// first is moved onto (see [`Event::time_s`]) \[s\].
     pub first_s: Option<f64>,
     pub last_s: Option<f64>,
+}
+
+/// A stretch of a trace in time order: its first and last stamp on the
+/// trace's own clock, and what they are moved by to go on after the
+/// stretch before \[s\].
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Stretch {
+    pub first_s: f64,
+    pub last_s: f64,
+    pub offset_s: f64,
+}
+
+impl ReadStats {
+    /// The time the events cover between `from` and `to` (on the moved
+    /// clock of [`Event::time_s`]), less the gaps put between stretches \[s\].
+    pub fn covered(&self, from: f64, to: f64) -> f64 {
+        let mut s = (to - from).max(0.0);
+        for w in self.stretches.windows(2) {
+            let (a, b) = (w[0].last_s + w[0].offset_s, w[1].first_s + w[1].offset_s);
+            if a >= from && b <= to {
+                s -= b - a;
+            }
+        }
+        s.max(0.0)
+    }
 }
 
 impl ReadStats {
@@ -142,9 +177,93 @@ impl ReadStats {
     }
 }
 
-/// An event this much earlier than one before it is out of order, not
-/// the small disorder of per-CPU clocks merged \[s\].
+/// The reader's window: an event at most this much earlier than one
+/// read before it is put back in time order (per-CPU buffers merged a
+/// little out of order); one earlier by more starts a new stretch (traces
+/// joined, a stamp corrupted) \[s\].
 pub const BACKWARDS_S: f64 = 1.0;
+/// The time put at least between a stretch and the next on the moved
+/// clock \[s\]: ten empty rows, so that no line joins them.
+pub const STRETCH_GAP_S: f64 = 1.0;
+/// Stretches listed (each one more joins the last listed).
+pub const MAX_STRETCHES: usize = 10_000;
+/// Events the window holds at most, however dense the trace.
+const MAX_HELD: usize = 1 << 16;
+
+/// Puts events back in time order: holds those of the last
+/// [`BACKWARDS_S`] of trace time, sorted by stamp (events of the same
+/// stamp in the order read), and hands on the older ones. A step back of
+/// more than the window starts a new stretch, moved to go on
+/// [`STRETCH_GAP_S`] or up to a window more after the one before. Without `hold` (a live
+/// trace_pipe) events are handed on as read, stretches all the same.
+#[derive(Debug, Default)]
+pub struct Reorder {
+    hold: bool,
+    held: std::collections::VecDeque<Event>,
+    /// The latest stamp of this stretch \[s\].
+    latest: Option<f64>,
+    stretch: u32,
+    offset_s: f64,
+}
+
+impl Reorder {
+    /// A window; `hold`: events are held to be sorted.
+    pub fn new(hold: bool) -> Reorder {
+        Reorder { hold, ..Reorder::default() }
+    }
+
+    /// Takes `e`, read at `line`, counting its step back in `st`.
+    pub fn push(&mut self, mut e: Event, st: &mut ReadStats, line: u64) {
+        let t = e.time_s;
+        match self.latest {
+            None => st.stretches.push(Stretch { first_s: t, last_s: t, offset_s: 0.0 }),
+            Some(latest) if t < latest - BACKWARDS_S => {
+                st.backwards += 1;
+                let step = latest - t;
+                if st.largest_backwards.is_none_or(|(s, _)| step > s) {
+                    st.largest_backwards = Some((step, line));
+                }
+                // Its events may lie up to the window before its first.
+                self.offset_s += latest + STRETCH_GAP_S + BACKWARDS_S - t;
+                self.stretch += 1;
+                self.latest = None;
+                if st.stretches.len() < MAX_STRETCHES {
+                    st.stretches.push(Stretch { first_s: t, last_s: t, offset_s: self.offset_s });
+                }
+            }
+            Some(latest) if t < latest => {
+                st.reordered += 1;
+                st.reordered_max_s = st.reordered_max_s.max(latest - t);
+            }
+            Some(_) => {}
+        }
+        let latest = self.latest.map_or(t, |l| l.max(t));
+        self.latest = Some(latest);
+        if let Some(s) = st.stretches.last_mut() {
+            (s.first_s, s.last_s) = (s.first_s.min(t), s.last_s.max(latest));
+        }
+        (e.stretch, e.offset_s) = (self.stretch, self.offset_s);
+        e.time_s = t + self.offset_s;
+        let at = if self.hold { self.held.partition_point(|h| h.time_s <= e.time_s) } else { self.held.len() };
+        self.held.insert(at, e);
+    }
+
+    /// The next event out of the window, if any.
+    pub fn pop(&mut self, st: &mut ReadStats) -> Option<Event> {
+        let now = self.latest? + self.offset_s;
+        let out =
+            !self.hold || self.held.len() > MAX_HELD || self.held.front().is_some_and(|e| e.time_s < now - BACKWARDS_S);
+        if out { self.flush(st) } else { None }
+    }
+
+    /// The next event held, the input being over.
+    pub fn flush(&mut self, st: &mut ReadStats) -> Option<Event> {
+        let e = self.held.pop_front()?;
+        st.first_s.get_or_insert(e.time_s);
+        st.last_s = Some(st.last_s.map_or(e.time_s, |l| l.max(e.time_s)));
+        Some(e)
+    }
+}
 
 /// Turns lines into events, interning bdis and tasks.
 #[derive(Debug, Default)]
@@ -299,12 +418,6 @@ impl Decoder {
         }
         st.events[raw.kind.index()] += 1;
         st.max_cpu = st.max_cpu.max(raw.cpu);
-        if st.last_s.is_some_and(|last| raw.time_s < last - BACKWARDS_S) {
-            st.backwards += 1;
-            st.first_backwards_line.get_or_insert(st.lines);
-        }
-        st.first_s = Some(st.first_s.map_or(raw.time_s, |t| t.min(raw.time_s)));
-        st.last_s = Some(st.last_s.map_or(raw.time_s, |t| t.max(raw.time_s)));
         Some(e)
     }
 
@@ -379,7 +492,9 @@ pub fn may_be_cut(text: &str) -> Option<(usize, &str)> {
 /// device without line breaks) and is not held in memory.
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 
-/// Reads every line of `input`, handing each event to `sink`. Bytes that
+/// Reads every line of `input`, handing each event to `sink` in time
+/// order through a [`Reorder`] window (sorted within [`BACKWARDS_S`],
+/// each step back of more a new stretch). Bytes that
 /// are not UTF-8 are replaced, never fatal; a read error stops it, and so
 /// does a line longer than [`MAX_LINE_BYTES`] (an `InvalidData` error
 /// naming its line number).
@@ -389,10 +504,11 @@ pub fn read_all(
     mut sink: impl FnMut(&Event, &Decoder),
 ) -> std::io::Result<()> {
     let mut buf = Vec::with_capacity(512);
+    let mut window = Reorder::new(true);
     loop {
         buf.clear();
         if std::io::Read::take(&mut input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut buf)? == 0 {
-            return Ok(());
+            break;
         }
         if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
             return Err(std::io::Error::new(
@@ -415,9 +531,17 @@ pub fn read_all(
         }
         let text = String::from_utf8_lossy(&buf);
         if let Some(e) = decoder.line_ended(&text, buf.last() == Some(&b'\n')) {
-            sink(&e, decoder);
+            let line = decoder.stats.lines;
+            window.push(e, &mut decoder.stats, line);
+            while let Some(e) = window.pop(&mut decoder.stats) {
+                sink(&e, decoder);
+            }
         }
     }
+    while let Some(e) = window.flush(&mut decoder.stats) {
+        sink(&e, decoder);
+    }
+    Ok(())
 }
 
 /// What a file of the tracers' own binary formats is, and the command
@@ -534,14 +658,79 @@ mod tests {
     }
 
     #[test]
-    fn events_that_go_back_in_time_are_counted() {
+    fn steps_back_within_a_second_are_sorted_and_larger_ones_start_a_stretch() {
         let at = |t: &str| BDP_3_2.replace("412.1:", &format!("{t}:"));
-        // Two CPUs a hair apart are in order enough; a second trace
-        // appended after the first is not.
-        let text = [at("412.1"), at("412.0999"), at("413.0"), at("5.0"), at("5.1"), at("414.0")].join("\n");
+        // Two CPUs a hair apart are put in order; a second trace appended
+        // after the first, its clock lower, goes on a second after it.
+        let text = [at("412.1"), at("412.0999"), at("413.0"), at("5.0"), at("5.1"), at("414.0")].join("\n") + "\n";
         let mut d = Decoder::new();
-        read_all(text.as_bytes(), &mut d, |_, _| {}).expect("reads");
-        assert_eq!((d.stats.backwards, d.stats.first_backwards_line), (2, Some(4)));
+        let mut out = Vec::new();
+        read_all(text.as_bytes(), &mut d, |e, _| out.push((e.time_s, e.stretch, e.offset_s))).expect("reads");
+        let want = [
+            (412.0999, 0, 0.0),
+            (412.1, 0, 0.0),
+            (413.0, 0, 0.0),
+            (415.0, 1, 410.0),
+            (415.1, 1, 410.0),
+            (824.0, 1, 410.0),
+        ];
+        assert_eq!(out.len(), want.len());
+        for (o, w) in out.iter().zip(want) {
+            assert!((o.0 - w.0).abs() < 1e-9 && o.1 == w.1 && (o.2 - w.2).abs() < 1e-9, "{out:?}");
+        }
+        let st = &d.stats;
+        assert_eq!((st.reordered, st.backwards, st.largest_backwards), (1, 1, Some((408.0, 4))));
+        assert!((st.reordered_max_s - 0.0001).abs() < 1e-9, "{}", st.reordered_max_s);
+        assert_eq!(
+            st.stretches,
+            [
+                Stretch { first_s: 412.0999, last_s: 413.0, offset_s: 0.0 },
+                Stretch { first_s: 5.0, last_s: 414.0, offset_s: 410.0 }
+            ]
+        );
+        // 412.0999 to 824: the gap between stretches (413 to 415) left out.
+        assert!((st.covered(412.0999, 824.0) - (824.0 - 412.0999 - 2.0)).abs() < 1e-9);
+        assert_eq!((st.first_s, st.last_s), (Some(412.0999), Some(824.0)));
+    }
+
+    #[test]
+    fn reversed_lines_come_out_sorted_each_second_a_stretch_and_the_window_stays_a_second() {
+        // Events 1 ms apart over 5 s, in order: the window holds a second of them.
+        let mut w = Reorder::new(true);
+        let mut st = ReadStats::default();
+        let mut most = 0;
+        let mut out = Vec::new();
+        for i in 0..5000 {
+            w.push(Event::new(EventKind::GlobalDirtyState, 100.0 + i as f64 * 1e-3, 0, None, None), &mut st, i + 1);
+            most = most.max(w.held.len());
+            while let Some(e) = w.pop(&mut st) {
+                out.push(e.time_s);
+            }
+        }
+        // A second of them at 1 ms: 1001, or 1002 as the sums round.
+        assert!((1001..=1002).contains(&most), "{most}");
+        while let Some(e) = w.flush(&mut st) {
+            out.push(e.time_s);
+        }
+        assert_eq!(out.len(), 5000);
+        assert!(out.windows(2).all(|p| p[0] < p[1]));
+        // Reversed: each step back of a second less a hair is sorted, the
+        // next one starts a stretch (every 1.001 s, 5 of them).
+        let mut w = Reorder::new(true);
+        let mut st = ReadStats::default();
+        let mut out = Vec::new();
+        for i in (0..5000).rev() {
+            w.push(Event::new(EventKind::GlobalDirtyState, 100.0 + i as f64 * 1e-3, 0, None, None), &mut st, 5000 - i);
+            while let Some(e) = w.pop(&mut st) {
+                out.push(e.time_s);
+            }
+        }
+        while let Some(e) = w.flush(&mut st) {
+            out.push(e.time_s);
+        }
+        let bad: Vec<_> = out.windows(2).enumerate().filter(|(_, p)| p[0] >= p[1]).take(3).collect();
+        assert!(bad.is_empty(), "time order on the moved clock: {bad:?}");
+        assert_eq!((st.backwards, st.stretches.len(), st.reordered), (4, 5, 4995));
     }
 
     #[test]

@@ -131,6 +131,11 @@ pub struct BdiRow {
 pub struct Row {
     /// End of the row's interval on the trace's clock \[s\].
     pub t_s: f64,
+    /// What the stamps of its stretch of time order are moved by: the
+    /// stamp at `t_s` is `t_s - offset_s`; `None` between two stretches,
+    /// where no stamp is \[s\].
+    #[serde(default)]
+    pub offset_s: Option<f64>,
     pub global: GlobalRow,
     /// By [`BdiId`]; bdis first seen later are missing from earlier rows.
     pub bdis: Vec<BdiRow>,
@@ -182,6 +187,11 @@ pub struct Series {
     /// The trace at its first time: what the events stamped with it
     /// told (the first row is 100 ms later).
     pub first: Option<Row>,
+    /// The stretch of time order being read and its stamps' offset \[s\].
+    stretch: u32,
+    offset_s: f64,
+    /// The silent rows being added lie between two stretches.
+    between: bool,
 }
 
 impl Series {
@@ -205,6 +215,16 @@ impl Series {
             self.silences.push((last, t));
             self.silence(k);
         }
+        if e.stretch != self.stretch {
+            // A new stretch (traces joined): empty rows between, nothing
+            // held across, no rate taken across.
+            if k > self.bin {
+                self.between = true;
+                self.silence(k);
+                self.between = false;
+            }
+            (self.stretch, self.offset_s) = (e.stretch, e.offset_s);
+        }
         while k > self.bin {
             self.push_row(false);
             self.bin += 1;
@@ -227,7 +247,7 @@ impl Series {
             row.tasks = seen.len() as u32;
             row.ratelimited = held.len() as u32;
         }
-        Row { t_s: t, global: self.global.clone(), bdis }
+        Row { t_s: t, offset_s: Some(self.offset_s), global: self.global.clone(), bdis }
     }
 
     /// The latest event so far \[s\].
@@ -383,7 +403,8 @@ impl Series {
         for b in &mut self.bdis {
             b.pause_max_ms = None;
         }
-        self.rows.push(Row { t_s: t, global, bdis });
+        let offset_s = Some(self.offset_s).filter(|_| !(silent && self.between));
+        self.rows.push(Row { t_s: t, offset_s, global, bdis });
     }
 
     /// Takes out the rows closed so far (to keep them elsewhere).
@@ -478,7 +499,7 @@ pub fn write_csv_rows<R: Borrow<Row>>(
         let g = &r.global;
         let mut cells = vec![
             format!("{:.1}", r.t_s - t0),
-            format!("{:.6}", r.t_s),
+            cell(r.offset_s, |o| format!("{:.6}", r.t_s - o)),
             cell(g.dirty, pages),
             cell(g.writeback, pages),
             cell(g.unstable, pages),
@@ -594,6 +615,7 @@ mod tests {
         assert!(std::fs::symlink_metadata(&spool_path).expect("there").is_file());
         let row = |t_s: f64, dirty: u64| Row {
             t_s,
+            offset_s: Some(0.0),
             global: GlobalRow { dirty: Some(dirty), dirtied_rate: Some(0.5), ..GlobalRow::default() },
             bdis: vec![BdiRow { pos_ratio: Some(1.25), tasks: 3, ..BdiRow::default() }],
         };

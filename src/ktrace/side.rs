@@ -618,7 +618,14 @@ impl KernelSide {
 
     /// The trace's own clock at the playhead \[s\].
     pub fn clock_s(&self) -> Option<f64> {
-        self.collector.series().and_then(|s| s.t0).map(|t0| t0 + self.at_ns as f64 / 1e9)
+        // A later stretch of time order (traces joined) is shown moved:
+        // its own stamps are what the row's offset takes off; none
+        // between two stretches.
+        let offset = match self.row_shown() {
+            Some(r) => r.offset_s?,
+            None => 0.0,
+        };
+        self.collector.series().and_then(|s| s.t0).map(|t0| t0 + self.at_ns as f64 / 1e9 - offset)
     }
 
     /// Tasks with a throttling pass up to the playhead.

@@ -362,6 +362,8 @@ pub struct Summarizer {
     /// Silences: no event from the first time to the second, for longer
     /// than [`MAX_GAP_S`] \[s, the trace's clock\].
     silences: Vec<(f64, f64)>,
+    /// The stretch of time order read (see [`super::reader::Reorder`]).
+    stretch: u32,
 }
 
 fn note_time(first: &mut Option<f64>, last: &mut Option<f64>, t: f64) {
@@ -377,6 +379,13 @@ impl Summarizer {
 
     /// Takes one event into account.
     pub fn add(&mut self, e: &Event) {
+        if e.stretch != self.stretch {
+            // A new stretch (traces joined): nothing is known between
+            // them, no count held, no counter's growth taken across.
+            self.stretch = e.stretch;
+            let g = &mut self.global;
+            (g.last_dirty, g.last_counters, g.silent_since_dirty_s) = (None, None, 0.0);
+        }
         if let Some(last) = self.last_event_s
             && e.time_s - last > MAX_GAP_S
         {
@@ -524,9 +533,15 @@ impl Summarizer {
                 unended_cut: st.unended_cut.clone(),
             },
             lost: Lost { marks: st.lost_marks, events: st.lost_events },
-            backwards: Backwards { events: st.backwards, first_line: st.first_backwards_line },
+            backwards: Backwards {
+                events: st.backwards,
+                largest_s: st.largest_backwards.map(|b| b.0),
+                largest_line: st.largest_backwards.map(|b| b.1),
+            },
+            reordered: Reordered { events: st.reordered, largest_s: st.reordered_max_s },
+            stretches: st.stretches.iter().map(|x| StretchSpan { first_s: x.first_s, last_s: x.last_s }).collect(),
             wrapped: st.wrapped.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-            span: Span::of(st.first_s, st.last_s),
+            span: Span::of(st.first_s, st.last_s, st),
             silences: self
                 .silences
                 .iter()
@@ -538,7 +553,7 @@ impl Summarizer {
             // balance_dirty_pages' dirty= alone (no global_dirty_state
             // enabled) still gives the dirty count.
             global: (self.global.events > 0 || self.global.dirty.count() > 0)
-                .then(|| global_summary(&self.global, page_kb, st.first_s.unwrap_or(0.0))),
+                .then(|| global_summary(&self.global, page_kb, st)),
             pause_ms: Pauses::of(&self.pauses, self.no_sleep),
             bdis,
             tasks,
@@ -694,16 +709,17 @@ fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder, page_kb: Option<u64>) ->
             bdi_dirty_ratelimit: b.events[1],
             global_dirty_state: 0,
         },
-        span: Span::of(b.first_s, b.last_s),
+        span: Span::of(b.first_s, b.last_s, &decoder.stats),
         balance_dirty_pages: bdp,
         bdi_dirty_ratelimit: bdr,
         tasks: by_name(&b.tasks, decoder).into_iter().map(|(task, &n)| TaskCount { task, events: n }).collect(),
     }
 }
 
-/// `g` summed up; `t0` is the trace's first event \[s\], the origin of
-/// the spans it gives.
-fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSummary {
+/// `g` summed up; the trace's first event (of `st`) is the origin of the
+/// spans it gives.
+fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, st: &super::reader::ReadStats) -> GlobalTraceSummary {
+    let t0 = st.first_s.unwrap_or(0.0);
     let mib = |pages: f64| mib_of(pages, page_kb);
     let extent_mb = |x: &Extent| extent_mb(x, page_kb);
     let thresh = g.thresh_values.mode();
@@ -712,7 +728,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSu
     let freerun = thresh.zip(bg).map(|(t, b)| (t + b) / 2);
     let hard = limit.map(|l| super::hard_dirty_limit(l, thresh));
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
-    let span = Span::of(g.first_s, g.last_s);
+    let span = Span::of(g.first_s, g.last_s, st);
     let busy = g.written_busy();
     let counted = (g.counted_s > 0.0).then_some(g.counted_s);
     let rate = |pages: i64| counted.map(|s| mib(pages as f64) / s);
@@ -737,6 +753,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, t0: f64) -> GlobalTraceSu
             mean_from_s: g.first_dirty_s.filter(|_| g.dirty_time_s > 0.0).map(|t| t - t0),
             mean_to_s: g.last_dirty.filter(|_| g.dirty_time_s > 0.0).map(|(t, _)| t - t0),
             mean_silent_s: g.dirty_silent_s,
+            mean_time_s: g.dirty_time_s,
             max: g.dirty.max().map(|p| mib(p as f64)),
             from_global_dirty_state: g.dirty.count() - g.dirty_from_passes,
             from_balance_dirty_pages: g.dirty_from_passes,
@@ -840,18 +857,38 @@ pub struct Silence {
     pub duration_s: f64,
 }
 
-/// Events stamped more than a second before an event of an earlier line:
-/// traces joined or a stamp corrupted. They are read; the span and the
-/// rates mix what they mix.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// Steps back in time of more than a second (traces joined, a stamp
+/// corrupted): each starts a new stretch, moved on the clock the spans
+/// and rows are on to go on a second after the one before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Backwards {
     pub events: u64,
-    pub first_line: Option<u64>,
+    /// The largest step back \[s\] and its line (from 1).
+    pub largest_s: Option<f64>,
+    pub largest_line: Option<u64>,
+}
+
+/// Events stamped up to a second before one read before them (per-CPU
+/// buffers merged): put back in time order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Reordered {
+    pub events: u64,
+    /// The largest step back \[s\].
+    pub largest_s: f64,
+}
+
+/// A stretch of time order: its first and last stamp on the trace's own clock \[s\].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct StretchSpan {
+    pub first_s: f64,
+    pub last_s: f64,
 }
 
 impl Span {
-    fn of(first: Option<f64>, last: Option<f64>) -> Span {
-        Span { first_s: first, last_s: last, duration_s: first.zip(last).map_or(0.0, |(f, l)| l - f) }
+    /// From `first` to `last` on the clock of the events' times, lasting
+    /// the time they cover, less the gaps between stretches of `st`.
+    fn of(first: Option<f64>, last: Option<f64>, st: &super::reader::ReadStats) -> Span {
+        Span { first_s: first, last_s: last, duration_s: first.zip(last).map_or(0.0, |(f, l)| st.covered(f, l)) }
     }
 }
 
@@ -950,6 +987,9 @@ pub struct DirtySummary {
     /// The silences between them (no event for over a minute), left out
     /// of the mean: no count is known there \[s\].
     pub mean_silent_s: f64,
+    /// The time the mean is taken over: the counts held, neither the
+    /// silences nor the gaps between stretches \[s\].
+    pub mean_time_s: f64,
     pub max: Option<f64>,
     /// The readings all three are of: global_dirty_state's dirty +
     /// writeback + unstable, and balance_dirty_pages' `dirty=` (the same
@@ -1056,8 +1096,13 @@ pub struct TraceSummary {
     pub skipped: Skipped,
     /// Events lost to an overflowed ring buffer: every count and rate misses them.
     pub lost: Lost,
-    /// Events out of time order by more than a second.
+    /// Events out of time order by more than a second: each a new stretch.
     pub backwards: Backwards,
+    /// Events out of time order by up to a second, put in order.
+    pub reordered: Reordered,
+    /// The stretches of time order, on the trace's own clock: one, or
+    /// more when `backwards` started others.
+    pub stretches: Vec<StretchSpan>,
     /// Values printed wrapped (and left out of every statistic), by field.
     pub wrapped: BTreeMap<String, u64>,
     pub span: Span,
@@ -1221,13 +1266,36 @@ impl TraceSummary {
                 count(self.lost.marks, "mark")
             );
         }
-        let _ = writeln!(
-            s,
-            "span        {} to {} s ({})",
-            opt(self.span.first_s, 6),
-            opt(self.span.last_s, 6),
-            duration_text(self.span.duration_s)
-        );
+        match self.stretches.as_slice() {
+            [_, _, ..] => {
+                const LISTED: usize = 4;
+                let mut list: Vec<String> = self
+                    .stretches
+                    .iter()
+                    .take(LISTED)
+                    .map(|x| format!("{:.6} to {:.6} s", x.first_s, x.last_s))
+                    .collect();
+                if self.stretches.len() > LISTED {
+                    list.push(format!("{} more", self.stretches.len() - LISTED));
+                }
+                let _ = writeln!(
+                    s,
+                    "span        {} ({} in {} stretches of time order)",
+                    list.join(", then "),
+                    duration_text(self.span.duration_s),
+                    self.stretches.len()
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    s,
+                    "span        {} to {} s ({})",
+                    opt(self.span.first_s, 6),
+                    opt(self.span.last_s, 6),
+                    duration_text(self.span.duration_s)
+                );
+            }
+        }
         if !self.silences.is_empty() {
             const LISTED: usize = 4;
             let mut list: Vec<String> = self
@@ -1245,11 +1313,21 @@ impl TraceSummary {
                 list.join(", ")
             );
         }
-        if let Some(line) = self.backwards.first_line {
+        if let (Some(step), Some(line)) = (self.backwards.largest_s, self.backwards.largest_line) {
             let _ = writeln!(
                 s,
-                "backwards   {} more than 1 s before an earlier line's, from line {line} (traces joined? a stamp corrupted?): the span and the rates mix them",
-                count(self.backwards.events, "event")
+                "backwards   {} back in time by more than 1 s, the largest {} at {}:{line} (traces joined? a stamp corrupted?): each starts a new stretch, shown after the one before with a gap of a second or two; no count is held and no rate taken across",
+                count(self.backwards.events, "step"),
+                duration_text(step),
+                self.source
+            );
+        }
+        if self.reordered.events > 0 {
+            let _ = writeln!(
+                s,
+                "reordered   {} stamped up to {} before one printed before it (per-CPU buffers): read in time order",
+                count(self.reordered.events, "event"),
+                duration_text(self.reordered.largest_s)
             );
         }
         if let Some(g) = self.global.as_ref().filter(|g| g.counter_drops > 0) {
@@ -1319,6 +1397,15 @@ impl TraceSummary {
             let d = &g.dirty_mb;
             // Every mean says what time it is taken over.
             let mean_over = match (d.mean_from_s, d.mean_to_s) {
+                (Some(_), Some(_)) if self.stretches.len() > 1 => format!(
+                    " over {} in {} stretches, each count held until the next{}",
+                    duration_text(d.mean_time_s),
+                    self.stretches.len(),
+                    match d.mean_silent_s {
+                        0.0 => String::new(),
+                        q => format!(", less {} of silence", duration_text(q)),
+                    }
+                ),
                 (Some(a), Some(b)) => format!(
                     " over {}, each count held until the next{}",
                     span_text(a, b),
@@ -1468,11 +1555,8 @@ mod tests {
     fn summary_of(lines: &[String]) -> TraceSummary {
         let mut d = Decoder::new();
         let mut sum = Summarizer::new();
-        for l in lines {
-            if let Some(e) = d.line(l) {
-                sum.add(&e);
-            }
-        }
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        super::super::reader::read_all(text.as_bytes(), &mut d, |e, _| sum.add(e)).expect("reads");
         sum.finish("t", &d)
     }
 

@@ -238,7 +238,7 @@ fn the_mean_dirty_count_is_over_the_time_its_readable_counts_cover() {
     let s = view_file(path.to_str().expect("UTF-8"), &[]);
     assert_eq!(
         s["global"]["dirty_mb"],
-        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "max": null,
+        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "mean_time_s": 0.0, "max": null,
             "from_global_dirty_state": 0, "from_balance_dirty_pages": 0})
     );
 }
@@ -1507,4 +1507,157 @@ fn counters_that_go_down_restart_and_the_cpus_a_header_states() {
     std::fs::write(&path, headless).expect("written");
     let report = super::common::ok(&dirtyviz().args(["view", &path]).output().expect("runs"));
     assert!(report.contains(", at least 2 CPUs, HZ 250\n"), "{report}");
+}
+
+/// The stamp of an event line, if it is one.
+fn stamp_of(line: &str) -> Option<f64> {
+    if line.starts_with('#') {
+        return None;
+    }
+    line.split_whitespace().find(|t| t.ends_with(':'))?.trim_end_matches(':').parse().ok()
+}
+
+/// `dirtyviz view PATH --csv` → its lines.
+fn csv_of(path: &str) -> Vec<String> {
+    let name = Path::new(path).file_name().expect("a file").to_string_lossy().into_owned();
+    let out_path = tmp(&format!("ktrace-{name}.csv"));
+    let out = dirtyviz().args(["view", path, "--csv", &out_path.to_string_lossy()]).output().expect("runs");
+    super::common::ok(&out);
+    std::fs::read_to_string(&out_path).expect("csv").lines().map(String::from).collect()
+}
+
+/// Neighbouring lines a few ms apart swapped (per-CPU buffers merged out
+/// of order) are read as the sorted file is: the same summary, rows and
+/// CSV, and a note of how many were put back in order.
+#[test]
+fn events_a_few_ms_out_of_order_are_read_in_time_order() {
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let (mut swapped, mut largest) = (0, 0.0f64);
+    for i in (20..lines.len() - 1).step_by(50) {
+        let (Some(a), Some(b)) = (stamp_of(lines[i]), stamp_of(lines[i + 1])) else { continue };
+        lines.swap(i, i + 1);
+        if b > a {
+            swapped += 1;
+            largest = largest.max(b - a);
+        }
+    }
+    assert!(swapped > 200 && largest > 0.02 && largest < 0.05, "{swapped} {largest}");
+    let path = tmp("ktrace-jittered.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let (mut got, mut want) = (view_file(&path, &[]), view(SHIPPED, &[]));
+    assert_eq!(got["reordered"]["events"], swapped);
+    assert!((num(&got["reordered"]["largest_s"]) - largest).abs() < 1e-9, "{}", got["reordered"]);
+    assert_eq!((got["backwards"]["events"].as_u64(), got["stretches"].as_array().map(Vec::len)), (Some(0), Some(1)));
+    for s in [&mut got, &mut want] {
+        s["source"] = Value::Null;
+        s["reordered"] = Value::Null;
+    }
+    assert_eq!(got, want);
+    let (csv, sorted) = (csv_of(&path), csv_of(&fixture(SHIPPED)));
+    assert_eq!(csv, sorted);
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = super::common::ok(&out);
+    assert!(
+        report.contains(&format!(
+            "\nreordered   {swapped} events stamped up to {:.1} ms before one printed before it (per-CPU buffers): read in time order\n",
+            largest * 1e3
+        )),
+        "{report}"
+    );
+    assert!(report.contains("\nspan        1305.637996 to 1325.634371 s (20.0 s)\n"), "{report}");
+}
+
+/// Two captures joined, the second's clock lower (`cat b a`): two
+/// stretches, each figure over both, none across the step back, and a
+/// warning naming it; before, `mean 163.3 over 690.1376-19.9964 s`.
+#[test]
+fn captures_joined_with_the_clock_going_back_are_read_as_two_stretches() {
+    let (a, b) = (fixture("live-6.18-loop-strict_limit-sigterm.txt"), fixture(SHIPPED));
+    let joined = [std::fs::read_to_string(&a).expect("a"), std::fs::read_to_string(&b).expect("b")].concat();
+    let path = tmp("ktrace-joined-going-back.txt");
+    std::fs::write(&path, &joined).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let s = view_file(&path, &[]);
+    let (sa, sb) = (view_file(&a, &[]), view_file(&b, &[]));
+    assert_eq!(
+        s["stretches"],
+        serde_json::json!([{"first_s": 1995.775565, "last_s": 1998.770543}, {"first_s": 1305.637996, "last_s": 1325.634371}])
+    );
+    // The first event of the second: line 480 + 12 header lines of the shipped trace.
+    assert_eq!((s["backwards"]["events"].as_u64(), s["backwards"]["largest_line"].as_u64()), (Some(1), Some(492)));
+    assert!((num(&s["backwards"]["largest_s"]) - (1998.770543 - 1305.637996)).abs() < 1e-6);
+    let (da, db) = (num(&sa["span"]["duration_s"]), num(&sb["span"]["duration_s"]));
+    assert!((num(&s["span"]["duration_s"]) - (da + db)).abs() < 1e-6, "{}", s["span"]);
+    // The mean and the rates: each stretch's, weighted by its time.
+    let (g, ga, gb) = (&s["global"], &sa["global"], &sb["global"]);
+    let time = |g: &Value, k: &str| num(&g[k]);
+    let (ta, tb) = (time(&ga["dirty_mb"], "mean_time_s"), time(&gb["dirty_mb"], "mean_time_s"));
+    let mean = (num(&ga["dirty_mb"]["mean"]) * ta + num(&gb["dirty_mb"]["mean"]) * tb) / (ta + tb);
+    assert!((num(&g["dirty_mb"]["mean"]) - mean).abs() < 1e-9, "{} vs {mean}", g["dirty_mb"]);
+    let (ra, rb) = (time(ga, "rates_time_s"), time(gb, "rates_time_s"));
+    for k in ["dirtied_mbps", "written_mbps"] {
+        let rate = (num(&ga[k]) * ra + num(&gb[k]) * rb) / (ra + rb);
+        assert!((num(&g[k]) - rate).abs() < 1e-9, "{k}: {} vs {rate}", g[k]);
+    }
+    assert_eq!(g["counter_drops"], 0, "the restart is the stretch's, not a counter's");
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = super::common::ok(&out);
+    assert!(
+        report.contains(
+            "\nspan        1995.775565 to 1998.770543 s, then 1305.637996 to 1325.634371 s (23.0 s in 2 stretches of time order)\n"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "\nbackwards   1 step back in time by more than 1 s, the largest 693.1 s at {path}:492 (traces joined? a stamp corrupted?)"
+        )),
+        "{report}"
+    );
+    assert!(report.contains(&format!("mean {:.1} over 23.0 s in 2 stretches", mean)), "{report}");
+    // No span reads backwards.
+    for w in report.split(" over ").skip(1) {
+        if let Some((a, b)) = w.split(" s").next().and_then(|r| r.split_once('-'))
+            && let (Ok(a), Ok(b)) = (a.parse::<f64>(), b.parse::<f64>())
+        {
+            assert!(a <= b, "{a}-{b} in {report}");
+        }
+    }
+    // The CSV: its time only goes on; each row's own stamp lies in its
+    // stretch, none between them.
+    let csv = csv_of(&path);
+    let rows: Vec<Vec<&str>> = csv[1..].iter().map(|l| l.split(',').collect()).collect();
+    let times: Vec<f64> = rows.iter().map(|r| r[0].parse().expect("time_s")).collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]));
+    let stamps: Vec<Option<f64>> = rows.iter().map(|r| r[1].parse().ok()).collect();
+    let in_a = stamps.iter().flatten().filter(|&&t| (1995.77..=1998.88).contains(&t)).count();
+    let in_b = stamps.iter().flatten().filter(|&&t| (1305.63..=1325.74).contains(&t)).count();
+    assert_eq!(in_a + in_b, stamps.iter().flatten().count(), "{stamps:?}");
+    assert!(in_a >= 30 && in_b >= 200 && stamps.iter().any(Option::is_none), "{in_a} {in_b}");
+}
+
+/// A trace's lines reversed (`tac`): a second at a time is put back in
+/// order, each step back of more a new stretch; the figures are the
+/// sorted trace's within a percent, never a span backwards or `mean -`.
+#[test]
+fn a_trace_read_backwards_gives_the_figures_of_the_sorted_one() {
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.reverse();
+    let path = tmp("ktrace-reversed.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let (s, sorted) = (view_file(&path, &[]), view(SHIPPED, &[]));
+    // 20 s of trace in 20 stretches of about a second each.
+    assert_eq!((s["backwards"]["events"].as_u64(), s["stretches"].as_array().map(Vec::len)), (Some(19), Some(20)));
+    let close = |a: &Value, b: &Value, within: f64| (num(a) - num(b)).abs() <= within * num(b).abs();
+    let (g, gs) = (&s["global"], &sorted["global"]);
+    assert!(close(&s["span"]["duration_s"], &sorted["span"]["duration_s"], 0.01), "{}", s["span"]);
+    assert!(close(&g["dirty_mb"]["mean"], &gs["dirty_mb"]["mean"], 0.01), "{}", g["dirty_mb"]);
+    assert!(close(&g["dirtied_mbps"], &gs["dirtied_mbps"], 0.01), "{}", g["dirtied_mbps"]);
+    assert!(close(&g["written_mbps"], &gs["written_mbps"], 0.02), "{}", g["written_mbps"]);
+    assert_eq!(g["dirty_mb"]["median"], gs["dirty_mb"]["median"]);
+    assert_eq!(s["bdis"][0]["balance_dirty_pages"], sorted["bdis"][0]["balance_dirty_pages"]);
 }
