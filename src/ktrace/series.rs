@@ -56,6 +56,13 @@ pub struct GlobalRow {
     pub dirtied_rate: Option<f64>,
     /// NR_WRITTEN's rate, likewise \[pages/s\].
     pub written_rate: Option<f64>,
+    /// The first global_dirty_state and the first balance_dirty_pages
+    /// (of any bdi) in the row's interval \[s\]: where a line of what
+    /// they print starts, not at the row's end.
+    #[serde(default)]
+    pub first_global_s: Option<f64>,
+    #[serde(default)]
+    pub first_pass_s: Option<f64>,
 }
 
 impl GlobalRow {
@@ -124,6 +131,12 @@ pub struct BdiRow {
     /// and later) or its cgroup's, which the trace does not print.
     #[serde(default)]
     pub pass_dirty: Option<u64>,
+    /// The bdi's first balance_dirty_pages and bdi_dirty_ratelimit in
+    /// the row's interval \[s\]: where a line of what they print starts.
+    #[serde(default)]
+    pub first_pass_s: Option<f64>,
+    #[serde(default)]
+    pub first_ratelimit_s: Option<f64>,
 }
 
 /// One row: the trace at `t_s`.
@@ -272,6 +285,7 @@ impl Series {
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             self.counters = Some((e.time_s, d, w));
         }
+        self.global.first_global_s.get_or_insert(e.time_s);
     }
 
     fn add_bdi(&mut self, kind: EventKind, bdi: BdiId, e: &Event) {
@@ -292,6 +306,8 @@ impl Series {
             b.pos_ratio = Some(t / d);
         }
         if kind == EventKind::BalanceDirtyPages {
+            b.first_pass_s.get_or_insert(e.time_s);
+            self.global.first_pass_s.get_or_insert(e.time_s);
             b.last_pass_s = Some(b.last_pass_s.map_or(e.time_s, |t| t.max(e.time_s)));
             b.pass_dirty = page(Field::Dirty);
             b.dirty = page(Field::BdiDirty).or(b.dirty);
@@ -332,6 +348,7 @@ impl Series {
                 self.held[i].insert(e.task, e.time_s);
             }
         } else {
+            b.first_ratelimit_s.get_or_insert(e.time_s);
             b.last_ratelimit_s = Some(b.last_ratelimit_s.map_or(e.time_s, |t| t.max(e.time_s)));
             b.write_bw = rate(Field::WriteBw).or(b.write_bw);
             b.avg_write_bw = rate(Field::AwriteBw).or(b.avg_write_bw);
@@ -401,8 +418,9 @@ impl Series {
             }
         }
         for b in &mut self.bdis {
-            b.pause_max_ms = None;
+            (b.pause_max_ms, b.first_pass_s, b.first_ratelimit_s) = (None, None, None);
         }
+        (self.global.first_global_s, self.global.first_pass_s) = (None, None);
         let offset_s = Some(self.offset_s).filter(|_| !(silent && self.between));
         self.rows.push(Row { t_s: t, offset_s, global, bdis });
     }

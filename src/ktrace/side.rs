@@ -118,10 +118,11 @@ pub struct Coverage {
     /// Per bdi quantities, by bdi and [`Quantity`].
     bdis: Vec<[Option<u64>; QUANTITIES]>,
     /// Per bdi and [`Quantity`], the spans of samples it is known in
-    /// (first and last sample's time) \[ns\].
-    spans: Vec<Vec<Vec<(u64, u64)>>>,
+    /// (first and last sample's time, and the time of the event that
+    /// printed it first, in the first sample's row) \[ns\].
+    spans: Vec<Vec<Vec<(u64, u64, u64)>>>,
     /// The same of the global quantities, by [`Quantity`].
-    global_spans: Vec<Vec<(u64, u64)>>,
+    global_spans: Vec<Vec<(u64, u64, u64)>>,
 }
 
 /// Samples this far apart or closer are next to each other \[ns\].
@@ -149,8 +150,21 @@ impl Coverage {
         Some(spans[i].1.min(t_ns))
     }
 
-    /// Notes `q` known at the sample at `t_ns`.
-    fn note(&mut self, q: Quantity, bdi: Option<usize>, t_ns: u64) {
+    /// Where the line of `q` (of `bdi`) drawn from the sample at `t_ns`
+    /// starts, when it starts there: the event that first printed it in
+    /// the sample's row, up to 100 ms before it \[ns\].
+    pub fn starts_at(&self, q: Quantity, bdi: usize, t_ns: u64) -> Option<u64> {
+        let spans = match self.global[q as usize] {
+            Some(_) => self.global_spans.get(q as usize)?,
+            None => self.spans.get(bdi)?.get(q as usize)?,
+        };
+        let i = spans.partition_point(|s| s.0 < t_ns);
+        spans.get(i).filter(|s| s.0 == t_ns).map(|s| s.2.min(t_ns))
+    }
+
+    /// Notes `q` known at the sample at `t_ns`, printed first in its row
+    /// at `from_ns` (`None`: not in its row).
+    fn note(&mut self, q: Quantity, bdi: Option<usize>, t_ns: u64, from_ns: Option<u64>) {
         let (slot, spans) = match bdi {
             None => {
                 if self.global_spans.is_empty() {
@@ -170,7 +184,7 @@ impl Coverage {
             // Noted again (a live trace redrawn in its page size).
             Some(last) if t_ns <= last.1 => {}
             Some(last) if t_ns - last.1 <= NEXT_SAMPLE_NS => last.1 = t_ns,
-            _ => spans.push((t_ns, t_ns)),
+            _ => spans.push((t_ns, t_ns, from_ns.unwrap_or(t_ns))),
         }
         slot.get_or_insert(t_ns);
     }
@@ -448,7 +462,7 @@ impl KernelSide {
             if let Some(first) = &series.first {
                 // Nothing dirtied before it: its rates count no pages.
                 let mut none = vec![0.0; bdis];
-                self.all.push(sample_of(first, 0, bdis, factor, &mut none, &mut self.coverage));
+                self.all.push(sample_of(first, 0, &|_| 0, bdis, factor, &mut none, &mut self.coverage));
                 self.lead = 1;
             }
         }
@@ -460,7 +474,7 @@ impl KernelSide {
             // Each sample later than the one before (an event at a row's
             // time ends a trace in the row after it).
             let t_ns = end.map_or(ns(row.t_s), |end| ns(row.t_s).min(end).max(before + 1));
-            let s = sample_of(row, t_ns, bdis, factor, &mut self.dirtied, &mut self.coverage);
+            let s = sample_of(row, t_ns, &ns, bdis, factor, &mut self.dirtied, &mut self.coverage);
             self.all.push(s);
         }
         self.rows_done = series.rows.len();
@@ -472,7 +486,7 @@ impl KernelSide {
         }
         for p in &series.pauses[self.passes_done..] {
             let t_ns = ns(p.t_s);
-            self.coverage.note(Quantity::Pauses, Some(p.bdi as usize), t_ns);
+            self.coverage.note(Quantity::Pauses, Some(p.bdi as usize), t_ns, None);
             if p.pause_ms > 0 {
                 let pause = p.pause_ms.min(u32::MAX as i64) as u32;
                 let call = (p.paused_ms + p.pause_ms).min(u32::MAX as i64) as u32;
@@ -768,11 +782,31 @@ pub fn empty_bdi() -> BdiSample {
 /// each bdi's pages dirtied over the row to `dirtied`. Page counts are
 /// multiplied by `factor` into 4 KiB pages; rates, read from KB/s,
 /// already are in them.
-fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64], cov: &mut Coverage) -> Sample {
+/// `row` as the sample at `t_ns`; `ns` turns the trace's times into the
+/// samples' clock.
+fn sample_of(
+    row: &Row,
+    t_ns: u64,
+    ns: &dyn Fn(f64) -> u64,
+    bdis: usize,
+    factor: u64,
+    dirtied: &mut [f64],
+    cov: &mut Coverage,
+) -> Sample {
     let g = &row.global;
+    // Where in the row the events printing a quantity first are: a line
+    // starts there, not at the row's end.
+    let first = |times: &[Option<f64>]| times.iter().flatten().copied().reduce(f64::min).map(ns);
+    let from_global = first(&[g.first_global_s, g.first_pass_s]);
+    let from_gds = first(&[g.first_global_s]);
     let mut known = |q: Quantity, bdi: Option<usize>, v: Option<u64>| {
         if v.is_some() {
-            cov.note(q, bdi, t_ns);
+            cov.note(
+                q,
+                bdi,
+                t_ns,
+                if q == Quantity::Writeback || q == Quantity::BgThresh { from_gds } else { from_global },
+            );
         }
         v.unwrap_or(0)
     };
@@ -806,7 +840,7 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
         bdis: Vec::with_capacity(bdis),
     };
     if g.thresh.is_some() {
-        cov.note(Quantity::Thresh, None, t_ns);
+        cov.note(Quantity::Thresh, None, t_ns, from_gds);
     }
     let above_freerun = g.dirty.zip(freerun).is_some_and(|(d, f)| d > f);
     // A pass (balance_dirty_pages or bdi_dirty_ratelimit, which the
@@ -817,9 +851,15 @@ fn sample_of(row: &Row, t_ns: u64, bdis: usize, factor: u64, dirtied: &mut [f64]
             s.bdis.push(empty_bdi());
             continue;
         };
+        let (pass, ratelimit) = (first(&[b.first_pass_s]), first(&[b.first_ratelimit_s]));
         let mut known = |q: Quantity, v: Option<u64>| {
             if v.is_some() {
-                cov.note(q, Some(i), t_ns);
+                let from = match q.events() {
+                    [EventKind::BalanceDirtyPages] => pass,
+                    [EventKind::BdiDirtyRatelimit] => ratelimit,
+                    _ => pass.into_iter().chain(ratelimit).min(),
+                };
+                cov.note(q, Some(i), t_ns, from);
             }
             v.unwrap_or(0)
         };

@@ -6,7 +6,6 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use crate::ktrace::event::EventKind;
 use crate::ktrace::side::{Coverage, KernelSide, Quantity};
 use crate::session::Side;
 use crate::sim::config::Legacy;
@@ -34,11 +33,6 @@ pub struct Feed<'a> {
     /// When each quantity is first known; `None`: all of them always (a
     /// simulation).
     pub coverage: Option<&'a Coverage>,
-    /// A trace's bdi at its playhead: when its last balance_dirty_pages
-    /// and bdi_dirty_ratelimit events were \[ns\]. A sample holds what
-    /// its row's last event printed, at the row's end: a bdi's line
-    /// starts at the event, not up to 100 ms later.
-    pub printed: [Option<u64>; 2],
 }
 
 impl<'a> Feed<'a> {
@@ -54,13 +48,11 @@ impl<'a> Feed<'a> {
             hz: w.hz(),
             kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
             coverage: None,
-            printed: [None; 2],
         }
     }
 
-    /// A kernel trace up to its playhead, as its dashboard charts it,
-    /// of bdi `bdi`.
-    pub fn of_trace(side: &'a KernelSide, label: &'a str, bdi: usize) -> Feed<'a> {
+    /// A kernel trace up to its playhead, as its dashboard charts it.
+    pub fn of_trace(side: &'a KernelSide, label: &'a str) -> Feed<'a> {
         Feed {
             label,
             samples: side.samples(),
@@ -70,23 +62,7 @@ impl<'a> Feed<'a> {
             hz: crate::ui::kernel::TRACE_HZ,
             kernel: crate::ui::kernel::TRACE_KERNEL,
             coverage: Some(side.coverage()),
-            printed: [side.last_pass_ns(bdi), side.last_ratelimit_ns(bdi)],
         }
-    }
-
-    /// When the event that printed `q` of the bdi last was, after
-    /// `after` and up to `t_ns` \[ns\]; `None` for a global quantity (or
-    /// a simulation's).
-    fn printed_at(&self, q: Q, after: u64, t_ns: u64) -> Option<u64> {
-        let events = q.quantity().events();
-        if events.is_empty() || events.contains(&EventKind::GlobalDirtyState) {
-            return None;
-        }
-        let at = |kind: EventKind| match kind {
-            EventKind::BalanceDirtyPages => self.printed[0],
-            _ => self.printed[1],
-        };
-        events.iter().filter_map(|&k| at(k)).filter(|&e| e > after && e <= t_ns).max()
     }
 
     /// From when `q` of `bdi` is known \[ns\]; `None`: never.
@@ -575,7 +551,6 @@ impl Collector {
         let current = |q: Q, t_ns: u64| f.coverage.is_none_or(|c| c.known_at(q.quantity(), bdi, t_ns));
         let known = |q: Q, t_ns: u64| since[q as usize].is_some_and(|since| since <= t_ns) && current(q, t_ns);
         let data = &mut self.sides[i];
-        let last_ns = f.samples.back().map(|s| s.t_ns);
         for s in f.samples.range(from.min(f.samples.len())..) {
             if s.t_ns < self.start_ns || s.t_ns > self.end_ns {
                 continue;
@@ -604,14 +579,14 @@ impl Collector {
             if b.is_none_or(|b| b.tasks == 0) {
                 known_values[Q::Target as usize] = f64::NAN;
             }
-            // Where a value starts, the event that printed it, when known:
-            // the row's time is up to 100 ms after it.
+            // Where a trace's value starts, the first event in the row
+            // that printed it: the row's time is up to 100 ms after it.
             let cursor = &mut self.cursors[i];
             let (prev_ns, was) = cursor.prev.unwrap_or((s.t_ns, [false; SLOTS]));
             let printed_at = |k: usize| {
                 let q = if k == POS_RATIO { Q::TaskRatelimit } else { Q::ALL[k] };
-                Some(s.t_ns).filter(|_| Some(s.t_ns) == last_ns)?;
-                f.printed_at(q, prev_ns, s.t_ns).filter(|_| !was[k] && !known_values[k].is_nan())
+                let start = f.coverage?.starts_at(q.quantity(), bdi, s.t_ns)?;
+                Some(start.max(prev_ns)).filter(|_| !was[k] && !known_values[k].is_nan())
             };
             let mut covers = [0; SLOTS];
             for (k, c) in covers.iter_mut().enumerate() {

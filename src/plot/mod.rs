@@ -276,15 +276,14 @@ fn trace(path: &str, opts: &PlotOptions) -> Result<Gathered> {
     let label = "kernel".to_string();
     let end_ns = side.end_ns().max(TRACE_MIN_SPAN_NS);
     // Nothing is shown yet: the collector starts at the trace's start.
-    let mut collector =
-        collect::Collector::new(&[collect::Feed::of_trace(&side, &label, bdi)], bdi, 0, end_ns, COLUMNS);
+    let mut collector = collect::Collector::new(&[collect::Feed::of_trace(&side, &label)], bdi, 0, end_ns, COLUMNS);
     // Row by row: the collector takes each with the bdi's last events
     // before it, where its lines start.
     let mut t = 0;
     loop {
         crate::interrupt::check()?;
         side.seek(t);
-        collector.take(&[collect::Feed::of_trace(&side, &label, bdi)]);
+        collector.take(&[collect::Feed::of_trace(&side, &label)]);
         match side.next_row_ns(t) {
             Some(next) => t = next,
             None => break,
@@ -842,6 +841,24 @@ mod tests {
         let named = all.iter().find(|l| l.label.starts_with(label)).unwrap_or_else(|| panic!("{label} in {all:?}"));
         let same = |l: &&&chart::Line| (l.colour, l.dash, l.glyph) == (named.colour, named.dash, named.glyph);
         all.iter().filter(same).map(|l| (*l).clone()).collect()
+    }
+
+    #[test]
+    fn a_traces_lines_start_at_the_first_event_that_printed_them() {
+        // linux-6.18-4dd: the first event 1305.637996; bdi 254:0's first
+        // pass 1305.729780 (0.091784 s), sixteen more in the same 100 ms
+        // row up to 1305.733548 (0.095552 s), where its lines started.
+        let path = trace_file("linux-6.18-4dd-dirty_bytes-400M.txt");
+        let g = trace(&path, &trace_opts(None)).expect("reads");
+        let bdi = chart::bdi_dirty(&g.ctx, &g.sides);
+        for label in ["bdi_dirty", "bdi_setpoint"] {
+            let first = runs_of(&bdi, label)[0].points[0];
+            assert!((first.0 - 0.091784).abs() < 1e-6, "{label} starts at {first:?}");
+        }
+        // Its first bdi_dirty_ratelimit, alone in its row: 1307.423437.
+        let rates = chart::rates(&g.ctx, &g.sides);
+        let first = runs_of(&rates, "write_bw")[0].points[0];
+        assert!((first.0 - 1.785441).abs() < 1e-6, "write_bw starts at {first:?}");
     }
 
     #[test]

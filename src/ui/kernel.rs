@@ -877,6 +877,22 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         for p in s.points.iter_mut().filter(|p| !cov.known_at(q, bdi, (p.0 * 1e9).round() as u64)) {
             p.1 = f64::NAN;
         }
+        // A line starts where the first event in its row printed it, up
+        // to 100 ms before the row's sample.
+        let mut points = Vec::with_capacity(s.points.len() + 2);
+        let mut was = false;
+        for &p in &s.points {
+            let t_ns = (p.0 * 1e9).round() as u64;
+            if !was
+                && !p.1.is_nan()
+                && let Some(e) = cov.starts_at(q, bdi, t_ns).filter(|&e| e < t_ns)
+            {
+                points.push((e as f64 / 1e9, p.1));
+            }
+            was = !p.1.is_nan();
+            points.push(p);
+        }
+        s.points = points;
     }
     // The y range fitted again to the values drawn, not to those just
     // blanked: chart 4 by its own rule, a log axis to every value.
@@ -1407,6 +1423,22 @@ mod tests {
         let low = drawn.fold(f64::INFINITY, f64::min);
         assert!(low.is_finite(), "something is drawn");
         assert!((data.y[0] - low).abs() < 1e-9, "axis from {} while the lowest value drawn is {low}", data.y[0]);
+    }
+
+    #[test]
+    fn a_traces_bdi_line_starts_at_the_first_pass_of_its_row() {
+        // linux-6.18-4dd: bdi 254:0's first pass 0.091784 s after the
+        // first event, sixteen more in its row up to 0.095552 s; the row's
+        // sample is at 0.1 s, where the line started.
+        let text = include_str!("../../tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt");
+        let mut side = KernelSide::from_text("t", text).expect("a trace");
+        side.seek(300_000_000);
+        let data = trace_chart(&side, 2, 0, None, 100, false);
+        for name in ["bdi_dirty", "bdi_setpoint"] {
+            let line = data.series.iter().find(|s| s.name == name).expect("drawn");
+            let first = line.points.iter().find(|p| !p.1.is_nan()).expect("a value");
+            assert!((first.0 - 0.091784).abs() < 1e-6, "{name}: {first:?}");
+        }
     }
 
     #[test]
