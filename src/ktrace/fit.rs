@@ -508,9 +508,9 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
     row("thresh".into(), "pages", g.and_then(|g| pg(g.thresh_pages)), Some(pages(m.global.thresh_mb)));
     row("bg_thresh".into(), "pages", g.and_then(|g| pg(g.bg_thresh_pages)), Some(pages(m.global.bg_thresh_mb)));
     let hard = g.and_then(|g| g.limit_pages.map(|l| super::hard_dirty_limit(l, g.thresh_pages)));
-    row("limit".into(), "pages", pg(hard), Some(pages(m.global.limit_mb)));
+    row("limit".into(), "pages", pg(hard), m.global.limit_mb.map(pages));
     row("freerun".into(), "MiB", g.and_then(|g| g.freerun_mb), Some(m.global.freerun_mb));
-    row("setpoint".into(), "MiB", g.and_then(|g| g.setpoint_mb), Some(m.global.setpoint_mb));
+    row("setpoint".into(), "MiB", g.and_then(|g| g.setpoint_mb), m.global.setpoint_mb);
     // The model's mean leaves out its start (the first half, or 10 s of a
     // long run) and reads a sample every 100 ms: the trace's the same.
     let settle = m.global.settle_s;

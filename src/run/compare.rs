@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::summary::{RATE_CONTROL_PATCH, Summary, num, signed};
+use super::summary::{Summary, num, signed};
 use crate::error::printable;
 
 /// Both sides of a comparison: what `--summary-json` holds with `--compare`.
@@ -42,21 +42,10 @@ fn throughput(s: &Summary) -> f64 {
     s.bdis.iter().map(|b| b.written_mbps).sum()
 }
 
-/// Whether the side's kernel has a setpoint: patch 02 brought it; 3.1
-/// and 2.6.38 compute it here only as a shadow, which the table leaves out.
-fn has_setpoint(s: &Summary) -> bool {
-    s.patches >= 2
-}
-
-/// The global setpoint, where the kernel has one \[MiB\].
-fn setpoint(s: &Summary) -> Option<f64> {
-    has_setpoint(s).then_some(s.global.setpoint_mb)
-}
-
 /// Mean dirty pages after settling, above (+) or below (−) the setpoint \[%\].
 fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     let g = &s.global;
-    let sp = setpoint(s).filter(|&sp| sp > 0.0)?;
+    let sp = s.global.setpoint_mb.filter(|&sp| sp > 0.0)?;
     g.dirty_mean_mb.map(|m| 100.0 * (m - sp) / sp)
 }
 
@@ -84,10 +73,10 @@ impl Compared {
         let mut rows = vec![
             row("throughput [MiB/s]", &|s| Some(throughput(s)), 1),
             row("dirty mean [MiB]", &|s| s.global.dirty_mean_mb, 1),
-            row("setpoint [MiB]", &setpoint, 1),
+            row("setpoint [MiB]", &|s| s.global.setpoint_mb, 1),
             row("dirty vs setpoint [%]", &dirty_vs_setpoint, 1),
             row("dirty max [MiB]", &|s| Some(s.global.dirty_max_mb), 1),
-            row("limit [MiB]", &|s| Some(s.global.limit_mb), 1),
+            row("limit [MiB]", &|s| s.global.limit_mb, 1),
             row("pauses [count]", &|s| Some(s.pauses_ms.count as f64), 0),
             row("pause p50 [ms]", &|s| slept(s).then_some(s.pauses_ms.p50), 0),
             row("pause p99 [ms]", &|s| slept(s).then_some(s.pauses_ms.p99), 0),
@@ -104,10 +93,10 @@ impl Compared {
     /// per bdi up to four, their mean beyond (a ten-disk JBOD). None when
     /// neither side has rate control, or the sides' disks differ.
     fn ratelimit_rows(&self) -> Vec<Row> {
-        let rate = |s: &Summary, i: usize| s.bdis[i].dirty_ratelimit_mbps.filter(|_| s.patches >= RATE_CONTROL_PATCH);
+        let rate = |s: &Summary, i: usize| s.bdis[i].dirty_ratelimit_mbps;
         let names = |s: &Summary| s.bdis.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
         let n = self.a.bdis.len();
-        let rated = |s: &Summary| s.patches >= RATE_CONTROL_PATCH;
+        let rated = |s: &Summary| s.has.dirty_ratelimit;
         if n == 0 || names(&self.a) != names(&self.b) || !(rated(&self.a) || rated(&self.b)) {
             return Vec::new();
         }
@@ -167,12 +156,19 @@ impl Compared {
         }
         let rate_rows = rows.iter().any(|r| r.name.starts_with("dirty_ratelimit"));
         for (side, sum) in [("A", a), ("B", &self.b)] {
-            let no_rate = rate_rows && sum.patches < RATE_CONTROL_PATCH;
-            let missing = match (has_setpoint(sum), no_rate) {
-                (false, true) => "setpoint or dirty_ratelimit",
-                (false, false) => "setpoint",
-                (true, true) => "dirty_ratelimit",
-                (true, false) => continue,
+            let no_rate = rate_rows && !sum.has.dirty_ratelimit;
+            let missing: Vec<&str> = [
+                (!sum.has.setpoint, "setpoint"),
+                (!sum.has.smoothed_limit, "smoothed limit"),
+                (no_rate, "dirty_ratelimit"),
+            ]
+            .into_iter()
+            .filter_map(|(lacks, what)| lacks.then_some(what))
+            .collect();
+            let missing = match missing.as_slice() {
+                [] => continue,
+                [one] => one.to_string(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
             };
             let _ = writeln!(s, "note {side}      {} has no {missing}: –", printable(&sum.kernel));
         }

@@ -2,12 +2,14 @@
 //! columns then each bdi's, in MiB and MiB/s. Fields are quoted as RFC 4180
 //! says (a bdi name holding a comma, a quote or a line break is quoted,
 //! its quotes doubled). Rows end with a line feed, as Unix tools expect;
-//! RFC 4180 readers accept it.
+//! RFC 4180 readers accept it. A quantity the run's kernel does not
+//! compute ([`KernelHas`]) has an empty cell.
 
 use std::borrow::Cow;
 use std::path::Path;
 
 use super::digits::{push_fixed, push_u64};
+use super::summary::KernelHas;
 use crate::error::Result;
 use crate::output::AtomicFile;
 use crate::sim::NS_PER_SEC;
@@ -84,19 +86,34 @@ impl CsvFile {
         self.out.path()
     }
 
-    /// Writes the row of `s`; rates are over the time since `prev` (0 in
-    /// the first row). Times on the 100 ms grid have one decimal, a sample
-    /// off it (taken when a setting changed) three.
-    pub fn row(&mut self, s: &Sample, prev: Option<&Sample>) -> Result<()> {
+    /// Writes the row of `s`, taken on a kernel that computes what `has`
+    /// says (the cells of the rest are empty); rates are over the time
+    /// since `prev` (0 in the first row). Times on the 100 ms grid have one
+    /// decimal, a sample off it (taken when a setting changed) three.
+    pub fn row(&mut self, s: &Sample, prev: Option<&Sample>, has: KernelHas) -> Result<()> {
         let b = &mut self.buf;
         b.clear();
         let time_decimals = if s.t_ns.is_multiple_of(NS_PER_SEC / 10) { 1 } else { 3 };
         push_fixed(b, s.t_ns as f64 / 1e9, time_decimals);
-        for pages in
-            [s.dirty, s.writeback, s.unstable, s.thresh, s.bg_thresh, s.freerun, s.setpoint, s.limit, s.dirtyable]
-        {
+        // A cell of `pages` in MiB, empty where the kernel has no such value.
+        let cell = |b: &mut Vec<u8>, known: bool, mb: f64| {
             b.push(b',');
-            push_fixed(b, mib(pages), 3);
+            if known {
+                push_fixed(b, mb, 3);
+            }
+        };
+        for (known, pages) in [
+            (true, s.dirty),
+            (true, s.writeback),
+            (true, s.unstable),
+            (true, s.thresh),
+            (true, s.bg_thresh),
+            (true, s.freerun),
+            (has.setpoint, s.setpoint),
+            (has.smoothed_limit, s.limit),
+            (true, s.dirtyable),
+        ] {
+            cell(b, known, mib(pages));
         }
         b.push(b',');
         push_fixed(b, 100.0 * s.dirty as f64 / s.dirtyable.max(1) as f64, 3);
@@ -108,21 +125,20 @@ impl CsvFile {
                 }
                 _ => (0.0, 0.0),
             };
-            for mb in [
-                mib(bdi.dirty),
-                mib(bdi.writeback),
-                mib(bdi.thresh),
-                mib(bdi.setpoint),
-                mib(bdi.write_bw),
-                mib(bdi.avg_write_bw),
-                mib(bdi.dirty_ratelimit),
-                mib(bdi.balanced_ratelimit),
-                dirtied,
-                written,
-                mib(bdi.task_ratelimit),
+            for (known, mb) in [
+                (true, mib(bdi.dirty)),
+                (true, mib(bdi.writeback)),
+                (true, mib(bdi.thresh)),
+                (has.setpoint, mib(bdi.setpoint)),
+                (true, mib(bdi.write_bw)),
+                (true, mib(bdi.avg_write_bw)),
+                (has.dirty_ratelimit, mib(bdi.dirty_ratelimit)),
+                (has.dirty_ratelimit, mib(bdi.balanced_ratelimit)),
+                (true, dirtied),
+                (true, written),
+                (has.dirty_ratelimit, mib(bdi.task_ratelimit)),
             ] {
-                b.push(b',');
-                push_fixed(b, mb, 3);
+                cell(b, known, mb);
             }
             b.push(b',');
             // Empty where the kernel computes no pos_ratio.

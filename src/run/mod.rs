@@ -15,7 +15,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use compare::{Compared, Labels};
-pub use summary::{BdiSummary, Digest, GlobalSummary, PauseSummary, Summary, TaskSummary, ThrottleSummary, summarise};
+pub use summary::{
+    BdiSummary, Digest, GlobalSummary, KernelHas, PauseSummary, Summary, TaskSummary, ThrottleSummary, summarise,
+};
 
 use crate::error::{Error, Result};
 use crate::output::AtomicFile;
@@ -134,12 +136,13 @@ impl Follower {
         let first_writer = |bdi: usize| {
             world.tasks().iter().filter(|t| t.bdi as usize == bdi).filter_map(|t| t.stats.started_ns).min()
         };
+        let has = summary::KernelHas::of(world.patches(), world.legacy());
         for s in samples.range(from..) {
             if !all && s.t_ns >= world.now_ns() {
                 break;
             }
             if let Some(csv) = &mut self.csv {
-                csv.row(s, self.last.as_ref())?;
+                csv.row(s, self.last.as_ref(), has)?;
             }
             self.digest.add(s, first_writer);
             match &mut self.last {

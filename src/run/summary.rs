@@ -20,17 +20,20 @@ pub struct GlobalSummary {
     pub bg_thresh_mb: f64,
     /// Freerun ceiling at the end \[MiB\].
     pub freerun_mb: f64,
-    /// Setpoint at the end \[MiB\].
-    pub setpoint_mb: f64,
-    /// Global dirty limit at the end \[MiB\].
-    pub limit_mb: f64,
+    /// Setpoint at the end; null where the run's kernel has none (below
+    /// patch 02) \[MiB\].
+    pub setpoint_mb: Option<f64>,
+    /// Smoothed global dirty limit at the end; null where the run's kernel
+    /// has none (2.6.38) \[MiB\].
+    pub limit_mb: Option<f64>,
     /// Mean global dirty pages after `settle_s` \[MiB\].
     pub dirty_mean_mb: Option<f64>,
     /// Largest global dirty count of the run \[MiB\].
     pub dirty_max_mb: f64,
-    /// How far dirty ever ran past the limit, right after pages were
-    /// dirtied (negative: never reached it); with nothing dirtied, how far
-    /// below the limit `dirty_max_mb` stayed \[MiB\].
+    /// How far dirty ever ran past the limit (thresh where the kernel has
+    /// no smoothed limit), right after pages were dirtied (negative: never
+    /// reached it); with nothing dirtied, how far below it `dirty_max_mb`
+    /// stayed \[MiB\].
     pub over_limit_max_mb: f64,
     /// Samples before this time are left out of the means \[s\].
     pub settle_s: f64,
@@ -49,7 +52,8 @@ pub struct BdiSummary {
     pub written_mbps: f64,
     /// Median avg_write_bandwidth over the last window \[MiB/s\].
     pub write_bw_mbps: Option<f64>,
-    /// Median dirty_ratelimit over the last window \[MiB/s\].
+    /// Median dirty_ratelimit over the last window; null where the run's
+    /// kernel has none (below patch 04) \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
     /// Median of avg_write_bandwidth / N over the last window, N the
     /// tasks writing to the bdi at each sample; `None` if none wrote in it
@@ -188,6 +192,10 @@ pub struct Summary {
     /// Simulation events processed (printed with the speed, not written).
     #[serde(skip)]
     pub events: u64,
+    /// What the run's kernel computes (not written: `patches` and
+    /// `kernel` say it).
+    #[serde(skip)]
+    pub has: KernelHas,
     /// Length of the window the medians are taken over \[s\].
     pub window_s: f64,
     /// Global thresholds and dirty pages.
@@ -359,12 +367,13 @@ pub fn summarise(
     let l = vm.limits;
     let freerun = crate::sim::page_writeback::dirty_freerun_ceiling(l.dirty, l.background);
     let limit = vm.limit();
+    let has = KernelHas::of(world.patches(), world.legacy());
     let global = GlobalSummary {
         thresh_mb: mib(l.dirty),
         bg_thresh_mb: mib(l.background),
         freerun_mb: mib(freerun),
-        setpoint_mb: mib((freerun + limit) / 2),
-        limit_mb: mib(limit),
+        setpoint_mb: has.setpoint.then(|| mib((freerun + limit) / 2)),
+        limit_mb: has.smoothed_limit.then(|| mib(limit)),
         dirty_mean_mb: dirty_mean,
         dirty_max_mb: mib(stats.max_dirty),
         // With nothing dirtied no sample was taken: dirty stayed at its
@@ -389,7 +398,8 @@ pub fn summarise(
                 tasks,
                 written_mbps: mib(b.written) / duration_s,
                 write_bw_mbps: write_bw,
-                dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect()),
+                dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect())
+                    .filter(|_| has.dirty_ratelimit),
                 target_ratelimit_mbps: median(
                     window
                         .iter()
@@ -443,6 +453,7 @@ pub fn summarise(
         wall_s,
         real_time_factor: (wall_s > 0.0).then(|| duration_s / wall_s),
         events: world.events(),
+        has,
         window_s,
         global,
         bdis,
@@ -522,21 +533,34 @@ fn size_with_unit(v: Option<f64>, sign: bool) -> String {
 const POSITION_CONTROL_PATCH: u8 = 2;
 
 /// The patch that brings dirty_ratelimit (dirty rate control).
-pub(crate) const RATE_CONTROL_PATCH: u8 = 4;
+const RATE_CONTROL_PATCH: u8 = 4;
+
+/// Which of the quantities the series (or Linux 3.1) brought a run's
+/// kernel computes: the report writes `–`, the JSON null and the CSV an
+/// empty cell for those it does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KernelHas {
+    /// The global and bdi setpoints and pos_ratio (patch 02).
+    pub setpoint: bool,
+    /// dirty_ratelimit, its balanced estimate and task_ratelimit (patch 04).
+    pub dirty_ratelimit: bool,
+    /// The smoothed global dirty limit, global_dirty_limit (Linux 3.1;
+    /// 2.6.38 has only thresh).
+    pub smoothed_limit: bool,
+}
+
+impl KernelHas {
+    /// What the kernel of patch level `patches` over `legacy` computes.
+    pub fn of(patches: u8, legacy: crate::sim::config::Legacy) -> KernelHas {
+        KernelHas {
+            setpoint: patches >= POSITION_CONTROL_PATCH,
+            dirty_ratelimit: patches >= RATE_CONTROL_PATCH,
+            smoothed_limit: patches > 0 || legacy != crate::sim::config::Legacy::Linux2638,
+        }
+    }
+}
 
 impl Summary {
-    /// The global setpoint, where the run's kernel has one \[MiB\].
-    fn setpoint_mb(&self) -> Option<f64> {
-        (self.patches >= POSITION_CONTROL_PATCH).then_some(self.global.setpoint_mb)
-    }
-
-    /// The smoothed global dirty limit, where the run's kernel has one
-    /// (Linux 3.1 brought global_dirty_limit; 2.6.38 has only thresh)
-    /// \[MiB\].
-    fn limit_mb(&self) -> Option<f64> {
-        (self.patches > 0 || self.kernel != "2.6.38").then_some(self.global.limit_mb)
-    }
-
     /// The patch level as `--patches` takes it: `legacy` and `2.6.38`
     /// are both level 0, told apart by their kernel.
     fn patches_arg(&self) -> String {
@@ -566,18 +590,18 @@ impl Summary {
         );
         // The thresholds side by side in one unit, that of the largest,
         // written once after them (as `view` writes them).
-        let unit = SizeUnit::of_largest([g.bg_thresh_mb, g.freerun_mb, g.limit_mb, g.thresh_mb]);
+        let unit = SizeUnit::of_largest([g.bg_thresh_mb, g.freerun_mb, g.limit_mb.unwrap_or(0.0), g.thresh_mb]);
         let _ = writeln!(
             s,
             "thresholds  bg {}  freerun {}  setpoint {}  limit {}  thresh {} {}",
             size_in(Some(g.bg_thresh_mb), unit, false),
             size_in(Some(g.freerun_mb), unit, false),
-            size_in(self.setpoint_mb(), unit, false),
-            size_in(self.limit_mb(), unit, false),
+            size_in(g.setpoint_mb, unit, false),
+            size_in(g.limit_mb, unit, false),
             size_in(Some(g.thresh_mb), unit, false),
             unit.name()
         );
-        let err = self.setpoint_mb().filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
+        let err = g.setpoint_mb.filter(|&sp| sp > 0.0).zip(g.dirty_mean_mb).map(|(sp, m)| 100.0 * (m - sp) / sp);
         let _ = writeln!(
             s,
             "dirty       mean {} after {} s ({}% of setpoint)  max {} ({} vs {})",
@@ -586,18 +610,18 @@ impl Summary {
             signed(err, 1),
             size_with_unit(Some(g.dirty_max_mb), false),
             size_with_unit(Some(g.over_limit_max_mb), true),
-            if self.limit_mb().is_some() { "limit" } else { "thresh" }
+            if g.limit_mb.is_some() { "limit" } else { "thresh" }
         );
-        if self.patches < RATE_CONTROL_PATCH {
+        if !self.has.dirty_ratelimit {
             let _ = writeln!(
                 s,
                 "note        Linux {} has no {}dirty_ratelimit (patch 04): –",
                 self.kernel,
-                if self.patches < POSITION_CONTROL_PATCH { "setpoint (patch 02) and no " } else { "" }
+                if self.has.setpoint { "" } else { "setpoint (patch 02) and no " }
             );
         }
         for b in &self.bdis {
-            let rate = b.dirty_ratelimit_mbps.filter(|_| self.patches >= RATE_CONTROL_PATCH);
+            let rate = b.dirty_ratelimit_mbps;
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,

@@ -656,3 +656,71 @@ fn a_trace_that_grows_faster_is_announced_again() {
     assert!(last.contains("grows faster than said: it will be about"), "{last}");
     assert!((last_rate / written - 1.0).abs() < 0.15, "{notes:?}, wrote {written:.2} MiB per second");
 }
+
+/// The last row of a CSV file by column name.
+fn last_row(path: &Path) -> std::collections::HashMap<String, String> {
+    let text = String::from_utf8(read(path)).expect("UTF-8");
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().expect("a header").split(',').map(str::to_owned).collect();
+    let last = lines.last().expect("a row");
+    header.into_iter().zip(last.split(',').map(str::to_owned)).collect()
+}
+
+/// What the run's kernel does not compute, the JSON gives as null and the
+/// CSV as an empty cell, as the report gives `–`: Linux 3.1 has no
+/// setpoint (patch 02) and no dirty_ratelimit (patch 04), where the JSON
+/// gave the shadow setpoint 645.2 MiB and dirty_ratelimit's initial
+/// 100 MiB/s, and the CSV task_ratelimit 0 (19.4 at patch 03, 100 ×
+/// pos_ratio); 2.6.38 also has no smoothed limit.
+#[test]
+fn the_json_and_csv_leave_out_what_the_kernel_lacks() {
+    let dir = scratch("kernel-lacks");
+    let run = |level: &str| {
+        let (json_path, csv_path) = (dir.join(format!("{level}.json")), dir.join(format!("{level}.csv")));
+        let out = dirtyviz()
+            .args(["run", "--scenario", "hdd-10dd", "--patches", level, "--duration", "3s", "--summary-json"])
+            .arg(&json_path)
+            .arg("--csv")
+            .arg(&csv_path)
+            .output()
+            .expect("runs");
+        ok(&out);
+        (json(&json_path), last_row(&csv_path))
+    };
+    let cells = |row: &std::collections::HashMap<String, String>, names: &[&str]| {
+        names.iter().map(|n| row.get(*n).cloned().unwrap_or_else(|| panic!("no {n}"))).collect::<Vec<_>>()
+    };
+    let rates = ["sda.dirty_ratelimit_mbps", "sda.balanced_ratelimit_mbps", "sda.task_ratelimit_mbps"];
+    let (v, row) = run("legacy");
+    assert_eq!(v["global"]["setpoint_mb"], Value::Null, "{}", v["global"]);
+    assert_eq!(v["global"]["limit_mb"].as_f64(), Some(737.3984375), "{}", v["global"]);
+    assert_eq!(v["bdis"][0]["dirty_ratelimit_mbps"], Value::Null, "{}", v["bdis"][0]);
+    assert_eq!(cells(&row, &["setpoint_mb", "sda.setpoint_mb", "sda.pos_ratio"]), ["", "", ""]);
+    assert_eq!(cells(&row, &rates), ["", "", ""]);
+    assert_eq!(cells(&row, &["limit_mb", "freerun_mb"]), ["737.398", "553.047"]);
+    let (v, row) = run("2.6.38");
+    assert_eq!((&v["global"]["setpoint_mb"], &v["global"]["limit_mb"]), (&Value::Null, &Value::Null));
+    assert_eq!(cells(&row, &["setpoint_mb", "limit_mb", "thresh_mb"]), ["", "", "737.398"]);
+    let (v, row) = run("3");
+    assert_eq!(v["global"]["setpoint_mb"].as_f64(), Some(645.22265625), "{}", v["global"]);
+    assert_eq!(v["bdis"][0]["dirty_ratelimit_mbps"], Value::Null, "{}", v["bdis"][0]);
+    assert_eq!(cells(&row, &["setpoint_mb"]), ["645.223"]);
+    assert!(!row["sda.setpoint_mb"].is_empty() && !row["sda.pos_ratio"].is_empty(), "{row:?}");
+    assert_eq!(cells(&row, &rates), ["", "", ""]);
+    let (v, row) = run("4");
+    assert!(v["bdis"][0]["dirty_ratelimit_mbps"].as_f64().is_some(), "{}", v["bdis"][0]);
+    assert!(cells(&row, &rates).iter().all(|c| c.parse::<f64>().is_ok()), "{row:?}");
+    // A comparison's side A is the run's.
+    let out = dirtyviz()
+        .args(["run", "--scenario", "hdd-10dd", "--compare", "legacy", "--duration", "3s", "--summary-json"])
+        .arg(dir.join("both.json"))
+        .output()
+        .expect("runs");
+    ok(&out);
+    let both = json(&dir.join("both.json"));
+    assert_eq!(both["a"]["global"]["setpoint_mb"], Value::Null);
+    assert_eq!(both["a"]["bdis"][0]["dirty_ratelimit_mbps"], Value::Null);
+    assert!(
+        both["b"]["global"]["setpoint_mb"].as_f64().is_some() && both["b"]["bdis"][0]["dirty_ratelimit_mbps"].is_f64()
+    );
+}
