@@ -59,8 +59,11 @@ pub struct BdiSummary {
     /// tasks writing to the bdi at each sample; `None` if none wrote in it
     /// \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
-    /// Mean bdi_thresh after settling \[MiB\].
+    /// Mean bdi_thresh after settling (`settle_s`) \[MiB\].
     pub thresh_mb: Option<f64>,
+    /// Median bdi_thresh over the last window, the share the bdi holds
+    /// at the end (the report's figure) \[MiB\].
+    pub thresh_median_mb: Option<f64>,
     /// Mean bdi dirty pages after settling \[MiB\].
     pub dirty_mean_mb: Option<f64>,
     /// Seeks the device made.
@@ -408,6 +411,7 @@ pub fn summarise(
                         .collect(),
                 ),
                 thresh_mb: thresh_means[i],
+                thresh_median_mb: median(window.iter().map(|s| mib(s.bdis[i].thresh)).collect()),
                 dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,
                 busy_pct: (b.nfs.is_none() && world.now_ns() > 0)
@@ -625,7 +629,7 @@ impl Summary {
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x, median of last {} s)  bdi_thresh {}{}",
+                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x)  bdi_thresh {} (medians of last {} s){}",
                 shown(&b.name),
                 b.kind,
                 crate::units::count(u64::from(b.tasks), "task"),
@@ -634,8 +638,8 @@ impl Summary {
                 num(rate, 3),
                 num(b.target_ratelimit_mbps, 3),
                 num(ratio, 2),
+                size_with_unit(b.thresh_median_mb, false),
                 seconds(self.window_s),
-                size_with_unit(b.thresh_mb, false),
                 b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
             );
         }
