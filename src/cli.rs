@@ -422,7 +422,8 @@ pub struct WorldArgs {
     #[arg(long, value_parser = hz)]
     pub hz: Option<u64>,
     /// dd tasks per bdi, 0 to 10000, at most 20000 tasks in all (replaces the
-    /// scenario's counts).
+    /// scenario's dd: each bdi gets N like those of the first dd group aimed
+    /// at it, plain dd where none is).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
     pub dd: Option<u32>,
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11

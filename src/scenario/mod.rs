@@ -919,17 +919,55 @@ impl Scenario {
             }
         }
         if let Some(n) = o.dd {
-            let mut any = false;
-            for t in &mut self.tasks {
-                if let TaskSpec::Dd(dd) = t {
-                    dd.n = n;
-                    any = true;
+            self.set_dd_per_bdi(n);
+        }
+    }
+
+    /// Gives every bdi `n` dd (`--dd`): each bdi's dd are those of the
+    /// first dd group that targets it, `n` of them; a later group
+    /// targeting it gives it none (a `*` group after a named one keeps
+    /// its settings for the bdis it comes first for, named one by one),
+    /// and a bdi no group targets gets `n` plain dd. A group naming no
+    /// bdi of the scenario is kept, to be refused as before.
+    fn set_dd_per_bdi(&mut self, n: u32) {
+        let names = self.bdi_names();
+        let mut covered = vec![false; names.len()];
+        let mut tasks = Vec::with_capacity(self.tasks.len());
+        for t in std::mem::take(&mut self.tasks) {
+            let TaskSpec::Dd(dd) = t else {
+                tasks.push(t);
+                continue;
+            };
+            let targets: Vec<usize> = if dd.bdi == "*" {
+                (0..names.len()).collect()
+            } else {
+                match names.iter().position(|b| *b == dd.bdi) {
+                    Some(i) => vec![i],
+                    None => {
+                        tasks.push(TaskSpec::Dd(DdSpec { n, ..dd }));
+                        continue;
+                    }
                 }
+            };
+            let first: Vec<usize> = targets.iter().copied().filter(|&i| !covered[i]).collect();
+            for &i in &first {
+                covered[i] = true;
             }
-            if !any && n > 0 {
-                self.tasks.push(TaskSpec::Dd(DdSpec { n, ..DdSpec::default() }));
+            if first.len() == targets.len() {
+                tasks.push(TaskSpec::Dd(DdSpec { n, ..dd }));
+            } else {
+                tasks.extend(first.iter().map(|&i| TaskSpec::Dd(DdSpec { bdi: names[i].clone(), n, ..dd.clone() })));
             }
         }
+        if n > 0 {
+            if covered.iter().all(|&c| !c) {
+                tasks.push(TaskSpec::Dd(DdSpec { n, ..DdSpec::default() }));
+            } else {
+                let missing = names.iter().zip(&covered).filter(|&(_, &c)| !c);
+                tasks.extend(missing.map(|(b, _)| TaskSpec::Dd(DdSpec { bdi: b.clone(), n, ..DdSpec::default() })));
+            }
+        }
+        self.tasks = tasks;
     }
 
     /// The bdi names this scenario creates, in order.

@@ -752,3 +752,37 @@ fn the_reports_bdi_thresh_is_the_recent_share() {
     let sdb = num(&v["bdis"][1], "thresh_median_mb");
     assert!(report.contains(&format!("  bdi_thresh {sdb:.1} MiB (medians of last 10 s)")) && sdb > 1400.0, "{report}");
 }
+
+/// `--dd N` gives every bdi N dd: multi.ron aims `Dd(bdi: "*", n: 2)` and
+/// then a group of its own at sda and at the key, and `--dd 3` set every
+/// group's count, giving sda and the key 6 dd each. Now each bdi's dd are
+/// N like the first group aimed at it (here `*`'s); the other kinds stay.
+#[test]
+fn dd_n_gives_every_bdi_n_dd() {
+    let dir = scratch("dd-per-bdi");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/multi.ron");
+    let out = dirtyviz()
+        .args(["run", "--dd", "3", "--duration", "5s", "--scenario"])
+        .arg(&scenario)
+        .arg("--summary-json")
+        .arg(dir.join("s.json"))
+        .output()
+        .expect("runs");
+    ok(&out);
+    let v = json(&dir.join("s.json"));
+    let tasks = v["tasks"].as_array().expect("tasks");
+    let bdis: Vec<&str> =
+        v["bdis"].as_array().expect("bdis").iter().map(|b| b["name"].as_str().expect("a name")).collect();
+    assert_eq!(bdis, ["sda", "sdb", "key", "r0", "jba", "jbb", "jbc", "nfs"]);
+    let of = |bdi: &str, kind: &str| tasks.iter().filter(|t| t["bdi"] == bdi && t["kind"] == kind).count();
+    for b in &bdis {
+        assert_eq!(of(b, "dd"), 3, "{b}: {tasks:?}");
+    }
+    assert_eq!((of("sdb", "light"), of("r0", "pipeline")), (3, 1));
+    assert_eq!(tasks.len(), 3 * bdis.len() + 4);
+    // Every one of them writes from the start, as `*`'s: sda's own group
+    // started at 10 s, the key's stopped after 5 MiB.
+    for t in tasks.iter().filter(|t| t["bdi"] == "sda" || t["bdi"] == "key") {
+        assert!(t["dirtied_mb"].as_f64().is_some_and(|mb| mb > 0.0), "{t}");
+    }
+}
