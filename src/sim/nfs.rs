@@ -6,17 +6,24 @@
 //! count as written and move from writeback to unstable: they sit in the
 //! server's memory, not yet on its disk. After writing an inode the writer
 //! sends a COMMIT once more than half of the inode's pages are unstable
-//! (`nfs_commit_unstable_pages()`); the server answers when its disk has
-//! written everything it received before the COMMIT (the journal of an
-//! fsync orders all data before it) and its journal has committed, and the
-//! committed pages turn clean in one burst. COMMITs that reach the server
-//! together share a journal commit.
+//! (`nfs_commit_unstable_pages()`); the server fsyncs the file: its disk
+//! writes what it received of that file before the COMMIT, then its
+//! journal commits, and the committed pages turn clean in one burst.
+//! COMMITs that reach the server before its disk starts on the last one
+//! share that journal commit. An fsync that finds others under way or
+//! queued (an nfsd thread each) has its file written interleaved with
+//! theirs: a seek (`server_seek_ns`) for every [`FSYNC_RUN`] of data.
 //!
 //! The server is a Linux box with its own page cache: below its background
 //! threshold its disk writes only for COMMITs, above it the disk writes on
 //! its own, and past its dirty limit (`server_cache`) a WRITE waits for
 //! the disk. So a client that sends a COMMIT late keeps the server's disk
 //! idle while it sends, and then waits while the disk catches up.
+//!
+//! The client's RPC slot table holds [`RPC_SLOTS`] requests: a WRITE is
+//! sent (its round trip starts) once the WRITE that many before it was
+//! answered, so the round trip mountstats counts grows with the depth of
+//! WRITEs in flight, and the rest of a WRITE's wait is its queue time.
 //!
 //! Linux 3.1 lets NFS writeback pages grow without bound. The seed's NFS
 //! patches, as switches: a writeback wait queue that blocks writers above
@@ -33,6 +40,14 @@ use super::kernel::{PAGE_SHIFT, PAGE_SIZE};
 
 /// `NFS_WAIT_PAGES`: the wait queue's wakeup hysteresis, 1 MiB \[pages\].
 const NFS_WAIT_PAGES: u64 = 1024 >> (PAGE_SHIFT - 10);
+
+/// The client's RPC slot table (`tcp_slot_table_entries`, 16 by default):
+/// WRITEs in flight at once.
+pub const RPC_SLOTS: usize = 16;
+
+/// What the server's disk writes of one fsync's file before it turns to
+/// another fsync's file when several are under way \[bytes\]: 2 MiB.
+pub const FSYNC_RUN: f64 = 2.0 * 1024.0 * 1024.0;
 
 /// Integer square root, as the kernel's `int_sqrt()`.
 fn int_sqrt(x: u64) -> u64 {
@@ -79,23 +94,43 @@ pub struct MountStats {
     pub writeback_max: u64,
 }
 
-/// Work on the server's disk for COMMITs: write what they cover, then
-/// commit the journal. COMMITs that arrive before it starts join it (a
-/// group commit, as fsyncs on one journal share a transaction).
+/// Work on the server's disk for COMMITs: write each file's data they
+/// cover, then commit the journal. COMMITs that arrive before it starts
+/// join it (a group commit, as fsyncs on one journal share a transaction).
 #[derive(Clone, Debug, PartialEq)]
 struct CommitJob {
     /// When the disk starts on it \[ns\].
     start: u64,
-    /// Received data on disk before it \[bytes\].
-    base: f64,
-    /// Received data it puts on disk \[bytes\].
-    cover: f64,
-    /// Files with data in it: the disk seeks to each.
-    files: usize,
     /// When the disk is done with it \[ns\].
     end: u64,
-    /// The files whose COMMITs it answers.
-    inodes: Vec<u32>,
+    /// The files whose COMMITs it answers, and how much of each the server
+    /// had received at the COMMIT: what it puts on disk \[bytes\].
+    files: Vec<(u32, f64)>,
+}
+
+/// What the server holds of one file.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ServerFile {
+    /// The file.
+    inode: u32,
+    /// Data received so far \[bytes\].
+    received: f64,
+    /// Data of it on the server's disk \[bytes\].
+    flushed: f64,
+}
+
+impl ServerFile {
+    /// Received and not yet on disk \[bytes\].
+    fn unwritten(&self) -> f64 {
+        self.received - self.flushed
+    }
+}
+
+impl CommitJob {
+    /// True when it answers a COMMIT of `inode`.
+    fn holds(&self, inode: u32) -> bool {
+        self.files.iter().any(|f| f.0 == inode)
+    }
 }
 
 /// Client and server state of one NFS mount.
@@ -107,18 +142,16 @@ pub struct NfsMount {
     pub congestion_pages: u64,
     /// Writers must wait (the wait queue patch only).
     pub congested: bool,
-    /// Bytes the server received so far \[bytes\].
-    server_received: f64,
-    /// Bytes the server has on its disk \[bytes\].
-    server_flushed: f64,
-    /// When `server_flushed` was brought up to date \[ns\].
+    /// The files the server received data of.
+    files: Vec<ServerFile>,
+    /// When `files` was brought up to date \[ns\].
     server_at: u64,
     /// COMMIT work queued or under way on the server's disk, oldest first.
     jobs: std::collections::VecDeque<CommitJob>,
     /// COMMITs awaiting their reply: file, when sent \[ns\].
     in_flight: Vec<(u32, u64)>,
-    /// Files the server received data of since its disk last wrote them.
-    unwritten_files: Vec<u32>,
+    /// When the last [`RPC_SLOTS`] WRITEs were answered, oldest first \[ns\].
+    answered: std::collections::VecDeque<u64>,
     /// COMMITs sent.
     pub commits: u64,
     /// Pages made stable by COMMITs \[pages\].
@@ -135,12 +168,11 @@ impl NfsMount {
             config,
             congestion_pages,
             congested: false,
-            server_received: 0.0,
-            server_flushed: 0.0,
+            files: Vec::new(),
             server_at: 0,
             jobs: std::collections::VecDeque::new(),
             in_flight: Vec::new(),
-            unwritten_files: Vec::new(),
+            answered: std::collections::VecDeque::new(),
             commits: 0,
             committed_pages: 0,
             stats: MountStats::default(),
@@ -153,32 +185,59 @@ impl NfsMount {
     }
 
     /// Lets the server's disk work until `now`: COMMIT jobs that are done
-    /// leave their data on disk; in between, over its background
-    /// threshold, the disk writes on its own.
+    /// leave their files' data on disk; in between, over its background
+    /// threshold, the disk writes on its own (every file alike).
     fn server_advance(&mut self, now: u64) {
         while let Some(job) = self.jobs.front()
             && job.end <= now
         {
-            self.server_flushed = self.server_flushed.max(job.cover);
+            let job = self.jobs.pop_front().expect("checked");
+            for (inode, cover) in job.files {
+                if let Some(f) = self.files.iter_mut().find(|f| f.inode == inode) {
+                    f.flushed = f.flushed.max(cover);
+                }
+            }
             self.server_at = self.server_at.max(job.end);
-            self.jobs.pop_front();
         }
-        let free_from = match self.jobs.front() {
+        let free_until = match self.jobs.front() {
             Some(job) => job.start.min(now),
             None => now,
         };
-        let dt = free_from.saturating_sub(self.server_at) as f64 / NS_PER_SEC as f64;
-        let goal = self.server_received - self.config.server_background as f64;
-        if goal > self.server_flushed {
-            self.server_flushed = goal.min(self.server_flushed + self.config.server_bandwidth * dt);
-        }
+        self.write_on_own(free_until);
         self.server_at = self.server_at.max(now);
+    }
+
+    /// The server's own writeback from `server_at` to `until` \[ns\]: the
+    /// data over its background threshold, at its disk's rate, taken from
+    /// every file in proportion.
+    fn write_on_own(&mut self, until: u64) {
+        if until <= self.server_at {
+            return;
+        }
+        let dt = (until - self.server_at) as f64 / NS_PER_SEC as f64;
+        self.server_at = until;
+        let backlog: f64 = self.files.iter().map(ServerFile::unwritten).sum();
+        let over = backlog - self.config.server_background as f64;
+        if over > 0.0 {
+            let share = over.min(self.config.server_bandwidth * dt) / backlog;
+            for f in &mut self.files {
+                f.flushed += f.unwritten() * share;
+            }
+        }
     }
 
     /// Bytes received but not yet on the server's disk \[bytes\].
     pub fn server_backlog(&mut self, now: u64) -> f64 {
         self.server_advance(now);
-        self.server_received - self.server_flushed
+        self.files.iter().map(ServerFile::unwritten).sum()
+    }
+
+    /// Time the server's disk takes to write `bytes` of one file for an
+    /// fsync \[ns\]: alone, at its rate; with other fsyncs under way or
+    /// queued, a seek for every [`FSYNC_RUN`] as it turns between files.
+    fn fsync_ns(&self, bytes: f64, alone: bool) -> u64 {
+        let seeks = if alone { 0.0 } else { bytes / FSYNC_RUN * self.config.server_seek_ns as f64 };
+        self.disk_ns(bytes) + seeks as u64
     }
 
     /// How long the server takes to accept a WRITE of `bytes` to `inode`
@@ -188,54 +247,56 @@ impl NfsMount {
     pub fn server_delay(&mut self, now: u64, bytes: f64, inode: u32) -> u64 {
         let over = self.server_backlog(now) + bytes - self.config.server_cache as f64;
         let room = if over <= 0.0 { 0 } else { self.disk_ns(over) };
-        let locked = self.jobs.iter().filter(|j| j.inodes.contains(&inode)).map(|j| j.end.saturating_sub(now)).max();
+        let locked = self.jobs.iter().filter(|j| j.holds(inode)).map(|j| j.end.saturating_sub(now)).max();
         room.max(locked.unwrap_or(0))
     }
 
     /// Notes a WRITE of `inode` the server received \[bytes\].
     pub fn received(&mut self, now: u64, bytes: f64, inode: u32) {
         self.server_advance(now);
-        self.server_received += bytes;
-        if !self.unwritten_files.contains(&inode) {
-            self.unwritten_files.push(inode);
+        match self.files.iter_mut().find(|f| f.inode == inode) {
+            Some(f) => f.received += bytes,
+            None => self.files.push(ServerFile { inode, received: bytes, flushed: 0.0 }),
         }
     }
 
-    /// A COMMIT of `inode` sent now: the server writes everything it
-    /// received before it (the journal orders all data before the commit
-    /// record), then commits its journal. It joins the job of a COMMIT that
-    /// the disk has not started on yet, or queues a new job after the last.
-    /// Returns when the reply is expected \[ns\]; a later COMMIT joining the
-    /// same job may delay it (see [`NfsMount::commit_reply_at`]).
+    /// Notes a WRITE answered at `now` that was queued at `queued_at`:
+    /// returns when it was sent, once a slot of the client's RPC slot table
+    /// was free \[ns\] (at most `link_at`, when the link took it).
+    fn write_sent_at(&mut self, now: u64, queued_at: u64, link_at: u64) -> u64 {
+        let slot_free = if self.answered.len() == RPC_SLOTS { self.answered.pop_front().unwrap_or(0) } else { 0 };
+        self.answered.push_back(now);
+        queued_at.max(slot_free).min(link_at)
+    }
+
+    /// A COMMIT of `inode` sent now: the server fsyncs the file, writing
+    /// what it received of it before the COMMIT, then commits its journal.
+    /// It joins the job of a COMMIT that the disk has not started on yet,
+    /// or queues a new job after the last. Returns when the reply is
+    /// expected \[ns\]; a later COMMIT joining the same job may delay it
+    /// (see [`NfsMount::commit_reply_at`]).
     pub fn commit_done_at(&mut self, now: u64, inode: u32) -> u64 {
         self.server_advance(now);
         self.in_flight.push((inode, now));
         let arrive = now + self.config.rtt_ns / 2;
-        let received = self.server_received;
-        let (commit_ns, reply) = (self.config.server_commit_ns, self.config.rtt_ns - self.config.rtt_ns / 2);
-        let seek_ns = self.config.server_seek_ns;
-        let end_of = |start: u64, base: f64, cover: f64, files: usize, m: &NfsMount| {
-            start + m.disk_ns(cover - base) + files as u64 * seek_ns + commit_ns
-        };
-        let new_files = std::mem::take(&mut self.unwritten_files).len();
-        if let Some(job) = self.jobs.back()
+        let reply = self.config.rtt_ns - self.config.rtt_ns / 2;
+        let file = self.files.iter().find(|f| f.inode == inode);
+        let (bytes, cover) = file.map_or((0.0, 0.0), |f| (f.unwritten(), f.received));
+        let alone = self.jobs.is_empty();
+        let write = self.fsync_ns(bytes, alone);
+        if let Some(job) = self.jobs.back_mut()
             && job.start > arrive
         {
-            let (start, base, files) = (job.start, job.base, job.files + new_files);
-            let end = end_of(start, base, received, files, self);
-            let job = self.jobs.back_mut().expect("checked");
-            job.cover = received;
-            job.files = files;
-            job.end = end;
-            job.inodes.push(inode);
-            return end + reply;
+            job.end += write;
+            job.files.push((inode, cover));
+            return job.end + reply;
         }
-        let (start, base) = match self.jobs.back() {
-            Some(last) => (arrive.max(last.end), last.cover),
-            None => (arrive, self.server_flushed),
+        let start = match self.jobs.back() {
+            Some(last) => arrive.max(last.end),
+            None => arrive,
         };
-        let end = end_of(start, base, received, new_files, self);
-        self.jobs.push_back(CommitJob { start, base, cover: received, files: new_files, end, inodes: vec![inode] });
+        let end = start + write + self.config.server_commit_ns;
+        self.jobs.push_back(CommitJob { start, end, files: vec![(inode, cover)] });
         end + reply
     }
 
@@ -255,7 +316,7 @@ impl NfsMount {
     /// when the server has answered by `now`.
     pub fn commit_reply_at(&mut self, now: u64, inode: u32) -> Option<u64> {
         let reply = self.config.rtt_ns - self.config.rtt_ns / 2;
-        let job = self.jobs.iter().find(|j| j.inodes.contains(&inode))?;
+        let job = self.jobs.iter().find(|j| j.holds(inode))?;
         let at = job.end + reply;
         (at > now).then_some(at)
     }
@@ -309,6 +370,7 @@ impl World {
         m.received(now, (pages * PAGE_SIZE) as f64, inode);
         m.stats.writes += 1;
         m.stats.write_pages += pages;
+        let sent_at = m.write_sent_at(now, queued_at, sent_at);
         m.stats.write_queue_ns += sent_at.saturating_sub(queued_at);
         m.stats.write_rtt_ns += now - sent_at;
         if m.update_congestion(b.writeback) {
@@ -437,17 +499,21 @@ mod tests {
         let mut m = mount(false);
         m.config.server_background = 50_000_000;
         m.received(0, 30e6, 1);
+        m.received(0, 20e6, 3);
         // Under its background threshold the server's disk waits for a COMMIT.
-        assert_eq!(m.server_backlog(1_000_000_000), 30e6);
-        // A COMMIT has it write the 30 MB at 100 MB/s (0.3 s).
+        assert_eq!(m.server_backlog(1_000_000_000), 50e6);
+        // A COMMIT has it write the file's 30 MB at 100 MB/s (0.3 s).
         assert_eq!(m.commit_done_at(1_000_000_000, 1), 1_300_200_000);
         // A WRITE to the file being committed waits for the COMMIT.
         assert_eq!(m.server_delay(1_100_000_000, 1e6, 1), 200_100_000);
         assert_eq!(m.server_delay(1_100_000_000, 1e6, 2), 0, "other files go on");
-        assert_eq!(m.server_backlog(1_400_000_000), 0.0);
-        // Over the threshold it writes on its own, down to the threshold.
+        // The fsync wrote its own file only.
+        assert_eq!(m.server_backlog(1_400_000_000), 20e6);
+        // Over the threshold it writes on its own, down to the threshold:
+        // 0.3 s at 100 MB/s takes 30 MB of the 100 MB, from both files alike.
         m.received(1_400_000_000, 80e6, 2);
-        assert_eq!(m.server_backlog(1_700_000_000), 50e6);
+        assert_eq!(m.server_backlog(1_700_000_000), 70e6);
+        assert_eq!(m.server_backlog(1_900_000_000), 50e6);
         assert_eq!(m.server_backlog(5_000_000_000), 50e6);
         // Past its dirty limit, WRITEs wait for the disk.
         let mut m = mount(false);
@@ -456,13 +522,37 @@ mod tests {
     }
 
     #[test]
-    fn a_commit_pays_a_seek_for_each_file_it_writes() {
+    fn an_fsync_among_others_pays_a_seek_per_run() {
         let mut m = mount(false);
+        // A 2 MiB/s disk, 10 ms a seek, and a server that writes only for COMMITs.
+        m.config.server_bandwidth = 2_097_152.0;
         m.config.server_seek_ns = 10_000_000;
-        for inode in 1..=3 {
-            m.received(0, 10e6, inode);
+        m.config.server_background = 1 << 40;
+        m.received(0, 4_194_304.0, 1);
+        m.received(0, 4_194_304.0, 2);
+        // Alone: 4 MiB in 2 s, no seek.
+        assert_eq!(m.commit_done_at(0, 1), 2_000_200_000);
+        // Queued behind it: 4 MiB in 2 s and a seek for each 2 MiB run.
+        assert_eq!(m.commit_done_at(0, 2), 4_020_200_000);
+        // A COMMIT of a file with nothing to write joins the queued job.
+        assert_eq!(m.commit_done_at(1_000_000_000, 3), 4_020_200_000);
+        // When the first is answered, only the second file is left.
+        assert_eq!(m.server_backlog(2_100_000_000), 4_194_304.0);
+        assert_eq!(m.server_backlog(4_100_000_000), 0.0);
+    }
+
+    #[test]
+    fn a_write_is_sent_once_a_slot_of_the_slot_table_is_free() {
+        let mut m = mount(false);
+        // Sixteen WRITEs queued at 0, the link taking one every 100 ns:
+        // each has a slot at once, so its round trip includes the link's wait.
+        for i in 1..=16 {
+            assert_eq!(m.write_sent_at(i * 100, 0, i * 100 - 100), 0);
         }
-        // 30 MB at 100 MB/s and three files: 0.3 s + 3 x 10 ms.
-        assert_eq!(m.commit_done_at(0, 1), 330_200_000);
+        // The 17th goes when the first is answered, the 18th after the second.
+        assert_eq!(m.write_sent_at(1_700, 0, 1_600), 100);
+        assert_eq!(m.write_sent_at(1_800, 0, 1_700), 200);
+        // A WRITE queued after its slot freed is sent when queued.
+        assert_eq!(m.write_sent_at(1_900, 1_850, 1_850), 1_850);
     }
 }

@@ -159,24 +159,24 @@ fn write_bw_over_n_counts_the_tasks_writing_in_the_window() {
     assert!((target - bw / 2.0).abs() < 0.05 * target, "two dd on sdb from 2 s on: {target} vs {bw} / 2");
 }
 
-/// On NFS, 3.1 holds its ten dd in balance_dirty_pages() for over ten
-/// seconds before the first COMMIT: a 10 s run ends with nine of them
+/// On NFS, 3.1 holds its ten dd in balance_dirty_pages() for nearly ten
+/// seconds before the first COMMIT: an 8 s run ends with nine of them
 /// still in their first call (and the tenth in its second). The summary counts that call in each task's
 /// longest time throttled, says how many calls were still blocked, and
 /// the report says so, rather than "longest throttled 4627 ms".
 #[test]
 fn calls_still_blocked_at_the_end_count_in_the_longest_time_throttled() {
-    let s = summary("nfs-stalled", &["--scenario", "nfs-10dd", "--patches", "0", "--duration", "10s"]);
+    let s = summary("nfs-stalled", &["--scenario", "nfs-10dd", "--patches", "0", "--duration", "8s"]);
     let t = &s["throttled_ms"];
     assert_eq!(num(&t["count"]), 1.0, "one call ended: {t}");
     assert_eq!(num(&t["in_progress"]), 10.0, "all ten are in a call: {t}");
     let (ended, blocked) = (num(&t["max"]), num(&t["in_progress_max_ms"]));
-    assert!(blocked > 9000.0 && blocked > ended, "{t}");
+    assert!(blocked > 7000.0 && blocked > ended, "{t}");
     let longest = s["tasks"].as_array().expect("tasks").iter().map(|t| num(&t["throttled_max_ms"])).fold(0.0, f64::max);
     assert_eq!(longest, blocked);
     let report = crate::common::ok(
         &dirtyviz()
-            .args(["run", "--scenario", "nfs-10dd", "--patches", "0", "--duration", "10s"])
+            .args(["run", "--scenario", "nfs-10dd", "--patches", "0", "--duration", "8s"])
             .output()
             .expect("runs"),
     );

@@ -326,7 +326,7 @@ fn cases_fit_chooses_a_profiles_numbers_again_on_the_fitted_half() {
     // Its two parts: the disk and the NFS server, each on its own cases.
     assert!(text.contains("\ndisks (4 fitted cases, 6 held out; 25 combinations): disk [MiB/s], seek [ms]"), "{text}");
     assert!(
-        text.contains("\nNFS (6 fitted cases, 6 held out; 245 combinations): NFS server disk [MiB/s], NFS server seek [ms], NFS server commit [ms]"),
+        text.contains("\nNFS (6 fitted cases, 6 held out; 140 combinations): NFS server disk [MiB/s], NFS server seek [ms], NFS server commit [ms]"),
         "{text}"
     );
     assert_eq!(text.matches("│ the profile's").count(), 2, "the profile's numbers, once per part: {text}");
