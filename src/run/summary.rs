@@ -617,12 +617,17 @@ impl Summary {
             if g.limit_mb.is_some() { "limit" } else { "thresh" }
         );
         if !self.has.dirty_ratelimit {
-            let _ = writeln!(
-                s,
-                "note        Linux {} has no {}dirty_ratelimit (patch 04): –",
-                self.kernel,
-                if self.has.setpoint { "" } else { "setpoint (patch 02) and no " }
-            );
+            let lacks: Vec<&str> = [
+                (!self.has.setpoint, "no setpoint (patch 02)"),
+                (!self.has.smoothed_limit, "no smoothed limit (Linux 3.1)"),
+                (true, "no dirty_ratelimit (patch 04)"),
+            ]
+            .into_iter()
+            .filter_map(|(lacks, what)| lacks.then_some(what))
+            .collect();
+            let (last, rest) = lacks.split_last().expect("dirty_ratelimit is lacking");
+            let list = if rest.is_empty() { last.to_string() } else { format!("{} and {last}", rest.join(", ")) };
+            let _ = writeln!(s, "note        Linux {} has {list}: –", self.kernel);
         }
         for b in &self.bdis {
             let rate = b.dirty_ratelimit_mbps;

@@ -577,6 +577,10 @@ fn the_2_6_38_report_lists_no_smoothed_limit() {
         "{old}"
     );
     assert!(line(&old, "dirty ").ends_with(" vs thresh)"), "{old}");
+    assert_eq!(
+        line(&old, "note"),
+        "note        Linux 2.6.38 has no setpoint (patch 02), no smoothed limit (Linux 3.1) and no dirty_ratelimit (patch 04): –"
+    );
     let v31 = report("legacy");
     assert!(line(&v31, "thresholds").contains("  limit 737.4  thresh 737.4 MiB"), "{v31}");
     assert!(line(&v31, "dirty ").ends_with(" vs limit)"), "{v31}");
