@@ -421,6 +421,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         trace: view.trace.is_some(),
         debug: view.debug,
         seed: None,
+        added_dd_waits: false,
     }
 }
 
@@ -428,7 +429,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
 /// with the view options: recording, trace file; a lesson saves its
 /// progress when `save_progress` is set. `input` is the scenario or lesson
 /// file it was built from, which no output may be.
-fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress: bool) -> Result<ExitCode> {
+fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_progress: bool) -> Result<ExitCode> {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
     let data_dir = progress::data_dir();
     let progress_file = progress::path();
@@ -456,7 +457,17 @@ fn open_dashboard(app: App, view: &ViewArgs, input: Option<Named>, save_progress
     }
     let header = Header::of(&app);
     if let Some(path) = &view.record {
-        outputs.record = Some(Recorder::create(path, &header)?);
+        let recorder = Recorder::create(path, &header)?;
+        // A session killed outright leaves its recording there: said from
+        // the start.
+        if let Some(temp) = recorder.temp_path() {
+            let name =
+                |p: &std::path::Path| printable(&p.file_name().unwrap_or(p.as_os_str()).to_string_lossy()).into_owned();
+            let note = format!("recording to {}: it replaces {} when the session ends", name(temp), name(path));
+            let note = if app.note().is_empty() { note } else { format!("{}; {note}", app.note()) };
+            app.set_note(note);
+        }
+        outputs.record = Some(recorder);
     } else if !view.no_record
         && let Some(dir) = &data_dir
     {
@@ -577,7 +588,7 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
             r.keys_format,
             dirtyviz::record::KEYS_FORMAT
         ));
-    } else if r.keys_format != dirtyviz::record::KEYS_FORMAT {
+    } else if r.keys_format < dirtyviz::record::KEYS_FORMAT_REPLAYED {
         say(format_args!(
             "note: {} was recorded when some keys meant other things (key format {}, now {}: in a lesson, n before a step's time is up and r); a replay that pressed them may differ",
             printable(&args.file.display().to_string()),

@@ -132,6 +132,11 @@ impl AtomicFile {
         &self.shown
     }
 
+    /// The temporary file written until [`AtomicFile::commit`], if any.
+    pub fn temp_path(&self) -> Option<&Path> {
+        self.temp.as_deref()
+    }
+
     /// Appends `bytes`. Every 16 MiB, checks that the
     /// temporary file is still there, so that a run whose output directory
     /// was removed stops then, not after writing the rest for nothing.

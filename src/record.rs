@@ -9,9 +9,12 @@
 //! is good up to the crash.
 //!
 //! Where recordings go:
-//! - `--record FILE`: written like every output (a temporary file renamed
-//!   over FILE when the session ends, also when it crashes; a session that
-//!   fails to start leaves FILE as it was).
+//! - `--record FILE`: when there is no FILE, created and written in place
+//!   (a session killed outright leaves its recording there); when there
+//!   is one, written like every output: a temporary file beside it,
+//!   `.FILE.dirtyviz-PID-N.tmp`, renamed over FILE when the session ends,
+//!   also when it crashes. A session that fails to start leaves FILE as it
+//!   was (none, or the one there).
 //! - by default, each session its own file in the data directory,
 //!   `sessions/<start time>-<pid>.jsonl` (the last [`KEEP_SESSIONS`] are
 //!   kept), and when it ends (also by a crash) `last-session.jsonl` becomes
@@ -58,8 +61,14 @@ pub enum Start {
 /// changes, so that a replay can say a recording meant other things. 2: in
 /// a lesson, `n` before the step's time is up runs the rest of the step
 /// first, and `r` restarts the open step (1: `n` moved on at once, `r`
-/// restarted the bare scenario).
-pub const KEYS_FORMAT: u32 = 2;
+/// restarted the bare scenario). 3: the dd `+` adds starts at that
+/// instant (before: at the next step of time, which a replay of an older
+/// recording still does, [`AppOptions::added_dd_waits`]).
+pub const KEYS_FORMAT: u32 = 3;
+
+/// The oldest key format a replay follows exactly: keys of older ones
+/// meant other things ([`KEYS_FORMAT`]).
+pub const KEYS_FORMAT_REPLAYED: u32 = 2;
 
 /// Recordings older than the format number.
 fn keys_format_1() -> u32 {
@@ -111,7 +120,8 @@ impl Header {
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let opts = AppOptions { theme, trace, seed: self.lesson_seed, ..AppOptions::default() };
+        let added_dd_waits = self.keys_format < 3;
+        let opts = AppOptions { theme, trace, seed: self.lesson_seed, added_dd_waits, ..AppOptions::default() };
         let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {
@@ -137,8 +147,13 @@ pub const KEEP_SESSIONS: usize = 20;
 
 /// Where a recording's lines go.
 enum Sink {
-    /// `--record FILE`: renamed into place at the end.
+    /// `--record FILE` over a file that was there: renamed into place at
+    /// the end.
     Output(crate::output::AtomicFile),
+    /// `--record FILE` where there was none: written in place from the
+    /// start, so that a session killed outright leaves its recording
+    /// under FILE.
+    New(BufWriter<File>),
     /// The session's own file in `sessions/`, not created before the
     /// first entry (a session that never starts leaves nothing); its
     /// header waits in `pending` until then.
@@ -155,10 +170,18 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Records to `path` (`--record FILE`), writing the header.
+    /// Records to `path` (`--record FILE`), writing the header: into a
+    /// new file created at `path` when there is none (nothing is
+    /// overwritten), else into a temporary file beside it that replaces
+    /// it when the session ends ([`Recorder::temp_path`]).
     pub fn create(path: &Path, header: &Header) -> Result<Recorder> {
-        let out = crate::output::AtomicFile::create(path)?;
-        let mut r = Recorder { sink: Some(Sink::Output(out)), path: path.to_path_buf() };
+        let sink = match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(f) => Sink::New(BufWriter::new(f)),
+            // A file, link or device there, or a directory missing: as
+            // every output.
+            Err(_) => Sink::Output(crate::output::AtomicFile::create(path)?),
+        };
+        let mut r = Recorder { sink: Some(sink), path: path.to_path_buf() };
         let line = serde_json::to_string(header).expect("a header is plain data");
         r.line(&line)?;
         Ok(r)
@@ -185,6 +208,7 @@ impl Recorder {
     fn line(&mut self, line: &str) -> Result<()> {
         let out: &mut dyn Write = match self.sink.as_mut().expect("recording until finished") {
             Sink::Output(f) => f,
+            Sink::New(f) => f,
             Sink::Session { out, pending, .. } => {
                 if out.is_none() {
                     *out = Some(start_session_file(&mut self.path, pending)?);
@@ -198,6 +222,16 @@ impl Recorder {
     /// Where the recording ends up.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Where the recording is written until the session ends, when that
+    /// is not [`Recorder::path`]: the temporary file beside a `--record`
+    /// FILE that was there (a session killed outright leaves it there).
+    pub fn temp_path(&self) -> Option<&Path> {
+        match &self.sink {
+            Some(Sink::Output(f)) => f.temp_path(),
+            _ => None,
+        }
     }
 
     /// Recording by default (not asked for with `--record`): a session
@@ -222,6 +256,7 @@ impl Recorder {
         match self.sink.take() {
             None => Ok(()),
             Some(Sink::Output(f)) => f.commit(),
+            Some(Sink::New(mut f)) => f.flush().map_err(Error::io(&self.path, "cannot write")),
             Some(Sink::Session { out, data_dir, .. }) => {
                 if let Some(mut out) = out {
                     out.flush().map_err(Error::io(&self.path, "cannot write"))?;
@@ -273,7 +308,11 @@ impl Drop for Recorder {
             let _ = self.end();
         }
         // Otherwise the session never started: an `Output` sink discards
-        // its temporary file, a session sink created nothing.
+        // its temporary file, a session sink created nothing, and the file
+        // a `New` sink created goes.
+        if let Some(Sink::New(_)) = self.sink.take() {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -597,10 +636,37 @@ pub struct ReplayOutputs<'a> {
     pub summary_json: Option<&'a Path>,
 }
 
+/// Reads the whole recording at `path` before anything is simulated,
+/// line by line: a line that is not a recorded call, or a time step past
+/// the longest session, is refused at once, not after the simulation ran
+/// up to it. The steps from one time to the next depend on what the keys
+/// did (a restart goes back to 0), so they are checked as the replay runs.
+fn check_lines(path: &Path) -> Result<()> {
+    let mut reader = Reader::open(path)?;
+    while let Some(e) = reader.next_entry()? {
+        if reader.lines.number.is_multiple_of(4096) {
+            crate::interrupt::check()?;
+        }
+        if let Entry::Advance(t) = e
+            && t > MAX_SESSION_NS
+        {
+            return Err(reader.error_at_value(format!(
+                "Advance({t}) steps to {:.0} s: a recording steps at most {} s at a time, up to {} s",
+                t as f64 / 1e9,
+                MAX_ADVANCE_NS / crate::sim::NS_PER_SEC,
+                MAX_SESSION_NS / crate::sim::NS_PER_SEC
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Replays the recording at `path` headless, writing side A's outputs.
-/// Time steps are checked as they are read: an `Advance` may step at most
+/// Every line is read and checked first ([`check_lines`]); time steps are
+/// checked as they are replayed: an `Advance` may step at most
 /// [`MAX_ADVANCE_NS`], a session last at most [`MAX_SESSION_NS`].
 pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
+    check_lines(path)?;
     let mut reader = Reader::open(path)?;
     let mut app = reader
         .header
@@ -616,7 +682,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         if let Entry::Advance(t) = e {
             // Keys of older formats may have left the session elsewhere
             // in time than when it was recorded.
-            if t < app.sim_ns() && reader.header.keys_format >= KEYS_FORMAT {
+            if t < app.sim_ns() && reader.header.keys_format >= KEYS_FORMAT_REPLAYED {
                 return Err(reader.error_at_value(format!(
                     "Advance({t}) steps back in time, from {} s to {} s: a recorded session only moves forward",
                     crate::units::seconds(app.sim_ns() as f64 / 1e9),
@@ -724,6 +790,40 @@ mod tests {
         let r = Recorder::create(&out, &header()).expect("recorder");
         r.finish().expect("in place");
         assert_eq!(load(&out).expect("a recording").0, header());
+    }
+
+    #[test]
+    fn a_new_record_file_is_written_in_place_and_an_old_one_only_replaced_at_the_end() {
+        let dir = scratch("in-place");
+        // No file there: the recording is at its name from the start, so
+        // a session killed outright (no drop, no finish) leaves it.
+        let new = dir.join("class.jsonl");
+        let mut r = Recorder::create(&new, &header()).expect("recorder");
+        assert_eq!(r.temp_path(), None);
+        r.write(&[Entry::Advance(1_000_000_000)]).expect("written");
+        std::mem::forget(r);
+        assert_eq!(
+            load(&new).expect("the killed session's recording"),
+            (header(), vec![Entry::Advance(1_000_000_000)])
+        );
+        // A session that never started leaves no file it created.
+        let never = dir.join("never.jsonl");
+        drop(Recorder::create(&never, &header()).expect("recorder"));
+        assert!(!never.exists());
+        // A file there stays as it was until the session ends; the
+        // recording is meanwhile in the temporary file the recorder names.
+        std::fs::write(&new, "yesterday's class\n").expect("write");
+        let mut r = Recorder::create(&new, &header()).expect("recorder");
+        r.write(&[Entry::Advance(2_000_000_000)]).expect("written");
+        let temp = r.temp_path().expect("a temporary file").to_path_buf();
+        let name = temp.file_name().expect("name").to_string_lossy().into_owned();
+        assert!(name.starts_with(".class.jsonl.dirtyviz-") && name.ends_with(".tmp"), "{name}");
+        assert_eq!(temp.parent(), Some(dir.as_path()));
+        assert_eq!(load(&temp).expect("the recording so far").1, vec![Entry::Advance(2_000_000_000)]);
+        assert_eq!(std::fs::read_to_string(&new).expect("kept"), "yesterday's class\n");
+        r.finish().expect("in place");
+        assert_eq!(load(&new).expect("replaced").1, vec![Entry::Advance(2_000_000_000)]);
+        assert!(!temp.exists());
     }
 
     #[test]

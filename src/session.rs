@@ -332,6 +332,17 @@ impl Session {
         self.relabel();
     }
 
+    /// Runs what is due at this instant and not yet run, on every side:
+    /// a task just added starts (as it would at the next step of time),
+    /// and this instant's sample counts it.
+    pub fn start_due(&mut self) {
+        for side in &mut self.sides {
+            side.world.step_until(side.world.now_ns());
+            side.world.sample_now();
+            side.task_counts = TaskCounts::of(&side.world);
+        }
+    }
+
     fn relabel(&mut self) {
         if matches!(self.compare, Some(Compare::Alternative)) {
             return;

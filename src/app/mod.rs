@@ -132,6 +132,9 @@ pub struct AppOptions {
     /// Run every lesson opened (also from the lesson list) with this seed
     /// of the random generator instead of its own (`lesson --seed`).
     pub seed: Option<u64>,
+    /// A dd added by `+` starts at the next step of time, not at once, as
+    /// in recordings of key format 2 and before.
+    pub added_dd_waits: bool,
 }
 
 impl AppOptions {
@@ -205,6 +208,12 @@ pub struct App {
     /// Time the last frame took to draw, and to draw and write to the
     /// terminal \[ms\] (set by the drawing loop).
     frame_ms: (f64, f64),
+    /// A dd added by `+` starts at the next step of time
+    /// ([`AppOptions::added_dd_waits`]).
+    added_dd_waits: bool,
+    /// Simulated time a world stops at \[ns\]: the longest session a
+    /// recording replays ([`crate::record::MAX_SESSION_NS`]).
+    time_limit: u64,
 }
 
 impl App {
@@ -274,6 +283,8 @@ impl App {
             debug: opts.debug,
             lesson_seed: opts.seed,
             frame_ms: (0.0, 0.0),
+            time_limit: crate::record::MAX_SESSION_NS,
+            added_dd_waits: opts.added_dd_waits,
         }
     }
 
@@ -568,6 +579,11 @@ impl App {
                 let dds = self.running_dds();
                 let before = self.settings();
                 self.session.apply(|w| input_for(msg, bdi, w));
+                if msg == Msg::AddDd && !self.added_dd_waits {
+                    // The dd runs from this instant: its row and the task
+                    // table count it now, also while paused.
+                    self.session.start_due();
+                }
                 self.note = self.change_note(msg, dds, &before);
                 self.changed_by_hand(before != self.settings() || dds != self.running_dds());
             }
@@ -575,8 +591,9 @@ impl App {
             Msg::TogglePause => self.paused = !self.paused,
             Msg::Step => {
                 if self.paused {
-                    let t = self.session.sim_ns + NS_PER_SEC / 10;
+                    let t = (self.session.sim_ns + NS_PER_SEC / 10).min(self.time_limit);
                     self.advance_inner(t);
+                    self.stop_at_limit();
                 } else {
                     self.note = "single step works while paused (space)".into();
                 }
@@ -768,11 +785,31 @@ impl App {
     /// Advances every side to `t`. In a lesson, time stops at the end of
     /// the open step (which is judged there) unless the step auto-advances,
     /// in which case the next step opens.
+    ///
+    /// Time stops at the longest session a recording replays
+    /// ([`crate::record::MAX_SESSION_NS`]): the world pauses there, with a
+    /// note, and a call past it records nothing.
     pub fn advance_to(&mut self, t: u64) {
-        if let Some(log) = &mut self.record {
-            log.push(Entry::Advance(t));
+        let t = t.min(self.time_limit);
+        if t > self.session.sim_ns || self.session.sim_ns < self.time_limit {
+            if let Some(log) = &mut self.record {
+                log.push(Entry::Advance(t));
+            }
+            self.advance_inner(t);
         }
-        self.advance_inner(t);
+        self.stop_at_limit();
+    }
+
+    /// Pauses, saying why, once the worlds reached the time limit.
+    fn stop_at_limit(&mut self) {
+        if self.session.sim_ns >= self.time_limit {
+            self.paused = true;
+            self.dirty = true;
+            self.note = format!(
+                "paused at {} s, the longest a session runs (its recording replays that far): r restarts",
+                self.time_limit / NS_PER_SEC
+            );
+        }
     }
 
     fn advance_inner(&mut self, t: u64) {
@@ -954,6 +991,59 @@ mod tests {
         a.update(Msg::Suspend);
         assert_eq!(a.take_requests(), vec![Request::SaveSvg, Request::Suspend]);
         assert!(a.take_requests().is_empty());
+    }
+
+    #[test]
+    fn time_stops_at_the_longest_session_a_recording_replays() {
+        let a = app();
+        assert_eq!(a.time_limit, crate::record::MAX_SESSION_NS);
+        // The same rule at a limit a test can reach.
+        let mut a = app();
+        a.time_limit = 10 * NS_PER_SEC;
+        a.start_recording();
+        a.advance_to(8 * NS_PER_SEC);
+        assert!(!a.paused());
+        a.advance_to(18 * NS_PER_SEC);
+        assert_eq!(a.sim_ns(), 10 * NS_PER_SEC);
+        assert!(a.paused());
+        assert_eq!(a.note(), "paused at 10 s, the longest a session runs (its recording replays that far): r restarts");
+        assert_eq!(a.take_record(), vec![Entry::Advance(8 * NS_PER_SEC), Entry::Advance(10 * NS_PER_SEC)]);
+        // Going on asks for time past it: nothing moves, nothing is recorded.
+        a.update(Msg::TogglePause);
+        a.advance_to(11 * NS_PER_SEC);
+        a.update(Msg::Step);
+        assert_eq!((a.sim_ns(), a.paused()), (10 * NS_PER_SEC, true));
+        assert_eq!(
+            a.take_record(),
+            vec![Entry::Key(10 * NS_PER_SEC, Msg::TogglePause), Entry::Key(10 * NS_PER_SEC, Msg::Step)]
+        );
+        // A restart starts the clock again.
+        a.update(Msg::Reset);
+        a.update(Msg::TogglePause);
+        a.advance_to(NS_PER_SEC);
+        assert_eq!((a.sim_ns(), a.paused()), (NS_PER_SEC, false));
+    }
+
+    #[test]
+    fn a_dd_added_by_a_key_counts_in_that_instant_s_sample() {
+        let last = |a: &App| {
+            let s = a.world().samples().back().expect("sample");
+            (s.t_ns, s.bdis[0].tasks, a.sides()[0].task_counts.live)
+        };
+        let mut a = app();
+        a.advance_to(2 * NS_PER_SEC + 5_000_000);
+        a.update(Msg::TogglePause);
+        a.update(Msg::AddDd);
+        assert_eq!(last(&a), (2 * NS_PER_SEC + 5_000_000, 2, 2), "the row and the task table count it at once");
+        // As recordings of key format 2 replay: the dd starts at the next
+        // step of time.
+        let opts = AppOptions { added_dd_waits: true, ..AppOptions::default() };
+        let mut a = App::new(presets::get("default").expect("preset").expect("valid"), None, &opts).expect("app");
+        a.advance_to(2 * NS_PER_SEC + 5_000_000);
+        a.update(Msg::AddDd);
+        assert_eq!(last(&a), (2 * NS_PER_SEC + 5_000_000, 1, 1));
+        a.advance_to(2 * NS_PER_SEC + 6_000_000);
+        assert_eq!(a.world().tasks().iter().filter(|t| t.stats.started_ns.is_some()).count(), 2);
     }
 
     #[test]

@@ -670,20 +670,24 @@ fn an_edited_recording_points_at_the_mistake() {
     // A recording from before the keys' format number meant n and r in a
     // lesson otherwise: it replays, with a note saying so.
     assert!(!err.contains("key format"), "{err}");
-    let keys_1 = header.replacen("\"keys_format\":2,", "", 1);
+    let keys_1 = header.replacen("\"keys_format\":3,", "", 1);
     assert_ne!(keys_1, header, "a recording says what its keys mean");
     let err = replay_ok("keys-1-recording.jsonl", &keys_1);
     assert!(
-        err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 2"),
+        err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 3"),
         "{err}"
     );
     // One from a later version is not told it is from before this one.
-    let keys_9 = header.replacen("\"keys_format\":2,", "\"keys_format\":9,", 1);
+    let keys_9 = header.replacen("\"keys_format\":3,", "\"keys_format\":9,", 1);
     let err = replay_ok("keys-9-recording.jsonl", &keys_9);
     assert!(
-        err.contains("keys-9-recording.jsonl was recorded with key format 9, newer than this dirtyviz's 2: a replay"),
+        err.contains("keys-9-recording.jsonl was recorded with key format 9, newer than this dirtyviz's 3: a replay"),
         "{err}"
     );
+    // Format 2's keys replay as they were recorded (a dd added by `+`
+    // started at the next step of time): no note.
+    let keys_2 = header.replacen("\"keys_format\":3,", "\"keys_format\":2,", 1);
+    assert!(!replay_ok("keys-2-recording.jsonl", &keys_2).contains("key format"));
     let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
     assert_ne!(edited, header, "the default scenario's dd writes to sda");
     let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
@@ -752,4 +756,29 @@ fn thresholds_changed_every_step() {
     }
     world.check_invariants();
     assert!(world.stats().bdp_calls > 0);
+}
+
+/// A recording with a time past the longest session is refused before
+/// anything is simulated: the whole file is read first, so the error is
+/// that line's, not one the replay would have met on the way (here a
+/// step of 199 s at line 3), and no output is written.
+#[test]
+fn a_recording_past_the_longest_session_is_refused_before_it_replays() {
+    let header = r#"{"dirtyviz":"0.1.0","keys_format":2,"start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    let dir = super::common::empty_dir("past-the-longest");
+    let path = dir.join("long.jsonl");
+    let lines = ["{\"Advance\":1000000000}", "{\"Advance\":200000000000}", "{\"Advance\":1000005216942539}"];
+    std::fs::write(&path, format!("{header}\n{}\n", lines.join("\n"))).expect("written");
+    let csv = dir.join("long.csv");
+    let out = super::common::dirtyviz().arg("replay").arg(&path).arg("--csv").arg(&csv).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!(
+            "error: {}:4:12: Advance(1000005216942539) steps to 1000005 s: a recording steps at most 60 s at a \
+             time, up to 1000000 s",
+            path.display()
+        )
+    );
+    assert!(!csv.exists());
 }
