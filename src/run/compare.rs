@@ -156,15 +156,13 @@ impl Compared {
         }
         let rate_rows = rows.iter().any(|r| r.name.starts_with("dirty_ratelimit"));
         for (side, sum) in [("A", a), ("B", &self.b)] {
-            let no_rate = rate_rows && !sum.has.dirty_ratelimit;
-            let missing: Vec<&str> = [
-                (!sum.has.setpoint, "setpoint"),
-                (!sum.has.smoothed_limit, "smoothed limit"),
-                (no_rate, "dirty_ratelimit"),
-            ]
-            .into_iter()
-            .filter_map(|(lacks, what)| lacks.then_some(what))
-            .collect();
+            let missing: Vec<&str> = sum
+                .has
+                .lacking()
+                .into_iter()
+                .map(|(what, _)| what)
+                .filter(|&what| rate_rows || what != "dirty_ratelimit")
+                .collect();
             let missing = match missing.as_slice() {
                 [] => continue,
                 [one] => one.to_string(),

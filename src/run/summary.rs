@@ -562,6 +562,19 @@ impl KernelHas {
             smoothed_limit: patches > 0 || legacy != crate::sim::config::Legacy::Linux2638,
         }
     }
+
+    /// What the kernel lacks, in the order the kernel gained them, each
+    /// with what brought it: (`setpoint`, `patch 02`).
+    pub fn lacking(self) -> Vec<(&'static str, &'static str)> {
+        [
+            (self.setpoint, "setpoint", "patch 02"),
+            (self.smoothed_limit, "smoothed limit", "Linux 3.1"),
+            (self.dirty_ratelimit, "dirty_ratelimit", "patch 04"),
+        ]
+        .into_iter()
+        .filter_map(|(has, what, from)| (!has).then_some((what, from)))
+        .collect()
+    }
 }
 
 impl Summary {
@@ -617,14 +630,8 @@ impl Summary {
             if g.limit_mb.is_some() { "limit" } else { "thresh" }
         );
         if !self.has.dirty_ratelimit {
-            let lacks: Vec<&str> = [
-                (!self.has.setpoint, "no setpoint (patch 02)"),
-                (!self.has.smoothed_limit, "no smoothed limit (Linux 3.1)"),
-                (true, "no dirty_ratelimit (patch 04)"),
-            ]
-            .into_iter()
-            .filter_map(|(lacks, what)| lacks.then_some(what))
-            .collect();
+            let lacks: Vec<String> =
+                self.has.lacking().iter().map(|(what, from)| format!("no {what} ({from})")).collect();
             let (last, rest) = lacks.split_last().expect("dirty_ratelimit is lacking");
             let list = if rest.is_empty() { last.to_string() } else { format!("{} and {last}", rest.join(", ")) };
             let _ = writeln!(s, "note        Linux {} has {list}: –", self.kernel);
