@@ -662,7 +662,7 @@ fn check_lines(path: &Path) -> Result<()> {
 }
 
 /// Replays the recording at `path` headless, writing side A's outputs.
-/// Every line is read and checked first ([`check_lines`]); time steps are
+/// Every line is read and checked first (`check_lines`); time steps are
 /// checked as they are replayed: an `Advance` may step at most
 /// [`MAX_ADVANCE_NS`], a session last at most [`MAX_SESSION_NS`].
 pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
