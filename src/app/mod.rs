@@ -791,7 +791,7 @@ impl App {
     /// note, and a call past it records nothing.
     pub fn advance_to(&mut self, t: u64) {
         let t = t.min(self.time_limit);
-        if t > self.session.sim_ns || self.session.sim_ns < self.time_limit {
+        if self.session.sim_ns < self.time_limit {
             if let Some(log) = &mut self.record {
                 log.push(Entry::Advance(t));
             }
