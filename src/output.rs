@@ -91,17 +91,11 @@ impl AtomicFile {
             std::process::id(),
             TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
-        let file = OpenOptions::new().write(true).create_new(true).open(&temp).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::invalid(format!(
-                    "{}: the directory {} does not exist (dirtyviz creates no directory for an output)",
-                    path.display(),
-                    dir.display()
-                ))
-            } else {
-                Error::io(path, "cannot create")(e)
-            }
-        })?;
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .map_err(|e| cannot_create_in(path, &dir, NO_DIRECTORY, e))?;
         // The new file keeps the permissions of the one it replaces.
         if let Some(meta) = existing {
             let _ = file.set_permissions(meta.permissions());
@@ -232,6 +226,27 @@ fn may_write(shown: &Path, target: &Path) -> Result<()> {
 }
 
 /// The directory a path is in (`.` for a bare name).
+/// Which directories an output may need created: none.
+const NO_DIRECTORY: &str = "dirtyviz creates no directory for an output";
+
+/// Why creating `path` (or a file beside it) in `dir` failed: a directory
+/// that is not there, one that takes no new entries (`/proc`, where the
+/// system answers "not found" too), or the system's own reason. `creates`
+/// says which directories dirtyviz makes itself, for the first case.
+pub fn cannot_create_in(path: &Path, dir: &Path, creates: &str, e: std::io::Error) -> Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound if !dir.is_dir() => {
+            Error::invalid(format!("{}: the directory {} does not exist ({creates})", path.display(), dir.display()))
+        }
+        std::io::ErrorKind::NotFound => Error::invalid(format!(
+            "{}: the directory {} takes no new files (the system answered: not found)",
+            path.display(),
+            dir.display()
+        )),
+        _ => Error::io(path, "cannot create")(e),
+    }
+}
+
 fn parent_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -288,7 +303,7 @@ fn identity(path: &Path) -> Result<Identity> {
             let dir = parent_of(&target);
             let dir = std::fs::canonicalize(&dir).map_err(|_| {
                 Error::invalid(format!(
-                    "{}: the directory {} does not exist (dirtyviz creates no directory for an output)",
+                    "{}: the directory {} does not exist ({NO_DIRECTORY})",
                     path.display(),
                     dir.display()
                 ))
@@ -459,6 +474,19 @@ mod tests {
         f.commit().expect("commit");
         assert!(std::fs::symlink_metadata(dir.join("link")).expect("meta").file_type().is_symlink());
         assert_eq!(std::fs::read_to_string(dir.join("real")).expect("read"), "new");
+    }
+
+    #[test]
+    fn a_directory_that_takes_no_files_is_not_called_missing() {
+        // /proc answers "not found" to a new file in a directory it has.
+        if !Path::new("/proc/self").is_dir() {
+            return;
+        }
+        let e = AtomicFile::create(Path::new("/proc/dirtyviz-test.json")).err().expect("refused");
+        assert_eq!(
+            e.to_string(),
+            "/proc/dirtyviz-test.json: the directory /proc takes no new files (the system answered: not found)"
+        );
     }
 
     #[test]

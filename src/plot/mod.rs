@@ -340,7 +340,10 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
     ];
     crate::interrupt::check()?;
     if !opts.out.is_dir() {
-        std::fs::create_dir(&opts.out).map_err(Error::io(&opts.out, "cannot create the directory"))?;
+        let parent = opts.out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::create_dir(&opts.out).map_err(|e| {
+            crate::output::cannot_create_in(&opts.out, parent, "--out makes one directory, not its parents", e)
+        })?;
     }
     let (size, k) = geometry(opts.format);
     let mut report = String::new();
