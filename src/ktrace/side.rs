@@ -774,6 +774,8 @@ pub fn empty_bdi() -> BdiSample {
         dirtied: 0,
         written: 0,
         tasks: 0,
+        held: 0,
+        unheld_dirty_rate: 0,
         max_pause: 0,
     }
 }
@@ -894,6 +896,12 @@ fn sample_of(
             // N, as the kernel's dirty_ratelimit counts it: the tasks
             // their ratelimit held back.
             tasks: known(Quantity::Tasks, (b.ratelimited > 0).then_some(b.ratelimited as u64)) as u32,
+            // The same tasks are the held ones. How fast the others dirty
+            // the trace does not tell (a task below its ratelimit prints
+            // no pass, or passes that do not count its pages apart): 0,
+            // so the target stays write_bw / N, N the tasks held.
+            held: b.ratelimited,
+            unheld_dirty_rate: 0,
             max_pause: 0,
         });
     }

@@ -150,8 +150,34 @@ pub struct Bdi {
     pub dirty_inodes: VecDeque<u32>,
     /// Live tasks writing to this bdi.
     pub nr_tasks: u32,
+    /// Pages dirtied on this bdi by tasks not held in balance_dirty_pages()
+    /// over their sample interval, up to the last sample \[pages\].
+    pub unheld_dirtied: u64,
+    /// `unheld_dirtied` at the samples of the last second, oldest first:
+    /// (time \[ns\], pages).
+    unheld_stamps: VecDeque<(u64, u64)>,
     /// The NFS client and server state, for an NFS mount.
     pub nfs: Option<super::nfs::NfsMount>,
+}
+
+impl Bdi {
+    /// The pages/s tasks not held dirtied over the second before `now`
+    /// (since the first sample, early on), noting `unheld_dirtied` at
+    /// `now` for the next samples; 0 at the first.
+    fn unheld_rate(&mut self, now: u64) -> u64 {
+        let stamps = &mut self.unheld_stamps;
+        while stamps.len() > 1 && stamps[1].0 + super::NS_PER_SEC <= now {
+            stamps.pop_front();
+        }
+        let rate = match stamps.front() {
+            Some(&(t, pages)) if now > t => {
+                ((self.unheld_dirtied - pages) as u128 * super::NS_PER_SEC as u128 / (now - t) as u128) as u64
+            }
+            _ => 0,
+        };
+        stamps.push_back((now, self.unheld_dirtied));
+        rate
+    }
 }
 
 /// Where a page-cache page is, as the counters see it.
@@ -428,6 +454,8 @@ impl World {
                 flusher: Flusher::default(),
                 dirty_inodes: VecDeque::new(),
                 nr_tasks: 0,
+                unheld_dirtied: 0,
+                unheld_stamps: VecDeque::new(),
                 nfs: d.nfs.clone().map(|n| super::nfs::NfsMount::new(n, cfg.memory_pages, limits.dirty)),
             })
             .collect();
@@ -1067,8 +1095,20 @@ impl World {
     }
 
     fn record_sample(&mut self) {
+        let now = self.now;
+        let mut held = vec![0u32; self.bdis.len()];
+        for task in &mut self.tasks {
+            let (was_held, pages) = task.take_interval();
+            let bdi = task.bdi as usize;
+            if !was_held {
+                self.bdis[bdi].unheld_dirtied += pages;
+            } else if task.alive() {
+                held[bdi] += 1;
+            }
+        }
         let per_bdi = (0..self.bdis.len())
             .map(|i| {
+                let unheld_dirty_rate = self.bdis[i].unheld_rate(now);
                 let inputs = self.position_now(i);
                 let pos = pw::bdi_position_ratio(self.patches.max(2), &inputs);
                 let computed =
@@ -1089,6 +1129,8 @@ impl World {
                     dirtied: b.dirtied,
                     written: b.written,
                     tasks: b.nr_tasks,
+                    held: held[i],
+                    unheld_dirty_rate,
                     max_pause: if self.patches >= 8 {
                         pw::bdi_max_pause(
                             self.hz,

@@ -64,8 +64,37 @@ pub struct BdiSample {
     pub written: u64,
     /// Live tasks writing to it.
     pub tasks: u32,
+    /// Of those, the tasks held in balance_dirty_pages() over the sample
+    /// interval that ends here: they slept there in it (or were asleep
+    /// there at its start) and never waited for work (a light writer for
+    /// its next save, a pipeline for the network). Only the IO-less
+    /// throttling (patch 07 on) holds tasks to `dirty_ratelimit`; below
+    /// it, 0.
+    pub held: u32,
+    /// The rate the tasks not held dirtied pages at, each over the
+    /// intervals it was not held, over the last second (since the first
+    /// sample, early on) \[pages/s\].
+    pub unheld_dirty_rate: u64,
     /// The longest pause balance_dirty_pages() would impose now \[jiffies\].
     pub max_pause: u64,
+}
+
+impl BdiSample {
+    /// The rate `dirty_ratelimit` converges to \[pages/s\]; `None` without
+    /// tasks. The balanced ratelimit (patch 04) settles where the bdi's
+    /// dirty rate equals its bandwidth; the tasks not held dirty at their
+    /// own pace, so the held tasks share what they leave:
+    /// (avg_write_bw - unheld_dirty_rate) / held, 0 where the others dirty
+    /// faster than the disk writes. Before any task is held (below the
+    /// freerun ceiling, or a kernel without the IO-less throttling),
+    /// avg_write_bw / tasks.
+    pub fn target(&self) -> Option<f64> {
+        if self.held > 0 {
+            Some(self.avg_write_bw.saturating_sub(self.unheld_dirty_rate) as f64 / f64::from(self.held))
+        } else {
+            (self.tasks > 0).then(|| self.avg_write_bw as f64 / f64::from(self.tasks))
+        }
+    }
 }
 
 /// One throttling sleep, for display.
@@ -394,6 +423,42 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bdi sample with the target's inputs; rates in MiB/s (256 pages).
+    fn bdi(avg_write_mbps: u64, tasks: u32, held: u32, unheld_mbps: u64) -> BdiSample {
+        BdiSample {
+            dirty: 0,
+            writeback: 0,
+            unstable: 0,
+            thresh: 0,
+            setpoint: 0,
+            write_bw: avg_write_mbps * 256,
+            avg_write_bw: avg_write_mbps * 256,
+            dirty_ratelimit: 0,
+            balanced_ratelimit: 0,
+            task_ratelimit: 0,
+            pos_ratio: None,
+            dirtied: 0,
+            written: 0,
+            tasks,
+            held,
+            unheld_dirty_rate: unheld_mbps * 256,
+            max_pause: 0,
+        }
+    }
+
+    #[test]
+    fn the_target_shares_what_the_tasks_not_held_leave() {
+        let mib = |pages: Option<f64>| pages.map(|p| p / 256.0);
+        // 100 MiB/s; three light writers at 5 MiB/s each, not held; two
+        // dd held: (100 - 15) / 2.
+        assert_eq!(mib(bdi(100, 5, 2, 15).target()), Some(42.5));
+        // None held yet: every task's share.
+        assert_eq!(mib(bdi(100, 5, 0, 15).target()), Some(20.0));
+        // The others dirty faster than the disk writes: nothing left.
+        assert_eq!(mib(bdi(100, 5, 2, 120).target()), Some(0.0));
+        assert_eq!(bdi(100, 0, 0, 0).target(), None);
+    }
 
     #[test]
     fn histogram_quantiles_are_exact() {

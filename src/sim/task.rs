@@ -195,8 +195,18 @@ pub struct Task {
     pub nr_dirtied_pause: i32,
     /// Set when the task was asked to exit at its next chance.
     killed: bool,
+    /// Slept in the IO-less balance_dirty_pages() since the last sample,
+    /// or was asleep there at it.
+    pub(super) slept: bool,
+    /// Waited for work (network data, its next save) since the last
+    /// sample, or was waiting at it.
+    pub(super) waited: bool,
+    /// Waiting for work now.
+    pub(super) awaiting_work: bool,
     /// The pause of its last sleep \[jiffies\].
     pub last_pause: u64,
+    /// `stats.dirtied` at the last sample \[pages\].
+    pub(super) dirtied_at_sample: u64,
     /// Where it is.
     pub state: TaskState,
     /// What it did.
@@ -274,6 +284,10 @@ impl Task {
             nr_dirtied_pause: INITIAL_NR_DIRTIED_PAUSE,
             dirties: PropLocal::default(),
             killed: false,
+            slept: false,
+            waited: false,
+            awaiting_work: false,
+            dirtied_at_sample: 0,
             last_pause: 0,
             buffer: 0.0,
             buffer_at: 0,
@@ -287,6 +301,18 @@ impl Task {
     fn pages_in(&self, units: u64) -> u64 {
         let upp = self.units_per_page;
         ((self.unit_pos + units).div_ceil(upp) - self.unit_pos.div_ceil(upp)) * self.unit_pages
+    }
+
+    /// Whether it was held in balance_dirty_pages() over the sample
+    /// interval that ends now (it slept there and did not wait for work),
+    /// and the pages it dirtied in it; starts the next interval.
+    pub(super) fn take_interval(&mut self) -> (bool, u64) {
+        let held = self.slept && !self.waited;
+        let pages = self.stats.dirtied - self.dirtied_at_sample;
+        self.dirtied_at_sample = self.stats.dirtied;
+        self.slept = matches!(self.state, TaskState::Throttled(Throttle::IoLess(_)));
+        self.waited = self.awaiting_work;
+        (held, pages)
     }
 
     /// True until the task exits.
@@ -412,6 +438,7 @@ impl World {
         if task.available(now) == Some(0) {
             let at = task.work_arrives(now).expect("tasks with limited work know when more arrives");
             task.state = TaskState::Idle;
+            (task.waited, task.awaiting_work) = (true, true);
             let generation = task.generation;
             self.schedule(at, Event::TaskWake(t, generation));
             return;
@@ -623,6 +650,7 @@ impl World {
         }
         match std::mem::replace(&mut task.state, TaskState::Runnable) {
             TaskState::Idle => {
+                task.awaiting_work = false;
                 if let TaskKind::Light { burst, period_ns } = task.kind
                     && self.now >= task.next_burst
                 {
@@ -716,6 +744,7 @@ impl World {
         let wake = self.ns_at_jiffy(self.jiffies() + pause);
         let task = &mut self.tasks[t as usize];
         task.last_pause = pause;
+        task.slept |= matches!(throttle, Throttle::IoLess(_));
         task.stats.pauses.add(pause);
         self.stats.pauses.add(pause);
         let bdi = task.bdi;
