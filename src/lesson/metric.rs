@@ -72,7 +72,8 @@ pub enum Metric {
     BalancedToTarget,
     /// Median balanced_dirty_ratelimit \[MiB/s\].
     BalancedRatelimitMbps,
-    /// Median of avg_write_bw / N, the rate each of N tasks should get \[MiB/s\].
+    /// Median of write_bw/N, the rate each of the N throttled tasks should
+    /// get ([`crate::sim::metrics::BdiSample::target`]) \[MiB/s\].
     TargetMbps,
     /// Median pos_ratio, over the samples where the kernel computes one
     /// (above the freerun ceiling) \[ratio, 1.0 = balanced\].
@@ -299,9 +300,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         let dt = secs(a.t_ns, b.t_ns);
         (dt > 0.0).then(|| mib((f(&b.bdis[bdi]) - f(&a.bdis[bdi])) as f64) / dt)
     };
-    let target = |s: &crate::sim::metrics::BdiSample| {
-        if s.tasks == 0 { f64::NAN } else { s.avg_write_bw as f64 / s.tasks as f64 }
-    };
+    let target = |s: &crate::sim::metrics::BdiSample| s.target().unwrap_or(f64::NAN);
     let tasks_on_bdi = || w.tasks().iter().filter(|t| t.bdi as usize == bdi && t.stats.started_ns.is_some());
     Some(match metric {
         DirtyMb => mib(mean(samples.iter().map(|s| s.dirty as f64))?),

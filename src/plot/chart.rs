@@ -273,7 +273,7 @@ fn style(q: Q) -> (&'static str, Rgb, f64, Pattern, Glyph) {
         Q::DirtyRatelimit => ("dirty_ratelimit", BLACK, 2.5, D::Solid, g),
         Q::Balanced => ("balanced_dirty_ratelimit", ORANGE, 1.0, D::DashDot, g),
         Q::TaskRatelimit => ("task_ratelimit", VERMILLION, 1.0, D::Solid, Glyph::Triangle),
-        Q::Target => ("target: avg_write_bw / N tasks", GREEN, 1.5, D::LongDash, g),
+        Q::Target => ("target: write_bw / N tasks throttled", GREEN, 1.5, D::LongDash, g),
         Q::MaxPause => ("max_pause", BLACK, 2.0, D::Solid, g),
         Q::Written => ("written (measured over 1 s)", GREY, 1.5, D::Solid, Glyph::Square),
     }

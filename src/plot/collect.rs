@@ -70,7 +70,8 @@ impl<'a> Feed<'a> {
         let Some(cov) = self.coverage else { return Some(0) };
         let known = |k: Quantity| cov.since(k, bdi);
         match q {
-            // avg_write_bw / N needs both.
+            // The target needs both: in a trace N, the tasks held, is
+            // Quantity::Tasks (the tasks their ratelimit held back).
             Q::Target => match (known(Quantity::AvgWriteBw), known(Quantity::Tasks)) {
                 (Some(a), Some(b)) => Some(a.max(b)),
                 _ => None,
@@ -163,8 +164,7 @@ impl Q {
             Q::DirtyRatelimit => mib(b.dirty_ratelimit),
             Q::Balanced => mib(b.balanced_ratelimit),
             Q::TaskRatelimit => mib(b.task_ratelimit),
-            Q::Target if b.tasks == 0 => 0.0,
-            Q::Target => mib(b.avg_write_bw) / f64::from(b.tasks),
+            Q::Target => b.target().map_or(0.0, mib),
             Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
             Q::Written => f64::NAN,
             _ => self.global(s),
@@ -327,8 +327,9 @@ pub struct Means {
     pub pos_ratio: Option<f64>,
     /// dirty_ratelimit \[MiB/s\]; NaN where never known.
     pub dirty_ratelimit: f64,
-    /// avg_write_bw / N \[MiB/s\], over the samples where tasks dirtied
-    /// the bdi.
+    /// The target write_bw/N, N the tasks throttled
+    /// ([`crate::sim::metrics::BdiSample::target`]) \[MiB/s\], over the
+    /// samples where tasks dirtied the bdi.
     pub target: f64,
     /// Per slot, the sum of the values and how many there were.
     sums: [(f64, u64); SLOTS],

@@ -55,9 +55,12 @@ pub struct BdiSummary {
     /// Median dirty_ratelimit over the last window; null where the run's
     /// kernel has none (below patch 04) \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
-    /// Median of avg_write_bandwidth / N over the last window, N the
-    /// tasks writing to the bdi at each sample; `None` if none wrote in it
-    /// \[MiB/s\].
+    /// Median over the last window of the rate dirty_ratelimit converges
+    /// to, write_bw/N: (avg_write_bandwidth - what the tasks not held in
+    /// balance_dirty_pages() dirty) / N, N the tasks held there at each
+    /// sample, or all the bdi's tasks while none is held (see
+    /// [`crate::sim::metrics::BdiSample::target`]); `None` if none wrote
+    /// in it \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
     /// Mean bdi_thresh after settling (`settle_s`) \[MiB\].
     pub thresh_mb: Option<f64>,
@@ -403,13 +406,7 @@ pub fn summarise(
                 write_bw_mbps: write_bw,
                 dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect())
                     .filter(|_| has.dirty_ratelimit),
-                target_ratelimit_mbps: median(
-                    window
-                        .iter()
-                        .filter(|s| s.bdis[i].tasks > 0)
-                        .map(|s| mib(s.bdis[i].avg_write_bw) / s.bdis[i].tasks as f64)
-                        .collect(),
-                ),
+                target_ratelimit_mbps: median(window.iter().filter_map(|s| s.bdis[i].target()).map(mib).collect()),
                 thresh_mb: thresh_means[i],
                 thresh_median_mb: median(window.iter().map(|s| mib(s.bdis[i].thresh)).collect()),
                 dirty_mean_mb: dirty_means[i],

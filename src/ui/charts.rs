@@ -101,8 +101,8 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(4, "dirty_ratelimit", "rate", 0, 0, "each task's base rate: what pos_ratio 1 gives"),
     entry!(4, "task_ratelimit", "task", 6, 4, "dirty_ratelimit × pos_ratio: what a task was held to"),
     entry!(4, "balanced", "bal", 3, 5, "balanced_dirty_ratelimit: write_bw/N estimated from rates"),
-    entry!(4, "write_bw/N", "bw/N", 7, 1, "the share of the disk each of the N tasks should get"),
-    entry!(4, "dirtied/N", "dirtied/N", 2, 2, "pages the bdi's tasks dirtied per second, over N"),
+    entry!(4, "write_bw/N", "bw/N", 7, 1, "what light writers leave of write_bw, per throttled task"),
+    entry!(4, "dirtied/N", "dirtied/N", 2, 2, "pages each of the N throttled tasks dirtied per second"),
     entry!(4, "avg_write_bw", "avg", 5, 3, "write_bw smoothed: what the control law uses"),
     entry!(4, "write_bw", "bw", 1, 6, "the bdi's estimated write rate"),
     entry!(5, "sleep", "sleep", 0, 0, "throttling sleeps: the shortest and longest per column", Draw::Scatter),
@@ -658,9 +658,11 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     data
 }
 
-/// write_bw / N of a bdi sample \[pages/s\]; `None` without tasks.
+/// The rate dirty_ratelimit converges to, write_bw/N with N the tasks
+/// held in balance_dirty_pages() (see [`BdiSample::target`]) \[pages/s\];
+/// `None` without tasks.
 fn target(b: &BdiSample) -> Option<f64> {
-    (b.tasks > 0).then(|| b.avg_write_bw as f64 / b.tasks as f64)
+    b.target()
 }
 
 /// Chart 4's y range, from the values its lines draw (NaN where not
@@ -679,7 +681,7 @@ pub(crate) fn fit_rates_y(data: &mut ChartData) {
 }
 
 /// Chart 4: one bdi's rates. Its scale follows what one task gets (the
-/// target write_bw/N, dirty_ratelimit, task_ratelimit and each task's
+/// target write_bw/N, N the tasks throttled, dirty_ratelimit, task_ratelimit and each task's
 /// dirty rate), so that a hundred tasks' rates are not flattened by the
 /// disk's bandwidth; write_bw is drawn when it fits, and named in the
 /// title. `log` draws the y axis logarithmic, where everything fits.
@@ -687,14 +689,18 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     let (p, x) = window(src.samples, window_s, width);
     let all = src.samples;
     let has = src.kernel.ratelimit();
-    // Each task's dirty rate over the second before each point: the bdi's
-    // dirty rate over N.
+    // Each throttled task's dirty rate over the second before each point:
+    // the bdi's dirty rate less the tasks' not held, over the N held (the
+    // N of the target); over every task while none is held.
     let per_task = |s: &Sample| {
         let i = all.partition_point(|a| a.t_ns + crate::sim::NS_PER_SEC < s.t_ns);
         let a = &all[i.min(all.len() - 1)];
         let dt = s.t_ns.saturating_sub(a.t_ns) as f64 / 1e9;
         let b = bdi_of(s, bdi);
-        if dt > 0.0 && b.tasks > 0 { mib(b.dirtied - bdi_of(a, bdi).dirtied) / dt / b.tasks as f64 } else { f64::NAN }
+        let rate = (b.dirtied - bdi_of(a, bdi).dirtied) as f64 / dt;
+        let (rate, n) =
+            if b.held > 0 { ((rate - b.unheld_dirty_rate as f64).max(0.0), b.held) } else { (rate, b.tasks) };
+        if dt > 0.0 && n > 0 { mib(rate) / f64::from(n) } else { f64::NAN }
     };
     let mut series = vec![
         Series::of(4, "write_bw", points(&p, |s| mib(bdi_of(s, bdi).write_bw))),

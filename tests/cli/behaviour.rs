@@ -159,6 +159,40 @@ fn write_bw_over_n_counts_the_tasks_writing_in_the_window() {
     assert!((target - bw / 2.0).abs() < 0.05 * target, "two dd on sdb from 2 s on: {target} vs {bw} / 2");
 }
 
+/// Writers that keep below their ratelimit (editors saving 1 MiB five
+/// times a second, copies from a 30 MiB/s network) dirty at their own
+/// pace: dirty_ratelimit settles on what they leave of the disk, shared
+/// by the two dd it throttles, not on write_bw over all five tasks
+/// (where it lay 2.4x and 1.8x above).
+#[test]
+fn the_target_counts_only_the_tasks_the_ratelimit_holds() {
+    for (name, others, each_mbps) in [
+        ("light", "Light(bdi: \"sda\", n: 3, burst_kb: 1024, period_s: 0.2)", 5.0),
+        ("pipeline", "Pipeline(bdi: \"sda\", n: 3, net_mbps: 30)", 30.0),
+    ] {
+        let path = tmp(&format!("held-{name}.ron"));
+        std::fs::write(
+            &path,
+            format!(
+                "Scenario(memory_mb: 4096, cpus: 8, devices: [(name: \"sda\", kind: Ssd)], \
+                 tasks: [Dd(bdi: \"sda\", n: 2), {others}])"
+            ),
+        )
+        .expect("written");
+        let s = summary(&format!("held-{name}"), &["--scenario", path.to_str().expect("utf-8"), "--duration", "30s"]);
+        let b = &s["bdis"][0];
+        assert_eq!(b["tasks"], 5);
+        let (bw, rate, target) =
+            (num(&b["write_bw_mbps"]), num(&b["dirty_ratelimit_mbps"]), num(&b["target_ratelimit_mbps"]));
+        assert!((rate - target).abs() <= 0.15 * target, "{name}: dirty_ratelimit {rate} vs write_bw/N {target}");
+        let expected = (bw - 3.0 * each_mbps) / 2.0;
+        assert!(
+            (target - expected).abs() <= 0.05 * expected,
+            "{name}: target {target} vs ({bw} - 3 × {each_mbps}) / 2"
+        );
+    }
+}
+
 /// On NFS, 3.1 holds its ten dd in balance_dirty_pages() for nearly ten
 /// seconds before the first COMMIT: an 8 s run ends with nine of them
 /// still in their first call (and the tenth in its second). The summary counts that call in each task's
