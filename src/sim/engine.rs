@@ -150,34 +150,8 @@ pub struct Bdi {
     pub dirty_inodes: VecDeque<u32>,
     /// Live tasks writing to this bdi.
     pub nr_tasks: u32,
-    /// Pages dirtied on this bdi by tasks not held in balance_dirty_pages()
-    /// over their sample interval, up to the last sample \[pages\].
-    pub unheld_dirtied: u64,
-    /// `unheld_dirtied` at the samples of the last second, oldest first:
-    /// (time \[ns\], pages).
-    unheld_stamps: VecDeque<(u64, u64)>,
     /// The NFS client and server state, for an NFS mount.
     pub nfs: Option<super::nfs::NfsMount>,
-}
-
-impl Bdi {
-    /// The pages/s tasks not held dirtied over the second before `now`
-    /// (since the first sample, early on), noting `unheld_dirtied` at
-    /// `now` for the next samples; 0 at the first.
-    fn unheld_rate(&mut self, now: u64) -> u64 {
-        let stamps = &mut self.unheld_stamps;
-        while stamps.len() > 1 && stamps[1].0 + super::NS_PER_SEC <= now {
-            stamps.pop_front();
-        }
-        let rate = match stamps.front() {
-            Some(&(t, pages)) if now > t => {
-                ((self.unheld_dirtied - pages) as u128 * super::NS_PER_SEC as u128 / (now - t) as u128) as u64
-            }
-            _ => 0,
-        };
-        stamps.push_back((now, self.unheld_dirtied));
-        rate
-    }
 }
 
 /// Where a page-cache page is, as the counters see it.
@@ -454,8 +428,6 @@ impl World {
                 flusher: Flusher::default(),
                 dirty_inodes: VecDeque::new(),
                 nr_tasks: 0,
-                unheld_dirtied: 0,
-                unheld_stamps: VecDeque::new(),
                 nfs: d.nfs.clone().map(|n| super::nfs::NfsMount::new(n, cfg.memory_pages, limits.dirty)),
             })
             .collect();
@@ -1095,20 +1067,23 @@ impl World {
     }
 
     fn record_sample(&mut self) {
-        let now = self.now;
+        let dt_ns = self.samples.back().map_or(0, |s| self.now - s.t_ns);
         let mut held = vec![0u32; self.bdis.len()];
+        let mut unheld_rate = vec![0.0f64; self.bdis.len()];
         for task in &mut self.tasks {
-            let (was_held, pages) = task.take_interval();
+            let was_held = task.take_interval(dt_ns);
             let bdi = task.bdi as usize;
-            if !was_held {
-                self.bdis[bdi].unheld_dirtied += pages;
-            } else if task.alive() {
+            if !task.alive() {
+                continue;
+            }
+            if was_held {
                 held[bdi] += 1;
+            } else {
+                unheld_rate[bdi] += task.dirty_rate;
             }
         }
         let per_bdi = (0..self.bdis.len())
             .map(|i| {
-                let unheld_dirty_rate = self.bdis[i].unheld_rate(now);
                 let inputs = self.position_now(i);
                 let pos = pw::bdi_position_ratio(self.patches.max(2), &inputs);
                 let computed =
@@ -1130,7 +1105,7 @@ impl World {
                     written: b.written,
                     tasks: b.nr_tasks,
                     held: held[i],
-                    unheld_dirty_rate,
+                    unheld_dirty_rate: unheld_rate[i].round() as u64,
                     max_pause: if self.patches >= 8 {
                         pw::bdi_max_pause(
                             self.hz,

@@ -71,9 +71,10 @@ pub struct BdiSample {
     /// throttling (patch 07 on) holds tasks to `dirty_ratelimit`; below
     /// it, 0.
     pub held: u32,
-    /// The rate the tasks not held dirtied pages at, each over the
-    /// intervals it was not held, over the last second (since the first
-    /// sample, early on) \[pages/s\].
+    /// How fast the live tasks not held dirty pages: their dirty rates
+    /// summed, each smoothed over about the last second (at each sample
+    /// the interval's rate moves it by the interval's share of a second)
+    /// \[pages/s\].
     pub unheld_dirty_rate: u64,
     /// The longest pause balance_dirty_pages() would impose now \[jiffies\].
     pub max_pause: u64,

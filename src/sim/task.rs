@@ -207,6 +207,10 @@ pub struct Task {
     pub last_pause: u64,
     /// `stats.dirtied` at the last sample \[pages\].
     pub(super) dirtied_at_sample: u64,
+    /// Its dirty rate, smoothed at each sample over about a second: each
+    /// interval's rate moves it by the interval's share of a second
+    /// \[pages/s\].
+    pub(super) dirty_rate: f64,
     /// Where it is.
     pub state: TaskState,
     /// What it did.
@@ -288,6 +292,7 @@ impl Task {
             waited: false,
             awaiting_work: false,
             dirtied_at_sample: 0,
+            dirty_rate: 0.0,
             last_pause: 0,
             buffer: 0.0,
             buffer_at: 0,
@@ -304,15 +309,20 @@ impl Task {
     }
 
     /// Whether it was held in balance_dirty_pages() over the sample
-    /// interval that ends now (it slept there and did not wait for work),
-    /// and the pages it dirtied in it; starts the next interval.
-    pub(super) fn take_interval(&mut self) -> (bool, u64) {
+    /// interval that ends now, `dt_ns` long (it slept there and did not
+    /// wait for work); updates `dirty_rate` with the interval's and starts
+    /// the next.
+    pub(super) fn take_interval(&mut self, dt_ns: u64) -> bool {
         let held = self.slept && !self.waited;
-        let pages = self.stats.dirtied - self.dirtied_at_sample;
+        if dt_ns > 0 {
+            let pages = (self.stats.dirtied - self.dirtied_at_sample) as f64;
+            let secs = dt_ns as f64 / NS_PER_SEC as f64;
+            self.dirty_rate += (pages / secs - self.dirty_rate) * secs.min(1.0);
+        }
         self.dirtied_at_sample = self.stats.dirtied;
         self.slept = matches!(self.state, TaskState::Throttled(Throttle::IoLess(_)));
         self.waited = self.awaiting_work;
-        (held, pages)
+        held
     }
 
     /// True until the task exits.
