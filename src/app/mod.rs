@@ -41,7 +41,7 @@ use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
 use crate::scenario::Scenario;
 use crate::session::{Compare, Session, SessionOptions, Side, level_name};
-use crate::sim::config::NS_PER_SEC;
+use crate::sim::config::{Legacy, NS_PER_SEC, TaskConfig, WorldConfig};
 use crate::sim::engine::MAX_TASKS;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{TaskKind, World};
@@ -89,6 +89,31 @@ const SLOWEST: &str = "0.1× is the slowest";
 /// The bdi after `b` or `B` (`next` false) from `i` of `n`, going round.
 pub fn step_bdi(i: usize, n: usize, next: bool) -> usize {
     if next { (i + 1) % n } else { (i + n - 1) % n }
+}
+
+/// The comparison `c` makes after `now`, for a user at patch level
+/// `level` of kernel `legacy`, with dirty ratio `ratio` (0 for a byte
+/// setting), and what the status line adds when that level cannot be the
+/// one compared: legacy 3.1, then 2.6.38, against the user's level if it
+/// is IO-less (else patch 11); patch N-1 against the user's N (patch 01
+/// against legacy 3.1 below level 1); the user's dirty ratio against half
+/// of it (20 from 1); then off.
+pub fn next_compare(now: Option<Compare>, level: u8, legacy: Legacy, ratio: u64) -> (Option<Compare>, Option<String>) {
+    let mine = if level == 0 { format!("legacy {}", legacy.version()) } else { format!("patch {level:02}") };
+    let ioless = |c: fn(u8) -> Compare| match level {
+        7.. => (Some(c(level)), None),
+        _ => (Some(c(11)), Some(format!("your {mine} is IO-full: the IO-less side is patch 11"))),
+    };
+    match now {
+        None => ioless(Compare::Legacy),
+        Some(Compare::Legacy(_)) => ioless(Compare::Linux2638),
+        Some(Compare::Linux2638(_)) if level >= 1 => (Some(Compare::Patch(level)), None),
+        Some(Compare::Linux2638(_)) => {
+            (Some(Compare::Patch(1)), Some(format!("your {mine} has no level below it: patch 01 against legacy 3.1")))
+        }
+        Some(Compare::Patch(_)) => (Some(Compare::DirtyRatio(if ratio > 1 { ratio / 2 } else { 20 })), None),
+        Some(Compare::DirtyRatio(_) | Compare::Alternative) => (None, None),
+    }
 }
 
 /// Time windows of the charts \[s\]; `None` shows the whole run.
@@ -214,6 +239,9 @@ pub struct App {
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,
+    /// In a comparison `c` made: the patch level and kernel the user had
+    /// chosen, which the comparisons of levels are about.
+    level: Option<(u8, Legacy)>,
 }
 
 impl App {
@@ -285,6 +313,7 @@ impl App {
             frame_ms: (0.0, 0.0),
             time_limit: crate::record::MAX_SESSION_NS,
             added_dd_waits: opts.added_dd_waits,
+            level: None,
         }
     }
 
@@ -585,6 +614,12 @@ impl App {
                     self.session.start_due();
                 }
                 self.note = self.change_note(msg, dds, &before);
+                if let (Msg::Patches(_), Some(side)) = (msg, self.sides().last())
+                    && self.level.is_some()
+                {
+                    // In a comparison of levels, side B's is the user's.
+                    self.level = Some((side.world.patches(), side.world.legacy()));
+                }
                 self.changed_by_hand(before != self.settings() || dds != self.running_dds());
             }
             Msg::Quit => self.quit = true,
@@ -741,20 +776,53 @@ impl App {
     }
 
     fn cycle_compare(&mut self) {
-        // The IO-less side: the scenario's level if it is IO-less, else all 11.
-        let cfg = &self.session.config;
-        let level = if cfg.patches >= 7 { cfg.patches } else { 11 };
-        let next = match self.session.compare {
-            None => Some(Compare::Legacy(level)),
-            Some(Compare::Legacy(_)) => Some(Compare::Linux2638(level)),
-            Some(Compare::Linux2638(_)) => Some(Compare::Patch(level)),
-            Some(Compare::Patch(_)) => {
-                let r = cfg.tunables.dirty_ratio;
-                Some(Compare::DirtyRatio(if r > 1 { (r / 2).max(1) } else { 20 }))
-            }
-            Some(Compare::DirtyRatio(_) | Compare::Alternative) => None,
-        };
+        let kept = self.kept_world();
+        let (level, legacy) = self.level.unwrap_or((kept.patches, kept.legacy));
+        let t = kept.tunables;
+        let ratio = if t.dirty_bytes == 0 { t.dirty_ratio } else { 0 };
+        let (next, said) = next_compare(self.session.compare, level, legacy, ratio);
+        // Every side restarts from the user's world; off again, the one
+        // world is theirs, at their level.
+        self.session.config = WorldConfig { patches: level, legacy, ..kept };
+        self.level = next.map(|_| (level, legacy));
         self.set_compare(next);
+        if let Some(said) = said
+            && next.is_some()
+            && self.session.compare == next
+        {
+            self.note = format!("{}; {said}", self.note);
+        }
+    }
+
+    /// The world a comparison `c` makes starts from: the session's, with
+    /// what the keys changed in it: side A's tunables and memory, its
+    /// patch level (side B's in a comparison of levels, where A's is the
+    /// other), the dd removed left out and the dd added, from time 0. A
+    /// task the scenario stops itself is kept: it stops again.
+    fn kept_world(&self) -> WorldConfig {
+        let sides = self.sides();
+        let a = &sides[0].world;
+        let b = match self.session.compare {
+            Some(Compare::Legacy(_) | Compare::Linux2638(_) | Compare::Patch(_)) => &sides[sides.len() - 1].world,
+            _ => a,
+        };
+        let mut cfg = self.session.config.clone();
+        let vm = a.vm();
+        cfg.tunables = vm.tunables;
+        (cfg.memory_pages, cfg.reserved_pages) = (vm.memory_pages, vm.reserved_pages);
+        (cfg.patches, cfg.legacy) = (b.patches(), b.legacy());
+        let now = a.now_ns();
+        let tasks = a.tasks().iter().enumerate().filter_map(|(i, t)| match cfg.tasks.get(i) {
+            Some(c) => (!t.is_killed() || c.stop_ns.is_some_and(|s| s <= now)).then(|| c.clone()),
+            None => (t.alive() && !t.is_killed()).then(|| TaskConfig {
+                bdi: t.bdi as usize,
+                kind: t.kind.clone(),
+                start_ns: 0,
+                stop_ns: None,
+            }),
+        });
+        cfg.tasks = tasks.collect();
+        cfg
     }
 
     /// Notes, in a lesson, that a key `changed` the step's worlds, and
@@ -919,6 +987,50 @@ mod tests {
             a.update(Msg::Patches(true));
         }
         assert_eq!((a.world().patches(), a.world().legacy()), (11, Legacy::Linux31));
+    }
+
+    /// The comparisons of levels are about the level the user chose, and
+    /// say so when it cannot be the one compared.
+    #[test]
+    fn compare_levels_follow_the_level_chosen() {
+        let l31 = Legacy::Linux31;
+        assert_eq!(next_compare(None, 9, l31, 20), (Some(Compare::Legacy(9)), None));
+        assert_eq!(next_compare(Some(Compare::Linux2638(9)), 9, l31, 20), (Some(Compare::Patch(9)), None));
+        let (c, said) = next_compare(None, 3, l31, 20);
+        assert_eq!(c, Some(Compare::Legacy(11)));
+        assert_eq!(said.as_deref(), Some("your patch 03 is IO-full: the IO-less side is patch 11"));
+        let (c, said) = next_compare(Some(Compare::Linux2638(11)), 0, Legacy::Linux2638, 20);
+        assert_eq!(c, Some(Compare::Patch(1)));
+        assert_eq!(said.as_deref(), Some("your legacy 2.6.38 has no level below it: patch 01 against legacy 3.1"));
+        assert_eq!(next_compare(Some(Compare::Patch(9)), 9, l31, 23).0, Some(Compare::DirtyRatio(11)));
+        assert_eq!(next_compare(Some(Compare::Patch(9)), 9, l31, 0).0, Some(Compare::DirtyRatio(20)));
+        assert_eq!(next_compare(Some(Compare::DirtyRatio(11)), 9, l31, 23).0, None);
+    }
+
+    /// `c` keeps what the keys changed, on both sides, and gives it back
+    /// to the one world when the comparison ends.
+    #[test]
+    fn compare_keeps_the_world_the_keys_made() {
+        let mut a = app();
+        a.advance_to(NS_PER_SEC);
+        for msg in [Msg::DirtyRatio(3), Msg::BackgroundRatio(-2), Msg::Memory(true), Msg::AddDd, Msg::Patches(false)] {
+            a.update(msg);
+        }
+        let want = (a.world().vm().tunables, a.world().vm().memory_pages, a.running_dds());
+        a.update(Msg::Compare);
+        assert_eq!(a.sim_ns(), 0);
+        for side in a.sides() {
+            let w = &side.world;
+            assert_eq!((w.vm().tunables, w.vm().memory_pages), (want.0, want.1), "{}", side.label);
+            assert_eq!(w.tasks().len(), want.2, "{}", side.label);
+        }
+        assert_eq!(a.sides()[1].world.patches(), 10);
+        for _ in 0..4 {
+            a.update(Msg::Compare);
+        }
+        assert_eq!(a.sides().len(), 1);
+        let w = a.world();
+        assert_eq!((w.vm().tunables, w.vm().memory_pages, w.patches()), (want.0, want.1, 10));
     }
 
     #[test]

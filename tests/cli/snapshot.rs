@@ -808,3 +808,35 @@ fn a_snapshot_at_0_shows_the_world_before_anything_ran() {
         assert!(err.contains("must be positive"), "{args:?}: {err}");
     }
 }
+
+/// `c` compares from the world the keys made: the dirty ratio, memory and
+/// dd counts carry over to both sides (and back to one world when the
+/// comparison ends), and "patch N-1 vs N" is about the level chosen. It
+/// rebuilt both sides from the scenario: thresh 737 MiB, 10 dd, patch 10
+/// vs 11.
+#[test]
+fn compare_starts_both_sides_from_the_world_the_keys_made() {
+    let keys = "D D D M + + +";
+    let status = |text: &str| text.lines().next().expect("status").to_string();
+    let text = snapshot(&["--scenario", "hdd-10dd", "--keys", &format!("{keys} c"), "--at", "5s"]);
+    assert!(status(&text).contains("A legacy 3.1 vs B patch 11"), "{text}");
+    let both = text.lines().find(|l| l.contains("longest call")).expect("the sides' summary row");
+    assert_eq!(both.matches("thresh 1696 MiB").count(), 2, "{both}");
+    let off = snapshot(&["--scenario", "hdd-10dd", "--keys", &format!("{keys} c c c c c"), "--at", "5s"]);
+    assert!(status(&off).ends_with("compare off"), "{off}");
+    for kept in [
+        "tasks (13 live)",
+        "dirty_ratio            23%",
+        "memory                 8192 MiB",
+        "thresh                 1696 MiB",
+    ] {
+        assert!(off.contains(kept), "{kept}: {off}");
+    }
+    let fewer = snapshot(&["--scenario", "hdd-10dd", "--keys", "- - - c c c c c", "--at", "2s"]);
+    assert!(fewer.contains("tasks (7 live)"), "{fewer}");
+    let text = snapshot(&["--keys", "p p c c c", "--at", "1s"]);
+    assert!(status(&text).contains("A patch 08 vs B patch 09"), "{text}");
+    // Level 0 has none below it: the status line says what is compared.
+    let text = snapshot(&["--keys", &format!("{} c c c", ["p"; 11].join(" ")), "--at", "1s", "--size", "240x48"]);
+    assert!(status(&text).ends_with("your legacy 3.1 has no level below it: patch 01 against legacy 3.1"), "{text}");
+}
