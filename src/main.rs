@@ -727,6 +727,16 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     // dashboard (`.` steps it); an --at said takes it there all the same.
     if args.at.is_some() || !app.paused() || !keys_held {
         let at = snapshot_time(&app, args.at, "--at")?;
+        // As the times in --keys, --at goes forward from where the keys left the world.
+        if let Some(t) = args.at
+            && at < app.session().sim_ns
+        {
+            return Err(Error::invalid(format!(
+                "--at {}: --keys ran the world to {} s already (--at goes forward from the keys, as their @TIMEs do)",
+                seconds_of(t),
+                dirtyviz::units::seconds(app.session().sim_ns as f64 / 1e9)
+            )));
+        }
         app.advance_to(at);
     }
     for msg in text_scrolls {

@@ -840,3 +840,16 @@ fn compare_starts_both_sides_from_the_world_the_keys_made() {
     let text = snapshot(&["--keys", &format!("{} c c c", ["p"; 11].join(" ")), "--at", "1s", "--size", "240x48"]);
     assert!(status(&text).ends_with("your legacy 3.1 has no level below it: patch 01 against legacy 3.1"), "{text}");
 }
+
+/// `--at` before the time the keys ran the world to is refused, as an
+/// earlier `@TIME` in --keys is; it drew the keys' time instead.
+#[test]
+fn an_at_before_the_keys_time_is_refused() {
+    let out = dirtyviz().args(["snapshot", "--keys", "@5s", "--at", "3s"]).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--at 3s: --keys ran the world to 5 s already"), "{err}");
+    let text = snapshot(&["--keys", "@5s", "--at", "5s", "--size", "100x30"]);
+    assert!(text.starts_with(" dirtyviz │ default │ t 5.0 s"), "{text}");
+}
