@@ -380,6 +380,27 @@ impl App {
         WINDOWS[self.window]
     }
 
+    /// What the status line calls the charts' window: `window 1 min`,
+    /// `window: whole run`, or, once a world let its oldest samples go
+    /// (it keeps a bounded number, so memory stays bounded however long
+    /// it runs), `window: last 10000 s`: the part of the run the charts
+    /// still have.
+    pub fn window_label(&self) -> String {
+        match (self.window_s(), self.kept_s()) {
+            (Some(s), _) => format!("window {}", window_name(s)),
+            (None, Some(kept)) => format!("window: last {}", window_name(kept)),
+            (None, None) => "window: whole run".into(),
+        }
+    }
+
+    /// How much of the run side A's samples still cover \[s\], when it let
+    /// the oldest go.
+    fn kept_s(&self) -> Option<u64> {
+        let w = self.world();
+        let first = w.samples().front().filter(|_| w.samples_dropped() > 0)?;
+        Some((self.sim_ns().saturating_sub(first.t_ns) as f64 / 1e9).round() as u64)
+    }
+
     /// The palette.
     pub fn theme(&self) -> ThemeKind {
         self.screen.theme
@@ -649,9 +670,10 @@ impl App {
             Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
-                self.note = match self.window_s() {
-                    Some(s) => format!("chart window {}", window_name(s)),
-                    None => "chart window: the whole run".into(),
+                self.note = match (self.window_s(), self.kept_s()) {
+                    (Some(s), _) => format!("chart window {}", window_name(s)),
+                    (None, Some(kept)) => format!("chart window: the whole run kept, the last {}", window_name(kept)),
+                    (None, None) => "chart window: the whole run".into(),
                 };
             }
             Msg::Compare => {

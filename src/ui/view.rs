@@ -34,7 +34,7 @@ use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Wrap}
 use super::charts::{self, ChartData, GLOSSARY, Has, MARKS, Source};
 use super::plot::{self, Look, Title};
 use super::theme::Theme;
-use crate::app::{App, Mode, window_name};
+use crate::app::{App, Mode};
 use crate::lesson::Views;
 use crate::lesson::check::show;
 use crate::run::summary::NOT_KNOWN;
@@ -313,7 +313,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         [a, b] => format!("A {} vs B {}", short(&a.label), short(&b.label)),
         _ => level(w),
     };
-    let window = app.window_s().map_or("window: whole run".into(), |s| format!("window {}", window_name(s)));
+    let window = app.window_label();
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
         (4, app.session().scenario.name.clone()),

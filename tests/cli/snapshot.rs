@@ -853,3 +853,14 @@ fn an_at_before_the_keys_time_is_refused() {
     let text = snapshot(&["--keys", "@5s", "--at", "5s", "--size", "100x30"]);
     assert!(text.starts_with(" dirtyviz │ default │ t 5.0 s"), "{text}");
 }
+
+/// The whole-run window says how much of the run is kept once a world let
+/// its oldest samples go (memory stays bounded): at 30000 s the charts
+/// start at 20000 s, and the status line said `window: whole run`.
+#[test]
+fn the_whole_run_window_says_when_the_oldest_samples_are_gone() {
+    let text = snapshot(&["--dd", "0", "--keys", "w w", "--at", "30000s"]);
+    assert!(text.lines().next().expect("status").contains("│ window: last 10000 s │"), "{text}");
+    let text = snapshot(&["--dd", "0", "--keys", "w w", "--at", "300s"]);
+    assert!(text.lines().next().expect("status").contains("│ window: whole run │"), "{text}");
+}
