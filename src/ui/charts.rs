@@ -776,19 +776,40 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
     if !log {
         data.y[1] = data.y[1].max(10.0);
     }
-    let (sleep, call) = (show(ms(total.sleep_max)), show(ms(total.call_max)));
-    data.values = vec![format!("longest sleep {sleep} ms, longest call {call} ms")];
-    data.short_values = vec![format!("longest call {call} ms"), format!("sleep {sleep} ms")];
+    let sleep = (total.sleeps > 0).then(|| show(ms(total.sleep_max)));
+    let call = (total.calls > 0).then(|| show(ms(total.call_max)));
+    // What did not happen is said as the run's report says it, not
+    // measured as 0 ms.
+    (data.values, data.short_values) = match (sleep, call) {
+        (Some(sleep), Some(call)) => (
+            vec![format!("longest sleep {sleep} ms, longest call {call} ms")],
+            vec![format!("longest call {call} ms"), format!("sleep {sleep} ms")],
+        ),
+        (Some(sleep), None) => (
+            vec![format!("longest sleep {sleep} ms, no call blocked")],
+            vec![format!("longest sleep {sleep} ms"), "no call blocked".into()],
+        ),
+        (None, Some(call)) => (
+            vec![format!("no task slept, longest call {call} ms")],
+            vec![format!("longest call {call} ms"), "no sleep".into()],
+        ),
+        (None, None) => (vec![NO_SLEEP.into()], vec![NO_SLEEP.into()]),
+    };
     data
 }
 
+/// What chart 5 says when no task slept in its window, as the run's
+/// report does.
+pub const NO_SLEEP: &str = "no task slept";
+
 /// The longest sleep and the longest throttling call of `bdi` in the
-/// window chart 5 shows \[ms\].
-pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (f64, f64) {
+/// window chart 5 shows \[ms\]; `None` where there was none.
+pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (Option<f64>, Option<f64>) {
     let (_, x) = window(src.samples, window_s, 1);
     let to = src.samples.back().map_or(0, |s| s.t_ns);
     let total = src.pauses.total(bdi, (x[0] * 1e9) as u64, to);
-    (src.ms(u64::from(total.sleep_max)), src.ms(u64::from(total.call_max)))
+    let ms = |n: u32, max: u32| (n > 0).then(|| src.ms(u64::from(max)));
+    (ms(total.sleeps, total.sleep_max), ms(total.calls, total.call_max))
 }
 
 /// The two control lines of bdi_position_ratio(), in floating point, for
@@ -1070,7 +1091,7 @@ mod tests {
         let src = Source::of(&session.sides[0]);
         let at = |w| pauses(&src, 0, Some(60), w, false).values;
         assert_eq!(at(40), at(200));
-        let (sleep, call) = longest_pauses(&src, 0, Some(60));
+        let (Some(sleep), Some(call)) = longest_pauses(&src, 0, Some(60)) else { panic!("no pause") };
         assert!(call >= sleep && sleep > 0.0, "{sleep} {call}");
         assert_eq!(at(40)[0], format!("longest sleep {} ms, longest call {} ms", show(sleep), show(call)));
         let narrow = pauses(&src, 0, Some(60), 40, false).short_values;

@@ -762,7 +762,7 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, unit: SizeUnit, frame: &mut Frame, 
     let last = side.world.samples().back();
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
-        (8, format!("longest call {longest:.0} ms")),
+        (8, longest.map_or("no call blocked".into(), |l| format!("longest call {l:.0} ms"))),
         (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if src.kernel.position() != Has::No {

@@ -863,4 +863,13 @@ fn the_whole_run_window_says_when_the_oldest_samples_are_gone() {
     assert!(text.lines().next().expect("status").contains("│ window: last 10000 s │"), "{text}");
     let text = snapshot(&["--dd", "0", "--keys", "w w", "--at", "300s"]);
     assert!(text.lines().next().expect("status").contains("│ window: whole run │"), "{text}");
+#[test]
+fn chart_5_says_no_task_slept_where_none_did() {
+    let screen = snapshot(&["--dd", "0", "--at", "10s"]);
+    let title = &chart_box(&screen, "5 pauses")[0];
+    assert!(title.starts_with("┌ 5 pauses (sda, HDD)  no task slept ─"), "{title}");
+    // A comparison's heads say it of calls as the run's report does.
+    let screen = snapshot(&["--dd", "0", "--at", "10s", "--compare", "legacy"]);
+    assert_eq!(screen.matches("no call blocked").count(), 2, "{screen}");
+    assert!(!screen.contains(" 0 ms"), "{screen}");
 }
