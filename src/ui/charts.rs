@@ -161,6 +161,13 @@ impl Kernel {
         self.patches > 0 || self.legacy != Legacy::Linux2638
     }
 
+    /// Each task's `nr_dirtied_pause`, the pages it dirties between two
+    /// balance_dirty_pages() calls: patch 06 brought it (before, a task
+    /// is checked every ratelimit_pages).
+    pub fn nr_dirtied_pause(self) -> bool {
+        self.patches >= 6
+    }
+
     /// dirty_ratelimit, its balanced estimate and task_ratelimit: patch 04
     /// computes them, patch 07 throttles by them.
     pub fn ratelimit(self) -> Has {

@@ -884,7 +884,9 @@ fn params(ctx: &Ctx) -> (Params, Params) {
         local.push(kv("max_pause", format!("{:.0} ms", ms(bs.max_pause))));
     }
     if let Some(Some(p)) = side.task_counts.nr_dirtied_pause.get(bdi) {
-        local.push(kv("nr_dirtied_pause", p.to_string()));
+        // A kernel before patch 06 has none: `–`, as the task table says.
+        let p = if kernel.nr_dirtied_pause() { p.to_string() } else { NOT_KNOWN.into() };
+        local.push(kv("nr_dirtied_pause", p));
     }
     (global, local)
 }
@@ -1148,6 +1150,8 @@ pub(crate) fn draw_tasks_of(
     let last_page = live.saturating_sub(room.max(1));
     let first = scroll.min(last_page);
     let narrow = area.width < 46;
+    // A kernel before patch 06 has no nr_dirtied_pause: `–`.
+    let has_pause = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.nr_dirtied_pause();
     let mut rows: Vec<Row> = w
         .tasks()
         .iter()
@@ -1164,7 +1168,7 @@ pub(crate) fn draw_tasks_of(
                 Cell::from(w.bdis()[task.bdi as usize].name.clone()),
                 Cell::from(format!("{:.2}", crate::units::mib(rate))),
                 Cell::from(format!("{:.0}", ms(task.last_pause))),
-                Cell::from(task.nr_dirtied_pause.to_string()),
+                Cell::from(if has_pause { task.nr_dirtied_pause.to_string() } else { NOT_KNOWN.into() }),
             ]);
             Row::new(cells)
         })

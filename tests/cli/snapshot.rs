@@ -873,3 +873,26 @@ fn chart_5_says_no_task_slept_where_none_did() {
     assert_eq!(screen.matches("no call blocked").count(), 2, "{screen}");
     assert!(!screen.contains(" 0 ms"), "{screen}");
 }
+
+#[test]
+fn nr_dirtied_pause_is_a_dash_for_a_kernel_before_patch_06() {
+    for (patches, has) in [("legacy", false), ("3", false), ("5", false), ("6", true), ("11", true)] {
+        let screen = snapshot(&["--scenario", "hdd-10dd", "--patches", patches, "--at", "20s"]);
+        let rows = chart_box(&screen, "tasks");
+        assert!(rows[1].trim_end_matches(['│', ' ']).ends_with("nr_dirtied_pause"), "{patches}: {}", rows[1]);
+        let cells: Vec<&str> =
+            rows[2..rows.len() - 1].iter().filter_map(|r| r.trim_matches('│').split_whitespace().last()).collect();
+        assert_eq!(cells.len(), 10, "{patches}\n{screen}");
+        let panel = panel_value(&screen, "nr_dirtied_pause").expect("in the panel");
+        if has {
+            assert!(cells.iter().all(|c| c.parse::<u32>().is_ok_and(|n| n > 0)), "{patches}: {cells:?}");
+            assert!(panel.parse::<u32>().is_ok_and(|n| n > 0), "{patches}: {panel}");
+        } else {
+            assert!(cells.iter().all(|c| *c == "–"), "{patches}: {cells:?}");
+            assert_eq!(panel, "–", "{patches}");
+        }
+    }
+    // A lesson's Linux 3.1 side, in its strip.
+    let screen = snapshot(&["--lesson", "01", "--step", "2"]);
+    assert!(screen.lines().any(|l| l.starts_with("nr_dirtied_pause – ")), "{screen}");
+}
