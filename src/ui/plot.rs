@@ -173,19 +173,23 @@ fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -
 }
 
 /// Legend entries: (glyph, name, style), the data's series last to first
-/// (the measured ones, then the threshold lines); `short`
+/// (the measured ones, then the threshold lines) but those `hidden` (not
+/// drawn: off the plot, or without a known value); `short`
 /// names for the series, and `short_marks` for the marks.
 fn legend_entries<'d>(
     data: &'d ChartData,
     look: &Look,
+    hidden: &[bool],
     short: bool,
     short_marks: bool,
 ) -> Vec<(String, &'d str, Style)> {
     let mut entries: Vec<(String, &str, Style)> = data
         .series
         .iter()
+        .enumerate()
         .rev()
-        .map(|s| (look.glyph(s).to_string(), if short { s.short } else { s.name }, look.style(s)))
+        .filter(|(i, _)| !hidden.get(*i).copied().unwrap_or(false))
+        .map(|(_, s)| (look.glyph(s).to_string(), if short { s.short } else { s.name }, look.style(s)))
         .collect();
     for (glyph, color, name, short_name) in &data.mark_legend {
         entries.push((glyph.to_string(), if short_marks { short_name } else { name }, look.series(*color)));
@@ -216,14 +220,14 @@ fn legend_lines(entries: &[(String, &str, Style)], width: usize, tight: bool) ->
 /// The legend for `width` columns: on the frame's bottom edge alone if it
 /// fits, else with one line inside; long names where there is room. What
 /// two lines cannot hold is left out, and an ellipsis says so.
-fn legend(data: &ChartData, look: &Look, width: usize) -> Vec<Line<'static>> {
+fn legend(data: &ChartData, look: &Look, hidden: &[bool], width: usize) -> Vec<Line<'static>> {
     for (short, short_marks) in [(false, false), (true, false), (true, true)] {
-        let lines = legend_lines(&legend_entries(data, look, short, short_marks), width, false);
+        let lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, false);
         if lines.len() <= 2 {
             return lines;
         }
     }
-    let mut lines = legend_lines(&legend_entries(data, look, true, true), width.saturating_sub(2), false);
+    let mut lines = legend_lines(&legend_entries(data, look, hidden, true, true), width.saturating_sub(2), false);
     lines.truncate(2);
     if let Some(last) = lines.last_mut() {
         last.spans.push(Span::styled(" …", look.theme.dim));
@@ -234,10 +238,10 @@ fn legend(data: &ChartData, look: &Look, width: usize) -> Vec<Line<'static>> {
 /// The legend in one line of `width` columns, for the frame's bottom
 /// edge, if it fits: long names, short ones, then short names against
 /// their glyphs (` ━dirty ━wb ━thr`). `None` when even that needs two.
-fn one_line_legend(data: &ChartData, look: &Look, width: usize) -> Option<Line<'static>> {
+fn one_line_legend(data: &ChartData, look: &Look, hidden: &[bool], width: usize) -> Option<Line<'static>> {
     [(false, false, false), (true, false, false), (true, true, false), (true, true, true)].into_iter().find_map(
         |(short, short_marks, tight)| {
-            let mut lines = legend_lines(&legend_entries(data, look, short, short_marks), width, tight);
+            let mut lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, tight);
             (lines.len() == 1).then(|| lines.swap_remove(0))
         },
     )
@@ -257,6 +261,10 @@ const LABELS_ON_AXIS_UNDER: u16 = 6;
 struct Fit {
     legend: Vec<Line<'static>>,
     labels_on_axis: bool,
+    /// By series: not drawn, so not in the legend (a line wholly off the
+    /// plot, chart 4's write_bw over a hundred tasks' rates, or one with
+    /// no value known).
+    hidden: Vec<bool>,
 }
 
 /// How a chart of `data` fits inside a frame of `inner` (its legend
@@ -264,16 +272,44 @@ struct Fit {
 /// for a one-line legend, and then, if it is still short, its x label row
 /// for labels on the axis line, so that the plot keeps the rows.
 /// Charts lined up with their neighbours ([`line_up`]) fit as decided there.
+/// The legend names only the lines drawn: those off the y axis the plot
+/// gets are left out, and as that axis depends on the rows the legend
+/// leaves, the two are settled together.
 fn fit(data: &ChartData, look: &Look, width: usize, inner: Rect) -> Fit {
-    let mut legend = legend(data, look, width);
+    let mut hidden = vec![false; data.series.len()];
+    let mut fitted = fit_naming(data, look, width, inner, hidden.clone());
+    // A legend a name shorter leaves the plot as many rows or more, and
+    // the axis rarely moves with them: settled in a round or two.
+    for _ in 0..4 {
+        let now = not_drawn(data, look, inner, &fitted);
+        if now == hidden {
+            break;
+        }
+        hidden = now;
+        fitted = fit_naming(data, look, width, inner, hidden.clone());
+    }
+    fitted
+}
+
+impl Fit {
+    /// Labels under the axis, every series drawn, no legend.
+    #[cfg(test)]
+    fn plain(data: &ChartData) -> Fit {
+        Fit { legend: Vec::new(), labels_on_axis: false, hidden: vec![false; data.series.len()] }
+    }
+}
+
+/// [`fit`] with the series `hidden` left out of the legend.
+fn fit_naming(data: &ChartData, look: &Look, width: usize, inner: Rect, hidden: Vec<bool>) -> Fit {
+    let mut legend = legend(data, look, &hidden, width);
     if let Some(fitted) = data.fitted {
         if fitted.one_line_legend
             && legend.len() > 1
-            && let Some(line) = one_line_legend(data, look, width)
+            && let Some(line) = one_line_legend(data, look, &hidden, width)
         {
             legend = vec![line];
         }
-        return Fit { legend, labels_on_axis: fitted.labels_on_axis };
+        return Fit { legend, labels_on_axis: fitted.labels_on_axis, hidden };
     }
     // Its rows under a neighbour's notice are not its to plot on.
     let notice = data.notice_for(inner.width.into()).map_or(0, |n| note_rows(n, inner.width)) + data.pad_rows[0];
@@ -282,12 +318,84 @@ fn fit(data: &ChartData, look: &Look, width: usize, inner: Rect) -> Fit {
         |legend: usize, x_rows: u16| inner.height.saturating_sub(notice + legend.saturating_sub(1) as u16 + x_rows + 1);
     if legend.len() > 1
         && plot_rows(legend.len(), x_rows) < ROOMY_PLOT_ROWS
-        && let Some(line) = one_line_legend(data, look, width)
+        && let Some(line) = one_line_legend(data, look, &hidden, width)
     {
         legend = vec![line];
     }
     let labels_on_axis = plot_rows(legend.len(), x_rows) < LABELS_ON_AXIS_UNDER;
-    Fit { legend, labels_on_axis }
+    Fit { legend, labels_on_axis, hidden }
+}
+
+/// By series: whether it is not drawn on the plot `fitted` leaves in
+/// `inner` (see [`drawn_on`]); none where there is no plot.
+fn not_drawn(data: &ChartData, look: &Look, inner: Rect, fitted: &Fit) -> Vec<bool> {
+    let rows = Inside::of(data, inner, fitted).plot_rows;
+    if rows < 2 {
+        return vec![false; data.series.len()];
+    }
+    let y = YAxis::on(data, rows, look.marker);
+    data.series.iter().map(|s| !drawn_on(s, &y)).collect()
+}
+
+/// Whether some of series `s` is drawn on axis `y`: a point within its
+/// range, or a segment between two known values crossing it (the canvas
+/// clips lines to the plot and leaves out points off it).
+fn drawn_on(s: &Series, y: &YAxis) -> bool {
+    let [lo, hi] = y.range;
+    let within = |v: f64| (lo..=hi).contains(&y.at(v));
+    finite_runs(&s.points).any(|run| match s.draw {
+        Draw::Line | Draw::Dashed if run.len() > 1 => run.windows(2).any(|w| {
+            let (a, b) = (y.at(w[0].1), y.at(w[1].1));
+            a.min(b) <= hi && a.max(b) >= lo
+        }),
+        _ => run.iter().any(|p| within(p.1)),
+    })
+}
+
+/// How the inside of a chart's frame is shared out, top to bottom: the
+/// notice and the padding under it, the plot and its x labels, the
+/// legend's lines past its first and the padding over them.
+struct Inside {
+    notice_rows: u16,
+    /// Rows under the notice (its own and its padding's).
+    top_rows: u16,
+    /// The legend's lines inside the frame, at its bottom.
+    text_rows: u16,
+    /// Rows for the plot and its x axis and labels.
+    rows_left: u16,
+    /// Rows of the plot itself.
+    plot_rows: u16,
+    /// Room for the plot with its whole legend.
+    room: bool,
+}
+
+impl Inside {
+    /// How `inner` is shared out for `data` fitted as `fitted`.
+    fn of(data: &ChartData, inner: Rect, fitted: &Fit) -> Inside {
+        let inner_legend = fitted.legend.len().saturating_sub(1) as u16;
+        let notice_rows = data.notice_for(inner.width.into()).map_or(0, |n| note_rows(n, inner.width));
+        let x_label_rows: u16 = u16::from(data.x2.is_some()) + u16::from(!fitted.labels_on_axis);
+        // Padding only where a plot still fits after it: else the chart says
+        // it has no room.
+        let padded = notice_rows + inner_legend + data.pad_rows.iter().sum::<u16>() + x_label_rows + 2;
+        let pad = if padded <= inner.height { data.pad_rows } else { [0, 0] };
+        // A plot is drawn with its whole legend or not at all: a line drawn
+        // and named nowhere could not be told from the others.
+        let legend_rows = inner_legend + pad[1];
+        let room = notice_rows + pad[0] + legend_rows + x_label_rows + 1 + 2 <= inner.height;
+        let legend_rows = if room { legend_rows } else { 0 };
+        let rows_left = inner.height - legend_rows;
+        let top_rows = (notice_rows + pad[0]).min(rows_left);
+        let rows_left = rows_left - top_rows;
+        Inside {
+            notice_rows,
+            top_rows,
+            text_rows: inner_legend.min(legend_rows),
+            rows_left,
+            plot_rows: rows_left.saturating_sub(x_label_rows + 1),
+            room,
+        }
+    }
 }
 
 /// Ticks for a linear axis over `[lo, hi]`: `n` values, evenly spaced by a
@@ -553,47 +661,28 @@ pub fn line_up(data: &mut [ChartData], look: &Look, area: Rect) {
 /// room. False when there was no room for the plot.
 fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, fitted: &Fit) -> bool {
     let t = look.theme;
-    let mut rows_left = inner.height;
+    let rows = Inside::of(data, inner, fitted);
     // The legend's second line, at the bottom.
     let inner_legend = fitted.legend.get(1..).unwrap_or_default();
-    let notice = data.notice_for(inner.width.into());
-    let notice_rows = notice.map_or(0, |n| note_rows(n, inner.width));
-    let x_label_rows: u16 = u16::from(data.x2.is_some()) + u16::from(!fitted.labels_on_axis);
-    // Padding only where a plot still fits after it: else the chart says
-    // it has no room.
-    let padded = notice_rows + inner_legend.len() as u16 + data.pad_rows.iter().sum::<u16>() + x_label_rows + 2;
-    let pad = if padded <= inner.height { data.pad_rows } else { [0, 0] };
-    // A plot is drawn with its whole legend or not at all: a line drawn
-    // and named nowhere could not be told from the others.
-    let legend_rows = inner_legend.len() as u16 + pad[1];
-    let room = notice_rows + pad[0] + legend_rows + x_label_rows + 1 + 2 <= inner.height;
-    let legend_rows = if room { legend_rows } else { 0 };
-    rows_left -= legend_rows;
-    let text_rows = (inner_legend.len() as u16).min(legend_rows);
-    if text_rows > 0 {
-        let r = Rect { y: inner.y + inner.height - text_rows, height: text_rows, ..inner };
+    if rows.text_rows > 0 {
+        let r = Rect { y: inner.y + inner.height - rows.text_rows, height: rows.text_rows, ..inner };
         frame.render_widget(Paragraph::new(inner_legend.to_vec()), r);
     }
     // The notice, in full, at the top.
-    let mut top = inner.y;
-    let need = (notice_rows + pad[0]).min(rows_left);
-    if let Some(notice) = notice {
-        draw_note(frame, notice, t.warn, Rect { y: top, height: need.min(notice_rows), ..inner });
+    if let Some(notice) = data.notice_for(inner.width.into()) {
+        draw_note(frame, notice, t.warn, Rect { height: rows.top_rows.min(rows.notice_rows), ..inner });
     }
-    top += need;
-    rows_left -= need;
     if data.series.is_empty() {
         return true;
     }
-    let rest = Rect { y: top, height: rows_left, ..inner };
-    let plot_rows = rows_left.saturating_sub(x_label_rows + 1);
+    let rest = Rect { y: inner.y + rows.top_rows, height: rows.rows_left, ..inner };
     // One row has one y label: no scale to read the lines against. Beside
     // a lesson's open text two rows are not worth it either: folding the
     // text gives the chart its rows.
     let least_rows = if look.text_folds { 3 } else { 2 };
-    if !room
-        || plot_rows < least_rows
-        || !draw_axes_and_plot(frame.buffer_mut(), rest, plot_rows, data, look, fitted.labels_on_axis)
+    if !rows.room
+        || rows.plot_rows < least_rows
+        || !draw_axes_and_plot(frame.buffer_mut(), rest, rows.plot_rows, data, look, fitted)
     {
         // Said rather than left blank.
         draw_note(frame, look.no_room().0, t.dim, rest);
@@ -746,6 +835,8 @@ struct Geometry<'d> {
     /// The second x axis' range drawn, if there is one.
     x2: Option<[f64; 2]>,
     data: &'d ChartData,
+    /// By series: left out (see [`Fit`]).
+    hidden: &'d [bool],
 }
 
 impl Geometry<'_> {
@@ -766,7 +857,7 @@ impl Geometry<'_> {
 
 /// Axes, curves, marks and line values in `area` (no frame), the plot
 /// taking `plot_rows` rows at its top, the first x axis' labels on its
-/// line if `labels_on_axis`; false, with nothing drawn, when the plot
+/// line if `fitted` says so, the series it hides left out; false, with nothing drawn, when the plot
 /// would be too narrow.
 fn draw_axes_and_plot(
     buf: &mut Buffer,
@@ -774,8 +865,9 @@ fn draw_axes_and_plot(
     plot_rows: u16,
     data: &ChartData,
     look: &Look,
-    labels_on_axis: bool,
+    fitted: &Fit,
 ) -> bool {
+    let (labels_on_axis, hidden) = (fitted.labels_on_axis, &fitted.hidden[..]);
     let y = YAxis::on(data, plot_rows, look.marker);
     let labels = y.labels();
     // Wide enough for the ticks, the unit, and the names of two x axes.
@@ -785,7 +877,7 @@ fn draw_axes_and_plot(
             as u16;
     // Line values on the right: as wide as the widest.
     let rows = Rows::new(y.range, plot_rows, look.marker);
-    let end_values = end_value_rows(end_labels(data, look), &rows, &y, area.width);
+    let end_values = end_value_rows(end_labels(data, hidden, look), &rows, &y, area.width);
     let right_w = end_values.iter().map(|(_, parts)| parts_width(parts) as u16 + 1).max().unwrap_or(0);
     let plot_w = area.width.saturating_sub(label_w + 1 + right_w);
     if plot_w < 4 {
@@ -806,7 +898,7 @@ fn draw_axes_and_plot(
     };
     let (x, x_ticks) = axis(data.x);
     let second = data.x2.as_ref().map(|a| axis(a.x));
-    let g = Geometry { plot, rows, y, x, x2: second.as_ref().map(|s| s.0), data };
+    let g = Geometry { plot, rows, y, x, x2: second.as_ref().map(|s| s.0), data, hidden };
     draw_y_axis(buf, &g, &labels, area.x + label_w, look);
     let axis_y = plot.y + plot_rows;
     let first_name = data.x2.as_ref().map(|_| ("global", look.series(2)));
@@ -881,7 +973,7 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         let over = |s: &Series| s.end_label && !s.shadow;
         let indexed = || data.series.iter().enumerate();
         let order = indexed().filter(|(_, s)| !over(s)).chain(indexed().filter(|(_, s)| over(s)));
-        for (_, s) in order {
+        for (_, s) in order.filter(|(i, _)| !g.hidden[*i]) {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
             let (on, off) = match (look.mono_line(s), s.draw) {
                 (Some(m), _) => (m.on, m.off),
@@ -922,7 +1014,7 @@ fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let plot = g.plot;
     let x = g.x;
     let col_w = (x[1] - x[0]) / f64::from(plot.width.max(1));
-    for s in &g.data.series {
+    for (s, _) in g.data.series.iter().zip(g.hidden).filter(|(_, hidden)| !**hidden) {
         let Some(mark) = look.mono_line(s).and_then(|m| m.mark) else { continue };
         let slot = (s.mono % MONO_LINES.len()) as u16;
         let first = (slot * 4 + 3) % MARK_EVERY;
@@ -1025,10 +1117,11 @@ fn place_values(want: &[u16], rows: u16, pair: bool) -> Vec<Option<u16>> {
 
 /// The values written at the right ends of labelled lines: (value, text,
 /// style); lines ending on the same value share one, and a line whose
-/// value is not known yet has none (the title says so).
-fn end_labels(data: &ChartData, look: &Look) -> Vec<LineValue> {
+/// value is not known yet has none (the title says so), nor has a line
+/// left out (`hidden`, see [`Fit`]).
+fn end_labels(data: &ChartData, hidden: &[bool], look: &Look) -> Vec<LineValue> {
     let mut out: Vec<LineValue> = Vec::new();
-    for s in data.series.iter().rev() {
+    for (s, _) in data.series.iter().zip(hidden).rev().filter(|(_, hidden)| !**hidden) {
         let Some(&(_, v)) = s.points.last().filter(|&&(_, v)| s.end_label && v.is_finite()) else { continue };
         let value = show(v);
         if out.iter().any(|(_, text, _)| text.ends_with(&value)) {
@@ -1452,7 +1545,7 @@ mod tests {
         data.y_fixed = true;
         let area = Rect::new(0, 0, 60, 8);
         let mut buf = Buffer::empty(area);
-        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, &Fit::plain(&data)));
         let row = row_text(&buf, 7);
         let words: Vec<&str> = row.split_whitespace().collect();
         // It read `0 0 0 0 0 0 MiB`.
@@ -1462,7 +1555,7 @@ mod tests {
         // As where the axis ends a rounding error past 0.
         data.x = [0.0, 1e-14];
         let mut buf = Buffer::empty(area);
-        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, &Fit::plain(&data)));
         let row = row_text(&buf, 7);
         assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"]);
     }
@@ -1698,7 +1791,7 @@ mod tests {
             data.log_y = log;
             let area = Rect::new(0, 0, 50, 12);
             let mut buf = Buffer::empty(area);
-            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look, false));
+            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look, &Fit::plain(&data)));
             let rows = inked(&buf, 10);
             let first_col = rows.iter().flatten().min().copied().expect("the known half is drawn");
             let axis = (0..50).find(|&x| buf[(x, 0)].symbol() == "┤").expect("axis");
@@ -1740,7 +1833,7 @@ mod tests {
         };
         let area = Rect::new(0, 0, 40, 6);
         let mut buf = Buffer::empty(area);
-        assert!(draw_axes_and_plot(&mut buf, area, 4, &data, &look, false));
+        assert!(draw_axes_and_plot(&mut buf, area, 4, &data, &look, &Fit::plain(&data)));
         let dots = |x: u16| buf[(x, 0)].symbol().chars().next().map_or(0, |c| u32::from(c).wrapping_sub(0x2800));
         let inked: Vec<u16> = (0..40).filter(|&x| dots(x) > 0 && dots(x) < 0x100).collect();
         assert!(inked.len() >= 20, "the lines are drawn on the top row: {inked:?}");
@@ -1791,7 +1884,7 @@ mod tests {
         // Wide: both values on their row.
         let area = Rect::new(0, 0, 50, 8);
         let mut buf = Buffer::empty(area);
-        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, &Fit::plain(&data)));
         let rows: Vec<String> = (0..6).map(|y| row_text(&buf, y)).collect();
         assert!(rows[0].trim_end().ends_with(" 737"), "{rows:#?}");
         assert!(rows[1].trim_end().ends_with(" 645/553"), "{rows:#?}");
@@ -1800,7 +1893,7 @@ mod tests {
         // Narrow (80x24 comparing): 553 has no room beside 645, and goes.
         let area = Rect::new(0, 0, 36, 8);
         let mut buf = Buffer::empty(area);
-        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, false));
+        assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, &Fit::plain(&data)));
         let rows: Vec<String> = (0..6).map(|y| row_text(&buf, y)).collect();
         assert!(rows[1].trim_end().ends_with(" 645"), "{rows:#?}");
         assert!(rows.iter().all(|r| !r.contains("553")), "{rows:#?}");

@@ -359,10 +359,10 @@ fn folded_text_leaves_a_small_terminal_to_the_charts() {
     app.advance_to(10 * dirtyviz::sim::NS_PER_SEC);
     // At 80x24 they plot, the strip over them being one row.
     assert!(!screen(&app, 80, 24).contains("no room to plot"));
-    let text = screen(&app, 80, 22);
+    let text = screen(&app, 80, 20);
     assert!(text.contains("no room to plot"), "unfolded, the compared charts have no room: {text}");
     app.update(Msg::Lesson(LessonMsg::Fold));
-    let text = screen(&app, 80, 22);
+    let text = screen(&app, 80, 20);
     assert!(text.contains("Level 6 against level 7") && text.contains("v shows the text"), "{text}");
     assert!(!text.contains("no room to plot") && text.contains("┤"), "folded, the charts plot: {text}");
 }

@@ -863,6 +863,44 @@ fn the_whole_run_window_says_when_the_oldest_samples_are_gone() {
     assert!(text.lines().next().expect("status").contains("│ window: last 10000 s │"), "{text}");
     let text = snapshot(&["--dd", "0", "--keys", "w w", "--at", "300s"]);
     assert!(text.lines().next().expect("status").contains("│ window: whole run │"), "{text}");
+}
+
+/// The names a chart's legend gives its lines (the frame's bottom edge
+/// and the line above it; the x labels there name none), sorted.
+fn legend_names(rows: &[String]) -> Vec<String> {
+    let legend: String = rows[rows.len() - 2..]
+        .iter()
+        .map(|r| r.trim_matches(|c| "│└┘─".contains(c)).trim_end_matches('─').to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut names: Vec<String> = glyph_names(&legend).into_iter().map(|(_, name)| name).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_legend_names_only_the_lines_its_chart_draws() {
+    // A hundred tasks: chart 4's scale follows what one gets, and the
+    // disk's bandwidth (write_bw, avg_write_bw: 78.3 MiB/s) is far over
+    // its top: the title gives it, the legend does not name it as drawn.
+    let screen = snapshot(&["--scenario", "hdd-100dd", "--at", "60s", "--keys", "4"]);
+    let rows = chart_box(&screen, "4 rates");
+    assert!(rows[0].contains("avg_write_bw 78.3 MiB/s"), "{}", rows[0]);
+    let (labels, unit) = y_axis(&screen, "4 rates");
+    assert_eq!((labels[0].as_str(), unit.as_str()), ("1.5", "MiB/s"), "{screen}");
+    let drawn = ["balanced", "dirtied/N", "dirty_ratelimit", "task_ratelimit", "write_bw/N"];
+    assert_eq!(legend_names(&rows), drawn, "{screen}");
+    // In mono too, where the lines go by their glyphs.
+    let mono = snapshot(&["--scenario", "hdd-100dd", "--at", "60s", "--keys", "4", "--theme", "mono"]);
+    assert_eq!(legend_names(&chart_box(&mono, "4 rates")), drawn, "{mono}");
+    // Linux 3.1 beside the series: ten tasks' 8.7 MiB/s each, the disk's
+    // 87 MiB/s over the top.
+    let screen = snapshot(&["--scenario", "hdd-10dd", "--compare", "legacy", "--at", "60s"]);
+    let rows = chart_box(&screen, "4 rates");
+    assert!(rows[0].contains("write_bw/N 8.73 MiB/s, avg_write_bw 87.3 MiB/s"), "{}", rows[0]);
+    assert_eq!(legend_names(&rows), ["dirtied/N", "write_bw/N"], "{screen}");
+}
+
 #[test]
 fn chart_5_says_no_task_slept_where_none_did() {
     let screen = snapshot(&["--dd", "0", "--at", "10s"]);
