@@ -363,6 +363,9 @@ pub struct Fitted {
     pub one_line_legend: bool,
     /// The x labels on the axis line, not in a row under it.
     pub labels_on_axis: bool,
+    /// Columns kept for the y labels left of the plot and the line values
+    /// right of it, at least: its neighbours' (0: its own).
+    pub margins: [u16; 2],
 }
 
 /// A chart's data: its series and axis ranges.

@@ -1339,6 +1339,7 @@ fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
                 if *n != 3 {
                     share_ranges(&mut data);
                 }
+                plot::line_up(&mut data, &ctx.look(), &[a[i], b[i]]);
                 let model_title = Title {
                     name: TITLES[*n as usize - 1].to_string(),
                     short: SHORT_TITLES[*n as usize - 1].to_string(),

@@ -633,9 +633,12 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
 
 /// Pads the charts of `data`, each drawn in a frame of `area`'s size, so
 /// that they plot on the same rows: one with a notice, or a legend of two
-/// lines, does not push its plot below its neighbour's; and where one
-/// writes its x labels on its axis line, all do.
-pub fn line_up(data: &mut [ChartData], look: &Look, area: Rect) {
+/// lines, does not push its plot below its neighbour's; where one
+/// writes its x labels on its axis line, all do; and all leave their y
+/// labels and line values the columns the widest need, so that their x
+/// axes line up column for column.
+pub fn line_up(data: &mut [ChartData], look: &Look, areas: &[Rect]) {
+    let Some(&area) = areas.first() else { return };
     let inner = Block::default().borders(Borders::ALL).inner(area);
     let width = usize::from(inner.width).saturating_sub(2);
     let notices: Vec<u16> =
@@ -651,7 +654,28 @@ pub fn line_up(data: &mut [ChartData], look: &Look, area: Rect) {
     let most_legend = fits.iter().map(inside).max().unwrap_or(0);
     for (d, f) in data.iter_mut().zip(fits) {
         d.pad_rows[1] = most_legend - inside(&f);
-        d.fitted = Some(Fitted { one_line_legend: f.legend.len() == 1, labels_on_axis: on_axis });
+        d.fitted = Some(Fitted { one_line_legend: f.legend.len() == 1, labels_on_axis: on_axis, margins: [0, 0] });
+    }
+    // The widest labels either side of any plot, kept by all, and the
+    // narrowest plot: a side whose labels are narrower (`56` beside `200`,
+    // no `5.76/5.04` at its end), or whose frame is a column wider, would
+    // put its time ticks in other columns.
+    let inners: Vec<Rect> =
+        (0..data.len()).map(|i| Block::default().borders(Borders::ALL).inner(*areas.get(i).unwrap_or(&area))).collect();
+    let mut margins = [0, 0];
+    for (d, inner) in data.iter().zip(&inners) {
+        let f = fit(d, look, usize::from(inner.width).saturating_sub(2), *inner);
+        let rows = Inside::of(d, *inner, &f).plot_rows;
+        if rows >= 2 {
+            let m = Margins::of(d, look, rows, inner.width, &f.hidden);
+            margins = [margins[0].max(m.label_w), margins[1].max(m.right_w)];
+        }
+    }
+    let narrowest = inners.iter().map(|i| i.width).min().unwrap_or(0);
+    for (d, inner) in data.iter_mut().zip(&inners) {
+        if let Some(f) = &mut d.fitted {
+            f.margins = [margins[0], margins[1] + (inner.width - narrowest)];
+        }
     }
 }
 
@@ -855,6 +879,40 @@ impl Geometry<'_> {
     }
 }
 
+/// A plot's y axis and what stands either side of it: the y labels (with
+/// the unit and the names of two x axes, `label_w` columns) and the
+/// line values (`right_w` columns, a blank before them).
+struct Margins {
+    y: YAxis,
+    labels: Vec<String>,
+    rows: Rows,
+    end_values: Vec<(u16, Vec<(String, Style)>)>,
+    label_w: u16,
+    right_w: u16,
+}
+
+impl Margins {
+    /// The margins of a plot of `data` `plot_rows` high in `width`
+    /// columns, the series `hidden` left out.
+    fn of(data: &ChartData, look: &Look, plot_rows: u16, width: u16, hidden: &[bool]) -> Margins {
+        let y = YAxis::on(data, plot_rows, look.marker);
+        let labels = y.labels();
+        // Wide enough for the ticks, the unit, and the names of two x axes.
+        let axis_names = data.x2.as_ref().map_or(0, |a| a.name.chars().count().max(6) + 1);
+        let label_w = labels
+            .iter()
+            .map(|l| l.chars().count())
+            .chain([data.y_unit.chars().count(), axis_names])
+            .max()
+            .unwrap_or(1) as u16;
+        // Line values on the right: as wide as the widest.
+        let rows = Rows::new(y.range, plot_rows, look.marker);
+        let end_values = end_value_rows(end_labels(data, hidden, look), &rows, &y, width);
+        let right_w = end_values.iter().map(|(_, parts)| parts_width(parts) as u16 + 1).max().unwrap_or(0);
+        Margins { y, labels, rows, end_values, label_w, right_w }
+    }
+}
+
 /// Axes, curves, marks and line values in `area` (no frame), the plot
 /// taking `plot_rows` rows at its top, the first x axis' labels on its
 /// line if `fitted` says so, the series it hides left out; false, with nothing drawn, when the plot
@@ -868,17 +926,13 @@ fn draw_axes_and_plot(
     fitted: &Fit,
 ) -> bool {
     let (labels_on_axis, hidden) = (fitted.labels_on_axis, &fitted.hidden[..]);
-    let y = YAxis::on(data, plot_rows, look.marker);
-    let labels = y.labels();
-    // Wide enough for the ticks, the unit, and the names of two x axes.
-    let axis_names = data.x2.as_ref().map_or(0, |a| a.name.chars().count().max(6) + 1);
-    let label_w =
-        labels.iter().map(|l| l.chars().count()).chain([data.y_unit.chars().count(), axis_names]).max().unwrap_or(1)
-            as u16;
-    // Line values on the right: as wide as the widest.
-    let rows = Rows::new(y.range, plot_rows, look.marker);
-    let end_values = end_value_rows(end_labels(data, hidden, look), &rows, &y, area.width);
-    let right_w = end_values.iter().map(|(_, parts)| parts_width(parts) as u16 + 1).max().unwrap_or(0);
+    let Margins { y, labels, rows, end_values, mut label_w, mut right_w } =
+        Margins::of(data, look, plot_rows, area.width, hidden);
+    // Beside a neighbour, as wide as its: their x axes line up.
+    if let Some(f) = data.fitted {
+        label_w = label_w.max(f.margins[0]);
+        right_w = right_w.max(f.margins[1]);
+    }
     let plot_w = area.width.saturating_sub(label_w + 1 + right_w);
     if plot_w < 4 {
         return false;

@@ -711,7 +711,8 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
                 let width = areas[0][i].width;
                 let mut data: Vec<ChartData> = sides.iter().map(|s| chart_data(ctx, s, *n, width)).collect();
                 share_ranges(&mut data);
-                plot::line_up(&mut data, &ctx.look(), areas[0][i]);
+                let rects: Vec<Rect> = areas.iter().map(|a| a[i]).collect();
+                plot::line_up(&mut data, &ctx.look(), &rects);
                 for ((side, rects), d) in sides.iter().zip(&areas).zip(data) {
                     draw_chart(ctx, side, *n, Some(d), frame, rects[i]);
                 }

@@ -200,3 +200,16 @@ pub fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
         (master, path)
     }
 }
+
+/// The columns of the `└` and `┬` on each x axis row of two charts side
+/// by side (split at `││`): the left side's and the right side's, each
+/// from its own frame's left edge.
+pub fn side_by_side_ticks(screen: &str) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let cols = |s: &str| s.chars().enumerate().filter(|(_, c)| "└┬".contains(*c)).map(|(i, _)| i).collect::<Vec<_>>();
+    screen
+        .lines()
+        .filter(|l| l.contains('┬'))
+        .filter_map(|l| l.split_once("││"))
+        .map(|(a, b)| (cols(&format!("{a}│")), cols(&format!("│{b}"))))
+        .collect()
+}

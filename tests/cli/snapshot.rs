@@ -1,7 +1,7 @@
 //! `dirtyviz snapshot`: the dashboard's screens without a terminal, run as
 //! a user runs it.
 
-use super::common::{chart_corner, dirtyviz, empty_dir, interrupted, ok, plot_rows, tmp};
+use super::common::{chart_corner, dirtyviz, empty_dir, interrupted, ok, plot_rows, side_by_side_ticks, tmp};
 
 fn snapshot(args: &[&str]) -> String {
     let out = dirtyviz().arg("snapshot").args(args).output().expect("runs");
@@ -933,4 +933,25 @@ fn nr_dirtied_pause_is_a_dash_for_a_kernel_before_patch_06() {
     // A lesson's Linux 3.1 side, in its strip.
     let screen = snapshot(&["--lesson", "01", "--step", "2"]);
     assert!(screen.lines().any(|l| l.starts_with("nr_dirtied_pause – ")), "{screen}");
+}
+
+#[test]
+fn compared_charts_put_their_time_ticks_in_the_same_columns() {
+    // B's thresholds end in `5.76/5.04`, A's in `11.5`: at any width
+    // (an odd one gives B a column more) their axes line up.
+    for size in ["160x48", "161x48", "81x30"] {
+        let args = ["--memory", "64G", "--compare", "dirty-ratio=10", "--at", "120s", "--size", size];
+        let screen = snapshot(&args);
+        let ticks = side_by_side_ticks(&screen);
+        assert!(ticks.len() >= 2, "{size}\n{screen}");
+        for (a, b) in ticks {
+            assert!(a.len() >= 3, "{size}: {a:?}\n{screen}");
+            assert_eq!(a, b, "{size}\n{screen}");
+        }
+    }
+    // Chart 5 beside Linux 3.1's.
+    let screen = snapshot(&["--scenario", "hdd-10dd", "--compare", "legacy", "--at", "60s"]);
+    for (a, b) in side_by_side_ticks(&screen) {
+        assert_eq!(a, b, "{screen}");
+    }
 }
