@@ -1364,10 +1364,18 @@ fn draw_trace_head(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (7, format!("avg_write_bw {}", pick(&local, "avg_write_bw").unwrap_or_default())),
         (6, format!("dirty_ratelimit {}", pick(&local, "dirty_ratelimit").unwrap_or_default())),
     ];
-    let text = vec![
-        Line::styled(format!(" A kernel: {} ({})", short_source(&k.source), k.release()), ctx.theme.title),
-        Line::styled(fit_segments(&items, area.width as usize), ctx.theme.text),
-    ];
+    // A column left blank at the right: the heads side by side stay apart.
+    let room = usize::from(area.width.saturating_sub(1));
+    let (name, release) = (short_source(&k.source), k.release());
+    // The release in fewer words (`6.15 or later`, without the events
+    // that tell it) before the release goes, and the file's name is cut.
+    let brief = release.split_once(" (").map_or(release.as_str(), |(b, _)| b);
+    let heads = [format!(" A kernel: {name} ({release})"), format!(" A kernel: {name} ({brief})")];
+    let head = heads
+        .into_iter()
+        .find(|h| h.chars().count() <= room)
+        .unwrap_or_else(|| view::cut_head(&format!(" A kernel: {name}"), room));
+    let text = vec![Line::styled(head, ctx.theme.title), Line::styled(fit_segments(&items, room), ctx.theme.text)];
     frame.render_widget(Paragraph::new(text), area);
 }
 
@@ -1380,15 +1388,16 @@ fn draw_model_head(ctx: &Ctx, model: &Model, frame: &mut Frame, area: Rect) {
     let mut items = vec![
         (9, format!("thresh {}", mb(&|s| s.thresh))),
         (8, format!("setpoint {}", mb(&|s| s.setpoint))),
-        (7, format!("write_bw {} MiB/s", show(mib(b.avg_write_bandwidth)))),
+        (7, format!("avg_write_bw {} MiB/s", show(mib(b.avg_write_bandwidth)))),
         (6, format!("dirty_ratelimit {} MiB/s", show(mib(b.dirty_ratelimit)))),
     ];
     if !model.assumed.is_empty() {
         items.push((3, format!("assumed: {}", model.assumed.join(", "))));
     }
+    let room = usize::from(area.width.saturating_sub(1));
     let text = vec![
-        Line::styled(format!(" {}", side.label), ctx.theme.title),
-        Line::styled(fit_segments(&items, area.width as usize), ctx.theme.text),
+        Line::styled(view::cut_head(&format!(" {}", side.label), room), ctx.theme.title),
+        Line::styled(fit_segments(&items, room), ctx.theme.text),
     ];
     frame.render_widget(Paragraph::new(text), area);
 }

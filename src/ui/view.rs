@@ -771,8 +771,11 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, unit: SizeUnit, frame: &mut Frame, 
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
-    let line = fit_segments(&items, area.width as usize);
-    let text = vec![Line::styled(format!(" {}", side.label), ctx.theme.title), Line::styled(line, ctx.theme.text)];
+    // A column left blank at the right: the heads side by side stay apart.
+    let room = usize::from(area.width.saturating_sub(1));
+    let line = fit_segments(&items, room);
+    let head = cut_head(&format!(" {}", side.label), room);
+    let text = vec![Line::styled(head, ctx.theme.title), Line::styled(line, ctx.theme.text)];
     frame.render_widget(Paragraph::new(text), area);
 }
 
@@ -1243,6 +1246,25 @@ pub(crate) fn cut_to(text: &str, room: usize) -> String {
     };
     let cut: String = chars[..end].iter().collect();
     format!("{}…", cut.trim_end().trim_end_matches([',', '·']).trim_end())
+}
+
+/// A compare head `text` in at most `room` columns: whole if it fits,
+/// else cut at the last word's end that leaves room for an ellipsis,
+/// a file name's parts being words (`linux-6.18-4dd-dirty_bytes-…`, not
+/// `linux-6.18-4dd-dirty_bytes-40`).
+pub(crate) fn cut_head(text: &str, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let keep = room.saturating_sub(1);
+    let end = (1..=keep)
+        .rev()
+        .find(|&i| chars[i].is_whitespace() || "-_./,".contains(chars[i - 1]))
+        .filter(|&i| !chars[..i].iter().all(|c| c.is_whitespace()))
+        .unwrap_or(keep);
+    let cut: String = chars[..end].iter().collect();
+    if room == 0 { cut } else { format!("{}…", cut.trim_end().trim_end_matches([',', '·']).trim_end()) }
 }
 
 /// `line` marked as cut short: ending in an ellipsis within `width`

@@ -648,3 +648,29 @@ fn a_trace_shorter_than_a_second_has_its_span_in_milliseconds() {
     let s = screen(&noise, &["--size", "120x40"]);
     assert!(s.lines().next().is_some_and(|l| l.contains("t 0.050 / 0.050 s")), "{s}");
 }
+
+#[test]
+fn the_compare_heads_are_cut_at_a_word_stand_apart_and_name_one_bandwidth() {
+    for (size, a_head) in [
+        ("160x48", " A kernel: linux-6.18-4dd-dirty_bytes-400M.txt (6.15 or later)"),
+        ("120x40", " A kernel: linux-6.18-4dd-dirty_bytes-400M.txt"),
+        ("80x24", " A kernel: linux-6.18-4dd-dirty_bytes-…"),
+    ] {
+        let s = screen(&fixture(SHIPPED), &["--fit", "--size", size]);
+        let half = size.split('x').next().and_then(|w| w.parse::<usize>().ok()).expect("width") / 2;
+        let head: Vec<char> = s.lines().nth(1).expect("the heads").chars().collect();
+        let (a, b): (String, String) = (head[..half].iter().collect(), head[half..].iter().collect());
+        assert_eq!(a.trim_end(), a_head, "{size}\n{s}");
+        assert!(a.ends_with(' '), "{size}: a blank between the heads\n{s}");
+        assert!(b.starts_with(" B model: the fitted scenario, patch"), "{size}\n{s}");
+        assert!(b.trim_end().ends_with("(IO-less)") || b.trim_end().ends_with('…'), "{size}\n{s}");
+        for (a, b) in crate::common::side_by_side_ticks(&s) {
+            assert_eq!(a, b, "{size}: the time axes line up\n{s}");
+        }
+    }
+    // Both give the smoothed bandwidth the control law uses.
+    let s = screen(&fixture(SHIPPED), &["--fit", "--size", "160x48"]);
+    let values = s.lines().nth(2).expect("the values");
+    assert_eq!(values.matches("avg_write_bw ").count(), 2, "{values}");
+    assert!(!values.contains(" write_bw "), "{values}");
+}
