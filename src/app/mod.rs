@@ -682,7 +682,11 @@ impl App {
             }
             Msg::Reset if self.lesson.is_some() => self.restart_step(),
             Msg::Reset => {
-                self.note = match self.session.build() {
+                // The scenario's own world: `c` started its sides from the
+                // world the keys made, which `r` leaves, as it does
+                // without `c`.
+                let scenario = self.session.scenario.clone();
+                self.note = match self.session.reconfigure(scenario) {
                     Err(e) => e.to_string(),
                     Ok(()) => "restarted".into(),
                 };
@@ -1053,6 +1057,15 @@ mod tests {
         assert_eq!(a.sides().len(), 1);
         let w = a.world();
         assert_eq!((w.vm().tunables, w.vm().memory_pages, w.patches()), (want.0, want.1, 10));
+        // `r` restarts the scenario's own world, as it does without `c`.
+        let own = app();
+        a.update(Msg::Reset);
+        let (w, o) = (a.world(), own.world());
+        assert_eq!(
+            (w.vm().tunables, w.vm().memory_pages, w.patches()),
+            (o.vm().tunables, o.vm().memory_pages, o.patches())
+        );
+        assert_eq!(w.tasks().len(), o.tasks().len());
     }
 
     #[test]
