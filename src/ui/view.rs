@@ -165,21 +165,27 @@ fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 }
 
 /// What runs, in one row of at most `width` columns: the lesson, its
-/// title (cut first) and step, or the scenario.
+/// title (cut first), step and seed (a class checks it runs the
+/// teacher's seed at every size), or the scenario.
 fn running(app: &App, width: usize) -> String {
     let Some(mode) = app.lesson() else { return cut_to(&format!("scenario {}", app.session().scenario.name), width) };
     let run = mode.run();
     let lesson = format!("lesson {}", run.lesson.id);
-    let step = format!("step {}/{}", run.step + 1, run.lesson.steps.len());
-    let whole = format!("{lesson} · {} · {step}", run.lesson.title);
-    // The title where at least a word of it fits, else the lesson and step.
-    let room = width.saturating_sub(lesson.chars().count() + step.chars().count() + 6);
+    let tail = format!("step {}/{} · seed {}", run.step + 1, run.lesson.steps.len(), app.session().scenario.seed);
+    let whole = format!("{lesson} · {} · {tail}", run.lesson.title);
+    // The title where at least a word of it fits, else the lesson, step
+    // and seed; narrower, the seed first, so it is the last to go.
+    let room = width.saturating_sub(lesson.chars().count() + tail.chars().count() + 6);
+    let bare = format!("{lesson} · {tail}");
     if whole.chars().count() <= width {
         whole
     } else if room >= 8 {
-        format!("{lesson} · {} · {step}", cut_to(&run.lesson.title, room))
+        format!("{lesson} · {} · {tail}", cut_to(&run.lesson.title, room))
+    } else if bare.chars().count() <= width {
+        bare
     } else {
-        cut_to(&format!("{lesson} · {step}"), width)
+        let seed = format!("seed {}", app.session().scenario.seed);
+        cut_to(&format!("{seed} · {lesson} · step {}/{}", run.step + 1, run.lesson.steps.len()), width)
     }
 }
 
