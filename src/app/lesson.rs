@@ -421,11 +421,19 @@ impl App {
         self.lesson.as_ref().filter(|m| m.frozen.is_none()).map(|m| m.run.step_end_ns())
     }
 
-    /// Judges the open step's checks now, once and for all.
+    /// Judges the open step's checks now, once and for all. The last
+    /// step judged is the lesson done (opening it is not).
     fn freeze_checks(&mut self) {
         if let Some(mode) = self.lesson.as_mut() {
             mode.refresh(&self.session);
             mode.frozen = Some(mode.live.clone());
+            if mode.last_step() {
+                let id = &mode.run.lesson.id;
+                self.progress.finished(id, mode.run.lesson.steps.len());
+                if !self.progress_changed.contains(id) {
+                    self.progress_changed.push(id.clone());
+                }
+            }
         }
     }
 
@@ -519,6 +527,31 @@ mod tests {
         // Back to step 1: not done yet.
         app.update(Msg::Lesson(LessonMsg::PrevStep));
         assert_eq!(app.note(), "");
+    }
+
+    /// Opening the last step did not finish the lesson: running it to its
+    /// end does; a lesson left before that reopens at the step left.
+    #[test]
+    fn a_lesson_is_done_when_its_last_step_has_run_not_when_it_opens() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert_eq!(
+            app.progress().lessons["t"],
+            crate::lesson::progress::LessonProgress { step: 1, steps: 2, done: false }
+        );
+        assert_eq!(app.progress().resume_step(&lesson(TWO_STEPS)), 1, "reopens at the step left");
+        app.advance_to(3 * NS_PER_SEC);
+        assert!(!app.progress().lessons["t"].done, "half way through the last step");
+        app.take_progress();
+        app.advance_to(4 * NS_PER_SEC);
+        assert!(app.progress().lessons["t"].done, "the last step ran to its end");
+        assert!(app.take_progress().is_some_and(|(_, changed)| changed == ["t"]), "to be saved");
+        assert_eq!(app.progress().resume_step(&lesson(TWO_STEPS)), 0, "finished: from the start");
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        assert_eq!(app.progress().lessons["t"].step, 0);
+        assert!(app.progress().lessons["t"].done, "still done");
+        assert_eq!(app.progress().resume_step(&lesson(TWO_STEPS)), 0, "left at step 1");
     }
 
     #[test]
@@ -699,7 +732,7 @@ mod tests {
     fn the_picker_opens_at_the_first_lesson_not_done() {
         let lessons = vec![lesson(TWO_STEPS), lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"u\""))];
         let mut progress = Progress::default();
-        progress.reached("t", 1, 2);
+        progress.finished("t", 2);
         let mut app = App::lesson_picker(lessons, progress, &AppOptions::default()).expect("opens");
         assert_eq!(app.picker().expect("list").selected, 1);
         assert_eq!(app.mode(), Mode::Picker);

@@ -28,7 +28,8 @@ pub struct LessonProgress {
     pub step: usize,
     /// Steps the lesson has.
     pub steps: usize,
-    /// The last step was reached.
+    /// The last step ran to the end of its time (its checks were judged):
+    /// opening it is not finishing it.
     pub done: bool,
 }
 
@@ -234,10 +235,12 @@ impl Progress {
     }
 
     /// The step to open `lesson` at: where the student left it, or the
-    /// first step when it was finished or never opened.
+    /// first step when it was never opened, has another number of steps
+    /// now, or was finished and left at its last step.
     pub fn resume_step(&self, lesson: &super::Lesson) -> usize {
+        let last = lesson.steps.len().saturating_sub(1);
         match self.lessons.get(&lesson.id) {
-            Some(p) if !p.done && p.steps == lesson.steps.len() => p.step.min(lesson.steps.len() - 1),
+            Some(p) if p.steps == lesson.steps.len() && !(p.done && p.step >= last) => p.step.min(last),
             _ => 0,
         }
     }
@@ -247,7 +250,14 @@ impl Progress {
         let e = self.lessons.entry(id.to_string()).or_default();
         e.step = step;
         e.steps = steps;
-        e.done |= step + 1 >= steps;
+    }
+
+    /// Notes that lesson `id`'s last step ran to its end: the lesson is done.
+    pub fn finished(&mut self, id: &str, steps: usize) {
+        let e = self.lessons.entry(id.to_string()).or_default();
+        e.step = steps.saturating_sub(1);
+        e.steps = steps;
+        e.done = true;
     }
 }
 
@@ -267,11 +277,13 @@ mod tests {
         let mut p = Progress::default();
         p.reached("03", 1, 4);
         p.reached("04", 3, 4);
+        p.finished("05", 4);
         let text = ron::to_string(&p).expect("serialises");
         let back: Progress = ron::from_str(&text).expect("parses");
         assert_eq!(back, p);
         assert!(!back.lessons["03"].done);
-        assert!(back.lessons["04"].done);
+        assert!(!back.lessons["04"].done, "the last step opened, not yet run");
+        assert_eq!(back.lessons["05"], LessonProgress { step: 3, steps: 4, done: true });
     }
 
     #[test]
