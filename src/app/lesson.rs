@@ -26,6 +26,9 @@ pub struct LessonMode {
     scroll_page: u16,
     /// The answer being typed, while typing.
     pub(super) input: Option<String>,
+    /// Why the answer being typed was refused (a letter, no number), shown
+    /// beside it until the next key.
+    refused: Option<String>,
     /// The question `a` answers next (index into the step's questions).
     question: usize,
     /// The answers given to the open step's questions.
@@ -37,6 +40,8 @@ pub struct LessonMode {
     live: Vec<Verdict>,
     /// What each question measures as of the last sample.
     readings: Vec<Option<f64>>,
+    /// Simulated time the step has run, as of the last sample \[s\].
+    elapsed_s: f64,
     /// A key changed the step's worlds (a dd, a ratio, memory, the
     /// patch level, the comparison) since it opened: its checks and
     /// questions then judge a setup the step did not write.
@@ -72,11 +77,13 @@ impl LessonMode {
             scroll_room: u16::MAX,
             scroll_page: 3,
             input: None,
+            refused: None,
             question: 0,
             answers: vec![None; questions],
             frozen: None,
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
+            elapsed_s: 0.0,
             changed_by_hand: false,
         }
     }
@@ -129,6 +136,11 @@ impl LessonMode {
         self.input.as_deref().filter(|_| self.question.min(self.answers.len().saturating_sub(1)) == i)
     }
 
+    /// Why the answer being typed was refused, until the next key.
+    pub fn refused(&self) -> Option<&str> {
+        self.refused.as_deref().filter(|_| self.input.is_some())
+    }
+
     /// The question being answered: the one an answer is typed to, else
     /// the one answered last; `None` before the first answer.
     pub fn answering(&self) -> Option<usize> {
@@ -163,6 +175,20 @@ impl LessonMode {
         self.readings.get(i).copied().flatten()
     }
 
+    /// Simulated time the open step has run, as of the last sample \[s\]:
+    /// the most a reading's window has measured.
+    pub fn elapsed_s(&self) -> f64 {
+        self.elapsed_s
+    }
+
+    /// How long question `i`'s answer must wait to be judged: the
+    /// simulated seconds still to run, if any.
+    pub fn answer_wait_s(&self, i: usize) -> Option<f64> {
+        let q = self.step().questions.get(i)?;
+        let needed = q.window_s.min(self.step().run_s);
+        (self.elapsed_s + 1e-9 < needed).then_some(needed - self.elapsed_s)
+    }
+
     /// Measures the checks and questions again on `session`.
     fn refresh(&mut self, session: &Session) {
         let step = &self.run.lesson.steps[self.run.step];
@@ -170,6 +196,40 @@ impl LessonMode {
             self.live = step.checks.iter().map(|c| self.run.verdict(session, c)).collect();
         }
         self.readings = step.questions.iter().map(|q| self.run.measure_question(session, q)).collect();
+        self.elapsed_s = self.run.elapsed_s(session);
+        // An answer given before there was anything to judge it by is
+        // judged once there is.
+        for (q, judged) in step.questions.iter().zip(self.answers.iter_mut()) {
+            if let Some(j) = judged.as_mut().filter(|j| j.answer.is_none()) {
+                j.answer = self.run.answer(session, q, j.given);
+            }
+        }
+    }
+}
+
+/// The characters an answer takes: a number's, and `,` as a decimal point.
+const NUMBER_CHARS: &str = "0123456789.,-eE";
+
+/// The most characters an answer takes.
+const MAX_INPUT: usize = 16;
+
+/// The number an answer typed as `text` says: a finite number, with a
+/// decimal comma read as a point (`64,2` is 64.2, not 642); else why it
+/// says none, for the status line.
+pub(crate) fn parse_answer(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("type a number first, then Enter (Esc cancels)".into());
+    }
+    let t = match t.matches(',').count() {
+        0 => t.to_string(),
+        1 if !t.contains('.') => t.replace(',', "."),
+        _ => return Err(format!("`{text}`: one decimal point, . or , (no thousands separator)")),
+    };
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(format!("`{text}` is too large: not a finite number")),
+        Err(_) => Err(format!("`{text}` is not a number")),
     }
 }
 
@@ -317,6 +377,7 @@ impl App {
             return;
         };
         let steps = mode.run.lesson.steps.len();
+        mode.refused = None;
         match msg {
             LessonMsg::NextStep if mode.run.step + 1 < steps => {
                 let i = mode.run.step + 1;
@@ -354,10 +415,16 @@ impl App {
                 }
             }
             LessonMsg::Input(c) => {
-                if let Some(text) = mode.input.as_mut()
-                    && text.len() < 16
-                {
-                    text.push(c);
+                if let Some(text) = mode.input.as_mut() {
+                    if !NUMBER_CHARS.contains(c) {
+                        self.note = format!("only a number goes here: `{c}` left out (digits, . or , - e)");
+                        mode.refused = Some(format!("`{c}`: only a number"));
+                    } else if text.len() >= MAX_INPUT {
+                        self.note = format!("{MAX_INPUT} characters at most");
+                        mode.refused = Some(self.note.clone());
+                    } else {
+                        text.push(c);
+                    }
                 }
             }
             LessonMsg::InputBack => {
@@ -371,8 +438,8 @@ impl App {
             }
             LessonMsg::InputDone => {
                 let text = mode.input.take().unwrap_or_default();
-                match text.parse::<f64>() {
-                    Ok(given) if given.is_finite() => {
+                match parse_answer(&text) {
+                    Ok(given) => {
                         // A note on an earlier, mistyped answer is stale now.
                         self.note.clear();
                         let q = mode.question.min(mode.step().questions.len() - 1);
@@ -381,12 +448,9 @@ impl App {
                         mode.answers[q] = Some(Judged { given, answer });
                         mode.question = (q + 1) % mode.answers.len();
                     }
-                    _ if text.trim().is_empty() => {
-                        self.note = "type a number first, then Enter (Esc cancels)".into();
-                        mode.input = Some(text);
-                    }
-                    _ => {
-                        self.note = format!("`{text}` is not a number");
+                    Err(why) => {
+                        mode.refused = Some(why.clone());
+                        self.note = why;
                         mode.input = Some(text);
                     }
                 }
@@ -649,8 +713,16 @@ mod tests {
         };
         app.update(Msg::Lesson(LessonMsg::Answer));
         typed(&mut app, "x");
-        assert_eq!(app.note(), "`x` is not a number");
-        app.update(Msg::Lesson(LessonMsg::InputBack));
+        assert_eq!(app.note(), "type a number first, then Enter (Esc cancels)", "x was not taken");
+        app.update(Msg::Lesson(LessonMsg::Input('x')));
+        assert_eq!(app.note(), "only a number goes here: `x` left out (digits, . or , - e)");
+        typed(&mut app, "1e999");
+        assert_eq!(app.note(), "`1e999` is too large: not a finite number");
+        assert_eq!(app.lesson().expect("lesson").typing(0), Some("1e999"), "kept to be corrected");
+        (0..5).for_each(|_| app.update(Msg::Lesson(LessonMsg::InputBack)));
+        typed(&mut app, "1,5.2");
+        assert_eq!(app.note(), "`1,5.2`: one decimal point, . or , (no thousands separator)");
+        (0..5).for_each(|_| app.update(Msg::Lesson(LessonMsg::InputBack)));
         typed(&mut app, "1");
         assert_eq!(app.note(), "", "answered");
         // Enter on nothing typed yet: what to do, not an empty quote.
@@ -663,6 +735,42 @@ mod tests {
         typed(&mut app, "?");
         app.update(Msg::Lesson(LessonMsg::InputCancel));
         assert_eq!(app.note(), "", "given up");
+    }
+
+    /// `64,5` was read as 645 (the comma dropped): a decimal comma is a
+    /// decimal point.
+    #[test]
+    fn a_decimal_comma_is_a_decimal_point() {
+        assert_eq!(parse_answer("64,5"), Ok(64.5));
+        assert_eq!(parse_answer(" 3 "), Ok(3.0));
+        assert_eq!(parse_answer("-1,5e2"), Ok(-150.0));
+        assert!(parse_answer("1,000,000").is_err());
+        assert!(parse_answer("-1e400").is_err());
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        "0,5".chars().for_each(|c| app.update(Msg::Lesson(LessonMsg::Input(c))));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        assert_eq!(app.lesson().expect("lesson").answer(0).expect("answered").given, 0.5);
+    }
+
+    /// An answer given before its window has run was shown as "nothing to
+    /// measure yet" and lost; it is kept and judged once the window ran.
+    #[test]
+    fn an_early_answer_is_kept_and_judged_once_there_is_something_to_measure() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::Input('1')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        let mode = app.lesson().expect("lesson");
+        assert_eq!(mode.answer(0).map(|j| (j.given, j.answer)), Some((1.0, None)));
+        assert_eq!(mode.answer_wait_s(0), Some(1.5), "the step's 2 s, 0.5 s run");
+        app.advance_to(2 * NS_PER_SEC);
+        let mode = app.lesson().expect("lesson");
+        let a = mode.answer(0).and_then(|j| j.answer).expect("judged at the end of the window");
+        assert_eq!((a.actual, a.right), (1.0, true));
+        assert_eq!(mode.answer_wait_s(0), None);
     }
 
     #[test]

@@ -233,7 +233,20 @@ pub const HELP: &[Section] = &[DASHBOARD, LESSON, TASKS];
 
 /// The message a key press sends in `mode`, if any.
 pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
-    lookup(key, sections(mode))
+    lookup(key, sections(mode)).or_else(|| typed(key, mode))
+}
+
+/// Any other character typed into an answer (a letter, a decimal comma):
+/// the lesson takes the comma and says the rest is not part of a number,
+/// where dropping it without a word left the student guessing.
+fn typed(key: KeyEvent, mode: Mode) -> Option<Msg> {
+    let plain = !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
+    match key.code {
+        KeyCode::Char(c) if mode == Mode::Typing && key.kind == KeyEventKind::Press && plain => {
+            Some(Msg::Lesson(L::Input(c)))
+        }
+        _ => None,
+    }
 }
 
 /// The message a key press sends in the trace dashboard in `mode`, if any.
@@ -366,7 +379,10 @@ mod tests {
     #[test]
     fn typing_takes_numbers_and_picking_takes_arrows() {
         let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
-        assert_eq!(key(KeyCode::Char('q'), Mode::Typing), None, "q types nothing and does not quit");
+        // q does not quit: the answer says it is not part of a number.
+        assert_eq!(key(KeyCode::Char('q'), Mode::Typing), Some(Msg::Lesson(L::Input('q'))));
+        assert_eq!(key(KeyCode::Char(','), Mode::Typing), Some(Msg::Lesson(L::Input(','))), "a decimal comma");
+        assert_eq!(key(KeyCode::Char(','), Mode::Normal), None);
         assert_eq!(key(KeyCode::Char('7'), Mode::Typing), Some(Msg::Lesson(L::Input('7'))));
         assert_eq!(key(KeyCode::Enter, Mode::Typing), Some(Msg::Lesson(L::InputDone)));
         assert_eq!(key(KeyCode::Esc, Mode::Typing), Some(Msg::Lesson(L::InputCancel)));

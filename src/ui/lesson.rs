@@ -16,7 +16,7 @@ use crate::app::lesson::LessonMode;
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
 use crate::lesson::{Question, SideSpec};
-use crate::units::{size, with_units};
+use crate::units::{size, trimmed, with_units};
 
 /// A step's text as lines: paragraphs are separated by blank lines, the
 /// line breaks inside a paragraph are spaces, a line starting with `- `
@@ -159,8 +159,12 @@ fn question_parts(
     let asked = hanging(&format!("{}. ", i + 1), t.accent, &with_units(&ask), t.text, width, 3);
     let mut lines = Vec::new();
     if let Some(text) = mode.typing(i) {
-        let typed =
-            [Span::styled(format!("{text}▏\u{a0}"), t.accent), Span::styled(" Enter checks, Esc cancels", t.dim)];
+        // Why Enter or a key was refused, where the eyes are; else how to go on.
+        let after = match mode.refused() {
+            Some(why) => Span::styled(format!(" {why}"), t.warn),
+            None => Span::styled(" Enter checks, Esc cancels", t.dim),
+        };
+        let typed = [Span::styled(format!("{text}▏\u{a0}"), t.accent), after];
         lines.extend(hanging_spans("   your answer: ", t.dim, &typed, width, 5));
     } else if let Some(j) = mode.answer(i) {
         lines.extend(match j.answer {
@@ -181,7 +185,13 @@ fn question_parts(
                 let said = with_units(&said);
                 hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
             }
-            None => hanging("   ", t.dim, "nothing to measure yet: let it run and answer again", t.dim, width, 3),
+            // Kept, and judged once the step has run the question's window.
+            None => {
+                let wait = mode.answer_wait_s(i).map_or(String::new(), |s| format!(" {} s more", trimmed(s, 1)));
+                let said =
+                    format!("you said {}: judged once the step has run{wait} (nothing to measure yet)", show(j.given));
+                hanging("   … ", t.dim, &with_units(&said), t.dim, width, 5)
+            }
         });
     }
     (asked, lines)
@@ -201,8 +211,18 @@ pub fn readings(mode: &LessonMode) -> Vec<String> {
             SideSpec::BOverA => "right/left: ",
         };
         let bdi = q.bdi.as_ref().map(|b| format!("{b} ")).unwrap_or_default();
-        let window = if q.metric.windowed() { format!(", last {} s", q.window_s) } else { String::new() };
-        let text = format!("{side}{bdi}{}{window}: {}", q.metric.label(), shown(v, q.unit()));
+        // The window as far as it has run: the step's first seconds
+        // measure no more than those; at its start, nothing yet.
+        let measured = q.window_s.min(mode.elapsed_s());
+        let window = if !q.metric.windowed() {
+            String::new()
+        } else if measured + 1e-9 >= q.window_s || measured < 1e-3 {
+            format!(", last {} s", q.window_s)
+        } else {
+            format!(", last {} s of {}", trimmed(measured, 1), q.window_s)
+        };
+        let value = if q.metric.windowed() && measured < 1e-3 { "–".to_string() } else { shown(v, q.unit()) };
+        let text = format!("{side}{bdi}{}{window}: {value}", q.metric.label());
         if !readings.contains(&text) {
             readings.push(text);
         }

@@ -1222,3 +1222,51 @@ fn lesson_03_says_where_the_series_holds_dirty_and_why() {
         lesson.steps[4].checks.iter().filter(|c| c.side == SideSpec::B).map(|c| (c.min, c.max)).collect();
     assert_eq!(bounds, [(Some(18.0), Some(18.8)), (Some(0.85), Some(0.95))]);
 }
+
+/// The parameter strip read `thresh, last 10 s: 369 MiB` at the step's
+/// start, where the question refused to judge an answer and lost it: the
+/// strip says how long it measured, and an early answer is kept, shown,
+/// and judged once the question's window has run.
+#[test]
+fn the_strip_says_how_long_it_measured_and_an_early_answer_waits_to_be_judged() {
+    use dirtyviz::sim::NS_PER_SEC;
+    let lesson = Lesson::resolve("03").expect("shipped");
+    let mut app = App::for_lesson(lesson, 3, Progress::default(), &mono()).expect("opens");
+    let flat = |app: &App| screen(app, 160, 48).replace('\u{a0}', " ");
+    let text = flat(&app);
+    assert!(text.contains("thresh, last 10 s: –"), "nothing measured yet:\n{text}");
+    let start = app.lesson().expect("lesson").run().step_start_ns;
+    app.advance_to(start + 3 * NS_PER_SEC);
+    let text = flat(&app);
+    assert!(text.contains("thresh, last 3 s of 10: "), "3 s measured:\n{text}");
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    "369".chars().for_each(|c| app.update(Msg::Lesson(LessonMsg::Input(c))));
+    app.update(Msg::Lesson(LessonMsg::InputDone));
+    let text = flat(&app).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+    assert!(text.contains("you said 369: judged once the step has run 7 s more"), "kept:\n{text}");
+    app.advance_to(start + 10 * NS_PER_SEC);
+    let text = flat(&app);
+    assert!(text.contains("thresh, last 10 s: "), "{text}");
+    assert!(text.contains("you said 369, the simulation says"), "judged:\n{text}");
+}
+
+/// `64,5` was taken as 645, and a letter or `1e999` left Enter doing
+/// nothing without a word: a decimal comma is a point, and the rest is
+/// refused on the status line.
+#[test]
+fn an_answer_takes_a_decimal_comma_and_says_what_it_refuses() {
+    let snap = |keys: &str| {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", "03", "--step", "1", "--size", "160x48", "--theme", "mono", "--at", "12s"])
+            .args(["--keys", keys])
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stdout).replace('\u{a0}', " ")
+    };
+    let text = snap("@12s a 6 4 , 5 enter");
+    assert!(text.contains("you said 64.5"), "{text}");
+    let text = snap("@12s a 1 e 9 9 9 enter");
+    assert!(text.contains("`1e999` is too large: not a finite number"), "{text}");
+    let text = snap("@12s a 6 x");
+    assert!(text.contains("only a number goes here: `x` left out"), "{text}");
+}
