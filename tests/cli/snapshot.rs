@@ -141,12 +141,15 @@ fn pgdn_at_the_start_scrolls_as_far_as_on_the_screen_shown() {
 /// `@TIME` in `--keys` runs the world on before the keys after it: an
 /// answer typed before the question's 20 s window has run is not judged
 /// (15 s in, the median pause so far would still be the step's start),
-/// one typed 20 s into the step gets its verdict, whole at 60x18.
+/// one typed 20 s into the step gets its verdict, whole at 60x18. The
+/// early answer is kept and judged once the window has run.
 #[test]
 fn keys_after_a_time_are_pressed_then() {
     for early in ["a 2 9 enter", "@15s a 2 9 enter"] {
-        let text = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", early]);
+        let text = snapshot(&["--lesson", "07", "--size", "60x18", "--at", "15s", "--keys", early]);
         assert!(text.contains("nothing to measure yet"), "{early}: {text}");
+        let judged = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", early]);
+        assert!(judged.contains("you said 29, the simulation says"), "{early}: {judged}");
     }
     let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@20s a 2 9 enter"]);
     assert!(later.contains("you said 29, the simulation says 28 ms: 4% off"), "{later}");
