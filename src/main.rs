@@ -706,7 +706,11 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                 let before = (app.paused(), app.session().sim_ns);
                 match keys::message(key, app.mode()) {
                     Some(msg @ Msg::Lesson(LessonMsg::Scroll(_))) => text_scrolls.push(msg),
-                    Some(msg) => app.update(msg),
+                    Some(msg) => {
+                        app.update(msg);
+                        // No frames in between: `n` runs the rest of its step now.
+                        app.finish_catch_up();
+                    }
                     None => {}
                 }
                 keys_held |= (app.paused(), app.session().sim_ns) != before;

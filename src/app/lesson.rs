@@ -42,6 +42,11 @@ pub struct LessonMode {
     readings: Vec<Option<f64>>,
     /// Simulated time the step has run, as of the last sample \[s\].
     elapsed_s: f64,
+    /// The step to open once the open one has run to its end: `n` before
+    /// its time was up. The rest of the step runs frame by frame, as fast
+    /// as a frame's budget allows, so that keys are answered meanwhile.
+    /// With the time `n` was pressed \[ns\].
+    catch_up: Option<(usize, u64)>,
     /// A key changed the step's worlds (a dd, a ratio, memory, the
     /// patch level, the comparison) since it opened: its checks and
     /// questions then judge a setup the step did not write.
@@ -84,6 +89,7 @@ impl LessonMode {
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
             elapsed_s: 0.0,
+            catch_up: None,
             changed_by_hand: false,
         }
     }
@@ -293,15 +299,59 @@ impl App {
             // It was about the step being left.
             self.note.clear();
         }
-        let mut skipped = None;
         if i > current
             && let Some(end) = self.lesson_step_end()
             && end > self.session.sim_ns
         {
-            skipped = Some((end - self.session.sim_ns) as f64 / crate::sim::NS_PER_SEC as f64);
-            self.session.advance_to(end);
-            self.freeze_checks();
+            // The rest of the step runs first, over the next frames
+            // (`lesson_advance`); the next step opens at its end.
+            let Some(mode) = self.lesson.as_mut() else { return };
+            if mode.catch_up.is_none() {
+                mode.catch_up = Some((i, self.session.sim_ns));
+                self.paused = false;
+                self.catch_up_note();
+            }
+            return;
         }
+        self.open_step_now(i, None);
+    }
+
+    /// Says how far running the rest of the open step has got.
+    fn catch_up_note(&mut self) {
+        let Some(mode) = self.lesson.as_ref() else { return };
+        let s = |ns: u64| ns as f64 / crate::sim::NS_PER_SEC as f64;
+        let (start, end) = (mode.run.step_start_ns, mode.run.step_end_ns());
+        self.note = format!(
+            "running the rest of step {} first: {:.1} of {:.1} s (q quits, space pauses)",
+            mode.run.step + 1,
+            s(self.session.sim_ns.saturating_sub(start)),
+            s(end - start)
+        );
+        self.dirty = true;
+    }
+
+    /// The step running to its end before the next opens (`n` pressed
+    /// before its time was up), if one is.
+    pub fn catching_up(&self) -> bool {
+        self.lesson.as_ref().is_some_and(|m| m.catch_up.is_some())
+    }
+
+    /// Runs the rest of the open step at once, where `n` asked for it
+    /// (headless runs, which draw no frames in between).
+    pub fn finish_catch_up(&mut self) {
+        while let Some(end) = self.lesson.as_ref().filter(|m| m.catch_up.is_some()).map(|m| m.run.step_end_ns()) {
+            let before = self.session.sim_ns;
+            self.advance_to(end);
+            if self.session.sim_ns == before && self.catching_up() {
+                break;
+            }
+        }
+    }
+
+    /// Opens step `i` now; `skipped`: the seconds of the step before it
+    /// that were run first.
+    fn open_step_now(&mut self, i: usize, skipped: Option<f64>) {
+        let Some(current) = self.lesson.as_ref().map(|m| m.run.step) else { return };
         let Some(mode) = self.lesson.as_mut() else { return };
         if i > current {
             match mode.run.open(&mut self.session, i) {
@@ -507,6 +557,24 @@ impl App {
     /// A step that auto-advances opens the next one exactly at its end, so
     /// a replay opens it at the same simulated time.
     pub(super) fn lesson_advance(&mut self, t: u64) -> bool {
+        if let Some(((i, pressed), end)) = self.lesson.as_ref().and_then(|m| Some((m.catch_up?, m.run.step_end_ns()))) {
+            // Running the rest of the step before the next opens: no
+            // further than its end in one call.
+            self.session.advance_to(t.min(end));
+            self.dirty = true;
+            if self.session.sim_ns < end {
+                self.refresh_lesson();
+                self.catch_up_note();
+                return false;
+            }
+            self.freeze_checks();
+            if let Some(mode) = self.lesson.as_mut() {
+                mode.catch_up = None;
+            }
+            let skipped = end.saturating_sub(pressed) as f64 / crate::sim::NS_PER_SEC as f64;
+            self.open_step_now(i, Some(skipped));
+            return false;
+        }
         while let Some(end) = self.lesson_step_end()
             && end <= t
         {
@@ -618,11 +686,36 @@ mod tests {
         assert_eq!(app.progress().resume_step(&lesson(TWO_STEPS)), 0, "left at step 1");
     }
 
+    /// `n` ran the rest of the step in one go, however long that took
+    /// (0.2-0.6 s in lesson 11): it runs over the next advances, no
+    /// further than the step's end in one, saying how far it got.
+    #[test]
+    fn the_rest_of_a_step_runs_over_the_next_advances() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::TogglePause);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert!(app.catching_up() && !app.paused(), "runs even when paused");
+        assert_eq!((app.sim_ns(), app.lesson().expect("lesson").run().step), (NS_PER_SEC / 2, 0), "nothing run yet");
+        app.advance_to(NS_PER_SEC);
+        assert_eq!(app.lesson().expect("lesson").run().step, 0);
+        assert_eq!(app.note(), "running the rest of step 1 first: 1.0 of 2.0 s (q quits, space pauses)");
+        app.advance_to(5 * NS_PER_SEC);
+        assert!(!app.catching_up());
+        assert_eq!(
+            (app.sim_ns(), app.lesson().expect("lesson").run().step),
+            (2 * NS_PER_SEC, 1),
+            "stops where step 2 opens"
+        );
+        assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s)");
+    }
+
     #[test]
     fn stepping_forward_early_runs_the_rest_of_the_step_first() {
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(NS_PER_SEC / 2);
         app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
         let mode = app.lesson().expect("lesson");
         assert_eq!(mode.run().step, 1);
         assert_eq!(app.sim_ns(), 2 * NS_PER_SEC, "step one ran its 2 s");

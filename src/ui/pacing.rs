@@ -57,7 +57,11 @@ impl Pacer {
             app.set_reached_speed(None);
             return;
         }
-        let asked = app.speed();
+        // The rest of a lesson step that `n` cut short runs as fast as the
+        // budget allows, a frame's worth at a time, and stops where the
+        // next step opens.
+        let catching_up = app.catching_up();
+        let asked = if catching_up { f64::INFINITY } else { app.speed() };
         let start = app.sim_ns();
         let want = if asked.is_finite() { (wall.as_secs_f64() * asked * 1e9) as u64 } else { UNBOUNDED_NS };
         let target = start.saturating_add(want);
@@ -73,8 +77,9 @@ impl Pacer {
             app.advance_to(t);
             let took = began.elapsed().as_nanos().max(1) as f64;
             let moved = app.sim_ns().saturating_sub(from);
-            if moved == 0 {
-                // A lesson step ended: time waits for the student.
+            if moved == 0 || (catching_up && !app.catching_up()) {
+                // A lesson step ended: time waits for the student, or the
+                // next step opened and runs at the speed asked.
                 break;
             }
             self.rate = 0.5 * self.rate + 0.5 * moved as f64 / took;
@@ -82,7 +87,7 @@ impl Pacer {
         let speed = app.sim_ns().saturating_sub(start) as f64 / 1e9 / wall.as_secs_f64();
         let smoothed = self.reached.map_or(speed, |r| 0.7 * r + 0.3 * speed);
         self.reached = Some(smoothed);
-        let short = app.sim_ns() < target && !app.paused();
+        let short = app.sim_ns() < target && !app.paused() && !catching_up;
         app.set_reached_speed((short && (!asked.is_finite() || smoothed < KEPT_UP * asked)).then_some(smoothed));
     }
 }

@@ -30,6 +30,7 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
     for (i, step) in lesson.steps.iter().enumerate() {
         if i > 0 {
             app.update(Msg::Lesson(LessonMsg::NextStep));
+            app.finish_catch_up();
         }
         let Some(mode) = app.lesson() else { return Err(Error::invalid("the lesson closed")) };
         if mode.run().step != i {

@@ -163,6 +163,7 @@ fn every_shipped_lesson_draws_its_text_and_checks_at_every_step() {
                 assert!(text.contains("checks"), "lesson {} step {}", lesson.id, i + 1);
             }
             app.update(Msg::Lesson(LessonMsg::NextStep));
+            app.finish_catch_up();
         }
         // Small terminals still show the pane.
         let text = screen(&app, 80, 24);
