@@ -422,6 +422,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         debug: view.debug,
         seed: None,
         added_dd_waits: false,
+        next_at_once: false,
     }
 }
 
@@ -591,6 +592,13 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     } else if r.keys_format < dirtyviz::record::KEYS_FORMAT_REPLAYED {
         say(format_args!(
             "note: {} was recorded when some keys meant other things (key format {}, now {}: in a lesson, n before a step's time is up and r); a replay that pressed them may differ",
+            printable(&args.file.display().to_string()),
+            r.keys_format,
+            dirtyviz::record::KEYS_FORMAT
+        ));
+    } else if r.keys_format < 4 {
+        say(format_args!(
+            "note: {} was recorded when c started both sides from the scenario's world (key format {}, now {}); a replay that pressed c may differ",
             printable(&args.file.display().to_string()),
             r.keys_format,
             dirtyviz::record::KEYS_FORMAT

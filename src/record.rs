@@ -63,8 +63,13 @@ pub enum Start {
 /// first, and `r` restarts the open step (1: `n` moved on at once, `r`
 /// restarted the bare scenario). 3: the dd `+` adds starts at that
 /// instant (before: at the next step of time, which a replay of an older
-/// recording still does, [`AppOptions::added_dd_waits`]).
-pub const KEYS_FORMAT: u32 = 3;
+/// recording still does, [`AppOptions::added_dd_waits`]). 4: `c` starts
+/// its sides from the world the keys made, and "patch N-1 vs N" is about
+/// the level chosen (before: from the scenario's world, patch 10 vs 11);
+/// in a lesson, `n` before the step's time is up runs the rest of the step
+/// over the next frames (before: at once, which a replay of an older
+/// recording still does, [`AppOptions::next_at_once`]).
+pub const KEYS_FORMAT: u32 = 4;
 
 /// The oldest key format a replay follows exactly: keys of older ones
 /// meant other things ([`KEYS_FORMAT`]).
@@ -120,8 +125,9 @@ impl Header {
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let added_dd_waits = self.keys_format < 3;
-        let opts = AppOptions { theme, trace, seed: self.lesson_seed, added_dd_waits, ..AppOptions::default() };
+        let (added_dd_waits, next_at_once) = (self.keys_format < 3, self.keys_format < 4);
+        let opts =
+            AppOptions { theme, trace, seed: self.lesson_seed, added_dd_waits, next_at_once, ..AppOptions::default() };
         let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {

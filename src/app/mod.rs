@@ -160,6 +160,11 @@ pub struct AppOptions {
     /// A dd added by `+` starts at the next step of time, not at once, as
     /// in recordings of key format 2 and before.
     pub added_dd_waits: bool,
+    /// In a lesson, `n` before the step's time is up runs the rest of the
+    /// step at once, not over the next frames, as in recordings of key
+    /// format 3 and before (a replay of one ends the step at the instant
+    /// it was recorded to).
+    pub next_at_once: bool,
 }
 
 impl AppOptions {
@@ -236,6 +241,9 @@ pub struct App {
     /// A dd added by `+` starts at the next step of time
     /// ([`AppOptions::added_dd_waits`]).
     added_dd_waits: bool,
+    /// `n` runs the rest of a lesson step at once
+    /// ([`AppOptions::next_at_once`]).
+    next_at_once: bool,
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,
@@ -313,6 +321,7 @@ impl App {
             frame_ms: (0.0, 0.0),
             time_limit: crate::record::MAX_SESSION_NS,
             added_dd_waits: opts.added_dd_waits,
+            next_at_once: opts.next_at_once,
             level: None,
         }
     }
@@ -596,7 +605,12 @@ impl App {
     pub fn replay(&mut self, entry: Entry) {
         match entry {
             Entry::Advance(t) => self.advance_to(t),
-            Entry::Key(_, msg) => self.update(msg),
+            Entry::Key(_, msg) => {
+                self.update(msg);
+                if self.next_at_once {
+                    self.finish_catch_up();
+                }
+            }
         }
     }
 
