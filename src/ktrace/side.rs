@@ -759,25 +759,7 @@ fn pass_ns(t0: f64, p: &PausePoint) -> u64 {
 
 /// A bdi sample before the bdi is first seen: all unknown.
 pub fn empty_bdi() -> BdiSample {
-    BdiSample {
-        dirty: 0,
-        writeback: 0,
-        unstable: 0,
-        thresh: 0,
-        setpoint: 0,
-        write_bw: 0,
-        avg_write_bw: 0,
-        dirty_ratelimit: 0,
-        balanced_ratelimit: 0,
-        task_ratelimit: 0,
-        pos_ratio: None,
-        dirtied: 0,
-        written: 0,
-        tasks: 0,
-        held: 0,
-        unheld_dirty_rate: 0,
-        max_pause: 0,
-    }
+    BdiSample::default()
 }
 
 /// A row as a sample at `t_ns`, noting what it knows in `cov` and adding

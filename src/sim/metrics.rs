@@ -29,8 +29,8 @@ pub struct Sample {
     pub bdis: Vec<BdiSample>,
 }
 
-/// One bdi at one sample time.
-#[derive(Clone, Debug, PartialEq)]
+/// One bdi at one sample time (by default: nothing known, all zero).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BdiSample {
     /// Reclaimable + writeback \[pages\].
     pub dirty: u64,
@@ -428,23 +428,12 @@ mod tests {
     /// A bdi sample with the target's inputs; rates in MiB/s (256 pages).
     fn bdi(avg_write_mbps: u64, tasks: u32, held: u32, unheld_mbps: u64) -> BdiSample {
         BdiSample {
-            dirty: 0,
-            writeback: 0,
-            unstable: 0,
-            thresh: 0,
-            setpoint: 0,
             write_bw: avg_write_mbps * 256,
             avg_write_bw: avg_write_mbps * 256,
-            dirty_ratelimit: 0,
-            balanced_ratelimit: 0,
-            task_ratelimit: 0,
-            pos_ratio: None,
-            dirtied: 0,
-            written: 0,
             tasks,
             held,
             unheld_dirty_rate: unheld_mbps * 256,
-            max_pause: 0,
+            ..BdiSample::default()
         }
     }
 
