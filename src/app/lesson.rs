@@ -47,10 +47,26 @@ pub struct LessonMode {
     /// as a frame's budget allows, so that keys are answered meanwhile.
     /// With the time `n` was pressed \[ns\].
     catch_up: Option<(usize, u64)>,
+    /// Going back to a step, restarting it or opening a lesson part-way:
+    /// the worlds restarted where the lesson starts and the steps before
+    /// the one to open run frame by frame, as the rest of a step does
+    /// after `n`; the step opens when the replay reaches its start.
+    replay: Option<Replay>,
     /// A key changed the step's worlds (a dd, a ratio, memory, the
     /// patch level, the comparison) since it opened: its checks and
     /// questions then judge a setup the step did not write.
     pub(super) changed_by_hand: bool,
+}
+
+/// A replay of the lesson up to a step, under way.
+struct Replay {
+    /// The step to open at the end (index).
+    target: usize,
+    /// What the steps replayed so far ask of the view, as
+    /// [`LessonRun::seek`] gathers it.
+    view: ViewRequest,
+    /// The status line's note once the step opens.
+    done: String,
 }
 
 /// An answer and how it compared with the simulation.
@@ -90,6 +106,7 @@ impl LessonMode {
             readings: vec![None; questions],
             elapsed_s: 0.0,
             catch_up: None,
+            replay: None,
             changed_by_hand: false,
         }
     }
@@ -259,30 +276,90 @@ impl App {
         self.lesson = Some(mode);
     }
 
-    fn open_lesson(&mut self, lesson: Lesson, step: usize) {
+    /// Opens step `step` of `lesson`: the worlds restart where the lesson
+    /// starts and the steps before it are replayed over the next frames
+    /// (`lesson_advance`; [`App::finish_catch_up`] runs them at once).
+    /// `done`: the status line's note once it opens.
+    fn open_lesson(&mut self, lesson: Lesson, step: usize, done: String) {
         let opts = self.session.options();
-        match LessonRun::seek(lesson, step, opts) {
+        match LessonRun::seek(lesson, 0, opts) {
             Ok((run, session, view)) => {
                 self.stash_trace();
                 self.session = session;
+                let target = step.min(run.lesson.steps.len() - 1);
                 self.install(run, view);
-                self.note_progress();
-                self.note.clear();
+                self.note = done.clone();
+                if target == 0 {
+                    self.note_progress();
+                    return;
+                }
+                if let Some(mode) = self.lesson.as_mut() {
+                    mode.replay = Some(Replay { target, view, done });
+                }
+                self.paused = false;
+                self.replay_note();
             }
             Err(e) => self.note = e.to_string(),
         }
+    }
+
+    /// Says how far the replay up to the step to open has got.
+    fn replay_note(&mut self) {
+        let Some((mode, replay)) = self.lesson.as_ref().and_then(|m| Some((m, m.replay.as_ref()?))) else { return };
+        let steps = &mode.run.lesson.steps;
+        let run_ns = |j: usize| (steps[j].run_s * crate::sim::NS_PER_SEC as f64) as u64;
+        let before: u64 = (0..mode.run.step).map(run_ns).sum();
+        let done = before + self.session.sim_ns.saturating_sub(mode.run.step_start_ns).min(run_ns(mode.run.step));
+        let total: u64 = (0..replay.target).map(run_ns).sum();
+        let s = |ns: u64| ns as f64 / crate::sim::NS_PER_SEC as f64;
+        self.note = format!(
+            "replaying the lesson up to step {}: {:.1} of {:.1} s (q quits)",
+            replay.target + 1,
+            s(done),
+            s(total)
+        );
+        self.dirty = true;
+    }
+
+    /// The replay reached the end of a step: opens the next, and when that
+    /// is the step to open, installs it as [`LessonRun::seek`] would.
+    fn replay_next_step(&mut self) {
+        let Some(mode) = self.lesson.as_mut() else { return };
+        let Some(mut replay) = mode.replay.take() else { return };
+        let mut run = mode.run.clone();
+        let j = run.step + 1;
+        match run.open(&mut self.session, j) {
+            Ok(v) => {
+                replay.view = ViewRequest { zoom: v.zoom.or(replay.view.zoom), pause: v.pause };
+                if j >= replay.target {
+                    self.install(run, replay.view);
+                    self.note_progress();
+                    self.note = replay.done;
+                } else {
+                    self.install(run, v);
+                    self.paused = false;
+                    if let Some(mode) = self.lesson.as_mut() {
+                        mode.replay = Some(replay);
+                    }
+                    self.replay_note();
+                }
+            }
+            Err(e) => self.note = e.to_string(),
+        }
+    }
+
+    /// The step open, or being replayed up to.
+    fn shown_step(&self) -> Option<usize> {
+        self.lesson.as_ref().map(|m| m.replay.as_ref().map_or(m.run.step, |r| r.target))
     }
 
     /// Restarts the open step as going back to it would: the lesson
     /// replayed up to it, every earlier step's actions applied. (Restarting
     /// the scenario alone would drop them: ten dd become one again.)
     pub(super) fn restart_step(&mut self) {
-        let Some(mode) = self.lesson.as_ref() else { return };
-        let (lesson, i) = (mode.run.lesson.clone(), mode.run.step);
-        self.open_lesson(lesson, i);
-        if self.note.is_empty() {
-            self.note = format!("step {} restarted", i + 1);
-        }
+        let (Some(mode), Some(i)) = (self.lesson.as_ref(), self.shown_step()) else { return };
+        let lesson = mode.run.lesson.clone();
+        self.open_lesson(lesson, i, format!("step {} restarted", i + 1));
     }
 
     /// Opens step `i` of the lesson: forward on the running world, backward
@@ -331,18 +408,21 @@ impl App {
     }
 
     /// The step running to its end before the next opens (`n` pressed
-    /// before its time was up), if one is.
+    /// before its time was up), or the lesson being replayed up to a step
+    /// (`N`, `r`, a lesson opened part-way), if one is.
     pub fn catching_up(&self) -> bool {
-        self.lesson.as_ref().is_some_and(|m| m.catch_up.is_some())
+        self.lesson.as_ref().is_some_and(|m| m.catch_up.is_some() || m.replay.is_some())
     }
 
-    /// Runs the rest of the open step at once, where `n` asked for it
-    /// (headless runs, which draw no frames in between).
+    /// Runs the rest of the open step, or the replay up to the step to
+    /// open, at once, where a key asked for it (headless runs, which draw
+    /// no frames in between).
     pub fn finish_catch_up(&mut self) {
-        while let Some(end) = self.lesson.as_ref().filter(|m| m.catch_up.is_some()).map(|m| m.run.step_end_ns()) {
-            let before = self.session.sim_ns;
+        while let Some(end) = self.lesson.as_ref().filter(|_| self.catching_up()).map(|m| m.run.step_end_ns()) {
+            let before = (self.session.sim_ns, self.session.builds, self.lesson.as_ref().map(|m| m.run.step));
             self.advance_to(end);
-            if self.session.sim_ns == before && self.catching_up() {
+            let after = (self.session.sim_ns, self.session.builds, self.lesson.as_ref().map(|m| m.run.step));
+            if after == before && self.catching_up() {
                 break;
             }
         }
@@ -363,7 +443,7 @@ impl App {
             }
         } else {
             let lesson = mode.run.lesson.clone();
-            self.open_lesson(lesson, i);
+            self.open_lesson(lesson, i, String::new());
         }
         if let Some(s) = skipped {
             self.note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
@@ -373,9 +453,9 @@ impl App {
 
     /// Records the open step in the progress, for [`App::take_progress`].
     pub(super) fn note_progress(&mut self) {
-        let Some(mode) = &self.lesson else { return };
+        let (Some(mode), Some(step)) = (&self.lesson, self.shown_step()) else { return };
         let id = &mode.run.lesson.id;
-        self.progress.reached(id, mode.run.step, mode.run.lesson.steps.len());
+        self.progress.reached(id, step, mode.run.lesson.steps.len());
         if !self.progress_changed.contains(id) {
             self.progress_changed.push(id.clone());
         }
@@ -393,7 +473,7 @@ impl App {
                 let lesson = picker.lessons[picker.selected].clone();
                 self.picker = None;
                 let step = self.progress.resume_step(&lesson);
-                self.open_lesson(lesson, step);
+                self.open_lesson(lesson, step, String::new());
             }
             Msg::Back => {
                 self.picker = None;
@@ -428,6 +508,31 @@ impl App {
         };
         let steps = mode.run.lesson.steps.len();
         mode.refused = None;
+        if let Some(target) = mode.replay.as_ref().map(|r| r.target) {
+            // Replaying up to a step: `n` and `N` are about that step.
+            match msg {
+                LessonMsg::NextStep if target + 1 < steps => {
+                    // The replay runs on to the next step's start, which
+                    // opening it from the target's end reaches too.
+                    if let Some(r) = mode.replay.as_mut() {
+                        r.target += 1;
+                        r.done.clear();
+                    }
+                    self.replay_note();
+                    return;
+                }
+                LessonMsg::PrevStep if target > 0 => {
+                    let lesson = mode.run.lesson.clone();
+                    self.open_lesson(lesson, target - 1, String::new());
+                    return;
+                }
+                LessonMsg::NextStep | LessonMsg::PrevStep => {
+                    self.replay_note();
+                    return;
+                }
+                _ => {}
+            }
+        }
         match msg {
             LessonMsg::NextStep if mode.run.step + 1 < steps => {
                 let i = mode.run.step + 1;
@@ -557,6 +662,18 @@ impl App {
     /// A step that auto-advances opens the next one exactly at its end, so
     /// a replay opens it at the same simulated time.
     pub(super) fn lesson_advance(&mut self, t: u64) -> bool {
+        if let Some(end) = self.lesson.as_ref().filter(|m| m.replay.is_some()).map(|m| m.run.step_end_ns()) {
+            // Replaying the lesson up to a step: no further than the end of
+            // the step replayed in one call, as `LessonRun::seek` runs it.
+            self.session.advance_to(t.min(end));
+            self.dirty = true;
+            if self.session.sim_ns < end {
+                self.replay_note();
+            } else {
+                self.replay_next_step();
+            }
+            return false;
+        }
         if let Some(((i, pressed), end)) = self.lesson.as_ref().and_then(|m| Some((m.catch_up?, m.run.step_end_ns()))) {
             // Running the rest of the step before the next opens: no
             // further than its end in one call.
@@ -897,6 +1014,7 @@ mod tests {
         app.advance_to(3 * NS_PER_SEC);
         app.update(Msg::RemoveDd);
         app.update(Msg::Reset);
+        app.finish_catch_up();
         let mode = app.lesson().expect("lesson");
         assert_eq!((mode.run().step, mode.run().step_start_ns), (1, 2 * NS_PER_SEC));
         assert_eq!(app.sim_ns(), 2 * NS_PER_SEC);
@@ -950,5 +1068,129 @@ mod tests {
         app.update(Msg::Back);
         assert!(app.take_progress().is_some_and(|(p, changed)| p.lessons["t"].step == 0 && changed == ["t"]));
         assert!(app.take_progress().is_none(), "taken once");
+    }
+
+    /// TWO_STEPS and a third step that adds a dd on another disk.
+    fn three_steps() -> String {
+        TWO_STEPS.replace(
+            "max: 3)]),\n        ])",
+            "max: 3)]),\n            Step(title: \"three\", text: \"last\", actions: [AddDd(bdi: \"sda\", n: 1)], run_s: 3),\n        ])",
+        )
+    }
+
+    /// Everything a replay must reproduce, to compare two apps by.
+    fn state(app: &App) -> String {
+        let mode = app.lesson().expect("lesson");
+        format!(
+            "{} {} {} {:?} {:?} {:?} {} {:?} {:?}",
+            app.sim_ns(),
+            mode.run().step,
+            mode.run().step_start_ns,
+            app.zoom(),
+            app.paused(),
+            app.progress().lessons.get("t").map(|p| p.step),
+            app.note(),
+            app.world().samples(),
+            app.world().tasks()
+        )
+    }
+
+    /// Advances as frames do: `chunk` at a time while the replay runs.
+    fn frames(app: &mut App, chunk: u64) -> usize {
+        let mut n = 0;
+        while app.catching_up() && n < 1000 {
+            app.advance_to(app.sim_ns() + chunk);
+            n += 1;
+        }
+        n
+    }
+
+    /// `N` replayed the lesson up to the step in one go (0.6 s with no
+    /// frame drawn in lesson 11): the worlds restart where the lesson
+    /// starts and the replay runs over the next advances, saying how far
+    /// it got, to the very worlds the one-go replay made.
+    #[test]
+    fn going_back_replays_the_lesson_over_the_next_advances_to_the_same_worlds() {
+        let three = three_steps();
+        let mut app = open(&three, 2);
+        app.advance_to(5 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        assert!(app.catching_up() && !app.paused());
+        assert_eq!(
+            (app.sim_ns(), app.lesson().expect("lesson").run().step),
+            (0, 0),
+            "restarted where the lesson starts"
+        );
+        assert_eq!(app.note(), "replaying the lesson up to step 2: 0.0 of 2.0 s (q quits)");
+        assert_eq!(app.progress().lessons["t"].step, 1, "the step being opened");
+        app.advance_to(NS_PER_SEC * 7 / 10);
+        assert_eq!(app.note(), "replaying the lesson up to step 2: 0.7 of 2.0 s (q quits)");
+        app.advance_to(10 * NS_PER_SEC);
+        assert!(!app.catching_up(), "no further than the step's start in one advance");
+        assert_eq!(state(&app), state(&open(&three, 1)));
+        // In chunks that do not fall on the steps' ends, from step 3 to 1.
+        let mut app = open(&three, 2);
+        app.advance_to(5 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        assert!(!app.catching_up(), "step 1 opens at once: nothing to replay");
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!(app.lesson().expect("lesson").run().step, 2);
+        app.update(Msg::Reset);
+        assert_eq!(app.note(), "replaying the lesson up to step 3: 0.0 of 4.0 s (q quits)");
+        assert!(frames(&mut app, NS_PER_SEC * 3 / 10) > 10);
+        assert_eq!(app.note(), "step 3 restarted");
+        let mut once = open(&three, 2);
+        once.note = "step 3 restarted".into();
+        assert_eq!(state(&app), state(&once));
+    }
+
+    /// While the lesson replays, `n` and `N` are about the step it
+    /// replays up to, and headless runs run the replay at once.
+    #[test]
+    fn keys_during_a_replay_move_the_step_it_opens() {
+        let three = three_steps();
+        let mut app = open(&three, 2);
+        app.update(Msg::Reset);
+        app.advance_to(NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert_eq!(app.note(), "replaying the lesson up to step 3: 1.0 of 4.0 s (q quits)", "no step 4");
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        assert_eq!(app.note(), "replaying the lesson up to step 2: 0.0 of 2.0 s (q quits)", "restarted");
+        app.advance_to(NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert_eq!(app.note(), "replaying the lesson up to step 3: 1.0 of 4.0 s (q quits)", "runs on");
+        app.finish_catch_up();
+        assert!(!app.catching_up());
+        assert_eq!(state(&app), state(&open(&three, 2)));
+    }
+
+    /// A session recorded while the lesson replayed over the frames
+    /// (`N`, then `r` part-way) replays to the same worlds.
+    #[test]
+    fn a_recording_made_while_replaying_replays_exactly() {
+        let three = three_steps();
+        let mut app = open(&three, 2);
+        app.start_recording();
+        app.advance_to(5 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        for _ in 0..3 {
+            app.advance_to(app.sim_ns() + NS_PER_SEC / 4);
+        }
+        app.update(Msg::Reset);
+        frames(&mut app, NS_PER_SEC / 3);
+        app.advance_to(app.sim_ns() + NS_PER_SEC / 2);
+        let log = app.take_record();
+        assert!(log.len() > 10, "{log:?}");
+        let mut replayed = open(&three, 2);
+        for entry in log {
+            replayed.replay(entry);
+        }
+        assert_eq!(replayed.lesson().expect("lesson").run().step, 1);
+        assert_eq!(state(&replayed), state(&app));
+        assert_eq!(app.sim_ns(), 2 * NS_PER_SEC + NS_PER_SEC / 2);
     }
 }

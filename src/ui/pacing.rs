@@ -57,9 +57,10 @@ impl Pacer {
             app.set_reached_speed(None);
             return;
         }
-        // The rest of a lesson step that `n` cut short runs as fast as the
-        // budget allows, a frame's worth at a time, and stops where the
-        // next step opens.
+        // The rest of a lesson step that `n` cut short, or the lesson
+        // replayed up to a step (`N`, `r`), runs as fast as the budget
+        // allows, a frame's worth at a time, and stops where the step to
+        // open opens.
         let catching_up = app.catching_up();
         let asked = if catching_up { f64::INFINITY } else { app.speed() };
         let start = app.sim_ns();

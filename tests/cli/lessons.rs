@@ -1271,3 +1271,24 @@ fn an_answer_takes_a_decimal_comma_and_says_what_it_refuses() {
     let text = snap("@12s a 6 x");
     assert!(text.contains("only a number goes here: `x` left out"), "{text}");
 }
+
+/// In the dashboard `N` and `r` replay the lesson up to the step over the
+/// frames; a snapshot draws no frames in between and replays it at once,
+/// to the screen the step opened directly shows.
+#[test]
+fn back_and_restart_in_a_snapshot_show_the_step_as_opened_directly() {
+    let snap = |step: &str, keys: Option<&str>| {
+        let mut cmd = dirtyviz();
+        cmd.args(["snapshot", "--lesson", "01", "--step", step, "--size", "120x40", "--theme", "mono"]);
+        if let Some(k) = keys {
+            cmd.args(["--keys", k]);
+        }
+        let out = cmd.output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let step2 = snap("2", None);
+    assert!(step2.contains("step 2/6") && step2.contains("t 40.0 s"), "{step2}");
+    assert_eq!(snap("3", Some("N")), step2);
+    assert_eq!(snap("3", Some("r")), snap("3", None));
+}
