@@ -67,8 +67,9 @@ pub enum Start {
 /// its sides from the world the keys made, and "patch N-1 vs N" is about
 /// the level chosen (before: from the scenario's world, patch 10 vs 11);
 /// in a lesson, `n` before the step's time is up runs the rest of the step
-/// over the next frames (before: at once, which a replay of an older
-/// recording still does, [`AppOptions::next_at_once`]).
+/// over the next frames, and `N`, `r` and a lesson resumed from the list
+/// replay the lesson up to the step over them (before: at once, which a
+/// replay of an older recording still does, [`AppOptions::next_at_once`]).
 pub const KEYS_FORMAT: u32 = 4;
 
 /// The oldest key format a replay follows exactly: keys of older ones
