@@ -1237,6 +1237,19 @@ pub(crate) fn rows_shown(first: usize, shown: usize) -> String {
 /// with an ellipsis saying so, between words where that keeps at least
 /// half the room (a word cut short reads as another word).
 pub(crate) fn cut_to(text: &str, room: usize) -> String {
+    cut_with(text, room, |chars, keep| {
+        if chars[keep].is_whitespace() {
+            keep
+        } else {
+            chars[..keep].iter().rposition(|c| c.is_whitespace()).filter(|&i| i >= keep / 2).unwrap_or(keep)
+        }
+    })
+}
+
+/// `text` in at most `room` columns: whole if it fits, else its first
+/// `end(chars, room - 1)` characters and an ellipsis (a trailing comma or
+/// dot dropped).
+fn cut_with(text: &str, room: usize, end: impl Fn(&[char], usize) -> usize) -> String {
     if text.chars().count() <= room {
         return text.to_string();
     }
@@ -1244,13 +1257,7 @@ pub(crate) fn cut_to(text: &str, room: usize) -> String {
         return String::new();
     }
     let chars: Vec<char> = text.chars().collect();
-    let keep = room - 1;
-    let end = if chars[keep].is_whitespace() {
-        keep
-    } else {
-        chars[..keep].iter().rposition(|c| c.is_whitespace()).filter(|&i| i >= keep / 2).unwrap_or(keep)
-    };
-    let cut: String = chars[..end].iter().collect();
+    let cut: String = chars[..end(&chars, room - 1)].iter().collect();
     format!("{}…", cut.trim_end().trim_end_matches([',', '·']).trim_end())
 }
 
@@ -1259,18 +1266,13 @@ pub(crate) fn cut_to(text: &str, room: usize) -> String {
 /// a file name's parts being words (`linux-6.18-4dd-dirty_bytes-…`, not
 /// `linux-6.18-4dd-dirty_bytes-40`).
 pub(crate) fn cut_head(text: &str, room: usize) -> String {
-    if text.chars().count() <= room {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let keep = room.saturating_sub(1);
-    let end = (1..=keep)
-        .rev()
-        .find(|&i| chars[i].is_whitespace() || "-_./,".contains(chars[i - 1]))
-        .filter(|&i| !chars[..i].iter().all(|c| c.is_whitespace()))
-        .unwrap_or(keep);
-    let cut: String = chars[..end].iter().collect();
-    if room == 0 { cut } else { format!("{}…", cut.trim_end().trim_end_matches([',', '·']).trim_end()) }
+    cut_with(text, room, |chars, keep| {
+        (1..=keep)
+            .rev()
+            .find(|&i| chars[i].is_whitespace() || "-_./,".contains(chars[i - 1]))
+            .filter(|&i| !chars[..i].iter().all(|c| c.is_whitespace()))
+            .unwrap_or(keep)
+    })
 }
 
 /// `line` marked as cut short: ending in an ellipsis within `width`
