@@ -196,7 +196,8 @@ pub struct PartFit {
     pub chosen: Option<usize>,
     /// Mean rate error over the held-out cases and the seeds: the
     /// profile's numbers, then the winner's; NaN without held-out cases.
-    pub held: (f64, Option<f64>),
+    /// None when they were not run ([`Pruning::Cases`]).
+    pub held: Option<(f64, Option<f64>)>,
 }
 
 /// `profile` with the numbers of `plan` set to `values`.
@@ -249,8 +250,11 @@ pub enum Pruning {
     /// report ranks them.
     Seeds,
     /// Also the rest of a seed's cases, once the errors it has so far
-    /// reach the profile's score: the choice is the same, but losers are
-    /// left without scores to rank (`cases --fit --quick`).
+    /// reach the profile's score; the profile's numbers run a seed only
+    /// while a combination is left to set beside them, and the held-out
+    /// half is not run. The choice is the same, but losers are left
+    /// without scores to rank, and the profile's numbers with fewer
+    /// seeds (`cases --fit --quick`).
     Cases,
 }
 
@@ -266,7 +270,9 @@ pub enum Pruning {
 /// first, only while the errors it has so far, over all the cases, stay
 /// under the profile's score: errors are never negative, so one that
 /// reaches it cannot score lower (it is left without a score for that
-/// seed). The choice is the same either way.
+/// seed); the profile's numbers stop running seeds once no combination
+/// is left, and the held-out half is not run. The choice is the same
+/// either way.
 pub fn fit(
     profile: &Machine,
     plans: Vec<Plan>,
@@ -282,6 +288,12 @@ pub fn fit(
         let mut scores: Vec<Vec<f64>> = vec![Vec::new(); combinations.len()];
         let mut alive: Vec<usize> = (0..combinations.len()).filter(|&i| i != mine).collect();
         for &seed in &SEEDS {
+            if pruning == Pruning::Cases && alive.is_empty() {
+                // Nothing left to set beside the profile's numbers.
+                let left = SEEDS.len() - scores[mine].len();
+                (0..left * plan.fitted.len() * 2).for_each(|_| ran());
+                break;
+            }
             let measured = measure_on(&plan.fitted, &On { seed, profile: Some(profile) }, duration_ns, ran)?;
             let bar = mean_rate_error(&measured).unwrap_or(0.0);
             scores[mine].push(bar);
@@ -323,11 +335,16 @@ pub fn fit(
             let e = SEEDS.iter().map(|&seed| score(&plan.held, &m, seed, duration_ns, ran)).sum::<Result<f64>>()?;
             Ok(e / SEEDS.len() as f64)
         };
-        let held = (held_of(&now)?, chosen.map(|c| held_of(&trials[c].values)).transpose()?);
-        if chosen.is_none() {
-            // The winner's held-out runs are not needed.
-            (0..plan.held.len() * SEEDS.len() * 2).for_each(|_| ran());
-        }
+        let held = if pruning == Pruning::Cases {
+            (0..2 * plan.held.len() * SEEDS.len() * 2).for_each(|_| ran());
+            None
+        } else {
+            if chosen.is_none() {
+                // The winner's held-out runs are not needed.
+                (0..plan.held.len() * SEEDS.len() * 2).for_each(|_| ran());
+            }
+            Some((held_of(&now)?, chosen.map(|c| held_of(&trials[c].values)).transpose()?))
+        };
         fits.push(PartFit { plan, trials, current, chosen, held });
     }
     Ok(fits)
@@ -350,6 +367,13 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
         SEEDS[0],
         SEEDS[SEEDS.len() - 1]
     );
+    if fits.iter().any(|f| f.held.is_none()) {
+        let _ = writeln!(
+            s,
+            "--quick: a combination stops a seed's cases once it cannot score lower, the profile's numbers\n\
+             stop once no combination is left (– marks what did not run), and the held-out half is not run."
+        );
+    }
     for f in fits {
         let p = &f.plan;
         let names: Vec<&str> = p.figures.iter().map(|(n, _, _)| *n).collect();
@@ -396,11 +420,9 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
             Some(e) if !e.is_nan() => format!("{e:.4}"),
             _ => "none (no held-out case)".to_string(),
         };
-        let (held_now, held_new) = (held(Some(f.held.0)), held(f.held.1));
         match f.chosen {
             None => {
                 let _ = writeln!(s, "  kept: no combination scores lower than the profile's with every seed");
-                let _ = writeln!(s, "  held-out error (not used to choose): {held_now}");
             }
             Some(c) => {
                 let changes: Vec<String> = p
@@ -410,9 +432,21 @@ pub fn report(profile: &Machine, fits: &[PartFit]) -> String {
                     .map(|((n, was, _), v)| if v == was { format!("{n} {v}") } else { format!("{n} {v} (was {was})") })
                     .collect();
                 let _ = writeln!(s, "  chosen: {}", changes.join(", "));
+            }
+        }
+        match (f.held, f.chosen) {
+            (None, _) => {
+                let _ = writeln!(s, "  held-out error: not run (--quick; `dirtyviz cases` reports it)");
+            }
+            (Some((now, _)), None) => {
+                let _ = writeln!(s, "  held-out error (not used to choose): {}", held(Some(now)));
+            }
+            (Some((now, new)), Some(_)) => {
                 let _ = writeln!(
                     s,
-                    "  held-out error (not used to choose): the profile's {held_now}, the chosen {held_new}"
+                    "  held-out error (not used to choose): the profile's {}, the chosen {}",
+                    held(Some(now)),
+                    held(new)
                 );
             }
         }
@@ -482,7 +516,7 @@ mod tests {
             trial(104.0, &[0.2, 0.2, 0.2, 0.2, 0.2]),
             trial(100.0, &[0.3]),
         ];
-        let fit = PartFit { plan, trials, current: 1, chosen: Some(0), held: (0.25, Some(0.5)) };
+        let fit = PartFit { plan, trials, current: 1, chosen: Some(0), held: Some((0.25, Some(0.5))) };
         let text = report(m, std::slice::from_ref(&fit));
         assert!(text.contains("disks (0 fitted cases, 0 held out; 3 combinations): disk [MiB/s]"), "{text}");
         assert!(text.contains("  chosen: disk [MiB/s] 108 (was 104)"), "{text}");
@@ -498,9 +532,16 @@ mod tests {
         assert_eq!(bars(pruned), bars(profiles), "{text}");
         assert_eq!(bars(pruned).len(), 2, "{pruned}");
         // Kept, and no held-out case to judge by.
-        let kept = PartFit { chosen: None, held: (f64::NAN, None), ..fit };
+        assert!(!text.contains("--quick"), "{text}");
+        let kept = PartFit { chosen: None, held: Some((f64::NAN, None)), ..fit.clone() };
         let text = report(m, &[kept]);
         assert!(text.contains("  kept: no combination") && text.contains("none (no held-out case)"), "{text}");
+        // --quick: the held-out half was not run, and the report says so.
+        let quick = PartFit { chosen: None, held: None, ..fit };
+        let text = report(m, &[quick]);
+        assert!(text.contains("\n--quick: a combination stops"), "{text}");
+        assert!(text.contains("  held-out error: not run (--quick;"), "{text}");
+        assert!(!text.contains("not used to choose"), "{text}");
     }
 
     #[test]

@@ -335,20 +335,30 @@ fn cases_fit_chooses_a_profiles_numbers_again_on_the_fitted_half() {
     let changed = text.contains("  chosen: ");
     assert_eq!(out.status.code(), Some(if changed { 1 } else { 0 }), "{text}{stderr}");
     assert_eq!(stderr.contains("the fit chooses other numbers for 32p-32768M"), changed, "{stderr}");
-    // --quick skips a loser's remaining cases: the same decision, and the
-    // same scores for the profile's numbers (and any winner's).
+    // --quick skips a loser's remaining cases, the profile's seeds once no
+    // combination is left and the held-out half: the same decision, and
+    // the same score for the profile's numbers with the first seed.
     let quick = crate::common::dirtyviz()
         .args(["cases", "--fit", "32p-32768M", "--duration", "1s", "--quick"])
         .output()
         .expect("runs");
     let quick_text = String::from_utf8_lossy(&quick.stdout);
     let decisions = |t: &str| -> Vec<String> {
-        t.lines()
-            .filter(|l| l.contains("│ the profile's") || l.starts_with("  kept") || l.starts_with("  chosen"))
-            .map(String::from)
-            .collect()
+        t.lines().filter(|l| l.starts_with("  kept") || l.starts_with("  chosen")).map(String::from).collect()
     };
     assert_eq!(decisions(&quick_text), decisions(&text), "{quick_text}");
+    assert_eq!(decisions(&text).len(), 2, "{text}");
+    // The profile's row: its numbers │ mean, seed 1, ..., seed 5 │.
+    let first_seed = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.contains("│ the profile's"))
+            .map(|l| l.split('│').nth(1).and_then(|s| s.split_whitespace().nth(1)).unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(first_seed(&quick_text), first_seed(&text), "{quick_text}");
+    assert!(first_seed(&text).iter().all(|e| e.parse::<f64>().is_ok()), "{text}");
+    assert_eq!(quick_text.matches("held-out error: not run (--quick").count(), 2, "{quick_text}");
+    assert!(!quick_text.contains("not used to choose"), "{quick_text}");
     assert_eq!(quick.status.code(), out.status.code());
 }
 
