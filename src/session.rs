@@ -172,6 +172,26 @@ impl TaskCounts {
     }
 }
 
+/// Per bdi of `w`, how long the longest throttling call its tasks are
+/// still in has lasted so far \[jiffies\]; 0 where none is in one. A call
+/// ends in the pause log only when it returns: a task held half a
+/// minute is in none until then.
+pub fn calls_in_progress(w: &World) -> Vec<u64> {
+    use crate::sim::task::{TaskState, Throttle};
+    let mut longest = vec![0; w.bdis().len()];
+    for t in w.tasks() {
+        let start = match &t.state {
+            TaskState::Throttled(Throttle::IoLess(c)) => c.start_time,
+            TaskState::Throttled(Throttle::IoFull(c)) => c.start_time,
+            _ => continue,
+        };
+        if let Some(l) = longest.get_mut(t.bdi as usize) {
+            *l = (*l).max(w.jiffies().saturating_sub(start));
+        }
+    }
+    longest
+}
+
 /// One or two worlds in lockstep.
 pub struct Session {
     /// The scenario it runs.

@@ -33,6 +33,9 @@ pub struct Feed<'a> {
     /// When each quantity is first known; `None`: all of them always (a
     /// simulation).
     pub coverage: Option<&'a Coverage>,
+    /// Per bdi, how long the longest throttling call still in progress
+    /// has lasted so far \[jiffies\] (0: none; empty: not known).
+    pub in_call: Vec<u64>,
 }
 
 impl<'a> Feed<'a> {
@@ -48,6 +51,7 @@ impl<'a> Feed<'a> {
             hz: w.hz(),
             kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
             coverage: None,
+            in_call: crate::session::calls_in_progress(w),
         }
     }
 
@@ -62,6 +66,7 @@ impl<'a> Feed<'a> {
             hz: crate::ui::kernel::TRACE_HZ,
             kernel: crate::ui::kernel::TRACE_KERNEL,
             coverage: Some(side.coverage()),
+            in_call: Vec::new(),
         }
     }
 
@@ -403,6 +408,9 @@ pub struct SideData {
     pub sleep_hist: Histogram,
     /// Every call of the bdi's tasks that blocked \[jiffies\].
     pub call_hist: Histogram,
+    /// How long the longest call of the bdi's tasks still in progress at
+    /// the last read had lasted \[jiffies\] (0: none): not in `call_hist`.
+    pub in_call: u64,
     /// HZ of the world.
     pub hz: u64,
     /// Second-half means.
@@ -497,6 +505,7 @@ impl Collector {
                 operating: Vec::new(),
                 sleep_hist: Histogram::default(),
                 call_hist: Histogram::default(),
+                in_call: 0,
                 hz: f.hz,
                 means: Means::default(),
                 written: (0.0, 0.0),
@@ -539,6 +548,7 @@ impl Collector {
         for (i, feed) in feeds.iter().enumerate() {
             self.take_samples(i, feed);
             self.take_pauses(i, feed);
+            self.sides[i].in_call = feed.in_call.get(self.bdi).copied().unwrap_or(0);
         }
     }
 

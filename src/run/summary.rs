@@ -694,7 +694,10 @@ impl Summary {
             );
         }
         let t = &self.throttled_ms;
-        let calls = if t.calls.count == 0 {
+        let calls = if t.calls.count == 0 && t.in_progress > 0 {
+            // Blocked, but in a call that had not returned by the end.
+            "no call returned".to_string()
+        } else if t.calls.count == 0 {
             "no call blocked".to_string()
         } else {
             format!(

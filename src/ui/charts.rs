@@ -228,6 +228,9 @@ pub struct Source<'a> {
     pub hz: u64,
     /// The kernel it runs.
     pub kernel: Kernel,
+    /// Per bdi, how long the longest throttling call still in progress
+    /// has lasted so far \[jiffies\] (0: none; empty: not known).
+    pub in_call: Vec<u64>,
 }
 
 impl<'a> Source<'a> {
@@ -239,6 +242,7 @@ impl<'a> Source<'a> {
             pauses: &side.pauses,
             hz: w.hz(),
             kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
+            in_call: crate::session::calls_in_progress(w),
         }
     }
 
@@ -787,22 +791,20 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
         data.y[1] = data.y[1].max(10.0);
     }
     let sleep = (total.sleeps > 0).then(|| show(ms(total.sleep_max)));
-    let call = (total.calls > 0).then(|| show(ms(total.call_max)));
+    // A call still in progress is said to be (3.1 holds a dd on a USB
+    // key half a minute in one), not left out until it returns.
+    let call = longest_call(src, bdi, &total).map(|c| (c.text(show), c.short(show)));
     // What did not happen is said as the run's report says it, not
     // measured as 0 ms.
     (data.values, data.short_values) = match (sleep, call) {
-        (Some(sleep), Some(call)) => (
-            vec![format!("longest sleep {sleep} ms, longest call {call} ms")],
-            vec![format!("longest call {call} ms"), format!("sleep {sleep} ms")],
-        ),
+        (Some(sleep), Some((call, short))) => {
+            (vec![format!("longest sleep {sleep} ms, {call}")], vec![short, format!("sleep {sleep} ms")])
+        }
         (Some(sleep), None) => (
             vec![format!("longest sleep {sleep} ms, no call blocked")],
             vec![format!("longest sleep {sleep} ms"), "no call blocked".into()],
         ),
-        (None, Some(call)) => (
-            vec![format!("no task slept, longest call {call} ms")],
-            vec![format!("longest call {call} ms"), "no sleep".into()],
-        ),
+        (None, Some((call, short))) => (vec![format!("no task slept, {call}")], vec![short, "no sleep".into()]),
         (None, None) => (vec![NO_SLEEP.into()], vec![NO_SLEEP.into()]),
     };
     data
@@ -812,14 +814,54 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
 /// report does.
 pub const NO_SLEEP: &str = "no task slept";
 
-/// The longest sleep and the longest throttling call of `bdi` in the
-/// window chart 5 shows \[ms\]; `None` where there was none.
-pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (Option<f64>, Option<f64>) {
+/// The longest throttling call chart 5 and a compare head report.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LongestCall {
+    /// How long it lasted, or has lasted so far \[ms\].
+    pub ms: f64,
+    /// It has not returned yet.
+    pub ongoing: bool,
+}
+
+impl LongestCall {
+    /// `longest call 168 ms`, or `longest call 25000 ms, still blocked`;
+    /// its milliseconds written by `ms`.
+    pub fn text(&self, ms: impl Fn(f64) -> String) -> String {
+        let still = if self.ongoing { ", still blocked" } else { "" };
+        format!("longest call {} ms{still}", ms(self.ms))
+    }
+
+    /// What a narrow title says of it: `longest call 168 ms`, or `call
+    /// 25000 ms, still blocked` (the words that say it is not over kept).
+    pub fn short(&self, ms: impl Fn(f64) -> String) -> String {
+        match self.ongoing {
+            true => format!("call {} ms, still blocked", ms(self.ms)),
+            false => self.text(ms),
+        }
+    }
+}
+
+/// The longest throttling call of `bdi` whose end is in `total` (the
+/// window's bins), or the longest one still in progress where that has
+/// lasted longer.
+fn longest_call(src: &Source, bdi: usize, total: &Bin) -> Option<LongestCall> {
+    let ended = (total.calls > 0).then(|| src.ms(u64::from(total.call_max)));
+    let ongoing = src.in_call.get(bdi).copied().filter(|&j| j > 0).map(|j| src.ms(j));
+    match (ended, ongoing) {
+        (e, Some(o)) if o > e.unwrap_or(0.0) => Some(LongestCall { ms: o, ongoing: true }),
+        (e, _) => e.map(|ms| LongestCall { ms, ongoing: false }),
+    }
+}
+
+/// The longest sleep \[ms\] and the longest throttling call of `bdi` in
+/// the window chart 5 shows (with one still in progress); `None` where
+/// there was none.
+pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (Option<f64>, Option<LongestCall>) {
     let (_, x) = window(src.samples, window_s, 1);
     let to = src.samples.back().map_or(0, |s| s.t_ns);
     let total = src.pauses.total(bdi, (x[0] * 1e9) as u64, to);
-    let ms = |n: u32, max: u32| (n > 0).then(|| src.ms(u64::from(max)));
-    (ms(total.sleeps, total.sleep_max), ms(total.calls, total.call_max))
+    let sleep = (total.sleeps > 0).then(|| src.ms(u64::from(total.sleep_max)));
+    (sleep, longest_call(src, bdi, &total))
 }
 
 /// The two control lines of bdi_position_ratio(), in floating point, for
@@ -1102,10 +1144,10 @@ mod tests {
         let at = |w| pauses(&src, 0, Some(60), w, false).values;
         assert_eq!(at(40), at(200));
         let (Some(sleep), Some(call)) = longest_pauses(&src, 0, Some(60)) else { panic!("no pause") };
-        assert!(call >= sleep && sleep > 0.0, "{sleep} {call}");
-        assert_eq!(at(40)[0], format!("longest sleep {} ms, longest call {} ms", show(sleep), show(call)));
+        assert!(call.ms >= sleep && sleep > 0.0 && !call.ongoing, "{sleep} {call:?}");
+        assert_eq!(at(40)[0], format!("longest sleep {} ms, longest call {} ms", show(sleep), show(call.ms)));
         let narrow = pauses(&src, 0, Some(60), 40, false).short_values;
-        assert_eq!(narrow, vec![format!("longest call {} ms", show(call)), format!("sleep {} ms", show(sleep))]);
+        assert_eq!(narrow, vec![format!("longest call {} ms", show(call.ms)), format!("sleep {} ms", show(sleep))]);
     }
 
     #[test]

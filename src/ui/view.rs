@@ -239,17 +239,25 @@ fn segments_line(segments: &[(u8, String)], keep: &[usize]) -> String {
 /// lesson's short `seed 3`, left out before the kernel's longer name, has
 /// room once that is out too).
 fn kept_segments(segments: &[(u8, String)], width: usize) -> Vec<usize> {
-    let mut keep: Vec<usize> = (0..segments.len()).collect();
+    kept_segments_of(std::slice::from_ref(&segments.to_vec()), width)
+}
+
+/// Which segments [`kept_segments`] keeps of lines that name the same
+/// fields in the same order (ranked as the first does), so that every
+/// line fits `width`: the same for all of them.
+fn kept_segments_of(lines: &[Vec<(u8, String)>], width: usize) -> Vec<usize> {
+    let Some(first) = lines.first() else { return Vec::new() };
+    let too_long = |keep: &[usize]| lines.iter().any(|l| segments_line(l, keep).chars().count() > width);
+    let mut keep: Vec<usize> = (0..first.len()).collect();
     let mut left_out = Vec::new();
-    while segments_line(segments, &keep).chars().count() > width && keep.len() > 1 {
-        let (at, _) =
-            keep.iter().enumerate().min_by_key(|&(_, &i)| (segments[i].0, usize::MAX - i)).expect("not empty");
+    while too_long(&keep) && keep.len() > 1 {
+        let (at, _) = keep.iter().enumerate().min_by_key(|&(_, &i)| (first[i].0, usize::MAX - i)).expect("not empty");
         left_out.push(keep.remove(at));
     }
     for i in left_out.into_iter().rev() {
         let at = keep.partition_point(|&k| k < i);
         keep.insert(at, i);
-        if segments_line(segments, &keep).chars().count() > width {
+        if too_long(&keep) {
             keep.remove(at);
         }
     }
@@ -700,12 +708,14 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
         sides.iter().filter_map(|s| s.world.samples().back()).flat_map(|s| [s.thresh, s.setpoint]).map(mib),
     );
     let mut areas: Vec<Vec<Rect>> = Vec::new();
-    for (side, col) in sides.iter().zip(cols.iter()) {
+    let mut heads = Vec::new();
+    for col in cols.iter().take(sides.len()) {
         let [head, rest] = Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(*col);
-        draw_compare_head(ctx, side, unit, frame, head);
+        heads.push(head);
         areas
             .push(Layout::vertical(vec![Constraint::Ratio(1, panels.len() as u32); panels.len()]).split(rest).to_vec());
     }
+    draw_compare_heads(ctx, sides, unit, frame, &heads);
     for (i, panel) in panels.iter().enumerate() {
         match panel {
             Panel::Tasks => {
@@ -752,8 +762,11 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
 }
 
 /// A side's head: its kernel, and what it wrote and how long its tasks
-/// were held in the charts' window; its sizes in `unit`.
-fn draw_compare_head(ctx: &Ctx, side: &Side, unit: SizeUnit, frame: &mut Frame, area: Rect) {
+/// were held in the charts' window; its sizes in `unit`. Every side
+/// names the same fields in the same order (`setpoint –` on a kernel
+/// without one, where the other has it: `setpoint` in one head and
+/// `thresh` in the other at one place would read as one field).
+fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) -> Vec<(u8, String)> {
     let app = ctx.app;
     let src = Source::of(side);
     let (p, x) = charts::window(src.samples, app.window_s(), 1);
@@ -769,20 +782,40 @@ fn draw_compare_head(ctx: &Ctx, side: &Side, unit: SizeUnit, frame: &mut Frame, 
     let last = side.world.samples().back();
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
-        (8, longest.map_or("no call blocked".into(), |l| format!("longest call {l:.0} ms"))),
+        (8, longest.map_or("no call blocked".into(), |l| l.text(|ms| format!("{ms:.0}")))),
         (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
-    if src.kernel.position() != Has::No {
-        items.push((5, format!("setpoint {}", unit.size(last.map_or(0.0, |s| mib(s.setpoint))))));
+    if setpoint {
+        let has = src.kernel.position() != Has::No;
+        let value = if has { unit.size(last.map_or(0.0, |s| mib(s.setpoint))) } else { NOT_KNOWN.into() };
+        items.push((5, format!("setpoint {value}")));
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
+    items
+}
+
+/// The heads of `sides` over `areas`: the fields each keeps are those
+/// every head has room for, so that the heads side by side are cut
+/// alike (not `no call blocked` in one where the other, its call
+/// shorter to say, still shows `thresh`).
+fn draw_compare_heads(ctx: &Ctx, sides: &[Side], unit: SizeUnit, frame: &mut Frame, areas: &[Rect]) {
+    let setpoint = sides.iter().any(|s| Source::of(s).kernel.position() != Has::No);
+    let items: Vec<Vec<(u8, String)>> = sides.iter().map(|s| compare_head_items(ctx, s, unit, setpoint)).collect();
     // A column left blank at the right: the heads side by side stay apart.
-    let room = usize::from(area.width.saturating_sub(1));
-    let line = fit_segments(&items, room);
-    let head = cut_head(&format!(" {}", side.label), room);
-    let text = vec![Line::styled(head, ctx.theme.title), Line::styled(line, ctx.theme.text)];
-    frame.render_widget(Paragraph::new(text), area);
+    let room = areas.iter().map(|a| usize::from(a.width.saturating_sub(1))).min().unwrap_or(0);
+    let keep = kept_segments_of(&items, room);
+    for ((side, items), area) in sides.iter().zip(&items).zip(areas) {
+        let line = segments_line(items, &keep);
+        let line = if line.chars().count() <= room {
+            line
+        } else {
+            format!("{}…", line.chars().take(room.saturating_sub(1)).collect::<String>())
+        };
+        let head = cut_head(&format!(" {}", side.label), room);
+        let text = vec![Line::styled(head, ctx.theme.title), Line::styled(line, ctx.theme.text)];
+        frame.render_widget(Paragraph::new(text), *area);
+    }
 }
 
 // ---- charts -------------------------------------------------------------------------

@@ -958,3 +958,68 @@ fn compared_charts_put_their_time_ticks_in_the_same_columns() {
         assert_eq!(a, b, "{screen}");
     }
 }
+
+/// The number of milliseconds before `, still blocked` in `text`: how
+/// long the call still in progress has lasted.
+fn still_blocked_ms(text: &str) -> Option<u64> {
+    let before = &text[..text.find(" ms, still blocked")?];
+    before.rsplit(' ').next()?.parse().ok()
+}
+
+/// Linux 3.1 holds the USB key's dd in one call from 0.3 s to about 30 s:
+/// until the call returns, chart 5 and a compare head say it is still
+/// blocked and for how long, not "no call blocked".
+#[test]
+fn a_call_still_in_progress_is_the_longest_while_it_lasts() {
+    let screen = snapshot(&["--scenario", "ukey-hdd", "--patches", "legacy", "--at", "20s", "--size", "160x48"]);
+    let title = &chart_box(&screen, "5 pauses")[0];
+    assert!(title.contains("longest sleep 100 ms, longest call "), "{title}");
+    let ms = still_blocked_ms(title).expect("a call still blocked");
+    assert!((19_000..=20_000).contains(&ms), "{title}");
+    // Lesson 14's step 4 at 25 s, both sides: the head and chart 5 of
+    // 3.1 say the call has lasted over 24 s; the series' calls are short.
+    let screen = snapshot(&["--lesson", "14", "--step", "4", "--at", "25s", "--size", "160x48", "--keys", "v"]);
+    assert!(!screen.contains("no call blocked"), "{screen}");
+    let head = screen.lines().find(|l| l.trim_start().starts_with("written ")).expect("the heads");
+    let ms = still_blocked_ms(head).expect("A's call still blocked");
+    assert!((24_000..=25_000).contains(&ms), "{head}");
+    assert_eq!(head.matches("still blocked").count(), 1, "B's calls return: {head}");
+    let title = screen.lines().find(|l| l.contains("5 pauses")).expect("chart 5");
+    assert_eq!(still_blocked_ms(title), Some(ms), "{title}");
+}
+
+/// `plot` says the same of the call 3.1 was still in when the run ended,
+/// with the length the run's summary gives it.
+#[test]
+fn plot_counts_a_call_still_in_progress_at_the_end() {
+    let dir = empty_dir("plot-still-blocked");
+    let out = dirtyviz()
+        .args(["plot", "--scenario", "ukey-hdd", "--duration", "30s", "--bdi", "sdb", "--compare", "legacy", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    let text = format!("{}{}", ok(&out), String::from_utf8_lossy(&out.stderr));
+    let line = text.lines().find(|l| l.contains("legacy 3.1 (IO-full): ") && l.contains("sleeps")).expect("A's line");
+    let ms = line.split("longest call ").nth(1).and_then(|r| r.split(' ').next()).expect("a call");
+    let ms: u64 = ms.parse().expect("ms");
+    assert!(ms > 29_000 && line.ends_with("ms, still blocked at the end"), "{line}");
+}
+
+/// Compared, both heads name the same fields in the same order, cut
+/// alike at any width: `setpoint –` for 3.1, which has none.
+#[test]
+fn compare_heads_name_the_same_fields_at_every_width() {
+    let fields = |half: &str| -> Vec<String> {
+        half.split('│').map(|f| f.split_whitespace().next().unwrap_or("").to_string()).collect()
+    };
+    for (size, cols) in [("160x48", 80), ("80x24", 40)] {
+        let screen = snapshot(&["--scenario", "hdd-10dd", "--keys", "c", "--at", "5s", "--size", size]);
+        let head: Vec<char> = screen.lines().nth(2).expect("the heads").chars().collect();
+        let (a, b): (String, String) = (head[..cols].iter().collect(), head[cols..].iter().collect());
+        assert!(a.trim_start().starts_with("written ") && b.trim_start().starts_with("written "), "{size}\n{screen}");
+        assert_eq!(fields(&a), fields(&b), "{size}: {a:?} {b:?}");
+        if size == "160x48" {
+            assert!(a.contains("│ setpoint – ") && b.contains("│ setpoint 645 MiB"), "{a:?} {b:?}");
+        }
+    }
+}
