@@ -44,8 +44,9 @@ pub struct ViewArgs {
     pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
-    /// `dirtyviz/sessions/<start time>-<pid>.jsonl` (the last 20 are kept),
-    /// which dirtyviz/last-session.jsonl is made a link to when it ends.
+    /// `dirtyviz/sessions/<start time>-<pid>.jsonl` (the last 20 are kept).
+    /// Either way dirtyviz/last-session.jsonl is made a link to the
+    /// recording when the session ends.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// Do not record the session.

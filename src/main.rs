@@ -445,6 +445,15 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_prog
     if view.record.is_none() && !view.no_record {
         // The default recording ends up as last-session.jsonl.
         inputs.extend(last_session.as_deref().map(|p| Named { role: "the last session's recording", path: p }));
+    } else if let (Some(trace), Some(record), Some(last)) = (&view.trace, &view.record, &last_session)
+        && same_place(trace, last)
+        && !same_place(record, last)
+    {
+        // --record's recording becomes last-session.jsonl at the end.
+        return Err(Error::invalid(format!(
+            "--trace {} is the last session's recording, which this session's becomes: name another file",
+            trace.display()
+        )));
     }
     check_distinct(&inputs, &outputs)?;
     // Nothing is written (no trace, no recording) for a session that
@@ -458,7 +467,12 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_prog
     }
     let header = Header::of(&app);
     if let Some(path) = &view.record {
-        let recorder = Recorder::create(path, &header)?;
+        let mut recorder = Recorder::create(path, &header)?;
+        if let Some(dir) = &data_dir {
+            // last-session.jsonl is the last session's recording wherever
+            // it went.
+            recorder = recorder.link_last_session(dir);
+        }
         // A session killed outright leaves its recording there: said from
         // the start.
         if let Some(temp) = recorder.temp_path() {
@@ -480,6 +494,16 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_prog
         // As a shell reports a process a signal ended: 128 + its number.
         dirtyviz::ui::Exit::Signal(n) => ExitCode::from(128u8.saturating_add(n as u8)),
     })
+}
+
+/// Whether `a` and `b` name the same place (their directories resolved),
+/// whether or not a file is there.
+fn same_place(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let place = |p: &std::path::Path| {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        Some((std::fs::canonicalize(dir).ok()?, p.file_name()?.to_os_string()))
+    };
+    place(a).is_some_and(|a| Some(a) == place(b))
 }
 
 fn cases(args: &CasesArgs) -> Result<ExitCode> {

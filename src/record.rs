@@ -174,6 +174,9 @@ enum Sink {
 pub struct Recorder {
     sink: Option<Sink>,
     path: PathBuf,
+    /// For `--record FILE`: the data directory whose `last-session.jsonl`
+    /// becomes a link to FILE when the session ends.
+    last_in: Option<PathBuf>,
 }
 
 impl Recorder {
@@ -188,7 +191,7 @@ impl Recorder {
             // every output.
             Err(_) => Sink::Output(crate::output::AtomicFile::create(path)?),
         };
-        let mut r = Recorder { sink: Some(sink), path: path.to_path_buf() };
+        let mut r = Recorder { sink: Some(sink), path: path.to_path_buf(), last_in: None };
         let line = serde_json::to_string(header).expect("a header is plain data");
         r.line(&line)?;
         Ok(r)
@@ -200,7 +203,20 @@ impl Recorder {
         let stamp = crate::output::timestamp(std::time::SystemTime::now());
         let path = data_dir.join("sessions").join(format!("{stamp}-{}.jsonl", std::process::id()));
         let pending = serde_json::to_string(header).expect("a header is plain data");
-        Recorder { sink: Some(Sink::Session { out: None, pending, data_dir: data_dir.to_path_buf() }), path }
+        Recorder {
+            sink: Some(Sink::Session { out: None, pending, data_dir: data_dir.to_path_buf() }),
+            path,
+            last_in: None,
+        }
+    }
+
+    /// When the session ends, makes `data_dir/last-session.jsonl` a link
+    /// to the `--record` FILE too (a copy where links are not possible),
+    /// when FILE is a regular file; the recording stands without it when
+    /// it cannot be made.
+    pub fn link_last_session(mut self, data_dir: &Path) -> Recorder {
+        self.last_in = Some(data_dir.to_path_buf());
+        self
     }
 
     /// Appends entries.
@@ -262,8 +278,16 @@ impl Recorder {
         }
         match self.sink.take() {
             None => Ok(()),
-            Some(Sink::Output(f)) => f.commit(),
-            Some(Sink::New(mut f)) => f.flush().map_err(Error::io(&self.path, "cannot write")),
+            Some(Sink::Output(f)) => {
+                f.commit()?;
+                self.link_record();
+                Ok(())
+            }
+            Some(Sink::New(mut f)) => {
+                f.flush().map_err(Error::io(&self.path, "cannot write"))?;
+                self.link_record();
+                Ok(())
+            }
             Some(Sink::Session { out, data_dir, .. }) => {
                 if let Some(mut out) = out {
                     out.flush().map_err(Error::io(&self.path, "cannot write"))?;
@@ -272,6 +296,18 @@ impl Recorder {
                 prune_sessions(&data_dir.join("sessions"), KEEP_SESSIONS);
                 Ok(())
             }
+        }
+    }
+}
+
+impl Recorder {
+    /// Makes `last-session.jsonl` the `--record` FILE, when asked to and
+    /// FILE is a regular file (not a device or a pipe).
+    fn link_record(&self) {
+        let Some(dir) = &self.last_in else { return };
+        if std::fs::metadata(&self.path).is_ok_and(|m| m.is_file()) {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = link_last_session(dir, &self.path);
         }
     }
 }
@@ -493,9 +529,16 @@ pub fn load(path: &Path) -> Result<(Header, Vec<Entry>)> {
 }
 
 /// Writes a session's trace as JSON Lines, in the format of `dirtyviz run
-/// --trace`: a header line, then the events.
+/// --trace`: a header line, then the events. A session may run several
+/// worlds one after the other (a restart, `c`, a change of patch level,
+/// a lesson step opened): the events of each other world, or of the
+/// world at another patch level, follow a header line of their own, so
+/// that each header describes the events up to the next. A session of
+/// one world writes what `run --trace` writes.
 pub struct TraceWriter {
     file: Option<crate::run::trace::TraceFile>,
+    /// The world whose header was written last, and that header line.
+    last: (u64, String),
 }
 
 impl TraceWriter {
@@ -508,16 +551,35 @@ impl TraceWriter {
     pub fn capped(path: &Path, app: &App, cap: Option<u64>) -> Result<TraceWriter> {
         let mut file = crate::run::trace::TraceFile::create(path, cap)?;
         let s = &app.session().scenario;
-        file.header(&crate::run::trace::Header::of(app.world(), s.seed, &s.name))?;
-        Ok(TraceWriter { file: Some(file) })
+        let header = crate::run::trace::Header::of(app.world(), s.seed, &s.name);
+        file.header(&header)?;
+        let line = serde_json::to_string(&header).expect("a header is plain data");
+        Ok(TraceWriter { file: Some(file), last: (app.session().trace_world().0, line) })
     }
 
     /// Writes what `app` traced since the last call.
     pub fn drain(&mut self, app: &mut App) -> Result<()> {
-        for (names, events) in app.take_trace() {
-            self.write(&events, &names)?;
+        for batch in app.take_trace() {
+            self.batch(&batch)?;
         }
         Ok(())
+    }
+
+    /// Writes the events of a batch, after its world's header when that
+    /// is not the header the events before it follow.
+    pub fn batch(&mut self, batch: &crate::session::TraceBatch) -> Result<()> {
+        let Some(f) = &mut self.file else { return Ok(()) };
+        let Some(first) = batch.events.first() else { return Ok(()) };
+        if (batch.world, batch.header.as_str()) != (self.last.0, self.last.1.as_str()) {
+            let jiffies = match first {
+                TraceEvent::BalanceDirtyPages(r) => r.jiffies,
+                TraceEvent::BdiDirtyRatelimit(r) => r.jiffies,
+                TraceEvent::TaskThrottled(r) => r.jiffies,
+            };
+            f.header_line(&batch.header, jiffies)?;
+            self.last = (batch.world, batch.header.clone());
+        }
+        f.events(&batch.events, &batch.bdis)
     }
 
     /// Writes events with the bdi names of the world that made them.
@@ -858,5 +920,24 @@ mod tests {
         assert_eq!(left.len(), 21);
         assert_eq!(left[0], "20250101-000005-1.jsonl");
         assert!(left.contains(&"mine.txt".to_string()));
+    }
+
+    #[test]
+    fn a_record_file_becomes_the_last_session_too() {
+        let dir = scratch("record-last");
+        let data = dir.join("data");
+        let mut r = Recorder::for_session(&data, &header());
+        r.write(&[Entry::Advance(1_000_000_000)]).expect("written");
+        r.finish().expect("in place");
+        let class = dir.join("class.jsonl");
+        let mut r = Recorder::create(&class, &header()).expect("recorder").link_last_session(&data);
+        r.write(&[Entry::Advance(3_000_000_000)]).expect("written");
+        r.finish().expect("in place");
+        assert_eq!(load(&last_session(&data)).expect("the last session").1, vec![Entry::Advance(3_000_000_000)]);
+        // Over a file that was there, too.
+        let mut r = Recorder::create(&class, &header()).expect("recorder").link_last_session(&data);
+        r.write(&[Entry::Advance(5_000_000_000)]).expect("written");
+        r.finish().expect("in place");
+        assert_eq!(load(&last_session(&data)).expect("the last session").1, vec![Entry::Advance(5_000_000_000)]);
     }
 }

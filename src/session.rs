@@ -212,9 +212,33 @@ pub struct Session {
     /// For [`Compare::Alternative`]: the labels of the two sides and the
     /// right side's world.
     alternative: Option<(String, String, WorldConfig)>,
-    /// Trace events of worlds replaced by a rebuild, not yet taken.
-    pending_trace: Vec<TraceEvent>,
+    /// Trace events of side A not yet taken, of worlds since replaced by
+    /// a rebuild or changed in place.
+    pending_trace: Vec<TraceBatch>,
+    /// Side A's world as traced: which world it is
+    /// ([`TraceBatch::world`]) and its trace header line, when traced.
+    trace_world: (u64, String),
 }
+
+/// Trace events of side A, all from one world as one trace header
+/// describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceBatch {
+    /// The world that made them: a number no other world of the process
+    /// has (a restart is another world, even of the same settings).
+    pub world: u64,
+    /// The trace header line of the world (`{"event":"header",..}`, no
+    /// newline) as it was when the events were made: a change in place
+    /// (the patch level) gives another.
+    pub header: String,
+    /// The names of the world's bdis, which the events number.
+    pub bdis: Vec<String>,
+    /// The events.
+    pub events: Vec<TraceEvent>,
+}
+
+/// Worlds built so far in the process, for [`TraceBatch::world`].
+static WORLDS_BUILT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Session {
     /// A session on `scenario`, comparing if `compare` says so.
@@ -233,6 +257,7 @@ impl Session {
             builds: 0,
             alternative: None,
             pending_trace: Vec::new(),
+            trace_world: (0, String::new()),
         };
         session.build()?;
         Ok(session)
@@ -243,14 +268,44 @@ impl Session {
         SessionOptions { pause_log: self.config.pause_log, trace: self.config.trace }
     }
 
-    /// The trace events of side A since the last call, including those of
-    /// worlds since replaced by a rebuild.
-    pub fn take_trace(&mut self) -> Vec<TraceEvent> {
-        let mut events = std::mem::take(&mut self.pending_trace);
-        if let Some(side) = self.sides.first_mut() {
-            events.extend(side.world.take_trace());
+    /// The trace events of side A since the last call, a batch for each
+    /// world they came from (worlds since replaced by a rebuild included)
+    /// and each state of it a trace header tells apart, in order.
+    pub fn take_trace(&mut self) -> Vec<TraceBatch> {
+        self.set_aside_trace();
+        std::mem::take(&mut self.pending_trace)
+    }
+
+    /// Which side A world is running ([`TraceBatch::world`]) and its
+    /// trace header line, when side A is traced.
+    pub fn trace_world(&self) -> (u64, &str) {
+        (self.trace_world.0, &self.trace_world.1)
+    }
+
+    /// Sets aside side A's trace events so far as made by the world as
+    /// [`Session::trace_world`] describes it.
+    fn set_aside_trace(&mut self) {
+        let Some(side) = self.sides.first_mut() else { return };
+        let events = side.world.take_trace();
+        if events.is_empty() {
+            return;
         }
-        events
+        let bdis = side.world.bdis().iter().map(|b| b.name.clone()).collect();
+        let (world, header) = self.trace_world.clone();
+        self.pending_trace.push(TraceBatch { world, header, bdis, events });
+    }
+
+    /// Notes side A's world as it now is, for the trace; `new`: another
+    /// world.
+    fn note_trace_world(&mut self, new: bool) {
+        if !self.config.trace {
+            return;
+        }
+        if new {
+            self.trace_world.0 = WORLDS_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        }
+        let header = crate::run::trace::Header::of(self.world(), self.scenario.seed, &self.scenario.name);
+        self.trace_world.1 = serde_json::to_string(&header).expect("a header is plain data");
     }
 
     /// (Re)builds the worlds at time 0 for the current comparison.
@@ -281,13 +336,12 @@ impl Session {
                 }
             }
         }
-        if let Some(old) = self.sides.first_mut() {
-            self.pending_trace.extend(old.world.take_trace());
-        }
+        self.set_aside_trace();
         self.sides = sides;
         self.sim_ns = 0;
         self.rates_at = 0;
         self.builds += 1;
+        self.note_trace_world(true);
         Ok(())
     }
 
@@ -342,6 +396,8 @@ impl Session {
     /// Applies the input `f` gives for each side, and samples at once so
     /// that the change shows.
     pub fn apply(&mut self, f: impl Fn(&World) -> Option<Input>) {
+        // The events so far were made by the world before the change.
+        self.set_aside_trace();
         for side in &mut self.sides {
             if let Some(input) = f(&side.world) {
                 side.world.apply(input);
@@ -350,6 +406,7 @@ impl Session {
             }
         }
         self.relabel();
+        self.note_trace_world(false);
     }
 
     /// Runs what is due at this instant and not yet run, on every side:

@@ -90,7 +90,10 @@ fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/sessions/")?;
     writeln!(out, "Each dashboard or lesson session's recording, as <start time>-<pid>.jsonl (the last 20 are kept).")?;
     writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/last-session.jsonl")?;
-    writeln!(out, "A link to the recording of the session that ended last, for \\fBdirtyviz replay\\fR.")?;
+    writeln!(
+        out,
+        "A link to the recording of the session that ended last (in sessions/ or the --record FILE), for \\fBdirtyviz replay\\fR."
+    )?;
     writeln!(out, ".SH ENVIRONMENT")?;
     writeln!(out, ".TP\n.B NO_COLOR")?;
     writeln!(out, "Draw the dashboard without colour.")

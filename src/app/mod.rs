@@ -40,10 +40,9 @@ use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
 use crate::scenario::Scenario;
-use crate::session::{Compare, Session, SessionOptions, Side, level_name};
+use crate::session::{Compare, Session, SessionOptions, Side, TraceBatch, level_name};
 use crate::sim::config::{Legacy, NS_PER_SEC, TaskConfig, WorldConfig};
 use crate::sim::engine::MAX_TASKS;
-use crate::sim::trace::TraceEvent;
 use crate::sim::{TaskKind, World};
 use crate::units::size;
 use lesson::{LessonMode, Picker};
@@ -224,7 +223,7 @@ pub struct App {
     /// [`App::take_record`], in order.
     record: Option<Vec<Entry>>,
     /// Trace events set aside, with their bdi names.
-    trace_stash: Vec<(Vec<String>, Vec<TraceEvent>)>,
+    trace_stash: Vec<TraceBatch>,
     /// What the terminal has been asked to do, oldest first.
     requests: Vec<Request>,
     /// The speed the simulation reaches when it cannot keep up with the
@@ -584,21 +583,18 @@ impl App {
         self.progress = progress;
     }
 
-    /// Side A's trace events since the last call, each batch with the
-    /// names of its world's bdis (a lesson opened from the list may bring
-    /// other disks).
-    pub fn take_trace(&mut self) -> Vec<(Vec<String>, Vec<TraceEvent>)> {
+    /// Side A's trace events since the last call, a batch for each world
+    /// they came from, with its trace header and the names of its bdis (a
+    /// restart, a change of patch level or a lesson opened from the list
+    /// each begins another).
+    pub fn take_trace(&mut self) -> Vec<TraceBatch> {
         self.stash_trace();
         std::mem::take(&mut self.trace_stash)
     }
 
     /// Sets aside the session's trace events before it is replaced.
     fn stash_trace(&mut self) {
-        let events = self.session.take_trace();
-        if !events.is_empty() {
-            let names = self.world().bdis().iter().map(|b| b.name.clone()).collect();
-            self.trace_stash.push((names, events));
-        }
+        self.trace_stash.extend(self.session.take_trace());
     }
 
     /// Applies a recorded call.

@@ -225,9 +225,9 @@ pub struct Check {
     /// What is measured.
     pub metric: Metric,
     /// Over the last this long, up to the end of the step's `run_s`, when
-    /// the check is judged \[s\]. A window only reaches back to the step's
-    /// start, so one longer than `run_s` (the default 10 s included) is
-    /// refused for a metric that reads a window.
+    /// the check is judged \[s\]: by default 10 s or `run_s`, the shorter.
+    /// A window only reaches back to the step's start, so one written
+    /// longer than `run_s` is refused for a metric that reads a window.
     #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
@@ -338,9 +338,23 @@ impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
         let text = crate::input::without_bom(text);
-        let lesson: Lesson = ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, &e)))?;
+        let mut lesson: Lesson = ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, &e)))?;
+        lesson.fit_default_windows(text);
         lesson.validate(text, origin)?;
         Ok(lesson)
+    }
+
+    /// Cuts the window of each check that does not write `window_s` to
+    /// its step's `run_s`: the default window is 10 s or `run_s`, the
+    /// shorter (a window written longer than `run_s` is refused).
+    fn fit_default_windows(&mut self, text: &str) {
+        for step in &mut self.steps {
+            for c in &mut step.checks {
+                if c.window_s > step.run_s && locate_window(text, &c.label).is_none() {
+                    c.window_s = step.run_s;
+                }
+            }
+        }
     }
 
     /// Reads a lesson file (a regular file of at most 16 MiB).

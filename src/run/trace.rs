@@ -344,6 +344,25 @@ impl TraceFile {
         self.push(&text)
     }
 
+    /// Writes the header line `line` (no newline) of another world, whose
+    /// first event is at `jiffies`: nothing once the trace stopped, and
+    /// the line saying it stopped instead when the header would take it
+    /// past `--max-trace-size`.
+    pub fn header_line(&mut self, line: &str, jiffies: u64) -> Result<()> {
+        if self.stopped_at.is_some() {
+            return Ok(());
+        }
+        let mut text = Vec::with_capacity(line.len() + 1);
+        text.extend_from_slice(line.as_bytes());
+        text.push(b'\n');
+        if self.len + text.len() > self.buf.len() {
+            self.drain()?;
+        }
+        let start = self.len;
+        self.push(&text)?;
+        self.check_cap(start, jiffies)
+    }
+
     /// Appends `text` to the lines not yet written.
     fn push(&mut self, text: &[u8]) -> Result<()> {
         if self.len + text.len() > self.buf.len() {

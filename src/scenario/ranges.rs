@@ -126,8 +126,9 @@ pub const COMPARED_PATCHES: Range<u8> = Range { lo: 1, hi: 11, unit: "" };
 pub const COMPARED_RATIO: Range<u64> = Range { lo: 1, hi: 100, unit: "%" };
 /// A chart number (0: all).
 pub const CHART: Range<u8> = Range { lo: 0, hi: 5, unit: "" };
-/// A question's tolerance (relative error).
-pub const TOLERANCE: Range<f64> = Range { lo: 0.0, hi: 1e6, unit: "" };
+/// A question's tolerance (relative error): at least 0.1%, as an answer
+/// is typed and the simulation's value shown rounded.
+pub const TOLERANCE: Range<f64> = Range { lo: 0.001, hi: 1e6, unit: "" };
 /// A check's bounds.
 pub const BOUND: Range<f64> = Range { lo: -1e18, hi: 1e18, unit: "" };
 /// Longest name of a scenario, device or lesson \[characters\].

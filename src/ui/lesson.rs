@@ -176,11 +176,10 @@ fn question_parts(
                     (asked, screen) if asked == screen => asked,
                     (asked, screen) => format!("{asked} ({screen})"),
                 };
+                let (off, within) = percents(a.error, q.tolerance, a.right);
                 let said = format!(
-                    "you said {}, the simulation says {says}: {:.0}% off (within {:.0}% counts)",
-                    show(j.given),
-                    a.error * 100.0,
-                    q.tolerance * 100.0
+                    "you said {}, the simulation says {says}: {off}% off (within {within}% counts)",
+                    show(j.given)
                 );
                 let said = with_units(&said);
                 hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
@@ -195,6 +194,21 @@ fn question_parts(
         });
     }
     (asked, lines)
+}
+
+/// An answer's error and the question's tolerance as percentages, with
+/// as few decimals as show the tolerance as it is and, for a wrong
+/// answer, its error above it (not `0% off (within 0% counts)`).
+fn percents(error: f64, tolerance: f64, right: bool) -> (String, String) {
+    let shown = |x: f64, d: usize| format!("{:.d$}", x * 100.0);
+    for d in 0..3 {
+        let scaled = tolerance * 100.0 * 10f64.powi(d as i32);
+        let exact = (scaled - scaled.round()).abs() < 1e-6;
+        if exact && (right || shown(error, d) != shown(tolerance, d)) {
+            return (shown(error, d), shown(tolerance, d));
+        }
+    }
+    (shown(error, 3), shown(tolerance, 3))
 }
 
 /// What the step's questions measure, as of the last sample, named by
@@ -792,5 +806,14 @@ mod tests {
     fn shell_commands_keep_a_line_each() {
         let p = paragraphs("  As root:\n  $ cd /sys/kernel/tracing\n  $ cat trace > t.txt\n  then open it.");
         assert_eq!(p, vec!["As root:", "$ cd /sys/kernel/tracing", "$ cat trace > t.txt", "then open it."]);
+    }
+
+    #[test]
+    fn an_answer_s_error_is_shown_apart_from_the_tolerance_when_wrong() {
+        assert_eq!(percents(0.05, 0.1, true), ("5".into(), "10".into()));
+        // 645 for 645.3 with a tolerance of 0.1%: right, and said so.
+        assert_eq!(percents(0.00046, 0.001, true), ("0.0".into(), "0.1".into()));
+        assert_eq!(percents(0.0014, 0.001, false), ("0.14".into(), "0.10".into()));
+        assert_eq!(percents(0.1049, 0.1, false), ("10.5".into(), "10.0".into()));
     }
 }

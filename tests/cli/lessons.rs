@@ -1292,3 +1292,42 @@ fn back_and_restart_in_a_snapshot_show_the_step_as_opened_directly() {
     assert_eq!(snap("3", Some("N")), step2);
     assert_eq!(snap("3", Some("r")), snap("3", None));
 }
+
+/// A lesson of one step of `run_s` 5 s and a question of `tolerance`.
+fn short_lesson(tolerance: &str) -> String {
+    format!(
+        r#"Lesson(id: "t1", title: "t", patch: "p", summary: "s", scenario: Preset("default"), steps: [
+    Step(title: "one", text: "a", run_s: 5,
+        checks: [Check(label: "dirty", metric: DirtyMb, min: 1)],
+        questions: [Question(ask: "Setpoint?", metric: SetpointMb, tolerance: {tolerance})])])
+"#
+    )
+}
+
+/// A check without `window_s` on a step shorter than 10 s measures the
+/// whole step; a tolerance of 0 is refused where it is written, and the
+/// least one allowed judges a displayed-equal answer right.
+#[test]
+fn a_short_step_s_default_window_is_its_run_s_and_a_zero_tolerance_is_refused() {
+    let dir = super::common::empty_dir("short-lesson");
+    let path = dir.join("l1.ron");
+    std::fs::write(&path, short_lesson("0")).expect("written");
+    let out = super::common::dirtyviz().args(["check", "-v"]).arg(&path).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        format!("error: {}:4:79: tolerance must be between 0.001 and 1000000, got 0", path.display())
+    );
+    std::fs::write(&path, short_lesson("0.001")).expect("written");
+    let out = super::common::dirtyviz().args(["check", "-v"]).arg(&path).output().expect("runs");
+    let text = super::common::ok(&out);
+    assert!(text.contains("✓ step 1 dirty: 566 MiB (>= 1)"), "{text}");
+    let out = super::common::dirtyviz()
+        .args(["snapshot", "--lesson"])
+        .arg(&path)
+        .args(["--keys", "@4.9s a 6 4 5 enter"])
+        .output()
+        .expect("runs");
+    let screen = super::common::ok(&out);
+    assert!(screen.contains("✓ you said 645, the simulation says 645 MiB: 0.0% off"), "{screen}");
+}

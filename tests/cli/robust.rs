@@ -789,3 +789,66 @@ fn a_recording_past_the_longest_session_is_refused_before_it_replays() {
     );
     assert!(!csv.exists());
 }
+
+/// A dashboard trace of several worlds gives each its header: a change of
+/// patch level in place (`P`) and a restart (`r`) each start another
+/// header, describing the events after it; a replay writes the same bytes.
+#[test]
+fn each_world_of_a_dashboard_trace_follows_its_own_header() {
+    use dirtyviz::app::{App, AppOptions};
+    use dirtyviz::record::{Header, Recorder, TraceWriter};
+    use dirtyviz::ui::keys;
+
+    let mut scenario = dirtyviz::scenario::presets::get("default").expect("preset").expect("valid");
+    scenario.patches = 0;
+    let mut app = App::new(scenario, None, &AppOptions { trace: true, ..AppOptions::default() }).expect("app");
+    let dir = super::common::empty_dir("trace-worlds");
+    let (rec, trace, replayed) = (dir.join("s.jsonl"), dir.join("live.jsonl"), dir.join("replayed.jsonl"));
+    let mut recorder = Recorder::create(&rec, &Header::of(&app)).expect("recording");
+    let mut writer = TraceWriter::create(&trace, &app).expect("trace file");
+    app.start_recording();
+    for (key, seconds) in [('.', 2), ('P', 2), ('r', 2)] {
+        let key = ratatui::crossterm::event::KeyEvent::new(
+            ratatui::crossterm::event::KeyCode::Char(key),
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        );
+        if let Some(msg) = keys::message(key, app.mode()) {
+            app.update(msg);
+        }
+        let t = app.sim_ns() + seconds * NS_PER_SEC;
+        app.advance_to(t);
+        recorder.write(&app.take_record()).expect("record");
+        writer.drain(&mut app).expect("trace");
+    }
+    writer.finish().expect("flush");
+    recorder.finish().expect("recording in place");
+    let text = std::fs::read_to_string(&trace).expect("trace");
+    // Each header, with the events after it: (patches, kernel, first
+    // jiffies).
+    let mut worlds: Vec<(u64, String, Option<u64>)> = Vec::new();
+    for line in text.lines() {
+        let e: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        match e["event"].as_str().expect("event") {
+            "header" => worlds.push((
+                e["patches"].as_u64().expect("patches"),
+                e["kernel"].as_str().expect("kernel").to_string(),
+                None,
+            )),
+            _ => {
+                let w = worlds.last_mut().expect("a header first");
+                w.2 = w.2.or(e["jiffies"].as_u64());
+            }
+        }
+    }
+    let kernels: Vec<(u64, &str)> = worlds.iter().map(|w| (w.0, w.1.as_str())).collect();
+    assert_eq!(kernels, [(0, "3.1"), (1, "3.1 + patch 01 of v12"), (0, "3.1")], "{worlds:?}");
+    // The patch level changed in place (time goes on); `r` restarted at
+    // 0, the world of the first header again.
+    assert!(worlds[1].2.expect("events") > 1900, "{worlds:?}");
+    assert_eq!(worlds[2].2, worlds[0].2, "{worlds:?}");
+    assert!(worlds[0].2.expect("events") < 1000, "{worlds:?}");
+    let out =
+        super::common::dirtyviz().args(["replay"]).arg(&rec).arg("--trace").arg(&replayed).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.as_bytes() == std::fs::read(&replayed).expect("replayed"), "the replay writes the same trace");
+}
