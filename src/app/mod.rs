@@ -16,7 +16,7 @@ mod screen;
 
 pub use input::input_for;
 pub use msg::{LessonMsg, Mode, Msg};
-pub use screen::{LOG_SCALE_NOTE, Screen};
+pub use screen::{LOG_SCALE_NOTE, Screen, TaskRoom};
 
 /// How far the help, a lesson step's text and the task table can scroll
 /// in a terminal \[rows\].
@@ -31,9 +31,9 @@ pub struct ScrollRoom {
     /// Rows a page of the step's text scrolls by: the rows it shows, less
     /// one.
     pub text_page: u16,
-    /// The task table, until its last page fills it; `None` when it is
-    /// not on the screen.
-    pub tasks: Option<usize>,
+    /// The task table: until its last page fills it, and by how much a
+    /// page; `None` when it is not on the screen.
+    pub tasks: Option<TaskRoom>,
 }
 
 use crate::error::{Error, Result};

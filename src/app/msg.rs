@@ -58,6 +58,9 @@ pub enum Msg {
     FocusTasks,
     /// Scroll the task table by this many rows (negative: up).
     ScrollTasks(i16),
+    /// Scroll the task table a page down (true) or up, as many rows as
+    /// it shows.
+    PageTasks(bool),
     /// Scroll the help by this many rows (negative: up).
     ScrollHelp(i16),
     /// Scroll the help a page down (true) or up, as many rows as it shows

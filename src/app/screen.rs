@@ -36,6 +36,30 @@ pub struct Screen {
     /// The most rows the task table can be scrolled by in the terminal
     /// as last drawn (`usize::MAX` until it is drawn, or when it is not).
     pub task_room: usize,
+    /// Rows a page of the task table scrolls by: the task rows it showed
+    /// as last drawn (at least 1).
+    pub task_page: usize,
+}
+
+/// How a task table as drawn scrolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskRoom {
+    /// The most rows it can be scrolled by: until its last page fills it.
+    pub last: usize,
+    /// Rows a page scrolls by: the task rows it shows (at least 1).
+    pub page: usize,
+}
+
+impl TaskRoom {
+    /// Two tables drawn at once (a trace beside its model): scrolled as
+    /// far as the longer goes, a page no longer than the shorter shows,
+    /// so that a page skips no row of either.
+    pub fn with(self, other: Option<TaskRoom>) -> TaskRoom {
+        match other {
+            Some(o) => TaskRoom { last: self.last.max(o.last), page: self.page.min(o.page) },
+            None => self,
+        }
+    }
 }
 
 impl Screen {
@@ -53,6 +77,7 @@ impl Screen {
             tasks_focus: false,
             task_scroll: 0,
             task_room: usize::MAX,
+            task_page: 1,
         }
     }
 
@@ -86,9 +111,10 @@ impl Screen {
             }
             Msg::LogScale => self.log_scale = !self.log_scale,
             Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
-            Msg::ScrollTasks(rows) => {
-                let last = task_rows().saturating_sub(1).min(self.task_room);
-                self.task_scroll = self.task_scroll.saturating_add_signed(rows as isize).min(last);
+            Msg::ScrollTasks(rows) => self.scroll_tasks(rows as isize, task_rows()),
+            Msg::PageTasks(down) => {
+                let page = self.task_page.max(1) as isize;
+                self.scroll_tasks(if down { page } else { -page }, task_rows());
             }
             _ => return false,
         }
@@ -101,7 +127,7 @@ impl Screen {
     /// table scrolled where none is drawn.
     pub fn note_for(&self, msg: Msg) -> Option<&'static str> {
         match msg {
-            Msg::ScrollTasks(_) if self.task_room == usize::MAX && !self.tasks_focus => {
+            Msg::ScrollTasks(_) | Msg::PageTasks(_) if self.task_room == usize::MAX && !self.tasks_focus => {
                 Some("the task table is not on the screen: T shows it")
             }
             Msg::LogScale if self.log_scale => Some(LOG_SCALE_NOTE),
@@ -113,6 +139,13 @@ impl Screen {
             }),
             _ => None,
         }
+    }
+
+    /// Scrolls the task table of `n` rows by `rows`, no further than its
+    /// last page as drawn.
+    fn scroll_tasks(&mut self, rows: isize, n: usize) {
+        let last = n.saturating_sub(1).min(self.task_room);
+        self.task_scroll = self.task_scroll.saturating_add_signed(rows).min(last);
     }
 
     /// Scrolls the help by `rows`, no further than its end.
@@ -135,11 +168,14 @@ impl Screen {
         self.help_scroll = self.help_scroll.min(rows);
     }
 
-    /// Notes how far the task table can scroll as drawn (`None`: it is not
-    /// on the screen): its scroll stops at its last full page, and a
-    /// larger table pulls it back there.
-    pub fn set_task_room(&mut self, rows: Option<usize>) {
-        self.task_room = rows.unwrap_or(usize::MAX);
+    /// Notes how far the task table can scroll as drawn, and by how much
+    /// a page (`None`: it is not on the screen): its scroll stops at its
+    /// last full page, and a larger table pulls it back there.
+    pub fn set_task_room(&mut self, room: Option<TaskRoom>) {
+        self.task_room = room.map_or(usize::MAX, |r| r.last);
+        if let Some(r) = room {
+            self.task_page = r.page.max(1);
+        }
         self.task_scroll = self.task_scroll.min(self.task_room);
     }
 }

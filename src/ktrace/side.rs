@@ -651,10 +651,7 @@ impl KernelSide {
     /// seen first, with its bdi, its rate over the last second (pages its
     /// passes report dirtied), last pause and nr_dirtied_pause.
     pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
-        let (passes, t0) = passes(&self.collector);
-        let shown = &passes[..self.shown_passes];
-        let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
-        let recent = &shown[shown.partition_point(|p| pass_ns(t0, p) <= from)..];
+        let (recent, from) = self.recent_passes();
         let secs = (self.at_ns - from).max(1) as f64 / 1e9;
         self.tasks
             .iter()
@@ -690,10 +687,32 @@ impl KernelSide {
     }
 
     /// Tasks with a throttling pass on `bdi` in the second up to the
-    /// playhead (chart 4's N counts only those their ratelimit held
-    /// back); `None` before the first row.
+    /// playhead, those the task table gives a rate (chart 4's N counts
+    /// only those their ratelimit held back); `None` before the first
+    /// row.
     pub fn throttled(&self, bdi: usize) -> Option<u32> {
-        Some(self.row_shown()?.bdis.get(bdi).map_or(0, |b| b.tasks))
+        self.row_shown()?;
+        Some(self.throttled_tasks(Some(bdi)) as u32)
+    }
+
+    /// Tasks with a throttling pass in the second up to the playhead, on
+    /// `bdi` or (`None`) on any: the rows of the task table with a rate.
+    pub fn throttled_tasks(&self, bdi: Option<usize>) -> usize {
+        let (recent, _) = self.recent_passes();
+        let mut tasks: Vec<_> =
+            recent.iter().filter(|p| bdi.is_none_or(|b| p.bdi as usize == b)).map(|p| p.task).collect();
+        tasks.sort_unstable();
+        tasks.dedup();
+        tasks.len()
+    }
+
+    /// The passes in the window of the task table's rates, the second up
+    /// to the playhead, and when it starts \[ns\].
+    fn recent_passes(&self) -> (&[PausePoint], u64) {
+        let (passes, t0) = passes(&self.collector);
+        let shown = &passes[..self.shown_passes];
+        let from = self.at_ns.saturating_sub(RATE_WINDOW_NS);
+        (&shown[shown.partition_point(|p| pass_ns(t0, p) <= from)..], from)
     }
 
     /// The row of the sample at the playhead (a file's first sample:

@@ -38,7 +38,7 @@ use super::keys::{self, Section};
 use super::plot::{self, Look, Title};
 use super::theme::Theme;
 use super::view::{self, MIN_SIZE, SHORT_TITLES, TITLES, fit_segments, share_ranges};
-use crate::app::{Marker, Mode, Msg, Request, SPEEDS, Screen, ThemeKind, WINDOWS, window_name};
+use crate::app::{Marker, Mode, Msg, Request, SPEEDS, Screen, TaskRoom, ThemeKind, WINDOWS, window_name};
 use crate::error::Error;
 use crate::ktrace::side::{KernelSide, LIVE_KEEP_NS, LIVE_KEEP_PASSES, Quantity};
 use crate::lesson::check::show;
@@ -206,6 +206,10 @@ impl TraceApp {
     pub fn seek_to(&mut self, t: u64) {
         self.side.seek(t);
         let at = self.side.at_ns();
+        // Said of the end only while there.
+        if self.note == END_NOTE && at < self.side.end_ns() {
+            self.note.clear();
+        }
         if let Some(m) = &mut self.model {
             m.go_to(at);
         }
@@ -232,7 +236,7 @@ impl TraceApp {
         let (at, end) = (self.side.at_ns(), self.side.end_ns());
         if at >= end {
             self.paused = true;
-            self.set_note("end of the trace: space plays it again, ← seeks back");
+            self.set_note(END_NOTE);
             return;
         }
         let speed = SPEEDS[self.speed];
@@ -340,7 +344,8 @@ impl TraceApp {
             | Msg::Theme
             | Msg::LogScale
             | Msg::FocusTasks
-            | Msg::ScrollTasks(_) => {}
+            | Msg::ScrollTasks(_)
+            | Msg::PageTasks(_) => {}
         }
     }
 }
@@ -584,8 +589,9 @@ struct Ctx<'a> {
     app: &'a TraceApp,
     theme: Theme,
     marker: ratatui::symbols::Marker,
-    /// How far the task tables drawn so far can scroll \[rows\].
-    task_room: std::cell::Cell<Option<usize>>,
+    /// How far the task tables drawn so far can scroll, and by how much
+    /// a page \[rows\].
+    task_room: std::cell::Cell<Option<TaskRoom>>,
 }
 
 impl Ctx<'_> {
@@ -595,8 +601,8 @@ impl Ctx<'_> {
 }
 
 /// Draws the whole screen. Returns how far its task table can scroll as
-/// drawn (`None` when none shows) \[rows\].
-pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<usize> {
+/// drawn, and by how much a page (`None` when none shows) \[rows\].
+pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     let ctx = Ctx {
         app,
         theme: Theme::new(app.screen.theme),
@@ -630,10 +636,10 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<usize> {
     ctx.task_room.get()
 }
 
-/// Notes that a task table drawn can scroll `room` rows: the screen keeps
-/// the largest.
-fn note_task_room(ctx: &Ctx, room: usize) {
-    ctx.task_room.set(Some(ctx.task_room.get().map_or(room, |r| r.max(room))));
+/// Notes how a task table drawn scrolls: the screen keeps the largest
+/// room, and the smallest page.
+fn note_task_room(ctx: &Ctx, room: TaskRoom) {
+    ctx.task_room.set(Some(room.with(ctx.task_room.get())));
 }
 
 /// The sections the help explains.
@@ -709,6 +715,22 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(line).style(style), area);
 }
 
+/// What the status line says once play reaches the trace's end, until
+/// the playhead leaves it.
+const END_NOTE: &str = "end of the trace: space plays it again, ← seeks back";
+
+/// What space does now, as the hint bar names it: play a file paused
+/// (or at its end: again), pause it playing; follow a live trace frozen,
+/// freeze it following.
+fn space_hint(app: &TraceApp) -> &'static str {
+    match (app.side.is_live(), app.paused) {
+        (false, true) => "play",
+        (false, false) => "pause",
+        (true, true) => "follow",
+        (true, false) => "freeze",
+    }
+}
+
 /// The file name of a trace's path.
 fn short_source(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
@@ -719,7 +741,7 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let normal = ctx.app.mode() == Mode::Normal;
     let sections = keys::trace_sections(ctx.app.mode());
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
-    let hints = view::chart_keys_first(hints, one_chart && normal);
+    let hints = view::space_says(view::chart_keys_first(hints, one_chart && normal), sections, space_hint(ctx.app));
     view::draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &keys::bar_keys(sections));
 }
 
@@ -1094,7 +1116,7 @@ fn readings(app: &TraceApp) -> (Readings, Readings) {
         ("bdi_setpoint".into(), mib_at(k, Quantity::BdiSetpoint, bdi, |s| b(s).setpoint)),
         ("bdi_thresh".into(), mib_at(k, Quantity::BdiThresh, bdi, |s| b(s).thresh)),
         // Only a throttled task is seen in a trace: over the last second.
-        ("tasks throttled".into(), k.throttled(bdi).map_or(NOT_KNOWN.into(), |n| n.to_string())),
+        (THROTTLED_KEY.into(), k.throttled(bdi).map_or(NOT_KNOWN.into(), |n| format!("{n} ({THROTTLED_WINDOW})"))),
         // Of them, chart 4's N: those their ratelimit held back.
         ("ratelimited (N)".into(), k.samples().back().map_or(NOT_KNOWN.into(), |s| b(s).tasks.to_string())),
     ];
@@ -1140,8 +1162,10 @@ fn draw_strip(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         // names the bdi), the throttled tasks first.
         let (mut row, local) = readings(ctx.app);
         row.retain(|(k, _)| k != "dirty");
-        let (first, rest): (Readings, Readings) = local.into_iter().partition(|(k, _)| k == "tasks throttled");
-        row.extend(first.into_iter().chain(rest));
+        // Said in fewer words, `throttled 4 (last 1 s)`, as the
+        // thresholds are: at 100x30 it fits beside them.
+        let (first, rest): (Readings, Readings) = local.into_iter().partition(|(k, _)| k == THROTTLED_KEY);
+        row.extend(first.into_iter().map(|(_, v)| ("throttled".to_string(), v)).chain(rest));
         frame.render_widget(Paragraph::new(view::params_row(&ctx.theme, &row, area.width)), area);
         return;
     }
@@ -1211,7 +1235,6 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let room_all = usize::from(all.is_some() && room > 2);
     let room = room - room_all;
     let last = count.saturating_sub(room.max(1));
-    note_task_room(ctx, last);
     let first = app.screen.task_scroll.min(last);
     let lines = k.task_lines(first, room);
     let rows_bdi_width = lines.iter().map(|l| l.bdi.chars().count()).max().unwrap_or(0) as u16;
@@ -1243,11 +1266,9 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         Constraint::Min(6),
     ];
     let shown = rows.len();
-    let title = if first > 0 {
-        format!(" {} ({count} throttled, {}) ", view::TASKS_TITLE, view::rows_shown(first, shown))
-    } else {
-        format!(" {} ({count} throttled) ", view::TASKS_TITLE)
-    };
+    note_task_room(ctx, TaskRoom { last, page: shown.max(1) });
+    let title =
+        view::tasks_title(&task_counts(k), (first > 0).then_some((first, shown)), area.width.saturating_sub(2).into());
     let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
     let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
     let mut block = Block::default()
@@ -1274,6 +1295,26 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(Line::styled(RATE_NOT_KNOWN, t.dim)), bottom);
     }
 }
+
+/// The task table's counts, longest wording first: the tasks it lists
+/// (all seen up to the playhead) and those throttled in the last second,
+/// the panel's count and the rows with a rate.
+fn task_counts(k: &KernelSide) -> [String; 4] {
+    let (seen, now) = (k.task_count(), k.throttled_tasks(None));
+    [
+        format!("{seen} seen, {now} throttled in the {THROTTLED_WINDOW}"),
+        format!("{seen} seen, {now} throttled in 1 s"),
+        format!("{now} throttled in 1 s"),
+        format!("{seen} seen"),
+    ]
+}
+
+/// The window of the throttled tasks' count, as the panel and the task
+/// table name it: that of the rates the table shows.
+pub const THROTTLED_WINDOW: &str = "last 1 s";
+
+/// The panel's key of the throttled tasks' count.
+const THROTTLED_KEY: &str = "tasks throttled";
 
 /// The task table's line on what all tasks dirtied, `all` MiB/s, and
 /// `gap` MiB/s of it in no pass, in at most `width` columns: shorter
@@ -1533,9 +1574,9 @@ mod tests {
         assert!(row.contains("avg_write_bw    50 MiB/s"), "{row}");
     }
 
-    #[test]
-    fn the_task_table_scrolls_to_its_last_page_and_back_at_once() {
-        // 60 dd, each throttled once, and the global state around them.
+    /// 60 dd, each throttled once between 1.0 and 1.6 s, and the global
+    /// state every 100 ms for 5 s around them.
+    fn sixty_dd() -> String {
         let bdp = "balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1700 wb_setpoint=1750 \
                    wb_dirty=1700 dirty_ratelimit=25600 task_ratelimit=25600 dirtied=32 dirtied_pause=32 \
                    paused=0 pause=4 period=4 think=0 cgroup_ino=1";
@@ -1548,13 +1589,28 @@ mod tests {
         for i in 0..60 {
             text += &format!("dd-{} [000] 101.{:02}0: {bdp}\n", 1000 + i, i);
         }
-        text += tail;
-        let mut a = app(&text);
+        text + tail
+    }
+
+    /// The rows the task table's title says it shows, counted from 1:
+    /// the first and the last (`None`: not scrolled).
+    fn rows_in_title(screen: &str) -> Option<(usize, usize)> {
+        let line = screen.lines().find(|l| l.contains("┌ tasks ("))?;
+        let title = &line[line.find("┌ tasks (")?..];
+        let title = &title[..title.find(") ")?];
+        let range = title.rsplit_once(" row").map(|(_, r)| r.trim_start_matches('s').trim())?;
+        let number = |s: &str| s.parse::<usize>().expect("a row");
+        Some(match range.split_once('–') {
+            Some((a, b)) => (number(a), number(b)),
+            None => (number(range), number(range)),
+        })
+    }
+
+    #[test]
+    fn the_task_table_scrolls_to_its_last_page_and_back_at_once() {
+        let mut a = app(&sixty_dd());
         a.update(Msg::Seek(3));
-        let from = |screen: &str| {
-            let at = screen.find("throttled, rows ").map(|i| i + "throttled, rows ".len());
-            at.map_or(1, |i| screen[i..].split('–').next().expect("a number").parse::<usize>().expect("a row"))
-        };
+        let from = |screen: &str| rows_in_title(screen).map_or(1, |r| r.0);
         for (w, h) in [(140, 40), (160, 48)] {
             drawn(&mut a, w, h);
             for _ in 0..100 {
@@ -1625,5 +1681,79 @@ mod tests {
         assert_eq!(all_tasks(1.43, 0.352, 28), "all 1.4 MiB/s, 0.35 no pass");
         assert_eq!(all_tasks(12.4, 0.0, 25), "all 12 MiB/s, 0 no pass");
         assert_eq!(all_tasks(9.96, 0.999, 27), "all 10 MiB/s, 1.0 no pass");
+    }
+
+    #[test]
+    fn a_page_of_the_task_table_is_the_rows_it_shows() {
+        // PgDn moved 10 rows whatever the table showed: at 80x24, with one
+        // row shown, nine were never seen.
+        let mut a = app(&sixty_dd());
+        a.update(Msg::Seek(3));
+        a.update(Msg::FocusTasks);
+        for (w, h) in [(80, 24), (100, 30), (160, 48)] {
+            a.update(Msg::ScrollTasks(-100));
+            drawn(&mut a, w, h);
+            a.update(Msg::ScrollTasks(1));
+            let (first, last) = rows_in_title(&drawn(&mut a, w, h)).expect("scrolled");
+            assert_eq!(first, 2, "{w}x{h}");
+            a.update(Msg::PageTasks(true));
+            let (next, _) = rows_in_title(&drawn(&mut a, w, h)).expect("scrolled");
+            assert_eq!(next, last + 1, "{w}x{h}: the row after the last shown comes first");
+            a.update(Msg::PageTasks(false));
+            assert_eq!(rows_in_title(&drawn(&mut a, w, h)).map(|r| r.0), Some(2), "{w}x{h}: PgUp goes back");
+        }
+        // At 80x24 the table shows one row: a page is one row.
+        a.update(Msg::ScrollTasks(-100));
+        drawn(&mut a, 80, 24);
+        a.update(Msg::PageTasks(true));
+        a.update(Msg::PageTasks(true));
+        let screen = drawn(&mut a, 80, 24);
+        assert_eq!(rows_in_title(&screen), Some((3, 3)), "{screen}");
+    }
+
+    #[test]
+    fn the_task_tables_title_and_the_panel_count_the_throttled_tasks_of_the_same_second() {
+        // At 3.3 s the shipped trace's four dd last had a pass 1.2 s before:
+        // the title said `4 throttled` (every task seen) while the panel
+        // said 0 (the last second) and every row had no rate.
+        let text = include_str!("../../tests/data/ktrace/linux-6.18-4dd-dirty_bytes-400M.txt");
+        let mut a = app(text);
+        for (at_ms, n) in [(2_000, 4), (3_300, 0)] {
+            a.seek_to(at_ms * 1_000_000);
+            let screen = drawn(&mut a, 160, 48);
+            let title = format!("┌ tasks (4 seen, {n} throttled in the last 1 s) ─");
+            assert!(screen.contains(&title), "{at_ms} ms: {title}\n{screen}");
+            assert!(screen.contains(&format!("│tasks throttled  {n} (last 1 s) ")), "{at_ms} ms:\n{screen}");
+            assert_eq!(a.side().throttled_tasks(None), n, "{at_ms} ms");
+            let rated = a.side().task_lines(0, 10).iter().filter(|l| l.rate_pages.is_some()).count();
+            assert_eq!(rated, n, "{at_ms} ms: the rows with a rate");
+        }
+        // Narrower, the count of the last second stays, with its window.
+        a.update(Msg::FocusTasks);
+        let screen = drawn(&mut a, 80, 24);
+        assert!(screen.contains("┌ tasks (0 throttled in 1 s) ┐"), "{screen}");
+    }
+
+    #[test]
+    fn the_end_of_the_trace_is_said_only_there_and_space_names_what_it_does() {
+        let mut a = app(&trace(20));
+        let hint = |a: &mut TraceApp| drawn(a, 160, 48).lines().last().expect("a hint bar").to_string();
+        assert!(hint(&mut a).starts_with(" space pause "), "{}", hint(&mut a));
+        a.tick(Duration::from_secs(30));
+        a.tick(Duration::from_millis(50));
+        assert_eq!((a.paused(), a.note.as_str()), (true, END_NOTE));
+        assert!(hint(&mut a).starts_with(" space play "), "{}", hint(&mut a));
+        a.update(Msg::Seek(-5));
+        assert_eq!(a.side().at_ns(), a.side().end_ns() - 5_000_000_000);
+        assert_eq!(a.note, "", "the playhead left the end");
+        a.update(Msg::Seek(-100));
+        assert_eq!((a.side().at_ns(), a.note.as_str()), (0, ""));
+        assert!(hint(&mut a).starts_with(" space play "), "{}", hint(&mut a));
+        a.update(Msg::TogglePause);
+        assert!(hint(&mut a).starts_with(" space pause "), "{}", hint(&mut a));
+        // Other notes stay where the playhead goes.
+        a.update(Msg::Window);
+        a.update(Msg::Seek(5));
+        assert_eq!(a.note, "chart window: 30 s");
     }
 }

@@ -150,9 +150,6 @@ pub const LESSON: Section = Section {
     ],
 };
 
-/// Rows PgUp and PgDn scroll the task table by.
-pub const TASK_PAGE: i16 = 10;
-
 /// The keys while the task table has the focus (the dashboard's keys work too).
 pub const TASKS: Section = Section {
     title: "task table (after T)",
@@ -161,8 +158,8 @@ pub const TASKS: Section = Section {
             "scroll one task", ""),
         // The way out before the page keys: a narrow hint bar keeps it.
         bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
-        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::ScrollTasks(-TASK_PAGE),
-            code(KeyCode::PageDown) => Msg::ScrollTasks(TASK_PAGE)], "scroll a page", ""),
+        bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::PageTasks(false),
+            code(KeyCode::PageDown) => Msg::PageTasks(true)], "scroll a page", ""),
     ],
 };
 
@@ -395,7 +392,7 @@ mod tests {
     fn pages_scroll_the_lesson_text_unless_the_task_table_has_the_focus() {
         let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
         assert_eq!(key(KeyCode::PageDown, Mode::Normal), Some(Msg::Lesson(L::Scroll(false))));
-        assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::ScrollTasks(TASK_PAGE)));
+        assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::PageTasks(true)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
         assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
     }

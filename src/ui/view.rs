@@ -63,8 +63,9 @@ struct Ctx<'a> {
     app: &'a App,
     theme: Theme,
     marker: ratatui::symbols::Marker,
-    /// How far the task tables drawn so far can scroll \[rows\].
-    task_room: std::cell::Cell<Option<usize>>,
+    /// How far the task tables drawn so far can scroll, and by how much
+    /// a page \[rows\].
+    task_room: std::cell::Cell<Option<crate::app::TaskRoom>>,
 }
 
 impl Ctx<'_> {
@@ -412,7 +413,27 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let normal = ctx.app.mode() == Mode::Normal;
     let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
     let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
-    draw_key_bar(&ctx.theme, frame, area, chart_keys_first(hints, one_chart && normal).into_iter(), &fixed);
+    let space = if ctx.app.paused() { "play" } else { "pause" };
+    let hints = space_says(chart_keys_first(hints, one_chart && normal), sections, space);
+    draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &fixed);
+}
+
+/// `hints` with space's named `word`, what it does now (play or pause),
+/// where space plays and pauses in `sections`; as it is elsewhere (in the
+/// help it pages).
+pub(crate) fn space_says<'a>(
+    mut hints: Vec<(&'a str, &'a str)>,
+    sections: &[super::keys::Section],
+    word: &'a str,
+) -> Vec<(&'a str, &'a str)> {
+    let bindings = sections.iter().flat_map(|s| s.bindings);
+    let space = bindings.filter(|b| b.label == "space").flat_map(|b| b.keys).next();
+    if space.is_some_and(|(_, msg)| *msg == crate::app::Msg::TogglePause) {
+        for hint in hints.iter_mut().filter(|(key, _)| *key == "space") {
+            hint.1 = word;
+        }
+    }
+    hints
 }
 
 /// A hint bar: `fixed` (`? help`, `q quit` where they work) at the right;
@@ -1171,12 +1192,13 @@ pub(crate) fn list_window(n: usize, selected: usize, room: usize) -> ListWindow 
 
 fn draw_tasks(ctx: &Ctx, side: &Side, frame: &mut Frame, area: Rect) {
     let room = draw_tasks_of(&ctx.theme, side, ctx.app.task_scroll(), ctx.app.tasks_focused(), frame, area);
-    ctx.task_room.set(Some(ctx.task_room.get().map_or(room, |r| r.max(room))));
+    ctx.task_room.set(Some(room.with(ctx.task_room.get())));
 }
 
 /// The task table of `side`, scrolled by `scroll` rows (no further than
 /// its last full page), outlined when `focused`. Returns how far it can
-/// scroll: until its last page fills it \[rows\].
+/// scroll (until its last page fills it) and the task rows it shows, a
+/// page.
 pub(crate) fn draw_tasks_of(
     t: &Theme,
     side: &Side,
@@ -1184,7 +1206,7 @@ pub(crate) fn draw_tasks_of(
     focused: bool,
     frame: &mut Frame,
     area: Rect,
-) -> usize {
+) -> crate::app::TaskRoom {
     let w = &side.world;
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     // Only the rows shown are read: the count was taken with the rates.
@@ -1229,11 +1251,9 @@ pub(crate) fn draw_tasks_of(
     }
     header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
     widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
-    let title = if first > 0 {
-        format!(" {TASKS_TITLE} ({live} live, {}) ", rows_shown(first, rows.len()))
-    } else {
-        format!(" {TASKS_TITLE} ({live} live) ")
-    };
+    let shown = rows.len();
+    let counts = [format!("{live} live"), live.to_string()];
+    let title = tasks_title(&counts, (first > 0).then_some((first, shown)), area.width.saturating_sub(2).into());
     let header = fit_headers(&header, &widths, area.width.saturating_sub(2));
     let table = Table::new(rows, widths).header(Row::new(header).style(t.dim)).block(
         Block::default()
@@ -1246,7 +1266,7 @@ pub(crate) fn draw_tasks_of(
         let inner = Rect { x: area.x + 1, y: area.y + area.height - 2, width: area.width.saturating_sub(2), height: 1 };
         frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
     }
-    last_page
+    crate::app::TaskRoom { last: last_page, page: shown.max(1) }
 }
 
 /// The last row of a task table with `n` more tasks below it, saying
@@ -1259,11 +1279,32 @@ pub(crate) fn more_below(n: usize, focused: bool) -> String {
     }
 }
 
-/// Which rows of a scrolled table are shown, counted from 1, when the
-/// first is row `first` (0-based) and `shown` rows are: `rows 11–20`
-/// (not the id of the first task, which counts from 0 and has gaps).
-pub(crate) fn rows_shown(first: usize, shown: usize) -> String {
-    format!("rows {}–{}", first + 1, first + shown.max(1))
+/// The title of a task table in at most `room` columns, a space either
+/// side: `tasks (COUNT, rows 11–20)` (`row 11` alone) with the first of `counts` (its
+/// wordings, longest first) that fits, the rows shown when the table is
+/// scrolled (`rows`: the first, 0-based, and how many). Where none fits
+/// the count goes, then the word `tasks`, then `rows`: the row range is
+/// kept whole or not at all, never cut mid-number.
+pub(crate) fn tasks_title(counts: &[String], rows: Option<(usize, usize)>, room: usize) -> String {
+    // Counted from 1, not the id of the first task (which counts from 0
+    // and has gaps).
+    let range = rows.map(|(first, shown)| match shown {
+        0 | 1 => format!("{}", first + 1),
+        _ => format!("{}–{}", first + 1, first + shown),
+    });
+    let word = if rows.is_some_and(|(_, shown)| shown > 1) { "rows" } else { "row" };
+    let mut forms: Vec<String> = counts
+        .iter()
+        .map(|c| match &range {
+            Some(r) => format!("{TASKS_TITLE} ({c}, {word} {r})"),
+            None => format!("{TASKS_TITLE} ({c})"),
+        })
+        .collect();
+    match &range {
+        Some(r) => forms.extend([format!("{TASKS_TITLE} ({word} {r})"), format!("{word} {r}"), r.clone()]),
+        None => forms.push(TASKS_TITLE.to_string()),
+    }
+    forms.into_iter().map(|f| format!(" {f} ")).find(|f| f.chars().count() <= room).unwrap_or_default()
 }
 
 /// `text` in at most `room` columns: whole if it fits, else cut short
@@ -1542,14 +1583,18 @@ fn help_block(t: &Theme, width: u16, mark: &str) -> Block<'static> {
 
 /// The help's columns inside its frame at `inner`: the keys of
 /// `sections` and every chart's legend side by side where they fit, else
-/// one after the other; each with the rows it takes wrapped.
+/// one after the other; each with the rows it takes wrapped. A line
+/// keeps a blank column before the right border (the legend's lines
+/// start with blanks, so the keys' lines may run up to it).
 fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Vec<(Paragraph<'static>, Rect)> {
+    let before_border = |w: u16| w.saturating_sub(1);
     if inner.width >= 150 {
         let [left, right] = Layout::horizontal([Constraint::Length(74), Constraint::Min(0)]).areas(inner);
-        let (keys, legend) = help_lines(t, sections, left.width, right.width);
+        let (keys, legend) = help_lines(t, sections, left.width, before_border(right.width));
         vec![(Paragraph::new(keys), left), (Paragraph::new(legend), right)]
     } else {
-        let (mut all, legend) = help_lines(t, sections, inner.width, inner.width);
+        let w = before_border(inner.width);
+        let (mut all, legend) = help_lines(t, sections, w, w);
         all.push(Line::raw(""));
         all.extend(legend);
         vec![(Paragraph::new(all), inner)]
@@ -1717,5 +1762,67 @@ mod tests {
                 vec![("  ".into(), Style::default()), ("3_MiB four".into(), b)],
             ]
         );
+    }
+
+    #[test]
+    fn a_task_tables_title_drops_its_count_before_it_would_cut_its_rows() {
+        // At 80x24 hdd-1000dd's table (30 columns, 28 for the title) read
+        // `tasks (1000 live, rows 22–2`: the range cut mid-number.
+        let counts = ["1000 live".to_string(), "1000".to_string()];
+        let at = |rows, room| tasks_title(&counts, rows, room);
+        assert_eq!(at(Some((21, 10)), 60), " tasks (1000 live, rows 22–31) ");
+        assert_eq!(at(Some((21, 10)), 28), " tasks (1000, rows 22–31) ");
+        assert_eq!(at(Some((21, 10)), 24), " tasks (rows 22–31) ");
+        assert_eq!(at(Some((21, 10)), 15), " rows 22–31 ");
+        assert_eq!(at(Some((21, 10)), 8), " 22–31 ");
+        assert_eq!(at(Some((21, 10)), 6), "");
+        // One row: its number, not `22–22`.
+        assert_eq!(at(Some((21, 1)), 28), " tasks (1000 live, row 22) ");
+        assert_eq!(at(None, 28), " tasks (1000 live) ");
+        assert_eq!(at(None, 14), " tasks (1000) ");
+        assert_eq!(at(None, 10), " tasks ");
+        for room in 0..50 {
+            for rows in [Some((21, 10)), Some((998, 2)), None] {
+                let title = at(rows, room);
+                assert!(title.chars().count() <= room, "{room}: {title}");
+                let digits = title.trim_end().trim_end_matches(')').rsplit([' ', '–']).next().unwrap_or("");
+                if let Some((first, shown)) = rows.filter(|_| !title.is_empty()) {
+                    assert_eq!(digits, (first + shown).to_string(), "{room}: the range whole: {title}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_help_line_keeps_a_blank_before_the_right_border() {
+        // At 160x48 `━ writeback+unstable (wb): pages being written, and
+        // NFS pages not yet committed` ran into the border.
+        use crate::app::ThemeKind;
+        use ratatui::{Terminal, backend::TestBackend};
+        let trace = [super::super::keys::TRACE, super::super::keys::TASKS];
+        for sections in [super::super::keys::HELP, &trace[..]] {
+            for kind in [ThemeKind::Dark, ThemeKind::Mono] {
+                for (w, h) in [(160, 48), (200, 60), (120, 40), (80, 24), (60, 18), (40, 12), (30, 10)] {
+                    let area = Rect::new(0, 0, w, h);
+                    let room = help_room(sections, area, kind);
+                    let r = help_area(area);
+                    let mut scroll = 0;
+                    loop {
+                        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("a test backend");
+                        terminal.draw(|f| draw_help_of(&Theme::new(kind), sections, scroll, f, area)).expect("draws");
+                        let buf = terminal.backend().buffer();
+                        for y in r.y + 1..r.y + r.height - 1 {
+                            let before = buf[(r.x + r.width - 2, y)].symbol();
+                            let row: String = (r.x..r.x + r.width).map(|x| buf[(x, y)].symbol()).collect();
+                            assert_eq!(before, " ", "{w}x{h} {kind:?} scrolled {scroll}: {row}");
+                        }
+                        if scroll >= room {
+                            break;
+                        }
+                        scroll = (scroll + r.height.saturating_sub(2)).min(room);
+                    }
+                }
+            }
+        }
     }
 }

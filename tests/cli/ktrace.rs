@@ -1220,8 +1220,8 @@ fn a_short_trace_viewers_strip_gives_the_room_left_to_the_bdis_readings() {
     };
     let thresholds = "bg_thresh 200 · freerun 300 · setpoint 350 · limit 400 · thresh 400 MiB";
     assert_eq!(row("80x24"), thresholds);
-    assert_eq!(row("100x30"), format!("{thresholds} · tasks throttled 4"));
-    assert_eq!(row("130x33"), format!("{thresholds} · tasks throttled 4 · avg_write_bw 335 MiB/s"));
+    assert_eq!(row("100x30"), format!("{thresholds} · throttled 4 (last 1 s)"));
+    assert_eq!(row("130x33"), format!("{thresholds} · throttled 4 (last 1 s) · avg_write_bw 335 MiB/s"));
 }
 
 #[test]

@@ -46,7 +46,7 @@ fn the_shipped_trace_fills_the_five_charts_the_info_panel_and_the_task_table() {
         let row = s.lines().find(|l| l.contains(&format!("│{name} "))).unwrap_or_else(|| panic!("{name}:\n{s}"));
         assert!(row.contains(&format!(" {mib} MiB")), "{row}");
     }
-    assert!(s.contains("tasks (4 throttled)"), "{s}");
+    assert!(s.contains("tasks (4 seen, 4 throttled in the last 1 s)"), "{s}");
     // A trace shows a task only when it is throttled: the panel's count is
     // of those, over the last second, and says so (not "tasks 0" while
     // four dd write).
