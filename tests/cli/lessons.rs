@@ -485,10 +485,6 @@ fn a_check_window_longer_than_its_step_is_refused_where_it_is_written() {
             "    Step(title: \"b\", text: \"b\", run_s: 5,\n      checks: [Check(window_s: 6, label: \"w\", metric: WriteBwMbps, min: 1)]),\n",
             "10:22: step 2: check `w`: its window_s 6 s is longer than the step's run_s 5 s",
         ),
-        (
-            "    Step(title: \"b\", text: \"b\", run_s: 5,\n      checks: [Check(label: \"w\", metric: DirtyMb, min: 1)]),\n",
-            "10:29: step 2: check `w`: its default window_s 10 s is longer than the step's run_s 5 s",
-        ),
     ];
     for (step, want) in cases {
         let text = format!("{head}{step}  ],\n)\n");
