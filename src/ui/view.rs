@@ -221,7 +221,13 @@ fn speed_text(app: &App) -> String {
 /// important until the line fits `width`; the last resort cuts the
 /// highest-priority one with an ellipsis.
 pub(crate) fn fit_segments(segments: &[(u8, String)], width: usize) -> String {
-    let text = segments_line(segments, &kept_segments(segments, width));
+    fitted_line(segments, &kept_segments(segments, width), width)
+}
+
+/// The `keep` of `segments` joined with separators, cut with an ellipsis
+/// where it still passes `width`.
+fn fitted_line(segments: &[(u8, String)], keep: &[usize], width: usize) -> String {
+    let text = segments_line(segments, keep);
     if text.chars().count() <= width {
         return text;
     }
@@ -827,12 +833,7 @@ fn draw_compare_heads(ctx: &Ctx, sides: &[Side], unit: SizeUnit, frame: &mut Fra
     let room = areas.iter().map(|a| usize::from(a.width.saturating_sub(1))).min().unwrap_or(0);
     let keep = kept_segments_of(&items, room);
     for ((side, items), area) in sides.iter().zip(&items).zip(areas) {
-        let line = segments_line(items, &keep);
-        let line = if line.chars().count() <= room {
-            line
-        } else {
-            format!("{}…", line.chars().take(room.saturating_sub(1)).collect::<String>())
-        };
+        let line = fitted_line(items, &keep, room);
         let head = cut_head(&format!(" {}", side.label), room);
         let text = vec![Line::styled(head, ctx.theme.title), Line::styled(line, ctx.theme.text)];
         frame.render_widget(Paragraph::new(text), *area);
