@@ -92,7 +92,8 @@ pub enum Metric {
     ThrottledP50Ms,
     /// 99th percentile of time in one throttling call, IO included \[ms\].
     ThrottledP99Ms,
-    /// Longest time in one throttling call, IO included \[ms\].
+    /// Longest time in one throttling call, IO included, a call still
+    /// blocked counted with its length so far \[ms\].
     ThrottledMaxMs,
     /// Largest over smallest dirty rate of the dd on the bdi, each since the
     /// step began or since it started if later (dd younger than 1 s are
@@ -377,7 +378,12 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         BdiDirtyMinMb => mib(samples.iter().map(|s| s.bdis[bdi].dirty).min()? as f64),
         ThrottledP50Ms => quantile_ms(pauses(true)?, 0.5)?,
         ThrottledP99Ms => quantile_ms(pauses(true)?, 0.99)?,
-        ThrottledMaxMs => ms(pauses(true)?.max()),
+        ThrottledMaxMs => {
+            // A call still blocked counts with its length so far, as chart
+            // 5 shows it.
+            let blocked = crate::session::calls_in_progress(w).get(bdi).copied().unwrap_or(0);
+            ms(pauses(true)?.max().max(blocked))
+        }
         TaskRateSpread => {
             // Each dd's rate since the step began, or since it started if
             // later; dd that have run under a second are left out.

@@ -1192,11 +1192,7 @@ fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // A name too long for the panel keeps its end (the status line has it
     // whole); the other lines wrap, so that no number is cut.
     let room = area.width.saturating_sub(2) as usize;
-    let name = short_source(&k.source);
-    let name = match name.chars().count() {
-        n if n > room && room > 1 => format!("…{}", name.chars().skip(n + 1 - room).collect::<String>()),
-        _ => name.to_string(),
-    };
+    let name = keep_end(short_source(&k.source), room);
     let mut lines = vec![
         Line::styled(name, t.accent),
         Line::styled(k.release(), t.text),
@@ -1215,6 +1211,16 @@ fn draw_info(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     }
     let block = Block::default().borders(Borders::ALL).border_style(t.border).title(Span::styled(" trace ", t.title));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), area);
+}
+
+/// `text` in at most `room` columns: whole if it fits, else an ellipsis
+/// and its end.
+fn keep_end(text: &str, room: usize) -> String {
+    match text.chars().count() {
+        n if n > room && room > 1 => format!("…{}", text.chars().skip(n + 1 - room).collect::<String>()),
+        n if n > room => text.chars().skip(n - room).collect(),
+        _ => text.to_string(),
+    }
 }
 
 fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
@@ -1239,12 +1245,24 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let lines = k.task_lines(first, room);
     let rows_bdi_width = lines.iter().map(|l| l.bdi.chars().count()).max().unwrap_or(0) as u16;
     let unknown_rate = lines.iter().any(|l| l.rate_pages.is_none());
+    // A bdi of several writeback contexts is named with its cgroup.
+    let bdi_width = rows_bdi_width.clamp(7, 20);
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Length(bdi_width),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Min(6),
+    ];
+    // A narrow table squeezes the name columns: a name cut shows it.
+    let columns = Layout::horizontal(widths).spacing(1).split(Rect::new(0, 0, area.width.saturating_sub(2), 1));
+    // A task keeps its pid (the end of `comm-pid`), a bdi its major.
     let mut rows: Vec<Row> = lines
         .into_iter()
         .map(|l| {
             Row::new(vec![
-                Cell::from(l.name),
-                Cell::from(l.bdi),
+                Cell::from(keep_end(&l.name, columns[0].width.into())),
+                Cell::from(view::cut_to(&l.bdi, columns[1].width.into())),
                 Cell::from(l.rate_pages.map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{:.2}", mib(r)))),
                 Cell::from(format!("{:.0}", l.pause_ms)),
                 Cell::from(l.nr_dirtied_pause.map_or(NOT_KNOWN.into(), |p| p.to_string())),
@@ -1256,15 +1274,6 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         rows.pop();
         view::more_below(below + 1, app.screen.tasks_focus)
     });
-    // A bdi of several writeback contexts is named with its cgroup.
-    let bdi_width = rows_bdi_width.clamp(7, 20);
-    let widths = [
-        Constraint::Length(16),
-        Constraint::Length(bdi_width),
-        Constraint::Length(7),
-        Constraint::Length(8),
-        Constraint::Min(6),
-    ];
     let shown = rows.len();
     note_task_room(ctx, TaskRoom { last, page: shown.max(1) });
     let title =

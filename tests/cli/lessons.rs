@@ -96,6 +96,27 @@ fn check_names_the_lesson_step_and_check_that_failed() {
     assert!(text.contains("✓ step 2 five dd: 1 task (1..1)"), "{text}");
 }
 
+/// A throttling call still blocked counts with its length so far, as
+/// chart 5 shows it: on 3.1 the key's dd is stuck from its first second.
+#[test]
+fn the_longest_call_counts_a_call_still_blocked() {
+    let text = r#"Lesson(id: "x", title: "Stuck", patch: "p", summary: "s", scenario: Preset("ukey-hdd"),
+        steps: [
+            Step(title: "3.1", text: "b", actions: [Patches(0)], run_s: 12,
+                 checks: [Check(label: "stuck", metric: ThrottledMaxMs, window_s: 4, bdi: "sdb", min: 1)]),
+        ])"#;
+    let root = lesson_file("blocked-call", text);
+    let out = dirtyviz().current_dir(&root).args(["check", "-v", "lessons/x.ron"]).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    // The call began before the window and has not returned: it counts
+    // whole (11.7 s), where the calls returned in the window give 0 ms.
+    let shown = stdout.lines().find(|l| l.contains("stuck:")).expect("the check's line");
+    let ms: f64 =
+        shown.split("stuck: ").nth(1).and_then(|v| v.split(' ').next()).and_then(|v| v.parse().ok()).expect(shown);
+    assert!((10000.0..=12000.0).contains(&ms), "{shown}");
+}
+
 #[test]
 fn check_v_prints_each_answer_and_screens_finds_what_a_step_cannot_show() {
     let text = r#"Lesson(id: "x", title: "Screens", patch: "p", summary: "s", scenario: Preset("default"),
