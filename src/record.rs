@@ -374,10 +374,11 @@ fn link_last_session(data_dir: &Path, session: &Path) -> Result<()> {
     if std::fs::hard_link(session, &temp).is_err() {
         std::fs::copy(session, &temp).map_err(Error::io(&last, "cannot write"))?;
     }
-    std::fs::rename(&temp, &last).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        Error::io(&last, "cannot replace")(e)
-    })
+    let renamed = std::fs::rename(&temp, &last).map_err(Error::io(&last, "cannot replace"));
+    // Gone when renamed; left when the recording is last-session.jsonl
+    // itself (a rename between two links of one file does nothing).
+    let _ = std::fs::remove_file(&temp);
+    renamed
 }
 
 /// A session file's name: `YYYYMMDD-HHMMSS-PID[-N].jsonl`.
@@ -836,6 +837,17 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         dir
+    }
+
+    #[test]
+    fn a_recording_that_is_last_session_itself_leaves_no_temporary_link() {
+        let dir = scratch("last-itself");
+        let last = last_session(&dir);
+        std::fs::write(&last, "a recording\n").expect("write");
+        link_last_session(&dir, &last).expect("linked");
+        let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        assert_eq!(names, ["last-session.jsonl"]);
+        assert_eq!(std::fs::read_to_string(&last).expect("kept"), "a recording\n");
     }
 
     #[test]
