@@ -10,7 +10,7 @@ use crate::sim::{Input, World};
 use super::msg::Msg;
 
 /// The least memory a world may have, as the engine and `--memory` take it \[bytes\].
-const MIN_MEMORY_BYTES: u64 = 16 << 20;
+pub(crate) const MIN_MEMORY_BYTES: u64 = 16 << 20;
 
 /// The input `msg` asks of `world`, with `bdi` the selected bdi; `None`
 /// when the message changes no world (or this one cannot go further,
@@ -42,7 +42,9 @@ pub fn input_for(msg: Msg, bdi: usize, w: &World) -> Option<Input> {
             // The reserved pages keep their share of memory: at a limit,
             // neither moves.
             let reserved = (u128::from(vm.reserved_pages) * u128::from(memory) / u128::from(vm.memory_pages)) as u64;
-            Some(Input::Memory { memory, reserved })
+            // Half a memory that its dirty pages would not fit in is not
+            // taken (only writeback frees them).
+            (memory >= vm.nr_dirty() + reserved).then_some(Input::Memory { memory, reserved })
         }
         // Below patch level 0 (3.1) comes Linux 2.6.38.
         Msg::Patches(up) => match (w.patches(), w.legacy(), up) {
@@ -106,6 +108,26 @@ mod tests {
             assert!((now - share).abs() < 0.01, "up {up}: reserved share {share} became {now}");
             assert_eq!(input_for(Msg::Memory(up), 0, &w), None, "up {up}: nothing left to change");
         }
+    }
+
+    #[test]
+    fn memory_is_not_halved_below_its_dirty_pages_nor_shrunk_below_them() {
+        let mut w = world(11, Legacy::Linux31);
+        w.step_until(20 * crate::sim::config::NS_PER_SEC);
+        // The 4 GiB box holds some 660 MiB dirty by 20 s: two halvings
+        // go (1 GiB), the third would leave 512 MiB.
+        let dirty = w.vm().nr_dirty();
+        assert!(dirty > (512 << 20) / PAGE_SIZE && dirty < (1 << 30) / PAGE_SIZE, "{dirty} pages dirty");
+        for _ in 0..2 {
+            let input = input_for(Msg::Memory(false), 0, &w).expect("half holds the dirty pages");
+            w.apply(input);
+        }
+        assert_eq!(w.vm().memory_pages, (1 << 30) / PAGE_SIZE);
+        assert_eq!(input_for(Msg::Memory(false), 0, &w), None);
+        // Asked directly (a lesson's MemoryMb), memory stops where the
+        // dirty and reserved pages fill it.
+        w.apply(Input::Memory { memory: (16 << 20) / PAGE_SIZE, reserved: 0 });
+        assert_eq!(w.vm().memory_pages, w.vm().nr_dirty());
     }
 
     #[test]

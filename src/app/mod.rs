@@ -780,7 +780,17 @@ impl App {
                 }
             }
             Msg::Memory(up) => {
-                format!("memory {}{}", size((w.vm().memory_pages >> 8) as f64), end(up, "the least", "the most"))
+                let vm = w.vm();
+                let memory = size((vm.memory_pages >> 8) as f64);
+                let least = vm.memory_pages <= input::MIN_MEMORY_BYTES / crate::sim::kernel::PAGE_SIZE;
+                match changed || up || least {
+                    true => format!("memory {memory}{}", end(up, "the least", "the most")),
+                    // Refused: its dirty pages would not fit in half.
+                    false => format!(
+                        "memory {memory}: half would not hold its {} of dirty, writeback and unstable pages",
+                        size((vm.nr_dirty() >> 8) as f64)
+                    ),
+                }
             }
             // Both sides move: the note names each, and says which, if
             // either, was at its end.

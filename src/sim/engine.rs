@@ -628,10 +628,14 @@ impl World {
     }
 
     /// Changes the memory size (as hot-plugging would): thresholds follow,
-    /// the proportion period does not.
+    /// the proportion period does not. Dirty, writeback and unstable pages
+    /// are page cache that only writeback can free: memory shrinks no
+    /// further than they and the reserved pages fill.
     pub fn set_memory(&mut self, memory_pages: u64, reserved_pages: u64) {
+        let reserved_pages = reserved_pages.min(memory_pages.saturating_sub(1));
+        let memory_pages = memory_pages.max(self.vm.nr_dirty() + reserved_pages);
         self.vm.memory_pages = memory_pages;
-        self.vm.reserved_pages = reserved_pages.min(memory_pages.saturating_sub(1));
+        self.vm.reserved_pages = reserved_pages;
         self.refresh_limits();
     }
 
