@@ -363,13 +363,16 @@ impl Lesson {
         Lesson::from_ron(&text, &path.display().to_string())
     }
 
-    /// The shipped lesson file called `name`: its id ("03"), its file
-    /// name, or its file name without `.ron`.
+    /// The shipped lesson file called `name`: its id ("03", or "3" as a
+    /// class is told it), its file name, or its file name without `.ron`.
     pub fn shipped_file(name: &str) -> Option<(&'static str, &'static str)> {
-        SHIPPED
-            .iter()
-            .copied()
-            .find(|(file, _)| name == &file[..2] || name == *file || name == file.trim_end_matches(".ron"))
+        let number = name.bytes().all(|b| b.is_ascii_digit()).then(|| name.parse::<u32>().ok()).flatten();
+        SHIPPED.iter().copied().find(|(file, _)| {
+            name == &file[..2]
+                || name == *file
+                || name == file.trim_end_matches(".ron")
+                || number.is_some_and(|n| file[..2].parse() == Ok(n))
+        })
     }
 
     /// A shipped lesson by id ("03") or file name, or a lesson file by path.
@@ -822,6 +825,18 @@ mod tests {
             let l = l.unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(l.id, SHIPPED[i].0[..2], "id matches the file name");
             assert!(!l.steps.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_shipped_lesson_is_found_by_its_id_with_or_without_the_zero() {
+        let file = |name: &str| Lesson::shipped_file(name).map(|(f, _)| f);
+        for name in ["03", "3", "003", "03-position-control", "03-position-control.ron"] {
+            assert_eq!(file(name), Some("03-position-control.ron"), "{name}");
+        }
+        assert_eq!(file("12"), Some("12-nfs.ron"));
+        for name in ["17", "+3", "3.0", "", "x"] {
+            assert_eq!(file(name), None, "{name}");
         }
     }
 
