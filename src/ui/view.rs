@@ -1128,7 +1128,10 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let mut lines: Vec<Line> = global.into_iter().map(row).collect();
     lines.push(Line::raw(""));
     let w = ctx.app.world();
-    lines.push(Line::styled(bdi_label(w, ctx.app.bdi()), t.accent));
+    // A bdi name longer than the panel is cut with an ellipsis, in a bdi's
+    // line before its dd and rate.
+    let inner = usize::from(area.width.saturating_sub(2));
+    lines.push(Line::styled(cut_to(&bdi_label(w, ctx.app.bdi()), inner), t.accent));
     lines.extend(local.into_iter().map(row));
     lines.push(Line::raw(""));
     // The bdis the rows left can hold, the selected one among them.
@@ -1139,9 +1142,11 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     }
     for (i, b) in w.bdis().iter().enumerate().take(shown.rows.end).skip(shown.rows.start) {
         let mark = if i == ctx.app.bdi() { "▶" } else { " " };
+        let rest = format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth));
+        let name = cut_to(&bdi_label(w, i), inner.saturating_sub(1 + rest.chars().count()).max(6));
         lines.push(Line::from(vec![
-            Span::styled(format!("{mark}{}", bdi_label(w, i)), if i == ctx.app.bdi() { t.accent } else { t.text }),
-            Span::raw(format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth))),
+            Span::styled(format!("{mark}{name}"), if i == ctx.app.bdi() { t.accent } else { t.text }),
+            Span::raw(rest),
         ]));
     }
     if shown.below > 0 {
@@ -1218,6 +1223,17 @@ pub(crate) fn draw_tasks_of(
     let narrow = area.width < 46;
     // A kernel before patch 06 has no nr_dirtied_pause: `–`.
     let has_pause = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.nr_dirtied_pause();
+    let mut header = vec!["task"];
+    let mut widths = vec![Constraint::Length(5)];
+    if !narrow {
+        header.push("kind");
+        widths.push(Constraint::Length(9));
+    }
+    header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
+    widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
+    // A bdi name longer than its column is cut with an ellipsis.
+    let columns = Layout::horizontal(widths.clone()).spacing(1).split(Rect::new(0, 0, area.width.saturating_sub(2), 1));
+    let bdi_room = usize::from(columns[header.len() - 4].width);
     let mut rows: Vec<Row> = w
         .tasks()
         .iter()
@@ -1231,7 +1247,7 @@ pub(crate) fn draw_tasks_of(
                 cells.push(Cell::from(task.kind.name()));
             }
             cells.extend([
-                Cell::from(w.bdis()[task.bdi as usize].name.clone()),
+                Cell::from(cut_to(&w.bdis()[task.bdi as usize].name, bdi_room)),
                 Cell::from(format!("{:.2}", crate::units::mib(rate))),
                 Cell::from(format!("{:.0}", ms(task.last_pause))),
                 Cell::from(if has_pause { task.nr_dirtied_pause.to_string() } else { NOT_KNOWN.into() }),
@@ -1244,14 +1260,6 @@ pub(crate) fn draw_tasks_of(
         rows.pop();
         more_below(below + 1, focused)
     });
-    let mut header = vec!["task"];
-    let mut widths = vec![Constraint::Length(5)];
-    if !narrow {
-        header.push("kind");
-        widths.push(Constraint::Length(9));
-    }
-    header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
-    widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
     let shown = rows.len();
     let counts = [format!("{live} live"), live.to_string()];
     let title = tasks_title(&counts, (first > 0).then_some((first, shown)), area.width.saturating_sub(2).into());
