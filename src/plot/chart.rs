@@ -87,6 +87,9 @@ pub enum Shape {
     Cross,
     /// A + (side B's calls).
     Plus,
+    /// A triangle pointing up, left of its point (a call still blocked at
+    /// the end: it goes on rising).
+    Triangle,
 }
 
 /// Points of a line drawn unbroken.
@@ -746,6 +749,19 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
             shape: [Shape::Cross, Shape::Plus][i],
         });
     }
+    // A call still blocked at the end that is the side's longest, at its
+    // length so far: the subtitle's longest call is on the plot.
+    for (i, s) in sides.iter().enumerate() {
+        let longest = s.in_call > s.call_hist.max();
+        let Some(end) = s.last.as_ref().map(|l| l.t_ns as f64 / 1e9).filter(|_| longest) else { continue };
+        f.dots.push(Dots {
+            label: format!("{}a call still blocked at the end, so far", who(s)),
+            points: vec![(end, s.ms(s.in_call))],
+            colour: if i == 0 { BLACK } else { PURPLE },
+            radius: 4.0,
+            shape: Shape::Triangle,
+        });
+    }
     for s in sides {
         let (h, c) = (&s.sleep_hist, &s.call_hist);
         let lost = if s.pauses_lost { " (some pauses were lost: the run is too large)" } else { "" };
@@ -778,7 +794,10 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     // other's (2.6.38's seconds-long calls beside the series' tens of
     // ms), a linear axis flattens the shorter side into the floor: the
     // axis is logarithmic then, both sides read.
-    let longest = |s: &SideData| s.sleeps.iter().chain(&s.calls).map(|p| p.1).fold(0.0, f64::max);
+    let longest = |s: &SideData| {
+        let blocked = if s.in_call > s.call_hist.max() { s.ms(s.in_call) } else { 0.0 };
+        s.sleeps.iter().chain(&s.calls).map(|p| p.1).fold(blocked, f64::max)
+    };
     if let [a, b] = sides {
         let (a, b) = (longest(a), longest(b));
         if a > 0.0 && b > 0.0 && a.max(b) > 10.0 * a.min(b) {

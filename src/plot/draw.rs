@@ -441,6 +441,12 @@ fn dot<DB: DrawingBackend>(
             area.draw(&PathElement::new(vec![(at.0 - r, at.1), (at.0 + r, at.1)], thin))?;
             area.draw(&PathElement::new(vec![(at.0, at.1 - r), (at.0, at.1 + r)], thin))
         }
+        // Its right corner at the point: drawn at the end of the run, the
+        // plot's edge would cut it in half.
+        Shape::Triangle => {
+            let corners = vec![(at.0 - r, at.1 - r), (at.0, at.1 + r), (at.0 - 2 * r, at.1 + r)];
+            area.draw(&Polygon::new(corners, colour.mix(0.8).filled()))
+        }
     }
 }
 

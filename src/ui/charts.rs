@@ -110,11 +110,13 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(5, "max_pause", "max", 5, 0, "the longest sleep the kernel allows now"),
 ];
 
-/// The marks chart 3 draws on its curves.
-pub const MARKS: &[(char, usize, &str)] = &[
-    ('◆', 2, "freerun, setpoint and limit on the global line"),
-    ('◇', 1, "bdi_setpoint on the bdi line"),
-    ('●', 3, "where the system is now on each line; the product's is the exact pos_ratio"),
+/// The marks charts draw over their series: the chart, glyph, colour and
+/// meaning.
+pub const MARKS: &[(u8, char, usize, &str)] = &[
+    (3, '◆', 2, "freerun, setpoint and limit on the global line"),
+    (3, '◇', 1, "bdi_setpoint on the bdi line"),
+    (3, '●', 3, "where the system is now on each line; the product's is the exact pos_ratio"),
+    (5, '▲', 4, "a throttling call still blocked, at how long it has lasted so far"),
 ];
 
 fn spec(chart: u8, name: &str) -> &'static Entry {
@@ -792,8 +794,15 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
     }
     let sleep = (total.sleeps > 0).then(|| show(ms(total.sleep_max)));
     // A call still in progress is said to be (3.1 holds a dd on a USB
-    // key half a minute in one), not left out until it returns.
-    let call = longest_call(src, bdi, &total).map(|c| (c.text(show), c.short(show)));
+    // key half a minute in one), not left out until it returns, and
+    // drawn now at its length so far, the axis reaching it.
+    let longest = longest_call(src, bdi, &total);
+    if let Some(c) = longest.filter(|c| c.ongoing) {
+        data.marks.push(Mark { at: (x[1], c.ms), glyph: '▲', color: 4, second_x: false });
+        data.mark_legend = vec![('▲', 4, "call still blocked", "blocked")];
+        data.y[1] = data.y[1].max(c.ms * 1.05);
+    }
+    let call = longest.map(|c| (c.text(show), c.short(show)));
     // What did not happen is said as the run's report says it, not
     // measured as 0 ms.
     (data.values, data.short_values) = match (sleep, call) {
@@ -1006,7 +1015,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         ('◇', 1, "bdi_setpoint", "bdi_set"),
         ('●', 3, "now", "now"),
     ];
-    debug_assert_eq!(data.mark_legend.len(), MARKS.len());
+    debug_assert_eq!(data.mark_legend.len(), MARKS.iter().filter(|m| m.0 == 3).count());
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
     }

@@ -1545,11 +1545,9 @@ fn help_lines(
             let head = format!("   {:<glyph_w$} ", e.glyph(mono));
             legend.extend(hanging(&head, t.series[e.color % t.series.len()], &text, t.text, legend_w, 5));
         }
-        if n == 2 {
-            for (glyph, color, what) in MARKS {
-                let head = format!("   {glyph:<glyph_w$} ");
-                legend.extend(hanging(&head, t.series[*color % t.series.len()], what, t.text, legend_w, 5));
-            }
+        for (_, glyph, color, what) in MARKS.iter().filter(|m| usize::from(m.0) == n + 1) {
+            let head = format!("   {glyph:<glyph_w$} ");
+            legend.extend(hanging(&head, t.series[*color % t.series.len()], what, t.text, legend_w, 5));
         }
     }
     // Mono greys nothing: its charts' notices say what is not yet used.

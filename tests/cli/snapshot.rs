@@ -976,6 +976,14 @@ fn a_call_still_in_progress_is_the_longest_while_it_lasts() {
     assert!(title.contains("longest sleep 100 ms, longest call "), "{title}");
     let ms = still_blocked_ms(title).expect("a call still blocked");
     assert!((19_000..=20_000).contains(&ms), "{title}");
+    // It is drawn, at its length so far: the axis reaches it (it stopped
+    // at 250 ms, the longest returned call's height).
+    let chart = chart_box(&screen, "5 pauses");
+    assert!(chart.iter().any(|l| l.contains('▲')), "{}", chart.join("\n"));
+    assert!(chart.last().is_some_and(|l| l.contains("▲ call still blocked")), "{}", chart.join("\n"));
+    let top: u64 =
+        chart[1].trim_start_matches('│').split('┤').next().and_then(|t| t.trim().parse().ok()).expect("ticks");
+    assert!(top >= ms, "{}", chart.join("\n"));
     // Lesson 14's step 4 at 25 s, both sides: the head and chart 5 of
     // 3.1 say the call has lasted over 24 s; the series' calls are short.
     let screen = snapshot(&["--lesson", "14", "--step", "4", "--at", "25s", "--size", "160x48", "--keys", "v"]);
@@ -1003,6 +1011,10 @@ fn plot_counts_a_call_still_in_progress_at_the_end() {
     let ms = line.split("longest call ").nth(1).and_then(|r| r.split(' ').next()).expect("a call");
     let ms: u64 = ms.parse().expect("ms");
     assert!(ms > 29_000 && line.ends_with("ms, still blocked at the end"), "{line}");
+    // The figure draws it (the legend's entry wraps).
+    let svg = std::fs::read_to_string(dir.join("5-pauses.svg")).expect("figure");
+    assert!(svg.contains("still blocked at the end, so far"), "legend");
+    assert!(svg.contains("<polygon"), "the call's triangle");
 }
 
 /// Compared, both heads name the same fields in the same order, cut
