@@ -793,6 +793,20 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
 /// names the same fields in the same order (`setpoint –` on a kernel
 /// without one, where the other has it: `setpoint` in one head and
 /// `thresh` in the other at one place would read as one field).
+/// The rank of a compare head's longest call, after only the rate written.
+const CALL_RANK: u8 = 8;
+
+/// A compare head's longest call in fewer words: `blocked 19710 ms` for
+/// one still in progress, `call 227 ms` for one that returned.
+fn call_in_short(text: &str) -> String {
+    let ms = |t: &str| t.split(' ').find_map(|w| w.parse::<u64>().ok());
+    match (text.starts_with("longest call "), ms(text)) {
+        (true, Some(ms)) if text.ends_with("still blocked") => format!("blocked {ms} ms"),
+        (true, Some(ms)) => format!("call {ms} ms"),
+        _ => text.to_string(),
+    }
+}
+
 fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) -> Vec<(u8, String)> {
     let app = ctx.app;
     let src = Source::of(side);
@@ -809,7 +823,7 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
     let last = side.world.samples().back();
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
-        (8, longest.map_or("no call blocked".into(), |l| l.text(|ms| format!("{ms:.0}")))),
+        (CALL_RANK, longest.map_or("no call blocked".into(), |l| l.text(|ms| format!("{ms:.0}")))),
         (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if setpoint {
@@ -828,10 +842,19 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
 /// shorter to say, still shows `thresh`).
 fn draw_compare_heads(ctx: &Ctx, sides: &[Side], unit: SizeUnit, frame: &mut Frame, areas: &[Rect]) {
     let setpoint = sides.iter().any(|s| Source::of(s).kernel.position() != Has::No);
-    let items: Vec<Vec<(u8, String)>> = sides.iter().map(|s| compare_head_items(ctx, s, unit, setpoint)).collect();
+    let mut items: Vec<Vec<(u8, String)>> = sides.iter().map(|s| compare_head_items(ctx, s, unit, setpoint)).collect();
     // A column left blank at the right: the heads side by side stay apart.
     let room = areas.iter().map(|a| usize::from(a.width.saturating_sub(1))).min().unwrap_or(0);
-    let keep = kept_segments_of(&items, room);
+    let mut keep = kept_segments_of(&items, room);
+    // The longest call, in short where in full it would be left out (a
+    // stuck call's `still blocked` lengthens it just when it matters).
+    let call = items.first().and_then(|i| i.iter().position(|(rank, _)| *rank == CALL_RANK));
+    if let Some(call) = call.filter(|c| !keep.contains(c)) {
+        for line in &mut items {
+            line[call].1 = call_in_short(&line[call].1);
+        }
+        keep = kept_segments_of(&items, room);
+    }
     for ((side, items), area) in sides.iter().zip(&items).zip(areas) {
         let line = fitted_line(items, &keep, room);
         let head = cut_head(&format!(" {}", side.label), room);

@@ -996,6 +996,18 @@ fn a_call_still_in_progress_is_the_longest_while_it_lasts() {
     assert_eq!(still_blocked_ms(title), Some(ms), "{title}");
 }
 
+/// Where a compare head has no room for `longest call 19710 ms, still
+/// blocked`, it says the call in short rather than leave it out for a
+/// field both sides share.
+#[test]
+fn a_narrow_compare_head_keeps_a_stuck_call_in_short() {
+    let screen = snapshot(&["--scenario", "ukey-hdd", "--compare", "legacy", "--at", "20s", "--size", "100x30"]);
+    let head = screen.lines().find(|l| l.trim_start().starts_with("written ")).expect("the heads");
+    let ms: u64 = head.split("blocked ").nth(1).and_then(|r| r.split(' ').next()?.parse().ok()).expect(head);
+    assert!((19_000..=20_000).contains(&ms), "{head}");
+    assert!(head.contains("│ call ") && !head.contains("thresh"), "{head}");
+}
+
 /// `plot` says the same of the call 3.1 was still in when the run ended,
 /// with the length the run's summary gives it.
 #[test]
