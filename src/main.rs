@@ -779,6 +779,9 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         app.set_scroll_room(snapshot::scroll_room(&app, width, height));
         app.update(msg);
     }
+    // What the terminal shows once a frame has been drawn: a hint just
+    // asked for scrolled to.
+    app.set_scroll_room(snapshot::scroll_room(&app, width, height));
     let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
     dirtyviz::interrupt::check()?;
     match output {

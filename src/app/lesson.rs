@@ -14,6 +14,8 @@ pub struct LessonMode {
     run: LessonRun,
     /// The hint is shown.
     hint: bool,
+    /// The hint was just asked for: the text scrolls to it once drawn.
+    to_hint: bool,
     /// The pane is folded to one line, leaving the screen to the charts.
     folded: bool,
     /// Lines the step's text is scrolled by.
@@ -93,6 +95,7 @@ impl LessonMode {
         LessonMode {
             run,
             hint: false,
+            to_hint: false,
             folded: false,
             scroll: 0,
             scroll_room: u16::MAX,
@@ -147,10 +150,15 @@ impl LessonMode {
     }
 
     /// Notes how far the step's text can scroll in the terminal as drawn,
-    /// and the lines a page of it scrolls by.
-    pub(super) fn set_scroll_room(&mut self, rows: u16, page: u16) {
+    /// the lines a page of it scrolls by and the row its hint starts on
+    /// (when shown): a hint just asked for is scrolled to.
+    pub(super) fn set_scroll_room(&mut self, rows: u16, page: u16, hint_row: Option<u16>) {
         self.scroll_room = rows;
         self.scroll_page = page.max(1);
+        if let Some(row) = hint_row.filter(|_| self.to_hint) {
+            self.scroll = row;
+            self.to_hint = false;
+        }
         self.scroll = self.scroll.min(rows);
     }
 
@@ -551,7 +559,14 @@ impl App {
             // A step without a hint says so on the status line only: the
             // pane stays as it was.
             LessonMsg::Hint if mode.step().hint.is_none() => self.note = "this step has no hint".into(),
-            LessonMsg::Hint => mode.hint = !mode.hint,
+            // The hint goes under the step's text: shown, the text is
+            // scrolled to it once drawn, so that it is in sight however
+            // short the pane.
+            LessonMsg::Hint => {
+                mode.hint = !mode.hint;
+                mode.to_hint = mode.hint;
+                self.note = if mode.hint { "hint shown under the step's text" } else { "hint hidden" }.into();
+            }
             LessonMsg::Scroll(up) => {
                 mode.scroll = if up {
                     mode.scroll.saturating_sub(mode.scroll_page)
@@ -875,10 +890,24 @@ mod tests {
     #[test]
     fn pgdn_scrolls_the_text_by_a_page_as_drawn() {
         let mut app = open(TWO_STEPS, 0);
-        app.set_scroll_room(crate::app::ScrollRoom { help: 0, help_page: 1, text: 10, text_page: 1, tasks: None });
+        app.set_scroll_room(crate::app::ScrollRoom {
+            help: 0,
+            help_page: 1,
+            text: 10,
+            text_page: 1,
+            hint_row: None,
+            tasks: None,
+        });
         app.update(Msg::Lesson(LessonMsg::Scroll(false)));
         assert_eq!(app.lesson().expect("lesson").scroll(), 1, "two rows shown: one at a time, none skipped");
-        app.set_scroll_room(crate::app::ScrollRoom { help: 0, help_page: 1, text: 10, text_page: 4, tasks: None });
+        app.set_scroll_room(crate::app::ScrollRoom {
+            help: 0,
+            help_page: 1,
+            text: 10,
+            text_page: 4,
+            hint_row: None,
+            tasks: None,
+        });
         app.update(Msg::Lesson(LessonMsg::Scroll(false)));
         app.update(Msg::Lesson(LessonMsg::Scroll(false)));
         assert_eq!(app.lesson().expect("lesson").scroll(), 9);

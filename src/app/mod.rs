@@ -31,6 +31,8 @@ pub struct ScrollRoom {
     /// Rows a page of the step's text scrolls by: the rows it shows, less
     /// one.
     pub text_page: u16,
+    /// The row of the step's text its hint starts on, when shown.
+    pub hint_row: Option<u16>,
     /// The task table: until its last page fills it, and by how much a
     /// page; `None` when it is not on the screen.
     pub tasks: Option<TaskRoom>,
@@ -523,7 +525,7 @@ impl App {
         self.screen.set_help_room(room.help, room.help_page);
         self.screen.set_task_room(room.tasks);
         if let Some(mode) = &mut self.lesson {
-            mode.set_scroll_room(room.text, room.text_page);
+            mode.set_scroll_room(room.text, room.text_page, room.hint_row);
         }
     }
 

@@ -345,6 +345,9 @@ fn command_lines(command: &str, t: &Theme, width: u16) -> Vec<Line<'static>> {
         .collect()
 }
 
+/// What the hint's first line starts with.
+const HINT: &str = "hint: ";
+
 /// The step's heading, text and hint, wrapped to `width`.
 fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line<'static>> {
     let step = mode.step();
@@ -359,7 +362,7 @@ fn text_lines(mode: &LessonMode, roomy: bool, t: &Theme, width: u16) -> Vec<Line
     lines.extend(paragraphs(&step.text).into_iter().flat_map(|p| paragraph_lines(p, t, width)));
     if let Some(hint) = step.hint.as_deref().filter(|_| mode.hint_shown()) {
         lines.push(Line::raw(""));
-        lines.extend(hanging("hint: ", t.accent, &with_units(hint), t.text, width, 2));
+        lines.extend(hanging(HINT, t.accent, &with_units(hint), t.text, width, 2));
     }
     lines
 }
@@ -619,13 +622,16 @@ pub fn pane_rows(app: &App, t: &Theme, width: u16, most: u16) -> u16 {
 }
 
 /// The most rows the open step's text can scroll by in a pane at `area`
-/// (until its last line is at the bottom), and the rows a page of it
-/// scrolls by: the rows it shows, less one.
-pub fn text_room(app: &App, t: &Theme, area: Rect) -> (u16, u16) {
-    let Some(mode) = app.lesson().filter(|m| !m.folded()) else { return (0, 1) };
+/// (until its last line is at the bottom), the rows a page of it
+/// scrolls by (the rows it shows, less one) and the row its hint starts
+/// on, when shown.
+pub fn text_room(app: &App, t: &Theme, area: Rect) -> (u16, u16, Option<u16>) {
+    let Some(mode) = app.lesson().filter(|m| !m.folded()) else { return (0, 1, None) };
     let pane = Pane::new(app, mode, t, area);
     let at = Scrolled::new(&pane.text, pane.text_area);
-    (at.most, at.area.height.saturating_sub(1).max(1))
+    let hint = pane.text.iter().position(|l| l.spans.first().is_some_and(|s| s.content == HINT));
+    let hint_row = hint.map(|i| wrapped_rows(&pane.text[..i], at.area.width));
+    (at.most, at.area.height.saturating_sub(1).max(1), hint_row)
 }
 
 /// Where scrolled lines go: the rows they show in, the most they scroll

@@ -130,14 +130,14 @@ fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// is drawn: see [`draw`]).
 pub fn scroll_room(app: &App, area: Rect) -> crate::app::ScrollRoom {
     let help = help_room(super::keys::HELP, area, app.theme());
-    let (text, text_page) = if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        (0, 1)
+    let (text, text_page, hint_row) = if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        (0, 1, None)
     } else {
         let [_, body, _] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
         super::lesson::text_room(app, &Theme::new(app.theme()), lesson_split(app, body).1)
     };
-    crate::app::ScrollRoom { help, help_page: help_page(area), text, text_page, tasks: None }
+    crate::app::ScrollRoom { help, help_page: help_page(area), text, text_page, hint_row, tasks: None }
 }
 
 /// The ratatui marker for a chart marker.

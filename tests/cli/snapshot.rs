@@ -996,6 +996,21 @@ fn a_call_still_in_progress_is_the_longest_while_it_lasts() {
     assert_eq!(still_blocked_ms(title), Some(ms), "{title}");
 }
 
+/// `h` in a short lesson pane scrolls the step's text to the hint, which
+/// goes under the text (at 80x24 it was three PgDn down, out of sight).
+#[test]
+fn a_hint_asked_for_is_scrolled_into_sight() {
+    let hint = "hint: The status line shows the simulated time";
+    let args = ["--lesson", "03", "--step", "1", "--size", "80x24", "--at", "5s"];
+    assert!(!snapshot(&args).contains(hint));
+    let screen = snapshot(&[&args[..], &["--keys", "h"]].concat());
+    assert!(screen.contains(hint) && screen.contains("▲ PgUp"), "{screen}");
+    assert!(screen.lines().next().is_some_and(|l| l.ends_with("hint shown under the step's text")), "{screen}");
+    // Hidden again, the text stays where it was, the hint's lines gone.
+    let screen = snapshot(&[&args[..], &["--keys", "h h"]].concat());
+    assert!(!screen.contains("hint: ") && screen.lines().next().is_some_and(|l| l.ends_with("hint hidden")));
+}
+
 /// Where a compare head has no room for `longest call 19710 ms, still
 /// blocked`, it says the call in short rather than leave it out for a
 /// field both sides share.
