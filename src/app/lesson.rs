@@ -511,7 +511,11 @@ impl App {
             return;
         }
         let Some(mode) = self.lesson.as_mut() else {
-            self.note = "no lesson open: L lists them".into();
+            match msg {
+                // No step text to scroll: PgUp and PgDn page the task table.
+                LessonMsg::Scroll(up) => self.update_view(Msg::PageTasks(!up)),
+                _ => self.note = "no lesson open: L lists them".into(),
+            }
             return;
         };
         let steps = mode.run.lesson.steps.len();

@@ -144,7 +144,7 @@ pub const LESSON: Section = Section {
         bind!("a", [ch('a') => Msg::Lesson(L::Answer)],
             "answer the next question (type a number, Enter; Esc cancels)", "answer"),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::Lesson(L::Scroll(true)),
-            code(KeyCode::PageDown) => Msg::Lesson(L::Scroll(false))], "scroll the step's text", ""),
+            code(KeyCode::PageDown) => Msg::Lesson(L::Scroll(false))], "scroll the step's text (no lesson open: page the task table)", ""),
         bind!("L", [ch('L') => Msg::Lesson(L::Lessons)], "the lesson list (↑ ↓ choose, Enter opens, Esc closes)",
             "lessons"),
     ],

@@ -996,6 +996,19 @@ fn a_call_still_in_progress_is_the_longest_while_it_lasts() {
     assert_eq!(still_blocked_ms(title), Some(ms), "{title}");
 }
 
+/// With no lesson open PgDn pages the task table (it said "no lesson
+/// open" while the table had 89 more rows).
+#[test]
+fn pgdn_pages_the_task_table_when_no_lesson_is_open() {
+    let args = ["--scenario", "hdd-100dd", "--size", "160x48", "--at", "5s"];
+    let title = |screen: &str| screen.split("tasks (").nth(1).and_then(|t| t.split(')').next()).map(str::to_string);
+    assert_eq!(title(&snapshot(&args)).as_deref(), Some("100 live"));
+    let paged = title(&snapshot(&[&args[..], &["--keys", "pgdn"]].concat())).expect("the table");
+    assert!(paged.starts_with("100 live, rows 12–"), "{paged}");
+    let back = title(&snapshot(&[&args[..], &["--keys", "pgdn pgup"]].concat()));
+    assert_eq!(back.as_deref(), Some("100 live"));
+}
+
 /// `h` in a short lesson pane scrolls the step's text to the hint, which
 /// goes under the text (at 80x24 it was three PgDn down, out of sight).
 #[test]
