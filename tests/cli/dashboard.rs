@@ -363,11 +363,13 @@ fn help_rows(app: &App, width: u16, height: u16) -> Vec<String> {
 
 #[test]
 fn the_help_scrolls_to_its_last_line_and_back_at_once_at_any_size() {
-    // Mono greys nothing, so its help ends on chart 5's last line:
-    // "max_pause (max): the longest sleep the kernel allows now".
+    // Mono greys nothing, so its help ends on chart 5's last line, its
+    // mark: "▲ a throttling call still blocked, at how long it has lasted
+    // so far".
     let at_end = |rows: &[String]| {
         let text: Vec<&str> = rows.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
-        text.last().is_some_and(|l| l.ends_with(" now") || *l == "now") && text.iter().any(|l| l.contains("max_pause"))
+        text.last().is_some_and(|l| l.ends_with(" so far") || *l == "far")
+            && text.iter().any(|l| l.contains("max_pause"))
     };
     let mut a = app("default", None, 1);
     a.update(Msg::Help);
