@@ -55,7 +55,7 @@ impl Compare {
     /// Parses `legacy` (or `legacy=N`), `2.6.38` (or `2.6.38=N`),
     /// `patches=N` or `dirty-ratio=N`.
     pub fn parse(s: &str) -> Result<Compare, String> {
-        let bad = || "expected legacy, 2.6.38, patches=N (1-11) or dirty-ratio=N (1-100)".to_string();
+        let bad = || "expected legacy, 2.6.38, patches=N (1-11) or dirty-ratio=N (0-100)".to_string();
         match s {
             "legacy" => return Ok(Compare::Legacy(11)),
             "2.6.38" => return Ok(Compare::Linux2638(11)),
@@ -67,7 +67,7 @@ impl Compare {
             "legacy" if (1..=11).contains(&n) => Ok(Compare::Legacy(n as u8)),
             "2.6.38" if (1..=11).contains(&n) => Ok(Compare::Linux2638(n as u8)),
             "patches" if (1..=11).contains(&n) => Ok(Compare::Patch(n as u8)),
-            "dirty-ratio" if (1..=100).contains(&n) => Ok(Compare::DirtyRatio(n)),
+            "dirty-ratio" if n <= 100 => Ok(Compare::DirtyRatio(n)),
             _ => Err(bad()),
         }
     }

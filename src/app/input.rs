@@ -22,7 +22,7 @@ pub fn input_for(msg: Msg, bdi: usize, w: &World) -> Option<Input> {
         Msg::RemoveDd => Some(Input::RemoveDd(bdi)),
         Msg::DirtyRatio(delta) => {
             let now = if t.dirty_bytes > 0 { ratio_of_bytes(w, t.dirty_bytes) } else { t.dirty_ratio };
-            Some(Input::DirtyRatio(now.saturating_add_signed(delta as i64).clamp(1, 100)))
+            Some(Input::DirtyRatio(now.saturating_add_signed(delta as i64).min(100)))
         }
         Msg::BackgroundRatio(delta) => {
             let now = if t.dirty_background_bytes > 0 {

@@ -775,7 +775,7 @@ impl App {
                 let other = if matches!(msg, Msg::DirtyRatio(_)) { t.dirty_background_ratio } else { t.dirty_ratio };
                 let end = end(d > 0, "the lowest", "the highest");
                 match halved {
-                    // 'dirty_ratio 1 (the lowest) ≤ dirty_background_ratio 10: ...'
+                    // 'dirty_ratio 0 (the lowest) ≤ dirty_background_ratio 10: ...'
                     true if !end.is_empty() => format!("{name} {value} ({}) {than} {other}{HALVED}", &end[2..]),
                     true => format!("{name} {value} {than} {other}{HALVED}"),
                     false => format!("{name} {value}{end}"),
@@ -1113,6 +1113,9 @@ mod tests {
         assert_eq!(Compare::parse("2.6.38=9"), Ok(Compare::Linux2638(9)));
         assert_eq!(Compare::parse(&Compare::Linux2638(9).to_string()), Ok(Compare::Linux2638(9)));
         assert_eq!(Compare::parse("dirty-ratio=5"), Ok(Compare::DirtyRatio(5)));
+        // 0 as --dirty-ratio and the d key take it; 101 as neither does.
+        assert_eq!(Compare::parse("dirty-ratio=0"), Ok(Compare::DirtyRatio(0)));
+        assert!(Compare::parse("dirty-ratio=101").is_err());
     }
 
     #[test]

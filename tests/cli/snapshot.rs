@@ -520,7 +520,7 @@ fn setting_keys_at_the_end_of_their_range_say_so() {
         (times("P", 1), "│ patch level: patch 11 (IO-less), the highest level"),
         (times("p", 13), "│ patch level: legacy 2.6.38 (IO-full), the lowest level"),
         // Under dirty_background_ratio 10, which halves thresh for bg_thresh.
-        (times("d", 20), "│ dirty_ratio 1 (the lowest) ≤ dirty_background_ratio 10: bg_thresh = thresh/2"),
+        (times("d", 21), "│ dirty_ratio 0 (the lowest) ≤ dirty_background_ratio 10: bg_thresh = thresh/2"),
         (times("G", 91), "│ dirty_background_ratio 100 (the highest) ≥ dirty_ratio 20: bg_thresh = thresh/2"),
         (times("g", 11), "│ dirty_background_ratio 0, the lowest"),
         (times("m", 9), "│ memory 16 MiB, the least"),
