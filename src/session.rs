@@ -396,10 +396,15 @@ impl Session {
     /// Applies the input `f` gives for each side, and samples at once so
     /// that the change shows.
     pub fn apply(&mut self, f: impl Fn(&World) -> Option<Input>) {
+        self.apply_sides(|_, w| f(w));
+    }
+
+    /// [`Session::apply`] with each side's index (0: A) given to `f`.
+    pub fn apply_sides(&mut self, f: impl Fn(usize, &World) -> Option<Input>) {
         // The events so far were made by the world before the change.
         self.set_aside_trace();
-        for side in &mut self.sides {
-            if let Some(input) = f(&side.world) {
+        for (i, side) in self.sides.iter_mut().enumerate() {
+            if let Some(input) = f(i, &side.world) {
                 side.world.apply(input);
                 side.world.sample_now();
                 side.task_counts = TaskCounts::of(&side.world);

@@ -45,7 +45,7 @@ use crate::scenario::Scenario;
 use crate::session::{Compare, Session, SessionOptions, Side, TraceBatch, level_name};
 use crate::sim::config::{Legacy, NS_PER_SEC, TaskConfig, WorldConfig};
 use crate::sim::engine::MAX_TASKS;
-use crate::sim::{TaskKind, World};
+use crate::sim::{Input, TaskKind, World};
 use crate::units::size;
 use lesson::{LessonMode, Picker};
 
@@ -640,7 +640,19 @@ impl App {
                 let bdi = self.bdi;
                 let dds = self.running_dds();
                 let before = self.settings();
-                self.session.apply(|w| input_for(msg, bdi, w));
+                // Against an old kernel (legacy, 2.6.38) the patch keys
+                // move the series' side, B, alone (see `level_input`).
+                // Levels compared side by side (patches=N) move together
+                // or not at all, so that the opposite key undoes a move
+                // (with B at 11, A went up from 3.1 to 01 alone, and P
+                // then p left A 3.1 against B 10).
+                let inputs: Vec<Option<Input>> =
+                    self.sides().iter().enumerate().map(|(i, s)| self.level_input(msg, bdi, i, &s.world)).collect();
+                let stuck =
+                    matches!(msg, Msg::Patches(_)) && !self.against_old_kernel() && inputs.iter().any(Option::is_none);
+                if !stuck {
+                    self.session.apply_sides(|i, _| inputs[i].clone());
+                }
                 if msg == Msg::AddDd && !self.added_dd_waits {
                     // The dd runs from this instant: its row and the task
                     // table count it now, also while paused.
@@ -794,25 +806,31 @@ impl App {
                     ),
                 }
             }
-            // Both sides move: the note names each, and says which, if
-            // either, was at its end.
+            // Both sides move, or neither: the note names each, and when
+            // neither moved, which was at its end.
             Msg::Patches(up) if self.sides().len() > 1 => {
                 let each: Vec<String> = self
                     .sides()
                     .iter()
-                    .zip(before)
                     .zip(["A", "B"])
-                    .map(|((side, was), name)| {
+                    .enumerate()
+                    .map(|(i, (side, name))| {
                         let w = &side.world;
-                        let end = if *was == settings_of(w) {
-                            if up { ", the highest level" } else { ", the lowest level" }
-                        } else {
-                            ""
+                        let held = i == 0 && self.against_old_kernel();
+                        let end = match !changed && !held && self.level_input(msg, self.bdi, i, w).is_none() {
+                            true if up => ", the highest level",
+                            true => ", the lowest level",
+                            false => "",
                         };
                         format!("{name} {}{end}", level_name(w.patches(), w.legacy()))
                     })
                     .collect();
-                format!("{PATCH_NOTE}{}", each.join("; "))
+                let stay = match changed {
+                    true => "",
+                    false if self.against_old_kernel() => ": the series' side (B) moves alone",
+                    false => ": both stay",
+                };
+                format!("{PATCH_NOTE}{}{stay}", each.join("; "))
             }
             Msg::Patches(up) => format!(
                 "{PATCH_NOTE}{}{}",
@@ -820,6 +838,23 @@ impl App {
                 end(up, "the lowest level", "the highest level")
             ),
             _ => String::new(),
+        }
+    }
+
+    /// Side B of a comparison with an old kernel (legacy, 2.6.38) on
+    /// the left.
+    fn against_old_kernel(&self) -> bool {
+        self.sides().len() > 1 && matches!(self.session.compare, Some(Compare::Legacy(_) | Compare::Linux2638(_)))
+    }
+
+    /// The change `msg` asks of side `i`'s world `w`, with `bdi` the
+    /// selected bdi: against an old kernel the patch keys move the
+    /// series' side alone, between patches 01 and 11; A stays the kernel
+    /// it is compared with.
+    fn level_input(&self, msg: Msg, bdi: usize, i: usize, w: &World) -> Option<Input> {
+        match (self.against_old_kernel() && matches!(msg, Msg::Patches(_)), i, msg, w.patches()) {
+            (true, 0, _, _) | (true, _, Msg::Patches(false), 1) => None,
+            _ => input_for(msg, bdi, w),
         }
     }
 

@@ -720,11 +720,30 @@ fn patch_keys_in_compare_name_the_level_of_each_side() {
         all.extend(args);
         snapshot(&all).lines().next().expect("a status line").to_string()
     };
-    // Both sides move: A from 2.6.38 up to 3.1; B is at the top already.
+    // Against an old kernel B moves alone, within the series.
     let s = status(&["--compare", "2.6.38", "--keys", "P"]);
-    assert!(s.ends_with("│ patch level: A legacy 3.1 (IO-full); B patch 11 (IO-less), the highest level"), "{s}");
+    let at_top = "│ patch level: A legacy 2.6.38 (IO-full); B patch 11 (IO-less), the highest level: \
+                  the series' side (B) moves alone";
+    assert!(s.ends_with(at_top), "{s}");
     let s = status(&["--compare", "2.6.38", "--keys", "p"]);
-    assert!(s.ends_with("│ patch level: A legacy 2.6.38 (IO-full), the lowest level; B patch 10 (IO-less)"), "{s}");
+    assert!(s.ends_with("│ patch level: A legacy 2.6.38 (IO-full); B patch 10 (IO-less)"), "{s}");
+    let s = status(&["--compare", "legacy", "--keys", &["p"; 11].join(" ")]);
+    assert!(
+        s.ends_with(
+            "│ patch level: A legacy 3.1 (IO-full); B patch 01 (IO-full), the lowest level: \
+                         the series' side (B) moves alone"
+        ),
+        "{s}"
+    );
+    // Levels side by side move together, and back with the opposite key;
+    // not at all where one side is at its end.
+    let s = status(&["--compare", "patches=5", "--keys", "P P p"]);
+    assert!(s.ends_with("│ patch level: A patch 05 (IO-full); B patch 06 (IO-full)"), "{s}");
+    let s = status(&["--compare", "patches=11", "--keys", "P"]);
+    assert!(
+        s.ends_with("│ patch level: A patch 10 (IO-less); B patch 11 (IO-less), the highest level: both stay"),
+        "{s}"
+    );
     // One world: its level alone.
     let s = status(&["--keys", "p"]);
     assert!(s.ends_with("│ patch level: patch 10 (IO-less)"), "{s}");
