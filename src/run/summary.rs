@@ -50,7 +50,8 @@ pub struct BdiSummary {
     pub tasks: u32,
     /// Pages written over the run / duration \[MiB/s\].
     pub written_mbps: f64,
-    /// Median avg_write_bandwidth over the last window \[MiB/s\].
+    /// Median avg_write_bandwidth over the last window (the report's
+    /// `avg_write_bw`) \[MiB/s\].
     pub write_bw_mbps: Option<f64>,
     /// Median dirty_ratelimit over the last window; null where the run's
     /// kernel has none (below patch 04) \[MiB/s\].
@@ -638,7 +639,7 @@ impl Summary {
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s  write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x)  bdi_thresh {} (medians of last {} s){}",
+                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s (whole run)  avg_write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x)  bdi_thresh {} (medians of last {} s){}",
                 shown(&b.name),
                 b.kind,
                 crate::units::count(u64::from(b.tasks), "task"),
