@@ -797,12 +797,17 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
 const CALL_RANK: u8 = 8;
 
 /// A compare head's longest call in fewer words: `blocked 19710 ms` for
-/// one still in progress, `call 227 ms` for one that returned.
+/// one still in progress, `call 227 ms` for one that returned (after the
+/// bdi's name where the head gives it: `sdb: blocked 19710 ms`).
 fn call_in_short(text: &str) -> String {
+    let (bdi, call) = match text.split_once(": ") {
+        Some((bdi, call)) => (format!("{bdi}: "), call),
+        None => (String::new(), text),
+    };
     let ms = |t: &str| t.split(' ').find_map(|w| w.parse::<u64>().ok());
-    match (text.starts_with("longest call "), ms(text)) {
-        (true, Some(ms)) if text.ends_with("still blocked") => format!("blocked {ms} ms"),
-        (true, Some(ms)) => format!("call {ms} ms"),
+    match (call.starts_with("longest call "), ms(call)) {
+        (true, Some(ms)) if call.ends_with("still blocked") => format!("{bdi}blocked {ms} ms"),
+        (true, Some(ms)) => format!("{bdi}call {ms} ms"),
         _ => text.to_string(),
     }
 }
@@ -821,9 +826,16 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
     let bdi = app.bdi().min(side.world.bdis().len() - 1);
     let (_, longest) = charts::longest_pauses(&src, bdi, app.window_s());
     let last = side.world.samples().back();
+    // What is written is the whole world's; the longest call is the
+    // selected bdi's, named where there are several.
+    let call = longest.map_or("no call blocked".into(), |l| l.text(|ms| format!("{ms:.0}")));
+    let call = match side.world.bdis().len() {
+        1 => call,
+        _ => format!("{}: {call}", side.world.bdis()[bdi].name),
+    };
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
-        (CALL_RANK, longest.map_or("no call blocked".into(), |l| l.text(|ms| format!("{ms:.0}")))),
+        (CALL_RANK, call),
         (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if setpoint {

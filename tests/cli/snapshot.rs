@@ -1052,7 +1052,7 @@ fn a_narrow_compare_head_keeps_a_stuck_call_in_short() {
     let head = screen.lines().find(|l| l.trim_start().starts_with("written ")).expect("the heads");
     let ms: u64 = head.split("blocked ").nth(1).and_then(|r| r.split(' ').next()?.parse().ok()).expect(head);
     assert!((19_000..=20_000).contains(&ms), "{head}");
-    assert!(head.contains("│ call ") && !head.contains("thresh"), "{head}");
+    assert!(head.contains("│ sdb: call ") && !head.contains("thresh"), "{head}");
 }
 
 /// `plot` says the same of the call 3.1 was still in when the run ended,
