@@ -184,6 +184,25 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
         "a seekless disk (Ssd) at the traced write_bw".into(),
         "a trace names bdis by device number only",
     );
+    // A pass at or below the global freerun ceiling got past a limit of
+    // the bdi's own (strict_limit, max_bytes: BDI_CAP_STRICTLIMIT) or its
+    // cgroup's: neither is printed, and the model throttles against the
+    // global limits alone.
+    let freerun = t.global.as_ref().and_then(|g| g.freerun_mb);
+    for b in &t.bdis {
+        let passes = b.balance_dirty_pages.as_ref().and_then(|p| p.dirty_mb_median);
+        if let Some((dirty, freerun)) = passes.zip(freerun).filter(|(d, f)| d <= f) {
+            not(
+                &format!("bdi {} own limit", b.bdi),
+                "none: the model throttles against the global limits alone".into(),
+                &format!(
+                    "its throttling passes came at global dirty {dirty:.1} MiB (median), under the global freerun \
+                     {freerun:.1} MiB: past a limit of its own (strict_limit, max_bytes) or its cgroup's, which the \
+                     trace does not print; the model's tasks on it run free there"
+                ),
+            );
+        }
+    }
     not("block size", "4k writes".into(), "balance_dirty_pages counts pages, not write() calls");
     not(
         "task start",

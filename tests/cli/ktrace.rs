@@ -725,6 +725,21 @@ fn dd_that_stops() -> PathBuf {
     path
 }
 
+/// A bdi throttled below the global freerun ceiling (strict_limit here)
+/// has a limit of its own the model does not: the fit says so, for that
+/// bdi only; a trace throttled against the global limits says nothing.
+#[test]
+fn fit_says_when_a_bdi_was_throttled_under_the_global_freerun() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ktrace");
+    let own = |file: &str| -> Vec<String> {
+        let s = view_file(&data.join(file).display().to_string(), &["--fit"]);
+        let assumed = s["not_inferred"].as_array().expect("list").iter();
+        assumed.filter_map(|a| a["what"].as_str().filter(|w| w.ends_with(" own limit")).map(str::to_string)).collect()
+    };
+    assert_eq!(own("live-6.18-loop-strict_limit-sigterm.txt"), ["bdi 7:0 own limit"]);
+    assert!(own("linux-6.18-4dd-dirty_bytes-400M.txt").is_empty());
+}
+
 #[test]
 fn fit_without_bdi_dirty_ratelimit_takes_the_one_bdis_bandwidth_from_the_written_rate() {
     // The written rate tells the disk's speed, where the fit assumed 400 MiB/s.
