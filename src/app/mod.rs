@@ -4,7 +4,7 @@
 //!
 //! An app holds a [`Session`]: one world, or two in A/B compare mode, built
 //! from the same scenario and seed and advanced in lockstep. Every change a
-//! key asks for becomes an [`Input`](crate::sim::Input) applied to each
+//! key asks for becomes an [`Input`] applied to each
 //! world ([`input_for`]). The terminal side (`ui`) reads keys, turns them
 //! into messages, paces time and draws from `&App`; a recording
 //! ([`crate::record`]) keeps the calls into the app and replays them.
