@@ -924,6 +924,10 @@ impl ControlLines {
     }
 }
 
+/// Chart 3's pos_ratio where none is known above freerun: no task was
+/// throttled on the bdi.
+const NONE_THROTTLED: f64 = f64::NEG_INFINITY;
+
 /// The clause of chart 3's title that gives the bdi's setpoint (a trace
 /// leaves it out until a pass prints it, see [`without_bdi_setpoint`]).
 const BDI_SETPOINT: &str = ", bdi_setpoint ";
@@ -1019,16 +1023,23 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     if let Some(p) = b.pos_ratio {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
     }
-    let pos_ratio = b.pos_ratio.map_or(f64::NAN, |p| p as f64 / 1024.0);
+    // Not known: below freerun nobody is throttled (NaN); above it, no
+    // task was on this bdi (a trace: no pass of it printed).
+    let unknown = if dirty <= l.freerun { f64::NAN } else { NONE_THROTTLED };
+    let pos_ratio = b.pos_ratio.map_or(unknown, |p| p as f64 / 1024.0);
     let sizes = [l.freerun, l.setpoint, l.limit, b.setpoint as f64].map(m);
     data.sized_values([&[pos_ratio][..], &sizes].concat(), |n, unit| {
         let ratio = format!("pos_ratio {}", show(n[0]));
-        let (long, short) = match n[0].is_nan() {
-            true => (
+        let (long, short) = match n[0] {
+            x if x.is_nan() => (
                 format!("pos_ratio {NOT_KNOWN}: below freerun, not computed"),
                 format!("pos_ratio {NOT_KNOWN}: below freerun"),
             ),
-            false => (ratio.clone(), ratio),
+            NONE_THROTTLED => (
+                format!("pos_ratio {NOT_KNOWN}: no task throttled on this bdi"),
+                format!("pos_ratio {NOT_KNOWN}: none throttled"),
+            ),
+            _ => (ratio.clone(), ratio),
         };
         let [freerun, setpoint, limit, bdi_setpoint] = [n[1], n[2], n[3], n[4]].map(|v| unit.number(v));
         let unit = unit.name();

@@ -241,6 +241,20 @@ fn chart_3_draws_no_bdi_line_without_avg_write_bw() {
     assert!(first.contains("no bdi line: no bdi_dirty_ratelimit has printed avg_write_bw"), "{first}");
 }
 
+/// A bdi with no pass above freerun was not throttled: chart 3 says so,
+/// not `below freerun` (the global count is past it). The two-bdi trace
+/// without dd-778's pass leaves 8:16 a bdi_dirty_ratelimit alone.
+#[test]
+fn chart_3_says_why_a_bdi_has_no_pos_ratio() {
+    let text = std::fs::read_to_string(fixture("linux-5.4-trace_pipe-two-bdis.txt")).expect("trace");
+    let path = tmp("no-pass-on-8-16.txt");
+    let kept: Vec<&str> = text.lines().filter(|l| !l.contains("dd-778")).collect();
+    std::fs::write(&path, kept.join("\n") + "\n").expect("written");
+    let s = screen(&path.display().to_string(), &["--size", "100x30", "--keys", "b"]);
+    let title = s.lines().find(|l| l.contains(" 3 pos_ratio")).expect("chart 3");
+    assert!(title.contains("(8:16)  pos_ratio –: none throttled"), "{title}");
+}
+
 /// Before any pass or bdi_dirty_ratelimit (the two-bdi trace opens with
 /// a global_dirty_state at 301.000 s, its first pass at 301.010 s),
 /// charts 4 and 5 give no values: they read `rate 0 MiB/s` and `longest
