@@ -293,6 +293,12 @@ impl TraceApp {
                     };
                 }
                 self.bdi = crate::app::step_bdi(self.bdi(), bdis, msg == Msg::NextBdi);
+                if bdis > 1 {
+                    // Said where a narrow status line has no room for its
+                    // bdi segment beside a note: the charts' titles may
+                    // not name it either.
+                    self.note = format!("bdi {}", self.side.bdi_label(self.bdi));
+                }
             }
             Msg::Window => {
                 self.window = (self.window + 1) % WINDOWS.len();
@@ -688,6 +694,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
+    // `b`'s note names the bdi already.
+    segments.retain(|(_, text)| *text != app.note);
     let log = view::push_log_scale(&mut segments, app.screen.log_scale, &app.note);
     if let Some(c) = k.clock_s() {
         segments.push((1, format!("trace clock {c:.3} s")));
