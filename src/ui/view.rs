@@ -866,6 +866,16 @@ fn draw_compare_heads(ctx: &Ctx, sides: &[Side], unit: SizeUnit, frame: &mut Fra
             line[call].1 = call_in_short(&line[call].1);
         }
         keep = kept_segments_of(&items, room);
+        // Shorter still, without the bdi's name (the status line gives
+        // the selected bdi): `blocked 4710 ms` at 80 columns.
+        if !keep.contains(&call) {
+            for line in &mut items {
+                if let Some((_, short)) = line[call].1.split_once(": ") {
+                    line[call].1 = short.to_string();
+                }
+            }
+            keep = kept_segments_of(&items, room);
+        }
     }
     for ((side, items), area) in sides.iter().zip(&items).zip(areas) {
         let line = fitted_line(items, &keep, room);

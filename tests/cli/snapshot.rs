@@ -1053,6 +1053,11 @@ fn a_narrow_compare_head_keeps_a_stuck_call_in_short() {
     let ms: u64 = head.split("blocked ").nth(1).and_then(|r| r.split(' ').next()?.parse().ok()).expect(head);
     assert!((19_000..=20_000).contains(&ms), "{head}");
     assert!(head.contains("│ sdb: call ") && !head.contains("thresh"), "{head}");
+    // At 80x24 without the bdi's name, which the status line gives.
+    let screen = snapshot(&["--scenario", "ukey-hdd", "--compare", "legacy", "--at", "20s", "--size", "80x24"]);
+    let head = screen.lines().find(|l| l.trim_start().starts_with("written ")).expect("the heads");
+    assert!(head.contains("│ blocked 19") && head.contains("│ call "), "{head}");
+    assert!(screen.lines().next().is_some_and(|l| l.ends_with("│ bdi sdb (USB key)")), "{screen}");
 }
 
 /// `plot` says the same of the call 3.1 was still in when the run ended,
