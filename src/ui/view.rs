@@ -788,31 +788,34 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
     }
 }
 
-/// A side's head: its kernel, and what it wrote and how long its tasks
-/// were held in the charts' window; its sizes in `unit`. Every side
-/// names the same fields in the same order (`setpoint –` on a kernel
-/// without one, where the other has it: `setpoint` in one head and
-/// `thresh` in the other at one place would read as one field).
-/// The rank of a compare head's longest call, after only the rate written.
-const CALL_RANK: u8 = 8;
+/// The index of a compare head's longest call among its fields.
+const CALL: usize = 1;
 
-/// A compare head's longest call in fewer words: `blocked 19710 ms` for
-/// one still in progress, `call 227 ms` for one that returned (after the
-/// bdi's name where the head gives it: `sdb: blocked 19710 ms`).
-fn call_in_short(text: &str) -> String {
-    let (bdi, call) = match text.split_once(": ") {
-        Some((bdi, call)) => (format!("{bdi}: "), call),
-        None => (String::new(), text),
+/// A side's longest call as its compare head words it, longest first:
+/// in full, then in short (`blocked 19710 ms` for one still in progress,
+/// `call 227 ms`), each after `bdi`'s name where the world has several,
+/// then the short one without it (the status line names the selected
+/// bdi).
+fn call_forms(longest: Option<charts::LongestCall>, bdi: Option<&str>) -> Vec<String> {
+    let ms = |v: f64| format!("{v:.0}");
+    let (full, short) = match longest {
+        None => ("no call blocked".to_string(), "no call blocked".to_string()),
+        Some(l) if l.ongoing => (l.text(ms), format!("blocked {} ms", ms(l.ms))),
+        Some(l) => (l.text(ms), format!("call {} ms", ms(l.ms))),
     };
-    let ms = |t: &str| t.split(' ').find_map(|w| w.parse::<u64>().ok());
-    match (call.starts_with("longest call "), ms(call)) {
-        (true, Some(ms)) if call.ends_with("still blocked") => format!("{bdi}blocked {ms} ms"),
-        (true, Some(ms)) => format!("{bdi}call {ms} ms"),
-        _ => text.to_string(),
+    match bdi {
+        Some(b) => vec![format!("{b}: {full}"), format!("{b}: {short}"), short],
+        None => vec![full, short],
     }
 }
 
-fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) -> Vec<(u8, String)> {
+/// A side's head: what it wrote, how long its tasks were held in the
+/// charts' window (the longest call's shorter wordings beside), and its
+/// thresholds; its sizes in `unit`. Every side names the same fields in
+/// the same order (`setpoint –` on a kernel without one, where the other
+/// has it: `setpoint` in one head and `thresh` in the other at one place
+/// would read as one field).
+fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) -> (Vec<(u8, String)>, Vec<String>) {
     let app = ctx.app;
     let src = Source::of(side);
     let (p, x) = charts::window(src.samples, app.window_s(), 1);
@@ -828,14 +831,11 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
     let last = side.world.samples().back();
     // What is written is the whole world's; the longest call is the
     // selected bdi's, named where there are several.
-    let call = longest.map_or("no call blocked".into(), |l| l.text(|ms| format!("{ms:.0}")));
-    let call = match side.world.bdis().len() {
-        1 => call,
-        _ => format!("{}: {call}", side.world.bdis()[bdi].name),
-    };
+    let name = (side.world.bdis().len() > 1).then(|| side.world.bdis()[bdi].name.as_str());
+    let calls = call_forms(longest, name);
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
-        (CALL_RANK, call),
+        (8, calls[0].clone()),
         (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
     ];
     if setpoint {
@@ -845,7 +845,8 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));
     items.push((3, format!("over the last {:.0} s", x[1] - x[0])));
-    items
+    debug_assert!(items[CALL].1 == calls[0]);
+    (items, calls)
 }
 
 /// The heads of `sides` over `areas`: the fields each keeps are those
@@ -854,28 +855,20 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
 /// shorter to say, still shows `thresh`).
 fn draw_compare_heads(ctx: &Ctx, sides: &[Side], unit: SizeUnit, frame: &mut Frame, areas: &[Rect]) {
     let setpoint = sides.iter().any(|s| Source::of(s).kernel.position() != Has::No);
-    let mut items: Vec<Vec<(u8, String)>> = sides.iter().map(|s| compare_head_items(ctx, s, unit, setpoint)).collect();
+    let (mut items, calls): (Vec<_>, Vec<_>) = sides.iter().map(|s| compare_head_items(ctx, s, unit, setpoint)).unzip();
     // A column left blank at the right: the heads side by side stay apart.
     let room = areas.iter().map(|a| usize::from(a.width.saturating_sub(1))).min().unwrap_or(0);
     let mut keep = kept_segments_of(&items, room);
-    // The longest call, in short where in full it would be left out (a
-    // stuck call's `still blocked` lengthens it just when it matters).
-    let call = items.first().and_then(|i| i.iter().position(|(rank, _)| *rank == CALL_RANK));
-    if let Some(call) = call.filter(|c| !keep.contains(c)) {
-        for line in &mut items {
-            line[call].1 = call_in_short(&line[call].1);
+    // The longest call in fewer words where in full it would be left out
+    // (a stuck call's `still blocked` lengthens it just when it matters).
+    for form in 1..calls.first().map_or(0, Vec::len) {
+        if keep.contains(&CALL) {
+            break;
+        }
+        for (line, forms) in items.iter_mut().zip(&calls) {
+            line[CALL].1.clone_from(&forms[form]);
         }
         keep = kept_segments_of(&items, room);
-        // Shorter still, without the bdi's name (the status line gives
-        // the selected bdi): `blocked 4710 ms` at 80 columns.
-        if !keep.contains(&call) {
-            for line in &mut items {
-                if let Some((_, short)) = line[call].1.split_once(": ") {
-                    line[call].1 = short.to_string();
-                }
-            }
-            keep = kept_segments_of(&items, room);
-        }
     }
     for ((side, items), area) in sides.iter().zip(&items).zip(areas) {
         let line = fitted_line(items, &keep, room);
