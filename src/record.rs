@@ -572,12 +572,7 @@ impl TraceWriter {
         let Some(f) = &mut self.file else { return Ok(()) };
         let Some(first) = batch.events.first() else { return Ok(()) };
         if (batch.world, batch.header.as_str()) != (self.last.0, self.last.1.as_str()) {
-            let jiffies = match first {
-                TraceEvent::BalanceDirtyPages(r) => r.jiffies,
-                TraceEvent::BdiDirtyRatelimit(r) => r.jiffies,
-                TraceEvent::TaskThrottled(r) => r.jiffies,
-            };
-            f.header_line(&batch.header, jiffies)?;
+            f.header_line(&batch.header, first.jiffies())?;
             self.last = (batch.world, batch.header.clone());
         }
         f.events(&batch.events, &batch.bdis)

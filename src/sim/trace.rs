@@ -114,3 +114,14 @@ pub enum TraceEvent {
     /// See [`TaskThrottled`].
     TaskThrottled(TaskThrottled),
 }
+
+impl TraceEvent {
+    /// When it happened \[jiffies\].
+    pub fn jiffies(&self) -> u64 {
+        match self {
+            TraceEvent::BalanceDirtyPages(r) => r.jiffies,
+            TraceEvent::BdiDirtyRatelimit(r) => r.jiffies,
+            TraceEvent::TaskThrottled(r) => r.jiffies,
+        }
+    }
+}
