@@ -752,11 +752,12 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     // A call still blocked at the end that is the side's longest, at its
     // length so far: the subtitle's longest call is on the plot.
     for (i, s) in sides.iter().enumerate() {
-        let longest = s.in_call > s.call_hist.max();
-        let Some(end) = s.last.as_ref().map(|l| l.t_ns as f64 / 1e9).filter(|_| longest) else { continue };
+        let (Some(end), Some(blocked)) = (s.last.as_ref().map(|l| l.t_ns as f64 / 1e9), s.blocked_ms()) else {
+            continue;
+        };
         f.dots.push(Dots {
             label: format!("{}a call still blocked at the end, so far", who(s)),
-            points: vec![(end, s.ms(s.in_call))],
+            points: vec![(end, blocked)],
             colour: if i == 0 { BLACK } else { PURPLE },
             radius: 4.0,
             shape: Shape::Triangle,
@@ -775,10 +776,9 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
         }
         // A call still in progress at the end (3.1 holds a dd on a USB
         // key half a minute in one) is the longest where it is longer.
-        let call = if s.in_call > c.max() {
-            format!("{:.0} ms, still blocked at the end", s.ms(s.in_call))
-        } else {
-            format!("{:.0} ms", s.ms(c.max()))
+        let call = match s.blocked_ms() {
+            Some(blocked) => format!("{blocked:.0} ms, still blocked at the end"),
+            None => format!("{:.0} ms", s.ms(c.max())),
         };
         f.subtitle.push(format!(
             "{}: {}, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; longest call {call}{lost}",
@@ -794,10 +794,8 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     // other's (2.6.38's seconds-long calls beside the series' tens of
     // ms), a linear axis flattens the shorter side into the floor: the
     // axis is logarithmic then, both sides read.
-    let longest = |s: &SideData| {
-        let blocked = if s.in_call > s.call_hist.max() { s.ms(s.in_call) } else { 0.0 };
-        s.sleeps.iter().chain(&s.calls).map(|p| p.1).fold(blocked, f64::max)
-    };
+    let longest =
+        |s: &SideData| s.sleeps.iter().chain(&s.calls).map(|p| p.1).fold(s.blocked_ms().unwrap_or(0.0), f64::max);
     if let [a, b] = sides {
         let (a, b) = (longest(a), longest(b));
         if a > 0.0 && b > 0.0 && a.max(b) > 10.0 * a.min(b) {

@@ -431,6 +431,12 @@ pub struct SideData {
 }
 
 impl SideData {
+    /// How long the call still in progress at the end has lasted, where
+    /// it is longer than every call that returned \[ms\].
+    pub fn blocked_ms(&self) -> Option<f64> {
+        (self.in_call > self.call_hist.max()).then(|| self.ms(self.in_call))
+    }
+
     /// The thinned points of `q`, its runs one after the other.
     #[cfg(test)]
     pub fn line(&self, q: Q) -> Vec<(f64, f64)> {
