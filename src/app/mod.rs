@@ -841,8 +841,8 @@ impl App {
         }
     }
 
-    /// Side B of a comparison with an old kernel (legacy, 2.6.38) on
-    /// the left.
+    /// Two sides shown, an old kernel (legacy, 2.6.38) on the left
+    /// against the series on the right.
     fn against_old_kernel(&self) -> bool {
         self.sides().len() > 1 && matches!(self.session.compare, Some(Compare::Legacy(_) | Compare::Linux2638(_)))
     }
