@@ -21,6 +21,9 @@ use crate::units::trimmed;
 const MAX_DEVICES: usize = 64;
 /// Longest model run \[s\].
 const MAX_DURATION_S: f64 = 3600.0;
+/// The shortest model run of a fit \[s\]: a trace under it is a moment
+/// of a run the model cannot start from.
+const MIN_DURATION_S: f64 = 1.0;
 
 /// Something read off the trace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -210,10 +213,24 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
         "a task dirties freely before its first throttling event",
     );
 
-    let duration = (t.span.duration_s * 10.0).ceil() / 10.0;
-    let duration = duration.clamp(1.0, MAX_DURATION_S);
+    let span = (t.span.duration_s * 10.0).ceil() / 10.0;
+    let duration = span.clamp(MIN_DURATION_S, MAX_DURATION_S);
     fields.push(format!("duration_s: {duration}"));
-    inf("duration", format!("{duration} s"), "the trace's span");
+    let lasts = super::summary::duration_text(t.span.duration_s);
+    if span < MIN_DURATION_S {
+        not(
+            "duration",
+            format!("{duration} s"),
+            &format!(
+                "the trace lasts {lasts}, less than the model's shortest run; the model starts with no dirty \
+                 pages, so its side shows its first second, not the moment the trace caught"
+            ),
+        );
+    } else if span > MAX_DURATION_S {
+        not("duration", format!("{duration} s"), &format!("the model's longest run; the trace lasts {lasts}"));
+    } else {
+        inf("duration", format!("{duration} s"), "the trace's span");
+    }
 
     let text = format!("Scenario({})", fields.join(", "));
     // Its text is never shown: an error names the trace, not a place in it.

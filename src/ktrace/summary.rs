@@ -88,10 +88,28 @@ struct GlobalAcc {
     counted_s: f64,
     /// Readings where NR_DIRTIED or NR_WRITTEN went down: restarts.
     counter_drops: u64,
-    /// The window NR_WRITTEN's growth is being added to: its index and pages.
-    written_window: Option<(i64, f64)>,
-    /// The pages written in each finished window that had any.
-    written_windows: Dist,
+    /// The window NR_WRITTEN's growth is being added to: its index, pages
+    /// and the part of it the readings cover \[s\].
+    written_window: Option<(i64, f64, f64)>,
+    /// The finished windows that wrote, by their rate.
+    written_windows: WrittenWindows,
+}
+
+/// Windows of [`WRITTEN_WINDOW_S`], by the pages they would write whole
+/// at their rate: how many, and the pages and time \[s\] the readings
+/// cover in them (a trace begins and ends inside a window).
+#[derive(Clone, Debug, Default)]
+struct WrittenWindows(std::collections::BTreeMap<i64, (f64, f64)>);
+
+impl WrittenWindows {
+    fn add(&mut self, pages: f64, covered_s: f64) {
+        if covered_s <= 0.0 {
+            return;
+        }
+        let whole = (pages * WRITTEN_WINDOW_S / covered_s).round() as i64;
+        let e = self.0.entry(whole).or_default();
+        (e.0, e.1) = (e.0 + pages, e.1 + covered_s);
+    }
 }
 
 /// The windows the written rate while writing is measured in \[s\]: the
@@ -125,9 +143,10 @@ impl GlobalAcc {
     }
 
     /// Adds `pages` written from `t0` to `t1` to the windows they cover,
-    /// spread evenly over the time.
+    /// spread evenly over the time. A step that wrote nothing covers its
+    /// time too: a window's rate is over all of it the readings cover.
     fn add_written(&mut self, t0: f64, t1: f64, pages: i64) {
-        if pages <= 0 || t1 < t0 {
+        if pages < 0 || t1 < t0 {
             return;
         }
         let (a, b) = ((t0 / WRITTEN_WINDOW_S).floor() as i64, (t1 / WRITTEN_WINDOW_S).floor() as i64);
@@ -135,34 +154,32 @@ impl GlobalAcc {
             return;
         }
         for k in a..=b {
-            let share = if t1 > t0 {
-                let (lo, hi) = (t0.max(k as f64 * WRITTEN_WINDOW_S), t1.min((k + 1) as f64 * WRITTEN_WINDOW_S));
-                pages as f64 * (hi - lo).max(0.0) / (t1 - t0)
-            } else {
-                pages as f64
-            };
+            let (lo, hi) = (t0.max(k as f64 * WRITTEN_WINDOW_S), t1.min((k + 1) as f64 * WRITTEN_WINDOW_S));
+            let covered = (hi - lo).max(0.0);
+            let share = if t1 > t0 { pages as f64 * covered / (t1 - t0) } else { pages as f64 };
             match &mut self.written_window {
-                Some((i, p)) if *i == k => *p += share,
+                Some((i, p, c)) if *i == k => (*p, *c) = (*p + share, *c + covered),
                 open => {
-                    if let Some((_, p)) = open.take() {
-                        self.written_windows.add(p.round() as i64);
+                    if let Some((_, p, c)) = open.take() {
+                        self.written_windows.add(p, c);
                     }
-                    *open = Some((k, share));
+                    *open = Some((k, share, covered));
                 }
             }
         }
     }
 
-    /// NR_WRITTEN's rate in the windows of writing \[pages/s\], and their time \[s\].
+    /// NR_WRITTEN's rate in the windows of writing \[pages/s\], and the
+    /// time the readings cover in them \[s\].
     fn written_busy(&self) -> Option<(f64, f64)> {
         let mut windows = self.written_windows.clone();
-        if let Some((_, p)) = self.written_window {
-            windows.add(p.round() as i64);
+        if let Some((_, p, c)) = self.written_window {
+            windows.add(p, c);
         }
-        let most = windows.max().filter(|&m| m > 0)?;
-        let (n, pages) = windows.at_least((most + WRITTEN_BUSY_SHARE - 1) / WRITTEN_BUSY_SHARE);
-        let busy_s = n as f64 * WRITTEN_WINDOW_S;
-        Some((pages as f64 / busy_s, busy_s))
+        let most = windows.0.keys().next_back().copied().filter(|&m| m > 0)?;
+        let busy = windows.0.range((most + WRITTEN_BUSY_SHARE - 1) / WRITTEN_BUSY_SHARE..);
+        let (pages, busy_s) = busy.fold((0.0, 0.0), |(p, s), (_, &(wp, ws))| (p + wp, s + ws));
+        (busy_s > 0.0).then(|| (pages / busy_s, busy_s))
     }
 }
 
