@@ -190,7 +190,8 @@ pub struct Series {
     /// Per bdi, each task's last sleep at a task_ratelimit above 0 \[s\].
     held: Vec<HashMap<TaskId, f64>>,
 
-    /// (time, NR_DIRTIED, NR_WRITTEN) at the last row and the latest.
+    /// (time, NR_DIRTIED, NR_WRITTEN) at the last row (or the first
+    /// reading since there was none) and the latest.
     counters_at_row: Option<(f64, i64, i64)>,
     counters: Option<(f64, i64, i64)>,
     /// The latest event so far \[s\].
@@ -284,6 +285,9 @@ impl Series {
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             self.counters = Some((e.time_s, d, w));
+            // The first row's rates (and a silence's next) run from the
+            // first reading in it.
+            self.counters_at_row = self.counters_at_row.or(self.counters);
         }
         self.global.first_global_s.get_or_insert(e.time_s);
     }
@@ -685,6 +689,24 @@ mod tests {
         assert_eq!(g.written_rate.map(|r| (r * 0.31).round()), Some(128.0));
         assert_eq!(s.rows[1].global.dirtied_rate, None, "no new observation");
         assert_eq!(s.pauses.len(), 1);
+    }
+
+    #[test]
+    fn the_first_row_has_rates_from_its_first_reading() {
+        let text = format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=1000 written=0\n\
+             a-1 [000] 10.08: global_dirty_state: {GDS} dirtied=1400 written=40\n\
+             a-1 [000] 10.18: global_dirty_state: {GDS} dirtied=1500 written=140\n"
+        );
+        let (s, _) = series(&text);
+        // 400 pages dirtied and 40 written from 10.00 to 10.08 s, then
+        // 100 and 100 to 10.18 s.
+        let rates: Vec<_> = s.rows.iter().map(|r| (r.global.dirtied_rate, r.global.written_rate)).collect();
+        let round = |v: Option<f64>| v.map(|r| r.round());
+        assert_eq!(
+            rates.iter().map(|&(d, w)| (round(d), round(w))).collect::<Vec<_>>(),
+            [(Some(5000.0), Some(500.0)), (Some(1000.0), Some(1000.0))]
+        );
     }
 
     #[test]
