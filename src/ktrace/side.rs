@@ -507,6 +507,15 @@ impl KernelSide {
         self.all.last().map_or(0, |s| s.t_ns)
     }
 
+    /// The shortest time axis the charts draw \[s\]: the whole trace
+    /// where it lasts less than a second (its rows squeezed into the
+    /// left of a second's axis otherwise), a second while lines still
+    /// come.
+    pub fn least_span_s(&self) -> f64 {
+        let whole = self.end_ns().saturating_sub(self.all.first().map_or(0, |s| s.t_ns)) as f64 / 1e9;
+        if self.live || whole <= 0.0 { 1.0 } else { whole.min(1.0) }
+    }
+
     /// The time of the first row after `t` \[ns\], if any: where the
     /// trace goes on after a gap without rows.
     pub fn next_row_ns(&self, t: u64) -> Option<u64> {
@@ -937,6 +946,8 @@ mod tests {
              a-1 [000] 10.31: global_dirty_state: {GDS} dirtied=256 written=128\n"
         ));
         assert_eq!(k.end_ns(), 310_000_000, "the last event");
+        assert_eq!(k.least_span_s(), 0.31, "its charts' axis: the whole trace, not a second");
+        assert_eq!(KernelSide::live("trace_pipe").least_span_s(), 1.0);
         let cov = k.coverage();
         assert_eq!(cov.since(Quantity::Thresh, 0), Some(0), "the first event");
         assert_eq!(cov.since(Quantity::BdiSetpoint, 0), Some(100_000_000));

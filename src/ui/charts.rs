@@ -233,6 +233,9 @@ pub struct Source<'a> {
     /// Per bdi, how long the longest throttling call still in progress
     /// has lasted so far \[jiffies\] (0: none; empty: not known).
     pub in_call: Vec<u64>,
+    /// The shortest time axis \[s\]: a second while a run grows, a
+    /// shorter trace's whole length.
+    pub least_span_s: f64,
 }
 
 impl<'a> Source<'a> {
@@ -245,6 +248,7 @@ impl<'a> Source<'a> {
             hz: w.hz(),
             kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
             in_call: crate::session::calls_in_progress(w),
+            least_span_s: 1.0,
         }
     }
 
@@ -574,8 +578,9 @@ impl ChartData {
 }
 
 /// The samples in the time window ending now, thinned to at most
-/// `2 * width` (the last sample always kept), and the window's x range.
-pub fn window(samples: &VecDeque<Sample>, window_s: Option<u64>, width: u16) -> (Vec<&Sample>, [f64; 2]) {
+/// `2 * width` (the last sample always kept), and the window's x range,
+/// `least_s` long at least.
+pub fn window(samples: &VecDeque<Sample>, window_s: Option<u64>, width: u16, least_s: f64) -> (Vec<&Sample>, [f64; 2]) {
     let Some(last) = samples.back() else {
         return (Vec::new(), [0.0, 1.0]);
     };
@@ -596,7 +601,7 @@ pub fn window(samples: &VecDeque<Sample>, window_s: Option<u64>, width: u16) -> 
         Some(w) => [end - w as f64, end].map(|x| x.max(0.0)),
         None => [start, end],
     };
-    let span = if span[1] - span[0] < 1.0 { [span[0], span[0] + 1.0] } else { span };
+    let span = if span[1] - span[0] < least_s { [span[0], span[0] + least_s] } else { span };
     (picked, span)
 }
 
@@ -619,7 +624,7 @@ fn bdi_of(s: &Sample, bdi: usize) -> &BdiSample {
 
 /// Chart 1: global dirty pages against the thresholds the kernel has.
 pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartData {
-    let (p, x) = window(src.samples, window_s, width);
+    let (p, x) = window(src.samples, window_s, width, src.least_span_s);
     let has = src.kernel.position();
     let mut series = vec![
         Series::of(1, "bg_thresh", points(&p, |s| mib(s.bg_thresh))).labelled(),
@@ -652,7 +657,7 @@ pub fn global_dirty(src: &Source, window_s: Option<u64>, width: u16) -> ChartDat
 
 /// Chart 2: one bdi's dirty pages against its setpoint and threshold.
 pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) -> ChartData {
-    let (p, x) = window(src.samples, window_s, width);
+    let (p, x) = window(src.samples, window_s, width, src.least_span_s);
     let has = src.kernel.position();
     let mut series = vec![Series::of(2, "bdi_thresh", points(&p, |s| mib(bdi_of(s, bdi).thresh))).labelled()];
     if has != Has::No {
@@ -702,7 +707,7 @@ pub(crate) fn fit_rates_y(data: &mut ChartData) {
 /// disk's bandwidth; write_bw is drawn when it fits, and named in the
 /// title. `log` draws the y axis logarithmic, where everything fits.
 pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
-    let (p, x) = window(src.samples, window_s, width);
+    let (p, x) = window(src.samples, window_s, width, src.least_span_s);
     let all = src.samples;
     let has = src.kernel.ratelimit();
     // Each throttled task's dirty rate over the second before each point:
@@ -763,7 +768,7 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
 /// whatever the width, and drawing costs the same however many tasks
 /// there are. A call of one sleep is a call.
 pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
-    let (p, x) = window(src.samples, window_s, width);
+    let (p, x) = window(src.samples, window_s, width, src.least_span_s);
     let ms = |j: u32| src.ms(u64::from(j));
     let max_pause = Series::of(5, "max_pause", points(&p, |s| src.ms(bdi_of(s, bdi).max_pause))).labelled();
     let (from, to) = ((x[0] * 1e9) as u64, src.samples.back().map_or(0, |s| s.t_ns));
@@ -777,7 +782,11 @@ pub fn pauses(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: 
             g.merge(b);
         }
         total.merge(&g);
-        let t = (chunk[0].0 + chunk[chunk.len() - 1].0 + BIN_NS) as f64 / 2e9;
+        // Drawn amid the part of its bins the axis shows: a bin runs
+        // past now, and past the end of a trace shorter than it.
+        let lo = (chunk[0].0 as f64 / 1e9).max(x[0]);
+        let hi = ((chunk[chunk.len() - 1].0 + BIN_NS) as f64 / 1e9).min(x[1]).max(lo);
+        let t = (lo + hi) / 2.0;
         if g.sleeps > 0 {
             sleeps.extend([(t, ms(g.sleep_min)), (t, ms(g.sleep_max))]);
         }
@@ -866,7 +875,7 @@ fn longest_call(src: &Source, bdi: usize, total: &Bin) -> Option<LongestCall> {
 /// the window chart 5 shows (with one still in progress); `None` where
 /// there was none.
 pub fn longest_pauses(src: &Source, bdi: usize, window_s: Option<u64>) -> (Option<f64>, Option<LongestCall>) {
-    let (_, x) = window(src.samples, window_s, 1);
+    let (_, x) = window(src.samples, window_s, 1, src.least_span_s);
     let to = src.samples.back().map_or(0, |s| s.t_ns);
     let total = src.pauses.total(bdi, (x[0] * 1e9) as u64, to);
     let sleep = (total.sleeps > 0).then(|| src.ms(u64::from(total.sleep_max)));
@@ -1118,11 +1127,11 @@ mod tests {
     fn windows_are_thinned_to_twice_the_width_and_keep_the_last_sample() {
         let session = session("default", 20);
         let w = session.world();
-        let (picked, x) = window(w.samples(), None, 50);
+        let (picked, x) = window(w.samples(), None, 50, 1.0);
         assert!(picked.len() <= 101, "{}", picked.len());
         assert_eq!(picked.last().map(|s| s.t_ns), w.samples().back().map(|s| s.t_ns));
         assert_eq!(x, [0.0, 20.0]);
-        let (picked, x) = window(w.samples(), Some(5), 50);
+        let (picked, x) = window(w.samples(), Some(5), 50, 1.0);
         assert_eq!(x, [15.0, 20.0]);
         assert!(picked.iter().all(|s| s.t_ns >= 15 * crate::sim::NS_PER_SEC));
     }

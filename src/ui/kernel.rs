@@ -832,7 +832,14 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 
 /// The source the charts read from a trace.
 pub fn trace_source(side: &KernelSide) -> Source<'_> {
-    Source { samples: side.samples(), pauses: side.pauses(), hz: TRACE_HZ, kernel: TRACE_KERNEL, in_call: Vec::new() }
+    Source {
+        samples: side.samples(),
+        pauses: side.pauses(),
+        hz: TRACE_HZ,
+        kernel: TRACE_KERNEL,
+        in_call: Vec::new(),
+        least_span_s: side.least_span_s(),
+    }
 }
 
 /// What each chart draws that a trace may lack, with the names a notice

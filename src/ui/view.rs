@@ -818,7 +818,7 @@ fn call_forms(longest: Option<charts::LongestCall>, bdi: Option<&str>) -> Vec<St
 fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) -> (Vec<(u8, String)>, Vec<String>) {
     let app = ctx.app;
     let src = Source::of(side);
-    let (p, x) = charts::window(src.samples, app.window_s(), 1);
+    let (p, x) = charts::window(src.samples, app.window_s(), 1, src.least_span_s);
     let written = match (p.first(), p.last()) {
         (Some(a), Some(b)) if b.t_ns > a.t_ns => {
             let pages: u64 = a.bdis.iter().zip(&b.bdis).map(|(x, y)| y.written - x.written).sum();
@@ -927,10 +927,50 @@ fn kv(name: &str, value: String) -> (String, String) {
 }
 
 /// The world's parameters, in reading order: memory and tunables, the
-/// thresholds the kernel has, then the selected bdi's numbers.
+/// thresholds the kernel has, then the selected bdi's numbers. Side by
+/// side, a value the sides differ in reads `left | right` (`–` on a side
+/// whose kernel lacks it), as [`PARAMS_BOTH_TITLE`] says.
 fn params(ctx: &Ctx) -> (Params, Params) {
+    let sides: Vec<(Params, Params)> = (0..ctx.app.sides().len()).map(|i| side_params(ctx, i)).collect();
+    match sides.as_slice() {
+        [(ga, la), (gb, lb)] => (both_sides(ga, gb), both_sides(la, lb)),
+        _ => sides.into_iter().next().expect("a side"),
+    }
+}
+
+/// The title of the parameter panel and strip side by side.
+pub const PARAMS_BOTH_TITLE: &str = "parameters: left | right";
+
+/// The parameter panel's and strip's title, padded.
+fn params_title(ctx: &Ctx) -> String {
+    format!(" {} ", if ctx.app.sides().len() > 1 { PARAMS_BOTH_TITLE } else { PARAMS_TITLE })
+}
+
+/// `a` and `b` as one list: a name of both sides once, with `left |
+/// right` where their values differ; a name of one side only where it
+/// comes in that side's order, `–` for the other.
+fn both_sides(a: &Params, b: &Params) -> Params {
+    let mut names: Vec<&str> = a.iter().map(|(k, _)| k.as_str()).collect();
+    for (i, (k, _)) in b.iter().enumerate() {
+        if !names.contains(&k.as_str()) {
+            let after = b[..i].iter().rev().find_map(|(p, _)| names.iter().position(|n| n == p));
+            names.insert(after.map_or(0, |at| at + 1), k);
+        }
+    }
+    let value = |p: &Params, k: &str| p.iter().find(|(n, _)| n == k).map_or(NOT_KNOWN.to_string(), |(_, v)| v.clone());
+    names
+        .into_iter()
+        .map(|k| {
+            let (va, vb) = (value(a, k), value(b, k));
+            (k.to_string(), if va == vb { va } else { format!("{va} | {vb}") })
+        })
+        .collect()
+}
+
+/// The parameters of side `i` ([`params`]).
+fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     let app = ctx.app;
-    let side = &app.sides()[0];
+    let side = &app.sides()[i];
     let w = &side.world;
     let vm = w.vm();
     let tun = vm.tunables;
@@ -1150,7 +1190,7 @@ fn draw_params_strip(ctx: &Ctx, most: u16, frame: &mut Frame, area: Rect) {
     let block = Block::default()
         .borders(Borders::TOP)
         .border_style(ctx.theme.border)
-        .title(Span::styled(format!(" {PARAMS_TITLE} "), ctx.theme.title));
+        .title(Span::styled(params_title(ctx), ctx.theme.title));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(params_strip_lines(ctx, inner.width)), inner);
@@ -1190,10 +1230,8 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if shown.below > 0 {
         lines.push(Line::styled(format!(" … {} more below (b B)", shown.below), t.dim));
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border)
-        .title(Span::styled(format!(" {PARAMS_TITLE} "), t.title));
+    let block =
+        Block::default().borders(Borders::ALL).border_style(t.border).title(Span::styled(params_title(ctx), t.title));
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 

@@ -65,7 +65,8 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
             wanted.push((format!(" {TASKS_TITLE} ("), "the task table, which the step names".into()));
         }
         if views.params {
-            wanted.push((format!(" {PARAMS_TITLE} "), "the parameter panel, which the step names".into()));
+            // Side by side it is `parameters: left | right`.
+            wanted.push((format!(" {PARAMS_TITLE}"), "the parameter panel, which the step names".into()));
         }
         // Whether the step fits at TEXT_SIZE as it opens, to be tried with
         // the hint and verdicts shown too.
