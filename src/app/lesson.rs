@@ -462,7 +462,7 @@ impl App {
     /// Records the open step in the progress, for [`App::take_progress`].
     pub(super) fn note_progress(&mut self) {
         let (Some(mode), Some(step)) = (&self.lesson, self.shown_step()) else { return };
-        let id = &mode.run.lesson.id;
+        let id = &mode.run.lesson.progress_id().to_string();
         self.progress.reached(id, step, mode.run.lesson.steps.len());
         if !self.progress_changed.contains(id) {
             self.progress_changed.push(id.clone());
@@ -666,7 +666,7 @@ impl App {
             mode.refresh(&self.session);
             mode.frozen = Some(mode.live.clone());
             if mode.last_step() {
-                let id = &mode.run.lesson.id;
+                let id = &mode.run.lesson.progress_id().to_string();
                 self.progress.finished(id, mode.run.lesson.steps.len());
                 if !self.progress_changed.contains(id) {
                     self.progress_changed.push(id.clone());

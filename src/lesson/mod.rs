@@ -65,6 +65,11 @@ pub struct Lesson {
     pub seed: Option<u64>,
     /// The steps, in order.
     pub steps: Vec<Step>,
+    /// What the user's progress is kept under, where not the id: a
+    /// lesson file that reuses a shipped lesson's id for other steps
+    /// keeps its own (see [`Lesson::progress_id`]).
+    #[serde(skip)]
+    pub progress_key: Option<String>,
 }
 
 /// Where a lesson's world comes from.
@@ -360,7 +365,22 @@ impl Lesson {
     /// Reads a lesson file (a regular file of at most 16 MiB).
     pub fn load(path: &std::path::Path) -> Result<Lesson> {
         let text = crate::input::read_text(path, "lesson", crate::input::MAX_RON_BYTES)?;
-        Lesson::from_ron(&text, &path.display().to_string())
+        let mut lesson = Lesson::from_ron(&text, &path.display().to_string())?;
+        // A copy of a shipped lesson, changed, under its id: its progress
+        // must not overwrite the shipped one's.
+        let shipped = SHIPPED.iter().find(|(file, _)| file[..2] == lesson.id);
+        if shipped.is_some_and(|(file, text)| Lesson::from_ron(text, file).ok().as_ref() != Some(&lesson)) {
+            let place = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            lesson.progress_key = Some(format!("{} {}", lesson.id, place.display()));
+        }
+        Ok(lesson)
+    }
+
+    /// What the user's progress in this lesson is kept under: its id, or
+    /// for a lesson file that reuses a shipped lesson's id with other
+    /// content, the id and the file's path.
+    pub fn progress_id(&self) -> &str {
+        self.progress_key.as_deref().unwrap_or(&self.id)
     }
 
     /// The shipped lesson file called `name`: its id ("03", or "3" as a
@@ -767,6 +787,23 @@ mod tests {
 
     fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {
         Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }
+    }
+
+    #[test]
+    fn a_changed_copy_of_a_shipped_lesson_keeps_its_progress_apart() {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-lesson-copy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let (file, text) = Lesson::shipped_file("03").expect("shipped");
+        let same = dir.join(file);
+        std::fs::write(&same, text).expect("written");
+        assert_eq!(Lesson::load(&same).expect("loads").progress_id(), "03", "a plain copy is the lesson");
+        let changed = dir.join("mine.ron");
+        std::fs::write(&changed, text.replacen("title: \"", "title: \"Mine: ", 1)).expect("written");
+        let mine = Lesson::load(&changed).expect("loads");
+        assert_eq!(mine.id, "03");
+        let place = std::fs::canonicalize(&changed).expect("exists");
+        assert_eq!(mine.progress_id(), format!("03 {}", place.display()));
+        std::fs::remove_dir_all(&dir).expect("removed");
     }
 
     #[test]

@@ -239,7 +239,7 @@ impl Progress {
     /// now, or was finished and left at its last step.
     pub fn resume_step(&self, lesson: &super::Lesson) -> usize {
         let last = lesson.steps.len().saturating_sub(1);
-        match self.lessons.get(&lesson.id) {
+        match self.lessons.get(lesson.progress_id()) {
             Some(p) if p.steps == lesson.steps.len() && !(p.done && p.step >= last) => p.step.min(last),
             _ => 0,
         }
