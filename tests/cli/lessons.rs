@@ -1193,18 +1193,23 @@ fn lesson_11_checks_sdj_s_speed_with_room_for_every_seed() {
 }
 
 /// Lesson 13 step 2 said the period shift was on "the panel", which a
-/// lesson does not show; it points to thresh on the strip, which is there.
+/// lesson does not show, then that thresh was on the row above the
+/// chart, which below 160x48 has no room for it; it points to chart 1's
+/// top line, which shows 1475 at 80x24 once `0` shows every chart.
 #[test]
-fn lesson_13_points_to_the_threshold_on_the_strip_not_a_panel_it_lacks() {
+fn lesson_13_points_to_the_threshold_where_every_size_shows_it() {
     let text = step_text("13", 2);
-    assert!(!text.contains("the panel shows it"), "{text}");
-    assert!(text.contains("thresh on the row above the chart, is 1475 MiB"), "{text}");
-    let out = dirtyviz()
-        .args(["snapshot", "--lesson", "13", "--step", "2", "--size", "160x48", "--theme", "mono"])
-        .output()
-        .expect("runs");
-    let screen = super::common::ok(&out);
-    assert!(screen.contains("thresh 1475 MiB") && !screen.contains("period shift"), "{screen}");
+    assert!(!text.contains("the panel shows it") && !text.contains("row above the chart"), "{text}");
+    assert!(text.contains("1475 MiB (the top line of chart 1; 0 shows every chart)"), "{text}");
+    for size in ["80x24", "100x30", "160x48"] {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", "13", "--step", "2", "--size", size, "--theme", "mono", "--keys", "0"])
+            .output()
+            .expect("runs");
+        let screen = super::common::ok(&out);
+        let chart_1 = screen.lines().skip_while(|l| !l.contains("┌ 1 global dirty")).nth(1).unwrap_or("");
+        assert!(chart_1.contains("1475"), "{size}: {screen}");
+    }
 }
 
 /// The ranges the text gives "depending on the random seed" are those
