@@ -580,12 +580,16 @@ impl App {
                 .min(mode.scroll_room)
             }
             LessonMsg::Answer => {
+                // The answer is typed in the pane: `a` unfolds it, and
+                // says so where there is nothing to answer.
+                let was_folded = std::mem::replace(&mut mode.folded, false);
                 if mode.step().questions.is_empty() {
-                    self.note = "this step asks no questions".into();
+                    self.note =
+                        format!("this step asks no questions{}", if was_folded { ": step text shown" } else { "" });
                 } else {
-                    // The answer is typed in the pane.
-                    mode.folded = false;
                     mode.input = Some(String::new());
+                    // The fold's note is stale now.
+                    self.note.clear();
                 }
             }
             LessonMsg::Input(c) => {
@@ -867,8 +871,10 @@ mod tests {
         let mut app = open(TWO_STEPS, 0);
         app.update(Msg::Lesson(LessonMsg::Fold));
         assert!(app.lesson().expect("lesson").folded());
+        assert_eq!(app.note(), "step text folded: v shows it");
         app.update(Msg::Lesson(LessonMsg::Answer));
         assert!(!app.lesson().expect("lesson").folded(), "the answer is typed in the pane");
+        assert_eq!(app.note(), "", "the fold's note is gone with the fold");
         app.update(Msg::Lesson(LessonMsg::InputCancel));
         app.update(Msg::Lesson(LessonMsg::Fold));
         app.advance_to(2 * NS_PER_SEC);

@@ -244,10 +244,15 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
 
 /// A measured value as the screen and `check -v` show it: whole numbers
 /// from 100 and wherever the value is one (a count: "0 tasks", not "0.000
-/// tasks"), one decimal from 10, two from 1, three below.
+/// tasks"), one decimal from 10, two from 1, three below; from a
+/// billion on with an exponent (an answer typed `1e300` is not 301 digits).
 pub fn show(v: f64) -> String {
     if v.is_nan() {
         "nothing to measure".into()
+    } else if v.abs() >= 1e9 && v.is_finite() {
+        let e = format!("{v:.3e}");
+        let (mantissa, exp) = e.split_once('e').expect("an exponent");
+        format!("{}e{exp}", mantissa.trim_end_matches('0').trim_end_matches('.'))
     } else if v == 0.0 {
         "0".into()
     } else if v.abs() >= 99.5 || v.fract() == 0.0 {
@@ -283,6 +288,12 @@ pub fn check_all(sources: &[Source]) -> Vec<Outcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_are_written_short_whatever_their_size() {
+        let all: Vec<String> = [0.0, 0.0424, 2.34567, 42.42, 377497.0, 1e300, -2.5e12, 1234567890.0].map(show).into();
+        assert_eq!(all, ["0", "0.042", "2.35", "42.4", "377497", "1e300", "-2.5e12", "1.235e9"]);
+    }
 
     #[test]
     fn files_are_told_apart_by_their_first_word() {
