@@ -639,16 +639,25 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
 /// axes line up column for column.
 pub fn line_up(data: &mut [ChartData], look: &Look, areas: &[Rect]) {
     let Some(&area) = areas.first() else { return };
-    let inner = Block::default().borders(Borders::ALL).inner(area);
-    let width = usize::from(inner.width).saturating_sub(2);
-    let notices: Vec<u16> =
-        data.iter().map(|d| d.notice_for(inner.width.into()).map_or(0, |n| note_rows(n, inner.width))).collect();
+    // Each in its own frame: a side a column narrower may need a second
+    // legend line its neighbour does not.
+    let inners: Vec<Rect> =
+        (0..data.len()).map(|i| Block::default().borders(Borders::ALL).inner(*areas.get(i).unwrap_or(&area))).collect();
+    let notices: Vec<u16> = data
+        .iter()
+        .zip(&inners)
+        .map(|(d, inner)| d.notice_for(inner.width.into()).map_or(0, |n| note_rows(n, inner.width)))
+        .collect();
     let most_notice = notices.iter().copied().max().unwrap_or(0);
     for (d, n) in data.iter_mut().zip(&notices) {
         d.pad_rows = [most_notice - n, 0];
         d.fitted = None;
     }
-    let fits: Vec<Fit> = data.iter().map(|d| fit(d, look, width, inner)).collect();
+    let fits: Vec<Fit> = data
+        .iter()
+        .zip(&inners)
+        .map(|(d, inner)| fit(d, look, usize::from(inner.width).saturating_sub(2), *inner))
+        .collect();
     let on_axis = fits.iter().any(|f| f.labels_on_axis);
     let inside = |f: &Fit| f.legend.len().saturating_sub(1) as u16;
     let most_legend = fits.iter().map(inside).max().unwrap_or(0);
@@ -660,8 +669,6 @@ pub fn line_up(data: &mut [ChartData], look: &Look, areas: &[Rect]) {
     // narrowest plot: a side whose labels are narrower (`56` beside `200`,
     // no `5.76/5.04` at its end), or whose frame is a column wider, would
     // put its time ticks in other columns.
-    let inners: Vec<Rect> =
-        (0..data.len()).map(|i| Block::default().borders(Borders::ALL).inner(*areas.get(i).unwrap_or(&area))).collect();
     let mut margins = [0, 0];
     for (d, inner) in data.iter().zip(&inners) {
         let f = fit(d, look, usize::from(inner.width).saturating_sub(2), *inner);
