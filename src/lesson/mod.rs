@@ -343,7 +343,8 @@ impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
         let text = crate::input::without_bom(text);
-        let mut lesson: Lesson = ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, &e)))?;
+        let mut lesson: Lesson =
+            ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, text, &e)))?;
         lesson.fit_default_windows(text);
         lesson.validate(text, origin)?;
         Ok(lesson)
@@ -536,6 +537,13 @@ impl Lesson {
                     return at(("bdi", b), format!("step {n}: unknown bdi `{b}`, expected one of {}", name_list()));
                 }
             }
+            let texts = [Some(("text", &step.text)), step.hint.as_ref().map(|h| ("hint", h))];
+            let asks = step.questions.iter().map(|q| Some(("ask", &q.ask)));
+            for (field, said) in texts.into_iter().chain(asks).flatten() {
+                if let Some(chart) = Views::unknown_chart(said) {
+                    return at((field, chart), format!("step {n}: `{chart}` is no chart: the charts are 1 to 5"));
+                }
+            }
             let one_world = |side: SideSpec| !comparing && side != SideSpec::A;
             for q in &step.questions {
                 if q.ask.trim().is_empty() {
@@ -628,6 +636,19 @@ impl Views {
             }
         }
         v
+    }
+
+    /// The first `chart N` (or `charts N`) of `text` whose N is not a
+    /// chart, as written there (`Chart 7`).
+    pub fn unknown_chart(text: &str) -> Option<&str> {
+        let lower = text.to_ascii_lowercase();
+        lower.match_indices("chart").find_map(|(at, _)| {
+            let after = at + 5 + usize::from(lower[at + 5..].starts_with('s'));
+            let digits = lower[after..].strip_prefix(' ')?;
+            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            let number: usize = digits[..n].parse().ok()?;
+            (!(1..=5).contains(&number)).then(|| &text[at..after + 1 + n])
+        })
     }
 
     /// Both sets.
@@ -787,6 +808,13 @@ mod tests {
 
     fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {
         Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }
+    }
+
+    #[test]
+    fn a_chart_the_dashboard_lacks_is_found_as_written() {
+        assert_eq!(Views::unknown_chart("Watch chart 2, then Chart 7 and charts 1 and 4."), Some("Chart 7"));
+        assert_eq!(Views::unknown_chart("charts 0 and 1"), Some("charts 0"));
+        assert_eq!(Views::unknown_chart("chart 5; every chart): 377,497 pages; a chart"), None);
     }
 
     #[test]

@@ -180,7 +180,9 @@ impl Machine {
 pub fn all() -> &'static [Machine] {
     static ALL: std::sync::OnceLock<Vec<Machine>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
-        ron_options().from_str(MACHINES).unwrap_or_else(|e| panic!("{}", ron_error("assets/machines.ron", &e)))
+        ron_options()
+            .from_str(MACHINES)
+            .unwrap_or_else(|e| panic!("{}", ron_error("assets/machines.ron", MACHINES, &e)))
     })
 }
 

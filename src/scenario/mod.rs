@@ -744,22 +744,40 @@ pub fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
-/// Formats a RON error as `origin:line:col: what was wrong`.
-pub fn ron_error(origin: &str, e: &ron::error::SpannedError) -> String {
+/// Formats a RON error in `text` as `origin:line:col: what was wrong`;
+/// a value in quotes is pointed at by its opening quote (RON points
+/// after it).
+pub fn ron_error(origin: &str, text: &str, e: &ron::error::SpannedError) -> String {
     use ron::error::Error as E;
     let what = match &e.code {
         E::NoSuchStructField { expected, found, .. } => {
             format!("unknown field `{found}`, expected one of {}", quoted_list(expected))
         }
+        // Of a long list, a near name alone (53 metrics in one line
+        // helped no one who had misspelt one).
         E::NoSuchEnumVariant { expected, found, .. } => {
-            format!("unknown variant `{found}`, expected one of {}", quoted_list(expected))
+            match crate::error::did_you_mean(found, expected.iter().copied()) {
+                near if !near.is_empty() && expected.len() > 8 => format!("unknown variant `{found}`{near}"),
+                near => format!("unknown variant `{found}`, expected one of {}{near}", quoted_list(expected)),
+            }
         }
         E::MissingStructField { field, outer } => {
             format!("missing field `{field}`{}", outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default())
         }
-        other => other.to_string(),
+        E::Message(ours) => ours.clone(),
+        other => {
+            // RON's own messages start with a capital; ours do not.
+            let text = other.to_string();
+            let mut chars = text.chars();
+            chars.next().map_or(text.clone(), |c| c.to_lowercase().chain(chars).collect())
+        }
     };
-    format!("{origin}:{}:{}: {}", e.span.start.line, e.span.start.col, crate::error::printable(&what))
+    let (line, mut col) = (e.span.start.line, e.span.start.col);
+    let before = text.lines().nth(line.saturating_sub(1)).and_then(|l| l.chars().nth(col.saturating_sub(2)));
+    if col > 1 && before == Some('"') && matches!(e.code, E::InvalidValueForType { .. }) {
+        col -= 1;
+    }
+    format!("{origin}:{line}:{col}: {}", crate::error::printable(&what))
 }
 
 fn quoted_list(items: &[&str]) -> String {
@@ -829,7 +847,9 @@ fn disk_letter(i: u32) -> char {
 impl Scenario {
     /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Scenario> {
-        ron_options().from_str(crate::input::without_bom(text)).map_err(|e| Error::invalid(ron_error(origin, &e)))
+        ron_options()
+            .from_str(crate::input::without_bom(text))
+            .map_err(|e| Error::invalid(ron_error(origin, crate::input::without_bom(text), &e)))
     }
 
     /// Reads a scenario file (a regular file of at most 16 MiB).
@@ -1293,6 +1313,28 @@ mod tests {
         assert_eq!(size("999999999999999999999999999999999999999999"), Err(SizeError::TooLarge));
         assert_eq!(size("1.000000000000000000000000000001T"), Ok(1 << 40));
         assert_eq!(size("4x"), Err(SizeError::Malformed));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_told_at_its_quote_with_its_field() {
+        let text = |field: &str| {
+            format!("Scenario({field}, devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\")])")
+        };
+        let error = |field: &str| Scenario::from_ron(&text(field), "s.ron").expect_err(field).to_string();
+        assert_eq!(
+            error("memory_mb: \"4096\""),
+            "s.ron:1:21: expected a whole number for memory_mb but found the string \"4096\" instead"
+        );
+        assert_eq!(
+            error("dirty_bytes: \"100M\""),
+            "s.ron:1:23: expected a whole number of bytes for dirty_bytes but found the string \"100M\" instead"
+        );
+        assert_eq!(
+            error("duration_s: \"9\""),
+            "s.ron:1:22: expected a number for duration_s but found the string \"9\" instead"
+        );
+        let ok = Scenario::from_ron(&text("duration_s: 9"), "s.ron").expect("a whole number is a number");
+        assert_eq!(ok.duration_s, 9.0);
     }
 
     #[test]

@@ -173,7 +173,11 @@ pub trait Readable: Bounded {
 
 impl Readable for f64 {
     fn read<'de, D: Deserializer<'de>>(d: D, field: &str, range: &Range<f64>) -> std::result::Result<f64, D::Error> {
-        range.check(field, f64::deserialize(d)?).map_err(D::Error::custom)
+        let v = match d.deserialize_any(WideVisitor { field, float: true })? {
+            Wide::Integer(v) => v as f64,
+            Wide::Float(v) => v,
+        };
+        range.check(field, v).map_err(D::Error::custom)
     }
 }
 
@@ -184,14 +188,21 @@ enum Wide {
     Float(f64),
 }
 
-/// Reads a [`Wide`].
-struct WideVisitor;
+/// Reads a [`Wide`] of a field (named where a value of another kind is
+/// refused), a whole number unless `float`.
+struct WideVisitor<'a> {
+    field: &'a str,
+    float: bool,
+}
 
-impl serde::de::Visitor<'_> for WideVisitor {
+impl serde::de::Visitor<'_> for WideVisitor<'_> {
     type Value = Wide;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a whole number")
+        let number = if self.float { "a number" } else { "a whole number" };
+        // A size is written in bytes: `104857600`, not `"100M"`.
+        let bytes = if self.field.ends_with("_bytes") { " of bytes" } else { "" };
+        write!(f, "{number}{bytes} for {}", self.field)
     }
 
     fn visit_i64<E>(self, v: i64) -> std::result::Result<Wide, E> {
@@ -221,7 +232,7 @@ fn wide<'de, D: Deserializer<'de>>(
     d: D,
     field: &str,
 ) -> std::result::Result<std::result::Result<i128, String>, D::Error> {
-    match d.deserialize_any(WideVisitor)? {
+    match d.deserialize_any(WideVisitor { field, float: false })? {
         Wide::Integer(v) => Ok(Ok(v)),
         // A whole float within 64 bits is that integer (4096.0 is 4096);
         // past them it may be an integer RON could not hold, and is shown
