@@ -28,6 +28,8 @@ pub fn man(out: &mut dyn Write) -> std::io::Result<()> {
     page.render_description_section(&mut buf)?;
     page.render_options_section(&mut buf)?;
     render_subcommands(&cmd, &mut buf)?;
+    render_keys_section(&mut buf)?;
+    render_exit_status_section(&mut buf)?;
     page.render_version_section(&mut buf)?;
     render_files_section(&mut buf)?;
     // Every part defines the apostrophe string again: once is enough.
@@ -79,6 +81,47 @@ fn render_subcommands(cmd: &clap::Command, out: &mut dyn Write) -> std::io::Resu
         writeln!(out, "{text}")?;
     }
     Ok(())
+}
+
+/// Text set in roff: a backslash doubled, a leading dot or quote
+/// escaped so that it is not read as a request.
+fn roff(text: &str) -> String {
+    let text = text.replace('\\', "\\\\");
+    if text.starts_with(['.', '\'']) { format!("\\&{text}") } else { text }
+}
+
+/// The dashboard's, a lesson's, the task table's and the trace viewer's
+/// keys, from the tables `?` shows.
+fn render_keys_section(out: &mut dyn Write) -> std::io::Result<()> {
+    use crate::ui::keys::{HELP, TRACE};
+    writeln!(out, ".SH KEYS")?;
+    writeln!(out, "In the dashboard, \\fB?\\fR or \\fBF1\\fR shows these keys too.")?;
+    for section in HELP.iter().chain([&TRACE]) {
+        writeln!(out, ".SS \"{}\"", roff(section.title))?;
+        for b in section.bindings {
+            writeln!(out, ".TP\n.B {}\n{}", roff(b.label), roff(b.help))?;
+        }
+    }
+    Ok(())
+}
+
+fn render_exit_status_section(out: &mut dyn Write) -> std::io::Result<()> {
+    use crate::error::{EXIT_BAD_INPUT, EXIT_BUG};
+    writeln!(out, ".SH \"EXIT STATUS\"")?;
+    writeln!(out, ".TP\n.B 0\nDone as asked.")?;
+    writeln!(
+        out,
+        ".TP\n.B 1\nA lesson's check, a case's bound or a fit's profile did not hold, or a headless capture saw nothing to report."
+    )?;
+    writeln!(
+        out,
+        ".TP\n.B {EXIT_BAD_INPUT}\nBad input: a usage error, an unreadable, invalid or unwritable file, no terminal, not enough memory."
+    )?;
+    writeln!(
+        out,
+        ".TP\n.B {EXIT_BUG}\nA bug (a panic or an internal error): the terminal is restored and a report printed."
+    )?;
+    writeln!(out, ".TP\n.B 128+N\nStopped by signal N (130 for Ctrl-C); a headless run then writes no output.")
 }
 
 fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {

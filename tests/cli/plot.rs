@@ -226,9 +226,16 @@ fn the_man_page_is_roff_with_every_subcommand() {
     let roff = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(roff.starts_with(".ie \\n(.g .ds Aq") || roff.starts_with(".TH"), "{}", &roff[..80]);
     assert!(roff.contains(".TH dirtyviz 1"), "title line");
-    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "VERSION", "FILES"] {
+    for section in
+        ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "KEYS", "\"EXIT STATUS\"", "VERSION", "FILES"]
+    {
         assert!(roff.contains(&format!(".SH {section}")), "section {section}");
     }
+    // The keys the help shows, a leading dot escaped (`.` steps).
+    for key in [".B space\npause / resume", ".B \\&.\nsingle step", ".B v\nfold the step's text"] {
+        assert!(roff.contains(key), "{key}");
+    }
+    assert!(roff.contains(".B 130") || roff.contains("130 for Ctrl-C"), "exit codes");
     for sub in [
         "run",
         "lesson",
