@@ -316,8 +316,11 @@ pub struct ReplayArgs {
     pub summary_json: Option<PathBuf>,
 }
 
-/// `dirtyviz lesson`.
+/// `dirtyviz lesson`. `--compare` is the dashboard's: a lesson's steps
+/// open their own comparisons, so it is refused here and neither shown
+/// nor completed.
 #[derive(Debug, Args)]
+#[command(mut_arg("compare", |a| a.hide(true)))]
 pub struct LessonArgs {
     /// A lesson id (00-16) or a lesson file.
     #[arg(value_name = "ID|FILE")]
