@@ -733,8 +733,22 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     };
     frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), gap);
     let l = &picker.lessons[picker.selected];
-    let text = vec![Line::styled(l.patch.clone(), t.dim), Line::styled(l.summary.clone(), t.text)];
-    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), about);
+    // What the rows hold of the summary, its last row ending in an
+    // ellipsis where it goes on (the lesson itself shows it whole).
+    let width = usize::from(about.width);
+    let mut text: Vec<Line> = crate::units::wrap_words(&l.patch, width)
+        .into_iter()
+        .map(|r| Line::styled(r, t.dim))
+        .chain(crate::units::wrap_words(&l.summary, width).into_iter().map(|r| Line::styled(r, t.text)))
+        .collect();
+    let rows = usize::from(about.height);
+    if text.len() > rows && rows > 0 {
+        text.truncate(rows);
+        let last = text.pop().expect("a row");
+        let cut = super::view::cut_to(&format!("{} …", last.to_string().trim_end()), width);
+        text.push(Line::styled(cut, last.style));
+    }
+    frame.render_widget(Paragraph::new(text), about);
 }
 
 #[cfg(test)]

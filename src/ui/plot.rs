@@ -732,7 +732,7 @@ fn note_rows(note: &str, width: u16) -> u16 {
 /// sentence cut short says so).
 fn note_lines(note: &str, width: u16, rows: u16) -> Vec<String> {
     let width = usize::from(width);
-    let mut lines = super::view::wrap_words(note, width);
+    let mut lines = crate::units::wrap_words(note, width);
     lines.retain(|l| !l.is_empty());
     let rows = usize::from(rows);
     if lines.len() > rows && rows > 0 {

@@ -39,7 +39,7 @@ use crate::lesson::Views;
 use crate::lesson::check::show;
 use crate::run::summary::NOT_KNOWN;
 use crate::session::{Side, bdi_label};
-use crate::units::{SizeUnit, mib, size};
+use crate::units::{SizeUnit, breaks_at, mib, size, wrap_words};
 
 /// The smallest terminal the dashboard draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
@@ -1477,59 +1477,6 @@ pub fn help_area(area: Rect) -> Rect {
     let width = 158.min(area.width);
     let height = 46.min(area.height);
     Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
-}
-
-/// Whether a line may break at `c`: at any blank but a no-break space
-/// (which keeps a value and its unit together).
-fn breaks_at(c: char) -> bool {
-    c.is_whitespace() && c != '\u{a0}'
-}
-
-/// `text` in lines of at most `width` characters, broken between words
-/// (a no-break space joins two words into one); a word longer than a
-/// line is broken after a `_`, `/` or `-` in it where it has one, else
-/// at the line's end.
-pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines: Vec<String> = vec![String::new()];
-    for word in text.split(breaks_at).filter(|w| !w.is_empty()) {
-        let mut word: Vec<char> = word.chars().collect();
-        loop {
-            let line = lines.last_mut().expect("one line at least");
-            let used = line.chars().count();
-            let gap = usize::from(used > 0);
-            if used + gap + word.len() <= width {
-                if gap == 1 {
-                    line.push(' ');
-                }
-                line.extend(word.iter());
-                break;
-            }
-            if word.len() <= width {
-                lines.push(String::new());
-                continue;
-            }
-            // Longer than a line: what fits of it here, cut after a
-            // separator when there is one.
-            let room = width.saturating_sub(used + gap);
-            let cut = word[..room.min(word.len())].iter().rposition(|c| matches!(c, '_' | '/' | '-')).map(|i| i + 1);
-            let cut = match cut {
-                Some(i) => i,
-                None if used > 0 => {
-                    lines.push(String::new());
-                    continue;
-                }
-                None => room,
-            };
-            if gap == 1 {
-                line.push(' ');
-            }
-            line.extend(word[..cut].iter());
-            word.drain(..cut);
-            lines.push(String::new());
-        }
-    }
-    lines
 }
 
 /// `text` in `style` after `head` (in `head_style`), wrapped to `width`
