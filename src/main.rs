@@ -137,7 +137,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay(&args),
         Some(Command::Cases(args)) => cases(&args),
         Some(Command::Machines) => {
-            out(format_args!("{}", dirtyviz::scenario::machine::report().trim_end()));
+            out(format_args!("{}", dirtyviz::scenario::machine::report(listing_width()).trim_end()));
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args),
@@ -294,6 +294,13 @@ fn open_progress() -> progress::Loaded {
     loaded
 }
 
+/// The columns a listing is wrapped to: the terminal's, when it prints
+/// to one (a pipe or a file gets whole lines).
+fn listing_width() -> Option<usize> {
+    use std::io::IsTerminal as _;
+    std::io::stdout().is_terminal().then(|| ratatui::crossterm::terminal::size().ok()).flatten().map(|(w, _)| w.into())
+}
+
 fn list_lessons() -> Result<ExitCode> {
     let progress = open_progress().progress;
     let lessons = Lesson::shipped();
@@ -306,7 +313,21 @@ fn list_lessons() -> Result<ExitCode> {
                     Some(p) => format!("step {}/{}", p.step + 1, l.steps.len()),
                     None => String::new(),
                 };
-                if !out(format_args!("{}  {:<width$}  {state:<9}  {}", l.id, l.title, l.patch)) {
+                let line = format!("{}  {:<width$}  {state:<9}  {}", l.id, l.title, l.patch);
+                // On a terminal too narrow for it, the patch goes under
+                // the title, wrapped.
+                let line = match listing_width() {
+                    Some(w) if line.chars().count() > w => {
+                        let patch = dirtyviz::units::wrap_words(&l.patch, w.saturating_sub(4).max(20));
+                        let head = format!("{}  {}  {state}", l.id, l.title);
+                        std::iter::once(head.trim_end().to_string())
+                            .chain(patch.iter().map(|r| format!("    {r}")))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    }
+                    _ => line,
+                };
+                if !out(format_args!("{line}")) {
                     break;
                 }
             }

@@ -280,32 +280,47 @@ impl<'a> Defaults<'a> {
     }
 }
 
-/// `dirtyviz machines`: each profile with its numbers and their sources.
-pub fn report() -> String {
+/// `dirtyviz machines`: each profile with its numbers and their sources;
+/// its texts wrapped to `width` columns where given (a terminal's).
+pub fn report(width: Option<usize>) -> String {
     use std::fmt::Write as _;
+    // `text` after `first` (its own width taken from the line), its
+    // further lines indented `hang` columns.
+    let hanging = |first: &str, hang: usize, text: &str| -> String {
+        let room = width.map_or(usize::MAX, |w| w.saturating_sub(hang).max(20));
+        let rows = if room == usize::MAX { vec![text.to_string()] } else { crate::units::wrap_words(text, room) };
+        let mut out = String::new();
+        for (i, row) in rows.iter().enumerate() {
+            let head = if i == 0 { first.to_string() } else { " ".repeat(hang) };
+            let _ = writeln!(out, "{head}{row}");
+        }
+        out
+    };
+    // The columns before a figure's source: name, value, kind.
+    const SOURCE_AT: usize = 2 + 27 + 1 + 8 + 2 + 7 + 2;
     let mut s = String::new();
     for m in all() {
         let _ = writeln!(
             s,
-            "{}  ({} CPUs, {} MiB, {} disk{}; {} fitted numbers)\n  {}",
+            "{}  ({} CPUs, {} MiB, {} disk{}; {} fitted numbers)",
             m.name,
             m.cpus,
             m.memory_mb,
             m.disks,
             if m.disks == 1 { "" } else { "s" },
             m.fitted(),
-            m.description
         );
+        s += &hanging("  ", 2, &m.description);
         for (name, f) in m.figures() {
             let (kind, from) = match &f.source {
                 Source::Fitted(w) => ("fitted", w),
                 Source::Seed(w) => ("seed", w),
                 Source::Assumed(w) => ("assumed", w),
             };
-            let _ = writeln!(s, "  {name:27} {:>8.2}  {kind:7}  {from}", f.value);
+            s += &hanging(&format!("  {name:27} {:>8.2}  {kind:7}  ", f.value), SOURCE_AT, from);
             if !f.candidates.is_empty() {
                 let each: Vec<String> = f.candidates.iter().map(|v| v.to_string()).collect();
-                let _ = writeln!(s, "  {:27} {:8}  {:7}  chosen among {}", "", "", "", each.join(", "));
+                s += &hanging(&" ".repeat(SOURCE_AT), SOURCE_AT, &format!("chosen among {}", each.join(", ")));
             }
         }
         s.push('\n');
@@ -331,7 +346,13 @@ mod tests {
         assert!(for_case(3, 1000).is_none());
         let e = get("nope").expect_err("unknown");
         assert!(e.to_string().contains("unknown machine `nope`") && e.to_string().contains("32p-32768M"), "{e}");
-        assert!(report().contains("fitted"));
+        assert!(report(None).contains("fitted"));
+        // Wrapped to 80 columns, every line fits and no word is lost.
+        let (whole, wrapped) = (report(None), report(Some(80)));
+        assert!(whole.lines().any(|l| l.chars().count() > 200), "a long line to wrap");
+        assert!(wrapped.lines().all(|l| l.chars().count() <= 80), "{wrapped}");
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&whole), words(&wrapped));
         // figures() and figures_mut() list the same numbers in the same order.
         for m in all() {
             let names: Vec<&str> = m.figures().iter().map(|(n, _)| *n).collect();
