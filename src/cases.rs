@@ -215,7 +215,8 @@ pub fn report(measured: &[Measured]) -> String {
     for m in measured {
         let ratio = m.ratio().map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{r:.2}"));
         let [e31, eio] = m.rate_errors();
-        let signed = |model: f64, seed: f64| format!("{:+.0}%", 100.0 * (model / seed - 1.0));
+        // Rounded first: -0.3% is +0%, not -0%.
+        let signed = |model: f64, seed: f64| format!("{:+.0}%", (100.0 * (model / seed - 1.0)).round() + 0.0);
         let _ = writeln!(
             s,
             "{:width$}  {:4}  │ {:17.2} {:8.2} {:6.2} │ {:18.2} {:8.2} {ratio:>6} │ {:>17} {:>8}",
