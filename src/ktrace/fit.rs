@@ -552,8 +552,12 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
     let settle = m.global.settle_s;
     // The trace's silences within it hold no count: left out of its mean,
     // and of the model's (see `fit_and_run`).
-    let silent_s: f64 =
-        rests(&t.silences, None).iter().map(|&(from, to)| (to.min(duration_s) - from.max(settle)).max(0.0)).sum();
+    // (+ 0.0: a sum of nothing is -0.0.)
+    let silent_s: f64 = rests(&t.silences, None)
+        .iter()
+        .map(|&(from, to)| (to.min(duration_s) - from.max(settle)).max(0.0))
+        .sum::<f64>()
+        + 0.0;
     let mut mean_name = format!("dirty, mean over {}-{} s, every 100 ms", trimmed(settle, 2), trimmed(duration_s, 2));
     if silent_s > 0.0 {
         mean_name += &format!(", less {} of the trace's silence", super::summary::duration_text(silent_s));
@@ -579,10 +583,10 @@ fn compare(t: &TraceSummary, series: &Series, m: &Summary, duration_s: f64) -> V
     let p = &t.pause_ms;
     let ms = |v: Option<i64>| v.map(|x| x as f64);
     row("pauses".into(), "sleeps", Some(p.sleeps as f64), Some(m.pauses_ms.count as f64));
-    row("pause p50".into(), "ms", ms(p.p50), Some(m.pauses_ms.p50));
-    row("pause p90".into(), "ms", ms(p.p90), Some(m.pauses_ms.p90));
-    row("pause p99".into(), "ms", ms(p.p99), Some(m.pauses_ms.p99));
-    row("pause max".into(), "ms", ms(p.max), Some(m.pauses_ms.max));
+    row("pause p50".into(), "ms", ms(p.p50), m.pauses_ms.p50);
+    row("pause p90".into(), "ms", ms(p.p90), m.pauses_ms.p90);
+    row("pause p99".into(), "ms", ms(p.p99), m.pauses_ms.p99);
+    row("pause max".into(), "ms", ms(p.max), m.pauses_ms.max);
     if let Some(mean) = rows.iter_mut().find(|r| r.quantity == mean_name) {
         (mean.from_s, mean.to_s, mean.every_ms) = (Some(settle), Some(duration_s), Some(BIN_S * 1000.0));
         mean.trace_silent_s = Some(silent_s);

@@ -49,16 +49,11 @@ fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     g.dirty_mean_mb.map(|m| 100.0 * (m - sp) / sp)
 }
 
-/// Whether any task slept: without a sleep there is no percentile.
-fn slept(s: &Summary) -> bool {
-    s.pauses_ms.count > 0
-}
-
 /// Longest time a task spent in one throttling call, a call still
 /// blocked at the end included \[ms\]; none when no call blocked.
 fn longest_call(s: &Summary) -> Option<f64> {
     let t = &s.throttled_ms;
-    (t.calls.count > 0 || t.in_progress > 0).then(|| t.calls.max.max(t.in_progress_max_ms))
+    (t.calls.count > 0 || t.in_progress > 0).then(|| t.calls.max.unwrap_or(0.0).max(t.in_progress_max_ms))
 }
 
 impl Compared {
@@ -78,9 +73,9 @@ impl Compared {
             row("dirty max [MiB]", &|s| Some(s.global.dirty_max_mb), 1),
             row("limit [MiB]", &|s| s.global.limit_mb, 1),
             row("pauses [count]", &|s| Some(s.pauses_ms.count as f64), 0),
-            row("pause p50 [ms]", &|s| slept(s).then_some(s.pauses_ms.p50), 0),
-            row("pause p99 [ms]", &|s| slept(s).then_some(s.pauses_ms.p99), 0),
-            row("pause max [ms]", &|s| slept(s).then_some(s.pauses_ms.max), 0),
+            row("pause p50 [ms]", &|s| s.pauses_ms.p50, 0),
+            row("pause p99 [ms]", &|s| s.pauses_ms.p99, 0),
+            row("pause max [ms]", &|s| s.pauses_ms.max, 0),
             row("calls blocked [count]", &|s| Some(s.throttled_ms.calls.count as f64), 0),
             row("longest call [ms]", &longest_call, 0),
             row("foreground writeback [MiB]", &|s| Some(s.throttled_ms.foreground_written_mb), 1),

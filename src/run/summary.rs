@@ -50,9 +50,13 @@ pub struct BdiSummary {
     pub tasks: u32,
     /// Pages written over the run / duration \[MiB/s\].
     pub written_mbps: f64,
-    /// Median avg_write_bandwidth over the last window (the report's
-    /// `avg_write_bw`) \[MiB/s\].
+    /// Median write_bandwidth over the last window; null where the run's
+    /// kernel has no bandwidth estimate (2.6.38) \[MiB/s\].
     pub write_bw_mbps: Option<f64>,
+    /// Median avg_write_bandwidth over the last window (the report's
+    /// `avg_write_bw`, which write_bw/N divides); null as write_bw
+    /// \[MiB/s\].
+    pub avg_write_bw_mbps: Option<f64>,
     /// Median dirty_ratelimit over the last window; null where the run's
     /// kernel has none (below patch 04) \[MiB/s\].
     pub dirty_ratelimit_mbps: Option<f64>,
@@ -125,19 +129,20 @@ impl NfsSummary {
     }
 }
 
-/// Pause distribution \[ms\]; all 0 when `count` is 0.
+/// Pause distribution \[ms\]; its percentiles null when `count` is 0 (a
+/// percentile of no pauses is not 0 ms).
 #[derive(Clone, Debug, Serialize)]
 pub struct PauseSummary {
     /// How many.
     pub count: u64,
     /// Median \[ms\].
-    pub p50: f64,
+    pub p50: Option<f64>,
     /// 90th percentile \[ms\].
-    pub p90: f64,
+    pub p90: Option<f64>,
     /// 99th percentile \[ms\].
-    pub p99: f64,
+    pub p99: Option<f64>,
     /// Longest \[ms\].
-    pub max: f64,
+    pub max: Option<f64>,
 }
 
 /// Time in throttling calls that blocked, foreground IO included \[ms\].
@@ -167,10 +172,10 @@ pub struct TaskSummary {
     pub dirtied_mb: f64,
     /// What it achieved while alive \[MiB/s\]; `None` if it never ran.
     pub rate_mbps: Option<f64>,
-    /// Median pause \[ms\] (0: it never paused).
-    pub pause_p50_ms: f64,
-    /// Longest pause \[ms\].
-    pub pause_max_ms: f64,
+    /// Median pause \[ms\]; null where it never paused.
+    pub pause_p50_ms: Option<f64>,
+    /// Longest pause \[ms\]; null where it never paused.
+    pub pause_max_ms: Option<f64>,
     /// Longest time in one throttling call, the one it was still in at
     /// the end included \[ms\].
     pub throttled_max_ms: f64,
@@ -346,12 +351,13 @@ impl Digest {
 }
 
 fn pause_summary(h: &RunHistogram, ms: impl Fn(u64) -> f64) -> PauseSummary {
+    let some = |v: u64| (h.count() > 0).then(|| ms(v));
     PauseSummary {
         count: h.count(),
-        p50: ms(h.quantile(0.5)),
-        p90: ms(h.quantile(0.9)),
-        p99: ms(h.quantile(0.99)),
-        max: ms(h.max()),
+        p50: some(h.quantile(0.5)),
+        p90: some(h.quantile(0.9)),
+        p99: some(h.quantile(0.99)),
+        max: some(h.max()),
     }
 }
 
@@ -398,16 +404,20 @@ pub fn summarise(
         .enumerate()
         .map(|(i, b)| {
             let tasks = world.tasks().iter().filter(|t| t.bdi as usize == i).count() as u32;
-            let write_bw = median(window.iter().map(|s| mib(s.bdis[i].avg_write_bw)).collect());
+            let estimate = |f: fn(&crate::sim::metrics::BdiSample) -> u64| {
+                median(window.iter().map(|s| mib(f(&s.bdis[i]))).collect()).filter(|_| has.bandwidth)
+            };
             BdiSummary {
                 name: b.name.clone(),
                 kind: b.device.config.kind.name().to_string(),
                 tasks,
                 written_mbps: mib(b.written) / duration_s,
-                write_bw_mbps: write_bw,
+                write_bw_mbps: estimate(|b| b.write_bw),
+                avg_write_bw_mbps: estimate(|b| b.avg_write_bw),
                 dirty_ratelimit_mbps: median(window.iter().map(|s| mib(s.bdis[i].dirty_ratelimit)).collect())
                     .filter(|_| has.dirty_ratelimit),
-                target_ratelimit_mbps: median(window.iter().filter_map(|s| s.bdis[i].target()).map(mib).collect()),
+                target_ratelimit_mbps: median(window.iter().filter_map(|s| s.bdis[i].target()).map(mib).collect())
+                    .filter(|_| has.bandwidth),
                 thresh_mb: thresh_means[i],
                 thresh_median_mb: median(window.iter().map(|s| mib(s.bdis[i].thresh)).collect()),
                 dirty_mean_mb: dirty_means[i],
@@ -439,8 +449,8 @@ pub fn summarise(
                 bdi: world.bdis()[t.bdi as usize].name.clone(),
                 dirtied_mb: mib(st.dirtied),
                 rate_mbps: (alive_ns > 0).then(|| mib(st.dirtied) / (alive_ns as f64 / 1e9)),
-                pause_p50_ms: ms(st.pauses.quantile(0.5)),
-                pause_max_ms: ms(st.pauses.max()),
+                pause_p50_ms: (st.pauses.count() > 0).then(|| ms(st.pauses.quantile(0.5))),
+                pause_max_ms: (st.pauses.count() > 0).then(|| ms(st.pauses.max())),
                 throttled_max_ms: ms(st.throttled_max.max(in_call(t).unwrap_or(0))),
             }
         })
@@ -549,6 +559,9 @@ pub struct KernelHas {
     /// The smoothed global dirty limit, global_dirty_limit (Linux 3.1;
     /// 2.6.38 has only thresh).
     pub smoothed_limit: bool,
+    /// The bdi's write bandwidth estimate, write_bw and avg_write_bw
+    /// (Linux 3.1, as the smoothed limit).
+    pub bandwidth: bool,
 }
 
 impl KernelHas {
@@ -558,6 +571,7 @@ impl KernelHas {
             setpoint: patches >= POSITION_CONTROL_PATCH,
             dirty_ratelimit: patches >= RATE_CONTROL_PATCH,
             smoothed_limit: patches > 0 || legacy != crate::sim::config::Legacy::Linux2638,
+            bandwidth: patches > 0 || legacy != crate::sim::config::Legacy::Linux2638,
         }
     }
 
@@ -567,6 +581,7 @@ impl KernelHas {
         [
             (self.setpoint, "setpoint", "patch 02"),
             (self.smoothed_limit, "smoothed limit", "Linux 3.1"),
+            (self.bandwidth, "bandwidth estimate", "Linux 3.1"),
             (self.dirty_ratelimit, "dirty_ratelimit", "patch 04"),
         ]
         .into_iter()
@@ -639,15 +654,15 @@ impl Summary {
             let ratio = rate.zip(b.target_ratelimit_mbps.filter(|&t| t > 0.0)).map(|(r, t)| r / t);
             let _ = writeln!(
                 s,
-                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s (whole run)  avg_write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({}x)  bdi_thresh {} (medians of last {} s){}",
+                "bdi {:<6} {:<5} {:>10}  written {:.1} MiB/s (whole run)  avg_write_bw {}  dirty_ratelimit {} vs write_bw/N {} MiB/s ({})  bdi_thresh {} (medians of last {} s){}",
                 shown(&b.name),
                 b.kind,
                 crate::units::count(u64::from(b.tasks), "task"),
                 b.written_mbps,
-                num(b.write_bw_mbps, 1),
+                num(b.avg_write_bw_mbps, 1),
                 num(rate, 3),
                 num(b.target_ratelimit_mbps, 3),
-                num(ratio, 2),
+                ratio.map_or(NOT_KNOWN.to_string(), |r| format!("{r:.2}x")),
                 size_with_unit(b.thresh_median_mb, false),
                 seconds(self.window_s),
                 b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
@@ -686,12 +701,12 @@ impl Summary {
         } else {
             let _ = writeln!(
                 s,
-                "pauses      {}  p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0} ms",
+                "pauses      {}  p50 {}  p90 {}  p99 {}  max {} ms",
                 crate::units::count(p.count, "sleep"),
-                p.p50,
-                p.p90,
-                p.p99,
-                p.max
+                num(p.p50, 0),
+                num(p.p90, 0),
+                num(p.p99, 0),
+                num(p.max, 0)
             );
         }
         let t = &self.throttled_ms;
@@ -702,19 +717,19 @@ impl Summary {
             "no call blocked".to_string()
         } else {
             format!(
-                "{} blocked  p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0} ms",
+                "{} blocked  p50 {}  p90 {}  p99 {}  max {} ms",
                 crate::units::count(t.calls.count, "call"),
-                t.calls.p50,
-                t.calls.p90,
-                t.calls.p99,
-                t.calls.max
+                num(t.calls.p50, 0),
+                num(t.calls.p90, 0),
+                num(t.calls.p99, 0),
+                num(t.calls.max, 0)
             )
         };
         let _ = writeln!(
             s,
             "throttled   {calls}  (foreground writeback {:.1} MiB){}",
             t.foreground_written_mb,
-            if t.in_progress_max_ms > t.calls.max {
+            if t.in_progress_max_ms > t.calls.max.unwrap_or(0.0) {
                 format!("; {} still blocked at the end, one for {:.0} ms", t.in_progress, t.in_progress_max_ms)
             } else {
                 String::new()

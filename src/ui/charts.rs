@@ -163,6 +163,12 @@ impl Kernel {
         self.patches > 0 || self.legacy != Legacy::Linux2638
     }
 
+    /// The bdi's write bandwidth estimate, write_bw and avg_write_bw:
+    /// Linux 3.1 brought it with the smoothed limit; 2.6.38 has none.
+    pub fn bandwidth(self) -> bool {
+        self.smoothed_limit()
+    }
+
     /// Each task's `nr_dirtied_pause`, the pages it dirties between two
     /// balance_dirty_pages() calls: patch 06 brought it (before, a task
     /// is checked every ratelimit_pages).
@@ -696,7 +702,10 @@ pub(crate) fn fit_rates_y(data: &mut ChartData) {
         data.fit_y(|_| true);
     } else {
         let recent = data.x[1] - ((data.x[1] - data.x[0]) / 4.0).max(5.0);
-        data.fit_y_from(recent, |s| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit"));
+        let targets = |s: &Series| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit");
+        // A kernel with none of them (2.6.38) is scaled to its tasks' rates.
+        let only_tasks = !data.series.iter().any(targets);
+        data.fit_y_from(recent, |s| targets(s) || (only_tasks && s.name == "dirtied/N"));
         data.y[1] *= 1.25;
     }
 }
@@ -723,12 +732,20 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
             if b.held > 0 { ((rate - b.unheld_dirty_rate as f64).max(0.0), b.held) } else { (rate, b.tasks) };
         if dt > 0.0 && n > 0 { mib(rate) / f64::from(n) } else { f64::NAN }
     };
-    let mut series = vec![
-        Series::of(4, "write_bw", points(&p, |s| mib(bdi_of(s, bdi).write_bw))),
-        Series::of(4, "avg_write_bw", points(&p, |s| mib(bdi_of(s, bdi).avg_write_bw))),
-        Series::of(4, "dirtied/N", points(&p, per_task)),
-        Series::of(4, "write_bw/N", points(&p, |s| target(bdi_of(s, bdi)).map_or(f64::NAN, mib))).labelled(),
-    ];
+    // 2.6.38 estimates no bandwidth: its tasks' rates alone.
+    let bandwidth = src.kernel.bandwidth();
+    let mut series = vec![Series::of(4, "dirtied/N", points(&p, per_task))];
+    if bandwidth {
+        series.splice(
+            0..0,
+            [
+                Series::of(4, "write_bw", points(&p, |s| mib(bdi_of(s, bdi).write_bw))),
+                Series::of(4, "avg_write_bw", points(&p, |s| mib(bdi_of(s, bdi).avg_write_bw))),
+            ],
+        );
+        series
+            .push(Series::of(4, "write_bw/N", points(&p, |s| target(bdi_of(s, bdi)).map_or(f64::NAN, mib))).labelled());
+    }
     if has != Has::No {
         series.push(Series::of(4, "balanced", points(&p, |s| mib(bdi_of(s, bdi).balanced_ratelimit))).shadowed(has));
         series.push(Series::of(4, "task_ratelimit", points(&p, |s| mib(bdi_of(s, bdi).task_ratelimit))).shadowed(has));
@@ -746,6 +763,11 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
         // Not known (N is not in a trace until a task is throttled): `–`,
         // as the summaries write it, and the unit goes with the rate.
         (data.values, data.short_values) = match (has, target(b).map(|t| show(mib(t)))) {
+            _ if !bandwidth => {
+                let each = Some(per_task(s)).filter(|v| v.is_finite());
+                let each: Vec<String> = each.map(|v| format!("dirtied/N {} MiB/s", show(v))).into_iter().collect();
+                (each.clone(), each)
+            }
             (Has::No, Some(t)) => (vec![format!("write_bw/N {t} MiB/s"), bw], vec![format!("bw/N {t} MiB/s")]),
             (Has::No, None) => (vec![format!("write_bw/N {NOT_KNOWN}"), bw], vec![format!("bw/N {NOT_KNOWN}")]),
             (_, Some(t)) => (
@@ -758,7 +780,7 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
             ),
         };
     }
-    data.note_kernel(has, "dirty_ratelimit");
+    data.note_kernel(has, if bandwidth { "dirty_ratelimit" } else { "write_bw, dirty_ratelimit" });
     data
 }
 

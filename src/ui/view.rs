@@ -1012,7 +1012,8 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     let bdi = app.bdi().min(w.bdis().len() - 1);
     let b = &w.bdis()[bdi];
     let bs = s.map(|s| &s.bdis[bdi]);
-    let mut local = vec![kv("avg_write_bw", format!("{} MiB/s", show(mib(b.avg_write_bandwidth))))];
+    let bw = if kernel.bandwidth() { format!("{} MiB/s", show(mib(b.avg_write_bandwidth))) } else { NOT_KNOWN.into() };
+    let mut local = vec![kv("avg_write_bw", bw)];
     if kernel.ratelimit() != Has::No {
         local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
     }

@@ -155,7 +155,7 @@ fn write_bw_over_n_counts_the_tasks_writing_in_the_window() {
     assert_eq!(sda["tasks"], 1);
     assert!(sda["target_ratelimit_mbps"].is_null(), "no dd writes to sda after 2 s: {sda}");
     assert_eq!(sdb["tasks"], 3);
-    let (bw, target) = (num(&sdb["write_bw_mbps"]), num(&sdb["target_ratelimit_mbps"]));
+    let (bw, target) = (num(&sdb["avg_write_bw_mbps"]), num(&sdb["target_ratelimit_mbps"]));
     assert!((target - bw / 2.0).abs() < 0.05 * target, "two dd on sdb from 2 s on: {target} vs {bw} / 2");
 }
 
@@ -183,7 +183,7 @@ fn the_target_counts_only_the_tasks_the_ratelimit_holds() {
         let b = &s["bdis"][0];
         assert_eq!(b["tasks"], 5);
         let (bw, rate, target) =
-            (num(&b["write_bw_mbps"]), num(&b["dirty_ratelimit_mbps"]), num(&b["target_ratelimit_mbps"]));
+            (num(&b["avg_write_bw_mbps"]), num(&b["dirty_ratelimit_mbps"]), num(&b["target_ratelimit_mbps"]));
         assert!((rate - target).abs() <= 0.15 * target, "{name}: dirty_ratelimit {rate} vs write_bw/N {target}");
         let expected = (bw - 3.0 * each_mbps) / 2.0;
         assert!(

@@ -579,8 +579,10 @@ fn the_2_6_38_report_lists_no_smoothed_limit() {
     assert!(line(&old, "dirty ").ends_with(" vs thresh)"), "{old}");
     assert_eq!(
         line(&old, "note"),
-        "note        Linux 2.6.38 has no setpoint (patch 02), no smoothed limit (Linux 3.1) and no dirty_ratelimit (patch 04): –"
+        "note        Linux 2.6.38 has no setpoint (patch 02), no smoothed limit (Linux 3.1), no bandwidth estimate (Linux 3.1) and no dirty_ratelimit (patch 04): –"
     );
+    // Nor write_bw and avg_write_bw: no number the kernel lacks.
+    assert!(line(&old, "bdi ").contains("avg_write_bw –  dirty_ratelimit – vs write_bw/N – MiB/s (–)"), "{old}");
     let v31 = report("legacy");
     assert!(line(&v31, "thresholds").contains("  limit 737.4  thresh 737.4 MiB"), "{v31}");
     assert!(line(&v31, "dirty ").ends_with(" vs limit)"), "{v31}");
@@ -789,4 +791,39 @@ fn dd_n_gives_every_bdi_n_dd() {
     for t in tasks.iter().filter(|t| t["bdi"] == "sda" || t["bdi"] == "key") {
         assert!(t["dirtied_mb"].as_f64().is_some_and(|mb| mb > 0.0), "{t}");
     }
+}
+
+/// A percentile of no pauses is not 0 ms: null in the JSON, as the
+/// report's `no task slept` says; and 2.6.38, which estimates no
+/// bandwidth, reports no write_bw or avg_write_bw, where 3.2 reports
+/// both (the report's avg_write_bw is the second).
+#[test]
+fn the_summary_json_holds_no_number_nothing_measured() {
+    let s = super::common::summary("no-pauses", &["--duration", "500ms"]);
+    assert_eq!(s["pauses_ms"]["count"], 0, "{s}");
+    for p in ["p50", "p90", "p99", "max"] {
+        assert!(s["pauses_ms"][p].is_null() && s["throttled_ms"]["calls"][p].is_null(), "{p}: {s}");
+    }
+    assert!(s["tasks"][0]["pause_max_ms"].is_null(), "{s}");
+    let old = super::common::summary("old-bw", &["--patches", "2.6.38", "--duration", "5s"]);
+    let b = &old["bdis"][0];
+    assert!(b["write_bw_mbps"].is_null() && b["avg_write_bw_mbps"].is_null() && b["target_ratelimit_mbps"].is_null());
+    let new = super::common::summary("new-bw", &["--duration", "20s"]);
+    let b = &new["bdis"][0];
+    let (bw, avg) =
+        (b["write_bw_mbps"].as_f64().expect("a number"), b["avg_write_bw_mbps"].as_f64().expect("a number"));
+    assert!(bw != avg && (bw / avg - 1.0).abs() < 0.1, "two estimates of one disk: {bw} {avg}");
+}
+
+/// Chart 4 on 2.6.38 draws its tasks' rates alone: the kernel has no
+/// write_bw, avg_write_bw or rate target to draw.
+#[test]
+fn chart_4_draws_no_bandwidth_on_2_6_38() {
+    let out = dirtyviz()
+        .args(["snapshot", "--patches", "2.6.38", "--at", "10s", "--size", "100x30", "--keys", "4", "--theme", "mono"])
+        .output()
+        .expect("runs");
+    let screen = ok(&out);
+    assert!(screen.contains("write_bw, dirty_ratelimit: not used by this kernel"), "{screen}");
+    assert!(screen.contains(" dirtied/N─") && !screen.contains("avg_write_bw") && !screen.contains("bw/N"), "{screen}");
 }
