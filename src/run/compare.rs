@@ -132,8 +132,10 @@ impl Compared {
             a.hz,
             crate::units::seconds(a.duration_s)
         );
-        let head_a = format!("A {}", self.labels.a);
-        let head_b = format!("B {}", self.labels.b);
+        // The sides named on a line of their own: as column heads they
+        // made the table wider than 80 columns.
+        let _ = writeln!(s, "sides    A {}  ·  B {}", self.labels.a, self.labels.b);
+        let (head_a, head_b) = ("A", "B");
         let rows = self.rows();
         let name_w = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0);
         let shown: Vec<[String; 3]> = rows

@@ -83,12 +83,10 @@ fn compare_runs_both_sides_as_their_single_runs() {
         let line = report.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {report}"));
         line[name.len()..].split_whitespace().map(|v| v.parse().expect("a number")).collect()
     };
-    let header = report.lines().nth(1).expect("a header");
-    assert!(
-        header.contains("A legacy 3.1 (IO-full)")
-            && header.contains("B patch 11 (IO-less)")
-            && header.contains("B − A")
-    );
+    let (sides, header) = (report.lines().nth(1).expect("the sides"), report.lines().nth(2).expect("a header"));
+    assert_eq!(sides, "sides    A legacy 3.1 (IO-full)  ·  B patch 11 (IO-less)");
+    assert!(header.trim_start().starts_with('A') && header.ends_with("B − A"), "{header}");
+    assert!(report.lines().all(|l| l.chars().count() <= 80), "{report}");
     for (name, key) in [("pause p50 [ms]", "p50"), ("pause p99 [ms]", "p99"), ("pause max [ms]", "max")] {
         let r = row(name);
         assert_eq!(r, vec![num(a, key), num(b, key), num(b, key) - num(a, key)], "{name}");
