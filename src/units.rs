@@ -261,6 +261,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn words_wrap_whole_and_long_ones_break_after_a_separator() {
+        assert_eq!(wrap_words("pause / resume", 40), vec!["pause / resume"]);
+        assert_eq!(
+            wrap_words("single step (100 ms) while paused", 14),
+            vec!["single step", "(100 ms) while", "paused"]
+        );
+        assert_eq!(wrap_words("the dirty_background_ratio +1", 14), vec!["the dirty_", "background_", "ratio +1"]);
+        assert_eq!(wrap_words("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        for width in 1..30 {
+            for line in wrap_words("dirty_ratelimit × pos_ratio: what a task was held to", width) {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+        }
+    }
+
+    #[test]
     fn numbers_keep_their_units() {
         let nb = |s: &str| s.replace('_', "\u{a0}");
         for (text, want) in [

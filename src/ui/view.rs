@@ -1746,22 +1746,6 @@ mod tests {
     }
 
     #[test]
-    fn words_wrap_whole_and_long_ones_break_after_a_separator() {
-        assert_eq!(wrap_words("pause / resume", 40), vec!["pause / resume"]);
-        assert_eq!(
-            wrap_words("single step (100 ms) while paused", 14),
-            vec!["single step", "(100 ms) while", "paused"]
-        );
-        assert_eq!(wrap_words("the dirty_background_ratio +1", 14), vec!["the dirty_", "background_", "ratio +1"]);
-        assert_eq!(wrap_words("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
-        for width in 1..30 {
-            for line in wrap_words("dirty_ratelimit × pos_ratio: what a task was held to", width) {
-                assert!(line.chars().count() <= width, "{width}: {line:?}");
-            }
-        }
-    }
-
-    #[test]
     fn a_line_cut_short_ends_in_an_ellipsis_between_words_in_its_styles() {
         let (a, b) = (Style::default(), Style::default().add_modifier(Modifier::BOLD));
         let line = Line::from(vec![Span::styled("1. ", a), Span::styled("how long is a pause", b)]);
