@@ -714,7 +714,8 @@ pub(crate) fn fit_rates_y(data: &mut ChartData) {
 /// target write_bw/N, N the tasks throttled, dirty_ratelimit, task_ratelimit and each task's
 /// dirty rate), so that a hundred tasks' rates are not flattened by the
 /// disk's bandwidth; write_bw is drawn when it fits, and named in the
-/// title. `log` draws the y axis logarithmic, where everything fits.
+/// title (2.6.38, which estimates no bandwidth, has its tasks' rates
+/// alone). `log` draws the y axis logarithmic, where everything fits.
 pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: bool) -> ChartData {
     let (p, x) = window(src.samples, window_s, width, src.least_span_s);
     let all = src.samples;
@@ -734,17 +735,15 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     };
     // 2.6.38 estimates no bandwidth: its tasks' rates alone.
     let bandwidth = src.kernel.bandwidth();
-    let mut series = vec![Series::of(4, "dirtied/N", points(&p, per_task))];
+    let mut series = Vec::new();
     if bandwidth {
-        series.splice(
-            0..0,
-            [
-                Series::of(4, "write_bw", points(&p, |s| mib(bdi_of(s, bdi).write_bw))),
-                Series::of(4, "avg_write_bw", points(&p, |s| mib(bdi_of(s, bdi).avg_write_bw))),
-            ],
-        );
-        series
-            .push(Series::of(4, "write_bw/N", points(&p, |s| target(bdi_of(s, bdi)).map_or(f64::NAN, mib))).labelled());
+        series.push(Series::of(4, "write_bw", points(&p, |s| mib(bdi_of(s, bdi).write_bw))));
+        series.push(Series::of(4, "avg_write_bw", points(&p, |s| mib(bdi_of(s, bdi).avg_write_bw))));
+    }
+    series.push(Series::of(4, "dirtied/N", points(&p, per_task)));
+    if bandwidth {
+        let each = |s: &Sample| target(bdi_of(s, bdi)).map_or(f64::NAN, mib);
+        series.push(Series::of(4, "write_bw/N", points(&p, each)).labelled());
     }
     if has != Has::No {
         series.push(Series::of(4, "balanced", points(&p, |s| mib(bdi_of(s, bdi).balanced_ratelimit))).shadowed(has));
