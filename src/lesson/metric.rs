@@ -302,6 +302,18 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         (dt > 0.0).then(|| mib((f(&b.bdis[bdi]) - f(&a.bdis[bdi])) as f64) / dt)
     };
     let target = |s: &crate::sim::metrics::BdiSample| s.target().unwrap_or(f64::NAN);
+    // What the side's kernel does not compute is not measured: 2.6.38
+    // estimates no bandwidth, 3.1 keeps no dirty_ratelimit.
+    let has = crate::run::summary::KernelHas::of(w.patches(), w.legacy());
+    let lacks = match metric {
+        WriteBwMbps | TargetMbps => !has.bandwidth,
+        RatelimitToTarget | BalancedToTarget => !has.bandwidth || !has.dirty_ratelimit,
+        DirtyRatelimitMbps | RatelimitSwing | BalancedSwing => !has.dirty_ratelimit,
+        _ => false,
+    };
+    if lacks {
+        return None;
+    }
     let tasks_on_bdi = || w.tasks().iter().filter(|t| t.bdi as usize == bdi && t.stats.started_ns.is_some());
     Some(match metric {
         DirtyMb => mib(mean(samples.iter().map(|s| s.dirty as f64))?),
