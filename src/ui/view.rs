@@ -962,7 +962,13 @@ fn both_sides(a: &Params, b: &Params) -> Params {
         .into_iter()
         .map(|k| {
             let (va, vb) = (value(a, k), value(b, k));
-            (k.to_string(), if va == vb { va } else { format!("{va} | {vb}") })
+            // A unit both share is written once, after both.
+            let both = match (va.rsplit_once(' '), vb.rsplit_once(' ')) {
+                _ if va == vb => va,
+                (Some((na, ua)), Some((nb, ub))) if ua == ub => format!("{na} | {nb} {ua}"),
+                _ => format!("{va} | {vb}"),
+            };
+            (k.to_string(), both)
         })
         .collect()
 }
@@ -978,10 +984,11 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     let bytes = |b: u64| size(b as f64 / (1u64 << 20) as f64);
     let s = w.samples().back();
     // The thresholds in one unit, the largest's (5.76 GiB beside 11.5 GiB,
-    // as chart 1 reads them, not 5898 MiB), and so the bdi's.
-    let unit = SizeUnit::of_largest(
-        s.into_iter().flat_map(|s| [s.bg_thresh, s.freerun, s.setpoint, s.limit, s.thresh].map(mib)),
-    );
+    // as chart 1 reads them, not 5898 MiB), and so the bdi's; side by
+    // side, the largest of both sides' (`5.76 GiB | 1.44 GiB`).
+    let lasts = || app.sides().iter().filter_map(|side| side.world.samples().back());
+    let unit =
+        SizeUnit::of_largest(lasts().flat_map(|s| [s.bg_thresh, s.freerun, s.setpoint, s.limit, s.thresh].map(mib)));
     let at = |f: &dyn Fn(&crate::sim::metrics::Sample) -> u64| s.map_or(NOT_KNOWN.into(), |s| unit.size(mib(f(s))));
     let kernel = charts::Kernel { patches: w.patches(), legacy: w.legacy() };
     let mut global = vec![kv("bg_thresh", at(&|s| s.bg_thresh)), kv("freerun", at(&|s| s.freerun))];
@@ -1017,7 +1024,8 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     if kernel.ratelimit() != Has::No {
         local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
     }
-    let unit = SizeUnit::of_largest(bs.into_iter().flat_map(|b| [b.thresh, b.setpoint].map(mib)));
+    let unit =
+        SizeUnit::of_largest(lasts().filter_map(|s| s.bdis.get(bdi)).flat_map(|b| [b.thresh, b.setpoint].map(mib)));
     local.push(kv("bdi_thresh", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.thresh)))));
     if kernel.position() != Has::No {
         local.push(kv("bdi_setpoint", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.setpoint)))));
@@ -1219,9 +1227,14 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if shown.above > 0 {
         lines.push(Line::styled(format!(" … {} more above", shown.above), t.dim));
     }
+    let bandwidth = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.bandwidth();
     for (i, b) in w.bdis().iter().enumerate().take(shown.rows.end).skip(shown.rows.start) {
         let mark = if i == ctx.app.bdi() { "▶" } else { " " };
-        let rest = format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth));
+        // Its avg_write_bw, where the kernel estimates one (not 2.6.38).
+        let rest = match bandwidth {
+            true => format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth)),
+            false => format!(" {} dd", b.nr_tasks),
+        };
         let name = cut_to(&bdi_label(w, i), inner.saturating_sub(1 + rest.chars().count()).max(6));
         lines.push(Line::from(vec![
             Span::styled(format!("{mark}{name}"), if i == ctx.app.bdi() { t.accent } else { t.text }),
@@ -1743,6 +1756,22 @@ mod tests {
         for room in 0..60 {
             assert!(cut_to(title, room).chars().count() <= room, "{room}");
         }
+    }
+
+    #[test]
+    fn both_sides_values_read_left_then_right_with_a_shared_unit_once() {
+        let p = |v: &[(&str, &str)]| v.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Params>();
+        let a = p(&[("freerun", "553 MiB"), ("limit", "737 MiB"), ("dirty_ratio", "20%")]);
+        let b = p(&[("freerun", "553 MiB"), ("setpoint", "645 MiB"), ("limit", "600 MiB"), ("dirty_ratio", "40%")]);
+        assert_eq!(
+            both_sides(&a, &b),
+            p(&[
+                ("freerun", "553 MiB"),
+                ("setpoint", "– | 645 MiB"),
+                ("limit", "737 | 600 MiB"),
+                ("dirty_ratio", "20% | 40%")
+            ])
+        );
     }
 
     #[test]
