@@ -223,7 +223,7 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
             format!("{duration} s"),
             &format!(
                 "the trace lasts {lasts}, less than the model's shortest run; the model starts with no dirty \
-                 pages, so its side shows its first second, not the moment the trace caught"
+                 pages, so it cannot show the moment the trace caught (the dashboard plays its first {lasts})"
             ),
         );
     } else if span > MAX_DURATION_S {

@@ -1399,7 +1399,15 @@ fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
                 let width = a[i].width;
                 let mut data = vec![
                     trace_chart(&app.side, *n, app.bdi(), app.window_s(), width, app.screen.log_scale),
-                    view::chart_of(&Source::of(side), *n, model_bdi, app.window_s(), width, app.screen.log_scale),
+                    // In step with the trace: on its axis, however short.
+                    view::chart_of(
+                        &Source { least_span_s: app.side.least_span_s(), ..Source::of(side) },
+                        *n,
+                        model_bdi,
+                        app.window_s(),
+                        width,
+                        app.screen.log_scale,
+                    ),
                 ];
                 if *n != 3 {
                     share_ranges(&mut data);
