@@ -49,6 +49,9 @@ fn dirty_vs_setpoint(s: &Summary) -> Option<f64> {
     g.dirty_mean_mb.map(|m| 100.0 * (m - sp) / sp)
 }
 
+/// The columns the report keeps to.
+const REPORT_WIDTH: usize = 80;
+
 /// Longest time a task spent in one throttling call, a call still
 /// blocked at the end included \[ms\]; none when no call blocked.
 fn longest_call(s: &Summary) -> Option<f64> {
@@ -123,15 +126,18 @@ impl Compared {
         use std::fmt::Write as _;
         let a = &self.a;
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "scenario {}  compare {}  seed {}  HZ {}  {} s simulated",
-            printable(&a.scenario),
+        // The report keeps to 80 columns: a long case name puts the rest
+        // of the first line under it.
+        let head = format!("scenario {}", printable(&a.scenario));
+        let rest = format!(
+            "compare {}  seed {}  HZ {}  {} s simulated",
             self.compare,
             a.seed,
             a.hz,
             crate::units::seconds(a.duration_s)
         );
+        let gap = if head.chars().count() + 2 + rest.chars().count() <= REPORT_WIDTH { "  " } else { "\n         " };
+        let _ = writeln!(s, "{head}{gap}{rest}");
         // The sides named on a line of their own: as column heads they
         // made the table wider than 80 columns.
         let _ = writeln!(s, "sides    A {}  ·  B {}", self.labels.a, self.labels.b);
@@ -165,7 +171,11 @@ impl Compared {
                 [one] => one.to_string(),
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
             };
-            let _ = writeln!(s, "note {side}      {} has no {missing}: –", printable(&sum.kernel));
+            let note = format!("{} has no {missing}: –", printable(&sum.kernel));
+            for (i, row) in crate::units::wrap_words(&note, REPORT_WIDTH - 12).iter().enumerate() {
+                let head = if i == 0 { format!("note {side}") } else { String::new() };
+                let _ = writeln!(s, "{head:12}{row}");
+            }
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {
             if let Some(at) = sum.trace_stopped_s {

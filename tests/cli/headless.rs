@@ -87,6 +87,28 @@ fn compare_runs_both_sides_as_their_single_runs() {
     assert_eq!(sides, "sides    A legacy 3.1 (IO-full)  ·  B patch 11 (IO-less)");
     assert!(header.trim_start().starts_with('A') && header.ends_with("B − A"), "{header}");
     assert!(report.lines().all(|l| l.chars().count() <= 80), "{report}");
+    // Against 2.6.38 with a long case name too: its note and its first
+    // line are wrapped.
+    let out = dirtyviz()
+        .args([
+            "run",
+            "--case",
+            "JBOD-10HDD-16G/xfs-100dd-1M-24p-16384M-20:10-X",
+            "--compare",
+            "2.6.38",
+            "--duration",
+            "1s",
+        ])
+        .output()
+        .expect("runs");
+    let wide = ok(&out);
+    assert!(wide.lines().all(|l| l.chars().count() <= 80), "{wide}");
+    assert!(
+        wide.contains(
+            "note A      2.6.38 has no setpoint, smoothed limit, bandwidth estimate or\n            dirty_ratelimit: –"
+        ),
+        "{wide}"
+    );
     for (name, key) in [("pause p50 [ms]", "p50"), ("pause p99 [ms]", "p99"), ("pause max [ms]", "max")] {
         let r = row(name);
         assert_eq!(r, vec![num(a, key), num(b, key), num(b, key) - num(a, key)], "{name}");
