@@ -433,7 +433,7 @@ pub struct WorldArgs {
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
     /// applies the v12 series up to that patch (default 11); `2.6.38` is
     /// the IO-full throttling before 3.1's 200 ms max-pause area.
-    #[arg(long, value_name = "LEVEL", value_parser = patches)]
+    #[arg(long, value_name = "LEVEL", value_parser = PatchLevels)]
     pub patches: Option<Level>,
     /// NFS: the patch series' writeback wait queue patch (writers wait above
     /// nfs_congestion_kb of writeback pages).
@@ -517,6 +517,29 @@ pub struct Level {
     pub patches: u8,
     /// The kernel under them.
     pub legacy: LegacySpec,
+}
+
+/// `--patches`' parser: [`patches`], its levels listed for shell
+/// completion.
+#[derive(Clone, Copy, Debug)]
+pub struct PatchLevels;
+
+impl clap::builder::TypedValueParser for PatchLevels {
+    type Value = Level;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Level, clap::Error> {
+        (patches as fn(&str) -> Result<Level, String>).parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        const LEVELS: [&str; 13] = ["legacy", "2.6.38", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
+        Some(Box::new(LEVELS.into_iter().map(clap::builder::PossibleValue::new)))
+    }
 }
 
 /// Parses a patch level: `legacy`, 0 to 11, or `2.6.38`.

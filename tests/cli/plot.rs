@@ -213,6 +213,9 @@ fn the_bash_completion_script_is_valid_and_completes_subcommands() {
     assert_eq!(complete("dirtyviz pl"), ["plot"]);
     assert!(complete("dirtyviz c").contains(&"completions".to_string()));
     assert_eq!(complete("dirtyviz plot --for"), ["--format"]);
+    // A patch level is completed from the levels there are.
+    assert_eq!(complete("dirtyviz run --patches 1"), ["1", "10", "11"]);
+    assert_eq!(complete("dirtyviz --patches 2"), ["2.6.38", "2"]);
     for shell in ["zsh", "fish", "powershell", "elvish"] {
         let out = dirtyviz().args(["completions", shell]).output().expect("runs");
         assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("plot"), "{shell}");
