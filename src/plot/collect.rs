@@ -415,7 +415,8 @@ pub struct SideData {
     pub hz: u64,
     /// Second-half means.
     pub means: Means,
-    /// Pages the bdi wrote in the plotted time \[MiB\], and over how long \[s\].
+    /// Pages the bdi wrote in the plotted time's second half \[MiB\], and
+    /// over how long \[s\].
     pub written: (f64, f64),
     /// The last sample.
     pub last: Option<Sample>,
@@ -641,8 +642,11 @@ impl Collector {
                 let rate = mib(b.written - then) / ((s.t_ns - t_then) as f64 / 1e9);
                 data.lines[Q::Written as usize].add(t, rate);
             }
-            let from = *cursor.written_from.get_or_insert((b.written, s.t_ns));
-            data.written = (mib(b.written - from.0), (s.t_ns - from.1) as f64 / 1e9);
+            // Over the second half, as the means beside it in the title.
+            if s.t_ns >= half_ns {
+                let from = *cursor.written_from.get_or_insert((b.written, s.t_ns));
+                data.written = (mib(b.written - from.0), (s.t_ns - from.1) as f64 / 1e9);
+            }
         }
         self.cursors[i].samples = dropped + f.samples.len() as u64;
     }

@@ -490,3 +490,33 @@ fn plot_never_writes_over_the_trace_it_reads() {
     assert_eq!(std::fs::read(&input).expect("still there"), trace, "the input is intact");
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "nothing else written");
 }
+
+/// The rates figure's `written` is a mean over the second half, as the
+/// note beside it says (it was the whole run's: 91.1 where the second
+/// half wrote 92.0).
+#[test]
+fn the_rates_figures_written_is_the_second_halfs() {
+    let (dir, _) = plot("written-half", &["--scenario", "ukey-hdd", "--duration", "20s", "--bdi", "sda"]);
+    let texts = svg_texts(&dir.join("4-rates.svg"));
+    let line = texts.iter().find(|t| t.contains("(means over the last 10 s)")).expect("the means' line");
+    let shown: f64 =
+        line.split("written ").nth(1).and_then(|r| r.split(' ').next()).expect("written").parse().expect("a number");
+    let csv = tmp("written-half.csv");
+    let out = dirtyviz()
+        .args(["run", "-q", "--scenario", "ukey-hdd", "--duration", "20s", "--csv", csv.to_str().expect("utf-8")])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let header: Vec<&str> = text.lines().next().expect("a header").split(',').collect();
+    assert_eq!(header[0], "time_s");
+    let col = header.iter().position(|&c| c == "sda.written_mbps").expect("written");
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|c| c.parse().unwrap_or(f64::NAN)).collect())
+        .filter(|r: &Vec<f64>| r[0] > 10.0 + 1e-9)
+        .collect();
+    let mean = rows.iter().map(|r| r[col]).sum::<f64>() / rows.len() as f64;
+    assert!((shown - mean).abs() < 0.15, "{line}: the rows after 10 s write {mean}");
+}
