@@ -223,7 +223,7 @@ impl Q {
         match self {
             Q::Setpoint | Q::BdiSetpoint => kernel.position() != Has::No,
             Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit | Q::Target => kernel.ratelimit() != Has::No,
-            Q::WriteBw | Q::AvgWriteBw => patches > 0 || legacy != Legacy::Linux2638,
+            Q::WriteBw | Q::AvgWriteBw => kernel.bandwidth(),
             _ => true,
         }
     }

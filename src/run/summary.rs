@@ -570,8 +570,8 @@ impl KernelHas {
         KernelHas {
             setpoint: patches >= POSITION_CONTROL_PATCH,
             dirty_ratelimit: patches >= RATE_CONTROL_PATCH,
-            smoothed_limit: patches > 0 || legacy != crate::sim::config::Legacy::Linux2638,
-            bandwidth: patches > 0 || legacy != crate::sim::config::Legacy::Linux2638,
+            smoothed_limit: legacy.has_31(patches),
+            bandwidth: legacy.has_31(patches),
         }
     }
 

@@ -265,6 +265,13 @@ pub enum Legacy {
 }
 
 impl Legacy {
+    /// Whether a kernel of `patches` over this one has what Linux 3.1
+    /// brought beside its IO-full loop: the smoothed global dirty limit
+    /// and the bdi's write bandwidth estimate (2.6.38 has neither).
+    pub fn has_31(self, patches: u8) -> bool {
+        patches > 0 || self != Legacy::Linux2638
+    }
+
     /// The kernel version.
     pub fn version(self) -> &'static str {
         match self {

@@ -160,7 +160,7 @@ impl Kernel {
     /// `hard_dirty_limit()`): Linux 3.1 introduced it; 2.6.38 has only
     /// thresh.
     pub fn smoothed_limit(self) -> bool {
-        self.patches > 0 || self.legacy != Legacy::Linux2638
+        self.legacy.has_31(self.patches)
     }
 
     /// The bdi's write bandwidth estimate, write_bw and avg_write_bw:
