@@ -318,10 +318,9 @@ fn list_lessons() -> Result<ExitCode> {
                 // the title, wrapped.
                 let line = match listing_width() {
                     Some(w) if line.chars().count() > w => {
-                        let patch = dirtyviz::units::wrap_words(&l.patch, w.saturating_sub(4).max(20));
                         let head = format!("{}  {}  {state}", l.id, l.title);
                         std::iter::once(head.trim_end().to_string())
-                            .chain(patch.iter().map(|r| format!("    {r}")))
+                            .chain(dirtyviz::units::hanging_lines("    ", 4, &l.patch, w))
                             .collect::<Vec<_>>()
                             .join("\n")
                     }

@@ -256,6 +256,17 @@ pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `text` after `first`, wrapped to `width` columns ([`wrap_words`]), its
+/// later lines indented `indent` columns (as wide as `first`, or where a
+/// column starts); at least 20 columns of text to a line.
+pub fn hanging_lines(first: &str, indent: usize, text: &str, width: usize) -> Vec<String> {
+    let rows = wrap_words(text, width.saturating_sub(indent).max(20));
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, row)| if i == 0 { format!("{first}{row}") } else { format!("{}{row}", " ".repeat(indent)) })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -172,9 +172,8 @@ impl Compared {
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
             };
             let note = format!("{} has no {missing}: –", printable(&sum.kernel));
-            for (i, row) in crate::units::wrap_words(&note, REPORT_WIDTH - 12).iter().enumerate() {
-                let head = if i == 0 { format!("note {side}") } else { String::new() };
-                let _ = writeln!(s, "{head:12}{row}");
+            for row in crate::units::hanging_lines(&format!("note {side:<7}"), 12, &note, REPORT_WIDTH) {
+                let _ = writeln!(s, "{row}");
             }
         }
         for (side, sum) in [("A", a), ("B", &self.b)] {

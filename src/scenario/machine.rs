@@ -287,14 +287,11 @@ pub fn report(width: Option<usize>) -> String {
     // `text` after `first` (its own width taken from the line), its
     // further lines indented `hang` columns.
     let hanging = |first: &str, hang: usize, text: &str| -> String {
-        let room = width.map_or(usize::MAX, |w| w.saturating_sub(hang).max(20));
-        let rows = if room == usize::MAX { vec![text.to_string()] } else { crate::units::wrap_words(text, room) };
-        let mut out = String::new();
-        for (i, row) in rows.iter().enumerate() {
-            let head = if i == 0 { first.to_string() } else { " ".repeat(hang) };
-            let _ = writeln!(out, "{head}{row}");
-        }
-        out
+        let rows = match width {
+            Some(w) => crate::units::hanging_lines(first, hang, text, w),
+            None => vec![format!("{first}{text}")],
+        };
+        rows.iter().map(|r| format!("{r}\n")).collect()
     };
     // The columns before a figure's source: name, value, kind.
     const SOURCE_AT: usize = 2 + 27 + 1 + 8 + 2 + 7 + 2;
