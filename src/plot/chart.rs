@@ -279,6 +279,7 @@ fn style(q: Q) -> (&'static str, Rgb, f64, Pattern, Glyph) {
         Q::Target => ("target: write_bw / N tasks throttled", GREEN, 1.5, D::LongDash, g),
         Q::MaxPause => ("max_pause", BLACK, 2.0, D::Solid, g),
         Q::Written => ("written (measured over 1 s)", GREY, 1.5, D::Solid, Glyph::Square),
+        Q::DirtiedPerTask => ("dirtied/N: each throttled task's rate (over 1 s)", PURPLE, 1.5, D::Dot, Glyph::Triangle),
     }
 }
 
@@ -614,7 +615,16 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
 pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
     let mut f = Figure::new(FILES[3], format!("Rates on bdi {}", ctx.bdi), ctx, sides);
     f.y_desc = "rate [MiB/s]".into();
-    let qs = [Q::Written, Q::Target, Q::WriteBw, Q::AvgWriteBw, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit];
+    let qs = [
+        Q::Written,
+        Q::Target,
+        Q::WriteBw,
+        Q::AvgWriteBw,
+        Q::DirtiedPerTask,
+        Q::Balanced,
+        Q::TaskRatelimit,
+        Q::DirtyRatelimit,
+    ];
     f.time_lines(sides, &qs);
     // balanced_dirty_ratelimit jumps far above the rest while the
     // estimates settle: keep it from flattening them.
@@ -632,7 +642,7 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         f.notes.push("balanced_dirty_ratelimit is cut at the top of the plot".into());
     }
     f.y = [0.0, top];
-    let one_task = [Q::Target, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit].map(|q| style(q).1);
+    let one_task = [Q::Target, Q::DirtiedPerTask, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit].map(|q| style(q).1);
     let half = (ctx.span[0] + ctx.span[1]) / 2.0;
     let zoom = top_of(&f.lines, |l, p| one_task.contains(&l.colour) && l.colour != balanced && p.0 >= half) * 1.25;
     let bdi = top_of(&f.lines, |l, p| !one_task.contains(&l.colour) && p.0 >= half);
@@ -685,6 +695,7 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
             (true, false) => {
                 format!("; dirty_ratelimit {} MiB/s, its target not in this trace", show(m.dirty_ratelimit))
             }
+            (false, true) if m.has_target() => format!("; a target of {} MiB/s", show(m.target)),
             (false, _) => String::new(),
         };
         f.subtitle.push(format!(

@@ -81,6 +81,10 @@ impl<'a> Feed<'a> {
                 (Some(a), Some(b)) => Some(a.max(b)),
                 _ => None,
             },
+            Q::DirtiedPerTask => match (known(Quantity::Dirtied), known(Quantity::Tasks)) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            },
             q => known(q.quantity()),
         }
     }
@@ -128,11 +132,16 @@ pub enum Q {
     /// Pages the bdi wrote over the last second, measured from BDI_WRITTEN
     /// rather than estimated \[MiB/s\]; the collector computes it.
     Written,
+    /// What each throttled task dirtied over the last second: the bdi's
+    /// dirty rate less the tasks' not held, over the N held (the N of the
+    /// target; over every task while none is held) \[MiB/s\]; the
+    /// collector computes it.
+    DirtiedPerTask,
 }
 
 impl Q {
     /// Every quantity, in index order.
-    pub const ALL: [Q; 19] = [
+    pub const ALL: [Q; 20] = [
         Q::Dirty,
         Q::Writeback,
         Q::BgThresh,
@@ -152,6 +161,7 @@ impl Q {
         Q::Target,
         Q::MaxPause,
         Q::Written,
+        Q::DirtiedPerTask,
     ];
 
     /// Its value in `s` for bdi sample `b`, in display units; NaN for a
@@ -171,7 +181,7 @@ impl Q {
             Q::TaskRatelimit => mib(b.task_ratelimit),
             Q::Target => b.target().map_or(0.0, mib),
             Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
-            Q::Written => f64::NAN,
+            Q::Written | Q::DirtiedPerTask => f64::NAN,
             _ => self.global(s),
         }
     }
@@ -211,6 +221,7 @@ impl Q {
             Q::TaskRatelimit => Quantity::TaskRatelimit,
             Q::MaxPause => Quantity::MaxPause,
             Q::Written => Quantity::Written,
+            Q::DirtiedPerTask => Quantity::Dirtied,
         }
     }
 
@@ -222,8 +233,8 @@ impl Q {
         let kernel = Kernel { patches, legacy };
         match self {
             Q::Setpoint | Q::BdiSetpoint => kernel.position() != Has::No,
-            Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit | Q::Target => kernel.ratelimit() != Has::No,
-            Q::WriteBw | Q::AvgWriteBw => kernel.bandwidth(),
+            Q::DirtyRatelimit | Q::Balanced | Q::TaskRatelimit => kernel.ratelimit() != Has::No,
+            Q::WriteBw | Q::AvgWriteBw | Q::Target => kernel.bandwidth(),
             _ => true,
         }
     }
@@ -470,11 +481,35 @@ struct Cursor {
     pause_at: Option<(u64, usize)>,
     /// The bdi's BDI_WRITTEN at the first sample \[pages\], and its time \[ns\].
     written_from: Option<(u64, u64)>,
-    /// (time \[ns\], BDI_WRITTEN \[pages\]) of the last second's samples.
-    recent: std::collections::VecDeque<(u64, u64)>,
+    /// BDI_WRITTEN over the last second.
+    recent_written: Recent,
+    /// BDI_DIRTIED over the last second.
+    recent_dirtied: Recent,
     /// The last sample's time \[ns\], and per slot of [`Means`] whether
     /// its value was known there.
     prev: Option<(u64, [bool; SLOTS])>,
+}
+
+/// A counter's readings over the last second, for its rate.
+#[derive(Clone, Debug, Default)]
+struct Recent(std::collections::VecDeque<(u64, u64)>);
+
+impl Recent {
+    /// Adds the reading at `t_ns` (`None`: not known, which forgets the
+    /// others) and returns the counter's rate over about the last second
+    /// \[per s\]; `None` at its first reading.
+    fn rate(&mut self, t_ns: u64, value: Option<u64>) -> Option<f64> {
+        let Some(value) = value else {
+            self.0.clear();
+            return None;
+        };
+        self.0.push_back((t_ns, value));
+        while self.0.len() > 2 && self.0[1].0 + crate::sim::NS_PER_SEC <= t_ns {
+            self.0.pop_front();
+        }
+        let &(then_ns, then) = self.0.front().filter(|r| r.0 < t_ns)?;
+        Some(value.saturating_sub(then) as f64 / ((t_ns - then_ns) as f64 / 1e9))
+    }
 }
 
 /// Position bins for thinning scatter points, per axis.
@@ -532,7 +567,8 @@ impl Collector {
                     samples: f.samples_dropped + before,
                     pause_at: Some((start_ns, f.pause_log.iter().filter(|r| r.t_ns == start_ns).count())),
                     written_from: None,
-                    recent: Default::default(),
+                    recent_written: Recent::default(),
+                    recent_dirtied: Recent::default(),
                     prev: None,
                 }
             })
@@ -612,8 +648,8 @@ impl Collector {
                 *c = from.map_or(0, |from| s.t_ns.saturating_sub(from.max(half_ns)));
             }
             for q in Q::ALL {
-                // Written is computed below, from the samples of a second.
-                if q == Q::Written {
+                // These are computed below, from the samples of a second.
+                if matches!(q, Q::Written | Q::DirtiedPerTask) {
                     continue;
                 }
                 if let Some(e) = printed_at(q as usize).filter(|&e| e < s.t_ns) {
@@ -632,16 +668,18 @@ impl Collector {
                 self.means[i].add(&known_values, &covers);
             }
             data.last = Some(s.clone());
-            let Some(b) = b.filter(|_| known(Q::Written, s.t_ns)) else { continue };
+            // The rates over the last second: a line breaks where its
+            // counter is not known, and starts again a sample after.
+            let counter = |q: Q| b.filter(|_| known(q, s.t_ns));
             let cursor = &mut self.cursors[i];
-            cursor.recent.push_back((s.t_ns, b.written));
-            while cursor.recent.len() > 2 && cursor.recent[1].0 + crate::sim::NS_PER_SEC <= s.t_ns {
-                cursor.recent.pop_front();
-            }
-            if let Some(&(t_then, then)) = cursor.recent.front().filter(|r| r.0 < s.t_ns) {
-                let rate = mib(b.written - then) / ((s.t_ns - t_then) as f64 / 1e9);
-                data.lines[Q::Written as usize].add(t, rate);
-            }
+            let written = counter(Q::Written).map(|b| b.written);
+            let rate = cursor.recent_written.rate(s.t_ns, written);
+            data.lines[Q::Written as usize].add(t, rate.map_or(f64::NAN, mib));
+            let dirtied = counter(Q::DirtiedPerTask).map(|b| b.dirtied);
+            let rate = cursor.recent_dirtied.rate(s.t_ns, dirtied);
+            let each = rate.zip(b).and_then(|(rate, b)| b.dirtied_per_task(rate));
+            data.lines[Q::DirtiedPerTask as usize].add(t, each.map_or(f64::NAN, mib));
+            let Some(b) = counter(Q::Written) else { continue };
             // Over the second half, as the means beside it in the title.
             if s.t_ns >= half_ns {
                 let from = *cursor.written_from.get_or_insert((b.written, s.t_ns));

@@ -425,8 +425,20 @@ mod tests {
             global.notes
         );
         let rates = chart::rates(&ctx, &sides);
-        assert!(rates.lines.iter().all(|l| !l.label.contains("ratelimit")), "{:?}", rates.notes);
-        assert!(rates.lines.iter().any(|l| l.label.starts_with("written")));
+        // Ten tasks: one task's rates zoomed below the whole plot.
+        let upper = rates.upper.as_ref().expect("ten tasks: the whole plot above");
+        assert!(upper.lines.iter().all(|l| !l.label.contains("ratelimit")), "{:?}", rates.notes);
+        for label in ["written", "target", "dirtied/N"] {
+            assert!(upper.lines.iter().any(|l| l.label.starts_with(label)), "3.1 draws {label}");
+        }
+        // As the dashboard's chart 4: 3.1's target is write_bw/N, and each
+        // task dirties about that much once the first burst has passed.
+        let last = |label: &str| {
+            let line = upper.lines.iter().find(|l| l.label.starts_with(label)).expect(label);
+            line.points.iter().rev().find(|p| p.1.is_finite()).expect("a value").1
+        };
+        let (target, each) = (last("target"), last("dirtied/N"));
+        assert!((each / target - 1.0).abs() < 0.25, "dirtied/N {each} against the target {target} MiB/s");
         let bdi = chart::bdi_dirty(&ctx, &sides);
         assert!(
             bdi.notes.iter().all(|n| !n.contains("as printed, up to a second after each pass")),

@@ -96,6 +96,18 @@ impl BdiSample {
             (self.tasks > 0).then(|| self.avg_write_bw as f64 / f64::from(self.tasks))
         }
     }
+
+    /// What each of the N tasks of [`BdiSample::target`] dirties, from the
+    /// bdi's dirty rate `rate` \[pages/s\]: the rate less the tasks' not
+    /// held, over the N held; over every task while none is held. `None`
+    /// without tasks.
+    pub fn dirtied_per_task(&self, rate: f64) -> Option<f64> {
+        let (rate, n) = match self.held {
+            0 => (rate, self.tasks),
+            held => ((rate - self.unheld_dirty_rate as f64).max(0.0), held),
+        };
+        (n > 0).then(|| rate / f64::from(n))
+    }
 }
 
 /// One throttling sleep, for display.

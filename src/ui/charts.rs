@@ -720,18 +720,14 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     let (p, x) = window(src.samples, window_s, width, src.least_span_s);
     let all = src.samples;
     let has = src.kernel.ratelimit();
-    // Each throttled task's dirty rate over the second before each point:
-    // the bdi's dirty rate less the tasks' not held, over the N held (the
-    // N of the target); over every task while none is held.
+    // Each throttled task's dirty rate over the second before each point.
     let per_task = |s: &Sample| {
         let i = all.partition_point(|a| a.t_ns + crate::sim::NS_PER_SEC < s.t_ns);
         let a = &all[i.min(all.len() - 1)];
         let dt = s.t_ns.saturating_sub(a.t_ns) as f64 / 1e9;
         let b = bdi_of(s, bdi);
         let rate = (b.dirtied - bdi_of(a, bdi).dirtied) as f64 / dt;
-        let (rate, n) =
-            if b.held > 0 { ((rate - b.unheld_dirty_rate as f64).max(0.0), b.held) } else { (rate, b.tasks) };
-        if dt > 0.0 && n > 0 { mib(rate) / f64::from(n) } else { f64::NAN }
+        b.dirtied_per_task(rate).filter(|_| dt > 0.0).map_or(f64::NAN, mib)
     };
     // 2.6.38 estimates no bandwidth: its tasks' rates alone.
     let bandwidth = src.kernel.bandwidth();
