@@ -442,10 +442,16 @@ impl App {
         let Some(current) = self.lesson.as_ref().map(|m| m.run.step) else { return };
         let Some(mode) = self.lesson.as_mut() else { return };
         if i > current {
+            // Keys that changed the worlds still change them in the step
+            // opened on them: it says so, as the one they were pressed in.
+            let by_hand = mode.changed_by_hand;
             match mode.run.open(&mut self.session, i) {
                 Ok(view) => {
                     let run = mode.run.clone();
                     self.install(run, view);
+                    if let Some(mode) = self.lesson.as_mut() {
+                        mode.changed_by_hand = by_hand;
+                    }
                 }
                 Err(e) => self.note = e.to_string(),
             }
@@ -455,6 +461,12 @@ impl App {
         }
         if let Some(s) = skipped {
             self.note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
+        }
+        if i > current && self.lesson.as_ref().is_some_and(LessonMode::changed_by_hand) {
+            if !self.note.is_empty() {
+                self.note.push_str("; ");
+            }
+            self.note.push_str("your keys' setup carries on (r restores the step's own)");
         }
         self.note_progress();
     }
@@ -1073,12 +1085,22 @@ mod tests {
         app.update(Msg::AddDd);
         assert!(app.lesson().expect("lesson").changed_by_hand());
         assert_eq!(app.note(), "added a dd on sda (HDD); r restores the step's own setup");
-        let screen = |w, h| crate::ui::snapshot::text(&crate::ui::snapshot::render(&app, w, h)).replace('\u{a0}', " ");
-        let big = screen(160, 48).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+        let screen =
+            |app: &App, w, h| crate::ui::snapshot::text(&crate::ui::snapshot::render(app, w, h)).replace('\u{a0}', " ");
+        let big = screen(&app, 160, 48).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
         assert!(big.contains("! your keys changed the step's setup:"), "{big}");
-        assert!(screen(80, 24).contains("checks 0/1 ✓ · 1 … · your setup (r: the step's)"), "{}", screen(80, 24));
+        let small = screen(&app, 80, 24);
+        assert!(small.contains("checks 0/1 ✓ · 1 … · your setup (r: the step's)"), "{small}");
         app.update(Msg::AddDd);
         assert_eq!(app.note(), "added a dd on sda (HDD)", "said once");
+        // The next step opens on the changed worlds, and says so too.
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!(app.lesson().expect("lesson").run().step, 1);
+        assert!(app.lesson().expect("lesson").changed_by_hand(), "step 2 runs on the keys' setup");
+        let small = screen(&app, 80, 24).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+        assert!(small.contains("! your keys changed the step's setup:"), "{small}");
+        assert!(app.note().ends_with("; your keys' setup carries on (r restores the step's own)"), "{}", app.note());
         app.update(Msg::Reset);
         assert!(!app.lesson().expect("lesson").changed_by_hand());
         app.update(Msg::Compare);
