@@ -507,14 +507,15 @@ impl Lesson {
                     _ => {}
                 }
                 let bad = match a {
-                    Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } | Action::SelectBdi(bdi)
-                        if !bdi_ok(bdi) =>
-                    {
-                        Some((
-                            bdi.clone(),
-                            format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list()),
-                        ))
-                    }
+                    Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } if !bdi_ok(bdi) => Some((
+                        bdi.clone(),
+                        format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list()),
+                    )),
+                    // Charts 2 to 5 show one bdi: `*` names none.
+                    Action::SelectBdi(bdi) if bdi == "*" || !bdi_ok(bdi) => Some((
+                        bdi.clone(),
+                        format!("step {n}: SelectBdi needs one bdi, one of {}; `{bdi}` is none", name_list()),
+                    )),
                     _ => None,
                 };
                 if let Some((needle, what)) = bad {
