@@ -187,6 +187,36 @@ pub enum Action {
     Restart,
 }
 
+impl Action {
+    /// Its name, for an action that changes a setting of the running
+    /// worlds (a ratio, memory, the patch level, a dd).
+    fn setting(&self) -> Option<&'static str> {
+        Some(match self {
+            Action::DirtyRatio(_) => "DirtyRatio",
+            Action::DirtyBackgroundRatio(_) => "DirtyBackgroundRatio",
+            Action::DirtyBytesMb(_) => "DirtyBytesMb",
+            Action::DirtyBackgroundBytesMb(_) => "DirtyBackgroundBytesMb",
+            Action::MemoryMb(_) => "MemoryMb",
+            Action::Patches(_) => "Patches",
+            Action::AddDd { .. } => "AddDd",
+            Action::RemoveDd { .. } => "RemoveDd",
+            _ => return None,
+        })
+    }
+
+    /// Its name, for an action that starts fresh worlds at time 0 from
+    /// the scenario (its own, or as the last `Reconfigure` changed it).
+    fn fresh_worlds(&self) -> Option<&'static str> {
+        Some(match self {
+            Action::Compare(_) => "Compare",
+            Action::CompareWith { .. } => "CompareWith",
+            Action::Reconfigure(_) => "Reconfigure",
+            Action::Restart => "Restart",
+            _ => return None,
+        })
+    }
+}
+
 /// The comparisons a lesson can open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum CompareSpec {
@@ -500,7 +530,20 @@ impl Lesson {
             if step.title.trim().is_empty() {
                 return at(("title", &step.title), format!("step {n}: the title is empty"));
             }
+            // A setting the step changed before an action that starts
+            // fresh worlds from the scenario would be undone by it.
+            let mut setting: Option<&str> = None;
             for a in &step.actions {
+                if let (Some(undone), Some(fresh)) = (setting, a.fresh_worlds()) {
+                    return at(
+                        ("", fresh),
+                        format!(
+                            "step {n}: `{fresh}` starts fresh worlds from the scenario, undoing the `{undone}` \
+                             before it: put `{undone}` after it"
+                        ),
+                    );
+                }
+                setting = a.setting().or(setting);
                 match a {
                     Action::Compare(CompareSpec::Off) => comparing = false,
                     Action::Compare(_) | Action::CompareWith { .. } => comparing = true,
@@ -1070,6 +1113,20 @@ mod tests {
         assert!(e.to_string().contains("unknown variant `Frobnicate`") && e.to_string().contains("`AddDd`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Pause", "Speed"), "l.ron").expect_err("metric");
         assert!(e.to_string().contains("unknown variant `Speed`") && e.to_string().contains("`PosRatio`"), "{e}");
+        // A setting before an action that starts fresh worlds is undone
+        // by it; after it, or a view's action before it, is kept.
+        for fresh in ["Restart", "Compare(Legacy(11))", "Reconfigure((dd: 2))"] {
+            let actions = format!("Zoom(1), DirtyRatio(10), {fresh}");
+            let e = Lesson::from_ron(&base("Preset(\"default\")", &actions, "PosRatio"), "l.ron").expect_err(fresh);
+            let name = &fresh[..fresh.find('(').unwrap_or(fresh.len())];
+            let want = format!(
+                "l.ron:2:73: step 1: `{name}` starts fresh worlds from the scenario, undoing the `DirtyRatio` before \
+                 it: put `DirtyRatio` after it"
+            );
+            assert_eq!(e.to_string(), want);
+            let actions = format!("Zoom(1), {fresh}, DirtyRatio(10)");
+            Lesson::from_ron(&base("Preset(\"default\")", &actions, "PosRatio"), "l.ron").expect(fresh);
+        }
         let e = Lesson::from_ron(&base("Preset(\"default\")", "AddDd(bdi: \"sdz\", n: 1)", "PosRatio"), "l.ron")
             .expect_err("bdi");
         assert!(

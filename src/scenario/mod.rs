@@ -340,6 +340,8 @@ impl DeviceSpec {
             ("server_commit_ms", self.server_commit_ms.is_some()),
             ("server_seek_ms", self.server_seek_ms.is_some()),
             ("server_background_mb", self.server_background_mb.is_some()),
+            ("wait_queue", self.wait_queue.is_some()),
+            ("congestion_scaled", self.congestion_scaled.is_some()),
         ]
         .into_iter()
         .find_map(|(field, given)| given.then_some(field))
@@ -930,7 +932,8 @@ impl Scenario {
                 self.patches = 0;
             }
         }
-        for d in &mut self.devices {
+        // The NFS patches are the NFS mounts' (a file gives them no other).
+        for d in self.devices.iter_mut().filter(|d| d.kind == DeviceKindSpec::Nfs) {
             if let Some(on) = o.nfs_wait_queue {
                 d.wait_queue = Some(on);
             }
@@ -1445,8 +1448,15 @@ mod tests {
         assert_eq!(e, "scenario: devices[1]: `server_mbps` is not a setting of kind UsbKey (it would be ignored)");
         assert!(world("(name: \"a\", kind: Raid0, disks: 4)").is_ok());
         assert!(world("(name: \"a\", kind: Nfs, rtt_ms: 1, server_mbps: 40)").is_ok());
-        // The command line turns the NFS patches on for every device.
-        assert!(world("(name: \"a\", kind: Hdd, wait_queue: true)").is_ok());
+        let e = world("(name: \"a\", kind: Hdd, wait_queue: true)").expect_err("no NFS").to_string();
+        assert_eq!(e, "scenario: devices[1]: `wait_queue` is not a setting of kind Hdd (it would be ignored)");
+        // The command line turns the NFS patches on for every NFS mount.
+        let mut both =
+            Scenario::from_ron("Scenario(devices: [(name: \"x\", kind: Ssd), (name: \"n\", kind: Nfs)])", "s.ron")
+                .expect("reads");
+        both.apply(&Overrides { nfs_wait_queue: Some(true), ..Overrides::default() });
+        assert_eq!(both.devices.iter().map(|d| d.wait_queue).collect::<Vec<_>>(), [None, Some(true)]);
+        assert!(both.to_world().is_ok());
     }
 
     #[test]
