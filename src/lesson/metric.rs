@@ -303,9 +303,10 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
     };
     let target = |s: &crate::sim::metrics::BdiSample| s.target().unwrap_or(f64::NAN);
     // What the side's kernel does not compute is not measured: 2.6.38
-    // estimates no bandwidth, 3.1 keeps no dirty_ratelimit.
+    // estimates no bandwidth, 3.1 keeps no setpoint or dirty_ratelimit.
     let has = crate::run::summary::KernelHas::of(w.patches(), w.legacy());
     let lacks = match metric {
+        SetpointMb | BdiSetpointMb | DirtyToSetpoint | BdiDirtyToSetpoint => !has.setpoint,
         WriteBwMbps | TargetMbps => !has.bandwidth,
         RatelimitToTarget | BalancedToTarget => !has.bandwidth || !has.dirty_ratelimit,
         DirtyRatelimitMbps | RatelimitSwing | BalancedSwing => !has.dirty_ratelimit,

@@ -1357,7 +1357,8 @@ fn a_short_step_s_default_window_is_its_run_s_and_a_zero_tolerance_is_refused() 
 
 /// A check on what a side's kernel does not compute measures nothing:
 /// 2.6.38 estimates no bandwidth (a check said 94.7 MiB/s of it), and
-/// 3.1 keeps no dirty_ratelimit (one said 100 MiB/s).
+/// 3.1 keeps no dirty_ratelimit (one said 100 MiB/s) and no setpoint
+/// (one said 645 MiB where chart 1 says it is not used).
 #[test]
 fn a_check_on_what_the_kernel_lacks_has_nothing_to_measure() {
     let path = tmp("lacks.ron");
@@ -1368,12 +1369,16 @@ fn a_check_on_what_the_kernel_lacks_has_nothing_to_measure() {
              Check(label: \"left bw\", metric: WriteBwMbps, side: A, window_s: 2, min: 1),
              Check(label: \"right bw\", metric: WriteBwMbps, side: B, window_s: 2, min: 1)]),
            Step(title: \"c\", text: \"d\", actions: [Compare(Legacy(11))], run_s: 5, checks: [
-             Check(label: \"left rate\", metric: DirtyRatelimitMbps, side: A, window_s: 2, min: 1)])])",
+             Check(label: \"left rate\", metric: DirtyRatelimitMbps, side: A, window_s: 2, min: 1),
+             Check(label: \"left setpoint\", metric: SetpointMb, side: A, window_s: 2, min: 1),
+             Check(label: \"right setpoint\", metric: SetpointMb, side: B, window_s: 2, min: 1)])])",
     )
     .expect("written");
     let out = dirtyviz().args(["check", "-v", path.to_str().expect("utf-8")]).output().expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("left bw: nothing to measure"), "{text}");
     assert!(text.contains("left rate: nothing to measure"), "{text}");
+    assert!(text.contains("left setpoint: nothing to measure"), "{text}");
+    assert!(text.lines().any(|l| l.contains("✓") && l.contains("right setpoint")), "{text}");
     assert!(text.lines().any(|l| l.contains("✓") && l.contains("right bw")), "{text}");
 }
