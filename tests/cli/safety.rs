@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::dirtyviz;
+use crate::common::{dirtyviz, wait_until_it_catches_sigint};
 
 /// A fresh scratch directory for one test, with its own data directory.
 fn scratch(name: &str) -> PathBuf {
@@ -314,6 +314,37 @@ fn a_huge_trace_is_announced_and_ctrl_c_keeps_what_was_there() {
     assert!(rest.contains("interrupted"), "{rest}");
     assert_eq!(std::fs::read_to_string(dir.join("t.jsonl")).expect("kept"), "the previous trace\n");
     assert_eq!(snapshot(&dir).len(), 1, "no temporary file left: {:?}", snapshot(&dir));
+}
+
+/// Two signals at once (`timeout` sends one to dirtyviz and one to its
+/// process group; a second Ctrl-C) stop the run as one does: the
+/// temporary files go, the files that were there stay.
+#[test]
+fn two_signals_at_once_stop_the_run_as_one_does() {
+    let dir = scratch("two-signals");
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        std::fs::write(dir.join("o.csv"), "the previous rows\n").expect("write");
+        let child = dirtyviz()
+            .args(["run", "-q", "--scenario", "hdd-10dd", "--duration", "1000000s", "--csv", "o.csv"])
+            .args(["--trace", "o.jsonl"])
+            .current_dir(&dir)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        wait_until_it_catches_sigint(child.id());
+        std::thread::sleep(Duration::from_millis(200));
+        // The second once the first is handled, while the run stops.
+        for pause_us in [0, 500] {
+            std::thread::sleep(Duration::from_micros(pause_us));
+            // SAFETY: kill() on the child's pid.
+            assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        }
+        let o = child.wait_with_output().expect("ends");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("error: interrupted: no output was written"), "{signal}: {err}");
+        assert_eq!(std::fs::read_to_string(dir.join("o.csv")).expect("kept"), "the previous rows\n");
+        assert_eq!(snapshot(&dir).len(), 1, "{signal}: no temporary file left: {:?}", snapshot(&dir));
+    }
 }
 
 #[test]
