@@ -178,7 +178,7 @@ impl Q {
             Q::AvgWriteBw => mib(b.avg_write_bw),
             Q::DirtyRatelimit => mib(b.dirty_ratelimit),
             Q::Balanced => mib(b.balanced_ratelimit),
-            Q::TaskRatelimit => mib(b.task_ratelimit),
+            Q::TaskRatelimit => b.task_ratelimit_now().map_or(f64::NAN, mib),
             Q::Target => b.target().map_or(0.0, mib),
             Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
             Q::Written | Q::DirtiedPerTask => f64::NAN,

@@ -136,7 +136,7 @@ impl CsvFile {
                 (has.dirty_ratelimit, mib(bdi.balanced_ratelimit)),
                 (true, dirtied),
                 (true, written),
-                (has.dirty_ratelimit, mib(bdi.task_ratelimit)),
+                (has.dirty_ratelimit && bdi.task_ratelimit_now().is_some(), mib(bdi.task_ratelimit)),
             ] {
                 cell(b, known, mb);
             }

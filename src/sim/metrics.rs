@@ -97,6 +97,14 @@ impl BdiSample {
         }
     }
 
+    /// The last task_ratelimit while the kernel computes one: above the
+    /// freerun ceiling (where it computes pos_ratio), for the tasks
+    /// writing to the bdi \[pages/s\]. Below it, or with no task, none
+    /// is throttled, and the last one handed out is stale (or none was).
+    pub fn task_ratelimit_now(&self) -> Option<u64> {
+        self.pos_ratio.filter(|_| self.tasks > 0).map(|_| self.task_ratelimit)
+    }
+
     /// What each of the N tasks of [`BdiSample::target`] dirties, from the
     /// bdi's dirty rate `rate` \[pages/s\]: the rate less the tasks' not
     /// held, over the N held; over every task while none is held. `None`

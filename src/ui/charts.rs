@@ -743,7 +743,10 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     }
     if has != Has::No {
         series.push(Series::of(4, "balanced", points(&p, |s| mib(bdi_of(s, bdi).balanced_ratelimit))).shadowed(has));
-        series.push(Series::of(4, "task_ratelimit", points(&p, |s| mib(bdi_of(s, bdi).task_ratelimit))).shadowed(has));
+        series.push(
+            Series::of(4, "task_ratelimit", points(&p, |s| bdi_of(s, bdi).task_ratelimit_now().map_or(f64::NAN, mib)))
+                .shadowed(has),
+        );
         series
             .push(Series::of(4, "dirty_ratelimit", points(&p, |s| mib(bdi_of(s, bdi).dirty_ratelimit))).shadowed(has));
     }

@@ -751,6 +751,31 @@ fn the_json_and_csv_leave_out_what_the_kernel_lacks() {
     );
 }
 
+/// task_ratelimit is the last one handed to a throttled task: where none
+/// is (switch-disk's sdb has no dd until 50 s; sda's stops at 20 s and
+/// dirty falls below freerun) its cell is empty, as pos_ratio's, where it
+/// read 0 and 95.1 MiB/s.
+#[test]
+fn the_csv_has_a_task_ratelimit_only_where_a_task_is_throttled() {
+    let dir = scratch("task-ratelimit");
+    let csv = dir.join("s.csv");
+    let out =
+        dirtyviz().args(["run", "-q", "--scenario", "switch-disk", "--duration", "30s", "--csv"]).arg(&csv).output();
+    ok(&out.expect("runs"));
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("head").split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name}"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let at = |t: &str| rows.iter().find(|r| r[0] == t).unwrap_or_else(|| panic!("no row {t}"));
+    // sda's dd is throttled at 10 s, not at 29.8 s.
+    assert!(at("10.0")[col("sda.task_ratelimit_mbps")].parse::<f64>().is_ok_and(|r| r > 50.0));
+    assert_eq!([at("29.8")[col("sda.task_ratelimit_mbps")], at("29.8")[col("sda.pos_ratio")]], ["", ""]);
+    // sdb: a pos_ratio above freerun, but no task to throttle.
+    assert!(!at("10.0")[col("sdb.pos_ratio")].is_empty());
+    assert!(rows.iter().all(|r| r[col("sdb.task_ratelimit_mbps")].is_empty()), "sdb throttled no task");
+}
+
 /// switch-disk's sda loses its share once its dd stops: the report's
 /// bdi_thresh is, as its other figures, the median of the last 10 s
 /// (18.3 MiB, falling to 15.6 at the end), where it printed the mean since 10 s
