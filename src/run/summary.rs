@@ -745,9 +745,12 @@ impl Summary {
             let max = rates.iter().copied().reduce(f64::max);
             let spread = min.zip(max).filter(|&(lo, _)| lo > 0.0).map(|(lo, hi)| hi / lo);
             let throttled = of_kind().map(|t| t.throttled_max_ms).fold(0.0, f64::max);
+            // Tasks that start later than the run lasts have no rate.
+            let waiting = of_kind().count() - rates.len();
+            let waiting = if waiting > 0 { format!(" ({waiting} not started)") } else { String::new() };
             let _ = writeln!(
                 s,
-                "tasks       {} {kind}  dirty rate min {}  max {} MiB/s (max/min {})  longest throttled {:.0} ms",
+                "tasks       {} {kind}{waiting}  dirty rate min {}  max {} MiB/s (max/min {})  longest throttled {:.0} ms",
                 of_kind().count(),
                 num(min, 3),
                 num(max, 3),

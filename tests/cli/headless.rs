@@ -776,6 +776,16 @@ fn the_csv_has_a_task_ratelimit_only_where_a_task_is_throttled() {
     assert!(rows.iter().all(|r| r[col("sdb.task_ratelimit_mbps")].is_empty()), "sdb throttled no task");
 }
 
+/// A task that starts after the run's end is counted apart: switch-disk's
+/// sdb dd starts at 50 s (`2 dd` read as two dd at one rate).
+#[test]
+fn a_task_not_started_is_said_apart() {
+    let out = dirtyviz().args(["run", "--scenario", "switch-disk", "--duration", "40s"]).output().expect("runs");
+    let text = ok(&out);
+    let line = text.lines().find(|l| l.starts_with("tasks ")).expect("a tasks line");
+    assert!(line.starts_with("tasks       2 dd (1 not started)  dirty rate min 153.580  max 153.580"), "{line}");
+}
+
 /// switch-disk's sda loses its share once its dd stops: the report's
 /// bdi_thresh is, as its other figures, the median of the last 10 s
 /// (18.3 MiB, falling to 15.6 at the end), where it printed the mean since 10 s
