@@ -55,9 +55,15 @@ pub struct LessonMode {
     /// after `n`; the step opens when the replay reaches its start.
     replay: Option<Replay>,
     /// A key changed the step's worlds (a dd, a ratio, memory, the
-    /// patch level, the comparison) since it opened: its checks and
-    /// questions then judge a setup the step did not write.
+    /// patch level, the comparison) from what it opened on, or an
+    /// earlier step's keys did: its checks and questions then judge a
+    /// setup the step did not write.
     pub(super) changed_by_hand: bool,
+    /// The setup the step opened on.
+    pub(super) opened: Option<super::Setup>,
+    /// It opened on worlds an earlier step's keys changed (and did not
+    /// start fresh ones).
+    pub(super) carried: bool,
 }
 
 /// A replay of the lesson up to a step, under way.
@@ -111,6 +117,8 @@ impl LessonMode {
             catch_up: None,
             replay: None,
             changed_by_hand: false,
+            opened: None,
+            carried: false,
         }
     }
 
@@ -281,6 +289,7 @@ impl App {
         self.screen.task_scroll = 0;
         let mut mode = LessonMode::new(run);
         mode.refresh(&self.session);
+        mode.opened = Some(self.setup());
         self.lesson = Some(mode);
     }
 
@@ -294,6 +303,9 @@ impl App {
             Ok((run, session, view)) => {
                 self.stash_trace();
                 self.session = session;
+                // The lesson starts on every chart: a later step's zoom
+                // (going back, restarting) is not the replayed steps'.
+                self.screen.zoom = None;
                 let target = step.min(run.lesson.steps.len() - 1);
                 self.install(run, view);
                 self.note = done.clone();
@@ -443,14 +455,16 @@ impl App {
         let Some(mode) = self.lesson.as_mut() else { return };
         if i > current {
             // Keys that changed the worlds still change them in the step
-            // opened on them: it says so, as the one they were pressed in.
-            let by_hand = mode.changed_by_hand;
+            // opened on them: it says so, as the one they were pressed in,
+            // unless it starts fresh worlds.
+            let fresh = mode.run.lesson.steps[i].actions.iter().any(|a| a.fresh_worlds().is_some());
+            let carried = mode.changed_by_hand && !fresh;
             match mode.run.open(&mut self.session, i) {
                 Ok(view) => {
                     let run = mode.run.clone();
                     self.install(run, view);
                     if let Some(mode) = self.lesson.as_mut() {
-                        mode.changed_by_hand = by_hand;
+                        (mode.carried, mode.changed_by_hand) = (carried, carried);
                     }
                 }
                 Err(e) => self.note = e.to_string(),
@@ -786,6 +800,13 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::NextStep));
         assert_eq!(app.lesson().expect("lesson").run().step, 1);
         assert_eq!(app.zoom(), Some(4));
+        // Back to step 1, which zooms nothing: every chart, as it opened.
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        app.finish_catch_up();
+        assert_eq!((app.lesson().expect("lesson").run().step, app.zoom()), (0, None));
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!(app.zoom(), Some(4));
         app.advance_to(3 * NS_PER_SEC);
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3);
         app.update(Msg::Lesson(LessonMsg::NextStep));
@@ -1103,9 +1124,30 @@ mod tests {
         assert!(app.note().ends_with("; your keys' setup carries on (r restores the step's own)"), "{}", app.note());
         app.update(Msg::Reset);
         assert!(!app.lesson().expect("lesson").changed_by_hand());
+        // A key undone by its opposite leaves the step's own setup.
+        app.update(Msg::AddDd);
+        app.update(Msg::RemoveDd);
+        assert!(!app.lesson().expect("lesson").changed_by_hand(), "{}", app.note());
         app.update(Msg::Compare);
         assert!(app.lesson().expect("lesson").changed_by_hand());
         assert!(app.note().ends_with("; r restores the step's own setup"), "{}", app.note());
+    }
+
+    /// A step that starts fresh worlds leaves the keys' setup behind, and
+    /// says nothing of it.
+    #[test]
+    fn a_step_that_starts_fresh_worlds_carries_no_keys() {
+        let fresh = TWO_STEPS
+            .replace("actions: [AddDd(bdi: \"sda\", n: 2), Zoom(4)]", "actions: [Restart, AddDd(bdi: \"sda\", n: 2)]");
+        let mut app = open(&fresh, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::AddDd);
+        assert!(app.lesson().expect("lesson").changed_by_hand());
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!(app.lesson().expect("lesson").run().step, 1);
+        assert!(!app.lesson().expect("lesson").changed_by_hand(), "{}", app.note());
+        assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3, "the step's own dd");
     }
 
     #[test]

@@ -665,7 +665,7 @@ impl App {
                     // In a comparison of levels, side B's is the user's.
                     self.level = Some((side.world.patches(), side.world.legacy()));
                 }
-                self.changed_by_hand(before != self.settings() || dds != self.running_dds());
+                self.note_changed_by_hand();
             }
             Msg::Quit => self.quit = true,
             Msg::TogglePause => self.paused = !self.paused,
@@ -702,7 +702,7 @@ impl App {
             }
             Msg::Compare => {
                 self.cycle_compare();
-                self.changed_by_hand(true);
+                self.note_changed_by_hand();
             }
             Msg::Reset if self.lesson.is_some() => self.restart_step(),
             Msg::Reset => {
@@ -908,16 +908,28 @@ impl App {
         cfg
     }
 
-    /// Notes, in a lesson, that a key `changed` the step's worlds, and
-    /// says on the status line (once) how to get the step's own back.
-    fn changed_by_hand(&mut self, changed: bool) {
-        if let Some(mode) = self.lesson.as_mut()
-            && changed
-            && !mode.changed_by_hand
-        {
-            mode.changed_by_hand = true;
+    /// What the keys can change of the worlds: every side's settings and
+    /// dd on each bdi, and the comparison.
+    pub(super) fn setup(&self) -> Setup {
+        let dd = |t: &&crate::sim::task::Task| matches!(t.kind, TaskKind::Dd { .. }) && t.alive() && !t.is_killed();
+        let dds = self.sides().iter().map(|s| {
+            let tasks = s.world.tasks();
+            (0..s.world.bdis().len()).map(|b| tasks.iter().filter(dd).filter(|t| t.bdi as usize == b).count()).collect()
+        });
+        (self.settings(), dds.collect(), self.session.compare)
+    }
+
+    /// Notes, in a lesson, whether keys changed the step's worlds from
+    /// the setup it opened on (or an earlier step's keys did), and says on
+    /// the status line (once) how to get the step's own back.
+    fn note_changed_by_hand(&mut self) {
+        let now = self.setup();
+        let Some(mode) = self.lesson.as_mut() else { return };
+        let changed = mode.carried || mode.opened.as_ref().is_some_and(|opened| *opened != now);
+        if changed && !mode.changed_by_hand {
             self.note.push_str("; r restores the step's own setup");
         }
+        mode.changed_by_hand = changed;
     }
 
     /// Switches the comparison (both worlds restart at time 0).
@@ -974,6 +986,9 @@ impl App {
 /// What a world's setting keys change: its tunables, memory \[pages\],
 /// patch level and the kernel under it.
 type Settings = (crate::sim::page_writeback::DirtyTunables, u64, u8, crate::sim::config::Legacy);
+
+/// What the keys can change of the worlds ([`App::setup`]).
+pub(super) type Setup = (Vec<Settings>, Vec<Vec<usize>>, Option<Compare>);
 
 fn settings_of(w: &World) -> Settings {
     (w.vm().tunables, w.vm().memory_pages, w.patches(), w.legacy())

@@ -206,7 +206,7 @@ impl Action {
 
     /// Its name, for an action that starts fresh worlds at time 0 from
     /// the scenario (its own, or as the last `Reconfigure` changed it).
-    fn fresh_worlds(&self) -> Option<&'static str> {
+    pub fn fresh_worlds(&self) -> Option<&'static str> {
         Some(match self {
             Action::Compare(_) => "Compare",
             Action::CompareWith { .. } => "CompareWith",
@@ -533,10 +533,19 @@ impl Lesson {
             // A setting the step changed before an action that starts
             // fresh worlds from the scenario would be undone by it.
             let mut setting: Option<&str> = None;
-            for a in &step.actions {
+            for (j, a) in step.actions.iter().enumerate() {
+                // Told at the action itself (its name may be written in
+                // an earlier step, or in a text).
+                let action = |field: Option<&'static str>, what: String| {
+                    use crate::scenario::locate::{FieldPath, Seg};
+                    let mut path = vec![Seg::Field("steps"), Seg::Index(i), Seg::Field("actions"), Seg::Index(j)];
+                    path.extend(field.map(Seg::Field));
+                    let (l, c) = crate::scenario::locate::locate(text, &FieldPath(path)).unwrap_or((1, 1));
+                    Err(Error::invalid(format!("{origin}:{l}:{c}: {what}")))
+                };
                 if let (Some(undone), Some(fresh)) = (setting, a.fresh_worlds()) {
-                    return at(
-                        ("", fresh),
+                    return action(
+                        None,
                         format!(
                             "step {n}: `{fresh}` starts fresh worlds from the scenario, undoing the `{undone}` \
                              before it: put `{undone}` after it"
@@ -549,27 +558,24 @@ impl Lesson {
                     Action::Compare(_) | Action::CompareWith { .. } => comparing = true,
                     _ => {}
                 }
-                let bad = match a {
-                    Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } if !bdi_ok(bdi) => Some((
-                        bdi.clone(),
-                        format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list()),
-                    )),
+                match a {
+                    Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } if !bdi_ok(bdi) => {
+                        let what = format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list());
+                        return action(Some("bdi"), what);
+                    }
                     // Charts 2 to 5 show one bdi: `*` names none.
-                    Action::SelectBdi(bdi) if bdi == "*" || !bdi_ok(bdi) => Some((
-                        bdi.clone(),
-                        format!("step {n}: SelectBdi needs one bdi, one of {}; `{bdi}` is none", name_list()),
-                    )),
-                    _ => None,
-                };
-                if let Some((needle, what)) = bad {
-                    return at(("bdi", &needle), what);
+                    Action::SelectBdi(bdi) if bdi == "*" || !bdi_ok(bdi) => {
+                        let what =
+                            format!("step {n}: SelectBdi needs one bdi, one of {}; `{bdi}` is none", name_list());
+                        return action(None, what);
+                    }
+                    _ => {}
                 }
                 if let Action::CompareWith { changes, .. } | Action::Reconfigure(changes) = a {
                     let mut changed = scenario.clone();
                     changed.apply(changes);
                     if let Err(e) = changed.to_world() {
-                        let needle = if matches!(a, Action::Reconfigure(_)) { "Reconfigure" } else { "CompareWith" };
-                        return at(("", needle), format!("step {n}: the changed world cannot be built: {e}"));
+                        return action(None, format!("step {n}: the changed world cannot be built: {e}"));
                     }
                 }
             }
@@ -1127,6 +1133,13 @@ mod tests {
             let actions = format!("Zoom(1), {fresh}, DirtyRatio(10)");
             Lesson::from_ron(&base("Preset(\"default\")", &actions, "PosRatio"), "l.ron").expect(fresh);
         }
+        // Told at the action of the step, not where its name is first
+        // written (a text, an earlier step).
+        let two = "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n \
+                   steps: [Step(title: \"a\", text: \"Restart\", actions: [Restart]),\n \
+                   Step(title: \"b\", text: \"c\", actions: [Restart, DirtyRatio(10), Restart])])";
+        let e = Lesson::from_ron(two, "l.ron").expect_err("undone");
+        assert!(e.to_string().starts_with("l.ron:3:65: step 2: `Restart` starts fresh worlds"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "AddDd(bdi: \"sdz\", n: 1)", "PosRatio"), "l.ron")
             .expect_err("bdi");
         assert!(

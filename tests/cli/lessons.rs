@@ -447,7 +447,7 @@ fn a_bad_check_or_bdi_is_located_where_it_is_written() {
             "10:29: step 1: check `t` has min above max",
         ),
         ("      actions: [AddDd(bdi: \"sdb\", n: 1)]),\n", "10:28: step 1: unknown bdi `sdb`"),
-        ("      actions: [SelectBdi(\"*\")]),\n", "10:27: step 1: SelectBdi needs one bdi, one of `sda`; `*` is none"),
+        ("      actions: [SelectBdi(\"*\")]),\n", "10:17: step 1: SelectBdi needs one bdi, one of `sda`; `*` is none"),
         (
             "      checks: [Check(label: \"c\", metric: BdiDirtyMb, bdi: Some(\"sdb\"), max: 1)]),\n",
             "10:64: step 1: unknown bdi `sdb`",
