@@ -627,19 +627,27 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
     ];
     f.time_lines(sides, &qs);
     // balanced_dirty_ratelimit jumps far above the rest while the
-    // estimates settle: keep it from flattening them.
-    let balanced = style(Q::Balanced).1;
-    let top = top_of(&f.lines, |l, _| l.colour != balanced) * 1.25;
+    // estimates settle, and the tasks dirty memory far faster than the
+    // disk writes until they are throttled: keep them from flattening
+    // the rest.
+    let (balanced, dirtied) = (style(Q::Balanced).1, style(Q::DirtiedPerTask).1);
+    let spiky = |l: &Line| l.colour == balanced || l.colour == dirtied;
+    let top = top_of(&f.lines, |l, _| !spiky(l)) * 1.25;
+    let top = if top > 0.0 { top } else { top_of(&f.lines, |_, _| true) * 1.25 };
     let top = if top > 0.0 { top } else { 1.0 };
-    let mut clipped = false;
-    for l in f.lines.iter_mut().filter(|l| l.colour == balanced) {
+    let mut clipped = Vec::new();
+    for l in f.lines.iter_mut().filter(|l| spiky(l)) {
+        let name = if l.colour == balanced { "balanced_dirty_ratelimit" } else { "dirtied/N" };
         for p in &mut l.points {
-            clipped |= p.1 > top;
+            if p.1 > top && !clipped.contains(&name) {
+                clipped.push(name);
+            }
             p.1 = p.1.min(top);
         }
     }
-    if clipped {
-        f.notes.push("balanced_dirty_ratelimit is cut at the top of the plot".into());
+    if !clipped.is_empty() {
+        let (verb, cut) = if clipped.len() > 1 { ("are", clipped.join(" and ")) } else { ("is", clipped.join("")) };
+        f.notes.push(format!("{cut} {verb} cut at the top of the plot"));
     }
     f.y = [0.0, top];
     let one_task = [Q::Target, Q::DirtiedPerTask, Q::Balanced, Q::TaskRatelimit, Q::DirtyRatelimit].map(|q| style(q).1);

@@ -450,6 +450,19 @@ mod tests {
         assert!(pos.message.as_deref().is_some_and(|m| m.contains("patch 02")));
     }
 
+    /// One dd dirties memory at 800 MiB/s until it is throttled: that
+    /// start is cut at the top, not made the scale of the rate limits
+    /// (task_ratelimit starts near twice the 100 MiB/s dirty_ratelimit).
+    #[test]
+    fn the_first_seconds_dirty_rate_does_not_flatten_the_rates() {
+        let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 10.0] };
+        let sides = run("default", None, None, 10);
+        let rates = chart::rates(&ctx, &sides);
+        assert!(rates.upper.is_none(), "one task: one plot");
+        assert!(rates.y[1] < 400.0, "the top follows the rate limits: {:?}", rates.y);
+        assert!(rates.notes.iter().any(|n| n == "dirtied/N is cut at the top of the plot"), "{:?}", rates.notes);
+    }
+
     #[test]
     fn one_tasks_rates_are_zoomed_under_the_whole_plot_when_the_bdis_flatten_them() {
         let ctx = chart::Context { run: "test".into(), bdi: "sda".into(), span: [0.0, 10.0] };
