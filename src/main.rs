@@ -206,6 +206,13 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
             (Scenario::resolve(name)?, file)
         }
     };
+    if let Some(flag) = s.nfs_patch_without_nfs(&args.overrides()) {
+        return Err(Error::invalid(format!(
+            "--{}: scenario `{}` has no NFS mount (the NFS patches change only NFS mounts)",
+            flag.replace('_', "-"),
+            s.name
+        )));
+    }
     s.apply(&args.overrides());
     Ok((s, file))
 }

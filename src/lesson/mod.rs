@@ -572,6 +572,10 @@ impl Lesson {
                     _ => {}
                 }
                 if let Action::CompareWith { changes, .. } | Action::Reconfigure(changes) = a {
+                    if let Some(field) = scenario.nfs_patch_without_nfs(changes) {
+                        let what = format!("step {n}: `{field}` changes nothing: this world has no NFS mount");
+                        return action(None, what);
+                    }
                     let mut changed = scenario.clone();
                     changed.apply(changes);
                     if let Err(e) = changed.to_world() {

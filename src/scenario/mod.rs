@@ -847,6 +847,15 @@ fn disk_letter(i: u32) -> char {
 }
 
 impl Scenario {
+    /// The NFS patch `o` turns on (`nfs_wait_queue`,
+    /// `nfs_congestion_scaled`) where this world has no NFS mount, which
+    /// it would change nothing of.
+    pub fn nfs_patch_without_nfs(&self, o: &Overrides) -> Option<&'static str> {
+        let nfs = self.devices.iter().any(|d| d.kind == DeviceKindSpec::Nfs);
+        let flags = [("nfs_wait_queue", o.nfs_wait_queue), ("nfs_congestion_scaled", o.nfs_congestion_scaled)];
+        flags.into_iter().find(|(_, on)| on.is_some() && !nfs).map(|(flag, _)| flag)
+    }
+
     /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Scenario> {
         ron_options()

@@ -233,6 +233,29 @@ fn mistakes_across_fields_are_told_at_the_field() {
     fails_with(&["lesson", l], &format!("error: {l}:4:21: tasks[0]: unknown bdi `sdb`, expected `*` or one of `sda`"));
 }
 
+/// The NFS patches asked of a world without an NFS mount would change
+/// nothing: refused, on the command line and in a lesson's changes.
+#[test]
+fn an_nfs_patch_without_an_nfs_mount_is_refused() {
+    for flag in ["--nfs-wait-queue", "--nfs-congestion-scaled"] {
+        fails_with(
+            &["run", "--scenario", "hdd-10dd", flag],
+            &format!("error: {flag}: scenario `hdd-10dd` has no NFS mount (the NFS patches change only NFS mounts)"),
+        );
+    }
+    let lesson = tmp("nfs-without-nfs.ron");
+    let l = lesson.to_str().expect("utf-8 path");
+    std::fs::write(
+        &lesson,
+        "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"hdd-10dd\"),\n  steps: [Step(title: \"a\", text: \"b\", actions: [Reconfigure((nfs_wait_queue: true))])])\n",
+    )
+    .expect("written");
+    fails_with(
+        &["check", l],
+        &format!("error: {l}:2:49: step 1: `nfs_wait_queue` changes nothing: this world has no NFS mount"),
+    );
+}
+
 #[test]
 fn unwritable_outputs_are_reported() {
     fails_cleanly(&["run", "--duration", "1s", "--csv", "/nonexistent/dir/x.csv"], "/nonexistent/dir/x.csv");
