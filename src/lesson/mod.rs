@@ -594,8 +594,9 @@ impl Lesson {
             let texts = [Some(("text", &step.text)), step.hint.as_ref().map(|h| ("hint", h))];
             let asks = step.questions.iter().map(|q| Some(("ask", &q.ask)));
             for (field, said) in texts.into_iter().chain(asks).flatten() {
-                if let Some(chart) = Views::unknown_chart(said) {
-                    return at((field, chart), format!("step {n}: `{chart}` is no chart: the charts are 1 to 5"));
+                if let Some((chart, number)) = Views::unknown_chart(said) {
+                    let what = format!("step {n}: `{chart}`: there is no chart {number}, the charts are 1 to 5");
+                    return at((field, chart), what);
                 }
             }
             let one_world = |side: SideSpec| !comparing && side != SideSpec::A;
@@ -692,16 +693,33 @@ impl Views {
         v
     }
 
-    /// The first `chart N` (or `charts N`) of `text` whose N is not a
-    /// chart, as written there (`Chart 7`).
-    pub fn unknown_chart(text: &str) -> Option<&str> {
+    /// The first chart `text` names that the dashboard lacks, as written
+    /// up to it (`Chart 7`, `charts 2 and 6`), and its number. A list
+    /// goes on over `,`, `/`, `and` and `or`; a number of three digits or
+    /// more is no chart's (`chart 2, 377 pages`).
+    pub fn unknown_chart(text: &str) -> Option<(&str, usize)> {
         let lower = text.to_ascii_lowercase();
+        let separator = |c: char| [' ', ',', '/', '(', ')', ':', '.', ';'].contains(&c);
         lower.match_indices("chart").find_map(|(at, _)| {
-            let after = at + 5 + usize::from(lower[at + 5..].starts_with('s'));
-            let digits = lower[after..].strip_prefix(' ')?;
-            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
-            let number: usize = digits[..n].parse().ok()?;
-            (!(1..=5).contains(&number)).then(|| &text[at..after + 1 + n])
+            let mut i = at + 5 + usize::from(lower[at + 5..].starts_with('s'));
+            lower[i..].strip_prefix(' ')?;
+            loop {
+                // A list goes on over blanks, commas and slashes only.
+                let gap = lower[i..].find(|c: char| !separator(c))?;
+                if lower[i..i + gap].contains([';', '.', ':', '(', ')']) {
+                    return None;
+                }
+                i += gap;
+                let end = i + lower[i..].find(separator).unwrap_or(lower.len() - i);
+                let word = &lower[i..end];
+                match word.parse::<usize>() {
+                    Ok(n) if word.len() <= 2 && !(1..=5).contains(&n) => return Some((&text[at..end], n)),
+                    Ok(_) if word.len() <= 2 => {}
+                    _ if word == "and" || word == "or" => {}
+                    _ => return None,
+                }
+                i = end;
+            }
         })
     }
 
@@ -866,9 +884,14 @@ mod tests {
 
     #[test]
     fn a_chart_the_dashboard_lacks_is_found_as_written() {
-        assert_eq!(Views::unknown_chart("Watch chart 2, then Chart 7 and charts 1 and 4."), Some("Chart 7"));
-        assert_eq!(Views::unknown_chart("charts 0 and 1"), Some("charts 0"));
+        assert_eq!(Views::unknown_chart("Watch chart 2, then Chart 7 and charts 1 and 4."), Some(("Chart 7", 7)));
+        assert_eq!(Views::unknown_chart("charts 0 and 1"), Some(("charts 0", 0)));
+        assert_eq!(Views::unknown_chart("Look at charts 2 and 6."), Some(("charts 2 and 6", 6)));
+        assert_eq!(Views::unknown_chart("charts 1, 2 or 9"), Some(("charts 1, 2 or 9", 9)));
         assert_eq!(Views::unknown_chart("chart 5; every chart): 377,497 pages; a chart"), None);
+        assert_eq!(Views::unknown_chart("chart 2, 377 pages, chart 12 and"), Some(("chart 12", 12)));
+        assert_eq!(Views::unknown_chart("charts 1, 2 and 4"), None);
+        assert_eq!(Views::unknown_chart("chart 1; 0 pages"), None, "a list ends at a semicolon");
     }
 
     #[test]
