@@ -127,8 +127,10 @@ pub const COMPARED_RATIO: Range<u64> = Range { lo: 1, hi: 100, unit: "%" };
 /// A chart number (0: all).
 pub const CHART: Range<u8> = Range { lo: 0, hi: 5, unit: "" };
 /// A question's tolerance (relative error): at least 0.1%, as an answer
-/// is typed and the simulation's value shown rounded.
-pub const TOLERANCE: Range<f64> = Range { lo: 0.001, hi: 1e6, unit: "" };
+/// is typed and the simulation's value shown rounded; at most 100% (a
+/// teacher's `10` meant 10%, and would count any answer up to 11 times
+/// the value).
+pub const TOLERANCE: Range<f64> = Range { lo: 0.001, hi: 1.0, unit: "(a fraction: 0.1 is 10%)" };
 /// A check's bounds.
 pub const BOUND: Range<f64> = Range { lo: -1e18, hi: 1e18, unit: "" };
 /// Longest name of a scenario, device or lesson \[characters\].
@@ -484,6 +486,10 @@ mod tests {
         assert_eq!(
             MEMORY_MB.check("memory_mb", 0).unwrap_err().to_string(),
             "memory_mb must be between 16 and 4194304 MiB, got 0"
+        );
+        assert_eq!(
+            TOLERANCE.check("tolerance", 10.0).unwrap_err().to_string(),
+            "tolerance must be between 0.001 and 1 (a fraction: 0.1 is 10%), got 10"
         );
         assert!(DURATION_S.check("duration_s", 1e300).is_err());
         assert!(DURATION_S.check("duration_s", f64::NAN).is_err());
