@@ -515,6 +515,10 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_prog
     {
         // The default place: go on without a recording if it cannot be kept.
         outputs.record = Some(Recorder::for_session(dir, &header));
+    } else if !view.no_record {
+        let note = "not recorded: no data directory (set XDG_DATA_HOME or HOME)";
+        let note = if app.note().is_empty() { note.to_string() } else { format!("{}; {note}", app.note()) };
+        app.set_note(note);
     }
     Ok(match dirtyviz::ui::run(app, outputs)? {
         dirtyviz::ui::Exit::Quit => ExitCode::SUCCESS,

@@ -242,6 +242,12 @@ impl Recorder {
         writeln!(out, "{line}").and_then(|_| out.flush()).map_err(Error::io(&self.path, "cannot write"))
     }
 
+    /// Some of it is written: the session's own file was created (the
+    /// other sinks are created with their header).
+    pub fn started(&self) -> bool {
+        !matches!(self.sink, Some(Sink::Session { out: None, .. }))
+    }
+
     /// Where the recording ends up.
     pub fn path(&self) -> &Path {
         &self.path
@@ -843,6 +849,23 @@ mod tests {
         let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
         assert_eq!(names, ["last-session.jsonl"]);
         assert_eq!(std::fs::read_to_string(&last).expect("kept"), "a recording\n");
+    }
+
+    /// A data directory that is a file: the recording never starts, and
+    /// its error names the directory and why.
+    #[test]
+    fn a_session_file_that_cannot_be_made_is_told_with_its_reason() {
+        let dir = scratch("unmakeable");
+        let file = dir.join("not-a-dir");
+        std::fs::write(&file, "").expect("write");
+        let mut r = Recorder::for_session(&file, &header());
+        assert!(!r.started());
+        let e = r.write(&[]).and_then(|()| r.line("{}")).expect_err("not a directory").to_string();
+        assert!(!r.started());
+        assert_eq!(e, format!("{}/sessions: cannot create: Not a directory", file.display()));
+        let mut ok = Recorder::for_session(&dir, &header());
+        ok.line("{}").expect("written");
+        assert!(ok.started());
     }
 
     #[test]

@@ -60,7 +60,8 @@ impl Outputs {
         if let Some(r) = &mut self.record
             && let Err(e) = r.write(&app.take_record())
         {
-            app.set_note("recording stopped: write failed");
+            let what = if r.started() { "recording stopped" } else { "not recorded" };
+            app.set_note(format!("{what}: {e}"));
             app.stop_recording();
             if !r.optional() {
                 self.failed.get_or_insert(e);
@@ -70,7 +71,7 @@ impl Outputs {
         if let Some(t) = &mut self.trace {
             let stopped = t.stopped_at().is_some();
             if let Err(e) = t.drain(app) {
-                app.set_note("trace stopped: write failed");
+                app.set_note(format!("trace stopped: {e}"));
                 self.trace = None;
                 self.failed.get_or_insert(e);
             } else if !stopped && t.stopped_at().is_some() {
