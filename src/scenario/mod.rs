@@ -779,7 +779,48 @@ pub fn ron_error(origin: &str, text: &str, e: &ron::error::SpannedError) -> Stri
     if col > 1 && before == Some('"') && matches!(e.code, E::InvalidValueForType { .. }) {
         col -= 1;
     }
+    let at_end = text[offset_of(text, e.span.end.line, e.span.end.col)..].trim().is_empty();
+    let what = what_ron_leaves_out(text, line, col, at_end, &e.code).unwrap_or(what);
     format!("{origin}:{line}:{col}: {}", crate::error::printable(&what))
+}
+
+/// Byte offset of 1-based `line`:`col` (in characters) in `text`.
+fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let start = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
+    let row = text[start.min(text.len())..].lines().next().unwrap_or("");
+    (start + row.char_indices().nth(col.saturating_sub(1)).map_or(row.len(), |(i, _)| i)).min(text.len())
+}
+
+/// What RON's own message at `line`:`col` leaves out, where it can be
+/// told: the file ending too soon (`at_end`: the error runs to its end),
+/// the field whose value is not of its type (`expected a string in
+/// quotes for bs`), a number written with a unit.
+fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: &ron::error::Error) -> Option<String> {
+    use ron::error::Error as E;
+    let (head, tail) = text.split_at(offset_of(text, line, col));
+    let kind = match code {
+        E::ExpectedString => "a string in quotes",
+        E::ExpectedBoolean => "true or false",
+        E::ExpectedInteger | E::ExpectedFloat => "a number",
+        E::ExpectedComma if tail.starts_with(char::is_alphabetic) && head.ends_with(|c: char| c.is_ascii_digit()) => {
+            let number = head.rsplit(|c: char| !c.is_ascii_digit() && c != '.').next().unwrap_or("");
+            let unit: String = tail.chars().take_while(|c| c.is_alphanumeric()).collect();
+            return Some(format!(
+                "`{number}{unit}`: write the number alone, {number} (the field's name says its unit)"
+            ));
+        }
+        E::ExpectedStringEnd => return Some("this string is not closed: no `\"` after it".into()),
+        _ if at_end && !matches!(code, E::Message(_)) => {
+            return Some("the file ends too soon: a `(`, `[` or string is not closed".into());
+        }
+        _ => return None,
+    };
+    // The field whose value this is: `name:` just before it.
+    let field = head.trim_end().strip_suffix(':')?.trim_end();
+    let name: String = field.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let name: String = name.chars().rev().collect();
+    let hint = if kind.starts_with("a string") && name == "bs" { " (a size: \"4k\", \"1M\")" } else { "" };
+    (!name.is_empty()).then(|| format!("expected {kind} for `{name}`{hint}"))
 }
 
 fn quoted_list(items: &[&str]) -> String {
@@ -1359,6 +1400,27 @@ mod tests {
         assert_eq!(w.cpus, 8);
         assert_eq!(w.tasks.len(), 1);
         assert_eq!(w.tunables, DirtyTunables::default());
+    }
+
+    /// Where RON's own message says little, the field, the unit written
+    /// after a number and the file ending too soon are told.
+    #[test]
+    fn a_value_of_the_wrong_kind_is_told_with_its_field() {
+        let error = |text: &str| Scenario::from_ron(text, "s.ron").expect_err(text).to_string();
+        let disk = "devices: [(name: \"sda\", kind: Hdd)]";
+        assert_eq!(
+            error(&format!("Scenario({disk}, tasks: [Dd(bs: 65536)])")),
+            "s.ron:1:61: expected a string in quotes for `bs` (a size: \"4k\", \"1M\")"
+        );
+        assert_eq!(
+            error(&format!("Scenario(duration_s: 40s, {disk})")),
+            "s.ron:1:24: `40s`: write the number alone, 40 (the field's name says its unit)"
+        );
+        assert_eq!(
+            error(&format!("Scenario({disk}, tasks: [Dd(n: 2")),
+            "s.ron:1:61: the file ends too soon: a `(`, `[` or string is not closed"
+        );
+        assert_eq!(error("Scenario(name: \"ab\n"), "s.ron:1:16: this string is not closed: no `\"` after it");
     }
 
     #[test]

@@ -528,7 +528,10 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
     let latin1 = path("latin1.ron");
     fails_with(&["check", &latin1], &format!("error: {latin1}: not UTF-8 text (byte 19)"));
     let cut = path("cut.ron");
-    fails_with(&["check", &path("ok.ron"), &cut], &format!("error: {cut}:3:41: unexpected end of RON"));
+    fails_with(
+        &["check", &path("ok.ron"), &cut],
+        &format!("error: {cut}:3:41: the file ends too soon: a `(`, `[` or string is not closed"),
+    );
     let answer = path("answer.ron");
     fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
 }

@@ -1339,7 +1339,10 @@ fn a_short_step_s_default_window_is_its_run_s_and_a_zero_tolerance_is_refused() 
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim_end(),
-        format!("error: {}:4:79: tolerance must be between 0.001 and 1000000, got 0", path.display())
+        format!(
+            "error: {}:4:79: tolerance must be between 0.001 and 1 (a fraction: 0.1 is 10%), got 0",
+            path.display()
+        )
     );
     std::fs::write(&path, short_lesson("0.001")).expect("written");
     let out = super::common::dirtyviz().args(["check", "-v"]).arg(&path).output().expect("runs");
