@@ -707,7 +707,15 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
     patches_apply(world, view.compare)?;
     let (s, file) = scenario(world)?;
     let app = App::new(s, view.compare, &app_options(view))?;
-    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), false)
+    // A lesson opened from `L` keeps its progress, as one `dirtyviz
+    // lesson` opens; without a terminal no session starts to keep it.
+    dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
+    let loaded = open_progress();
+    let mut app = app.with_progress(loaded.progress);
+    if let Some(note) = loaded.note {
+        app.set_note(note);
+    }
+    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), true)
 }
 
 fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {

@@ -260,6 +260,13 @@ impl App {
         Ok(App::with_session(session, Progress::default(), opts))
     }
 
+    /// The user's lesson progress, for the lessons opened from `L`: the
+    /// list opens at the first not done, a lesson where it was left.
+    pub fn with_progress(mut self, progress: Progress) -> App {
+        self.progress = progress;
+        self
+    }
+
     /// An app following `lesson`, opened at step `step` (0-based), with the
     /// user's `progress` (which this app updates; see [`App::take_progress`]);
     /// with `opts.seed`, the lesson runs with that seed instead of its own.

@@ -86,6 +86,35 @@ fn dashboard_on_pty(name: &str) -> (PathBuf, OwnedFd, Command) {
     (data, master, command)
 }
 
+/// A lesson opened from the dashboard's lesson list (`L`) keeps its
+/// progress, as one opened with `dirtyviz lesson` does.
+#[test]
+fn a_lesson_opened_from_the_dashboard_keeps_its_progress() {
+    use std::io::Write as _;
+    let (data, master, mut command) = dashboard_on_pty("dashboard-progress");
+    let mut child = command.spawn().expect("starts");
+    drop(command);
+    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
+    // The screen is read (and dropped) so that the dashboard never waits.
+    let drain = std::thread::spawn(move || {
+        let mut buf = [0u8; 1 << 16];
+        while reader.read(&mut buf).is_ok_and(|n| n > 0) {}
+    });
+    let mut keys = std::fs::File::from(master);
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(700));
+    // The list, the second lesson (01), its second step, quit.
+    for key in ["L", "\x1b[B", "\r", "n", "q"] {
+        pause();
+        keys.write_all(key.as_bytes()).expect("a key");
+    }
+    let status = child.wait().expect("exits");
+    assert!(status.success());
+    drop(keys);
+    let _ = drain.join();
+    let progress = std::fs::read_to_string(data.join("dirtyviz/progress.ron")).expect("progress saved");
+    assert!(progress.contains("\"01\""), "{progress}");
+}
+
 /// The dashboard on a pseudo-terminal panics a second into its session:
 /// the terminal is given back (alternate screen left, cursor shown)
 /// before the report, and the note names the session's recording, which
