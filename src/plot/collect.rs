@@ -179,7 +179,8 @@ impl Q {
             Q::DirtyRatelimit => mib(b.dirty_ratelimit),
             Q::Balanced => mib(b.balanced_ratelimit),
             Q::TaskRatelimit => b.task_ratelimit_now().map_or(f64::NAN, mib),
-            Q::Target => b.target().map_or(0.0, mib),
+            // No task on the bdi, no target: no line, as on the dashboard.
+            Q::Target => b.target().map_or(f64::NAN, mib),
             Q::MaxPause => b.max_pause as f64 * 1000.0 / hz as f64,
             Q::Written | Q::DirtiedPerTask => f64::NAN,
             _ => self.global(s),
@@ -627,8 +628,7 @@ impl Collector {
                 values[q as usize] = value(q);
             }
             values[POS_RATIO] = b.and_then(|b| b.pos_ratio).map_or(f64::NAN, |p| p as f64 / 1024.0);
-            // No task dirtying the bdi, no target to average (its line is
-            // drawn at 0).
+            // No task dirtying the bdi, no target to average.
             let mut known_values = values;
             if b.is_none_or(|b| b.tasks == 0) {
                 known_values[Q::Target as usize] = f64::NAN;
