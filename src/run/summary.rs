@@ -109,6 +109,11 @@ pub struct NfsSummary {
     pub writeback_max_mb: f64,
     /// `nfs_congestion_kb` at the end of the run \[MiB\].
     pub congestion_mb: f64,
+    /// The series' NFS writeback wait queue is on: writers wait while
+    /// more than `congestion_mb` is under writeback.
+    pub wait_queue: bool,
+    /// The series' patch scaling `nfs_congestion_kb` to dirty_thresh/8 is on.
+    pub congestion_scaled: bool,
 }
 
 impl NfsSummary {
@@ -125,6 +130,8 @@ impl NfsSummary {
             commit_rtt_ms: per(m.commit_rtt_ns as f64 / 1e6, m.commits),
             writeback_max_mb: mib(m.writeback_max),
             congestion_mb: mib(mount.congestion_pages),
+            wait_queue: mount.config.wait_queue,
+            congestion_scaled: mount.config.congestion_scaled,
         }
     }
 }
@@ -682,6 +689,12 @@ impl Summary {
                     n.commit_mb,
                     n.commit_rtt_ms
                 );
+                // The NFS patches on, and the limit they hold writeback to.
+                let scaled = if n.congestion_scaled { ", scaled to dirty_thresh/8" } else { "" };
+                let limit = format!("nfs_congestion_kb {:.1} MiB{scaled}", n.congestion_mb);
+                let on =
+                    if n.wait_queue { format!("wait queue above {limit}") } else { format!("no wait queue; {limit}") };
+                let _ = writeln!(s, "bdi {:<6} NFS {on}", shown(&b.name));
             }
         }
         for b in &self.bdis {

@@ -776,6 +776,38 @@ fn the_csv_has_a_task_ratelimit_only_where_a_task_is_throttled() {
     assert!(rows.iter().all(|r| r[col("sdb.task_ratelimit_mbps")].is_empty()), "sdb throttled no task");
 }
 
+/// The NFS patches a run has on are said beside the mountstats, with the
+/// limit they hold writeback to (181 MiB; 128 MiB scaled to
+/// dirty_thresh/8), and in the JSON.
+#[test]
+fn the_report_says_which_nfs_patches_are_on() {
+    let dir = scratch("nfs-patches");
+    for (flags, line, scaled) in [
+        (&[][..], "bdi nfs    NFS no wait queue; nfs_congestion_kb 181.0 MiB", false),
+        (&["--nfs-wait-queue"][..], "bdi nfs    NFS wait queue above nfs_congestion_kb 181.0 MiB", false),
+        (
+            &["--nfs-wait-queue", "--nfs-congestion-scaled"][..],
+            "bdi nfs    NFS wait queue above nfs_congestion_kb 128.1 MiB, scaled to dirty_thresh/8",
+            true,
+        ),
+    ] {
+        let json_path = dir.join(format!("{}.json", flags.len()));
+        let out = dirtyviz()
+            .args(["run", "--scenario", "nfs-10dd", "--duration", "2s", "--summary-json"])
+            .arg(&json_path)
+            .args(flags)
+            .output()
+            .expect("runs");
+        let text = ok(&out);
+        assert!(text.lines().any(|l| l == line), "{flags:?}: {text}");
+        let nfs = &json(&json_path)["bdis"][0]["nfs"];
+        assert_eq!(
+            (nfs["wait_queue"].as_bool(), nfs["congestion_scaled"].as_bool()),
+            (Some(!flags.is_empty()), Some(scaled))
+        );
+    }
+}
+
 /// A task that starts after the run's end is counted apart: switch-disk's
 /// sdb dd starts at 50 s (`2 dd` read as two dd at one rate).
 #[test]
