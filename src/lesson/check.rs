@@ -211,7 +211,7 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
                 Ok(r) => (r.checks, r.questions),
                 Err(e) => return fail(format!("{origin}: lesson {} cannot run", lesson.id), format!("{origin}: {e}")),
             };
-            let failures: Vec<String> = checks
+            let mut failures: Vec<String> = checks
                 .iter()
                 .filter(|c| !c.pass)
                 .map(|c| {
@@ -222,6 +222,14 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
                 })
                 .collect();
             let passed = checks.len() - failures.len();
+            // A question no answer can be judged against (its kernel does
+            // not compute what it asks, or the step gives nothing to read).
+            failures.extend(questions.iter().filter(|q| q.value.is_none()).map(|q| {
+                format!(
+                    "{origin}: lesson {} \"{}\", step {}, question \"{}\": nothing to measure at the step's end",
+                    lesson.id, lesson.title, q.step, q.ask
+                )
+            }));
             Outcome {
                 origin: origin.clone(),
                 summary: format!(
@@ -301,6 +309,21 @@ mod tests {
         assert_eq!(kind_of("#![enable(implicit_some)]\nScenario(name: \"x\")"), Some(Kind::Scenario));
         assert_eq!(kind_of("(name: \"x\")"), Some(Kind::Scenario));
         assert_eq!(kind_of("[1, 2]"), None);
+    }
+
+    /// A question whose kernel does not compute what it asks (3.1 has no
+    /// setpoint) can never be judged: the lesson fails.
+    #[test]
+    fn a_question_with_nothing_to_measure_fails() {
+        let text = "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"hdd-10dd\"), \
+                    patches: 0, steps: [Step(title: \"a\", text: \"b\", run_s: 2, questions: [\
+                    Question(ask: \"Setpoint?\", metric: SetpointMb), Question(ask: \"Thresh?\", metric: ThreshMb)])])";
+        let o = check(&Source { origin: "q.ron".into(), text: Ok(text.into()), preset: false }, None);
+        assert!(!o.passed());
+        assert_eq!(
+            o.failures,
+            ["q.ron: lesson x \"t\", step 1, question \"Setpoint?\": nothing to measure at the step's end"]
+        );
     }
 
     #[test]
