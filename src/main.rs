@@ -437,7 +437,7 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     if let Some(note) = loaded.note {
         app.set_note(note);
     }
-    open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }), true)
+    open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }), Progressing::Save)
 }
 
 /// The app options the view arguments ask for (`NO_COLOR` forces mono).
@@ -454,10 +454,10 @@ fn app_options(view: &ViewArgs) -> AppOptions {
 }
 
 /// Runs the dashboard on `app` (built traced when `view.trace` is set)
-/// with the view options: recording, trace file; a lesson saves its
-/// progress when `save_progress` is set. `input` is the scenario or lesson
-/// file it was built from, which no output may be.
-fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_progress: bool) -> Result<ExitCode> {
+/// with the view options: recording, trace file; the lessons opened save
+/// their progress (which `keeping` says where it comes from). `input` is
+/// the scenario or lesson file it was built from, which no output may be.
+fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: Progressing) -> Result<ExitCode> {
     use dirtyviz::record::{Header, Recorder, TraceWriter};
     let data_dir = progress::data_dir();
     let progress_file = progress::path();
@@ -486,9 +486,18 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, save_prog
     // Nothing is written (no trace, no recording) for a session that
     // cannot start.
     dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
+    if keeping == Progressing::Load {
+        // A lesson opened from `L` keeps its progress, as one `dirtyviz
+        // lesson` opens.
+        let loaded = open_progress();
+        app = app.with_progress(loaded.progress);
+        if let Some(note) = loaded.note {
+            app.set_note(note);
+        }
+    }
 
     let mut outputs = dirtyviz::ui::Outputs::default();
-    outputs.save_progress = save_progress;
+    outputs.save_progress = true;
     if let Some(path) = &view.trace {
         outputs.trace = Some(TraceWriter::capped(path, &app, view.max_trace_size)?);
     }
@@ -707,15 +716,17 @@ fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
     patches_apply(world, view.compare)?;
     let (s, file) = scenario(world)?;
     let app = App::new(s, view.compare, &app_options(view))?;
-    // A lesson opened from `L` keeps its progress, as one `dirtyviz
-    // lesson` opens; without a terminal no session starts to keep it.
-    dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
-    let loaded = open_progress();
-    let mut app = app.with_progress(loaded.progress);
-    if let Some(note) = loaded.note {
-        app.set_note(note);
-    }
-    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), true)
+    open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), Progressing::Load)
+}
+
+/// What a dashboard session does with the user's lesson progress.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Progressing {
+    /// The app holds it: saves the lessons' entries as they change.
+    Save,
+    /// Opens it once the session can start, for the lessons opened from
+    /// `L`, and saves as [`Progressing::Save`].
+    Load,
 }
 
 fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {

@@ -802,6 +802,7 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
         E::ExpectedString => "a string in quotes",
         E::ExpectedBoolean => "true or false",
         E::ExpectedInteger | E::ExpectedFloat => "a number",
+        E::ExpectedIdentifier => "a name without quotes",
         E::ExpectedComma if tail.starts_with(char::is_alphabetic) && head.ends_with(|c: char| c.is_ascii_digit()) => {
             let number = head.rsplit(|c: char| !c.is_ascii_digit() && c != '.').next().unwrap_or("");
             let unit: String = tail.chars().take_while(|c| c.is_alphanumeric()).collect();
@@ -1421,6 +1422,10 @@ mod tests {
             "s.ron:1:61: the file ends too soon: a `(`, `[` or string is not closed"
         );
         assert_eq!(error("Scenario(name: \"ab\n"), "s.ron:1:16: this string is not closed: no `\"` after it");
+        assert_eq!(
+            error("Scenario(devices: [(name: \"sda\", kind: Hdd, fs: \"zfs\")])"),
+            "s.ron:1:49: expected a name without quotes for `fs`"
+        );
     }
 
     #[test]
