@@ -920,8 +920,11 @@ impl App {
     pub(super) fn setup(&self) -> Setup {
         let dd = |t: &&crate::sim::task::Task| matches!(t.kind, TaskKind::Dd { .. }) && t.alive() && !t.is_killed();
         let dds = self.sides().iter().map(|s| {
-            let tasks = s.world.tasks();
-            (0..s.world.bdis().len()).map(|b| tasks.iter().filter(dd).filter(|t| t.bdi as usize == b).count()).collect()
+            let mut per_bdi = vec![0; s.world.bdis().len()];
+            for t in s.world.tasks().iter().filter(dd) {
+                per_bdi[t.bdi as usize] += 1;
+            }
+            per_bdi
         });
         (self.settings(), dds.collect(), self.session.compare)
     }
