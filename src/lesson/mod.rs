@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::scenario::locate::line_col;
-use crate::scenario::{Overrides, Scenario, case, presets, ranges, ron_error, ron_options};
+use crate::scenario::{Overrides, Scenario, case, presets, ranges, ron_options};
 use metric::Metric;
 
 use crate::units::SizeUnit;
@@ -339,6 +339,17 @@ fn locate(text: &str, field: &str, needle: &str) -> (usize, usize) {
     find(text, field, needle).map_or((1, 1), |at| line_col(text, at))
 }
 
+/// The step (from 1) whose text holds `line`:`col`: the last that starts
+/// before it; `None` before the first, or where the text cannot be read.
+fn step_at(text: &str, line: usize, col: usize) -> Option<usize> {
+    use crate::scenario::locate::{FieldPath, Seg, written};
+    let n = (0..)
+        .map_while(|i| written(text, &FieldPath(vec![Seg::Field("steps"), Seg::Index(i)])))
+        .take_while(|&start| start <= (line, col))
+        .count();
+    (n > 0).then_some(n)
+}
+
 /// Byte offset of `needle` in `text`, found as [`locate`] says.
 fn find(text: &str, field: &str, needle: &str) -> Option<usize> {
     let quoted = format!("\"{needle}\"");
@@ -373,8 +384,14 @@ impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
         let text = crate::input::without_bom(text);
-        let mut lesson: Lesson =
-            ron_options().from_str(text).map_err(|e| Error::invalid(ron_error(origin, text, &e)))?;
+        let mut lesson: Lesson = ron_options().from_str(text).map_err(|e| {
+            let (line, col, what) = crate::scenario::ron_error_at(text, &e);
+            // In a step, the step says where too, as the checks made
+            // after reading say it.
+            let step = step_at(text, line, col).filter(|_| !what.starts_with("step "));
+            let step = step.map(|n| format!("step {n}: ")).unwrap_or_default();
+            Error::invalid(format!("{origin}:{line}:{col}: {step}{what}"))
+        })?;
         lesson.fit_default_windows(text);
         lesson.validate(text, origin)?;
         Ok(lesson)
@@ -1014,7 +1031,8 @@ mod tests {
         let text = text.replace("            actions: [\n    dirty_rato: 20,\n", "    dirty_rato: 20,\n");
         let e = Lesson::from_ron(&text, "lessons/x.ron").expect_err("bad field");
         assert!(
-            e.to_string().starts_with("lessons/x.ron:11:5: unknown field `dirty_rato`, expected one of `title`"),
+            e.to_string()
+                .starts_with("lessons/x.ron:11:5: step 1: unknown field `dirty_rato`, expected one of `title`"),
             "{e}"
         );
     }
@@ -1167,6 +1185,9 @@ mod tests {
                    Step(title: \"b\", text: \"c\", actions: [Restart, DirtyRatio(10), Restart])])";
         let e = Lesson::from_ron(two, "l.ron").expect_err("undone");
         assert!(e.to_string().starts_with("l.ron:3:65: step 2: `Restart` starts fresh worlds"), "{e}");
+        // A value read out of range names its step as well.
+        let e = Lesson::from_ron(&two.replace("Restart, DirtyRatio(10), Restart", "Zoom(9)"), "l.ron").expect_err("9");
+        assert_eq!(e.to_string(), "l.ron:3:45: step 2: the chart must be between 0 and 5, got 9");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "AddDd(bdi: \"sdz\", n: 1)", "PosRatio"), "l.ron")
             .expect_err("bdi");
         assert!(

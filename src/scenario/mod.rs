@@ -750,6 +750,12 @@ pub fn ron_options() -> ron::Options {
 /// a value in quotes is pointed at by its opening quote (RON points
 /// after it).
 pub fn ron_error(origin: &str, text: &str, e: &ron::error::SpannedError) -> String {
+    let (line, col, what) = ron_error_at(text, e);
+    format!("{origin}:{line}:{col}: {what}")
+}
+
+/// [`ron_error`]'s line, column and message.
+pub fn ron_error_at(text: &str, e: &ron::error::SpannedError) -> (usize, usize, String) {
     use ron::error::Error as E;
     let what = match &e.code {
         E::NoSuchStructField { expected, found, .. } => {
@@ -781,7 +787,7 @@ pub fn ron_error(origin: &str, text: &str, e: &ron::error::SpannedError) -> Stri
     }
     let at_end = text[offset_of(text, e.span.end.line, e.span.end.col)..].trim().is_empty();
     let what = what_ron_leaves_out(text, line, col, at_end, &e.code).unwrap_or(what);
-    format!("{origin}:{line}:{col}: {}", crate::error::printable(&what))
+    (line, col, crate::error::printable(&what).into_owned())
 }
 
 /// Byte offset of 1-based `line`:`col` (in characters) in `text`.

@@ -43,14 +43,14 @@ fn a_misspelt_field_is_named_with_its_place_and_the_valid_names() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with(
-            "error: lessons/x.ron:12:5: unknown field `dirty_rato`, expected one of `title`, `text`, `hint`"
+            "error: lessons/x.ron:12:5: step 1: unknown field `dirty_rato`, expected one of `title`, `text`, `hint`"
         ),
         "{err}"
     );
     let out = dirtyviz().current_dir(&root).args(["lesson", "lessons/x.ron"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("error: lessons/x.ron:12:5: unknown field `dirty_rato`"), "{err}");
+    assert!(err.starts_with("error: lessons/x.ron:12:5: step 1: unknown field `dirty_rato`"), "{err}");
 }
 
 #[test]
@@ -1340,7 +1340,7 @@ fn a_short_step_s_default_window_is_its_run_s_and_a_zero_tolerance_is_refused() 
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim_end(),
         format!(
-            "error: {}:4:79: tolerance must be between 0.001 and 1 (a fraction: 0.1 is 10%), got 0",
+            "error: {}:4:79: step 1: tolerance must be between 0.001 and 1 (a fraction: 0.1 is 10%), got 0",
             path.display()
         )
     );
