@@ -347,9 +347,10 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     ];
     if app.lesson().is_some() {
         // A class checks it runs the teacher's seed, at any size: it
-        // ranks above the kernel (whose name, two in a comparison, is
-        // longer), with the speed and the state.
-        segments.push((8, format!("seed {}", app.session().scenario.seed)));
+        // ranks with the time, above the speed, the state and the kernel
+        // (whose name, two in a comparison, is longer); only a note comes
+        // before it.
+        segments.push((9, format!("seed {}", app.session().scenario.seed)));
     }
     if app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE) {
         // The note names the level just set: the kernel's segment would

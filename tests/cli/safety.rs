@@ -685,7 +685,10 @@ fn crlf_files_read_as_their_lf_twins() {
     std::fs::write(dir.join("bad.ron"), bad.replace('\n', "\r\n")).expect("write");
     let o = run_in(&dir, &["check", "bad.ron"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: bad.ron:7:22: run_s must be between"), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).starts_with("error: bad.ron:7:22: step 1: run_s must be between"),
+        "{o:?}"
+    );
 }
 
 /// An output named with a trailing slash names a directory: refused
