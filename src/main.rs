@@ -397,7 +397,8 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
             }
             for q in &o.questions {
                 let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
-                out(format_args!("       ? step {} \"{}\": {answer}", q.step, q.ask));
+                let why = q.why.as_ref().map(|why| format!(": {why}")).unwrap_or_default();
+                out(format_args!("       ? step {} \"{}\": {answer}{why}", q.step, q.ask));
             }
         }
         for f in &o.failures {

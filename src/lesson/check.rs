@@ -225,8 +225,9 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
             // A question no answer can be judged against (its kernel does
             // not compute what it asks, or the step gives nothing to read).
             failures.extend(questions.iter().filter(|q| q.value.is_none()).map(|q| {
+                let why = q.why.as_ref().map(|why| format!(": {why}")).unwrap_or_default();
                 format!(
-                    "{origin}: lesson {} \"{}\", step {}, question \"{}\": nothing to measure at the step's end",
+                    "{origin}: lesson {} \"{}\", step {}, question \"{}\": nothing to measure at the step's end{why}",
                     lesson.id, lesson.title, q.step, q.ask
                 )
             }));
@@ -322,7 +323,8 @@ mod tests {
         assert!(!o.passed());
         assert_eq!(
             o.failures,
-            ["q.ron: lesson x \"t\", step 1, question \"Setpoint?\": nothing to measure at the step's end"]
+            ["q.ron: lesson x \"t\", step 1, question \"Setpoint?\": nothing to measure at the step's end: \
+                 legacy 3.1 (IO-full) computes no setpoint"]
         );
     }
 

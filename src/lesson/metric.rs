@@ -268,6 +268,26 @@ fn swing(v: Vec<f64>) -> Option<f64> {
     (m > 0.0).then(|| var.sqrt() / m)
 }
 
+/// Why `metric` has nothing to measure in world `w`, whose kernel does
+/// not compute what it reads (2.6.38 estimates no bandwidth, 3.1 keeps no
+/// setpoint or dirty_ratelimit): `legacy 3.1 (IO-full) computes no
+/// setpoint`.
+pub fn lacks(metric: Metric, w: &crate::sim::World) -> Option<String> {
+    use Metric::*;
+    let has = crate::run::summary::KernelHas::of(w.patches(), w.legacy());
+    let what = match metric {
+        SetpointMb | BdiSetpointMb | DirtyToSetpoint | BdiDirtyToSetpoint if !has.setpoint => "setpoint",
+        WriteBwMbps | TargetMbps | RatelimitToTarget | BalancedToTarget if !has.bandwidth => "write_bw",
+        RatelimitToTarget | BalancedToTarget | DirtyRatelimitMbps | RatelimitSwing | BalancedSwing
+            if !has.dirty_ratelimit =>
+        {
+            "dirty_ratelimit"
+        }
+        _ => return None,
+    };
+    Some(format!("{} computes no {what}", crate::session::level_name(w.patches(), w.legacy())))
+}
+
 /// Measures `metric`; `None` when there is nothing to measure yet.
 pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
     use Metric::*;
@@ -302,17 +322,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         (dt > 0.0).then(|| mib((f(&b.bdis[bdi]) - f(&a.bdis[bdi])) as f64) / dt)
     };
     let target = |s: &crate::sim::metrics::BdiSample| s.target().unwrap_or(f64::NAN);
-    // What the side's kernel does not compute is not measured: 2.6.38
-    // estimates no bandwidth, 3.1 keeps no setpoint or dirty_ratelimit.
-    let has = crate::run::summary::KernelHas::of(w.patches(), w.legacy());
-    let lacks = match metric {
-        SetpointMb | BdiSetpointMb | DirtyToSetpoint | BdiDirtyToSetpoint => !has.setpoint,
-        WriteBwMbps | TargetMbps => !has.bandwidth,
-        RatelimitToTarget | BalancedToTarget => !has.bandwidth || !has.dirty_ratelimit,
-        DirtyRatelimitMbps | RatelimitSwing | BalancedSwing => !has.dirty_ratelimit,
-        _ => false,
-    };
-    if lacks {
+    if lacks(metric, w).is_some() {
         return None;
     }
     let tasks_on_bdi = || w.tasks().iter().filter(|t| t.bdi as usize == bdi && t.stats.started_ns.is_some());

@@ -226,6 +226,17 @@ impl LessonRun {
     }
 
     /// What `question` measures now: the value its answer is judged against.
+    /// Why `metric` read on `side` has nothing to measure, where a side's
+    /// kernel does not compute it ([`super::metric::lacks`]).
+    pub fn lacks(&self, session: &Session, metric: super::Metric, side: super::SideSpec) -> Option<String> {
+        let sides: &[usize] = match side {
+            super::SideSpec::A => &[0],
+            super::SideSpec::B => &[1],
+            super::SideSpec::AOverB | super::SideSpec::BOverA => &[0, 1],
+        };
+        sides.iter().filter_map(|&i| session.sides.get(i)).find_map(|s| super::metric::lacks(metric, &s.world))
+    }
+
     pub fn measure_question(&self, session: &Session, question: &Question) -> Option<f64> {
         self.probe_value(session, question.metric, question.window_s, &question.bdi, question.side)
     }
@@ -278,6 +289,8 @@ pub struct QuestionReport {
     pub value: Option<f64>,
     /// Its unit, as the screen shows it.
     pub unit: &'static str,
+    /// Why there is nothing to measure, where the kernel lacks it.
+    pub why: Option<String>,
 }
 
 /// What a headless run of a lesson found at the end of each step.
@@ -308,6 +321,8 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 Verdict::Pending => (f64::NAN, false),
             };
             let (shown, bounds) = check.judged(value);
+            let why = value.is_nan().then(|| run.lacks(&session, check.metric, check.side)).flatten();
+            let shown = why.map_or(shown.clone(), |why| format!("{shown}: {why}"));
             reports.push(CheckReport {
                 step: i + 1,
                 step_title: step.title.clone(),
@@ -319,11 +334,13 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
             });
         }
         for q in &step.questions {
+            let value = run.measure_question(&session, q);
             questions.push(QuestionReport {
                 step: i + 1,
                 ask: q.ask.clone(),
-                value: run.measure_question(&session, q),
+                value,
                 unit: q.unit(),
+                why: value.is_none().then(|| run.lacks(&session, q.metric, q.side)).flatten(),
             });
         }
     }
