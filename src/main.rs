@@ -515,9 +515,7 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: 
         if let Some(temp) = recorder.temp_path() {
             let name =
                 |p: &std::path::Path| printable(&p.file_name().unwrap_or(p.as_os_str()).to_string_lossy()).into_owned();
-            let note = format!("recording to {}: it replaces {} when the session ends", name(temp), name(path));
-            let note = if app.note().is_empty() { note } else { format!("{}; {note}", app.note()) };
-            app.set_note(note);
+            app.add_note(&format!("recording to {}: it replaces {} when the session ends", name(temp), name(path)));
         }
         outputs.record = Some(recorder);
     } else if !view.no_record
@@ -526,9 +524,7 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: 
         // The default place: go on without a recording if it cannot be kept.
         outputs.record = Some(Recorder::for_session(dir, &header));
     } else if !view.no_record {
-        let note = "not recorded: no data directory (set XDG_DATA_HOME or HOME)";
-        let note = if app.note().is_empty() { note.to_string() } else { format!("{}; {note}", app.note()) };
-        app.set_note(note);
+        app.add_note("not recorded: no data directory (set XDG_DATA_HOME or HOME)");
     }
     Ok(match dirtyviz::ui::run(app, outputs)? {
         dirtyviz::ui::Exit::Quit => ExitCode::SUCCESS,

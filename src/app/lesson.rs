@@ -477,10 +477,7 @@ impl App {
             self.note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
         }
         if i > current && self.lesson.as_ref().is_some_and(LessonMode::changed_by_hand) {
-            if !self.note.is_empty() {
-                self.note.push_str("; ");
-            }
-            self.note.push_str("your keys' setup carries on (r restores the step's own)");
+            self.add_note("your keys' setup carries on (r restores the step's own)");
         }
         self.note_progress();
     }

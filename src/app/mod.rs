@@ -524,6 +524,15 @@ impl App {
         self.dirty = true;
     }
 
+    /// Adds `note` after the status line's note, if there is one.
+    pub fn add_note(&mut self, note: &str) {
+        if !self.note.is_empty() {
+            self.note.push_str("; ");
+        }
+        self.note.push_str(note);
+        self.dirty = true;
+    }
+
     /// Notes how far the help, the lesson's text and the task table can
     /// scroll in the
     /// terminal as last drawn (see `ui::view::scroll_room`): scrolling

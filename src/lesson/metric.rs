@@ -273,9 +273,17 @@ fn swing(v: Vec<f64>) -> Option<f64> {
 /// setpoint or dirty_ratelimit): `legacy 3.1 (IO-full) computes no
 /// setpoint`.
 pub fn lacks(metric: Metric, w: &crate::sim::World) -> Option<String> {
+    let what = lacked(metric, w)?;
+    Some(format!("{} computes no {what}", crate::session::level_name(w.patches(), w.legacy())))
+}
+
+/// What of `metric`'s reading the kernel of world `w` does not compute
+/// (`setpoint`, `write_bw`, `dirty_ratelimit`), without words around it:
+/// [`measure`] asks it at every sample.
+fn lacked(metric: Metric, w: &crate::sim::World) -> Option<&'static str> {
     use Metric::*;
     let has = crate::run::summary::KernelHas::of(w.patches(), w.legacy());
-    let what = match metric {
+    Some(match metric {
         SetpointMb | BdiSetpointMb | DirtyToSetpoint | BdiDirtyToSetpoint if !has.setpoint => "setpoint",
         WriteBwMbps | TargetMbps | RatelimitToTarget | BalancedToTarget if !has.bandwidth => "write_bw",
         RatelimitToTarget | BalancedToTarget | DirtyRatelimitMbps | RatelimitSwing | BalancedSwing
@@ -284,8 +292,7 @@ pub fn lacks(metric: Metric, w: &crate::sim::World) -> Option<String> {
             "dirty_ratelimit"
         }
         _ => return None,
-    };
-    Some(format!("{} computes no {what}", crate::session::level_name(w.patches(), w.legacy())))
+    })
 }
 
 /// Measures `metric`; `None` when there is nothing to measure yet.
@@ -322,7 +329,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         (dt > 0.0).then(|| mib((f(&b.bdis[bdi]) - f(&a.bdis[bdi])) as f64) / dt)
     };
     let target = |s: &crate::sim::metrics::BdiSample| s.target().unwrap_or(f64::NAN);
-    if lacks(metric, w).is_some() {
+    if lacked(metric, w).is_some() {
         return None;
     }
     let tasks_on_bdi = || w.tasks().iter().filter(|t| t.bdi as usize == bdi && t.stats.started_ns.is_some());

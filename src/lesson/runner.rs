@@ -228,11 +228,11 @@ impl LessonRun {
     /// What `question` measures now: the value its answer is judged against.
     /// Why `metric` read on `side` has nothing to measure, where a side's
     /// kernel does not compute it ([`super::metric::lacks`]).
-    pub fn lacks(&self, session: &Session, metric: super::Metric, side: super::SideSpec) -> Option<String> {
+    pub fn lacks(&self, session: &Session, metric: super::Metric, side: SideSpec) -> Option<String> {
         let sides: &[usize] = match side {
-            super::SideSpec::A => &[0],
-            super::SideSpec::B => &[1],
-            super::SideSpec::AOverB | super::SideSpec::BOverA => &[0, 1],
+            SideSpec::A => &[0],
+            SideSpec::B => &[1],
+            SideSpec::AOverB | SideSpec::BOverA => &[0, 1],
         };
         sides.iter().filter_map(|&i| session.sides.get(i)).find_map(|s| super::metric::lacks(metric, &s.world))
     }

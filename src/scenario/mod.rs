@@ -824,8 +824,8 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
     };
     // The field whose value this is: `name:` just before it.
     let field = head.trim_end().strip_suffix(':')?.trim_end();
-    let name: String = field.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-    let name: String = name.chars().rev().collect();
+    let start = field.char_indices().rev().find(|&(_, c)| !c.is_alphanumeric() && c != '_');
+    let name = &field[start.map_or(0, |(i, c)| i + c.len_utf8())..];
     let hint = if kind.starts_with("a string") && name == "bs" { " (a size: \"4k\", \"1M\")" } else { "" };
     (!name.is_empty()).then(|| format!("expected {kind} for `{name}`{hint}"))
 }
