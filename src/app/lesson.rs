@@ -42,6 +42,9 @@ pub struct LessonMode {
     live: Vec<Verdict>,
     /// What each question measures as of the last sample.
     readings: Vec<Option<f64>>,
+    /// Why a question has nothing to measure, where a side's kernel does
+    /// not compute its quantity (a setpoint on Linux 3.1).
+    lacking: Vec<Option<String>>,
     /// Simulated time the step has run, as of the last sample \[s\].
     elapsed_s: f64,
     /// The step to open once the open one has run to its end: `n` before
@@ -113,6 +116,7 @@ impl LessonMode {
             frozen: None,
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
+            lacking: vec![None; questions],
             elapsed_s: 0.0,
             catch_up: None,
             replay: None,
@@ -214,6 +218,12 @@ impl LessonMode {
         self.readings.get(i).copied().flatten()
     }
 
+    /// Why question `i` has nothing to measure, where its kernel lacks the
+    /// quantity.
+    pub fn lacking(&self, i: usize) -> Option<&str> {
+        self.lacking.get(i).and_then(Option::as_deref)
+    }
+
     /// Simulated time the open step has run, as of the last sample \[s\]:
     /// the most a reading's window has measured.
     pub fn elapsed_s(&self) -> f64 {
@@ -235,6 +245,9 @@ impl LessonMode {
             self.live = step.checks.iter().map(|c| self.run.verdict(session, c)).collect();
         }
         self.readings = step.questions.iter().map(|q| self.run.measure_question(session, q)).collect();
+        self.lacking = (step.questions.iter().zip(&self.readings))
+            .map(|(q, r)| r.is_none().then(|| self.run.lacks(session, q.metric, q.side)).flatten())
+            .collect();
         self.elapsed_s = self.run.elapsed_s(session);
         // An answer given before there was anything to judge it by is
         // judged once there is.

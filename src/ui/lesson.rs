@@ -186,9 +186,17 @@ fn question_parts(
             }
             // Kept, and judged once the step has run the question's window.
             None => {
-                let wait = mode.answer_wait_s(i).map_or(String::new(), |s| format!(" {} s more", trimmed(s, 1)));
-                let said =
-                    format!("you said {}: judged once the step has run{wait} (nothing to measure yet)", show(j.given));
+                let said = match (mode.answer_wait_s(i), mode.lacking(i)) {
+                    (_, Some(why)) => format!("you said {}: nothing to measure: {why}", show(j.given)),
+                    (Some(s), None) => format!(
+                        "you said {}: judged once the step has run {} s more (nothing to measure yet)",
+                        show(j.given),
+                        trimmed(s, 1)
+                    ),
+                    (None, None) => {
+                        format!("you said {}: judged once there is something to measure", show(j.given))
+                    }
+                };
                 hanging("   … ", t.dim, &with_units(&said), t.dim, width, 5)
             }
         });

@@ -1274,6 +1274,35 @@ fn the_strip_says_how_long_it_measured_and_an_early_answer_waits_to_be_judged() 
     assert!(text.contains("you said 369, the simulation says"), "judged:\n{text}");
 }
 
+/// An answer to a question whose kernel does not compute what it asks (a
+/// setpoint on Linux 3.1) said "judged once the step has run (nothing to
+/// measure yet)" after the step: it says why it never will be.
+#[test]
+fn an_answer_with_nothing_to_measure_says_why() {
+    use dirtyviz::sim::NS_PER_SEC;
+    let text = "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"hdd-10dd\"), \
+                patches: 0, steps: [Step(title: \"a\", text: \"b\", run_s: 2, questions: [\
+                Question(ask: \"Setpoint?\", metric: SetpointMb)])])";
+    let lesson = Lesson::from_ron(text, "q.ron").expect("parses");
+    let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
+    let start = app.lesson().expect("lesson").run().step_start_ns;
+    app.advance_to(start + NS_PER_SEC);
+    app.update(Msg::Lesson(LessonMsg::Answer));
+    "20".chars().for_each(|c| app.update(Msg::Lesson(LessonMsg::Input(c))));
+    app.update(Msg::Lesson(LessonMsg::InputDone));
+    let flat = |app: &App| {
+        screen(app, 160, 48).replace('\u{a0}', " ").lines().map(str::trim_end).collect::<Vec<_>>().join(" ")
+    };
+    let said = |text: &str| {
+        text.contains("you said 20: nothing to measure: legacy 3.1 (IO-full)") && text.contains("computes no setpoint")
+    };
+    let text = flat(&app);
+    assert!(said(&text), "{text}");
+    app.advance_to(start + 3 * NS_PER_SEC);
+    let text = flat(&app);
+    assert!(said(&text) && !text.contains("nothing to measure yet"), "after the step:\n{text}");
+}
+
 /// `64,5` was taken as 645, and a letter or `1e999` left Enter doing
 /// nothing without a word: a decimal comma is a point, and the rest is
 /// refused on the status line.
