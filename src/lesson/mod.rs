@@ -588,6 +588,15 @@ impl Lesson {
                     }
                     _ => {}
                 }
+                if let Action::CompareWith { changes, .. } = a
+                    && *changes == Overrides::default()
+                {
+                    let what = format!(
+                        "step {n}: CompareWith has no changes: both worlds would be the same; name what \
+                         differs on the right, e.g. `changes: (dirty_ratio: 40)`"
+                    );
+                    return action(Some("changes"), what);
+                }
                 if let Action::CompareWith { changes, .. } | Action::Reconfigure(changes) = a {
                     if let Some(field) = scenario.nfs_patch_without_nfs(changes) {
                         let what = format!("step {n}: `{field}` changes nothing: this world has no NFS mount");
@@ -1178,6 +1187,16 @@ mod tests {
             let actions = format!("Zoom(1), {fresh}, DirtyRatio(10)");
             Lesson::from_ron(&base("Preset(\"default\")", &actions, "PosRatio"), "l.ron").expect(fresh);
         }
+        // A comparison with nothing changed shows one world twice.
+        let same = "CompareWith(a: \"x\", b: \"y\", changes: ())";
+        let e = Lesson::from_ron(&base("Preset(\"default\")", same, "PosRatio"), "l.ron").expect_err("no changes");
+        assert_eq!(
+            e.to_string(),
+            "l.ron:2:85: step 1: CompareWith has no changes: both worlds would be the same; name what differs on \
+             the right, e.g. `changes: (dirty_ratio: 40)`"
+        );
+        let other = same.replace("()", "(dirty_ratio: 40)");
+        Lesson::from_ron(&base("Preset(\"default\")", &other, "PosRatio"), "l.ron").expect("a change");
         // Told at the action of the step, not where its name is first
         // written (a text, an earlier step).
         let two = "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n \
