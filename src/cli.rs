@@ -19,6 +19,11 @@ pub struct Cli {
     /// The world the dashboard opens on.
     #[command(flatten)]
     pub world: WorldArgs,
+    /// Start in A/B compare mode: legacy (3.1 vs IO-less), 2.6.38 (2.6.38 vs
+    /// IO-less), patches=N (N-1 vs N) or dirty-ratio=N (the scenario's vs N);
+    /// legacy=N and 2.6.38=N set IO-less at patch N.
+    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
+    pub compare: Option<crate::session::Compare>,
     /// How the dashboard looks.
     #[command(flatten)]
     pub view: ViewArgs,
@@ -27,11 +32,6 @@ pub struct Cli {
 /// Dashboard options.
 #[derive(Clone, Debug, Default, Args)]
 pub struct ViewArgs {
-    /// Start in A/B compare mode: legacy (3.1 vs IO-less), 2.6.38 (2.6.38 vs
-    /// IO-less), patches=N (N-1 vs N) or dirty-ratio=N (the scenario's vs N);
-    /// legacy=N and 2.6.38=N set IO-less at patch N.
-    #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
-    pub compare: Option<crate::session::Compare>,
     /// How chart points are drawn: braille (finest), dot or block (for
     /// fonts without braille).
     #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
@@ -67,9 +67,6 @@ pub enum Command {
     /// Run a scenario headless: write a trace and time series, print a summary.
     Run(Box<RunArgs>),
     /// Open a lesson in the dashboard (no argument: pick one).
-    // A lesson's steps open the comparisons they teach: --compare is
-    // refused there, and not offered in its help.
-    #[command(mut_arg("compare", |a| a.hide(true)))]
     Lesson(LessonArgs),
     /// List the shipped lessons, one line each.
     Lessons,
@@ -316,11 +313,9 @@ pub struct ReplayArgs {
     pub summary_json: Option<PathBuf>,
 }
 
-/// `dirtyviz lesson`. `--compare` is the dashboard's: a lesson's steps
-/// open their own comparisons, so it is refused here and neither shown
-/// nor completed.
+/// `dirtyviz lesson`. It takes no `--compare`: a lesson's steps open
+/// their own comparisons.
 #[derive(Debug, Args)]
-#[command(mut_arg("compare", |a| a.hide(true)))]
 pub struct LessonArgs {
     /// A lesson id (00-16) or a lesson file.
     #[arg(value_name = "ID|FILE")]

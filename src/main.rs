@@ -88,7 +88,7 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(dirtyviz::cli::negative_values_joined(std::env::args_os())) {
         Ok(cli) => cli,
         Err(e) => {
-            use clap::error::ErrorKind;
+            use clap::error::{ContextKind, ErrorKind};
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 // Written as every command's output is: a full disk behind
                 // `>` is an error, a reader that went away is not.
@@ -121,8 +121,16 @@ fn main() -> ExitCode {
                     first = format!("{first}; {extra}");
                 }
             }
+            let command = help_command();
+            // A lesson's steps open the comparisons they teach.
+            let compare = e.get(ContextKind::InvalidArg).is_some_and(|a| a.to_string().starts_with("--compare"));
+            if e.kind() == ErrorKind::UnknownArgument && compare && command == "dirtyviz lesson" {
+                first = "error: --compare does not apply to a lesson: its steps open the comparisons they teach \
+                         (c compares in the dashboard)"
+                    .into();
+            }
             // The help that lists the option: the command's own.
-            say(format_args!("{} (see {} --help)", printable(&first), help_command()));
+            say(format_args!("{} (see {command} --help)", printable(&first)));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
@@ -155,7 +163,7 @@ fn main() -> ExitCode {
             let _ = dirtyviz::shell::man(&mut page);
             dirtyviz::output::to_stdout(&page).map(|_| ExitCode::SUCCESS)
         }
-        None => dashboard(&cli.world, &cli.view),
+        None => dashboard(&cli.world, cli.compare, &cli.view),
     })
 }
 
@@ -415,11 +423,6 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
 }
 
 fn lesson(args: &LessonArgs) -> Result<ExitCode> {
-    if args.view.compare.is_some() {
-        return Err(Error::invalid(
-            "--compare does not apply to a lesson: its steps open the comparisons they teach (c compares in the dashboard)",
-        ));
-    }
     let opts = AppOptions { seed: args.seed, ..app_options(&args.view) };
     let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
     let chosen = args.lesson.as_deref().map(Lesson::resolve).transpose()?;
@@ -709,10 +712,10 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn dashboard(world: &WorldArgs, view: &ViewArgs) -> Result<ExitCode> {
-    patches_apply(world, view.compare)?;
+fn dashboard(world: &WorldArgs, compare: Option<dirtyviz::session::Compare>, view: &ViewArgs) -> Result<ExitCode> {
+    patches_apply(world, compare)?;
     let (s, file) = scenario(world)?;
-    let app = App::new(s, view.compare, &app_options(view))?;
+    let app = App::new(s, compare, &app_options(view))?;
     open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), Progressing::Load)
 }
 

@@ -626,14 +626,27 @@ fn a_mistaken_option_points_to_its_commands_help() {
 
 /// A lesson sets up its own comparisons: `lesson 03 --compare legacy` is
 /// refused in one line (it opened lesson 03 and left --compare unsaid),
-/// and `lesson --help` does not offer it.
+/// and neither `lesson --help` nor the completion scripts offer it (they
+/// did, as a hidden option).
 #[test]
 fn a_lesson_refuses_compare() {
-    fails_with(
-        &["lesson", "03", "--compare", "legacy"],
-        "error: --compare does not apply to a lesson: its steps open the comparisons they teach \
-         (c compares in the dashboard)",
-    );
+    for compare in [&["--compare", "legacy"][..], &["--compare=legacy"]] {
+        fails_with(
+            &[&["lesson", "03"][..], compare].concat(),
+            "error: --compare does not apply to a lesson: its steps open the comparisons they teach \
+             (c compares in the dashboard) (see dirtyviz lesson --help)",
+        );
+    }
+    let script = |shell: &str| {
+        let out = dirtyviz().args(["completions", shell]).output().expect("runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let bash = script("bash");
+    let lesson = bash.lines().skip_while(|l| !l.contains("dirtyviz__subcmd__lesson)")).nth(1).expect("listed");
+    assert!(lesson.contains("--marker") && !lesson.contains("--compare"), "{lesson}");
+    let fish = script("fish");
+    assert!(fish.contains("using_subcommand lesson\" -l marker"), "{fish}");
+    assert!(!fish.contains("using_subcommand lesson\" -l compare"), "{fish}");
     let help = dirtyviz().args(["lesson", "--help"]).output().expect("runs");
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--marker") && !help.contains("--compare"), "{help}");
