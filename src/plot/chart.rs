@@ -538,9 +538,14 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             let points = points.clone();
             f.lines.push(Line { label, points, colour, width, dash, glyph: Glyph::None, hollow: i == 1 });
         }
-        if first {
-            for (x, text) in c.marks.iter().zip(["freerun", "setpoint", "limit"]) {
+        // The second side's marks where they are not the first's, named
+        // with their side.
+        for (j, (x, text)) in c.marks.iter().zip(["freerun", "setpoint", "limit"]).enumerate() {
+            let shared = curves.first().is_some_and(|c0| (c0.marks[j] - x).abs() <= 0.01 * x.abs());
+            if first {
                 f.marks.push(Mark { x: *x, text: text.into() });
+            } else if !shared {
+                f.marks.push(Mark { x: *x, text: format!("{text}, {}", s.label) });
             }
         }
         clipped |= s.operating.iter().chain(c.curves.iter().flat_map(|c| &c.1)).any(|p| p.1 >= POS_TOP);
@@ -599,7 +604,11 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
             None => "No position control in this kernel: pos_ratio arrived with patch 02/11".into(),
         });
     }
-    let right = curves.iter().flat_map(|c| c.marks).fold(0.0, f64::max) * 1.04;
+    // Every side's marks and every point drawn lie inside.
+    let points = sides.iter().flat_map(|s| &s.operating).copied();
+    let ends = curves.iter().flat_map(|c| c.now.into_iter().chain(c.bdi_now));
+    let xs = curves.iter().flat_map(|c| c.marks).chain(points.chain(ends).map(|p| p.0));
+    let right = xs.fold(0.0, f64::max) * 1.04;
     f.x = [0.0, if right > 0.0 { right } else { 1.0 }];
     f.y = [0.0, POS_TOP];
     f

@@ -179,7 +179,14 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Figure, pen: &P
         let style = RGBColor(120, 120, 120).stroke_width(px(1.0).max(1) as u32);
         chart.draw_series(DashedLineSeries::new([(m.x, f.y[0]), (m.x, f.y[1])], px(3.0), px(4.0), style)).map_err(e)?;
         let y = f.y[1] - y_span * (0.03 + 0.05 * j as f64);
-        let label = Text::new(format!(" {}", m.text), (m.x, y), font(16.0).color(&RGBColor(90, 90, 90)));
+        // Near the right edge the name goes left of its line.
+        let (text, side) = if m.x - f.x[0] > 0.8 * (f.x[1] - f.x[0]) {
+            (format!("{} ", m.text), HPos::Right)
+        } else {
+            (format!(" {}", m.text), HPos::Left)
+        };
+        let style = font(16.0).color(&RGBColor(90, 90, 90)).pos(Pos::new(side, VPos::Top));
+        let label = Text::new(text, (m.x, y), style);
         chart.draw_series(std::iter::once(label)).map_err(e)?;
     }
     draw_lines(&mut chart, &f.lines, pen).map_err(e)?;

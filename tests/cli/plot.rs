@@ -531,3 +531,18 @@ fn the_rates_figures_written_is_the_second_halfs() {
     let mean = rows.iter().map(|r| r[col]).sum::<f64>() / rows.len() as f64;
     assert!((shown - mean).abs() < 0.15, "{line}: the rows after 10 s write {mean}");
 }
+
+/// Lesson 07 step 2 compares patch 06, whose dirty pages run to about
+/// 730 MiB, with patch 07, whose limit is 600 MiB: the pos_ratio axis
+/// ended at patch 06's limit (626 MiB), piling the points beyond it on
+/// the border, and patch 07's setpoint and limit were not marked.
+#[test]
+fn the_pos_ratio_axis_holds_every_point_and_both_sides_limits() {
+    let (dir, _) = plot("pos-ratio-axis", &["--lesson", "07", "--step", "2"]);
+    let path = dir.join("3-pos-ratio.svg");
+    let top = x_ticks(&path).into_iter().fold(0.0, f64::max);
+    assert!(top >= 700.0, "the axis reaches the points: ticks up to {top}");
+    let texts = svg_texts(&path);
+    assert!(has(&texts, "limit, patch 07 (IO-less)") && has(&texts, "setpoint, patch 07 (IO-less)"), "{texts:?}");
+    assert_eq!(texts.iter().filter(|t| t.contains("freerun")).count(), 1, "one freerun, shared: {texts:?}");
+}
