@@ -479,6 +479,7 @@ fn run_loop(
 ) -> Result<super::Exit, Error> {
     let io = Error::Terminal;
     let mut last = Instant::now();
+    let depth = super::theme::Depth::of_terminal();
     loop {
         for signal in signals.pending() {
             match signal {
@@ -530,7 +531,13 @@ fn run_loop(
         let frame_start = Instant::now();
         if app.take_dirty() {
             let mut tasks = None;
-            let area = terminal.draw(|f| tasks = draw(app, f)).map_err(io)?.area;
+            let area = terminal
+                .draw(|f| {
+                    tasks = draw(app, f);
+                    depth.fit_buffer(f.buffer_mut());
+                })
+                .map_err(io)?
+                .area;
             set_help_room(app, area);
             app.screen.set_task_room(tasks);
         }

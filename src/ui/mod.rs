@@ -262,6 +262,7 @@ fn run_loop(
 ) -> std::io::Result<Exit> {
     let started = Instant::now();
     let mut pacer = pacing::Pacer::new(started);
+    let depth = theme::Depth::of_terminal();
     loop {
         if started.elapsed() >= Duration::from_secs(1) {
             crate::crash::test_point("dashboard").map_err(std::io::Error::other)?;
@@ -317,6 +318,7 @@ fn run_loop(
             terminal.draw(|f| {
                 let start = Instant::now();
                 room = Some(view::draw(app, f));
+                depth.fit_buffer(f.buffer_mut());
                 draw_ms = start.elapsed().as_secs_f64() * 1e3;
             })?;
             app.set_frame_ms(draw_ms, frame_start.elapsed().as_secs_f64() * 1e3);

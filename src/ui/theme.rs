@@ -92,9 +92,136 @@ pub fn resolve(kind: ThemeKind) -> ThemeKind {
     if no_color { ThemeKind::Mono } else { kind }
 }
 
+/// How many colours the terminal shows: 24-bit where `COLORTERM` says so
+/// (`truecolor`, `24bit`), else xterm's 256 where `TERM` names them, else
+/// the 16 named ones. Terminals without 24-bit colour (macOS Terminal,
+/// older GNU screen, the Linux console) draw its escapes wrong or not at
+/// all, so the palette is brought to the nearest colours they have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// 24-bit colour.
+    True,
+    /// The xterm 256-colour palette.
+    Indexed,
+    /// The 16 named colours.
+    Named,
+}
+
+impl Depth {
+    /// What the environment says of this terminal.
+    pub fn of_terminal() -> Depth {
+        let var = |name| std::env::var(name).ok();
+        Depth::from_env(var("COLORTERM").as_deref(), var("TERM").as_deref())
+    }
+
+    /// What `COLORTERM` and `TERM` say.
+    pub fn from_env(colorterm: Option<&str>, term: Option<&str>) -> Depth {
+        let term = term.unwrap_or_default();
+        if matches!(colorterm, Some("truecolor" | "24bit")) || term.ends_with("-direct") {
+            Depth::True
+        } else if term.contains("256") {
+            Depth::Indexed
+        } else {
+            Depth::Named
+        }
+    }
+
+    /// `colour` as this terminal can show it.
+    pub fn fit(self, colour: Color) -> Color {
+        match (self, colour) {
+            (Depth::Indexed, Color::Rgb(r, g, b)) => Color::Indexed(nearest_indexed(r, g, b)),
+            (Depth::Named, Color::Rgb(r, g, b)) => nearest_named(r, g, b),
+            (_, c) => c,
+        }
+    }
+
+    /// Brings every cell of `buf` to the colours this terminal shows.
+    pub fn fit_buffer(self, buf: &mut ratatui::buffer::Buffer) {
+        if self == Depth::True {
+            return;
+        }
+        for cell in &mut buf.content {
+            cell.fg = self.fit(cell.fg);
+            cell.bg = self.fit(cell.bg);
+        }
+    }
+}
+
+/// Squared distance between two colours.
+fn distance((r, g, b): (u8, u8, u8), (x, y, z): (u8, u8, u8)) -> u32 {
+    let d = |a: u8, b: u8| (a as i32 - b as i32).pow(2) as u32;
+    d(r, x) + d(g, y) + d(b, z)
+}
+
+/// The nearest of xterm's 256 colours: its 6x6x6 cube (16-231) or its
+/// grey ramp (232-255).
+fn nearest_indexed(r: u8, g: u8, b: u8) -> u8 {
+    const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+    let level = |c: u8| (0..6).min_by_key(|&i| (LEVELS[i] as i32 - c as i32).abs()).unwrap_or(0);
+    let (i, j, k) = (level(r), level(g), level(b));
+    let cube = (LEVELS[i], LEVELS[j], LEVELS[k]);
+    let grey_step = ((r as u32 + g as u32 + b as u32) / 3).saturating_sub(3) / 10;
+    let grey_step = grey_step.min(23) as u8;
+    let grey = 8 + 10 * grey_step;
+    if distance((r, g, b), (grey, grey, grey)) < distance((r, g, b), cube) {
+        232 + grey_step
+    } else {
+        16 + 36 * i as u8 + 6 * j as u8 + k as u8
+    }
+}
+
+/// The nearest of the 16 named colours, as xterm shows them.
+fn nearest_named(r: u8, g: u8, b: u8) -> Color {
+    const NAMED: [(Color, (u8, u8, u8)); 16] = [
+        (Color::Black, (0, 0, 0)),
+        (Color::Red, (205, 0, 0)),
+        (Color::Green, (0, 205, 0)),
+        (Color::Yellow, (205, 205, 0)),
+        (Color::Blue, (0, 0, 238)),
+        (Color::Magenta, (205, 0, 205)),
+        (Color::Cyan, (0, 205, 205)),
+        (Color::Gray, (229, 229, 229)),
+        (Color::DarkGray, (127, 127, 127)),
+        (Color::LightRed, (255, 0, 0)),
+        (Color::LightGreen, (0, 255, 0)),
+        (Color::LightYellow, (255, 255, 0)),
+        (Color::LightBlue, (92, 92, 255)),
+        (Color::LightMagenta, (255, 0, 255)),
+        (Color::LightCyan, (0, 255, 255)),
+        (Color::White, (255, 255, 255)),
+    ];
+    NAMED.iter().min_by_key(|(_, rgb)| distance((r, g, b), *rgb)).map_or(Color::Reset, |(c, _)| *c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colours_come_down_to_what_the_terminal_shows() {
+        assert_eq!(Depth::from_env(Some("truecolor"), Some("xterm-256color")), Depth::True);
+        assert_eq!(Depth::from_env(None, Some("xterm-256color")), Depth::Indexed);
+        assert_eq!(Depth::from_env(None, Some("screen")), Depth::Named);
+        assert_eq!(Depth::from_env(None, Some("linux")), Depth::Named);
+        assert_eq!(Depth::from_env(None, None), Depth::Named);
+        // Okabe and Ito's orange is 178 (215, 175, 0); their grey 250
+        // on the ramp (188); white and black are the cube's corners.
+        assert_eq!(Depth::Indexed.fit(Color::Rgb(0xE6, 0x9F, 0x00)), Color::Indexed(178));
+        assert_eq!(Depth::Indexed.fit(Color::Rgb(0xBB, 0xBB, 0xBB)), Color::Indexed(250));
+        assert_eq!(Depth::Indexed.fit(Color::Rgb(255, 255, 255)), Color::Indexed(231));
+        assert_eq!(Depth::Indexed.fit(Color::Rgb(0, 0, 0)), Color::Indexed(16));
+        assert_eq!(Depth::Named.fit(Color::Rgb(0xF0, 0xE4, 0x42)), Color::LightYellow);
+        assert_eq!(Depth::Named.fit(Color::Rgb(0xD5, 0x5E, 0x00)), Color::Red);
+        // Named and indexed colours, and the default, stay.
+        for c in [Color::White, Color::DarkGray, Color::Indexed(7), Color::Reset] {
+            assert_eq!(Depth::Named.fit(c), c);
+            assert_eq!(Depth::Indexed.fit(c), c);
+        }
+        let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 2, 1));
+        buf.set_string(0, 0, "ab", Style::default().fg(Color::Rgb(0, 0, 0)).bg(Color::Rgb(255, 255, 255)));
+        Depth::Indexed.fit_buffer(&mut buf);
+        assert_eq!((buf.content[1].fg, buf.content[1].bg), (Color::Indexed(16), Color::Indexed(231)));
+    }
 
     #[test]
     fn mono_has_no_colours() {
