@@ -455,7 +455,12 @@ fn run_after(
     crate::crash::dashboard_started(None);
     let watch = super::HangupWatch::start();
     let result = match start(&mut terminal, &mut signals) {
-        Ok(Ok(mut app)) => run_loop(&mut app, &mut terminal, &mut feed, &mut signals),
+        Ok(Ok(mut app)) => {
+            if let Some(note) = super::locale_note() {
+                app.set_note(note);
+            }
+            run_loop(&mut app, &mut terminal, &mut feed, &mut signals)
+        }
         Ok(Err(exit)) => Ok(exit),
         Err(e) => Err(e),
     };

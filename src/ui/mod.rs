@@ -147,6 +147,9 @@ pub fn run(mut app: App, mut outputs: Outputs) -> crate::error::Result<Exit> {
     if outputs.record.is_some() {
         app.start_recording();
     }
+    if let Some(note) = locale_note() {
+        app.add_note(&note);
+    }
     // Opening a lesson counts, once the caller found a terminal
     // ([`need_terminal`]), even if raw mode then cannot be set.
     outputs.save_lesson_progress(&mut app);
@@ -202,7 +205,35 @@ fn take_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
 /// dashboard could draw on: a caller checks it before it writes anything
 /// for a session (the lesson progress, a recording).
 pub fn need_terminal() -> std::io::Result<()> {
-    if std::io::stdout().is_terminal() { Ok(()) } else { Err(std::io::Error::other(NOT_A_TERMINAL)) }
+    if !std::io::stdout().is_terminal() {
+        return Err(std::io::Error::other(NOT_A_TERMINAL));
+    }
+    if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+        return Err(std::io::Error::other(DUMB_TERMINAL));
+    }
+    Ok(())
+}
+
+/// Why a dashboard does not start on a terminal that says it can move
+/// no cursor (an editor's shell buffer).
+pub(crate) const DUMB_TERMINAL: &str = "TERM=dumb: this terminal cannot move the cursor the dashboard draws \
+    with; run it in a terminal emulator (`dirtyviz snapshot` draws its screen as text, `dirtyviz run` runs the \
+    world headless)";
+
+/// A note for the status line when the locale names a character set
+/// other than UTF-8 (`LANG=C`): the frames, chart dots and legends are
+/// UTF-8, and a terminal or tmux following the locale shows them as
+/// other characters. An unset locale says nothing of the terminal.
+pub fn locale_note() -> Option<String> {
+    locale_note_of(|name| std::env::var(name).ok())
+}
+
+fn locale_note_of(var: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let (name, value) =
+        ["LC_ALL", "LC_CTYPE", "LANG"].into_iter().find_map(|n| var(n).filter(|v| !v.is_empty()).map(|v| (n, v)))?;
+    let lower = value.to_ascii_lowercase();
+    let utf8 = lower.contains("utf-8") || lower.contains("utf8");
+    (!utf8).then(|| format!("{name}={value} is not UTF-8: lines and dots may show wrong (try {name}=C.UTF-8)"))
 }
 
 /// Why a dashboard does not start when its standard output is a file or
@@ -435,5 +466,21 @@ mod tests {
         assert_eq!(ended_by_hangup(other).expect_err("not a hang-up").raw_os_error(), Some(libc::ENOSPC));
         let internal = std::io::Error::other("a bug");
         assert!(ended_by_hangup(internal).is_err(), "internal errors stay errors");
+    }
+
+    #[test]
+    fn a_locale_that_is_not_utf8_is_noted() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(
+            locale_note_of(env(&[("LANG", "C")])).as_deref(),
+            Some("LANG=C is not UTF-8: lines and dots may show wrong (try LANG=C.UTF-8)")
+        );
+        // LC_ALL rules over LANG; an empty one does not count.
+        assert!(locale_note_of(env(&[("LC_ALL", "POSIX"), ("LANG", "en_US.UTF-8")])).is_some());
+        assert!(locale_note_of(env(&[("LC_ALL", ""), ("LANG", "en_US.utf8")])).is_none());
+        assert!(locale_note_of(env(&[("LC_CTYPE", "C.UTF-8"), ("LANG", "C")])).is_none());
+        assert!(locale_note_of(env(&[])).is_none(), "unset: nothing known");
     }
 }

@@ -58,6 +58,23 @@ fn an_internal_error_prints_color_eyres_report_with_the_crash_note() {
     assert!(stderr.contains("BACKTRACE"), "{stderr}");
 }
 
+/// With TERM=dumb (an editor's shell buffer) the dashboard drew its
+/// escapes all the same: it says why it does not start, and starts
+/// nothing.
+#[test]
+fn a_dumb_terminal_is_told_why_the_dashboard_does_not_start() {
+    let (data, _master, mut command) = dashboard_on_pty("dumb-xdg");
+    command.env("TERM", "dumb").stderr(Stdio::piped());
+    let out = command.output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: terminal: TERM=dumb: this terminal cannot move the cursor the dashboard draws with; run it in a \
+         terminal emulator (`dirtyviz snapshot` draws its screen as text, `dirtyviz run` runs the world headless)\n"
+    );
+    assert!(!data.join("dirtyviz/sessions").exists(), "no session recorded");
+}
+
 #[cfg(not(debug_assertions))]
 #[test]
 fn a_release_build_injects_nothing() {

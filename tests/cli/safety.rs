@@ -553,6 +553,7 @@ fn dashboard_in_a_terminal(dir: &Path, args: &str, keys: &str) -> std::process::
         .args(["-qec", &format!("{bin} {args}"), "/dev/null"])
         .current_dir(dir)
         .env("XDG_DATA_HOME", dir.join("data"))
+        .env("TERM", "xterm-256color")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
