@@ -51,6 +51,10 @@ pub struct TraceViewArgs {
     /// mono); the summary and --snapshot's text have no colours.
     #[arg(long, value_enum)]
     pub theme: Option<crate::app::ThemeKind>,
+    /// How chart points are drawn: braille (finest), dot or block (for
+    /// fonts without braille).
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
 }
 
 /// `dirtyviz live`.
@@ -80,4 +84,8 @@ pub struct LiveArgs {
     /// mono); the report read headless has no colours.
     #[arg(long, value_enum)]
     pub theme: Option<crate::app::ThemeKind>,
+    /// How chart points are drawn: braille (finest), dot or block (for
+    /// fonts without braille).
+    #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
+    pub marker: crate::app::Marker,
 }

@@ -158,7 +158,7 @@ fn trace_app(args: &TraceViewArgs, side: KernelSide) -> Result<TraceApp, Error> 
         false => None,
     };
     let theme = crate::ui::theme::resolve(args.theme.unwrap_or_default());
-    Ok(TraceApp::new(side, model, theme, crate::app::Marker::Braille))
+    Ok(TraceApp::new(side, model, theme, args.marker))
 }
 
 /// The dashboard on the trace `file`, read on another thread while the
@@ -335,7 +335,7 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
         KernelSide::live(&pipe_path),
         None,
         crate::ui::theme::resolve(args.theme.unwrap_or_default()),
-        Default::default(),
+        args.marker,
     );
     if !session.missing.is_empty() {
         let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();

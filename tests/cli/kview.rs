@@ -697,3 +697,16 @@ fn the_compare_heads_are_cut_at_a_word_stand_apart_and_name_one_bandwidth() {
     assert_eq!(values.matches("avg_write_bw ").count(), 2, "{values}");
     assert!(!values.contains(" write_bw "), "{values}");
 }
+
+/// `view` and `live` drew braille only, where the dashboard takes
+/// `--marker` for fonts without it.
+#[test]
+fn a_trace_is_drawn_with_the_marker_asked_for() {
+    let braille = |text: &str| text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c));
+    let shipped = fixture(SHIPPED);
+    assert!(braille(&screen(&shipped, &[])), "braille by default");
+    let blocks = screen(&shipped, &["--marker", "block"]);
+    assert!(!braille(&blocks) && blocks.contains('█'), "{blocks}");
+    let help = dirtyviz().args(["live", "--help"]).output().expect("runs");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--marker <MARKER>"));
+}
