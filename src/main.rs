@@ -793,7 +793,11 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                         // No frames in between: `n` runs the rest of its step now.
                         app.finish_catch_up();
                     }
-                    None => {}
+                    None => {
+                        if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {
+                            app.set_note(note);
+                        }
+                    }
                 }
                 keys_held |= (app.paused(), app.session().sim_ns) != before;
             }

@@ -555,11 +555,14 @@ fn run_loop(
 
 fn handle_event(app: &mut TraceApp, event: Event) {
     match event {
-        Event::Key(key) => {
-            if let Some(msg) = keys::trace_message(key, app.mode()) {
-                app.update(msg);
+        Event::Key(key) => match keys::trace_message(key, app.mode()) {
+            Some(msg) => app.update(msg),
+            None => {
+                if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Trace) {
+                    app.set_note(note);
+                }
             }
-        }
+        },
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
     }
@@ -631,7 +634,7 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let running = view::cut_to(&format!("trace {}", short_source(&app.side.source)), usize::from(area.width));
         let keys = view::too_small_keys(keys::trace_sections(app.mode()));
-        view::draw_too_small_of(&ctx.theme, &running, keys, frame, area);
+        view::draw_too_small_of(&ctx.theme, &running, keys, &app.note, frame, area);
         // The help is text: it is read at any size.
         if app.screen.help {
             view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);

@@ -87,7 +87,7 @@ pub const DASHBOARD: Section = Section {
         bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
         bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-<scenario>-<time>.svg here", ""),
         bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "this help (also F1)", "help"),
-        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C)", "quit"),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C, Ctrl-D)", "quit"),
         bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend (fg brings it back)", ""),
     ],
 };
@@ -119,7 +119,7 @@ pub const TRACE: Section = Section {
         bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
         bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-trace-<time>.svg here", ""),
         bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "this help (also F1)", "help"),
-        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C)", "quit"),
+        bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C, Ctrl-D)", "quit"),
         bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend (fg brings it back)", ""),
     ],
 };
@@ -251,6 +251,72 @@ pub fn trace_message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     lookup(key, trace_sections(mode))
 }
 
+/// Which dashboard a key was pressed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Board {
+    /// The simulation's.
+    Simulation,
+    /// A kernel trace's (`view`, `live`).
+    Trace,
+}
+
+/// What the status line says of a key that does nothing on `board` in
+/// `mode` (where the help, the lesson list and typing take keys of their
+/// own, nothing): that it belongs to the other dashboard, or that it is
+/// no key at all. Pressed in class, a key that did nothing without a word
+/// left the room guessing whether it was taken.
+pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
+    if mode != Mode::Normal || key.kind != KeyEventKind::Press {
+        return None;
+    }
+    let name = key_name(key)?;
+    let (other, here) = match board {
+        Board::Simulation => (trace_message(key, Mode::Normal), message(key, mode)),
+        Board::Trace => (message(key, Mode::Normal), trace_message(key, mode)),
+    };
+    if here.is_some() {
+        return None;
+    }
+    Some(match (board, other) {
+        (Board::Trace, Some(_)) => {
+            format!("{name}: a key of the simulation; a trace shows what its kernel did (? lists the keys here)")
+        }
+        (Board::Simulation, Some(_)) => {
+            format!("{name}: seeks in a kernel's trace (dirtyviz view); here space pauses, . steps")
+        }
+        (_, None) => format!("{name} is not a key here (? lists them)"),
+    })
+}
+
+/// A key as the help names it; `None` for keys that are not named there
+/// (a modifier alone, media keys).
+fn key_name(key: KeyEvent) -> Option<String> {
+    let name = match key.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift-Tab".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        KeyCode::Delete => "Delete".into(),
+        KeyCode::Insert => "Insert".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::F(n) => format!("F{n}"),
+        _ => return None,
+    };
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    Some(format!("{}{}{name}", if ctrl { "Ctrl-" } else { "" }, if alt { "Alt-" } else { "" }))
+}
+
 /// The keys the hint bar always names at its right, `? help` and
 /// `q quit`, those of them that do that in `sections`.
 pub fn bar_keys(sections: &[Section]) -> Vec<(&'static str, &'static str)> {
@@ -276,7 +342,7 @@ fn lookup(key: KeyEvent, sections: &[Section]) -> Option<Msg> {
 }
 
 /// The names [`parse_key`] takes, as errors list them.
-pub const KEY_NAMES: &str = "single characters, space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-C";
+pub const KEY_NAMES: &str = "single characters, space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-<character>";
 
 /// A key as `dirtyviz snapshot --keys` names it: one of [`KEY_NAMES`]
 /// (`ctrl-C` for any single character C).
@@ -406,13 +472,36 @@ mod tests {
     }
 
     #[test]
+    fn a_key_that_does_nothing_says_so() {
+        let key = |name: &str| parse_key(name).expect("a key");
+        let sim = |name: &str| unbound(key(name), Mode::Normal, Board::Simulation);
+        let trace = |name: &str| unbound(key(name), Mode::Normal, Board::Trace);
+        assert_eq!(sim("+"), None, "bound");
+        assert_eq!(trace("left"), None, "bound");
+        assert_eq!(
+            sim("left").as_deref(),
+            Some("←: seeks in a kernel's trace (dirtyviz view); here space pauses, . steps")
+        );
+        assert_eq!(
+            trace("D").as_deref(),
+            Some("D: a key of the simulation; a trace shows what its kernel did (? lists the keys here)")
+        );
+        assert_eq!(sim("6").as_deref(), Some("6 is not a key here (? lists them)"));
+        assert_eq!(sim("ctrl-x").as_deref(), Some("Ctrl-x is not a key here (? lists them)"));
+        assert_eq!(trace("enter").as_deref(), Some("Enter is not a key here (? lists them)"));
+        // Where keys are typed or pick from a list, nothing.
+        assert_eq!(unbound(key("6"), Mode::Help, Board::Simulation), None);
+        assert_eq!(unbound(key("x"), Mode::Typing, Board::Simulation), None);
+    }
+
+    #[test]
     fn snapshot_key_names_parse() {
         assert_eq!(parse_key("space").map(|k| k.code), Some(KeyCode::Char(' ')));
         assert_eq!(parse_key("pgdn").map(|k| k.code), Some(KeyCode::PageDown));
         assert_eq!(parse_key("]").map(|k| k.code), Some(KeyCode::Char(']')));
         assert_eq!(parse_key("ctrl-c").map(|k| k.modifiers), Some(KeyModifiers::CONTROL));
         // Every name the errors list is taken.
-        let named = KEY_NAMES.split(", ").skip(1).map(|n| n.replace("ctrl-C", "ctrl-x"));
+        let named = KEY_NAMES.split(", ").skip(1).map(|n| n.replace("ctrl-<character>", "ctrl-x"));
         for n in named {
             assert!(parse_key(&n).is_some(), "{n}");
         }

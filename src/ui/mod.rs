@@ -367,11 +367,14 @@ fn run_loop(
 
 fn handle_event(app: &mut App, event: Event) {
     match event {
-        Event::Key(key) => {
-            if let Some(msg) = keys::message(key, app.mode()) {
-                app.update(msg);
+        Event::Key(key) => match keys::message(key, app.mode()) {
+            Some(msg) => app.update(msg),
+            None => {
+                if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {
+                    app.set_note(note);
+                }
             }
-        }
+        },
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
     }

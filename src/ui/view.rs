@@ -162,7 +162,8 @@ pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
 
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let running = running(ctx.app, usize::from(area.width));
-    draw_too_small_of(&ctx.theme, &running, too_small_keys(super::keys::sections(ctx.app.mode())), frame, area);
+    let keys = too_small_keys(super::keys::sections(ctx.app.mode()));
+    draw_too_small_of(&ctx.theme, &running, keys, ctx.app.note(), frame, area);
 }
 
 /// What runs, in one row of at most `width` columns: the lesson, its
@@ -192,8 +193,9 @@ fn running(app: &App, width: usize) -> String {
 
 /// What a screen too small for the dashboard says: that it is, what
 /// `running` (already cut to fit) where it has the rows, the size it
-/// needs and `keys`.
-pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, frame: &mut Frame, area: Rect) {
+/// needs and `keys`; and, where rows are left, the status line's `note`
+/// (what the last key did: keys still work here).
+pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, note: &str, frame: &mut Frame, area: Rect) {
     let mut text = vec![Line::styled("terminal too small", t.warn)];
     // Under the notice, before what wraps: a row the notice leaves free,
     // and more than an ellipsis.
@@ -202,6 +204,10 @@ pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, frame: &
     }
     text.push(Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)));
     text.push(Line::styled(keys, t.dim));
+    if area.height >= 6 && !note.is_empty() {
+        text.push(Line::raw(""));
+        text.push(Line::styled(note.to_string(), t.accent));
+    }
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
 }
 
