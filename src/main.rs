@@ -78,6 +78,49 @@ fn not_utf8(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
     ))
 }
 
+/// What clap's "the subcommand 'run' cannot be used with '--seed <SEED>'"
+/// means, when an option is written before the subcommand: where it goes
+/// (`error: --seed goes after the subcommand: dirtyviz run --seed 3`) if
+/// the subcommand takes it, else that it is the dashboard's.
+fn before_the_subcommand(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    use clap::CommandFactory as _;
+    let cli = Cli::command();
+    let args: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    // The first word that is no option's value and names a subcommand.
+    let mut at = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if let Some(long) = a.strip_prefix("--") {
+            let takes_value = !long.contains('=')
+                && cli.get_arguments().any(|o| o.get_long() == Some(long) && o.get_action().takes_values());
+            i += if takes_value { 2 } else { 1 };
+            continue;
+        }
+        if cli.find_subcommand(a).is_some() {
+            at = Some(i);
+            break;
+        }
+        i += 1;
+    }
+    let at = at?;
+    let sub = cli.find_subcommand(&args[at])?;
+    let name = sub.get_name();
+    let before = &args[..at];
+    let longs: Vec<&str> =
+        before.iter().filter_map(|a| a.strip_prefix("--")).map(|a| a.split('=').next().unwrap_or(a)).collect();
+    let long = *longs.first()?;
+    if let Some(other) = longs.iter().find(|l| !sub.get_arguments().any(|o| o.get_long() == Some(**l))) {
+        return Some(format!(
+            "error: --{other} is an option of the dashboard (dirtyviz with no command), not of dirtyviz {name}"
+        ));
+    }
+    let moved: Vec<&str> = args[at + 1..].iter().chain(before).map(String::as_str).collect();
+    let quoted: Vec<String> =
+        moved.iter().map(|a| if a.is_empty() || a.contains(' ') { format!("'{a}'") } else { a.to_string() }).collect();
+    Some(format!("error: --{long} goes after the subcommand: dirtyviz {name} {}", quoted.join(" ")))
+}
+
 /// The exit code of `result`, its error reported.
 fn finish(result: Result<ExitCode>) -> ExitCode {
     result.unwrap_or_else(fail)
@@ -122,6 +165,15 @@ fn main() -> ExitCode {
                 }
             }
             let command = help_command();
+            // A trace to view may be the shipped one.
+            if e.kind() == ErrorKind::MissingRequiredArgument && command == "dirtyviz view" {
+                first = format!("{first} (a trace file, - for standard input, or --example)");
+            }
+            if e.kind() == ErrorKind::ArgumentConflict
+                && let Some(line) = before_the_subcommand(std::env::args_os().skip(1))
+            {
+                first = line;
+            }
             // A lesson's steps open the comparisons they teach.
             let compare = e.get(ContextKind::InvalidArg).is_some_and(|a| a.to_string().starts_with("--compare"));
             if e.kind() == ErrorKind::UnknownArgument && compare && command == "dirtyviz lesson" {
@@ -148,7 +200,13 @@ fn main() -> ExitCode {
             out(format_args!("{}", dirtyviz::scenario::machine::report(listing_width()).trim_end()));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args),
+        Some(Command::View(mut args)) => {
+            // Mono is the plain text --snapshot writes anyway.
+            if args.snapshot && args.theme == Some(dirtyviz::app::ThemeKind::Mono) {
+                args.theme = None;
+            }
+            dirtyviz::ktrace::command::view(&args)
+        }
         Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args),
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),

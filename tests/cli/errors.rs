@@ -653,3 +653,39 @@ fn a_lesson_refuses_compare() {
     let help = dirtyviz().arg("--help").output().expect("runs");
     assert!(String::from_utf8_lossy(&help.stdout).contains("--compare <WHAT>"), "the dashboard keeps it");
 }
+
+/// An option written before the subcommand says where it goes, or that
+/// the subcommand does not take it (clap said the subcommand "cannot be
+/// used with" it).
+#[test]
+fn an_option_before_the_subcommand_says_where_it_goes() {
+    fails_with(
+        &["--seed", "3", "run"],
+        "error: --seed goes after the subcommand: dirtyviz run --seed 3 (see dirtyviz run --help)",
+    );
+    fails_with(
+        &["--no-record", "lesson", "03"],
+        "error: --no-record goes after the subcommand: dirtyviz lesson 03 --no-record (see dirtyviz lesson --help)",
+    );
+    fails_with(
+        &["--marker", "dot", "run"],
+        "error: --marker is an option of the dashboard (dirtyviz with no command), not of dirtyviz run (see \
+         dirtyviz run --help)",
+    );
+}
+
+/// `view` without a file names the shipped trace too, and takes mono
+/// (no colours) with --snapshot.
+#[test]
+fn view_names_its_example_and_takes_mono_with_snapshot() {
+    fails_with(
+        &["view"],
+        "error: the following required arguments were not provided: <FILE|-> (a trace file, - for standard input, \
+         or --example) (see dirtyviz view --help)",
+    );
+    let out = dirtyviz().args(["view", "--example", "--snapshot", "--theme", "mono"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let plain = dirtyviz().args(["view", "--example", "--snapshot"]).output().expect("runs");
+    assert_eq!(out.stdout, plain.stdout, "mono is the plain text");
+    fails_cleanly(&["view", "--example", "--snapshot", "--theme", "dark"], "without colours");
+}
