@@ -130,7 +130,7 @@ pub struct PlotArgs {
     #[arg(long, value_name = "ID|FILE", conflicts_with_all = &WORLD_OPTIONS[1..], conflicts_with = "compare")]
     pub lesson: Option<String>,
     /// The lesson's step to plot, from 1 (default 1).
-    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = step)]
     pub step: Option<u32>,
     /// Simulated time to plot, e.g. 60s, 5m or 2500j (jiffies at the
     /// world's HZ) (default: the scenario's, or the lesson step's).
@@ -194,7 +194,7 @@ pub struct SnapshotArgs {
     #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["scenario", "case", "compare"])]
     pub lesson: Option<String>,
     /// The lesson's step (1 is the first).
-    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = step)]
     pub step: Option<u32>,
     /// Start in A/B compare mode, as the dashboard's --compare.
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
@@ -415,7 +415,7 @@ pub struct WorldArgs {
     #[arg(long, value_name = "SIZE", value_parser = memory)]
     pub memory: Option<u64>,
     /// Number of CPUs, 1 to 4096 (default: the scenario's).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_parser = cpus)]
     pub cpus: Option<u32>,
     /// Timer frequency in Hz: 100, 250, 300 or 1000 (default: the scenario's).
     #[arg(long, value_parser = hz)]
@@ -423,7 +423,7 @@ pub struct WorldArgs {
     /// dd tasks per bdi, 0 to 10000, at most 20000 tasks in all (replaces the
     /// scenario's dd: each bdi gets N like those of the first dd group aimed
     /// at it, plain dd where none is).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
+    #[arg(long, value_parser = dd)]
     pub dd: Option<u32>,
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
     /// applies the v12 series up to that patch (default 11); `2.6.38` is
@@ -439,7 +439,7 @@ pub struct WorldArgs {
     pub nfs_congestion_scaled: bool,
     /// Fixed floating-proportion period shift, 2 to 48 (default: derived
     /// from the dirty threshold, as the kernel does; 12 adapts much faster).
-    #[arg(long, value_parser = clap::value_parser!(i32).range(2..=48))]
+    #[arg(long, value_parser = period_shift)]
     pub period_shift: Option<i32>,
 }
 
@@ -548,6 +548,38 @@ pub fn patches(s: &str) -> Result<Level, String> {
             _ => Err("must be `legacy`, a patch number from 0 to 11, or `2.6.38`".into()),
         },
     }
+}
+
+/// A whole number from `lo` to `hi`, or a message that names what it
+/// counts (`what`) and the range: `must be a whole number of CPUs from 1
+/// to 4096`.
+fn whole(s: &str, lo: u64, hi: u64, what: &str) -> Result<u64, String> {
+    let digits = s.trim();
+    match digits.parse::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(v),
+        _ => Err(format!("must be a whole number{what} from {lo} to {hi}")),
+    }
+}
+
+fn cpus(s: &str) -> Result<u32, String> {
+    whole(s, 1, 4096, " of CPUs").map(|v| v as u32)
+}
+
+fn dd(s: &str) -> Result<u32, String> {
+    whole(s, 0, MAX_DD_PER_BDI.into(), " of dd tasks per bdi").map(|v| v as u32)
+}
+
+fn period_shift(s: &str) -> Result<i32, String> {
+    whole(s, 2, 48, "").map(|v| v as i32)
+}
+
+/// A lesson's step, from 1; how many it has is known once the lesson is.
+fn step(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || t.bytes().all(|b| b == b'0') {
+        return Err("must be a step's number: 1 (the first), 2, ...".into());
+    }
+    t.parse().map_err(|_| "too large: no lesson has that many steps".into())
 }
 
 fn percent(s: &str) -> Result<u64, String> {

@@ -280,6 +280,19 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
         )));
     }
     s.apply(&args.overrides());
+    if let Some(dd) = args.dd {
+        // The scenario's own check would blame its first task group.
+        let bdis: usize = s.devices.iter().map(|d| d.bdi_count()).sum();
+        let tasks: u64 =
+            s.tasks.iter().map(|t| u64::from(t.count()) * if t.bdi() == "*" { bdis as u64 } else { 1 }).sum();
+        let max = dirtyviz::sim::engine::MAX_TASKS;
+        if tasks > max as u64 {
+            return Err(Error::invalid(format!(
+                "--dd {dd}: {tasks} tasks on {}, at most {max}",
+                dirtyviz::units::count(bdis as u64, "bdi")
+            )));
+        }
+    }
     Ok((s, file))
 }
 
@@ -306,7 +319,7 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     let [csv_a, csv_b] = csvs;
     let opts = RunOptions {
         duration_ns: match args.duration {
-            Some(t) => t.ns("--duration", s.hz)?,
+            Some(t) => t.ns_of_a_jiffy_or_more("--duration", s.hz)?,
             None => (s.duration_s * 1e9) as u64,
         },
         files: [SideFiles { trace: trace_a, csv: csv_a }, SideFiles { trace: trace_b, csv: csv_b }],
@@ -757,7 +770,8 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     let source = match (&args.trace, &args.lesson) {
         (Some(path), _) => Source::Trace { path: path.clone() },
         (None, Some(lesson)) => {
-            Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize, seed: args.world.seed }
+            let step = step_of(&Lesson::resolve(lesson)?, args.step)?;
+            Source::Lesson { lesson: lesson.clone(), step, seed: args.world.seed }
         }
         (None, None) => {
             patches_apply(&args.world, args.compare)?;
@@ -768,6 +782,16 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;
     out(format_args!("{}", report.trim_end()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The lesson's step `--step` asks for, from 1 (default 1), or an error
+/// naming the option and how many steps the lesson has.
+fn step_of(lesson: &Lesson, step: Option<u32>) -> Result<usize> {
+    let step = step.map_or(1, |s| s as usize);
+    if step == 0 || step > lesson.steps.len() {
+        return Err(Error::invalid(format!("--step {step}: lesson {} has {} steps", lesson.id, lesson.steps.len())));
+    }
+    Ok(step)
 }
 
 fn dashboard(world: &WorldArgs, compare: Option<dirtyviz::session::Compare>, view: &ViewArgs) -> Result<ExitCode> {
@@ -804,16 +828,8 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                 ));
             }
             opts.seed = world.seed;
-            let step = args.step.map_or(0, |s| s as usize - 1);
             let l = Lesson::resolve(which)?;
-            if step >= l.steps.len() {
-                return Err(Error::invalid(format!(
-                    "--step {}: lesson {} has {} steps",
-                    step + 1,
-                    l.id,
-                    l.steps.len()
-                )));
-            }
+            let step = step_of(&l, args.step)? - 1;
             let file = Lesson::shipped_file(which).is_none().then(|| PathBuf::from(which));
             (App::for_lesson(l, step, Progress::default(), &opts)?, file.map(|f| ("the lesson", f)))
         }

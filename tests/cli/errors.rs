@@ -383,7 +383,7 @@ fn a_near_miss_name_gets_the_nearest_one_suggested() {
 fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
     fails_cleanly(
         &["run", "--hz", "300", "--duration", "3ms"],
-        "the run must last at least one jiffy (3.333 ms at HZ 300), got 3 ms",
+        "--duration must be at least one jiffy (3.333 ms at HZ 300), got 3 ms",
     );
     let path = tmp("jiffy.ron");
     std::fs::write(&path, "Scenario(hz: 300, duration_s: 0.003, devices: [(name: \"sda\", kind: Hdd)])")
@@ -688,4 +688,42 @@ fn view_names_its_example_and_takes_mono_with_snapshot() {
     let plain = dirtyviz().args(["view", "--example", "--snapshot"]).output().expect("runs");
     assert_eq!(out.stdout, plain.stdout, "mono is the plain text");
     fails_cleanly(&["view", "--example", "--snapshot", "--theme", "dark"], "without colours");
+}
+
+/// Every whole-number option says what it wants and its range, never
+/// Rust's "invalid digit found in string".
+#[test]
+fn whole_number_options_name_what_they_want() {
+    let cpus = "must be a whole number of CPUs from 1 to 4096";
+    fails_cleanly(&["run", "--cpus", ""], cpus);
+    fails_cleanly(&["run", "--cpus", "1e3"], cpus);
+    fails_cleanly(&["snapshot", "--cpus", "5000"], cpus);
+    fails_cleanly(&["run", "--dd", "1k"], "must be a whole number of dd tasks per bdi from 0 to 10000");
+    fails_cleanly(&["plot", "--period-shift", ""], "must be a whole number from 2 to 48");
+    fails_cleanly(&["run", "--period-shift", "49"], "must be a whole number from 2 to 48");
+    for sub in ["snapshot", "plot"] {
+        fails_cleanly(&[sub, "--lesson", "03", "--step", "0"], "must be a step's number: 1 (the first), 2, ...");
+        fails_cleanly(&[sub, "--lesson", "03", "--step", "x"], "must be a step's number: 1 (the first), 2, ...");
+    }
+    for args in [&["run", "--cpus", "1e3"][..], &["run", "--dd", "1k"], &["snapshot", "--lesson", "03", "--step", "0"]]
+    {
+        let out = dirtyviz().args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("invalid digit") && !err.contains("is not in"), "{args:?}: {err}");
+    }
+}
+
+/// An error caused by an option names it, in the same form everywhere.
+#[test]
+fn errors_name_the_option_that_caused_them() {
+    fails_with(
+        &["run", "--duration", "0.0001ms"],
+        "error: --duration must be at least one jiffy (1 ms at HZ 1000), got 0.0001 ms",
+    );
+    fails_with(&["plot", "--lesson", "03", "--step", "9"], "error: --step 9: lesson 03 has 5 steps");
+    fails_with(&["snapshot", "--lesson", "03", "--step", "9"], "error: --step 9: lesson 03 has 5 steps");
+    fails_with(
+        &["run", "--scenario", "jbod-10hdd", "--dd", "2001"],
+        "error: --dd 2001: 20010 tasks on 10 bdis, at most 20000",
+    );
 }
