@@ -662,7 +662,10 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
 /// again on the fitted half of the seed's table.
 fn fit(profile: &str, duration_ns: u64, quick: bool) -> Result<ExitCode> {
     use dirtyviz::fit;
-    let profile = dirtyviz::scenario::machine::get(profile)?;
+    // The option's value is a PROFILE: the error says so.
+    let profile = dirtyviz::scenario::machine::get(profile).map_err(|e| {
+        Error::invalid(format!("--fit: {}", e.to_string().replacen("unknown machine", "unknown profile", 1)))
+    })?;
     let plans = fit::plan(profile)?;
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("fit: runs", plans.iter().map(fit::Plan::runs).sum());

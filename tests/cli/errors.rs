@@ -42,7 +42,7 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["cases", "--max-rate-error=-1"], "must be a finite number of 0 or more");
     fails_cleanly(&["cases", "--table", "patch11", "--max-error", "0.1"], "judge the main table only");
     fails_cleanly(&["cases", "--table", "nfs-wq", "no-such-case"], "no case of this table contains `no-such-case`");
-    fails_cleanly(&["cases", "--fit", "no-such-box"], "unknown machine `no-such-box`, expected one of 8p-4096M");
+    fails_cleanly(&["cases", "--fit", "no-such-box"], "--fit: unknown profile `no-such-box`, expected one of 8p-4096M");
     fails_cleanly(&["cases", "--fit", "8p-4096M", "--table", "nfs-wq"], "--fit fits on the main table");
     fails_cleanly(&["cases", "--fit", "8p-4096M", "--max-error", "0.1"], "cannot be used with");
     fails_cleanly(&["cases", "--fit", "8p-4096M", "JBOD"], "cannot be used with");
@@ -726,4 +726,45 @@ fn errors_name_the_option_that_caused_them() {
         &["run", "--scenario", "jbod-10hdd", "--dd", "2001"],
         "error: --dd 2001: 20010 tasks on 10 bdis, at most 20000",
     );
+}
+
+/// The help says what the options do: a ratio and its bytes are refused
+/// together, the NFS table is in MiB/s, the held-out half is explained,
+/// and the patch series is not called "the seed" beside --seed.
+#[test]
+fn the_help_says_what_happens() {
+    let help = |sub: &str| {
+        let out = dirtyviz().args([sub, "--help"]).output().expect("runs");
+        String::from_utf8(out.stdout).expect("UTF-8").split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let run = help("run");
+    assert!(run.contains("not with --dirty-bytes; replaces the scenario's dirty_bytes"), "{run}");
+    assert!(run.contains("not with --dirty-background-bytes; replaces the scenario's dirty_background_bytes"), "{run}");
+    assert!(!run.contains("clears"), "{run}");
+    fails_cleanly(&["run", "--dirty-ratio", "20", "--dirty-bytes", "100M"], "cannot be used with");
+    let cases = help("cases");
+    assert!(cases.contains("MiB/s without and with it") && !cases.contains("MB/s"), "{cases}");
+    assert!(cases.contains("chosen on the cases of even line number in assets/seed-table.txt"), "{cases}");
+    assert!(cases.contains("the other half is held out to test them"), "{cases}");
+    let all = help("cases") + &help("machines") + &help("help");
+    assert!(!all.contains("the seed's") && !all.contains("in the seed "), "{all}");
+    fails_with(
+        &["cases", "--fit", "nope"],
+        "error: --fit: unknown profile `nope`, expected one of 8p-4096M, 16p-8192M, 24p-16384M, 32p-32768M",
+    );
+}
+
+/// Sizes are binary in any spelling, and an error lists the suffixes.
+#[test]
+fn sizes_are_binary_in_any_case() {
+    let sizes = "sizes are binary: K, M, G, T (also KiB or KB, any case) = 2^10, 2^20, 2^30, 2^40 bytes";
+    fails_cleanly(&["run", "--dirty-bytes", "100x"], sizes);
+    fails_cleanly(&["run", "--memory", "1Q"], sizes);
+    for spelled in ["100M", "100m", "100MiB", "100mib", "100MB", "100mb"] {
+        let summary = crate::common::summary(
+            &format!("size-{spelled}"),
+            &["--dirty-bytes", spelled, "--duration", "10ms", "--scenario", "ssd-10dd"],
+        );
+        assert_eq!(crate::common::num(&summary["global"]["thresh_mb"]), 100.0, "{spelled}");
+    }
 }
