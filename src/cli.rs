@@ -77,10 +77,14 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Run the test cases of the patch series' result tables on 3.1 and on the
     /// whole series, and print the series' rates beside the model's (with
-    /// --table, a change's gain in the seed beside the model's).
+    /// --table, a change's gain in the patch series beside the model's).
+    ///
+    /// The machine profiles' fitted numbers are chosen on the cases of even
+    /// line number in assets/seed-table.txt (the fitted half); the other
+    /// half is held out to test them.
     Cases(CasesArgs),
-    /// List the seed's test machines the cases run on, with where each of
-    /// their numbers comes from.
+    /// List the patch series' test machines the cases run on, with where
+    /// each of their numbers comes from.
     Machines,
     /// Open a real kernel's trace of the writeback events (ftrace,
     /// trace-cmd report, perf script) on the dashboard, playing on its own
@@ -130,7 +134,7 @@ pub struct PlotArgs {
     #[arg(long, value_name = "ID|FILE", conflicts_with_all = &WORLD_OPTIONS[1..], conflicts_with = "compare")]
     pub lesson: Option<String>,
     /// The lesson's step to plot, from 1 (default 1).
-    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = step)]
     pub step: Option<u32>,
     /// Simulated time to plot, e.g. 60s, 5m or 2500j (jiffies at the
     /// world's HZ) (default: the scenario's, or the lesson step's).
@@ -163,7 +167,7 @@ pub enum PlotFormat {
     Png,
 }
 
-/// The seed's tables `dirtyviz cases` compares with.
+/// The patch series' tables `dirtyviz cases` compares with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum CasesTable {
     /// 3.1 against the IO-less series, every test case.
@@ -172,7 +176,7 @@ pub enum CasesTable {
     /// Patch 11 (per-bdi background threshold): pages written without and
     /// with it.
     Patch11,
-    /// The NFS writeback wait queue: MB/s without and with it.
+    /// The NFS writeback wait queue: MiB/s without and with it.
     NfsWq,
 }
 
@@ -194,7 +198,7 @@ pub struct SnapshotArgs {
     #[arg(long, value_name = "ID|FILE", conflicts_with_all = ["scenario", "case", "compare"])]
     pub lesson: Option<String>,
     /// The lesson's step (1 is the first).
-    #[arg(long, value_name = "N", requires = "lesson", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", requires = "lesson", value_parser = step)]
     pub step: Option<u32>,
     /// Start in A/B compare mode, as the dashboard's --compare.
     #[arg(long, value_name = "WHAT", value_parser = crate::session::Compare::parse)]
@@ -252,7 +256,7 @@ pub struct CasesArgs {
     /// Only the cases whose name contains this (e.g. JBOD, thresh=1M/).
     #[arg(value_name = "FILTER")]
     pub filter: Option<String>,
-    /// Which of the seed's tables: `main` (3.1 against the IO-less series,
+    /// Which of the patch series' tables: `main` (3.1 against the IO-less series,
     /// 119 cases), `patch11` (patch 11's gain on the JBOD box, level 10
     /// against 11) or `nfs-wq` (the NFS writeback wait queue's gain).
     #[arg(long, value_enum, default_value_t = CasesTable::Main)]
@@ -265,7 +269,7 @@ pub struct CasesArgs {
     /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_error: Option<f64>,
-    /// Exit 1 when the mean |model/seed − 1| of the rates over the
+    /// Exit 1 when the mean |model/series - 1| of the rates over the
     /// held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_rate_error: Option<f64>,
@@ -392,30 +396,35 @@ pub struct WorldArgs {
     /// the scenario's, 1 in every preset).
     #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,
-    /// vm.dirty_ratio [%], 0 to 100; clears --dirty-bytes (default: the
-    /// scenario's).
+    /// vm.dirty_ratio [%], 0 to 100; not with --dirty-bytes; replaces the
+    /// scenario's dirty_bytes (default: the scenario's).
     #[arg(long, value_parser = percent, conflicts_with = "dirty_bytes")]
     pub dirty_ratio: Option<u64>,
-    /// vm.dirty_background_ratio [%], 0 to 100; clears
-    /// --dirty-background-bytes (default: the scenario's; one at or above
+    /// vm.dirty_background_ratio [%], 0 to 100; not with
+    /// --dirty-background-bytes; replaces the scenario's
+    /// dirty_background_bytes (default: the scenario's; one at or above
     /// the dirty threshold is halved, as the kernel does).
     #[arg(long, value_parser = percent, conflicts_with = "dirty_background_bytes")]
     pub dirty_background_ratio: Option<u64>,
-    /// vm.dirty_bytes, e.g. 100M, up to 4T (plain numbers are bytes; the
-    /// kernel refuses less than two pages, dirtyviz goes down to one);
-    /// replaces --dirty-ratio (default: the scenario's).
+    /// vm.dirty_bytes, e.g. 100M, up to 4T (plain numbers are bytes; K, M,
+    /// G, T, also KiB or KB, are binary: 2^10, 2^20, ...; the kernel refuses
+    /// less than two pages, dirtyviz goes down to one); not with
+    /// --dirty-ratio; replaces the scenario's dirty_ratio (default: the
+    /// scenario's).
     #[arg(long, value_name = "SIZE", value_parser = dirty_bytes)]
     pub dirty_bytes: Option<u64>,
     /// vm.dirty_background_bytes, e.g. 50M, up to 4T (plain numbers are
-    /// bytes); replaces --dirty-background-ratio (default: the scenario's).
+    /// bytes; sizes are binary: M is 2^20); not with
+    /// --dirty-background-ratio; replaces the scenario's
+    /// dirty_background_ratio (default: the scenario's).
     #[arg(long, value_name = "SIZE", value_parser = background_bytes)]
     pub dirty_background_bytes: Option<u64>,
     /// Memory size, e.g. 4G or 16384M, 16M to 4T (plain numbers are bytes;
-    /// default: the scenario's).
+    /// sizes are binary: G is 2^30; default: the scenario's).
     #[arg(long, value_name = "SIZE", value_parser = memory)]
     pub memory: Option<u64>,
     /// Number of CPUs, 1 to 4096 (default: the scenario's).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_parser = cpus)]
     pub cpus: Option<u32>,
     /// Timer frequency in Hz: 100, 250, 300 or 1000 (default: the scenario's).
     #[arg(long, value_parser = hz)]
@@ -423,7 +432,7 @@ pub struct WorldArgs {
     /// dd tasks per bdi, 0 to 10000, at most 20000 tasks in all (replaces the
     /// scenario's dd: each bdi gets N like those of the first dd group aimed
     /// at it, plain dd where none is).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DD_PER_BDI as i64))]
+    #[arg(long, value_parser = dd)]
     pub dd: Option<u32>,
     /// Patch level: `legacy` (or 0) is Linux 3.1's IO-full throttling, 1..11
     /// applies the v12 series up to that patch (default 11); `2.6.38` is
@@ -439,7 +448,7 @@ pub struct WorldArgs {
     pub nfs_congestion_scaled: bool,
     /// Fixed floating-proportion period shift, 2 to 48 (default: derived
     /// from the dirty threshold, as the kernel does; 12 adapts much faster).
-    #[arg(long, value_parser = clap::value_parser!(i32).range(2..=48))]
+    #[arg(long, value_parser = period_shift)]
     pub period_shift: Option<i32>,
 }
 
@@ -550,6 +559,38 @@ pub fn patches(s: &str) -> Result<Level, String> {
     }
 }
 
+/// A whole number from `lo` to `hi`, or a message that names what it
+/// counts (`what`) and the range: `must be a whole number of CPUs from 1
+/// to 4096`.
+fn whole(s: &str, lo: u64, hi: u64, what: &str) -> Result<u64, String> {
+    let digits = s.trim();
+    match digits.parse::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(v),
+        _ => Err(format!("must be a whole number{what} from {lo} to {hi}")),
+    }
+}
+
+fn cpus(s: &str) -> Result<u32, String> {
+    whole(s, 1, 4096, " of CPUs").map(|v| v as u32)
+}
+
+fn dd(s: &str) -> Result<u32, String> {
+    whole(s, 0, MAX_DD_PER_BDI.into(), " of dd tasks per bdi").map(|v| v as u32)
+}
+
+fn period_shift(s: &str) -> Result<i32, String> {
+    whole(s, 2, 48, "").map(|v| v as i32)
+}
+
+/// A lesson's step, from 1; how many it has is known once the lesson is.
+fn step(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || t.bytes().all(|b| b == b'0') {
+        return Err("must be a step's number: 1 (the first), 2, ...".into());
+    }
+    t.parse().map_err(|_| "too large: no lesson has that many steps".into())
+}
+
 fn percent(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
         Ok(v) if v <= 100 => Ok(v),
@@ -561,13 +602,16 @@ fn percent(s: &str) -> Result<u64, String> {
 /// \[bytes\]: 4 TiB.
 const MAX_BYTES: u64 = 4 << 40;
 
+/// What the suffixes of a size mean.
+const BINARY_SIZES: &str = "sizes are binary: K, M, G, T (also KiB or KB, any case) = 2^10, 2^20, 2^30, 2^40 bytes";
+
 /// A size of at most `max` bytes, which a message too large shows as
 /// `max_shown`.
 fn size(s: &str, max: u64, max_shown: &str) -> Result<u64, String> {
     match crate::scenario::size(s) {
         Ok(v) if v <= max => Ok(v),
         Ok(_) | Err(SizeError::TooLarge) => Err(format!("too large: at most {max_shown}")),
-        Err(SizeError::Malformed) => Err("must be a size such as 4096, 100M or 4G".into()),
+        Err(SizeError::Malformed) => Err(format!("must be a size such as 4096, 100M or 4G; {BINARY_SIZES}")),
     }
 }
 
@@ -873,6 +917,11 @@ mod tests {
         assert!(hz("7").is_err());
         assert!(dirty_bytes("4095").is_err());
         assert!(dirty_bytes("4096").is_ok());
+        // Binary in any case and spelling.
+        for spelled in ["100M", "100m", "100MiB", "100mib", "100MB", "100mb", "100 MiB"] {
+            assert_eq!(dirty_bytes(spelled), Ok(100 << 20), "{spelled}");
+        }
+        assert!(dirty_bytes("100x").expect_err("no unit").contains("sizes are binary: K, M, G, T"));
         assert!(percent("101").is_err());
         assert!(max_error("NaN").is_err() && max_error("-1").is_err() && max_error("inf").is_err());
         assert_eq!(max_error("0.15"), Ok(0.15));

@@ -78,6 +78,49 @@ fn not_utf8(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
     ))
 }
 
+/// What clap's "the subcommand 'run' cannot be used with '--seed <SEED>'"
+/// means, when an option is written before the subcommand: where it goes
+/// (`error: --seed goes after the subcommand: dirtyviz run --seed 3`) if
+/// the subcommand takes it, else that it is the dashboard's.
+fn before_the_subcommand(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    use clap::CommandFactory as _;
+    let cli = Cli::command();
+    let args: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    // The first word that is no option's value and names a subcommand.
+    let mut at = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if let Some(long) = a.strip_prefix("--") {
+            let takes_value = !long.contains('=')
+                && cli.get_arguments().any(|o| o.get_long() == Some(long) && o.get_action().takes_values());
+            i += if takes_value { 2 } else { 1 };
+            continue;
+        }
+        if cli.find_subcommand(a).is_some() {
+            at = Some(i);
+            break;
+        }
+        i += 1;
+    }
+    let at = at?;
+    let sub = cli.find_subcommand(&args[at])?;
+    let name = sub.get_name();
+    let before = &args[..at];
+    let longs: Vec<&str> =
+        before.iter().filter_map(|a| a.strip_prefix("--")).map(|a| a.split('=').next().unwrap_or(a)).collect();
+    let long = *longs.first()?;
+    if let Some(other) = longs.iter().find(|l| !sub.get_arguments().any(|o| o.get_long() == Some(**l))) {
+        return Some(format!(
+            "error: --{other} is an option of the dashboard (dirtyviz with no command), not of dirtyviz {name}"
+        ));
+    }
+    let moved: Vec<&str> = args[at + 1..].iter().chain(before).map(String::as_str).collect();
+    let quoted: Vec<String> =
+        moved.iter().map(|a| if a.is_empty() || a.contains(' ') { format!("'{a}'") } else { a.to_string() }).collect();
+    Some(format!("error: --{long} goes after the subcommand: dirtyviz {name} {}", quoted.join(" ")))
+}
+
 /// The exit code of `result`, its error reported.
 fn finish(result: Result<ExitCode>) -> ExitCode {
     result.unwrap_or_else(fail)
@@ -122,6 +165,15 @@ fn main() -> ExitCode {
                 }
             }
             let command = help_command();
+            // A trace to view may be the shipped one.
+            if e.kind() == ErrorKind::MissingRequiredArgument && command == "dirtyviz view" {
+                first = format!("{first} (a trace file, - for standard input, or --example)");
+            }
+            if e.kind() == ErrorKind::ArgumentConflict
+                && let Some(line) = before_the_subcommand(std::env::args_os().skip(1))
+            {
+                first = line;
+            }
             // A lesson's steps open the comparisons they teach.
             let compare = e.get(ContextKind::InvalidArg).is_some_and(|a| a.to_string().starts_with("--compare"));
             if e.kind() == ErrorKind::UnknownArgument && compare && command == "dirtyviz lesson" {
@@ -148,7 +200,13 @@ fn main() -> ExitCode {
             out(format_args!("{}", dirtyviz::scenario::machine::report(listing_width()).trim_end()));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::View(args)) => dirtyviz::ktrace::command::view(&args),
+        Some(Command::View(mut args)) => {
+            // Mono is the plain text --snapshot writes anyway.
+            if args.snapshot && args.theme == Some(dirtyviz::app::ThemeKind::Mono) {
+                args.theme = None;
+            }
+            dirtyviz::ktrace::command::view(&args)
+        }
         Some(Command::Live(args)) => dirtyviz::ktrace::command::live(&args),
         Some(Command::Plot(args)) => plot(&args),
         Some(Command::Snapshot(args)) => snapshot(&args),
@@ -222,6 +280,19 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
         )));
     }
     s.apply(&args.overrides());
+    if let Some(dd) = args.dd {
+        // The scenario's own check would blame its first task group.
+        let bdis: usize = s.devices.iter().map(|d| d.bdi_count()).sum();
+        let tasks: u64 =
+            s.tasks.iter().map(|t| u64::from(t.count()) * if t.bdi() == "*" { bdis as u64 } else { 1 }).sum();
+        let max = dirtyviz::sim::engine::MAX_TASKS;
+        if tasks > max as u64 {
+            return Err(Error::invalid(format!(
+                "--dd {dd}: {tasks} tasks on {}, at most {max}",
+                dirtyviz::units::count(bdis as u64, "bdi")
+            )));
+        }
+    }
     Ok((s, file))
 }
 
@@ -248,7 +319,7 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     let [csv_a, csv_b] = csvs;
     let opts = RunOptions {
         duration_ns: match args.duration {
-            Some(t) => t.ns("--duration", s.hz)?,
+            Some(t) => t.ns_of_a_jiffy_or_more("--duration", s.hz)?,
             None => (s.duration_s * 1e9) as u64,
         },
         files: [SideFiles { trace: trace_a, csv: csv_a }, SideFiles { trace: trace_b, csv: csv_b }],
@@ -591,7 +662,10 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
 /// again on the fitted half of the seed's table.
 fn fit(profile: &str, duration_ns: u64, quick: bool) -> Result<ExitCode> {
     use dirtyviz::fit;
-    let profile = dirtyviz::scenario::machine::get(profile)?;
+    // The option's value is a PROFILE: the error says so.
+    let profile = dirtyviz::scenario::machine::get(profile).map_err(|e| {
+        Error::invalid(format!("--fit: {}", e.to_string().replacen("unknown machine", "unknown profile", 1)))
+    })?;
     let plans = fit::plan(profile)?;
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("fit: runs", plans.iter().map(fit::Plan::runs).sum());
@@ -699,7 +773,8 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     let source = match (&args.trace, &args.lesson) {
         (Some(path), _) => Source::Trace { path: path.clone() },
         (None, Some(lesson)) => {
-            Source::Lesson { lesson: lesson.clone(), step: args.step.unwrap_or(1) as usize, seed: args.world.seed }
+            let step = step_of(&Lesson::resolve(lesson)?, args.step)?;
+            Source::Lesson { lesson: lesson.clone(), step, seed: args.world.seed }
         }
         (None, None) => {
             patches_apply(&args.world, args.compare)?;
@@ -710,6 +785,16 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
     let report = plot(source, &dirtyviz::plot::options(args), &inputs)?;
     out(format_args!("{}", report.trim_end()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The lesson's step `--step` asks for, from 1 (default 1), or an error
+/// naming the option and how many steps the lesson has.
+fn step_of(lesson: &Lesson, step: Option<u32>) -> Result<usize> {
+    let step = step.map_or(1, |s| s as usize);
+    if step == 0 || step > lesson.steps.len() {
+        return Err(Error::invalid(format!("--step {step}: lesson {} has {} steps", lesson.id, lesson.steps.len())));
+    }
+    Ok(step)
 }
 
 fn dashboard(world: &WorldArgs, compare: Option<dirtyviz::session::Compare>, view: &ViewArgs) -> Result<ExitCode> {
@@ -746,16 +831,8 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                 ));
             }
             opts.seed = world.seed;
-            let step = args.step.map_or(0, |s| s as usize - 1);
             let l = Lesson::resolve(which)?;
-            if step >= l.steps.len() {
-                return Err(Error::invalid(format!(
-                    "--step {}: lesson {} has {} steps",
-                    step + 1,
-                    l.id,
-                    l.steps.len()
-                )));
-            }
+            let step = step_of(&l, args.step)? - 1;
             let file = Lesson::shipped_file(which).is_none().then(|| PathBuf::from(which));
             (App::for_lesson(l, step, Progress::default(), &opts)?, file.map(|f| ("the lesson", f)))
         }

@@ -46,9 +46,30 @@ pub fn man(out: &mut dyn Write) -> std::io::Result<()> {
             }
             defined = true;
         }
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", ascii(line))?;
     }
     Ok(())
+}
+
+/// `line` with every character past ASCII written as a roff escape
+/// (`\(mu` for ×, `\[u2026]` for …): groff reads its input as ASCII (or
+/// Latin-1) and warns of anything else.
+fn ascii(line: &str) -> String {
+    let mut s = String::with_capacity(line.len());
+    for c in line.chars() {
+        match c {
+            '\u{2212}' => s.push_str("\\-"),
+            '\u{d7}' => s.push_str("\\(mu"),
+            '\u{f7}' => s.push_str("\\(di"),
+            '\u{2191}' => s.push_str("\\(ua"),
+            '\u{2193}' => s.push_str("\\(da"),
+            '\u{2190}' => s.push_str("\\(<-"),
+            '\u{2192}' => s.push_str("\\(->"),
+            c if c.is_ascii() => s.push(c),
+            c => s.push_str(&format!("\\[u{:04X}]", u32::from(c))),
+        }
+    }
+    s
 }
 
 /// One subsection per subcommand: its synopsis, what it does, and its
@@ -96,6 +117,7 @@ fn render_keys_section(out: &mut dyn Write) -> std::io::Result<()> {
     use crate::ui::keys::{HELP, TRACE};
     writeln!(out, ".SH KEYS")?;
     writeln!(out, "In the dashboard, \\fB?\\fR or \\fBF1\\fR shows these keys too.")?;
+    writeln!(out, "\\fBCtrl-C\\fR and \\fBCtrl-D\\fR quit the dashboard as \\fBq\\fR does (exit status 0).")?;
     for section in HELP.iter().chain([&TRACE]) {
         writeln!(out, ".SS \"{}\"", roff(section.title))?;
         for b in section.bindings {
@@ -121,7 +143,11 @@ fn render_exit_status_section(out: &mut dyn Write) -> std::io::Result<()> {
         out,
         ".TP\n.B {EXIT_BUG}\nA bug (a panic or an internal error): the terminal is restored and a report printed."
     )?;
-    writeln!(out, ".TP\n.B 128+N\nStopped by signal N (130 for Ctrl-C); a headless run then writes no output.")
+    writeln!(
+        out,
+        ".TP\n.B 128+N\nEnded by signal N (SIGINT, SIGTERM, SIGHUP): 130 when a headless command is interrupted by \
+         SIGINT (Ctrl-C), which then writes no output. In the dashboard Ctrl-C is a key: it quits, with 0."
+    )
 }
 
 fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {
@@ -139,5 +165,17 @@ fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {
     )?;
     writeln!(out, ".SH ENVIRONMENT")?;
     writeln!(out, ".TP\n.B NO_COLOR")?;
-    writeln!(out, "Draw the dashboard without colour.")
+    writeln!(out, "Draw the dashboard without colour.")?;
+    writeln!(out, ".TP\n.B XDG_DATA_HOME")?;
+    writeln!(out, "Where lesson progress and session recordings go: \\fI$XDG_DATA_HOME/dirtyviz/\\fR (see FILES).")?;
+    writeln!(out, ".TP\n.B HOME")?;
+    writeln!(
+        out,
+        "Without XDG_DATA_HOME, they go to \\fI$HOME/.local/share/dirtyviz/\\fR; with neither, sessions are not recorded."
+    )?;
+    writeln!(out, ".TP\n.B RUST_BACKTRACE, COLORBT_SHOW_HIDDEN")?;
+    writeln!(
+        out,
+        "A crash's report (exit status 101) has a backtrace with \\fBRUST_BACKTRACE=1\\fR, every frame of it with \\fBCOLORBT_SHOW_HIDDEN=1\\fR: attach it when you report the bug (README, \\(lqReporting a bug\\(rq)."
+    )
 }

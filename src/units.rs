@@ -155,7 +155,7 @@ pub fn at_least_one_jiffy(what: &str, ns: u64, hz: u64) -> crate::error::Result<
     Err(crate::error::Error::invalid(format!(
         "{what} at least one jiffy ({}), got {} ms",
         jiffy(hz),
-        trimmed(ns as f64 / 1e6, 3)
+        trimmed(ns as f64 / 1e6, 6)
     )))
 }
 

@@ -48,7 +48,8 @@ pub struct TraceViewArgs {
     #[arg(long, value_name = "KEYS", requires = "snapshot", allow_hyphen_values = true)]
     pub keys: Option<String>,
     /// The palette of the dashboard (default: dark; NO_COLOR forces
-    /// mono); the summary and --snapshot's text have no colours.
+    /// mono); the summary and --snapshot's text have no colours (with
+    /// --snapshot, only mono is taken).
     #[arg(long, value_enum)]
     pub theme: Option<crate::app::ThemeKind>,
     /// How chart points are drawn: braille (finest), dot or block (for

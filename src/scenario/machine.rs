@@ -297,16 +297,16 @@ pub fn report(width: Option<usize>) -> String {
     const SOURCE_AT: usize = 2 + 27 + 1 + 8 + 2 + 7 + 2;
     let mut s = String::new();
     for m in all() {
-        let _ = writeln!(
-            s,
-            "{}  ({} CPUs, {} MiB, {} disk{}; {} fitted numbers)",
-            m.name,
-            m.cpus,
-            m.memory_mb,
-            m.disks,
-            if m.disks == 1 { "" } else { "s" },
-            m.fitted(),
-        );
+        // Its devices: the disks, and the USB key and NFS mount it has.
+        let mut devices = crate::units::count(m.disks as u64, "disk");
+        if m.usb_key_mbps.is_some() {
+            devices += " and a USB key";
+        }
+        if m.nfs.is_some() {
+            devices += " and an NFS mount";
+        }
+        let _ =
+            writeln!(s, "{}  ({} CPUs, {} MiB, {devices}; {} fitted numbers)", m.name, m.cpus, m.memory_mb, m.fitted());
         s += &hanging("  ", 2, &m.description);
         for (name, f) in m.figures() {
             let (kind, from) = match &f.source {
@@ -314,7 +314,16 @@ pub fn report(width: Option<usize>) -> String {
                 Source::Seed(w) => ("seed", w),
                 Source::Assumed(w) => ("assumed", w),
             };
-            s += &hanging(&format!("  {name:27} {:>8.2}  {kind:7}  ", f.value), SOURCE_AT, from);
+            // As few decimals as the value needs: 3000, 5.5, 0.1.
+            let value = crate::units::trimmed(f.value, 2);
+            s += &hanging(&format!("  {name:27} {value:>8}  {kind:7}  "), SOURCE_AT, from);
+            if name.starts_with("contention") {
+                let each = format!(
+                    "a transfer takes {}% longer for each other disk on the controller transferring when it starts",
+                    crate::units::trimmed(f.value * 100.0, 1)
+                );
+                s += &hanging(&" ".repeat(SOURCE_AT), SOURCE_AT, &each);
+            }
             if !f.candidates.is_empty() {
                 let each: Vec<String> = f.candidates.iter().map(|v| v.to_string()).collect();
                 s += &hanging(&" ".repeat(SOURCE_AT), SOURCE_AT, &format!("chosen among {}", each.join(", ")));
@@ -329,6 +338,24 @@ pub fn report(width: Option<usize>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_report_shows_as_few_decimals_as_a_value_needs_and_every_device() {
+        let r = report(None);
+        let row = |name: &str| r.lines().find(|l| l.trim_start().starts_with(name)).map(str::split_whitespace);
+        let value = |name: &str, at: usize| row(name).and_then(|mut w| w.nth(at)).expect("a row").to_string();
+        assert_eq!(value("NFS server cache [MiB]", 4), "3000");
+        assert_eq!(value("NFS round trip [ms]", 4), "0.2");
+        assert_eq!(value("USB key [MiB/s]", 3), "5.5");
+        assert_eq!(value("contention [1/disk]", 2), "0.1");
+        assert!(r.contains("8p-4096M  (8 CPUs, 4096 MiB, 1 disk and a USB key; 3 fitted numbers)"), "{r}");
+        assert!(r.contains("32p-32768M  (32 CPUs, 32768 MiB, 1 disk and an NFS mount; 5 fitted numbers)"), "{r}");
+        assert!(r.contains("16p-8192M  (16 CPUs, 8192 MiB, 10 disks; 2 fitted numbers)"), "{r}");
+        assert!(
+            r.contains("a transfer takes 10% longer for each other disk on the controller transferring when it starts"),
+            "{r}"
+        );
+    }
 
     #[test]
     fn the_shipped_profiles_parse_and_cover_the_seeds_boxes() {

@@ -850,12 +850,13 @@ pub fn size(s: &str) -> std::result::Result<u64, SizeError> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
-    let shift = match unit.trim() {
-        "" | "b" | "B" => 0,
-        "k" | "K" | "KiB" | "KB" => 10,
-        "m" | "M" | "MiB" | "MB" => 20,
-        "g" | "G" | "GiB" | "GB" => 30,
-        "t" | "T" | "TiB" | "TB" => 40,
+    // Binary units in any case: K, KB and KiB are all 2^10.
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kib" | "kb" => 10,
+        "m" | "mib" | "mb" => 20,
+        "g" | "gib" | "gb" => 30,
+        "t" | "tib" | "tb" => 40,
         _ => return Err(SizeError::Malformed),
     };
     let (whole, fraction) = num.split_once('.').unwrap_or((num, ""));

@@ -42,7 +42,7 @@ fn absurd_values_are_refused() {
     fails_cleanly(&["cases", "--max-rate-error=-1"], "must be a finite number of 0 or more");
     fails_cleanly(&["cases", "--table", "patch11", "--max-error", "0.1"], "judge the main table only");
     fails_cleanly(&["cases", "--table", "nfs-wq", "no-such-case"], "no case of this table contains `no-such-case`");
-    fails_cleanly(&["cases", "--fit", "no-such-box"], "unknown machine `no-such-box`, expected one of 8p-4096M");
+    fails_cleanly(&["cases", "--fit", "no-such-box"], "--fit: unknown profile `no-such-box`, expected one of 8p-4096M");
     fails_cleanly(&["cases", "--fit", "8p-4096M", "--table", "nfs-wq"], "--fit fits on the main table");
     fails_cleanly(&["cases", "--fit", "8p-4096M", "--max-error", "0.1"], "cannot be used with");
     fails_cleanly(&["cases", "--fit", "8p-4096M", "JBOD"], "cannot be used with");
@@ -383,7 +383,7 @@ fn a_near_miss_name_gets_the_nearest_one_suggested() {
 fn a_run_shorter_than_a_jiffy_says_how_long_one_is() {
     fails_cleanly(
         &["run", "--hz", "300", "--duration", "3ms"],
-        "the run must last at least one jiffy (3.333 ms at HZ 300), got 3 ms",
+        "--duration must be at least one jiffy (3.333 ms at HZ 300), got 3 ms",
     );
     let path = tmp("jiffy.ron");
     std::fs::write(&path, "Scenario(hz: 300, duration_s: 0.003, devices: [(name: \"sda\", kind: Hdd)])")
@@ -652,4 +652,119 @@ fn a_lesson_refuses_compare() {
     assert!(help.contains("--marker") && !help.contains("--compare"), "{help}");
     let help = dirtyviz().arg("--help").output().expect("runs");
     assert!(String::from_utf8_lossy(&help.stdout).contains("--compare <WHAT>"), "the dashboard keeps it");
+}
+
+/// An option written before the subcommand says where it goes, or that
+/// the subcommand does not take it (clap said the subcommand "cannot be
+/// used with" it).
+#[test]
+fn an_option_before_the_subcommand_says_where_it_goes() {
+    fails_with(
+        &["--seed", "3", "run"],
+        "error: --seed goes after the subcommand: dirtyviz run --seed 3 (see dirtyviz run --help)",
+    );
+    fails_with(
+        &["--no-record", "lesson", "03"],
+        "error: --no-record goes after the subcommand: dirtyviz lesson 03 --no-record (see dirtyviz lesson --help)",
+    );
+    fails_with(
+        &["--marker", "dot", "run"],
+        "error: --marker is an option of the dashboard (dirtyviz with no command), not of dirtyviz run (see \
+         dirtyviz run --help)",
+    );
+}
+
+/// `view` without a file names the shipped trace too, and takes mono
+/// (no colours) with --snapshot.
+#[test]
+fn view_names_its_example_and_takes_mono_with_snapshot() {
+    fails_with(
+        &["view"],
+        "error: the following required arguments were not provided: <FILE|-> (a trace file, - for standard input, \
+         or --example) (see dirtyviz view --help)",
+    );
+    let out = dirtyviz().args(["view", "--example", "--snapshot", "--theme", "mono"]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let plain = dirtyviz().args(["view", "--example", "--snapshot"]).output().expect("runs");
+    assert_eq!(out.stdout, plain.stdout, "mono is the plain text");
+    fails_cleanly(&["view", "--example", "--snapshot", "--theme", "dark"], "without colours");
+}
+
+/// Every whole-number option says what it wants and its range, never
+/// Rust's "invalid digit found in string".
+#[test]
+fn whole_number_options_name_what_they_want() {
+    let cpus = "must be a whole number of CPUs from 1 to 4096";
+    fails_cleanly(&["run", "--cpus", ""], cpus);
+    fails_cleanly(&["run", "--cpus", "1e3"], cpus);
+    fails_cleanly(&["snapshot", "--cpus", "5000"], cpus);
+    fails_cleanly(&["run", "--dd", "1k"], "must be a whole number of dd tasks per bdi from 0 to 10000");
+    fails_cleanly(&["plot", "--period-shift", ""], "must be a whole number from 2 to 48");
+    fails_cleanly(&["run", "--period-shift", "49"], "must be a whole number from 2 to 48");
+    for sub in ["snapshot", "plot"] {
+        fails_cleanly(&[sub, "--lesson", "03", "--step", "0"], "must be a step's number: 1 (the first), 2, ...");
+        fails_cleanly(&[sub, "--lesson", "03", "--step", "x"], "must be a step's number: 1 (the first), 2, ...");
+    }
+    for args in [&["run", "--cpus", "1e3"][..], &["run", "--dd", "1k"], &["snapshot", "--lesson", "03", "--step", "0"]]
+    {
+        let out = dirtyviz().args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("invalid digit") && !err.contains("is not in"), "{args:?}: {err}");
+    }
+}
+
+/// An error caused by an option names it, in the same form everywhere.
+#[test]
+fn errors_name_the_option_that_caused_them() {
+    fails_with(
+        &["run", "--duration", "0.0001ms"],
+        "error: --duration must be at least one jiffy (1 ms at HZ 1000), got 0.0001 ms",
+    );
+    fails_with(&["plot", "--lesson", "03", "--step", "9"], "error: --step 9: lesson 03 has 5 steps");
+    fails_with(&["snapshot", "--lesson", "03", "--step", "9"], "error: --step 9: lesson 03 has 5 steps");
+    fails_with(
+        &["run", "--scenario", "jbod-10hdd", "--dd", "2001"],
+        "error: --dd 2001: 20010 tasks on 10 bdis, at most 20000",
+    );
+}
+
+/// The help says what the options do: a ratio and its bytes are refused
+/// together, the NFS table is in MiB/s, the held-out half is explained,
+/// and the patch series is not called "the seed" beside --seed.
+#[test]
+fn the_help_says_what_happens() {
+    let help = |sub: &str| {
+        let out = dirtyviz().args([sub, "--help"]).output().expect("runs");
+        String::from_utf8(out.stdout).expect("UTF-8").split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let run = help("run");
+    assert!(run.contains("not with --dirty-bytes; replaces the scenario's dirty_bytes"), "{run}");
+    assert!(run.contains("not with --dirty-background-bytes; replaces the scenario's dirty_background_bytes"), "{run}");
+    assert!(!run.contains("clears"), "{run}");
+    fails_cleanly(&["run", "--dirty-ratio", "20", "--dirty-bytes", "100M"], "cannot be used with");
+    let cases = help("cases");
+    assert!(cases.contains("MiB/s without and with it") && !cases.contains("MB/s"), "{cases}");
+    assert!(cases.contains("chosen on the cases of even line number in assets/seed-table.txt"), "{cases}");
+    assert!(cases.contains("the other half is held out to test them"), "{cases}");
+    let all = help("cases") + &help("machines") + &help("help");
+    assert!(!all.contains("the seed's") && !all.contains("in the seed "), "{all}");
+    fails_with(
+        &["cases", "--fit", "nope"],
+        "error: --fit: unknown profile `nope`, expected one of 8p-4096M, 16p-8192M, 24p-16384M, 32p-32768M",
+    );
+}
+
+/// Sizes are binary in any spelling, and an error lists the suffixes.
+#[test]
+fn sizes_are_binary_in_any_case() {
+    let sizes = "sizes are binary: K, M, G, T (also KiB or KB, any case) = 2^10, 2^20, 2^30, 2^40 bytes";
+    fails_cleanly(&["run", "--dirty-bytes", "100x"], sizes);
+    fails_cleanly(&["run", "--memory", "1Q"], sizes);
+    for spelled in ["100M", "100m", "100MiB", "100mib", "100MB", "100mb"] {
+        let summary = crate::common::summary(
+            &format!("size-{spelled}"),
+            &["--dirty-bytes", spelled, "--duration", "10ms", "--scenario", "ssd-10dd"],
+        );
+        assert_eq!(crate::common::num(&summary["global"]["thresh_mb"]), 100.0, "{spelled}");
+    }
 }

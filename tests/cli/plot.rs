@@ -249,7 +249,17 @@ fn the_man_page_is_roff_with_every_subcommand() {
     for key in [".B space\npause / resume", ".B \\&.\nsingle step", ".B v\nfold the step's text"] {
         assert!(roff.contains(key), "{key}");
     }
-    assert!(roff.contains(".B 130") || roff.contains("130 for Ctrl-C"), "exit codes");
+    // 130 is a headless command's SIGINT; Ctrl-C in the dashboard is a key.
+    assert!(roff.contains("130 when a headless command is interrupted by SIGINT (Ctrl-C)"), "exit codes");
+    assert!(!roff.contains("130 for Ctrl-C"), "exit codes");
+    assert!(roff.contains("\\fBCtrl-C\\fR and \\fBCtrl-D\\fR quit the dashboard"), "Ctrl-D quits too");
+    // groff reads ASCII: arrows and signs are escapes.
+    assert!(roff.is_ascii(), "{:?}", roff.lines().find(|l| !l.is_ascii()));
+    assert!(roff.contains("memory \\(mu2 / \\(di2") && roff.contains(".B T \\(ua \\(da"), "escapes");
+    let environment = &roff[roff.find(".SH ENVIRONMENT").expect("an ENVIRONMENT section")..];
+    for var in ["NO_COLOR", "XDG_DATA_HOME", "HOME", "RUST_BACKTRACE, COLORBT_SHOW_HIDDEN"] {
+        assert!(environment.contains(&format!(".TP\n.B {var}\n")), "{var}");
+    }
     for sub in [
         "run",
         "lesson",

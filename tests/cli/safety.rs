@@ -215,7 +215,7 @@ fn names_are_data_not_markup() {
 fn no_silent_nonsense() {
     let dir = scratch("nonsense");
     let o = run_in(&dir, &["run", "--duration", "0.0000000001s"]);
-    one_line(&o, 2, &["the run must last at least one jiffy (1 ms at HZ 1000)"]);
+    one_line(&o, 2, &["--duration must be at least one jiffy (1 ms at HZ 1000)"]);
     let o = run_in(&dir, &["run", "--hz", "100", "--duration", "5ms"]);
     one_line(&o, 2, &["at least one jiffy (10 ms at HZ 100)"]);
     let o = run_in(&dir, &["run", "--duration", "1ms", "--summary-json", "s.json"]);
