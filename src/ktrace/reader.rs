@@ -330,8 +330,11 @@ impl Decoder {
             },
             parsed => parsed,
         };
+        // A capture stopped while a line was being written leaves it
+        // without its line end; a whole line that does not read is only
+        // unreadable.
         if parsed != Parsed::Blank {
-            st.last_line_cut = matches!(parsed, Parsed::Malformed { .. } | Parsed::Unreadable);
+            st.last_line_cut = !ended && matches!(parsed, Parsed::Malformed { .. } | Parsed::Unreadable);
         }
         let raw = match parsed {
             Parsed::Blank => {
@@ -597,7 +600,10 @@ mod tests {
         assert_eq!((st.lost_marks, st.lost_events), (2, 1234));
         assert_eq!(st.skipped(), 2, "a lost-events mark is not a skipped line");
         assert_eq!(st.first_skipped, [Some(6), Some(7), None]);
-        assert!(st.last_line_cut, "the last line that is not blank is cut");
+        assert!(!st.last_line_cut, "a line with its line end is whole, if unreadable");
+        let mut d = Decoder::new();
+        read_all(format!("{BDP_3_2}\n{}", &BDP_3_2[..60]).as_bytes(), &mut d, |_, _| {}).expect("reads");
+        assert!(d.stats.last_line_cut, "the last line, without its line end, is cut");
         let mut d = Decoder::new();
         read_all(format!("{}\n{BDP_3_2}\n", &BDP_3_2[..60]).as_bytes(), &mut d, |_, _| {}).expect("reads");
         assert!(!d.stats.last_line_cut, "only the last line tells");
