@@ -771,6 +771,18 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
                 )));
             }
         }
+        // A key is recorded at the time it was pressed, which a replay
+        // reaches as the session did: another time is an edited line.
+        if let Entry::Key(t, _) = e
+            && t != app.sim_ns()
+            && reader.header.keys_format >= KEYS_FORMAT_REPLAYED
+        {
+            return Err(reader.error_at_value(format!(
+                "a key stamped {} s, where the session is at {} s: a key is recorded at the time it was pressed",
+                crate::units::seconds(t as f64 / 1e9),
+                crate::units::seconds(app.sim_ns() as f64 / 1e9)
+            )));
+        }
         calls += 1;
         keys += usize::from(matches!(e, Entry::Key(..)));
         app.replay(e);

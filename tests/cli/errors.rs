@@ -502,6 +502,23 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              60 s at a time, up to 1000000 s"
         ),
     );
+    // A key is recorded when it was pressed: one stamped at another time
+    // was applied where the session stood, without a word.
+    for stamp in ["6000000000", "950000000"] {
+        std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Key\":[{stamp},\"AddDd\"]}}\n"))
+            .expect("written");
+        let at = if stamp.starts_with('6') { "6" } else { "0.95" };
+        fails_with(
+            &["replay", p],
+            &format!(
+                "error: {p}:3:8: a key stamped {at} s, where the session is at 1 s: a key is recorded at the time it \
+                 was pressed"
+            ),
+        );
+    }
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Key\":[1000000000,\"AddDd\"]}}\n"))
+        .expect("written");
+    assert!(dirtyviz().args(["replay", p]).output().expect("runs").status.success(), "stamped when pressed");
     std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Advance\":2500000000}}\n"))
         .expect("written");
     let out = dirtyviz().args(["replay", p]).output().expect("runs");

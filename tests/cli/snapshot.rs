@@ -192,7 +192,10 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
     for (args, want) in [
         (&["--keys", "ctrl-q-x"][..], "unknown key `ctrl-q-x`"),
         // The error lists every name --keys takes, as its help does.
-        (&["--keys", "f2"][..], "tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-<character>"),
+        (
+            &["--keys", "f2"][..],
+            "tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-<character>",
+        ),
         (&["--size", "0x10"][..], "WIDTHxHEIGHT"),
         (&["--lesson", "03", "--dd", "5"][..], "world options do not apply"),
         (&["--lesson", "03", "--step", "9"][..], "lesson 03 has 5 steps"),
