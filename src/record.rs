@@ -444,6 +444,16 @@ impl Reader {
             Err(e) => return Err(at(1, e)),
         };
         let first = crate::input::without_bom(first);
+        // Another file of JSON (a summary, a trace, a JSON array) says
+        // what it is not, not where its first line failed to match.
+        let named = serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("dirtyviz").is_some());
+        if !named {
+            return Err(Error::invalid(format!(
+                "{}:1:1: not a dirtyviz recording: its first line is not the header a recording starts with \
+                 ({{\"dirtyviz\":\"<version>\",...}}, one JSON object on one line)",
+                path.display()
+            )));
+        }
         let header: Header = serde_json::from_str(first)
             .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
         Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, header })
@@ -457,13 +467,17 @@ impl Reader {
                 Ok(Some(line)) if line.trim().is_empty() => continue,
                 Ok(Some(line)) => {
                     self.value_col = value_col(line);
-                    serde_json::from_str(line).map_err(|e| (e, time_out_of_range(line)))
+                    // Why, where a time is out of range (at the value) or
+                    // the line is not one call (at the line).
+                    serde_json::from_str(line)
+                        .map_err(|e| (e, time_out_of_range(line).map(Ok).or_else(|| fields_of_a_call(line).map(Err))))
                 }
                 Err(e) => return Err(self.error(e)),
             };
             let place = || format!("{}:{}", self.path.display(), self.lines.number);
-            return parsed.map(Some).map_err(|(e, time)| match time {
-                Some(why) => self.error_at_value(why),
+            return parsed.map(Some).map_err(|(e, why)| match why {
+                Some(Ok(time)) => self.error_at_value(time),
+                Some(Err(shape)) => Error::invalid(format!("{}:1: {shape}", place())),
                 None => Error::invalid(json_error(&place(), "not a recorded call", &e)),
             });
         }
@@ -516,6 +530,19 @@ fn value_col(line: &str) -> usize {
 /// `place:col: what: why` for a JSON line at `place` (`path:line`) that
 /// did not parse, the column taken out of serde_json's message to follow
 /// the line number (`path:87:7: ...`, not `path:87: ... at line 1 column 7`).
+/// Why `line`, a JSON object, is not one recorded call: a call is an
+/// object of one field (`{"Advance":...}` or `{"Key":[...]}`).
+fn fields_of_a_call(line: &str) -> Option<String> {
+    let serde_json::Value::Object(fields) = serde_json::from_str(line).ok()? else { return None };
+    (fields.len() != 1).then(|| {
+        let names: Vec<String> = fields.keys().map(|k| format!("`{k}`")).collect();
+        format!(
+            "not a recorded call: a call is one field, `Advance` or `Key`; this line has {}",
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        )
+    })
+}
+
 fn json_error(place: &str, what: &str, e: &serde_json::Error) -> String {
     if e.line() == 0 {
         return format!("{place}: {what}: {e}");
@@ -763,7 +790,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
             let step = t.saturating_sub(app.sim_ns());
             if step > MAX_ADVANCE_NS || t > MAX_SESSION_NS {
                 return Err(reader.error_at_value(format!(
-                    "Advance({t}) steps {:.0} s to {:.0} s: a recording steps at most {} s at a time, up to {} s",
+                    "Advance({t}) steps {:.0} s, to {:.0} s: a recording steps at most {} s at a time, up to {} s",
                     step as f64 / 1e9,
                     t as f64 / 1e9,
                     MAX_ADVANCE_NS / crate::sim::NS_PER_SEC,
