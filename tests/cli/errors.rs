@@ -502,6 +502,23 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              60 s at a time, up to 1000000 s"
         ),
     );
+    // Other JSON is told apart: a file that is no recording, a line of
+    // other fields than one call.
+    std::fs::write(&path, "{\n  \"a\": 1\n}\n").expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:1:1: not a dirtyviz recording: its first line is not the header a recording starts with \
+             ({{\"dirtyviz\":\"<version>\",...}}, one JSON object on one line)"
+        ),
+    );
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":100000000, \"Extra\":1}}\n")).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:2:1: not a recorded call: a call is one field, `Advance` or `Key`; this line has `Advance`, `Extra`"
+        ),
+    );
     // A key is recorded when it was pressed: one stamped at another time
     // was applied where the session stood, without a word.
     for stamp in ["6000000000", "950000000"] {
