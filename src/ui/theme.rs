@@ -45,12 +45,35 @@ const OKABE_ITO: [(u8, u8, u8); 8] = [
     (0xBB, 0xBB, 0xBB), // grey
 ];
 
+/// Each of [`OKABE_ITO`] where fewer colours are shown: the xterm-256
+/// index and the named colour it becomes on a dark background, and on a
+/// light one (`--theme light`, whose hues are darker). Chosen, not the
+/// nearest: the nearest of the darker hues are three pairs of one colour
+/// in 256 colours (orange and vermillion both 94) and three colours in 16,
+/// where the charts need their eight told apart.
+const REDUCED: [((u8, Color), (u8, Color)); 8] = [
+    ((178, Color::Yellow), (130, Color::Yellow)),
+    ((74, Color::LightCyan), (31, Color::Cyan)),
+    ((35, Color::Green), (29, Color::Green)),
+    ((221, Color::LightYellow), (136, Color::LightRed)),
+    ((25, Color::LightBlue), (24, Color::Blue)),
+    ((166, Color::Red), (124, Color::Red)),
+    ((175, Color::LightMagenta), (132, Color::Magenta)),
+    ((250, Color::Gray), (244, Color::DarkGray)),
+];
+
+/// A colour of [`OKABE_ITO`] as the light palette darkens it.
+fn darkened((r, g, b): (u8, u8, u8)) -> (u8, u8, u8) {
+    let f = |c: u8| (c as u16 * 3 / 5) as u8;
+    (f(r), f(g), f(b))
+}
+
 impl Theme {
     /// The palette of `kind`.
     pub fn new(kind: ThemeKind) -> Self {
-        let rgb = |(r, g, b): (u8, u8, u8), darken: bool| {
-            let f = |c: u8| if darken { (c as u16 * 3 / 5) as u8 } else { c };
-            Style::default().fg(Color::Rgb(f(r), f(g), f(b)))
+        let rgb = |c: (u8, u8, u8), darken: bool| {
+            let (r, g, b) = if darken { darkened(c) } else { c };
+            Style::default().fg(Color::Rgb(r, g, b))
         };
         match kind {
             ThemeKind::Mono => Theme {
@@ -128,10 +151,20 @@ impl Depth {
 
     /// `colour` as this terminal can show it.
     pub fn fit(self, colour: Color) -> Color {
-        match (self, colour) {
-            (Depth::Indexed, Color::Rgb(r, g, b)) => Color::Indexed(nearest_indexed(r, g, b)),
-            (Depth::Named, Color::Rgb(r, g, b)) => nearest_named(r, g, b),
-            (_, c) => c,
+        let Color::Rgb(r, g, b) = colour else { return colour };
+        let series = OKABE_ITO.iter().zip(REDUCED).find_map(|(&c, (on_dark, on_light))| {
+            if c == (r, g, b) {
+                Some(on_dark)
+            } else {
+                (darkened(c) == (r, g, b)).then_some(on_light)
+            }
+        });
+        match (self, series) {
+            (Depth::True, _) => colour,
+            (Depth::Indexed, Some((index, _))) => Color::Indexed(index),
+            (Depth::Named, Some((_, named))) => named,
+            (Depth::Indexed, None) => Color::Indexed(nearest_indexed(r, g, b)),
+            (Depth::Named, None) => nearest_named(r, g, b),
         }
     }
 
@@ -196,6 +229,24 @@ fn nearest_named(r: u8, g: u8, b: u8) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The light palette's darker hues came down to three named colours
+    /// and six of the 256 (orange and vermillion one, blue and bluish
+    /// green one); the dark one's to seven named colours.
+    #[test]
+    fn every_series_keeps_a_colour_of_its_own_at_every_depth() {
+        for kind in [ThemeKind::Dark, ThemeKind::Light] {
+            let t = Theme::new(kind);
+            for depth in [Depth::True, Depth::Indexed, Depth::Named] {
+                let colours: Vec<Color> = t.series.iter().map(|s| depth.fit(s.fg.expect("coloured"))).collect();
+                let mut distinct = colours.clone();
+                distinct.sort_by_key(|c| format!("{c:?}"));
+                distinct.dedup();
+                assert_eq!(distinct.len(), 8, "{kind:?} {depth:?}: {colours:?}");
+                assert!(!colours.contains(&depth.fit(t.text.fg.expect("text"))), "{kind:?} {depth:?}: text");
+            }
+        }
+    }
 
     #[test]
     fn colours_come_down_to_what_the_terminal_shows() {
