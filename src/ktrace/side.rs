@@ -855,6 +855,9 @@ fn sample_of(
         cov.note(Quantity::Thresh, None, t_ns, from_gds);
     }
     let above_freerun = g.dirty.zip(freerun).is_some_and(|(d, f)| d > f);
+    // A pass (balance_dirty_pages or bdi_dirty_ratelimit, which the
+    // kernel prints on its way to a pause) proves pos_ratio was computed.
+    let passed_in_row = |at: Option<f64>| at.is_some_and(|at| at > row.t_s - BIN_S - 1e-6);
     for (i, acc) in dirtied.iter_mut().enumerate().take(bdis) {
         let Some(b) = row.bdis.get(i) else {
             s.bdis.push(empty_bdi());
@@ -879,12 +882,11 @@ fn sample_of(
         // pos_ratio as last printed holds while the kernel throttles:
         // above the global freerun ceiling, or, when the last pass was at
         // or below it, past the wb's own (strictlimit) or cgroup's
-        // freerun, which the trace does not print. Not in a row whose
-        // dirty pages fell under freerun after a pass above it: there the
-        // kernel throttles no more, and the pass's pos_ratio belongs to
-        // dirty pages the row no longer has (chart 3 drew it at those).
+        // freerun, which the trace does not print; and in any row with a
+        // pass of the bdi.
         let own_freerun = scaled(b.pass_dirty).zip(freerun).is_some_and(|(d, f)| d <= f);
-        let computed = above_freerun || own_freerun;
+        let computed =
+            above_freerun || own_freerun || passed_in_row(b.last_pass_s) || passed_in_row(b.last_ratelimit_s);
         s.bdis.push(BdiSample {
             dirty: known(Quantity::BdiDirty, scaled(b.dirty)),
             writeback: 0,
@@ -988,14 +990,6 @@ mod tests {
         // A pass above freerun (1600), then global_dirty_state's 120 below
         // it: the kernel throttles no more, in the row of 10.31 s.
         assert_eq!(pos(&trace(1600)), [(0, None), (10, Some(768)), (20, Some(768)), (30, Some(768)), (31, None)]);
-        // The same pass, then 120 in its own row: that row's dirty pages
-        // are under freerun, and the pass's pos_ratio not theirs (chart 3
-        // drew 0.75 at 120).
-        let fell = side(&format!(
-            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=0 written=0\n{}                 a-1 [000] 10.08: global_dirty_state: {GDS} dirtied=256 written=128\n",
-            pass(1600)
-        ));
-        assert_eq!(pos(&fell), [(0, None), (8, None)]);
     }
 
     #[test]

@@ -658,11 +658,11 @@ impl Collector {
                 data.lines[q as usize].add(t, values[q as usize]);
             }
             cursor.prev = Some((s.t_ns, known_values.map(|v| !v.is_nan())));
-            if let Some(p) = b.and_then(|b| b.pos_ratio).filter(|_| s.limit > 0) {
+            if let Some((dirty, p)) = s.operating_point(self.bdi).filter(|_| s.limit > 0) {
                 let pos_ratio = p as f64 / 1024.0;
-                let x = (s.dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
+                let x = (dirty as f64 / s.limit as f64 * BINS / 1.1) as u32;
                 let y = (pos_ratio / 2.5 * BINS / 2.0) as u32;
-                self.op_bins[i].entry((x, y)).or_insert((mib(s.dirty), pos_ratio));
+                self.op_bins[i].entry((x, y)).or_insert((mib(dirty), pos_ratio));
             }
             if s.t_ns >= half_ns {
                 self.means[i].add(&known_values, &covers);

@@ -889,6 +889,19 @@ mod tests {
         assert!((first.0 - 1.785441).abs() < 1e-6, "write_bw starts at {first:?}");
     }
 
+    /// The shipped trace's rows from 0.5 s on fell to 69-192 MiB after
+    /// passes at 301 MiB: chart 3 drew their pos_ratio (1.98) there, below
+    /// freerun (300 MiB), where every pass of the trace printed dirty=
+    /// 76812 pages (300.05 MiB) or more.
+    #[test]
+    fn a_traces_operating_points_lie_where_its_passes_computed_them() {
+        let path = trace_file("linux-6.18-4dd-dirty_bytes-400M.txt");
+        let g = trace(&path, &trace_opts(None)).expect("reads");
+        let op = &g.sides[0].operating;
+        assert!(!op.is_empty(), "points above freerun");
+        assert!(op.iter().all(|&(x, _)| x > 300.0), "{op:?}");
+    }
+
     #[test]
     fn a_traces_rates_are_broken_where_no_event_printed_them() {
         // linux-6.18-4dd: bdi_dirty_ratelimit at 1307.423437, 1307.646876

@@ -80,6 +80,22 @@ pub struct BdiSample {
     pub max_pause: u64,
 }
 
+impl Sample {
+    /// Where bdi `i` stands on chart 3's product line: the global dirty
+    /// pages and pos_ratio \[pages, 1/1024\], where they belong together.
+    /// A kernel trace's row holds the pos_ratio of a pass also after
+    /// global_dirty_state printed fewer dirty pages than freerun in the
+    /// same row; the pass's own count of the bdi's pages then lies above
+    /// freerun, over the row's global count: its pos_ratio is of those.
+    /// (In a simulated world the global count holds every bdi's pages.)
+    pub fn operating_point(&self, i: usize) -> Option<(u64, u64)> {
+        let b = self.bdis.get(i)?;
+        let pos_ratio = b.pos_ratio?;
+        let stale = self.dirty <= self.freerun && b.dirty > self.freerun;
+        (!stale).then_some((self.dirty, pos_ratio))
+    }
+}
+
 impl BdiSample {
     /// The rate `dirty_ratelimit` converges to \[pages/s\]; `None` without
     /// tasks. The balanced ratelimit (patch 04) settles where the bdi's

@@ -1049,7 +1049,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         ('●', 3, "now", "now"),
     ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.iter().filter(|m| m.0 == 3).count());
-    if let Some(p) = b.pos_ratio {
+    if let Some((_, p)) = s.operating_point(bdi.min(s.bdis.len() - 1)) {
         data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
     }
     // Not known: below freerun nobody is throttled (NaN); above it, no
