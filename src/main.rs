@@ -872,7 +872,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                     }
                     None => {
                         if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {
-                            app.set_note(note);
+                            app.set_passing_note(note);
                         }
                     }
                 }

@@ -213,6 +213,9 @@ pub struct App {
     dirty: bool,
     /// A message for the status line (the last change made).
     note: String,
+    /// The note says what a key that did nothing is: the next key that
+    /// does something clears it.
+    passing_note: bool,
     /// The lesson being followed, if any.
     lesson: Option<LessonMode>,
     /// The lesson list, when open.
@@ -316,6 +319,7 @@ impl App {
             quit: false,
             dirty: true,
             note: String::new(),
+            passing_note: false,
             lesson: None,
             picker: None,
             progress,
@@ -524,6 +528,19 @@ impl App {
         self.dirty = true;
     }
 
+    /// The note says what a key that did nothing is (and passes with the
+    /// next key that does something).
+    pub fn note_passes(&self) -> bool {
+        self.passing_note
+    }
+
+    /// Says on the status line what a key that did nothing is, until the
+    /// next key that does something.
+    pub fn set_passing_note(&mut self, note: String) {
+        self.set_note(note);
+        self.passing_note = true;
+    }
+
     /// Adds `note` after the status line's note, if there is one.
     pub fn add_note(&mut self, note: &str) {
         if !self.note.is_empty() {
@@ -632,6 +649,9 @@ impl App {
 
     /// Applies a message.
     pub fn update(&mut self, msg: Msg) {
+        if std::mem::take(&mut self.passing_note) {
+            self.note.clear();
+        }
         if let Some(log) = &mut self.record {
             log.push(Entry::Key(self.session.sim_ns, msg));
         }

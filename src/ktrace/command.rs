@@ -143,7 +143,7 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
             Some(msg) => app.update(msg),
             None => {
                 if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Trace) {
-                    app.set_note(note);
+                    app.set_passing_note(note);
                 }
             }
         }

@@ -108,6 +108,9 @@ pub struct TraceApp {
     quit: bool,
     dirty: bool,
     note: String,
+    /// The note says what a key that did nothing is: the next key that
+    /// does something clears it.
+    passing_note: bool,
     requests: Vec<Request>,
     /// Playhead time not yet moved by, below a nanosecond \[ns\].
     carry: f64,
@@ -128,6 +131,7 @@ impl TraceApp {
             quit: false,
             dirty: true,
             note: String::new(),
+            passing_note: false,
             requests: Vec::new(),
             carry: 0.0,
         };
@@ -179,6 +183,13 @@ impl TraceApp {
     pub fn set_note(&mut self, note: impl Into<String>) {
         self.note = note.into();
         self.dirty = true;
+    }
+
+    /// Says on the status line what a key that did nothing is, until the
+    /// next key that does something.
+    pub fn set_passing_note(&mut self, note: String) {
+        self.set_note(note);
+        self.passing_note = true;
     }
 
     /// The palette.
@@ -253,6 +264,9 @@ impl TraceApp {
 
     /// Applies what the user asked for.
     pub fn update(&mut self, msg: Msg) {
+        if std::mem::take(&mut self.passing_note) {
+            self.note.clear();
+        }
         self.dirty = true;
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
@@ -559,7 +573,7 @@ fn handle_event(app: &mut TraceApp, event: Event) {
             Some(msg) => app.update(msg),
             None => {
                 if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Trace) {
-                    app.set_note(note);
+                    app.set_passing_note(note);
                 }
             }
         },
@@ -709,6 +723,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (6, format!("bdi {}", k.bdi_label(app.bdi()))),
         (3, k.release()),
     ];
+    let kept = [Some(segments[2].1.clone()), app.paused.then(|| segments[4].1.clone())];
     // `b`'s note names the bdi already.
     segments.retain(|(_, text)| *text != app.note);
     let log = view::push_log_scale(&mut segments, app.screen.log_scale, &app.note);
@@ -731,7 +746,13 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         segments.push((3, format!("{n} lost (ring buffer full)")));
     }
     if !app.note.is_empty() {
-        segments.push((10, app.note.clone()));
+        // What a key that did nothing is is cut short where it would
+        // leave out the time or PAUSED.
+        let note = match app.passing_note {
+            true => view::cut_to(&app.note, view::note_room(area.width as usize, kept.iter().flatten())),
+            false => app.note.clone(),
+        };
+        segments.push((10, note));
     }
     let style = if app.paused { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
     let line = view::fit_segments_shortening(segments, log, area.width as usize);

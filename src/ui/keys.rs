@@ -261,12 +261,12 @@ pub enum Board {
 }
 
 /// What the status line says of a key that does nothing on `board` in
-/// `mode` (where the help, the lesson list and typing take keys of their
-/// own, nothing): that it belongs to the other dashboard, or that it is
+/// `mode` (the dashboard, its task table focused or not; where the help,
+/// the lesson list and typing take keys of their own, nothing): that it belongs to the other dashboard, or that it is
 /// no key at all. Pressed in class, a key that did nothing without a word
 /// left the room guessing whether it was taken.
 pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
-    if mode != Mode::Normal || key.kind != KeyEventKind::Press {
+    if !matches!(mode, Mode::Normal | Mode::Tasks) || key.kind != KeyEventKind::Press {
         return None;
     }
     let name = key_name(key)?;
@@ -279,10 +279,10 @@ pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
     }
     Some(match (board, other) {
         (Board::Trace, Some(_)) => {
-            format!("{name}: a key of the simulation; a trace shows what its kernel did (? lists the keys here)")
+            format!("{name} is a simulation's key: a trace shows what ran (? lists the keys here)")
         }
         (Board::Simulation, Some(_)) => {
-            format!("{name}: seeks in a kernel's trace (dirtyviz view); here space pauses, . steps")
+            format!("{name} seeks in a kernel's trace (dirtyviz view); here space pauses")
         }
         (_, None) => format!("{name} is not a key here (? lists them)"),
     })
@@ -478,18 +478,20 @@ mod tests {
         let trace = |name: &str| unbound(key(name), Mode::Normal, Board::Trace);
         assert_eq!(sim("+"), None, "bound");
         assert_eq!(trace("left"), None, "bound");
-        assert_eq!(
-            sim("left").as_deref(),
-            Some("←: seeks in a kernel's trace (dirtyviz view); here space pauses, . steps")
-        );
+        assert_eq!(sim("left").as_deref(), Some("← seeks in a kernel's trace (dirtyviz view); here space pauses"));
         assert_eq!(
             trace("D").as_deref(),
-            Some("D: a key of the simulation; a trace shows what its kernel did (? lists the keys here)")
+            Some("D is a simulation's key: a trace shows what ran (? lists the keys here)")
         );
         assert_eq!(sim("6").as_deref(), Some("6 is not a key here (? lists them)"));
         assert_eq!(sim("ctrl-x").as_deref(), Some("Ctrl-x is not a key here (? lists them)"));
         assert_eq!(trace("enter").as_deref(), Some("Enter is not a key here (? lists them)"));
         // Where keys are typed or pick from a list, nothing.
+        assert_eq!(
+            unbound(key("6"), Mode::Tasks, Board::Simulation).as_deref(),
+            Some("6 is not a key here (? lists them)")
+        );
+        assert_eq!(unbound(key("down"), Mode::Tasks, Board::Trace), None, "scrolls the table");
         assert_eq!(unbound(key("6"), Mode::Help, Board::Simulation), None);
         assert_eq!(unbound(key("x"), Mode::Typing, Board::Simulation), None);
     }

@@ -197,7 +197,10 @@ fn question_parts(
                         format!("you said {}: judged once there is something to measure", show(j.given))
                     }
                 };
-                hanging("   … ", t.dim, &with_units(&said), t.dim, width, 5)
+                // Never judged where the kernel lacks the quantity: no
+                // "pending" mark.
+                let mark = if mode.lacking(i).is_some() { "   – " } else { "   … " };
+                hanging(mark, t.dim, &with_units(&said), t.dim, width, 5)
             }
         });
     }

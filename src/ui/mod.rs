@@ -371,7 +371,7 @@ fn handle_event(app: &mut App, event: Event) {
             Some(msg) => app.update(msg),
             None => {
                 if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {
-                    app.set_note(note);
+                    app.set_passing_note(note);
                 }
             }
         },

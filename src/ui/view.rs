@@ -320,6 +320,14 @@ pub(crate) fn fit_segments_shortening(mut segments: Vec<(u8, String)>, i: Option
     fit_segments(&segments, width)
 }
 
+/// The columns a status line of `width` leaves a note beside the
+/// segments `kept` (and their separators); at least 24, the note's own
+/// first words.
+pub(crate) fn note_room<'a>(width: usize, kept: impl Iterator<Item = &'a String>) -> usize {
+    let taken: usize = kept.map(|k| k.chars().count() + 3).sum();
+    width.saturating_sub(2 + taken).max(24)
+}
+
 /// The rank of `--debug`'s frame time on the status line: asked for, it
 /// stays ahead of the kernel, bdi, window and scenario; only the time, a
 /// note, the speed and the state (the later of equals going first) come
@@ -347,7 +355,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
         (8, speed_text(app)),
         (7, kernels),
-        (8, if app.paused() { "PAUSED".to_string() } else { "running".to_string() }),
+        // Paused, it says so ahead of the speed.
+        if app.paused() { (9, "PAUSED".to_string()) } else { (8, "running".to_string()) },
         (5, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
@@ -372,8 +381,19 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let width = area.width as usize;
     if !app.note().is_empty() {
         // A note (a change just made, a file not saved) is read first,
-        // worded shorter where the line is narrow.
-        segments.push((10, app.note_within(width.saturating_sub(2))));
+        // worded shorter where the line is narrow. What a key that did
+        // nothing is is cut short instead where it would leave out the
+        // time, a lesson's seed or PAUSED.
+        let note = if app.note_passes() {
+            let time = segments[2].1.clone();
+            let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));
+            let state = app.paused().then(|| "PAUSED".to_string());
+            let room = note_room(width, [Some(time), seed, state].iter().flatten());
+            cut_to(app.note(), room)
+        } else {
+            app.note_within(width.saturating_sub(2))
+        };
+        segments.push((10, note));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
     let line = match debug {
