@@ -163,7 +163,12 @@ pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let running = running(ctx.app, usize::from(area.width));
     let keys = too_small_keys(super::keys::sections(ctx.app.mode()));
-    draw_too_small_of(&ctx.theme, &running, keys, ctx.app.note(), frame, area);
+    // The lesson list is drawn at 60×18 and more: open, it says so.
+    let note = match ctx.app.picker() {
+        Some(_) => format!("the lesson list is open: it needs {}×{} (Esc closes it)", MIN_SIZE.0, MIN_SIZE.1),
+        None => ctx.app.note().to_string(),
+    };
+    draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
 }
 
 /// What runs, in one row of at most `width` columns: the lesson, its

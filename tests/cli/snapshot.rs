@@ -1102,3 +1102,14 @@ fn compare_heads_name_the_same_fields_at_every_width() {
         }
     }
 }
+
+/// On a screen too small for the charts, `L` opened the lesson list
+/// unseen (Enter then opened lesson 00); a key that does nothing said
+/// nothing there.
+#[test]
+fn a_screen_too_small_says_what_the_last_key_did() {
+    let list = snapshot(&["--size", "50x15", "--keys", "L"]);
+    assert!(list.contains("the lesson list is open: it needs 60×18"), "{list}");
+    let key = snapshot(&["--size", "50x15", "--keys", "6"]);
+    assert!(key.contains("6 is not a key here"), "{key}");
+}
