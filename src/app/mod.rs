@@ -214,8 +214,9 @@ pub struct App {
     /// A message for the status line (the last change made).
     note: String,
     /// The note says what a key that did nothing is: the next key that
-    /// does something clears it.
-    passing_note: bool,
+    /// does something puts back the note it covered. (The note shown
+    /// then, and the one covered.)
+    passing_note: Option<(String, String)>,
     /// The lesson being followed, if any.
     lesson: Option<LessonMode>,
     /// The lesson list, when open.
@@ -319,7 +320,7 @@ impl App {
             quit: false,
             dirty: true,
             note: String::new(),
-            passing_note: false,
+            passing_note: None,
             lesson: None,
             picker: None,
             progress,
@@ -531,14 +532,18 @@ impl App {
     /// The note says what a key that did nothing is (and passes with the
     /// next key that does something).
     pub fn note_passes(&self) -> bool {
-        self.passing_note
+        self.passing_note.as_ref().is_some_and(|(shown, _)| *shown == self.note)
     }
 
     /// Says on the status line what a key that did nothing is, until the
     /// next key that does something.
     pub fn set_passing_note(&mut self, note: String) {
-        self.set_note(note);
-        self.passing_note = true;
+        let covered = match self.passing_note.take() {
+            Some((shown, covered)) if shown == self.note => covered,
+            _ => std::mem::take(&mut self.note),
+        };
+        self.set_note(note.clone());
+        self.passing_note = Some((note, covered));
     }
 
     /// Adds `note` after the status line's note, if there is one.
@@ -649,8 +654,12 @@ impl App {
 
     /// Applies a message.
     pub fn update(&mut self, msg: Msg) {
-        if std::mem::take(&mut self.passing_note) {
-            self.note.clear();
+        // What a key that did nothing is passes; the note it covered (a
+        // step done, a change) is back, unless another took its place.
+        if let Some((shown, covered)) = self.passing_note.take()
+            && shown == self.note
+        {
+            self.note = covered;
         }
         if let Some(log) = &mut self.record {
             log.push(Entry::Key(self.session.sim_ns, msg));

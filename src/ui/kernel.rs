@@ -109,8 +109,9 @@ pub struct TraceApp {
     dirty: bool,
     note: String,
     /// The note says what a key that did nothing is: the next key that
-    /// does something clears it.
-    passing_note: bool,
+    /// does something puts back the note it covered. (The note shown
+    /// then, and the one covered.)
+    passing_note: Option<(String, String)>,
     requests: Vec<Request>,
     /// Playhead time not yet moved by, below a nanosecond \[ns\].
     carry: f64,
@@ -131,7 +132,7 @@ impl TraceApp {
             quit: false,
             dirty: true,
             note: String::new(),
-            passing_note: false,
+            passing_note: None,
             requests: Vec::new(),
             carry: 0.0,
         };
@@ -188,8 +189,12 @@ impl TraceApp {
     /// Says on the status line what a key that did nothing is, until the
     /// next key that does something.
     pub fn set_passing_note(&mut self, note: String) {
-        self.set_note(note);
-        self.passing_note = true;
+        let covered = match self.passing_note.take() {
+            Some((shown, covered)) if shown == self.note => covered,
+            _ => std::mem::take(&mut self.note),
+        };
+        self.set_note(note.clone());
+        self.passing_note = Some((note, covered));
     }
 
     /// The palette.
@@ -264,8 +269,12 @@ impl TraceApp {
 
     /// Applies what the user asked for.
     pub fn update(&mut self, msg: Msg) {
-        if std::mem::take(&mut self.passing_note) {
-            self.note.clear();
+        // What a key that did nothing is passes; the note it covered (a
+        // step done, a change) is back, unless another took its place.
+        if let Some((shown, covered)) = self.passing_note.take()
+            && shown == self.note
+        {
+            self.note = covered;
         }
         self.dirty = true;
         let bdis = self.side.bdi_names().len().max(1);
@@ -748,7 +757,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if !app.note.is_empty() {
         // What a key that did nothing is is cut short where it would
         // leave out the time or PAUSED.
-        let note = match app.passing_note {
+        let passes = app.passing_note.as_ref().is_some_and(|(shown, _)| *shown == app.note);
+        let note = match passes {
             true => view::cut_to(&app.note, view::note_room(area.width as usize, kept.iter().flatten())),
             false => app.note.clone(),
         };

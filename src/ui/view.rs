@@ -161,7 +161,10 @@ pub(crate) fn too_small_keys(sections: &[super::keys::Section]) -> String {
 }
 
 fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    let running = running(ctx.app, usize::from(area.width));
+    // Paused, it says so after what runs.
+    let paused = if ctx.app.paused() { " · PAUSED" } else { "" };
+    let width = usize::from(area.width).saturating_sub(paused.chars().count());
+    let running = format!("{}{paused}", running(ctx.app, width));
     let keys = too_small_keys(super::keys::sections(ctx.app.mode()));
     // The lesson list is drawn at 60×18 and more: open, it says so.
     let note = match ctx.app.picker() {

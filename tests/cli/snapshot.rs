@@ -1112,4 +1112,18 @@ fn a_screen_too_small_says_what_the_last_key_did() {
     assert!(list.contains("the lesson list is open: it needs 60×18"), "{list}");
     let key = snapshot(&["--size", "50x15", "--keys", "6"]);
     assert!(key.contains("6 is not a key here"), "{key}");
+    let paused = snapshot(&["--size", "50x14", "--keys", "@5s space"]);
+    assert!(paused.contains("scenario default · PAUSED"), "{paused}");
+}
+
+/// A key that did nothing covered the step's own note, and the next key
+/// that did something cleared both: `step done: n next step` was gone.
+#[test]
+fn the_note_a_key_that_did_nothing_covered_comes_back() {
+    let status = |keys: &str| {
+        let screen = snapshot(&["--lesson", "03", "--step", "1", "--size", "80x24", "--keys", keys]);
+        screen.lines().next().expect("a status line").to_string()
+    };
+    assert!(status("@30s 6").contains("6 is not a key here"), "{}", status("@30s 6"));
+    assert!(status("@30s 6 x ]").ends_with("│ step done: n next step, space runs on"), "{}", status("@30s 6 x ]"));
 }
