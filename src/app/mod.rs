@@ -193,6 +193,39 @@ pub enum Entry {
     Key(u64, Msg),
 }
 
+/// What a key that did nothing is, on the status line over the note it
+/// covered (a step done, a change), which the next key that does
+/// something puts back, unless another note took its place meanwhile.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PassingNote(Option<(String, String)>);
+
+impl PassingNote {
+    /// Puts `note` in `status`, covering what it said (or, where a passing
+    /// note still shows, what that one covered).
+    pub fn cover(&mut self, status: &mut String, note: String) {
+        let covered = match self.0.take() {
+            Some((shown, covered)) if shown == *status => covered,
+            _ => std::mem::take(status),
+        };
+        *status = note.clone();
+        self.0 = Some((note, covered));
+    }
+
+    /// Puts back the note covered, where the passing one still shows.
+    pub fn pass(&mut self, status: &mut String) {
+        if let Some((shown, covered)) = self.0.take()
+            && shown == *status
+        {
+            *status = covered;
+        }
+    }
+
+    /// `status` is the passing note.
+    pub fn shown(&self, status: &str) -> bool {
+        self.0.as_ref().is_some_and(|(shown, _)| shown == status)
+    }
+}
+
 /// The dashboard.
 pub struct App {
     /// The worlds it shows.
@@ -213,10 +246,8 @@ pub struct App {
     dirty: bool,
     /// A message for the status line (the last change made).
     note: String,
-    /// The note says what a key that did nothing is: the next key that
-    /// does something puts back the note it covered. (The note shown
-    /// then, and the one covered.)
-    passing_note: Option<(String, String)>,
+    /// What a key that did nothing is, over the note it covered.
+    passing_note: PassingNote,
     /// The lesson being followed, if any.
     lesson: Option<LessonMode>,
     /// The lesson list, when open.
@@ -320,7 +351,7 @@ impl App {
             quit: false,
             dirty: true,
             note: String::new(),
-            passing_note: None,
+            passing_note: PassingNote::default(),
             lesson: None,
             picker: None,
             progress,
@@ -532,18 +563,14 @@ impl App {
     /// The note says what a key that did nothing is (and passes with the
     /// next key that does something).
     pub fn note_passes(&self) -> bool {
-        self.passing_note.as_ref().is_some_and(|(shown, _)| *shown == self.note)
+        self.passing_note.shown(&self.note)
     }
 
     /// Says on the status line what a key that did nothing is, until the
     /// next key that does something.
     pub fn set_passing_note(&mut self, note: String) {
-        let covered = match self.passing_note.take() {
-            Some((shown, covered)) if shown == self.note => covered,
-            _ => std::mem::take(&mut self.note),
-        };
-        self.set_note(note.clone());
-        self.passing_note = Some((note, covered));
+        self.passing_note.cover(&mut self.note, note);
+        self.dirty = true;
     }
 
     /// Adds `note` after the status line's note, if there is one.
@@ -654,13 +681,7 @@ impl App {
 
     /// Applies a message.
     pub fn update(&mut self, msg: Msg) {
-        // What a key that did nothing is passes; the note it covered (a
-        // step done, a change) is back, unless another took its place.
-        if let Some((shown, covered)) = self.passing_note.take()
-            && shown == self.note
-        {
-            self.note = covered;
-        }
+        self.passing_note.pass(&mut self.note);
         if let Some(log) = &mut self.record {
             log.push(Entry::Key(self.session.sim_ns, msg));
         }
@@ -1052,6 +1073,21 @@ mod tests {
     use super::*;
     use crate::scenario::presets;
     use crate::sim::config::Legacy;
+
+    #[test]
+    fn a_passing_note_puts_back_what_it_covered_unless_another_came() {
+        let (mut p, mut status) = (PassingNote::default(), "step done".to_string());
+        p.cover(&mut status, "6 is not a key here".into());
+        p.cover(&mut status, "x is not a key here".into());
+        assert!(p.shown(&status));
+        p.pass(&mut status);
+        assert_eq!(status, "step done", "the first note covered, back");
+        p.cover(&mut status, "6 is not a key here".into());
+        status = "dirty_ratio 21".into();
+        p.pass(&mut status);
+        assert_eq!(status, "dirty_ratio 21", "a note set meanwhile stays");
+        assert!(!p.shown(&status));
+    }
 
     fn app() -> App {
         let opts = AppOptions::default();

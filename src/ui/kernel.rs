@@ -108,10 +108,8 @@ pub struct TraceApp {
     quit: bool,
     dirty: bool,
     note: String,
-    /// The note says what a key that did nothing is: the next key that
-    /// does something puts back the note it covered. (The note shown
-    /// then, and the one covered.)
-    passing_note: Option<(String, String)>,
+    /// What a key that did nothing is, over the note it covered.
+    passing_note: crate::app::PassingNote,
     requests: Vec<Request>,
     /// Playhead time not yet moved by, below a nanosecond \[ns\].
     carry: f64,
@@ -132,7 +130,7 @@ impl TraceApp {
             quit: false,
             dirty: true,
             note: String::new(),
-            passing_note: None,
+            passing_note: Default::default(),
             requests: Vec::new(),
             carry: 0.0,
         };
@@ -189,12 +187,8 @@ impl TraceApp {
     /// Says on the status line what a key that did nothing is, until the
     /// next key that does something.
     pub fn set_passing_note(&mut self, note: String) {
-        let covered = match self.passing_note.take() {
-            Some((shown, covered)) if shown == self.note => covered,
-            _ => std::mem::take(&mut self.note),
-        };
-        self.set_note(note.clone());
-        self.passing_note = Some((note, covered));
+        self.passing_note.cover(&mut self.note, note);
+        self.dirty = true;
     }
 
     /// The palette.
@@ -269,13 +263,7 @@ impl TraceApp {
 
     /// Applies what the user asked for.
     pub fn update(&mut self, msg: Msg) {
-        // What a key that did nothing is passes; the note it covered (a
-        // step done, a change) is back, unless another took its place.
-        if let Some((shown, covered)) = self.passing_note.take()
-            && shown == self.note
-        {
-            self.note = covered;
-        }
+        self.passing_note.pass(&mut self.note);
         self.dirty = true;
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
@@ -757,8 +745,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if !app.note.is_empty() {
         // What a key that did nothing is is cut short where it would
         // leave out the time or PAUSED.
-        let passes = app.passing_note.as_ref().is_some_and(|(shown, _)| *shown == app.note);
-        let note = match passes {
+        let note = match app.passing_note.shown(&app.note) {
             true => view::cut_to(&app.note, view::note_room(area.width as usize, kept.iter().flatten())),
             false => app.note.clone(),
         };
