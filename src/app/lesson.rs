@@ -630,11 +630,15 @@ impl App {
             }
             LessonMsg::Input(c) => {
                 if let Some(text) = mode.input.as_mut() {
+                    // Said beside the answer too: on the status line they
+                    // pass with the next key taken, as a key that did
+                    // nothing does.
                     if !NUMBER_CHARS.contains(c) {
-                        self.note = format!("only a number goes here: `{c}` left out (digits, . or , - e)");
+                        let note = format!("only a number goes here: `{c}` left out (digits, . or , - e)");
+                        self.passing_note.cover(&mut self.note, note);
                         mode.refused = Some(format!("`{c}`: only a number"));
                     } else if text.len() >= MAX_INPUT {
-                        self.note = format!("{MAX_INPUT} characters at most");
+                        self.passing_note.cover(&mut self.note, format!("{MAX_INPUT} characters at most"));
                         mode.refused = Some(self.note.clone());
                     } else {
                         text.push(c);
@@ -664,7 +668,7 @@ impl App {
                     }
                     Err(why) => {
                         mode.refused = Some(why.clone());
-                        self.note = why;
+                        self.passing_note.cover(&mut self.note, why);
                         mode.input = Some(text);
                     }
                 }

@@ -790,8 +790,13 @@ impl App {
     fn update_view(&mut self, msg: Msg) {
         let live = || self.session.world().tasks().iter().filter(|t| t.alive()).count();
         if self.screen.update(msg, live) {
-            if let Some(note) = self.screen.note_for(msg) {
-                self.note = note.into();
+            match (self.screen.note_for(msg), msg) {
+                // Scrolling a table not shown did nothing to be seen.
+                (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => {
+                    self.passing_note.cover(&mut self.note, note.into())
+                }
+                (Some(note), _) => self.note = note.into(),
+                (None, _) => {}
             }
             return;
         }

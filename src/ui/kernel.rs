@@ -268,8 +268,13 @@ impl TraceApp {
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
         if self.screen.update(msg, || self.side.task_count()) {
-            if let Some(note) = self.screen.note_for(msg) {
-                self.note = note.into();
+            match (self.screen.note_for(msg), msg) {
+                // Scrolling a table not shown did nothing to be seen.
+                (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => {
+                    self.passing_note.cover(&mut self.note, note.into())
+                }
+                (Some(note), _) => self.note = note.into(),
+                (None, _) => {}
             }
             return;
         }
