@@ -283,8 +283,7 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
     if let Some(dd) = args.dd {
         // The scenario's own check would blame its first task group.
         let bdis: usize = s.devices.iter().map(|d| d.bdi_count()).sum();
-        let tasks: u64 =
-            s.tasks.iter().map(|t| u64::from(t.count()) * if t.bdi() == "*" { bdis as u64 } else { 1 }).sum();
+        let tasks: u64 = s.tasks.iter().map(|t| t.tasks_among(bdis)).sum();
         let max = dirtyviz::sim::engine::MAX_TASKS;
         if tasks > max as u64 {
             return Err(Error::invalid(format!(

@@ -639,6 +639,13 @@ impl TaskSpec {
         }
     }
 
+    /// How many tasks the group starts in a world of `bdis` bdis: its
+    /// count on each bdi it aims at (`*`: every one).
+    pub fn tasks_among(&self, bdis: usize) -> u64 {
+        let targets = if self.bdi() == "*" { bdis as u64 } else { 1 };
+        u64::from(self.count()) * targets
+    }
+
     /// How many tasks per target bdi, to change.
     pub fn count_mut(&mut self) -> &mut u32 {
         match self {
@@ -1219,8 +1226,8 @@ impl Scenario {
             let at = |e: Error| Placed { at: vec![FieldPath::element("tasks", i, Some("n"))], error: e };
             let n = t.count();
             ranges::TASKS_PER_BDI.check("n", n).map_err(|e| at(e.context(format_args!("tasks[{i}]"))))?;
-            let targets = if t.bdi() == "*" { bdis as u64 } else { 1 };
-            tasks += n as u64 * targets;
+            let targets = if t.bdi() == "*" { bdis } else { 1 };
+            tasks += t.tasks_among(bdis);
             if tasks > max_tasks {
                 return Err(at(Error::invalid(format!(
                     "at most {max_tasks} tasks, the scenario asks for more (tasks[{i}]: {n} on each of {targets} bdis)"
