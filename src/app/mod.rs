@@ -790,14 +790,7 @@ impl App {
     fn update_view(&mut self, msg: Msg) {
         let live = || self.session.world().tasks().iter().filter(|t| t.alive()).count();
         if self.screen.update(msg, live) {
-            match (self.screen.note_for(msg), msg) {
-                // Scrolling a table not shown did nothing to be seen.
-                (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => {
-                    self.passing_note.cover(&mut self.note, note.into())
-                }
-                (Some(note), _) => self.note = note.into(),
-                (None, _) => {}
-            }
+            self.screen.note_after(msg, &mut self.note, &mut self.passing_note);
             return;
         }
         match msg {

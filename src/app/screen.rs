@@ -121,6 +121,16 @@ impl Screen {
         true
     }
 
+    /// Puts [`Screen::note_for`]'s note on the status line `status`: that
+    /// a table not shown scrolled passes as a key that did nothing does.
+    pub fn note_after(&self, msg: Msg, status: &mut String, passing: &mut super::PassingNote) {
+        match (self.note_for(msg), msg) {
+            (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => passing.cover(status, note.into()),
+            (Some(note), _) => *status = note.into(),
+            (None, _) => {}
+        }
+    }
+
     /// What the status line says after `msg` changed how things are shown,
     /// where the change may not be seen: the y scale of charts that may
     /// be off the screen, a palette with no other to switch to, a task

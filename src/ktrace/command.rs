@@ -139,14 +139,7 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     for key in presses {
         // The keys scroll as they would in a terminal of that size.
         kernel::note_scroll_room(&mut app, width, height);
-        match keys::trace_message(key, app.mode()) {
-            Some(msg) => app.update(msg),
-            None => {
-                if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Trace) {
-                    app.set_passing_note(note);
-                }
-            }
-        }
+        app.press(key);
     }
     crate::output::to_stdout(snapshot::text(&kernel::render(&app, width, height)).as_bytes())?;
     Ok(ExitCode::SUCCESS)

@@ -184,6 +184,18 @@ impl TraceApp {
         self.dirty = true;
     }
 
+    /// Applies what `key` asks for; a key that asks nothing says so.
+    pub fn press(&mut self, key: ratatui::crossterm::event::KeyEvent) {
+        match keys::trace_message(key, self.mode()) {
+            Some(msg) => self.update(msg),
+            None => {
+                if let Some(note) = keys::unbound(key, self.mode(), keys::Board::Trace) {
+                    self.set_passing_note(note);
+                }
+            }
+        }
+    }
+
     /// Says on the status line what a key that did nothing is, until the
     /// next key that does something.
     pub fn set_passing_note(&mut self, note: String) {
@@ -268,14 +280,7 @@ impl TraceApp {
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
         if self.screen.update(msg, || self.side.task_count()) {
-            match (self.screen.note_for(msg), msg) {
-                // Scrolling a table not shown did nothing to be seen.
-                (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => {
-                    self.passing_note.cover(&mut self.note, note.into())
-                }
-                (Some(note), _) => self.note = note.into(),
-                (None, _) => {}
-            }
+            self.screen.note_after(msg, &mut self.note, &mut self.passing_note);
             return;
         }
         match msg {
@@ -571,14 +576,7 @@ fn run_loop(
 
 fn handle_event(app: &mut TraceApp, event: Event) {
     match event {
-        Event::Key(key) => match keys::trace_message(key, app.mode()) {
-            Some(msg) => app.update(msg),
-            None => {
-                if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Trace) {
-                    app.set_passing_note(note);
-                }
-            }
-        },
+        Event::Key(key) => app.press(key),
         Event::Resize(..) => app.mark_dirty(),
         _ => {}
     }
