@@ -205,7 +205,7 @@ pub struct SnapshotArgs {
     pub compare: Option<crate::session::Compare>,
     /// Keys pressed at the start, space-separated: single characters,
     /// space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right,
-    /// home, backspace, f1, `ctrl-<character>` (names in any case: PgDn); pgup and
+    /// home, end, backspace, delete, insert, f1-f12, `ctrl-<character>` (names in any case: PgDn); pgup and
     /// pgdn scroll a lesson's text on the screen shown, as if pressed
     /// there; `@TIME` (e.g. @20s) first runs the
     /// world on to TIME (in a lesson, that long into the open step), so

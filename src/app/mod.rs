@@ -789,8 +789,7 @@ impl App {
     /// Messages that change only what is shown, not the worlds.
     fn update_view(&mut self, msg: Msg) {
         let live = || self.session.world().tasks().iter().filter(|t| t.alive()).count();
-        if self.screen.update(msg, live) {
-            self.screen.note_after(msg, &mut self.note, &mut self.passing_note);
+        if self.screen.apply(msg, live, &mut self.note, &mut self.passing_note) {
             return;
         }
         match msg {
@@ -1090,6 +1089,19 @@ mod tests {
     fn app() -> App {
         let opts = AppOptions::default();
         App::new(presets::get("default").expect("preset").expect("valid"), None, &opts).expect("builds")
+    }
+
+    #[test]
+    fn esc_with_nothing_to_close_says_so_until_the_next_key() {
+        let mut a = app();
+        a.update(Msg::Zoom(2));
+        a.update(Msg::Back);
+        assert_eq!(a.screen.zoom, None);
+        assert_eq!(a.note(), "", "it closed the chart: nothing to say");
+        a.update(Msg::Back);
+        assert_eq!(a.note(), "nothing to close: every chart is shown (1-5 shows one alone)");
+        a.update(Msg::Zoom(3));
+        assert_eq!(a.note(), "", "passed with the next key");
     }
 
     #[test]

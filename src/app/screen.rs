@@ -121,14 +121,31 @@ impl Screen {
         true
     }
 
-    /// Puts [`Screen::note_for`]'s note on the status line `status`: that
-    /// a table not shown scrolled passes as a key that did nothing does.
-    pub fn note_after(&self, msg: Msg, status: &mut String, passing: &mut super::PassingNote) {
+    /// Applies `msg` as [`Screen::update`] does and puts
+    /// [`Screen::note_for`]'s note on the status line `status`; false for
+    /// a message that is not the view's. That a table not shown scrolled,
+    /// or that Esc found nothing to close, passes as a key that did
+    /// nothing does.
+    pub fn apply(
+        &mut self,
+        msg: Msg,
+        task_rows: impl FnOnce() -> usize,
+        status: &mut String,
+        passing: &mut super::PassingNote,
+    ) -> bool {
+        let nothing_open = !self.help && !self.tasks_focus && self.zoom.is_none();
+        if !self.update(msg, task_rows) {
+            return false;
+        }
         match (self.note_for(msg), msg) {
             (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => passing.cover(status, note.into()),
             (Some(note), _) => *status = note.into(),
+            (None, Msg::Back) if nothing_open => {
+                passing.cover(status, "nothing to close: every chart is shown (1-5 shows one alone)".into());
+            }
             (None, _) => {}
         }
+        true
     }
 
     /// What the status line says after `msg` changed how things are shown,

@@ -279,8 +279,7 @@ impl TraceApp {
         self.dirty = true;
         let bdis = self.side.bdi_names().len().max(1);
         let at = self.side.at_ns();
-        if self.screen.update(msg, || self.side.task_count()) {
-            self.screen.note_after(msg, &mut self.note, &mut self.passing_note);
+        if self.screen.apply(msg, || self.side.task_count(), &mut self.note, &mut self.passing_note) {
             return;
         }
         match msg {

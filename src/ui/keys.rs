@@ -261,15 +261,26 @@ pub enum Board {
 }
 
 /// What the status line says of a key that does nothing on `board` in
-/// `mode` (the dashboard, its task table focused or not; where the help,
-/// the lesson list and typing take keys of their own, nothing): that it belongs to the other dashboard, or that it is
-/// no key at all. Pressed in class, a key that did nothing without a word
+/// `mode`: on the dashboard (its task table focused or not), that it
+/// belongs to the other dashboard, or that it is no key at all; while
+/// typing an answer or in the lesson list, what the keys there are
+/// (nothing where the help is open: it covers the status line). Pressed in class, a key that did nothing without a word
 /// left the room guessing whether it was taken.
 pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
-    if !matches!(mode, Mode::Normal | Mode::Tasks) || key.kind != KeyEventKind::Press {
+    if key.kind != KeyEventKind::Press {
         return None;
     }
     let name = key_name(key)?;
+    match mode {
+        Mode::Normal | Mode::Tasks => {}
+        Mode::Typing if message(key, mode).is_none() => {
+            return Some(format!("{name} does nothing while typing an answer: Enter checks it, Esc cancels"));
+        }
+        Mode::Picker if message(key, mode).is_none() => {
+            return Some(format!("{name} does nothing in the lesson list: ↑ ↓ choose, Enter opens, Esc closes"));
+        }
+        Mode::Typing | Mode::Picker | Mode::Help => return None,
+    }
     let (other, here) = match board {
         Board::Simulation => (trace_message(key, Mode::Normal), message(key, mode)),
         Board::Trace => (message(key, Mode::Normal), trace_message(key, mode)),
@@ -342,7 +353,7 @@ fn lookup(key: KeyEvent, sections: &[Section]) -> Option<Msg> {
 }
 
 /// The names [`parse_key`] takes, as errors list them.
-pub const KEY_NAMES: &str = "single characters, space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-<character>";
+pub const KEY_NAMES: &str = "single characters, space, esc, enter, tab, backtab, up, down, pgup, pgdn, left, right, home, end, backspace, delete, insert, f1-f12, ctrl-<character>";
 
 /// A key as `dirtyviz snapshot --keys` names it: one of [`KEY_NAMES`]
 /// (`ctrl-C` for any single character C).
@@ -366,12 +377,17 @@ pub fn parse_key(name: &str) -> Option<KeyEvent> {
         "left" => KeyCode::Left,
         "right" => KeyCode::Right,
         "home" => KeyCode::Home,
-        "f1" => KeyCode::F(1),
+        "end" => KeyCode::End,
+        "delete" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
         _ => {
             if let Some(c) = name.strip_prefix("ctrl-").and_then(single_char) {
                 return Some(KeyEvent::new(KeyCode::Char(c.to_ascii_lowercase()), KeyModifiers::CONTROL));
             }
-            KeyCode::Char(single_char(name)?)
+            match name.strip_prefix('f').map(str::parse::<u8>) {
+                Some(Ok(n @ 1..=12)) => KeyCode::F(n),
+                _ => KeyCode::Char(single_char(name)?),
+            }
         }
     };
     Some(plain(code))
@@ -493,7 +509,27 @@ mod tests {
         );
         assert_eq!(unbound(key("down"), Mode::Tasks, Board::Trace), None, "scrolls the table");
         assert_eq!(unbound(key("6"), Mode::Help, Board::Simulation), None);
-        assert_eq!(unbound(key("x"), Mode::Typing, Board::Simulation), None);
+        assert_eq!(unbound(key("x"), Mode::Typing, Board::Simulation), None, "typed: the field says");
+        // Typing and the lesson list say what their keys are.
+        assert_eq!(
+            unbound(key("f2"), Mode::Typing, Board::Simulation).as_deref(),
+            Some("F2 does nothing while typing an answer: Enter checks it, Esc cancels")
+        );
+        assert_eq!(
+            unbound(key("left"), Mode::Picker, Board::Simulation).as_deref(),
+            Some("← does nothing in the lesson list: ↑ ↓ choose, Enter opens, Esc closes")
+        );
+        assert_eq!(unbound(key("j"), Mode::Picker, Board::Simulation), None, "moves down the list");
+    }
+
+    #[test]
+    fn key_names_take_the_function_keys_and_nothing_past_f12() {
+        assert_eq!(parse_key("F2").map(|k| k.code), Some(KeyCode::F(2)));
+        assert_eq!(parse_key("f12").map(|k| k.code), Some(KeyCode::F(12)));
+        assert_eq!(parse_key("end").map(|k| k.code), Some(KeyCode::End));
+        assert_eq!(parse_key("f13"), None);
+        assert_eq!(parse_key("f0"), None);
+        assert_eq!(parse_key("f").map(|k| k.code), Some(KeyCode::Char('f')));
     }
 
     #[test]
@@ -503,7 +539,8 @@ mod tests {
         assert_eq!(parse_key("]").map(|k| k.code), Some(KeyCode::Char(']')));
         assert_eq!(parse_key("ctrl-c").map(|k| k.modifiers), Some(KeyModifiers::CONTROL));
         // Every name the errors list is taken.
-        let named = KEY_NAMES.split(", ").skip(1).map(|n| n.replace("ctrl-<character>", "ctrl-x"));
+        let named =
+            KEY_NAMES.split(", ").skip(1).map(|n| n.replace("ctrl-<character>", "ctrl-x").replace("f1-f12", "f7"));
         for n in named {
             assert!(parse_key(&n).is_some(), "{n}");
         }

@@ -452,7 +452,13 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
         Mode::Normal => &[super::keys::DASHBOARD],
     };
     let normal = ctx.app.mode() == Mode::Normal;
-    let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
+    // `a` is offered where the step asks something.
+    let asks = ctx.app.lesson().is_some_and(|m| !m.step().questions.is_empty());
+    let hints = sections
+        .iter()
+        .flat_map(|s| s.bindings)
+        .filter(|b| asks || b.label != "a")
+        .map(|b| (b.label, if normal { b.hint } else { b.help }));
     let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
     let space = if ctx.app.paused() { "play" } else { "pause" };
     let hints = space_says(chart_keys_first(hints, one_chart && normal), sections, space);

@@ -172,7 +172,7 @@ fn keys_are_named_as_snapshot_names_them_and_a_time_is_at() {
         assert_eq!(out.status.code(), Some(2), "{keys}");
         String::from_utf8_lossy(&out.stderr).trim_end().to_string()
     };
-    assert!(err("zz").ends_with("home, backspace, f1, ctrl-<character>"), "{}", err("zz"));
+    assert!(err("zz").ends_with("home, end, backspace, delete, insert, f1-f12, ctrl-<character>"), "{}", err("zz"));
     assert_eq!(
         err("@5s left"),
         "error: --keys: `@5s`: a trace's playhead is set with --at (e.g. --at 5s), before the keys"

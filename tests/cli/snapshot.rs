@@ -193,8 +193,8 @@ fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
         (&["--keys", "ctrl-q-x"][..], "unknown key `ctrl-q-x`"),
         // The error lists every name --keys takes, as its help does.
         (
-            &["--keys", "f2"][..],
-            "tab, backtab, up, down, pgup, pgdn, left, right, home, backspace, f1, ctrl-<character>",
+            &["--keys", "f13"][..],
+            "tab, backtab, up, down, pgup, pgdn, left, right, home, end, backspace, delete, insert, f1-f12, ctrl-<character>",
         ),
         (&["--size", "0x10"][..], "WIDTHxHEIGHT"),
         (&["--lesson", "03", "--dd", "5"][..], "world options do not apply"),
