@@ -12,8 +12,130 @@ use crate::cli::Cli;
 /// be a pipe whose reader went away.
 pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) -> std::io::Result<()> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "dirtyviz", &mut script);
+    clap_complete::generate(shell, &mut completed(Cli::command()), "dirtyviz", &mut script);
+    match shell {
+        clap_complete::Shell::Bash => script = with_names(&String::from_utf8_lossy(&script)).into_bytes(),
+        clap_complete::Shell::Fish => script = with_fish_names(&String::from_utf8_lossy(&script)).into_bytes(),
+        _ => {}
+    }
     out.write_all(&script)
+}
+
+/// `cmd` and its subcommands as the completion scripts see them: a value
+/// that names a file (a path, or a value named FILE or TRACE, or one of
+/// them among others: NAME|FILE)
+/// completes to files; any other (a number, a time, a size, a bdi)
+/// completes to nothing, where the scripts offered the working
+/// directory's files for `--seed`.
+fn completed(cmd: clap::Command) -> clap::Command {
+    let subcommands: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    let mut cmd = cmd.mut_args(|arg| {
+        let open = arg.get_action().takes_values()
+            && arg.get_value_hint() == clap::ValueHint::Unknown
+            && arg.get_possible_values().is_empty();
+        if !open {
+            return arg;
+        }
+        let names = arg.get_value_names().unwrap_or_default();
+        let file = names.iter().flat_map(|n| n.split('|')).any(|n| n == "FILE" || n == "TRACE");
+        arg.value_hint(if file { clap::ValueHint::FilePath } else { clap::ValueHint::Other })
+    });
+    for name in subcommands {
+        cmd = cmd.mut_subcommand(name, completed);
+    }
+    cmd
+}
+
+/// The names a value may be besides a file: the presets for
+/// `--scenario`, the machine profiles for `--fit`, the shipped lessons'
+/// ids for a lesson, both for `check`.
+fn names_for(what: &str) -> Vec<String> {
+    let lessons = || crate::lesson::SHIPPED.iter().map(|(file, _)| file[..2].to_string());
+    let presets = || crate::scenario::presets::names().into_iter().map(str::to_string);
+    match what {
+        "--scenario" => presets().collect(),
+        "--fit" => crate::scenario::machine::all().iter().map(|m| m.name.clone()).collect(),
+        "--lesson" | "dirtyviz__subcmd__lesson" => lessons().collect(),
+        "dirtyviz__subcmd__check" => lessons().chain(presets()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The fish script with the names of [`names_for`] offered after the
+/// options that take one and as the words after `lesson` and `check`.
+fn with_fish_names(script: &str) -> String {
+    let mut out = String::with_capacity(script.len() + 4096);
+    for line in script.lines() {
+        out.push_str(line);
+        let option = ["--scenario", "--fit", "--lesson"].into_iter().find(|o| line.contains(&format!(" -l {} ", &o[2..])));
+        if let Some(option) = option {
+            out.push_str(&format!(" -a \"{}\"", names_for(option).join(" ")));
+        }
+        out.push('\n');
+    }
+    for subcommand in ["lesson", "check"] {
+        let names = names_for(&format!("dirtyviz__subcmd__{subcommand}"));
+        out.push_str(&format!(
+            "complete -c dirtyviz -n \"__fish_dirtyviz_using_subcommand {subcommand}\" -a \"{}\"\n",
+            names.join(" ")
+        ));
+    }
+    out
+}
+
+/// The bash script with the names of [`names_for`] offered: after an
+/// option that takes one (beside files, where it takes a file too), and
+/// as the first word after `lesson` and `check` (whose ids bash would
+/// not complete at all). The names are split at spaces whatever IFS the
+/// script set for file names.
+fn with_names(script: &str) -> String {
+    let mut out = String::with_capacity(script.len() + 4096);
+    let (mut after, mut block, mut named) = (String::new(), String::new(), false);
+    for line in script.lines() {
+        let word = line.trim();
+        if named && word == "compopt -o nospace" {
+            // A name is a whole word: a space after it.
+            out.push_str(&line.replace("-o nospace", "+o nospace"));
+            out.push('\n');
+            continue;
+        }
+        if word == ";;" {
+            named = false;
+        }
+        let names = names_for(&after);
+        if !names.is_empty() && word.starts_with("COMPREPLY=(") {
+            let files = if word.contains("compgen -f") { " $(compgen -f \"${cur}\")" } else { "" };
+            let indent = &line[..line.len() - line.trim_start().len()];
+            out.push_str(&format!(
+                "{indent}COMPREPLY=($(IFS=' '; compgen -W \"{}\" -- \"${{cur}}\"){files})\n",
+                names.join(" ")
+            ));
+            after.clear();
+            named = true;
+            continue;
+        }
+        if let Some(option) = word.strip_suffix(')').filter(|w| w.starts_with("--")) {
+            after = option.to_string();
+        } else if word == ";;" {
+            after.clear();
+        }
+        if let Some(name) = word.strip_suffix(')').filter(|w| w.starts_with("dirtyviz__")) {
+            block = name.to_string();
+        }
+        let names = names_for(&block);
+        match word.strip_prefix("opts=\"") {
+            Some(opts) if !names.is_empty() => {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                out.push_str(&format!("{indent}opts=\"{} {opts}\n", names.join(" ")));
+                block.clear();
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// Writes the man page, dirtyviz(1) with a section per subcommand, as roff

@@ -227,6 +227,16 @@ fn the_bash_completion_script_is_valid_and_completes_subcommands() {
     // A patch level is completed from the levels there are.
     assert_eq!(complete("dirtyviz run --patches 1"), ["1", "10", "11"]);
     assert_eq!(complete("dirtyviz --patches 2"), ["2.6.38", "2"]);
+    // Names beside files: the presets, the lessons, the machine profiles.
+    assert_eq!(complete("dirtyviz run --scenario hdd-1"), ["hdd-10dd", "hdd-100dd", "hdd-1000dd"]);
+    assert_eq!(complete("dirtyviz run --scenario READ"), ["README.md"], "a scenario file");
+    assert_eq!(complete("dirtyviz lesson 1"), ["10", "11", "12", "13", "14", "15", "16"]);
+    assert_eq!(complete("dirtyviz plot --lesson 0"), ["00", "01", "02", "03", "04", "05", "06", "07", "08", "09"]);
+    assert!(complete("dirtyviz check nfs").contains(&"nfs-10dd".to_string()));
+    assert_eq!(complete("dirtyviz cases --fit 8"), ["8p-4096M"]);
+    // A number is not a file of the working directory.
+    assert_eq!(complete("dirtyviz run --seed READ"), ["READ"]);
+    assert_eq!(complete("dirtyviz run --duration C"), ["C"]);
     for shell in ["zsh", "fish", "powershell", "elvish"] {
         let out = dirtyviz().args(["completions", shell]).output().expect("runs");
         assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("plot"), "{shell}");
