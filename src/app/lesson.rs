@@ -42,6 +42,9 @@ pub struct LessonMode {
     live: Vec<Verdict>,
     /// What each question measures as of the last sample.
     readings: Vec<Option<f64>>,
+    /// What each question measured at the end of the step's `run_s`,
+    /// where answers are judged (and `dirtyviz check -v` measures them).
+    final_readings: Option<Vec<Option<f64>>>,
     /// Why a question has nothing to measure, where a side's kernel does
     /// not compute its quantity (a setpoint on Linux 3.1).
     lacking: Vec<Option<String>>,
@@ -85,7 +88,8 @@ struct Replay {
 pub struct Judged {
     /// What the student typed.
     pub given: f64,
-    /// The simulation's value and the verdict; `None`: nothing to measure yet.
+    /// The simulation's value at the step's end and the verdict; `None`:
+    /// the step has not run to its end, or measured nothing.
     pub answer: Option<Answer>,
 }
 
@@ -116,6 +120,7 @@ impl LessonMode {
             frozen: None,
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
+            final_readings: None,
             lacking: vec![None; questions],
             elapsed_s: 0.0,
             catch_up: None,
@@ -231,11 +236,30 @@ impl LessonMode {
     }
 
     /// How long question `i`'s answer must wait to be judged: the
-    /// simulated seconds still to run, if any.
+    /// simulated seconds of the step still to run, if any.
     pub fn answer_wait_s(&self, i: usize) -> Option<f64> {
-        let q = self.step().questions.get(i)?;
-        let needed = q.window_s.min(self.step().run_s);
-        (self.elapsed_s + 1e-9 < needed).then_some(needed - self.elapsed_s)
+        self.step().questions.get(i)?;
+        let needed = self.step().run_s;
+        (self.final_readings.is_none() && self.elapsed_s + 1e-9 < needed).then_some(needed - self.elapsed_s)
+    }
+
+    /// Judges `given` as the answer to question `q`: against what it
+    /// measured at the step's end; `None` until the step has run to it.
+    fn judge(&self, q: usize, given: f64) -> Option<Answer> {
+        let actual = self.final_readings.as_ref()?.get(q).copied().flatten()?;
+        Some(Answer::judge(&self.step().questions[q], actual, given))
+    }
+
+    /// Takes the questions' readings at the step's end as final and
+    /// judges the answers given before it.
+    fn judge_at_end(&mut self) {
+        self.final_readings = Some(self.readings.clone());
+        for q in 0..self.answers.len() {
+            if let Some(given) = self.answers[q].filter(|j| j.answer.is_none()).map(|j| j.given) {
+                let answer = self.judge(q, given);
+                self.answers[q] = Some(Judged { given, answer });
+            }
+        }
     }
 
     /// Measures the checks and questions again on `session`.
@@ -249,13 +273,6 @@ impl LessonMode {
             .map(|(q, r)| r.is_none().then(|| self.run.lacks(session, q.metric, q.side)).flatten())
             .collect();
         self.elapsed_s = self.run.elapsed_s(session);
-        // An answer given before there was anything to judge it by is
-        // judged once there is.
-        for (q, judged) in step.questions.iter().zip(self.answers.iter_mut()) {
-            if let Some(j) = judged.as_mut().filter(|j| j.answer.is_none()) {
-                j.answer = self.run.answer(session, q, j.given);
-            }
-        }
     }
 }
 
@@ -661,8 +678,7 @@ impl App {
                         // A note on an earlier, mistyped answer is stale now.
                         self.note.clear();
                         let q = mode.question.min(mode.step().questions.len() - 1);
-                        let question = mode.step().questions[q].clone();
-                        let answer = mode.run.answer(&self.session, &question, given);
+                        let answer = mode.judge(q, given);
                         mode.answers[q] = Some(Judged { given, answer });
                         mode.question = (q + 1) % mode.answers.len();
                     }
@@ -686,6 +702,7 @@ impl App {
         {
             mode.run.restart_clock(&self.session);
             mode.frozen = None;
+            mode.final_readings = None;
         }
     }
 
@@ -709,6 +726,7 @@ impl App {
         if let Some(mode) = self.lesson.as_mut() {
             mode.refresh(&self.session);
             mode.frozen = Some(mode.live.clone());
+            mode.judge_at_end();
             if mode.last_step() {
                 let id = &mode.run.lesson.progress_id().to_string();
                 self.progress.finished(id, mode.run.lesson.steps.len());
@@ -1051,22 +1069,55 @@ mod tests {
     }
 
     /// An answer given before its window has run was shown as "nothing to
-    /// measure yet" and lost; it is kept and judged once the window ran.
+    /// measure yet" and lost; it is kept. It is judged at the step's end,
+    /// however fast the world ran there: judged at the first frame after
+    /// its window filled, the same answer to lesson 07 counted at 1× (28
+    /// ms at 20 s) and not at full speed (29 ms at 30 s).
     #[test]
-    fn an_early_answer_is_kept_and_judged_once_there_is_something_to_measure() {
-        let mut app = open(TWO_STEPS, 0);
-        app.advance_to(NS_PER_SEC / 2);
+    fn an_answer_is_judged_at_the_end_of_the_step_whatever_the_frames() {
+        // One question on the dd count over the last second of 4 s; a
+        // second dd comes at 2 s.
+        let lesson = TWO_STEPS
+            .replace("run_s: 2, hint", "run_s: 4, hint")
+            .replace("metric: Tasks)]", "metric: Tasks, window_s: 1)]");
+        let answered = |frames: u64| {
+            let mut app = open(&lesson, 0);
+            let frame = 4 * NS_PER_SEC / frames;
+            let mut t = 0;
+            while t < 4 * NS_PER_SEC {
+                t += frame;
+                app.advance_to(t);
+                if t == NS_PER_SEC / 2 || (t < NS_PER_SEC / 2 + frame && t >= NS_PER_SEC / 2) {
+                    app.update(Msg::Lesson(LessonMsg::Answer));
+                    app.update(Msg::Lesson(LessonMsg::Input('1')));
+                    app.update(Msg::Lesson(LessonMsg::InputDone));
+                    let mode = app.lesson().expect("lesson");
+                    assert_eq!(mode.answer(0).map(|j| (j.given, j.answer)), Some((1.0, None)), "kept");
+                    let left = 4.0 - t as f64 / NS_PER_SEC as f64;
+                    assert!(mode.answer_wait_s(0).is_some_and(|s| (s - left).abs() < 1e-6), "at {t}");
+                }
+                if (2 * NS_PER_SEC..2 * NS_PER_SEC + frame).contains(&t) {
+                    app.update(Msg::AddDd);
+                }
+                if t < 4 * NS_PER_SEC {
+                    assert_eq!(app.lesson().expect("lesson").answer(0).and_then(|j| j.answer), None, "at {t}");
+                }
+            }
+            let mode = app.lesson().expect("lesson");
+            assert_eq!(mode.answer_wait_s(0), None);
+            mode.answer(0).and_then(|j| j.answer).expect("judged at the end of the step")
+        };
+        let by_frames = answered(40);
+        assert_eq!((by_frames.actual, by_frames.right), (2.0, false), "two dd over the step's last second");
+        assert_eq!(answered(2), by_frames, "two frames of 2 s judge it alike");
+        // After the end, an answer is judged at once, by the end's value.
+        let mut app = open(&lesson, 0);
+        app.advance_to(4 * NS_PER_SEC);
         app.update(Msg::Lesson(LessonMsg::Answer));
         app.update(Msg::Lesson(LessonMsg::Input('1')));
         app.update(Msg::Lesson(LessonMsg::InputDone));
-        let mode = app.lesson().expect("lesson");
-        assert_eq!(mode.answer(0).map(|j| (j.given, j.answer)), Some((1.0, None)));
-        assert_eq!(mode.answer_wait_s(0), Some(1.5), "the step's 2 s, 0.5 s run");
-        app.advance_to(2 * NS_PER_SEC);
-        let mode = app.lesson().expect("lesson");
-        let a = mode.answer(0).and_then(|j| j.answer).expect("judged at the end of the window");
+        let a = app.lesson().expect("lesson").answer(0).and_then(|j| j.answer).expect("judged");
         assert_eq!((a.actual, a.right), (1.0, true));
-        assert_eq!(mode.answer_wait_s(0), None);
     }
 
     #[test]

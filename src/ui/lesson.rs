@@ -184,18 +184,16 @@ fn question_parts(
                 let said = with_units(&said);
                 hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
             }
-            // Kept, and judged once the step has run the question's window.
+            // Kept, and judged at the step's end.
             None => {
                 let said = match (mode.answer_wait_s(i), mode.lacking(i)) {
                     (_, Some(why)) => format!("you said {}: nothing to measure: {why}", show(j.given)),
                     (Some(s), None) => format!(
-                        "you said {}: judged once the step has run {} s more (nothing to measure yet)",
+                        "you said {}: judged at the step's end, in {} s of simulated time",
                         show(j.given),
                         trimmed(s, 1)
                     ),
-                    (None, None) => {
-                        format!("you said {}: judged once there is something to measure", show(j.given))
-                    }
+                    (None, None) => format!("you said {}: the step measured nothing to judge it by", show(j.given)),
                 };
                 // Never judged where the kernel lacks the quantity: no
                 // "pending" mark.

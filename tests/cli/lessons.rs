@@ -693,8 +693,8 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
                 panic!("{file} at {width}x{height}: the answer given\n{text}");
             };
             let verdict = rows[at..].iter().take(3).cloned().collect::<Vec<_>>().join(" ");
-            // Judged, or kept to be judged once its window has run.
-            let whole = verdict.contains("counts)") || (verdict.contains("yet)") && verdict.contains("judged once"));
+            // Judged, or kept to be judged at the step's end.
+            let whole = verdict.contains("counts)") || verdict.contains("simulated time");
             assert!(whole, "{file} at {width}x{height}: the verdict whole\n{text}");
             // The question over it, whole or said to be cut.
             let number = rows[..at].iter().rposition(|r| r.starts_with("1. "));
@@ -708,7 +708,7 @@ fn an_answer_s_verdict_shows_whole_in_a_small_terminal() {
     // Lesson 07 at 60x18: the question's first rows and its mark.
     let lesson = Lesson::resolve("07").expect("shipped");
     let mut app = App::for_lesson(lesson, 0, Progress::default(), &mono()).expect("opens");
-    app.advance_to(20 * dirtyviz::sim::NS_PER_SEC);
+    app.advance_to(30 * dirtyviz::sim::NS_PER_SEC);
     app.update(Msg::Lesson(LessonMsg::Answer));
     app.update(Msg::Lesson(LessonMsg::Input('9')));
     app.update(Msg::Lesson(LessonMsg::InputDone));
@@ -1250,7 +1250,7 @@ fn lesson_03_says_where_the_series_holds_dirty_and_why() {
 /// The parameter strip read `thresh, last 10 s: 369 MiB` at the step's
 /// start, where the question refused to judge an answer and lost it: the
 /// strip says how long it measured, and an early answer is kept, shown,
-/// and judged once the question's window has run.
+/// and judged at the step's end.
 #[test]
 fn the_strip_says_how_long_it_measured_and_an_early_answer_waits_to_be_judged() {
     use dirtyviz::sim::NS_PER_SEC;
@@ -1267,10 +1267,15 @@ fn the_strip_says_how_long_it_measured_and_an_early_answer_waits_to_be_judged() 
     "369".chars().for_each(|c| app.update(Msg::Lesson(LessonMsg::Input(c))));
     app.update(Msg::Lesson(LessonMsg::InputDone));
     let text = flat(&app).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
-    assert!(text.contains("you said 369: judged once the step has run 7 s more"), "kept:\n{text}");
+    let run_s = app.lesson().expect("lesson").step().run_s;
+    let left = format!("you said 369: judged at the step's end, in {} s", run_s - 3.0);
+    assert!(text.contains(&left), "kept:\n{text}");
     app.advance_to(start + 10 * NS_PER_SEC);
     let text = flat(&app);
     assert!(text.contains("thresh, last 10 s: "), "{text}");
+    assert!(!text.contains("you said 369, the simulation says"), "the window is full, the step not over:\n{text}");
+    app.advance_to(app.lesson().expect("lesson").run().step_end_ns());
+    let text = flat(&app);
     assert!(text.contains("you said 369, the simulation says"), "judged:\n{text}");
 }
 

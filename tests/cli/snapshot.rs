@@ -138,21 +138,21 @@ fn pgdn_at_the_start_scrolls_as_far_as_on_the_screen_shown() {
     }
 }
 
-/// `@TIME` in `--keys` runs the world on before the keys after it: an
-/// answer typed before the question's 20 s window has run is not judged
-/// (15 s in, the median pause so far would still be the step's start),
-/// one typed 20 s into the step gets its verdict, whole at 60x18. The
-/// early answer is kept and judged once the window has run.
+/// `@TIME` in `--keys` runs the world on before the keys after it. An
+/// answer is judged at the step's end whenever it was typed (15 s in, the
+/// median pause so far would still be the step's start; 20 s in it read
+/// 28 ms, at the end 29), its verdict whole at 60x18; before the end it
+/// is kept, and says when it will be judged.
 #[test]
 fn keys_after_a_time_are_pressed_then() {
-    for early in ["a 2 9 enter", "@15s a 2 9 enter"] {
-        let text = snapshot(&["--lesson", "07", "--size", "60x18", "--at", "15s", "--keys", early]);
-        assert!(text.contains("nothing to measure yet"), "{early}: {text}");
-        let judged = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", early]);
-        assert!(judged.contains("you said 29, the simulation says"), "{early}: {judged}");
+    for keys in ["a 2 9 enter", "@15s a 2 9 enter", "@20s a 2 9 enter"] {
+        let text = snapshot(&["--lesson", "07", "--size", "60x18", "--at", "25s", "--keys", keys]);
+        assert!(text.contains("judged at the step's end, in 5 s"), "{keys}: {text}");
+        let judged = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", keys]);
+        assert!(judged.contains("you said 29, the simulation says 29 ms: 0% off"), "{keys}: {judged}");
     }
-    let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@20s a 2 9 enter"]);
-    assert!(later.contains("you said 29, the simulation says 28 ms: 4% off"), "{later}");
+    let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@20s a 2 4 enter"]);
+    assert!(later.contains("you said 24, the simulation says 29 ms: 17% off"), "{later}");
     assert!(later.contains("(within 15% counts)"), "{later}");
     // The time goes on to --at afterwards: the step's end by default.
     assert!(later.contains("t 30.0 s"), "{later}");
