@@ -120,7 +120,7 @@ impl fmt::Display for Error {
 }
 
 /// An I/O error's reason without the "(os error N)" tail.
-fn io_reason(e: &std::io::Error) -> String {
+pub fn io_reason(e: &std::io::Error) -> String {
     let text = e.to_string();
     match text.find(" (os error ") {
         Some(at) => text[..at].to_string(),

@@ -1,4 +1,4 @@
-//! Ctrl-C (and SIGTERM, SIGHUP) during a headless run or replay: the
+//! Ctrl-C (and SIGTERM, SIGHUP, SIGQUIT) during a headless run or replay: the
 //! first one is noted and the run stops at its next step with
 //! [`Error::Interrupted`], so its outputs are discarded and the files they
 //! would have replaced stay as they were. More of them within a second of
@@ -17,7 +17,7 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// When it came, on the monotonic clock \[ns\].
 static SIGNALLED_NS: AtomicU64 = AtomicU64::new(0);
 
-const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+const SIGNALS: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 /// How long after the first signal more of them are the same request \[ns\].
 const SAME_REQUEST_NS: u64 = 1_000_000_000;
@@ -49,7 +49,7 @@ extern "C" fn note(signal: libc::c_int) {
     }
 }
 
-/// From now on, the first Ctrl-C, SIGTERM or SIGHUP is noted for
+/// From now on, the first Ctrl-C, SIGTERM, SIGHUP or SIGQUIT is noted for
 /// [`check`] instead of ending dirtyviz.
 pub fn catch() {
     for s in SIGNALS {

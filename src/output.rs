@@ -86,6 +86,9 @@ impl AtomicFile {
         }
         let dir = parent_of(&target);
         let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // The temporary name is longer than the target's: a name near the
+        // system's 255 bytes is cut (at a character) to leave room.
+        let name: String = name.char_indices().take_while(|(i, c)| i + c.len_utf8() <= 200).map(|(_, c)| c).collect();
         let temp = dir.join(format!(
             ".{name}.dirtyviz-{}-{}.tmp",
             std::process::id(),
@@ -96,8 +99,12 @@ impl AtomicFile {
             .create_new(true)
             .open(&temp)
             .map_err(|e| cannot_create_in(path, &dir, NO_DIRECTORY, e))?;
-        // The new file keeps the permissions of the one it replaces.
+        // The new file keeps the owner and permissions of the one it
+        // replaces, as a shell's `>` keeps them (root replacing a user's
+        // file left it root's; others cannot give a file away, and keep
+        // what they may).
         if let Some(meta) = existing {
+            let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
             let _ = file.set_permissions(meta.permissions());
         }
         Ok(AtomicFile::new(path, target, Some(temp), file))
@@ -243,6 +250,12 @@ pub fn cannot_create_in(path: &Path, dir: &Path, creates: &str, e: std::io::Erro
             path.display(),
             dir.display()
         )),
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => Error::invalid(format!(
+            "{}: cannot create a file in {}: {} (an output is written beside its file and renamed over it)",
+            path.display(),
+            dir.display(),
+            crate::error::io_reason(&e)
+        )),
         _ => Error::io(path, "cannot create")(e),
     }
 }
@@ -315,6 +328,19 @@ fn identity(path: &Path) -> Result<Identity> {
     }
 }
 
+/// Standard input's file, where it is a file (`< FILE`); `None` for a
+/// pipe or a terminal, which no output can be.
+fn stdin_identity() -> Option<Identity> {
+    use std::os::fd::AsFd;
+    let file = File::from(std::io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok().filter(std::fs::Metadata::is_file)?;
+    Some(Identity {
+        inode: Some((meta.dev(), meta.ino())),
+        path: std::fs::read_link("/proc/self/fd/0").unwrap_or_else(|_| PathBuf::from("-")),
+        regular: true,
+    })
+}
+
 impl Identity {
     fn same(&self, other: &Identity) -> bool {
         match (self.inode, other.inode) {
@@ -349,11 +375,18 @@ pub fn to_stdout(bytes: &[u8]) -> Result<bool> {
 
 /// Refuses an output that is the same file as an input or as another
 /// output, and an output whose directory does not exist. Inputs that do
-/// not exist are skipped. An output named `-` is refused too: a command
-/// that writes to standard output says so before calling this.
+/// not exist are skipped; an input named `-` is standard input, as the
+/// shell opened it (`view - --csv t.txt < t.txt` would read the trace
+/// it replaces). An output named `-` is refused too: a command that
+/// writes to standard output says so before calling this.
 pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
-    let ins: Vec<(Named, Identity)> =
-        inputs.iter().filter_map(|n| Some((*n, identity(n.path).ok().filter(|i| i.inode.is_some())?))).collect();
+    let input = |n: &Named| {
+        if n.path == Path::new("-") {
+            return stdin_identity();
+        }
+        identity(n.path).ok().filter(|i| i.inode.is_some())
+    };
+    let ins: Vec<(Named, Identity)> = inputs.iter().filter_map(|n| Some((*n, input(n)?))).collect();
     let mut outs: Vec<(Named, Identity)> = Vec::new();
     for o in outputs {
         if o.path == Path::new("-") {
@@ -372,7 +405,7 @@ pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
                 o.role,
                 o.path.display(),
                 i.role,
-                i.path.display()
+                if i.path == Path::new("-") { "on standard input".into() } else { i.path.display().to_string() }
             )));
         }
         if let Some((other, _)) = outs.iter().find(|(_, other)| other.same(&id) && id.regular && other.regular) {
@@ -512,6 +545,30 @@ mod tests {
         f.put(b"x").expect("buffered");
         let e = f.commit().expect_err("full");
         assert_eq!(e.to_string(), "/dev/full: cannot write: No space left on device");
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_owner_and_a_long_name_is_written() {
+        let dir = scratch("owner");
+        // 250 bytes: the shell may write it, the temporary name beside it
+        // is cut to fit.
+        let long = dir.join("é".repeat(125));
+        std::fs::write(&long, "old").expect("the system takes the name");
+        let mut f = AtomicFile::create(&long).expect("create");
+        f.put(b"new").expect("put");
+        f.commit().expect("commit");
+        assert_eq!(std::fs::read_to_string(&long).expect("read"), "new");
+        // Only root may give a file away: as another user the owner is
+        // the same before and after anyway.
+        let path = dir.join("theirs.csv");
+        std::fs::write(&path, "old").expect("write");
+        let _ = std::os::unix::fs::chown(&path, Some(65534), Some(65534));
+        let before = std::fs::metadata(&path).expect("meta");
+        let mut f = AtomicFile::create(&path).expect("create");
+        f.put(b"new").expect("put");
+        f.commit().expect("commit");
+        let after = std::fs::metadata(&path).expect("meta");
+        assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
     }
 
     #[test]

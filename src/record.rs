@@ -375,6 +375,10 @@ pub fn last_session(data_dir: &Path) -> PathBuf {
 /// over it.
 fn link_last_session(data_dir: &Path, session: &Path) -> Result<()> {
     let last = last_session(data_dir);
+    // A link made to a symbolic link is that link (`--record link.jsonl`,
+    // pointing at `target.jsonl` beside it, read from the data directory
+    // pointed nowhere): to the file it names.
+    let session = &std::fs::canonicalize(session).unwrap_or_else(|_| session.to_path_buf());
     let temp = data_dir.join(format!(".last-session.jsonl.dirtyviz-{}.tmp", std::process::id()));
     let _ = std::fs::remove_file(&temp);
     if std::fs::hard_link(session, &temp).is_err() {
@@ -1008,5 +1012,13 @@ mod tests {
         r.write(&[Entry::Advance(5_000_000_000)]).expect("written");
         r.finish().expect("in place");
         assert_eq!(load(&last_session(&data)).expect("the last session").1, vec![Entry::Advance(5_000_000_000)]);
+        // Through a relative symbolic link: the last session is the file
+        // it names, not a copy of the link (which would name a file
+        // beside last-session.jsonl).
+        std::os::unix::fs::symlink("class.jsonl", dir.join("link.jsonl")).expect("symlink");
+        let mut r = Recorder::create(&dir.join("link.jsonl"), &header()).expect("recorder").link_last_session(&data);
+        r.write(&[Entry::Advance(7_000_000_000)]).expect("written");
+        r.finish().expect("in place");
+        assert_eq!(load(&last_session(&data)).expect("the last session").1, vec![Entry::Advance(7_000_000_000)]);
     }
 }

@@ -268,8 +268,8 @@ fn render_exit_status_section(out: &mut dyn Write) -> std::io::Result<()> {
     )?;
     writeln!(
         out,
-        ".TP\n.B 128+N\nEnded by signal N (SIGINT, SIGTERM, SIGHUP): 130 when a headless command is interrupted by \
-         SIGINT (Ctrl-C), which then writes no output. In the dashboard Ctrl-C is a key: it quits, with 0."
+        ".TP\n.B 128+N\nEnded by signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT): 130 when a headless command is \
+         interrupted by SIGINT (Ctrl-C), which then writes no output. In the dashboard Ctrl-C is a key: it quits, with 0."
     )
 }
 

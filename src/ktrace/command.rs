@@ -56,7 +56,7 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     if args.theme.is_some() {
         return Err(theme_without_dashboard());
     }
-    let trace = args.file.as_deref().filter(|f| *f != "-").map(|path| Named { role: "the trace", path: path.as_ref() });
+    let trace = args.file.as_deref().map(|path| Named { role: "the trace", path: path.as_ref() });
     check_outputs(trace, &[("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
     // --fit compares means over part of the trace: its rows.
     let rows = args.csv.is_some() || args.fit;

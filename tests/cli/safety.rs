@@ -322,7 +322,7 @@ fn a_huge_trace_is_announced_and_ctrl_c_keeps_what_was_there() {
 #[test]
 fn two_signals_at_once_stop_the_run_as_one_does() {
     let dir = scratch("two-signals");
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGQUIT] {
         std::fs::write(dir.join("o.csv"), "the previous rows\n").expect("write");
         let child = dirtyviz()
             .args(["run", "-q", "--scenario", "hdd-10dd", "--duration", "1000000s", "--csv", "o.csv"])
@@ -643,6 +643,17 @@ fn kernel_trace_outputs_are_as_safe_as_runs() {
             let o = run_in(&dir, &["view", "k.txt", flag, out]);
             one_line(&o, 2, &[flag, out, "is the same file as the trace k.txt"]);
         }
+    }
+    // The trace on standard input, redirected from the output.
+    for flag in ["--csv", "--summary-json"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_dirtyviz"))
+            .current_dir(&dir)
+            .env("XDG_DATA_HOME", dir.join("data"))
+            .args(["view", "-", flag, "k.txt"])
+            .stdin(std::fs::File::open(dir.join("k.txt")).expect("open"))
+            .output()
+            .expect("runs");
+        one_line(&o, 2, &[flag, "k.txt is the same file as the trace on standard input"]);
     }
     let o = run_in(&dir, &["view", "k.txt", "--csv", "s.json", "--summary-json", "./s.json"]);
     one_line(&o, 2, &["--csv s.json and --summary-json ./s.json are the same file"]);
