@@ -141,7 +141,7 @@ pub struct PlotArgs {
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
     pub duration: Option<SimTime>,
     /// Directory the figures go to (made if missing).
-    #[arg(long, value_name = "DIR", default_value = ".")]
+    #[arg(short = 'o', long, value_name = "DIR", default_value = ".")]
     pub out: PathBuf,
     /// svg (vector, for papers and slides) or png (1920x1080 pixels).
     #[arg(long, value_enum, default_value_t = PlotFormat::Svg)]
@@ -224,9 +224,10 @@ pub struct SnapshotArgs {
     /// Terminal size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "160x48", value_parser = screen_size)]
     pub size: (u16, u16),
-    /// text, ansi (colours for a terminal) or svg (an image for slides).
-    #[arg(long, value_enum, default_value_t = crate::ui::snapshot::Format::Text)]
-    pub format: crate::ui::snapshot::Format,
+    /// text, ansi (colours for a terminal) or svg (an image for slides);
+    /// default: svg for an --output ending in .svg, else text.
+    #[arg(long, value_enum)]
+    pub format: Option<crate::ui::snapshot::Format>,
     /// Palette: dark, light or mono.
     #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
     pub theme: crate::app::ThemeKind,

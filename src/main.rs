@@ -352,6 +352,20 @@ fn side_files(option: &str, path: Option<&std::path::Path>, sides: usize) -> Res
                 printable(&path.display().to_string())
             )));
         }
+        // Two files, as --compare takes them, where one side writes one
+        // (it wrote a file called `a.csv,b.csv`); `./` names such a file.
+        if let Some((a, b)) = path.to_str().and_then(|t| t.split_once(','))
+            && !a.is_empty()
+            && !b.is_empty()
+            && !a.starts_with("./")
+        {
+            return Err(Error::invalid(format!(
+                "{option} {}: A,B names a file for each side of --compare, and this run has one \
+                 (./{} for a file of that name)",
+                printable(&path.display().to_string()),
+                printable(&path.display().to_string())
+            )));
+        }
         return Ok([Some(path.to_path_buf()), None]);
     }
     let text = path.to_str().ok_or_else(|| Error::invalid(format!("{option}: the file name is not UTF-8")))?;
@@ -843,6 +857,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     };
     // `-o -` is standard output, as no -o.
     let output = args.output.as_deref().filter(|path| *path != std::path::Path::new("-"));
+    let format = snapshot::Format::for_output(args.format, output)?;
     if let Some(path) = output {
         let inputs: Vec<Named> = input.iter().map(|(role, path)| Named { role, path }).collect();
         check_distinct(&inputs, &[Named { role: "--output", path }])?;
@@ -912,7 +927,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     // What the terminal shows once a frame has been drawn: a hint just
     // asked for scrolled to.
     app.set_scroll_room(snapshot::scroll_room(&app, width, height));
-    let text = snapshot::write(&snapshot::render(&app, width, height), args.format, app.theme());
+    let text = snapshot::write(&snapshot::render(&app, width, height), format, app.theme());
     dirtyviz::interrupt::check()?;
     match output {
         Some(path) => snapshot::write_file(path, &text)?,

@@ -292,7 +292,25 @@ pub(crate) fn parse_answer(text: &str) -> Result<f64, String> {
     }
     let t = match t.matches(',').count() {
         0 => t.to_string(),
-        1 if !t.contains('.') => t.replace(',', "."),
+        1 if !t.contains('.') => {
+            // `755,000`: 755 thousand, or 755 with a decimal comma? Three
+            // digits after a comma with a whole part that is not 0 could be
+            // either (lesson 06 writes "755,000 pages"): asked, not guessed.
+            let (whole, rest) = t.split_once(',').expect("one comma");
+            let fraction = rest.split(['e', 'E']).next().unwrap_or(rest);
+            let digits = whole.trim_start_matches('-');
+            if fraction.len() == 3
+                && fraction.bytes().all(|b| b.is_ascii_digit())
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && digits.trim_start_matches('0').len() == digits.len()
+            {
+                return Err(format!(
+                    "`{text}`: a thousands separator or a decimal comma? type {whole}{fraction} or {whole}.{fraction}"
+                ));
+            }
+            t.replace(',', ".")
+        }
         _ => return Err(format!("`{text}`: one decimal point, . or , (no thousands separator)")),
     };
     match t.parse::<f64>() {
@@ -637,8 +655,11 @@ impl App {
                 // says so where there is nothing to answer.
                 let was_folded = std::mem::replace(&mut mode.folded, false);
                 if mode.step().questions.is_empty() {
-                    self.note =
+                    // Passing, as a key that does nothing: the next key's
+                    // own note (or none) takes its place.
+                    let note =
                         format!("this step asks no questions{}", if was_folded { ": step text shown" } else { "" });
+                    self.passing_note.cover(&mut self.note, note);
                 } else {
                     mode.input = Some(String::new());
                     // The fold's note is stale now.
@@ -1059,6 +1080,14 @@ mod tests {
         assert_eq!(parse_answer(" 3 "), Ok(3.0));
         assert_eq!(parse_answer("-1,5e2"), Ok(-150.0));
         assert!(parse_answer("1,000,000").is_err());
+        assert_eq!(
+            parse_answer("755,000"),
+            Err("`755,000`: a thousands separator or a decimal comma? type 755000 or 755.000".into())
+        );
+        assert!(parse_answer("-1,500").is_err(), "ambiguous too");
+        assert_eq!(parse_answer("0,125"), Ok(0.125), "no thousands before a 0");
+        assert_eq!(parse_answer("755,5"), Ok(755.5));
+        assert_eq!(parse_answer("1,2345"), Ok(1.2345));
         assert!(parse_answer("-1e400").is_err());
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(2 * NS_PER_SEC);
@@ -1073,6 +1102,15 @@ mod tests {
     /// however fast the world ran there: judged at the first frame after
     /// its window filled, the same answer to lesson 07 counted at 1× (28
     /// ms at 20 s) and not at full speed (29 ms at 30 s).
+    #[test]
+    fn a_with_no_question_says_so_until_the_next_key() {
+        let mut app = open(TWO_STEPS, 1);
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        assert_eq!(app.note(), "this step asks no questions");
+        app.update(Msg::Zoom(2));
+        assert_eq!(app.note(), "", "it passed with the next key");
+    }
+
     #[test]
     fn an_answer_is_judged_at_the_end_of_the_step_whatever_the_frames() {
         // One question on the dd count over the last second of 4 s; a

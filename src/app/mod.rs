@@ -1099,7 +1099,7 @@ mod tests {
         assert_eq!(a.screen.zoom, None);
         assert_eq!(a.note(), "", "it closed the chart: nothing to say");
         a.update(Msg::Back);
-        assert_eq!(a.note(), "nothing to close: every chart is shown (1-5 shows one alone)");
+        assert_eq!(a.note(), "nothing to close: no chart is shown alone, no help open (1-5 zooms a chart)");
         a.update(Msg::Zoom(3));
         assert_eq!(a.note(), "", "passed with the next key");
     }

@@ -141,7 +141,10 @@ impl Screen {
             (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => passing.cover(status, note.into()),
             (Some(note), _) => *status = note.into(),
             (None, Msg::Back) if nothing_open => {
-                passing.cover(status, "nothing to close: every chart is shown (1-5 shows one alone)".into());
+                passing.cover(
+                    status,
+                    "nothing to close: no chart is shown alone, no help open (1-5 zooms a chart)".into(),
+                );
             }
             (None, _) => {}
         }

@@ -763,7 +763,7 @@ impl Summary {
             let waiting = if waiting > 0 { format!(" ({waiting} not started)") } else { String::new() };
             let _ = writeln!(
                 s,
-                "tasks       {} {kind}{waiting}  dirty rate min {}  max {} MiB/s (max/min {})  longest throttled {:.0} ms",
+                "tasks       {} {kind}{waiting}  dirty rate (whole run) min {}  max {} MiB/s (max/min {})  longest throttled {:.0} ms",
                 of_kind().count(),
                 num(min, 3),
                 num(max, 3),

@@ -27,6 +27,26 @@ pub enum Format {
     Svg,
 }
 
+impl Format {
+    /// The format to write to `output` (`None`: standard output): the one
+    /// asked for, else an SVG image for a file named `.svg`, else text.
+    /// Text asked for into a `.svg` file is refused: no viewer would open
+    /// it (it was written there silently).
+    pub fn for_output(asked: Option<Format>, output: Option<&std::path::Path>) -> crate::error::Result<Format> {
+        let svg = output.and_then(|p| p.extension()).is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        match (asked, svg) {
+            (Some(f @ (Format::Text | Format::Ansi)), true) => Err(crate::error::Error::invalid(format!(
+                "--format {}: --output {} names an SVG image; drop --format, or name the file .txt",
+                if f == Format::Text { "text" } else { "ansi" },
+                output.map(|p| p.display().to_string()).unwrap_or_default()
+            ))),
+            (Some(f), _) => Ok(f),
+            (None, true) => Ok(Format::Svg),
+            (None, false) => Ok(Format::Text),
+        }
+    }
+}
+
 /// The screen `app` shows in a `width` x `height` terminal.
 pub fn render(app: &App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");

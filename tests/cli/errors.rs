@@ -139,6 +139,11 @@ fn what_a_comparison_overrides_or_lacks_is_refused() {
             &["run", "--duration", "1s", "--csv", csv],
             &format!("error: --csv {csv}: {{side}} stands for a side of --compare, and this run has one"),
         ),
+        (
+            &["run", "--duration", "1s", "--csv", "a.csv,b.csv"],
+            "error: --csv a.csv,b.csv: A,B names a file for each side of --compare, and this run has one \
+             (./a.csv,b.csv for a file of that name)",
+        ),
     ] {
         fails_with(args, line);
     }

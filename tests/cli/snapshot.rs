@@ -181,9 +181,15 @@ fn keys_that_pause_stop_the_world_there() {
 #[test]
 fn the_output_file_is_written_whole_and_bad_input_is_one_line() {
     let path = tmp("shot.svg");
-    let out = dirtyviz().args(["snapshot", "--at", "2s", "--format", "svg", "-o"]).arg(&path).output().expect("runs");
+    // A file named .svg is an SVG image without --format too.
+    let out = dirtyviz().args(["snapshot", "--at", "2s", "-o"]).arg(&path).output().expect("runs");
     assert!(out.status.success() && out.stdout.is_empty());
     assert!(std::fs::read_to_string(&path).expect("written").trim_end().ends_with("</svg>"));
+    let out = dirtyviz().args(["snapshot", "--at", "2s", "--format", "text", "-o"]).arg(&path).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--format text: --output") && err.contains("names an SVG image"), "{err}");
+    assert!(std::fs::read_to_string(&path).expect("kept").trim_end().ends_with("</svg>"), "the image stays");
     let dir = path.parent().expect("dir");
     // Other tests write their outputs into the same directory meanwhile:
     // only this file's temporary files count.
