@@ -565,8 +565,19 @@ pub fn patches(s: &str) -> Result<Level, String> {
 /// to 4096`.
 fn whole(s: &str, lo: u64, hi: u64, what: &str) -> Result<u64, String> {
     let digits = s.trim();
-    match digits.parse::<u64>() {
-        Ok(v) if (lo..=hi).contains(&v) && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(v),
+    let value = if digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse::<u64>().ok()
+    } else {
+        // `1e3`, as --duration takes it: a whole number all the same.
+        digits
+            .contains(['e', 'E'])
+            .then(|| digits.parse::<f64>().ok())
+            .flatten()
+            .filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= hi as f64)
+            .map(|v| v as u64)
+    };
+    match value {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
         _ => Err(format!("must be a whole number{what} from {lo} to {hi}")),
     }
 }
@@ -593,6 +604,9 @@ fn step(s: &str) -> Result<u32, String> {
 }
 
 fn percent(s: &str) -> Result<u64, String> {
+    // `50%` as `50`: the sysctl's unit, written as a reader writes it.
+    let s = s.trim();
+    let s = s.strip_suffix('%').unwrap_or(s).trim_end();
     match s.parse::<u64>() {
         Ok(v) if v <= 100 => Ok(v),
         _ => Err("must be a whole percentage from 0 to 100".into()),
@@ -613,6 +627,7 @@ fn size(s: &str, max: u64, max_shown: &str) -> Result<u64, String> {
         Ok(v) if v <= max => Ok(v),
         Ok(_) | Err(SizeError::TooLarge) => Err(format!("too large: at most {max_shown}")),
         Err(SizeError::Malformed) => Err(format!("must be a size such as 4096, 100M or 4G; {BINARY_SIZES}")),
+        Err(SizeError::PartByte) => Err("must be a whole number of bytes (or a size such as 1.5M)".into()),
     }
 }
 
@@ -923,7 +938,13 @@ mod tests {
             assert_eq!(dirty_bytes(spelled), Ok(100 << 20), "{spelled}");
         }
         assert!(dirty_bytes("100x").expect_err("no unit").contains("sizes are binary: K, M, G, T"));
-        assert!(percent("101").is_err());
+        assert!(percent("101").is_err() && percent("50%%").is_err());
+        assert_eq!(percent("50%"), Ok(50), "the sysctl's unit");
+        // A whole number in e-notation, as --duration takes numbers.
+        assert_eq!(cpus("1e3"), Ok(1000));
+        assert!(cpus("1e4").is_err() && cpus("2.5").is_err() && cpus("1e-1").is_err() && cpus("-1e1").is_err());
+        assert!(dirty_bytes("5000.5").expect_err("a part of a byte").contains("whole number of bytes"));
+        assert_eq!(dirty_bytes("5000.0"), Ok(5000));
         assert!(max_error("NaN").is_err() && max_error("-1").is_err() && max_error("inf").is_err());
         assert_eq!(max_error("0.15"), Ok(0.15));
         let e = Cli::try_parse_from(["dirtyviz", "run", "--dd", "100000"]).expect_err("too many");

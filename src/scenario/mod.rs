@@ -849,6 +849,8 @@ pub enum SizeError {
     /// A size past the largest one a 64-bit count of bytes holds,
     /// 18446744073709551615 bytes (16 EiB less a byte).
     TooLarge,
+    /// A number of bytes with a fraction (`5000.5`): a byte is whole.
+    PartByte,
 }
 
 /// Parses a size such as `4k`, `1M`, `512`, `2G`, `1.5G` (binary units)
@@ -869,6 +871,9 @@ pub fn size(s: &str) -> std::result::Result<u64, SizeError> {
     let (whole, fraction) = num.split_once('.').unwrap_or((num, ""));
     if (whole.is_empty() && fraction.is_empty()) || fraction.contains('.') {
         return Err(SizeError::Malformed);
+    }
+    if shift == 0 && fraction.bytes().any(|d| d != b'0') {
+        return Err(SizeError::PartByte);
     }
     let mut units: u128 = 0;
     for digit in whole.bytes() {
@@ -1381,6 +1386,9 @@ mod tests {
         assert_eq!(size("999999999999999999999999999999999999999999"), Err(SizeError::TooLarge));
         assert_eq!(size("1.000000000000000000000000000001T"), Ok(1 << 40));
         assert_eq!(size("4x"), Err(SizeError::Malformed));
+        assert_eq!(size("5000.5"), Err(SizeError::PartByte));
+        assert_eq!(size("5000.0"), Ok(5000));
+        assert_eq!(size("0.5k"), Ok(512), "a fraction of a KiB is bytes");
     }
 
     #[test]

@@ -432,7 +432,9 @@ pub fn check_block_size(bs: &str) -> Result<u64> {
     let shown = crate::error::printable(bs);
     let bytes = super::size(bs).map_err(|e| {
         Error::invalid(match e {
-            super::SizeError::Malformed => format!("block size `{shown}` is not a size like 4k or 1M"),
+            super::SizeError::Malformed | super::SizeError::PartByte => {
+                format!("block size `{shown}` is not a size like 4k or 1M")
+            }
             super::SizeError::TooLarge => format!("block size `{shown}` is too large: at most 1G"),
         })
     })?;

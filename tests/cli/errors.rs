@@ -735,7 +735,8 @@ fn view_names_its_example_and_takes_mono_with_snapshot() {
 fn whole_number_options_name_what_they_want() {
     let cpus = "must be a whole number of CPUs from 1 to 4096";
     fails_cleanly(&["run", "--cpus", ""], cpus);
-    fails_cleanly(&["run", "--cpus", "1e3"], cpus);
+    fails_cleanly(&["run", "--cpus", "1e4"], cpus);
+    fails_cleanly(&["run", "--cpus", "2.5"], cpus);
     fails_cleanly(&["snapshot", "--cpus", "5000"], cpus);
     fails_cleanly(&["run", "--dd", "1k"], "must be a whole number of dd tasks per bdi from 0 to 10000");
     fails_cleanly(&["plot", "--period-shift", ""], "must be a whole number from 2 to 48");
@@ -744,7 +745,7 @@ fn whole_number_options_name_what_they_want() {
         fails_cleanly(&[sub, "--lesson", "03", "--step", "0"], "must be a step's number: 1 (the first), 2, ...");
         fails_cleanly(&[sub, "--lesson", "03", "--step", "x"], "must be a step's number: 1 (the first), 2, ...");
     }
-    for args in [&["run", "--cpus", "1e3"][..], &["run", "--dd", "1k"], &["snapshot", "--lesson", "03", "--step", "0"]]
+    for args in [&["run", "--cpus", "1e4"][..], &["run", "--dd", "1k"], &["snapshot", "--lesson", "03", "--step", "0"]]
     {
         let out = dirtyviz().args(args).output().expect("runs");
         let err = String::from_utf8_lossy(&out.stderr);
