@@ -408,11 +408,12 @@ fn list_lessons() -> Result<ExitCode> {
         match lesson {
             Ok(l) => {
                 let state = match progress.lessons.get(&l.id) {
+                    // Said as what it is: a column of `step 2/6` had no heading.
                     Some(p) if p.done => "done".to_string(),
-                    Some(p) => format!("step {}/{}", p.step + 1, l.steps.len()),
+                    Some(p) => format!("at step {}/{}", p.step + 1, l.steps.len()),
                     None => String::new(),
                 };
-                let line = format!("{}  {:<width$}  {state:<9}  {}", l.id, l.title, l.patch);
+                let line = format!("{}  {:<width$}  {state:<12}  {}", l.id, l.title, l.patch);
                 // On a terminal too narrow for it, the patch goes under
                 // the title, wrapped.
                 let line = match listing_width() {

@@ -703,7 +703,16 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
-    let list_rows = (picker.lessons.len() as u16).min(inner.height.saturating_sub(3));
+    // The selected lesson's patch and summary whole where the list can
+    // scroll instead (at 80x24 its summary was cut after three rows),
+    // keeping at least 5 lessons in view.
+    let l = &picker.lessons[picker.selected];
+    let width = usize::from(inner.width);
+    let about_rows =
+        crate::units::wrap_words(&l.patch, width).len() + crate::units::wrap_words(&l.summary, width).len();
+    let room = inner.height.saturating_sub(1).saturating_sub(u16::try_from(about_rows).unwrap_or(u16::MAX));
+    let list_rows =
+        (picker.lessons.len() as u16).min(inner.height.saturating_sub(3)).min(room.max(5.min(inner.height)));
     let [list, gap, about] =
         Layout::vertical([Constraint::Length(list_rows), Constraint::Length(1), Constraint::Min(0)]).areas(inner);
     // Keep the selection in view when the list does not fit.
@@ -717,12 +726,12 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
         .map(|(i, l)| {
             let state = match app.progress().lessons.get(&l.id) {
                 Some(p) if p.done => "✓ done".to_string(),
-                Some(p) => format!("step {}/{}", p.step + 1, l.steps.len()),
+                Some(p) => format!("at step {}/{}", p.step + 1, l.steps.len()),
                 None => String::new(),
             };
             let mark = if i == picker.selected { "▶" } else { " " };
             let style = if i == picker.selected { t.accent.add_modifier(Modifier::BOLD) } else { t.text };
-            let title_width = (inner.width as usize).saturating_sub(18).max(8);
+            let title_width = (inner.width as usize).saturating_sub(21).max(8);
             // A title cut short says so.
             let title = super::view::cut_to(&l.title, title_width);
             Line::from(vec![
@@ -741,7 +750,6 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
         (a, b) => format!("  ↑ {a} more · ↓ {b} more"),
     };
     frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), gap);
-    let l = &picker.lessons[picker.selected];
     // What the rows hold of the summary, its last row ending in an
     // ellipsis where it goes on (the lesson itself shows it whole).
     let width = usize::from(about.width);

@@ -630,17 +630,22 @@ fn a_compared_chart_in_mib_steps_up_to_its_neighbours_gib_title_and_all() {
 }
 
 /// A lesson list with no room for every lesson says how many more there
-/// are, above and below.
+/// are, above and below; it scrolls so that the chosen lesson's summary
+/// shows whole (at 80x24 it was cut after three rows).
 #[test]
 fn the_lesson_list_says_how_many_lessons_it_has_no_room_for() {
+    for size in ["80x24", "60x18"] {
+        let text = snapshot(&["--at", "1s", "--size", size, "--keys", "L"]);
+        assert!(text.contains("speed."), "the summary's last word: {size}:\n{text}");
+    }
     let more = |keys: &str, size: &str| {
         let text = snapshot(&["--at", "1s", "--size", size, "--keys", keys]);
         let row = |l: &str| l.trim_matches(['│', ' ']).to_string();
         text.lines().map(row).find(|l| l.starts_with(['↑', '↓']) && l.ends_with(" more"))
     };
-    assert_eq!(more("L", "60x18").as_deref(), Some("↓ 4 more"));
+    assert_eq!(more("L", "60x18").as_deref(), Some("↓ 11 more"));
     let down = "L ".to_string() + &"down ".repeat(14);
-    assert_eq!(more(&down, "60x18").as_deref(), Some("↑ 2 more · ↓ 2 more"));
+    assert_eq!(more(&down, "60x18").as_deref(), Some("↑ 10 more · ↓ 2 more"));
     assert_eq!(more("L", "160x48"), None);
 }
 
