@@ -101,7 +101,8 @@ fn with_names(script: &str) -> String {
             continue;
         }
         if word == ";;" {
-            named = false;
+            // A case of the option's `case` ends.
+            (named, after) = (false, String::new());
         }
         let names = names_for(&after);
         if !names.is_empty() && word.starts_with("COMPREPLY=(") {
@@ -117,8 +118,6 @@ fn with_names(script: &str) -> String {
         }
         if let Some(option) = word.strip_suffix(')').filter(|w| w.starts_with("--")) {
             after = option.to_string();
-        } else if word == ";;" {
-            after.clear();
         }
         if let Some(name) = word.strip_suffix(')').filter(|w| w.starts_with("dirtyviz__")) {
             block = name.to_string();

@@ -237,6 +237,12 @@ fn the_bash_completion_script_is_valid_and_completes_subcommands() {
     // A number is not a file of the working directory.
     assert_eq!(complete("dirtyviz run --seed READ"), ["READ"]);
     assert_eq!(complete("dirtyviz run --duration C"), ["C"]);
+    let fish = dirtyviz().args(["completions", "fish"]).output().expect("runs");
+    let fish = String::from_utf8_lossy(&fish.stdout);
+    let line = |needle: &str| fish.lines().find(|l| l.contains(needle)).unwrap_or_default().to_string();
+    assert!(line("using_subcommand run\" -l scenario").ends_with("-r -F -a \"default hdd-10dd hdd-100dd hdd-1000dd ssd-10dd jbod-10hdd raid0-10hdd ukey-hdd nfs-1dd nfs-10dd switch-disk rsync\""), "{fish}");
+    assert!(line("using_subcommand lesson\" -a").contains("\"00 01 02"), "{fish}");
+    assert!(line("using_subcommand run\" -l seed").ends_with("-r -f"), "no files for a seed: {fish}");
     for shell in ["zsh", "fish", "powershell", "elvish"] {
         let out = dirtyviz().args(["completions", shell]).output().expect("runs");
         assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("plot"), "{shell}");
