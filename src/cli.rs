@@ -564,22 +564,22 @@ pub fn patches(s: &str) -> Result<Level, String> {
 /// counts (`what`) and the range: `must be a whole number of CPUs from 1
 /// to 4096`.
 fn whole(s: &str, lo: u64, hi: u64, what: &str) -> Result<u64, String> {
-    let digits = s.trim();
-    let value = if digits.bytes().all(|b| b.is_ascii_digit()) {
-        digits.parse::<u64>().ok()
-    } else {
-        // `1e3`, as --duration takes it: a whole number all the same.
-        digits
-            .contains(['e', 'E'])
-            .then(|| digits.parse::<f64>().ok())
-            .flatten()
-            .filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= hi as f64)
-            .map(|v| v as u64)
-    };
-    match value {
+    match whole_number(s) {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
         _ => Err(format!("must be a whole number{what} from {lo} to {hi}")),
     }
+}
+
+/// A whole number written as digits, or as any number that is whole
+/// (`1e3`, `10.0`, as --duration takes numbers); `None` otherwise.
+fn whole_number(s: &str) -> Option<u64> {
+    let t = s.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        return t.parse().ok();
+    }
+    // Past 2^53 a float is not every whole number: digits only there.
+    let v = t.parse::<f64>().ok().filter(|v| v.fract() == 0.0 && (0.0..=9.0e15).contains(v))?;
+    Some(v as u64)
 }
 
 fn cpus(s: &str) -> Result<u32, String> {
@@ -607,8 +607,8 @@ fn percent(s: &str) -> Result<u64, String> {
     // `50%` as `50`: the sysctl's unit, written as a reader writes it.
     let s = s.trim();
     let s = s.strip_suffix('%').unwrap_or(s).trim_end();
-    match s.parse::<u64>() {
-        Ok(v) if v <= 100 => Ok(v),
+    match whole_number(s) {
+        Some(v) if v <= 100 => Ok(v),
         _ => Err("must be a whole percentage from 0 to 100".into()),
     }
 }
@@ -943,6 +943,8 @@ mod tests {
         // A whole number in e-notation, as --duration takes numbers.
         assert_eq!(cpus("1e3"), Ok(1000));
         assert!(cpus("1e4").is_err() && cpus("2.5").is_err() && cpus("1e-1").is_err() && cpus("-1e1").is_err());
+        assert_eq!((cpus("8.0"), percent("2e1"), percent("20.0%")), (Ok(8), Ok(20), Ok(20)));
+        assert!(cpus("inf").is_err() && cpus("NaN").is_err() && percent("20.5").is_err());
         assert!(dirty_bytes("5000.5").expect_err("a part of a byte").contains("whole number of bytes"));
         assert_eq!(dirty_bytes("5000.0"), Ok(5000));
         assert!(max_error("NaN").is_err() && max_error("-1").is_err() && max_error("inf").is_err());

@@ -371,6 +371,14 @@ impl Session {
     /// both restarting at time 0.
     pub fn compare_with(&mut self, a: &str, b: &str, other: &Scenario) -> Result<()> {
         let cfg = self.world_config(other)?;
+        // Changes that are the world's own settings compare a world with
+        // itself: the lesson meant something else.
+        if cfg == self.config {
+            return Err(Error::invalid(format!(
+                "CompareWith(a: \"{a}\", b: \"{b}\"): its changes are the world's own settings, so both sides \
+                 would be the same world; name what differs on the right"
+            )));
+        }
         self.alternative = Some((a.to_string(), b.to_string(), cfg));
         self.set_compare(Some(Compare::Alternative))
     }

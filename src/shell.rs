@@ -67,8 +67,10 @@ fn with_fish_names(script: &str) -> String {
     let mut out = String::with_capacity(script.len() + 4096);
     for line in script.lines() {
         out.push_str(line);
-        let option =
-            ["--scenario", "--fit", "--lesson"].into_iter().find(|o| line.contains(&format!(" -l {} ", &o[2..])));
+        // Only where the option takes a value (`-r`): `view --fit` is a flag.
+        let option = ["--scenario", "--fit", "--lesson"]
+            .into_iter()
+            .find(|o| line.contains(&format!(" -l {} ", &o[2..])) && line.contains(" -r"));
         if let Some(option) = option {
             out.push_str(&format!(" -a \"{}\"", names_for(option).join(" ")));
         }

@@ -380,12 +380,13 @@ impl App {
         let done = before + self.session.sim_ns.saturating_sub(mode.run.step_start_ns).min(run_ns(mode.run.step));
         let total: u64 = (0..replay.target).map(run_ns).sum();
         let s = |ns: u64| ns as f64 / crate::sim::NS_PER_SEC as f64;
-        self.note = format!(
+        let note = format!(
             "replaying the lesson up to step {}: {:.1} of {:.1} s (q quits)",
             replay.target + 1,
             s(done),
             s(total)
         );
+        self.passing_note.under(&mut self.note, note);
         self.dirty = true;
     }
 
@@ -466,12 +467,13 @@ impl App {
         let Some(mode) = self.lesson.as_ref() else { return };
         let s = |ns: u64| ns as f64 / crate::sim::NS_PER_SEC as f64;
         let (start, end) = (mode.run.step_start_ns, mode.run.step_end_ns());
-        self.note = format!(
+        let note = format!(
             "running the rest of step {} first: {:.1} of {:.1} s (q quits, space pauses)",
             mode.run.step + 1,
             s(self.session.sim_ns.saturating_sub(start)),
             s(end - start)
         );
+        self.passing_note.under(&mut self.note, note);
         self.dirty = true;
     }
 
@@ -615,6 +617,13 @@ impl App {
                 }
                 _ => {}
             }
+        }
+        if msg == LessonMsg::Answer && (mode.replay.is_some() || mode.catch_up.is_some()) {
+            // The step on screen is being left: an answer typed to it
+            // would go with it, unseen.
+            let note = "a answers once the step opens (it is on its way)".to_string();
+            self.passing_note.cover(&mut self.note, note);
+            return;
         }
         match msg {
             LessonMsg::NextStep if mode.run.step + 1 < steps => {
@@ -1102,6 +1111,17 @@ mod tests {
     /// however fast the world ran there: judged at the first frame after
     /// its window filled, the same answer to lesson 07 counted at 1× (28
     /// ms at 20 s) and not at full speed (29 ms at 30 s).
+    #[test]
+    fn a_while_the_step_runs_out_says_it_waits_for_the_next() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(NS_PER_SEC / 2);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert!(app.note().starts_with("running the rest of step 1 first"), "{}", app.note());
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        assert_eq!(app.note(), "a answers once the step opens (it is on its way)");
+        assert_eq!(app.mode(), Mode::Normal, "no answer field for the step being left");
+    }
+
     #[test]
     fn a_with_no_question_says_so_until_the_next_key() {
         let mut app = open(TWO_STEPS, 1);

@@ -211,6 +211,16 @@ impl PassingNote {
         self.0 = Some((note, covered));
     }
 
+    /// Puts `note` in `status`, or, where a passing note shows, under it:
+    /// a progress note kept up to date does not wipe what the last key
+    /// said.
+    pub fn under(&mut self, status: &mut String, note: String) {
+        match self.0.as_mut() {
+            Some((shown, covered)) if shown == status => *covered = note,
+            _ => *status = note,
+        }
+    }
+
     /// Puts back the note covered, where the passing one still shows.
     pub fn pass(&mut self, status: &mut String) {
         if let Some((shown, covered)) = self.0.take()
@@ -1084,6 +1094,14 @@ mod tests {
         p.pass(&mut status);
         assert_eq!(status, "dirty_ratio 21", "a note set meanwhile stays");
         assert!(!p.shown(&status));
+        // A progress note goes under a passing one, and shows once it passes.
+        p.cover(&mut status, "a answers once the step opens".into());
+        p.under(&mut status, "running: 3.0 of 40.0 s".into());
+        assert_eq!(status, "a answers once the step opens");
+        p.pass(&mut status);
+        assert_eq!(status, "running: 3.0 of 40.0 s");
+        p.under(&mut status, "running: 3.1 of 40.0 s".into());
+        assert_eq!(status, "running: 3.1 of 40.0 s");
     }
 
     fn app() -> App {

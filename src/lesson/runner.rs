@@ -96,7 +96,8 @@ impl LessonRun {
         let mut view = ViewRequest::default();
         let actions = self.lesson.steps[self.step].actions.clone();
         for a in &actions {
-            self.act(session, a, &mut view)?;
+            // Said with the step it belongs to, as a load error is.
+            self.act(session, a, &mut view).map_err(|e| e.context(format!("step {}", self.step + 1)))?;
         }
         self.restart_clock(session);
         Ok(view)

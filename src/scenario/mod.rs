@@ -1377,7 +1377,7 @@ mod tests {
         assert_eq!(parse_size(".5k"), Some(512));
         assert_eq!(parse_size("1.2.3"), None);
         assert_eq!(parse_size("."), None);
-        assert_eq!(size("0.5"), Ok(0));
+        assert_eq!(size("0.5"), Err(SizeError::PartByte));
         assert_eq!(size("18446744073709551615"), Ok(u64::MAX));
         assert_eq!(size("18446744073709551616"), Err(SizeError::TooLarge));
         assert_eq!(size("16777215T"), Ok(u64::MAX - (1 << 40) + 1));
@@ -1583,7 +1583,7 @@ mod tests {
         let e = Scenario::from_ron("Scenario(devices: [(name: \"a\", kind: Hdd)], tasks: [Dd(bs: \"0.5\")])", "s.ron")
             .expect_err("half a byte")
             .to_string();
-        assert!(e.starts_with("s.ron:1:") && e.contains("got `0.5` (0 bytes)"), "{e}");
+        assert!(e.starts_with("s.ron:1:") && e.contains("got `0.5` (a part of a byte)"), "{e}");
         assert!(crate::scenario::case::parse("thresh=100M/xfs-10dd-3k-8p-4096M-100M:10-X").is_err());
     }
 

@@ -432,8 +432,9 @@ pub fn check_block_size(bs: &str) -> Result<u64> {
     let shown = crate::error::printable(bs);
     let bytes = super::size(bs).map_err(|e| {
         Error::invalid(match e {
-            super::SizeError::Malformed | super::SizeError::PartByte => {
-                format!("block size `{shown}` is not a size like 4k or 1M")
+            super::SizeError::Malformed => format!("block size `{shown}` is not a size like 4k or 1M"),
+            super::SizeError::PartByte => {
+                format!("block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `{shown}` (a part of a byte)")
             }
             super::SizeError::TooLarge => format!("block size `{shown}` is too large: at most 1G"),
         })
@@ -513,7 +514,7 @@ mod tests {
         }
         assert_eq!(
             check_block_size("0.5").unwrap_err().to_string(),
-            "block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `0.5` (0 bytes)"
+            "block size must be 512, 1k, 2k or a multiple of 4k up to 1G, got `0.5` (a part of a byte)"
         );
         assert!(check_block_size("-4k").unwrap_err().to_string().contains("is not a size like 4k or 1M"));
         assert_eq!(

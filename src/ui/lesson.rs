@@ -191,7 +191,8 @@ fn question_parts(
                     (Some(s), None) => format!(
                         "you said {}: judged at the step's end, in {} s of simulated time",
                         show(j.given),
-                        trimmed(s, 1)
+                        // Not "in 0 s" a jiffy before it.
+                        if s < 0.05 { "under 0.1".to_string() } else { trimmed(s, 1) }
                     ),
                     (None, None) => format!("you said {}: the step measured nothing to judge it by", show(j.given)),
                 };
@@ -705,14 +706,14 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, r);
     // The selected lesson's patch and summary whole where the list can
     // scroll instead (at 80x24 its summary was cut after three rows),
-    // keeping at least 5 lessons in view.
+    // keeping at least 3 lessons in view.
     let l = &picker.lessons[picker.selected];
     let width = usize::from(inner.width);
     let about_rows =
         crate::units::wrap_words(&l.patch, width).len() + crate::units::wrap_words(&l.summary, width).len();
     let room = inner.height.saturating_sub(1).saturating_sub(u16::try_from(about_rows).unwrap_or(u16::MAX));
     let list_rows =
-        (picker.lessons.len() as u16).min(inner.height.saturating_sub(3)).min(room.max(5.min(inner.height)));
+        (picker.lessons.len() as u16).min(inner.height.saturating_sub(3)).min(room.max(3.min(inner.height)));
     let [list, gap, about] =
         Layout::vertical([Constraint::Length(list_rows), Constraint::Length(1), Constraint::Min(0)]).areas(inner);
     // Keep the selection in view when the list does not fit.

@@ -33,7 +33,14 @@ impl Format {
     /// Text asked for into a `.svg` file is refused: no viewer would open
     /// it (it was written there silently).
     pub fn for_output(asked: Option<Format>, output: Option<&std::path::Path>) -> crate::error::Result<Format> {
-        let svg = output.and_then(|p| p.extension()).is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        let extension = output.and_then(|p| p.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase());
+        if let Some(image @ ("png" | "svgz" | "jpg" | "jpeg" | "pdf")) = extension.as_deref() {
+            return Err(crate::error::Error::invalid(format!(
+                "--output {}: a snapshot is text, ANSI or SVG, not {image} (dirtyviz plot --format png draws the charts as PNG)",
+                output.map(|p| p.display().to_string()).unwrap_or_default()
+            )));
+        }
+        let svg = extension.as_deref() == Some("svg");
         match (asked, svg) {
             (Some(f @ (Format::Text | Format::Ansi)), true) => Err(crate::error::Error::invalid(format!(
                 "--format {}: --output {} names an SVG image; drop --format, or name the file .txt",
