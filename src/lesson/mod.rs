@@ -1197,6 +1197,15 @@ mod tests {
         );
         let other = same.replace("()", "(dirty_ratio: 40)");
         Lesson::from_ron(&base("Preset(\"default\")", &other, "PosRatio"), "l.ron").expect("a change");
+        // Changes that are the world's own settings (the preset's ratio
+        // is 20): refused when the step opens, naming it.
+        let own = same.replace("()", "(dirty_ratio: 20)");
+        let lesson = Lesson::from_ron(&base("Preset(\"default\")", &own, "PosRatio"), "l.ron").expect("loads");
+        let e = runner::run_headless(&lesson).expect_err("the same world twice").to_string();
+        assert!(
+            e.starts_with("step 1: CompareWith(a: \"x\", b: \"y\"): its changes are the world's own settings"),
+            "{e}"
+        );
         // Told at the action of the step, not where its name is first
         // written (a text, an earlier step).
         let two = "Lesson(id: \"x\", title: \"t\", patch: \"p\", summary: \"s\", scenario: Preset(\"default\"),\n \
