@@ -603,7 +603,17 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: 
         if let Some(temp) = recorder.temp_path() {
             let name =
                 |p: &std::path::Path| printable(&p.file_name().unwrap_or(p.as_os_str()).to_string_lossy()).into_owned();
-            app.add_note(&format!("recording to {}: it replaces {} when the session ends", name(temp), name(path)));
+            // Beside the file named, its name is enough; through a link to
+            // another directory, where it is.
+            let dir = |p: &std::path::Path| {
+                p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(".".as_ref()).to_path_buf()
+            };
+            let shown = if dir(temp) == dir(path) {
+                name(temp)
+            } else {
+                printable(&temp.strip_prefix(".").unwrap_or(temp).display().to_string()).into_owned()
+            };
+            app.add_note(&format!("recording to {shown}: it replaces {} when the session ends", name(path)));
         }
         outputs.record = Some(recorder);
     } else if !view.no_record
