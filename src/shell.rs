@@ -88,14 +88,23 @@ fn with_fish_names(script: &str) -> String {
 
 /// The bash script with the names of [`names_for`] offered: after an
 /// option that takes one (beside files, where it takes a file too), and
-/// as the first word after `lesson` and `check` (whose ids bash would
-/// not complete at all). The names are split at spaces whatever IFS the
-/// script set for file names.
+/// as the words after `lesson` and `check`, beside files (bash completed
+/// neither the ids nor the files there). The names are split at spaces
+/// whatever IFS the script set for file names.
 fn with_names(script: &str) -> String {
     let mut out = String::with_capacity(script.len() + 4096);
     let (mut after, mut block, mut named) = (String::new(), String::new(), false);
+    // In the block of `lesson` or `check`: its words complete to files too.
+    let mut positional_files = false;
     for line in script.lines() {
         let word = line.trim();
+        if positional_files && word == r#"COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )"# {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            out.push_str(&format!(
+                "{indent}COMPREPLY=( $(compgen -W \"${{opts}}\" -- \"${{cur}}\") $([[ ${{cur}} == -* ]] || compgen -f -- \"${{cur}}\") )\n"
+            ));
+            continue;
+        }
         if named && word == "compopt -o nospace" {
             // A name is a whole word: a space after it.
             out.push_str(&line.replace("-o nospace", "+o nospace"));
@@ -123,6 +132,7 @@ fn with_names(script: &str) -> String {
         }
         if let Some(name) = word.strip_suffix(')').filter(|w| w.starts_with("dirtyviz__")) {
             block = name.to_string();
+            positional_files = false;
         }
         let names = names_for(&block);
         match word.strip_prefix("opts=\"") {
@@ -130,6 +140,7 @@ fn with_names(script: &str) -> String {
                 let indent = &line[..line.len() - line.trim_start().len()];
                 out.push_str(&format!("{indent}opts=\"{} {opts}\n", names.join(" ")));
                 block.clear();
+                positional_files = true;
             }
             _ => {
                 out.push_str(line);

@@ -231,6 +231,9 @@ fn the_bash_completion_script_is_valid_and_completes_subcommands() {
     assert_eq!(complete("dirtyviz run --scenario hdd-1"), ["hdd-10dd", "hdd-100dd", "hdd-1000dd"]);
     assert_eq!(complete("dirtyviz run --scenario READ"), ["README.md"], "a scenario file");
     assert_eq!(complete("dirtyviz lesson 1"), ["10", "11", "12", "13", "14", "15", "16"]);
+    assert_eq!(complete("dirtyviz lesson READ"), ["README.md"], "a lesson file");
+    assert_eq!(complete("dirtyviz check READ"), ["README.md"]);
+    assert_eq!(complete("dirtyviz lesson --se"), ["--seed"], "no file for an option");
     assert_eq!(complete("dirtyviz plot --lesson 0"), ["00", "01", "02", "03", "04", "05", "06", "07", "08", "09"]);
     assert!(complete("dirtyviz check nfs").contains(&"nfs-10dd".to_string()));
     assert_eq!(complete("dirtyviz cases --fit 8"), ["8p-4096M"]);
