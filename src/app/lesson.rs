@@ -65,6 +65,8 @@ pub struct LessonMode {
     /// earlier step's keys did: its checks and questions then judge a
     /// setup the step did not write.
     pub(super) changed_by_hand: bool,
+    /// Those keys came once the step's checks were judged.
+    pub(super) changed_after_end: bool,
     /// The setup the step opened on.
     pub(super) opened: Option<super::Setup>,
     /// It opened on worlds an earlier step's keys changed (and did not
@@ -126,6 +128,7 @@ impl LessonMode {
             catch_up: None,
             replay: None,
             changed_by_hand: false,
+            changed_after_end: false,
             opened: None,
             carried: false,
         }
@@ -134,6 +137,11 @@ impl LessonMode {
     /// True when a key changed the step's worlds since it opened.
     pub fn changed_by_hand(&self) -> bool {
         self.changed_by_hand
+    }
+
+    /// True when those keys came after the step's checks were judged.
+    pub fn changed_after_end(&self) -> bool {
+        self.changed_by_hand && self.changed_after_end
     }
 
     /// The lesson and where it is.
@@ -1215,6 +1223,22 @@ mod tests {
         assert_eq!(app.sim_ns(), 2 * NS_PER_SEC);
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3, "step 2's AddDd applied again");
         assert_eq!(app.note(), "step 2 restarted");
+    }
+
+    /// Keys pressed once the step was judged leave its verdicts: the pane
+    /// says so (it said the checks judged the setup as it is now).
+    #[test]
+    fn a_setup_changed_after_the_end_leaves_the_verdicts() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(2 * NS_PER_SEC);
+        assert!(app.lesson().expect("lesson").judged());
+        app.update(Msg::AddDd);
+        let mode = app.lesson().expect("lesson");
+        assert!(mode.changed_by_hand() && mode.changed_after_end());
+        assert_eq!(mode.verdicts(), &[Verdict::Pass(1.0)], "judged with one dd");
+        let text = crate::ui::snapshot::text(&crate::ui::snapshot::render(&app, 160, 48)).replace('\u{a0}', " ");
+        let text = text.lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+        assert!(text.contains("! your keys changed the step's setup after it ended: its"), "{text}");
     }
 
     /// A key that changed the step's worlds (here `+`) marks the step,

@@ -1004,6 +1004,9 @@ impl App {
         let changed = mode.carried || mode.opened.as_ref().is_some_and(|opened| *opened != now);
         if changed && !mode.changed_by_hand {
             self.note.push_str("; r restores the step's own setup");
+            // Keys pressed once the checks were judged leave the verdicts
+            // as they were.
+            mode.changed_after_end = mode.judged();
         }
         mode.changed_by_hand = changed;
     }

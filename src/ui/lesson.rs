@@ -85,8 +85,11 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     };
     lines.extend(hanging("", t.dim, &heading, t.dim, width, 0));
     if mode.changed_by_hand() {
-        let changed =
-            "your keys changed the step's setup: these checks judge it as it is now (r restores the step's own)";
+        let changed = if mode.changed_after_end() {
+            "your keys changed the step's setup after it ended: its verdicts stand (r restores the step's own)"
+        } else {
+            "your keys changed the step's setup: these checks judge it as it is now (r restores the step's own)"
+        };
         lines.extend(hanging("! ", t.warn.add_modifier(Modifier::BOLD), changed, t.warn, width, 2));
     }
     // A value with its unit, and the bounds, each stay on one row when wrapped.
