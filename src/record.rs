@@ -643,8 +643,10 @@ impl TraceWriter {
 pub struct SeriesWriter {
     follower: crate::run::Follower,
     summary_json: Option<crate::output::AtomicFile>,
-    /// [`crate::session::Session::builds`] when the follower last started.
-    builds: u64,
+    /// [`crate::session::Session::world_id`] when the follower last
+    /// started: a rebuild, or a session of its own (`N` in a lesson opens
+    /// the lesson again, whose session counts its builds from 0 again).
+    world: u64,
     /// When the current world started, for the speed figures.
     started: std::time::Instant,
 }
@@ -658,7 +660,7 @@ impl SeriesWriter {
         Ok(SeriesWriter {
             follower: crate::run::Follower::new(csv),
             summary_json: summary_json.map(crate::output::AtomicFile::create).transpose()?,
-            builds: app.session().builds,
+            world: app.session().world_id(),
             started: std::time::Instant::now(),
         })
     }
@@ -666,10 +668,10 @@ impl SeriesWriter {
     /// Takes in what side A sampled since the last call; after a rebuild,
     /// starts over on the new world.
     pub fn drain(&mut self, app: &App) -> Result<()> {
-        if app.session().builds != self.builds {
+        if app.session().world_id() != self.world {
             let names: Vec<String> = app.world().bdis().iter().map(|b| b.name.clone()).collect();
             self.follower.restart(&names)?;
-            self.builds = app.session().builds;
+            self.world = app.session().world_id();
             self.started = std::time::Instant::now();
         }
         self.follower.take(app.world(), false)
@@ -993,6 +995,37 @@ mod tests {
         assert_eq!(left.len(), 21);
         assert_eq!(left[0], "20250101-000005-1.jsonl");
         assert!(left.contains(&"mine.txt".to_string()));
+    }
+
+    /// `N` in a lesson opens it again, on a session of its own whose
+    /// builds count from 0 again: the CSV went on with the rows of the
+    /// world left behind while the summary told of the new one (its mean
+    /// above its max).
+    #[test]
+    fn a_lesson_opened_again_starts_the_series_over() {
+        use crate::app::{AppOptions, LessonMsg, Msg};
+        let text = r#"Lesson(id: "s", title: "t", patch: "p", summary: "s", scenario: Preset("default"),
+            steps: [Step(title: "one", text: "a", run_s: 2), Step(title: "two", text: "b", run_s: 2)])"#;
+        let lesson = crate::lesson::Lesson::from_ron(text, "s.ron").expect("a lesson");
+        let progress = crate::lesson::progress::Progress::default();
+        let mut app = App::for_lesson(lesson, 0, progress, &AppOptions::default()).expect("opens");
+        let dir = scratch("series-again");
+        let csv = dir.join("s.csv");
+        let mut series = SeriesWriter::create(Some(&csv), None, &app).expect("series");
+        let mut go = |app: &mut App, series: &mut SeriesWriter, t: u64| {
+            app.advance_to(t);
+            series.drain(app).expect("drained");
+        };
+        go(&mut app, &mut series, 2_000_000_000);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        go(&mut app, &mut series, 3_000_000_000);
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        go(&mut app, &mut series, 1_000_000_000);
+        let summary = series.finish(&app).expect("in place");
+        assert!((summary.duration_s - 1.0).abs() < 1e-9, "{}", summary.duration_s);
+        let rows = std::fs::read_to_string(&csv).expect("written");
+        let last = rows.lines().last().expect("rows");
+        assert!(last.starts_with("1.0,"), "the world since N, to 1 s: {last}");
     }
 
     #[test]

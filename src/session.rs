@@ -282,6 +282,12 @@ impl Session {
         (self.trace_world.0, &self.trace_world.1)
     }
 
+    /// Which worlds run: a number of this process that no other build,
+    /// of this session or another (a lesson opened again), has had.
+    pub fn world_id(&self) -> u64 {
+        self.trace_world.0
+    }
+
     /// Sets aside side A's trace events so far as made by the world as
     /// [`Session::trace_world`] describes it.
     fn set_aside_trace(&mut self) {
@@ -298,11 +304,13 @@ impl Session {
     /// Notes side A's world as it now is, for the trace; `new`: another
     /// world.
     fn note_trace_world(&mut self, new: bool) {
-        if !self.config.trace {
-            return;
-        }
+        // Numbered also untraced: a session's time series follows it
+        // (`Session::world_id`).
         if new {
             self.trace_world.0 = WORLDS_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        }
+        if !self.config.trace {
+            return;
         }
         let header = crate::run::trace::Header::of(self.world(), self.scenario.seed, &self.scenario.name);
         self.trace_world.1 = serde_json::to_string(&header).expect("a header is plain data");

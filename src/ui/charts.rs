@@ -102,7 +102,7 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(4, "task_ratelimit", "task", 6, 4, "dirty_ratelimit × pos_ratio: what a task was held to"),
     entry!(4, "balanced", "bal", 3, 5, "balanced_dirty_ratelimit: write_bw/N estimated from rates"),
     entry!(4, "write_bw/N", "bw/N", 7, 1, "what light writers leave of write_bw, per throttled task"),
-    entry!(4, "dirtied/N", "dirtied/N", 2, 2, "pages each of the N throttled tasks dirtied per second"),
+    entry!(4, "dirtied/N", "dirtied/N", 2, 2, "what each of the N throttled tasks dirtied per second"),
     entry!(4, "avg_write_bw", "avg", 5, 3, "write_bw smoothed: what the control law uses"),
     entry!(4, "write_bw", "bw", 1, 6, "the bdi's estimated write rate"),
     entry!(5, "sleep", "sleep", 0, 0, "throttling sleeps: the shortest and longest per column", Draw::Scatter),

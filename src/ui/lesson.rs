@@ -278,7 +278,10 @@ fn next_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
     } else if step.auto_advance && !last {
         hanging("", t.dim, &format!("the next step opens by itself after {:.0}\u{a0}s", step.run_s), t.dim, width, 0)
     } else {
-        let keys = if last { "N back · h hint · L lessons" } else { "n next · N back · h hint · L lessons" };
+        // The keys that do something here: `h` where there is a hint.
+        let keys = [(!last, "n next"), (true, "N back"), (step.hint.is_some(), "h hint"), (true, "L lessons")];
+        let keys: Vec<&str> = keys.iter().filter(|(shown, _)| *shown).map(|(_, k)| *k).collect();
+        let keys = keys.join(" · ");
         hanging("", t.dim, &keys.replace(' ', "\u{a0}").replace("\u{a0}·\u{a0}", "\u{a0}· "), t.dim, width, 0)
     }
 }

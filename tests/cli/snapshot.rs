@@ -161,6 +161,15 @@ fn keys_after_a_time_are_pressed_then() {
     assert!(world.contains("t 9.0 s") && world.contains("PAUSED"), "{world}");
 }
 
+/// `h` is offered where the step has a hint (lesson 04's third has none:
+/// `h` there said `this step has no hint`).
+#[test]
+fn the_hint_key_is_offered_where_there_is_a_hint() {
+    let shot = |step: &str| snapshot(&["--lesson", "04", "--step", step, "--at", "5s", "--size", "160x48"]);
+    assert!(shot("1").contains("h hint"));
+    assert!(!shot("3").contains("h hint"), "{}", shot("3"));
+}
+
 /// Keys that pause the world leave it where they paused it, as on the
 /// dashboard: `.` steps 100 ms, and without --at the snapshot is taken
 /// there, not at the scenario's end.
