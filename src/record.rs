@@ -1012,7 +1012,7 @@ mod tests {
         let dir = scratch("series-again");
         let csv = dir.join("s.csv");
         let mut series = SeriesWriter::create(Some(&csv), None, &app).expect("series");
-        let mut go = |app: &mut App, series: &mut SeriesWriter, t: u64| {
+        let go = |app: &mut App, series: &mut SeriesWriter, t: u64| {
             app.advance_to(t);
             series.drain(app).expect("drained");
         };
