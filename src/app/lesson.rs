@@ -1114,11 +1114,6 @@ mod tests {
         assert_eq!(app.lesson().expect("lesson").answer(0).expect("answered").given, 0.5);
     }
 
-    /// An answer given before its window has run was shown as "nothing to
-    /// measure yet" and lost; it is kept. It is judged at the step's end,
-    /// however fast the world ran there: judged at the first frame after
-    /// its window filled, the same answer to lesson 07 counted at 1× (28
-    /// ms at 20 s) and not at full speed (29 ms at 30 s).
     #[test]
     fn a_while_the_step_runs_out_says_it_waits_for_the_next() {
         let mut app = open(TWO_STEPS, 0);
@@ -1139,6 +1134,11 @@ mod tests {
         assert_eq!(app.note(), "", "it passed with the next key");
     }
 
+    /// An answer given before its window has run was shown as "nothing to
+    /// measure yet" and lost; it is kept. It is judged at the step's end,
+    /// however fast the world ran there: judged at the first frame after
+    /// its window filled, the same answer to lesson 07 counted at 1× (28
+    /// ms at 20 s) and not at full speed (29 ms at 30 s).
     #[test]
     fn an_answer_is_judged_at_the_end_of_the_step_whatever_the_frames() {
         // One question on the dd count over the last second of 4 s; a
