@@ -505,6 +505,12 @@ impl Session {
                 side.task_counts = TaskCounts::of(&side.world);
             }
             self.rates_at = self.sim_ns;
+        } else if self.rates_at == 0 {
+            // The first second has no rates yet, but its tasks start:
+            // counted as they do, beside the rows drawn from the world.
+            for side in &mut self.sides {
+                side.task_counts = TaskCounts::of(&side.world);
+            }
         }
     }
 }

@@ -1374,14 +1374,15 @@ pub(crate) fn draw_tasks_of(
         .skip(first)
         .take(room)
         .map(|task| {
-            let rate = side.task_rates.get(task.id as usize).copied().unwrap_or(0.0);
+            // No rate until a second has been measured: `–`, not 0.00.
+            let rate = side.task_rates.get(task.id as usize).copied();
             let mut cells = vec![Cell::from(task.id.to_string())];
             if !narrow {
                 cells.push(Cell::from(task.kind.name()));
             }
             cells.extend([
                 Cell::from(cut_to(&w.bdis()[task.bdi as usize].name, bdi_room)),
-                Cell::from(format!("{:.2}", crate::units::mib(rate))),
+                Cell::from(rate.map_or(NOT_KNOWN.into(), |r| format!("{:.2}", crate::units::mib(r)))),
                 Cell::from(format!("{:.0}", ms(task.last_pause))),
                 Cell::from(if has_pause { task.nr_dirtied_pause.to_string() } else { NOT_KNOWN.into() }),
             ]);

@@ -161,6 +161,19 @@ fn keys_after_a_time_are_pressed_then() {
     assert!(world.contains("t 9.0 s") && world.contains("PAUSED"), "{world}");
 }
 
+/// In the first second the task table counts the dd that started, as the
+/// panel does, and shows no rate yet (it read `tasks (0 live)` over a dd
+/// row dirtying `0.00` MiB/s while chart 1 climbed at 950 MiB/s).
+#[test]
+fn the_first_second_counts_its_tasks_and_shows_no_rate_yet() {
+    let text = snapshot(&["--at", "0.5s", "--size", "160x48"]);
+    assert!(text.contains("tasks (1 live)"), "{text}");
+    let row = text.lines().find(|l| l.contains("0     dd        sda")).expect("the dd's row");
+    assert!(row.contains("sda    –"), "{row}");
+    let later = snapshot(&["--at", "1.5s", "--size", "160x48"]);
+    assert!(!later.lines().any(|l| l.contains("0     dd        sda    –")), "{later}");
+}
+
 /// `h` is offered where the step has a hint (lesson 04's third has none:
 /// `h` there said `this step has no hint`).
 #[test]
