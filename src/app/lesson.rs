@@ -139,6 +139,17 @@ impl LessonMode {
         self.changed_by_hand
     }
 
+    /// `msg` does something on the open step: `a` where it asks, `h`
+    /// where it has a hint, `n` short of the last step.
+    pub fn offers(&self, msg: LessonMsg) -> bool {
+        match msg {
+            LessonMsg::Answer => !self.step().questions.is_empty(),
+            LessonMsg::Hint => self.step().hint.is_some(),
+            LessonMsg::NextStep => !self.last_step(),
+            _ => true,
+        }
+    }
+
     /// True when those keys came after the step's checks were judged.
     pub fn changed_after_end(&self) -> bool {
         self.changed_by_hand && self.changed_after_end

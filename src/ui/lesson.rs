@@ -11,8 +11,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
 use super::view::{hanging, hanging_spans};
-use crate::app::App;
 use crate::app::lesson::LessonMode;
+use crate::app::{App, LessonMsg};
 use crate::lesson::check::{show, show_value};
 use crate::lesson::runner::Verdict;
 use crate::lesson::{Question, SideSpec};
@@ -278,9 +278,14 @@ fn next_lines(mode: &LessonMode, t: &Theme, width: u16) -> Vec<Line<'static>> {
     } else if step.auto_advance && !last {
         hanging("", t.dim, &format!("the next step opens by itself after {:.0}\u{a0}s", step.run_s), t.dim, width, 0)
     } else {
-        // The keys that do something here: `h` where there is a hint.
-        let keys = [(!last, "n next"), (true, "N back"), (step.hint.is_some(), "h hint"), (true, "L lessons")];
-        let keys: Vec<&str> = keys.iter().filter(|(shown, _)| *shown).map(|(_, k)| *k).collect();
+        // The keys that do something here.
+        let keys = [
+            (LessonMsg::NextStep, "n next"),
+            (LessonMsg::PrevStep, "N back"),
+            (LessonMsg::Hint, "h hint"),
+            (LessonMsg::Lessons, "L lessons"),
+        ];
+        let keys: Vec<&str> = keys.iter().filter(|(msg, _)| mode.offers(*msg)).map(|(_, k)| *k).collect();
         let keys = keys.join(" · ");
         hanging("", t.dim, &keys.replace(' ', "\u{a0}").replace("\u{a0}·\u{a0}", "\u{a0}· "), t.dim, width, 0)
     }

@@ -152,6 +152,9 @@ impl Depth {
     /// `colour` as this terminal can show it.
     pub fn fit(self, colour: Color) -> Color {
         let Color::Rgb(r, g, b) = colour else { return colour };
+        if self == Depth::True {
+            return colour;
+        }
         let series = OKABE_ITO.iter().zip(REDUCED).find_map(|(&c, (on_dark, on_light))| {
             if c == (r, g, b) { Some(on_dark) } else { (darkened(c) == (r, g, b)).then_some(on_light) }
         });

@@ -452,14 +452,15 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
         Mode::Normal => &[super::keys::DASHBOARD],
     };
     let normal = ctx.app.mode() == Mode::Normal;
-    // `a` is offered where the step asks something, `h` where it has a
-    // hint.
-    let asks = ctx.app.lesson().is_some_and(|m| !m.step().questions.is_empty());
-    let hints_at = ctx.app.lesson().is_some_and(|m| m.step().hint.is_some());
+    // A lesson's keys where they do something on the open step.
+    let offered = |msg: &crate::app::Msg| match (msg, ctx.app.lesson()) {
+        (crate::app::Msg::Lesson(l), Some(mode)) => mode.offers(*l),
+        _ => true,
+    };
     let hints = sections
         .iter()
         .flat_map(|s| s.bindings)
-        .filter(|b| (asks || b.label != "a") && (hints_at || b.label != "h"))
+        .filter(|b| b.keys.iter().any(|(_, msg)| offered(msg)))
         .map(|b| (b.label, if normal { b.hint } else { b.help }));
     let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
     let space = if ctx.app.paused() { "play" } else { "pause" };
