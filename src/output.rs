@@ -334,11 +334,9 @@ fn stdin_identity() -> Option<Identity> {
     use std::os::fd::AsFd;
     let file = File::from(std::io::stdin().as_fd().try_clone_to_owned().ok()?);
     let meta = file.metadata().ok().filter(std::fs::Metadata::is_file)?;
-    Some(Identity {
-        inode: Some((meta.dev(), meta.ino())),
-        path: std::fs::read_link("/proc/self/fd/0").unwrap_or_else(|_| PathBuf::from("-")),
-        regular: true,
-    })
+    // Known by its inode: an output with none (not there yet) is no file
+    // standard input reads.
+    Some(Identity { inode: Some((meta.dev(), meta.ino())), path: PathBuf::from("-"), regular: true })
 }
 
 impl Identity {
