@@ -206,9 +206,6 @@ pub struct Session {
     pub sim_ns: u64,
     /// Sim time of the last per-task rate update \[ns\].
     rates_at: u64,
-    /// How many times the worlds were (re)built: a change means every
-    /// side restarted at time 0.
-    pub builds: u64,
     /// For [`Compare::Alternative`]: the labels of the two sides and the
     /// right side's world.
     alternative: Option<(String, String, WorldConfig)>,
@@ -254,7 +251,6 @@ impl Session {
             compare,
             sim_ns: 0,
             rates_at: 0,
-            builds: 0,
             alternative: None,
             pending_trace: Vec::new(),
             trace_world: (0, String::new()),
@@ -283,7 +279,8 @@ impl Session {
     }
 
     /// Which worlds run: a number of this process that no other build,
-    /// of this session or another (a lesson opened again), has had.
+    /// of this session or another (a lesson opened again), has had. A
+    /// change means every side restarted at time 0.
     pub fn world_id(&self) -> u64 {
         self.trace_world.0
     }
@@ -348,7 +345,6 @@ impl Session {
         self.sides = sides;
         self.sim_ns = 0;
         self.rates_at = 0;
-        self.builds += 1;
         self.note_trace_world(true);
         Ok(())
     }

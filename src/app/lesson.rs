@@ -508,9 +508,9 @@ impl App {
     /// no frames in between).
     pub fn finish_catch_up(&mut self) {
         while let Some(end) = self.lesson.as_ref().filter(|_| self.catching_up()).map(|m| m.run.step_end_ns()) {
-            let before = (self.session.sim_ns, self.session.builds, self.lesson.as_ref().map(|m| m.run.step));
+            let before = (self.session.sim_ns, self.session.world_id(), self.lesson.as_ref().map(|m| m.run.step));
             self.advance_to(end);
-            let after = (self.session.sim_ns, self.session.builds, self.lesson.as_ref().map(|m| m.run.step));
+            let after = (self.session.sim_ns, self.session.world_id(), self.lesson.as_ref().map(|m| m.run.step));
             if after == before && self.catching_up() {
                 break;
             }
@@ -837,9 +837,9 @@ impl App {
             }
             if !last {
                 let i = mode.run.step + 1;
-                let builds = self.session.builds;
+                let world = self.session.world_id();
                 self.open_step(i);
-                if self.session.builds != builds {
+                if self.session.world_id() != world {
                     // The step restarted the worlds at time 0: `t` belongs
                     // to the old run.
                     return false;

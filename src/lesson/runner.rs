@@ -42,8 +42,9 @@ pub struct LessonRun {
     /// The bdi checks look at unless they name one.
     pub bdi: usize,
     at_step: StepSnapshot,
-    /// The session's build count when the step's clock started.
-    builds: u64,
+    /// The session's worlds when the step's clock started
+    /// ([`Session::world_id`]).
+    world: u64,
 }
 
 /// How far an answer was off.
@@ -70,7 +71,7 @@ impl LessonRun {
         let mut session = Session::new(scenario, None, opts)?;
         let target = i.min(lesson.steps.len() - 1);
         let mut run =
-            LessonRun { lesson, step: 0, step_start_ns: 0, bdi: 0, at_step: StepSnapshot::default(), builds: 0 };
+            LessonRun { lesson, step: 0, step_start_ns: 0, bdi: 0, at_step: StepSnapshot::default(), world: 0 };
         let mut view = run.open(&mut session, 0)?;
         for j in 1..=target {
             session.advance_to(run.step_end_ns());
@@ -82,7 +83,7 @@ impl LessonRun {
 
     /// The worlds were rebuilt since the step's clock started.
     pub fn rebuilt(&self, session: &Session) -> bool {
-        session.builds != self.builds
+        session.world_id() != self.world
     }
 
     /// When the open step's `run_s` is over \[ns\].
@@ -107,7 +108,7 @@ impl LessonRun {
     pub fn restart_clock(&mut self, session: &Session) {
         self.step_start_ns = session.sim_ns;
         self.at_step = StepSnapshot::take(session);
-        self.builds = session.builds;
+        self.world = session.world_id();
     }
 
     fn bdi_index(session: &Session, name: &str) -> Option<usize> {
