@@ -879,7 +879,8 @@ impl World {
             nr_dirtied_pause_before: call.nr_dirtied_pause_before,
             nr_dirtied_pause,
             max_pause: call.max_pause,
-            pause: call.pause,
+            // Breaking out, the call sleeps not at all.
+            pause: if decision.breaks { 0 } else { call.pause },
             iteration: call.iterations,
         };
         if let Some(trace) = &mut self.trace {

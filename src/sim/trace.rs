@@ -40,7 +40,10 @@ pub struct BalanceDirtyPages {
     pub nr_dirtied_pause: i32,
     /// \[jiffies\]
     pub max_pause: i64,
-    /// Jiffies slept, or the kernel's value when it broke out \[jiffies\].
+    /// Jiffies the iteration sleeps; 0 when it breaks out without
+    /// sleeping (patch 09's `pause <= 0`): the value the kernel's
+    /// tracepoint shows there, before it sets `pause = 1` for the end of
+    /// the call \[jiffies\].
     pub pause: i64,
     /// 0 for the first iteration of a call, 1 for the second, ...
     pub iteration: u32,

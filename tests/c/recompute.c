@@ -249,7 +249,7 @@ static void check_bdp(unsigned long line, unsigned long *v)
 	unsigned long pages_dirtied = v[13];
 	int nr_dirtied_pause = (int)(long)v[14];
 	unsigned long freerun, pos_ratio, task_ratelimit = 0;
-	long pause, max_pause;
+	long pause, max_pause, traced_pause;
 	int new_pause;
 
 	global_dirty_limit = limit;
@@ -270,11 +270,14 @@ static void check_bdp(unsigned long line, unsigned long *v)
 				pos_ratio >> RATELIMIT_CALC_SHIFT;
 	pause = (HZ * pages_dirtied) / (task_ratelimit | 1);
 	if (patches >= 9 && unlikely(pause <= 0)) {
+		/* the tracepoint shows the pause computed, as Linux 3.2's does */
+		traced_pause = pause;
 		pause = 1; /* avoid resetting nr_dirtied_pause below */
 		goto end;
 	}
 	pause = min(pause, max_pause);
 pause:
+	traced_pause = pause;
 	/* io_schedule_timeout(pause); then dirty_thresh = hard_dirty_limit(dirty_thresh) */
 	thresh = hard_dirty_limit(thresh);
 end:
@@ -297,7 +300,7 @@ end:
 	CHECK("balance_dirty_pages", line, "max_pause", (long)v[16], max_pause);
 	CHECK("balance_dirty_pages", line, "pos_ratio", v[11], pos_ratio);
 	CHECK("balance_dirty_pages", line, "task_ratelimit", v[12], task_ratelimit);
-	CHECK("balance_dirty_pages", line, "pause", (long)v[17], pause);
+	CHECK("balance_dirty_pages", line, "pause", (long)v[17], traced_pause);
 	CHECK("balance_dirty_pages", line, "nr_dirtied_pause", (int)(long)v[15], new_pause);
 	n_b++;
 }
