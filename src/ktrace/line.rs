@@ -33,6 +33,10 @@ pub enum Parsed<'a> {
     /// (truncated, corrupted, or a release that renamed it): where in the
     /// line (its column, from 1) and what.
     Malformed { col: usize, why: String },
+    /// A line of a call chain `perf script` prints under an event
+    /// recorded with `-g` (`ffffffff8123abcd balance_dirty_pages+0x1ab
+    /// ([kernel.kallsyms])`).
+    CallChain,
     /// One of the three events stamped by a trace clock that does not
     /// count time in nanoseconds (`counter`, `uptime` in jiffies,
     /// `x86-tsc` in cycles): ftrace and trace-cmd print its raw count,
@@ -111,6 +115,9 @@ pub fn parse(line: &str) -> Parsed<'_> {
     if let Some(lost) = lost(s) {
         return lost;
     }
+    if is_call_chain(s) {
+        return Parsed::CallChain;
+    }
     let Some(head) = header(s) else { return Parsed::Unreadable };
     let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other { event: head.event } };
     let stamp_col = || line[..line.len() - line.trim_start().len() + head.stamp_at].chars().count() + 1;
@@ -172,7 +179,13 @@ fn header(s: &str) -> Option<Head<'_>> {
     let from = cpu_at.map_or(0, |i| i + 1);
     let ts_at = (from..tokens.len()).find(|&i| timestamp(tokens[i].1).is_some())?;
     let time_s = timestamp(tokens[ts_at].1)?;
-    let &(event_start, event_tok) = tokens.get(ts_at + 1)?;
+    // `perf script -F ...,period,event` prints the sample period between
+    // the time and the event (`1305.729780:   1 writeback:...`).
+    let event_at = match tokens.get(ts_at + 1) {
+        Some((_, t)) if t.bytes().all(|b| b.is_ascii_digit()) => ts_at + 2,
+        _ => ts_at + 1,
+    };
+    let &(event_start, event_tok) = tokens.get(event_at)?;
     let event = event_tok.strip_suffix(':')?;
     let body = &s[event_start + event_tok.len()..];
     let task_end = tokens[cpu_at.unwrap_or(ts_at)].0;
@@ -201,6 +214,17 @@ fn tokens(s: &str) -> Vec<(usize, &str)> {
         out.push((b, &s[b..]));
     }
     out
+}
+
+/// A frame of a call chain: an address in hex, then the symbol and, in
+/// parentheses, the object it lies in (`7f3a9c2b1e40 [unknown]
+/// ([unknown])`).
+fn is_call_chain(s: &str) -> bool {
+    let Some((addr, rest)) = s.split_once(char::is_whitespace) else { return false };
+    addr.len() >= 4
+        && addr.bytes().all(|b| b.is_ascii_hexdigit())
+        && rest.trim_end().ends_with(')')
+        && rest.contains('(')
 }
 
 /// `[001]`.
@@ -413,6 +437,15 @@ mod tests {
             "              dd-3015  [002]   412.123456: balance_dirty_pages:  bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=12",
         );
         assert_eq!((e.bdi, e.cpu), (Some("8:16"), Some(2)));
+        // -F comm,pid,tid,cpu,time,period,event,trace: the period after the time.
+        let e = event(
+            "              dd   1293 [001] 1305.729780:   1 writeback:global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7",
+        );
+        assert_eq!((e.comm, e.pid, e.time_s, e.perf), ("dd", Some(1293), 1305.72978, true));
+        // perf record -g: the call chain under each event.
+        assert_eq!(parse("\t    ffffffff8123abcd balance_dirty_pages+0x1ab ([kernel.kallsyms])"), Parsed::CallChain);
+        assert_eq!(parse("\t        7f3a9c2b1e40 [unknown] ([unknown])"), Parsed::CallChain);
+        assert_eq!(parse("dead beef"), Parsed::Unreadable);
     }
 
     #[test]

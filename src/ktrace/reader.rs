@@ -17,6 +17,9 @@ pub struct ReadStats {
     pub header_lines: u64,
     /// Empty lines.
     pub blank_lines: u64,
+    /// Lines of the call chains `perf script` prints under events
+    /// recorded with `-g`.
+    pub call_chain_lines: u64,
     /// Events read, by [`EventKind::index`].
     pub events: [u64; 3],
     /// Lines of other events or tracers, skipped.
@@ -341,6 +344,10 @@ impl Decoder {
                 st.blank_lines += 1;
                 return None;
             }
+            Parsed::CallChain => {
+                st.call_chain_lines += 1;
+                return None;
+            }
             Parsed::Header { cpus, tool } => {
                 st.header_lines += 1;
                 st.header_cpus = st.header_cpus.or(cpus);
@@ -554,6 +561,12 @@ fn binary_trace(start: &[u8]) -> Option<&'static str> {
         Some("trace-cmd's binary trace.dat, not text: read what `trace-cmd report` prints of it")
     } else if start.starts_with(b"PERFILE2") || start.starts_with(b"PERFFILE") {
         Some("perf's binary perf.data, not text: read what `perf script` prints of it")
+    } else if start.starts_with(b"\x1f\x8b") {
+        Some("gzip-compressed, not text: read what `zcat` prints of it, from standard input (`-`)")
+    } else if start.starts_with(b"\xfd7zXZ\0") {
+        Some("xz-compressed, not text: read what `xzcat` prints of it, from standard input (`-`)")
+    } else if start.starts_with(b"\x28\xb5\x2f\xfd") {
+        Some("zstd-compressed, not text: read what `zstdcat` prints of it, from standard input (`-`)")
     } else {
         None
     }
@@ -586,6 +599,18 @@ mod tests {
         assert_eq!(d.tasks, [Task { comm: "dd".into(), pid: Some(3015) }]);
         assert!(st.saw(EventKind::BalanceDirtyPages, Field::BdiSetpoint));
         assert!(!st.saw(EventKind::BalanceDirtyPages, Field::Period));
+    }
+
+    #[test]
+    fn call_chains_under_perf_events_are_read_not_skipped() {
+        let gds = "dd  1294 [001]  2.000001: writeback:global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+        let chain = "\tffffffff8123abcd balance_dirty_pages+0x1ab ([kernel.kallsyms])\n\t    7f3a9c2b1e40 [unknown] ([unknown])\n";
+        let text = format!("{gds}\n{chain}\n{gds}\n{chain}\n");
+        let mut d = Decoder::new();
+        let mut events = 0;
+        read_all(text.as_bytes(), &mut d, |_, _| events += 1).expect("reads");
+        let st = &d.stats;
+        assert_eq!((events, st.call_chain_lines, st.blank_lines, st.skipped()), (2, 4, 2, 0));
     }
 
     #[test]

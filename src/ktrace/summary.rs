@@ -532,6 +532,7 @@ impl Summarizer {
             kernel,
             lines: st.lines,
             header_lines: st.header_lines,
+            call_chain_lines: st.call_chain_lines,
             events: EventCounts::of(st.events),
             skipped: Skipped {
                 total: st.skipped(),
@@ -1109,6 +1110,9 @@ pub struct TraceSummary {
     pub kernel: KernelSummary,
     pub lines: u64,
     pub header_lines: u64,
+    /// Lines of the call chains `perf script` prints under events
+    /// recorded with `-g`: read, not skipped.
+    pub call_chain_lines: u64,
     pub events: EventCounts,
     pub skipped: Skipped,
     /// Events lost to an overflowed ring buffer: every count and rate misses them.
@@ -1240,12 +1244,16 @@ impl TraceSummary {
         };
         let _ = writeln!(
             s,
-            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header; {} skipped ({}, {}, {}{}){}",
+            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header;{} {} skipped ({}, {}, {}{}){}",
             self.lines,
             e.balance_dirty_pages,
             e.bdi_dirty_ratelimit,
             e.global_dirty_state,
             self.header_lines,
+            match self.call_chain_lines {
+                0 => String::new(),
+                n => format!(" {n} of call chains;"),
+            },
             sk.total,
             reason(sk.other_events, count(sk.other_events, "other event"), sk.first_other_event_line),
             reason(sk.malformed, format!("{} malformed", sk.malformed), sk.first_malformed_line),

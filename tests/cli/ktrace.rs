@@ -934,7 +934,7 @@ fn a_stamp_past_what_the_kernel_can_count_is_a_corrupted_line_not_a_time() {
 }
 
 #[test]
-fn a_binary_trace_dat_or_perf_data_says_which_command_prints_it() {
+fn a_binary_trace_dat_perf_data_or_gzip_says_which_command_prints_it() {
     // What `trace-cmd record` and `perf record` write, given where their
     // text belongs: the first bytes of each format, then binary data with
     // line feeds in it.
@@ -952,6 +952,11 @@ fn a_binary_trace_dat_or_perf_data_says_which_command_prints_it() {
             "perf.data",
             b"PERFILE2",
             "perf.data:1: perf's binary perf.data, not text: read what `perf script` prints of it",
+        ),
+        (
+            "trace.txt.gz",
+            b"\x1f\x8b\x08\x00",
+            "trace.txt.gz:1: gzip-compressed, not text: read what `zcat` prints of it, from standard input (`-`)",
         ),
     ] {
         let path = tmp(&format!("ktrace-{name}"));
