@@ -55,7 +55,7 @@ pub struct ViewArgs {
     /// Write side A's trace (as `run --trace` does) to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G); its last
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G; at least 4K); its last
     /// line says where it stopped.
     #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
     pub max_trace_size: Option<u64>,
@@ -305,7 +305,7 @@ pub struct ReplayArgs {
     /// Write side A's trace to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G).
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G; at least 4K).
     #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
     pub max_trace_size: Option<u64>,
     /// Write side A's time series (one row per 100 ms, and one at each
@@ -496,7 +496,7 @@ pub struct RunArgs {
     /// Write every throttling decision as JSON Lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G); its last
+    /// Stop the trace before it grows past SIZE (e.g. 500M, 2G; at least 4K); its last
     /// line and the summary say where it stopped. Default: no limit.
     #[arg(long, value_name = "SIZE", value_parser = trace_size, requires = "trace")]
     pub max_trace_size: Option<u64>,

@@ -280,6 +280,9 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
         )));
     }
     s.apply(&args.overrides());
+    if args.case.is_some() {
+        s.name = case_as_changed(&s.name, args);
+    }
     if let Some(dd) = args.dd {
         // The scenario's own check would blame its first task group.
         let bdis: usize = s.devices.iter().map(|d| d.bdi_count()).sum();
@@ -293,6 +296,33 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
         }
     }
     Ok((s, file))
+}
+
+/// A case's name says its world (dd count, memory, CPUs, thresholds):
+/// where options change what it says, the name says so too, so that the
+/// summary, the trace's header and the screen do not name a world that
+/// did not run (`thresh=100M/xfs-10dd-... with --dd 1`).
+fn case_as_changed(name: &str, args: &WorldArgs) -> String {
+    // As the option takes it back: `8G`, `100M`, `1536K`, `5000`.
+    let size = |b: u64| match b {
+        _ if b > 0 && b.is_multiple_of(1 << 30) => format!("{}G", b >> 30),
+        _ if b > 0 && b.is_multiple_of(1 << 20) => format!("{}M", b >> 20),
+        _ if b > 0 && b.is_multiple_of(1 << 10) => format!("{}K", b >> 10),
+        _ => b.to_string(),
+    };
+    let changes: Vec<String> = [
+        args.dirty_ratio.map(|v| format!("--dirty-ratio {v}")),
+        args.dirty_background_ratio.map(|v| format!("--dirty-background-ratio {v}")),
+        args.dirty_bytes.map(|v| format!("--dirty-bytes {}", size(v))),
+        args.dirty_background_bytes.map(|v| format!("--dirty-background-bytes {}", size(v))),
+        args.memory.map(|v| format!("--memory {}", size(v))),
+        args.cpus.map(|v| format!("--cpus {v}")),
+        args.dd.map(|v| format!("--dd {v}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if changes.is_empty() { name.to_string() } else { format!("{name} with {}", changes.join(" ")) }
 }
 
 fn run_headless(args: &RunArgs) -> Result<ExitCode> {
@@ -439,8 +469,16 @@ fn list_lessons() -> Result<ExitCode> {
 fn check_files(args: &CheckArgs) -> Result<ExitCode> {
     let sources = if args.files.is_empty() { check::shipped_sources() } else { check::sources(&args.files) };
     // A file that cannot be read or loaded is bad input, as for every
-    // other command: refused in one line before anything runs.
-    let loaded = sources.iter().map(check::load).collect::<Result<Vec<_>>>()?;
+    // other command: refused in one line before anything runs, each such
+    // file in its own line, the last one the command's error.
+    let (loaded, mut bad): (Vec<_>, Vec<_>) = sources.iter().map(check::load).partition(|r| r.is_ok());
+    if let Some(Err(last)) = bad.pop() {
+        for e in bad.into_iter().filter_map(|r| r.err()) {
+            dirtyviz::crash::print_error(e);
+        }
+        return Err(last);
+    }
+    let loaded: Vec<check::Loaded> = loaded.into_iter().flatten().collect();
     let jobs: Vec<(&check::Source, check::Loaded)> = sources.iter().zip(loaded).collect();
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());

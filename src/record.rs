@@ -751,6 +751,11 @@ fn check_lines(path: &Path) -> Result<()> {
         if reader.lines.number.is_multiple_of(4096) {
             crate::interrupt::check()?;
         }
+        if let Entry::Key(_, msg) = e
+            && !crate::ui::keys::sent_by_a_key(msg)
+        {
+            return Err(reader.error_at_value(format!("{msg:?} is not a call any key of the dashboard makes")));
+        }
         if let Entry::Advance(t) = e
             && t > MAX_SESSION_NS
         {

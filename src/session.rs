@@ -62,6 +62,8 @@ impl Compare {
             _ => {}
         }
         let (k, v) = s.split_once('=').ok_or_else(bad)?;
+        // A ratio may say its unit, as --dirty-ratio's may (`30%`).
+        let v = if k == "dirty-ratio" { v.strip_suffix('%').unwrap_or(v) } else { v };
         let n: u64 = v.parse().map_err(|_| bad())?;
         match k {
             "legacy" if (1..=11).contains(&n) => Ok(Compare::Legacy(n as u8)),

@@ -1280,6 +1280,8 @@ mod tests {
         assert_eq!(Compare::parse("dirty-ratio=5"), Ok(Compare::DirtyRatio(5)));
         // 0 as --dirty-ratio and the d key take it; 101 as neither does.
         assert_eq!(Compare::parse("dirty-ratio=0"), Ok(Compare::DirtyRatio(0)));
+        assert_eq!(Compare::parse("dirty-ratio=30%"), Ok(Compare::DirtyRatio(30)));
+        assert!(Compare::parse("patches=5%").is_err());
         assert!(Compare::parse("dirty-ratio=101").is_err());
     }
 

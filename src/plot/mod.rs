@@ -249,7 +249,11 @@ fn pick_bdi<const K: usize>(name: &str, n: usize, names: impl Fn(usize) -> [Stri
     (0..n).find(|&i| names(i).iter().any(|b| b == name)).or_else(|| name.parse().ok().filter(|&i| i < n)).ok_or_else(
         || {
             let listed: Vec<String> = (0..n).map(|i| names(i)[0].clone()).collect();
-            let has = if listed.is_empty() { "no bdi".to_string() } else { listed.join(", ") };
+            let has = match n {
+                0 => "no bdi".to_string(),
+                1 => format!("{} (or 0)", listed.join(", ")),
+                _ => format!("{} (or 0 to {})", listed.join(", "), n - 1),
+            };
             Error::invalid(format!("--bdi {name}: no such bdi; {of} has {has}"))
         },
     )
@@ -791,7 +795,7 @@ mod tests {
         assert_eq!(side.bdi_label(trace_bdi(&side, Some("8:16")).expect("by name")), "8:16");
         assert_eq!(trace_bdi(&side, Some("1")).expect("by number"), 1);
         let e = trace_bdi(&side, Some("sda")).expect_err("no such bdi").to_string();
-        assert!(e.contains("--bdi sda: no such bdi; this trace has 8:0, 8:16"), "{e}");
+        assert!(e.contains("--bdi sda: no such bdi; this trace has 8:0, 8:16 (or 0 to 1)"), "{e}");
     }
 
     #[test]

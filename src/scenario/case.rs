@@ -160,7 +160,12 @@ fn split(name: &str) -> Result<Fields<'_>, String> {
     let (prefix, rest) = name.split_once('/').unwrap_or(("", name));
     let f: Vec<&str> = rest.splitn(7, '-').collect();
     let [fs, workload, bs, cpus, memory, limits, kernel] = f[..] else {
-        return Err("expected FS-WORKLOAD-BS-CPUSp-MEMM-DIRTY:BG-KERNEL after the prefix".into());
+        let what = "seven fields FS-WORKLOAD-BS-CPUSp-MEMM-DIRTY:BG-KERNEL";
+        return Err(if prefix.is_empty() {
+            format!("expected {what}, after an optional PREFIX/")
+        } else {
+            format!("expected {what} after `{prefix}/`")
+        });
     };
     Ok(Fields { prefix, fs, workload, bs, cpus, memory, limits, kernel })
 }
@@ -210,6 +215,7 @@ fn devices(prefix: &str) -> Result<Devices, String> {
                 i += 1;
                 continue;
             }
+            t if t == prefix => return Err(format!("unknown prefix `{t}`: {expected}")),
             t => return Err(format!("unknown prefix token `{t}` in `{prefix}`: {expected}")),
         };
         if found.is_some() {
@@ -293,7 +299,11 @@ fn limits(s: &mut Scenario, limits: &str) -> Result<(), String> {
             };
             Ok((None, Some(bytes)))
         } else {
-            let ratio = v.parse::<u64>().ok().filter(|&r| r <= 100).ok_or_else(|| format!("`{v}` is not a ratio"))?;
+            let ratio = v
+                .parse::<u64>()
+                .ok()
+                .filter(|&r| r <= 100)
+                .ok_or_else(|| format!("`{v}` is not a ratio (0 to 100 %) or a size (such as 100M)"))?;
             Ok((Some(ratio), None))
         }
     };
@@ -415,7 +425,13 @@ mod tests {
     #[test]
     fn bad_names_say_what_is_expected() {
         let cases = [
-            ("nonsense", "expected FS-WORKLOAD"),
+            ("nonsense", "expected seven fields FS-WORKLOAD-BS-CPUSp-MEMM-DIRTY:BG-KERNEL, after an optional PREFIX/"),
+            (
+                "JBOD-10HDD/xfs-1dd",
+                "expected seven fields FS-WORKLOAD-BS-CPUSp-MEMM-DIRTY:BG-KERNEL after `JBOD-10HDD/`",
+            ),
+            ("x/xfs-1dd-4k-8p-4096M-20:10-X", "unknown prefix `x`: expected JBOD-nHDD"),
+            ("thresh=1G/xfs-1dd-4k-8p-4096M-200:10-X", "`200` is not a ratio (0 to 100 %) or a size"),
             ("x/zfs-1dd-4k-8p-4096M-20:10-X", "unknown filesystem `zfs`"),
             ("thresh=1G/xfs-1dd-4k-8q-4096M-20:10-X", "`8q` is not a CPU count"),
             ("thresh=1G/xfs-1dd-4k-8p-4096M-20-X", "`20` is not DIRTY:BG"),

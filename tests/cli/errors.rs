@@ -93,7 +93,7 @@ fn negative_values_are_refused_as_values() {
         let line = fails_cleanly(args, option);
         assert!(line.contains("invalid value '-"), "{args:?}: {line}");
     }
-    fails_with(&["plot", "--bdi", "-1"], "error: --bdi -1: no such bdi; this world has sda");
+    fails_with(&["plot", "--bdi", "-1"], "error: --bdi -1: no such bdi; this world has sda (or 0)");
 }
 
 #[test]
@@ -507,6 +507,12 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              60 s at a time, up to 1000000 s"
         ),
     );
+    // A call no key makes: a chart past 5, a ratio moved by 7 points.
+    for (call, shown) in [(r#"{"Zoom":99}"#, "Zoom(99)"), (r#"{"DirtyRatio":7}"#, "DirtyRatio(7)")] {
+        std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Key\":[1000000000,{call}]}}\n"))
+            .expect("written");
+        fails_with(&["replay", p], &format!("error: {p}:3:8: {shown} is not a call any key of the dashboard makes"));
+    }
     // Other JSON is told apart: a file that is no recording, a line of
     // other fields than one call.
     std::fs::write(&path, "{\n  \"a\": 1\n}\n").expect("written");
@@ -573,6 +579,17 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
     );
     let answer = path("answer.ron");
     fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
+    // Several: a line for each, in the order given, and nothing runs.
+    let out = dirtyviz().args(["check", &cut, &path("ok.ron"), &answer, "default"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: {cut}:3:41: the file ends too soon: a `(`, `[` or string is not closed\n\
+             error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`\n"
+        )
+    );
+    assert!(out.stdout.is_empty(), "nothing checked: {}", String::from_utf8_lossy(&out.stdout));
 }
 
 /// `check` takes what its help says: files, lesson ids, and the presets
