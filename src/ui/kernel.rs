@@ -657,13 +657,13 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(&ctx, frame, status);
-    let one_chart = app.model.is_none() && app.screen.zoom.is_none() && view::one_chart_at_a_time(body);
-    draw_hints(&ctx, frame, hints, one_chart);
-    if app.model.is_some() {
+    let hides_charts = if app.model.is_some() {
         draw_compare(&ctx, frame, body);
+        false
     } else {
-        draw_body(&ctx, frame, body);
-    }
+        draw_body(&ctx, frame, body)
+    };
+    draw_hints(&ctx, frame, hints, hides_charts);
     if app.screen.help {
         view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);
     }
@@ -795,13 +795,16 @@ enum Panel {
     Tasks,
 }
 
-fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+/// Draws the dashboard's body; says whether charts are left out of it
+/// for want of room (not zoomed away).
+fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     if let Some(n) = app.screen.zoom {
         let [strip, rest] = strip_split(ctx, area);
         draw_strip(ctx, frame, strip);
         let panels = if app.screen.tasks_focus { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
         draw_panels(ctx, &panels, frame, rest);
+        false
     } else if area.width >= 140 && area.height >= 38 {
         let [top, bottom] = Layout::vertical([Constraint::Percentage(68), Constraint::Percentage(32)]).areas(area);
         let [charts, info] = Layout::horizontal([Constraint::Min(0), Constraint::Length(36)]).areas(top);
@@ -810,20 +813,24 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let [c5, tasks] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(bottom);
         draw_chart(ctx, 5, frame, c5);
         draw_tasks(ctx, frame, tasks);
+        false
     } else if !view::one_chart_at_a_time(area) {
         let [strip, rest] = strip_split(ctx, area);
         draw_strip(ctx, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
-        if rest.height >= 24 || app.screen.tasks_focus {
+        let all = rest.height >= 24 || app.screen.tasks_focus;
+        if all {
             panels.push(Panel::Chart(5));
         }
         if app.screen.tasks_focus {
             panels.push(Panel::Tasks);
         }
         draw_panels(ctx, &panels, frame, rest);
+        !all
     } else {
         let panels = if app.screen.tasks_focus { vec![Panel::Tasks] } else { vec![Panel::Chart(1)] };
         draw_panels(ctx, &panels, frame, area);
+        true
     }
 }
 
@@ -1297,26 +1304,45 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let unknown_rate = lines.iter().any(|l| l.rate_pages.is_none());
     // A bdi of several writeback contexts is named with its cgroup.
     let bdi_width = rows_bdi_width.clamp(7, 20);
-    let widths = [
-        Constraint::Length(16),
-        Constraint::Length(bdi_width),
-        Constraint::Length(7),
-        Constraint::Length(8),
-        Constraint::Min(6),
-    ];
+    let inner_width = area.width.saturating_sub(2);
+    // A table too narrow for every column at its width leaves out the bdi
+    // where every row has the same one (the charts' titles name it), and
+    // gives the numbers what they need, the task its pid at least.
+    let narrow = inner_width < 16 + bdi_width + 7 + 8 + 6 + 4;
+    let one_bdi = lines.windows(2).all(|w| w[0].bdi == w[1].bdi);
+    let with_bdi = !(narrow && one_bdi);
+    let widths: Vec<Constraint> = if narrow {
+        let name = Constraint::Min(6);
+        let bdi = with_bdi.then_some(Constraint::Max(bdi_width));
+        [Some(name), bdi, Some(Constraint::Length(6)), Some(Constraint::Length(5)), Some(Constraint::Min(5))]
+            .into_iter()
+            .flatten()
+            .collect()
+    } else {
+        vec![
+            Constraint::Length(16),
+            Constraint::Length(bdi_width),
+            Constraint::Length(7),
+            Constraint::Length(8),
+            Constraint::Min(6),
+        ]
+    };
     // A narrow table squeezes the name columns: a name cut shows it.
-    let columns = Layout::horizontal(widths).spacing(1).split(Rect::new(0, 0, area.width.saturating_sub(2), 1));
+    let columns = Layout::horizontal(widths.clone()).spacing(1).split(Rect::new(0, 0, inner_width, 1));
     // A task keeps its pid (the end of `comm-pid`), a bdi its major.
     let mut rows: Vec<Row> = lines
         .into_iter()
         .map(|l| {
-            Row::new(vec![
-                Cell::from(keep_end(&l.name, columns[0].width.into())),
-                Cell::from(view::cut_to(&l.bdi, columns[1].width.into())),
+            let mut cells = vec![Cell::from(keep_end(&l.name, columns[0].width.into()))];
+            if with_bdi {
+                cells.push(Cell::from(view::cut_to(&l.bdi, columns[1].width.into())));
+            }
+            cells.extend([
                 Cell::from(l.rate_pages.map_or_else(|| NOT_KNOWN.to_string(), |r| format!("{:.2}", mib(r)))),
                 Cell::from(format!("{:.0}", l.pause_ms)),
                 Cell::from(l.nr_dirtied_pause.map_or(NOT_KNOWN.into(), |p| p.to_string())),
-            ])
+            ]);
+            Row::new(cells)
         })
         .collect();
     let below = count.saturating_sub(first + room);
@@ -1328,8 +1354,11 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     note_task_room(ctx, TaskRoom { last, page: shown.max(1) });
     let title =
         view::tasks_title(&task_counts(k), (first > 0).then_some((first, shown)), area.width.saturating_sub(2).into());
-    let headers = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"];
-    let header = Row::new(view::fit_headers(&headers, &widths, area.width.saturating_sub(2))).style(t.dim);
+    let headers: Vec<&str> = ["task", "bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]
+        .into_iter()
+        .filter(|&h| with_bdi || h != "bdi")
+        .collect();
+    let header = Row::new(view::fit_headers(&headers, &widths, inner_width)).style(t.dim);
     let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(if app.screen.tasks_focus { t.accent } else { t.border })

@@ -101,6 +101,9 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
         };
         let (mark, style, tail) = match *verdict {
             Verdict::Pass(v) => ("✓", t.good, judged(v)),
+            // Not holding yet: a fail only once judged at the step's end
+            // (a class read a red mark mid-step as a wrong answer).
+            Verdict::Fail(v) if !mode.judged() => ("…", t.dim, format!("now {}", judged(v))),
             Verdict::Fail(v) => ("✗", t.warn, judged(v)),
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
@@ -564,15 +567,22 @@ fn mark_cut(lines: &mut [Line<'static>], end: u16, width: u16) {
     }
 }
 
+/// How many of the step's checks hold, fail and are not judged yet (the
+/// ones that do not hold before the step's end among them: they may yet).
+fn standing(mode: &LessonMode) -> (usize, usize, usize) {
+    let count = |f: &dyn Fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
+    let fail = if mode.judged() { count(&|v| matches!(v, Verdict::Fail(_))) } else { 0 };
+    (
+        count(&|v| matches!(v, Verdict::Pass(_))),
+        fail,
+        mode.verdicts().len() - count(&|v| matches!(v, Verdict::Pass(_))) - fail,
+    )
+}
+
 /// How the step's checks stand, on one line: how many hold, fail and
 /// are still measured, and `way`, the key that shows them.
 fn checks_summary(mode: &LessonMode, way: &str, t: &Theme) -> Line<'static> {
-    let count = |f: fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
-    let (pass, fail, pending) = (
-        count(|v| matches!(v, Verdict::Pass(_))),
-        count(|v| matches!(v, Verdict::Fail(_))),
-        count(|v| matches!(v, Verdict::Pending)),
-    );
+    let (pass, fail, pending) = standing(mode);
     let mut spans = vec![Span::styled(format!("checks {pass}/{} ✓", mode.verdicts().len()), t.good)];
     if fail > 0 {
         spans.push(Span::styled(format!(" · {fail} ✗"), t.warn));
@@ -592,12 +602,7 @@ fn checks_summary(mode: &LessonMode, way: &str, t: &Theme) -> Line<'static> {
 /// The folded pane's one line: the step's title, how its checks stand,
 /// and the key that unfolds it.
 fn folded_line(mode: &LessonMode, t: &Theme) -> Line<'static> {
-    let count = |f: fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
-    let (pass, fail, pending) = (
-        count(|v| matches!(v, Verdict::Pass(_))),
-        count(|v| matches!(v, Verdict::Fail(_))),
-        count(|v| matches!(v, Verdict::Pending)),
-    );
+    let (pass, fail, pending) = standing(mode);
     let mut spans = vec![Span::styled(mode.step().title.clone(), t.title.add_modifier(Modifier::BOLD))];
     if !mode.step().checks.is_empty() {
         spans.push(Span::styled(format!("  ✓ {pass}"), t.good));

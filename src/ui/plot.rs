@@ -817,10 +817,12 @@ impl YAxis {
                     (first..).map(|i| i as f64 * step).take_while(|&v| v <= data.y[1] + step * 1e-9).collect();
                 (ticks, step)
             };
-            let (ticks, step) = (2..=n.max(3))
+            // A set asked of m labels may hold fewer (0 to 2.4 in three
+            // reads `0 2`): from one more than fit, any set that fits.
+            let (ticks, step) = (2..=n.max(3) + 1)
                 .rev()
                 .map(fixed)
-                .find(|(t, _)| t.len() >= 2 && even(t, data.y))
+                .find(|(t, _)| (2..=n.max(3)).contains(&t.len()) && even(t, data.y))
                 .unwrap_or_else(|| fixed(n.max(2)));
             let ticks = if ticks.len() > 2 && !even(&ticks, data.y) { ends(ticks) } else { ticks };
             (ticks, data.y, step)

@@ -111,12 +111,14 @@ fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(ctx, frame, status);
-    let one_chart = app.lesson().is_none() && app.sides().len() == 1 && app.zoom().is_none();
-    draw_hints(ctx, frame, hints, one_chart && one_chart_at_a_time(body));
-    match app.lesson() {
-        Some(mode) => draw_lesson_body(ctx, mode.step().views(), frame, body),
+    let hides_charts = match app.lesson() {
+        Some(mode) => {
+            draw_lesson_body(ctx, mode.step().views(), frame, body);
+            false
+        }
         None => draw_body(ctx, frame, body),
-    }
+    };
+    draw_hints(ctx, frame, hints, hides_charts);
     if app.picker().is_some() {
         super::lesson::draw_picker(app, &ctx.theme, frame, area);
     }
@@ -441,8 +443,8 @@ pub(crate) fn chart_keys_first<'a>(
 
 /// The hint bar: `? help` and `q quit` at the right where they work; the
 /// key table's hints for the mode, as many as fit, at the left (the chart
-/// keys first when `one_chart` shows at a time).
-fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
+/// keys first when the body `hides_charts`).
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, hides_charts: bool) {
     let sections: &[super::keys::Section] = match ctx.app.mode() {
         Mode::Typing => &[super::keys::TYPING],
         Mode::Help => &[super::keys::HELP_KEYS],
@@ -464,7 +466,7 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
         .map(|b| (b.label, if normal { b.hint } else { b.help }));
     let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
     let space = if ctx.app.paused() { "play" } else { "pause" };
-    let hints = space_says(chart_keys_first(hints, one_chart && normal), sections, space);
+    let hints = space_says(chart_keys_first(hints, hides_charts && normal), sections, space);
     draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &fixed);
 }
 
@@ -525,10 +527,14 @@ pub(super) fn draw_key_bar<'a>(
 // ---- bodies -------------------------------------------------------------------------
 
 /// The dashboard without a lesson.
-fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+/// Draws the dashboard's body; says whether charts are left out of it
+/// for want of room (not zoomed away), the chart keys then leading the
+/// hint bar as the way to them.
+fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     if app.sides().len() > 1 {
         draw_compare(ctx, Views::default(), frame, area);
+        false
     } else if let Some(n) = app.zoom() {
         let most = strip_most(area);
         let [strip, rest] = strip_split(ctx, most, area);
@@ -536,23 +542,28 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let panels: Vec<Panel> =
             if app.tasks_focused() { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
         draw_panels(ctx, &panels, frame, rest);
+        false
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(ctx, frame, area);
+        false
     } else if !one_chart_at_a_time(area) {
         let most = strip_most(area);
         let [strip, rest] = strip_split(ctx, most, area);
         draw_params_strip(ctx, most, frame, strip);
         let mut panels: Vec<Panel> = (1..=4).map(Panel::Chart).collect();
-        if rest.height >= 24 || app.tasks_focused() {
+        let all = rest.height >= 24 || app.tasks_focused();
+        if all {
             panels.push(Panel::Chart(5));
         }
         if app.tasks_focused() {
             panels.push(Panel::Tasks);
         }
         draw_panels(ctx, &panels, frame, rest);
+        !all
     } else {
         let panels = if app.tasks_focused() { vec![Panel::Tasks] } else { vec![Panel::Chart(1)] };
         draw_panels(ctx, &panels, frame, area);
+        true
     }
 }
 

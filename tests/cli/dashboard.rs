@@ -425,15 +425,20 @@ fn the_help_says_where_it_goes_on() {
 }
 
 #[test]
-fn where_one_chart_shows_at_a_time_the_hint_bar_names_the_chart_keys_first() {
+fn where_charts_are_left_out_the_hint_bar_names_the_chart_keys_first() {
     let a = app("default", None, 2);
-    for (w, h) in [(60, 18), (79, 30), (100, 23)] {
+    // One chart at a time, or four without the pauses (80x24): the chart
+    // keys are the way to the others.
+    for (w, h) in [(60, 18), (79, 30), (100, 23), (80, 24)] {
         let text = screen(&a, w, h);
         let hints = text.lines().last().expect("hints");
         assert!(hints.starts_with(" 1-5 chart "), "{w}x{h}: {hints}");
     }
-    let text = screen(&a, 80, 24);
-    assert!(!text.lines().last().expect("hints").contains("1-5 chart"), "four charts at 80x24:\n{text}");
+    for (w, h) in [(120, 40), (160, 48)] {
+        let text = screen(&a, w, h);
+        assert!(text.contains("5 pauses"), "{w}x{h}: all five charts\n{text}");
+        assert!(!text.lines().last().expect("hints").contains("1-5 chart"), "{w}x{h}:\n{text}");
+    }
 }
 
 /// `r` restarts the scenario: the hint bar calls it what the help and the
