@@ -429,8 +429,13 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     f.time_lines(sides, &[Q::BgThresh, Q::Freerun, Q::Setpoint, Q::Limit, Q::Thresh, Q::Writeback, Q::Dirty]);
     for s in sides {
         let m = &s.means;
-        let setpoint = if s.has(Q::Setpoint) { format!(", setpoint {} MiB", show(m.setpoint)) } else { String::new() };
+        let setpoint = if s.has(Q::Setpoint) && !m.setpoint.is_nan() {
+            format!(", setpoint {} MiB", show(m.setpoint))
+        } else {
+            String::new()
+        };
         let dirty = match s.has(Q::Dirty) {
+            true if m.dirty.is_nan() => format!("dirty: no sample over the last {}", ctx.half()),
             true => format!("dirty {} MiB on average {}", show(m.dirty), over(ctx, s, Q::Dirty as usize)),
             false => "dirty: not in this trace".to_string(),
         };
@@ -675,7 +680,8 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         let (mib, secs) = s.written;
         let written = match s.has(Q::Written) {
             true => format!("written {:.1} MiB/s", if secs > 0.0 { mib / secs } else { 0.0 }),
-            false => "written: not in this trace".to_string(),
+            // global_dirty_state's `written` counts every bdi.
+            false => "the bdi's written: not in this trace".to_string(),
         };
         let m = &s.means;
         // A trace's values printed over only part of the window say so.

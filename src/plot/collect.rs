@@ -331,9 +331,10 @@ pub const POS_RATIO: usize = Q::ALL.len();
 /// it), and how long it was known there.
 #[derive(Clone, Debug, Default)]
 pub struct Means {
-    /// Global dirty \[MiB\].
+    /// Global dirty \[MiB\]; NaN where no sample fell in the window (a
+    /// run shorter than two samples).
     pub dirty: f64,
-    /// Global setpoint \[MiB\].
+    /// Global setpoint \[MiB\]; NaN as `dirty`.
     pub setpoint: f64,
     /// The bdi's dirty pages \[MiB\]; NaN where never known.
     pub bdi_dirty: f64,
@@ -378,16 +379,16 @@ impl Means {
         }
     }
 
-    /// The means; NaN where never known (0 for the global counts, the
-    /// setpoints and the target).
+    /// The means; NaN where never known (0 for the bdi's setpoint and the
+    /// target).
     fn finish(mut self, window_ns: u64) -> Means {
         let mean = |k: usize| {
             let (sum, n) = self.sums[k];
             if n > 0 { sum / n as f64 } else { f64::NAN }
         };
         let or_0 = |v: f64| if v.is_nan() { 0.0 } else { v };
-        self.dirty = or_0(mean(Q::Dirty as usize));
-        self.setpoint = or_0(mean(Q::Setpoint as usize));
+        self.dirty = mean(Q::Dirty as usize);
+        self.setpoint = mean(Q::Setpoint as usize);
         self.bdi_dirty = mean(Q::BdiDirty as usize);
         self.bdi_setpoint = or_0(mean(Q::BdiSetpoint as usize));
         self.pos_ratio = Some(mean(POS_RATIO)).filter(|p| !p.is_nan());

@@ -575,3 +575,12 @@ fn the_pos_ratio_axis_holds_every_point_and_both_sides_limits() {
     assert!(has(&texts, "limit, patch 07 (IO-less)") && has(&texts, "setpoint, patch 07 (IO-less)"), "{texts:?}");
     assert_eq!(texts.iter().filter(|t| t.contains("freerun")).count(), 1, "one freerun, shared: {texts:?}");
 }
+
+/// A run too short for a sample in the means' window says so, rather
+/// than a mean of 0 MiB against a setpoint of 0.
+#[test]
+fn a_window_without_a_sample_has_no_mean() {
+    let (_, said) = plot("no-sample", &["--duration", "50ms"]);
+    assert!(said.contains("patch 11 (IO-less): dirty: no sample over the last 0.025 s\n"), "{said}");
+    assert!(!said.contains("setpoint 0 MiB"), "{said}");
+}
