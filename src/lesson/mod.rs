@@ -373,9 +373,20 @@ fn find(text: &str, field: &str, needle: &str) -> Option<usize> {
 /// the check labelled `label`; `None` when that check leaves it at its
 /// default.
 fn locate_window(text: &str, label: &str) -> Option<(usize, usize)> {
-    let at = find(text, "label", label).unwrap_or(0);
-    let start = text[..at].rfind("Check(").unwrap_or(at);
-    let end = text[at..].find("Check(").map_or(text.len(), |i| at + i);
+    window_within(text, "Check(", "label", label)
+}
+
+/// Where the `Question` asking `ask` writes its `window_s`, if it does.
+fn locate_question_window(text: &str, ask: &str) -> Option<(usize, usize)> {
+    window_within(text, "Question(", "ask", ask)
+}
+
+/// Where the `item` (`Check(`, `Question(`) whose `field` is `key`
+/// writes its `window_s`, if it does.
+fn window_within(text: &str, item: &str, field: &str, key: &str) -> Option<(usize, usize)> {
+    let at = find(text, field, key).unwrap_or(0);
+    let start = text[..at].rfind(item).unwrap_or(at);
+    let end = text[at..].find(item).map_or(text.len(), |i| at + i);
     let found = start + text[start..end].find("window_s")?;
     Some(line_col(text, found))
 }
@@ -405,6 +416,11 @@ impl Lesson {
             for c in &mut step.checks {
                 if c.window_s > step.run_s && locate_window(text, &c.label).is_none() {
                     c.window_s = step.run_s;
+                }
+            }
+            for q in &mut step.questions {
+                if q.window_s > step.run_s && locate_question_window(text, &q.ask).is_none() {
+                    q.window_s = step.run_s;
                 }
             }
         }
@@ -639,6 +655,16 @@ impl Lesson {
                             q.ask, q.side
                         ),
                     );
+                }
+                // Answered over its window as the step ends, as a check is
+                // judged: a longer one would measure the step's run_s alone.
+                if q.metric.windowed() && q.window_s > step.run_s {
+                    let (l, col) = locate_question_window(text, &q.ask).unwrap_or_else(|| locate(text, "ask", &q.ask));
+                    return Err(Error::invalid(format!(
+                        "{origin}:{l}:{col}: step {n}: question `{}`: its window_s {} s is longer than the step's \
+                         run_s {} s, and a question measures its own step only",
+                        q.ask, q.window_s, step.run_s
+                    )));
                 }
             }
             for c in &step.checks {

@@ -507,6 +507,11 @@ fn a_check_window_longer_than_its_step_is_refused_where_it_is_written() {
             "    Step(title: \"b\", text: \"b\", run_s: 5,\n      checks: [Check(window_s: 6, label: \"w\", metric: WriteBwMbps, min: 1)]),\n",
             "10:22: step 2: check `w`: its window_s 6 s is longer than the step's run_s 5 s",
         ),
+        // A question is answered over its window as the step ends: the same.
+        (
+            "    Step(title: \"b\", text: \"b\", run_s: 5,\n      questions: [Question(ask: \"q?\", metric: DirtyMb,\n        window_s: 30)]),\n",
+            "11:9: step 2: question `q?`: its window_s 30 s is longer than the step's run_s 5 s",
+        ),
     ];
     for (step, want) in cases {
         let text = format!("{head}{step}  ],\n)\n");
@@ -516,9 +521,10 @@ fn a_check_window_longer_than_its_step_is_refused_where_it_is_written() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with(&format!("error: lessons/x.ron:{want}")), "{err}");
     }
-    // A window as long as the step, or an instant metric, is fine.
+    // A window as long as the step, or an instant metric, is fine; a
+    // question's default window, as a check's, is cut to a shorter step.
     let fine = format!(
-        "{head}    Step(title: \"b\", text: \"b\", run_s: 5,\n      checks: [Check(label: \"w\", metric: DirtyMb, window_s: 5, min: 1),\n        Check(label: \"n\", metric: Tasks, window_s: 30, min: 1)]),\n  ],\n)\n"
+        "{head}    Step(title: \"b\", text: \"b\", run_s: 5,\n      checks: [Check(label: \"w\", metric: DirtyMb, window_s: 5, min: 1),\n        Check(label: \"n\", metric: Tasks, window_s: 30, min: 1)],\n      questions: [Question(ask: \"q?\", metric: DirtyMb)]),\n  ],\n)\n"
     );
     let root = lesson_file("window-ok", &fine);
     let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
