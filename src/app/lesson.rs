@@ -573,6 +573,9 @@ impl App {
                 let lesson = picker.lessons[picker.selected].clone();
                 self.picker = None;
                 let step = self.progress.resume_step(&lesson);
+                // At 1×, as `dirtyviz lesson ID` opens it: a class that
+                // opened it so keeps the teacher's pace.
+                self.set_speed(super::one_x());
                 self.open_lesson(lesson, step, String::new());
             }
             Msg::Back => {
@@ -1306,6 +1309,20 @@ mod tests {
         assert_eq!(app.lesson().expect("lesson").run().step, 1);
         assert!(!app.lesson().expect("lesson").changed_by_hand(), "{}", app.note());
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3, "the step's own dd");
+    }
+
+    #[test]
+    fn a_lesson_opened_from_the_list_runs_at_1x() {
+        let scenario = crate::scenario::presets::get("default").expect("preset").expect("valid");
+        let mut app = App::new(scenario, None, &AppOptions::default()).expect("app");
+        app.update(Msg::Faster);
+        app.update(Msg::Faster);
+        assert_eq!(app.speed(), 5.0);
+        app.update(Msg::Lesson(LessonMsg::Lessons));
+        assert_eq!(app.mode(), Mode::Picker);
+        app.update(Msg::Lesson(LessonMsg::PickOpen));
+        assert!(app.lesson().is_some());
+        assert_eq!(app.speed(), 1.0, "as `dirtyviz lesson ID` opens it");
     }
 
     #[test]

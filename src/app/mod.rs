@@ -53,6 +53,11 @@ use lesson::{LessonMode, Picker};
 pub const SPEEDS: &[f64] =
     &[0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, f64::INFINITY];
 
+/// Where 1× stands in [`SPEEDS`].
+pub(crate) fn one_x() -> usize {
+    SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed")
+}
+
 /// The index into [`SPEEDS`] after `]` (`faster`) or `[` from `i`, and,
 /// at either end, where the key changes nothing, what it says.
 pub fn step_speed(i: usize, faster: bool) -> (usize, Option<&'static str>) {
@@ -354,7 +359,7 @@ impl App {
         App {
             session,
             paused: false,
-            speed: SPEEDS.iter().position(|&s| s == 1.0).expect("1x is a speed"),
+            speed: one_x(),
             bdi: 0,
             screen: Screen::new(opts.theme, opts.marker),
             window: 1,
@@ -811,7 +816,7 @@ impl App {
         }
     }
 
-    fn set_speed(&mut self, i: usize) {
+    pub(super) fn set_speed(&mut self, i: usize) {
         self.speed = i;
         self.reached = None;
     }

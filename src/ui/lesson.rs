@@ -228,13 +228,16 @@ fn percents(error: f64, tolerance: f64, right: bool) -> (String, String) {
 }
 
 /// What the step's questions measure, as of the last sample, named by
-/// quantity (not by question: finding the right one is the exercise).
-pub fn readings(mode: &LessonMode) -> Vec<String> {
+/// quantity (not by question: finding the right one is the exercise);
+/// `comparing` two worlds, each side's named.
+pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
     let step = mode.step();
     let mut readings: Vec<String> = Vec::new();
     for (i, q) in step.questions.iter().enumerate() {
         let Some(v) = mode.reading(i) else { continue };
         let side = match q.side {
+            // Beside two worlds, the left one is named as the right is.
+            SideSpec::A if comparing => "left: ",
             SideSpec::A => "",
             SideSpec::B => "right: ",
             SideSpec::AOverB => "left/right: ",

@@ -168,10 +168,18 @@ fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let width = usize::from(area.width).saturating_sub(paused.chars().count());
     let running = format!("{}{paused}", running(ctx.app, width));
     let keys = too_small_keys(super::keys::sections(ctx.app.mode()));
-    // The lesson list is drawn at 60×18 and more: open, it says so.
-    let note = match ctx.app.picker() {
-        Some(_) => format!("the lesson list is open: it needs {}×{} (Esc closes it)", MIN_SIZE.0, MIN_SIZE.1),
-        None => ctx.app.note().to_string(),
+    // The lesson list is drawn at 60×18 and more: open, it says so. An
+    // answer being typed shows here too, or it is typed blind.
+    let typed = ctx.app.lesson().and_then(|m| {
+        let i = m.answering()?;
+        let text = m.typing(i)?;
+        let after = m.refused().unwrap_or("Enter checks, Esc cancels");
+        Some(format!("answer {}: {text}▏ {after}", i + 1))
+    });
+    let note = match (ctx.app.picker(), typed) {
+        (Some(_), _) => format!("the lesson list is open: it needs {}×{} (Esc closes it)", MIN_SIZE.0, MIN_SIZE.1),
+        (None, Some(typed)) => typed,
+        (None, None) => ctx.app.note().to_string(),
     };
     draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
 }
@@ -359,15 +367,17 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         _ => level(w),
     };
     let window = app.window_label();
+    // Where room is short, the window goes before the scenario (the
+    // charts' time axes say it; a class is told which scenario to open).
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
-        (4, app.session().scenario.name.clone()),
+        (5, app.session().scenario.name.clone()),
         (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
         (8, speed_text(app)),
         (7, kernels),
         // Paused, it says so ahead of the speed.
         if app.paused() { (9, "PAUSED".to_string()) } else { (8, "running".to_string()) },
-        (5, window),
+        (4, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
     if app.lesson().is_some() {
@@ -1120,8 +1130,10 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
     // A lesson step's readings first: what its questions measure.
     if let Some(mode) = ctx.app.lesson() {
-        let readings: Vec<Vec<Span<'static>>> =
-            super::lesson::readings(mode).into_iter().map(|r| vec![Span::styled(r, t.text)]).collect();
+        let readings: Vec<Vec<Span<'static>>> = super::lesson::readings(mode, ctx.app.sides().len() > 1)
+            .into_iter()
+            .map(|r| vec![Span::styled(r, t.text)])
+            .collect();
         if !readings.is_empty() {
             lines.extend(dotted_lines(t, Span::styled("measured now: ", t.accent), readings, width));
         }
@@ -1209,7 +1221,7 @@ fn unit_once(params: &[(String, String)]) -> Params {
 fn bare_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
     let t = &ctx.theme;
     let (global, _) = strip_params(ctx);
-    let readings = ctx.app.lesson().map(super::lesson::readings).unwrap_or_default();
+    let readings = ctx.app.lesson().map(|m| super::lesson::readings(m, ctx.app.sides().len() > 1)).unwrap_or_default();
     if readings.is_empty() {
         return vec![params_row(t, &global, width)];
     }
