@@ -36,7 +36,7 @@ pub struct ViewArgs {
     /// fonts without braille).
     #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
     pub marker: crate::app::Marker,
-    /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR forces mono.
+    /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR, or a TERM without colours (vt100, xterm-mono), forces mono.
     #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
     pub theme: crate::app::ThemeKind,
     /// Show developer figures: the time each frame takes to draw.

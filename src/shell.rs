@@ -301,6 +301,12 @@ fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, ".SH ENVIRONMENT")?;
     writeln!(out, ".TP\n.B NO_COLOR")?;
     writeln!(out, "Draw the dashboard without colour.")?;
+    writeln!(out, ".TP\n.B TERM\\fR, \\fBCOLORTERM")?;
+    writeln!(
+        out,
+        "The colours drawn: 24-bit where COLORTERM is truecolor, 256 where TERM names them, else 16; none for a \
+         TERM without colours (vt100, xterm-mono); TERM=dumb is refused."
+    )?;
     writeln!(out, ".TP\n.B XDG_DATA_HOME")?;
     writeln!(out, "Where lesson progress and session recordings go: \\fI$XDG_DATA_HOME/dirtyviz/\\fR (see FILES).")?;
     writeln!(out, ".TP\n.B HOME")?;

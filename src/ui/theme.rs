@@ -92,9 +92,15 @@ impl Theme {
                 let dark = kind == ThemeKind::Light;
                 let series = OKABE_ITO.map(|c| rgb(c, dark));
                 let (fg, dim) = if dark { (Color::Black, Color::DarkGray) } else { (Color::White, Color::Gray) };
+                // Frames a step fainter than the text's grey, which the
+                // grey series (the background threshold, the 1/4 floor,
+                // write_bw/N) come near: they read as frames where they
+                // shared it. Dark grey on a dark background, light grey on
+                // a light one.
+                let frame = if dark { Color::Gray } else { Color::DarkGray };
                 Theme {
                     kind,
-                    border: Style::default().fg(dim),
+                    border: Style::default().fg(frame),
                     title: Style::default().fg(fg).add_modifier(Modifier::BOLD),
                     dim: Style::default().fg(dim),
                     text: Style::default().fg(fg),
@@ -109,10 +115,18 @@ impl Theme {
     }
 }
 
-/// The palette to use: `NO_COLOR` (set and not empty) makes it mono.
+/// The palette to use: `NO_COLOR` (set and not empty), or a `TERM` that
+/// names a terminal without colours, makes it mono.
 pub fn resolve(kind: ThemeKind) -> ThemeKind {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    if no_color { ThemeKind::Mono } else { kind }
+    let term = std::env::var("TERM").unwrap_or_default();
+    if no_color || colourless(&term) { ThemeKind::Mono } else { kind }
+}
+
+/// A `TERM` of a terminal that shows no colours: the DEC VTs and the
+/// terminfo names of a monochrome variant (`xterm-mono`, `screen-m`).
+fn colourless(term: &str) -> bool {
+    matches!(term, "vt52" | "vt100" | "vt102" | "vt220" | "vt320") || term.ends_with("-mono") || term.ends_with("-m")
 }
 
 /// How many colours the terminal shows: 24-bit where `COLORTERM` says so
@@ -249,6 +263,10 @@ mod tests {
 
     #[test]
     fn colours_come_down_to_what_the_terminal_shows() {
+        assert!(colourless("vt100") && colourless("xterm-mono") && colourless("screen-m"));
+        assert!(
+            !colourless("xterm") && !colourless("xterm-16color") && !colourless("linux") && !colourless("vt100-color")
+        );
         assert_eq!(Depth::from_env(Some("truecolor"), Some("xterm-256color")), Depth::True);
         assert_eq!(Depth::from_env(None, Some("xterm-256color")), Depth::Indexed);
         assert_eq!(Depth::from_env(None, Some("screen")), Depth::Named);
