@@ -211,8 +211,21 @@ pub fn need_terminal() -> std::io::Result<()> {
     if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
         return Err(std::io::Error::other(DUMB_TERMINAL));
     }
+    // Keys are read from the controlling terminal when standard input is
+    // not one (`dirtyviz < /dev/null`): a process without one (setsid,
+    // cron) would fail to open it, saying only `No such device or address`.
+    #[cfg(unix)]
+    if !std::io::stdin().is_terminal() && std::fs::File::open("/dev/tty").is_err() {
+        return Err(std::io::Error::other(NO_CONTROLLING_TERMINAL));
+    }
     Ok(())
 }
+
+/// Why a dashboard does not start in a process without a controlling
+/// terminal to read keys from.
+pub(crate) const NO_CONTROLLING_TERMINAL: &str = "no terminal to read keys from: standard input is not a terminal \
+    and this process has no controlling terminal (started by setsid, cron or a service?); run it in a terminal \
+    (`dirtyviz snapshot` draws its screen as text, `dirtyviz run` runs the world headless)";
 
 /// Why a dashboard does not start on a terminal that says it can move
 /// no cursor (an editor's shell buffer).

@@ -220,8 +220,16 @@ pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, note: &s
     if area.height >= 3 && area.width >= 12 {
         text.push(Line::styled(running.to_string(), t.accent));
     }
-    text.push(Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)));
-    text.push(Line::styled(keys, t.dim));
+    // What the last key did takes the size's row where there is no other
+    // (at 20x5 the lesson list opened unseen).
+    let need = format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height);
+    if area.height < 6 && !note.is_empty() {
+        text.push(Line::styled(keys, t.dim));
+        text.push(Line::styled(note.to_string(), t.accent));
+    } else {
+        text.push(Line::raw(need));
+        text.push(Line::styled(keys, t.dim));
+    }
     if area.height >= 6 && !note.is_empty() {
         text.push(Line::raw(""));
         text.push(Line::styled(note.to_string(), t.accent));

@@ -839,3 +839,15 @@ fn a_patch_level_note_keeps_the_bdi_on_the_status_line() {
     assert!(line.trim_end().ends_with("│ patch level: legacy 2.6.38 (IO-full)"), "{line}");
     assert_eq!(line.matches("2.6.38").count(), 1, "{line}");
 }
+
+/// Under 6 rows the notice has no row for a note: what the last key did
+/// takes the size's row (the lesson list opened unseen at 20x5).
+#[test]
+fn a_tiny_screen_says_what_the_last_key_did() {
+    let mut a = app("default", None, 1);
+    a.update(Msg::Lesson(dirtyviz::app::LessonMsg::Lessons));
+    let text = screen(&a, 20, 5);
+    assert!(text.contains("the lesson list is") && text.contains("? help · q quits"), "{text}");
+    let text = screen(&a, 40, 12);
+    assert!(text.contains("need 60×18, have 40×12") && text.contains("the lesson list is open"), "{text}");
+}
