@@ -752,9 +752,9 @@ fn check_lines(path: &Path) -> Result<()> {
             crate::interrupt::check()?;
         }
         if let Entry::Key(_, msg) = e
-            && !crate::ui::keys::sent_by_a_key(msg)
+            && let Some(why) = msg.out_of_range()
         {
-            return Err(reader.error_at_value(format!("{msg:?} is not a call any key of the dashboard makes")));
+            return Err(reader.error_at_value(format!("{msg:?} is not a call any key makes: {why}")));
         }
         if let Entry::Advance(t) = e
             && t > MAX_SESSION_NS

@@ -73,6 +73,21 @@ pub enum Msg {
     Lesson(LessonMsg),
 }
 
+impl Msg {
+    /// Why no key of any version sends this message, for a recording
+    /// edited by hand (`Zoom(99)`); `None` for every message a key may
+    /// have sent. Amounts that keys changed over time (a page of the task
+    /// table was 10 rows) are any amount: the dashboard clamps them.
+    pub fn out_of_range(self) -> Option<&'static str> {
+        match self {
+            Msg::Zoom(n) if !(1..=5).contains(&n) => Some("the charts are 1 to 5"),
+            Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) if d.abs() != 1 => Some("a key moves a ratio by one point"),
+            Msg::Lesson(LessonMsg::Input(c)) if c.is_control() => Some("a control character types nothing"),
+            _ => None,
+        }
+    }
+}
+
 /// What the user asked a lesson, or the lesson list, for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum LessonMsg {

@@ -228,19 +228,6 @@ pub fn sections(mode: Mode) -> &'static [Section] {
 /// The sections the help page explains, in order.
 pub const HELP: &[Section] = &[DASHBOARD, LESSON, TASKS];
 
-/// Whether a key of the simulation's dashboard, in some mode, sends
-/// `msg`: what a recording of a session can hold.
-pub fn sent_by_a_key(msg: Msg) -> bool {
-    if let Msg::Lesson(L::Input(c)) = msg {
-        return !c.is_control();
-    }
-    [DASHBOARD, LESSON, TASKS, HELP_KEYS, PICKER, TYPING]
-        .iter()
-        .flat_map(|s| s.bindings)
-        .flat_map(|b| b.keys)
-        .any(|(_, m)| *m == msg)
-}
-
 /// The message a key press sends in `mode`, if any.
 pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     lookup(key, sections(mode)).or_else(|| typed(key, mode))

@@ -508,11 +508,22 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
         ),
     );
     // A call no key makes: a chart past 5, a ratio moved by 7 points.
-    for (call, shown) in [(r#"{"Zoom":99}"#, "Zoom(99)"), (r#"{"DirtyRatio":7}"#, "DirtyRatio(7)")] {
+    for (call, said) in [
+        (r#"{"Zoom":99}"#, "Zoom(99) is not a call any key makes: the charts are 1 to 5"),
+        (r#"{"DirtyRatio":7}"#, "DirtyRatio(7) is not a call any key makes: a key moves a ratio by one point"),
+    ] {
         std::fs::write(&path, format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Key\":[1000000000,{call}]}}\n"))
             .expect("written");
-        fails_with(&["replay", p], &format!("error: {p}:3:8: {shown} is not a call any key of the dashboard makes"));
+        fails_with(&["replay", p], &format!("error: {p}:3:8: {said}"));
     }
+    // A page of the task table was 10 rows in older recordings: replayed.
+    std::fs::write(
+        &path,
+        format!("{header}\n{{\"Advance\":1000000000}}\n{{\"Key\":[1000000000,{{\"ScrollTasks\":10}}]}}\n"),
+    )
+    .expect("written");
+    let out = dirtyviz().args(["replay", p]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // Other JSON is told apart: a file that is no recording, a line of
     // other fields than one call.
     std::fs::write(&path, "{\n  \"a\": 1\n}\n").expect("written");
