@@ -292,7 +292,9 @@ pub struct Question {
     pub ask: String,
     /// The quantity that answers it, measured when the student answers.
     pub metric: Metric,
-    /// Over the last this long \[s\].
+    /// Over the last this long as the step ends \[s\]: by default 10 s or
+    /// `run_s`, the shorter; one written longer than `run_s` is refused
+    /// for a metric that reads a window, as a check's is.
     #[serde(default = "default_window_s", deserialize_with = "ranges::window_s")]
     pub window_s: f64,
     /// The bdi (default: the selected one).
@@ -370,25 +372,83 @@ fn find(text: &str, field: &str, needle: &str) -> Option<usize> {
 }
 
 /// Line and column (1-based, in characters) of the `window_s` written in
-/// the check labelled `label`; `None` when that check leaves it at its
-/// default.
-fn locate_window(text: &str, label: &str) -> Option<(usize, usize)> {
-    window_within(text, "Check(", "label", label)
+/// the file's `k`-th check (from 0, in step order); `None` when that check
+/// leaves it at its default.
+fn locate_window(text: &str, k: usize) -> Option<(usize, usize)> {
+    window_of(text, "Check", k)
 }
 
-/// Where the `Question` asking `ask` writes its `window_s`, if it does.
-fn locate_question_window(text: &str, ask: &str) -> Option<(usize, usize)> {
-    window_within(text, "Question(", "ask", ask)
+/// Where the file's `k`-th question writes its `window_s`, if it does.
+fn locate_question_window(text: &str, k: usize) -> Option<(usize, usize)> {
+    window_of(text, "Question", k)
 }
 
-/// Where the `item` (`Check(`, `Question(`) whose `field` is `key`
-/// writes its `window_s`, if it does.
-fn window_within(text: &str, item: &str, field: &str, key: &str) -> Option<(usize, usize)> {
-    let at = find(text, field, key).unwrap_or(0);
-    let start = text[..at].rfind(item).unwrap_or(at);
-    let end = text[at..].find(item).map_or(text.len(), |i| at + i);
-    let found = start + text[start..end].find("window_s")?;
-    Some(line_col(text, found))
+/// Where the `k`-th `item(...)` of `text` (`Check`, `Question`) writes its
+/// `window_s` field, if it does: found within that item's parentheses, by
+/// the tokens outside strings and comments, so that neither another
+/// item's field nor a label's words are taken for it.
+fn window_of(text: &str, item: &str, k: usize) -> Option<(usize, usize)> {
+    let tokens = ron_tokens(text);
+    let opens = |i: &usize| tokens[*i].1 == item && tokens.get(i + 1).is_some_and(|t| t.1 == "(");
+    let start = (0..tokens.len()).filter(opens).nth(k)?;
+    let mut depth = 0;
+    for (j, &(at, t)) in tokens.iter().enumerate().skip(start + 1) {
+        match t {
+            "(" | "[" => depth += 1,
+            ")" | "]" => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+            }
+            "window_s" if depth == 1 && tokens.get(j + 1).is_some_and(|t| t.1 == ":") => {
+                return Some(line_col(text, at));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The tokens of RON `text` that matter to [`window_of`], with their byte
+/// offsets: names, brackets and colons; strings, comments and numbers are
+/// skipped.
+fn ron_tokens(text: &str) -> Vec<(usize, &str)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+            }
+            b'(' | b')' | b'[' | b']' | b':' => {
+                out.push((i, &text[i..i + 1]));
+                i += 1;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                out.push((start, &text[start..i]));
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 impl Lesson {
@@ -408,20 +468,24 @@ impl Lesson {
         Ok(lesson)
     }
 
-    /// Cuts the window of each check that does not write `window_s` to
-    /// its step's `run_s`: the default window is 10 s or `run_s`, the
-    /// shorter (a window written longer than `run_s` is refused).
+    /// Cuts the window of each check and question that does not write
+    /// `window_s` to its step's `run_s`: the default window is 10 s or
+    /// `run_s`, the shorter (a window written longer than `run_s` is
+    /// refused).
     fn fit_default_windows(&mut self, text: &str) {
+        let (mut checks, mut questions) = (0, 0);
         for step in &mut self.steps {
             for c in &mut step.checks {
-                if c.window_s > step.run_s && locate_window(text, &c.label).is_none() {
+                if c.window_s > step.run_s && locate_window(text, checks).is_none() {
                     c.window_s = step.run_s;
                 }
+                checks += 1;
             }
             for q in &mut step.questions {
-                if q.window_s > step.run_s && locate_question_window(text, &q.ask).is_none() {
+                if q.window_s > step.run_s && locate_question_window(text, questions).is_none() {
                     q.window_s = step.run_s;
                 }
+                questions += 1;
             }
         }
     }
@@ -560,6 +624,10 @@ impl Lesson {
         let mut comparing = false;
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
+            // The file's checks and questions before this step's, to find
+            // theirs in the text.
+            let checks_before: usize = self.steps[..i].iter().map(|s| s.checks.len()).sum();
+            let questions_before: usize = self.steps[..i].iter().map(|s| s.questions.len()).sum();
             if step.title.trim().is_empty() {
                 return at(("title", &step.title), format!("step {n}: the title is empty"));
             }
@@ -642,7 +710,7 @@ impl Lesson {
                 }
             }
             let one_world = |side: SideSpec| !comparing && side != SideSpec::A;
-            for q in &step.questions {
+            for (j, q) in step.questions.iter().enumerate() {
                 if q.ask.trim().is_empty() {
                     return at(("ask", &q.ask), format!("step {n}: a question's ask is empty"));
                 }
@@ -659,7 +727,8 @@ impl Lesson {
                 // Answered over its window as the step ends, as a check is
                 // judged: a longer one would measure the step's run_s alone.
                 if q.metric.windowed() && q.window_s > step.run_s {
-                    let (l, col) = locate_question_window(text, &q.ask).unwrap_or_else(|| locate(text, "ask", &q.ask));
+                    let (l, col) = locate_question_window(text, questions_before + j)
+                        .unwrap_or_else(|| locate(text, "ask", &q.ask));
                     return Err(Error::invalid(format!(
                         "{origin}:{l}:{col}: step {n}: question `{}`: its window_s {} s is longer than the step's \
                          run_s {} s, and a question measures its own step only",
@@ -667,7 +736,7 @@ impl Lesson {
                     )));
                 }
             }
-            for c in &step.checks {
+            for (j, c) in step.checks.iter().enumerate() {
                 if c.label.trim().is_empty() {
                     return at(("label", &c.label), format!("step {n}: a check's label is empty"));
                 }
@@ -693,7 +762,7 @@ impl Lesson {
                 // judged when `run_s` is over: a longer one would measure
                 // the step's run_s alone, not what it says.
                 if c.metric.windowed() && c.window_s > step.run_s {
-                    let (place, window) = match locate_window(text, &c.label) {
+                    let (place, window) = match locate_window(text, checks_before + j) {
                         Some(place) => (place, "window_s"),
                         None => (locate(text, "label", &c.label), "default window_s"),
                     };
@@ -1183,7 +1252,16 @@ mod tests {
         let col = format!("{head}\"é\", metric: ").chars().count() + 1;
         assert!(e.to_string().starts_with(&format!("l.ron:3:{col}: ")), "{e}");
         assert_eq!(locate("ab\n é \"—\" x: \"z\"", "x", "z"), (2, 11));
-        assert_eq!(locate_window("Check(label: \"é\", window_s: 3)", "é"), Some((1, 19)));
+        assert_eq!(locate_window("Check(label: \"é\", window_s: 3)", 0), Some((1, 19)));
+        // Each item's own field: not a later item's, not a label's words,
+        // not one in a comment; an escaped quote ends no string.
+        let two = "Check(label: \"a \\\" window_s: 1\", max: 1), // window_s: 2\nCheck(label: \"b\", window_s: 3)";
+        assert_eq!(locate_window(two, 0), None);
+        assert_eq!(locate_window(two, 1), Some((2, 19)));
+        assert_eq!(locate_window(two, 2), None);
+        let q = "Question(ask: \"q\", metric: DirtyMb), Check(label: \"c\", window_s: 5), Question(ask: \"r\", window_s: 4)";
+        assert_eq!(locate_question_window(q, 0), None);
+        assert_eq!(locate_question_window(q, 1), Some((1, 89)));
     }
 
     #[test]
