@@ -36,9 +36,11 @@ pub struct ViewArgs {
     /// fonts without braille).
     #[arg(long, value_enum, default_value_t = crate::app::Marker::Braille)]
     pub marker: crate::app::Marker,
-    /// Palette: dark (colour-blind safe), light, or mono. NO_COLOR, or a TERM without colours (vt100, xterm-mono), forces mono.
-    #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
-    pub theme: crate::app::ThemeKind,
+    /// Palette: dark (colour-blind safe), light, or mono (default: dark;
+    /// mono where NO_COLOR is set, or where TERM names a terminal without
+    /// colours, vt100 or xterm-mono, and COLORTERM is not set).
+    #[arg(long, value_enum)]
+    pub theme: Option<crate::app::ThemeKind>,
     /// Show developer figures: the time each frame takes to draw.
     #[arg(long)]
     pub debug: bool,
@@ -228,7 +230,8 @@ pub struct SnapshotArgs {
     /// default: svg for an --output ending in .svg, else text.
     #[arg(long, value_enum)]
     pub format: Option<crate::ui::snapshot::Format>,
-    /// Palette: dark, light or mono.
+    /// Palette: dark, light or mono (NO_COLOR forces mono; the terminal's
+    /// TERM does not matter to a file).
     #[arg(long, value_enum, default_value_t = crate::app::ThemeKind::Dark)]
     pub theme: crate::app::ThemeKind,
     /// How chart points are drawn: braille, dot or block.

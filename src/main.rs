@@ -299,9 +299,10 @@ fn scenario(args: &WorldArgs) -> Result<(Scenario, Option<PathBuf>)> {
 }
 
 /// A case's name says its world (dd count, memory, CPUs, thresholds):
-/// where options change what it says, the name says so too, so that the
+/// where options change that world, the name says so too, so that the
 /// summary, the trace's header and the screen do not name a world that
-/// did not run (`thresh=100M/xfs-10dd-... with --dd 1`).
+/// did not run (`thresh=100M/xfs-10dd-... with --dd 1`). The kernel and
+/// the seed are said beside the name everywhere it shows.
 fn case_as_changed(name: &str, args: &WorldArgs) -> String {
     // As the option takes it back: `8G`, `100M`, `1536K`, `5000`.
     let size = |b: u64| match b {
@@ -317,7 +318,11 @@ fn case_as_changed(name: &str, args: &WorldArgs) -> String {
         args.dirty_background_bytes.map(|v| format!("--dirty-background-bytes {}", size(v))),
         args.memory.map(|v| format!("--memory {}", size(v))),
         args.cpus.map(|v| format!("--cpus {v}")),
+        args.hz.map(|v| format!("--hz {v}")),
         args.dd.map(|v| format!("--dd {v}")),
+        args.period_shift.map(|v| format!("--period-shift {v}")),
+        args.nfs_wait_queue.then(|| "--nfs-wait-queue".to_string()),
+        args.nfs_congestion_scaled.then(|| "--nfs-congestion-scaled".to_string()),
     ]
     .into_iter()
     .flatten()
@@ -567,10 +572,11 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     open_dashboard(app, &args.view, file.as_deref().map(|path| Named { role: "the lesson", path }), Progressing::Save)
 }
 
-/// The app options the view arguments ask for (`NO_COLOR` forces mono).
+/// The app options the view arguments ask for (`NO_COLOR`, or a
+/// terminal without colours, forces mono).
 fn app_options(view: &ViewArgs) -> AppOptions {
     AppOptions {
-        theme: dirtyviz::ui::theme::resolve(view.theme),
+        theme: dirtyviz::ui::theme::on_terminal(view.theme),
         marker: view.marker,
         trace: view.trace.is_some(),
         debug: view.debug,

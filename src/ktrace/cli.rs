@@ -47,9 +47,9 @@ pub struct TraceViewArgs {
     /// (which takes the place of its `@TIME`).
     #[arg(long, value_name = "KEYS", requires = "snapshot", allow_hyphen_values = true)]
     pub keys: Option<String>,
-    /// The palette of the dashboard (default: dark; NO_COLOR forces
-    /// mono); the summary and --snapshot's text have no colours (with
-    /// --snapshot, only mono is taken).
+    /// The palette of the dashboard (default: dark; NO_COLOR, or a TERM
+    /// without colours, forces mono); the summary and --snapshot's text
+    /// have no colours (with --snapshot, only mono is taken).
     #[arg(long, value_enum)]
     pub theme: Option<crate::app::ThemeKind>,
     /// How chart points are drawn: braille (finest), dot or block (for
@@ -81,8 +81,9 @@ pub struct LiveArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
-    /// The palette of the dashboard (default: dark; NO_COLOR forces
-    /// mono); the report read headless has no colours.
+    /// The palette of the dashboard (default: dark; NO_COLOR, or a TERM
+    /// without colours, forces mono); the report read headless has no
+    /// colours.
     #[arg(long, value_enum)]
     pub theme: Option<crate::app::ThemeKind>,
     /// How chart points are drawn: braille (finest), dot or block (for

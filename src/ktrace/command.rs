@@ -155,7 +155,7 @@ fn trace_app(args: &TraceViewArgs, side: KernelSide) -> Result<TraceApp, Error> 
         }
         false => None,
     };
-    let theme = crate::ui::theme::resolve(args.theme.unwrap_or_default());
+    let theme = crate::ui::theme::on_terminal(args.theme);
     Ok(TraceApp::new(side, model, theme, args.marker))
 }
 
@@ -329,12 +329,8 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();
-    let mut app = TraceApp::new(
-        KernelSide::live(&pipe_path),
-        None,
-        crate::ui::theme::resolve(args.theme.unwrap_or_default()),
-        args.marker,
-    );
+    let mut app =
+        TraceApp::new(KernelSide::live(&pipe_path), None, crate::ui::theme::on_terminal(args.theme), args.marker);
     if !session.missing.is_empty() {
         let missing: Vec<&str> = session.missing.iter().map(|k| k.name()).collect();
         app.set_note(format!("this kernel lacks {}", missing.join(", ")));

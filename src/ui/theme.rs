@@ -115,12 +115,20 @@ impl Theme {
     }
 }
 
-/// The palette to use: `NO_COLOR` (set and not empty), or a `TERM` that
-/// names a terminal without colours, makes it mono.
+/// The palette to use: `NO_COLOR` (set and not empty) makes it mono.
 pub fn resolve(kind: ThemeKind) -> ThemeKind {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let term = std::env::var("TERM").unwrap_or_default();
-    if no_color || colourless(&term) { ThemeKind::Mono } else { kind }
+    if no_color { ThemeKind::Mono } else { kind }
+}
+
+/// The palette of a dashboard drawn on this terminal: the one `asked`
+/// for, else the default; mono where [`resolve`] says so, or where none
+/// was asked for and `TERM` names a terminal without colours (unless
+/// `COLORTERM` says it has them).
+pub fn on_terminal(asked: Option<ThemeKind>) -> ThemeKind {
+    let var = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+    let bare = asked.is_none() && var("COLORTERM").is_none() && colourless(&var("TERM").unwrap_or_default());
+    if bare { ThemeKind::Mono } else { resolve(asked.unwrap_or_default()) }
 }
 
 /// A `TERM` of a terminal that shows no colours: the DEC VTs and the
