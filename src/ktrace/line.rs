@@ -115,10 +115,11 @@ pub fn parse(line: &str) -> Parsed<'_> {
     if let Some(lost) = lost(s) {
         return lost;
     }
-    if is_call_chain(s) {
-        return Parsed::CallChain;
-    }
-    let Some(head) = header(s) else { return Parsed::Unreadable };
+    // A line with an event's head is an event, whatever it ends with (perf
+    // script -F ...,ip,sym,dso puts the frame on the event's own line).
+    let Some(head) = header(s) else {
+        return if is_call_chain(s) { Parsed::CallChain } else { Parsed::Unreadable };
+    };
     let Some(kind) = EventKind::from_name(head.event) else { return Parsed::Other { event: head.event } };
     let stamp_col = || line[..line.len() - line.trim_start().len() + head.stamp_at].chars().count() + 1;
     if !head.stamp.contains('.') {
@@ -221,7 +222,7 @@ fn tokens(s: &str) -> Vec<(usize, &str)> {
 /// ([unknown])`).
 fn is_call_chain(s: &str) -> bool {
     let Some((addr, rest)) = s.split_once(char::is_whitespace) else { return false };
-    addr.len() >= 4
+    !addr.is_empty()
         && addr.bytes().all(|b| b.is_ascii_hexdigit())
         && rest.trim_end().ends_with(')')
         && rest.contains('(')
@@ -445,7 +446,12 @@ mod tests {
         // perf record -g: the call chain under each event.
         assert_eq!(parse("\t    ffffffff8123abcd balance_dirty_pages+0x1ab ([kernel.kallsyms])"), Parsed::CallChain);
         assert_eq!(parse("\t        7f3a9c2b1e40 [unknown] ([unknown])"), Parsed::CallChain);
+        assert_eq!(parse("\t               0 [unknown] ([unknown])"), Parsed::CallChain);
         assert_eq!(parse("dead beef"), Parsed::Unreadable);
+        // A line with an event's head ending in a frame (-F
+        // ...,trace,ip,sym,dso) is that event's, told where it is wrong.
+        let framed = "cafe 1293 [001] 1305.729780: writeback:global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7 ffffffff8123abcd balance_dirty_pages+0x1ab ([kernel.kallsyms])";
+        assert!(matches!(parse(framed), Parsed::Malformed { col: 129, .. }), "{:?}", parse(framed));
     }
 
     #[test]

@@ -562,11 +562,13 @@ fn binary_trace(start: &[u8]) -> Option<&'static str> {
     } else if start.starts_with(b"PERFILE2") || start.starts_with(b"PERFFILE") {
         Some("perf's binary perf.data, not text: read what `perf script` prints of it")
     } else if start.starts_with(b"\x1f\x8b") {
-        Some("gzip-compressed, not text: read what `zcat` prints of it, from standard input (`-`)")
+        Some("gzip-compressed, not text: give what `zcat` prints of it on standard input, as `-`")
     } else if start.starts_with(b"\xfd7zXZ\0") {
-        Some("xz-compressed, not text: read what `xzcat` prints of it, from standard input (`-`)")
+        Some("xz-compressed, not text: give what `xzcat` prints of it on standard input, as `-`")
+    } else if start.starts_with(b"BZh") && start.get(3).is_some_and(|d| (b'1'..=b'9').contains(d)) {
+        Some("bzip2-compressed, not text: give what `bzcat` prints of it on standard input, as `-`")
     } else if start.starts_with(b"\x28\xb5\x2f\xfd") {
-        Some("zstd-compressed, not text: read what `zstdcat` prints of it, from standard input (`-`)")
+        Some("zstd-compressed, not text: give what `zstdcat` prints of it on standard input, as `-`")
     } else {
         None
     }

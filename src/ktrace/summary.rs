@@ -532,6 +532,7 @@ impl Summarizer {
             kernel,
             lines: st.lines,
             header_lines: st.header_lines,
+            blank_lines: st.blank_lines,
             call_chain_lines: st.call_chain_lines,
             events: EventCounts::of(st.events),
             skipped: Skipped {
@@ -1110,6 +1111,8 @@ pub struct TraceSummary {
     pub kernel: KernelSummary,
     pub lines: u64,
     pub header_lines: u64,
+    /// Empty lines (perf script puts one after each event's call chain).
+    pub blank_lines: u64,
     /// Lines of the call chains `perf script` prints under events
     /// recorded with `-g`: read, not skipped.
     pub call_chain_lines: u64,
@@ -1244,15 +1247,19 @@ impl TraceSummary {
         };
         let _ = writeln!(
             s,
-            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header;{} {} skipped ({}, {}, {}{}){}",
+            "lines       {} read: {} balance_dirty_pages, {} bdi_dirty_ratelimit, {} global_dirty_state; {} header;{}{} {} skipped ({}, {}, {}{}){}",
             self.lines,
             e.balance_dirty_pages,
             e.bdi_dirty_ratelimit,
             e.global_dirty_state,
             self.header_lines,
+            match self.blank_lines {
+                0 => String::new(),
+                n => format!(" {n} blank;"),
+            },
             match self.call_chain_lines {
                 0 => String::new(),
-                n => format!(" {n} of call chains;"),
+                n => format!(" {n} in call chains;"),
             },
             sk.total,
             reason(sk.other_events, count(sk.other_events, "other event"), sk.first_other_event_line),

@@ -1306,10 +1306,12 @@ fn draw_tasks(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let bdi_width = rows_bdi_width.clamp(7, 20);
     let inner_width = area.width.saturating_sub(2);
     // A table too narrow for every column at its width leaves out the bdi
-    // where every row has the same one (the charts' titles name it), and
+    // where the trace has one (the charts' titles name it), and
     // gives the numbers what they need, the task its pid at least.
     let narrow = inner_width < 16 + bdi_width + 7 + 8 + 6 + 4;
-    let one_bdi = lines.windows(2).all(|w| w[0].bdi == w[1].bdi);
+    // Of the whole trace, not the rows shown: a page of another bdi's
+    // tasks would lose its column, and the widths would jump as it scrolls.
+    let one_bdi = k.bdi_names().len() <= 1;
     let with_bdi = !(narrow && one_bdi);
     let widths: Vec<Constraint> = if narrow {
         let name = Constraint::Min(6);

@@ -574,12 +574,9 @@ fn mark_cut(lines: &mut [Line<'static>], end: u16, width: u16) {
 /// ones that do not hold before the step's end among them: they may yet).
 fn standing(mode: &LessonMode) -> (usize, usize, usize) {
     let count = |f: &dyn Fn(&Verdict) -> bool| mode.verdicts().iter().filter(|v| f(v)).count();
+    let pass = count(&|v| matches!(v, Verdict::Pass(_)));
     let fail = if mode.judged() { count(&|v| matches!(v, Verdict::Fail(_))) } else { 0 };
-    (
-        count(&|v| matches!(v, Verdict::Pass(_))),
-        fail,
-        mode.verdicts().len() - count(&|v| matches!(v, Verdict::Pass(_))) - fail,
-    )
+    (pass, fail, mode.verdicts().len() - pass - fail)
 }
 
 /// How the step's checks stand, on one line: how many hold, fail and

@@ -1101,9 +1101,13 @@ fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
                 finite_runs(&s.points).find_map(|run| {
                     run.windows(2).find_map(|w| {
                         let (x0, x1) = (g.x_of(w[0].0, s.second_x), g.x_of(w[1].0, s.second_x));
-                        let (y0, y1) = (w[0].1, w[1].1);
+                        // Along the segment as drawn: on a log axis, in logs.
+                        let (y0, y1) = (g.y.at(w[0].1), g.y.at(w[1].1));
                         let (lo, hi) = (x0.min(x1), x0.max(x1));
-                        (lo <= cx && cx <= hi && hi > lo).then(|| (cx, y0 + (y1 - y0) * (cx - x0) / (x1 - x0)))
+                        (lo <= cx && cx <= hi && hi > lo).then(|| {
+                            let y = y0 + (y1 - y0) * (cx - x0) / (x1 - x0);
+                            (cx, if g.y.log { 10f64.powf(y) } else { y })
+                        })
                     })
                 })
             };

@@ -379,7 +379,9 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // charts' time axes say it; a class is told which scenario to open).
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
-        (5, app.session().scenario.name.clone()),
+        // A case's name (with the options that changed it) runs to 80
+        // columns: cut to a fifth of the line, it keeps its place.
+        (5, cut_to(&app.session().scenario.name, (usize::from(area.width) / 5).max(16))),
         (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
         (8, speed_text(app)),
         (7, kernels),

@@ -956,7 +956,22 @@ fn a_binary_trace_dat_perf_data_or_gzip_says_which_command_prints_it() {
         (
             "trace.txt.gz",
             b"\x1f\x8b\x08\x00",
-            "trace.txt.gz:1: gzip-compressed, not text: read what `zcat` prints of it, from standard input (`-`)",
+            "trace.txt.gz:1: gzip-compressed, not text: give what `zcat` prints of it on standard input, as `-`",
+        ),
+        (
+            "trace.txt.xz",
+            b"\xfd7zXZ\x00",
+            "trace.txt.xz:1: xz-compressed, not text: give what `xzcat` prints of it on standard input, as `-`",
+        ),
+        (
+            "trace.txt.bz2",
+            b"BZh91AY&SY",
+            "trace.txt.bz2:1: bzip2-compressed, not text: give what `bzcat` prints of it on standard input, as `-`",
+        ),
+        (
+            "trace.txt.zst",
+            b"\x28\xb5\x2f\xfd",
+            "trace.txt.zst:1: zstd-compressed, not text: give what `zstdcat` prints of it on standard input, as `-`",
         ),
     ] {
         let path = tmp(&format!("ktrace-{name}"));
