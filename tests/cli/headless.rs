@@ -920,22 +920,31 @@ fn chart_4_draws_no_bandwidth_on_2_6_38() {
     assert!(screen.contains(" dirtied/N─") && !screen.contains("avg_write_bw") && !screen.contains("bw/N"), "{screen}");
 }
 
-/// The trace says a pause where a call sleeps, and only there: a call
-/// that breaks out without sleeping (patch 09's `pause <= 0`) shows the
-/// 0 the kernel's tracepoint shows, not the 1 it sets afterwards; at HZ
-/// 100 ten dd break out so now and then. Every sleep is in the summary.
-#[test]
-fn the_traces_pauses_are_the_summarys_sleeps() {
-    let dir = scratch("pauses");
+/// `dirtyviz run -q ARGS` with a trace and a summary JSON in a scratch
+/// directory of `name`: their paths.
+fn run_traced(name: &str, args: &[&str]) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
     let (trace, summary) = (dir.join("t.jsonl"), dir.join("s.json"));
     let out = dirtyviz()
-        .args(["run", "-q", "--scenario", "hdd-10dd", "--hz", "100", "--duration", "20s", "--trace"])
+        .args(["run", "-q"])
+        .args(args)
+        .arg("--trace")
         .arg(&trace)
         .arg("--summary-json")
         .arg(&summary)
         .output()
         .expect("runs");
     ok(&out);
+    (trace, summary)
+}
+
+/// The trace says a pause where a call sleeps, and only there: a call
+/// that breaks out without sleeping (patch 09's `pause <= 0`) shows the
+/// 0 the kernel's tracepoint shows, not the 1 it sets afterwards; at HZ
+/// 100 ten dd break out so now and then. Every sleep is in the summary.
+#[test]
+fn the_traces_pauses_are_the_summarys_sleeps() {
+    let (trace, summary) = run_traced("pauses", &["--scenario", "hdd-10dd", "--hz", "100", "--duration", "20s"]);
     let text = String::from_utf8(read(&trace)).expect("UTF-8");
     let events: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
     let bdp = events.iter().filter(|e| e["event"] == "balance_dirty_pages");
@@ -952,18 +961,9 @@ fn the_traces_pauses_are_the_summarys_sleeps() {
 /// it, in the summary and the trace's header alike.
 #[test]
 fn a_case_changed_by_options_says_so_in_its_name() {
-    let dir = scratch("case-changed");
-    let (trace, summary) = (dir.join("t.jsonl"), dir.join("s.json"));
     let case = "thresh=100M/xfs-10dd-4k-8p-4096M-100M:10-X";
-    let out = dirtyviz()
-        .args(["run", "-q", "--case", case, "--dirty-ratio", "5", "--memory", "8192M", "--dd", "1"])
-        .args(["--duration", "1s", "--trace"])
-        .arg(&trace)
-        .arg("--summary-json")
-        .arg(&summary)
-        .output()
-        .expect("runs");
-    ok(&out);
+    let changes = ["--dirty-ratio", "5", "--memory", "8192M", "--dd", "1", "--duration", "1s"];
+    let (trace, summary) = run_traced("case-changed", &[&["--case", case][..], &changes].concat());
     let named = format!("{case} with --dirty-ratio 5 --memory 8G --dd 1");
     assert_eq!(json(&summary)["scenario"], named.as_str());
     let header: Value =
