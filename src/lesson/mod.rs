@@ -279,9 +279,15 @@ pub struct Check {
     pub max: Option<f64>,
 }
 
+/// A window not written: [`Lesson::from_ron`] makes it 10 s, or the
+/// step's `run_s` where that is shorter. A written one is a number.
 fn default_window_s() -> f64 {
-    10.0
+    f64::NAN
 }
+
+/// The window of a check or question that does not write one, where its
+/// step runs longer \[s\].
+const DEFAULT_WINDOW_S: f64 = 10.0;
 
 /// A question the student answers with a number.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -389,8 +395,7 @@ fn locate_question_window(text: &str, k: usize) -> Option<(usize, usize)> {
 /// item's field nor a label's words are taken for it.
 fn window_of(text: &str, item: &str, k: usize) -> Option<(usize, usize)> {
     let tokens = ron_tokens(text);
-    let opens = |i: &usize| tokens[*i].1 == item && tokens.get(i + 1).is_some_and(|t| t.1 == "(");
-    let start = (0..tokens.len()).filter(opens).nth(k)?;
+    let start = item_starts(&tokens, item).nth(k)?;
     let mut depth = 0;
     for (j, &(at, t)) in tokens.iter().enumerate().skip(start + 1) {
         match t {
@@ -408,6 +413,16 @@ fn window_of(text: &str, item: &str, k: usize) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// Where each `item(` of `tokens` starts, by index.
+fn item_starts<'a>(tokens: &'a [(usize, &str)], item: &'a str) -> impl Iterator<Item = usize> + 'a {
+    (0..tokens.len()).filter(move |&i| tokens[i].1 == item && tokens.get(i + 1).is_some_and(|t| t.1 == "("))
+}
+
+/// How many `item(...)` `text` writes by name.
+fn items_named(text: &str, item: &str) -> usize {
+    item_starts(&ron_tokens(text), item).count()
 }
 
 /// The tokens of RON `text` that matter to [`window_of`], with their byte
@@ -431,8 +446,34 @@ fn ron_tokens(text: &str) -> Vec<(usize, &str)> {
                     i += 1;
                 }
             }
+            // Block comments nest in RON.
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+                let mut depth = 0;
+                while i < b.len() {
+                    if b[i..].starts_with(b"/*") {
+                        depth += 1;
+                        i += 2;
+                    } else if b[i..].starts_with(b"*/") {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            // A raw string, `r"..."` or `r#"..."#`: no escapes in it.
+            b'r' if matches!(b.get(i + 1), Some(b'"' | b'#')) => {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                let open = i + 1 + hashes;
+                if b.get(open) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                i = text[open + 1..].find(&close).map_or(b.len(), |e| open + 1 + e + close.len());
             }
             b'(' | b')' | b'[' | b']' | b':' => {
                 out.push((i, &text[i..i + 1]));
@@ -463,7 +504,7 @@ impl Lesson {
             let step = step.map(|n| format!("step {n}: ")).unwrap_or_default();
             Error::invalid(format!("{origin}:{line}:{col}: {step}{what}"))
         })?;
-        lesson.fit_default_windows(text);
+        lesson.fit_default_windows();
         lesson.validate(text, origin)?;
         Ok(lesson)
     }
@@ -472,20 +513,18 @@ impl Lesson {
     /// `window_s` to its step's `run_s`: the default window is 10 s or
     /// `run_s`, the shorter (a window written longer than `run_s` is
     /// refused).
-    fn fit_default_windows(&mut self, text: &str) {
-        let (mut checks, mut questions) = (0, 0);
+    fn fit_default_windows(&mut self) {
         for step in &mut self.steps {
-            for c in &mut step.checks {
-                if c.window_s > step.run_s && locate_window(text, checks).is_none() {
-                    c.window_s = step.run_s;
+            let default = DEFAULT_WINDOW_S.min(step.run_s);
+            for w in step
+                .checks
+                .iter_mut()
+                .map(|c| &mut c.window_s)
+                .chain(step.questions.iter_mut().map(|q| &mut q.window_s))
+            {
+                if w.is_nan() {
+                    *w = default;
                 }
-                checks += 1;
-            }
-            for q in &mut step.questions {
-                if q.window_s > step.run_s && locate_question_window(text, questions).is_none() {
-                    q.window_s = step.run_s;
-                }
-                questions += 1;
             }
         }
     }
@@ -622,6 +661,12 @@ impl Lesson {
         // Numbers were range-checked as they were read (scenario::ranges).
         // A comparison opened by a step stays open until Compare(Off).
         let mut comparing = false;
+        // Where every check (question) is written `Check(...)`, the k-th
+        // of the file is the k-th of the text; `(label: ...)` leaves its
+        // name out, and then a window is told at its check's label.
+        let count = |f: fn(&Step) -> usize| self.steps.iter().map(f).sum::<usize>();
+        let named_checks = items_named(text, "Check") == count(|s| s.checks.len());
+        let named_questions = items_named(text, "Question") == count(|s| s.questions.len());
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
             // The file's checks and questions before this step's, to find
@@ -727,8 +772,8 @@ impl Lesson {
                 // Answered over its window as the step ends, as a check is
                 // judged: a longer one would measure the step's run_s alone.
                 if q.metric.windowed() && q.window_s > step.run_s {
-                    let (l, col) = locate_question_window(text, questions_before + j)
-                        .unwrap_or_else(|| locate(text, "ask", &q.ask));
+                    let place = named_questions.then(|| locate_question_window(text, questions_before + j)).flatten();
+                    let (l, col) = place.unwrap_or_else(|| locate(text, "ask", &q.ask));
                     return Err(Error::invalid(format!(
                         "{origin}:{l}:{col}: step {n}: question `{}`: its window_s {} s is longer than the step's \
                          run_s {} s, and a question measures its own step only",
@@ -762,13 +807,10 @@ impl Lesson {
                 // judged when `run_s` is over: a longer one would measure
                 // the step's run_s alone, not what it says.
                 if c.metric.windowed() && c.window_s > step.run_s {
-                    let (place, window) = match locate_window(text, checks_before + j) {
-                        Some(place) => (place, "window_s"),
-                        None => (locate(text, "label", &c.label), "default window_s"),
-                    };
-                    let (l, col) = place;
+                    let place = named_checks.then(|| locate_window(text, checks_before + j)).flatten();
+                    let (l, col) = place.unwrap_or_else(|| locate(text, "label", &c.label));
                     return Err(Error::invalid(format!(
-                        "{origin}:{l}:{col}: step {n}: check `{}`: its {window} {} s is longer than the step's \
+                        "{origin}:{l}:{col}: step {n}: check `{}`: its window_s {} s is longer than the step's \
                          run_s {} s, and a check measures its own step only",
                         c.label, c.window_s, step.run_s
                     )));
@@ -1260,6 +1302,13 @@ mod tests {
         assert_eq!(locate_window(two, 1), Some((2, 19)));
         assert_eq!(locate_window(two, 2), None);
         let q = "Question(ask: \"q\", metric: DirtyMb), Check(label: \"c\", window_s: 5), Question(ask: \"r\", window_s: 4)";
+        // Raw strings hold no escapes, block comments nest.
+        let raw = "Check(label: r\"C:\\dir\\\", window_s: 3), Check(label: r#\"say \"window_s: 9\"\"#, max: 1)";
+        assert_eq!(locate_window(raw, 0), Some((1, 26)));
+        assert_eq!(locate_window(raw, 1), None);
+        let nested = "Check(label: \"x\", /* a /* b */ window_s: 99 */ max: 1)";
+        assert_eq!(locate_window(nested, 0), None);
+        assert_eq!(items_named("Check(a: 1), (label: \"y\"), Check(b: 2)", "Check"), 2);
         assert_eq!(locate_question_window(q, 0), None);
         assert_eq!(locate_question_window(q, 1), Some((1, 89)));
     }

@@ -529,6 +529,14 @@ fn a_check_window_longer_than_its_step_is_refused_where_it_is_written() {
     let root = lesson_file("window-ok", &fine);
     let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Items written without their name, `(label: ...)`, default as well;
+    // a later named item's window is not taken for theirs.
+    let unnamed = format!(
+        "{head}    Step(title: \"b\", text: \"b\", run_s: 5,\n      checks: [(label: \"x\", metric: DirtyMb, min: 1)],\n      questions: [(ask: \"q?\", metric: DirtyMb)]),\n    Step(title: \"c\", text: \"c\", run_s: 20,\n      checks: [Check(label: \"y\", metric: DirtyMb, window_s: 15, min: 1)],\n      questions: [Question(ask: \"r?\", metric: DirtyMb, window_s: 15)]),\n  ],\n)\n"
+    );
+    let root = lesson_file("window-unnamed", &unnamed);
+    let out = dirtyviz().current_dir(&root).args(["check", "lessons/x.ron"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// Ctrl-C during a long `dirtyviz check`: one line and exit 130, no
