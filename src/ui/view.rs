@@ -379,9 +379,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // charts' time axes say it; a class is told which scenario to open).
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
-        // A case's name (with the options that changed it) runs to 80
-        // columns: cut to a fifth of the line, it keeps its place.
-        (5, cut_to(&app.session().scenario.name, (usize::from(area.width) / 5).max(16))),
+        // Cut below, to the room the segments above it leave.
+        (5, app.session().scenario.name.clone()),
         (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
         (8, speed_text(app)),
         (7, kernels),
@@ -424,6 +423,13 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
             app.note_within(width.saturating_sub(2))
         };
         segments.push((10, note));
+    }
+    // A case's name (with the options that changed it) runs to 80
+    // columns: it takes what the segments ranked above it leave, cut with
+    // an ellipsis, rather than go (a short name stays whole).
+    let above: usize = segments.iter().filter(|(rank, _)| *rank > 5).map(|(_, t)| t.chars().count() + 3).sum();
+    if let Some((_, name)) = segments.iter_mut().find(|(rank, _)| *rank == 5) {
+        *name = cut_to(name, width.saturating_sub(above + 2).max(12));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
     let line = match debug {
