@@ -447,23 +447,7 @@ fn ron_tokens(text: &str) -> Vec<(usize, &str)> {
                 }
             }
             // Block comments nest in RON.
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let mut depth = 0;
-                while i < b.len() {
-                    if b[i..].starts_with(b"/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if b[i..].starts_with(b"*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
+            b'/' if b.get(i + 1) == Some(&b'*') => i += crate::scenario::locate::block_comment_len(&b[i..]),
             // A raw string, `r"..."` or `r#"..."#`: no escapes in it.
             b'r' if matches!(b.get(i + 1), Some(b'"' | b'#')) => {
                 let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
@@ -755,6 +739,14 @@ impl Lesson {
                 }
             }
             let one_world = |side: SideSpec| !comparing && side != SideSpec::A;
+            // A window only reaches back to the step's start.
+            let too_long = |what: &str, name: &str, window_s: f64, (l, col): (usize, usize)| {
+                Error::invalid(format!(
+                    "{origin}:{l}:{col}: step {n}: {what} `{name}`: its window_s {window_s} s is longer than the \
+                     step's run_s {} s, and a {what} measures its own step only",
+                    step.run_s
+                ))
+            };
             for (j, q) in step.questions.iter().enumerate() {
                 if q.ask.trim().is_empty() {
                     return at(("ask", &q.ask), format!("step {n}: a question's ask is empty"));
@@ -773,12 +765,8 @@ impl Lesson {
                 // judged: a longer one would measure the step's run_s alone.
                 if q.metric.windowed() && q.window_s > step.run_s {
                     let place = named_questions.then(|| locate_question_window(text, questions_before + j)).flatten();
-                    let (l, col) = place.unwrap_or_else(|| locate(text, "ask", &q.ask));
-                    return Err(Error::invalid(format!(
-                        "{origin}:{l}:{col}: step {n}: question `{}`: its window_s {} s is longer than the step's \
-                         run_s {} s, and a question measures its own step only",
-                        q.ask, q.window_s, step.run_s
-                    )));
+                    let place = place.unwrap_or_else(|| locate(text, "ask", &q.ask));
+                    return Err(too_long("question", &q.ask, q.window_s, place));
                 }
             }
             for (j, c) in step.checks.iter().enumerate() {
@@ -808,12 +796,8 @@ impl Lesson {
                 // the step's run_s alone, not what it says.
                 if c.metric.windowed() && c.window_s > step.run_s {
                     let place = named_checks.then(|| locate_window(text, checks_before + j)).flatten();
-                    let (l, col) = place.unwrap_or_else(|| locate(text, "label", &c.label));
-                    return Err(Error::invalid(format!(
-                        "{origin}:{l}:{col}: step {n}: check `{}`: its window_s {} s is longer than the step's \
-                         run_s {} s, and a check measures its own step only",
-                        c.label, c.window_s, step.run_s
-                    )));
+                    let place = place.unwrap_or_else(|| locate(text, "label", &c.label));
+                    return Err(too_long("check", &c.label, c.window_s, place));
                 }
             }
         }

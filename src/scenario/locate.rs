@@ -120,24 +120,7 @@ impl<'a> Walker<'a> {
             if trimmed.starts_with("//") {
                 self.at += trimmed.find('\n').unwrap_or(trimmed.len());
             } else if trimmed.starts_with("/*") {
-                let mut depth = 0usize;
-                let bytes = trimmed.as_bytes();
-                let mut i = 0;
-                while i < bytes.len() {
-                    if bytes[i..].starts_with(b"/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if bytes[i..].starts_with(b"*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
-                    }
-                }
-                self.at += i;
+                self.at += block_comment_len(trimmed.as_bytes());
             } else {
                 return;
             }
@@ -325,6 +308,27 @@ impl<'a> Walker<'a> {
         }
         self.find(rest)
     }
+}
+
+/// The length in bytes of the block comment `bytes` starts with
+/// (`/* ... */`, nested as RON nests them); to the end where unclosed.
+pub fn block_comment_len(bytes: &[u8]) -> usize {
+    let (mut depth, mut i) = (0usize, 0);
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"/*") {
+            depth += 1;
+            i += 2;
+        } else if bytes[i..].starts_with(b"*/") {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                break;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    i
 }
 
 #[cfg(test)]
