@@ -476,14 +476,19 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
     // A file that cannot be read or loaded is bad input, as for every
     // other command: refused in one line before anything runs, each such
     // file in its own line, the last one the command's error.
-    let (loaded, mut bad): (Vec<_>, Vec<_>) = sources.iter().map(check::load).partition(|r| r.is_ok());
-    if let Some(Err(last)) = bad.pop() {
-        for e in bad.into_iter().filter_map(|r| r.err()) {
+    let (mut loaded, mut errors) = (Vec::new(), Vec::new());
+    for result in sources.iter().map(check::load) {
+        match result {
+            Ok(l) => loaded.push(l),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(last) = errors.pop() {
+        for e in errors {
             dirtyviz::crash::print_error(e);
         }
         return Err(last);
     }
-    let loaded: Vec<check::Loaded> = loaded.into_iter().flatten().collect();
     let jobs: Vec<(&check::Source, check::Loaded)> = sources.iter().zip(loaded).collect();
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("checking", sources.len());

@@ -651,12 +651,15 @@ impl Lesson {
         let count = |f: fn(&Step) -> usize| self.steps.iter().map(f).sum::<usize>();
         let named_checks = items_named(text, "Check") == count(|s| s.checks.len());
         let named_questions = items_named(text, "Question") == count(|s| s.questions.len());
+        // The file's checks and questions before this step's, to find
+        // theirs in the text.
+        let (mut checks_before, mut questions_before) = (0, 0);
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
-            // The file's checks and questions before this step's, to find
-            // theirs in the text.
-            let checks_before: usize = self.steps[..i].iter().map(|s| s.checks.len()).sum();
-            let questions_before: usize = self.steps[..i].iter().map(|s| s.questions.len()).sum();
+            if i > 0 {
+                checks_before += self.steps[i - 1].checks.len();
+                questions_before += self.steps[i - 1].questions.len();
+            }
             if step.title.trim().is_empty() {
                 return at(("title", &step.title), format!("step {n}: the title is empty"));
             }

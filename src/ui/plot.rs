@@ -884,7 +884,12 @@ impl Geometry<'_> {
 
     /// The screen row of value `v`.
     fn row_of(&self, v: f64) -> u16 {
-        self.plot.y + self.rows.row(self.y.at(v).clamp(self.y.range[0], self.y.range[1]))
+        self.row_at(self.y.at(v))
+    }
+
+    /// The row of `a`, a place on the axis ([`YAxis::at`] of a value).
+    fn row_at(&self, a: f64) -> u16 {
+        self.plot.y + self.rows.row(a.clamp(self.y.range[0], self.y.range[1]))
     }
 }
 
@@ -1083,38 +1088,30 @@ fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
         let first = (slot * 4 + 3) % MARK_EVERY;
         for col in (first..plot.width).step_by(usize::from(MARK_EVERY)) {
             let cx = x[0] + (f64::from(col) + 0.5) * col_w;
-            let points = || {
-                s.points
-                    .iter()
-                    .filter(|p| p.0.is_finite() && p.1.is_finite())
-                    .map(|&(px, py)| (g.x_of(px, s.second_x), py))
-            };
+            // On the axis as drawn (in logs on a log axis).
+            let placed = |&(px, py): &(f64, f64)| (g.x_of(px, s.second_x), g.y.at(py));
             // The point nearest the column's middle, if one is in it; else
             // where a segment of the line crosses it (a line of two points,
-            // as the 1/4 floor, has its marks along it too).
-            let near = points()
+            // as the 1/4 floor, has its marks along it too), within a run
+            // of known values: the line leaves a gap between runs.
+            let near = finite_runs(&s.points)
+                .flatten()
+                .map(placed)
                 .min_by(|a, b| (a.0 - cx).abs().total_cmp(&(b.0 - cx).abs()))
                 .filter(|p| (p.0 - cx).abs() <= col_w);
-            // Within a run of known values only: the line leaves a gap
-            // between runs.
             let crossing = || {
                 finite_runs(&s.points).find_map(|run| {
                     run.windows(2).find_map(|w| {
-                        let (x0, x1) = (g.x_of(w[0].0, s.second_x), g.x_of(w[1].0, s.second_x));
-                        // Along the segment as drawn: on a log axis, in logs.
-                        let (y0, y1) = (g.y.at(w[0].1), g.y.at(w[1].1));
+                        let ((x0, y0), (x1, y1)) = (placed(&w[0]), placed(&w[1]));
                         let (lo, hi) = (x0.min(x1), x0.max(x1));
-                        (lo <= cx && cx <= hi && hi > lo).then(|| {
-                            let y = y0 + (y1 - y0) * (cx - x0) / (x1 - x0);
-                            (cx, if g.y.log { 10f64.powf(y) } else { y })
-                        })
+                        (lo <= cx && cx <= hi && hi > lo).then(|| (cx, y0 + (y1 - y0) * (cx - x0) / (x1 - x0)))
                     })
                 })
             };
-            if let Some((px, py)) = near.or_else(crossing)
+            if let Some((px, a)) = near.or_else(crossing)
                 && (x[0]..=x[1]).contains(&px)
             {
-                buf.set_string(plot.x + col, g.row_of(py), mark.to_string(), look.style(s));
+                buf.set_string(plot.x + col, g.row_at(a), mark.to_string(), look.style(s));
             }
         }
     }

@@ -222,16 +222,15 @@ pub(crate) fn draw_too_small_of(t: &Theme, running: &str, keys: String, note: &s
     }
     // What the last key did takes the size's row where there is no other
     // (at 20x5 the lesson list opened unseen).
-    let need = format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height);
-    if area.height < 6 && !note.is_empty() {
-        text.push(Line::styled(keys, t.dim));
-        text.push(Line::styled(note.to_string(), t.accent));
-    } else {
-        text.push(Line::raw(need));
-        text.push(Line::styled(keys, t.dim));
+    let roomy = area.height >= 6;
+    if roomy || note.is_empty() {
+        text.push(Line::raw(format!("need {}×{}, have {}×{}", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height)));
     }
-    if area.height >= 6 && !note.is_empty() {
-        text.push(Line::raw(""));
+    text.push(Line::styled(keys, t.dim));
+    if !note.is_empty() {
+        if roomy {
+            text.push(Line::raw(""));
+        }
         text.push(Line::styled(note.to_string(), t.accent));
     }
     frame.render_widget(Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }), area);
@@ -552,8 +551,7 @@ pub(super) fn draw_key_bar<'a>(
 
 // ---- bodies -------------------------------------------------------------------------
 
-/// The dashboard without a lesson.
-/// Draws the dashboard's body; says whether charts are left out of it
+/// Draws the dashboard without a lesson; says whether charts are left out of it
 /// for want of room (not zoomed away), the chart keys then leading the
 /// hint bar as the way to them.
 fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
