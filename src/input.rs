@@ -117,6 +117,7 @@ impl<R: Read> Lines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
     #[test]
     fn lines_are_bounded() {
@@ -137,10 +138,10 @@ mod tests {
 
     #[test]
     fn windows_line_ends_are_line_feeds() {
-        let path = std::env::temp_dir().join(format!("dirtyviz-input-crlf-{}", std::process::id()));
+        let dir = Scratch::new("input-crlf");
+        let path = dir.join("lesson.ron");
         std::fs::write(&path, "\u{feff}a\r\n\"b\r\nc\"\r\nlone\rcr\n").expect("write");
         let text = read_text(&path, "lesson", MAX_RON_BYTES);
-        std::fs::remove_file(&path).expect("cleaned");
         assert_eq!(text.expect("read"), "a\n\"b\nc\"\nlone\rcr\n");
     }
 

@@ -77,6 +77,8 @@ pub mod plot;
 pub mod record;
 pub mod run;
 pub mod scenario;
+#[cfg(test)]
+mod scratch;
 pub mod session;
 pub mod shell;
 pub mod sim;

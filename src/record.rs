@@ -862,6 +862,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
     #[test]
     fn session_files_are_told_by_their_names() {
@@ -883,11 +884,8 @@ mod tests {
         }
     }
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-record-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
-        dir
+    fn scratch(name: &str) -> Scratch {
+        Scratch::new(&format!("record-{name}"))
     }
 
     #[test]
@@ -967,7 +965,7 @@ mod tests {
         let temp = r.temp_path().expect("a temporary file").to_path_buf();
         let name = temp.file_name().expect("name").to_string_lossy().into_owned();
         assert!(name.starts_with(".class.jsonl.dirtyviz-") && name.ends_with(".tmp"), "{name}");
-        assert_eq!(temp.parent(), Some(dir.as_path()));
+        assert_eq!(temp.parent(), Some(&*dir));
         assert_eq!(load(&temp).expect("the recording so far").1, vec![Entry::Advance(2_000_000_000)]);
         assert_eq!(std::fs::read_to_string(&new).expect("kept"), "yesterday's class\n");
         r.finish().expect("in place");
@@ -984,9 +982,7 @@ mod tests {
 
     #[test]
     fn only_the_newest_sessions_are_kept() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-prune-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("prune");
         for i in 0..25 {
             std::fs::write(dir.join(format!("20250101-0000{i:02}-1.jsonl")), "x").expect("write");
         }

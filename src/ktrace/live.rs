@@ -319,11 +319,11 @@ pub fn capture(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
     /// A directory shaped like tracefs, its trace_pipe a plain file.
-    fn fake_tracefs(name: &str, pipe: &str, enabled: &str) -> PathBuf {
-        let root = std::env::temp_dir().join(format!("dirtyviz-live-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+    fn fake_tracefs(name: &str, pipe: &str, enabled: &str) -> Scratch {
+        let root = Scratch::new(&format!("live-{name}"));
         for kind in [EventKind::BalanceDirtyPages, EventKind::GlobalDirtyState] {
             let dir = root.join("events/writeback").join(kind.name());
             std::fs::create_dir_all(&dir).expect("fake event dir");
@@ -362,7 +362,6 @@ mod tests {
         assert_eq!(read(enable_file(&root, EventKind::GlobalDirtyState)), "0");
         assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "0");
         assert_eq!(read(root.join("tracing_on")), "0");
-        std::fs::remove_dir_all(&root).expect("cleaned");
     }
 
     #[test]
@@ -375,7 +374,6 @@ mod tests {
         assert!(session.restore().is_empty());
         assert_eq!(read(enable_file(&root, EventKind::BalanceDirtyPages)), "1");
         assert_eq!(read(root.join("tracing_on")), "0");
-        std::fs::remove_dir_all(&root).expect("cleaned");
     }
 
     #[test]
@@ -391,7 +389,6 @@ mod tests {
         let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
         assert!(session.restore().is_empty());
         assert_eq!(read(root.join("trace_clock")), "local [mono] counter\n");
-        std::fs::remove_dir_all(&root).expect("cleaned");
     }
 
     #[test]

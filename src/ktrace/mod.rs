@@ -284,6 +284,7 @@ pub fn commit(outputs: Vec<AtomicFile>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
     #[test]
     fn an_empty_input_or_one_without_writeback_events_is_an_error() {
@@ -321,8 +322,7 @@ mod tests {
 
     #[test]
     fn files_are_written_whole_or_not_at_all() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-ktrace-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let dir = Scratch::new("ktrace");
         let path = dir.join("out.json");
         std::fs::write(&path, "old").expect("written");
         let e = write_file(&path, |w| {
@@ -336,6 +336,5 @@ mod tests {
         commit(vec![out]).expect("commits");
         assert_eq!(std::fs::read_to_string(&path).expect("new"), "{\n  \"a\": 1\n}\n");
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
-        std::fs::remove_dir_all(&dir).expect("cleaned");
     }
 }

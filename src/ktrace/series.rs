@@ -620,12 +620,11 @@ impl Drop for RowSpool {
 mod tests {
     use super::*;
     use crate::ktrace::reader::{Decoder, read_all};
+    use crate::scratch::Scratch;
 
     #[test]
     fn spooled_rows_come_back_in_order_and_their_file_goes() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-spool-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("spool");
         let output = dir.join("out.csv");
         let spool_path = dir.join(format!(".out.csv.rows.dirtyviz-{}.tmp", std::process::id()));
         // A stale file of this process id, here a link to a file of the
@@ -649,7 +648,6 @@ mod tests {
         drop(spool);
         assert!(std::fs::symlink_metadata(&spool_path).is_err(), "the spool's file is gone");
         assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine");
-        std::fs::remove_dir_all(&dir).expect("cleaned");
     }
 
     fn series(text: &str) -> (Series, Decoder) {

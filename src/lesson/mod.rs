@@ -1027,6 +1027,7 @@ impl Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
     fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {
         Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }
@@ -1046,8 +1047,7 @@ mod tests {
 
     #[test]
     fn a_changed_copy_of_a_shipped_lesson_keeps_its_progress_apart() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-lesson-copy-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = Scratch::new("lesson-copy");
         let (file, text) = Lesson::shipped_file("03").expect("shipped");
         let same = dir.join(file);
         std::fs::write(&same, text).expect("written");
@@ -1058,7 +1058,6 @@ mod tests {
         assert_eq!(mine.id, "03");
         let place = std::fs::canonicalize(&changed).expect("exists");
         assert_eq!(mine.progress_id(), format!("03 {}", place.display()));
-        std::fs::remove_dir_all(&dir).expect("removed");
     }
 
     #[test]

@@ -264,12 +264,13 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-progress-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch");
-        dir.join("progress.ron")
+    /// A scratch directory and the progress file in it.
+    fn scratch(name: &str) -> (Scratch, PathBuf) {
+        let dir = Scratch::new(&format!("progress-{name}"));
+        let file = dir.join("progress.ron");
+        (dir, file)
     }
 
     #[test]
@@ -288,7 +289,7 @@ mod tests {
 
     #[test]
     fn a_save_keeps_other_lessons() {
-        let path = scratch("merge");
+        let (_dir, path) = scratch("merge");
         let mut a = Progress::default();
         let mut b = Progress::default();
         a.reached("07", 4, 6);
@@ -303,7 +304,7 @@ mod tests {
 
     #[test]
     fn a_broken_file_is_set_aside_and_told() {
-        let path = scratch("broken");
+        let (_dir, path) = scratch("broken");
         let mut p = Progress::default();
         p.reached("00", 3, 4);
         p.reached("02", 1, 4);
@@ -329,7 +330,7 @@ mod tests {
 
     #[test]
     fn garbage_is_set_aside_too() {
-        let path = scratch("garbage");
+        let (_dir, path) = scratch("garbage");
         std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).expect("write");
         let loaded = Progress::open_at(&path);
         assert!(loaded.warning.expect("told").contains("not UTF-8"));
@@ -338,7 +339,7 @@ mod tests {
 
     #[test]
     fn a_directory_in_the_way_is_reported() {
-        let path = scratch("dir");
+        let (_dir, path) = scratch("dir");
         std::fs::create_dir(&path).expect("dir");
         let loaded = Progress::open_at(&path);
         assert!(loaded.warning.expect("told").contains("is a directory"));

@@ -377,6 +377,7 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
 mod tests {
     use super::*;
     use crate::scenario::presets;
+    use crate::scratch::Scratch;
 
     fn run(preset: &str, patches: Option<u8>, compare: Option<Compare>, secs: u64) -> Vec<collect::SideData> {
         let mut s = presets::get(preset).expect("preset").expect("valid");
@@ -766,10 +767,10 @@ mod tests {
         let text = std::fs::read_to_string(trace_file("linux-5.4-trace_pipe-two-bdis.txt")).expect("test trace");
         let kept: String =
             text.lines().filter(|l| !l.contains("balance_dirty_pages")).map(|l| format!("{l}\n")).collect();
-        let path = std::env::temp_dir().join(format!("dirtyviz-plot-no-bdp-{}.txt", std::process::id()));
+        let dir = Scratch::new("plot-no-bdp");
+        let path = dir.join("trace.txt");
         std::fs::write(&path, kept).expect("written");
         let g = trace(path.to_str().expect("UTF-8"), &trace_opts(None));
-        let _ = std::fs::remove_file(&path);
         let g = g.expect("reads");
         let pos = chart::pos_ratio(&g.ctx, &g.sides, &g.curves);
         assert!(pos.lines.is_empty() && pos.dots.is_empty() && pos.marks.is_empty(), "{pos:?}");

@@ -460,6 +460,7 @@ impl TraceFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
     use crate::sim::page_writeback::PositionInputs;
 
     fn throttle(jiffies: u64) -> TraceEvent {
@@ -475,8 +476,7 @@ mod tests {
 
     #[test]
     fn names_are_escaped_and_fields_keep_their_names() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-trace-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("trace");
         let path = dir.join("t.jsonl");
         let mut t = TraceFile::create(&path, None).expect("create");
         t.events(&[throttle(7)], &["sd\"a,b\\".to_string()]).expect("events");
@@ -492,8 +492,7 @@ mod tests {
 
     /// The text of `events` as a trace writes them, bdi 0 named `name`.
     fn lines(events: &[TraceEvent], name: &str) -> String {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-trace-lines-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("trace-lines");
         let path = dir.join("t.jsonl");
         let mut t = TraceFile::create(&path, None).expect("create");
         t.events(events, &[name.to_string()]).expect("events");
@@ -577,8 +576,7 @@ mod tests {
 
     #[test]
     fn a_capped_trace_ends_with_a_line_saying_so() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-trace-cap-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("trace-cap");
         let path = dir.join("t.jsonl");
         let mut t = TraceFile::create(&path, Some(MIN_MAX_TRACE_BYTES)).expect("create");
         let events: Vec<TraceEvent> = (0..1000).map(throttle).collect();

@@ -361,6 +361,7 @@ const MOST_NUMBERED: u32 = 9999;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::Scratch;
     use ratatui::layout::Rect;
 
     fn buffer() -> Buffer {
@@ -426,8 +427,7 @@ mod tests {
 
     #[test]
     fn files_are_replaced_whole() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-snapshot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("snapshot");
         let path = dir.join("s.svg");
         write_file(&path, "one").expect("written");
         write_file(&path, "two").expect("replaced");
@@ -435,14 +435,11 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
         assert_eq!(left.len(), 1, "no temporary file left");
         assert!(write_file(&dir.join("no/such/dir/x.svg"), "x").is_err());
-        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 
     #[test]
     fn screenshots_get_new_names_and_go_over_or_through_nothing() {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-screenshots-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = Scratch::new("screenshots");
         let preset = crate::scenario::presets::get("default").expect("preset").expect("valid");
         let app = App::new(preset, None, &crate::app::AppOptions::default()).expect("app");
         let name = svg_name(&app);
@@ -463,6 +460,5 @@ mod tests {
         assert!(std::fs::symlink_metadata(dir.join(&name)).expect("the link").file_type().is_symlink());
         let n = std::fs::read_dir(&dir).expect("dir").count();
         assert_eq!(n, 3, "the link and two screenshots, no temporary file");
-        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }

@@ -1,0 +1,57 @@
+//! A directory of its own for one unit test, removed when the test ends,
+//! whether it passed or panicked: the tests leave nothing in the system's
+//! temporary directory.
+
+use std::path::{Path, PathBuf};
+
+/// An empty directory `dirtyviz-<name>-<pid>` under the temporary
+/// directory, removed with everything in it when dropped.
+pub(crate) struct Scratch(PathBuf);
+
+impl Scratch {
+    pub(crate) fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("dirtyviz-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scratch_directory_goes_with_its_files_even_when_the_test_panics() {
+        let kept = std::panic::catch_unwind(|| {
+            let dir = Scratch::new("scratch-self");
+            std::fs::write(dir.join("f"), "x").expect("write");
+            assert!(dir.join("f").exists());
+            let path = dir.to_path_buf();
+            std::panic::panic_any(path)
+        })
+        .expect_err("panicked");
+        let path = kept.downcast::<PathBuf>().expect("the path");
+        assert!(!path.exists(), "{} is left", path.display());
+    }
+}
