@@ -237,9 +237,12 @@ impl LessonMode {
         self.frozen.as_deref().unwrap_or(&self.live)
     }
 
-    /// What question `i` measures now, if there is something to measure.
+    /// What question `i` measures, if there is something to measure: now,
+    /// until the step is judged; then what it measured at the step's end,
+    /// which its answers are judged by (a step run on past its end showed
+    /// a live value beside a verdict given by another).
     pub fn reading(&self, i: usize) -> Option<f64> {
-        self.readings.get(i).copied().flatten()
+        self.final_readings.as_ref().unwrap_or(&self.readings).get(i).copied().flatten()
     }
 
     /// Why question `i` has nothing to measure, where its kernel lacks the
@@ -295,16 +298,42 @@ impl LessonMode {
     }
 }
 
-/// The characters an answer takes: a number's, and `,` as a decimal point.
-const NUMBER_CHARS: &str = "0123456789.,-eE";
+/// The characters an answer takes: a number's, `,` as a decimal point,
+/// `/` for a fraction and `%` for a percentage.
+const NUMBER_CHARS: &str = "0123456789.,-eE/%";
 
 /// The most characters an answer takes.
 const MAX_INPUT: usize = 16;
 
-/// The number an answer typed as `text` says: a finite number, with a
-/// decimal comma read as a point (`64,2` is 64.2, not 642); else why it
-/// says none, for the status line.
-pub(crate) fn parse_answer(text: &str) -> Result<f64, String> {
+/// The number an answer typed as `text` to a question shown in `unit`
+/// says: a number ([`parse_number`]), a fraction of two (`1/4`), or a
+/// percentage (`21%`: 21 where the unit is `%`, 0.21 for a ratio, whose
+/// unit is empty; refused for any other unit); else why it says none, for
+/// the status line. A `/` or `%` left out of the answer made `1/4` 14.
+pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if let Some(number) = t.strip_suffix('%') {
+        let v = parse_number(number).map_err(|_| format!("`{text}`: a number before the %"))?;
+        return match unit {
+            "%" => Ok(v),
+            "" => Ok(v / 100.0),
+            _ => Err(format!("`{text}`: this answer is in {unit}, not a percentage")),
+        };
+    }
+    if let Some((over, under)) = t.split_once('/') {
+        let both = parse_number(over).and_then(|a| parse_number(under).map(|b| (a, b)));
+        return match both {
+            Ok((_, b)) if b == 0.0 => Err(format!("`{text}`: a fraction over 0")),
+            Ok((a, b)) => Ok(a / b),
+            Err(_) => Err(format!("`{text}`: a fraction is a number over a number, as 1/4")),
+        };
+    }
+    parse_number(t)
+}
+
+/// The number `text` says: a finite number, with a decimal comma read as
+/// a point (`64,2` is 64.2, not 642); else why it says none.
+fn parse_number(text: &str) -> Result<f64, String> {
     let t = text.trim();
     if t.is_empty() {
         return Err("type a number first, then Enter (Esc cancels)".into());
@@ -692,6 +721,13 @@ impl App {
                         format!("this step asks no questions{}", if was_folded { ": step text shown" } else { "" });
                     self.passing_note.cover(&mut self.note, note);
                 } else {
+                    // The first question not yet answered, from the one
+                    // after the last answered: `a` on two answered
+                    // questions opened the first again however often.
+                    let n = mode.answers.len();
+                    if let Some(q) = (0..n).map(|k| (mode.question + k) % n).find(|&q| mode.answers[q].is_none()) {
+                        mode.question = q;
+                    }
                     mode.input = Some(String::new());
                     // The fold's note is stale now.
                     self.note.clear();
@@ -703,7 +739,7 @@ impl App {
                     // pass with the next key taken, as a key that did
                     // nothing does.
                     if !NUMBER_CHARS.contains(c) {
-                        let note = format!("only a number goes here: `{c}` left out (digits, . or , - e)");
+                        let note = format!("only a number goes here: `{c}` left out (digits, . or , - e / %)");
                         self.passing_note.cover(&mut self.note, note);
                         mode.refused = Some(format!("`{c}`: only a number"));
                     } else if text.len() >= MAX_INPUT {
@@ -719,17 +755,27 @@ impl App {
                     text.pop();
                 }
             }
+            LessonMsg::InputOther(next) => {
+                let n = mode.answers.len();
+                if mode.input.is_some() && n > 1 {
+                    let q = mode.question.min(n - 1);
+                    mode.question = if next { (q + 1) % n } else { (q + n - 1) % n };
+                    mode.refused = None;
+                } else if mode.input.is_some() {
+                    self.passing_note.cover(&mut self.note, "this step asks one question".into());
+                }
+            }
             LessonMsg::InputCancel => {
                 mode.input = None;
                 self.note.clear();
             }
             LessonMsg::InputDone => {
                 let text = mode.input.take().unwrap_or_default();
-                match parse_answer(&text) {
+                let q = mode.question.min(mode.step().questions.len() - 1);
+                match parse_answer(&text, mode.step().questions[q].unit()) {
                     Ok(given) => {
                         // A note on an earlier, mistyped answer is stale now.
                         self.note.clear();
-                        let q = mode.question.min(mode.step().questions.len() - 1);
                         let answer = mode.judge(q, given);
                         mode.answers[q] = Some(Judged { given, answer });
                         mode.question = (q + 1) % mode.answers.len();
@@ -1070,6 +1116,36 @@ mod tests {
     }
 
     #[test]
+    fn a_opens_the_next_question_not_answered_and_tab_moves_between_them() {
+        let two = TWO_STEPS.replace(
+            r#"questions: [Question(ask: "How many dd?", metric: Tasks)]"#,
+            r#"questions: [Question(ask: "How many dd?", metric: Tasks), Question(ask: "pos_ratio?", metric: PosRatio)]"#,
+        );
+        let mut app = open(&two, 0);
+        app.advance_to(2 * NS_PER_SEC);
+        let answer = |app: &mut App, keys: &[LessonMsg]| {
+            app.update(Msg::Lesson(LessonMsg::Answer));
+            keys.iter().for_each(|&k| app.update(Msg::Lesson(k)));
+            app.update(Msg::Lesson(LessonMsg::InputDone));
+        };
+        let given = |app: &App, q: usize| app.lesson().expect("lesson").answer(q).map(|j| j.given);
+        // The second question first (Tab), given as a percentage of 1.
+        answer(&mut app, &[LessonMsg::InputOther(true), LessonMsg::Input('9'), LessonMsg::Input('%')]);
+        assert_eq!((given(&app, 0), given(&app, 1)), (None, Some(0.09)));
+        // `a` then opens the first, the one not answered.
+        answer(&mut app, &[LessonMsg::Input('1')]);
+        assert_eq!(given(&app, 0), Some(1.0));
+        // Both answered: `a` opens the one after the last answered, ↑ the
+        // one before it, the typed text kept.
+        answer(&mut app, &[LessonMsg::Input('1'), LessonMsg::Input('/'), LessonMsg::InputOther(false)]);
+        assert_eq!((given(&app, 0), given(&app, 1)), (Some(1.0), Some(0.09)), "1/ is no answer yet");
+        app.update(Msg::Lesson(LessonMsg::Input('4')));
+        app.update(Msg::Lesson(LessonMsg::InputOther(true)));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        assert_eq!((given(&app, 0), given(&app, 1)), (Some(1.0), Some(0.25)), "1/4 to the second");
+    }
+
+    #[test]
     fn a_mistyped_answer_is_noted_until_a_number_is_given_or_typing_stops() {
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(NS_PER_SEC);
@@ -1081,7 +1157,7 @@ mod tests {
         typed(&mut app, "x");
         assert_eq!(app.note(), "type a number first, then Enter (Esc cancels)", "x was not taken");
         app.update(Msg::Lesson(LessonMsg::Input('x')));
-        assert_eq!(app.note(), "only a number goes here: `x` left out (digits, . or , - e)");
+        assert_eq!(app.note(), "only a number goes here: `x` left out (digits, . or , - e / %)");
         typed(&mut app, "1e999");
         assert_eq!(app.note(), "`1e999` is too large: not a finite number");
         assert_eq!(app.lesson().expect("lesson").typing(0), Some("1e999"), "kept to be corrected");
@@ -1107,19 +1183,29 @@ mod tests {
     /// decimal point.
     #[test]
     fn a_decimal_comma_is_a_decimal_point() {
-        assert_eq!(parse_answer("64,5"), Ok(64.5));
-        assert_eq!(parse_answer(" 3 "), Ok(3.0));
-        assert_eq!(parse_answer("-1,5e2"), Ok(-150.0));
-        assert!(parse_answer("1,000,000").is_err());
+        assert_eq!(parse_number("64,5"), Ok(64.5));
+        assert_eq!(parse_number(" 3 "), Ok(3.0));
+        assert_eq!(parse_number("-1,5e2"), Ok(-150.0));
+        assert!(parse_number("1,000,000").is_err());
         assert_eq!(
-            parse_answer("755,000"),
+            parse_number("755,000"),
             Err("`755,000`: a thousands separator or a decimal comma? type 755000 or 755.000".into())
         );
-        assert!(parse_answer("-1,500").is_err(), "ambiguous too");
-        assert_eq!(parse_answer("0,125"), Ok(0.125), "no thousands before a 0");
-        assert_eq!(parse_answer("755,5"), Ok(755.5));
-        assert_eq!(parse_answer("1,2345"), Ok(1.2345));
-        assert!(parse_answer("-1e400").is_err());
+        assert!(parse_number("-1,500").is_err(), "ambiguous too");
+        assert_eq!(parse_number("0,125"), Ok(0.125), "no thousands before a 0");
+        assert_eq!(parse_number("755,5"), Ok(755.5));
+        assert_eq!(parse_number("1,2345"), Ok(1.2345));
+        assert!(parse_number("-1e400").is_err());
+        assert_eq!(parse_answer("1/4", ""), Ok(0.25), "a fraction");
+        assert_eq!(parse_answer(" 3/0,5 ", "MiB"), Ok(6.0));
+        assert_eq!(parse_answer("1/0", ""), Err("`1/0`: a fraction over 0".into()));
+        assert_eq!(parse_answer("1/", ""), Err("`1/`: a fraction is a number over a number, as 1/4".into()));
+        assert!(parse_answer("1/2/3", "").is_err());
+        assert_eq!(parse_answer("21%", ""), Ok(0.21), "a ratio as a percentage");
+        assert_eq!(parse_answer("17,5%", "%"), Ok(17.5));
+        assert_eq!(parse_answer("21%", "MiB"), Err("`21%`: this answer is in MiB, not a percentage".into()));
+        assert_eq!(parse_answer("%", "%"), Err("`%`: a number before the %".into()));
+        assert_eq!(parse_answer("2%1", "%"), Err("`2%1` is not a number".into()));
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(2 * NS_PER_SEC);
         app.update(Msg::Lesson(LessonMsg::Answer));
@@ -1218,7 +1304,7 @@ mod tests {
         app.advance_to(12 * NS_PER_SEC);
         let mode = app.lesson().expect("lesson");
         assert_eq!(mode.verdicts(), &frozen[..], "a later change does not undo the verdict");
-        assert_eq!(mode.reading(0), Some(2.0), "the readings stay live");
+        assert_eq!(mode.reading(0), Some(1.0), "the readings are the step end's, as the answers are judged by");
         app.update(Msg::Reset);
         assert!(!app.lesson().expect("lesson").judged(), "a restart judges again");
     }

@@ -113,6 +113,9 @@ pub enum LessonMsg {
     InputDone,
     /// Typing: give up on the answer.
     InputCancel,
+    /// Typing: answer the next question (true) or the previous one
+    /// instead, what was typed kept.
+    InputOther(bool),
     /// Lesson list: move the selection up (true) or down.
     Pick(bool),
     /// Lesson list: open the selected lesson.

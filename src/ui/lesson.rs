@@ -227,9 +227,16 @@ fn percents(error: f64, tolerance: f64, right: bool) -> (String, String) {
     (shown(error, 3), shown(tolerance, 3))
 }
 
-/// What the step's questions measure, as of the last sample, named by
-/// quantity (not by question: finding the right one is the exercise);
-/// `comparing` two worlds, each side's named.
+/// What the step's readings are headed by on the parameter strip, wide
+/// and narrow: measured now, or, once the step is judged, at its end.
+pub fn readings_head(mode: &LessonMode) -> [&'static str; 2] {
+    if mode.judged() { ["at step end: ", "end: "] } else { ["measured now: ", "now: "] }
+}
+
+/// What the step's questions measure, as of the last sample (of the
+/// step's end, once judged), named by quantity (not by question: finding
+/// the right one is the exercise); `comparing` two worlds, each side's
+/// named.
 pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
     let step = mode.step();
     let mut readings: Vec<String> = Vec::new();

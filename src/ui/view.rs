@@ -1149,7 +1149,8 @@ fn params_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
             .map(|r| vec![Span::styled(r, t.text)])
             .collect();
         if !readings.is_empty() {
-            lines.extend(dotted_lines(t, Span::styled("measured now: ", t.accent), readings, width));
+            let [head, _] = super::lesson::readings_head(mode);
+            lines.extend(dotted_lines(t, Span::styled(head, t.accent), readings, width));
         }
     }
     lines.extend(reading_lines(t, String::new(), global, width));
@@ -1250,7 +1251,8 @@ fn bare_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
         );
         dotted_lines(t, Span::styled(head.to_string(), t.accent), items, width)
     };
-    let head = if fits(&lines_with("measured now: ", 0)) { "measured now: " } else { "now: " };
+    let [wide, narrow] = ctx.app.lesson().map_or(["", ""], super::lesson::readings_head);
+    let head = if fits(&lines_with(wide, 0)) { wide } else { narrow };
     let bare = lines_with(head, 0);
     let rows = bare.len();
     let with_params = (1..=global.len()).rev().map(|n| lines_with(head, n)).find(|l| l.len() == rows && fits(l));

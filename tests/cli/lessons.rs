@@ -326,7 +326,7 @@ fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
         .expect("runs");
     let text = super::common::ok(&out);
     for want in [
-        "measured now: thresh, last 10 s: 11.5 GiB",
+        "at step end: thresh, last 10 s: 11.5 GiB",
         "the threshold is past 10 GiB  11.5 GiB",
         "(>= 10)",
         "11797 MiB",
@@ -1030,36 +1030,38 @@ fn a_short_lesson_screen_gives_the_charts_the_strip_s_rows_and_keeps_its_reading
         });
         assert!(labelled, "{label}\n{text}");
     }
-    let strip = text.lines().find(|l| l.starts_with("measured now:")).unwrap_or_else(|| panic!("{text}"));
-    assert_eq!(strip.trim_end(), "measured now: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 MiB");
+    let strip = text.lines().find(|l| l.starts_with("at step end:")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(strip.trim_end(), "at step end: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 MiB");
     assert!(!text.contains(" parameters ─"), "no title row\n{text}");
     // 100x30: a row more for charts 1 and 2 (seven before), and one for
     // their legends' names whole.
     let text = at("03", "1", "100x30");
     assert_eq!(super::common::plot_rows(&text, "1 global dirty pages").len(), 8, "{text}");
     assert!(
-        text.contains("measured now: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 · limit 737 MiB"),
+        text.contains(
+            "at step end: setpoint, last 10 s: 645 MiB · bg_thresh 369 · freerun 553 · limit 737 · thresh 737 MiB"
+        ),
         "{text}"
     );
     // Two readings too long for one row take two, whole, the thresholds
     // after them.
     let text = at("04", "3", "80x24");
-    let at_strip = text.lines().position(|l| l.starts_with("measured now:")).unwrap_or_else(|| panic!("{text}"));
+    let at_strip = text.lines().position(|l| l.starts_with("at step end:")).unwrap_or_else(|| panic!("{text}"));
     let strip: Vec<&str> = text.lines().skip(at_strip).take(2).map(str::trim_end).collect();
-    assert_eq!(strip[0], "measured now: avg_write_bw (median), last 10 s: 84.7 MiB/s", "{text}");
+    assert_eq!(strip[0], "at step end: avg_write_bw (median), last 10 s: 84.7 MiB/s", "{text}");
     assert!(strip[1].starts_with("dirty_ratelimit (median), last 10 s: 9.56 MiB/s · bg_thresh 369"), "{text}");
-    // 60x18: a reading too wide for "measured now:" goes whole after
-    // "now:" (it was cut: "…, last 10 s: 97").
+    // 60x18: a reading too wide for "at step end:" goes whole after
+    // "end:" (it was cut: "…, last 10 s: 97").
     let text = at("05", "1", "60x18");
-    assert!(text.contains("now: right: dirty_ratelimit (median), last 10 s: 97.6 MiB/s"), "{text}");
+    assert!(text.contains("end: right: dirty_ratelimit (median), last 10 s: 97.6 MiB/s"), "{text}");
     // A metric read at the last sample is not said to be "now" twice
     // (`measured now: nr_dirtied_pause now (median)`).
     let text = at("06", "1", "80x24");
-    assert!(text.contains("measured now: nr_dirtied_pause (median): "), "{text}");
+    assert!(text.contains("at step end: nr_dirtied_pause (median): "), "{text}");
     // Where the dashboard keeps its strip of four rows, so does a lesson,
     // its thresholds' row without the setpoint read above it.
     let text = at("03", "1", "100x40");
-    let alone = text.lines().any(|l| l.trim_end() == "measured now: setpoint, last 10 s: 645 MiB");
+    let alone = text.lines().any(|l| l.trim_end() == "at step end: setpoint, last 10 s: 645 MiB");
     assert!(text.contains(" parameters ─") && alone, "{text}");
     assert!(text.contains("\nbg_thresh 369 MiB · freerun 553 MiB · limit 737 MiB · thresh 737 MiB"), "{text}");
 }

@@ -82,7 +82,7 @@ fn chart_5s_longest_pauses_are_the_traces_at_every_width() {
 fn a_lesson_step_at_its_end_and_keys_pressed_at_the_start() {
     let text = snapshot(&["--lesson", "03", "--step", "4", "--size", "120x40"]);
     assert!(text.contains("step 4/5") && text.contains("Move the setpoint"), "{text}");
-    assert!(text.contains("measured now: thresh, last 10 s: 369 MiB"), "{text}");
+    assert!(text.contains("at step end: thresh, last 10 s: 369 MiB"), "{text}");
     let text = snapshot(&["--scenario", "hdd-10dd", "--at", "5s", "--keys", "c 4 space", "--size", "160x48"]);
     assert!(text.contains("A legacy 3.1 vs B patch 11") && text.contains("PAUSED"), "{text}");
     assert_eq!(text.matches("4 rates").count(), 2, "chart 4 on both sides\n{text}");
