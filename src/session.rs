@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::pauses::PauseBins;
 use crate::scenario::Scenario;
 use crate::sim::config::{DeviceKind, Legacy, NS_PER_SEC, WorldConfig};
+use crate::sim::metrics::Sample;
 use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::trace::TraceEvent;
 use crate::sim::{Input, World};
@@ -236,6 +237,21 @@ pub struct TraceBatch {
     pub events: Vec<TraceEvent>,
 }
 
+/// The most memory a dashboard's world gives its chart history \[bytes\].
+const HISTORY_BYTES: usize = 128 << 20;
+
+/// The most samples a dashboard's world keeps: 200 000, 5.5 hours at
+/// 100 ms.
+const MOST_SAMPLES: usize = 200_000;
+
+/// The samples a dashboard's world of `bdis` bdis keeps, dropping the
+/// older half when it has that many: [`MOST_SAMPLES`], or fewer where its
+/// samples are big, so that its history stays within [`HISTORY_BYTES`]
+/// (a world of 64 SSDs kept 1.7 GiB, two of them in compare mode 3.5).
+fn sample_retention(bdis: usize) -> usize {
+    (HISTORY_BYTES / Sample::bytes(bdis)).min(MOST_SAMPLES)
+}
+
 /// Worlds built so far in the process, for [`TraceBatch::world`].
 static WORLDS_BUILT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -243,7 +259,7 @@ impl Session {
     /// A session on `scenario`, comparing if `compare` says so.
     pub fn new(scenario: Scenario, compare: Option<Compare>, opts: SessionOptions) -> Result<Session> {
         let mut config = scenario.to_world()?;
-        config.sample_retention = 200_000;
+        config.sample_retention = sample_retention(config.devices.len());
         config.pause_log = opts.pause_log;
         config.trace = opts.trace;
         let mut session = Session {
@@ -367,7 +383,7 @@ impl Session {
     /// (samples, pauses, trace).
     fn world_config(&self, scenario: &Scenario) -> Result<WorldConfig> {
         let mut cfg = scenario.to_world()?;
-        cfg.sample_retention = self.config.sample_retention;
+        cfg.sample_retention = sample_retention(cfg.devices.len());
         cfg.pause_log = self.config.pause_log;
         cfg.trace = self.config.trace;
         Ok(cfg)
@@ -562,6 +578,18 @@ fn tunables_name(t: &DirtyTunables) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_world_of_many_disks_keeps_fewer_samples_within_the_history_budget() {
+        assert_eq!(sample_retention(1), MOST_SAMPLES, "5.5 h of one disk");
+        for bdis in [10, 64] {
+            let kept = sample_retention(bdis);
+            assert!(kept * Sample::bytes(bdis) <= HISTORY_BYTES, "{bdis}: {kept}");
+            assert!(kept * Sample::bytes(bdis) > HISTORY_BYTES - Sample::bytes(bdis), "{bdis}: {kept}");
+        }
+        // At 100 ms: more than 2.5 h of ten disks, more than 25 min of 64.
+        assert!(sample_retention(10) > 90_000 && sample_retention(64) > 15_000);
+    }
 
     #[test]
     fn each_level_names_the_kernel_it_runs() {

@@ -81,6 +81,12 @@ pub struct BdiSample {
 }
 
 impl Sample {
+    /// The memory one sample of a world of `bdis` bdis takes \[bytes\]:
+    /// itself and its bdis' samples.
+    pub fn bytes(bdis: usize) -> usize {
+        std::mem::size_of::<Sample>() + bdis * std::mem::size_of::<BdiSample>()
+    }
+
     /// Where bdi `i` stands on chart 3's product line: the global dirty
     /// pages and pos_ratio \[pages, 1/1024\], where they belong together.
     /// A kernel trace's row holds the pos_ratio of a pass also after
