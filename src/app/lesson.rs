@@ -323,7 +323,7 @@ pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
     if let Some((over, under)) = t.split_once('/') {
         let both = parse_number(over).and_then(|a| parse_number(under).map(|b| (a, b)));
         return match both {
-            Ok((_, b)) if b == 0.0 => Err(format!("`{text}`: a fraction over 0")),
+            Ok((_, 0.0)) => Err(format!("`{text}`: a fraction over 0")),
             Ok((a, b)) => Ok(a / b),
             Err(_) => Err(format!("`{text}`: a fraction is a number over a number, as 1/4")),
         };
