@@ -411,7 +411,9 @@ fn trace_size_note(
 ) -> Option<(f64, String)> {
     let seconds = size.duration_ns as f64 / NS_PER_SEC as f64;
     let estimate = size.estimate();
-    let capped = opts.max_trace_bytes.is_some_and(|cap| (cap as f64) < estimate);
+    // A trace stopped at its cap grows no more: its length is not a rate
+    // (a 2 GiB cap reached at 310 s was told as 0.6 MiB a second).
+    let capped = w.stopped_at().is_some() || opts.max_trace_bytes.is_some_and(|cap| (cap as f64) < estimate);
     let big = estimate > opts.announce_trace_bytes.unwrap_or(ANNOUNCE_TRACE_BYTES) as f64;
     let grown = announced.is_none_or(|said| estimate > said * (1.0 + ANNOUNCE_AGAIN_SHARE));
     if !big || capped || !grown {

@@ -656,6 +656,29 @@ fn a_traces_announced_size_is_the_size_it_reaches() {
     }
 }
 
+/// A trace stopped at its cap before the run's first tenth is not
+/// announced: its length was told as a rate (`--max-trace-size 2G` on a
+/// JBOD box that reached it at 310 s of 3600: "about 2.0 GiB (0.6 MiB
+/// per simulated second ...); --max-trace-size caps it").
+#[test]
+fn a_trace_stopped_at_its_cap_is_not_announced() {
+    let dir = scratch("announce-capped");
+    let trace = dir.join("t.jsonl");
+    let scenario = dirtyviz::scenario::presets::get("hdd-100dd").expect("preset").expect("valid");
+    let opts = dirtyviz::run::RunOptions {
+        duration_ns: 120 * dirtyviz::sim::NS_PER_SEC,
+        files: [dirtyviz::run::SideFiles { trace: Some(trace.clone()), csv: None }, Default::default()],
+        announce_trace_bytes: Some(1 << 20),
+        max_trace_bytes: Some(3 << 20),
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    let summaries = dirtyviz::run::run(&scenario, &opts, &mut |n| notes.push(n)).expect("runs");
+    let stopped = summaries.trace_stopped_s.expect("stopped at its cap");
+    assert!(stopped < 12.0, "before the first tenth: {stopped} s");
+    assert!(notes.is_empty(), "{notes:?}");
+}
+
 /// A run whose trace grows faster after its first tenth says so again:
 /// hdd-1000dd's 300 s trace was announced at 1.4 GiB from its first 30 s
 /// (the writers were still settling) and reached 2.4 GiB. Here thirty dd
