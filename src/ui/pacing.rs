@@ -85,7 +85,12 @@ impl Pacer {
             }
             self.rate = 0.5 * self.rate + 0.5 * moved as f64 / took;
         }
-        let speed = app.sim_ns().saturating_sub(start) as f64 / 1e9 / wall.as_secs_f64();
+        // Over the wall time since the last frame, or this frame's work
+        // where that was longer: a frame drawn at once for a key (space
+        // resuming) came a few ms after the last, and its full budget's
+        // simulated time over those few ms told of 1357x where 350x ran.
+        let spent = Instant::now().saturating_duration_since(now).min(MAX_GAP);
+        let speed = app.sim_ns().saturating_sub(start) as f64 / 1e9 / wall.max(spent).as_secs_f64();
         let smoothed = self.reached.map_or(speed, |r| 0.7 * r + 0.3 * speed);
         self.reached = Some(smoothed);
         let short = app.sim_ns() < target && !app.paused() && !catching_up;
@@ -127,6 +132,20 @@ mod tests {
         a.update(Msg::TogglePause);
         p.advance(&mut a, t0 + Duration::from_secs(31), Duration::from_secs(5));
         assert_eq!(a.sim_ns(), MAX_GAP.as_nanos() as u64);
+    }
+
+    #[test]
+    fn a_frame_soon_after_the_last_tells_the_speed_its_work_reached() {
+        let mut a = app();
+        (0..20).for_each(|_| a.update(Msg::Faster));
+        assert_eq!(a.speed(), f64::INFINITY, "as fast as possible");
+        let began = Instant::now();
+        let mut p = Pacer::new(began.checked_sub(Duration::from_millis(1)).expect("an instant"));
+        p.advance(&mut a, began, Duration::from_millis(40));
+        let took = began.elapsed().as_secs_f64();
+        let reached = a.reached_speed().expect("short of max");
+        let ran = a.sim_ns() as f64 / 1e9 / took;
+        assert!(reached <= ran * 1.01, "told {reached:.0}x where {ran:.0}x ran");
     }
 
     #[test]
