@@ -112,10 +112,7 @@ fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(ctx, frame, status);
     let hides_charts = match app.lesson() {
-        Some(mode) => {
-            draw_lesson_body(ctx, mode.step().views(), frame, body);
-            false
-        }
+        Some(mode) => draw_lesson_body(ctx, mode.step().views(), frame, body),
         None => draw_body(ctx, frame, body),
     };
     draw_hints(ctx, frame, hints, hides_charts);
@@ -678,7 +675,10 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
 /// readings need them) without its title, so that the charts keep the
 /// rows (at 80x24 lesson 03's chart 1 plots on six, a row for each
 /// threshold's label, where a strip of three rows left it five).
-fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
+/// Draws a lesson's body; true when a chart its step names is left out
+/// for room (the hint bar then leads with the chart keys: lesson 15 asks
+/// of chart 5 where 80x24 shows chart 4 alone).
+fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> bool {
     let app = ctx.app;
     let (charts, pane) = lesson_split(app, body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
@@ -687,6 +687,7 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
     draw_params_strip(ctx, most, frame, strip);
     if app.sides().len() > 1 {
         draw_compare(ctx, views, frame, rest);
+        false
     } else {
         let mut panels = lesson_panels(app, views);
         // A small area shows the most important panels only.
@@ -713,6 +714,7 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) {
             }
         }
         draw_panels(ctx, &panels, frame, rest);
+        (1..=5).any(|n| views.charts[usize::from(n) - 1] && !panels.contains(&Panel::Chart(n)))
     }
 }
 

@@ -1435,3 +1435,22 @@ fn a_check_on_what_the_kernel_lacks_has_nothing_to_measure() {
     assert!(text.lines().any(|l| l.contains("✓") && l.contains("right setpoint")), "{text}");
     assert!(text.lines().any(|l| l.contains("✓") && l.contains("right bw")), "{text}");
 }
+
+/// A lesson step whose named chart has no room leads its hint bar with
+/// the chart keys, as the dashboard does: lesson 15's step 2 asks of
+/// chart 5 where 80x24 shows its chart 4 alone.
+#[test]
+fn a_lesson_step_whose_named_chart_is_left_out_offers_the_chart_keys_first() {
+    let bar = |size: &str| {
+        let out =
+            dirtyviz().args(["snapshot", "--lesson", "15", "--step", "2", "--size", size]).output().expect("runs");
+        let text = super::common::ok(&out);
+        (text.lines().last().expect("hints").to_string(), text)
+    };
+    let (hints, text) = bar("80x24");
+    assert!(!text.contains("┌ 5 "), "chart 5 left out\n{text}");
+    assert!(hints.starts_with(" 1-5 chart "), "{hints}");
+    let (hints, text) = bar("160x48");
+    assert!(text.contains("┌ 5 "), "chart 5 shown\n{text}");
+    assert!(!hints.contains("1-5 chart"), "{hints}");
+}
