@@ -1698,3 +1698,38 @@ fn a_trace_read_backwards_gives_the_figures_of_the_sorted_one() {
     assert_eq!(g["dirty_mb"]["median"], gs["dirty_mb"]["median"]);
     assert_eq!(s["bdis"][0]["balance_dirty_pages"], sorted["bdis"][0]["balance_dirty_pages"]);
 }
+
+/// `view -q PATH --csv` → the CSV: its header and rows, as cells.
+fn csv_table(path: &str, name: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let csv = tmp(name);
+    let out = dirtyviz().args(["view", "-q", path, "--csv"]).arg(&csv).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&csv).expect("CSV written");
+    let mut lines = text.lines().map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>());
+    let head = lines.next().expect("a header");
+    (head, lines.collect())
+}
+
+/// perf script's `pid/tid` column names a thread by its process first:
+/// two threads of one fio are two tasks, each throttled on its own, as
+/// `-F tid` alone gives them (they were one task, fio-500).
+#[test]
+fn perf_scripts_pid_tid_is_a_task_per_thread() {
+    let bdp = |tid: u32, t: f64| {
+        format!(
+            "             fio 500/{tid} [000] {t:.6}: writeback:balance_dirty_pages: bdi 8:0: limit=102400 setpoint=89600 \
+             dirty=80000 wb_setpoint=89599 wb_dirty=80000 dirty_ratelimit=102400 task_ratelimit=180000 dirtied=512 \
+             dirtied_pause=512 paused=0 pause=11 period=11 think=0 cgroup_ino=1\n"
+        )
+    };
+    let text: String = (0..20).map(|k| bdp(501 + k % 2, 100.0 + k as f64 * 0.05)).collect();
+    let path = tmp("ktrace-perf-pid-tid.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let s = view_file(&path, &[]);
+    let tasks: Vec<_> = s["bdis"][0]["tasks"].as_array().expect("tasks").iter().map(|t| t["task"].clone()).collect();
+    assert_eq!(tasks, ["fio-501", "fio-502"]);
+    let (head, rows) = csv_table(&path, "ktrace-perf-pid-tid.csv");
+    let col = head.iter().position(|h| h == "8:0.tasks").expect("8:0.tasks");
+    assert_eq!(rows[5][col], "2", "{rows:?}");
+}
