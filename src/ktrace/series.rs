@@ -33,6 +33,10 @@ pub const MAX_SILENT_ROWS: u64 = 36_000;
 /// balance_dirty_pages event, and a bdi's values printed by its events
 /// hold for this long after the last event that printed them \[s\].
 pub const TASK_LIVE_S: f64 = 1.0;
+/// Two passes of one task whose starts (stamp less `paused=`) are this
+/// close belong to one throttling call: `paused` is whole jiffies of
+/// up to 10 ms (HZ 100), the stamp a clock of its own \[s\].
+pub const CALL_SLACK_S: f64 = 0.02;
 
 /// The global quantities at a row's time. Pages and pages/s.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -166,8 +170,14 @@ pub struct PausePoint {
     pub pause_ms: i64,
     /// What this call had already slept \[ms\]; 0 when wrapped or absent.
     pub paused_ms: i64,
-    /// Pages the task dirtied since its last call; 0 when absent.
+    /// Pages the task dirtied since its last call; 0 when absent. Every
+    /// pass of one call prints the same count (the kernel reads it once,
+    /// on entry): only the call's first pass seen counts it.
     pub dirtied: i64,
+    /// This pass is the first seen of its throttling call: the call's
+    /// start (`t_s - paused`) is not the one of the task's pass before
+    /// (see [`Series::call_start`]).
+    pub starts_call: bool,
     /// Its nr_dirtied_pause \[pages\], when printed.
     pub dirtied_pause: Option<i64>,
 }
@@ -189,6 +199,9 @@ pub struct Series {
     seen: Vec<HashMap<TaskId, f64>>,
     /// Per bdi, each task's last sleep at a task_ratelimit above 0 \[s\].
     held: Vec<HashMap<TaskId, f64>>,
+    /// Each task's throttling call: when it started (its last pass's
+    /// time less what the call had slept) \[s\].
+    calls: HashMap<TaskId, f64>,
 
     /// (time, NR_DIRTIED, NR_WRITTEN) at the last row (or the first
     /// reading since there was none) and the latest.
@@ -299,6 +312,7 @@ impl Series {
             self.seen.resize_with(i + 1, HashMap::new);
             self.held.resize_with(i + 1, HashMap::new);
         }
+        let starts_call = kind == EventKind::BalanceDirtyPages && self.call_start(e);
         let b = &mut self.bdis[i];
         let page = |f| e.get(f).map(|v| v as u64);
         let rate = |f| e.get(f).map(|v| v as u64 / 4);
@@ -337,6 +351,7 @@ impl Series {
                         paused_ms: e.get(Field::Paused).unwrap_or(0).max(0),
                         dirtied: e.get(Field::Dirtied).unwrap_or(0).max(0),
                         dirtied_pause: e.get(Field::DirtiedPause),
+                        starts_call,
                     });
                 }
             }
@@ -359,6 +374,27 @@ impl Series {
             b.balanced_ratelimit = rate(Field::BalancedDirtyRatelimit).or(b.balanced_ratelimit);
             b.dirty_rate = rate(Field::DirtyRate).or(b.dirty_rate);
         }
+    }
+
+    /// Whether balance_dirty_pages pass `e` is the first seen of its
+    /// task's throttling call, noting the call. Within one call the
+    /// kernel loops while the task is over the limit, printing a pass per
+    /// sleep with the same `dirtied=` (read once, on entry) and what the
+    /// call has slept so far, `paused=` (0 on its first pass): a pass
+    /// whose start, its stamp less `paused`, lies within [`CALL_SLACK_S`]
+    /// of the start of the task's call before is that call's. A pass with
+    /// `paused=0` (or none readable) starts one; so does a later pass
+    /// whose call's first was not traced (lost events).
+    fn call_start(&mut self, e: &Event) -> bool {
+        let paused_s = e.get(Field::Paused).unwrap_or(0) as f64 / 1000.0;
+        let start = e.time_s - paused_s;
+        let known = self.calls.insert(e.task, start);
+        let same = paused_s > 0.0 && known.is_some_and(|k| (start - k).abs() <= CALL_SLACK_S);
+        if same {
+            // The call's start stays the first pass's.
+            self.calls.insert(e.task, known.expect("same call: known"));
+        }
+        !same
     }
 
     /// Closes the interval being filled, of the last event before a

@@ -710,3 +710,24 @@ fn a_trace_is_drawn_with_the_marker_asked_for() {
     let help = dirtyviz().args(["live", "--help"]).output().expect("runs");
     assert!(String::from_utf8_lossy(&help.stdout).contains("--marker <MARKER>"));
 }
+
+/// The task table counts a throttling call's pages once: over the limit
+/// the kernel loops within one call, reprinting the same `dirtied=` on
+/// every pass (paused=0, 204, 408 … ms). On the first second of a real
+/// 6.18 capture dirtyviz-26739 made one call of 410 pages in six passes:
+/// 1.60 MiB/s, not 9.61; the rows sum to less than all tasks dirtied by
+/// global_dirty_state's counter (152.9 MiB/s against 115.68 before).
+#[test]
+fn the_task_table_counts_a_calls_pages_once_however_many_passes_print_them() {
+    let s = screen(&fixture("real-6.18-two-bdis-1s.txt"), &["--size", "160x48", "--at", "1s"]);
+    let rate = |task: &str| -> f64 {
+        let row = task_row(&s, task);
+        row.split_whitespace().nth(1).expect("a rate").parse().unwrap_or_else(|_| panic!("{task}: {row}"))
+    };
+    // 410 pages of 4 KiB in the second: 1.60 MiB/s.
+    assert_eq!(rate("dirtyviz-26739"), 1.60);
+    let rows: f64 =
+        ["dirtyviz-26739", "dd-29206", "dd-29207", "dd-29208", "…rker/u8:3-28409"].iter().map(|t| rate(t)).sum();
+    assert!((rows - 12.59).abs() < 0.005, "{rows}\n{s}");
+    assert!(s.contains("all tasks 115.68 MiB/s, 103.08 in no pass (below freerun)"), "{s}");
+}
