@@ -107,7 +107,8 @@ pub struct BdiRow {
     /// kernel's dirty_ratelimit balances, write_bw/N; a task passing
     /// only over the limit (task_ratelimit 0, where every task sleeps)
     /// or with a negative pause dirties below its ratelimit and is not
-    /// one of them.
+    /// one of them, nor is one whose period is 0 (3.2, which prints no
+    /// period: a pause of 0).
     #[serde(default)]
     pub ratelimited: u32,
     /// The longest sleep decided within this row's interval (passes
@@ -359,10 +360,16 @@ impl Series {
             // pause = period - think, printed as 0 when below min_pause
             // (not slept): at 0 or more the task dirtied at least as fast
             // as task_ratelimit lets it. A period of 0 (a few pages at a
-            // high rate) holds nobody back.
-            let held = e.get(Field::Pause).is_some_and(|p| p >= 0)
-                && e.get(Field::TaskRatelimit).is_some_and(|r| r > 0)
-                && e.get(Field::Period).is_none_or(|p| p > 0);
+            // high rate) holds nobody back. 3.2 prints no period: its
+            // pause is the period (HZ × dirtied / task_ratelimit, capped),
+            // printed 0 where that is under a jiffy, so a pause of 0
+            // there is a period of 0.
+            let held = e.get(Field::TaskRatelimit).is_some_and(|r| r > 0)
+                && match (e.has(Field::Period), e.get(Field::Pause)) {
+                    (true, Some(p)) => p >= 0 && e.get(Field::Period).is_none_or(|p| p > 0),
+                    (false, Some(p)) => p > 0,
+                    (_, None) => false,
+                };
             if held {
                 self.held[i].insert(e.task, e.time_s);
             }
@@ -778,6 +785,25 @@ mod tests {
         // over the limit (10.60) does not count.
         assert_eq!((at(11.1).tasks, at(11.1).ratelimited), (1, 0));
         assert_eq!((at(10.9).tasks, at(10.9).ratelimited), (3, 2));
+    }
+
+    #[test]
+    fn in_3_2_a_pause_of_0_is_a_period_of_0_and_holds_nobody_back() {
+        // 3.2 prints no period: its pause is HZ × dirtied / task_ratelimit,
+        // 0 where that is under a jiffy. dd-2 sleeps 11 ms, dd-1 passes
+        // with pause=0: N is 1, as 3.3's period=0 gives it.
+        let bdp = |task: &str, t: &str, pause: u32, tail: &str| {
+            format!(
+                "{task} [000] {t}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 \
+                 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=8192 dirtied=8 dirtied_pause=8 paused=0 \
+                 pause={pause}{tail}\n"
+            )
+        };
+        for (tail0, tail11) in [("", ""), (" period=0 think=0", " period=11 think=0")] {
+            let text = [bdp("dd-1", "10.01", 0, tail0), bdp("dd-2", "10.02", 11, tail11)].concat();
+            let (s, _) = series(&text);
+            assert_eq!((s.rows[0].bdis[0].tasks, s.rows[0].bdis[0].ratelimited), (2, 1), "{tail0:?}");
+        }
     }
 
     #[test]
