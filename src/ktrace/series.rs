@@ -54,7 +54,10 @@ pub struct GlobalRow {
     /// The global limit the control law uses, max(thresh, the traced
     /// dirty_limit) as hard_dirty_limit() takes it \[pages\].
     pub limit: Option<u64>,
-    /// The global setpoint \[pages\].
+    /// The global setpoint the control law uses, (limit + freerun) / 2
+    /// of the limit above; a balance_dirty_pages pass prints it of the
+    /// raw dirty_limit, converted with the last thresh known
+    /// ([`super::control_setpoint`]) \[pages\].
     pub setpoint: Option<u64>,
     /// NR_DIRTIED's rate between the last observations up to this row \[pages/s\].
     pub dirtied_rate: Option<f64>,
@@ -200,6 +203,10 @@ pub struct Series {
     seen: Vec<HashMap<TaskId, f64>>,
     /// Per bdi, each task's last sleep at a task_ratelimit above 0 \[s\].
     held: Vec<HashMap<TaskId, f64>>,
+    /// When the global dirty count was last read from a
+    /// balance_dirty_pages pass, while no global_dirty_state has read it
+    /// since \[s\]: such a count holds [`TASK_LIVE_S`] only, as a bdi's.
+    dirty_from_pass_s: Option<f64>,
     /// Each task's throttling call: when it started (its last pass's
     /// time less what the call had slept) \[s\].
     calls: HashMap<TaskId, f64>,
@@ -290,6 +297,7 @@ impl Series {
             g.dirty = Some(d + w + page(Field::Unstable).unwrap_or(0));
             g.writeback = Some(w);
             g.unstable = page(Field::Unstable);
+            self.dirty_from_pass_s = None;
         }
         g.thresh = page(Field::Thresh).or(g.thresh);
         g.bg_thresh = page(Field::BgThresh).or(g.bg_thresh);
@@ -334,8 +342,14 @@ impl Series {
             // balance_dirty_pages also shows the global limit, setpoint and dirty.
             let g = &mut self.global;
             g.limit = page(Field::Limit).map(|l| super::hard_dirty_limit(l, g.thresh)).or(g.limit);
-            g.setpoint = page(Field::Setpoint).or(g.setpoint);
-            g.dirty = page(Field::Dirty).or(g.dirty);
+            // The control law's setpoint, as global_dirty_state's is.
+            if let (Some(sp), Some(l)) = (page(Field::Setpoint), page(Field::Limit)) {
+                g.setpoint = Some(super::control_setpoint(sp, l, g.thresh));
+            }
+            if let Some(d) = page(Field::Dirty) {
+                g.dirty = Some(d);
+                self.dirty_from_pass_s = Some(e.time_s);
+            }
             if let Some(p) = e.get(Field::Pause) {
                 if p > 0 {
                     // A sleep: a pass with a pause of 0 or less did not sleep.
@@ -428,6 +442,12 @@ impl Series {
     /// interval of a silence, where nothing printed by events is current.
     fn push_row(&mut self, silent: bool) {
         let t = self.t0.unwrap_or(0.0) + (self.bin + 1) as f64 * BIN_S;
+        if self.dirty_from_pass_s.is_some_and(|at| at < t - TASK_LIVE_S) {
+            // Read last from a pass: the kernel prints none below
+            // freerun, so holding it would hold the count high.
+            self.global.dirty = None;
+            self.dirty_from_pass_s = None;
+        }
         let mut global = self.global.clone();
         match (self.counters_at_row, self.counters) {
             (Some(a), Some(b)) if b.0 > a.0 => {
@@ -804,6 +824,47 @@ mod tests {
             let (s, _) = series(&text);
             assert_eq!((s.rows[0].bdis[0].tasks, s.rows[0].bdis[0].ratelimited), (2, 1), "{tail0:?}");
         }
+    }
+
+    #[test]
+    fn a_passes_setpoint_is_the_control_laws_as_global_dirty_states_is() {
+        // dirty_limit 1600 lags below thresh 2000: the control law takes
+        // limit 2000 and setpoint (2000 + 1500) / 2 = 1750; the pass
+        // prints (1600 + 1500) / 2 = 1550 of the raw dirty_limit.
+        let gds = "dirty=100 writeback=20 bg_thresh=1000 thresh=2000 limit=1600";
+        let text = format!(
+            "a-1 [000] 10.00: global_dirty_state: {gds} dirtied=0 written=0\n\
+             a-1 [000] 10.15: balance_dirty_pages: bdi 8:0: limit=1600 setpoint=1550 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n\
+             a-1 [000] 10.25: global_dirty_state: {gds} dirtied=0 written=0\n"
+        );
+        let (s, _) = series(&text);
+        let sp: Vec<_> = s.rows.iter().map(|r| (r.global.setpoint, r.global.limit)).collect();
+        assert_eq!(sp, vec![(Some(1750), Some(2000)); 3], "no flip between 1750 and 1550");
+        // Without a thresh known, the printed one as it is.
+        let (s, _) = series(&format!("{}\n", text.lines().nth(1).expect("the pass")));
+        assert_eq!((s.rows[0].global.setpoint, s.rows[0].global.limit), (Some(1550), Some(1600)));
+    }
+
+    #[test]
+    fn a_global_count_read_from_a_pass_ends_a_second_after_it_as_a_bdis() {
+        // balance_dirty_pages alone: its dirty= is the global count, and
+        // below freerun no pass is printed, so it is not held past 1 s.
+        let bdp = |t: &str, dirty: u32| {
+            format!(
+                "a-1 [000] {t}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty={dirty} bdi_setpoint=875 \
+                 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n"
+            )
+        };
+        let (s, _) = series(&[bdp("10.05", 1600), bdp("10.30", 1700), bdp("12.05", 1650)].concat());
+        let at = |t: f64| &s.rows[((t - 10.05) / BIN_S).round() as usize - 1];
+        let dirty = |t| (at(t).global.dirty, at(t).bdis[0].dirty);
+        assert_eq!(dirty(11.25), (Some(1700), Some(800)), "within a second of 10.30");
+        assert_eq!(dirty(11.35), (None, None), "past it: not known, for both");
+        assert_eq!(dirty(12.15), (Some(1650), Some(800)));
+        // A global_dirty_state count holds, as before.
+        let gds = format!("a-1 [000] 10.35: global_dirty_state: {GDS} dirtied=0 written=0\n");
+        let (s, _) = series(&[bdp("10.05", 1600), bdp("10.30", 1700), gds, bdp("12.05", 1650)].concat());
+        assert_eq!(s.rows[((11.95 - 10.05) / BIN_S).round() as usize - 1].global.dirty, Some(120));
     }
 
     #[test]
