@@ -251,8 +251,10 @@ fn timestamp(t: &str) -> Option<f64> {
     n.parse().ok().filter(|v: &f64| v.is_finite())
 }
 
-/// Splits `kworker/u8:3-21023`, `dd  1294`, `dd 1294/1294` or
-/// `dd-1294  (1294)` into command and pid.
+/// Splits `kworker/u8:3-21023`, `dd  1294`, `fio 500/501` or
+/// `dd-1294  (1294)` into command and pid: the thread's id, as ftrace's
+/// `comm-pid` is (perf script's `pid/tid` gives the process, then the
+/// thread; the kernel throttles each thread on its own).
 fn task(s: &str) -> (&str, Option<u32>) {
     // ftrace's tgid column: `(1294)` or `(-------)`.
     let s = match s.strip_suffix(')').and_then(|x| x.rfind('(').map(|i| (x, i))) {
@@ -267,7 +269,7 @@ fn task(s: &str) -> (&str, Option<u32>) {
     }
     if let Some(i) = s.rfind(char::is_whitespace) {
         let last = &s[i + 1..];
-        let pid = last.split('/').next().and_then(|p| p.parse::<u32>().ok());
+        let pid = last.rsplit('/').next().and_then(|p| p.parse::<u32>().ok());
         if pid.is_some() {
             return (s[..i].trim_end(), pid);
         }
@@ -433,6 +435,11 @@ mod tests {
             "dd 1294/1294 2.000001: writeback:global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7",
         );
         assert_eq!((e.comm, e.pid, e.cpu), ("dd", Some(1294), None));
+        // perf script's pid/tid: two threads of one process are two tasks.
+        let e = event(
+            "             fio 500/501 [000] 100.011000: writeback:global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7",
+        );
+        assert_eq!((e.comm, e.pid, e.cpu), ("fio", Some(501), Some(0)));
         assert_eq!(parse("cpus=4"), Parsed::Header { cpus: Some(4), tool: Some(Tool::TraceCmd) });
         let e = event(
             "              dd-3015  [002]   412.123456: balance_dirty_pages:  bdi 8:16: limit=1 setpoint=2 dirty=3 bdi_setpoint=4 bdi_dirty=5 dirty_ratelimit=6 task_ratelimit=7 dirtied=8 dirtied_pause=9 paused=0 pause=12",

@@ -180,6 +180,16 @@ pub fn hard_dirty_limit<T: PartialOrd + Copy>(limit: T, thresh: Option<T>) -> T 
     }
 }
 
+/// The global setpoint as the control law takes it, from the one a
+/// balance_dirty_pages pass prints with its `limit=`: the tracepoint
+/// prints `(dirty_limit + freerun) / 2` of the raw dirty_limit, the
+/// control law takes (limit + freerun) / 2 of [`hard_dirty_limit`], so
+/// the two differ by half of what `thresh` (the last known) is above
+/// dirty_limit \[pages\].
+pub fn control_setpoint(setpoint: u64, limit: u64, thresh: Option<u64>) -> u64 {
+    (2 * setpoint + hard_dirty_limit(limit, thresh) - limit) / 2
+}
+
 /// Reads `path` (standard input for `-`) into `c`. Anything but a
 /// directory is read: a file, a FIFO (`<(trace-cmd report)`), tracefs'
 /// trace_pipe.

@@ -33,6 +33,10 @@ pub const MAX_SILENT_ROWS: u64 = 36_000;
 /// balance_dirty_pages event, and a bdi's values printed by its events
 /// hold for this long after the last event that printed them \[s\].
 pub const TASK_LIVE_S: f64 = 1.0;
+/// Two passes of one task whose starts (stamp less `paused=`) are this
+/// close belong to one throttling call: `paused` is whole jiffies of
+/// up to 10 ms (HZ 100), the stamp a clock of its own \[s\].
+pub const CALL_SLACK_S: f64 = 0.02;
 
 /// The global quantities at a row's time. Pages and pages/s.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -50,7 +54,10 @@ pub struct GlobalRow {
     /// The global limit the control law uses, max(thresh, the traced
     /// dirty_limit) as hard_dirty_limit() takes it \[pages\].
     pub limit: Option<u64>,
-    /// The global setpoint \[pages\].
+    /// The global setpoint the control law uses, (limit + freerun) / 2
+    /// of the limit above; a balance_dirty_pages pass prints it of the
+    /// raw dirty_limit, converted with the last thresh known
+    /// ([`super::control_setpoint`]) \[pages\].
     pub setpoint: Option<u64>,
     /// NR_DIRTIED's rate between the last observations up to this row \[pages/s\].
     pub dirtied_rate: Option<f64>,
@@ -103,7 +110,8 @@ pub struct BdiRow {
     /// kernel's dirty_ratelimit balances, write_bw/N; a task passing
     /// only over the limit (task_ratelimit 0, where every task sleeps)
     /// or with a negative pause dirties below its ratelimit and is not
-    /// one of them.
+    /// one of them, nor is one whose period is 0 (3.2, which prints no
+    /// period: a pause of 0).
     #[serde(default)]
     pub ratelimited: u32,
     /// The longest sleep decided within this row's interval (passes
@@ -166,8 +174,14 @@ pub struct PausePoint {
     pub pause_ms: i64,
     /// What this call had already slept \[ms\]; 0 when wrapped or absent.
     pub paused_ms: i64,
-    /// Pages the task dirtied since its last call; 0 when absent.
+    /// Pages the task dirtied since its last call; 0 when absent. Every
+    /// pass of one call prints the same count (the kernel reads it once,
+    /// on entry): only the call's first pass seen counts it.
     pub dirtied: i64,
+    /// This pass is the first seen of its throttling call: the call's
+    /// start (`t_s - paused`) is not the one of the task's pass before
+    /// (see [`Series::call_start`]).
+    pub starts_call: bool,
     /// Its nr_dirtied_pause \[pages\], when printed.
     pub dirtied_pause: Option<i64>,
 }
@@ -189,6 +203,13 @@ pub struct Series {
     seen: Vec<HashMap<TaskId, f64>>,
     /// Per bdi, each task's last sleep at a task_ratelimit above 0 \[s\].
     held: Vec<HashMap<TaskId, f64>>,
+    /// When the global dirty count was last read from a
+    /// balance_dirty_pages pass, while no global_dirty_state has read it
+    /// since \[s\]: such a count holds [`TASK_LIVE_S`] only, as a bdi's.
+    dirty_from_pass_s: Option<f64>,
+    /// Each task's throttling call: when it started (its last pass's
+    /// time less what the call had slept) \[s\].
+    calls: HashMap<TaskId, f64>,
 
     /// (time, NR_DIRTIED, NR_WRITTEN) at the last row (or the first
     /// reading since there was none) and the latest.
@@ -276,6 +297,7 @@ impl Series {
             g.dirty = Some(d + w + page(Field::Unstable).unwrap_or(0));
             g.writeback = Some(w);
             g.unstable = page(Field::Unstable);
+            self.dirty_from_pass_s = None;
         }
         g.thresh = page(Field::Thresh).or(g.thresh);
         g.bg_thresh = page(Field::BgThresh).or(g.bg_thresh);
@@ -299,6 +321,7 @@ impl Series {
             self.seen.resize_with(i + 1, HashMap::new);
             self.held.resize_with(i + 1, HashMap::new);
         }
+        let starts_call = kind == EventKind::BalanceDirtyPages && self.call_start(e);
         let b = &mut self.bdis[i];
         let page = |f| e.get(f).map(|v| v as u64);
         let rate = |f| e.get(f).map(|v| v as u64 / 4);
@@ -319,8 +342,14 @@ impl Series {
             // balance_dirty_pages also shows the global limit, setpoint and dirty.
             let g = &mut self.global;
             g.limit = page(Field::Limit).map(|l| super::hard_dirty_limit(l, g.thresh)).or(g.limit);
-            g.setpoint = page(Field::Setpoint).or(g.setpoint);
-            g.dirty = page(Field::Dirty).or(g.dirty);
+            // The control law's setpoint, as global_dirty_state's is.
+            if let (Some(sp), Some(l)) = (page(Field::Setpoint), page(Field::Limit)) {
+                g.setpoint = Some(super::control_setpoint(sp, l, g.thresh));
+            }
+            if let Some(d) = page(Field::Dirty) {
+                g.dirty = Some(d);
+                self.dirty_from_pass_s = Some(e.time_s);
+            }
             if let Some(p) = e.get(Field::Pause) {
                 if p > 0 {
                     // A sleep: a pass with a pause of 0 or less did not sleep.
@@ -337,6 +366,7 @@ impl Series {
                         paused_ms: e.get(Field::Paused).unwrap_or(0).max(0),
                         dirtied: e.get(Field::Dirtied).unwrap_or(0).max(0),
                         dirtied_pause: e.get(Field::DirtiedPause),
+                        starts_call,
                     });
                 }
             }
@@ -344,10 +374,16 @@ impl Series {
             // pause = period - think, printed as 0 when below min_pause
             // (not slept): at 0 or more the task dirtied at least as fast
             // as task_ratelimit lets it. A period of 0 (a few pages at a
-            // high rate) holds nobody back.
-            let held = e.get(Field::Pause).is_some_and(|p| p >= 0)
-                && e.get(Field::TaskRatelimit).is_some_and(|r| r > 0)
-                && e.get(Field::Period).is_none_or(|p| p > 0);
+            // high rate) holds nobody back. 3.2 prints no period: its
+            // pause is the period (HZ × dirtied / task_ratelimit, capped),
+            // printed 0 where that is under a jiffy, so a pause of 0
+            // there is a period of 0.
+            let held = e.get(Field::TaskRatelimit).is_some_and(|r| r > 0)
+                && match (e.has(Field::Period), e.get(Field::Pause)) {
+                    (true, Some(p)) => p >= 0 && e.get(Field::Period).is_none_or(|p| p > 0),
+                    (false, Some(p)) => p > 0,
+                    (_, None) => false,
+                };
             if held {
                 self.held[i].insert(e.task, e.time_s);
             }
@@ -359,6 +395,27 @@ impl Series {
             b.balanced_ratelimit = rate(Field::BalancedDirtyRatelimit).or(b.balanced_ratelimit);
             b.dirty_rate = rate(Field::DirtyRate).or(b.dirty_rate);
         }
+    }
+
+    /// Whether balance_dirty_pages pass `e` is the first seen of its
+    /// task's throttling call, noting the call. Within one call the
+    /// kernel loops while the task is over the limit, printing a pass per
+    /// sleep with the same `dirtied=` (read once, on entry) and what the
+    /// call has slept so far, `paused=` (0 on its first pass): a pass
+    /// whose start, its stamp less `paused`, lies within [`CALL_SLACK_S`]
+    /// of the start of the task's call before is that call's. A pass with
+    /// `paused=0` (or none readable) starts one; so does a later pass
+    /// whose call's first was not traced (lost events).
+    fn call_start(&mut self, e: &Event) -> bool {
+        let paused_s = e.get(Field::Paused).unwrap_or(0) as f64 / 1000.0;
+        let start = e.time_s - paused_s;
+        let known = self.calls.insert(e.task, start);
+        let same = paused_s > 0.0 && known.is_some_and(|k| (start - k).abs() <= CALL_SLACK_S);
+        if same {
+            // The call's start stays the first pass's.
+            self.calls.insert(e.task, known.expect("same call: known"));
+        }
+        !same
     }
 
     /// Closes the interval being filled, of the last event before a
@@ -385,6 +442,12 @@ impl Series {
     /// interval of a silence, where nothing printed by events is current.
     fn push_row(&mut self, silent: bool) {
         let t = self.t0.unwrap_or(0.0) + (self.bin + 1) as f64 * BIN_S;
+        if self.dirty_from_pass_s.is_some_and(|at| at < t - TASK_LIVE_S) {
+            // Read last from a pass: the kernel prints none below
+            // freerun, so holding it would hold the count high.
+            self.global.dirty = None;
+            self.dirty_from_pass_s = None;
+        }
         let mut global = self.global.clone();
         match (self.counters_at_row, self.counters) {
             (Some(a), Some(b)) if b.0 > a.0 => {
@@ -742,6 +805,66 @@ mod tests {
         // over the limit (10.60) does not count.
         assert_eq!((at(11.1).tasks, at(11.1).ratelimited), (1, 0));
         assert_eq!((at(10.9).tasks, at(10.9).ratelimited), (3, 2));
+    }
+
+    #[test]
+    fn in_3_2_a_pause_of_0_is_a_period_of_0_and_holds_nobody_back() {
+        // 3.2 prints no period: its pause is HZ × dirtied / task_ratelimit,
+        // 0 where that is under a jiffy. dd-2 sleeps 11 ms, dd-1 passes
+        // with pause=0: N is 1, as 3.3's period=0 gives it.
+        let bdp = |task: &str, t: &str, pause: u32, tail: &str| {
+            format!(
+                "{task} [000] {t}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=1600 bdi_setpoint=875 \
+                 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=8192 dirtied=8 dirtied_pause=8 paused=0 \
+                 pause={pause}{tail}\n"
+            )
+        };
+        for (tail0, tail11) in [("", ""), (" period=0 think=0", " period=11 think=0")] {
+            let text = [bdp("dd-1", "10.01", 0, tail0), bdp("dd-2", "10.02", 11, tail11)].concat();
+            let (s, _) = series(&text);
+            assert_eq!((s.rows[0].bdis[0].tasks, s.rows[0].bdis[0].ratelimited), (2, 1), "{tail0:?}");
+        }
+    }
+
+    #[test]
+    fn a_passes_setpoint_is_the_control_laws_as_global_dirty_states_is() {
+        // dirty_limit 1600 lags below thresh 2000: the control law takes
+        // limit 2000 and setpoint (2000 + 1500) / 2 = 1750; the pass
+        // prints (1600 + 1500) / 2 = 1550 of the raw dirty_limit.
+        let gds = "dirty=100 writeback=20 bg_thresh=1000 thresh=2000 limit=1600";
+        let text = format!(
+            "a-1 [000] 10.00: global_dirty_state: {gds} dirtied=0 written=0\n\
+             a-1 [000] 10.15: balance_dirty_pages: bdi 8:0: limit=1600 setpoint=1550 dirty=1600 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n\
+             a-1 [000] 10.25: global_dirty_state: {gds} dirtied=0 written=0\n"
+        );
+        let (s, _) = series(&text);
+        let sp: Vec<_> = s.rows.iter().map(|r| (r.global.setpoint, r.global.limit)).collect();
+        assert_eq!(sp, vec![(Some(1750), Some(2000)); 3], "no flip between 1750 and 1550");
+        // Without a thresh known, the printed one as it is.
+        let (s, _) = series(&format!("{}\n", text.lines().nth(1).expect("the pass")));
+        assert_eq!((s.rows[0].global.setpoint, s.rows[0].global.limit), (Some(1550), Some(1600)));
+    }
+
+    #[test]
+    fn a_global_count_read_from_a_pass_ends_a_second_after_it_as_a_bdis() {
+        // balance_dirty_pages alone: its dirty= is the global count, and
+        // below freerun no pass is printed, so it is not held past 1 s.
+        let bdp = |t: &str, dirty: u32| {
+            format!(
+                "a-1 [000] {t}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty={dirty} bdi_setpoint=875 \
+                 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit=2048 dirtied=32 dirtied_pause=32 paused=0 pause=12\n"
+            )
+        };
+        let (s, _) = series(&[bdp("10.05", 1600), bdp("10.30", 1700), bdp("12.05", 1650)].concat());
+        let at = |t: f64| &s.rows[((t - 10.05) / BIN_S).round() as usize - 1];
+        let dirty = |t| (at(t).global.dirty, at(t).bdis[0].dirty);
+        assert_eq!(dirty(11.25), (Some(1700), Some(800)), "within a second of 10.30");
+        assert_eq!(dirty(11.35), (None, None), "past it: not known, for both");
+        assert_eq!(dirty(12.15), (Some(1650), Some(800)));
+        // A global_dirty_state count holds, as before.
+        let gds = format!("a-1 [000] 10.35: global_dirty_state: {GDS} dirtied=0 written=0\n");
+        let (s, _) = series(&[bdp("10.05", 1600), bdp("10.30", 1700), gds, bdp("12.05", 1650)].concat());
+        assert_eq!(s.rows[((11.95 - 10.05) / BIN_S).round() as usize - 1].global.dirty, Some(120));
     }
 
     #[test]

@@ -658,7 +658,8 @@ impl KernelSide {
 
     /// The task table's rows `first..first + n`: each task seen, first
     /// seen first, with its bdi, its rate over the last second (pages its
-    /// passes report dirtied), last pause and nr_dirtied_pause.
+    /// throttling calls report dirtied, each call's once: its passes all
+    /// print the same `dirtied=`), last pause and nr_dirtied_pause.
     pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
         let (recent, from) = self.recent_passes();
         let secs = (self.at_ns - from).max(1) as f64 / 1e9;
@@ -670,7 +671,7 @@ impl KernelSide {
             .take(n)
             .map(|(id, s)| {
                 let mine = || recent.iter().filter(|p| p.task as usize == id);
-                let pages: i64 = mine().map(|p| p.dirtied).sum();
+                let pages: i64 = mine().filter(|p| p.starts_call).map(|p| p.dirtied).sum();
                 TaskLine {
                     name: self.collector.decoder.tasks[id].to_string(),
                     kind: None,
@@ -1052,6 +1053,42 @@ mod tests {
         k.seek(100_000_000);
         assert_eq!((k.samples().len(), k.pause_log().len(), k.task_count()), (2, 2, 1));
         assert_eq!(k.pauses().total(0, 0, 1_000_000_000).sleep_max, 12);
+    }
+
+    #[test]
+    fn a_calls_dirtied_counts_once_however_many_passes_print_it() {
+        // dd-1: one call over the limit (task_ratelimit 0) of four
+        // passes, each reprinting dirtied=410, paused 0, 204, 408, 612
+        // ms (stamps a hair after start + paused). cp-2: two calls of 100
+        // pages each. cc-3: a call whose first pass was lost (paused=300
+        // on its first seen): it counts once.
+        let bdp = |task: &str, t: &str, tr: u32, dirtied: u32, paused: u32, pause: u32| {
+            format!(
+                "{task} [000] {t}: balance_dirty_pages: bdi 8:0: limit=2000 setpoint=1750 dirty=2100 \
+                 bdi_setpoint=875 bdi_dirty=800 dirty_ratelimit=4096 task_ratelimit={tr} dirtied={dirtied} \
+                 dirtied_pause=32 paused={paused} pause={pause}\n"
+            )
+        };
+        let mut text = format!("a-9 [000] 10.000: global_dirty_state: {GDS} dirtied=0 written=0\n");
+        for (t, paused) in [("10.100", 0), ("10.3027", 204), ("10.5061", 408), ("10.7102", 612)] {
+            text += &bdp("dd-1", t, 0, 410, paused, 200);
+        }
+        text += &bdp("cp-2", "10.200", 2048, 100, 0, 12);
+        text += &bdp("cp-2", "10.400", 2048, 100, 0, 12);
+        text += &bdp("cc-3", "10.600", 0, 50, 300, 200);
+        text += &bdp("cc-3", "10.800", 0, 50, 504, 100);
+        text += &format!("a-9 [000] 11.300: global_dirty_state: {GDS} dirtied=0 written=0\n");
+        let mut k = side(&text);
+        k.seek(1_000_000_000);
+        let rates: Vec<_> = k.task_lines(0, 10).iter().map(|l| (l.name.clone(), l.rate_pages)).collect();
+        // Over the second up to 11.0 s: 410, 200 and 50 pages, not 1640, 200 and 100.
+        assert_eq!(rates, [("dd-1".into(), Some(410.0)), ("cp-2".into(), Some(200.0)), ("cc-3".into(), Some(50.0))]);
+        // The playhead past the call's first pass: its later passes
+        // count nothing (the pages were dirtied before the call).
+        k.seek(k.end_ns());
+        let dd = &k.task_lines(0, 1)[0];
+        assert!(k.at_ns() >= 1_300_000_000, "{}", k.at_ns());
+        assert_eq!((dd.name.as_str(), dd.rate_pages), ("dd-1", Some(0.0)));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
-use super::series::MAX_GAP_S;
+use super::series::{MAX_GAP_S, TASK_LIVE_S};
 use super::stats::{Dist, Extent, gcd};
 use crate::units::{SizeUnit, count};
 
@@ -34,6 +34,7 @@ struct BdiAcc {
     limit: Extent,
     setpoint: Extent,
     bdi_setpoint: Extent,
+    bdi_setpoint_values: Dist,
     dirty: Dist,
     bdi_dirty: Dist,
     pauses: Dist,
@@ -59,6 +60,8 @@ struct GlobalAcc {
     thresh_values: Dist,
     bg_thresh_values: Dist,
     limit_values: Dist,
+    /// The last thresh read \[pages\].
+    last_thresh: Option<i64>,
     dirty: Dist,
     writeback: Dist,
     /// ∫ dirty dt over the trace, each value held until the next \[pages·s\].
@@ -66,6 +69,8 @@ struct GlobalAcc {
     /// When the first readable dirty count was printed \[s\].
     first_dirty_s: Option<f64>,
     last_dirty: Option<(f64, i64)>,
+    /// The last count was a balance_dirty_pages pass's `dirty=`.
+    last_dirty_from_pass: bool,
     /// The time the integral covers: from the first readable count to
     /// the last, less the silences between them \[s\].
     dirty_time_s: f64,
@@ -73,6 +78,9 @@ struct GlobalAcc {
     silent_since_dirty_s: f64,
     /// The silences left out of the integral \[s\].
     dirty_silent_s: f64,
+    /// The time past [`TASK_LIVE_S`] after a pass's count that no
+    /// reading followed, left out of the integral \[s\].
+    dirty_unheld_s: f64,
     /// The readings of balance_dirty_pages' `dirty=` among them.
     dirty_from_passes: u64,
     /// The last (time, NR_DIRTIED, NR_WRITTEN), and the earliest and
@@ -127,12 +135,20 @@ impl GlobalAcc {
     /// global_dirty_state or of balance_dirty_pages' `dirty=`, the same
     /// readings the 100 ms rows take: into the distribution and the mean,
     /// each held until the next.
-    fn dirty_reading(&mut self, t_s: f64, total: i64) {
+    ///
+    /// A pass's count (`from_pass`) holds [`TASK_LIVE_S`] at most, as
+    /// the rows hold it: the kernel prints no pass below freerun, so
+    /// held longer the count would be held high.
+    fn dirty_reading(&mut self, t_s: f64, total: i64, from_pass: bool) {
         self.dirty.add(total);
         if let Some((t, v)) = self.last_dirty {
             // A silence is not known to have held the count.
             let silent = self.silent_since_dirty_s;
-            let held = ((t_s - t).max(0.0) - silent).max(0.0);
+            let mut held = ((t_s - t).max(0.0) - silent).max(0.0);
+            if self.last_dirty_from_pass && held > TASK_LIVE_S {
+                self.dirty_unheld_s += held - TASK_LIVE_S;
+                held = TASK_LIVE_S;
+            }
             self.dirty_integral += v as f64 * held;
             self.dirty_time_s += held;
             self.dirty_silent_s += silent;
@@ -140,6 +156,7 @@ impl GlobalAcc {
         self.silent_since_dirty_s = 0.0;
         self.first_dirty_s = self.first_dirty_s.or(Some(t_s));
         self.last_dirty = Some((t_s, total));
+        self.last_dirty_from_pass = from_pass;
     }
 
     /// Adds `pages` written from `t0` to `t1` to the windows they cover,
@@ -422,10 +439,10 @@ impl Summarizer {
                 note_time(&mut b.first_s, &mut b.last_s, e.time_s);
                 if kind == EventKind::BalanceDirtyPages {
                     b.events[0] += 1;
-                    add_bdp(b, &mut self.hz, e);
+                    add_bdp(b, &mut self.hz, e, self.global.last_thresh);
                     if let Some(d) = e.get(Field::Dirty) {
                         self.global.dirty_from_passes += 1;
-                        self.global.dirty_reading(e.time_s, d);
+                        self.global.dirty_reading(e.time_s, d, true);
                     }
                     self.hz.add_period(e);
                     self.page.add(e);
@@ -458,9 +475,10 @@ impl Summarizer {
                 values.add(v);
             }
         }
+        g.last_thresh = e.get(Field::Thresh).or(g.last_thresh);
         if let (Some(d), Some(w)) = (e.get(Field::Dirty), e.get(Field::Writeback)) {
             g.writeback.add(w);
-            g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0));
+            g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0), false);
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             if let Some((t0, d0, w0)) = g.last_counters {
@@ -596,24 +614,31 @@ fn printed_name(f: Field, wb_names: bool) -> &'static str {
     }
 }
 
-fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event) {
+/// Takes balance_dirty_pages pass `e` into `b`; its limit and setpoint
+/// as the control law takes them, with `thresh`, the last known
+/// (global_dirty_state's): see [`super::control_setpoint`].
+fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>) {
     let dist_of = [
         (Field::DirtyRatelimit, &mut b.bdp_dirty_ratelimit),
         (Field::TaskRatelimit, &mut b.bdp_task_ratelimit),
         (Field::Dirty, &mut b.dirty),
         (Field::BdiDirty, &mut b.bdi_dirty),
+        (Field::BdiSetpoint, &mut b.bdi_setpoint_values),
     ];
     for (f, d) in dist_of {
         if let Some(v) = e.get(f) {
             d.add(v);
         }
     }
-    for (f, x) in
-        [(Field::Limit, &mut b.limit), (Field::Setpoint, &mut b.setpoint), (Field::BdiSetpoint, &mut b.bdi_setpoint)]
-    {
-        if let Some(v) = e.get(f) {
-            x.add(v);
+    if let Some(l) = e.get(Field::Limit) {
+        b.limit.add(super::hard_dirty_limit(l, thresh));
+        if let Some(sp) = e.get(Field::Setpoint) {
+            let t = thresh.map(|t| t.max(0) as u64);
+            b.setpoint.add(super::control_setpoint(sp.max(0) as u64, l.max(0) as u64, t) as i64);
         }
+    }
+    if let Some(v) = e.get(Field::BdiSetpoint) {
+        b.bdi_setpoint.add(v);
     }
     match e.get(Field::Pause) {
         Some(p) if p > 0 => b.pauses.add(p),
@@ -710,6 +735,7 @@ fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder, page_kb: Option<u64>) ->
         bdi_setpoint_mb: extent_mb(&b.bdi_setpoint),
         dirty_mb_median: med_mib(&b.dirty),
         bdi_dirty_mb_median: med_mib(&b.bdi_dirty),
+        bdi_setpoint_mb_median: med_mib(&b.bdi_setpoint_values),
         pause_ms: Pauses::of(&b.pauses, b.no_sleep),
     });
     let bdr = (b.events[1] > 0).then(|| BdrSummary {
@@ -772,6 +798,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, st: &super::reader::ReadS
             mean_from_s: g.first_dirty_s.filter(|_| g.dirty_time_s > 0.0).map(|t| t - t0),
             mean_to_s: g.last_dirty.filter(|_| g.dirty_time_s > 0.0).map(|(t, _)| t - t0),
             mean_silent_s: g.dirty_silent_s,
+            mean_unheld_s: g.dirty_unheld_s,
             mean_time_s: g.dirty_time_s,
             max: g.dirty.max().map(|p| mib(p as f64)),
             from_global_dirty_state: g.dirty.count() - g.dirty_from_passes,
@@ -940,9 +967,11 @@ pub struct BdpSummary {
     pub dirty_ratelimit_mbps: Option<f64>,
     /// Median task_ratelimit (dirty_ratelimit × pos_ratio) \[MiB/s\].
     pub task_ratelimit_mbps: Option<f64>,
-    /// Global limit \[MiB\].
+    /// Global limit as the control law takes it, max(thresh, the printed
+    /// dirty_limit), thresh the last global_dirty_state printed \[MiB\].
     pub limit_mb: Range,
-    /// Global setpoint \[MiB\].
+    /// Global setpoint as the control law takes it, (that limit +
+    /// freerun) / 2: the printed one is of the raw dirty_limit \[MiB\].
     pub setpoint_mb: Range,
     /// The bdi's setpoint \[MiB\].
     pub bdi_setpoint_mb: Range,
@@ -950,6 +979,8 @@ pub struct BdpSummary {
     pub dirty_mb_median: Option<f64>,
     /// Median bdi dirty + writeback \[MiB\].
     pub bdi_dirty_mb_median: Option<f64>,
+    /// Median bdi setpoint, over the same passes \[MiB\].
+    pub bdi_setpoint_mb_median: Option<f64>,
     /// The pauses decided.
     pub pause_ms: Pauses,
 }
@@ -1006,6 +1037,10 @@ pub struct DirtySummary {
     /// The silences between them (no event for over a minute), left out
     /// of the mean: no count is known there \[s\].
     pub mean_silent_s: f64,
+    /// The time a balance_dirty_pages count was not held: past
+    /// [`TASK_LIVE_S`] after it, to the next reading, left out of the
+    /// mean \[s\].
+    pub mean_unheld_s: f64,
     /// The time the mean is taken over: the counts held, neither the
     /// silences nor the gaps between stretches \[s\].
     pub mean_time_s: f64,
@@ -1203,6 +1238,22 @@ fn range(r: &Range, with: Option<f64>) -> String {
     } else {
         format!("{} {u} (first; {} to {})", sz(r.first), sz(r.min), sz(r.max))
     }
+}
+
+/// `bdi dirty 75.9 vs bdi_setpoint 84.2 MiB (medians; bdi_setpoint 80.5
+/// to 87.5)`: both medians over the same passes, and the setpoint's
+/// range when it moved.
+fn bdi_dirty_vs_setpoint(p: &BdpSummary) -> String {
+    let r = &p.bdi_setpoint_mb;
+    let (dirty, setpoint) = (p.bdi_dirty_mb_median, p.bdi_setpoint_mb_median);
+    let unit = unit_of(&[dirty, setpoint, r.min, r.max]);
+    let sz = |v| size_in(v, unit);
+    let moved = if tenths(r.min, unit) == tenths(r.max, unit) {
+        String::new()
+    } else {
+        format!(" (medians; bdi_setpoint {} to {})", sz(r.min), sz(r.max))
+    };
+    format!("bdi dirty {} vs bdi_setpoint {} {}{moved}", sz(dirty), sz(setpoint), unit.name())
 }
 
 impl TraceSummary {
@@ -1428,9 +1479,13 @@ impl TraceSummary {
             let unit = unit_of(&dirty);
             let d = &g.dirty_mb;
             // Every mean says what time it is taken over.
+            let unheld = match d.mean_unheld_s {
+                0.0 => String::new(),
+                q => format!(", a pass's for {} at most ({} left out)", duration_text(TASK_LIVE_S), duration_text(q)),
+            };
             let mean_over = match (d.mean_from_s, d.mean_to_s) {
                 (Some(_), Some(_)) if self.stretches.len() > 1 => format!(
-                    " over {} in {} stretches, each count held until the next{}",
+                    " over {} in {} stretches, each count held until the next{unheld}{}",
                     duration_text(d.mean_time_s),
                     self.stretches.len(),
                     match d.mean_silent_s {
@@ -1439,7 +1494,7 @@ impl TraceSummary {
                     }
                 ),
                 (Some(a), Some(b)) => format!(
-                    " over {}, each count held until the next{}",
+                    " over {}, each count held until the next{unheld}{}",
                     span_text(a, b),
                     match d.mean_silent_s {
                         0.0 => String::new(),
@@ -1460,7 +1515,9 @@ impl TraceSummary {
             // The readings all three are of, as the 100 ms rows take them.
             let readings = match (d.from_global_dirty_state, d.from_balance_dirty_pages) {
                 (n, 0) => format!("{n} global_dirty_state"),
-                (0, n) => format!("{n} balance_dirty_pages `dirty=`"),
+                (0, n) => format!(
+                    "{n} balance_dirty_pages `dirty=` alone: no global_dirty_state, and no pass is printed below freerun"
+                ),
                 (g, n) => format!("{g} global_dirty_state and {n} balance_dirty_pages `dirty=`"),
             };
             // The counters of pages dirtied and written are
@@ -1510,11 +1567,10 @@ impl TraceSummary {
             if let Some(p) = &b.balance_dirty_pages {
                 let _ = writeln!(
                     s,
-                    "  throttle  dirty_ratelimit {}  task_ratelimit {} MiB/s (medians of balance_dirty_pages)  bdi dirty {} vs bdi_setpoint {}",
+                    "  throttle  dirty_ratelimit {}  task_ratelimit {} MiB/s (medians of balance_dirty_pages)  {}",
                     opt(p.dirty_ratelimit_mbps, 1),
                     opt(p.task_ratelimit_mbps, 1),
-                    size_in(p.bdi_dirty_mb_median, unit_of(&[p.bdi_dirty_mb_median, p.bdi_setpoint_mb.max])),
-                    range(&p.bdi_setpoint_mb, p.bdi_dirty_mb_median)
+                    bdi_dirty_vs_setpoint(p)
                 );
                 let _ = writeln!(
                     s,
@@ -1691,6 +1747,64 @@ mod tests {
         assert!(r.contains("\nsilence     no events 5-100 s (95.0 s): nothing is known there"), "{r}");
         assert!(r.contains("  mean 0.8 over 0-105 s, each count held until the next, less 95.0 s of silence  "), "{r}");
         assert!(r.contains("dirtied 0.0 MiB/s  written 0.0 MiB/s over 0-105 s"), "{r}");
+    }
+
+    /// A balance_dirty_pages pass in 6.15's fields at `t`: global
+    /// `dirty`, the bdi's setpoint `wb_sp`, the traced `limit` and the
+    /// setpoint printed of it.
+    fn pass_at(t: &str, dirty: u32, wb_sp: u32, limit: u32, setpoint: u32) -> String {
+        format!(
+            "dd-1 [000] {t}: balance_dirty_pages: bdi 8:0: limit={limit} setpoint={setpoint} dirty={dirty} \
+             wb_setpoint={wb_sp} wb_dirty=800 dirty_ratelimit=102400 task_ratelimit=102400 dirtied=32 \
+             dirtied_pause=32 paused=0 pause=4 period=4 think=0 cgroup_ino=1"
+        )
+    }
+
+    #[test]
+    fn a_passes_count_holds_a_second_in_the_mean_and_the_summary_says_what_it_is_of() {
+        // balance_dirty_pages alone: 1000 pages at 0 s, 2000 at 0.5 s,
+        // nothing for 3.5 s (below freerun: no pass), 1000 at 4 s. Held a
+        // second at most: (1000 × 0.5 + 2000 × 1) / 1.5 s, 2.5 s left out.
+        let pass = |t: &str, dirty: u32| pass_at(t, dirty, 875, 2000, 1750);
+        let s = summary_of(&[pass("1.0", 1000), pass("1.5", 2000), pass("5.0", 1000)]);
+        let d = s.global.as_ref().expect("global").dirty_mb;
+        let pages = (1000.0 * 0.5 + 2000.0) / 1.5;
+        assert_eq!(d.mean.map(|m| (m * 1e6).round()), Some((pages * 4.0 / 1024.0 * 1e6_f64).round()));
+        assert_eq!((d.mean_time_s, d.mean_unheld_s), (1.5, 2.5));
+        let r = s.report();
+        assert!(
+            r.contains(
+                "  mean 6.5 over 0-4 s, each count held until the next, a pass's for 1.0 s at most (2.5 s left out)  \
+                 max 7.8  (dirty + writeback + unstable, 3 balance_dirty_pages `dirty=` alone: no global_dirty_state, \
+                 and no pass is printed below freerun)"
+            ),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn a_bdis_dirty_is_set_against_its_setpoints_median_and_the_setpoint_is_the_control_laws() {
+        // wb_setpoint 87.5 MiB first, then 80.5 twice: the median 80.5,
+        // not the first. thresh 25600 pages (100 MiB) above the traced
+        // limit 20480 (80 MiB): the control law's limit is thresh, its
+        // setpoint (25600 + 19200) / 2 = 22400 (87.5 MiB), where the
+        // pass prints (20480 + 19200) / 2 = 19840.
+        let gds = "dd-1 [000] 1.0: global_dirty_state: dirty=19000 writeback=0 bg_thresh=12800 thresh=25600 \
+                   limit=20480 dirtied=1 written=1";
+        let lines = [
+            gds.to_string(),
+            pass_at("1.1", 19000, 22400, 20480, 19840),
+            pass_at("1.2", 19000, 20608, 20480, 19840),
+            pass_at("1.3", 19000, 20608, 20480, 19840),
+        ];
+        let s = summary_of(&lines);
+        let p = s.bdis[0].balance_dirty_pages.as_ref().expect("bdp");
+        assert_eq!((p.bdi_setpoint_mb_median, p.bdi_setpoint_mb.first), (Some(80.5), Some(87.5)));
+        assert_eq!((p.setpoint_mb.first, p.limit_mb.first), (Some(87.5), Some(100.0)));
+        assert_eq!(s.global.as_ref().and_then(|g| g.setpoint_mb), Some(87.5), "the same setpoint");
+        let r = s.report();
+        assert!(r.contains("bdi dirty 3.1 vs bdi_setpoint 80.5 MiB (medians; bdi_setpoint 80.5 to 87.5)\n"), "{r}");
+        assert!(r.contains("\n  limits    limit 100.0 MiB  setpoint 87.5 MiB\n"), "{r}");
     }
 
     /// The three events and a writeback_* line as each release prints

@@ -238,7 +238,7 @@ fn the_mean_dirty_count_is_over_the_time_its_readable_counts_cover() {
     let s = view_file(path.to_str().expect("UTF-8"), &[]);
     assert_eq!(
         s["global"]["dirty_mb"],
-        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "mean_time_s": 0.0, "max": null,
+        serde_json::json!({"median": null, "mean": null, "mean_from_s": null, "mean_to_s": null, "mean_silent_s": 0.0, "mean_time_s": 0.0, "mean_unheld_s": 0.0, "max": null,
             "from_global_dirty_state": 0, "from_balance_dirty_pages": 0})
     );
 }
@@ -1363,7 +1363,13 @@ fn a_trace_of_balance_dirty_pages_alone_has_its_dirty_row() {
     let out = dirtyviz().args(["view", &path]).output().expect("runs");
     let report = String::from_utf8_lossy(&out.stdout);
     let row = report.lines().find(|l| l.starts_with("dirty ")).unwrap_or_else(|| panic!("a dirty row: {report}"));
-    assert!(row.ends_with("max 23.4  (dirty + writeback + unstable, 21 balance_dirty_pages `dirty=`)"), "{row}");
+    assert!(
+        row.ends_with(
+            "max 23.4  (dirty + writeback + unstable, 21 balance_dirty_pages `dirty=` alone: no \
+             global_dirty_state, and no pass is printed below freerun)"
+        ),
+        "{row}"
+    );
     assert!(row.contains("mean 19.5 over 0-2 s"), "{row}");
     assert!(!report.contains("thresholds"), "{report}");
 }
@@ -1697,4 +1703,150 @@ fn a_trace_read_backwards_gives_the_figures_of_the_sorted_one() {
     assert!(close(&g["written_mbps"], &gs["written_mbps"], 0.02), "{}", g["written_mbps"]);
     assert_eq!(g["dirty_mb"]["median"], gs["dirty_mb"]["median"]);
     assert_eq!(s["bdis"][0]["balance_dirty_pages"], sorted["bdis"][0]["balance_dirty_pages"]);
+}
+
+/// `view -q PATH --csv` → the CSV: its header and rows, as cells.
+fn csv_table(path: &str, name: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let csv = tmp(name);
+    let out = dirtyviz().args(["view", "-q", path, "--csv"]).arg(&csv).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&csv).expect("CSV written");
+    let mut lines = text.lines().map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>());
+    let head = lines.next().expect("a header");
+    (head, lines.collect())
+}
+
+/// perf script's `pid/tid` column names a thread by its process first:
+/// two threads of one fio are two tasks, each throttled on its own, as
+/// `-F tid` alone gives them (they were one task, fio-500).
+#[test]
+fn perf_scripts_pid_tid_is_a_task_per_thread() {
+    let bdp = |tid: u32, t: f64| {
+        format!(
+            "             fio 500/{tid} [000] {t:.6}: writeback:balance_dirty_pages: bdi 8:0: limit=102400 setpoint=89600 \
+             dirty=80000 wb_setpoint=89599 wb_dirty=80000 dirty_ratelimit=102400 task_ratelimit=180000 dirtied=512 \
+             dirtied_pause=512 paused=0 pause=11 period=11 think=0 cgroup_ino=1\n"
+        )
+    };
+    let text: String = (0..20).map(|k| bdp(501 + k % 2, 100.0 + k as f64 * 0.05)).collect();
+    let path = tmp("ktrace-perf-pid-tid.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let s = view_file(&path, &[]);
+    let tasks: Vec<_> = s["bdis"][0]["tasks"].as_array().expect("tasks").iter().map(|t| t["task"].clone()).collect();
+    assert_eq!(tasks, ["fio-501", "fio-502"]);
+    let (head, rows) = csv_table(&path, "ktrace-perf-pid-tid.csv");
+    let col = head.iter().position(|h| h == "8:0.tasks").expect("8:0.tasks");
+    assert_eq!(rows[5][col], "2", "{rows:?}");
+}
+
+/// A global dirty count read from balance_dirty_pages alone holds a
+/// second after its pass, as the bdi's does: no pass is printed below
+/// freerun, so holding it on held it high (the CSV's dirty_mb held 301
+/// MiB through a gap where the bdi's column was empty). The summary's
+/// mean leaves that time out and says so.
+#[test]
+fn a_global_count_from_passes_alone_ends_a_second_after_the_last_as_the_bdis() {
+    let bdp = |t: f64, dirty: u64| {
+        format!(
+            "dd-1 [000] {t:.2}: balance_dirty_pages: bdi 8:0: limit=10000 setpoint=8750 dirty={dirty} wb_setpoint=8750 \
+             wb_dirty={dirty} dirty_ratelimit=102400 task_ratelimit=102400 dirtied=256 dirtied_pause=128 paused=0 \
+             pause=4 period=4 think=0 cgroup_ino=1\n"
+        )
+    };
+    // 4000 pages at 100.0 and 100.5 s, nothing for 2.5 s, 6000 at 103.0 s.
+    let text = [bdp(100.0, 4000), bdp(100.5, 4000), bdp(103.0, 6000)].concat();
+    let path = tmp("ktrace-bdp-gap.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let (head, rows) = csv_table(&path, "ktrace-bdp-gap.csv");
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name}"));
+    let (global, bdi) = (col("dirty_mb"), col("8:0.dirty_mb"));
+    let at = |t: &str| rows.iter().find(|r| r[0] == t).unwrap_or_else(|| panic!("{t}: {rows:?}"));
+    assert_eq!((at("1.5")[global].as_str(), at("1.5")[bdi].as_str()), ("15.625", "15.625"), "a second after 100.5");
+    assert_eq!((at("1.6")[global].as_str(), at("1.6")[bdi].as_str()), ("", ""), "past it, both empty");
+    assert_eq!(at("2.9")[global], "");
+    assert_eq!(at("3.1")[global], "23.438");
+    let s = view_file(&path, &[]);
+    let d = &s["global"]["dirty_mb"];
+    // 4000 pages for 1.5 s (0.5 s, then a second), 1.5 s left out.
+    assert_eq!((num(&d["mean_time_s"]), num(&d["mean_unheld_s"])), (1.5, 1.5));
+    assert_eq!(num(&d["mean"]), 4000.0 * 4.0 / 1024.0);
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(
+            "mean 15.6 over 0-3 s, each count held until the next, a pass's for 1.0 s at most (1.5 s left out)"
+        ),
+        "{report}"
+    );
+}
+
+/// dirty_limit lagging below thresh: the setpoint balance_dirty_pages
+/// prints is of the raw dirty_limit, global_dirty_state's (rebuilt) of
+/// the control law's max(thresh, dirty_limit). The CSV flipped between
+/// the two (410.2 and 375.8 MiB); now every figure is the control law's.
+#[test]
+fn the_setpoint_is_the_control_laws_in_the_csv_the_summary_and_the_panel() {
+    // thresh 120000, bg 60000: freerun 90000; dirty_limit 102400. The
+    // control law's setpoint (120000 + 90000) / 2 = 105000 pages (410.2
+    // MiB); printed (102400 + 90000) / 2 = 96200 (375.8 MiB).
+    let mut text = String::new();
+    for k in 0..20 {
+        let t = 100.0 + k as f64 * 0.05;
+        text += &format!(
+            "dd-100 [000] {t:.3}: global_dirty_state: dirty=95000 writeback=100 bg_thresh=60000 thresh=120000 \
+             limit=102400 dirtied={k} written={k}\n"
+        );
+        text += &format!(
+            "dd-100 [000] {:.3}: balance_dirty_pages: bdi 8:0: limit=102400 setpoint=96200 dirty=95100 \
+             wb_setpoint=96199 wb_dirty=95100 dirty_ratelimit=102400 task_ratelimit=150000 dirtied=256 \
+             dirtied_pause=64 paused=0 pause=4 period=4 think=0 cgroup_ino=1\n",
+            t + 0.001
+        );
+    }
+    let path = tmp("ktrace-lagging-limit.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let (head, rows) = csv_table(&path, "ktrace-lagging-limit.csv");
+    let col = head.iter().position(|h| h == "setpoint_mb").expect("setpoint_mb");
+    let setpoints: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[col].as_str()).collect();
+    assert_eq!(setpoints, ["410.156"].into());
+    let s = view_file(&path, &[]);
+    let p = &s["bdis"][0]["balance_dirty_pages"];
+    assert_eq!(num(&s["global"]["setpoint_mb"]), 105000.0 / 256.0);
+    assert_eq!((num(&p["setpoint_mb"]["min"]), num(&p["setpoint_mb"]["max"])), (105000.0 / 256.0, 105000.0 / 256.0));
+    assert_eq!(num(&p["limit_mb"]["first"]), 120000.0 / 256.0);
+    let screen = super::common::ok(
+        &dirtyviz().args(["view", &path, "--snapshot", "--size", "160x48", "--at", "0.5s"]).output().expect("runs"),
+    );
+    let row = screen.lines().find(|l| l.contains("│setpoint ")).unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains(" 410 MiB"), "{row}");
+}
+
+/// The summary sets the bdi's median dirty against its setpoint's median
+/// over the same passes, not against the first setpoint printed (a real
+/// 6.18 capture: `bdi dirty 75.9 vs bdi_setpoint 87.5 MiB (first; 80.5 to
+/// 87.5)`, where the setpoint's median was 81.6).
+#[test]
+fn the_bdis_dirty_is_set_against_the_median_setpoint() {
+    // wb_setpoint 87.5 MiB first, then 80.5 four times; wb_dirty 75.9 MiB.
+    let bdp = |t: f64, wb_setpoint: u32| {
+        format!(
+            "dd-1 [000] {t:.2}: balance_dirty_pages: bdi 254:0: limit=25600 setpoint=22400 dirty=20000 \
+             wb_setpoint={wb_setpoint} wb_dirty=19430 dirty_ratelimit=102400 task_ratelimit=102400 dirtied=32 \
+             dirtied_pause=32 paused=0 pause=4 period=4 think=0 cgroup_ino=1\n"
+        )
+    };
+    let text: String = (0..5).map(|k| bdp(10.0 + k as f64 * 0.1, if k == 0 { 22400 } else { 20608 })).collect();
+    let path = tmp("ktrace-moving-bdi-setpoint.txt");
+    std::fs::write(&path, &text).expect("written");
+    let path = path.to_string_lossy().into_owned();
+    let s = view_file(&path, &[]);
+    let p = &s["bdis"][0]["balance_dirty_pages"];
+    assert_eq!((num(&p["bdi_setpoint_mb_median"]), num(&p["bdi_setpoint_mb"]["first"])), (80.5, 87.5));
+    let out = dirtyviz().args(["view", &path]).output().expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    let row = report.lines().find(|l| l.starts_with("  throttle")).unwrap_or_else(|| panic!("{report}"));
+    assert!(row.ends_with("bdi dirty 75.9 vs bdi_setpoint 80.5 MiB (medians; bdi_setpoint 80.5 to 87.5)"), "{row}");
 }

@@ -710,3 +710,55 @@ fn a_trace_is_drawn_with_the_marker_asked_for() {
     let help = dirtyviz().args(["live", "--help"]).output().expect("runs");
     assert!(String::from_utf8_lossy(&help.stdout).contains("--marker <MARKER>"));
 }
+
+/// The task table counts a throttling call's pages once: over the limit
+/// the kernel loops within one call, reprinting the same `dirtied=` on
+/// every pass (paused=0, 204, 408 … ms). On the first second of a real
+/// 6.18 capture dirtyviz-26739 made one call of 410 pages in six passes:
+/// 1.60 MiB/s, not 9.61; the rows sum to less than all tasks dirtied by
+/// global_dirty_state's counter (152.9 MiB/s against 115.68 before).
+#[test]
+fn the_task_table_counts_a_calls_pages_once_however_many_passes_print_them() {
+    let s = screen(&fixture("real-6.18-two-bdis-1s.txt"), &["--size", "160x48", "--at", "1s"]);
+    let rate = |task: &str| -> f64 {
+        let row = task_row(&s, task);
+        row.split_whitespace().nth(1).expect("a rate").parse().unwrap_or_else(|_| panic!("{task}: {row}"))
+    };
+    // 410 pages of 4 KiB in the second: 1.60 MiB/s.
+    assert_eq!(rate("dirtyviz-26739"), 1.60);
+    let rows: f64 =
+        ["dirtyviz-26739", "dd-29206", "dd-29207", "dd-29208", "…rker/u8:3-28409"].iter().map(|t| rate(t)).sum();
+    assert!((rows - 12.59).abs() < 0.005, "{rows}\n{s}");
+    assert!(s.contains("all tasks 115.68 MiB/s, 103.08 in no pass (below freerun)"), "{s}");
+}
+
+/// Linux 3.2 prints no period: its pause is the period, printed 0 under a
+/// jiffy, so a pass of pause=0 holds nobody back, as 3.3's period=0 does
+/// not. N was 2 on 3.2 and 1 on 3.3 for the same passes.
+#[test]
+fn n_is_the_same_on_3_2_and_3_3_for_the_same_passes() {
+    let trace = |tail0: &str, tail11: &str| {
+        let bdp = |task: &str, t: f64, dirtied: u32, pause: u32, tail: &str| {
+            format!(
+                "{task} [000] {t:.3}: balance_dirty_pages: bdi 8:0: limit=102400 setpoint=89600 dirty=80000 \
+                 bdi_setpoint=89599 bdi_dirty=80000 dirty_ratelimit=102400 task_ratelimit=180000 dirtied={dirtied} \
+                 dirtied_pause={dirtied} paused=0 pause={pause}{tail}\n"
+            )
+        };
+        (0..20)
+            .map(|k| {
+                let t = 50.0 + k as f64 * 0.02;
+                bdp("dd-1", t, 8, 0, tail0) + &bdp("dd-2", t + 0.001, 512, 11, tail11)
+            })
+            .collect::<String>()
+    };
+    for (name, tail0, tail11) in [("3.2", "", ""), ("3.3", " period=0 think=0", " period=11 think=0")] {
+        let path = tmp(&format!("kview-n-{name}.txt"));
+        std::fs::write(&path, trace(tail0, tail11)).expect("written");
+        let s = screen(&path.to_string_lossy(), &["--size", "160x48", "--at", "0.3s"]);
+        let row = s.lines().find(|l| l.contains("│ratelimited (N) ")).unwrap_or_else(|| panic!("{name}:\n{s}"));
+        assert!(row.contains("│ratelimited (N)  1 "), "{name}: {row}");
+        let row = s.lines().find(|l| l.contains("│tasks throttled ")).unwrap_or_else(|| panic!("{name}:\n{s}"));
+        assert!(row.contains("│tasks throttled  2 "), "{name}: {row}");
+    }
+}
