@@ -572,7 +572,12 @@ impl App {
             self.open_lesson(lesson, i, String::new());
         }
         if let Some(s) = skipped {
-            self.note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
+            // Told until the next key, as a key's note is: it read on
+            // after `[ [ space` as if nothing had happened since. The
+            // progress note it replaces is done.
+            self.passing_note = Default::default();
+            self.note.clear();
+            self.passing_note.cover(&mut self.note, format!("ran the rest of step {} first ({s:.1} s)", current + 1));
         }
         if i > current && self.lesson.as_ref().is_some_and(LessonMode::changed_by_hand) {
             self.add_note("your keys' setup carries on (r restores the step's own)");
@@ -1011,6 +1016,8 @@ mod tests {
             "stops where step 2 opens"
         );
         assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s)");
+        app.update(Msg::Slower);
+        assert_eq!(app.note(), "", "told until the next key");
     }
 
     #[test]
