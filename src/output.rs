@@ -8,7 +8,8 @@
 //!   leaves the old file as it was; the temporary file is removed (a
 //!   process killed outright leaves it behind, named
 //!   `.NAME.dirtyviz-PID-N.tmp`). A target that exists and is not a
-//!   regular file (`/dev/null`, a FIFO, a terminal) is written directly.
+//!   regular file (`/dev/null`, a FIFO, a terminal) is written directly;
+//!   Ctrl-C stops the wait for a FIFO's reader.
 //!   A symbolic link is followed: the file it points to is replaced, the
 //!   link stays.
 //! - An existing file this user may not write (`chmod 444`, someone
@@ -60,6 +61,12 @@ impl AtomicFile {
     /// (naming `path`) when its directory is missing or not writable, or
     /// when `path` is a directory.
     pub fn create(path: &Path) -> Result<AtomicFile> {
+        AtomicFile::create_until(path, &crate::interrupt::signal)
+    }
+
+    /// [`AtomicFile::create`], where `stopped` tells the signal that
+    /// stops the wait for a FIFO's reader ([`crate::interrupt::open_until`]).
+    pub fn create_until(path: &Path, stopped: &dyn Fn() -> Option<i32>) -> Result<AtomicFile> {
         // A pipe or terminal reached through the kernel's own links
         // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
         // names: written directly, as any device.
@@ -68,7 +75,12 @@ impl AtomicFile {
             && !meta.is_dir()
             && std::fs::metadata(resolve(path)?).is_err()
         {
-            let file = OpenOptions::new().write(true).open(path).map_err(Error::io(path, "cannot write"))?;
+            let file = crate::interrupt::open_until(
+                path,
+                OpenOptions::new().write(true),
+                Error::io(path, "cannot write"),
+                stopped,
+            )?;
             return Ok(AtomicFile::new(path, path.to_path_buf(), None, file));
         }
         let target = resolve(path)?;
@@ -78,7 +90,12 @@ impl AtomicFile {
                 return Err(Error::invalid(format!("{}: is a directory, not a file to write", path.display())));
             }
             // A device, FIFO or terminal: nothing to clobber.
-            let file = OpenOptions::new().write(true).open(&target).map_err(Error::io(path, "cannot write"))?;
+            let file = crate::interrupt::open_until(
+                &target,
+                OpenOptions::new().write(true),
+                Error::io(path, "cannot write"),
+                stopped,
+            )?;
             return Ok(AtomicFile::new(path, target, None, file));
         }
         if existing.is_some() {
