@@ -69,10 +69,20 @@ pub fn read_text(path: &Path, what: &str, cap: u64) -> Result<String> {
         return Err(too_big(path, what, cap));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
-        Error::invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        let (line, col) = line_col(e.as_bytes(), e.utf8_error().valid_up_to());
+        Error::invalid(format!("{}:{line}:{col}: not UTF-8 text", path.display()))
     })?;
     let text = without_bom(&text);
     Ok(if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text.to_string() })
+}
+
+/// The 1-based line and column of byte `at` of `bytes`, whose bytes
+/// before it are UTF-8: the column counts characters, as RON's
+/// `path:line:col` do, after a byte-order mark on the first line.
+pub fn line_col(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = String::from_utf8_lossy(&bytes[..at.min(bytes.len())]);
+    let before = without_bom(&before);
+    crate::scenario::locate::line_col(before, before.len())
 }
 
 /// `text` without a leading UTF-8 byte-order mark.
@@ -128,6 +138,23 @@ mod tests {
         let mut lines = Lines::new(&b"last"[..], 1 << 20);
         assert_eq!(lines.next_line(5), Ok(Some("last")));
         assert_eq!(lines.next_line(5), Ok(None));
+    }
+
+    #[test]
+    fn a_place_is_a_line_and_a_column_in_characters() {
+        assert_eq!(line_col(b"Scenario(name: \"\xff", 16), (1, 17));
+        assert_eq!(line_col(b"ab\ncd\xff", 5), (2, 3));
+        assert_eq!(line_col(b"\xef\xbb\xbf\xc3\xa9\r\n\xc3\xb1x\xff", 10), (2, 3));
+        assert_eq!(line_col(b"\xff", 0), (1, 1));
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_refused_at_their_place() {
+        let dir = Scratch::new("input-utf8");
+        let path = dir.join("s.ron");
+        std::fs::write(&path, b"Scenario(\n  name: \"\xff\xfe\")").expect("write");
+        let e = read_text(&path, "scenario", MAX_RON_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), format!("{}:2:10: not UTF-8 text", path.display()));
     }
 
     #[test]

@@ -136,8 +136,10 @@ impl Collector {
         }
         let what = if st.lines == 0 {
             "empty".to_string()
-        } else if let Some(line) = st.first_nul_line {
-            format!("binary data (a NUL byte in line {line}), not the text of a trace: no writeback event in it")
+        } else if let Some((line, col)) = st.first_nul {
+            return Err(Error::invalid(format!(
+                "{source}:{line}:{col}: binary data (a NUL byte), not the text of a trace: no writeback event in it"
+            )));
         } else {
             st.no_event_why()
         };
@@ -312,8 +314,12 @@ mod tests {
         let e = c.finish("/bin/ls").expect_err("no trace");
         assert_eq!(
             e.to_string(),
-            "/bin/ls: binary data (a NUL byte in line 1), not the text of a trace: no writeback event in it"
+            "/bin/ls:1:8: binary data (a NUL byte), not the text of a trace: no writeback event in it"
         );
+        let mut c = Collector::new(false);
+        c.read("# tracer: nop\n# é\u{0}\n".as_bytes()).expect("reads");
+        let e = c.finish("t.txt").expect_err("no trace");
+        assert!(e.to_string().starts_with("t.txt:2:4: binary data (a NUL byte)"), "{e}");
     }
 
     #[test]
