@@ -97,12 +97,14 @@ pub struct Lines<R> {
     buf: Vec<u8>,
     /// Line number of the last line read (1-based).
     pub number: usize,
+    /// The last line read had its line end: the file did not end within it.
+    pub ended: bool,
 }
 
 impl<R: Read> Lines<R> {
     /// Lines of `reader`, which is read up to `cap` bytes.
     pub fn new(reader: R, cap: u64) -> Lines<R> {
-        Lines { reader: BufReader::with_capacity(1 << 16, reader.take(cap)), buf: Vec::new(), number: 0 }
+        Lines { reader: BufReader::with_capacity(1 << 16, reader.take(cap)), buf: Vec::new(), number: 0, ended: false }
     }
 
     /// The next line without its line break, or `None` at the end. Errs
@@ -115,7 +117,8 @@ impl<R: Read> Lines<R> {
         if self.buf.is_empty() {
             return Ok(None);
         }
-        if self.buf.last() == Some(&b'\n') {
+        self.ended = self.buf.last() == Some(&b'\n');
+        if self.ended {
             self.buf.pop();
         } else if self.buf.len() > max {
             return Err(format!("a line longer than {max} bytes"));

@@ -534,6 +534,20 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              ({{\"dirtyviz\":\"<version>\",...}}, one JSON object on one line)"
         ),
     );
+    // A header cut off, the file truncated (or a line end within it):
+    // told so, where it ends, not as some other file.
+    std::fs::write(&path, &header[..60]).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:1:61: the header line is cut off: the file ends (truncated) here, before its JSON object closes"
+        ),
+    );
+    std::fs::write(&path, format!("{}\n{{\"Advance\":1000000000}}\n", &header[..60])).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!("error: {p}:1:61: the header line is cut off: its line ends here, before its JSON object closes"),
+    );
     std::fs::write(&path, format!("{header}\n{{\"Advance\":100000000, \"Extra\":1}}\n")).expect("written");
     fails_with(
         &["replay", p],
