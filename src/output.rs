@@ -389,7 +389,8 @@ pub fn to_stdout(bytes: &[u8]) -> Result<bool> {
 }
 
 /// Refuses an output that is the same file as an input or as another
-/// output, and an output whose directory does not exist. Inputs that do
+/// output, an output that is a directory, and an output whose directory
+/// does not exist. Inputs that do
 /// not exist are skipped; an input named `-` is standard input, as the
 /// shell opened it (`view - --csv t.txt < t.txt` would read the trace
 /// it replaces). An output named `-` is refused too: a command that
@@ -411,6 +412,9 @@ pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
             )));
         }
         let id = identity(o.path)?;
+        if id.inode.is_some() && !id.regular && std::fs::metadata(o.path).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::invalid(format!("{}: is a directory, not a file to write", o.path.display())));
+        }
         if id.inode.is_some() && id.regular {
             may_write(o.path, &resolve(o.path)?)?;
         }
@@ -547,6 +551,8 @@ mod tests {
         assert!(e.to_string().ends_with("new/: ends in /, so it names a directory, not a file to write"), "{e}");
         let e = check_distinct(&[], &[Named { role: "--csv", path: &dir.join("new/") }]).expect_err("refused");
         assert!(e.to_string().contains("ends in /"), "{e}");
+        let e = check_distinct(&[], &[Named { role: "--record", path: &dir }]).expect_err("a directory");
+        assert_eq!(e.to_string(), format!("{}: is a directory, not a file to write", dir.display()));
     }
 
     #[test]

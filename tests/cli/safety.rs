@@ -821,3 +821,24 @@ fn a_signal_stops_the_wait_for_a_fifos_other_end() {
         assert!(!dir.join("vf.csv").exists() && !dir.join("figures").exists(), "{args:?}: nothing written");
     }
 }
+
+/// Off a terminal, an output the dashboard could never write (`--record`
+/// or `--trace` naming a directory, a missing directory, `-`) is refused
+/// for its path first, for every session, as it is on a terminal.
+#[test]
+fn a_sessions_output_path_is_refused_before_the_missing_terminal() {
+    let dir = scratch("record-path-first");
+    std::fs::create_dir(dir.join("adir")).expect("a directory");
+    for session in [&[][..], &["lesson", "03"][..]] {
+        for (option, path, said) in [
+            ("--record", "adir", "adir: is a directory, not a file to write"),
+            ("--trace", "adir", "adir: is a directory, not a file to write"),
+            ("--record", "nodir/x", "nodir/x: the directory nodir does not exist"),
+            ("--record", "-", "--record -: standard output is not an output here"),
+        ] {
+            let args: Vec<&str> = session.iter().copied().chain([option, path]).collect();
+            let o = run_in(&dir, &args);
+            one_line(&o, 2, &[said]);
+        }
+    }
+}
