@@ -108,7 +108,9 @@ impl<R: Read> Lines<R> {
     }
 
     /// The next line without its line break, or `None` at the end. Errs
-    /// with a message when the line is longer than `max` bytes or not UTF-8.
+    /// with a message when the line is longer than `max` bytes or not UTF-8
+    /// (`17: not UTF-8 text`: the column of its first bad byte, in
+    /// characters, for the caller's `path:line:` to go before).
     pub fn next_line(&mut self, max: usize) -> std::result::Result<Option<&str>, String> {
         self.buf.clear();
         self.number += 1;
@@ -123,7 +125,8 @@ impl<R: Read> Lines<R> {
         } else if self.buf.len() > max {
             return Err(format!("a line longer than {max} bytes"));
         }
-        std::str::from_utf8(&self.buf).map(Some).map_err(|_| "not UTF-8 text".to_string())
+        let bad = |e: std::str::Utf8Error| format!("{}: not UTF-8 text", line_col(&self.buf, e.valid_up_to()).1);
+        std::str::from_utf8(&self.buf).map(Some).map_err(bad)
     }
 }
 
@@ -138,6 +141,9 @@ mod tests {
         assert_eq!(lines.next_line(5), Ok(Some("one")));
         assert_eq!(lines.next_line(5), Ok(Some("two")));
         assert_eq!(lines.next_line(5), Err("a line longer than 5 bytes".to_string()));
+        let mut lines = Lines::new(&b"ok\n\xc3\xa9t\xff\n"[..], 1 << 20);
+        assert_eq!(lines.next_line(5), Ok(Some("ok")));
+        assert_eq!(lines.next_line(5), Err("3: not UTF-8 text".to_string()));
         let mut lines = Lines::new(&b"last"[..], 1 << 20);
         assert_eq!(lines.next_line(5), Ok(Some("last")));
         assert_eq!(lines.next_line(5), Ok(None));

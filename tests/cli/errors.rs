@@ -871,6 +871,10 @@ fn bad_bytes_are_told_at_their_place_and_an_empty_file_as_empty() {
     .expect("written");
     let s7 = path("s7.ron");
     fails_with(&["run", "--scenario", &s7], &format!("error: {s7}:2:11: not UTF-8 text"));
+    let header = r#"{"dirtyviz":"0.1.0","keys_format":2,"start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    std::fs::write(dir.join("r.jsonl"), [header.as_bytes(), b"\n{\"Advance\":\xff}\n"].concat()).expect("written");
+    let r = path("r.jsonl");
+    fails_with(&["replay", &r], &format!("error: {r}:2:12: not UTF-8 text"));
     std::fs::write(dir.join("nul.txt"), b"# tracer: nop\n  \xc3\xa9t\x00\n").expect("written");
     let nul = path("nul.txt");
     fails_with(
