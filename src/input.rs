@@ -69,10 +69,20 @@ pub fn read_text(path: &Path, what: &str, cap: u64) -> Result<String> {
         return Err(too_big(path, what, cap));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
-        Error::invalid(format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        let (line, col) = line_col(e.as_bytes(), e.utf8_error().valid_up_to());
+        Error::invalid(format!("{}:{line}:{col}: not UTF-8 text", path.display()))
     })?;
     let text = without_bom(&text);
     Ok(if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text.to_string() })
+}
+
+/// The 1-based line and column of byte `at` of `bytes`, whose bytes
+/// before it are UTF-8: the column counts characters, as RON's
+/// `path:line:col` do, after a byte-order mark on the first line.
+pub fn line_col(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = String::from_utf8_lossy(&bytes[..at.min(bytes.len())]);
+    let before = without_bom(&before);
+    crate::scenario::locate::line_col(before, before.len())
 }
 
 /// `text` without a leading UTF-8 byte-order mark.
@@ -87,16 +97,20 @@ pub struct Lines<R> {
     buf: Vec<u8>,
     /// Line number of the last line read (1-based).
     pub number: usize,
+    /// The last line read had its line end: the file did not end within it.
+    pub ended: bool,
 }
 
 impl<R: Read> Lines<R> {
     /// Lines of `reader`, which is read up to `cap` bytes.
     pub fn new(reader: R, cap: u64) -> Lines<R> {
-        Lines { reader: BufReader::with_capacity(1 << 16, reader.take(cap)), buf: Vec::new(), number: 0 }
+        Lines { reader: BufReader::with_capacity(1 << 16, reader.take(cap)), buf: Vec::new(), number: 0, ended: false }
     }
 
     /// The next line without its line break, or `None` at the end. Errs
-    /// with a message when the line is longer than `max` bytes or not UTF-8.
+    /// with a message when the line is longer than `max` bytes or not UTF-8
+    /// (`17: not UTF-8 text`: the column of its first bad byte, in
+    /// characters, for the caller's `path:line:` to go before).
     pub fn next_line(&mut self, max: usize) -> std::result::Result<Option<&str>, String> {
         self.buf.clear();
         self.number += 1;
@@ -105,12 +119,14 @@ impl<R: Read> Lines<R> {
         if self.buf.is_empty() {
             return Ok(None);
         }
-        if self.buf.last() == Some(&b'\n') {
+        self.ended = self.buf.last() == Some(&b'\n');
+        if self.ended {
             self.buf.pop();
         } else if self.buf.len() > max {
             return Err(format!("a line longer than {max} bytes"));
         }
-        std::str::from_utf8(&self.buf).map(Some).map_err(|_| "not UTF-8 text".to_string())
+        let bad = |e: std::str::Utf8Error| format!("{}: not UTF-8 text", line_col(&self.buf, e.valid_up_to()).1);
+        std::str::from_utf8(&self.buf).map(Some).map_err(bad)
     }
 }
 
@@ -125,9 +141,29 @@ mod tests {
         assert_eq!(lines.next_line(5), Ok(Some("one")));
         assert_eq!(lines.next_line(5), Ok(Some("two")));
         assert_eq!(lines.next_line(5), Err("a line longer than 5 bytes".to_string()));
+        let mut lines = Lines::new(&b"ok\n\xc3\xa9t\xff\n"[..], 1 << 20);
+        assert_eq!(lines.next_line(5), Ok(Some("ok")));
+        assert_eq!(lines.next_line(5), Err("3: not UTF-8 text".to_string()));
         let mut lines = Lines::new(&b"last"[..], 1 << 20);
         assert_eq!(lines.next_line(5), Ok(Some("last")));
         assert_eq!(lines.next_line(5), Ok(None));
+    }
+
+    #[test]
+    fn a_place_is_a_line_and_a_column_in_characters() {
+        assert_eq!(line_col(b"Scenario(name: \"\xff", 16), (1, 17));
+        assert_eq!(line_col(b"ab\ncd\xff", 5), (2, 3));
+        assert_eq!(line_col(b"\xef\xbb\xbf\xc3\xa9\r\n\xc3\xb1x\xff", 10), (2, 3));
+        assert_eq!(line_col(b"\xff", 0), (1, 1));
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_refused_at_their_place() {
+        let dir = Scratch::new("input-utf8");
+        let path = dir.join("s.ron");
+        std::fs::write(&path, b"Scenario(\n  name: \"\xff\xfe\")").expect("write");
+        let e = read_text(&path, "scenario", MAX_RON_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), format!("{}:2:10: not UTF-8 text", path.display()));
     }
 
     #[test]

@@ -6,8 +6,15 @@
 //! process group; an impatient second Ctrl-C): they are let pass, so that
 //! the run still removes its temporary files. One after that ends
 //! dirtyviz at once, as usual.
+//!
+//! [`open`] opens a path so that such a signal stops the wait for a FIFO's
+//! other end, which the handler (installed to restart what it breaks into)
+//! would otherwise let go on for ever.
 
+use std::fs::{File, OpenOptions};
+use std::path::Path;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::time::Duration;
 
 use crate::error::{Error, Result};
 
@@ -51,20 +58,111 @@ extern "C" fn note(signal: libc::c_int) {
 
 /// From now on, the first Ctrl-C, SIGTERM, SIGHUP or SIGQUIT is noted for
 /// [`check`] instead of ending dirtyviz.
+///
+/// The handler is installed without `SA_RESTART`: a read waiting for
+/// input (a FIFO or pipe whose writer is quiet) returns `EINTR`, which the
+/// standard library's readers retry after the reader's own [`check`], so
+/// such a wait stops as `cat FIFO` stops. (open(2) is retried by the
+/// standard library whatever the flag: [`open`] handles that wait.)
 pub fn catch() {
     for s in SIGNALS {
-        // SAFETY: `note` only stores to an atomic and calls signal(), both
-        // async-signal-safe.
+        // SAFETY: `note` only stores to an atomic and calls signal(),
+        // both async-signal-safe; `action` is a valid sigaction, zeroed
+        // but for its handler and its empty mask.
         unsafe {
-            libc::signal(s, note as *const () as libc::sighandler_t);
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = note as *const () as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(s, &action, std::ptr::null_mut());
         }
     }
 }
 
 /// `Err(Interrupted)` once a signal asked to stop.
 pub fn check() -> Result<()> {
+    signal().map_or(Ok(()), |signal| Err(Error::Interrupted(signal)))
+}
+
+/// The signal that asked to stop, if one has.
+pub fn signal() -> Option<i32> {
     match SIGNAL.load(Ordering::Relaxed) {
-        0 => Ok(()),
-        signal => Err(Error::Interrupted(signal)),
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// How often a wait for a FIFO's other end looks for a signal.
+const OPEN_POLL: Duration = Duration::from_millis(20);
+
+/// Opens `path` with `options`, its failure told by `failed`. A regular
+/// file, a directory or a path not there yet is opened at once, as
+/// always. Anything else (a FIFO, a device) may wait in open() for its
+/// other end, a writer for reading or a reader for writing, for as long
+/// as none comes: it is opened on a helper thread while this one waits for
+/// the result or for a signal asking to stop ([`signal`]), as `cat FIFO`
+/// stops at Ctrl-C ([`Error::Interrupted`]). The helper left waiting ends
+/// with the process.
+pub fn open(path: &Path, options: &OpenOptions, failed: impl FnOnce(std::io::Error) -> Error) -> Result<File> {
+    open_until(path, options, failed, &signal)
+}
+
+/// [`open`], the signal that stops the wait told by `stopped` (a command
+/// that catches signals its own way).
+pub fn open_until(
+    path: &Path,
+    options: &OpenOptions,
+    failed: impl FnOnce(std::io::Error) -> Error,
+    stopped: &dyn Fn() -> Option<i32>,
+) -> Result<File> {
+    let check = || stopped().map_or(Ok(()), |signal| Err(Error::Interrupted(signal)));
+    if std::fs::metadata(path).map_or(true, |m| m.is_file() || m.is_dir()) {
+        return options.open(path).map_err(failed);
+    }
+    check()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (owned, options) = (path.to_path_buf(), options.clone());
+    let spawned = std::thread::Builder::new().name("open".into()).spawn(move || {
+        // The receiver is gone once a signal stopped the wait.
+        let _ = tx.send(options.open(&owned));
+    });
+    if let Err(e) = spawned {
+        return Err(failed(e));
+    }
+    loop {
+        match rx.recv_timeout(OPEN_POLL) {
+            Ok(opened) => return opened.map_err(failed),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => check()?,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(failed(std::io::Error::other("the thread opening it ended")));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scratch::Scratch;
+
+    #[test]
+    fn a_regular_file_or_a_fifo_with_a_partner_opens() {
+        let dir = Scratch::new("interrupt-open");
+        let path = dir.join("f");
+        std::fs::write(&path, "x").expect("write");
+        let failed = |e: std::io::Error| Error::invalid(e.to_string());
+        assert!(open(&path, OpenOptions::new().read(true), failed).is_ok());
+        let e = open(&dir.join("missing"), OpenOptions::new().read(true), failed).expect_err("missing");
+        assert!(e.to_string().contains("No such file"), "{e}");
+        let fifo = dir.join("fifo");
+        let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
+        // SAFETY: mkfifo on a NUL-terminated path this test owns.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || OpenOptions::new().write(true).open(fifo).expect("a reader came"))
+        };
+        let reader = open(&fifo, OpenOptions::new().read(true), failed);
+        assert!(reader.is_ok(), "the writer came");
+        drop(writer.join().expect("the writer"));
     }
 }

@@ -560,8 +560,11 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     let file = args.lesson.as_deref().filter(|w| Lesson::shipped_file(w).is_none()).map(PathBuf::from);
     let chosen = args.lesson.as_deref().map(Lesson::resolve).transpose()?;
     let picker = if chosen.is_none() { Lesson::all_shipped()? } else { Vec::new() };
-    // Without a terminal no session starts: the progress is neither
-    // saved nor set aside.
+    // The outputs are refused for their paths first, as the dashboard's
+    // are, then without a terminal no session starts: the progress is
+    // neither saved nor set aside.
+    let input = file.as_deref().map(|path| Named { role: "the lesson", path });
+    check_distinct(&input.into_iter().collect::<Vec<_>>(), &view_outputs(&args.view))?;
     dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
     let loaded = open_progress();
     let mut app = match chosen {
@@ -591,6 +594,13 @@ fn app_options(view: &ViewArgs) -> AppOptions {
     }
 }
 
+/// The files a dashboard writes that its command line names.
+fn view_outputs(view: &ViewArgs) -> Vec<Named<'_>> {
+    let trace = view.trace.as_deref().map(|p| Named { role: "--trace", path: p });
+    let record = view.record.as_deref().map(|p| Named { role: "--record", path: p });
+    trace.into_iter().chain(record).collect()
+}
+
 /// Runs the dashboard on `app` (built traced when `view.trace` is set)
 /// with the view options: recording, trace file; the lessons opened save
 /// their progress (which `keeping` says where it comes from). `input` is
@@ -604,9 +614,7 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: 
     let mut inputs: Vec<Named> = input.into_iter().collect();
     inputs.extend(progress_file.as_deref().map(|p| Named { role: "the progress file", path: p }));
     inputs.extend(lock_file.as_deref().map(|p| Named { role: "the progress lock", path: p }));
-    let mut outputs: Vec<Named> = Vec::new();
-    outputs.extend(view.trace.as_deref().map(|p| Named { role: "--trace", path: p }));
-    outputs.extend(view.record.as_deref().map(|p| Named { role: "--record", path: p }));
+    let outputs = view_outputs(view);
     if view.record.is_none() && !view.no_record {
         // The default recording ends up as last-session.jsonl.
         inputs.extend(last_session.as_deref().map(|p| Named { role: "the last session's recording", path: p }));

@@ -8,7 +8,8 @@
 //!   leaves the old file as it was; the temporary file is removed (a
 //!   process killed outright leaves it behind, named
 //!   `.NAME.dirtyviz-PID-N.tmp`). A target that exists and is not a
-//!   regular file (`/dev/null`, a FIFO, a terminal) is written directly.
+//!   regular file (`/dev/null`, a FIFO, a terminal) is written directly;
+//!   Ctrl-C stops the wait for a FIFO's reader.
 //!   A symbolic link is followed: the file it points to is replaced, the
 //!   link stays.
 //! - An existing file this user may not write (`chmod 444`, someone
@@ -60,6 +61,12 @@ impl AtomicFile {
     /// (naming `path`) when its directory is missing or not writable, or
     /// when `path` is a directory.
     pub fn create(path: &Path) -> Result<AtomicFile> {
+        AtomicFile::create_until(path, &crate::interrupt::signal)
+    }
+
+    /// [`AtomicFile::create`], where `stopped` tells the signal that
+    /// stops the wait for a FIFO's reader ([`crate::interrupt::open_until`]).
+    pub fn create_until(path: &Path, stopped: &dyn Fn() -> Option<i32>) -> Result<AtomicFile> {
         // A pipe or terminal reached through the kernel's own links
         // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
         // names: written directly, as any device.
@@ -68,7 +75,12 @@ impl AtomicFile {
             && !meta.is_dir()
             && std::fs::metadata(resolve(path)?).is_err()
         {
-            let file = OpenOptions::new().write(true).open(path).map_err(Error::io(path, "cannot write"))?;
+            let file = crate::interrupt::open_until(
+                path,
+                OpenOptions::new().write(true),
+                Error::io(path, "cannot write"),
+                stopped,
+            )?;
             return Ok(AtomicFile::new(path, path.to_path_buf(), None, file));
         }
         let target = resolve(path)?;
@@ -78,7 +90,12 @@ impl AtomicFile {
                 return Err(Error::invalid(format!("{}: is a directory, not a file to write", path.display())));
             }
             // A device, FIFO or terminal: nothing to clobber.
-            let file = OpenOptions::new().write(true).open(&target).map_err(Error::io(path, "cannot write"))?;
+            let file = crate::interrupt::open_until(
+                &target,
+                OpenOptions::new().write(true),
+                Error::io(path, "cannot write"),
+                stopped,
+            )?;
             return Ok(AtomicFile::new(path, target, None, file));
         }
         if existing.is_some() {
@@ -372,7 +389,8 @@ pub fn to_stdout(bytes: &[u8]) -> Result<bool> {
 }
 
 /// Refuses an output that is the same file as an input or as another
-/// output, and an output whose directory does not exist. Inputs that do
+/// output, an output that is a directory, and an output whose directory
+/// does not exist. Inputs that do
 /// not exist are skipped; an input named `-` is standard input, as the
 /// shell opened it (`view - --csv t.txt < t.txt` would read the trace
 /// it replaces). An output named `-` is refused too: a command that
@@ -394,6 +412,9 @@ pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
             )));
         }
         let id = identity(o.path)?;
+        if id.inode.is_some() && !id.regular && std::fs::metadata(o.path).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::invalid(format!("{}: is a directory, not a file to write", o.path.display())));
+        }
         if id.inode.is_some() && id.regular {
             may_write(o.path, &resolve(o.path)?)?;
         }
@@ -530,6 +551,8 @@ mod tests {
         assert!(e.to_string().ends_with("new/: ends in /, so it names a directory, not a file to write"), "{e}");
         let e = check_distinct(&[], &[Named { role: "--csv", path: &dir.join("new/") }]).expect_err("refused");
         assert!(e.to_string().contains("ends in /"), "{e}");
+        let e = check_distinct(&[], &[Named { role: "--record", path: &dir }]).expect_err("a directory");
+        assert_eq!(e.to_string(), format!("{}: is a directory, not a file to write", dir.display()));
     }
 
     #[test]

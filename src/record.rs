@@ -436,12 +436,26 @@ pub struct Reader {
     pub header: Header,
 }
 
+/// `what` (a [`Lines`] error) at line `n` of `path`: `path:n: what`, or
+/// `path:n:col: ...` where `what` begins with its column (`12: not UTF-8 text`).
+fn at_line(path: &Path, n: usize, what: &str) -> Error {
+    let with_col = what.split_once(": ").is_some_and(|(col, _)| col.parse::<usize>().is_ok());
+    let sep = if with_col { "" } else { " " };
+    Error::invalid(format!("{}:{n}:{sep}{what}", path.display()))
+}
+
+/// `line` begins as a recording's header does: `{"dirtyviz":`.
+fn starts_like_a_header(line: &str) -> bool {
+    let rest = line.trim_start().strip_prefix('{').map(str::trim_start);
+    rest.is_some_and(|r| r.starts_with("\"dirtyviz\""))
+}
+
 impl Reader {
     /// Opens a recording (a regular file of at most 1 GiB) and reads its header.
     pub fn open(path: &Path) -> Result<Reader> {
         let file = crate::input::open(path, "recording", MAX_RECORDING_BYTES)?;
         let mut lines = Lines::new(file, MAX_RECORDING_BYTES);
-        let at = |n: usize, what: String| Error::invalid(format!("{}:{n}: {what}", path.display()));
+        let at = |n: usize, what: String| at_line(path, n, &what);
         let first = match lines.next_line(MAX_RON_BYTES as usize) {
             Ok(Some(line)) => line,
             Ok(None) => return Err(Error::invalid(format!("{}: empty, not a recording", path.display()))),
@@ -450,7 +464,19 @@ impl Reader {
         let first = crate::input::without_bom(first);
         // Another file of JSON (a summary, a trace, a JSON array) says
         // what it is not, not where its first line failed to match.
-        let named = serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("dirtyviz").is_some());
+        let parsed = serde_json::from_str::<serde_json::Value>(first);
+        if let Err(e) = &parsed
+            && e.is_eof()
+            && starts_like_a_header(first)
+        {
+            let col = first.chars().count() + 1;
+            let how = if lines.ended { "its line ends" } else { "the file ends (truncated)" };
+            return Err(Error::invalid(format!(
+                "{}:1:{col}: the header line is cut off: {how} here, before its JSON object closes",
+                path.display()
+            )));
+        }
+        let named = parsed.is_ok_and(|v| v.get("dirtyviz").is_some());
         if !named {
             return Err(Error::invalid(format!(
                 "{}:1:1: not a dirtyviz recording: its first line is not the header a recording starts with \
@@ -489,7 +515,7 @@ impl Reader {
 
     /// An error at the line last read.
     fn error(&self, what: String) -> Error {
-        Error::invalid(format!("{}:{}: {what}", self.path.display(), self.lines.number))
+        at_line(&self.path, self.lines.number, &what)
     }
 
     /// An error at the value of the entry last read.
@@ -863,6 +889,25 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
 mod tests {
     use super::*;
     use crate::scratch::Scratch;
+
+    #[test]
+    fn a_header_cut_off_is_told_where_it_ends() {
+        assert!(starts_like_a_header(r#"{"dirtyviz":"0.1.0","keys"#));
+        assert!(starts_like_a_header(r#" { "dirtyviz""#));
+        assert!(!starts_like_a_header(r#"{"a":1"#));
+        let dir = scratch("cut-header");
+        let path = dir.join("tr.jsonl");
+        let line = serde_json::to_string(&header()).expect("JSON");
+        std::fs::write(&path, &line[..40]).expect("write");
+        let e = Reader::open(&path).err().expect("cut off").to_string();
+        let want = format!("{}:1:41: the header line is cut off: the file ends (truncated) here", path.display());
+        assert!(e.starts_with(&want), "{e}");
+        std::fs::write(&path, format!("{}\n", &line[..40])).expect("write");
+        let e = Reader::open(&path).err().expect("cut off").to_string();
+        assert!(e.starts_with(&format!("{}:1:41: the header line is cut off: its line ends here", path.display())));
+        std::fs::write(&path, format!("{line}\n")).expect("write");
+        assert!(Reader::open(&path).is_ok(), "the whole header is read");
+    }
 
     #[test]
     fn session_files_are_told_by_their_names() {

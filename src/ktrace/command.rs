@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::cli::{LiveArgs, TraceViewArgs};
@@ -58,6 +58,9 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     }
     let trace = args.file.as_deref().map(|path| Named { role: "the trace", path: path.as_ref() });
     check_outputs(trace, &[("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
+    // Ctrl-C stops the read (a FIFO waiting for its writer too) and
+    // writes nothing.
+    crate::interrupt::catch();
     // --fit compares means over part of the trace: its rows.
     let rows = args.csv.is_some() || args.fit;
     let a = match &args.file {
@@ -73,6 +76,7 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
         if let Some(path) = &args.summary_json {
             outputs.push(write_json(path, &fitted)?);
         }
+        crate::interrupt::check()?;
         commit(outputs)?;
         if !args.quiet {
             print(&format!("{}{}", a.summary.report(), fitted.report()))?;
@@ -82,6 +86,7 @@ pub fn view(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     if let Some(path) = &args.summary_json {
         outputs.push(write_json(path, &a.summary)?);
     }
+    crate::interrupt::check()?;
     commit(outputs)?;
     if !args.quiet {
         print(&a.summary.report())?;
@@ -238,13 +243,21 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         return Err(theme_without_dashboard());
     }
     let stop = Arc::new(AtomicBool::new(false));
+    // Which signal came: one while --save waits for a FIFO's reader ends
+    // dirtyviz as it ends other commands (exit 130 for SIGINT).
+    let signalled = Arc::new(AtomicUsize::new(0));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         signal_hook::flag::register(sig, Arc::clone(&stop))
+            .and_then(|_| signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize))
             .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
     }
     check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
+    let signal = || match signalled.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(s as i32),
+    };
     // The raw lines go straight to the file, which is put in place at the end.
-    let mut saved = args.save.as_deref().map(AtomicFile::create).transpose()?;
+    let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, &signal)).transpose()?;
     // The CSV's rows wait in a file beside it until its header is known.
     let mut spool = match &args.csv {
         Some(path) => Some(series::RowSpool::beside(path).map_err(Error::io(path, "cannot write"))?),

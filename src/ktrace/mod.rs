@@ -136,8 +136,10 @@ impl Collector {
         }
         let what = if st.lines == 0 {
             "empty".to_string()
-        } else if let Some(line) = st.first_nul_line {
-            format!("binary data (a NUL byte in line {line}), not the text of a trace: no writeback event in it")
+        } else if let Some((line, col)) = st.first_nul {
+            return Err(Error::invalid(format!(
+                "{source}:{line}:{col}: binary data (a NUL byte), not the text of a trace: no writeback event in it"
+            )));
         } else {
             st.no_event_why()
         };
@@ -212,12 +214,14 @@ pub fn read_told(c: &mut Collector, path: &str, loading: Option<Arc<Loading>>) -
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
             return Err(Error::invalid(format!("{path}: cannot read trace: a directory, not a regular file")));
         }
-        let f = File::open(path).map_err(Error::io(shown, "cannot read"))?;
+        // Ctrl-C stops the wait for a FIFO's writer.
+        let f = crate::interrupt::open(shown, File::options().read(true), Error::io(shown, "cannot read"))?;
         let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
         let name = shown.file_name().map_or(path.into(), |n| n.to_string_lossy());
         let counted = Counted { inner: f, progress: progress(&name, size) };
         c.read(std::io::BufReader::with_capacity(1 << 16, counted))
     };
+    crate::interrupt::check()?;
     result.map_err(|e| match e.kind() {
         // A line too long: `path:line: what`.
         std::io::ErrorKind::InvalidData => Error::invalid(format!("{path}:{e}")),
@@ -233,7 +237,10 @@ struct Counted<R> {
 
 impl<R: std::io::Read> std::io::Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.progress.is_cancelled() {
+        // A Ctrl-C stops a read that waits for input too: it ends the
+        // wait with EINTR ([`crate::interrupt::catch`]), and the reader
+        // that retries it comes back here.
+        if self.progress.is_cancelled() || crate::interrupt::check().is_err() {
             return Err(std::io::Error::other("cancelled"));
         }
         let n = self.inner.read(buf)?;
@@ -317,8 +324,12 @@ mod tests {
         let e = c.finish("/bin/ls").expect_err("no trace");
         assert_eq!(
             e.to_string(),
-            "/bin/ls: binary data (a NUL byte in line 1), not the text of a trace: no writeback event in it"
+            "/bin/ls:1:8: binary data (a NUL byte), not the text of a trace: no writeback event in it"
         );
+        let mut c = Collector::new(false);
+        c.read("# tracer: nop\n# é\u{0}\n".as_bytes()).expect("reads");
+        let e = c.finish("t.txt").expect_err("no trace");
+        assert!(e.to_string().starts_with("t.txt:2:4: binary data (a NUL byte)"), "{e}");
     }
 
     #[test]

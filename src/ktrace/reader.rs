@@ -51,8 +51,9 @@ pub struct ReadStats {
     pub first_raw_clock: Option<(u64, usize, String)>,
     /// The first malformed event's line, column and what is wrong.
     pub first_malformed: Option<(u64, usize, String)>,
-    /// The first line holding a NUL byte, which no text trace has.
-    pub first_nul_line: Option<u64>,
+    /// The first NUL byte, which no text trace has: its line and column
+    /// (in characters, from 1).
+    pub first_nul: Option<(u64, usize)>,
     /// Marks of a ring buffer that overflowed (`CPU:1 [LOST 12 EVENTS]`).
     pub lost_marks: u64,
     /// The events those marks say were lost (a mark without a number adds none).
@@ -535,9 +536,9 @@ pub fn read_all(
         {
             return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("1: {what}")));
         }
-        if buf.contains(&0) {
+        if let Some(at) = buf.iter().position(|&b| b == 0) {
             let st = &mut decoder.stats;
-            st.first_nul_line.get_or_insert(st.lines + 1);
+            st.first_nul.get_or_insert((st.lines + 1, String::from_utf8_lossy(&buf[..at]).chars().count() + 1));
         }
         let text = String::from_utf8_lossy(&buf);
         if let Some(e) = decoder.line_ended(&text, buf.last() == Some(&b'\n')) {

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::runner::{CheckReport, QuestionReport, run_headless};
 use super::{Lesson, SHIPPED};
+use crate::scenario::locate::after_comments;
 use crate::scenario::{Scenario, presets};
 
 /// What a file to check holds.
@@ -25,23 +26,6 @@ pub fn kind_of(text: &str) -> Option<Kind> {
         Some(Kind::Scenario)
     } else {
         None
-    }
-}
-
-/// `text` from its first word after blanks and comments on.
-fn after_comments(text: &str) -> &str {
-    let mut rest = text;
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |(_, after)| after);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |(_, after)| after);
-        } else if rest.starts_with("#!") {
-            rest = rest.split_once('\n').map_or("", |(_, after)| after);
-        } else {
-            return rest;
-        }
     }
 }
 
@@ -150,6 +134,9 @@ pub fn load(source: &Source) -> crate::error::Result<Loaded> {
     let text = crate::input::without_bom(text);
     let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
     match kind {
+        None if after_comments(text).is_empty() => Err(crate::error::Error::invalid(format!(
+            "{origin}: empty: a lesson file holds one `Lesson(...)`, a scenario file one `Scenario(...)`"
+        ))),
         None => {
             let (line, col) = crate::scenario::locate::line_col(text, text.len() - after_comments(text).len());
             Err(crate::error::Error::invalid(format!(
@@ -336,6 +323,13 @@ mod tests {
         assert!(o.failures[0].starts_with("x.ron:1:10: unknown field `nme`"), "{:?}", o.failures);
         let s = Source { origin: "y.ron".into(), text: Ok("// the answer\n  42".into()), preset: false };
         assert_eq!(check(&s, None).failures[0], "y.ron:2:3: expected a `Lesson(...)` or a `Scenario(...)`");
+        for empty in ["", "\u{feff}\n", "  // nothing yet\n/* */\n"] {
+            let s = Source { origin: "e.ron".into(), text: Ok(empty.into()), preset: false };
+            assert_eq!(
+                check(&s, None).failures[0],
+                "e.ron: empty: a lesson file holds one `Lesson(...)`, a scenario file one `Scenario(...)`"
+            );
+        }
         let s = Source {
             origin: "z.ron".into(),
             text: Err("z.ron: cannot read lesson or scenario: x".into()),

@@ -480,6 +480,11 @@ impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
         let text = crate::input::without_bom(text);
+        if crate::scenario::locate::after_comments(text).is_empty() {
+            return Err(Error::invalid(format!(
+                "{origin}: empty: a lesson file holds one `Lesson(...)`, as the shipped ones in lessons/ do"
+            )));
+        }
         let mut lesson: Lesson = ron_options().from_str(text).map_err(|e| {
             let (line, col, what) = crate::scenario::ron_error_at(text, &e);
             // In a step, the step says where too, as the checks made
@@ -1028,6 +1033,12 @@ impl Check {
 mod tests {
     use super::*;
     use crate::scratch::Scratch;
+
+    #[test]
+    fn an_empty_lesson_is_told_empty() {
+        let e = Lesson::from_ron("\u{feff}\n  \n", "l.ron").expect_err("empty").to_string();
+        assert_eq!(e, "l.ron: empty: a lesson file holds one `Lesson(...)`, as the shipped ones in lessons/ do");
+    }
 
     fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {
         Check { label: "c".into(), metric, window_s: 10.0, bdi: None, side: SideSpec::A, min, max }

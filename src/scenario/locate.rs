@@ -85,6 +85,23 @@ pub fn line_col(text: &str, at: usize) -> (usize, usize) {
     (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
 }
 
+/// `text` from its first word after blanks and comments on.
+pub fn after_comments(text: &str) -> &str {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else if rest.starts_with("#!") {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+        } else {
+            return rest;
+        }
+    }
+}
+
 /// A cursor in RON text.
 struct Walker<'a> {
     text: &'a str,

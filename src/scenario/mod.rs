@@ -919,6 +919,12 @@ impl Scenario {
 
     /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Scenario> {
+        if locate::after_comments(crate::input::without_bom(text)).is_empty() {
+            return Err(Error::invalid(format!(
+                "{origin}: empty: a scenario file holds one `Scenario(...)`, e.g. \
+                 `Scenario(devices: [(name: \"sda\", kind: Hdd)])`"
+            )));
+        }
         ron_options()
             .from_str(crate::input::without_bom(text))
             .map_err(|e| Error::invalid(ron_error(origin, crate::input::without_bom(text), &e)))
@@ -1364,6 +1370,17 @@ fn out_of_memory(what: String, count: usize, each: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_file_is_told_empty_with_what_it_should_hold() {
+        for empty in ["", "\n\n", "\u{feff}", "// a scenario, later\n"] {
+            let e = Scenario::from_ron(empty, "s.ron").expect_err("empty");
+            let e = e.to_string();
+            assert!(e.starts_with("s.ron: empty: a scenario file holds one `Scenario(...)`, e.g. `"), "{e}");
+            let example = e.split('`').nth(3).expect("an example");
+            assert!(Scenario::from_ron(example, "example").is_ok(), "{example}");
+        }
+    }
 
     #[test]
     fn sizes() {

@@ -534,6 +534,20 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              ({{\"dirtyviz\":\"<version>\",...}}, one JSON object on one line)"
         ),
     );
+    // A header cut off, the file truncated (or a line end within it):
+    // told so, where it ends, not as some other file.
+    std::fs::write(&path, &header[..60]).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:1:61: the header line is cut off: the file ends (truncated) here, before its JSON object closes"
+        ),
+    );
+    std::fs::write(&path, format!("{}\n{{\"Advance\":1000000000}}\n", &header[..60])).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!("error: {p}:1:61: the header line is cut off: its line ends here, before its JSON object closes"),
+    );
     std::fs::write(&path, format!("{header}\n{{\"Advance\":100000000, \"Extra\":1}}\n")).expect("written");
     fails_with(
         &["replay", p],
@@ -582,7 +596,7 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
     let d = path("dir.ron");
     fails_with(&["check", &d], &format!("error: {d}: cannot read lesson or scenario: a directory, not a regular file"));
     let latin1 = path("latin1.ron");
-    fails_with(&["check", &latin1], &format!("error: {latin1}: not UTF-8 text (byte 19)"));
+    fails_with(&["check", &latin1], &format!("error: {latin1}:1:20: not UTF-8 text"));
     let cut = path("cut.ron");
     fails_with(
         &["check", &path("ok.ron"), &cut],
@@ -590,6 +604,12 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
     );
     let answer = path("answer.ron");
     fails_with(&["check", &answer], &format!("error: {answer}:2:3: expected a `Lesson(...)` or a `Scenario(...)`"));
+    std::fs::write(dir.join("empty.ron"), "").expect("written");
+    let empty = path("empty.ron");
+    fails_with(
+        &["check", &empty],
+        &format!("error: {empty}: empty: a lesson file holds one `Lesson(...)`, a scenario file one `Scenario(...)`"),
+    );
     // Several: a line for each, in the order given, and nothing runs.
     let out = dirtyviz().args(["check", &cut, &path("ok.ron"), &answer, "default"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
@@ -835,4 +855,43 @@ fn sizes_are_binary_in_any_case() {
         );
         assert_eq!(crate::common::num(&summary["global"]["thresh_mb"]), 100.0, "{spelled}");
     }
+}
+
+/// A file that is not UTF-8, or holds a NUL byte, is told at the line and
+/// column (in characters, as every `path:line:col`) of its first bad byte;
+/// an empty scenario or lesson says it is empty and what it should hold.
+#[test]
+fn bad_bytes_are_told_at_their_place_and_an_empty_file_as_empty() {
+    let dir = crate::common::empty_dir("bad-bytes");
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
+    std::fs::write(
+        dir.join("s7.ron"),
+        b"Scenario(\n  name: \"\xc3\xa9\xff\xfe\", devices: [(name: \"sda\", kind: Hdd)])",
+    )
+    .expect("written");
+    let s7 = path("s7.ron");
+    fails_with(&["run", "--scenario", &s7], &format!("error: {s7}:2:11: not UTF-8 text"));
+    let header = r#"{"dirtyviz":"0.1.0","keys_format":2,"start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    std::fs::write(dir.join("r.jsonl"), [header.as_bytes(), b"\n{\"Advance\":\xff}\n"].concat()).expect("written");
+    let r = path("r.jsonl");
+    fails_with(&["replay", &r], &format!("error: {r}:2:12: not UTF-8 text"));
+    std::fs::write(dir.join("nul.txt"), b"# tracer: nop\n  \xc3\xa9t\x00\n").expect("written");
+    let nul = path("nul.txt");
+    fails_with(
+        &["view", &nul, "-q"],
+        &format!("error: {nul}:2:5: binary data (a NUL byte), not the text of a trace: no writeback event in it"),
+    );
+    std::fs::write(dir.join("s3.ron"), "").expect("written");
+    let s3 = path("s3.ron");
+    fails_with(
+        &["run", "--scenario", &s3],
+        &format!(
+            "error: {s3}: empty: a scenario file holds one `Scenario(...)`, e.g. \
+             `Scenario(devices: [(name: \"sda\", kind: Hdd)])`"
+        ),
+    );
+    fails_with(
+        &["lesson", &s3],
+        &format!("error: {s3}: empty: a lesson file holds one `Lesson(...)`, as the shipped ones in lessons/ do"),
+    );
 }

@@ -763,3 +763,82 @@ fn an_output_to_dev_stdout_goes_down_the_pipe() {
     assert!(text.starts_with("time_s,dirty_mb,"), "{text}");
     assert_eq!(text.lines().count(), 12, "a header and rows at 0.0 .. 1.0 s: {text}");
 }
+
+/// A FIFO with no writer (an input) or no reader (an output) keeps open()
+/// waiting for its other end, and a writer that writes nothing keeps a
+/// read waiting: Ctrl-C or SIGTERM stops that wait as it stops `cat
+/// FIFO`, with the exit code and the one line of every interrupted
+/// command, and nothing written.
+#[test]
+fn a_signal_stops_the_wait_for_a_fifos_other_end() {
+    let dir = scratch("fifo-wait");
+    let fifo = dir.join("f");
+    let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
+    // SAFETY: mkfifo on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    std::fs::create_dir(dir.join("tracefs")).expect("a directory");
+    let cases: [(&[&str], libc::c_int); 6] = [
+        (&["view", "f", "--csv", "vf.csv", "-q"], libc::SIGINT),
+        (&["view", "f", "-q"], libc::SIGTERM),
+        (&["plot", "f", "-o", "figures"], libc::SIGINT),
+        (&["run", "--duration", "1s", "--csv", "f", "-q"], libc::SIGTERM),
+        (&["live", "--tracefs", "tracefs", "--duration", "1s", "--save", "f"], libc::SIGINT),
+        (&["view", "f", "-q"], libc::SIGINT),
+    ];
+    for (i, (args, signal)) in cases.into_iter().enumerate() {
+        let mut child = dirtyviz()
+            .args(args)
+            .current_dir(&dir)
+            .env("XDG_DATA_HOME", dir.join("data"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // The last: a writer there, silent, so open() returns and the
+        // read waits.
+        let writer = (i == 5).then(|| std::fs::OpenOptions::new().write(true).open(&fifo).expect("a writer"));
+        wait_until_it_catches_sigint(child.id());
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: kill() on the child's pid.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let sent = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waits") {
+                break status;
+            }
+            if sent.elapsed() > Duration::from_secs(5) {
+                let _ = child.kill();
+                panic!("{args:?}: still waiting 5 s after signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(writer);
+        let o = child.wait_with_output().expect("ends");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(status.code(), Some(128 + signal), "{args:?}: {err}");
+        assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+        assert!(!dir.join("vf.csv").exists() && !dir.join("figures").exists(), "{args:?}: nothing written");
+    }
+}
+
+/// Off a terminal, an output the dashboard could never write (`--record`
+/// or `--trace` naming a directory, a missing directory, `-`) is refused
+/// for its path first, for every session, as it is on a terminal.
+#[test]
+fn a_sessions_output_path_is_refused_before_the_missing_terminal() {
+    let dir = scratch("record-path-first");
+    std::fs::create_dir(dir.join("adir")).expect("a directory");
+    for session in [&[][..], &["lesson", "03"][..]] {
+        for (option, path, said) in [
+            ("--record", "adir", "adir: is a directory, not a file to write"),
+            ("--trace", "adir", "adir: is a directory, not a file to write"),
+            ("--record", "nodir/x", "nodir/x: the directory nodir does not exist"),
+            ("--record", "-", "--record -: standard output is not an output here"),
+        ] {
+            let args: Vec<&str> = session.iter().copied().chain([option, path]).collect();
+            let o = run_in(&dir, &args);
+            one_line(&o, 2, &[said]);
+        }
+    }
+}
