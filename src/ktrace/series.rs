@@ -207,6 +207,8 @@ pub struct Series {
     /// balance_dirty_pages pass, while no global_dirty_state has read it
     /// since \[s\]: such a count holds [`TASK_LIVE_S`] only, as a bdi's.
     dirty_from_pass_s: Option<f64>,
+    /// When global_dirty_state last read the global count \[s\].
+    global_state_s: Option<f64>,
     /// Each task's throttling call: when it started (its last pass's
     /// time less what the call had slept) \[s\].
     calls: HashMap<TaskId, f64>,
@@ -298,6 +300,7 @@ impl Series {
             g.writeback = Some(w);
             g.unstable = page(Field::Unstable);
             self.dirty_from_pass_s = None;
+            self.global_state_s = Some(e.time_s);
         }
         g.thresh = page(Field::Thresh).or(g.thresh);
         g.bg_thresh = page(Field::BgThresh).or(g.bg_thresh);
@@ -348,7 +351,12 @@ impl Series {
             }
             if let Some(d) = page(Field::Dirty) {
                 g.dirty = Some(d);
-                self.dirty_from_pass_s = Some(e.time_s);
+                // A pass whose own global_dirty_state came just before it
+                // (the kernel prints both each time round its loop) reads
+                // a count that one reads on below freerun too: it holds
+                // as that one's does.
+                let read_with_state = self.global_state_s.is_some_and(|g| e.time_s - g <= CALL_SLACK_S);
+                self.dirty_from_pass_s = (!read_with_state).then_some(e.time_s);
             }
             if let Some(p) = e.get(Field::Pause) {
                 if p > 0 {

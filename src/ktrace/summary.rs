@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
-use super::series::{MAX_GAP_S, TASK_LIVE_S};
+use super::series::{CALL_SLACK_S, MAX_GAP_S, TASK_LIVE_S};
 use super::stats::{Dist, Extent, gcd};
 use crate::units::{SizeUnit, count};
 
@@ -71,6 +71,8 @@ struct GlobalAcc {
     last_dirty: Option<(f64, i64)>,
     /// The last count was a balance_dirty_pages pass's `dirty=`.
     last_dirty_from_pass: bool,
+    /// When global_dirty_state last read the count \[s\].
+    state_s: Option<f64>,
     /// The time the integral covers: from the first readable count to
     /// the last, less the silences between them \[s\].
     dirty_time_s: f64,
@@ -442,7 +444,10 @@ impl Summarizer {
                     add_bdp(b, &mut self.hz, e, self.global.last_thresh);
                     if let Some(d) = e.get(Field::Dirty) {
                         self.global.dirty_from_passes += 1;
-                        self.global.dirty_reading(e.time_s, d, true);
+                        // Read with the pass's own global_dirty_state (see
+                        // `Series`), the count holds as that one's does.
+                        let with_state = self.global.state_s.is_some_and(|g| e.time_s - g <= CALL_SLACK_S);
+                        self.global.dirty_reading(e.time_s, d, !with_state);
                     }
                     self.hz.add_period(e);
                     self.page.add(e);
@@ -479,6 +484,7 @@ impl Summarizer {
         if let (Some(d), Some(w)) = (e.get(Field::Dirty), e.get(Field::Writeback)) {
             g.writeback.add(w);
             g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0), false);
+            g.state_s = Some(e.time_s);
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             if let Some((t0, d0, w0)) = g.last_counters {
@@ -1780,6 +1786,35 @@ mod tests {
             ),
             "{r}"
         );
+    }
+
+    /// With global_dirty_state, a pass's count is read by the state the
+    /// kernel prints just before it: it holds through a quiet spell as
+    /// that one's does (it was cut to a second, the spell left out).
+    #[test]
+    fn a_passes_count_read_with_its_global_dirty_state_holds_as_that_ones() {
+        let gds = |t: &str, dirty: u32| {
+            format!(
+                "dd-1 [000] {t}: global_dirty_state: dirty={dirty} writeback=0 bg_thresh=1000 thresh=2000 \
+                 limit=2000 dirtied=1 written=1"
+            )
+        };
+        let pass = |t: &str, dirty: u32| pass_at(t, dirty, 875, 2000, 1750);
+        let s = summary_of(&[gds("1.0", 1000), pass("1.00004", 1000), gds("4.0", 1000), pass("4.00004", 1000)]);
+        let d = s.global.as_ref().expect("global").dirty_mb;
+        assert_eq!(d.mean_unheld_s, 0.0, "nothing left out");
+        assert!((d.mean_time_s - 3.00004).abs() < 1e-9, "{}", d.mean_time_s);
+        let (series, _) = {
+            let mut dec = Decoder::new();
+            let mut s = super::super::series::Series::new(true);
+            let lines = [gds("1.0", 1000), pass("1.00004", 1000), gds("4.0", 1000), pass("4.00004", 1000)];
+            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            super::super::reader::read_all(text.as_bytes(), &mut dec, |e, _| s.add(e)).expect("reads");
+            s.finish();
+            (s, dec)
+        };
+        let dirty: Vec<Option<u64>> = series.rows.iter().map(|r| r.global.dirty).collect();
+        assert!(dirty.iter().all(|d| *d == Some(1000)), "held through the quiet spell: {dirty:?}");
     }
 
     #[test]
