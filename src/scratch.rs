@@ -4,13 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
-/// An empty directory `dirtyviz-<name>-<pid>` under the temporary
-/// directory, removed with everything in it when dropped.
+/// An empty directory `dirtyviz-<name>-<pid>-<n>` under the temporary
+/// directory, removed with everything in it when dropped; `n` counts the
+/// process's scratch directories, so that tests running at once (threads
+/// of one process) never share one, whatever their names.
 pub(crate) struct Scratch(PathBuf);
+
+/// Scratch directories made so far in the process.
+static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl Scratch {
     pub(crate) fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("dirtyviz-{name}-{}", std::process::id()));
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("dirtyviz-{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch directory");
         Scratch(dir)

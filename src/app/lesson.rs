@@ -308,7 +308,7 @@ const MAX_INPUT: usize = 16;
 /// The number an answer typed as `text` to a question shown in `unit`
 /// says: a number ([`parse_number`]), a fraction of two (`1/4`), or a
 /// percentage (`21%`: 21 where the unit is `%`, 0.21 for a ratio, whose
-/// unit is empty; refused for any other unit); else why it says none, for
+/// unit is empty or `×`; refused for any other unit); else why it says none, for
 /// the status line. A `/` or `%` left out of the answer made `1/4` 14.
 pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
     let t = text.trim();
@@ -316,7 +316,8 @@ pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
         let v = parse_number(number).map_err(|_| format!("`{text}`: a number before the %"))?;
         return match unit {
             "%" => Ok(v),
-            "" => Ok(v / 100.0),
+            // A ratio, of a world's quantities or of two sides'.
+            "" | "×" => Ok(v / 100.0),
             _ => Err(format!("`{text}`: this answer is in {unit}, not a percentage")),
         };
     }
@@ -324,7 +325,8 @@ pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
         let both = parse_number(over).and_then(|a| parse_number(under).map(|b| (a, b)));
         return match both {
             Ok((_, 0.0)) => Err(format!("`{text}`: a fraction over 0")),
-            Ok((a, b)) => Ok(a / b),
+            Ok((a, b)) if (a / b).is_finite() => Ok(a / b),
+            Ok(_) => Err(format!("`{text}` is too large: not a finite number")),
             Err(_) => Err(format!("`{text}`: a fraction is a number over a number, as 1/4")),
         };
     }
@@ -571,16 +573,21 @@ impl App {
             let lesson = mode.run.lesson.clone();
             self.open_lesson(lesson, i, String::new());
         }
+        const CARRIES_ON: &str = "your keys' setup carries on (r restores the step's own)";
+        let carries = i > current && self.lesson.as_ref().is_some_and(LessonMode::changed_by_hand);
         if let Some(s) = skipped {
             // Told until the next key, as a key's note is: it read on
             // after `[ [ space` as if nothing had happened since. The
             // progress note it replaces is done.
+            let mut note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
+            if carries {
+                note = format!("{note}; {CARRIES_ON}");
+            }
             self.passing_note = Default::default();
             self.note.clear();
-            self.passing_note.cover(&mut self.note, format!("ran the rest of step {} first ({s:.1} s)", current + 1));
-        }
-        if i > current && self.lesson.as_ref().is_some_and(LessonMode::changed_by_hand) {
-            self.add_note("your keys' setup carries on (r restores the step's own)");
+            self.passing_note.cover(&mut self.note, note);
+        } else if carries {
+            self.add_note(CARRIES_ON);
         }
         self.note_progress();
     }
@@ -726,9 +733,10 @@ impl App {
                         format!("this step asks no questions{}", if was_folded { ": step text shown" } else { "" });
                     self.passing_note.cover(&mut self.note, note);
                 } else {
-                    // The first question not yet answered, from the one
-                    // after the last answered: `a` on two answered
-                    // questions opened the first again however often.
+                    // The next question not yet answered, from the one
+                    // after the last answered (or the one Tab left): `a`
+                    // on two answered questions opened the first again
+                    // however often.
                     let n = mode.answers.len();
                     if let Some(q) = (0..n).map(|k| (mode.question + k) % n).find(|&q| mode.answers[q].is_none()) {
                         mode.question = q;
@@ -1208,6 +1216,8 @@ mod tests {
         assert_eq!(parse_answer("1/0", ""), Err("`1/0`: a fraction over 0".into()));
         assert_eq!(parse_answer("1/", ""), Err("`1/`: a fraction is a number over a number, as 1/4".into()));
         assert!(parse_answer("1/2/3", "").is_err());
+        assert_eq!(parse_answer("1e300/1e-300", ""), Err("`1e300/1e-300` is too large: not a finite number".into()));
+        assert_eq!(parse_answer("95%", "×"), Ok(0.95), "a ratio of two sides");
         assert_eq!(parse_answer("21%", ""), Ok(0.21), "a ratio as a percentage");
         assert_eq!(parse_answer("17,5%", "%"), Ok(17.5));
         assert_eq!(parse_answer("21%", "MiB"), Err("`21%`: this answer is in MiB, not a percentage".into()));
@@ -1376,6 +1386,8 @@ mod tests {
         let small = screen(&app, 80, 24).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
         assert!(small.contains("! your keys changed the step's setup:"), "{small}");
         assert!(app.note().ends_with("; your keys' setup carries on (r restores the step's own)"), "{}", app.note());
+        app.update(Msg::Slower);
+        assert!(!app.note().contains("carries on"), "told until the next key: {}", app.note());
         app.update(Msg::Reset);
         assert!(!app.lesson().expect("lesson").changed_by_hand());
         // A key undone by its opposite leaves the step's own setup.

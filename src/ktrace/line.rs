@@ -69,7 +69,7 @@ pub struct RawEvent<'a> {
     pub kind: EventKind,
     /// Command name of the task.
     pub comm: &'a str,
-    /// Its pid, when shown.
+    /// Its thread id (the pid of a single-threaded task), when shown.
     pub pid: Option<u32>,
     /// CPU, when shown.
     pub cpu: Option<u32>,

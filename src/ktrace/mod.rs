@@ -187,9 +187,12 @@ pub fn hard_dirty_limit<T: PartialOrd + Copy>(limit: T, thresh: Option<T>) -> T 
 /// prints `(dirty_limit + freerun) / 2` of the raw dirty_limit, the
 /// control law takes (limit + freerun) / 2 of [`hard_dirty_limit`], so
 /// the two differ by half of what `thresh` (the last known) is above
-/// dirty_limit \[pages\].
-pub fn control_setpoint(setpoint: u64, limit: u64, thresh: Option<u64>) -> u64 {
-    (2 * setpoint + hard_dirty_limit(limit, thresh) - limit) / 2
+/// dirty_limit. Worked out from `freerun` where the thresholds are known,
+/// as global_dirty_state's is; else from the printed setpoint, whose
+/// halving may leave it a page under \[pages\].
+pub fn control_setpoint(setpoint: u64, limit: u64, thresh: Option<u64>, freerun: Option<u64>) -> u64 {
+    let hard = hard_dirty_limit(limit, thresh);
+    freerun.map_or((2 * setpoint + hard - limit) / 2, |f| (hard + f) / 2)
 }
 
 /// Reads `path` (standard input for `-`) into `c`. Anything but a
@@ -301,6 +304,17 @@ pub fn commit(outputs: Vec<AtomicFile>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_control_laws_setpoint_is_worked_out_from_freerun_where_it_is_known() {
+        // thresh 2000 above the traced limit 1601, freerun 1500: the
+        // tracepoint prints (1601 + 1500) / 2 = 1550; the control law's
+        // is (2000 + 1500) / 2 = 1750, a page more than the printed one
+        // converts to.
+        assert_eq!(control_setpoint(1550, 1601, Some(2000), Some(1500)), 1750);
+        assert_eq!(control_setpoint(1550, 1601, Some(2000), None), 1749);
+        assert_eq!(control_setpoint(1550, 1601, None, None), 1550, "no thresh: the printed one");
+    }
     use crate::scratch::Scratch;
 
     #[test]

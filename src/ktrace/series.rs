@@ -347,7 +347,7 @@ impl Series {
             g.limit = page(Field::Limit).map(|l| super::hard_dirty_limit(l, g.thresh)).or(g.limit);
             // The control law's setpoint, as global_dirty_state's is.
             if let (Some(sp), Some(l)) = (page(Field::Setpoint), page(Field::Limit)) {
-                g.setpoint = Some(super::control_setpoint(sp, l, g.thresh));
+                g.setpoint = Some(super::control_setpoint(sp, l, g.thresh, g.freerun()));
             }
             if let Some(d) = page(Field::Dirty) {
                 g.dirty = Some(d);

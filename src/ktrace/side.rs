@@ -658,7 +658,7 @@ impl KernelSide {
 
     /// The task table's rows `first..first + n`: each task seen, first
     /// seen first, with its bdi, its rate over the last second (pages its
-    /// throttling calls report dirtied, each call's once: its passes all
+    /// throttling calls that slept report dirtied, each call's once: its passes all
     /// print the same `dirtied=`), last pause and nr_dirtied_pause.
     pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
         let (recent, from) = self.recent_passes();

@@ -62,6 +62,8 @@ struct GlobalAcc {
     limit_values: Dist,
     /// The last thresh read \[pages\].
     last_thresh: Option<i64>,
+    /// The last bg_thresh global_dirty_state printed \[pages\].
+    last_bg_thresh: Option<i64>,
     dirty: Dist,
     writeback: Dist,
     /// ∫ dirty dt over the trace, each value held until the next \[pages·s\].
@@ -441,7 +443,7 @@ impl Summarizer {
                 note_time(&mut b.first_s, &mut b.last_s, e.time_s);
                 if kind == EventKind::BalanceDirtyPages {
                     b.events[0] += 1;
-                    add_bdp(b, &mut self.hz, e, self.global.last_thresh);
+                    add_bdp(b, &mut self.hz, e, self.global.last_thresh, self.global.last_bg_thresh);
                     if let Some(d) = e.get(Field::Dirty) {
                         self.global.dirty_from_passes += 1;
                         // Read with the pass's own global_dirty_state (see
@@ -481,6 +483,7 @@ impl Summarizer {
             }
         }
         g.last_thresh = e.get(Field::Thresh).or(g.last_thresh);
+        g.last_bg_thresh = e.get(Field::BgThresh).or(g.last_bg_thresh);
         if let (Some(d), Some(w)) = (e.get(Field::Dirty), e.get(Field::Writeback)) {
             g.writeback.add(w);
             g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0), false);
@@ -623,7 +626,7 @@ fn printed_name(f: Field, wb_names: bool) -> &'static str {
 /// Takes balance_dirty_pages pass `e` into `b`; its limit and setpoint
 /// as the control law takes them, with `thresh`, the last known
 /// (global_dirty_state's): see [`super::control_setpoint`].
-fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>) {
+fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>, bg_thresh: Option<i64>) {
     let dist_of = [
         (Field::DirtyRatelimit, &mut b.bdp_dirty_ratelimit),
         (Field::TaskRatelimit, &mut b.bdp_task_ratelimit),
@@ -640,7 +643,8 @@ fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>) {
         b.limit.add(super::hard_dirty_limit(l, thresh));
         if let Some(sp) = e.get(Field::Setpoint) {
             let t = thresh.map(|t| t.max(0) as u64);
-            b.setpoint.add(super::control_setpoint(sp.max(0) as u64, l.max(0) as u64, t) as i64);
+            let freerun = t.zip(bg_thresh).map(|(t, bg)| (t + bg.max(0) as u64) / 2);
+            b.setpoint.add(super::control_setpoint(sp.max(0) as u64, l.max(0) as u64, t, freerun) as i64);
         }
     }
     if let Some(v) = e.get(Field::BdiSetpoint) {

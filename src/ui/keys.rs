@@ -142,7 +142,7 @@ pub const LESSON: Section = Section {
         bind!("h", [ch('h') => Msg::Lesson(L::Hint)], "show / hide the hint", "hint"),
         bind!("v", [ch('v') => Msg::Lesson(L::Fold)], "fold the step's text to one line (room for charts)", "text"),
         bind!("a", [ch('a') => Msg::Lesson(L::Answer)],
-            "answer the first unanswered question (type a number, Enter)", "answer"),
+            "answer the next unanswered question (type a number, Enter)", "answer"),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::Lesson(L::Scroll(true)),
             code(KeyCode::PageDown) => Msg::Lesson(L::Scroll(false))], "scroll the step's text (no lesson open: page the task table)", ""),
         bind!("L", [ch('L') => Msg::Lesson(L::Lessons)], "the lesson list (↑ ↓ choose, Enter opens, Esc closes)",

@@ -669,15 +669,16 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
     }
 }
 
-/// A lesson: the pane beside (or above) the charts, with the parameter
-/// strip over the charts: in a body short enough that the dashboard's
-/// strip is one row ([`strip_most`]), one row (two where the step's
-/// readings need them) without its title, so that the charts keep the
-/// rows (at 80x24 lesson 03's chart 1 plots on six, a row for each
-/// threshold's label, where a strip of three rows left it five).
 /// Draws a lesson's body; true when a chart its step names is left out
 /// for room (the hint bar then leads with the chart keys: lesson 15 asks
 /// of chart 5 where 80x24 shows chart 4 alone).
+///
+/// The pane goes beside (or above) the charts, with the parameter strip
+/// over the charts: in a body short enough that the dashboard's strip is
+/// one row ([`strip_most`]), one row (two where the step's readings need
+/// them) without its title, so that the charts keep the rows (at 80x24
+/// lesson 03's chart 1 plots on six, a row for each threshold's label,
+/// where a strip of three rows left it five).
 fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> bool {
     let app = ctx.app;
     let (charts, pane) = lesson_split(app, body);
