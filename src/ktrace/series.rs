@@ -182,6 +182,12 @@ pub struct PausePoint {
     /// start (`t_s - paused`) is not the one of the task's pass before
     /// (see [`Series::call_start`]).
     pub starts_call: bool,
+    /// A call of the task's was traced before this one's: the pages its
+    /// `dirtied=` counts (dirtied since the task's call before) were all
+    /// dirtied within the trace. A task's first traced call counts pages
+    /// from before the trace began too (a kworker's first said 2031 where
+    /// the global counter rose by 300).
+    pub after_a_call: bool,
     /// Its nr_dirtied_pause \[pages\], when printed.
     pub dirtied_pause: Option<i64>,
 }
@@ -324,6 +330,7 @@ impl Series {
             self.seen.resize_with(i + 1, HashMap::new);
             self.held.resize_with(i + 1, HashMap::new);
         }
+        let after_a_call = self.calls.contains_key(&e.task);
         let starts_call = kind == EventKind::BalanceDirtyPages && self.call_start(e);
         let b = &mut self.bdis[i];
         let page = |f| e.get(f).map(|v| v as u64);
@@ -375,6 +382,7 @@ impl Series {
                         dirtied: e.get(Field::Dirtied).unwrap_or(0).max(0),
                         dirtied_pause: e.get(Field::DirtiedPause),
                         starts_call,
+                        after_a_call,
                     });
                 }
             }

@@ -658,7 +658,8 @@ impl KernelSide {
 
     /// The task table's rows `first..first + n`: each task seen, first
     /// seen first, with its bdi, its rate over the last second (pages its
-    /// throttling calls that slept report dirtied, each call's once: its passes all
+    /// throttling calls that slept report dirtied, each call's once, a
+    /// task's first traced call left out: its passes all
     /// print the same `dirtied=`), last pause and nr_dirtied_pause.
     pub fn task_lines(&self, first: usize, n: usize) -> Vec<TaskLine> {
         let (recent, from) = self.recent_passes();
@@ -671,12 +672,14 @@ impl KernelSide {
             .take(n)
             .map(|(id, s)| {
                 let mine = || recent.iter().filter(|p| p.task as usize == id);
-                let pages: i64 = mine().filter(|p| p.starts_call).map(|p| p.dirtied).sum();
+                let counted = || mine().filter(|p| p.starts_call && p.after_a_call);
+                let pages: i64 = counted().map(|p| p.dirtied).sum();
                 TaskLine {
                     name: self.collector.decoder.tasks[id].to_string(),
                     kind: None,
                     bdi: self.bdi_short(s.bdi as usize),
-                    rate_pages: mine().next().map(|_| (pages * self.page_factor as i64) as f64 / secs),
+                    // None (–) where no call of the task counts yet.
+                    rate_pages: counted().next().map(|_| (pages * self.page_factor as i64) as f64 / secs),
                     pause_ms: s.pause_ms as f64,
                     nr_dirtied_pause: s.dirtied_pause,
                 }
@@ -1045,8 +1048,9 @@ mod tests {
         let lines = k.task_lines(0, 10);
         assert_eq!((lines[0].name.as_str(), lines[0].bdi.as_str()), ("a-1", "8:0"));
         assert_eq!((lines[0].pause_ms, lines[0].nr_dirtied_pause), (12.0, Some(32)));
-        // 64 pages in the 0.2 s shown.
-        assert_eq!(lines[0].rate_pages, Some(320.0));
+        // Its first traced call: its 64 pages may be from before the
+        // trace, and are not counted (no rate yet).
+        assert_eq!(lines[0].rate_pages, None);
         k.seek(10_000_000_000);
         assert_eq!(k.at_ns(), k.end_ns(), "the playhead stops at the end");
         assert_eq!(k.task_count(), 2);
@@ -1070,6 +1074,11 @@ mod tests {
             )
         };
         let mut text = format!("a-9 [000] 10.000: global_dirty_state: {GDS} dirtied=0 written=0\n");
+        // Each task's first traced call counts pages from before the
+        // trace too: it is not counted.
+        for (task, t) in [("dd-1", "10.050"), ("cp-2", "10.060"), ("cc-3", "10.070")] {
+            text += &bdp(task, t, 2048, 999, 0, 4);
+        }
         for (t, paused) in [("10.100", 0), ("10.3027", 204), ("10.5061", 408), ("10.7102", 612)] {
             text += &bdp("dd-1", t, 0, 410, paused, 200);
         }
@@ -1088,7 +1097,7 @@ mod tests {
         k.seek(k.end_ns());
         let dd = &k.task_lines(0, 1)[0];
         assert!(k.at_ns() >= 1_300_000_000, "{}", k.at_ns());
-        assert_eq!((dd.name.as_str(), dd.rate_pages), ("dd-1", Some(0.0)));
+        assert_eq!((dd.name.as_str(), dd.rate_pages), ("dd-1", None), "no call started in the second shown");
     }
 
     #[test]

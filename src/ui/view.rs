@@ -1244,14 +1244,16 @@ fn bare_strip_lines(ctx: &Ctx, width: u16) -> Vec<Line<'static>> {
         return vec![params_row(t, &global, width)];
     }
     let fits = |lines: &[Line]| lines.iter().all(|l| l.width() <= usize::from(width));
+    let judged = ctx.app.lesson().is_some_and(|m| m.judged());
     let lines_with = |head: &str, n: usize| {
         let mut items: Vec<Vec<Span<'static>>> =
             readings.iter().map(|r| vec![Span::styled(r.clone(), t.text)]).collect();
-        items.extend(
-            unit_once(&global[..n])
-                .into_iter()
-                .map(|(k, v)| vec![Span::styled(format!("{k} "), t.dim), Span::styled(v, t.text)]),
-        );
+        items.extend(unit_once(&global[..n]).into_iter().enumerate().map(|(i, (k, v))| {
+            // After a step's readings of its end, the parameters are
+            // today's: said so (a key may have moved them since).
+            let now = if i == 0 && judged { "now: " } else { "" };
+            vec![Span::styled(format!("{now}{k} "), t.dim), Span::styled(v, t.text)]
+        }));
         dotted_lines(t, Span::styled(head.to_string(), t.accent), items, width)
     };
     let [wide, narrow] = ctx.app.lesson().map_or(["", ""], super::lesson::readings_head);
