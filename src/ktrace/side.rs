@@ -523,6 +523,12 @@ impl KernelSide {
         self.all.get(i).map(|s| s.t_ns)
     }
 
+    /// Whether the global dirty count is known at the playhead: read
+    /// and held (a pass's count holds a second), not before the first.
+    pub fn global_dirty_known(&self) -> bool {
+        self.row_shown().is_some_and(|r| r.global.dirty.is_some())
+    }
+
     /// The silence (no event for over a minute) the sample at the
     /// playhead lies in: its first and last event's times \[ns\].
     pub fn silence_now(&self) -> Option<(u64, u64)> {

@@ -1091,6 +1091,11 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
         data.marks.clear();
     }
     data.notice = cov.missing(CHART_QUANTITIES[n as usize - 1], bdi).or(data.notice);
+    if n == 1 && !side.global_dirty_known() {
+        // Not read, or no longer held: `–`, not `dirty 0 MiB`.
+        data.values = vec![format!("dirty {NOT_KNOWN}")];
+        data.short_values = data.values.clone();
+    }
     if let Some((from, to)) = side.silence_now().filter(|_| n == 1 || n == 3) {
         // The kernel printed nothing: no count is known, none is 0.
         let span = crate::ktrace::summary::span_text(secs(from), secs(to));

@@ -776,3 +776,14 @@ fn n_is_the_same_on_3_2_and_3_3_for_the_same_passes() {
         assert!(row.contains("│tasks throttled  2 "), "{name}: {row}");
     }
 }
+
+/// Without global_dirty_state, a pass's count holds a second: chart 1's
+/// title then says the count is not known, `dirty –`, where it said
+/// `dirty 0 MiB` beside an empty line.
+#[test]
+fn a_global_count_no_longer_held_is_not_known_in_chart_1s_title() {
+    let file = filtered("kview-no-gds.txt", |l| !l.contains("global_dirty_state:"));
+    let s = screen(&file, &["--size", "160x48", "--at", "10s"]);
+    let title = s.lines().find(|l| l.contains("1 global dirty pages")).expect("chart 1");
+    assert!(title.contains("1 global dirty pages  dirty – "), "{title}\n{s}");
+}
