@@ -180,7 +180,7 @@ pub struct PausePoint {
     pub dirtied: i64,
     /// This pass is the first seen of its throttling call: the call's
     /// start (`t_s - paused`) is not the one of the task's pass before
-    /// (see [`Series::call_start`]).
+    /// (see `Series::call_start`).
     pub starts_call: bool,
     /// A call of the task's was traced before this one's: the pages its
     /// `dirtied=` counts (dirtied since the task's call before) were all
