@@ -19,16 +19,18 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// `dirtyviz args` in `dir`, with `dir/data` as XDG_DATA_HOME, no
-/// terminal; fails the test if it takes 5 s or more.
+/// terminal, not yet run.
+fn command_in(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = dirtyviz();
+    cmd.args(args).current_dir(dir).env("XDG_DATA_HOME", dir.join("data")).stdin(Stdio::null());
+    cmd
+}
+
+/// `dirtyviz args` in `dir` ([`command_in`]); fails the test if it takes
+/// 5 s or more.
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     let start = Instant::now();
-    let out = dirtyviz()
-        .args(args)
-        .current_dir(dir)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("runs");
+    let out = command_in(dir, args).output().expect("runs");
     assert!(start.elapsed() < Duration::from_secs(5), "{args:?} took {:?}", start.elapsed());
     out
 }
@@ -524,15 +526,7 @@ fn a_session_without_a_terminal_writes_nothing() {
         }
         let before = files(&dir);
         for args in sessions {
-            let out = dirtyviz()
-                .args(args)
-                .current_dir(&dir)
-                .env("XDG_DATA_HOME", dir.join("data"))
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .output()
-                .expect("runs");
+            let out = command_in(&dir, args).stdout(Stdio::null()).stderr(Stdio::piped()).output().expect("runs");
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
             assert!(err.starts_with("error: terminal: standard output is not a terminal: "), "{args:?}: {err}");
@@ -786,15 +780,7 @@ fn a_signal_stops_the_wait_for_a_fifos_other_end() {
         (&["view", "f", "-q"], libc::SIGINT),
     ];
     for (i, (args, signal)) in cases.into_iter().enumerate() {
-        let mut child = dirtyviz()
-            .args(args)
-            .current_dir(&dir)
-            .env("XDG_DATA_HOME", dir.join("data"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("runs");
+        let mut child = command_in(&dir, args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("runs");
         // The last: a writer there, silent, so open() returns and the
         // read waits.
         let writer = (i == 5).then(|| std::fs::OpenOptions::new().write(true).open(&fifo).expect("a writer"));
