@@ -38,6 +38,15 @@ pub const TASK_LIVE_S: f64 = 1.0;
 /// up to 10 ms (HZ 100), the stamp a clock of its own \[s\].
 pub const CALL_SLACK_S: f64 = 0.02;
 
+/// A pass at `t_s` read the global dirty count with its own
+/// global_dirty_state, printed last at `state_s`: the kernel prints both
+/// each time round its loop, the state a hair before the pass. Such a
+/// count holds as the state's does; a pass's alone, a second
+/// ([`TASK_LIVE_S`]), the kernel printing none below freerun.
+pub fn read_with_state(state_s: Option<f64>, t_s: f64) -> bool {
+    state_s.is_some_and(|s| t_s - s <= CALL_SLACK_S)
+}
+
 /// The global quantities at a row's time. Pages and pages/s.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GlobalRow {
@@ -358,12 +367,8 @@ impl Series {
             }
             if let Some(d) = page(Field::Dirty) {
                 g.dirty = Some(d);
-                // A pass whose own global_dirty_state came just before it
-                // (the kernel prints both each time round its loop) reads
-                // a count that one reads on below freerun too: it holds
-                // as that one's does.
-                let read_with_state = self.global_state_s.is_some_and(|g| e.time_s - g <= CALL_SLACK_S);
-                self.dirty_from_pass_s = (!read_with_state).then_some(e.time_s);
+                // Held a second only where read without its state.
+                self.dirty_from_pass_s = (!read_with_state(self.global_state_s, e.time_s)).then_some(e.time_s);
             }
             if let Some(p) = e.get(Field::Pause) {
                 if p > 0 {
@@ -425,13 +430,14 @@ impl Series {
     fn call_start(&mut self, e: &Event) -> bool {
         let paused_s = e.get(Field::Paused).unwrap_or(0) as f64 / 1000.0;
         let start = e.time_s - paused_s;
-        let known = self.calls.insert(e.task, start);
-        let same = paused_s > 0.0 && known.is_some_and(|k| (start - k).abs() <= CALL_SLACK_S);
-        if same {
+        match self.calls.get(&e.task) {
             // The call's start stays the first pass's.
-            self.calls.insert(e.task, known.expect("same call: known"));
+            Some(&known) if paused_s > 0.0 && (start - known).abs() <= CALL_SLACK_S => false,
+            _ => {
+                self.calls.insert(e.task, start);
+                true
+            }
         }
-        !same
     }
 
     /// Closes the interval being filled, of the last event before a

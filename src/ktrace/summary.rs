@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
-use super::series::{CALL_SLACK_S, MAX_GAP_S, TASK_LIVE_S};
+use super::series::{MAX_GAP_S, TASK_LIVE_S, read_with_state};
 use super::stats::{Dist, Extent, gcd};
 use crate::units::{SizeUnit, count};
 
@@ -448,7 +448,7 @@ impl Summarizer {
                         self.global.dirty_from_passes += 1;
                         // Read with the pass's own global_dirty_state (see
                         // `Series`), the count holds as that one's does.
-                        let with_state = self.global.state_s.is_some_and(|g| e.time_s - g <= CALL_SLACK_S);
+                        let with_state = read_with_state(self.global.state_s, e.time_s);
                         self.global.dirty_reading(e.time_s, d, !with_state);
                     }
                     self.hz.add_period(e);
