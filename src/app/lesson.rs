@@ -8,6 +8,16 @@ use crate::lesson::runner::{Answer, LessonRun, Verdict, ViewRequest};
 use crate::lesson::{Lesson, Step};
 use crate::session::Session;
 
+/// What a step measured at the end of its `run_s`, where `dirtyviz
+/// check` judges its checks and answers are judged.
+#[derive(Clone, Debug)]
+struct StepEnd {
+    /// The checks' verdicts.
+    verdicts: Vec<Verdict>,
+    /// What each question measured (`dirtyviz check -v` measures them so).
+    readings: Vec<Option<f64>>,
+}
+
 /// A lesson being followed in the dashboard.
 pub struct LessonMode {
     /// The lesson and its open step.
@@ -35,16 +45,13 @@ pub struct LessonMode {
     question: usize,
     /// The answers given to the open step's questions.
     answers: Vec<Option<Judged>>,
-    /// The checks' verdicts at the end of the step's `run_s`, where
-    /// `dirtyviz check` judges them; until then they are live.
-    frozen: Option<Vec<Verdict>>,
+    /// The step judged at the end of its `run_s`; until then its
+    /// checks and readings are live.
+    end: Option<StepEnd>,
     /// The checks' verdicts as of the last sample.
     live: Vec<Verdict>,
     /// What each question measures as of the last sample.
     readings: Vec<Option<f64>>,
-    /// What each question measured at the end of the step's `run_s`,
-    /// where answers are judged (and `dirtyviz check -v` measures them).
-    final_readings: Option<Vec<Option<f64>>>,
     /// Why a question has nothing to measure, where a side's kernel does
     /// not compute its quantity (a setpoint on Linux 3.1).
     lacking: Vec<Option<String>>,
@@ -119,10 +126,9 @@ impl LessonMode {
             refused: None,
             question: 0,
             answers: vec![None; questions],
-            frozen: None,
+            end: None,
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
-            final_readings: None,
             lacking: vec![None; questions],
             elapsed_s: 0.0,
             catch_up: None,
@@ -229,12 +235,12 @@ impl LessonMode {
 
     /// The checks have been judged at the end of the step.
     pub fn judged(&self) -> bool {
-        self.frozen.is_some()
+        self.end.is_some()
     }
 
     /// Where each check of the open step stands.
     pub fn verdicts(&self) -> &[Verdict] {
-        self.frozen.as_deref().unwrap_or(&self.live)
+        self.end.as_ref().map_or(&self.live, |e| &e.verdicts)
     }
 
     /// What question `i` measures, if there is something to measure: now,
@@ -242,7 +248,7 @@ impl LessonMode {
     /// which its answers are judged by (a step run on past its end showed
     /// a live value beside a verdict given by another).
     pub fn reading(&self, i: usize) -> Option<f64> {
-        self.final_readings.as_ref().unwrap_or(&self.readings).get(i).copied().flatten()
+        self.end.as_ref().map_or(&self.readings, |e| &e.readings).get(i).copied().flatten()
     }
 
     /// Why question `i` has nothing to measure, where its kernel lacks the
@@ -262,20 +268,20 @@ impl LessonMode {
     pub fn answer_wait_s(&self, i: usize) -> Option<f64> {
         self.step().questions.get(i)?;
         let needed = self.step().run_s;
-        (self.final_readings.is_none() && self.elapsed_s + 1e-9 < needed).then_some(needed - self.elapsed_s)
+        (self.end.is_none() && self.elapsed_s + 1e-9 < needed).then_some(needed - self.elapsed_s)
     }
 
     /// Judges `given` as the answer to question `q`: against what it
     /// measured at the step's end; `None` until the step has run to it.
     fn judge(&self, q: usize, given: f64) -> Option<Answer> {
-        let actual = self.final_readings.as_ref()?.get(q).copied().flatten()?;
+        let actual = self.end.as_ref()?.readings.get(q).copied().flatten()?;
         Some(Answer::judge(&self.step().questions[q], actual, given))
     }
 
-    /// Takes the questions' readings at the step's end as final and
-    /// judges the answers given before it.
+    /// Takes the checks' verdicts and the questions' readings at the
+    /// step's end as final and judges the answers given before it.
     fn judge_at_end(&mut self) {
-        self.final_readings = Some(self.readings.clone());
+        self.end = Some(StepEnd { verdicts: self.live.clone(), readings: self.readings.clone() });
         for q in 0..self.answers.len() {
             if let Some(given) = self.answers[q].filter(|j| j.answer.is_none()).map(|j| j.given) {
                 let answer = self.judge(q, given);
@@ -287,7 +293,7 @@ impl LessonMode {
     /// Measures the checks and questions again on `session`.
     fn refresh(&mut self, session: &Session) {
         let step = &self.run.lesson.steps[self.run.step];
-        if self.frozen.is_none() {
+        if self.end.is_none() {
             self.live = step.checks.iter().map(|c| self.run.verdict(session, c)).collect();
         }
         self.readings = step.questions.iter().map(|q| self.run.measure_question(session, q)).collect();
@@ -812,8 +818,7 @@ impl App {
             && mode.run.rebuilt(&self.session)
         {
             mode.run.restart_clock(&self.session);
-            mode.frozen = None;
-            mode.final_readings = None;
+            mode.end = None;
         }
     }
 
@@ -828,7 +833,7 @@ impl App {
     /// The time up to which the session may run before the open step's
     /// checks must be judged, if they have not been yet.
     fn lesson_step_end(&self) -> Option<u64> {
-        self.lesson.as_ref().filter(|m| m.frozen.is_none()).map(|m| m.run.step_end_ns())
+        self.lesson.as_ref().filter(|m| m.end.is_none()).map(|m| m.run.step_end_ns())
     }
 
     /// Judges the open step's checks now, once and for all. The last
@@ -836,7 +841,6 @@ impl App {
     fn freeze_checks(&mut self) {
         if let Some(mode) = self.lesson.as_mut() {
             mode.refresh(&self.session);
-            mode.frozen = Some(mode.live.clone());
             mode.judge_at_end();
             if mode.last_step() {
                 let id = &mode.run.lesson.progress_id().to_string();
