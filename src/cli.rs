@@ -447,7 +447,7 @@ pub struct WorldArgs {
     /// nfs_congestion_kb of writeback pages).
     #[arg(long)]
     pub nfs_wait_queue: bool,
-    /// NFS: the patch series' patch scaling nfs_congestion_kb to dirty_thresh/8.
+    /// NFS: the patch series' patch scaling nfs_congestion_kb to (dirty_thresh + 1 MiB)/8 (with its fix of Oct 2011, so that a tiny threshold leaves at least 128 KiB).
     #[arg(long)]
     pub nfs_congestion_scaled: bool,
     /// Fixed floating-proportion period shift, 2 to 48 (default: derived

@@ -112,7 +112,7 @@ pub struct NfsSummary {
     /// The series' NFS writeback wait queue is on: writers wait while
     /// more than `congestion_mb` is under writeback.
     pub wait_queue: bool,
-    /// The series' patch scaling `nfs_congestion_kb` to dirty_thresh/8 is on.
+    /// The series' patch scaling `nfs_congestion_kb` to (dirty_thresh + 1 MiB)/8 is on.
     pub congestion_scaled: bool,
 }
 
@@ -690,7 +690,7 @@ impl Summary {
                     n.commit_rtt_ms
                 );
                 // The NFS patches on, and the limit they hold writeback to.
-                let scaled = if n.congestion_scaled { ", scaled to dirty_thresh/8" } else { "" };
+                let scaled = if n.congestion_scaled { ", scaled to (dirty_thresh + 1 MiB)/8" } else { "" };
                 let limit = format!("nfs_congestion_kb {:.1} MiB{scaled}", n.congestion_mb);
                 let on =
                     if n.wait_queue { format!("wait queue above {limit}") } else { format!("no wait queue; {limit}") };

@@ -292,7 +292,8 @@ fn limits(s: &mut Scenario, limits: &str) -> Result<(), String> {
         if v.ends_with(['M', 'G']) {
             let bytes = match super::size(v) {
                 Ok(b) if b > 0 && b <= super::ranges::DIRTY_BYTES.hi => b,
-                Ok(0) | Err(super::SizeError::Malformed | super::SizeError::PartByte) => {
+                Ok(0) => return Err(format!("`{v}` is too small: at least one page, 4096 bytes")),
+                Err(super::SizeError::Malformed | super::SizeError::PartByte) => {
                     return Err(format!("`{v}` is not a size"));
                 }
                 Ok(_) | Err(super::SizeError::TooLarge) => return Err(format!("`{v}` is too large: at most 4T")),

@@ -802,8 +802,8 @@ fn the_csv_has_a_task_ratelimit_only_where_a_task_is_throttled() {
 }
 
 /// The NFS patches a run has on are said beside the mountstats, with the
-/// limit they hold writeback to (181 MiB; 128 MiB scaled to
-/// dirty_thresh/8), and in the JSON.
+/// limit they hold writeback to (181 MiB; 128 MiB scaled to (dirty_thresh
+/// + 1 MiB)/8, Feng Tang's fix of the patch in the seed), and in the JSON.
 #[test]
 fn the_report_says_which_nfs_patches_are_on() {
     let dir = scratch("nfs-patches");
@@ -812,7 +812,7 @@ fn the_report_says_which_nfs_patches_are_on() {
         (&["--nfs-wait-queue"][..], "bdi nfs    NFS wait queue above nfs_congestion_kb 181.0 MiB", false),
         (
             &["--nfs-wait-queue", "--nfs-congestion-scaled"][..],
-            "bdi nfs    NFS wait queue above nfs_congestion_kb 128.1 MiB, scaled to dirty_thresh/8",
+            "bdi nfs    NFS wait queue above nfs_congestion_kb 128.1 MiB, scaled to (dirty_thresh + 1 MiB)/8",
             true,
         ),
     ] {
