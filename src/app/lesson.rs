@@ -304,20 +304,32 @@ impl LessonMode {
     }
 }
 
-/// The characters an answer takes: a number's, `,` as a decimal point,
-/// `/` for a fraction and `%` for a percentage.
-const NUMBER_CHARS: &str = "0123456789.,-eE/%";
-
 /// The most characters an answer takes.
-const MAX_INPUT: usize = 16;
+const MAX_INPUT: usize = 24;
 
 /// The number an answer typed as `text` to a question shown in `unit`
 /// says: a number ([`parse_number`]), a fraction of two (`1/4`), or a
 /// percentage (`21%`: 21 where the unit is `%`, 0.21 for a ratio, whose
 /// unit is empty or `×`; refused for any other unit); else why it says none, for
 /// the status line. A `/` or `%` left out of the answer made `1/4` 14.
+///
+/// The question's unit may follow the number (`128 pages`, `20ms`); any
+/// other letters refuse the answer whole: a field that dropped what it
+/// did not take judged `2^7` as 27 and `220m` as 220.
 pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
-    let t = text.trim();
+    let (t, scale) = without_unit(text.trim(), unit);
+    parse_bare(text, t, unit).map(|v| v * scale)
+}
+
+/// The number `t`, `text` without its unit, says (see [`parse_answer`]).
+fn parse_bare(text: &str, t: &str, unit: &str) -> Result<f64, String> {
+    if t.contains(|c: char| !"0123456789.,-+eE/% ".contains(c)) {
+        return Err(if unit.is_empty() || unit == "×" {
+            format!("`{text}` is not a number")
+        } else {
+            format!("`{text}`: a number alone, or followed by its unit, {unit}")
+        });
+    }
     if let Some(number) = t.strip_suffix('%') {
         let v = parse_number(number).map_err(|_| format!("`{text}`: a number before the %"))?;
         return match unit {
@@ -337,6 +349,25 @@ pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
         };
     }
     parse_number(t)
+}
+
+/// `text` without the unit after its number, if it ends in `unit` (case
+/// aside; `page` for `pages`; for MiB also KiB, GiB and TiB, as the
+/// readings line writes large sizes), and what that unit is in `unit`.
+fn without_unit<'a>(text: &'a str, unit: &str) -> (&'a str, f64) {
+    let words: &[(&str, f64)] = match unit {
+        "" | "%" | "×" => &[],
+        "pages" => &[("pages", 1.0), ("page", 1.0)],
+        "MiB" => &[("KiB", 1.0 / 1024.0), ("MiB", 1.0), ("GiB", 1024.0), ("TiB", 1024.0 * 1024.0)],
+        _ => &[(unit, 1.0)],
+    };
+    for &(w, scale) in words {
+        let n = text.len().saturating_sub(w.len());
+        if n > 0 && text.is_char_boundary(n) && text[n..].eq_ignore_ascii_case(w) {
+            return (text[..n].trim_end(), scale);
+        }
+    }
+    (text, 1.0)
 }
 
 /// The number `text` says: a finite number, with a decimal comma read as
@@ -388,6 +419,7 @@ impl App {
         // last one chose, as going back to it (replaying) does.
         if let Some(z) = view.zoom {
             self.screen.zoom = (z > 0).then_some(z);
+            self.screen.zoom_by_key = false;
         }
         self.paused = view.pause;
         self.screen.task_scroll = 0;
@@ -410,6 +442,7 @@ impl App {
                 // The lesson starts on every chart: a later step's zoom
                 // (going back, restarting) is not the replayed steps'.
                 self.screen.zoom = None;
+                self.screen.zoom_by_key = false;
                 let target = step.min(run.lesson.steps.len() - 1);
                 self.install(run, view);
                 self.note = done.clone();
@@ -757,11 +790,9 @@ impl App {
                     // Said beside the answer too: on the status line they
                     // pass with the next key taken, as a key that did
                     // nothing does.
-                    if !NUMBER_CHARS.contains(c) {
-                        let note = format!("only a number goes here: `{c}` left out (digits, . or , - e / %)");
-                        self.passing_note.cover(&mut self.note, note);
-                        mode.refused = Some(format!("`{c}`: only a number"));
-                    } else if text.len() >= MAX_INPUT {
+                    if c.is_control() {
+                        // Nothing a number is written with.
+                    } else if text.chars().count() >= MAX_INPUT {
                         self.passing_note.cover(&mut self.note, format!("{MAX_INPUT} characters at most"));
                         mode.refused = Some(self.note.clone());
                     } else {
@@ -1173,10 +1204,11 @@ mod tests {
             app.update(Msg::Lesson(LessonMsg::InputDone));
         };
         app.update(Msg::Lesson(LessonMsg::Answer));
-        typed(&mut app, "x");
-        assert_eq!(app.note(), "type a number first, then Enter (Esc cancels)", "x was not taken");
-        app.update(Msg::Lesson(LessonMsg::Input('x')));
-        assert_eq!(app.note(), "only a number goes here: `x` left out (digits, . or , - e / %)");
+        typed(&mut app, "2^7");
+        let unit = app.lesson().expect("lesson").step().questions[0].unit();
+        assert_eq!(app.note(), format!("`2^7`: a number alone, or followed by its unit, {unit}"), "not 27");
+        assert_eq!(app.lesson().expect("lesson").typing(0), Some("2^7"), "kept to be corrected");
+        (0..3).for_each(|_| app.update(Msg::Lesson(LessonMsg::InputBack)));
         typed(&mut app, "1e999");
         assert_eq!(app.note(), "`1e999` is too large: not a finite number");
         assert_eq!(app.lesson().expect("lesson").typing(0), Some("1e999"), "kept to be corrected");
@@ -1227,6 +1259,21 @@ mod tests {
         assert_eq!(parse_answer("21%", "MiB"), Err("`21%`: this answer is in MiB, not a percentage".into()));
         assert_eq!(parse_answer("%", "%"), Err("`%`: a number before the %".into()));
         assert_eq!(parse_answer("2%1", "%"), Err("`2%1` is not a number".into()));
+        // A unit after the number is the question's, or refuses it whole.
+        assert_eq!(parse_answer("128 pages", "pages"), Ok(128.0));
+        assert_eq!(parse_answer("1 Page", "pages"), Ok(1.0));
+        assert_eq!(parse_answer("20ms", "ms"), Ok(20.0));
+        assert_eq!(parse_answer("92.5 MiB/s", "MiB/s"), Ok(92.5));
+        assert_eq!(parse_answer("1.5 GiB", "MiB"), Ok(1536.0), "as the readings line writes sizes");
+        assert_eq!(parse_answer("512 kib", "MiB"), Ok(0.5));
+        assert_eq!(parse_answer("220m", "ms"), Err("`220m`: a number alone, or followed by its unit, ms".into()));
+        assert_eq!(parse_answer("12 MB", "MiB"), Err("`12 MB`: a number alone, or followed by its unit, MiB".into()));
+        assert_eq!(parse_answer("2^7", ""), Err("`2^7` is not a number".into()));
+        assert_eq!(
+            parse_answer("128 pages", "ms"),
+            Err("`128 pages`: a number alone, or followed by its unit, ms".into())
+        );
+        assert_eq!(parse_answer("ms", "ms"), Err("`ms`: a number alone, or followed by its unit, ms".into()));
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(2 * NS_PER_SEC);
         app.update(Msg::Lesson(LessonMsg::Answer));

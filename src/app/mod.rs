@@ -433,6 +433,11 @@ impl App {
         self.screen.zoom
     }
 
+    /// The chart shown alone was chosen with its key (not by a lesson).
+    pub fn zoom_by_key(&self) -> bool {
+        self.screen.zoom_by_key
+    }
+
     /// The key help is open.
     pub fn help_open(&self) -> bool {
         self.screen.help

@@ -14,6 +14,10 @@ pub const LOG_SCALE_NOTE: &str = "charts 4 and 5: log scale";
 pub struct Screen {
     /// The chart shown alone, 1-5.
     pub zoom: Option<u8>,
+    /// That chart was chosen with its key, not by a lesson's step: where
+    /// a lesson's body has room for one panel it keeps it, rather than
+    /// give it up to the task table the step names.
+    pub zoom_by_key: bool,
     /// The key help is open.
     pub help: bool,
     /// Rows the help is scrolled by.
@@ -67,6 +71,7 @@ impl Screen {
     pub fn new(theme: ThemeKind, marker: Marker) -> Screen {
         Screen {
             zoom: None,
+            zoom_by_key: false,
             help: false,
             help_scroll: 0,
             help_room: u16::MAX,
@@ -86,7 +91,10 @@ impl Screen {
     /// any other message.
     pub fn update(&mut self, msg: Msg, task_rows: impl FnOnce() -> usize) -> bool {
         match msg {
-            Msg::Zoom(n) => self.zoom = if self.zoom == Some(n) { None } else { Some(n) },
+            Msg::Zoom(n) => {
+                self.zoom = if self.zoom == Some(n) { None } else { Some(n) };
+                self.zoom_by_key = self.zoom.is_some();
+            }
             Msg::Back => {
                 if self.help {
                     self.help = false;
@@ -94,6 +102,7 @@ impl Screen {
                     self.tasks_focus = false;
                 } else {
                     self.zoom = None;
+                    self.zoom_by_key = false;
                 }
             }
             Msg::Help => {

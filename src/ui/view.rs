@@ -554,8 +554,7 @@ pub(super) fn draw_key_bar<'a>(
 fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     if app.sides().len() > 1 {
-        draw_compare(ctx, Views::default(), frame, area);
-        false
+        draw_compare(ctx, Views::default(), frame, area)
     } else if let Some(n) = app.zoom() {
         let most = strip_most(area);
         let [strip, rest] = strip_split(ctx, most, area);
@@ -687,8 +686,7 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> b
     let [strip, rest] = strip_split(ctx, most, charts);
     draw_params_strip(ctx, most, frame, strip);
     if app.sides().len() > 1 {
-        draw_compare(ctx, views, frame, rest);
-        false
+        draw_compare(ctx, views, frame, rest)
     } else {
         let mut panels = lesson_panels(app, views);
         // A small area shows the most important panels only.
@@ -710,7 +708,10 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> b
             };
             panels.sort_by_key(|p| !named(p));
             panels.truncate(room.max(1));
-            if tasks && !panels.contains(&Panel::Tasks) {
+            // A chart chosen with its key stays, alone, unless T focused
+            // the table (at 80x24 lesson 06's `1` showed the table still).
+            let chosen = app.zoom_by_key() && !app.tasks_focused() && panels.len() == 1;
+            if tasks && !chosen && !panels.contains(&Panel::Tasks) {
                 *panels.last_mut().expect("one panel") = Panel::Tasks;
             }
         }
@@ -773,9 +774,10 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 
 // ---- compare ------------------------------------------------------------------------
 
-/// The panels each side shows in compare mode: the zoomed chart (or
-/// charts 1, 4 and 5), every chart the lesson names, the task table if
-/// named or focused; as many as fit `rows`, the named ones first.
+/// The panels each side shows in compare mode: the task table if T
+/// focused it, the zoomed chart (or charts 1, 4 and 5), every chart the
+/// lesson names, the task table if named; as many as fit `rows`, in that
+/// order of need (at 80x24 one fits: T showed no table there).
 fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
     let named: Vec<u8> = (1..=5u8).filter(|&n| views.charts[n as usize - 1]).collect();
     let mut wanted: Vec<Panel> = Vec::new();
@@ -784,11 +786,14 @@ fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
             wanted.push(p);
         }
     };
+    if app.tasks_focused() {
+        push(Panel::Tasks);
+    }
     if let Some(z) = app.zoom() {
         push(Panel::Chart(z));
     }
     named.iter().for_each(|&n| push(Panel::Chart(n)));
-    if views.tasks || app.tasks_focused() {
+    if views.tasks {
         push(Panel::Tasks);
     }
     if app.zoom().is_none() {
@@ -805,12 +810,15 @@ fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
     wanted
 }
 
-fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
+/// Draws the worlds side by side; true when a chart the lesson names is
+/// left out for room.
+fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     let sides = app.sides();
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
     let head_rows = 2;
     let panels = compare_panels(app, views, area.height.saturating_sub(head_rows));
+    let left_out = (1..=5).any(|n| views.charts[usize::from(n) - 1] && !panels.contains(&Panel::Chart(n)));
     // The heads' sizes in one unit, as the charts under them: the larger
     // either side shows.
     let unit = SizeUnit::of_largest(
@@ -844,6 +852,7 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) {
             }
         }
     }
+    left_out
 }
 
 /// Gives every chart in `data` the same y range (and x ranges), so that

@@ -1452,3 +1452,28 @@ fn a_lesson_step_whose_named_chart_is_left_out_offers_the_chart_keys_first() {
     assert!(text.contains("┌ 5 "), "chart 5 shown\n{text}");
     assert!(!hints.contains("1-5 chart"), "{hints}");
 }
+
+/// Where a lesson's charts have room for one panel and the step names the
+/// task table, a chart chosen with its key takes the panel (lesson 06's
+/// step 1 at 80x24 showed its table whatever chart key was pressed); the
+/// step's own zoom, pressed again, gives the panel back to the table, and
+/// T always shows the table.
+#[test]
+fn a_chart_key_shows_its_chart_where_one_panel_fits_beside_a_named_table() {
+    let screen = |keys: &str| {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", "06", "--step", "1", "--size", "80x24", "--keys", keys])
+            .output()
+            .expect("runs");
+        super::common::ok(&out)
+    };
+    let table = "┌ tasks (";
+    let text = screen("1");
+    assert!(text.contains("┌ 1 global dirty pages") && !text.contains(table), "{text}");
+    let text = screen("3");
+    assert!(text.contains("┌ 3 ") && !text.contains(table), "{text}");
+    for keys in ["5", "1 1", "1 T", "1 esc"] {
+        let text = screen(keys);
+        assert!(text.contains(table), "{keys}\n{text}");
+    }
+}
