@@ -108,14 +108,13 @@ impl<R: Read> Lines<R> {
     }
 
     /// The next line without its line break, or `None` at the end. Errs
-    /// with a message when the line is longer than `max` bytes or not UTF-8
-    /// (`17: not UTF-8 text`: the column of its first bad byte, in
-    /// characters, for the caller's `path:line:` to go before).
-    pub fn next_line(&mut self, max: usize) -> std::result::Result<Option<&str>, String> {
+    /// when the line is longer than `max` bytes, is not UTF-8, or cannot
+    /// be read.
+    pub fn next_line(&mut self, max: usize) -> std::result::Result<Option<&str>, LineError> {
         self.buf.clear();
         self.number += 1;
         let mut limited = (&mut self.reader).take(max as u64 + 1);
-        limited.read_until(b'\n', &mut self.buf).map_err(|e| e.to_string())?;
+        limited.read_until(b'\n', &mut self.buf).map_err(|e| LineError::Io(e.to_string()))?;
         if self.buf.is_empty() {
             return Ok(None);
         }
@@ -123,10 +122,43 @@ impl<R: Read> Lines<R> {
         if self.ended {
             self.buf.pop();
         } else if self.buf.len() > max {
-            return Err(format!("a line longer than {max} bytes"));
+            return Err(LineError::TooLong { max });
         }
-        let bad = |e: std::str::Utf8Error| format!("{}: not UTF-8 text", line_col(&self.buf, e.valid_up_to()).1);
+        let bad = |e: std::str::Utf8Error| LineError::NotUtf8 { col: line_col(&self.buf, e.valid_up_to()).1 };
         std::str::from_utf8(&self.buf).map(Some).map_err(bad)
+    }
+}
+
+/// Why [`Lines::next_line`] read no line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// Longer than `max` bytes.
+    TooLong { max: usize },
+    /// Not UTF-8 from column `col` on (1-based, in characters).
+    NotUtf8 { col: usize },
+    /// The reader failed, as the system said.
+    Io(String),
+}
+
+impl LineError {
+    /// The error at line `line` of `path`: `path:line:col: not UTF-8
+    /// text` where it has a column, else `path:line: what`.
+    pub fn at(&self, path: &Path, line: usize) -> Error {
+        let place = match self {
+            LineError::NotUtf8 { col } => format!("{}:{line}:{col}:", path.display()),
+            LineError::TooLong { .. } | LineError::Io(_) => format!("{}:{line}:", path.display()),
+        };
+        Error::invalid(format!("{place} {self}"))
+    }
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::TooLong { max } => write!(f, "a line longer than {max} bytes"),
+            LineError::NotUtf8 { .. } => f.write_str("not UTF-8 text"),
+            LineError::Io(why) => f.write_str(why),
+        }
     }
 }
 
@@ -140,10 +172,14 @@ mod tests {
         let mut lines = Lines::new(&b"one\ntwo\n0123456789"[..], 1 << 20);
         assert_eq!(lines.next_line(5), Ok(Some("one")));
         assert_eq!(lines.next_line(5), Ok(Some("two")));
-        assert_eq!(lines.next_line(5), Err("a line longer than 5 bytes".to_string()));
+        assert_eq!(lines.next_line(5), Err(LineError::TooLong { max: 5 }));
         let mut lines = Lines::new(&b"ok\n\xc3\xa9t\xff\n"[..], 1 << 20);
         assert_eq!(lines.next_line(5), Ok(Some("ok")));
-        assert_eq!(lines.next_line(5), Err("3: not UTF-8 text".to_string()));
+        let e = lines.next_line(5).unwrap_err();
+        assert_eq!(e, LineError::NotUtf8 { col: 3 });
+        assert_eq!(e.at(Path::new("r.jsonl"), 2).to_string(), "r.jsonl:2:3: not UTF-8 text");
+        let e = LineError::TooLong { max: 5 }.at(Path::new("r.jsonl"), 7);
+        assert_eq!(e.to_string(), "r.jsonl:7: a line longer than 5 bytes");
         let mut lines = Lines::new(&b"last"[..], 1 << 20);
         assert_eq!(lines.next_line(5), Ok(Some("last")));
         assert_eq!(lines.next_line(5), Ok(None));

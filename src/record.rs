@@ -436,14 +436,6 @@ pub struct Reader {
     pub header: Header,
 }
 
-/// `what` (a [`Lines`] error) at line `n` of `path`: `path:n: what`, or
-/// `path:n:col: ...` where `what` begins with its column (`12: not UTF-8 text`).
-fn at_line(path: &Path, n: usize, what: &str) -> Error {
-    let with_col = what.split_once(": ").is_some_and(|(col, _)| col.parse::<usize>().is_ok());
-    let sep = if with_col { "" } else { " " };
-    Error::invalid(format!("{}:{n}:{sep}{what}", path.display()))
-}
-
 /// `line` begins as a recording's header does: `{"dirtyviz":`.
 fn starts_like_a_header(line: &str) -> bool {
     let rest = line.trim_start().strip_prefix('{').map(str::trim_start);
@@ -455,11 +447,10 @@ impl Reader {
     pub fn open(path: &Path) -> Result<Reader> {
         let file = crate::input::open(path, "recording", MAX_RECORDING_BYTES)?;
         let mut lines = Lines::new(file, MAX_RECORDING_BYTES);
-        let at = |n: usize, what: String| at_line(path, n, &what);
         let first = match lines.next_line(MAX_RON_BYTES as usize) {
             Ok(Some(line)) => line,
             Ok(None) => return Err(Error::invalid(format!("{}: empty, not a recording", path.display()))),
-            Err(e) => return Err(at(1, e)),
+            Err(e) => return Err(e.at(path, 1)),
         };
         let first = crate::input::without_bom(first);
         // Another file of JSON (a summary, a trace, a JSON array) says
@@ -502,7 +493,7 @@ impl Reader {
                     serde_json::from_str(line)
                         .map_err(|e| (e, time_out_of_range(line).map(Ok).or_else(|| fields_of_a_call(line).map(Err))))
                 }
-                Err(e) => return Err(self.error(e)),
+                Err(e) => return Err(e.at(&self.path, self.lines.number)),
             };
             let place = || format!("{}:{}", self.path.display(), self.lines.number);
             return parsed.map(Some).map_err(|(e, why)| match why {
@@ -515,7 +506,7 @@ impl Reader {
 
     /// An error at the line last read.
     fn error(&self, what: String) -> Error {
-        at_line(&self.path, self.lines.number, &what)
+        Error::invalid(format!("{}:{}: {what}", self.path.display(), self.lines.number))
     }
 
     /// An error at the value of the entry last read.
