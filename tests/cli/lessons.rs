@@ -1324,7 +1324,7 @@ fn an_answer_with_nothing_to_measure_says_why() {
 
 /// `64,5` was taken as 645, and a letter or `1e999` left Enter doing
 /// nothing without a word: a decimal comma is a point, and the rest is
-/// refused on the status line.
+/// refused on the status line (a letter with the answer it is in).
 #[test]
 fn an_answer_takes_a_decimal_comma_and_says_what_it_refuses() {
     let snap = |keys: &str| {
@@ -1339,8 +1339,8 @@ fn an_answer_takes_a_decimal_comma_and_says_what_it_refuses() {
     assert!(text.contains("you said 64.5"), "{text}");
     let text = snap("@12s a 1 e 9 9 9 enter");
     assert!(text.contains("`1e999` is too large: not a finite number"), "{text}");
-    let text = snap("@12s a 6 x");
-    assert!(text.contains("only a number goes here: `x` left out"), "{text}");
+    let text = snap("@12s a 6 x enter");
+    assert!(text.contains("`6x`: a number alone, or followed by its unit"), "{text}");
 }
 
 /// In the dashboard `N` and `r` replay the lesson up to the step over the

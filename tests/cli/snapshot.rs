@@ -1165,8 +1165,12 @@ fn the_note_a_key_that_did_nothing_covered_comes_back() {
         let screen = snapshot(&["--lesson", "12", "--step", "1", "--size", "60x18", "--at", "5s", "--keys", keys]);
         screen.lines().next().expect("a status line").to_string()
     };
-    assert!(narrow("@5s space a x").starts_with(" t 5.0 s │ PAUSED │ seed 1 │ only a number goes here"));
-    assert!(!narrow("@5s space a x 6").contains("only a number"), "{}", narrow("@5s space a x 6"));
+    assert!(
+        narrow("@5s space a x enter").starts_with(" t 5.0 s │ 1× │ PAUSED │ seed 1 │ `x`"),
+        "{}",
+        narrow("@5s space a x enter")
+    );
+    assert!(!narrow("@5s space a x enter 6").contains("`x`"), "{}", narrow("@5s space a x enter 6"));
     let table = |keys: &str| snapshot(&["--size", "80x24", "--keys", keys]).lines().next().unwrap_or("").to_string();
     assert!(table("down").contains("T shows it") && !table("down T").contains("T shows it"), "{}", table("down T"));
 }
