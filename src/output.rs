@@ -28,7 +28,8 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::os::unix::fs::MetadataExt;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -42,11 +43,49 @@ pub struct AtomicFile {
     target: PathBuf,
     /// The temporary file; `None` when writing straight into a device.
     temp: Option<PathBuf>,
-    out: BufWriter<File>,
+    out: BufWriter<Stoppable>,
     /// Sync to disk before the rename.
     durable: bool,
     /// Bytes put since the temporary file was last checked to be there.
     unchecked: u64,
+}
+
+/// A file whose writes a signal asking to stop ends
+/// ([`crate::interrupt::catch`]), where a write may wait: into a FIFO or
+/// pipe whose reader stopped reading, a write blocked until a second
+/// Ctrl-C ended dirtyviz outright (the signal may come to any thread,
+/// and `write_all` retries a write it did interrupt). Such a target is
+/// written when poll(2) finds room, a pipe's atomic `PIPE_BUF` bytes at a
+/// time, and the wait for room looks for the signal every 50 ms.
+struct Stoppable {
+    file: File,
+    /// A FIFO or a socket: a write may wait for the reader.
+    waits: bool,
+}
+
+impl Write for Stoppable {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.waits {
+            return self.file.write(buf);
+        }
+        loop {
+            if crate::interrupt::signal().is_some() {
+                return Err(std::io::Error::other("stopped by a signal"));
+            }
+            let mut fd = libc::pollfd { fd: self.file.as_raw_fd(), events: libc::POLLOUT, revents: 0 };
+            // SAFETY: one valid pollfd, its descriptor open as long as `file`.
+            let ready = unsafe { libc::poll(&mut fd, 1, 50) };
+            // Room, or an error or hang-up that the write then reports.
+            if ready > 0 || (ready < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted) {
+                break;
+            }
+        }
+        self.file.write(&buf[..buf.len().min(libc::PIPE_BUF)])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
 }
 
 /// How much an output writes between two checks that its temporary file
@@ -128,11 +167,14 @@ impl AtomicFile {
     }
 
     fn new(shown: &Path, target: PathBuf, temp: Option<PathBuf>, file: File) -> AtomicFile {
+        // A FIFO or socket: /dev/null or a terminal is written as a file.
+        let waits =
+            temp.is_none() && file.metadata().is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket());
         AtomicFile {
             shown: shown.to_path_buf(),
             target,
             temp,
-            out: BufWriter::with_capacity(1 << 16, file),
+            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file }),
             durable: false,
             unchecked: 0,
         }
@@ -159,7 +201,7 @@ impl AtomicFile {
     /// temporary file is still there, so that a run whose output directory
     /// was removed stops then, not after writing the rest for nothing.
     pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out.write_all(bytes).map_err(Error::io(&self.shown, "cannot write"))?;
+        self.out.write_all(bytes).map_err(|e| self.write_error(e))?;
         self.unchecked += bytes.len() as u64;
         if self.unchecked >= CHECK_EVERY_BYTES {
             self.unchecked = 0;
@@ -172,7 +214,7 @@ impl AtomicFile {
     /// file itself) was removed while it was being written.
     fn check_still_there(&self) -> Result<()> {
         let Some(temp) = &self.temp else { return Ok(()) };
-        let removed = self.out.get_ref().metadata().is_ok_and(|m| m.nlink() == 0);
+        let removed = self.out.get_ref().file.metadata().is_ok_and(|m| m.nlink() == 0);
         if removed {
             let dir = parent_of(&self.target);
             return Err(Error::invalid(format!(
@@ -187,14 +229,22 @@ impl AtomicFile {
 
     /// Writes what is buffered to the file (not yet in place).
     pub fn flush(&mut self) -> Result<()> {
-        self.out.flush().map_err(Error::io(&self.shown, "cannot write"))
+        self.out.flush().map_err(|e| self.write_error(e))
+    }
+
+    /// Why a write failed: a signal that asked to stop, or `e`.
+    fn write_error(&self, e: std::io::Error) -> Error {
+        match crate::interrupt::signal() {
+            Some(signal) => Error::Interrupted(signal),
+            None => Error::io(&self.shown, "cannot write")(e),
+        }
     }
 
     /// Completes the output: flushes it and renames it over the target.
     pub fn commit(mut self) -> Result<()> {
         self.flush()?;
         if self.durable {
-            self.out.get_ref().sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
+            self.out.get_ref().file.sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
         }
         self.check_still_there()?;
         if let Some(temp) = self.temp.take() {

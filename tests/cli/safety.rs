@@ -4,6 +4,7 @@
 //! comes within seconds, and leaves the user's files byte for byte as they
 //! were.
 
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -805,6 +806,49 @@ fn a_signal_stops_the_wait_for_a_fifos_other_end() {
         assert_eq!(status.code(), Some(128 + signal), "{args:?}: {err}");
         assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
         assert!(!dir.join("vf.csv").exists() && !dir.join("figures").exists(), "{args:?}: nothing written");
+    }
+}
+
+/// An output FIFO whose reader stopped reading keeps a write waiting:
+/// one Ctrl-C or SIGTERM stops it (it took a second, the first one's
+/// interrupted write being tried again), with the interrupted command's
+/// exit code and line.
+#[test]
+fn a_signal_stops_a_write_to_a_fifo_nobody_reads() {
+    let dir = scratch("fifo-full");
+    let fifo = dir.join("f");
+    let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
+    // SAFETY: mkfifo on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // A reader that never reads: the pipe fills and the write waits.
+        let reader = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reader");
+        let mut child = command_in(&dir, &["run", "--duration", "3600s", "--trace", "f", "-q"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        wait_until_it_catches_sigint(child.id());
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
+        // SAFETY: kill() on the child's pid.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let sent = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waits") {
+                break status;
+            }
+            if sent.elapsed() > Duration::from_secs(5) {
+                let _ = child.kill();
+                panic!("still writing 5 s after signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(reader);
+        let o = child.wait_with_output().expect("ends");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(status.code(), Some(128 + signal), "{err}");
+        assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
     }
 }
 
