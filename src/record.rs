@@ -734,7 +734,7 @@ pub struct Replayed {
     pub keys: usize,
     /// Simulated time at the end \[ns\].
     pub sim_ns: u64,
-    /// The patch level side A ended at.
+    /// The patch level the session ended at (each side's, comparing two).
     pub level: String,
     /// The version of dirtyviz that recorded the session.
     pub recorded_by: String,
@@ -869,7 +869,16 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         calls,
         keys,
         sim_ns: app.sim_ns(),
-        level: level_name(app.world().patches(), app.world().legacy()),
+        // Each side's where it ended comparing two (`A legacy 3.1 vs B
+        // patch 11`: side A alone read as the session's kernel).
+        level: match app.sides() {
+            [a, b] => format!(
+                "A {} vs B {}",
+                level_name(a.world.patches(), a.world.legacy()),
+                level_name(b.world.patches(), b.world.legacy())
+            ),
+            _ => level_name(app.world().patches(), app.world().legacy()),
+        },
         recorded_by: reader.header.dirtyviz.clone(),
         keys_format: reader.header.keys_format,
         trace_stopped_s,

@@ -782,7 +782,9 @@ impl App {
                 self.window = (self.window + 1) % WINDOWS.len();
                 self.note = match (self.window_s(), self.kept_s()) {
                     (Some(s), _) => format!("chart window {}", window_name(s)),
-                    (None, Some(kept)) => format!("chart window: the whole run kept, the last {}", window_name(kept)),
+                    // Not how far: that grows while the note stays (the
+                    // status line's `window: last …` says it, live).
+                    (None, Some(_)) => "chart window: as much of the run as is kept".into(),
                     (None, None) => "chart window: the whole run".into(),
                 };
             }
@@ -796,8 +798,15 @@ impl App {
                 // world the keys made, which `r` leaves, as it does
                 // without `c`.
                 let scenario = self.session.scenario.clone();
+                // Paused by the time limit, whose note offered `r`: it
+                // runs again, as it did before the limit stopped it.
+                let at_limit = self.session.sim_ns >= self.time_limit;
                 self.note = match self.session.reconfigure(scenario) {
                     Err(e) => e.to_string(),
+                    Ok(()) if at_limit => {
+                        self.paused = false;
+                        "restarted, running again".into()
+                    }
                     Ok(()) => "restarted".into(),
                 };
                 self.bdi = self.bdi.min(self.world().bdis().len() - 1);
@@ -1366,9 +1375,9 @@ mod tests {
             a.take_record(),
             vec![Entry::Key(10 * NS_PER_SEC, Msg::TogglePause), Entry::Key(10 * NS_PER_SEC, Msg::Step)]
         );
-        // A restart starts the clock again.
+        // A restart starts the clock again, running (the limit paused it).
         a.update(Msg::Reset);
-        a.update(Msg::TogglePause);
+        assert_eq!((a.paused(), a.note()), (false, "restarted, running again"));
         a.advance_to(NS_PER_SEC);
         assert_eq!((a.sim_ns(), a.paused()), (NS_PER_SEC, false));
     }

@@ -533,8 +533,9 @@ fn run_loop(
                 }
                 Request::SaveSvg => {
                     let size = terminal.size().map_err(io)?;
-                    let note = match save_svg(app, size.width, size.height) {
-                        Ok(path) => format!("saved {path}"),
+                    let (width, height, drawn) = view::svg_size(size.width, size.height);
+                    let note = match save_svg(app, width, height) {
+                        Ok(path) => format!("saved {path}{drawn}"),
                         Err(e) => format!("not saved: {e}"),
                     };
                     app.set_note(note);

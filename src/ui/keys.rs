@@ -269,9 +269,9 @@ pub enum Board {
 /// What the status line says of a key that does nothing on `board` in
 /// `mode`: on the dashboard (its task table focused or not), that it
 /// belongs to the other dashboard, or that it is no key at all; while
-/// typing an answer or in the lesson list, what the keys there are
-/// (nothing where the help is open: it covers the status line). Pressed in class, a key that did nothing without a word
-/// left the room guessing whether it was taken.
+/// typing an answer, in the lesson list or the help, what the keys there
+/// are. Pressed in class, a key that did nothing without a word left the
+/// room guessing whether it was taken (`+` in the help added no dd).
 pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
     if key.kind != KeyEventKind::Press {
         return None;
@@ -284,6 +284,9 @@ pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
         }
         Mode::Picker if message(key, mode).is_none() => {
             return Some(format!("{name} does nothing in the lesson list: ↑ ↓ choose, Enter opens, Esc closes"));
+        }
+        Mode::Help if message(key, mode).is_none() => {
+            return Some(format!("{name} does nothing while the help is open: Esc or ? closes it"));
         }
         Mode::Typing | Mode::Picker | Mode::Help => return None,
     }
@@ -514,7 +517,11 @@ mod tests {
             Some("6 is not a key here (? lists them)")
         );
         assert_eq!(unbound(key("down"), Mode::Tasks, Board::Trace), None, "scrolls the table");
-        assert_eq!(unbound(key("6"), Mode::Help, Board::Simulation), None);
+        assert_eq!(
+            unbound(key("+"), Mode::Help, Board::Simulation).as_deref(),
+            Some("+ does nothing while the help is open: Esc or ? closes it")
+        );
+        assert_eq!(unbound(key("down"), Mode::Help, Board::Simulation), None, "scrolls the help");
         assert_eq!(unbound(key("x"), Mode::Typing, Board::Simulation), None, "typed: the field says");
         // Typing and the lesson list say what their keys are.
         assert_eq!(

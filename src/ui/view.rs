@@ -44,6 +44,17 @@ use crate::units::{SizeUnit, breaks_at, mib, size, wrap_words};
 /// The smallest terminal the dashboard draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 18);
 
+/// The size `s` draws the screen at in a terminal of `width` x `height`,
+/// and what its note adds: the terminal's own, or where that is too small
+/// for the dashboard, 160x48 (it saved the notice that says so).
+pub(crate) fn svg_size(width: u16, height: u16) -> (u16, u16, &'static str) {
+    if width < MIN_SIZE.0 || height < MIN_SIZE.1 {
+        (160, 48, " (drawn at 160×48: the terminal is too small)")
+    } else {
+        (width, height, "")
+    }
+}
+
 /// Chart titles, by number.
 pub const TITLES: [&str; 5] =
     ["1 global dirty pages", "2 bdi dirty pages", "3 pos_ratio control lines", "4 rates", "5 pauses"];
@@ -777,8 +788,9 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 /// The panels each side shows in compare mode: the task table if T
 /// focused it, the zoomed chart (or charts 1, 4 and 5), every chart the
 /// lesson names, the task table if named; as many as fit `rows`, in that
-/// order of need (at 80x24 one fits: T showed no table there).
-fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
+/// order of need (at 80x24 one fits: T showed no table there). True with
+/// them when a chart wanted is left out for room.
+fn compare_panels(app: &App, views: Views, rows: u16) -> (Vec<Panel>, bool) {
     let named: Vec<u8> = (1..=5u8).filter(|&n| views.charts[n as usize - 1]).collect();
     let mut wanted: Vec<Panel> = Vec::new();
     let mut push = |p: Panel| {
@@ -800,6 +812,7 @@ fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
         [1, 4, 5].into_iter().for_each(|n| push(Panel::Chart(n)));
     }
     let fit = (rows / 9).max(1) as usize;
+    let left_out = wanted.iter().skip(fit).any(|p| matches!(p, Panel::Chart(_)));
     wanted.truncate(fit);
     let zoom = app.zoom().map(Panel::Chart);
     wanted.sort_by_key(|p| match p {
@@ -807,18 +820,17 @@ fn compare_panels(app: &App, views: Views, rows: u16) -> Vec<Panel> {
         Panel::Chart(n) => *n,
         Panel::Tasks => 9,
     });
-    wanted
+    (wanted, left_out)
 }
 
-/// Draws the worlds side by side; true when a chart the lesson names is
-/// left out for room.
+/// Draws the worlds side by side; true when a chart it would show (one
+/// the lesson names, or 1, 4 and 5 unzoomed) is left out for room.
 fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     let sides = app.sides();
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
     let head_rows = 2;
-    let panels = compare_panels(app, views, area.height.saturating_sub(head_rows));
-    let left_out = (1..=5).any(|n| views.charts[usize::from(n) - 1] && !panels.contains(&Panel::Chart(n)));
+    let (panels, left_out) = compare_panels(app, views, area.height.saturating_sub(head_rows));
     // The heads' sizes in one unit, as the charts under them: the larger
     // either side shows.
     let unit = SizeUnit::of_largest(
@@ -1017,6 +1029,11 @@ fn kv(name: &str, value: String) -> (String, String) {
     (name.to_string(), value)
 }
 
+/// `n` tasks in words: `1 task`, `9 tasks`.
+fn tasks(n: impl std::fmt::Display + PartialEq<u32>) -> String {
+    if n == 1 { "1 task".into() } else { format!("{n} tasks") }
+}
+
 /// The world's parameters, in reading order: memory and tunables, the
 /// thresholds the kernel has, then the selected bdi's numbers. Side by
 /// side, a value the sides differ in reads `left | right` (`–` on a side
@@ -1128,7 +1145,8 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     }
     if let Some(Some(p)) = side.task_counts.nr_dirtied_pause.get(bdi) {
         // A kernel before patch 06 has none: `–`, as the task table says.
-        let p = if kernel.nr_dirtied_pause() { p.to_string() } else { NOT_KNOWN.into() };
+        // The tasks' median: rows of the task table may differ.
+        let p = if kernel.nr_dirtied_pause() { format!("{p} median") } else { NOT_KNOWN.into() };
         local.push(kv("nr_dirtied_pause", p));
     }
     (global, local)
@@ -1329,8 +1347,9 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let mark = if i == ctx.app.bdi() { "▶" } else { " " };
         // Its avg_write_bw, where the kernel estimates one (not 2.6.38).
         let rest = match bandwidth {
-            true => format!(" {} dd, {:.1} MiB/s", b.nr_tasks, mib(b.avg_write_bandwidth)),
-            false => format!(" {} dd", b.nr_tasks),
+            // Every task writing to it, dd or not (the rsync copy).
+            true => format!(" {}, {:.1} MiB/s", tasks(b.nr_tasks), mib(b.avg_write_bandwidth)),
+            false => format!(" {}", tasks(b.nr_tasks)),
         };
         let name = cut_to(&bdi_label(w, i), inner.saturating_sub(1 + rest.chars().count()).max(6));
         lines.push(Line::from(vec![

@@ -708,14 +708,14 @@ fn the_parameter_panel_lists_the_selected_bdi_of_many() {
     let text = screen(&a, 160, 48);
     let panel: Vec<String> = text.lines().map(|l| l.chars().skip(124).collect()).collect();
     let at = |s: &str| panel.iter().position(|l| l.contains(s));
-    let (above, selected) = (at("… 6 more above"), at("▶sdh (HDD) 10 dd"));
+    let (above, selected) = (at("… 6 more above"), at("▶sdh (HDD) 10 tasks"));
     assert!(above.is_some() && selected.is_some() && above < selected, "{text}");
     assert!(at("sdj (HDD)").is_some() && at("more below").is_none(), "{text}");
     a.update(Msg::NextBdi);
     a.update(Msg::NextBdi);
     a.update(Msg::NextBdi);
     let text = screen(&a, 160, 48);
-    assert!(text.contains("▶sda (HDD) 10 dd") && text.contains("… 6 more below (b B)"), "{text}");
+    assert!(text.contains("▶sda (HDD) 10 tasks") && text.contains("… 6 more below (b B)"), "{text}");
 }
 
 #[test]

@@ -263,6 +263,8 @@ fn a_replayed_session_writes_side_a_as_the_session_did() {
         .expect("runs");
     let said = ok(&out);
     assert!(said.contains("wrote --csv") && said.contains("--summary-json"), "{said}");
+    // Both sides' kernels, not side A's as the session's.
+    assert!(said.contains("ending at A legacy 3.1 (IO-full) vs B patch 11 (IO-less)"), "{said}");
     let csv = read(&p("live.csv"));
     assert!(csv.len() > 5_000, "{} bytes", csv.len());
     assert!(csv == read(&p("replayed.csv")), "the replay's CSV is the session's");
