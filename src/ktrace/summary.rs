@@ -39,13 +39,22 @@ struct BdiAcc {
     bdi_dirty: Dist,
     pauses: Dist,
     no_sleep: u64,
-    tasks: BTreeMap<u32, u64>,
+    /// Each task's passes on the bdi, and its first and last \[s\].
+    tasks: BTreeMap<u32, TaskSeen>,
     write_bw: Dist,
     awrite_bw: Dist,
     dirty_rate: Dist,
     bdr_dirty_ratelimit: Dist,
     bdr_task_ratelimit: Dist,
     balanced: Dist,
+}
+
+/// A task's balance_dirty_pages passes on one bdi, while reading.
+#[derive(Debug, Default)]
+struct TaskSeen {
+    events: u64,
+    first_s: Option<f64>,
+    last_s: Option<f64>,
 }
 
 /// The global counters, while reading.
@@ -660,7 +669,9 @@ fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>, bg_th
             hz.add(v);
         }
     }
-    *b.tasks.entry(e.task).or_default() += 1;
+    let seen = b.tasks.entry(e.task).or_default();
+    seen.events += 1;
+    note_time(&mut seen.first_s, &mut seen.last_s, e.time_s);
 }
 
 fn add_bdr(b: &mut BdiAcc, e: &Event) {
@@ -767,7 +778,15 @@ fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder, page_kb: Option<u64>) ->
         span: Span::of(b.first_s, b.last_s, &decoder.stats),
         balance_dirty_pages: bdp,
         bdi_dirty_ratelimit: bdr,
-        tasks: by_name(&b.tasks, decoder).into_iter().map(|(task, &n)| TaskCount { task, events: n }).collect(),
+        tasks: by_name(&b.tasks, decoder)
+            .into_iter()
+            .map(|(task, n)| TaskCount {
+                task,
+                events: n.events,
+                first_s: n.first_s.unwrap_or(0.0),
+                last_s: n.last_s.unwrap_or(0.0),
+            })
+            .collect(),
     }
 }
 
@@ -1007,11 +1026,15 @@ pub struct BdrSummary {
 }
 
 /// A task and how many events it has on a bdi.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TaskCount {
     /// `comm-pid`.
     pub task: String,
     pub events: u64,
+    /// Its first and last pass on the bdi, on the trace's clock \[s\]:
+    /// when `--fit` starts and stops its dd.
+    pub first_s: f64,
+    pub last_s: f64,
 }
 
 /// One bdi in the trace.

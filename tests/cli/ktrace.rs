@@ -775,6 +775,66 @@ fn fit_stops_a_bdis_dd_where_its_throttling_events_end() {
     assert!(shipped["model"]["scenario"]["tasks"][0]["Dd"]["stop_s"].is_null(), "{}", shipped["model"]["scenario"]);
 }
 
+/// Three rounds of two dd on 8:0, back to back, 4 s each from 1 s: never
+/// more than two at once, six tasks in all.
+fn dd_in_turns() -> PathBuf {
+    let mut lines = Vec::new();
+    for k in 0..120u64 {
+        let t = 1.0 + k as f64 * 0.1;
+        let round = k / 40;
+        lines.push(format!(
+            "dd-1{round}0 [000] {t:.6}: global_dirty_state: dirty=4000 writeback=1000 bg_thresh=2560 thresh=5120 \
+             limit=5120 dirtied={w} written={w}",
+            w = 1000 + k * 2560
+        ));
+        for pid in [format!("1{round}0"), format!("1{round}1")] {
+            lines.push(format!(
+                "dd-{pid} [000] {t:.6}: balance_dirty_pages: bdi 8:0: limit=5120 setpoint=4480 dirty=5000 \
+                 wb_setpoint=4479 wb_dirty=5000 dirty_ratelimit=51200 task_ratelimit=12800 dirtied=128 \
+                 dirtied_pause=128 paused=0 pause=40 period=40 think=0 cgroup_ino=1"
+            ));
+        }
+    }
+    let path = tmp("ktrace-dd-in-turns.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("trace");
+    path
+}
+
+#[test]
+fn fit_runs_each_task_from_its_first_traced_pass_to_its_last() {
+    // Six dd, two at a time: the model runs two at a time, each round
+    // from its first pass to the tenth of a second of its last, where it
+    // ran all six from the start.
+    let s = view_file(&dd_in_turns().display().to_string(), &["--fit"]);
+    let tasks = s["model"]["scenario"]["tasks"].as_array().expect("groups");
+    let groups: Vec<(Value, f64, Value)> =
+        tasks.iter().map(|g| (g["Dd"]["n"].clone(), num(&g["Dd"]["start_s"]), g["Dd"]["stop_s"].clone())).collect();
+    assert_eq!(
+        groups,
+        [(2.into(), 0.0, 3.9.into()), (2.into(), 4.0, 7.9.into()), (2.into(), 8.0, Value::Null)],
+        "{}",
+        s["model"]["scenario"]
+    );
+    let told = s["not_inferred"].as_array().expect("list").iter().find(|i| i["what"] == "bdi 8:0 tasks in turns");
+    assert_eq!(told.expect("told")["assumed"], "6 dd in 3 groups, at most 2 at once");
+    let start = s["not_inferred"].as_array().expect("list").iter().find(|a| a["what"] == "task start").expect("said");
+    assert!(
+        start["assumed"].as_str().expect("text").starts_with("each task from its first throttling event"),
+        "{start}"
+    );
+    // The trace tells each task's window.
+    let dd = &s["trace"]["bdis"][0]["tasks"][2];
+    assert_eq!((dd["task"].clone(), num(&dd["first_s"]), num(&dd["last_s"])), ("dd-110".into(), 5.0, 8.9));
+    // A task seen throughout runs throughout, as before.
+    let shipped = view(SHIPPED, &["--fit"]);
+    let all = shipped["model"]["scenario"]["tasks"].as_array().expect("groups");
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!((all[0]["Dd"]["n"].clone(), num(&all[0]["Dd"]["start_s"])), (4.into(), 0.0));
+    let turns =
+        shipped["not_inferred"].as_array().expect("list").iter().any(|i| i["what"] == "bdi 254:0 tasks in turns");
+    assert!(!turns);
+}
+
 /// A directory shaped like tracefs: enable files, tracing_on, and a plain
 /// file for trace_pipe.
 fn fake_tracefs(name: &str) -> PathBuf {
