@@ -898,6 +898,32 @@ fn live_restores_every_enable_file_after_sigterm() {
 }
 
 #[test]
+fn live_cut_short_by_a_signal_before_its_duration_writes_its_report_and_exits_128_plus_the_signal() {
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let root = fake_tracefs(&format!("cut-{sig}"));
+        let summary = tmp(&format!("ktrace-live-cut-{sig}.json"));
+        let _ = std::fs::remove_file(&summary);
+        let mut child = dirtyviz()
+            .args(["live", "-q", "--duration", "60s", "--tracefs"])
+            .arg(&root)
+            .arg("--summary-json")
+            .arg(&summary)
+            .spawn()
+            .expect("starts");
+        until_enabled(&root);
+        std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+        std::thread::sleep(Duration::from_millis(1500));
+        // SAFETY: kill(2) on the child this test started.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+        let status = child.wait().expect("ends");
+        assert_eq!(status.code(), Some(code), "{status}");
+        let s: Value = serde_json::from_slice(&std::fs::read(&summary).expect("summary")).expect("JSON");
+        assert_eq!(s["events"]["balance_dirty_pages"], 260, "the report of what was read");
+        assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
+    }
+}
+
+#[test]
 fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
     let root = fake_tracefs("csv");
     let dir = tmp("ktrace-live-csv");
