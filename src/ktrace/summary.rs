@@ -582,6 +582,8 @@ impl Summarizer {
                 first_unreadable_line: st.first_skipped[2],
                 first_malformed_col: st.first_malformed.as_ref().map(|m| m.1),
                 first_malformed_why: st.first_malformed.as_ref().map(|m| m.2.clone()),
+                first_nul_line: st.first_nul.map(|n| n.0),
+                first_nul_col: st.first_nul.map(|n| n.1),
                 last_line_cut: st.last_line_cut,
                 unended_read_line: st.unended_read.as_ref().map(|u| u.0),
                 unended_read_value: st.unended_read.as_ref().map(|u| u.1.clone()),
@@ -892,6 +894,10 @@ pub struct Skipped {
     /// The first malformed line's column (from 1) and what is wrong there.
     pub first_malformed_col: Option<usize>,
     pub first_malformed_why: Option<String>,
+    /// The first NUL byte's line and column (from 1): binary data, its
+    /// line counted unreadable.
+    pub first_nul_line: Option<u64>,
+    pub first_nul_col: Option<usize>,
     /// The last line is cut short: the trace was captured while being written.
     pub last_line_cut: bool,
     /// The last line held an event but no line end, and its last value
@@ -1373,6 +1379,13 @@ impl TraceSummary {
                 _ => String::new(),
             };
             let _ = writeln!(s, "malformed   {}:{line}:{col}: {why}{more}{last}", self.source);
+        }
+        if let (Some(line), Some(col)) = (sk.first_nul_line, sk.first_nul_col) {
+            let _ = writeln!(
+                s,
+                "binary      {}:{line}:{col}: a NUL byte (binary data, not a trace's text): its line is not read",
+                self.source
+            );
         }
         if self.lost.marks > 0 {
             let _ = writeln!(

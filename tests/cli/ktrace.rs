@@ -835,6 +835,29 @@ fn fit_runs_each_task_from_its_first_traced_pass_to_its_last() {
     assert!(!turns);
 }
 
+#[test]
+fn a_nul_byte_in_a_trace_with_events_skips_its_line_and_says_where() {
+    // A line of binary data before the trace, and a NUL inside one of its
+    // events: both lines unread, the first NUL named at its place.
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let event = text.lines().find(|l| l.contains(" balance_dirty_pages: ")).expect("a pass");
+    let spoilt = event.replacen(" dirty=", " dirty=\0", 1);
+    let path = tmp("ktrace-nul.txt");
+    std::fs::write(&path, format!("abc\0def\n{spoilt}\n{text}")).expect("trace");
+    let out = dirtyviz().args(["view"]).arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("2 unreadable from line 1"), "{report}");
+    let said = format!(
+        "binary      {}:1:4: a NUL byte (binary data, not a trace's text): its line is not read",
+        path.display()
+    );
+    assert!(report.lines().any(|l| l == said), "{report}");
+    let s = view_file(&path.display().to_string(), &[]);
+    assert_eq!((s["skipped"]["first_nul_line"].clone(), s["skipped"]["first_nul_col"].clone()), (1.into(), 4.into()));
+    assert_eq!(s["events"]["balance_dirty_pages"], 260, "the trace's own events, the spoilt copy not among them");
+}
+
 /// A directory shaped like tracefs: enable files, tracing_on, and a plain
 /// file for trace_pipe.
 fn fake_tracefs(name: &str) -> PathBuf {
