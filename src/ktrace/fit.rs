@@ -390,6 +390,37 @@ fn turns(writers: &[(&str, f64, f64)], first_s: f64, last_s: f64) -> Vec<(f64, O
     groups.into_iter().map(|((start, stop), n)| (start as f64 / 10.0, stop.map(|s| s as f64 / 10.0), n)).collect()
 }
 
+/// The task groups of bdi `name` (a RON string): each group of `turns`
+/// where its window and the stretches between `rests` meet. Its dd rest
+/// through the trace's silences: no task called balance_dirty_pages
+/// there, so none dirtied its ratelimit's worth of pages \[s\].
+fn dd_groups(name: &str, groups: &[(f64, Option<f64>, u32)], rests: &[(f64, f64)]) -> Vec<String> {
+    let mut stretches = Vec::new();
+    let mut from = 0.0;
+    for &(rest_from, rest_to) in rests {
+        stretches.push((from, Some(rest_from)));
+        from = rest_to;
+    }
+    stretches.push((from, None));
+    let mut out = Vec::new();
+    for &(start, end, n) in groups {
+        for &(from, to) in &stretches {
+            let lo = f64::max(start, from);
+            let hi = match (end, to) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if hi.is_some_and(|hi| hi <= lo + 1e-9) {
+                continue;
+            }
+            let start = if lo > 0.0 { format!(", start_s: {}", trimmed(lo, 1)) } else { String::new() };
+            let stop = hi.map_or(String::new(), |hi| format!(", stop_s: {}", trimmed(hi, 1)));
+            out.push(format!("Dd(bdi: {name}, n: {n}{start}{stop})"));
+        }
+    }
+    out
+}
+
 /// The most groups of `turns` write at once \[tasks\].
 fn most_at_once(groups: &[(f64, Option<f64>, u32)]) -> u32 {
     groups
@@ -478,33 +509,8 @@ fn devices_and_tasks(
         };
         if n > 0 {
             let groups = turns(&writers, t.span.first_s.unwrap_or(0.0), t.span.last_s.unwrap_or(0.0));
-            // Its dd rest through the trace's silences: no task called
-            // balance_dirty_pages there, so none dirtied its ratelimit's
-            // worth of pages. Each group runs where its window and the
-            // stretches between rests meet.
             let rests = rests(&t.silences, stop);
-            let mut stretches = Vec::new();
-            let mut from = 0.0;
-            for &(rest_from, rest_to) in &rests {
-                stretches.push((from, Some(rest_from)));
-                from = rest_to;
-            }
-            stretches.push((from, None));
-            for &(start, end, k) in &groups {
-                for &(from, to) in &stretches {
-                    let lo = f64::max(start, from);
-                    let hi = match (end, to) {
-                        (Some(a), Some(b)) => Some(a.min(b)),
-                        (a, b) => a.or(b),
-                    };
-                    if hi.is_some_and(|hi| hi <= lo + 1e-9) {
-                        continue;
-                    }
-                    let start = if lo > 0.0 { format!(", start_s: {}", trimmed(lo, 1)) } else { String::new() };
-                    let stop = hi.map_or(String::new(), |hi| format!(", stop_s: {}", trimmed(hi, 1)));
-                    tasks.push(format!("Dd(bdi: {name}, n: {k}{start}{stop})"));
-                }
-            }
+            tasks.extend(dd_groups(&name, &groups, &rests));
             if let Some(stop) = stop {
                 not(
                     &format!("bdi {} tasks stop", b.bdi),
@@ -689,5 +695,37 @@ impl FitSummary {
             let _ = writeln!(s, "{:<width$} {:>12} {:>12}", name(c), cell(c.trace), cell(c.model));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_task_runs_from_its_first_pass_to_its_last_resting_through_silences() {
+        // Trace from 100 s to 130 s: one seen throughout, two in turns,
+        // one that came within a second of the start and left within a
+        // second of the end (throughout, too).
+        let writers = [("a-1", 100.0, 130.0), ("b-2", 100.0, 109.93), ("c-3", 110.02, 130.0), ("d-4", 100.9, 129.2)];
+        let groups = turns(&writers, 100.0, 130.0);
+        assert_eq!(groups, [(0.0, None, 2), (0.0, Some(10.0), 1), (10.0, None, 1)]);
+        assert_eq!(most_at_once(&groups), 3);
+        let name = ron_string("8:0");
+        let dd = |rests: &[(f64, f64)]| dd_groups(&name, &groups, rests);
+        assert_eq!(
+            dd(&[]),
+            [r#"Dd(bdi: "8:0", n: 2)"#, r#"Dd(bdi: "8:0", n: 1, stop_s: 10)"#, r#"Dd(bdi: "8:0", n: 1, start_s: 10)"#]
+        );
+        // A silence from 4.1 to 20 s: each group runs either side of it.
+        assert_eq!(
+            dd(&[(4.1, 20.0)]),
+            [
+                r#"Dd(bdi: "8:0", n: 2, stop_s: 4.1)"#,
+                r#"Dd(bdi: "8:0", n: 2, start_s: 20)"#,
+                r#"Dd(bdi: "8:0", n: 1, stop_s: 4.1)"#,
+                r#"Dd(bdi: "8:0", n: 1, start_s: 20)"#,
+            ]
+        );
     }
 }
