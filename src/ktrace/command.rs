@@ -317,7 +317,13 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         }
         print(&a.summary.report())?;
     }
-    Ok(ExitCode::SUCCESS)
+    // A capture of a set length that a signal cut short has its report,
+    // and says it was cut short as other commands a signal ends do: 128 +
+    // the signal. Without --duration a signal is the way to stop: 0.
+    match (ended, duration, signal()) {
+        (Ended::Stopped, Some(_), Some(sig)) => Ok(exit_code(Exit::Signal(sig))),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Exit code of a headless `live` that saw no writeback event: it ran as

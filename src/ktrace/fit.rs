@@ -6,7 +6,8 @@
 //! CPU column), HZ (the granularity of the millisecond fields) and the
 //! kernel generation (the fields printed). What it does not: memory, the
 //! device's kind, block sizes, when tasks started; those are assumed and
-//! the summary says so.
+//! the summary says so; each task runs from its first throttling pass to
+//! its last.
 
 use serde::Serialize;
 
@@ -209,8 +210,11 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     not("block size", "4k writes".into(), "balance_dirty_pages counts pages, not write() calls");
     not(
         "task start",
-        "every task from the trace's first event".into(),
-        "a task dirties freely before its first throttling event",
+        format!(
+            "each task from its first throttling event to its last (one seen within {STOP_GAP_S} s of the trace's \
+             start or end from the start or to the end)"
+        ),
+        "a task dirties freely before its first throttling event, and below freerun after its last leaves none",
     );
 
     let span = (t.span.duration_s * 10.0).ceil() / 10.0;
@@ -304,8 +308,9 @@ struct Device<'a> {
     events: u64,
     /// Each context's median write_bw, summed \[MiB/s\].
     write_bw_mbps: Option<f64>,
-    /// Its tasks and their balance_dirty_pages passes.
-    tasks: std::collections::BTreeMap<&'a str, u64>,
+    /// Its tasks: their balance_dirty_pages passes, and their first and
+    /// last \[s, the trace's clock\].
+    tasks: std::collections::BTreeMap<&'a str, (u64, f64, f64)>,
     /// Its writeback contexts in the trace.
     contexts: usize,
     /// Its last event \[s, the trace's clock\].
@@ -343,7 +348,8 @@ fn devices(t: &TraceSummary) -> Vec<Device<'_>> {
             d.write_bw_mbps = Some(d.write_bw_mbps.unwrap_or(0.0) + bw);
         }
         for t in &b.tasks {
-            *d.tasks.entry(t.task.as_str()).or_default() += t.events;
+            let e = d.tasks.entry(t.task.as_str()).or_insert((0, t.first_s, t.last_s));
+            *e = (e.0 + t.events, e.1.min(t.first_s), e.2.max(t.last_s));
         }
     }
     out
@@ -360,11 +366,70 @@ const WRITER_SHARE: u64 = 10;
 
 impl Device<'_> {
     /// Its steady writers: the tasks with at least a tenth of the busiest
-    /// one's passes, the model's dd.
-    fn writers(&self) -> Vec<&str> {
-        let most = self.tasks.values().copied().max().unwrap_or(0);
-        self.tasks.iter().filter(|&(_, &n)| n * WRITER_SHARE >= most).map(|(&t, _)| t).collect()
+    /// one's passes, the model's dd; each with its first and last pass
+    /// \[s, the trace's clock\].
+    fn writers(&self) -> Vec<(&str, f64, f64)> {
+        let most = self.tasks.values().map(|t| t.0).max().unwrap_or(0);
+        self.tasks.iter().filter(|&(_, t)| t.0 * WRITER_SHARE >= most).map(|(&n, t)| (n, t.1, t.2)).collect()
     }
+}
+
+/// The writers' turns: each task from the tenth of a second of its first
+/// pass to the tenth after its last, one within [`STOP_GAP_S`] of the
+/// trace's start (`first_s`) or end (`last_s`) from 0 or to the end
+/// (`None`); tasks of one window together, `(start, stop, n)`, by start
+/// \[s, from the trace's first event\].
+fn turns(writers: &[(&str, f64, f64)], first_s: f64, last_s: f64) -> Vec<(f64, Option<f64>, u32)> {
+    let mut groups = std::collections::BTreeMap::<(i64, Option<i64>), u32>::new();
+    for &(_, first, last) in writers {
+        let start = if first - first_s >= STOP_GAP_S { ((first - first_s) * 10.0 + 1e-6).floor() as i64 } else { 0 };
+        let stop =
+            (last_s - last >= STOP_GAP_S).then(|| (((last - first_s) * 10.0 - 1e-6).ceil() as i64).max(start + 1));
+        *groups.entry((start, stop)).or_default() += 1;
+    }
+    groups.into_iter().map(|((start, stop), n)| (start as f64 / 10.0, stop.map(|s| s as f64 / 10.0), n)).collect()
+}
+
+/// The task groups of bdi `name` (a RON string): each group of `turns`
+/// where its window and the stretches between `rests` meet. Its dd rest
+/// through the trace's silences: no task called balance_dirty_pages
+/// there, so none dirtied its ratelimit's worth of pages \[s\].
+fn dd_groups(name: &str, groups: &[(f64, Option<f64>, u32)], rests: &[(f64, f64)]) -> Vec<String> {
+    let mut stretches = Vec::new();
+    let mut from = 0.0;
+    for &(rest_from, rest_to) in rests {
+        stretches.push((from, Some(rest_from)));
+        from = rest_to;
+    }
+    stretches.push((from, None));
+    let mut out = Vec::new();
+    for &(start, end, n) in groups {
+        for &(from, to) in &stretches {
+            let lo = f64::max(start, from);
+            let hi = match (end, to) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if hi.is_some_and(|hi| hi <= lo + 1e-9) {
+                continue;
+            }
+            let start = if lo > 0.0 { format!(", start_s: {}", trimmed(lo, 1)) } else { String::new() };
+            let stop = hi.map_or(String::new(), |hi| format!(", stop_s: {}", trimmed(hi, 1)));
+            out.push(format!("Dd(bdi: {name}, n: {n}{start}{stop})"));
+        }
+    }
+    out
+}
+
+/// The most groups of `turns` write at once \[tasks\].
+fn most_at_once(groups: &[(f64, Option<f64>, u32)]) -> u32 {
+    groups
+        .iter()
+        .map(|&(at, _, _)| {
+            groups.iter().filter(|&&(start, stop, _)| start <= at && stop.is_none_or(|s| s > at)).map(|g| g.2).sum()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The scenario's devices and tasks, one device per bdi.
@@ -432,7 +497,8 @@ fn devices_and_tasks(
             bw => bw.unwrap_or(400.0),
         };
         devices.push(format!("(name: {name}, kind: Ssd, bandwidth_mbps: {bw})"));
-        let n = b.writers().len();
+        let writers = b.writers();
+        let n = writers.len();
         // Its dd stop where its events do, a second or more before the
         // trace's end: nothing was throttled on it after.
         let stop = match (b.last_s, t.span.first_s, t.span.last_s) {
@@ -442,27 +508,22 @@ fn devices_and_tasks(
             _ => None,
         };
         if n > 0 {
-            // Its dd rest through the trace's silences: no task called
-            // balance_dirty_pages there, so none dirtied its ratelimit's
-            // worth of pages.
+            let groups = turns(&writers, t.span.first_s.unwrap_or(0.0), t.span.last_s.unwrap_or(0.0));
             let rests = rests(&t.silences, stop);
-            let mut from = 0.0;
-            for &(rest_from, rest_to) in &rests {
-                let start = if from > 0.0 { format!(", start_s: {}", trimmed(from, 1)) } else { String::new() };
-                tasks.push(format!("Dd(bdi: {name}, n: {n}{start}, stop_s: {})", trimmed(rest_from, 1)));
-                from = rest_to;
+            tasks.extend(dd_groups(&name, &groups, &rests));
+            if let Some(stop) = stop {
+                not(
+                    &format!("bdi {} tasks stop", b.bdi),
+                    format!("at {stop:.1} s, the bdi's last event"),
+                    "none was throttled on it after; a task writing below freerun leaves no event",
+                );
             }
-            let start = if from > 0.0 { format!(", start_s: {}", trimmed(from, 1)) } else { String::new() };
-            match stop {
-                Some(stop) => {
-                    tasks.push(format!("Dd(bdi: {name}, n: {n}{start}, stop_s: {stop})"));
-                    not(
-                        &format!("bdi {} tasks stop", b.bdi),
-                        format!("at {stop:.1} s, the bdi's last event"),
-                        "none was throttled on it after; a task writing below freerun leaves no event",
-                    );
-                }
-                None => tasks.push(format!("Dd(bdi: {name}, n: {n}{start})")),
+            if groups.len() > 1 || groups[0].0 > 0.0 {
+                not(
+                    &format!("bdi {} tasks in turns", b.bdi),
+                    format!("{n} dd in {} groups, at most {} at once", groups.len(), most_at_once(&groups)),
+                    "each from its first balance_dirty_pages event to its last",
+                );
             }
             for (rest_from, rest_to) in rests {
                 not(
@@ -634,5 +695,37 @@ impl FitSummary {
             let _ = writeln!(s, "{:<width$} {:>12} {:>12}", name(c), cell(c.trace), cell(c.model));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_task_runs_from_its_first_pass_to_its_last_resting_through_silences() {
+        // Trace from 100 s to 130 s: one seen throughout, two in turns,
+        // one that came within a second of the start and left within a
+        // second of the end (throughout, too).
+        let writers = [("a-1", 100.0, 130.0), ("b-2", 100.0, 109.93), ("c-3", 110.02, 130.0), ("d-4", 100.9, 129.2)];
+        let groups = turns(&writers, 100.0, 130.0);
+        assert_eq!(groups, [(0.0, None, 2), (0.0, Some(10.0), 1), (10.0, None, 1)]);
+        assert_eq!(most_at_once(&groups), 3);
+        let name = ron_string("8:0");
+        let dd = |rests: &[(f64, f64)]| dd_groups(&name, &groups, rests);
+        assert_eq!(
+            dd(&[]),
+            [r#"Dd(bdi: "8:0", n: 2)"#, r#"Dd(bdi: "8:0", n: 1, stop_s: 10)"#, r#"Dd(bdi: "8:0", n: 1, start_s: 10)"#]
+        );
+        // A silence from 4.1 to 20 s: each group runs either side of it.
+        assert_eq!(
+            dd(&[(4.1, 20.0)]),
+            [
+                r#"Dd(bdi: "8:0", n: 2, stop_s: 4.1)"#,
+                r#"Dd(bdi: "8:0", n: 2, start_s: 20)"#,
+                r#"Dd(bdi: "8:0", n: 1, stop_s: 4.1)"#,
+                r#"Dd(bdi: "8:0", n: 1, start_s: 20)"#,
+            ]
+        );
     }
 }

@@ -12,6 +12,7 @@
 //! something unreadable, and the caller counts what it skips.
 
 use super::event::{EventKind, Field};
+use std::num::IntErrorKind;
 
 /// What one line holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -343,8 +344,20 @@ fn fields(kind: EventKind, body: &str) -> Result<Body<'_>, (*const u8, String)> 
         match token.split_once('=') {
             Some((key, value)) => match Field::lookup(kind, key) {
                 Some(field) => {
-                    let Ok(v) = value.parse::<i128>() else {
-                        return Err((value.as_ptr(), format!("`{token}` is not a number")));
+                    // A kernel prints 64-bit values, signed or not: past
+                    // them a value is no wrap of the kernel's arithmetic
+                    // (as `pause=-4294824915` is) but a line spoilt.
+                    let v = match value.parse::<i128>() {
+                        Ok(v) if (i64::MIN as i128..=u64::MAX as i128).contains(&v) => v,
+                        Err(e) if !matches!(e.kind(), IntErrorKind::PosOverflow | IntErrorKind::NegOverflow) => {
+                            return Err((value.as_ptr(), format!("`{token}` is not a number")));
+                        }
+                        _ => {
+                            return Err((
+                                value.as_ptr(),
+                                format!("`{token}` is out of range: past the 64 bits a kernel prints"),
+                            ));
+                        }
                     };
                     out.push((field, v));
                     wb_names |= key.starts_with("wb_");
@@ -521,6 +534,19 @@ mod tests {
             "170: balance_dirty_pages: no `pause=`, which every release prints (cut short?)"
         );
         assert_eq!(malformed(&bdp[..bdp.len() - 1]), "177: balance_dirty_pages: `pause=` is not a number");
+        // Past 64 bits (signed or not) no kernel prints it: no wrap but out of range.
+        let over = |value: &str| bdp.replacen("dirty=3", &format!("dirty={value}"), 1);
+        for value in
+            ["99999999999999999999999", "18446744073709551616", "-9223372036854775809", "9".repeat(50).as_str()]
+        {
+            assert_eq!(
+                malformed(&over(value)),
+                format!("72: balance_dirty_pages: `dirty={value}` is out of range: past the 64 bits a kernel prints")
+            );
+        }
+        for value in ["18446744073709551615", "-9223372036854775808", "-4294824915"] {
+            assert!(matches!(parse(&over(value)), Parsed::Event(_)), "{value}: read, then told wrapped");
+        }
         assert_eq!(
             malformed("dd-1 [000] 1.0: balance_dirty_pages: bdi 8:0"),
             "38: balance_dirty_pages: no `bdi NAME: ` before its fields"

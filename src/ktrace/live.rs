@@ -35,10 +35,32 @@ fn has_pipe(dir: &Path) -> bool {
     dir.join("trace_pipe").exists()
 }
 
+/// One line for a tracefs file that cannot be opened or read: a user who
+/// may not read tracefs is told it needs root, and a trace_pipe another
+/// reader holds (Linux 6.5 on: one reader of all CPUs at a time) is said
+/// to be held.
+fn open_error(path: &Path, e: std::io::Error) -> Error {
+    let hint = if e.kind() == ErrorKind::PermissionDenied {
+        " (dirtyviz live needs root)"
+    } else if e.raw_os_error() == Some(libc::EBUSY) {
+        ": another reader holds trace_pipe (another dirtyviz live, or cat trace_pipe); stop it first"
+    } else {
+        ""
+    };
+    Error::invalid(format!("{}: {e}{hint}", path.display()))
+}
+
 /// Finds a mounted tracefs (or debugfs's `tracing/`), else mounts tracefs
 /// on /sys/kernel/tracing. `explicit` names one to use as it is.
 pub fn find_tracefs(explicit: Option<&Path>) -> Result<Tracefs, Error> {
     if let Some(dir) = explicit {
+        // A tracefs the user may not look into is not one that is missing.
+        let pipe = dir.join("trace_pipe");
+        if let Err(e) = std::fs::metadata(&pipe)
+            && e.kind() == ErrorKind::PermissionDenied
+        {
+            return Err(open_error(&pipe, e));
+        }
         if !has_pipe(dir) {
             return Err(Error::invalid(format!("{}: no trace_pipe here: not a tracefs", dir.display())));
         }
@@ -133,10 +155,7 @@ impl Session {
             restored: false,
         };
         let root = s.fs.root.clone();
-        let denied = |path: &Path, e: std::io::Error| {
-            let hint = if e.kind() == ErrorKind::PermissionDenied { " (dirtyviz live needs root)" } else { "" };
-            Error::invalid(format!("{}: {e}{hint}", path.display()))
-        };
+        let denied = open_error;
         for kind in EventKind::ALL {
             let path = enable_file(&root, kind);
             match std::fs::read_to_string(&path) {
@@ -247,12 +266,18 @@ pub enum Ended {
     Stopped,
 }
 
+/// How often the lines saved are flushed to their file, so that a
+/// session killed (SIGKILL, a crash) leaves them in its temporary file.
+const SAVE_FLUSH: Duration = Duration::from_secs(1);
+
 /// Complete lines from a trace_pipe, a read at a time.
 #[derive(Debug, Default)]
 pub struct Lines {
     buf: Vec<u8>,
     /// The start of a line not yet complete.
     pending: Vec<u8>,
+    /// When the saved lines were last flushed.
+    flushed: Option<Instant>,
 }
 
 impl Lines {
@@ -273,6 +298,10 @@ impl Lines {
             for line in &lines {
                 out.put(line)?;
                 out.put(b"\n")?;
+            }
+            if self.flushed.is_none_or(|t| t.elapsed() >= SAVE_FLUSH) {
+                out.flush()?;
+                self.flushed = Some(Instant::now());
             }
         }
         let text = lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect();
@@ -389,6 +418,45 @@ mod tests {
         let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
         assert!(session.restore().is_empty());
         assert_eq!(read(root.join("trace_clock")), "local [mono] counter\n");
+    }
+
+    #[test]
+    fn a_pipe_that_cannot_be_opened_says_why_in_one_line() {
+        let pipe = Path::new("/t/trace_pipe");
+        let cases = [
+            (std::io::Error::from_raw_os_error(libc::EBUSY), "another reader holds trace_pipe (another dirtyviz live"),
+            (
+                std::io::Error::from_raw_os_error(libc::EACCES),
+                "Permission denied (os error 13) (dirtyviz live needs root)",
+            ),
+            (std::io::Error::from_raw_os_error(libc::EIO), "/t/trace_pipe: Input/output error (os error 5)"),
+        ];
+        for (e, said) in cases {
+            let text = open_error(pipe, e).to_string();
+            assert!(text.starts_with("/t/trace_pipe: ") && text.contains(said) && !text.contains('\n'), "{text}");
+        }
+    }
+
+    #[test]
+    fn saved_lines_reach_their_file_within_a_second() {
+        let root = fake_tracefs("flush", "", "0");
+        let mut session = Session::start(find_tracefs(Some(&root)).expect("a tracefs")).expect("starts");
+        let line = "dd-7 [000] 1.5: global_dirty_state: dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7\n";
+        std::fs::write(root.join("trace_pipe"), line).expect("an event");
+        let target = root.join("saved.txt");
+        let mut saved = AtomicFile::create(&target).expect("an output");
+        let mut lines = Lines::default();
+        assert_eq!(lines.read(&mut session, Some(&mut saved)).expect("read").len(), 1);
+        // Not yet in place, but in the temporary file beside it.
+        assert!(!target.exists());
+        let temp: Vec<String> = std::fs::read_dir(&*root)
+            .expect("dir")
+            .filter_map(|e| Some(e.ok()?.path()).filter(|p| !p.ends_with("trace_pipe")))
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .filter(|text| text.contains("global_dirty_state"))
+            .collect();
+        assert_eq!(temp, [line]);
+        drop(saved);
     }
 
     #[test]

@@ -316,7 +316,10 @@ impl Decoder {
         st.lines += 1;
         // A file saved by an editor may open with a byte-order mark.
         let text = if st.lines == 1 { crate::input::without_bom(text) } else { text };
+        // A NUL byte is binary data, no trace's text: its line is not
+        // read, whatever else it holds (the summary says where it is).
         let parsed = match line::parse(text) {
+            _ if text.contains('\0') => Parsed::Unreadable,
             Parsed::Event(e) if !ended => match may_be_cut(text) {
                 Some((col, token)) => {
                     let why = format!(

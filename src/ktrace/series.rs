@@ -548,6 +548,7 @@ const BDI_COLUMNS: &[&str] = &[
     "task_ratelimit_mbps",
     "pos_ratio",
     "tasks",
+    "ratelimited",
     "pause_max_ms",
 ];
 
@@ -631,6 +632,7 @@ pub fn write_csv_rows<R: Borrow<Row>>(
                 cell(b.task_ratelimit, mb),
                 cell(b.pos_ratio, |p| format!("{p:.4}")),
                 b.tasks.to_string(),
+                b.ratelimited.to_string(),
                 cell(b.pause_max_ms, |p| p.to_string()),
             ]);
         }
@@ -827,6 +829,15 @@ mod tests {
         // over the limit (10.60) does not count.
         assert_eq!((at(11.1).tasks, at(11.1).ratelimited), (1, 0));
         assert_eq!((at(10.9).tasks, at(10.9).ratelimited), (3, 2));
+        // The CSV gives both: tasks seen, and chart 4's N.
+        let mut csv = Vec::new();
+        write_csv(&mut csv, &s, &["8:0".to_string()], None).expect("written");
+        let csv = String::from_utf8(csv).expect("text");
+        let mut lines = csv.lines().map(|l| l.split(',').collect::<Vec<_>>());
+        let header = lines.next().expect("a header");
+        let col = |name: &str| header.iter().position(|c| *c == name).expect(name);
+        let row = lines.next().expect("the row at 10.1 s");
+        assert_eq!((row[col("8:0.tasks")], row[col("8:0.ratelimited")]), ("3", "2"));
     }
 
     #[test]
@@ -922,7 +933,7 @@ mod tests {
         write_csv(&mut out, &s, &["8:0".to_string()], None).expect("writes");
         let text = String::from_utf8(out).expect("utf-8");
         let last = text.lines().last().expect("a row");
-        assert!(last.ends_with(",,,,,4.000,4.000,,,,0,"), "{last}");
+        assert!(last.ends_with(",,,,,4.000,4.000,,,,0,0,"), "{last}");
     }
 
     #[test]

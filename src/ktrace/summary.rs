@@ -39,13 +39,22 @@ struct BdiAcc {
     bdi_dirty: Dist,
     pauses: Dist,
     no_sleep: u64,
-    tasks: BTreeMap<u32, u64>,
+    /// Each task's passes on the bdi, and its first and last \[s\].
+    tasks: BTreeMap<u32, TaskSeen>,
     write_bw: Dist,
     awrite_bw: Dist,
     dirty_rate: Dist,
     bdr_dirty_ratelimit: Dist,
     bdr_task_ratelimit: Dist,
     balanced: Dist,
+}
+
+/// A task's balance_dirty_pages passes on one bdi, while reading.
+#[derive(Debug, Default)]
+struct TaskSeen {
+    events: u64,
+    first_s: Option<f64>,
+    last_s: Option<f64>,
 }
 
 /// The global counters, while reading.
@@ -573,6 +582,8 @@ impl Summarizer {
                 first_unreadable_line: st.first_skipped[2],
                 first_malformed_col: st.first_malformed.as_ref().map(|m| m.1),
                 first_malformed_why: st.first_malformed.as_ref().map(|m| m.2.clone()),
+                first_nul_line: st.first_nul.map(|n| n.0),
+                first_nul_col: st.first_nul.map(|n| n.1),
                 last_line_cut: st.last_line_cut,
                 unended_read_line: st.unended_read.as_ref().map(|u| u.0),
                 unended_read_value: st.unended_read.as_ref().map(|u| u.1.clone()),
@@ -660,7 +671,9 @@ fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>, bg_th
             hz.add(v);
         }
     }
-    *b.tasks.entry(e.task).or_default() += 1;
+    let seen = b.tasks.entry(e.task).or_default();
+    seen.events += 1;
+    note_time(&mut seen.first_s, &mut seen.last_s, e.time_s);
 }
 
 fn add_bdr(b: &mut BdiAcc, e: &Event) {
@@ -767,7 +780,15 @@ fn bdi_summary(i: usize, b: &BdiAcc, decoder: &Decoder, page_kb: Option<u64>) ->
         span: Span::of(b.first_s, b.last_s, &decoder.stats),
         balance_dirty_pages: bdp,
         bdi_dirty_ratelimit: bdr,
-        tasks: by_name(&b.tasks, decoder).into_iter().map(|(task, &n)| TaskCount { task, events: n }).collect(),
+        tasks: by_name(&b.tasks, decoder)
+            .into_iter()
+            .map(|(task, n)| TaskCount {
+                task,
+                events: n.events,
+                first_s: n.first_s.unwrap_or(0.0),
+                last_s: n.last_s.unwrap_or(0.0),
+            })
+            .collect(),
     }
 }
 
@@ -873,6 +894,10 @@ pub struct Skipped {
     /// The first malformed line's column (from 1) and what is wrong there.
     pub first_malformed_col: Option<usize>,
     pub first_malformed_why: Option<String>,
+    /// The first NUL byte's line and column (from 1): binary data, its
+    /// line counted unreadable.
+    pub first_nul_line: Option<u64>,
+    pub first_nul_col: Option<usize>,
     /// The last line is cut short: the trace was captured while being written.
     pub last_line_cut: bool,
     /// The last line held an event but no line end, and its last value
@@ -1007,11 +1032,15 @@ pub struct BdrSummary {
 }
 
 /// A task and how many events it has on a bdi.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TaskCount {
     /// `comm-pid`.
     pub task: String,
     pub events: u64,
+    /// Its first and last pass on the bdi, on the trace's clock \[s\]:
+    /// when `--fit` starts and stops its dd.
+    pub first_s: f64,
+    pub last_s: f64,
 }
 
 /// One bdi in the trace.
@@ -1350,6 +1379,13 @@ impl TraceSummary {
                 _ => String::new(),
             };
             let _ = writeln!(s, "malformed   {}:{line}:{col}: {why}{more}{last}", self.source);
+        }
+        if let (Some(line), Some(col)) = (sk.first_nul_line, sk.first_nul_col) {
+            let _ = writeln!(
+                s,
+                "binary      {}:{line}:{col}: a NUL byte (binary data, not a trace's text): its line is not read",
+                self.source
+            );
         }
         if self.lost.marks > 0 {
             let _ = writeln!(

@@ -298,6 +298,9 @@ impl TraceApp {
                 self.paused = true;
                 self.seek_to(at + STEP_NS);
             }
+            // Said, so that the key is not taken for broken: live has no
+            // speed to change.
+            Msg::Faster | Msg::Slower if self.side.is_live() => self.note = LIVE_SPEED_NOTE.into(),
             Msg::Faster | Msg::Slower => {
                 let note;
                 (self.speed, note) = crate::app::step_speed(self.speed, msg == Msg::Faster);
@@ -763,6 +766,9 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// the playhead leaves it.
 const END_NOTE: &str = "end of the trace: space plays it again, ← seeks back";
 
+/// What `]` and `[` say on a live trace.
+const LIVE_SPEED_NOTE: &str = "live plays at the kernel's pace: ] [ change the speed of a saved trace (dirtyviz view)";
+
 /// What space does now, as the hint bar names it: play a file paused
 /// (or at its end: again), pause it playing; follow a live trace frozen,
 /// freeze it following.
@@ -784,7 +790,13 @@ fn short_source(source: &str) -> &str {
 fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
     let normal = ctx.app.mode() == Mode::Normal;
     let sections = keys::trace_sections(ctx.app.mode());
-    let hints = sections.iter().flat_map(|s| s.bindings).map(|b| (b.label, if normal { b.hint } else { b.help }));
+    // A live trace has no speed to change: its speed keys are left out.
+    let live = ctx.app.side.is_live();
+    let hints = sections
+        .iter()
+        .flat_map(|s| s.bindings)
+        .filter(|b| !(live && b.keys.iter().any(|&(_, m)| m == Msg::Faster)))
+        .map(|b| (b.label, if normal { b.hint } else { b.help }));
     let hints = view::space_says(view::chart_keys_first(hints, one_chart && normal), sections, space_hint(ctx.app));
     view::draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &keys::bar_keys(sections));
 }
@@ -1648,6 +1660,24 @@ mod tests {
         assert_eq!(a.side().at_ns(), a.side().end_ns(), "follows again");
         a.update(Msg::Seek(-1));
         assert!(a.paused(), "seeking back freezes a live trace");
+    }
+
+    #[test]
+    fn live_says_its_speed_keys_do_nothing_and_leaves_them_off_the_hint_bar() {
+        let mut a = TraceApp::new(KernelSide::live("trace_pipe"), None, ThemeKind::Mono, Marker::Braille);
+        let lines = trace(2);
+        a.feed(lines.lines());
+        let hint = |a: &mut TraceApp| drawn(a, 200, 48).lines().last().expect("a hint bar").to_string();
+        assert!(!hint(&mut a).contains("] ["), "{}", hint(&mut a));
+        let speed = a.speed;
+        for msg in [Msg::Faster, Msg::Slower] {
+            a.note.clear();
+            a.update(msg);
+            assert_eq!((a.note.as_str(), a.speed), (LIVE_SPEED_NOTE, speed));
+        }
+        // A file keeps them.
+        let mut f = app(&trace(20));
+        assert!(hint(&mut f).contains("] [ speed"), "{}", hint(&mut f));
     }
 
     /// Draws `app` at `width` x `height` as the terminal loop does, noting

@@ -775,6 +775,89 @@ fn fit_stops_a_bdis_dd_where_its_throttling_events_end() {
     assert!(shipped["model"]["scenario"]["tasks"][0]["Dd"]["stop_s"].is_null(), "{}", shipped["model"]["scenario"]);
 }
 
+/// Three rounds of two dd on 8:0, back to back, 4 s each from 1 s: never
+/// more than two at once, six tasks in all.
+fn dd_in_turns() -> PathBuf {
+    let mut lines = Vec::new();
+    for k in 0..120u64 {
+        let t = 1.0 + k as f64 * 0.1;
+        let round = k / 40;
+        lines.push(format!(
+            "dd-1{round}0 [000] {t:.6}: global_dirty_state: dirty=4000 writeback=1000 bg_thresh=2560 thresh=5120 \
+             limit=5120 dirtied={w} written={w}",
+            w = 1000 + k * 2560
+        ));
+        for pid in [format!("1{round}0"), format!("1{round}1")] {
+            lines.push(format!(
+                "dd-{pid} [000] {t:.6}: balance_dirty_pages: bdi 8:0: limit=5120 setpoint=4480 dirty=5000 \
+                 wb_setpoint=4479 wb_dirty=5000 dirty_ratelimit=51200 task_ratelimit=12800 dirtied=128 \
+                 dirtied_pause=128 paused=0 pause=40 period=40 think=0 cgroup_ino=1"
+            ));
+        }
+    }
+    let path = tmp("ktrace-dd-in-turns.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("trace");
+    path
+}
+
+#[test]
+fn fit_runs_each_task_from_its_first_traced_pass_to_its_last() {
+    // Six dd, two at a time: the model runs two at a time, each round
+    // from its first pass to the tenth of a second of its last, where it
+    // ran all six from the start.
+    let s = view_file(&dd_in_turns().display().to_string(), &["--fit"]);
+    let tasks = s["model"]["scenario"]["tasks"].as_array().expect("groups");
+    let groups: Vec<(Value, f64, Value)> =
+        tasks.iter().map(|g| (g["Dd"]["n"].clone(), num(&g["Dd"]["start_s"]), g["Dd"]["stop_s"].clone())).collect();
+    assert_eq!(
+        groups,
+        [(2.into(), 0.0, 3.9.into()), (2.into(), 4.0, 7.9.into()), (2.into(), 8.0, Value::Null)],
+        "{}",
+        s["model"]["scenario"]
+    );
+    let told = s["not_inferred"].as_array().expect("list").iter().find(|i| i["what"] == "bdi 8:0 tasks in turns");
+    assert_eq!(told.expect("told")["assumed"], "6 dd in 3 groups, at most 2 at once");
+    let start = s["not_inferred"].as_array().expect("list").iter().find(|a| a["what"] == "task start").expect("said");
+    assert!(
+        start["assumed"].as_str().expect("text").starts_with("each task from its first throttling event"),
+        "{start}"
+    );
+    // The trace tells each task's window.
+    let dd = &s["trace"]["bdis"][0]["tasks"][2];
+    assert_eq!((dd["task"].clone(), num(&dd["first_s"]), num(&dd["last_s"])), ("dd-110".into(), 5.0, 8.9));
+    // A task seen throughout runs throughout, as before.
+    let shipped = view(SHIPPED, &["--fit"]);
+    let all = shipped["model"]["scenario"]["tasks"].as_array().expect("groups");
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!((all[0]["Dd"]["n"].clone(), num(&all[0]["Dd"]["start_s"])), (4.into(), 0.0));
+    let turns =
+        shipped["not_inferred"].as_array().expect("list").iter().any(|i| i["what"] == "bdi 254:0 tasks in turns");
+    assert!(!turns);
+}
+
+#[test]
+fn a_nul_byte_in_a_trace_with_events_skips_its_line_and_says_where() {
+    // A line of binary data before the trace, and a NUL inside one of its
+    // events: both lines unread, the first NUL named at its place.
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("fixture");
+    let event = text.lines().find(|l| l.contains(" balance_dirty_pages: ")).expect("a pass");
+    let spoilt = event.replacen(" dirty=", " dirty=\0", 1);
+    let path = tmp("ktrace-nul.txt");
+    std::fs::write(&path, format!("abc\0def\n{spoilt}\n{text}")).expect("trace");
+    let out = dirtyviz().args(["view"]).arg(&path).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("2 unreadable from line 1"), "{report}");
+    let said = format!(
+        "binary      {}:1:4: a NUL byte (binary data, not a trace's text): its line is not read",
+        path.display()
+    );
+    assert!(report.lines().any(|l| l == said), "{report}");
+    let s = view_file(&path.display().to_string(), &[]);
+    assert_eq!((s["skipped"]["first_nul_line"].clone(), s["skipped"]["first_nul_col"].clone()), (1.into(), 4.into()));
+    assert_eq!(s["events"]["balance_dirty_pages"], 260, "the trace's own events, the spoilt copy not among them");
+}
+
 /// A directory shaped like tracefs: enable files, tracing_on, and a plain
 /// file for trace_pipe.
 fn fake_tracefs(name: &str) -> PathBuf {
@@ -835,6 +918,32 @@ fn live_restores_every_enable_file_after_sigterm() {
     let s: Value = serde_json::from_slice(&std::fs::read(&summary).expect("summary")).expect("JSON");
     assert_eq!(s["events"]["balance_dirty_pages"], 43);
     assert_eq!(s["events"]["global_dirty_state"], 432);
+}
+
+#[test]
+fn live_cut_short_by_a_signal_before_its_duration_writes_its_report_and_exits_128_plus_the_signal() {
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let root = fake_tracefs(&format!("cut-{sig}"));
+        let summary = tmp(&format!("ktrace-live-cut-{sig}.json"));
+        let _ = std::fs::remove_file(&summary);
+        let mut child = dirtyviz()
+            .args(["live", "-q", "--duration", "60s", "--tracefs"])
+            .arg(&root)
+            .arg("--summary-json")
+            .arg(&summary)
+            .spawn()
+            .expect("starts");
+        until_enabled(&root);
+        std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+        std::thread::sleep(Duration::from_millis(1500));
+        // SAFETY: kill(2) on the child this test started.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+        let status = child.wait().expect("ends");
+        assert_eq!(status.code(), Some(code), "{status}");
+        let s: Value = serde_json::from_slice(&std::fs::read(&summary).expect("summary")).expect("JSON");
+        assert_eq!(s["events"]["balance_dirty_pages"], 260, "the report of what was read");
+        assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
+    }
 }
 
 #[test]
