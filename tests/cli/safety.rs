@@ -787,25 +787,31 @@ fn a_signal_stops_the_wait_for_a_fifos_other_end() {
         let writer = (i == 5).then(|| std::fs::OpenOptions::new().write(true).open(&fifo).expect("a writer"));
         wait_until_it_catches_sigint(child.id());
         std::thread::sleep(Duration::from_millis(300));
-        // SAFETY: kill() on the child's pid.
-        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-        let sent = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("waits") {
-                break status;
-            }
-            if sent.elapsed() > Duration::from_secs(5) {
-                let _ = child.kill();
-                panic!("{args:?}: still waiting 5 s after signal {signal}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let status = signalled(&mut child, signal, &format!("{args:?}"));
         drop(writer);
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(status.code(), Some(128 + signal), "{args:?}: {err}");
         assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
         assert!(!dir.join("vf.csv").exists() && !dir.join("figures").exists(), "{args:?}: nothing written");
+    }
+}
+
+/// Sends `signal` to `child` and waits at most 5 s for it to end (`what`
+/// it was doing names it if it does not).
+fn signalled(child: &mut std::process::Child, signal: libc::c_int, what: &str) -> std::process::ExitStatus {
+    // SAFETY: kill() on the child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    let sent = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if sent.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("{what}: still going 5 s after signal {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -831,19 +837,7 @@ fn a_signal_stops_a_write_to_a_fifo_nobody_reads() {
         wait_until_it_catches_sigint(child.id());
         std::thread::sleep(Duration::from_millis(500));
         assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
-        // SAFETY: kill() on the child's pid.
-        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-        let sent = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("waits") {
-                break status;
-            }
-            if sent.elapsed() > Duration::from_secs(5) {
-                let _ = child.kill();
-                panic!("still writing 5 s after signal {signal}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let status = signalled(&mut child, signal, "a write to a full FIFO");
         drop(reader);
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
