@@ -61,7 +61,13 @@ struct Stoppable {
     file: File,
     /// A FIFO or a socket: a write may wait for the reader.
     waits: bool,
+    /// The signal that asked to stop, if one has, as the command catches
+    /// signals (`live` its own way).
+    stopped: Stopped,
 }
+
+/// Tells the signal that asked a command to stop, if one has.
+pub type Stopped = std::sync::Arc<dyn Fn() -> Option<i32> + Send + Sync>;
 
 impl Write for Stoppable {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -69,7 +75,7 @@ impl Write for Stoppable {
             return self.file.write(buf);
         }
         loop {
-            if crate::interrupt::signal().is_some() {
+            if (self.stopped)().is_some() {
                 return Err(std::io::Error::other("stopped by a signal"));
             }
             let mut fd = libc::pollfd { fd: self.file.as_raw_fd(), events: libc::POLLOUT, revents: 0 };
@@ -100,12 +106,12 @@ impl AtomicFile {
     /// (naming `path`) when its directory is missing or not writable, or
     /// when `path` is a directory.
     pub fn create(path: &Path) -> Result<AtomicFile> {
-        AtomicFile::create_until(path, &crate::interrupt::signal)
+        AtomicFile::create_until(path, std::sync::Arc::new(crate::interrupt::signal))
     }
 
     /// [`AtomicFile::create`], where `stopped` tells the signal that
     /// stops the wait for a FIFO's reader ([`crate::interrupt::open_until`]).
-    pub fn create_until(path: &Path, stopped: &dyn Fn() -> Option<i32>) -> Result<AtomicFile> {
+    pub fn create_until(path: &Path, stopped: Stopped) -> Result<AtomicFile> {
         // A pipe or terminal reached through the kernel's own links
         // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
         // names: written directly, as any device.
@@ -118,9 +124,9 @@ impl AtomicFile {
                 path,
                 OpenOptions::new().write(true),
                 Error::io(path, "cannot write"),
-                stopped,
+                &*stopped,
             )?;
-            return Ok(AtomicFile::new(path, path.to_path_buf(), None, file));
+            return Ok(AtomicFile::new(path, path.to_path_buf(), None, file, stopped));
         }
         let target = resolve(path)?;
         let existing = std::fs::metadata(&target).ok();
@@ -133,9 +139,9 @@ impl AtomicFile {
                 &target,
                 OpenOptions::new().write(true),
                 Error::io(path, "cannot write"),
-                stopped,
+                &*stopped,
             )?;
-            return Ok(AtomicFile::new(path, target, None, file));
+            return Ok(AtomicFile::new(path, target, None, file, stopped));
         }
         if existing.is_some() {
             may_write(path, &target)?;
@@ -163,10 +169,10 @@ impl AtomicFile {
             let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
             let _ = file.set_permissions(meta.permissions());
         }
-        Ok(AtomicFile::new(path, target, Some(temp), file))
+        Ok(AtomicFile::new(path, target, Some(temp), file, stopped))
     }
 
-    fn new(shown: &Path, target: PathBuf, temp: Option<PathBuf>, file: File) -> AtomicFile {
+    fn new(shown: &Path, target: PathBuf, temp: Option<PathBuf>, file: File, stopped: Stopped) -> AtomicFile {
         // A FIFO or socket: /dev/null or a terminal is written as a file.
         let waits =
             temp.is_none() && file.metadata().is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket());
@@ -174,7 +180,7 @@ impl AtomicFile {
             shown: shown.to_path_buf(),
             target,
             temp,
-            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file }),
+            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file, stopped }),
             durable: false,
             unchecked: 0,
         }
@@ -234,7 +240,7 @@ impl AtomicFile {
 
     /// Why a write failed: a signal that asked to stop, or `e`.
     fn write_error(&self, e: std::io::Error) -> Error {
-        match crate::interrupt::signal() {
+        match (self.out.get_ref().stopped)() {
             Some(signal) => Error::Interrupted(signal),
             None => Error::io(&self.shown, "cannot write")(e),
         }

@@ -252,12 +252,15 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
             .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
     }
     check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
-    let signal = || match signalled.load(Ordering::Relaxed) {
-        0 => None,
-        s => Some(s as i32),
+    let signal: crate::output::Stopped = {
+        let signalled = Arc::clone(&signalled);
+        Arc::new(move || match signalled.load(Ordering::Relaxed) {
+            0 => None,
+            s => Some(s as i32),
+        })
     };
     // The raw lines go straight to the file, which is put in place at the end.
-    let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, &signal)).transpose()?;
+    let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&signal))).transpose()?;
     // The CSV's rows wait in a file beside it until its header is known.
     let mut spool = match &args.csv {
         Some(path) => Some(series::RowSpool::beside(path).map_err(Error::io(path, "cannot write"))?),

@@ -383,8 +383,7 @@ fn turns(writers: &[(&str, f64, f64)], first_s: f64, last_s: f64) -> Vec<(f64, O
     let mut groups = std::collections::BTreeMap::<(i64, Option<i64>), u32>::new();
     for &(_, first, last) in writers {
         let start = if first - first_s >= STOP_GAP_S { ((first - first_s) * 10.0 + 1e-6).floor() as i64 } else { 0 };
-        let stop =
-            (last_s - last >= STOP_GAP_S).then(|| (((last - first_s) * 10.0 - 1e-6).ceil() as i64).max(start + 1));
+        let stop = (last_s - last >= STOP_GAP_S).then(|| ((last - first_s) * 10.0 + 1e-6).floor() as i64 + 1);
         *groups.entry((start, stop)).or_default() += 1;
     }
     groups.into_iter().map(|((start, stop), n)| (start as f64 / 10.0, stop.map(|s| s as f64 / 10.0), n)).collect()

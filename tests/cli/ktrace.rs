@@ -767,7 +767,8 @@ fn fit_stops_a_bdis_dd_where_its_throttling_events_end() {
     // hundreds.
     let s = view_file(&dd_that_stops().display().to_string(), &["--fit"]);
     let dd = &s["model"]["scenario"]["tasks"][0]["Dd"];
-    assert_eq!((dd["n"].clone(), num(&dd["stop_s"])), (1.into(), 2.0));
+    // At the tenth of a second after its last pass.
+    assert_eq!((dd["n"].clone(), num(&dd["stop_s"])), (1.into(), 2.1));
     let told = s["not_inferred"].as_array().expect("list").iter().find(|a| a["what"] == "bdi 8:0 tasks stop");
     assert_eq!(told.expect("told")["assumed"], "at 2.0 s, the bdi's last event");
     // Throttled to the end: no stop.
@@ -803,15 +804,16 @@ fn dd_in_turns() -> PathBuf {
 #[test]
 fn fit_runs_each_task_from_its_first_traced_pass_to_its_last() {
     // Six dd, two at a time: the model runs two at a time, each round
-    // from its first pass to the tenth of a second of its last, where it
-    // ran all six from the start.
+    // from its first pass to the tenth of a second after its last, back
+    // to back (stopping at its last left the disk 0.1 s idle between
+    // rounds), where it ran all six from the start.
     let s = view_file(&dd_in_turns().display().to_string(), &["--fit"]);
     let tasks = s["model"]["scenario"]["tasks"].as_array().expect("groups");
     let groups: Vec<(Value, f64, Value)> =
         tasks.iter().map(|g| (g["Dd"]["n"].clone(), num(&g["Dd"]["start_s"]), g["Dd"]["stop_s"].clone())).collect();
     assert_eq!(
         groups,
-        [(2.into(), 0.0, 3.9.into()), (2.into(), 4.0, 7.9.into()), (2.into(), 8.0, Value::Null)],
+        [(2.into(), 0.0, 4.0.into()), (2.into(), 4.0, 8.0.into()), (2.into(), 8.0, Value::Null)],
         "{}",
         s["model"]["scenario"]
     );
@@ -944,6 +946,50 @@ fn live_cut_short_by_a_signal_before_its_duration_writes_its_report_and_exits_12
         assert_eq!(s["events"]["balance_dirty_pages"], 260, "the report of what was read");
         assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
     }
+}
+
+/// `--save` into a FIFO whose reader stopped reading: the write waits,
+/// and a signal stops it (live catches signals its own way, which the
+/// wait did not look at: no signal ended it).
+#[test]
+fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let root = fake_tracefs("save-fifo");
+    let fifo = tmp("ktrace-live-save.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
+    // SAFETY: mkfifo on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    // A reader that never reads: 2 MB of lines fill the pipe.
+    let reader = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reader");
+    let mut child = dirtyviz()
+        .args(["live", "-q", "--duration", "60s", "--tracefs"])
+        .arg(&root)
+        .arg("--save")
+        .arg(&fifo)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    until_enabled(&root);
+    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
+    // SAFETY: kill(2) on the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let sent = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("still waiting 5 s after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(reader);
+    assert_eq!(status.code(), Some(143), "{status}");
+    assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
 }
 
 #[test]
