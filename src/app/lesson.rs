@@ -352,12 +352,18 @@ fn parse_bare(text: &str, t: &str, unit: &str) -> Result<f64, String> {
 }
 
 /// `text` without the unit after its number, if it ends in `unit` (case
-/// aside; `page` for `pages`; for MiB also KiB, GiB and TiB, as the
-/// readings line writes large sizes), and what that unit is in `unit`.
+/// aside; `page` for `pages`, `x` for `×`; sizes and rates in their
+/// other binary units, as the readings line writes large sizes; times in
+/// s or µs too), and what that unit is in `unit`.
 fn without_unit<'a>(text: &'a str, unit: &str) -> (&'a str, f64) {
     let words: &[(&str, f64)] = match unit {
-        "" | "%" | "×" => &[],
+        "" | "%" => &[],
+        // A ratio of two sides, as the pane writes it (`1.3×`).
+        "×" => &[("×", 1.0), ("x", 1.0)],
         "pages" => &[("pages", 1.0), ("page", 1.0)],
+        "tasks" => &[("tasks", 1.0), ("task", 1.0)],
+        "MiB/s" => &[("KiB/s", 1.0 / 1024.0), ("MiB/s", 1.0), ("GiB/s", 1024.0)],
+        "ms" => &[("ms", 1.0), ("us", 0.001), ("µs", 0.001), ("s", 1000.0)],
         "MiB" => &[("KiB", 1.0 / 1024.0), ("MiB", 1.0), ("GiB", 1024.0), ("TiB", 1024.0 * 1024.0)],
         _ => &[(unit, 1.0)],
     };
@@ -1274,6 +1280,17 @@ mod tests {
             Err("`128 pages`: a number alone, or followed by its unit, ms".into())
         );
         assert_eq!(parse_answer("ms", "ms"), Err("`ms`: a number alone, or followed by its unit, ms".into()));
+        assert_eq!(parse_answer("1 task", "tasks"), Ok(1.0), "as the pane writes one");
+        assert_eq!(parse_answer("1.3×", "×"), Ok(1.3));
+        assert_eq!(parse_answer("1.3 x", "×"), Ok(1.3));
+        assert_eq!(parse_answer("0.078 s", "ms"), Ok(78.0));
+        assert_eq!(parse_answer("78000 us", "ms"), Ok(78.0));
+        assert_eq!(parse_answer("90 MS", "ms"), Ok(90.0), "ms, not s");
+        assert_eq!(parse_answer("1 GiB/s", "MiB/s"), Ok(1024.0));
+        assert_eq!(
+            parse_answer("2 GiB", "MiB/s"),
+            Err("`2 GiB`: a number alone, or followed by its unit, MiB/s".into())
+        );
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(2 * NS_PER_SEC);
         app.update(Msg::Lesson(LessonMsg::Answer));

@@ -654,7 +654,7 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
         view::draw_too_small_of(&ctx.theme, &running, keys, &app.note, frame, area);
         // The help is text: it is read at any size.
         if app.screen.help {
-            view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);
+            view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, &app.note, frame, area);
         }
         return None;
     }
@@ -669,7 +669,7 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     };
     draw_hints(&ctx, frame, hints, hides_charts);
     if app.screen.help {
-        view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, frame, area);
+        view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, &app.note, frame, area);
     }
     ctx.task_room.get()
 }

@@ -214,7 +214,7 @@ pub const TYPING: Section = Section {
             ch('.') => Msg::Lesson(L::Input('.')), ch('-') => Msg::Lesson(L::Input('-')),
             ch('e') => Msg::Lesson(L::Input('e')), ch('E') => Msg::Lesson(L::Input('E')),
             ch('/') => Msg::Lesson(L::Input('/')), ch('%') => Msg::Lesson(L::Input('%'))],
-            "the number (or a fraction, 1/4; a percentage, 21%)", ""),
+            "the number (or a fraction, 1/4; a percentage, 21%), its unit after it if you like", ""),
         bind!("Backspace", [code(KeyCode::Backspace) => Msg::Lesson(L::InputBack)], "delete a character", ""),
         bind!("Ctrl-C", [ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
     ],
@@ -239,9 +239,9 @@ pub fn message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     lookup(key, sections(mode)).or_else(|| typed(key, mode))
 }
 
-/// Any other character typed into an answer (a letter, a decimal comma):
-/// the lesson takes the comma and says the rest is not part of a number,
-/// where dropping it without a word left the student guessing.
+/// Any other character typed into an answer (a letter, a decimal comma,
+/// a unit): the field keeps it, and Enter judges the whole text (a field
+/// that dropped what it did not take judged `2^7` as 27).
 fn typed(key: KeyEvent, mode: Mode) -> Option<Msg> {
     let plain = !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
     match key.code {
@@ -266,6 +266,10 @@ pub enum Board {
     Trace,
 }
 
+/// What a key that does nothing in the help is told by, after its name:
+/// on the help's frame, which covers the status line of most terminals.
+pub const IN_HELP: &str = " does nothing in the help: Esc or ? closes it";
+
 /// What the status line says of a key that does nothing on `board` in
 /// `mode`: on the dashboard (its task table focused or not), that it
 /// belongs to the other dashboard, or that it is no key at all; while
@@ -286,7 +290,7 @@ pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
             return Some(format!("{name} does nothing in the lesson list: ↑ ↓ choose, Enter opens, Esc closes"));
         }
         Mode::Help if message(key, mode).is_none() => {
-            return Some(format!("{name} does nothing while the help is open: Esc or ? closes it"));
+            return Some(format!("{name}{IN_HELP}"));
         }
         Mode::Typing | Mode::Picker | Mode::Help => return None,
     }
@@ -519,7 +523,7 @@ mod tests {
         assert_eq!(unbound(key("down"), Mode::Tasks, Board::Trace), None, "scrolls the table");
         assert_eq!(
             unbound(key("+"), Mode::Help, Board::Simulation).as_deref(),
-            Some("+ does nothing while the help is open: Esc or ? closes it")
+            Some("+ does nothing in the help: Esc or ? closes it")
         );
         assert_eq!(unbound(key("down"), Mode::Help, Board::Simulation), None, "scrolls the help");
         assert_eq!(unbound(key("x"), Mode::Typing, Board::Simulation), None, "typed: the field says");

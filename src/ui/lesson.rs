@@ -183,6 +183,8 @@ fn question_parts(
                     (asked, screen) => format!("{asked} ({screen})"),
                 };
                 let (off, within) = percents(a.error, q.tolerance, a.right);
+                // Not a percentage of 24 digits for 1e22 typed.
+                let off = if a.error >= 10.0 { "over 1000".to_string() } else { off };
                 let said = format!(
                     "you said {}, the simulation says {says}: {off}% off (within {within}% counts)",
                     show(j.given)

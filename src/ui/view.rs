@@ -727,7 +727,10 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> b
             }
         }
         draw_panels(ctx, &panels, frame, rest);
-        (1..=5).any(|n| views.charts[usize::from(n) - 1] && !panels.contains(&Panel::Chart(n)))
+        // A chart the step names left out, or none shown at all (the
+        // table took the one panel): the chart keys lead the hint bar.
+        let no_chart = !panels.iter().any(|p| matches!(p, Panel::Chart(_)));
+        no_chart || (1..=5).any(|n| views.charts[usize::from(n) - 1] && !panels.contains(&Panel::Chart(n)))
     }
 }
 
@@ -1719,13 +1722,14 @@ fn help_lines(
 }
 
 fn draw_help(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), frame, area);
+    draw_help_of(&ctx.theme, super::keys::HELP, ctx.app.help_scroll(), ctx.app.note(), frame, area);
 }
 
 /// The help's frame, `width` columns wide: its titles in words that fit
 /// whole, and at the bottom right `mark`, where the help goes on (see
-/// [`super::lesson::scroll_mark`]), the keys' title giving way to it.
-fn help_block(t: &Theme, width: u16, mark: &str) -> Block<'static> {
+/// [`super::lesson::scroll_mark`]), the keys' title giving way to it;
+/// `said`, a key's note on doing nothing in the help, in the keys' place.
+fn help_block(t: &Theme, width: u16, mark: &str, said: &str) -> Block<'static> {
     let room = |taken: usize| usize::from(width.saturating_sub(2)).saturating_sub(taken);
     let fit = |texts: &[&'static str], taken: usize| {
         texts.iter().copied().find(|s| s.chars().count() <= room(taken)).unwrap_or("")
@@ -1733,11 +1737,17 @@ fn help_block(t: &Theme, width: u16, mark: &str) -> Block<'static> {
     let mark = if mark.is_empty() { String::new() } else { format!(" {mark} ") };
     let mark = if mark.chars().count() <= room(0) { mark } else { String::new() };
     let keys = [" Esc or ? closes · ↑ ↓ PgUp PgDn scroll ", " Esc closes · ↑ ↓ PgDn ", " Esc closes ", " Esc "];
+    let said = format!(" {said} ");
+    let bottom = if said.len() > 2 && said.chars().count() <= room(mark.chars().count() + 1) {
+        Line::styled(said, t.warn)
+    } else {
+        Line::styled(fit(&keys, mark.chars().count() + 1), t.dim)
+    };
     Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent)
         .title(Span::styled(fit(&[" help: keys and legends ", " help "], 0), t.title))
-        .title_bottom(Line::styled(fit(&keys, mark.chars().count() + 1), t.dim))
+        .title_bottom(bottom)
         .title_bottom(Line::styled(mark, t.accent).right_aligned())
         .style(Style::default())
 }
@@ -1768,7 +1778,7 @@ fn help_columns(t: &Theme, sections: &[super::keys::Section], inner: Rect) -> Ve
 pub(crate) fn help_room(sections: &[super::keys::Section], area: Rect, kind: crate::app::ThemeKind) -> u16 {
     let t = Theme::new(kind);
     let r = help_area(area);
-    let inner = help_block(&t, r.width, "").inner(r);
+    let inner = help_block(&t, r.width, "", "").inner(r);
     help_columns(&t, sections, inner)
         .iter()
         .map(|(p, r)| u16::try_from(p.line_count(r.width.max(1))).unwrap_or(u16::MAX).saturating_sub(r.height))
@@ -1785,11 +1795,21 @@ pub fn help_page(area: Rect) -> u16 {
 
 /// The help over `area`: the keys of `sections` and every chart's legend,
 /// scrolled by `scroll` rows (no further than its end).
-pub(crate) fn draw_help_of(t: &Theme, sections: &[super::keys::Section], scroll: u16, frame: &mut Frame, area: Rect) {
+/// `note` is the status line's: one a key pressed in the help left goes
+/// on its frame.
+pub(crate) fn draw_help_of(
+    t: &Theme,
+    sections: &[super::keys::Section],
+    scroll: u16,
+    note: &str,
+    frame: &mut Frame,
+    area: Rect,
+) {
     let r = help_area(area);
     let room = help_room(sections, area, t.kind);
     let scroll = scroll.min(room);
-    let block = help_block(t, r.width, super::lesson::scroll_mark(scroll, room));
+    let said = if note.ends_with(super::keys::IN_HELP) { note } else { "" };
+    let block = help_block(t, r.width, super::lesson::scroll_mark(scroll, room), said);
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);
@@ -1970,7 +1990,9 @@ mod tests {
                     let mut scroll = 0;
                     loop {
                         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("a test backend");
-                        terminal.draw(|f| draw_help_of(&Theme::new(kind), sections, scroll, f, area)).expect("draws");
+                        terminal
+                            .draw(|f| draw_help_of(&Theme::new(kind), sections, scroll, "", f, area))
+                            .expect("draws");
                         let buf = terminal.backend().buffer();
                         for y in r.y + 1..r.y + r.height - 1 {
                             let before = buf[(r.x + r.width - 2, y)].symbol();

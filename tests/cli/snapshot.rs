@@ -1160,17 +1160,16 @@ fn the_note_a_key_that_did_nothing_covered_comes_back() {
     };
     assert!(status("@30s 6").contains("6 is not a key here"), "{}", status("@30s 6"));
     assert!(status("@30s 6 x ]").ends_with("│ step done: n next step, space runs on"), "{}", status("@30s 6 x ]"));
-    // So does the answer field's refusal, kept beside it, at 60x18 cut
-    // to keep the time, seed and PAUSED; the task table's, once shown.
+    // So does a key that does nothing while typing, and the answer's
+    // refusal at Enter, at 60x18 cut to keep the time, seed and PAUSED;
+    // the task table's, once shown.
     let narrow = |keys: &str| {
         let screen = snapshot(&["--lesson", "12", "--step", "1", "--size", "60x18", "--at", "5s", "--keys", keys]);
         screen.lines().next().expect("a status line").to_string()
     };
-    assert!(
-        narrow("@5s space a x enter").starts_with(" t 5.0 s │ 1× │ PAUSED │ seed 1 │ `x`"),
-        "{}",
-        narrow("@5s space a x enter")
-    );
+    assert!(narrow("@5s space a f2").starts_with(" t 5.0 s │ PAUSED │ seed 1 │ F2 does nothing while typing"));
+    assert!(!narrow("@5s space a f2 6").contains("F2"), "{}", narrow("@5s space a f2 6"));
+    assert!(narrow("@5s space a x enter").contains("│ `x`"), "{}", narrow("@5s space a x enter"));
     assert!(!narrow("@5s space a x enter 6").contains("`x`"), "{}", narrow("@5s space a x enter 6"));
     let table = |keys: &str| snapshot(&["--size", "80x24", "--keys", keys]).lines().next().unwrap_or("").to_string();
     assert!(table("down").contains("T shows it") && !table("down T").contains("T shows it"), "{}", table("down T"));
