@@ -252,13 +252,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
             .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
     }
     check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
-    let signal: crate::output::Stopped = {
-        let signalled = Arc::clone(&signalled);
-        Arc::new(move || match signalled.load(Ordering::Relaxed) {
-            0 => None,
-            s => Some(s as i32),
-        })
-    };
+    let signal = stopped_by(&signalled);
     // The raw lines go straight to the file, which is put in place at the end.
     let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&signal))).transpose()?;
     // The CSV's rows wait in a file beside it until its header is known.
@@ -342,12 +336,31 @@ fn quiet_machine(pipe: &str, seconds: f64) -> String {
     )
 }
 
+/// The signal `signalled` holds (set by signal_hook's `register_usize`),
+/// as an output's wait for a FIFO's reader looks for it.
+fn stopped_by(signalled: &Arc<AtomicUsize>) -> crate::output::Stopped {
+    let signalled = Arc::clone(signalled);
+    Arc::new(move || match signalled.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(s as i32),
+    })
+}
+
 /// `dirtyviz live` on the dashboard. The tracefs state is restored
 /// however it ends: q, a signal, an error (and a panic, by the session's
 /// drop).
 fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
     check_outputs(None, &[("--save", &args.save)])?;
-    let save = args.save.as_deref().map(AtomicFile::create).transpose()?;
+    // The dashboard reads its signals between frames; a write to a FIFO
+    // whose reader stopped reading waits inside one, and looks for them
+    // here (q, SIGTERM and SIGHUP did nothing then).
+    let signalled = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize)
+            .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
+    }
+    let stopped = stopped_by(&signalled);
+    let save = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&stopped))).transpose()?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();
