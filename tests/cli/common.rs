@@ -213,3 +213,28 @@ pub fn side_by_side_ticks(screen: &str) -> Vec<(Vec<usize>, Vec<usize>)> {
         .map(|(a, b)| (cols(&format!("{a}│")), cols(&format!("│{b}"))))
         .collect()
 }
+
+/// Makes a FIFO at `path`, which the test owns.
+pub fn mkfifo(path: &Path) {
+    let c_path = std::ffi::CString::new(path.to_str().expect("UTF-8")).expect("no NUL");
+    // SAFETY: mkfifo on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+}
+
+/// Sends `signal` to `child` and waits at most 5 s for it to end (`what`
+/// it was doing names it if it does not).
+pub fn signalled(child: &mut std::process::Child, signal: libc::c_int, what: &str) -> std::process::ExitStatus {
+    // SAFETY: kill() on the child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    let sent = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if sent.elapsed() > std::time::Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("{what}: still going 5 s after signal {signal}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -957,9 +957,7 @@ fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
     let root = fake_tracefs("save-fifo");
     let fifo = tmp("ktrace-live-save.fifo");
     let _ = std::fs::remove_file(&fifo);
-    let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
-    // SAFETY: mkfifo on a NUL-terminated path this test owns.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    crate::common::mkfifo(&fifo);
     // A reader that never reads: 2 MB of lines fill the pipe.
     let reader = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reader");
     let mut child = dirtyviz()
@@ -974,19 +972,7 @@ fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
     std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
     std::thread::sleep(Duration::from_millis(1500));
     assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
-    // SAFETY: kill(2) on the child this test started.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    let sent = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if sent.elapsed() > Duration::from_secs(5) {
-            let _ = child.kill();
-            panic!("still waiting 5 s after SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = crate::common::signalled(&mut child, libc::SIGTERM, "live --save into a full FIFO");
     drop(reader);
     assert_eq!(status.code(), Some(143), "{status}");
     assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");

@@ -478,9 +478,7 @@ fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
 
     let fifo = tmp("kview-loading.fifo");
     let _ = std::fs::remove_file(&fifo);
-    let c_path = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("no NUL");
-    // SAFETY: mkfifo on a NUL-terminated path this test owns.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    crate::common::mkfifo(&fifo);
     let (master, slave) = crate::common::pty(100, 30);
     let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
     let mut child = dirtyviz()

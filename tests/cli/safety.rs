@@ -768,9 +768,7 @@ fn an_output_to_dev_stdout_goes_down_the_pipe() {
 fn a_signal_stops_the_wait_for_a_fifos_other_end() {
     let dir = scratch("fifo-wait");
     let fifo = dir.join("f");
-    let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
-    // SAFETY: mkfifo on a NUL-terminated path this test owns.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    crate::common::mkfifo(&fifo);
     std::fs::create_dir(dir.join("tracefs")).expect("a directory");
     let cases: [(&[&str], libc::c_int); 6] = [
         (&["view", "f", "--csv", "vf.csv", "-q"], libc::SIGINT),
@@ -787,31 +785,13 @@ fn a_signal_stops_the_wait_for_a_fifos_other_end() {
         let writer = (i == 5).then(|| std::fs::OpenOptions::new().write(true).open(&fifo).expect("a writer"));
         wait_until_it_catches_sigint(child.id());
         std::thread::sleep(Duration::from_millis(300));
-        let status = signalled(&mut child, signal, &format!("{args:?}"));
+        let status = crate::common::signalled(&mut child, signal, &format!("{args:?}"));
         drop(writer);
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(status.code(), Some(128 + signal), "{args:?}: {err}");
         assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
         assert!(!dir.join("vf.csv").exists() && !dir.join("figures").exists(), "{args:?}: nothing written");
-    }
-}
-
-/// Sends `signal` to `child` and waits at most 5 s for it to end (`what`
-/// it was doing names it if it does not).
-fn signalled(child: &mut std::process::Child, signal: libc::c_int, what: &str) -> std::process::ExitStatus {
-    // SAFETY: kill() on the child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-    let sent = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            return status;
-        }
-        if sent.elapsed() > Duration::from_secs(5) {
-            let _ = child.kill();
-            panic!("{what}: still going 5 s after signal {signal}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -823,9 +803,7 @@ fn signalled(child: &mut std::process::Child, signal: libc::c_int, what: &str) -
 fn a_signal_stops_a_write_to_a_fifo_nobody_reads() {
     let dir = scratch("fifo-full");
     let fifo = dir.join("f");
-    let c_path = std::ffi::CString::new(fifo.to_str().expect("UTF-8")).expect("no NUL");
-    // SAFETY: mkfifo on a NUL-terminated path this test owns.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    crate::common::mkfifo(&fifo);
     for signal in [libc::SIGINT, libc::SIGTERM] {
         // A reader that never reads: the pipe fills and the write waits.
         let reader = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reader");
@@ -837,7 +815,7 @@ fn a_signal_stops_a_write_to_a_fifo_nobody_reads() {
         wait_until_it_catches_sigint(child.id());
         std::thread::sleep(Duration::from_millis(500));
         assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
-        let status = signalled(&mut child, signal, "a write to a full FIFO");
+        let status = crate::common::signalled(&mut child, signal, "a write to a full FIFO");
         drop(reader);
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
