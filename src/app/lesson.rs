@@ -357,9 +357,9 @@ fn parse_bare(text: &str, t: &str, unit: &str) -> Result<f64, String> {
 /// s or µs too), and what that unit is in `unit`.
 fn without_unit<'a>(text: &'a str, unit: &str) -> (&'a str, f64) {
     let words: &[(&str, f64)] = match unit {
-        "" | "%" => &[],
-        // A ratio of two sides, as the pane writes it (`1.3×`).
-        "×" => &[("×", 1.0), ("x", 1.0)],
+        "%" => &[],
+        // A ratio (of two sides, as the pane writes it: `1.3×`).
+        "" | "×" => &[("×", 1.0), ("x", 1.0)],
         "pages" => &[("pages", 1.0), ("page", 1.0)],
         "tasks" => &[("tasks", 1.0), ("task", 1.0)],
         "MiB/s" => &[("KiB/s", 1.0 / 1024.0), ("MiB/s", 1.0), ("GiB/s", 1024.0)],
@@ -1283,6 +1283,7 @@ mod tests {
         assert_eq!(parse_answer("1 task", "tasks"), Ok(1.0), "as the pane writes one");
         assert_eq!(parse_answer("1.3×", "×"), Ok(1.3));
         assert_eq!(parse_answer("1.3 x", "×"), Ok(1.3));
+        assert_eq!(parse_answer("0.2x", ""), Ok(0.2), "a ratio of one world's quantities");
         assert_eq!(parse_answer("0.078 s", "ms"), Ok(78.0));
         assert_eq!(parse_answer("78000 us", "ms"), Ok(78.0));
         assert_eq!(parse_answer("90 MS", "ms"), Ok(90.0), "ms, not s");
