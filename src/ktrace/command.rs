@@ -245,14 +245,8 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     let stop = Arc::new(AtomicBool::new(false));
     // Which signal came: one while --save waits for a FIFO's reader ends
     // dirtyviz as it ends other commands (exit 130 for SIGINT).
-    let signalled = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(sig, Arc::clone(&stop))
-            .and_then(|_| signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize))
-            .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
-    }
+    let signal = catch_signals(Some(&stop))?;
     check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
-    let signal = stopped_by(&signalled);
     // The raw lines go straight to the file, which is put in place at the end.
     let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&signal))).transpose()?;
     // The CSV's rows wait in a file beside it until its header is known.
@@ -336,14 +330,19 @@ fn quiet_machine(pipe: &str, seconds: f64) -> String {
     )
 }
 
-/// The signal `signalled` holds (set by signal_hook's `register_usize`),
-/// as an output's wait for a FIFO's reader looks for it.
-fn stopped_by(signalled: &Arc<AtomicUsize>) -> crate::output::Stopped {
-    let signalled = Arc::clone(signalled);
-    Arc::new(move || match signalled.load(Ordering::Relaxed) {
+/// Notes Ctrl-C, SIGTERM and SIGHUP (in `stop` too, if given) and tells
+/// which came, as an output's wait for a FIFO's reader looks for it.
+fn catch_signals(stop: Option<&Arc<AtomicBool>>) -> Result<crate::output::Stopped, Error> {
+    let signalled = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        stop.map_or(Ok(()), |stop| signal_hook::flag::register(sig, Arc::clone(stop)).map(drop))
+            .and_then(|()| signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize))
+            .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
+    }
+    Ok(Arc::new(move || match signalled.load(Ordering::Relaxed) {
         0 => None,
         s => Some(s as i32),
-    })
+    }))
 }
 
 /// `dirtyviz live` on the dashboard. The tracefs state is restored
@@ -354,12 +353,7 @@ fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
     // The dashboard reads its signals between frames; a write to a FIFO
     // whose reader stopped reading waits inside one, and looks for them
     // here (q, SIGTERM and SIGHUP did nothing then).
-    let signalled = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize)
-            .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
-    }
-    let stopped = stopped_by(&signalled);
+    let stopped = catch_signals(None)?;
     let save = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&stopped))).transpose()?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;

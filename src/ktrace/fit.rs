@@ -7,7 +7,7 @@
 //! kernel generation (the fields printed). What it does not: memory, the
 //! device's kind, block sizes, when tasks started; those are assumed and
 //! the summary says so; each task runs from its first throttling pass to
-//! its last.
+//! the tenth of a second after its last.
 
 use serde::Serialize;
 
@@ -214,7 +214,7 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
             "each task from its first throttling event to its last (one seen within {STOP_GAP_S} s of the trace's \
              start or end from the start or to the end)"
         ),
-        "a task dirties freely before its first throttling event, and below freerun after its last leaves none",
+        "a task dirties freely before its first throttling event, and leaves no pass below freerun after its last",
     );
 
     let span = (t.span.duration_s * 10.0).ceil() / 10.0;
