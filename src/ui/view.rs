@@ -1033,7 +1033,7 @@ fn kv(name: &str, value: String) -> (String, String) {
 }
 
 /// `n` tasks in words: `1 task`, `9 tasks`.
-fn tasks(n: impl std::fmt::Display + PartialEq<u32>) -> String {
+fn tasks(n: u32) -> String {
     if n == 1 { "1 task".into() } else { format!("{n} tasks") }
 }
 

@@ -897,18 +897,19 @@ fn until_enabled(root: &Path) {
     }
 }
 
+/// `dirtyviz live -q` on the fake tracefs at `root` with `args` after
+/// it, once it has enabled the events.
+fn live_started(root: &Path, args: &[&std::ffi::OsStr]) -> std::process::Child {
+    let child = dirtyviz().args(["live", "-q", "--tracefs"]).arg(root).args(args).spawn().expect("starts");
+    until_enabled(root);
+    child
+}
+
 #[test]
 fn live_restores_every_enable_file_after_sigterm() {
     let root = fake_tracefs("sigterm");
     let summary = tmp("ktrace-live-sigterm.json");
-    let mut child = dirtyviz()
-        .args(["live", "-q", "--tracefs"])
-        .arg(&root)
-        .arg("--summary-json")
-        .arg(&summary)
-        .spawn()
-        .expect("starts");
-    until_enabled(&root);
+    let mut child = live_started(&root, &["--summary-json".as_ref(), summary.as_os_str()]);
     let capture = std::fs::read_to_string(fixture("live-6.18-loop-strict_limit-sigterm.txt")).expect("fixture");
     std::fs::write(root.join("trace_pipe"), &capture).expect("events arrive");
     std::thread::sleep(Duration::from_millis(1500));
@@ -928,14 +929,10 @@ fn live_cut_short_by_a_signal_before_its_duration_writes_its_report_and_exits_12
         let root = fake_tracefs(&format!("cut-{sig}"));
         let summary = tmp(&format!("ktrace-live-cut-{sig}.json"));
         let _ = std::fs::remove_file(&summary);
-        let mut child = dirtyviz()
-            .args(["live", "-q", "--duration", "60s", "--tracefs"])
-            .arg(&root)
-            .arg("--summary-json")
-            .arg(&summary)
-            .spawn()
-            .expect("starts");
-        until_enabled(&root);
+        let mut child = live_started(
+            &root,
+            &["--duration".as_ref(), "60s".as_ref(), "--summary-json".as_ref(), summary.as_os_str()],
+        );
         std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
         std::thread::sleep(Duration::from_millis(1500));
         // SAFETY: kill(2) on the child this test started.
@@ -960,15 +957,7 @@ fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
     crate::common::mkfifo(&fifo);
     // A reader that never reads: 2 MB of lines fill the pipe.
     let reader = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reader");
-    let mut child = dirtyviz()
-        .args(["live", "-q", "--duration", "60s", "--tracefs"])
-        .arg(&root)
-        .arg("--save")
-        .arg(&fifo)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("starts");
-    until_enabled(&root);
+    let mut child = live_started(&root, &["--duration".as_ref(), "60s".as_ref(), "--save".as_ref(), fifo.as_os_str()]);
     std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
     std::thread::sleep(Duration::from_millis(1500));
     assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
@@ -985,14 +974,7 @@ fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let csv = dir.join("live.csv");
-    let mut child = dirtyviz()
-        .args(["live", "-q", "--duration", "3s", "--tracefs"])
-        .arg(&root)
-        .arg("--csv")
-        .arg(&csv)
-        .spawn()
-        .expect("starts");
-    until_enabled(&root);
+    let mut child = live_started(&root, &["--duration".as_ref(), "3s".as_ref(), "--csv".as_ref(), csv.as_os_str()]);
     // The rows wait in a file beside the CSV while the capture runs.
     let spooled = || {
         std::fs::read_dir(&dir).expect("dir").filter(|e| e.as_ref().expect("entry").file_name() != "live.csv").count()
