@@ -348,14 +348,17 @@ fn locate(text: &str, field: &str, needle: &str) -> (usize, usize) {
 }
 
 /// The step (from 1) whose text holds `line`:`col`: the last that starts
-/// before it; `None` before the first, or where the text cannot be read.
+/// before it; `None` before the first, after the end of the steps' list
+/// (a field of the lesson written after it), or where the text cannot be
+/// read.
 fn step_at(text: &str, line: usize, col: usize) -> Option<usize> {
-    use crate::scenario::locate::{FieldPath, Seg, written};
+    use crate::scenario::locate::{FieldPath, Seg, written, written_end};
     let n = (0..)
         .map_while(|i| written(text, &FieldPath(vec![Seg::Field("steps"), Seg::Index(i)])))
         .take_while(|&start| start <= (line, col))
         .count();
-    (n > 0).then_some(n)
+    let past_list = written_end(text, &FieldPath::field("steps")).is_some_and(|end| end <= (line, col));
+    (n > 0 && !past_list).then_some(n)
 }
 
 /// Byte offset of `needle` in `text`, found as [`locate`] says.
@@ -480,6 +483,7 @@ impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {
         let text = crate::input::without_bom(text);
+        crate::scenario::locate::refuse_unclosed_comment(text, origin)?;
         if crate::scenario::locate::after_comments(text).is_empty() {
             return Err(Error::invalid(format!(
                 "{origin}: empty: a lesson file holds one `Lesson(...)`, as the shipped ones in lessons/ do"
@@ -1038,6 +1042,32 @@ mod tests {
     fn an_empty_lesson_is_told_empty() {
         let e = Lesson::from_ron("\u{feff}\n  \n", "l.ron").expect_err("empty").to_string();
         assert_eq!(e, "l.ron: empty: a lesson file holds one `Lesson(...)`, as the shipped ones in lessons/ do");
+    }
+
+    #[test]
+    fn a_mistake_after_the_steps_names_no_step() {
+        let text = |summary: &str| {
+            format!(
+                "Lesson(\n    id: \"17\",\n    patch: \"p\",\n    steps: [\n        Step(title: \"a\", text: \"b\", \
+                 run_s: 1, bogus: 2),\n        Step(title: \"a\", text: \"b\", run_s: 1),\n    ],\n    {summary}\n)\n"
+            )
+        };
+        let e = |summary: &str| Lesson::from_ron(&text(summary), "l.ron").expect_err("refused").to_string();
+        assert!(e("summary: \"s\",").starts_with("l.ron:5:47: step 1: unknown field `bogus`"), "{}", e(""));
+        let fixed = |summary: &str| text(summary).replace(", bogus: 2", "");
+        let e = |summary: &str| Lesson::from_ron(&fixed(summary), "l.ron").expect_err("refused").to_string();
+        assert!(e("summray: \"s\",").starts_with("l.ron:8:5: unknown field `summray`"), "{}", e("summray: \"s\","));
+        assert_eq!(e("summary: 5,"), "l.ron:8:14: expected a string in quotes for `summary`");
+        assert!(e("").starts_with("l.ron:9:1: missing field `"), "{}", e(""));
+    }
+
+    #[test]
+    fn a_comment_left_open_is_named_where_it_opens() {
+        let e = Lesson::from_ron("/* unclosed\nLesson(id: \"1\")\n", "l.ron").expect_err("refused").to_string();
+        assert_eq!(e, "l.ron:1:1: this comment is not closed: no `*/` after it");
+        let text = "Lesson(\n  title: \"a /* b\", // c /* d\n  id: /* x /* y */ z */ \"1\", /* open\n)";
+        let e = Lesson::from_ron(text, "l.ron").expect_err("refused").to_string();
+        assert_eq!(e, "l.ron:3:30: this comment is not closed: no `*/` after it");
     }
 
     fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {

@@ -78,6 +78,18 @@ pub fn written(text: &str, path: &FieldPath) -> Option<(usize, usize)> {
     }
 }
 
+/// Line and column (1-based, columns in characters) just after the value
+/// at `path`; `None` when the text leaves it out or it does not end (an
+/// unclosed bracket or string).
+pub fn written_end(text: &str, path: &FieldPath) -> Option<(usize, usize)> {
+    let mut w = Walker { text, at: 0 };
+    w.blank();
+    let (found, true) = w.find(&path.0)? else { return None };
+    w.at = found;
+    w.value()?;
+    Some(line_col(text, w.at))
+}
+
 /// Line and column (1-based, columns in characters) of byte `at` of `text`.
 pub fn line_col(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
@@ -330,6 +342,11 @@ impl<'a> Walker<'a> {
 /// The length in bytes of the block comment `bytes` starts with
 /// (`/* ... */`, nested as RON nests them); to the end where unclosed.
 pub fn block_comment_len(bytes: &[u8]) -> usize {
+    block_comment(bytes).0
+}
+
+/// [`block_comment_len`], and whether the comment is closed.
+fn block_comment(bytes: &[u8]) -> (usize, bool) {
     let (mut depth, mut i) = (0usize, 0);
     while i < bytes.len() {
         if bytes[i..].starts_with(b"/*") {
@@ -339,13 +356,51 @@ pub fn block_comment_len(bytes: &[u8]) -> usize {
             depth -= 1;
             i += 2;
             if depth == 0 {
-                break;
+                return (i, true);
             }
         } else {
             i += 1;
         }
     }
-    i
+    (i, false)
+}
+
+/// Refuses a text with a block comment that is never closed, at
+/// `origin:line:col` of its `/*`.
+pub fn refuse_unclosed_comment(text: &str, origin: &str) -> crate::error::Result<()> {
+    match unclosed_comment(text) {
+        Some((line, col)) => Err(crate::error::Error::invalid(format!(
+            "{origin}:{line}:{col}: this comment is not closed: no `*/` after it"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Line and column of a block comment (`/*`) that is never closed, outside
+/// strings and line comments: RON reads the rest of the file as comment,
+/// and its own message (the file ends too soon, or is empty) does not say
+/// why.
+fn unclosed_comment(text: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match &bytes[i..] {
+            [b'/', b'/', ..] => i += bytes[i..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - i),
+            [b'/', b'*', ..] => match block_comment(&bytes[i..]) {
+                (_, false) => return Some(line_col(text, i)),
+                (len, true) => i += len,
+            },
+            [b'"', ..] => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -788,9 +788,25 @@ pub fn ron_error_at(text: &str, e: &ron::error::SpannedError) -> (usize, usize, 
         }
     };
     let (line, mut col) = (e.span.start.line, e.span.start.col);
-    let before = text.lines().nth(line.saturating_sub(1)).and_then(|l| l.chars().nth(col.saturating_sub(2)));
-    if col > 1 && before == Some('"') && matches!(e.code, E::InvalidValueForType { .. }) {
+    let row: Vec<char> = text.lines().nth(line.saturating_sub(1)).unwrap_or("").chars().collect();
+    let char_at = |col: usize| col.checked_sub(1).and_then(|i| row.get(i)).copied();
+    if col > 1 && char_at(col - 1) == Some('"') && matches!(e.code, E::InvalidValueForType { .. }) {
         col -= 1;
+    }
+    // RON may place a value's error on the blank before it, or a
+    // negative number's on its first digit: the value starts at the sign.
+    while char_at(col).is_some_and(|c| c == ' ' || c == '\t') && char_at(col + 1).is_some() {
+        col += 1;
+    }
+    if col > 1 && char_at(col - 1) == Some('-') && char_at(col).is_some_and(|c| c.is_ascii_digit()) {
+        col -= 1;
+    }
+    if matches!(e.code, E::TrailingCharacters) {
+        // RON says so where the value ends; the user looks for the text.
+        let from = offset_of(text, line, col);
+        let rest = locate::after_comments(&text[from..]);
+        let (line, col) = locate::line_col(text, text.len() - rest.len());
+        return (line, col, "text after the end of the file's one value (its last `)`)".into());
     }
     let at_end = text[offset_of(text, e.span.end.line, e.span.end.col)..].trim().is_empty();
     let what = what_ron_leaves_out(text, line, col, at_end, &e.code).unwrap_or(what);
@@ -919,6 +935,7 @@ impl Scenario {
 
     /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Scenario> {
+        locate::refuse_unclosed_comment(text, origin)?;
         if locate::after_comments(crate::input::without_bom(text)).is_empty() {
             return Err(Error::invalid(format!(
                 "{origin}: empty: a scenario file holds one `Scenario(...)`, e.g. \
@@ -1450,7 +1467,7 @@ mod tests {
         let disk = "devices: [(name: \"sda\", kind: Hdd)]";
         assert_eq!(
             error(&format!("Scenario({disk}, tasks: [Dd(bs: 65536)])")),
-            "s.ron:1:61: expected a string in quotes for `bs` (a size: \"4k\", \"1M\")"
+            "s.ron:1:62: expected a string in quotes for `bs` (a size: \"4k\", \"1M\")"
         );
         assert_eq!(
             error(&format!("Scenario(duration_s: 40s, {disk})")),
@@ -1461,6 +1478,18 @@ mod tests {
             "s.ron:1:61: the file ends too soon: a `(`, `[` or string is not closed"
         );
         assert_eq!(error("Scenario(name: \"ab\n"), "s.ron:1:16: this string is not closed: no `\"` after it");
+        assert_eq!(
+            error(&format!("Scenario({disk})\n\n // x\n   junk\n")),
+            "s.ron:4:4: text after the end of the file's one value (its last `)`)"
+        );
+        assert_eq!(
+            error(&format!("Scenario({disk},\n    cpus: -8)")),
+            "s.ron:2:11: cpus must be between 1 and 4096, got -8"
+        );
+        assert_eq!(
+            error(&format!("Scenario({disk}, cpus:  \"8\")")),
+            "s.ron:1:54: expected a whole number for cpus but found the string \"8\" instead"
+        );
         assert_eq!(
             error("Scenario(devices: [(name: \"sda\", kind: Hdd, fs: \"zfs\")])"),
             "s.ron:1:49: expected a name without quotes for `fs`"
