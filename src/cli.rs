@@ -450,7 +450,7 @@ pub struct WorldArgs {
     /// NFS: the patch series' patch scaling nfs_congestion_kb to (dirty_thresh + 1 MiB)/8 (with its fix of Oct 2011, so that a tiny threshold leaves at least 128 KiB).
     #[arg(long)]
     pub nfs_congestion_scaled: bool,
-    /// Fixed floating-proportion period shift, 2 to 48 (default: derived
+    /// Fixed floating-proportion period shift, 2 to 32 (default: derived
     /// from the dirty threshold, as the kernel does; 12 adapts much faster).
     #[arg(long, value_parser = period_shift)]
     pub period_shift: Option<i32>,
@@ -594,7 +594,7 @@ fn dd(s: &str) -> Result<u32, String> {
 }
 
 fn period_shift(s: &str) -> Result<i32, String> {
-    whole(s, 2, 48, "").map(|v| v as i32)
+    whole(s, 2, 32, "").map(|v| v as i32)
 }
 
 /// A lesson's step, from 1; how many it has is known once the lesson is.

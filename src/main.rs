@@ -160,7 +160,7 @@ fn main() -> ExitCode {
             for extra in lines {
                 if let Some(values) = extra.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
                     first = format!("{first}; {values}");
-                } else if extra.starts_with("tip: a similar") {
+                } else if extra.starts_with("tip: a similar") || extra.starts_with("tip: some similar") {
                     first = format!("{first}; {extra}");
                 }
             }

@@ -83,8 +83,12 @@ pub const BACKGROUND_BYTES: Range<u64> = Range { lo: 1, hi: 4 << 40, unit: "byte
 pub const DIRTY_MB: Range<u64> = Range { lo: 1, hi: 4 << 20, unit: "MiB" };
 /// `vm.dirty_background_bytes` in a lesson \[MiB\] (not 0, as above).
 pub const BACKGROUND_MB: Range<u64> = Range { lo: 1, hi: 4 << 20, unit: "MiB" };
-/// Floating-proportion period shift, as `--period-shift`.
-pub const PERIOD_SHIFT: Range<i32> = Range { lo: 2, hi: 48, unit: "" };
+/// Floating-proportion period shift, as `--period-shift`: at most 32.
+/// The kernel derives at most 31 (4 TiB of memory); above 32 (up to its
+/// PROP_MAX_SHIFT, 48) the proportions' denominator, 2^(shift-1) and
+/// more, overflows do_div()'s 32-bit divisor in bdi_dirty_limit() and
+/// every bdi would get the whole threshold.
+pub const PERIOD_SHIFT: Range<i32> = Range { lo: 2, hi: 32, unit: "" };
 /// Patch level, as `--patches`.
 pub const PATCHES: Range<u8> = Range { lo: 0, hi: 11, unit: "" };
 /// Length of a run \[s\]: at least a jiffy at HZ 1000, at most `--duration`'s cap.

@@ -787,8 +787,8 @@ fn whole_number_options_name_what_they_want() {
     fails_cleanly(&["run", "--cpus", "2.5"], cpus);
     fails_cleanly(&["snapshot", "--cpus", "5000"], cpus);
     fails_cleanly(&["run", "--dd", "1k"], "must be a whole number of dd tasks per bdi from 0 to 10000");
-    fails_cleanly(&["plot", "--period-shift", ""], "must be a whole number from 2 to 48");
-    fails_cleanly(&["run", "--period-shift", "49"], "must be a whole number from 2 to 48");
+    fails_cleanly(&["plot", "--period-shift", ""], "must be a whole number from 2 to 32");
+    fails_cleanly(&["run", "--period-shift", "33"], "must be a whole number from 2 to 32");
     for sub in ["snapshot", "plot"] {
         fails_cleanly(&[sub, "--lesson", "03", "--step", "0"], "must be a step's number: 1 (the first), 2, ...");
         fails_cleanly(&[sub, "--lesson", "03", "--step", "x"], "must be a step's number: 1 (the first), 2, ...");
