@@ -417,6 +417,8 @@ fn parse_number(text: &str) -> Result<f64, String> {
 const STEP_DONE: &str = "step done: n next step, space runs on";
 /// The note when the last step is done: there is no next step.
 const LESSON_DONE: &str = "lesson done: L lessons, space runs on";
+/// The status line's note while the worlds run on past a step's end.
+const RUNNING_ON: &str = "running on past the step's end: n opens the next step at that end, space pauses";
 
 impl App {
     pub(super) fn install(&mut self, run: LessonRun, view: ViewRequest) {
@@ -536,9 +538,24 @@ impl App {
         if i == current {
             return;
         }
-        if [STEP_DONE, LESSON_DONE].contains(&self.note.as_str()) {
+        if [STEP_DONE, LESSON_DONE, RUNNING_ON].contains(&self.note.as_str()) {
             // It was about the step being left.
             self.note.clear();
+        }
+        if i > current
+            && let Some(mode) = self.lesson.as_ref()
+            && !mode.changed_by_hand
+            && self.session.sim_ns > mode.run.step_end_ns()
+        {
+            // The worlds ran on past the step's end (space): the next step
+            // opens where everyone else's does, at that end, the lesson
+            // replayed up to it. (Keys that changed the worlds carry on
+            // instead, as they do in a step opened on time.)
+            let ran_on = (self.session.sim_ns - mode.run.step_end_ns()) as f64 / crate::sim::NS_PER_SEC as f64;
+            let done = format!("step {} opened at step {}'s end ({ran_on:.1} s run on left out)", i + 1, current + 1);
+            let lesson = mode.run.lesson.clone();
+            self.open_lesson(lesson, i, done);
+            return;
         }
         if i > current
             && let Some(end) = self.lesson_step_end()
@@ -555,6 +572,20 @@ impl App {
             return;
         }
         self.open_step_now(i, None);
+    }
+
+    /// Space on a step that is done says the worlds run on past its end;
+    /// space again pauses them with the step-done note back.
+    pub(super) fn note_running_on(&mut self) {
+        let Some(mode) = self.lesson.as_ref().filter(|m| m.end.is_some() && m.replay.is_none()) else { return };
+        let done = if mode.last_step() { LESSON_DONE } else { STEP_DONE };
+        if !self.paused && [STEP_DONE, LESSON_DONE].contains(&self.note.as_str()) {
+            self.note =
+                if mode.last_step() { "running on past the lesson's end: L lessons, space pauses" } else { RUNNING_ON }
+                    .into();
+        } else if self.paused && self.note.starts_with("running on past the") {
+            self.note = done.into();
+        }
     }
 
     /// Says how far running the rest of the open step has got.
@@ -823,6 +854,13 @@ impl App {
             }
             LessonMsg::InputCancel => {
                 mode.input = None;
+                // Where Tab went is given up too: `a` opens the first
+                // question not answered, as the help says (a student who
+                // had looked at the next question answered it with the
+                // first's value).
+                if let Some(q) = mode.answers.iter().position(Option::is_none) {
+                    mode.question = q;
+                }
                 self.note.clear();
             }
             LessonMsg::InputDone => {
@@ -1018,6 +1056,35 @@ mod tests {
         assert_eq!(app.note(), "");
     }
 
+    /// Space on a step done ran the worlds on, and `n` then opened the
+    /// next step on them, seconds later than everyone else's: it opens at
+    /// the step's end, the lesson replayed up to it.
+    #[test]
+    fn a_step_run_on_past_its_end_opens_the_next_at_that_end() {
+        let mut on_time = open(TWO_STEPS, 0);
+        on_time.advance_to(3 * NS_PER_SEC);
+        on_time.update(Msg::Lesson(LessonMsg::NextStep));
+        let mut ran_on = open(TWO_STEPS, 0);
+        ran_on.advance_to(3 * NS_PER_SEC);
+        assert_eq!((ran_on.sim_ns(), ran_on.note()), (2 * NS_PER_SEC, STEP_DONE));
+        ran_on.update(Msg::TogglePause);
+        assert_eq!(ran_on.note(), RUNNING_ON);
+        ran_on.advance_to(3 * NS_PER_SEC + NS_PER_SEC / 2);
+        assert_eq!(ran_on.sim_ns(), 3 * NS_PER_SEC + NS_PER_SEC / 2);
+        ran_on.update(Msg::Lesson(LessonMsg::NextStep));
+        ran_on.finish_catch_up();
+        assert_eq!((ran_on.sim_ns(), ran_on.lesson().expect("lesson").run().step), (2 * NS_PER_SEC, 1));
+        assert_eq!(ran_on.note(), "step 2 opened at step 1's end (1.5 s run on left out)");
+        assert_eq!(format!("{:?}", ran_on.world().samples()), format!("{:?}", on_time.world().samples()));
+        assert_eq!(format!("{:?}", ran_on.world().tasks()), format!("{:?}", on_time.world().tasks()));
+        // Paused again, the step-done note is back.
+        let mut paused = open(TWO_STEPS, 0);
+        paused.advance_to(3 * NS_PER_SEC);
+        paused.update(Msg::TogglePause);
+        paused.update(Msg::TogglePause);
+        assert_eq!(paused.note(), STEP_DONE);
+    }
+
     /// Opening the last step did not finish the lesson: running it to its
     /// end does; a lesson left before that reopens at the step left.
     #[test]
@@ -1185,6 +1252,14 @@ mod tests {
             app.update(Msg::Lesson(LessonMsg::InputDone));
         };
         let given = |app: &App, q: usize| app.lesson().expect("lesson").answer(q).map(|j| j.given);
+        // Tab to the second, then Esc: `a` opens the first again.
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::InputOther(true)));
+        app.update(Msg::Lesson(LessonMsg::InputCancel));
+        answer(&mut app, &[LessonMsg::Input('1')]);
+        assert_eq!((given(&app, 0), given(&app, 1)), (Some(1.0), None), "Esc gave up the Tab");
+        app = open(&two, 0);
+        app.advance_to(2 * NS_PER_SEC);
         // The second question first (Tab), given as a percentage of 1.
         answer(&mut app, &[LessonMsg::InputOther(true), LessonMsg::Input('9'), LessonMsg::Input('%')]);
         assert_eq!((given(&app, 0), given(&app, 1)), (None, Some(0.09)));

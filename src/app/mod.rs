@@ -754,7 +754,10 @@ impl App {
                 self.note_changed_by_hand();
             }
             Msg::Quit => self.quit = true,
-            Msg::TogglePause => self.paused = !self.paused,
+            Msg::TogglePause => {
+                self.paused = !self.paused;
+                self.note_running_on();
+            }
             Msg::Step => {
                 if self.paused {
                     let t = (self.session.sim_ns + NS_PER_SEC / 10).min(self.time_limit);
