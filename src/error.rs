@@ -113,7 +113,9 @@ impl fmt::Display for Error {
                 write!(f, "not enough memory for {what} (needs about {} MiB)", bytes.div_ceil(1 << 20))
             }
             Error::Terminal(e) => write!(f, "terminal: {}", io_reason(e)),
-            Error::Interrupted(_) => f.write_str("interrupted: no output was written, existing files are as they were"),
+            Error::Interrupted(_) => {
+                f.write_str("interrupted: no output file was saved, existing files are as they were")
+            }
             Error::Bug { what, at } => write!(f, "internal error at {}:{}: {what}", at.file(), at.line()),
         }
     }

@@ -73,7 +73,7 @@ pub fn interrupted(cmd: &mut Command) -> Vec<u8> {
     let o = child.wait_with_output().expect("ends");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
-    assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+    assert_eq!(err.trim_end(), "error: interrupted: no output file was saved, existing files are as they were");
     o.stdout
 }
 

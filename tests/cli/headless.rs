@@ -501,7 +501,7 @@ fn a_long_run_tells_its_simulated_time_on_a_terminal() {
         let o = child.wait_with_output().expect("ends");
         assert_eq!(o.status.code(), Some(130), "{args:?}");
         let said = String::from_utf8_lossy(&said);
-        let stopped = "error: interrupted: no output was written, existing files are as they were";
+        let stopped = "error: interrupted: no output file was saved, existing files are as they were";
         if !shown {
             assert_eq!(said.trim_end(), stopped, "{args:?}: only the error");
             continue;

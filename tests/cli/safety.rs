@@ -344,7 +344,7 @@ fn two_signals_at_once_stop_the_run_as_one_does() {
         }
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains("error: interrupted: no output was written"), "{signal}: {err}");
+        assert!(err.contains("error: interrupted: no output file was saved"), "{signal}: {err}");
         assert_eq!(std::fs::read_to_string(dir.join("o.csv")).expect("kept"), "the previous rows\n");
         assert_eq!(snapshot(&dir).len(), 1, "{signal}: no temporary file left: {:?}", snapshot(&dir));
     }
@@ -790,7 +790,7 @@ fn a_signal_stops_the_wait_for_a_fifos_other_end() {
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(status.code(), Some(128 + signal), "{args:?}: {err}");
-        assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+        assert_eq!(err.trim_end(), "error: interrupted: no output file was saved, existing files are as they were");
         assert!(!dir.join("vf.csv").exists() && !dir.join("figures").exists(), "{args:?}: nothing written");
     }
 }
@@ -820,7 +820,7 @@ fn a_signal_stops_a_write_to_a_fifo_nobody_reads() {
         let o = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(status.code(), Some(128 + signal), "{err}");
-        assert_eq!(err.trim_end(), "error: interrupted: no output was written, existing files are as they were");
+        assert_eq!(err.trim_end(), "error: interrupted: no output file was saved, existing files are as they were");
     }
 }
 
