@@ -239,7 +239,7 @@ impl AtomicFile {
     }
 
     /// Why a write failed: a signal that asked to stop, or `e`.
-    fn write_error(&self, e: std::io::Error) -> Error {
+    pub(crate) fn write_error(&self, e: std::io::Error) -> Error {
         match (self.out.get_ref().stopped)() {
             Some(signal) => Error::Interrupted(signal),
             None => Error::io(&self.shown, "cannot write")(e),

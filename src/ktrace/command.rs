@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use super::cli::{LiveArgs, TraceViewArgs};
 use super::live::{self, Ended, Session};
 use super::side::KernelSide;
-use super::{Analysis, Collector, Error, analyse, commit, fit, series, write_file, write_json};
+use super::{
+    Analysis, Collector, Error, analyse, commit, fit, json_pretty, series, write_file, write_file_until, write_json,
+};
 use crate::error::say;
 use crate::output::{AtomicFile, Named, check_distinct};
 use crate::ui::kernel::{self, Feed, Model, TraceApp};
@@ -108,6 +110,16 @@ fn check_outputs(input: Option<Named>, outputs: &[(&str, &Option<std::path::Path
     let outputs: Vec<Named> =
         outputs.iter().filter_map(|(role, path)| Some(Named { role, path: path.as_deref()? })).collect();
     check_distinct(&input.into_iter().collect::<Vec<_>>(), &outputs)
+}
+
+/// The trace_pipe `live` reads in a tracefs the user named: no output may
+/// be it.
+fn trace_pipe_named(tracefs: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    tracefs.map(|dir| dir.join("trace_pipe"))
+}
+
+fn named_pipe(path: &std::path::PathBuf) -> Named<'_> {
+    Named { role: "the trace pipe", path }
 }
 
 /// The trace dashboard of `view`, or its screen as text with `--snapshot`.
@@ -245,10 +257,13 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     let stop = Arc::new(AtomicBool::new(false));
     // Which signal came: one while --save waits for a FIFO's reader ends
     // dirtyviz as it ends other commands (exit 130 for SIGINT).
-    let signal = catch_signals(Some(&stop))?;
-    check_outputs(None, &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)])?;
+    let signals = Signals::catch(Some(&stop))?;
+    check_outputs(
+        trace_pipe_named(args.tracefs.as_deref()).as_ref().map(named_pipe),
+        &[("--save", &args.save), ("--csv", &args.csv), ("--summary-json", &args.summary_json)],
+    )?;
     // The raw lines go straight to the file, which is put in place at the end.
-    let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&signal))).transpose()?;
+    let mut saved = args.save.as_deref().map(|path| AtomicFile::create_until(path, signals.stopped())).transpose()?;
     // The CSV's rows wait in a file beside it until its header is known.
     let mut spool = match &args.csv {
         Some(path) => Some(series::RowSpool::beside(path).map_err(Error::io(path, "cannot write"))?),
@@ -279,6 +294,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         return Err(Error::invalid(format!("tracefs not restored: {}", problems.join("; "))));
     }
     let ended = ended?;
+    let cut_by = signals.take();
     if collector.decoder.stats.total_events() == 0 {
         // A quiet machine: nothing to report and no file written, though
         // nothing the user gave was wrong (exit 1, not 2).
@@ -296,10 +312,11 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         let t0 = rows.t0.unwrap_or(0.0);
         let (bdis, page_kb) = (a.decoder.labels(), a.summary.kernel.page_kb);
         let kept = spool.rows().map_err(Error::io(path, "cannot read its rows back"))?;
-        outputs.push(write_file(path, |w| series::write_csv_rows(w, t0, kept, &bdis, page_kb))?);
+        outputs
+            .push(write_file_until(path, signals.stopped(), |w| series::write_csv_rows(w, t0, kept, &bdis, page_kb))?);
     }
     if let Some(path) = &args.summary_json {
-        outputs.push(write_json(path, &a.summary)?);
+        outputs.push(write_file_until(path, signals.stopped(), |w| json_pretty(w, &a.summary))?);
     }
     commit(outputs)?;
     if !args.quiet {
@@ -311,7 +328,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     // A capture of a set length that a signal cut short has its report,
     // and says it was cut short as other commands a signal ends do: 128 +
     // the signal. Without --duration a signal is the way to stop: 0.
-    match (ended, duration, signal()) {
+    match (ended, duration, cut_by) {
         (Ended::Stopped, Some(_), Some(sig)) => Ok(exit_code(Exit::Signal(sig))),
         _ => Ok(ExitCode::SUCCESS),
     }
@@ -330,31 +347,52 @@ fn quiet_machine(pipe: &str, seconds: f64) -> String {
     )
 }
 
-/// Notes Ctrl-C, SIGTERM and SIGHUP (in `stop` too, if given) and tells
-/// which came, as an output's wait for a FIFO's reader looks for it.
-fn catch_signals(stop: Option<&Arc<AtomicBool>>) -> Result<crate::output::Stopped, Error> {
-    let signalled = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        stop.map_or(Ok(()), |stop| signal_hook::flag::register(sig, Arc::clone(stop)).map(drop))
-            .and_then(|()| signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize))
-            .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
+/// The signals `live` catches (Ctrl-C, SIGTERM, SIGHUP): the last that
+/// came, as an output's wait for a FIFO's reader looks for it.
+struct Signals(Arc<AtomicUsize>);
+
+impl Signals {
+    /// Catches them, setting `stop` too, if given.
+    fn catch(stop: Option<&Arc<AtomicBool>>) -> Result<Signals, Error> {
+        let signalled = Arc::new(AtomicUsize::new(0));
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+            stop.map_or(Ok(()), |stop| signal_hook::flag::register(sig, Arc::clone(stop)).map(drop))
+                .and_then(|()| signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize))
+                .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
+        }
+        Ok(Signals(signalled))
     }
-    Ok(Arc::new(move || match signalled.load(Ordering::Relaxed) {
-        0 => None,
-        s => Some(s as i32),
-    }))
+
+    /// Tells the signal that came since the last [`Signals::take`], if one has.
+    fn stopped(&self) -> crate::output::Stopped {
+        let signalled = Arc::clone(&self.0);
+        Arc::new(move || match signalled.load(Ordering::Relaxed) {
+            0 => None,
+            s => Some(s as i32),
+        })
+    }
+
+    /// The signal that came, if one has, forgotten: the one that stopped
+    /// the capture lets what it captured be written (a FIFO's reader
+    /// waited for); another stops that.
+    fn take(&self) -> Option<i32> {
+        match self.0.swap(0, Ordering::Relaxed) {
+            0 => None,
+            s => Some(s as i32),
+        }
+    }
 }
 
 /// `dirtyviz live` on the dashboard. The tracefs state is restored
 /// however it ends: q, a signal, an error (and a panic, by the session's
 /// drop).
 fn live_dashboard(args: &LiveArgs) -> Result<ExitCode, Error> {
-    check_outputs(None, &[("--save", &args.save)])?;
+    check_outputs(trace_pipe_named(args.tracefs.as_deref()).as_ref().map(named_pipe), &[("--save", &args.save)])?;
     // The dashboard reads its signals between frames; a write to a FIFO
     // whose reader stopped reading waits inside one, and looks for them
     // here (q, SIGTERM and SIGHUP did nothing then).
-    let stopped = catch_signals(None)?;
-    let save = args.save.as_deref().map(|path| AtomicFile::create_until(path, Arc::clone(&stopped))).transpose()?;
+    let signals = Signals::catch(None)?;
+    let save = args.save.as_deref().map(|path| AtomicFile::create_until(path, signals.stopped())).transpose()?;
     let fs = live::find_tracefs(args.tracefs.as_deref())?;
     let mut session = Session::start(fs)?;
     let pipe_path = session.tracefs().root.join("trace_pipe").display().to_string();

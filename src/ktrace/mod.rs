@@ -281,8 +281,18 @@ pub fn write_file(
     path: &Path,
     write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>,
 ) -> Result<AtomicFile, Error> {
-    let mut out = AtomicFile::create(path)?;
-    write(&mut out).map_err(Error::io(path, "cannot write"))?;
+    write_file_until(path, std::sync::Arc::new(crate::interrupt::signal), write)
+}
+
+/// [`write_file`], where `stopped` tells the signal that stops a wait
+/// for a FIFO's reader (`live` catches its own).
+pub fn write_file_until(
+    path: &Path,
+    stopped: crate::output::Stopped,
+    write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>,
+) -> Result<AtomicFile, Error> {
+    let mut out = AtomicFile::create_until(path, stopped)?;
+    write(&mut out).map_err(|e| out.write_error(e))?;
     out.flush()?;
     Ok(out)
 }
@@ -290,10 +300,13 @@ pub fn write_file(
 /// Writes `value` as pretty JSON into an output for `path` (see
 /// [`write_file`]).
 pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<AtomicFile, Error> {
-    write_file(path, |w| {
-        serde_json::to_writer_pretty(&mut *w, value)?;
-        writeln!(w)
-    })
+    write_file(path, |w| json_pretty(w, value))
+}
+
+/// `value` as pretty JSON and a newline.
+pub fn json_pretty(w: &mut AtomicFile, value: &impl serde::Serialize) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, value)?;
+    writeln!(w)
 }
 
 /// Puts every output in its place, once all of them are written.

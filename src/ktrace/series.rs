@@ -642,11 +642,13 @@ pub fn write_csv_rows<R: Borrow<Row>>(
 }
 
 /// Rows kept in a file beside an output instead of in memory (a live
-/// trace written as CSV at its end, however long it ran). The file goes
-/// when the spool does.
+/// trace written as CSV at its end, however long it ran). The file is
+/// unlinked as soon as it is made: it is read back through its open
+/// descriptor, and nothing is left behind however dirtyviz ends (even
+/// killed with SIGKILL).
 #[derive(Debug)]
 pub struct RowSpool {
-    path: PathBuf,
+    file: std::fs::File,
     out: Option<BufWriter<std::fs::File>>,
 }
 
@@ -666,15 +668,17 @@ impl RowSpool {
         let path = dir.join(format!(".{name}.rows.dirtyviz-{}.tmp", std::process::id()));
         // Created new, never through a link; one left by a crashed process
         // of the same id is stale and goes first.
-        let create = || std::fs::OpenOptions::new().write(true).create_new(true).open(&path);
-        let out = match create() {
+        let create = || std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path);
+        let file = match create() {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 std::fs::remove_file(&path)?;
                 create()?
             }
             other => other?,
         };
-        Ok(RowSpool { path, out: Some(BufWriter::new(out)) })
+        std::fs::remove_file(&path)?;
+        let out = BufWriter::new(file.try_clone()?);
+        Ok(RowSpool { file, out: Some(out) })
     }
 
     /// Appends `rows`.
@@ -689,17 +693,13 @@ impl RowSpool {
 
     /// The rows pushed, in order, read back one at a time.
     pub fn rows(&mut self) -> std::io::Result<impl Iterator<Item = std::io::Result<Row>> + '_> {
+        use std::io::Seek;
         if let Some(out) = self.out.take() {
             out.into_inner().map_err(|e| e.into_error())?;
         }
-        let lines = BufReader::new(std::fs::File::open(&self.path)?).lines();
+        self.file.seek(std::io::SeekFrom::Start(0))?;
+        let lines = BufReader::new(&self.file).lines();
         Ok(lines.map(|l| l.and_then(|l| serde_json::from_str(&l).map_err(std::io::Error::other))))
-    }
-}
-
-impl Drop for RowSpool {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -720,7 +720,7 @@ mod tests {
         std::fs::write(&victim, "mine").expect("victim");
         std::os::unix::fs::symlink(&victim, &spool_path).expect("link");
         let mut spool = RowSpool::beside(&output).expect("a spool");
-        assert!(std::fs::symlink_metadata(&spool_path).expect("there").is_file());
+        assert!(std::fs::symlink_metadata(&spool_path).is_err(), "made and unlinked at once");
         let row = |t_s: f64, dirty: u64| Row {
             t_s,
             offset_s: Some(0.0),
@@ -733,7 +733,7 @@ mod tests {
         let back: Vec<Row> = spool.rows().expect("readable").collect::<std::io::Result<_>>().expect("rows");
         assert_eq!(back, rows);
         drop(spool);
-        assert!(std::fs::symlink_metadata(&spool_path).is_err(), "the spool's file is gone");
+        assert_eq!(std::fs::read_dir(&dir).expect("listed").count(), 1, "only the victim is left");
         assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine");
     }
 

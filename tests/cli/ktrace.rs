@@ -967,6 +967,51 @@ fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
     assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
 }
 
+/// `--csv` into a FIFO: its reader gets the CSV after the Ctrl-C that
+/// ends the capture; with no reader, a signal stops the wait for one (it
+/// waited, whatever the signals, for a reader that never came).
+#[test]
+fn live_writing_its_csv_into_a_fifo_waits_for_a_reader_until_a_signal() {
+    let root = fake_tracefs("csv-fifo");
+    let fifo = tmp("ktrace-live-csv.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    crate::common::mkfifo(&fifo);
+    let mut child = live_started(&root, &["--csv".as_ref(), fifo.as_os_str()]);
+    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    std::thread::sleep(Duration::from_millis(1000));
+    let reading = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read"))
+    };
+    let status = crate::common::signalled(&mut child, libc::SIGINT, "live --csv into a FIFO read");
+    assert!(status.success(), "Ctrl-C is how a capture without --duration ends: {status}");
+    assert_eq!(reading.join().expect("reader").lines().count(), 201, "a header and 20 s of rows");
+    let root = fake_tracefs("csv-fifo-unread");
+    let mut child = live_started(&root, &["--duration".as_ref(), "1s".as_ref(), "--csv".as_ref(), fifo.as_os_str()]);
+    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(child.try_wait().expect("waits").is_none(), "waiting for a reader");
+    let status = crate::common::signalled(&mut child, libc::SIGTERM, "live --csv into a FIFO nobody opens");
+    assert_eq!(status.code(), Some(143), "{status}");
+    assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
+}
+
+#[test]
+fn live_refuses_to_write_over_its_own_trace_pipe() {
+    let root = fake_tracefs("own-pipe");
+    let out = dirtyviz()
+        .args(["live", "--duration", "1s", "--tracefs"])
+        .arg(&root)
+        .arg("--csv")
+        .arg(root.join("trace_pipe"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is the same file as the trace pipe"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 #[test]
 fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
     let root = fake_tracefs("csv");
@@ -975,11 +1020,19 @@ fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
     std::fs::create_dir_all(&dir).expect("dir");
     let csv = dir.join("live.csv");
     let mut child = live_started(&root, &["--duration".as_ref(), "3s".as_ref(), "--csv".as_ref(), csv.as_os_str()]);
-    // The rows wait in a file beside the CSV while the capture runs.
+    // The rows wait in a file beside the CSV while the capture runs,
+    // unlinked at once: nothing is left there however dirtyviz ends.
     let spooled = || {
         std::fs::read_dir(&dir).expect("dir").filter(|e| e.as_ref().expect("entry").file_name() != "live.csv").count()
     };
-    assert_eq!(spooled(), 1);
+    assert_eq!(spooled(), 0);
+    let open_spool = std::fs::read_dir(format!("/proc/{}/fd", child.id()))
+        .expect("fds")
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .any(|l| {
+            l.to_string_lossy().contains(".live.csv.rows.dirtyviz-") && l.to_string_lossy().ends_with("(deleted)")
+        });
+    assert!(open_spool, "the rows' file is open, unlinked");
     std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
     assert!(child.wait().expect("ends").success());
     assert_eq!(spooled(), 0, "nothing is left beside the CSV");
