@@ -432,6 +432,7 @@ fn load(
     signals: &mut Signals,
 ) -> Result<Result<KernelSide, super::Exit>, Error> {
     let io = Error::Terminal;
+    let keyboard = super::Keyboard::open();
     loop {
         for signal in signals.pending() {
             match signal {
@@ -448,6 +449,7 @@ fn load(
             }
         }
         terminal.draw(|f| draw_loading(f, &loading.line(name))).map_err(io)?;
+        keyboard.wake();
         if event::poll(FRAME).map_err(io)?
             && let Event::Key(key) = event::read().map_err(io)?
             && key.kind != event::KeyEventKind::Release
@@ -508,6 +510,7 @@ fn run_loop(
     let io = Error::Terminal;
     let mut last = Instant::now();
     let depth = super::theme::Depth::of_terminal();
+    let keyboard = super::Keyboard::open();
     loop {
         for signal in signals.pending() {
             match signal {
@@ -522,12 +525,7 @@ fn run_loop(
                 n => return Ok(super::Exit::Signal(n)),
             }
         }
-        for _ in 0..super::MAX_EVENTS_PER_FRAME {
-            if !event::poll(Duration::ZERO).map_err(io)? {
-                break;
-            }
-            handle_event(app, event::read().map_err(io)?);
-        }
+        super::drain_events(&keyboard, |e| handle_event(app, e)).map_err(io)?;
         for request in app.take_requests() {
             match request {
                 Request::Suspend => {

@@ -296,7 +296,76 @@ fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
 }
 
 /// Most input events handled in one iteration of the loop.
-pub(crate) const MAX_EVENTS_PER_FRAME: usize = 256;
+pub(crate) const MAX_EVENTS_PER_FRAME: usize = 4096;
+
+/// Handles every input event that is waiting, without waiting for more;
+/// bounded, so that a terminal that hung up (always "ready") cannot keep
+/// the loop from its signals and from the draw that finds it gone. When
+/// none is left, wakes what the terminal still holds ([`Keyboard::wake`]).
+pub(crate) fn drain_events(keyboard: &Keyboard, mut handle: impl FnMut(Event)) -> std::io::Result<()> {
+    for _ in 0..MAX_EVENTS_PER_FRAME {
+        if !event::poll(Duration::ZERO)? {
+            keyboard.wake();
+            return Ok(());
+        }
+        handle(event::read()?);
+    }
+    Ok(())
+}
+
+/// The terminal keys come from, to find input crossterm has not read.
+///
+/// crossterm reads the terminal in chunks of 1 KiB when epoll (edge
+/// triggered) says it has input, and returns once a chunk gave an event:
+/// what a paste of a few KiB left in the terminal waits for the next
+/// edge, which only new input makes, and the keys typed after the paste
+/// wait behind it (after 5000 pasted characters `q` did nothing for a
+/// minute). Setting the terminal's attributes again, unchanged, wakes its
+/// readers (the line discipline's set_termios does), which is that edge.
+pub(crate) struct Keyboard {
+    tty: Option<std::fs::File>,
+}
+
+impl Keyboard {
+    /// The terminal crossterm reads: standard input where it is one, else
+    /// the controlling terminal; `None` (nothing to wake) where neither
+    /// can be had.
+    pub(crate) fn open() -> Keyboard {
+        let stdin = std::io::stdin();
+        let tty = if stdin.is_terminal() {
+            use std::os::fd::AsFd;
+            stdin.as_fd().try_clone_to_owned().ok().map(std::fs::File::from)
+        } else {
+            std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").ok()
+        };
+        Keyboard { tty }
+    }
+
+    /// Bytes the terminal holds that no one has read.
+    fn unread(&self) -> usize {
+        use std::os::fd::AsRawFd;
+        let Some(tty) = &self.tty else { return 0 };
+        let mut unread: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int, into `unread`.
+        let done = unsafe { libc::ioctl(tty.as_raw_fd(), libc::FIONREAD, &mut unread) };
+        if done == 0 { usize::try_from(unread).unwrap_or(0) } else { 0 }
+    }
+
+    /// Wakes crossterm's reader where the terminal holds input it has not
+    /// read (see [`Keyboard`]).
+    pub(crate) fn wake(&self) {
+        use std::os::fd::AsRawFd;
+        let Some(tty) = self.tty.as_ref().filter(|_| self.unread() > 0) else { return };
+        let mut attributes = std::mem::MaybeUninit::<libc::termios>::uninit();
+        // SAFETY: tcgetattr fills `attributes` when it returns 0, and only
+        // then are they set again, unchanged.
+        unsafe {
+            if libc::tcgetattr(tty.as_raw_fd(), attributes.as_mut_ptr()) == 0 {
+                libc::tcsetattr(tty.as_raw_fd(), libc::TCSANOW, attributes.as_ptr());
+            }
+        }
+    }
+}
 
 fn run_loop(
     app: &mut App,
@@ -307,6 +376,7 @@ fn run_loop(
     let started = Instant::now();
     let mut pacer = pacing::Pacer::new(started);
     let depth = theme::Depth::of_terminal();
+    let keyboard = Keyboard::open();
     loop {
         if started.elapsed() >= Duration::from_secs(1) {
             crate::crash::test_point("dashboard").map_err(std::io::Error::other)?;
@@ -325,15 +395,7 @@ fn run_loop(
                 n => return Ok(Exit::Signal(n)),
             }
         }
-        // Every key that is waiting, without waiting for more; bounded,
-        // so that a terminal that hung up (always "ready") cannot keep the
-        // loop from its signals and from the draw that finds it gone.
-        for _ in 0..MAX_EVENTS_PER_FRAME {
-            if !event::poll(Duration::ZERO)? {
-                break;
-            }
-            handle_event(app, event::read()?);
-        }
+        drain_events(&keyboard, |e| handle_event(app, e))?;
         for request in app.take_requests() {
             match request {
                 Request::Suspend => {

@@ -851,3 +851,55 @@ fn a_tiny_screen_says_what_the_last_key_did() {
     let text = screen(&a, 40, 12);
     assert!(text.contains("need 60×18, have 40×12") && text.contains("the lesson list is open"), "{text}");
 }
+
+/// A paste of a few KiB (here 5000 characters, each a key of its own) is
+/// read to its end, and a key typed after it is taken: `q` quits. The
+/// terminal's reader woke for the first KiB only, and the rest, with
+/// every key typed after it, waited for good.
+#[test]
+fn a_key_typed_after_a_long_paste_is_taken() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let (master, slave) = crate::common::pty(120, 40);
+    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
+    let mut child = crate::common::dirtyviz()
+        .arg("--no-record")
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::from(open()))
+        .stdout(Stdio::from(open()))
+        .stderr(Stdio::from(open()))
+        .spawn()
+        .expect("starts");
+    let shown = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
+    let into = std::sync::Arc::clone(&shown);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1 << 16];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            into.lock().expect("lock").push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let start = Instant::now();
+    while !shown.lock().expect("lock").contains("quit") {
+        assert!(start.elapsed() < Duration::from_secs(20), "the dashboard never drew");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut keys = std::fs::File::from(master.try_clone().expect("dup"));
+    keys.write_all(&[b'x'; 5000]).expect("pasted");
+    std::thread::sleep(Duration::from_millis(500));
+    keys.write_all(b"q").expect("typed");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("q after a 5000-character paste did not quit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+}
