@@ -128,7 +128,12 @@ fn finish(result: Result<ExitCode>) -> ExitCode {
 
 fn main() -> ExitCode {
     dirtyviz::crash::install();
-    let cli = match Cli::try_parse_from(dirtyviz::cli::negative_values_joined(std::env::args_os())) {
+    let mut args = dirtyviz::cli::negative_values_joined(std::env::args_os());
+    // `help --help` asks what `help help` tells (clap refused it).
+    if args.len() == 3 && args[1] == "help" && (args[2] == "--help" || args[2] == "-h") {
+        args[2] = "help".into();
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::{ContextKind, ErrorKind};

@@ -311,6 +311,11 @@ fn help_and_version_succeed() {
     for flag in ["--scenario", "--duration", "--trace", "--csv", "--summary-json", "--dd", "--period-shift"] {
         assert!(help.contains(flag), "run --help lists {flag}");
     }
+    for ask in ["--help", "-h"] {
+        let out = dirtyviz().args(["help", ask]).output().expect("runs");
+        assert!(out.status.success(), "help {ask}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: dirtyviz help [COMMAND]"), "help {ask}");
+    }
 }
 
 /// Every option of `run --help` that takes a value says what it is
