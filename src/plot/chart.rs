@@ -830,15 +830,33 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     // axis is logarithmic then, both sides read.
     let longest =
         |s: &SideData| s.sleeps.iter().chain(&s.calls).map(|p| p.1).fold(s.blocked_ms().unwrap_or(0.0), f64::max);
-    if let [a, b] = sides {
-        let (a, b) = (longest(a), longest(b));
-        if a > 0.0 && b > 0.0 && a.max(b) > 10.0 * a.min(b) {
-            f.log_y();
-            f.notes.push(format!(
+    // So too where a call of many sleeps (2.6.38's, NFS's) lasts more
+    // than ten times the longest sleep: the sleeps lay in the floor.
+    let sleep = sides.iter().flat_map(|s| &s.sleeps).map(|p| p.1).fold(0.0, f64::max);
+    let call = sides
+        .iter()
+        .map(|s| s.calls.iter().map(|p| p.1).fold(s.blocked_ms().unwrap_or(0.0), f64::max))
+        .fold(0.0, f64::max);
+    let note = match sides {
+        [a, b]
+            if longest(a) > 0.0
+                && longest(b) > 0.0
+                && longest(a).max(longest(b)) > 10.0 * longest(a).min(longest(b)) =>
+        {
+            let (a, b) = (longest(a), longest(b));
+            Some(format!(
                 "pause axis logarithmic: one side's longest pause is {:.0} times the other's",
                 a.max(b) / a.min(b)
-            ));
+            ))
         }
+        _ if sleep > 0.0 && call > 10.0 * sleep => {
+            Some(format!("pause axis logarithmic: the longest call is {:.0} times the longest sleep", call / sleep))
+        }
+        _ => None,
+    };
+    if let Some(note) = note {
+        f.log_y();
+        f.notes.push(note);
     }
     f
 }
