@@ -734,8 +734,15 @@ impl App {
                 // then p left A 3.1 against B 10).
                 let inputs: Vec<Option<Input>> =
                     self.sides().iter().enumerate().map(|(i, s)| self.level_input(msg, bdi, i, &s.world)).collect();
-                let stuck =
-                    matches!(msg, Msg::Patches(_)) && !self.against_old_kernel() && inputs.iter().any(Option::is_none);
+                // Memory too: both sides are one machine (in a comparison
+                // of two dirty ratios, halving only one side's memory made
+                // two machines of them without a word).
+                let together = match msg {
+                    Msg::Patches(_) => !self.against_old_kernel(),
+                    Msg::Memory(_) => true,
+                    _ => false,
+                };
+                let stuck = together && inputs.iter().any(Option::is_none);
                 if !stuck {
                     self.session.apply_sides(|i, _| inputs[i].clone());
                 }
@@ -872,6 +879,39 @@ impl App {
             // The kernel halves thresh for bg_thresh when the background
             // ratio is not below dirty_ratio: the note says why bg_thresh
             // did not follow.
+            // Two sides set apart (a comparison of two dirty ratios): each
+            // side's value, and which stayed at its end.
+            Msg::DirtyRatio(d) | Msg::BackgroundRatio(d)
+                if self.sides().len() > 1 && {
+                    let now = self.settings();
+                    let of = |s: &Settings| match msg {
+                        Msg::DirtyRatio(_) => (s.0.dirty_ratio, s.0.dirty_bytes),
+                        _ => (s.0.dirty_background_ratio, s.0.dirty_background_bytes),
+                    };
+                    of(&now[0]) != of(&now[1])
+                } =>
+            {
+                let name = if matches!(msg, Msg::DirtyRatio(_)) { "dirty_ratio" } else { "dirty_background_ratio" };
+                let each: Vec<String> = self
+                    .sides()
+                    .iter()
+                    .zip(before)
+                    .zip(["A", "B"])
+                    .map(|((side, was), label)| {
+                        let (t, old) = (side.world.vm().tunables, was.0);
+                        let (value, old, bytes) = match msg {
+                            Msg::DirtyRatio(_) => (t.dirty_ratio, old.dirty_ratio, t.dirty_bytes),
+                            _ => (t.dirty_background_ratio, old.dirty_background_ratio, t.dirty_background_bytes),
+                        };
+                        let stays = match (bytes, value == old) {
+                            (0, true) => format!(", {}", if d > 0 { "the highest" } else { "the lowest" }),
+                            _ => String::new(),
+                        };
+                        format!("{label} {value}{stays}")
+                    })
+                    .collect();
+                format!("{name}: {}", each.join("; "))
+            }
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) => {
                 let halved =
                     t.dirty_bytes == 0 && t.dirty_background_bytes == 0 && t.dirty_background_ratio >= t.dirty_ratio;
@@ -889,6 +929,15 @@ impl App {
                 }
             }
             Msg::Memory(up) => {
+                // Both sides move, or neither: the side that refused says why.
+                let refused = match changed {
+                    true => None,
+                    false => self.sides().iter().position(|s| input_for(msg, self.bdi, &s.world).is_none()),
+                };
+                let (who, w) = match refused {
+                    Some(i) if self.sides().len() > 1 => (["A: ", "B: "][i], &self.sides()[i].world),
+                    _ => ("", w),
+                };
                 let vm = w.vm();
                 let memory = size((vm.memory_pages >> 8) as f64);
                 let least = vm.memory_pages <= input::MIN_MEMORY_BYTES / crate::sim::kernel::PAGE_SIZE;
@@ -896,7 +945,7 @@ impl App {
                     true => format!("memory {memory}{}", end(up, "the least", "the most")),
                     // Refused: its dirty pages would not fit in half.
                     false => format!(
-                        "memory {memory}: half would not hold its {} of dirty, writeback and unstable pages",
+                        "memory {memory}: {who}half would not hold its {} of dirty, writeback and unstable pages",
                         size((vm.nr_dirty() >> 8) as f64)
                     ),
                 }
@@ -1275,6 +1324,30 @@ mod tests {
             (o.vm().tunables, o.vm().memory_pages, o.patches())
         );
         assert_eq!(w.tasks().len(), o.tasks().len());
+    }
+
+    /// Two dirty ratios compared: memory moves on both sides or on
+    /// neither (side B, at 80%, held too many dirty pages to halve, and
+    /// only A halved); the ratio keys name each side's value.
+    #[test]
+    fn two_ratios_compared_keep_one_memory_and_name_both_ratios() {
+        let opts = AppOptions::default();
+        let default = presets::get("default").expect("preset").expect("valid");
+        let mut a = App::new(default, Some(Compare::DirtyRatio(80)), &opts).expect("builds");
+        a.advance_to(30 * NS_PER_SEC);
+        let memory = |a: &App| a.sides().iter().map(|s| s.world.vm().memory_pages).collect::<Vec<_>>();
+        let was = memory(&a);
+        a.update(Msg::Memory(false));
+        assert_eq!(memory(&a), was, "B cannot halve, so neither does");
+        assert!(a.note().starts_with("memory 4096 MiB: B: half would not hold its "), "{}", a.note());
+        a.update(Msg::Memory(true));
+        assert_eq!(memory(&a), was.iter().map(|m| m * 2).collect::<Vec<_>>());
+        a.update(Msg::DirtyRatio(1));
+        assert_eq!(a.note(), "dirty_ratio: A 21; B 81");
+        for _ in 0..20 {
+            a.update(Msg::DirtyRatio(1));
+        }
+        assert_eq!(a.note(), "dirty_ratio: A 41; B 100, the highest");
     }
 
     #[test]
