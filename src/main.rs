@@ -596,6 +596,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         seed: None,
         added_dd_waits: false,
         next_at_once: false,
+        keys_before_5: false,
     }
 }
 

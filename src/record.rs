@@ -70,7 +70,13 @@ pub enum Start {
 /// over the next frames, and `N`, `r` and a lesson resumed from the list
 /// replay the lesson up to the step over them (before: at once, which a
 /// replay of an older recording still does, [`AppOptions::next_at_once`]).
-pub const KEYS_FORMAT: u32 = 4;
+/// 5: in a lesson, `n` after the worlds ran on past a step's end opens the
+/// next step at that end, the lesson replayed up to it; in a comparison,
+/// the memory keys move both sides or neither (before: the next step
+/// opened on the worlds as they were, and each side that could halve
+/// did, which a replay of an older recording still does,
+/// [`AppOptions::keys_before_5`]).
+pub const KEYS_FORMAT: u32 = 5;
 
 /// The oldest key format a replay follows exactly: keys of older ones
 /// meant other things ([`KEYS_FORMAT`]).
@@ -126,9 +132,17 @@ impl Header {
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let (added_dd_waits, next_at_once) = (self.keys_format < 3, self.keys_format < 4);
-        let opts =
-            AppOptions { theme, trace, seed: self.lesson_seed, added_dd_waits, next_at_once, ..AppOptions::default() };
+        let (added_dd_waits, next_at_once, keys_before_5) =
+            (self.keys_format < 3, self.keys_format < 4, self.keys_format < 5);
+        let opts = AppOptions {
+            theme,
+            trace,
+            seed: self.lesson_seed,
+            added_dd_waits,
+            next_at_once,
+            keys_before_5,
+            ..AppOptions::default()
+        };
         let progress = self.progress.clone();
         let mut app = match &self.start {
             Start::Dashboard { scenario, compare } => {

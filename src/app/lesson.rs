@@ -90,6 +90,9 @@ struct Replay {
     view: ViewRequest,
     /// The status line's note once the step opens.
     done: String,
+    /// The chart the student chose, kept where the step opened does not
+    /// zoom one itself (`n` after running on).
+    kept_zoom: Option<Option<u8>>,
 }
 
 /// An answer and how it compared with the simulation.
@@ -459,7 +462,7 @@ impl App {
                     return;
                 }
                 if let Some(mode) = self.lesson.as_mut() {
-                    mode.replay = Some(Replay { target, view, done });
+                    mode.replay = Some(Replay { target, view, done, kept_zoom: None });
                 }
                 self.paused = false;
                 self.replay_note();
@@ -499,6 +502,9 @@ impl App {
                 replay.view = ViewRequest { zoom: v.zoom.or(replay.view.zoom), pause: v.pause };
                 if j >= replay.target {
                     self.install(run, replay.view);
+                    if let (Some(zoom), None) = (replay.kept_zoom, v.zoom) {
+                        (self.screen.zoom, self.screen.zoom_by_key) = (zoom, true);
+                    }
                     self.note_progress();
                     self.note = replay.done;
                 } else {
@@ -543,6 +549,7 @@ impl App {
             self.note.clear();
         }
         if i > current
+            && !self.keys_before_5
             && let Some(mode) = self.lesson.as_ref()
             && !mode.changed_by_hand
             && self.session.sim_ns > mode.run.step_end_ns()
@@ -553,8 +560,21 @@ impl App {
             // instead, as they do in a step opened on time.)
             let ran_on = (self.session.sim_ns - mode.run.step_end_ns()) as f64 / crate::sim::NS_PER_SEC as f64;
             let done = format!("step {} opened at step {}'s end ({ran_on:.1} s run on left out)", i + 1, current + 1);
+            let fresh = mode.run.lesson.steps[i].actions.iter().any(|a| a.fresh_worlds().is_some());
+            if fresh {
+                // The step starts fresh worlds: nothing of the run on is
+                // left in them, and nothing needs replaying.
+                self.open_step_now(i, None);
+                self.note = done;
+                return;
+            }
             let lesson = mode.run.lesson.clone();
+            // A chart the student chose stays, as on a step opened on time.
+            let zoom = self.screen.zoom_by_key.then_some(self.screen.zoom);
             self.open_lesson(lesson, i, done);
+            if let Some(replay) = self.lesson.as_mut().and_then(|m| m.replay.as_mut()) {
+                replay.kept_zoom = zoom;
+            }
             return;
         }
         if i > current
@@ -580,9 +600,15 @@ impl App {
         let Some(mode) = self.lesson.as_ref().filter(|m| m.end.is_some() && m.replay.is_none()) else { return };
         let done = if mode.last_step() { LESSON_DONE } else { STEP_DONE };
         if !self.paused && [STEP_DONE, LESSON_DONE].contains(&self.note.as_str()) {
-            self.note =
-                if mode.last_step() { "running on past the lesson's end: L lessons, space pauses" } else { RUNNING_ON }
-                    .into();
+            // With the keys' own setup, `n` opens the next step on the
+            // worlds as they are (see `open_step`).
+            let on_setup = mode.changed_by_hand || self.keys_before_5;
+            self.note = match (mode.last_step(), on_setup) {
+                (true, _) => "running on past the lesson's end: L lessons, space pauses",
+                (false, true) => "running on past the step's end: n opens the next step now, space pauses",
+                (false, false) => RUNNING_ON,
+            }
+            .into();
         } else if self.paused && self.note.starts_with("running on past the") {
             self.note = done.into();
         }
@@ -1077,6 +1103,27 @@ mod tests {
         assert_eq!(ran_on.note(), "step 2 opened at step 1's end (1.5 s run on left out)");
         assert_eq!(format!("{:?}", ran_on.world().samples()), format!("{:?}", on_time.world().samples()));
         assert_eq!(format!("{:?}", ran_on.world().tasks()), format!("{:?}", on_time.world().tasks()));
+        // A chart the student chose stays where the step zooms none.
+        let unzoomed = TWO_STEPS.replace(", Zoom(4)]", "]");
+        let mut zoomed = open(&unzoomed, 0);
+        zoomed.advance_to(3 * NS_PER_SEC);
+        zoomed.update(Msg::Zoom(3));
+        zoomed.update(Msg::TogglePause);
+        zoomed.advance_to(3 * NS_PER_SEC + NS_PER_SEC / 2);
+        zoomed.update(Msg::Lesson(LessonMsg::NextStep));
+        zoomed.finish_catch_up();
+        assert_eq!((zoomed.sim_ns(), zoomed.zoom()), (2 * NS_PER_SEC, Some(3)));
+        // A recording of key format 4 replays as it was made: the next
+        // step opened on the worlds as they were.
+        let opts = AppOptions { keys_before_5: true, ..AppOptions::default() };
+        let mut old = App::for_lesson(lesson(TWO_STEPS), 0, Progress::default(), &opts).expect("opens");
+        old.advance_to(3 * NS_PER_SEC);
+        old.update(Msg::TogglePause);
+        assert_eq!(old.note(), "running on past the step's end: n opens the next step now, space pauses");
+        old.advance_to(3 * NS_PER_SEC + NS_PER_SEC / 2);
+        old.update(Msg::Lesson(LessonMsg::NextStep));
+        old.finish_catch_up();
+        assert_eq!((old.sim_ns(), old.lesson().expect("lesson").run().step), (3 * NS_PER_SEC + NS_PER_SEC / 2, 1));
         // Paused again, the step-done note is back.
         let mut paused = open(TWO_STEPS, 0);
         paused.advance_to(3 * NS_PER_SEC);

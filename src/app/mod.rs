@@ -171,6 +171,10 @@ pub struct AppOptions {
     /// format 3 and before (a replay of one ends the step at the instant
     /// it was recorded to).
     pub next_at_once: bool,
+    /// In a lesson, `n` after the worlds ran on past a step's end opens
+    /// the next step on them; in a comparison, a memory key moves each
+    /// side that can move: as in recordings of key format 4 and before.
+    pub keys_before_5: bool,
 }
 
 impl AppOptions {
@@ -295,6 +299,8 @@ pub struct App {
     /// `n` runs the rest of a lesson step at once
     /// ([`AppOptions::next_at_once`]).
     next_at_once: bool,
+    /// ([`AppOptions::keys_before_5`]).
+    keys_before_5: bool,
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,
@@ -381,6 +387,7 @@ impl App {
             time_limit: crate::record::MAX_SESSION_NS,
             added_dd_waits: opts.added_dd_waits,
             next_at_once: opts.next_at_once,
+            keys_before_5: opts.keys_before_5,
             level: None,
         }
     }
@@ -739,7 +746,7 @@ impl App {
                 // two machines of them without a word).
                 let together = match msg {
                     Msg::Patches(_) => !self.against_old_kernel(),
-                    Msg::Memory(_) => true,
+                    Msg::Memory(_) => !self.keys_before_5,
                     _ => false,
                 };
                 let stuck = together && inputs.iter().any(Option::is_none);

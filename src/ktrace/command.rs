@@ -347,39 +347,58 @@ fn quiet_machine(pipe: &str, seconds: f64) -> String {
     )
 }
 
-/// The signals `live` catches (Ctrl-C, SIGTERM, SIGHUP): the last that
-/// came, as an output's wait for a FIFO's reader looks for it.
-struct Signals(Arc<AtomicUsize>);
+/// The signals `live` catches (Ctrl-C, SIGTERM, SIGHUP): how many came
+/// and the last, as an output's wait for a FIFO's reader looks for them.
+struct Signals {
+    /// The last that came.
+    last: Arc<AtomicUsize>,
+    /// How many came.
+    count: Arc<AtomicUsize>,
+    /// How many had come at the last [`Signals::take`].
+    taken: Arc<AtomicUsize>,
+}
 
 impl Signals {
     /// Catches them, setting `stop` too, if given.
     fn catch(stop: Option<&Arc<AtomicBool>>) -> Result<Signals, Error> {
-        let signalled = Arc::new(AtomicUsize::new(0));
+        let signals = Signals {
+            last: Arc::new(AtomicUsize::new(0)),
+            count: Arc::new(AtomicUsize::new(0)),
+            taken: Arc::new(AtomicUsize::new(0)),
+        };
         for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+            let (last, count) = (Arc::clone(&signals.last), Arc::clone(&signals.count));
+            let note = move || {
+                last.store(sig as usize, Ordering::SeqCst);
+                count.fetch_add(1, Ordering::SeqCst);
+            };
             stop.map_or(Ok(()), |stop| signal_hook::flag::register(sig, Arc::clone(stop)).map(drop))
-                .and_then(|()| signal_hook::flag::register_usize(sig, Arc::clone(&signalled), sig as usize))
+                // SAFETY: the handler only stores to atomics, which is
+                // async-signal-safe.
+                .and_then(|()| unsafe { signal_hook::low_level::register(sig, note) }.map(drop))
                 .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
         }
-        Ok(Signals(signalled))
+        Ok(signals)
     }
 
     /// Tells the signal that came since the last [`Signals::take`], if one has.
     fn stopped(&self) -> crate::output::Stopped {
-        let signalled = Arc::clone(&self.0);
-        Arc::new(move || match signalled.load(Ordering::Relaxed) {
-            0 => None,
-            s => Some(s as i32),
+        let (last, count, taken) = (Arc::clone(&self.last), Arc::clone(&self.count), Arc::clone(&self.taken));
+        Arc::new(move || {
+            (count.load(Ordering::SeqCst) > taken.load(Ordering::SeqCst)).then(|| last.load(Ordering::SeqCst) as i32)
         })
     }
 
-    /// The signal that came, if one has, forgotten: the one that stopped
-    /// the capture lets what it captured be written (a FIFO's reader
-    /// waited for); another stops that.
+    /// The first signal not yet taken, if one came, taken: the one that
+    /// stopped the capture lets what it captured be written (a FIFO's
+    /// reader waited for); another (a second Ctrl-C, before or after
+    /// this) stops that.
     fn take(&self) -> Option<i32> {
-        match self.0.swap(0, Ordering::Relaxed) {
-            0 => None,
-            s => Some(s as i32),
-        }
+        let taken = self.taken.load(Ordering::SeqCst);
+        (self.count.load(Ordering::SeqCst) > taken).then(|| {
+            self.taken.store(taken + 1, Ordering::SeqCst);
+            self.last.load(Ordering::SeqCst) as i32
+        })
     }
 }
 

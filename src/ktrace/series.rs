@@ -676,7 +676,9 @@ impl RowSpool {
             }
             other => other?,
         };
-        std::fs::remove_file(&path)?;
+        // Read back through its descriptor: its name can go at once (were
+        // that refused, the rows would still be kept; the name is left).
+        let _ = std::fs::remove_file(&path);
         let out = BufWriter::new(file.try_clone()?);
         Ok(RowSpool { file, out: Some(out) })
     }

@@ -1053,21 +1053,28 @@ mod tests {
             )
         };
         let e = |summary: &str| Lesson::from_ron(&text(summary), "l.ron").expect_err("refused").to_string();
-        assert!(e("summary: \"s\",").starts_with("l.ron:5:47: step 1: unknown field `bogus`"), "{}", e(""));
+        let bogus = e("summary: \"s\",");
+        assert!(bogus.starts_with("l.ron:5:47: step 1: unknown field `bogus`"), "{bogus}");
         let fixed = |summary: &str| text(summary).replace(", bogus: 2", "");
         let e = |summary: &str| Lesson::from_ron(&fixed(summary), "l.ron").expect_err("refused").to_string();
-        assert!(e("summray: \"s\",").starts_with("l.ron:8:5: unknown field `summray`"), "{}", e("summray: \"s\","));
+        let misspelt = e("summray: \"s\",");
+        assert!(misspelt.starts_with("l.ron:8:5: unknown field `summray`"), "{misspelt}");
         assert_eq!(e("summary: 5,"), "l.ron:8:14: expected a string in quotes for `summary`");
-        assert!(e("").starts_with("l.ron:9:1: missing field `"), "{}", e(""));
+        let missing = e("");
+        assert!(missing.starts_with("l.ron:9:1: missing field `"), "{missing}");
     }
 
     #[test]
     fn a_comment_left_open_is_named_where_it_opens() {
         let e = Lesson::from_ron("/* unclosed\nLesson(id: \"1\")\n", "l.ron").expect_err("refused").to_string();
         assert_eq!(e, "l.ron:1:1: this comment is not closed: no `*/` after it");
-        let text = "Lesson(\n  title: \"a /* b\", // c /* d\n  id: /* x /* y */ z */ \"1\", /* open\n)";
+        let text = "Lesson(\n  title: \"a /* b\", // c /* d\n  id: /* x /* y */ z */ r#\"1 \"/*\"#, /* open\n)";
         let e = Lesson::from_ron(text, "l.ron").expect_err("refused").to_string();
-        assert_eq!(e, "l.ron:3:30: this comment is not closed: no `*/` after it");
+        assert_eq!(e, "l.ron:3:37: this comment is not closed: no `*/` after it");
+        // A `/*` in a raw string or a character is text.
+        let e =
+            Lesson::from_ron("Lesson(id: r#\"a \"/*\" b\"#, x: '/', y: '\"', /* c */)", "l.ron").expect_err("refused");
+        assert!(!e.to_string().contains("comment"), "{e}");
     }
 
     fn check(metric: Metric, min: Option<f64>, max: Option<f64>) -> Check {

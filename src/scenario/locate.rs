@@ -381,23 +381,22 @@ pub fn refuse_unclosed_comment(text: &str, origin: &str) -> crate::error::Result
 /// and its own message (the file ends too soon, or is empty) does not say
 /// why.
 fn unclosed_comment(text: &str) -> Option<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match &bytes[i..] {
-            [b'/', b'/', ..] => i += bytes[i..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - i),
-            [b'/', b'*', ..] => match block_comment(&bytes[i..]) {
-                (_, false) => return Some(line_col(text, i)),
-                (len, true) => i += len,
-            },
-            [b'"', ..] => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
+    let mut w = Walker { text, at: 0 };
+    while let Some(c) = w.peek() {
+        let rest = w.rest();
+        if rest.starts_with("//") {
+            w.at += rest.find('\n').unwrap_or(rest.len());
+        } else if rest.starts_with("/*") {
+            match block_comment(rest.as_bytes()) {
+                (_, false) => return Some(line_col(text, w.at)),
+                (len, true) => w.at += len,
             }
-            _ => i += 1,
+        } else if c == '"' || c == '\'' || ((c == 'b' || c == 'r') && w.quoted_ahead()) {
+            // A string, raw string or character: a `/*` in it is text. One
+            // not closed is RON's to tell.
+            w.quoted()?;
+        } else {
+            w.at += c.len_utf8();
         }
     }
     None

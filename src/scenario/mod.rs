@@ -935,7 +935,7 @@ impl Scenario {
 
     /// Parses a scenario from RON text; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Scenario> {
-        locate::refuse_unclosed_comment(text, origin)?;
+        locate::refuse_unclosed_comment(crate::input::without_bom(text), origin)?;
         if locate::after_comments(crate::input::without_bom(text)).is_empty() {
             return Err(Error::invalid(format!(
                 "{origin}: empty: a scenario file holds one `Scenario(...)`, e.g. \

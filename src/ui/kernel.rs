@@ -449,7 +449,7 @@ fn load(
             }
         }
         terminal.draw(|f| draw_loading(f, &loading.line(name))).map_err(io)?;
-        keyboard.wake();
+        let _ = keyboard.wake();
         if event::poll(FRAME).map_err(io)?
             && let Event::Key(key) = event::read().map_err(io)?
             && key.kind != event::KeyEventKind::Release

@@ -298,17 +298,27 @@ fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
 /// Most input events handled in one iteration of the loop.
 pub(crate) const MAX_EVENTS_PER_FRAME: usize = 4096;
 
-/// Handles every input event that is waiting, without waiting for more;
-/// bounded, so that a terminal that hung up (always "ready") cannot keep
-/// the loop from its signals and from the draw that finds it gone. When
-/// none is left, wakes what the terminal still holds ([`Keyboard::wake`]).
+/// Longest the loop handles input in one iteration: a paste of keys that
+/// each rebuild the worlds (`r`) is handled over several frames.
+const INPUT_BUDGET: Duration = Duration::from_millis(20);
+
+/// Handles every input event that is waiting, without waiting for more,
+/// and what the terminal still holds where crossterm's reader has not
+/// read it ([`Keyboard::wake`]); bounded in number and time, so that a
+/// terminal that hung up (always "ready") or a long paste cannot keep the
+/// loop from its signals and from its next frame.
 pub(crate) fn drain_events(keyboard: &Keyboard, mut handle: impl FnMut(Event)) -> std::io::Result<()> {
+    let start = Instant::now();
     for _ in 0..MAX_EVENTS_PER_FRAME {
-        if !event::poll(Duration::ZERO)? {
-            keyboard.wake();
+        // An event waiting, or one the woken reader now finds.
+        let waiting = event::poll(Duration::ZERO)? || (keyboard.wake() && event::poll(Duration::ZERO)?);
+        if !waiting {
             return Ok(());
         }
         handle(event::read()?);
+        if start.elapsed() >= INPUT_BUDGET {
+            break;
+        }
     }
     Ok(())
 }
@@ -352,17 +362,18 @@ impl Keyboard {
     }
 
     /// Wakes crossterm's reader where the terminal holds input it has not
-    /// read (see [`Keyboard`]).
-    pub(crate) fn wake(&self) {
+    /// read (see [`Keyboard`]); true when it did. (Linux's line discipline
+    /// wakes readers on every change of attributes; others may not, and
+    /// then this changes nothing.)
+    pub(crate) fn wake(&self) -> bool {
         use std::os::fd::AsRawFd;
-        let Some(tty) = self.tty.as_ref().filter(|_| self.unread() > 0) else { return };
+        let Some(tty) = self.tty.as_ref().filter(|_| self.unread() > 0) else { return false };
         let mut attributes = std::mem::MaybeUninit::<libc::termios>::uninit();
         // SAFETY: tcgetattr fills `attributes` when it returns 0, and only
         // then are they set again, unchanged.
         unsafe {
-            if libc::tcgetattr(tty.as_raw_fd(), attributes.as_mut_ptr()) == 0 {
-                libc::tcsetattr(tty.as_raw_fd(), libc::TCSANOW, attributes.as_ptr());
-            }
+            libc::tcgetattr(tty.as_raw_fd(), attributes.as_mut_ptr()) == 0
+                && libc::tcsetattr(tty.as_raw_fd(), libc::TCSANOW, attributes.as_ptr()) == 0
         }
     }
 }
