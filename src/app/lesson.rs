@@ -1230,6 +1230,24 @@ mod tests {
         assert_eq!(app.lesson().expect("lesson").answering(), Some(0), "answered");
     }
 
+    /// `h` while paused said the hint was shown, but the text scrolled
+    /// to it only after the frame that found its row, and no frame came.
+    #[test]
+    fn the_text_scrolled_to_a_hint_just_shown_is_drawn_again() {
+        let mut app = open(TWO_STEPS, 0);
+        app.advance_to(3 * NS_PER_SEC);
+        assert!(app.paused());
+        app.update(Msg::Lesson(LessonMsg::Hint));
+        assert!(app.take_dirty());
+        let room =
+            |hint_row| crate::app::ScrollRoom { help: 0, help_page: 1, text: 10, text_page: 4, hint_row, tasks: None };
+        app.set_scroll_room(room(Some(7)));
+        assert_eq!(app.lesson().expect("lesson").scroll(), 7);
+        assert!(app.take_dirty(), "drawn again, scrolled");
+        app.set_scroll_room(room(Some(7)));
+        assert!(!app.take_dirty(), "nothing moved");
+    }
+
     #[test]
     fn pgdn_scrolls_the_text_by_a_page_as_drawn() {
         let mut app = open(TWO_STEPS, 0);

@@ -617,7 +617,12 @@ impl App {
         self.screen.set_help_room(room.help, room.help_page);
         self.screen.set_task_room(room.tasks);
         if let Some(mode) = &mut self.lesson {
+            let was = mode.scroll();
             mode.set_scroll_room(room.text, room.text_page, room.hint_row);
+            // Scrolled to the hint just shown, or pulled back: drawn
+            // again, also while paused (no frame came until the next key,
+            // and `h` said the hint was shown where it was not).
+            self.dirty |= mode.scroll() != was;
         }
     }
 
