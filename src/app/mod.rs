@@ -783,7 +783,9 @@ impl App {
                     self.advance_inner(t);
                     self.stop_at_limit();
                 } else {
-                    self.note = "single step works while paused (space)".into();
+                    // Until the next key, as a key that did nothing: it
+                    // stayed on after space had paused.
+                    self.passing_note.cover(&mut self.note, "single step works while paused (space)".into());
                 }
             }
             Msg::Faster | Msg::Slower => {
@@ -925,19 +927,32 @@ impl App {
                 format!("{name}: {}", each.join("; "))
             }
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) => {
+                // As global_dirty_limits() decides it, bytes or ratios: a
+                // background threshold not below the dirty one is halved.
+                let raw = |bytes: u64, ratio: u64| match bytes {
+                    0 => ratio.wrapping_mul(w.vm().dirtyable()) / 100,
+                    b => b.div_ceil(crate::sim::kernel::PAGE_SIZE),
+                };
                 let halved =
-                    t.dirty_bytes == 0 && t.dirty_background_bytes == 0 && t.dirty_background_ratio >= t.dirty_ratio;
+                    raw(t.dirty_background_bytes, t.dirty_background_ratio) >= raw(t.dirty_bytes, t.dirty_ratio);
                 let (name, value, than) = match msg {
                     Msg::DirtyRatio(_) => ("dirty_ratio", t.dirty_ratio, "≤ dirty_background_ratio"),
                     _ => ("dirty_background_ratio", t.dirty_background_ratio, "≥ dirty_ratio"),
                 };
                 let other = if matches!(msg, Msg::DirtyRatio(_)) { t.dirty_background_ratio } else { t.dirty_ratio };
                 let end = end(d > 0, "the lowest", "the highest");
-                match halved {
+                let ratios = t.dirty_bytes == 0 && t.dirty_background_bytes == 0;
+                match (halved, ratios) {
                     // 'dirty_ratio 0 (the lowest) ≤ dirty_background_ratio 10: ...'
-                    true if !end.is_empty() => format!("{name} {value} ({}) {than} {other}{HALVED}", &end[2..]),
-                    true => format!("{name} {value} {than} {other}{HALVED}"),
-                    false => format!("{name} {value}{end}"),
+                    (true, true) if !end.is_empty() => {
+                        format!("{name} {value} ({}) {than} {other}{HALVED}", &end[2..])
+                    }
+                    (true, true) => format!("{name} {value} {than} {other}{HALVED}"),
+                    // A byte setting on either side: the thresholds compared.
+                    (true, false) => {
+                        format!("{name} {value}{end}: the background threshold is not below thresh{HALVED}")
+                    }
+                    (false, _) => format!("{name} {value}{end}"),
                 }
             }
             Msg::Memory(up) => {
@@ -1360,6 +1375,26 @@ mod tests {
             a.update(Msg::DirtyRatio(1));
         }
         assert_eq!(a.note(), "dirty_ratio: A 41; B 100, the highest");
+    }
+
+    /// With dirty_bytes set, a background ratio above it halves too, and
+    /// the note says so (it named the ratio, bg_thresh unmoved); the step
+    /// key's note while running passes with the next key.
+    #[test]
+    fn a_background_ratio_over_dirty_bytes_says_it_is_halved() {
+        let opts = AppOptions::default();
+        let nfs = presets::get("nfs-10dd").expect("preset").expect("valid");
+        let mut a = App::new(nfs, None, &opts).expect("builds");
+        a.update(Msg::BackgroundRatio(1));
+        assert_eq!(
+            a.note(),
+            "dirty_background_ratio 11: the background threshold is not below thresh: bg_thresh = thresh/2"
+        );
+        let mut a = app();
+        a.update(Msg::Step);
+        assert_eq!(a.note(), "single step works while paused (space)");
+        a.update(Msg::TogglePause);
+        assert_eq!(a.note(), "");
     }
 
     #[test]
