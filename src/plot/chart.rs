@@ -384,6 +384,39 @@ impl Figure {
         }
     }
 
+    /// An axis of sizes in MiB that reaches past 9999 MiB is drawn in
+    /// GiB, one that stays under 0.1 MiB in KiB (a 4 TiB world's axis read
+    /// `2000000` into its name; a 16 MiB one's `0.002`), as the dashboard
+    /// and `run` write them: the factor its values are multiplied by, and
+    /// its name with the unit changed.
+    fn size_unit(top: f64, desc: &str) -> (f64, String) {
+        match top {
+            t if t > 9999.0 => (1.0 / 1024.0, desc.replacen("[MiB]", "[GiB]", 1)),
+            t if t > 0.0 && t < 0.1 => (1024.0, desc.replacen("[MiB]", "[KiB]", 1)),
+            _ => (1.0, desc.to_string()),
+        }
+    }
+
+    /// The y axis of sizes, and what is drawn on it, in its unit
+    /// ([`Figure::size_unit`]).
+    fn y_in_size_unit(&mut self) {
+        let (k, desc) = Figure::size_unit(self.y[1], &self.y_desc);
+        self.y_desc = desc;
+        let points = self.lines.iter_mut().map(|l| &mut l.points).chain(self.dots.iter_mut().map(|d| &mut d.points));
+        points.flatten().for_each(|p| p.1 *= k);
+        self.y = self.y.map(|y| y * k);
+    }
+
+    /// The x axis of sizes, and what is drawn on it, in its unit.
+    fn x_in_size_unit(&mut self) {
+        let (k, desc) = Figure::size_unit(self.x[1], &self.x_desc);
+        self.x_desc = desc;
+        let points = self.lines.iter_mut().map(|l| &mut l.points).chain(self.dots.iter_mut().map(|d| &mut d.points));
+        points.flatten().for_each(|p| p.0 *= k);
+        self.marks.iter_mut().for_each(|m| m.x *= k);
+        self.x = self.x.map(|x| x * k);
+    }
+
     /// Makes the y axis logarithmic: every value its base-10 logarithm
     /// (what is at or below 0 goes to the bottom), the range from the
     /// power of ten at or below the smallest value to a little over the
@@ -442,6 +475,7 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
     }
     f.fit_y();
+    f.y_in_size_unit();
     f
 }
 
@@ -470,6 +504,7 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         }
     }
     f.fit_y();
+    f.y_in_size_unit();
     f
 }
 
@@ -616,6 +651,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     let right = xs.fold(0.0, f64::max) * 1.04;
     f.x = [0.0, if right > 0.0 { right } else { 1.0 }];
     f.y = [0.0, POS_TOP];
+    f.x_in_size_unit();
     f
 }
 

@@ -566,6 +566,50 @@ mod tests {
         }
     }
 
+    /// One run whose longest call lasts over ten times its longest sleep
+    /// (nfs-10dd: 5 s beside 98 ms) draws its pauses on a log axis too.
+    #[test]
+    fn one_runs_pause_axis_is_logarithmic_where_its_calls_outlast_its_sleeps_tenfold() {
+        let f = &figures("nfs-10dd", None, 20.0)[4];
+        assert!(f.y_log, "{:?}", f.y);
+        let note = f.notes.iter().find(|n| n.starts_with("pause axis logarithmic: the longest call is "));
+        assert!(note.is_some_and(|n| n.ends_with(" times the longest sleep")), "{:?}", f.notes);
+    }
+
+    /// A 4 TiB world's sizes are drawn in GiB (its axis labels ran to
+    /// seven digits, into the axis's name), a 16 MiB world's in KiB.
+    #[test]
+    fn sizes_past_9999_mib_are_drawn_in_gib_and_under_a_tenth_in_kib() {
+        let figures_of = |text: &str| {
+            let s = crate::scenario::Scenario::from_ron(text, "t.ron").expect("valid");
+            let source = Source::World { scenario: Box::new(s), compare: None };
+            let opts = PlotOptions {
+                out: PathBuf::new(),
+                format: PlotFormat::Svg,
+                duration: Some(SimTime::Seconds(5.0)),
+                bdi: None,
+            };
+            let Gathered { ctx, sides, curves } = simulate(source, &opts).expect("runs");
+            (chart::global_dirty(&ctx, &sides), chart::pos_ratio(&ctx, &sides, &curves))
+        };
+        let huge = "Scenario(memory_mb: 4194304, dirty_ratio: 100, dirty_background_ratio: 50, \
+                    devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 10)])";
+        let (global, pos) = figures_of(huge);
+        assert_eq!(global.y_desc, "pages [GiB]");
+        assert!(global.y[1] > 3500.0 && global.y[1] < 4500.0, "{:?}", global.y);
+        let limit = global.lines.iter().find(|l| l.label.starts_with("limit")).expect("limit line");
+        assert!(limit.points.iter().all(|p| p.1 > 3000.0 && p.1 < 4096.0), "in GiB: {:?}", &limit.points[..2]);
+        assert!(pos.x_desc.starts_with("dirty pages [GiB]") && pos.x[1] < 4500.0, "{} {:?}", pos.x_desc, pos.x);
+        assert!(pos.marks.iter().all(|m| m.x < 4096.0), "{:?}", pos.marks.iter().map(|m| m.x).collect::<Vec<_>>());
+        let tiny = "Scenario(memory_mb: 16, dirty_bytes: 8192, \
+                    devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 1)])";
+        let (global, _) = figures_of(tiny);
+        assert_eq!(global.y_desc, "pages [KiB]");
+        assert!(global.y[1] > 8.0 && global.y[1] < 100.0, "{:?}", global.y);
+        let (global, _) = figures_of("Scenario(devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\")])");
+        assert_eq!(global.y_desc, "pages [MiB]");
+    }
+
     /// Printed in grey, or to a colour-blind reader, the lines of a
     /// figure differ by more than colour: each named line has a dash
     /// pattern and glyph no other of its figure has, and side B of a
