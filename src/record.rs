@@ -71,7 +71,8 @@ pub enum Start {
 /// replay the lesson up to the step over them (before: at once, which a
 /// replay of an older recording still does, [`AppOptions::next_at_once`]).
 /// 5: in a lesson, `n` after the worlds ran on past a step's end opens the
-/// next step at that end, the lesson replayed up to it; in a comparison,
+/// next step at that end, the lesson replayed up to it, and Esc in an
+/// answer gives up the question Tab moved to; in a comparison,
 /// the memory keys move both sides or neither (before: the next step
 /// opened on the worlds as they were, and each side that could halve
 /// did, which a replay of an older recording still does,

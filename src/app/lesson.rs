@@ -565,7 +565,9 @@ impl App {
                 // The step starts fresh worlds: nothing of the run on is
                 // left in them, and nothing needs replaying.
                 self.open_step_now(i, None);
-                self.note = done;
+                if self.lesson.as_ref().is_some_and(|m| m.run.step == i) {
+                    self.note = done;
+                }
                 return;
             }
             let lesson = mode.run.lesson.clone();
@@ -884,7 +886,7 @@ impl App {
                 // question not answered, as the help says (a student who
                 // had looked at the next question answered it with the
                 // first's value).
-                if let Some(q) = mode.answers.iter().position(Option::is_none) {
+                if let Some(q) = mode.answers.iter().position(Option::is_none).filter(|_| !self.keys_before_5) {
                     mode.question = q;
                 }
                 self.note.clear();
@@ -1323,6 +1325,15 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::InputCancel));
         answer(&mut app, &[LessonMsg::Input('1')]);
         assert_eq!((given(&app, 0), given(&app, 1)), (Some(1.0), None), "Esc gave up the Tab");
+        // A recording of key format 4 replays as it was made: Esc kept it.
+        let opts = AppOptions { keys_before_5: true, ..AppOptions::default() };
+        let mut old = App::for_lesson(lesson(&two), 0, Progress::default(), &opts).expect("opens");
+        old.advance_to(2 * NS_PER_SEC);
+        old.update(Msg::Lesson(LessonMsg::Answer));
+        old.update(Msg::Lesson(LessonMsg::InputOther(true)));
+        old.update(Msg::Lesson(LessonMsg::InputCancel));
+        answer(&mut old, &[LessonMsg::Input('1')]);
+        assert_eq!((given(&old, 0), given(&old, 1)), (None, Some(1.0)), "format 4: Esc kept the Tab");
         app = open(&two, 0);
         app.advance_to(2 * NS_PER_SEC);
         // The second question first (Tab), given as a percentage of 1.

@@ -921,20 +921,14 @@ impl App {
                             (0, true) => format!(", {}", if d > 0 { "the highest" } else { "the lowest" }),
                             _ => String::new(),
                         };
-                        format!("{label} {value}{stays}")
+                        let halved = background_halved(&t, side.world.vm().dirtyable());
+                        format!("{label} {value}{stays}{}", if halved { " (bg_thresh = thresh/2)" } else { "" })
                     })
                     .collect();
                 format!("{name}: {}", each.join("; "))
             }
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) => {
-                // As global_dirty_limits() decides it, bytes or ratios: a
-                // background threshold not below the dirty one is halved.
-                let raw = |bytes: u64, ratio: u64| match bytes {
-                    0 => ratio.wrapping_mul(w.vm().dirtyable()) / 100,
-                    b => b.div_ceil(crate::sim::kernel::PAGE_SIZE),
-                };
-                let halved =
-                    raw(t.dirty_background_bytes, t.dirty_background_ratio) >= raw(t.dirty_bytes, t.dirty_ratio);
+                let halved = background_halved(&t, w.vm().dirtyable());
                 let (name, value, than) = match msg {
                     Msg::DirtyRatio(_) => ("dirty_ratio", t.dirty_ratio, "≤ dirty_background_ratio"),
                     _ => ("dirty_background_ratio", t.dirty_background_ratio, "≥ dirty_ratio"),
@@ -949,9 +943,7 @@ impl App {
                     }
                     (true, true) => format!("{name} {value} {than} {other}{HALVED}"),
                     // A byte setting on either side: the thresholds compared.
-                    (true, false) => {
-                        format!("{name} {value}{end}: the background threshold is not below thresh{HALVED}")
-                    }
+                    (true, false) => format!("{name} {value}{end}, not below thresh{HALVED}"),
                     (false, _) => format!("{name} {value}{end}"),
                 }
             }
@@ -961,8 +953,12 @@ impl App {
                     true => None,
                     false => self.sides().iter().position(|s| input_for(msg, self.bdi, &s.world).is_none()),
                 };
+                let refusing = match changed {
+                    true => 0,
+                    false => self.sides().iter().filter(|s| input_for(msg, self.bdi, &s.world).is_none()).count(),
+                };
                 let (who, w) = match refused {
-                    Some(i) if self.sides().len() > 1 => (["A: ", "B: "][i], &self.sides()[i].world),
+                    Some(i) if self.sides().len() > 1 && refusing == 1 => (["A: ", "B: "][i], &self.sides()[i].world),
                     _ => ("", w),
                 };
                 let vm = w.vm();
@@ -1171,6 +1167,17 @@ fn settings_of(w: &World) -> Settings {
     (w.vm().tunables, w.vm().memory_pages, w.patches(), w.legacy())
 }
 
+/// Whether the kernel halves the background threshold of tunables `t`
+/// over `dirtyable` pages: global_dirty_limits() does where it is not
+/// below the dirty threshold, set in bytes or in ratios.
+fn background_halved(t: &crate::sim::page_writeback::DirtyTunables, dirtyable: u64) -> bool {
+    let raw = |bytes: u64, ratio: u64| match bytes {
+        0 => ratio.wrapping_mul(dirtyable) / 100,
+        b => b.div_ceil(crate::sim::kernel::PAGE_SIZE),
+    };
+    raw(t.dirty_background_bytes, t.dirty_background_ratio) >= raw(t.dirty_bytes, t.dirty_ratio)
+}
+
 /// A chart window as the status line names it: `30 s`, `5 min`.
 pub fn window_name(s: u64) -> String {
     if s >= 60 && s.is_multiple_of(60) { format!("{} min", s / 60) } else { format!("{s} s") }
@@ -1375,6 +1382,19 @@ mod tests {
             a.update(Msg::DirtyRatio(1));
         }
         assert_eq!(a.note(), "dirty_ratio: A 41; B 100, the highest");
+        // A side whose background threshold halves says so.
+        let default = presets::get("default").expect("preset").expect("valid");
+        let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &opts).expect("builds");
+        a.update(Msg::DirtyRatio(-1));
+        assert_eq!(a.note(), "dirty_ratio: A 19; B 9 (bg_thresh = thresh/2)");
+        // Memory in a format 4 recording: each side that can halve does.
+        let default = presets::get("default").expect("preset").expect("valid");
+        let old = AppOptions { keys_before_5: true, ..AppOptions::default() };
+        let mut a = App::new(default, Some(Compare::DirtyRatio(80)), &old).expect("builds");
+        a.advance_to(30 * NS_PER_SEC);
+        let was = memory(&a);
+        a.update(Msg::Memory(false));
+        assert_eq!(memory(&a), vec![was[0] / 2, was[1]], "format 4: A halved alone");
     }
 
     /// With dirty_bytes set, a background ratio above it halves too, and
@@ -1386,10 +1406,7 @@ mod tests {
         let nfs = presets::get("nfs-10dd").expect("preset").expect("valid");
         let mut a = App::new(nfs, None, &opts).expect("builds");
         a.update(Msg::BackgroundRatio(1));
-        assert_eq!(
-            a.note(),
-            "dirty_background_ratio 11: the background threshold is not below thresh: bg_thresh = thresh/2"
-        );
+        assert_eq!(a.note(), "dirty_background_ratio 11, not below thresh: bg_thresh = thresh/2");
         let mut a = app();
         a.update(Msg::Step);
         assert_eq!(a.note(), "single step works while paused (space)");

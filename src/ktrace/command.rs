@@ -389,10 +389,10 @@ impl Signals {
         })
     }
 
-    /// The first signal not yet taken, if one came, taken: the one that
-    /// stopped the capture lets what it captured be written (a FIFO's
-    /// reader waited for); another (a second Ctrl-C, before or after
-    /// this) stops that.
+    /// Takes one signal, if one came that is not yet taken, and tells the
+    /// last that came: the one that stopped the capture lets what it
+    /// captured be written (a FIFO's reader waited for); another (a
+    /// second Ctrl-C, before or after this) stops that.
     fn take(&self) -> Option<i32> {
         let taken = self.taken.load(Ordering::SeqCst);
         (self.count.load(Ordering::SeqCst) > taken).then(|| {
