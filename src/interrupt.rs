@@ -27,10 +27,10 @@ static SIGNALLED_NS: AtomicU64 = AtomicU64::new(0);
 const SIGNALS: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 /// How long after the first signal more of them are the same request \[ns\].
-const SAME_REQUEST_NS: u64 = 1_000_000_000;
+pub(crate) const SAME_REQUEST_NS: u64 = 1_000_000_000;
 
 /// The monotonic clock \[ns\] (clock_gettime is async-signal-safe).
-fn monotonic_ns() -> u64 {
+pub(crate) fn monotonic_ns() -> u64 {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `t` is a valid timespec to write.
     unsafe {

@@ -347,33 +347,44 @@ fn quiet_machine(pipe: &str, seconds: f64) -> String {
     )
 }
 
-/// The signals `live` catches (Ctrl-C, SIGTERM, SIGHUP): how many came
-/// and the last, as an output's wait for a FIFO's reader looks for them.
+/// The signals `live` catches (Ctrl-C, SIGTERM, SIGHUP): how many came,
+/// the last, and when, as an output's wait for a FIFO's reader looks for
+/// them. As for other commands (see [`crate::interrupt`]), more of them
+/// within a second of the first are the same request.
 struct Signals {
     /// The last that came.
     last: Arc<AtomicUsize>,
     /// How many came.
     count: Arc<AtomicUsize>,
-    /// How many had come at the last [`Signals::take`].
+    /// When the first and the last came, on the monotonic clock \[ns\].
+    times: Arc<[std::sync::atomic::AtomicU64; 2]>,
+    /// How many had been taken ([`Signals::take`]).
     taken: Arc<AtomicUsize>,
 }
 
 impl Signals {
     /// Catches them, setting `stop` too, if given.
     fn catch(stop: Option<&Arc<AtomicBool>>) -> Result<Signals, Error> {
+        use std::sync::atomic::AtomicU64;
         let signals = Signals {
             last: Arc::new(AtomicUsize::new(0)),
             count: Arc::new(AtomicUsize::new(0)),
+            times: Arc::new([AtomicU64::new(0), AtomicU64::new(0)]),
             taken: Arc::new(AtomicUsize::new(0)),
         };
         for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-            let (last, count) = (Arc::clone(&signals.last), Arc::clone(&signals.count));
+            let (last, count, times) =
+                (Arc::clone(&signals.last), Arc::clone(&signals.count), Arc::clone(&signals.times));
             let note = move || {
+                let now = crate::interrupt::monotonic_ns();
+                let _ = times[0].compare_exchange(0, now, Ordering::SeqCst, Ordering::SeqCst);
+                times[1].store(now, Ordering::SeqCst);
                 last.store(sig as usize, Ordering::SeqCst);
                 count.fetch_add(1, Ordering::SeqCst);
             };
             stop.map_or(Ok(()), |stop| signal_hook::flag::register(sig, Arc::clone(stop)).map(drop))
-                // SAFETY: the handler only stores to atomics, which is
+                // SAFETY: the handler only reads the monotonic clock
+                // (clock_gettime) and stores to atomics, which is
                 // async-signal-safe.
                 .and_then(|()| unsafe { signal_hook::low_level::register(sig, note) }.map(drop))
                 .map_err(|e| Error::invalid(format!("cannot catch signals: {e}")))?;
@@ -381,18 +392,23 @@ impl Signals {
         Ok(signals)
     }
 
-    /// Tells the signal that came since the last [`Signals::take`], if one has.
+    /// Tells a signal that asks to stop, if one has: one not taken, and,
+    /// once one was taken, one more than a second after the first.
     fn stopped(&self) -> crate::output::Stopped {
-        let (last, count, taken) = (Arc::clone(&self.last), Arc::clone(&self.count), Arc::clone(&self.taken));
+        let (last, count, times, taken) =
+            (Arc::clone(&self.last), Arc::clone(&self.count), Arc::clone(&self.times), Arc::clone(&self.taken));
         Arc::new(move || {
-            (count.load(Ordering::SeqCst) > taken.load(Ordering::SeqCst)).then(|| last.load(Ordering::SeqCst) as i32)
+            let taken = taken.load(Ordering::SeqCst);
+            let later = times[1].load(Ordering::SeqCst).saturating_sub(times[0].load(Ordering::SeqCst))
+                >= crate::interrupt::SAME_REQUEST_NS;
+            (count.load(Ordering::SeqCst) > taken && (taken == 0 || later)).then(|| last.load(Ordering::SeqCst) as i32)
         })
     }
 
     /// Takes one signal, if one came that is not yet taken, and tells the
     /// last that came: the one that stopped the capture lets what it
-    /// captured be written (a FIFO's reader waited for); another (a
-    /// second Ctrl-C, before or after this) stops that.
+    /// captured be written (a FIFO's reader waited for); another, more
+    /// than a second after the first, stops that.
     fn take(&self) -> Option<i32> {
         let taken = self.taken.load(Ordering::SeqCst);
         (self.count.load(Ordering::SeqCst) > taken).then(|| {

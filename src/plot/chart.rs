@@ -455,6 +455,16 @@ impl Figure {
     }
 }
 
+/// A size \[MiB\] as a subtitle writes it, in the unit its axis takes
+/// ([`Figure::size_unit`]): `669 MiB`, `645 GiB`, `4.0 KiB` (a 16 MiB
+/// world's setpoint read `0.004 MiB`, its dirty pages `0.000 MiB`).
+fn sized(mib: f64) -> String {
+    match mib {
+        m if m > 0.0 && m < 0.1 => format!("{} KiB", crate::units::trimmed(m * 1024.0, 1)),
+        m => crate::units::size(m),
+    }
+}
+
 /// Chart 1: global dirty pages over time against the thresholds.
 pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     let mut f = Figure::new(FILES[0], "Global dirty pages against the dirty limits".into(), ctx, sides);
@@ -463,13 +473,13 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     for s in sides {
         let m = &s.means;
         let setpoint = if s.has(Q::Setpoint) && !m.setpoint.is_nan() {
-            format!(", setpoint {} MiB", show(m.setpoint))
+            format!(", setpoint {}", sized(m.setpoint))
         } else {
             String::new()
         };
         let dirty = match s.has(Q::Dirty) {
             true if m.dirty.is_nan() => format!("dirty: no sample over the last {}", ctx.half()),
-            true => format!("dirty {} MiB on average {}", show(m.dirty), over(ctx, s, Q::Dirty as usize)),
+            true => format!("dirty {} on average {}", sized(m.dirty), over(ctx, s, Q::Dirty as usize)),
             false => "dirty: not in this trace".to_string(),
         };
         f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
@@ -487,10 +497,10 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     for s in sides {
         let m = &s.means;
         let setpoint =
-            if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {} MiB", show(m.bdi_setpoint)) } else { String::new() };
+            if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {}", sized(m.bdi_setpoint)) } else { String::new() };
         let dirty = match s.has(Q::BdiDirty) {
             true if m.bdi_dirty.is_nan() => format!("bdi_dirty: not printed over the last {} (no pass)", ctx.half()),
-            true => format!("bdi_dirty {} MiB on average {}", show(m.bdi_dirty), over(ctx, s, Q::BdiDirty as usize)),
+            true => format!("bdi_dirty {} on average {}", sized(m.bdi_dirty), over(ctx, s, Q::BdiDirty as usize)),
             false => "bdi_dirty: not in this trace".to_string(),
         };
         let setpoint = if m.bdi_dirty.is_nan() { String::new() } else { setpoint };

@@ -596,6 +596,7 @@ mod tests {
                     devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 10)])";
         let (global, pos) = figures_of(huge);
         assert_eq!(global.y_desc, "pages [GiB]");
+        assert!(global.subtitle[1].ends_with(" GiB"), "{:?}", global.subtitle);
         assert!(global.y[1] > 3500.0 && global.y[1] < 4500.0, "{:?}", global.y);
         let limit = global.lines.iter().find(|l| l.label.starts_with("limit")).expect("limit line");
         assert!(limit.points.iter().all(|p| p.1 > 3000.0 && p.1 < 4096.0), "in GiB: {:?}", &limit.points[..2]);
@@ -605,6 +606,7 @@ mod tests {
                     devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 1)])";
         let (global, _) = figures_of(tiny);
         assert_eq!(global.y_desc, "pages [KiB]");
+        assert!(global.subtitle[1].ends_with(", setpoint 4 KiB"), "{:?}", global.subtitle);
         assert!(global.y[1] > 8.0 && global.y[1] < 100.0, "{:?}", global.y);
         let (global, _) = figures_of("Scenario(devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\")])");
         assert_eq!(global.y_desc, "pages [MiB]");

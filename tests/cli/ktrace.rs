@@ -994,17 +994,22 @@ fn live_writing_its_csv_into_a_fifo_waits_for_a_reader_until_a_signal() {
     let status = crate::common::signalled(&mut child, libc::SIGTERM, "live --csv into a FIFO nobody opens");
     assert_eq!(status.code(), Some(143), "{status}");
     assert_eq!(enables(&root), ["0", "0", "1", "0"], "as they were before");
-    // Ctrl-C twice in a row: the first ends the capture, the second the
-    // wait for a reader (signals a moment apart: the kernel merges two
-    // sent before the first is taken).
+    // Ctrl-C twice: the first ends the capture; a second within a second
+    // of it is the same request (as for every command), and one after
+    // that ends the wait for a reader, whenever the capture ended.
     let root = fake_tracefs("csv-fifo-twice");
     let mut child = live_started(&root, &["--csv".as_ref(), fifo.as_os_str()]);
     std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
     std::thread::sleep(Duration::from_millis(1000));
     // SAFETY: kill(2) on the child this test started.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    std::thread::sleep(Duration::from_millis(50));
-    let status = crate::common::signalled(&mut child, libc::SIGINT, "live --csv, Ctrl-C twice");
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.try_wait().expect("waits").is_none(), "the same request: still waiting for a reader");
+    std::thread::sleep(Duration::from_millis(500));
+    let status = crate::common::signalled(&mut child, libc::SIGINT, "live --csv, Ctrl-C a second later");
     assert_eq!(status.code(), Some(130), "{status}");
 }
 
