@@ -201,6 +201,38 @@ pub fn pty(cols: u16, rows: u16) -> (OwnedFd, String) {
     }
 }
 
+/// What is written on the terminal of `master`, gathered by a thread
+/// until the terminal hangs up.
+pub fn terminal_output(master: &OwnedFd) -> std::sync::Arc<std::sync::Mutex<String>> {
+    use std::io::Read;
+    let shown = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
+    let into = std::sync::Arc::clone(&shown);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1 << 16];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            into.lock().expect("lock").push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    shown
+}
+
+/// Waits at most 10 s for `child` to end; past that, kills it and fails
+/// saying `what` did not end it.
+pub fn ended_soon(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("{what} did not end it");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// The columns of the `└` and `┬` on each x axis row of two charts side
 /// by side (split at `││`): the left side's and the right side's, each
 /// from its own frame's left edge.

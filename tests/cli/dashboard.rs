@@ -858,7 +858,7 @@ fn a_tiny_screen_says_what_the_last_key_did() {
 /// every key typed after it, waited for good.
 #[test]
 fn a_key_typed_after_a_long_paste_is_taken() {
-    use std::io::{Read, Write};
+    use std::io::Write;
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
@@ -872,15 +872,7 @@ fn a_key_typed_after_a_long_paste_is_taken() {
         .stderr(Stdio::from(open()))
         .spawn()
         .expect("starts");
-    let shown = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
-    let into = std::sync::Arc::clone(&shown);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 1 << 16];
-        while let Ok(n @ 1..) = reader.read(&mut buf) {
-            into.lock().expect("lock").push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    });
+    let shown = crate::common::terminal_output(&master);
     let start = Instant::now();
     while !shown.lock().expect("lock").contains("quit") {
         assert!(start.elapsed() < Duration::from_secs(20), "the dashboard never drew");
@@ -890,16 +882,6 @@ fn a_key_typed_after_a_long_paste_is_taken() {
     keys.write_all(&[b'x'; 5000]).expect("pasted");
     std::thread::sleep(Duration::from_millis(500));
     keys.write_all(b"q").expect("typed");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            panic!("q after a 5000-character paste did not quit");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = crate::common::ended_soon(&mut child, "q after a 5000-character paste");
     assert!(status.success(), "{status}");
 }

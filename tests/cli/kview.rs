@@ -471,7 +471,7 @@ fn theme_is_refused_where_nothing_is_coloured() {
 /// and q quits there, exit 0, the terminal given back as it was.
 #[test]
 fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
-    use std::io::{Read, Write};
+    use std::io::Write;
     use std::os::fd::AsRawFd;
     use std::process::Stdio;
     use std::time::{Duration, Instant};
@@ -495,15 +495,7 @@ fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
     let text = std::fs::read_to_string(fixture(SHIPPED)).expect("shipped trace");
     writer.write_all(&text.as_bytes()[..text.len() / 2]).expect("written");
     // What the terminal shows, read on a thread until it hangs up.
-    let shown = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let mut reader = std::fs::File::from(master.try_clone().expect("dup"));
-    let into = std::sync::Arc::clone(&shown);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 1 << 16];
-        while let Ok(n @ 1..) = reader.read(&mut buf) {
-            into.lock().expect("lock").push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    });
+    let shown = crate::common::terminal_output(&master);
     let wait_for = |what: &str| {
         let start = Instant::now();
         while !shown.lock().expect("lock").contains(what) {
@@ -518,18 +510,7 @@ fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
     keys.write_all(b"xyz").expect("typed");
     std::thread::sleep(Duration::from_millis(300));
     keys.write_all(b"q").expect("typed");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(10) {
-            drop(writer);
-            let _ = child.kill();
-            panic!("q did not quit while the trace loaded");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = crate::common::ended_soon(&mut child, "q while the trace loaded");
     assert!(status.success(), "{status}");
     let screen = shown.lock().expect("lock").clone();
     assert!(!screen.contains("xyz"), "keys typed while loading were echoed");
