@@ -482,11 +482,31 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
             true => format!("dirty {} on average {}", sized(m.dirty), over(ctx, s, Q::Dirty as usize)),
             false => "dirty: not in this trace".to_string(),
         };
-        f.subtitle.push(format!("{}: {dirty}{setpoint}", s.label));
+        // The lines are drawn from samples 100 ms apart: a spike between
+        // two is not on them, and the run's peak, from every dirtying, is
+        // told (where the figure starts with the run).
+        let peak = match s.peak {
+            Some((most, over)) if ctx.span[0] == 0.0 && over > -1.0e12 => {
+                format!("; peak {} ({} vs limit)", sized(most), signed_size(over))
+            }
+            _ => String::new(),
+        };
+        f.subtitle.push(format!("{}: {dirty}{setpoint}{peak}", s.label));
     }
     f.fit_y();
     f.y_in_size_unit();
     f
+}
+
+/// A size \[MiB\] with its sign, as [`sized`] writes it: `+35.5 MiB`,
+/// `-735 GiB`.
+fn signed_size(mib: f64) -> String {
+    let sign = if mib < 0.0 { "-" } else { "+" };
+    let text = match mib.abs() {
+        m if (0.1..9999.0).contains(&m) => format!("{m:.1} MiB"),
+        m => sized(m),
+    };
+    format!("{sign}{text}")
 }
 
 /// Chart 2: the bdi's dirty pages against bdi_setpoint and bdi_thresh.

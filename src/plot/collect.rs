@@ -36,6 +36,10 @@ pub struct Feed<'a> {
     /// Per bdi, how long the longest throttling call still in progress
     /// has lasted so far \[jiffies\] (0: none; empty: not known).
     pub in_call: Vec<u64>,
+    /// The most dirty pages (dirty + writeback + unstable) of the run,
+    /// and the most past the limit, as every dirtying left them
+    /// \[pages\] (`None`: a trace, which has only what it prints).
+    pub peak: Option<(u64, i64)>,
 }
 
 impl<'a> Feed<'a> {
@@ -52,6 +56,7 @@ impl<'a> Feed<'a> {
             kernel: Kernel { patches: w.patches(), legacy: w.legacy() },
             coverage: None,
             in_call: crate::session::calls_in_progress(w),
+            peak: Some((w.stats().max_dirty, w.stats().max_over_limit)),
         }
     }
 
@@ -67,6 +72,7 @@ impl<'a> Feed<'a> {
             kernel: crate::ui::kernel::TRACE_KERNEL,
             coverage: Some(side.coverage()),
             in_call: Vec::new(),
+            peak: None,
         }
     }
 
@@ -424,6 +430,9 @@ pub struct SideData {
     /// How long the longest call of the bdi's tasks still in progress at
     /// the last read had lasted \[jiffies\] (0: none): not in `call_hist`.
     pub in_call: u64,
+    /// The run's most dirty pages and most past the limit, from every
+    /// dirtying, not from the samples the lines are drawn from \[MiB\].
+    pub peak: Option<(f64, f64)>,
     /// HZ of the world.
     pub hz: u64,
     /// Second-half means.
@@ -550,6 +559,7 @@ impl Collector {
                 sleep_hist: Histogram::default(),
                 call_hist: Histogram::default(),
                 in_call: 0,
+                peak: None,
                 hz: f.hz,
                 means: Means::default(),
                 written: (0.0, 0.0),
@@ -594,6 +604,7 @@ impl Collector {
             self.take_samples(i, feed);
             self.take_pauses(i, feed);
             self.sides[i].in_call = feed.in_call.get(self.bdi).copied().unwrap_or(0);
+            self.sides[i].peak = feed.peak.map(|(most, over)| (mib(most), over as f64 / 256.0));
         }
     }
 

@@ -566,6 +566,21 @@ mod tests {
         }
     }
 
+    /// The lines are drawn from samples 100 ms apart; the run's peak,
+    /// from every dirtying, is in chart 1's subtitle, as `run` reports it
+    /// (a figure of jbod-10hdd never showed its 35.5 MiB over the limit).
+    #[test]
+    fn chart_1_tells_the_runs_peak_between_samples() {
+        let [global, ..] = figures("default", None, 10.0);
+        let line = &global.subtitle[1];
+        let peak = line.split("; peak ").nth(1).unwrap_or_else(|| panic!("{line}"));
+        assert!(peak.ends_with(" vs limit)"), "{line}");
+        let drawn = global.lines.iter().find(|l| l.label.starts_with("dirty")).expect("dirty line");
+        let most = drawn.points.iter().map(|p| p.1).fold(0.0, f64::max);
+        let told: f64 = peak.split(' ').next().and_then(|v| v.parse().ok()).expect("a number");
+        assert!(told >= most - 0.5, "the peak {told} is at least the drawn {most}");
+    }
+
     /// One run whose longest call lasts over ten times its longest sleep
     /// (nfs-10dd: 5 s beside 98 ms) draws its pauses on a log axis too.
     #[test]
@@ -596,7 +611,11 @@ mod tests {
                     devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 10)])";
         let (global, pos) = figures_of(huge);
         assert_eq!(global.y_desc, "pages [GiB]");
-        assert!(global.subtitle[1].ends_with(" GiB"), "{:?}", global.subtitle);
+        assert!(
+            global.subtitle[1].contains(" GiB; peak ") && global.subtitle[1].contains(" GiB vs limit)"),
+            "{:?}",
+            global.subtitle
+        );
         assert!(global.y[1] > 3500.0 && global.y[1] < 4500.0, "{:?}", global.y);
         let limit = global.lines.iter().find(|l| l.label.starts_with("limit")).expect("limit line");
         assert!(limit.points.iter().all(|p| p.1 > 3000.0 && p.1 < 4096.0), "in GiB: {:?}", &limit.points[..2]);
@@ -606,7 +625,7 @@ mod tests {
                     devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 1)])";
         let (global, _) = figures_of(tiny);
         assert_eq!(global.y_desc, "pages [KiB]");
-        assert!(global.subtitle[1].ends_with(", setpoint 4 KiB"), "{:?}", global.subtitle);
+        assert!(global.subtitle[1].contains(", setpoint 4 KiB; peak "), "{:?}", global.subtitle);
         assert!(global.y[1] > 8.0 && global.y[1] < 100.0, "{:?}", global.y);
         let (global, _) = figures_of("Scenario(devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\")])");
         assert_eq!(global.y_desc, "pages [MiB]");
