@@ -581,6 +581,7 @@ fn the_pos_ratio_axis_holds_every_point_and_both_sides_limits() {
 #[test]
 fn a_window_without_a_sample_has_no_mean() {
     let (_, said) = plot("no-sample", &["--duration", "50ms"]);
-    assert!(said.contains("patch 11 (IO-less): dirty: no sample over the last 0.025 s\n"), "{said}");
+    // The peak is known all the same: it comes from every dirtying.
+    assert!(said.contains("patch 11 (IO-less): dirty: no sample over the last 0.025 s; peak "), "{said}");
     assert!(!said.contains("setpoint 0 MiB"), "{said}");
 }
