@@ -220,17 +220,36 @@ pub fn terminal_output(master: &OwnedFd) -> std::sync::Arc<std::sync::Mutex<Stri
 /// Waits at most 10 s for `child` to end; past that, kills it and fails
 /// saying `what` did not end it.
 pub fn ended_soon(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    ended_within(child, std::time::Duration::from_secs(10), &format!("{what} did not end it"))
+}
+
+/// Waits at most `wait` for `child` to end; past that, kills it and fails
+/// with `failed`.
+fn ended_within(child: &mut std::process::Child, wait: std::time::Duration, failed: &str) -> std::process::ExitStatus {
     let start = std::time::Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("waits") {
             return status;
         }
-        if start.elapsed() > std::time::Duration::from_secs(10) {
+        if start.elapsed() > wait {
             let _ = child.kill();
-            panic!("{what} did not end it");
+            panic!("{failed}");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// Starts `cmd` on the terminal side `slave` of a [`pty`]: its standard
+/// input, output and error, as an xterm.
+pub fn spawn_on_terminal(cmd: &mut std::process::Command, slave: &str) -> std::process::Child {
+    use std::process::Stdio;
+    let open = || std::fs::OpenOptions::new().read(true).write(true).open(slave).expect("terminal side");
+    cmd.env("TERM", "xterm-256color")
+        .stdin(Stdio::from(open()))
+        .stdout(Stdio::from(open()))
+        .stderr(Stdio::from(open()))
+        .spawn()
+        .expect("starts")
 }
 
 /// The columns of the `└` and `┬` on each x axis row of two charts side
@@ -246,8 +265,10 @@ pub fn side_by_side_ticks(screen: &str) -> Vec<(Vec<usize>, Vec<usize>)> {
         .collect()
 }
 
-/// Makes a FIFO at `path`, which the test owns.
+/// Makes a FIFO at `path`, which the test owns (what an earlier run left
+/// there goes first).
 pub fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
     let c_path = std::ffi::CString::new(path.to_str().expect("UTF-8")).expect("no NUL");
     // SAFETY: mkfifo on a NUL-terminated path this test owns.
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
@@ -258,15 +279,5 @@ pub fn mkfifo(path: &Path) {
 pub fn signalled(child: &mut std::process::Child, signal: libc::c_int, what: &str) -> std::process::ExitStatus {
     // SAFETY: kill() on the child's pid.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-    let sent = std::time::Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            return status;
-        }
-        if sent.elapsed() > std::time::Duration::from_secs(5) {
-            let _ = child.kill();
-            panic!("{what}: still going 5 s after signal {signal}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    ended_within(child, std::time::Duration::from_secs(5), &format!("{what}: still going 5 s after signal {signal}"))
 }

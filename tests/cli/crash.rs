@@ -236,17 +236,7 @@ fn a_dashboard_whose_terminal_hangs_up_ends_and_keeps_its_recording() {
         total
     });
     assert!(drawn.join().expect("reader") > 0, "the dashboard drew");
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(10) {
-            let _ = child.kill();
-            panic!("the dashboard still runs 10 s after its terminal hung up");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = crate::common::ended_soon(&mut child, "its terminal hanging up");
     assert_eq!(status.code(), Some(129), "128 + SIGHUP; ended by signal {:?}", status.signal());
     assert!(data.join("dirtyviz/last-session.jsonl").exists(), "the session's recording is kept");
 }

@@ -859,19 +859,10 @@ fn a_tiny_screen_says_what_the_last_key_did() {
 #[test]
 fn a_key_typed_after_a_long_paste_is_taken() {
     use std::io::Write;
-    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
     let (master, slave) = crate::common::pty(120, 40);
-    let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
-    let mut child = crate::common::dirtyviz()
-        .arg("--no-record")
-        .env("TERM", "xterm-256color")
-        .stdin(Stdio::from(open()))
-        .stdout(Stdio::from(open()))
-        .stderr(Stdio::from(open()))
-        .spawn()
-        .expect("starts");
+    let mut child = crate::common::spawn_on_terminal(crate::common::dirtyviz().arg("--no-record"), &slave);
     let shown = crate::common::terminal_output(&master);
     let start = Instant::now();
     while !shown.lock().expect("lock").contains("quit") {

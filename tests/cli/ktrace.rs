@@ -899,6 +899,12 @@ fn until_enabled(root: &Path) {
 
 /// `dirtyviz live -q` on the fake tracefs at `root` with `args` after
 /// it, once it has enabled the events.
+/// Writes the shipped trace's lines into the fake tracefs's trace_pipe,
+/// as the kernel would print them.
+fn feed_shipped(root: &Path) {
+    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+}
+
 fn live_started(root: &Path, args: &[&std::ffi::OsStr]) -> std::process::Child {
     let child = dirtyviz().args(["live", "-q", "--tracefs"]).arg(root).args(args).spawn().expect("starts");
     until_enabled(root);
@@ -933,7 +939,7 @@ fn live_cut_short_by_a_signal_before_its_duration_writes_its_report_and_exits_12
             &root,
             &["--duration".as_ref(), "60s".as_ref(), "--summary-json".as_ref(), summary.as_os_str()],
         );
-        std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+        feed_shipped(&root);
         std::thread::sleep(Duration::from_millis(1500));
         // SAFETY: kill(2) on the child this test started.
         assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
@@ -953,12 +959,11 @@ fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
     use std::os::unix::fs::OpenOptionsExt;
     let root = fake_tracefs("save-fifo");
     let fifo = tmp("ktrace-live-save.fifo");
-    let _ = std::fs::remove_file(&fifo);
     crate::common::mkfifo(&fifo);
     // A reader that never reads: 2 MB of lines fill the pipe.
     let reader = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reader");
     let mut child = live_started(&root, &["--duration".as_ref(), "60s".as_ref(), "--save".as_ref(), fifo.as_os_str()]);
-    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    feed_shipped(&root);
     std::thread::sleep(Duration::from_millis(1500));
     assert!(child.try_wait().expect("waits").is_none(), "writing, or waiting to");
     let status = crate::common::signalled(&mut child, libc::SIGTERM, "live --save into a full FIFO");
@@ -974,10 +979,9 @@ fn live_saving_into_a_fifo_nobody_reads_stops_at_a_signal() {
 fn live_writing_its_csv_into_a_fifo_waits_for_a_reader_until_a_signal() {
     let root = fake_tracefs("csv-fifo");
     let fifo = tmp("ktrace-live-csv.fifo");
-    let _ = std::fs::remove_file(&fifo);
     crate::common::mkfifo(&fifo);
     let mut child = live_started(&root, &["--csv".as_ref(), fifo.as_os_str()]);
-    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    feed_shipped(&root);
     std::thread::sleep(Duration::from_millis(1000));
     let reading = {
         let fifo = fifo.clone();
@@ -988,7 +992,7 @@ fn live_writing_its_csv_into_a_fifo_waits_for_a_reader_until_a_signal() {
     assert_eq!(reading.join().expect("reader").lines().count(), 201, "a header and 20 s of rows");
     let root = fake_tracefs("csv-fifo-unread");
     let mut child = live_started(&root, &["--duration".as_ref(), "1s".as_ref(), "--csv".as_ref(), fifo.as_os_str()]);
-    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    feed_shipped(&root);
     std::thread::sleep(Duration::from_millis(2500));
     assert!(child.try_wait().expect("waits").is_none(), "waiting for a reader");
     let status = crate::common::signalled(&mut child, libc::SIGTERM, "live --csv into a FIFO nobody opens");
@@ -999,7 +1003,7 @@ fn live_writing_its_csv_into_a_fifo_waits_for_a_reader_until_a_signal() {
     // that ends the wait for a reader, whenever the capture ended.
     let root = fake_tracefs("csv-fifo-twice");
     let mut child = live_started(&root, &["--csv".as_ref(), fifo.as_os_str()]);
-    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    feed_shipped(&root);
     std::thread::sleep(Duration::from_millis(1000));
     // SAFETY: kill(2) on the child this test started.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
@@ -1050,7 +1054,7 @@ fn live_writes_the_csv_view_writes_keeping_its_rows_out_of_memory() {
             l.to_string_lossy().contains(".live.csv.rows.dirtyviz-") && l.to_string_lossy().ends_with("(deleted)")
         });
     assert!(open_spool, "the rows' file is open, unlinked");
-    std::fs::write(root.join("trace_pipe"), std::fs::read(fixture(SHIPPED)).expect("fixture")).expect("events");
+    feed_shipped(&root);
     assert!(child.wait().expect("ends").success());
     assert_eq!(spooled(), 0, "nothing is left beside the CSV");
     let viewed = tmp("ktrace-view-for-live.csv");

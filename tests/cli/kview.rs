@@ -473,23 +473,13 @@ fn theme_is_refused_where_nothing_is_coloured() {
 fn keys_typed_while_a_trace_loads_are_not_echoed_and_q_quits() {
     use std::io::Write;
     use std::os::fd::AsRawFd;
-    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
     let fifo = tmp("kview-loading.fifo");
-    let _ = std::fs::remove_file(&fifo);
     crate::common::mkfifo(&fifo);
     let (master, slave) = crate::common::pty(100, 30);
     let open = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).expect("terminal side");
-    let mut child = dirtyviz()
-        .arg("view")
-        .arg(&fifo)
-        .env("TERM", "xterm-256color")
-        .stdin(Stdio::from(open()))
-        .stdout(Stdio::from(open()))
-        .stderr(Stdio::from(open()))
-        .spawn()
-        .expect("starts");
+    let mut child = crate::common::spawn_on_terminal(dirtyviz().arg("view").arg(&fifo), &slave);
     // Half the trace, the writer kept open: the read cannot end.
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).expect("the reader opened it");
     let text = std::fs::read_to_string(fixture(SHIPPED)).expect("shipped trace");
