@@ -422,6 +422,11 @@ const STEP_DONE: &str = "step done: n next step, space runs on";
 const LESSON_DONE: &str = "lesson done: L lessons, space runs on";
 /// The status line's note while the worlds run on past a step's end.
 const RUNNING_ON: &str = "running on past the step's end: n opens the next step at that end, space pauses";
+/// The same, where `n` opens the next step on the worlds as they are
+/// (the keys changed them, or a recording of key format 4 replays).
+const RUNNING_ON_NOW: &str = "running on past the step's end: n opens the next step now, space pauses";
+/// The same, past the last step's end.
+const RUNNING_ON_LAST: &str = "running on past the lesson's end: L lessons, space pauses";
 
 impl App {
     pub(super) fn install(&mut self, run: LessonRun, view: ViewRequest) {
@@ -544,7 +549,7 @@ impl App {
         if i == current {
             return;
         }
-        if [STEP_DONE, LESSON_DONE, RUNNING_ON].contains(&self.note.as_str()) {
+        if [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST].contains(&self.note.as_str()) {
             // It was about the step being left.
             self.note.clear();
         }
@@ -606,12 +611,12 @@ impl App {
             // worlds as they are (see `open_step`).
             let on_setup = mode.changed_by_hand || self.keys_before_5;
             self.note = match (mode.last_step(), on_setup) {
-                (true, _) => "running on past the lesson's end: L lessons, space pauses",
-                (false, true) => "running on past the step's end: n opens the next step now, space pauses",
+                (true, _) => RUNNING_ON_LAST,
+                (false, true) => RUNNING_ON_NOW,
                 (false, false) => RUNNING_ON,
             }
             .into();
-        } else if self.paused && self.note.starts_with("running on past the") {
+        } else if self.paused && [RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST].contains(&self.note.as_str()) {
             self.note = done.into();
         }
     }
@@ -1121,7 +1126,7 @@ mod tests {
         let mut old = App::for_lesson(lesson(TWO_STEPS), 0, Progress::default(), &opts).expect("opens");
         old.advance_to(3 * NS_PER_SEC);
         old.update(Msg::TogglePause);
-        assert_eq!(old.note(), "running on past the step's end: n opens the next step now, space pauses");
+        assert_eq!(old.note(), RUNNING_ON_NOW);
         old.advance_to(3 * NS_PER_SEC + NS_PER_SEC / 2);
         old.update(Msg::Lesson(LessonMsg::NextStep));
         old.finish_catch_up();

@@ -949,16 +949,14 @@ impl App {
             }
             Msg::Memory(up) => {
                 // Both sides move, or neither: the side that refused says why.
-                let refused = match changed {
-                    true => None,
-                    false => self.sides().iter().position(|s| input_for(msg, self.bdi, &s.world).is_none()),
+                let refused: Vec<usize> = match changed {
+                    true => Vec::new(),
+                    false => (0..self.sides().len())
+                        .filter(|&i| input_for(msg, self.bdi, &self.sides()[i].world).is_none())
+                        .collect(),
                 };
-                let refusing = match changed {
-                    true => 0,
-                    false => self.sides().iter().filter(|s| input_for(msg, self.bdi, &s.world).is_none()).count(),
-                };
-                let (who, w) = match refused {
-                    Some(i) if self.sides().len() > 1 && refusing == 1 => (["A: ", "B: "][i], &self.sides()[i].world),
+                let (who, w) = match refused[..] {
+                    [i] if self.sides().len() > 1 => (["A: ", "B: "][i], &self.sides()[i].world),
                     _ => ("", w),
                 };
                 let vm = w.vm();
