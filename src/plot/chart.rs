@@ -384,37 +384,28 @@ impl Figure {
         }
     }
 
-    /// An axis of sizes in MiB that reaches past 9999 MiB is drawn in
-    /// GiB, one that stays under 0.1 MiB in KiB (a 4 TiB world's axis read
-    /// `2000000` into its name; a 16 MiB one's `0.002`), as the dashboard
-    /// and `run` write them: the factor its values are multiplied by, and
-    /// its name with the unit changed.
-    fn size_unit(top: f64, desc: &str) -> (f64, String) {
-        match top {
-            t if t > 9999.0 => (1.0 / 1024.0, desc.replacen("[MiB]", "[GiB]", 1)),
-            t if t > 0.0 && t < 0.1 => (1024.0, desc.replacen("[MiB]", "[KiB]", 1)),
-            _ => (1.0, desc.to_string()),
+    /// Draws the sizes on axis `axis` (0: x, 1: y) in the unit its top
+    /// is shown in on the screen ([`crate::units::SizeUnit::of`]: GiB past
+    /// 9999 MiB, TiB past 9999 GiB), or in KiB where it stays under 0.1
+    /// MiB (a 4 TiB world's axis read `2000000` into its name; a 16 MiB
+    /// one's `0.002`): its range, lines, dots and guides, and the unit in
+    /// its name.
+    fn in_size_unit(&mut self, axis: usize) {
+        let top = [self.x[1], self.y[1]][axis];
+        let (k, unit) = match crate::units::SizeUnit::of(top) {
+            _ if top > 0.0 && top < 0.1 => (1024.0, "KiB"),
+            u => (u.value(1.0), u.name()),
+        };
+        let (desc, range) = if axis == 0 { (&mut self.x_desc, &mut self.x) } else { (&mut self.y_desc, &mut self.y) };
+        *desc = desc.replacen("[MiB]", &format!("[{unit}]"), 1);
+        *range = range.map(|v| v * k);
+        let points = self.lines.iter_mut().map(|l| &mut l.points).chain(self.dots.iter_mut().map(|d| &mut d.points));
+        for p in points.flatten() {
+            if axis == 0 { p.0 *= k } else { p.1 *= k }
         }
-    }
-
-    /// The y axis of sizes, and what is drawn on it, in its unit
-    /// ([`Figure::size_unit`]).
-    fn y_in_size_unit(&mut self) {
-        let (k, desc) = Figure::size_unit(self.y[1], &self.y_desc);
-        self.y_desc = desc;
-        let points = self.lines.iter_mut().map(|l| &mut l.points).chain(self.dots.iter_mut().map(|d| &mut d.points));
-        points.flatten().for_each(|p| p.1 *= k);
-        self.y = self.y.map(|y| y * k);
-    }
-
-    /// The x axis of sizes, and what is drawn on it, in its unit.
-    fn x_in_size_unit(&mut self) {
-        let (k, desc) = Figure::size_unit(self.x[1], &self.x_desc);
-        self.x_desc = desc;
-        let points = self.lines.iter_mut().map(|l| &mut l.points).chain(self.dots.iter_mut().map(|d| &mut d.points));
-        points.flatten().for_each(|p| p.0 *= k);
-        self.marks.iter_mut().for_each(|m| m.x *= k);
-        self.x = self.x.map(|x| x * k);
+        if axis == 0 {
+            self.marks.iter_mut().for_each(|m| m.x *= k);
+        }
     }
 
     /// Makes the y axis logarithmic: every value its base-10 logarithm
@@ -494,7 +485,7 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         f.subtitle.push(format!("{}: {dirty}{setpoint}{peak}", s.label));
     }
     f.fit_y();
-    f.y_in_size_unit();
+    f.in_size_unit(1);
     f
 }
 
@@ -534,7 +525,7 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         }
     }
     f.fit_y();
-    f.y_in_size_unit();
+    f.in_size_unit(1);
     f
 }
 
@@ -681,7 +672,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     let right = xs.fold(0.0, f64::max) * 1.04;
     f.x = [0.0, if right > 0.0 { right } else { 1.0 }];
     f.y = [0.0, POS_TOP];
-    f.x_in_size_unit();
+    f.in_size_unit(0);
     f
 }
 
@@ -903,18 +894,15 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
         .iter()
         .map(|s| s.calls.iter().map(|p| p.1).fold(s.blocked_ms().unwrap_or(0.0), f64::max))
         .fold(0.0, f64::max);
-    let note = match sides {
-        [a, b]
-            if longest(a) > 0.0
-                && longest(b) > 0.0
-                && longest(a).max(longest(b)) > 10.0 * longest(a).min(longest(b)) =>
-        {
-            let (a, b) = (longest(a), longest(b));
-            Some(format!(
-                "pause axis logarithmic: one side's longest pause is {:.0} times the other's",
-                a.max(b) / a.min(b)
-            ))
-        }
+    let sides_longest = match sides {
+        [a, b] => Some((longest(a), longest(b))),
+        _ => None,
+    };
+    let note = match sides_longest {
+        Some((a, b)) if a > 0.0 && b > 0.0 && a.max(b) > 10.0 * a.min(b) => Some(format!(
+            "pause axis logarithmic: one side's longest pause is {:.0} times the other's",
+            a.max(b) / a.min(b)
+        )),
         _ if sleep > 0.0 && call > 10.0 * sleep => {
             Some(format!("pause axis logarithmic: the longest call is {:.0} times the longest sleep", call / sleep))
         }
