@@ -133,7 +133,11 @@ pub fn load(source: &Source) -> crate::error::Result<Loaded> {
     let text = source.text.as_ref().map_err(|e| crate::error::Error::invalid(e.clone()))?;
     let text = crate::input::without_bom(text);
     let kind = if source.preset { Some(Kind::Scenario) } else { kind_of(text) };
-    crate::scenario::locate::refuse_unclosed_comment(text, origin)?;
+    if kind.is_none() {
+        // What a comment left open hid (the files parsed below say so
+        // themselves).
+        crate::scenario::locate::refuse_unclosed_comment(text, origin)?;
+    }
     match kind {
         None if after_comments(text).is_empty() => Err(crate::error::Error::invalid(format!(
             "{origin}: empty: a lesson file holds one `Lesson(...)`, a scenario file one `Scenario(...)`"
@@ -146,11 +150,7 @@ pub fn load(source: &Source) -> crate::error::Result<Loaded> {
         }
         Some(Kind::Scenario) => {
             let mut s = Scenario::from_ron(text, origin)?;
-            if s.name.is_empty() {
-                // As `run --scenario` names it: the file's name.
-                let stem = std::path::Path::new(origin).file_stem().map(|n| n.to_string_lossy().into_owned());
-                s.name = crate::error::printable(&stem.unwrap_or_default()).into_owned();
-            }
+            s.name_after_file(std::path::Path::new(origin));
             s.to_world_in(origin, text)?;
             Ok(Loaded::Scenario(Box::new(s)))
         }

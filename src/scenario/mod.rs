@@ -947,15 +947,20 @@ impl Scenario {
             .map_err(|e| Error::invalid(ron_error(origin, crate::input::without_bom(text), &e)))
     }
 
+    /// A scenario its file does not name is named after the file.
+    pub fn name_after_file(&mut self, path: &Path) {
+        if self.name.is_empty() {
+            let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            self.name = crate::error::printable(&stem).into_owned();
+        }
+    }
+
     /// Reads a scenario file (a regular file of at most 16 MiB).
     pub fn load(path: &Path) -> Result<Scenario> {
         let text = crate::input::read_text(path, "scenario", crate::input::MAX_RON_BYTES)?;
         let origin = path.display().to_string();
         let mut s = Scenario::from_ron(&text, &origin)?;
-        if s.name.is_empty() {
-            let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            s.name = crate::error::printable(&stem).into_owned();
-        }
+        s.name_after_file(path);
         // What holds several fields together (a task's bdi, the counts) is
         // checked here too, so that its error names the file and the field.
         s.to_world_in(&crate::error::printable(&origin), crate::input::without_bom(&text))?;
