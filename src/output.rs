@@ -64,6 +64,10 @@ struct Stoppable {
     /// The signal that asked to stop, if one has, as the command catches
     /// signals (`live` its own way).
     stopped: Stopped,
+    /// The pipe's reader went away (`--csv /dev/stdout | head -1`): the
+    /// rest is dropped, as a reader that stops reading asks, and the run
+    /// goes on to its other outputs.
+    reader_gone: bool,
 }
 
 /// Tells the signal that asked a command to stop, if one has.
@@ -71,6 +75,25 @@ pub type Stopped = std::sync::Arc<dyn Fn() -> Option<i32> + Send + Sync>;
 
 impl Write for Stoppable {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.reader_gone {
+            return Ok(buf.len());
+        }
+        match self.write_some(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.reader_gone = true;
+                Ok(buf.len())
+            }
+            written => written,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Stoppable {
+    fn write_some(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if !self.waits {
             return self.file.write(buf);
         }
@@ -87,10 +110,6 @@ impl Write for Stoppable {
             }
         }
         self.file.write(&buf[..buf.len().min(libc::PIPE_BUF)])
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
     }
 }
 
@@ -180,7 +199,7 @@ impl AtomicFile {
             shown: shown.to_path_buf(),
             target,
             temp,
-            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file, stopped }),
+            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file, stopped, reader_gone: false }),
             durable: false,
             unchecked: 0,
         }

@@ -759,6 +759,30 @@ fn an_output_to_dev_stdout_goes_down_the_pipe() {
     assert_eq!(text.lines().count(), 12, "a header and rows at 0.0 .. 1.0 s: {text}");
 }
 
+/// A pipe whose reader went away (`--csv /dev/stdout | head -1`) ends
+/// that output quietly, as `head` asks, and the run goes on: exit 0, no
+/// "Broken pipe", and the other outputs are written whole.
+#[test]
+fn an_output_pipe_whose_reader_left_ends_quietly() {
+    let dir = scratch("reader-left");
+    for output in ["--csv", "--trace", "--summary-json"] {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let other = if output == "--csv" { "--trace" } else { "--csv" };
+        let out = command_in(&dir, &["run", "-q", "--duration", "2s", output, "/dev/stdout", other, "other"])
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{output}: {err}");
+        assert_eq!(err, "", "{output}");
+        let written = std::fs::read_to_string(dir.join("other")).expect("the other output is there");
+        let whole = if other == "--csv" { written.lines().count() == 22 } else { written.ends_with("}\n") };
+        assert!(whole, "{output}: {other} whole: {}", &written[written.len().saturating_sub(200)..]);
+    }
+}
+
 /// A FIFO with no writer (an input) or no reader (an output) keeps open()
 /// waiting for its other end, and a writer that writes nothing keeps a
 /// read waiting: Ctrl-C or SIGTERM stops that wait as it stops `cat
