@@ -400,8 +400,9 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         // A class checks it runs the teacher's seed, at any size: it
         // ranks with the time, above the speed, the state and the kernel
         // (whose name, two in a comparison, is longer); only a note comes
-        // before it.
-        segments.push((9, format!("seed {}", app.session().scenario.seed)));
+        // before it. It follows the time, so that of equals PAUSED goes
+        // first (a step done says so, and the paused line is bold).
+        segments.insert(3, (9, format!("seed {}", app.session().scenario.seed)));
     }
     if app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE) {
         // The note names the level just set: the kernel's segment would

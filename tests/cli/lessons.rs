@@ -900,13 +900,13 @@ fn lesson_seed_overrides_the_lessons_own_in_the_lesson_list_and_the_recording_to
     let own = App::for_lesson(Lesson::resolve("11").expect("shipped"), 0, Progress::default(), &mono()).expect("opens");
     assert_eq!(own.session().scenario.seed, 5);
     let status = |text: &str| text.lines().next().expect("a status line").trim_end().to_string();
-    assert!(status(&screen(&own, 160, 48)).ends_with("│ seed 5"), "the lesson shows the seed it runs");
+    assert!(status(&screen(&own, 160, 48)).contains(" s │ seed 5 │ "), "the lesson shows the seed it runs");
     let opts = AppOptions { seed: Some(7), ..mono() };
     let mut app =
         App::for_lesson(Lesson::resolve("11").expect("shipped"), 0, Progress::default(), &opts).expect("opens");
     assert_eq!(app.session().scenario.seed, 7);
     let text = screen(&app, 160, 48);
-    assert!(status(&text).ends_with("│ seed 7"), "{text}");
+    assert!(status(&text).contains(" s │ seed 7 │ "), "{text}");
     // A lesson opened from the list runs with it too, and so does the
     // replay of the session's recording.
     let header = serde_json::to_string(&Header::of(&app)).expect("header");
@@ -934,7 +934,7 @@ fn lesson_and_snapshot_take_a_seed() {
             .output()
             .expect("runs"),
     );
-    assert!(text.lines().next().expect("a status line").trim_end().ends_with("│ seed 7"), "{text}");
+    assert!(text.lines().next().expect("a status line").contains(" s │ seed 7 │ "), "{text}");
     let out = dirtyviz().args(["snapshot", "--lesson", "03", "--dd", "3"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("world options do not apply to it (but --seed)"));
@@ -1078,7 +1078,7 @@ fn a_lessons_seed_is_on_its_status_line_at_every_size() {
     for size in ["160x48", "100x40", "100x30", "80x24", "60x18"] {
         let text = at(size);
         let status = text.lines().next().expect("a status line");
-        assert!(status.trim_end().ends_with("│ seed 7"), "{size}: {status}");
+        assert!(status.contains(" s │ seed 7"), "{size}: {status}");
         assert!(!text.contains("random seed"), "said once\n{text}");
     }
     // With a note beside it: the step done, at 100x30 and 80x24 (where
@@ -1095,17 +1095,32 @@ fn a_lessons_seed_is_on_its_status_line_at_every_size() {
     for size in ["100x30", "80x24"] {
         let status = with_keys(size, &[]);
         assert!(
-            status.trim_end().ends_with("│ PAUSED │ seed 3 │ step done: n next step, space runs on"),
+            status.contains(" s │ seed 3 │ ")
+                && status.trim_end().ends_with("│ PAUSED │ step done: n next step, space runs on"),
             "{size}: {status}"
         );
+    }
+    // At 60 to 69 columns beside a step done, PAUSED goes before it
+    // (the note says the step is done; the paused line is bold).
+    for size in ["60x18", "64x18", "69x20"] {
+        let args = ["snapshot", "--lesson", "04", "--step", "3", "--seed", "7", "--size", size, "--theme", "mono"];
+        let text = super::common::ok(&dirtyviz().args(args).output().expect("runs"));
+        let status = text.lines().next().expect("a status line");
+        assert!(status.starts_with(" t 55.0 s │ seed 7 │ ") && status.contains("step done"), "{size}: {status}");
     }
     // A comparison's two kernels, a longer segment, go before it.
     let args = ["snapshot", "--lesson", "12", "--step", "3", "--size", "120x40", "--theme", "mono"];
     let status = super::common::ok(&dirtyviz().args(args).output().expect("runs")).lines().next().map(String::from);
     let status = status.expect("a status line");
-    assert!(status.contains("│ seed 1 │ step done: n next step, space runs on"), "{status}");
+    assert!(
+        status.contains(" s │ seed 1 │ ") && status.contains("│ step done: n next step, space runs on"),
+        "{status}"
+    );
     let status = with_keys("80x24", &["--at", "1s", "--keys", "n"]);
-    assert!(status.contains("│ seed 3 │ ran the rest of step 1 first (20.0 s)"), "{status}");
+    assert!(
+        status.contains(" s │ seed 3 │ ") && status.contains("│ ran the rest of step 1 first (20.0 s)"),
+        "{status}"
+    );
     // Without a lesson the status line names no seed.
     let out = dirtyviz().args(["snapshot", "--at", "5s", "--size", "80x24", "--theme", "mono"]).output().expect("runs");
     assert!(!super::common::ok(&out).lines().next().expect("a status line").contains("seed"));

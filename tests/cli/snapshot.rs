@@ -1167,7 +1167,7 @@ fn the_note_a_key_that_did_nothing_covered_comes_back() {
         let screen = snapshot(&["--lesson", "12", "--step", "1", "--size", "60x18", "--at", "5s", "--keys", keys]);
         screen.lines().next().expect("a status line").to_string()
     };
-    assert!(narrow("@5s space a f2").starts_with(" t 5.0 s │ PAUSED │ seed 1 │ F2 does nothing while typing"));
+    assert!(narrow("@5s space a f2").starts_with(" t 5.0 s │ seed 1 │ PAUSED │ F2 does nothing while typing"));
     assert!(!narrow("@5s space a f2 6").contains("F2"), "{}", narrow("@5s space a f2 6"));
     assert!(narrow("@5s space a x enter").contains("│ `x`"), "{}", narrow("@5s space a x enter"));
     assert!(!narrow("@5s space a x enter 6").contains("`x`"), "{}", narrow("@5s space a x enter 6"));
