@@ -67,11 +67,11 @@ pub struct BdiSummary {
     /// [`crate::sim::metrics::BdiSample::target`]); `None` if none wrote
     /// in it \[MiB/s\].
     pub target_ratelimit_mbps: Option<f64>,
-    /// Mean bdi_thresh after settling (`settle_s`) \[MiB\].
-    pub thresh_mb: Option<f64>,
     /// Median bdi_thresh over the last window, the share the bdi holds
-    /// at the end (the report's figure) \[MiB\].
-    pub thresh_median_mb: Option<f64>,
+    /// at the end: the printed summary's `bdi_thresh` \[MiB\].
+    pub thresh_mb: Option<f64>,
+    /// Mean bdi_thresh after settling (`settle_s`) \[MiB\].
+    pub thresh_mean_mb: Option<f64>,
     /// Mean bdi dirty pages after settling \[MiB\].
     pub dirty_mean_mb: Option<f64>,
     /// Seeks the device made.
@@ -425,8 +425,8 @@ pub fn summarise(
                     .filter(|_| has.dirty_ratelimit),
                 target_ratelimit_mbps: median(window.iter().filter_map(|s| s.bdis[i].target()).map(mib).collect())
                     .filter(|_| has.bandwidth),
-                thresh_mb: thresh_means[i],
-                thresh_median_mb: median(window.iter().map(|s| mib(s.bdis[i].thresh)).collect()),
+                thresh_mb: median(window.iter().map(|s| mib(s.bdis[i].thresh)).collect()),
+                thresh_mean_mb: thresh_means[i],
                 dirty_mean_mb: dirty_means[i],
                 seeks: b.device.seeks,
                 busy_pct: (b.nfs.is_none() && world.now_ns() > 0)
@@ -670,7 +670,7 @@ impl Summary {
                 num(rate, 3),
                 num(b.target_ratelimit_mbps, 3),
                 ratio.map_or(NOT_KNOWN.to_string(), |r| format!("{r:.2}x")),
-                size_with_unit(b.thresh_median_mb, false),
+                size_with_unit(b.thresh_mb, false),
                 seconds(self.window_s),
                 b.busy_pct.map_or_else(String::new, |u| format!("  busy {u:.0}%"))
             );
