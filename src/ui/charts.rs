@@ -672,8 +672,18 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     }
     series.push(Series::of(2, "writeback", points(&p, |s| mib(bdi_of(s, bdi).writeback))));
     series.push(Series::of(2, "bdi_dirty", points(&p, |s| mib(bdi_of(s, bdi).dirty))));
+    // From patch 10, bdi_thresh is at least (limit - dirty)/8: over a
+    // thresh near 0 (dirty_ratio 0) the bdi's share of it, and its
+    // setpoint, pass the limit many times over (setpoint x bdi_thresh):
+    // the kernel's arithmetic, which no dirty page can reach, drawn off
+    // the top rather than squashing the rest onto the axis.
+    let limit_top = p.iter().map(|s| mib(s.limit.max(s.thresh))).fold(0.0, f64::max);
+    let beyond = |s: &Series| s.name == "bdi_setpoint" && s.points.iter().any(|&(_, y)| y > limit_top);
+    let off_top = series.iter().find(|s| beyond(s)).and_then(|s| s.points.last()).map(|&(_, y)| y);
+    // Its value is in the notice: no label pinned to the top edge.
+    series.iter_mut().filter(|s| beyond(s)).for_each(|s| s.end_label = false);
     let mut data = ChartData::new(series, x, "MiB");
-    data.fit_y(|_| true);
+    data.fit_y(|s| !beyond(s));
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         data.sized_values(vec![mib(b.dirty), mib(b.thresh)], |n, unit| {
@@ -682,6 +692,17 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
         });
     }
     data.note_kernel(has, "bdi_setpoint");
+    if let Some(top) = off_top.filter(|_| data.notice.is_none()) {
+        let unit = crate::units::SizeUnit::of_largest([top]);
+        data.notice = Some(format!(
+            "bdi_setpoint {} {} is off the top: over a thresh near 0, the floor (limit - dirty)/8 \
+             makes bdi_thresh/(thresh + 1) more than 1",
+            unit.number(top),
+            unit.name()
+        ));
+        data.short_notice =
+            data.notice.clone().zip(Some(format!("bdi_setpoint {} {} (off the top)", unit.number(top), unit.name())));
+    }
     data
 }
 

@@ -1174,3 +1174,21 @@ fn the_note_a_key_that_did_nothing_covered_comes_back() {
     let table = |keys: &str| snapshot(&["--size", "80x24", "--keys", keys]).lines().next().unwrap_or("").to_string();
     assert!(table("down").contains("T shows it") && !table("down T").contains("T shows it"), "{}", table("down T"));
 }
+
+/// At dirty_ratio 0 (thresh 0, the limit still decaying from 737 MiB),
+/// patch 10's floor (limit - dirty)/8 lifts bdi_thresh over thresh + 1,
+/// and the kernel's bdi_setpoint = setpoint x bdi_thresh/(thresh + 1)
+/// comes to hundreds of GiB on a 4 GiB box: chart 2 said so on an axis
+/// in GiB, its dirty pages flat on the zero line. It keeps its MiB axis,
+/// draws that setpoint off the top and names its value.
+#[test]
+fn a_bdi_setpoint_past_the_limit_is_drawn_off_the_top() {
+    let keys = format!("@3s{}", " d".repeat(20));
+    let screen = snapshot(&["--keys", &keys, "--at", "10s", "--size", "160x48"]);
+    let rows: Vec<&str> = screen.lines().collect();
+    let chart2 = |row: &str| row.chars().skip(68).take(56).collect::<String>();
+    assert!(chart2(rows[1]).contains("dirty 710 of thresh 0 MiB"), "{screen}");
+    assert!(chart2(rows[2]).contains("bdi_setpoint 319 GiB (off the top)"), "{screen}");
+    assert!(chart2(rows[3]).starts_with("│800┤"), "an axis in MiB up to the limit: {screen}");
+    assert!(screen.contains("bdi_setpoint           319 GiB"), "the panel gives the kernel's value: {screen}");
+}
