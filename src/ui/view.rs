@@ -561,8 +561,8 @@ pub(super) fn draw_key_bar<'a>(
 // ---- bodies -------------------------------------------------------------------------
 
 /// Draws the dashboard without a lesson; says whether charts are left out of it
-/// for want of room (not zoomed away), the chart keys then leading the
-/// hint bar as the way to them.
+/// for want of room (not only zoomed away), the chart keys then leading
+/// the hint bar as the way to them.
 fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     if app.sides().len() > 1 {
@@ -574,7 +574,9 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
         let panels: Vec<Panel> =
             if app.tasks_focused() { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
         draw_panels(ctx, &panels, frame, rest);
-        false
+        // Zoomed where one chart at a time is all there is room for: the
+        // chart keys are still the way to the others.
+        one_chart_at_a_time(area)
     } else if area.width >= 140 && area.height >= 38 {
         draw_full(ctx, frame, area);
         false
@@ -1607,10 +1609,17 @@ pub(crate) fn fit_headers(headers: &[&str], widths: &[Constraint], width: u16) -
 
 // ---- help ---------------------------------------------------------------------------
 
-/// Where the help is drawn over a screen of `area`.
+/// Where the help is drawn over a screen of `area`: 158 x 46, centred,
+/// or as much of that as there is; where that would leave a strip of the
+/// charts' frames showing on either side under 5 columns wide or 3 rows
+/// high, as wide as the screen, or as high as it less its status line
+/// and key bar.
 pub fn help_area(area: Rect) -> Rect {
-    let width = 158.min(area.width);
-    let height = 46.min(area.height);
+    let width = if area.width < 158 + 2 * 5 { area.width } else { 158 };
+    let height = match area.height {
+        h @ 49..54 => h - 2,
+        h => h.min(46),
+    };
     Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
 }
 

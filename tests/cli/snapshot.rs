@@ -1192,3 +1192,31 @@ fn a_bdi_setpoint_past_the_limit_is_drawn_off_the_top() {
     assert!(chart2(rows[3]).starts_with("│800┤"), "an axis in MiB up to the limit: {screen}");
     assert!(screen.contains("bdi_setpoint           319 GiB"), "the panel gives the kernel's value: {screen}");
 }
+
+/// The help over a 160x48 screen left a column of the charts' frames on
+/// each side (`┌┌ help`, `┐┐`); it takes the screen's width where the
+/// strip would be under 5 columns, and stays 158 wide with room around.
+#[test]
+fn the_help_leaves_no_sliver_of_the_charts_beside_it() {
+    let help = |size: &str| snapshot(&["--keys", "?", "--size", size]);
+    for size in ["160x48", "167x53"] {
+        let screen = help(size);
+        let rows: Vec<&str> = screen.lines().collect();
+        assert!(rows[1].starts_with("┌ help: keys and legends"), "{size}: {}", rows[1]);
+        assert!(rows[1].ends_with('┐') && !rows[1].ends_with("┐┐"), "{size}: {}", rows[1]);
+        assert!(rows[0].starts_with(" dirtyviz │ ") && rows.last().expect("a key bar").starts_with(" ↑ ↓ scroll"));
+    }
+    let wide = help("200x60");
+    let top = wide.lines().find(|l| l.contains("┌ help: keys")).expect("the help's frame");
+    assert_eq!(top.chars().position(|c| c == '┌'), Some(21), "centred, 158 wide: {top}");
+}
+
+/// At 60x20 one chart shows at a time: after `3` zooms to chart 3 the
+/// hint bar still leads with `1-5 chart`, the way to the other four (it
+/// dropped it for want of room).
+#[test]
+fn a_chart_zoomed_on_a_small_screen_keeps_the_chart_keys_first() {
+    let bar = |size: &str| snapshot(&["--keys", "3", "--size", size]).lines().last().unwrap_or("").to_string();
+    assert!(bar("60x20").starts_with(" 1-5 chart space pause"), "{}", bar("60x20"));
+    assert!(bar("100x30").contains("1-5 zoom"), "{}", bar("100x30"));
+}
