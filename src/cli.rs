@@ -748,6 +748,9 @@ pub fn sim_moment(s: &str) -> Result<SimTime, String> {
 fn simulated(s: &str, from_zero: bool) -> Result<SimTime, String> {
     let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
+    if value == f64::INFINITY {
+        return Err(format!("must be at most {MAX_SIM_S}s"));
+    }
     if !(value.is_finite() && (value > 0.0 || from_zero && value == 0.0)) {
         return Err(if from_zero { "must be 0 (before anything ran) or later" } else { "must be positive" }.into());
     }
@@ -783,6 +786,9 @@ pub fn duration(s: &str) -> Result<u64, String> {
     let bad = || "must be a time such as 60s, 500ms or 10m".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
     let ns = value * ns_per(unit).ok_or_else(bad)?;
+    if ns > 1e6 * 1e9 {
+        return Err("must be at most 1000000s".into());
+    }
     if !(ns.is_finite() && ns > 0.0) {
         return Err("must be positive".into());
     }
@@ -803,11 +809,12 @@ pub fn trace_time(s: &str) -> Result<u64, String> {
     let bad = || "must be a time such as 12s, 500ms or 2m from the trace's first event".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
     let ns = value * ns_per(unit).ok_or_else(bad)?;
-    if !ns.is_finite() || ns < 0.0 {
-        return Err("must be 0 (the trace's first event) or later".into());
-    }
+    // Checked first: a number past f64's range (1e400) is too large.
     if ns > MAX_SIM_S * 1e9 {
         return Err(format!("must be at most {MAX_SIM_S}s"));
+    }
+    if !ns.is_finite() || ns < 0.0 {
+        return Err("must be 0 (the trace's first event) or later".into());
     }
     Ok(ns.round() as u64)
 }
@@ -893,6 +900,11 @@ mod tests {
         assert_eq!(sim_time("250j"), Ok(SimTime::Jiffies(250.0)));
         assert_eq!(sim_time("3 jiffies"), Ok(SimTime::Jiffies(3.0)));
         assert_eq!(sim_time("0j"), Err("must be positive".into()));
+        // A number past f64's range is too large, not negative.
+        assert_eq!(sim_time("1e400"), Err("must be at most 1000000s".into()));
+        assert_eq!(sim_time("1e400j"), Err("must be at most 1000000s".into()));
+        assert_eq!(duration("1e400ms"), Err("must be at most 1000000s".into()));
+        assert_eq!(sim_time("-1e400"), Err("must be positive".into()));
         assert_eq!(sim_time("0ms"), Err("must be positive".into()));
         assert_eq!(sim_moment("0"), Ok(SimTime::Seconds(0.0)));
         assert_eq!(sim_moment("0ms"), Ok(SimTime::Seconds(0.0)));
