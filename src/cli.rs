@@ -396,7 +396,8 @@ pub struct WorldArgs {
     /// JBOD-10HDD-16G/xfs-100dd-1M-24p-16384M-20:10-X.
     #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
     pub case: Option<String>,
-    /// Seed of the random generator (device noise), 0 to 2^64-1 (default:
+    /// Seed of the random generator (device noise: bandwidth, seek and
+    /// journal-commit times, a USB key's stalls), 0 to 2^64-1 (default:
     /// the scenario's, 1 in every preset).
     #[arg(long, value_parser = seed)]
     pub seed: Option<u64>,

@@ -302,7 +302,8 @@ pub struct WorldConfig {
     pub patches: u8,
     /// The kernel patch level 0 runs; 2.6.38 only at patch level 0.
     pub legacy: Legacy,
-    /// Seed of the one random generator (device noise).
+    /// Seed of the one random generator (device noise: bandwidth, seek
+    /// and journal-commit times, a USB key's stalls).
     pub seed: u64,
     /// The bdis, in order.
     pub devices: Vec<DeviceConfig>,

@@ -474,8 +474,10 @@ impl World {
             world.add_task(t.clone());
         }
         if world.sample_ns > 0 {
-            world.record_sample();
-            world.schedule(world.sample_ns, Event::Sample);
+            // The first sample, as every later one, counts the tasks that
+            // start at its instant: it is taken as an event at time 0,
+            // after theirs (the row at 0.0 said no task ran).
+            world.schedule(0, Event::Sample);
         }
         Ok(world)
     }

@@ -1004,3 +1004,36 @@ fn a_case_changed_by_options_says_so_in_its_name() {
     ok(&out);
     assert_eq!(json(&summary)["scenario"], case);
 }
+
+/// A bdi's `tasks` column counts the tasks that start at a row's instant,
+/// at 0.0 as at every later row (the first row was taken before the
+/// tasks starting at 0 started: 0 there, though a task starting at 2.0
+/// counted at 2.0), and not those that stop at it.
+#[test]
+fn the_first_rows_tasks_count_those_starting_at_0() {
+    let dir = scratch("tasks-at-0");
+    let scenario = dir.join("s.ron");
+    std::fs::write(
+        &scenario,
+        "Scenario(duration_s: 10, devices: [(name: \"sda\", kind: Hdd), (name: \"ssd\", kind: Ssd)], \
+         tasks: [Dd(bdi: \"sda\", n: 3, bs: \"4k\"), Light(bdi: \"ssd\", burst_kb: 64, period_s: 0.5, start_s: 2, stop_s: 8)])",
+    )
+    .expect("written");
+    let out =
+        dirtyviz().arg("run").arg("-q").arg("--scenario").arg(&scenario).arg("--csv").arg(dir.join("s.csv")).output();
+    ok(&out.expect("runs"));
+    let text = String::from_utf8(read(&dir.join("s.csv"))).expect("UTF-8");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (sda, ssd) = (column("sda.tasks"), column("ssd.tasks"));
+    let at = |t: &str| {
+        let row: Vec<&str> = text.lines().find(|l| l.starts_with(&format!("{t},"))).expect(t).split(',').collect();
+        (row[sda].to_string(), row[ssd].to_string())
+    };
+    assert_eq!(at("0.0"), ("3".into(), "0".into()));
+    assert_eq!(at("1.9"), ("3".into(), "0".into()));
+    assert_eq!(at("2.0"), ("3".into(), "1".into()));
+    assert_eq!(at("7.9"), ("3".into(), "1".into()));
+    assert_eq!(at("8.0"), ("3".into(), "0".into()));
+}
