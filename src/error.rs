@@ -165,16 +165,38 @@ pub fn say(text: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "{text}");
 }
 
-/// `text` with control characters (terminal escapes, newlines) shown as
-/// escapes, so that a name or path never acts on the terminal it is
-/// printed to.
+/// A character that takes no room or moves the text around it without
+/// being seen: a control character, or one of Unicode's format
+/// characters that are invisible (zero-width space, joiners, the word
+/// joiner, the byte-order mark, a soft hyphen), break lines (line and
+/// paragraph separators) or reorder text (the bidirectional marks,
+/// embeddings, overrides and isolates).
+pub fn unseen(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
+}
+
+/// `text` with control characters (terminal escapes, newlines) and the
+/// other [`unseen`] ones shown as escapes, so that a name or path never
+/// acts on the terminal it is printed to, nor hides in it.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(unseen) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if unseen(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);

@@ -145,12 +145,14 @@ pub const HZ: [u64; 4] = [100, 250, 300, 1000];
 /// A seed of the random generator: any 64-bit number.
 pub const SEED: Range<u64> = Range { lo: 0, hi: u64::MAX, unit: "" };
 
-/// Checks a name: printable characters only, at most
+/// Checks a name: printable characters only, none of them unseen (a
+/// zero-width space made two devices both shown as `a`), at most
 /// [`MAX_NAME_CHARS`]. `what` names it in the message.
 pub fn check_name(what: &str, name: &str) -> Result<()> {
-    if let Some(c) = name.chars().find(|c| c.is_control()) {
+    if let Some(c) = name.chars().find(|&c| crate::error::unseen(c)) {
+        let kind = if c.is_control() { "a control character" } else { "an invisible or reordering character" };
         return Err(Error::invalid(format!(
-            "{what} `{}` holds a control character ({}): names are printable text",
+            "{what} `{}` holds {kind} ({}): names are printable text",
             crate::error::printable(name),
             c.escape_unicode()
         )));
@@ -532,6 +534,15 @@ mod tests {
         assert!(check_name("name", "sd\"a,b\\").is_ok());
         let e = check_name("name", "x\u{1b}]0;owned\u{7}").unwrap_err().to_string();
         assert!(e.contains("\\u{1b}") && !e.contains('\u{1b}'), "{e}");
+        let e = check_name("device name", "a\u{200b}").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "device name `a\\u{200b}` holds an invisible or reordering character (\\u{200b}): names are printable text"
+        );
+        for c in ['\u{2028}', '\u{202e}', '\u{feff}', '\u{2066}'] {
+            assert!(check_name("name", &format!("a{c}b")).is_err(), "{}", c.escape_unicode());
+        }
+        assert!(check_name("name", "disque à café 硬盘").is_ok());
         assert!(check_text("text", "two\nlines\tand a tab").is_ok());
         assert!(check_text("text", "bell\u{7}").is_err());
     }
