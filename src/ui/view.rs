@@ -1133,10 +1133,15 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     let bdi = app.bdi().min(w.bdis().len() - 1);
     let b = &w.bdis()[bdi];
     let bs = s.map(|s| &s.bdis[bdi]);
-    let bw = if kernel.bandwidth() { format!("{} MiB/s", show(mib(b.avg_write_bandwidth))) } else { NOT_KNOWN.into() };
+    // The rates as of the last sample, as the charts' titles give them
+    // (paused between two samples, the world's own had moved on).
+    let rate = |f: fn(&crate::sim::metrics::BdiSample) -> u64| {
+        bs.map_or(NOT_KNOWN.into(), |b| format!("{} MiB/s", show(mib(f(b)))))
+    };
+    let bw = if kernel.bandwidth() { rate(|b| b.avg_write_bw) } else { NOT_KNOWN.into() };
     let mut local = vec![kv("avg_write_bw", bw)];
     if kernel.ratelimit() != Has::No {
-        local.push(kv("dirty_ratelimit", format!("{} MiB/s", show(mib(b.dirty_ratelimit)))));
+        local.push(kv("dirty_ratelimit", rate(|b| b.dirty_ratelimit)));
     }
     let unit =
         SizeUnit::of_largest(lasts().filter_map(|s| s.bdis.get(bdi)).flat_map(|b| [b.thresh, b.setpoint].map(mib)));

@@ -1220,3 +1220,17 @@ fn a_chart_zoomed_on_a_small_screen_keeps_the_chart_keys_first() {
     assert!(bar("60x20").starts_with(" 1-5 chart space pause"), "{}", bar("60x20"));
     assert!(bar("100x30").contains("1-5 zoom"), "{}", bar("100x30"));
 }
+
+/// Paused between two samples (ukey-hdd at 4.45 s, its dirty_ratelimit
+/// updated at 4.41 s), the parameter panel gave the world's rates now
+/// (77.5 MiB/s), chart 4's title the last sample's (79.3): both give the
+/// sample's.
+#[test]
+fn the_panel_and_the_charts_give_the_same_rates_between_samples() {
+    let screen = snapshot(&["--scenario", "ukey-hdd", "--at", "4.45s", "--size", "160x48"]);
+    let title = screen.lines().find(|l| l.contains("┌ 4 rates")).expect("chart 4");
+    let rate = title.split("rate ").nth(1).and_then(|t| t.split(' ').next()).expect("a rate");
+    let panel = screen.lines().find(|l| l.contains("dirty_ratelimit ")).expect("the panel's dirty_ratelimit");
+    assert!(panel.contains(&format!(" {rate} MiB/s")), "{title}\n{panel}");
+    assert_eq!(rate, "79.3");
+}
