@@ -280,7 +280,7 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
             if session.tracefs().mounted.is_some() { " (tracefs mounted for this run)" } else { "" },
             if missing.is_empty() { String::new() } else { format!(", this kernel lacks {}", missing.join(", ")) },
             match duration {
-                Some(d) => format!("{:.1} s", d.as_secs_f64()),
+                Some(d) => format!("for {} s (Ctrl-C stops sooner)", crate::units::seconds(d.as_secs_f64())),
                 None => "Ctrl-C stops".into(),
             }
         ));
@@ -298,7 +298,11 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
     if collector.decoder.stats.total_events() == 0 {
         // A quiet machine: nothing to report and no file written, though
         // nothing the user gave was wrong (exit 1, not 2).
-        say(format_args!("error: {}", quiet_machine(&pipe, started.elapsed().as_secs_f64())));
+        // As long as it read: the duration asked, or less if stopped (a
+        // read of 1 ms took the 0.1 s of one wait for events).
+        let read_s = started.elapsed().as_secs_f64();
+        let read_s = duration.map_or(read_s, |d| read_s.min(d.as_secs_f64()));
+        say(format_args!("error: {}", quiet_machine(&pipe, read_s)));
         return Ok(ExitCode::from(EXIT_NO_EVENT));
     }
     let mut outputs = Vec::new();
@@ -343,7 +347,7 @@ pub const EXIT_NO_EVENT: u8 = 1;
 fn quiet_machine(pipe: &str, seconds: f64) -> String {
     format!(
         "no writeback event in {} s on {pipe}: nothing wrote enough to be throttled; write while it reads (e.g. dd if=/dev/zero of=big bs=1M count=4000) or read longer; no file was written",
-        crate::units::trimmed(seconds, 1)
+        if seconds < 0.1 { crate::units::seconds(seconds) } else { crate::units::trimmed(seconds, 1) }
     )
 }
 

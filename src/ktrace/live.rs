@@ -174,12 +174,16 @@ impl Session {
             )));
         }
         // A clock that does not count nanoseconds prints stamps no reader
-        // can turn into seconds: trace on the default one meanwhile.
+        // can turn into seconds: trace on the default one meanwhile. It is
+        // set before trace_pipe is opened: the kernel decides at the open
+        // whether the pipe prints seconds (from its clock then), so a pipe
+        // opened on `counter` printed raw counts all along.
         let clock = root.join("trace_clock");
         if let Some(current) = std::fs::read_to_string(&clock).ok().as_deref().and_then(selected_clock)
             && !NS_CLOCKS.contains(&current.as_str())
         {
-            s.saved.push((clock, current, "local"));
+            s.saved.push((clock.clone(), current, "local"));
+            std::fs::write(&clock, "local").map_err(|e| denied(&clock, e))?;
         }
         let on = root.join("tracing_on");
         if let Ok(text) = std::fs::read_to_string(&on) {
@@ -197,9 +201,11 @@ impl Session {
         while s.discarded < 256 && matches!(pipe.read(&mut buf), Ok(n) if n > 0) {
             s.discarded += 1;
         }
-        // Everything to change is saved: now change it.
+        // Everything to change is saved: now change it (the clock is).
         for (path, _, new) in s.saved.clone() {
-            std::fs::write(&path, new).map_err(|e| denied(&path, e))?;
+            if path != clock {
+                std::fs::write(&path, new).map_err(|e| denied(&path, e))?;
+            }
         }
         s.pipe = Some(pipe);
         Ok(s)
