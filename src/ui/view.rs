@@ -1614,18 +1614,20 @@ pub(crate) fn fit_headers(headers: &[&str], widths: &[Constraint], width: u16) -
 
 // ---- help ---------------------------------------------------------------------------
 
-/// Where the help is drawn over a screen of `area`: 158 x 46, centred,
-/// or as much of that as there is; where that would leave a strip of the
-/// charts' frames showing on either side under 5 columns wide or 3 rows
-/// high, as wide as the screen, or as high as it less its status line
-/// and key bar.
+/// What the help covers on a screen of `area`, blank where the help
+/// itself is not drawn: the rows between the status line and the key bar
+/// on a screen 48 rows high or more, the whole screen on a lower one
+/// (every row is the help's). Nothing of the charts shows beside it.
+pub fn help_backdrop(area: Rect) -> Rect {
+    if area.height >= 48 { Rect { y: area.y + 1, height: area.height - 2, ..area } } else { area }
+}
+
+/// Where the help is drawn over a screen of `area`: its
+/// [`help_backdrop`]'s rows, at most 158 columns of them, centred.
 pub fn help_area(area: Rect) -> Rect {
-    let width = if area.width < 158 + 2 * 5 { area.width } else { 158 };
-    let height = match area.height {
-        h @ 49..54 => h - 2,
-        h => h.min(46),
-    };
-    Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
+    let back = help_backdrop(area);
+    let width = back.width.min(158);
+    Rect { x: back.x + (back.width - width) / 2, width, ..back }
 }
 
 /// `text` in `style` after `head` (in `head_style`), wrapped to `width`
@@ -1826,7 +1828,7 @@ pub(crate) fn draw_help_of(
     let said = if note.ends_with(super::keys::IN_HELP) { note } else { "" };
     let block = help_block(t, r.width, super::lesson::scroll_mark(scroll, room), said);
     let inner = block.inner(r);
-    frame.render_widget(Clear, r);
+    frame.render_widget(Clear, help_backdrop(area));
     frame.render_widget(block, r);
     for (para, at) in help_columns(t, sections, inner) {
         frame.render_widget(para.scroll((scroll, 0)), at);
