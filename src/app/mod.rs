@@ -517,13 +517,14 @@ impl App {
     }
 
     /// [`App::note`] in `room` columns where a shorter wording says the
-    /// same: the note that bg_thresh is thresh/2 names the background
-    /// ratio without its sysctl prefix (at 60 columns `background ratio
-    /// 21 ≥ dirty_ratio 20: bg_thresh = thresh/2`), then leaves out that
-    /// the ratio is at its end. Others as they are (cut where drawn).
+    /// same: the note that bg_thresh is thresh/2 (in a lesson, followed
+    /// by what `r` restores) names the background ratio without its
+    /// sysctl prefix (at 60 columns `background ratio 21 ≥ dirty_ratio
+    /// 20: bg_thresh = thresh/2`), then leaves out that the ratio is at
+    /// its end. Others as they are (cut where drawn).
     pub fn note_within(&self, room: usize) -> String {
         let fits = |n: &str| n.chars().count() <= room;
-        if fits(&self.note) || !self.note.ends_with(HALVED) {
+        if fits(&self.note) || !self.note.contains(HALVED) {
             return self.note.clone();
         }
         let short = self.note.replace("dirty_background_ratio", "background ratio");

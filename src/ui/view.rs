@@ -421,12 +421,19 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         // worded shorter where the line is narrow. What a key that did
         // nothing is is cut short instead where it would leave out the
         // time, a lesson's seed or PAUSED.
+        // In a lesson any note leaves room for the time and the seed (a
+        // class checks it runs the teacher's at every size): a change's
+        // note is worded shorter, then cut. Elsewhere it is read whole
+        // where it fits the line.
+        let time = segments[2].1.clone();
+        let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));
         let note = if app.note_passes() {
-            let time = segments[2].1.clone();
-            let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));
             let state = app.paused().then(|| "PAUSED".to_string());
             let room = note_room(width, [Some(time), seed, state].iter().flatten());
             cut_to(app.note(), room)
+        } else if let Some(seed) = seed {
+            let room = note_room(width, [time, seed].iter());
+            cut_to(&app.note_within(room), room)
         } else {
             app.note_within(width.saturating_sub(2))
         };

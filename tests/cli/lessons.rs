@@ -1108,6 +1108,15 @@ fn a_lessons_seed_is_on_its_status_line_at_every_size() {
         let status = text.lines().next().expect("a status line");
         assert!(status.starts_with(" t 55.0 s │ seed 7 │ ") && status.contains("step done"), "{size}: {status}");
     }
+    // A change's note, however long, leaves the time and the seed: at
+    // 60 to 114 columns `D` under the background ratio left out both.
+    for size in ["60x20", "80x24", "100x30", "114x30"] {
+        let args = ["snapshot", "--lesson", "00", "--step", "6", "--seed", "7", "--at", "5s", "--keys", "D"];
+        let text =
+            super::common::ok(&dirtyviz().args(args).args(["--size", size, "--theme", "mono"]).output().expect("runs"));
+        let status = text.lines().next().expect("a status line");
+        assert!(status.starts_with(" t 80.0 s │ seed 7 │ ") && status.contains("dirty_ratio 3 ≤ "), "{size}: {status}");
+    }
     // A comparison's two kernels, a longer segment, go before it.
     let args = ["snapshot", "--lesson", "12", "--step", "3", "--size", "120x40", "--theme", "mono"];
     let status = super::common::ok(&dirtyviz().args(args).output().expect("runs")).lines().next().map(String::from);
