@@ -815,7 +815,7 @@ fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
         draw_strip(ctx, frame, strip);
         let panels = if app.screen.tasks_focus { vec![Panel::Chart(n), Panel::Tasks] } else { vec![Panel::Chart(n)] };
         draw_panels(ctx, &panels, frame, rest);
-        false
+        view::one_chart_at_a_time(area)
     } else if area.width >= 140 && area.height >= 38 {
         let [top, bottom] = Layout::vertical([Constraint::Percentage(68), Constraint::Percentage(32)]).areas(area);
         let [charts, info] = Layout::horizontal([Constraint::Min(0), Constraint::Length(36)]).areas(top);

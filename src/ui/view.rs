@@ -825,7 +825,9 @@ fn compare_panels(app: &App, views: Views, rows: u16) -> (Vec<Panel>, bool) {
         [1, 4, 5].into_iter().for_each(|n| push(Panel::Chart(n)));
     }
     let fit = (rows / 9).max(1) as usize;
-    let left_out = wanted.iter().skip(fit).any(|p| matches!(p, Panel::Chart(_)));
+    // Zoomed where one panel is all there is room for, the chart keys
+    // are still the way to the others.
+    let left_out = wanted.iter().skip(fit).any(|p| matches!(p, Panel::Chart(_))) || (app.zoom().is_some() && fit == 1);
     wanted.truncate(fit);
     let zoom = app.zoom().map(Panel::Chart);
     wanted.sort_by_key(|p| match p {

@@ -1222,6 +1222,9 @@ fn the_help_leaves_no_sliver_of_the_charts_beside_it() {
 fn a_chart_zoomed_on_a_small_screen_keeps_the_chart_keys_first() {
     let bar = |size: &str| snapshot(&["--keys", "3", "--size", size]).lines().last().unwrap_or("").to_string();
     assert!(bar("60x20").starts_with(" 1-5 chart space pause"), "{}", bar("60x20"));
+    // So in a comparison where one panel is all there is room for.
+    let compared = snapshot(&["--compare", "legacy", "--keys", "3", "--size", "100x21"]);
+    assert!(compared.lines().last().unwrap_or("").starts_with(" 1-5 chart space pause"), "{compared}");
     assert!(bar("100x30").contains("1-5 zoom"), "{}", bar("100x30"));
 }
 
