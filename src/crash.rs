@@ -141,6 +141,10 @@ pub fn report(e: Error) -> color_eyre::Report {
 /// exit code it ends dirtyviz with.
 pub fn print_error(e: Error) -> u8 {
     let code = e.exit_code();
+    if matches!(e, Error::ReaderGone) {
+        // Nothing to say: the reader asked for no more.
+        return code;
+    }
     if e.is_bug() {
         restore_terminal();
         say(format_args!("Error: {:?}", report(e)));

@@ -48,6 +48,10 @@ pub enum Error {
     Terminal(std::io::Error),
     /// A signal (Ctrl-C) stopped the run; the number is the signal's.
     Interrupted(i32),
+    /// The reader of an output pipe went away (`--csv /dev/stdout | head
+    /// -1`): the command stops at once and quietly, as a reader that
+    /// stops reading asks, exit 0; no other output replaces its file.
+    ReaderGone,
     /// dirtyviz broke one of its own invariants: a bug, whatever the input.
     Bug {
         /// What should have held and did not.
@@ -99,6 +103,7 @@ impl Error {
             // As a shell reports a process a signal ended.
             Error::Interrupted(signal) => (128 + signal).clamp(0, 255) as u8,
             Error::Bug { .. } => EXIT_BUG,
+            Error::ReaderGone => 0,
             _ => EXIT_BAD_INPUT,
         }
     }
@@ -116,6 +121,7 @@ impl fmt::Display for Error {
             Error::Interrupted(_) => {
                 f.write_str("interrupted: no output file was saved, existing files are as they were")
             }
+            Error::ReaderGone => f.write_str("an output's reader went away"),
             Error::Bug { what, at } => write!(f, "internal error at {}:{}: {what}", at.file(), at.line()),
         }
     }

@@ -64,10 +64,6 @@ struct Stoppable {
     /// The signal that asked to stop, if one has, as the command catches
     /// signals (`live` its own way).
     stopped: Stopped,
-    /// The pipe's reader went away (`--csv /dev/stdout | head -1`): the
-    /// rest is dropped, as a reader that stops reading asks, and the run
-    /// goes on to its other outputs.
-    reader_gone: bool,
 }
 
 /// Tells the signal that asked a command to stop, if one has.
@@ -75,25 +71,6 @@ pub type Stopped = std::sync::Arc<dyn Fn() -> Option<i32> + Send + Sync>;
 
 impl Write for Stoppable {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.reader_gone {
-            return Ok(buf.len());
-        }
-        match self.write_some(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.reader_gone = true;
-                Ok(buf.len())
-            }
-            written => written,
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
-    }
-}
-
-impl Stoppable {
-    fn write_some(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if !self.waits {
             return self.file.write(buf);
         }
@@ -110,6 +87,10 @@ impl Stoppable {
             }
         }
         self.file.write(&buf[..buf.len().min(libc::PIPE_BUF)])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
     }
 }
 
@@ -199,7 +180,7 @@ impl AtomicFile {
             shown: shown.to_path_buf(),
             target,
             temp,
-            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file, stopped, reader_gone: false }),
+            out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file, stopped }),
             durable: false,
             unchecked: 0,
         }
@@ -257,10 +238,15 @@ impl AtomicFile {
         self.out.flush().map_err(|e| self.write_error(e))
     }
 
-    /// Why a write failed: a signal that asked to stop, or `e`.
+    /// Why a write failed: a signal that asked to stop, the reader of a
+    /// pipe, FIFO or socket gone ([`Error::ReaderGone`]: the command
+    /// stops quietly), or `e`. A file that is not one failing so (a
+    /// network file system passing EPIPE on) is a failed write.
     pub(crate) fn write_error(&self, e: std::io::Error) -> Error {
-        match (self.out.get_ref().stopped)() {
+        let stoppable = self.out.get_ref();
+        match (stoppable.stopped)() {
             Some(signal) => Error::Interrupted(signal),
+            None if stoppable.waits && e.kind() == std::io::ErrorKind::BrokenPipe => Error::ReaderGone,
             None => Error::io(&self.shown, "cannot write")(e),
         }
     }
@@ -639,6 +625,26 @@ mod tests {
         f.put(b"x").expect("buffered");
         let e = f.commit().expect_err("full");
         assert_eq!(e.to_string(), "/dev/full: cannot write: No space left on device");
+    }
+
+    /// A broken pipe stops the command quietly only where the output
+    /// waits on a reader (a pipe, FIFO or socket): behind a file that is
+    /// not one, the same error is a failed write, reported.
+    #[test]
+    fn a_broken_pipe_is_quiet_only_on_a_pipe() {
+        for waits in [true, false] {
+            let (reader, writer) = std::io::pipe().expect("pipe");
+            drop(reader);
+            let file = File::from(std::os::fd::OwnedFd::from(writer));
+            let stopped: Stopped = std::sync::Arc::new(|| None);
+            let mut out = AtomicFile::new(Path::new("out"), PathBuf::from("out"), None, file, stopped);
+            out.out.get_mut().waits = waits;
+            out.put(b"row\n").expect("buffered");
+            match out.commit().expect_err("the reader is gone") {
+                Error::ReaderGone => assert!(waits),
+                e => assert_eq!((waits, e.to_string()), (false, "out: cannot write: Broken pipe".to_string())),
+            }
+        }
     }
 
     #[test]
