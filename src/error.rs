@@ -172,24 +172,34 @@ pub fn say(text: std::fmt::Arguments) {
 }
 
 /// A character that takes no room or moves the text around it without
-/// being seen: a control character, or one of Unicode's format
-/// characters that are invisible (zero-width space, joiners, the word
-/// joiner, the byte-order mark, a soft hyphen), break lines (line and
-/// paragraph separators) or reorder text (the bidirectional marks,
-/// embeddings, overrides and isolates).
+/// being seen: a control character, one of Unicode's default-ignorable
+/// code points (zero-width space, the word joiner, the byte-order mark,
+/// a soft hyphen, variation selectors, fillers, tags), a line or
+/// paragraph separator, or a bidirectional mark, embedding, override or
+/// isolate. The zero-width joiner and non-joiner are not: Persian and
+/// Indic names are spelt with them.
 pub fn unseen(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
             '\u{ad}'
+                | '\u{34f}'
                 | '\u{61c}'
-                | '\u{180e}'
-                | '\u{200b}'..='\u{200f}'
+                | '\u{115f}'..='\u{1160}'
+                | '\u{17b4}'..='\u{17b5}'
+                | '\u{180b}'..='\u{180f}'
+                | '\u{200b}'
+                | '\u{200e}'..='\u{200f}'
                 | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{206f}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{3164}'
+                | '\u{fe00}'..='\u{fe0f}'
                 | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
+                | '\u{ffa0}'
+                | '\u{fff0}'..='\u{fffb}'
+                | '\u{1bca0}'..='\u{1bca3}'
+                | '\u{1d173}'..='\u{1d17a}'
+                | '\u{e0000}'..='\u{e0fff}'
         )
 }
 

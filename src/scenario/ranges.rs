@@ -542,7 +542,13 @@ mod tests {
         for c in ['\u{2028}', '\u{202e}', '\u{feff}', '\u{2066}'] {
             assert!(check_name("name", &format!("a{c}b")).is_err(), "{}", c.escape_unicode());
         }
-        assert!(check_name("name", "disque à café 硬盘").is_ok());
+        for c in ['\u{e0061}', '\u{fe0f}', '\u{34f}', '\u{3164}'] {
+            assert!(check_name("name", &format!("a{c}")).is_err(), "{}", c.escape_unicode());
+        }
+        assert!(
+            check_name("name", "disque à café 硬盘 می\u{200c}خواهم").is_ok(),
+            "a zero-width non-joiner spells Persian"
+        );
         assert!(check_text("text", "two\nlines\tand a tab").is_ok());
         assert!(check_text("text", "bell\u{7}").is_err());
     }

@@ -568,6 +568,11 @@ impl World {
             Event::FlusherRun(b) => self.flusher_scheduled(b as usize),
             Event::CommitDone(b, inode) => self.nfs_commit_done(b as usize, inode),
             Event::Sample => {
+                // One sample an instant: a change made before it (a key
+                // pressed at 0, before the first step) took one already.
+                if self.samples.back().is_some_and(|s| s.t_ns == self.now) {
+                    self.samples.pop_back();
+                }
                 self.record_sample();
                 self.schedule_in(self.sample_ns, Event::Sample);
                 if self.check_every_event {
@@ -1217,6 +1222,27 @@ pub fn bytes_to_pages(bytes: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::sim::config::{DeviceConfig, TaskConfig};
+
+    /// The first sample is taken after the tasks starting at 0 started,
+    /// one sample an instant: a change made at 0 before the first step
+    /// (a key pressed at once) took one, which the scheduled sample
+    /// replaces rather than follows (two rows at 0.0, the first with no
+    /// task).
+    #[test]
+    fn one_sample_at_time_0_counts_the_tasks_starting_then() {
+        for changed in [false, true] {
+            let mut world = World::new(&config(3)).expect("a world");
+            if changed {
+                world.apply(Input::DirtyRatio(19));
+                world.sample_now();
+            }
+            world.step_until(250_000_000);
+            let at_0: Vec<u32> = world.samples().iter().filter(|s| s.t_ns == 0).map(|s| s.bdis[0].tasks).collect();
+            assert_eq!(at_0, [3], "changed at 0: {changed}");
+            let times: Vec<u64> = world.samples().iter().map(|s| s.t_ns).collect();
+            assert_eq!(times, [0, 100_000_000, 200_000_000]);
+        }
+    }
 
     pub(crate) fn config(tasks: usize) -> WorldConfig {
         WorldConfig {

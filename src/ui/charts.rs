@@ -215,12 +215,14 @@ impl ChartData {
     }
 
     /// The notice to show in a chart `width` columns wide inside: the
-    /// short one where it takes one row and the notice more.
+    /// short one where it takes one row and the notice more, or where
+    /// the notice would take more than two (in a comparison at 60x18 the
+    /// off-the-top bdi_setpoint's took 6 of chart 2's 13 rows).
     pub fn notice_for(&self, width: usize) -> Option<&str> {
         let long = self.notice.as_deref()?;
-        let one_row = |note: &str| note.chars().count() <= width;
+        let rows = |note: &str| note.chars().count().div_ceil(width.max(1));
         match &self.short_notice {
-            Some((of, short)) if of == long && !one_row(long) && one_row(short) => Some(short),
+            Some((of, short)) if of == long && rows(long) > 1 && (rows(short) == 1 || rows(long) > 2) => Some(short),
             _ => Some(long),
         }
     }
@@ -678,12 +680,16 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     // the kernel's arithmetic, which no dirty page can reach, drawn off
     // the top rather than squashing the rest onto the axis.
     let limit_top = p.iter().map(|s| mib(s.limit.max(s.thresh))).fold(0.0, f64::max);
-    let beyond = |s: &Series| s.name == "bdi_setpoint" && s.points.iter().any(|&(_, y)| y > limit_top);
-    let off_top = series.iter().find(|s| beyond(s)).and_then(|s| s.points.last()).map(|&(_, y)| y);
-    // Its value is in the notice: no label pinned to the top edge.
-    series.iter_mut().filter(|s| beyond(s)).for_each(|s| s.end_label = false);
+    let mut off_top = None;
+    if let Some(s) = series.iter_mut().find(|s| s.name == "bdi_setpoint") {
+        // Drawn along the top edge where it passes it; its value, where
+        // it does now, in the notice rather than pinned there.
+        off_top = s.points.last().map(|&(_, y)| y).filter(|&y| y > limit_top);
+        s.end_label &= off_top.is_none();
+        s.points.iter_mut().for_each(|(_, y)| *y = y.min(limit_top));
+    }
     let mut data = ChartData::new(series, x, "MiB");
-    data.fit_y(|s| !beyond(s));
+    data.fit_y(|_| true);
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
         data.sized_values(vec![mib(b.dirty), mib(b.thresh)], |n, unit| {

@@ -409,8 +409,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         // say it twice, and leave out the bdi where room is short.
         segments.retain(|(rank, _)| *rank != 7);
     }
-    let log = push_log_scale(&mut segments, app.log_scale(), app.note());
-    let debug = app.debug().then(|| {
+    let mut log = push_log_scale(&mut segments, app.log_scale(), app.note());
+    let mut debug = app.debug().then(|| {
         let (draw, total) = app.frame_ms();
         segments.push((DEBUG_RANK, format!("frame {draw:.1} ms (+{:.1} out)", (total - draw).max(0.0))));
         (segments.len() - 1, format!("frame {draw:.1} ms"))
@@ -447,6 +447,18 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         *name = cut_to(name, width.saturating_sub(above + 2).max(12));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
+    // Paused where PAUSED has no room, the speed goes too: `1×` alone
+    // would read as running (a lesson's step done at 64 columns).
+    if app.paused() && !fit_segments_shortening(segments.clone(), log, width).contains("PAUSED") {
+        let speed = speed_text(app);
+        if let Some(at) = segments.iter().position(|(rank, text)| *rank == 8 && *text == speed) {
+            segments.remove(at);
+            // The log scale's and frame time's places, after it, move up.
+            let shift = |i: usize| if i > at { i - 1 } else { i };
+            log = log.map(shift);
+            debug = debug.map(|(i, short)| (shift(i), short));
+        }
+    }
     let line = match debug {
         None => fit_segments_shortening(segments, log, width),
         Some((i, short)) => {
