@@ -160,6 +160,16 @@ pub fn check_name(what: &str, name: &str) -> Result<()> {
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(Error::invalid(format!("{what} is longer than {MAX_NAME_CHARS} characters")));
     }
+    // Something to see: not only joiners and lone accents among blanks
+    // (blanks alone, its reader calls empty in its own words).
+    let blank =
+        |c: char| c.is_whitespace() || matches!(c, '\u{200c}' | '\u{200d}' | '\u{2800}' | '\u{300}'..='\u{36f}');
+    if !name.trim().is_empty() && name.chars().all(blank) {
+        return Err(Error::invalid(format!(
+            "{what} `{}` shows nothing: names hold a visible character",
+            name.escape_unicode()
+        )));
+    }
     Ok(())
 }
 
@@ -549,6 +559,10 @@ mod tests {
             check_name("name", "disque à café 硬盘 می\u{200c}خواهم").is_ok(),
             "a zero-width non-joiner spells Persian"
         );
+        for blank in [" \u{200c}", "\u{200c}", "\u{200d}\u{200c}", "\u{301}", "\u{2800}"] {
+            let e = check_name("the name", blank).unwrap_err().to_string();
+            assert!(e.ends_with("shows nothing: names hold a visible character"), "{e}");
+        }
         assert!(check_text("text", "two\nlines\tand a tab").is_ok());
         assert!(check_text("text", "bell\u{7}").is_err());
     }
