@@ -568,12 +568,9 @@ impl World {
             Event::FlusherRun(b) => self.flusher_scheduled(b as usize),
             Event::CommitDone(b, inode) => self.nfs_commit_done(b as usize, inode),
             Event::Sample => {
-                // One sample an instant: a change made before it (a key
-                // pressed at 0, before the first step) took one already.
-                if self.samples.back().is_some_and(|s| s.t_ns == self.now) {
-                    self.samples.pop_back();
-                }
-                self.record_sample();
+                // One sample an instant: it replaces one a change made
+                // before it (a key pressed at 0, before the first step).
+                self.sample_now();
                 self.schedule_in(self.sample_ns, Event::Sample);
                 if self.check_every_event {
                     self.check_invariants();
@@ -936,8 +933,9 @@ impl World {
         self.pause_log_trimmed_ns.map_or(0, |t| t + 1)
     }
 
-    /// Records a sample now, off the regular interval, so that a change
-    /// (a new threshold) shows at once.
+    /// Records a sample now, replacing one already taken at this instant:
+    /// off the regular interval, so that a change (a new threshold) shows
+    /// at once, and on it.
     pub fn sample_now(&mut self) {
         if self.sample_ns == 0 {
             return;

@@ -699,15 +699,12 @@ pub fn bdi_dirty(src: &Source, bdi: usize, window_s: Option<u64>, width: u16) ->
     }
     data.note_kernel(has, "bdi_setpoint");
     if let Some(top) = off_top.filter(|_| data.notice.is_none()) {
-        let unit = crate::units::SizeUnit::of_largest([top]);
+        let value = crate::units::SizeUnit::of_largest([top]).size(top);
         data.notice = Some(format!(
-            "bdi_setpoint {} {} is off the top: over a thresh near 0, the floor (limit - dirty)/8 \
-             makes bdi_thresh/(thresh + 1) more than 1",
-            unit.number(top),
-            unit.name()
+            "bdi_setpoint {value} is off the top: over a thresh near 0, the floor (limit - dirty)/8 \
+             makes bdi_thresh/(thresh + 1) more than 1"
         ));
-        data.short_notice =
-            data.notice.clone().zip(Some(format!("bdi_setpoint {} {} (off the top)", unit.number(top), unit.name())));
+        data.short_notice = data.notice.clone().zip(Some(format!("bdi_setpoint {value} (off the top)")));
     }
     data
 }

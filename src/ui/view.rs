@@ -396,13 +396,14 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (4, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
-    if app.lesson().is_some() {
+    let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));
+    if let Some(seed) = &seed {
         // A class checks it runs the teacher's seed, at any size: it
         // ranks with the time, above the speed, the state and the kernel
         // (whose name, two in a comparison, is longer); only a note comes
         // before it. It follows the time, so that of equals PAUSED goes
         // first (a step done says so, and the paused line is bold).
-        segments.insert(3, (9, format!("seed {}", app.session().scenario.seed)));
+        segments.insert(3, (9, seed.clone()));
     }
     if app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE) {
         // The note names the level just set: the kernel's segment would
@@ -420,13 +421,9 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         // A note (a change just made, a file not saved) is read first,
         // worded shorter where the line is narrow. What a key that did
         // nothing is is cut short instead where it would leave out the
-        // time, a lesson's seed or PAUSED.
-        // In a lesson any note leaves room for the time and the seed (a
-        // class checks it runs the teacher's at every size): a change's
-        // note is worded shorter, then cut. Elsewhere it is read whole
-        // where it fits the line.
+        // time, a lesson's seed or PAUSED; in a lesson any other note is
+        // worded shorter, then cut, to leave the time and the seed.
         let time = segments[2].1.clone();
-        let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));
         let note = if app.note_passes() {
             let state = app.paused().then(|| "PAUSED".to_string());
             let room = note_room(width, [Some(time), seed, state].iter().flatten());
