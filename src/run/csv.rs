@@ -58,6 +58,27 @@ pub fn field(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Appends a sample's time in seconds: one decimal on the 100 ms grid; a
+/// sample off it (taken when a setting changed) at least three, and as many
+/// more as it takes to write the instant exactly, so that a change 50 µs
+/// after a sample is `0.00005`, never a second `0.000` beside `0.0`.
+fn push_time(out: &mut Vec<u8>, t_ns: u64) {
+    let (secs, frac_ns) = (t_ns / NS_PER_SEC, t_ns % NS_PER_SEC);
+    push_u64(out, secs);
+    out.push(b'.');
+    let fewest = if frac_ns.is_multiple_of(NS_PER_SEC / 10) { 1 } else { 3 };
+    let mut digits = 9;
+    let mut frac = frac_ns;
+    while digits > fewest && frac.is_multiple_of(10) {
+        frac /= 10;
+        digits -= 1;
+    }
+    let start = out.len();
+    push_u64(out, frac);
+    let written = out.len() - start;
+    out.splice(start..start, std::iter::repeat_n(b'0', digits - written));
+}
+
 /// Writes a CSV time series.
 pub struct CsvFile {
     out: AtomicFile,
@@ -88,13 +109,11 @@ impl CsvFile {
 
     /// Writes the row of `s`, taken on a kernel that computes what `has`
     /// says (the cells of the rest are empty); rates are over the time
-    /// since `prev` (0 in the first row). Times on the 100 ms grid have one
-    /// decimal, a sample off it (taken when a setting changed) three.
+    /// since `prev` (0 in the first row). Times as [`push_time`] writes them.
     pub fn row(&mut self, s: &Sample, prev: Option<&Sample>, has: KernelHas) -> Result<()> {
         let b = &mut self.buf;
         b.clear();
-        let time_decimals = if s.t_ns.is_multiple_of(NS_PER_SEC / 10) { 1 } else { 3 };
-        push_fixed(b, s.t_ns as f64 / 1e9, time_decimals);
+        push_time(b, s.t_ns);
         // A cell of `pages` in MiB, empty where the kernel has no such value.
         let cell = |b: &mut Vec<u8>, known: bool, mb: f64| {
             b.push(b',');
@@ -172,5 +191,22 @@ mod tests {
         assert_eq!(field("sda.dirty_mb"), "sda.dirty_mb");
         assert_eq!(field("sd\"a,b\\.dirty_mb"), "\"sd\"\"a,b\\.dirty_mb\"");
         assert_eq!(field("two\nlines"), "\"two\nlines\"");
+    }
+
+    #[test]
+    fn times_are_exact_and_one_decimal_on_the_grid() {
+        let time = |t_ns: u64| {
+            let mut b = Vec::new();
+            push_time(&mut b, t_ns);
+            String::from_utf8(b).unwrap()
+        };
+        assert_eq!(time(0), "0.0");
+        assert_eq!(time(100_000_000), "0.1");
+        assert_eq!(time(12_300_000_000), "12.3");
+        assert_eq!(time(50_000), "0.00005");
+        assert_eq!(time(100_400_000), "0.1004");
+        assert_eq!(time(250_000_000), "0.250");
+        assert_eq!(time(7_000_000_001), "7.000000001");
+        assert_eq!(time(1_000_000 * NS_PER_SEC + 5_000_000), "1000000.005");
     }
 }

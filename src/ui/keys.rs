@@ -103,7 +103,7 @@ pub const TRACE: Section = Section {
             "back to the trace's start", ""),
         bind!(".", [ch('.') => Msg::Step], "forward 100 ms while paused", ""),
         bind!("] [", [ch(']') => Msg::Faster, ch('>') => Msg::Faster, ch('[') => Msg::Slower, ch('<') => Msg::Slower],
-            "play faster / slower in 1-2-5 steps", "speed"),
+            "play faster / slower in 1-2-5 steps (live plays as it comes)", "speed"),
         bind!("b B", [ch('b') => Msg::NextBdi, code(KeyCode::Tab) => Msg::NextBdi,
             ch('B') => Msg::PrevBdi, code(KeyCode::BackTab) => Msg::PrevBdi],
             "the next / previous bdi, each cgroup of it apart (also Tab, Shift-Tab)", "bdi"),

@@ -1167,7 +1167,16 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     if kernel.position() != Has::No {
         local.push(kv("bdi_setpoint", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.setpoint)))));
     }
-    local.push(kv("tasks", b.nr_tasks.to_string()));
+    // A dd removed while the world is paused exits at its next event:
+    // until then it is counted apart, not as one still writing.
+    let stopping = w.tasks().iter().filter(|t| t.bdi as usize == bdi && t.alive() && t.is_killed()).count() as u32;
+    local.push(kv(
+        "tasks",
+        match stopping {
+            0 => b.nr_tasks.to_string(),
+            n => format!("{} ({n} stopping)", b.nr_tasks.saturating_sub(n)),
+        },
+    ));
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     if let Some(bs) = bs {
         local.push(kv("max_pause", format!("{:.0} ms", ms(bs.max_pause))));
