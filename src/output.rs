@@ -11,7 +11,10 @@
 //!   regular file (`/dev/null`, a FIFO, a terminal) is written directly;
 //!   Ctrl-C stops the wait for a FIFO's reader.
 //!   A symbolic link is followed: the file it points to is replaced, the
-//!   link stays.
+//!   link stays. A regular file behind one of this process's descriptors
+//!   (`/dev/stdout` with `>> log`, `/dev/fd/3`) is written through the
+//!   descriptor, as the shell opened it. A rename that fails at the end
+//!   leaves the finished output in its temporary file, and says so.
 //! - An existing file this user may not write (`chmod 444`, someone
 //!   else's) is refused, as a shell's `>` refuses it, though renaming
 //!   over it needs only its directory: `PATH: cannot write: Permission
@@ -112,6 +115,9 @@ impl AtomicFile {
     /// [`AtomicFile::create`], where `stopped` tells the signal that
     /// stops the wait for a FIFO's reader ([`crate::interrupt::open_until`]).
     pub fn create_until(path: &Path, stopped: Stopped) -> Result<AtomicFile> {
+        if let Some(file) = open_descriptor(path) {
+            return Ok(AtomicFile::new(path, path.to_path_buf(), None, file, stopped));
+        }
         // A pipe or terminal reached through the kernel's own links
         // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
         // names: written directly, as any device.
@@ -151,16 +157,20 @@ impl AtomicFile {
         // The temporary name is longer than the target's: a name near the
         // system's 255 bytes is cut (at a character) to leave room.
         let name: String = name.char_indices().take_while(|(i, c)| i + c.len_utf8() <= 200).map(|(_, c)| c).collect();
-        let temp = dir.join(format!(
-            ".{name}.dirtyviz-{}-{}.tmp",
-            std::process::id(),
-            TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .map_err(|e| cannot_create_in(path, &dir, NO_DIRECTORY, e))?;
+        // A name a process of the same number left behind (killed
+        // outright) is passed over for the next.
+        let (temp, file) = loop {
+            let temp = dir.join(format!(
+                ".{name}.dirtyviz-{}-{}.tmp",
+                std::process::id(),
+                TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                Ok(file) => break (temp, file),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => continue,
+                Err(e) => return Err(cannot_create_in(path, &dir, NO_DIRECTORY, e)),
+            }
+        };
         // The new file keeps the owner and permissions of the one it
         // replaces, as a shell's `>` keeps them (root replacing a user's
         // file left it root's; others cannot give a file away, and keep
@@ -260,8 +270,14 @@ impl AtomicFile {
         self.check_still_there()?;
         if let Some(temp) = self.temp.take() {
             if let Err(e) = std::fs::rename(&temp, &self.target) {
-                let _ = std::fs::remove_file(&temp);
-                return Err(Error::io(&self.shown, "cannot replace")(e));
+                // The output is complete: it is left where it is, named,
+                // rather than thrown away with the run that made it.
+                return Err(Error::invalid(format!(
+                    "{}: cannot replace: {}; the finished output is left in {}",
+                    self.shown.display(),
+                    crate::error::io_reason(&e),
+                    temp.display()
+                )));
             }
             if self.durable {
                 // The rename itself is on disk once the directory is.
@@ -364,10 +380,64 @@ fn resolve(path: &Path) -> Result<PathBuf> {
                 let link = std::fs::read_link(&p).map_err(Error::io(path, "cannot read link"))?;
                 p = if link.is_absolute() { link } else { parent_of(&p).join(link) };
             }
+            // Said before a run, not found when its output is renamed
+            // into place at the end.
+            Err(e) if e.raw_os_error() == Some(libc::ENAMETOOLONG) => {
+                return Err(Error::invalid(format!(
+                    "{}: the name is too long for the file system (at most {} bytes a name, {} a path)",
+                    path.display(),
+                    NAME_MAX,
+                    libc::PATH_MAX - 1
+                )));
+            }
             _ => return Ok(p),
         }
     }
     Err(Error::invalid(format!("{}: too many levels of symbolic links", path.display())))
+}
+
+/// The longest name a directory entry may have on Linux's file systems
+/// \[bytes\].
+const NAME_MAX: usize = 255;
+
+/// The file behind a descriptor of this process that `path` names
+/// through the kernel's links (`/dev/stdout`, `/dev/fd/N`,
+/// `/proc/self/fd/N`), where it is a regular file: the shell opened it
+/// (`>> log` appends, and the summary goes there too), so it is written
+/// through that descriptor. Replaced by a new file, its earlier content
+/// was lost and what else went to standard output went to the old one.
+fn open_descriptor(path: &Path) -> Option<File> {
+    use std::os::fd::FromRawFd;
+    let own = format!("/proc/{}/fd/", std::process::id());
+    let number = |p: &Path| -> Option<i32> {
+        let s = p.to_str()?;
+        let n =
+            s.strip_prefix("/proc/self/fd/").or_else(|| s.strip_prefix("/dev/fd/")).or_else(|| s.strip_prefix(&own))?;
+        n.parse().ok()
+    };
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        if let Some(fd) = number(&p) {
+            // SAFETY: duplicating a descriptor number is sound whatever
+            // it is; -1 when none is open.
+            let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+            if dup < 0 {
+                return None;
+            }
+            // SAFETY: `dup` was just opened by this process and nothing
+            // else owns it.
+            let file = unsafe { File::from_raw_fd(dup) };
+            return file.metadata().is_ok_and(|m| m.is_file()).then_some(file);
+        }
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p).ok()?;
+                p = if link.is_absolute() { link } else { parent_of(&p).join(link) };
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// What makes two paths the same file.
@@ -545,6 +615,21 @@ mod tests {
         f.commit().expect("commit");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "new");
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1);
+    }
+
+    #[test]
+    fn a_temporary_name_left_behind_is_passed_over() {
+        let dir = scratch("left-behind");
+        let next = TEMP_COUNTER.load(Ordering::Relaxed);
+        let left = |n: u64| dir.join(format!(".out.txt.dirtyviz-{}-{n}.tmp", std::process::id()));
+        for n in next..next + 64 {
+            std::fs::write(left(n), "another run's").expect("write");
+        }
+        let mut f = AtomicFile::create(&dir.join("out.txt")).expect("a name of its own");
+        f.put(b"new").expect("put");
+        f.commit().expect("commit");
+        assert_eq!(std::fs::read_to_string(dir.join("out.txt")).expect("read"), "new");
+        assert!((next..next + 64).all(|n| std::fs::read_to_string(left(n)).is_ok_and(|t| t == "another run's")));
     }
 
     #[test]

@@ -303,7 +303,11 @@ pub fn live(args: &LiveArgs) -> Result<ExitCode, Error> {
         let read_s = started.elapsed().as_secs_f64();
         let read_s = duration.map_or(read_s, |d| read_s.min(d.as_secs_f64()));
         say(format_args!("error: {}", quiet_machine(&pipe, read_s)));
-        return Ok(ExitCode::from(EXIT_NO_EVENT));
+        // Cut short by a signal, it says so as below: 128 + the signal.
+        return Ok(match (ended, duration, cut_by) {
+            (Ended::Stopped, Some(_), Some(sig)) => exit_code(Exit::Signal(sig)),
+            _ => ExitCode::from(EXIT_NO_EVENT),
+        });
     }
     let mut outputs = Vec::new();
     if let Some(mut saved) = saved {

@@ -343,12 +343,25 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
         chart::pauses(&ctx, &sides),
     ];
     crate::interrupt::check()?;
-    if !opts.out.is_dir() {
+    let made = !opts.out.is_dir();
+    if made {
         let parent = opts.out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir(&opts.out).map_err(|e| {
             crate::output::cannot_create_in(&opts.out, parent, "--out makes one directory, not its parents", e)
         })?;
     }
+    let written = write_figures(figures, paths, opts);
+    if written.is_err() && made {
+        // A directory made for figures that were not written is not left
+        // behind (it is still empty: nothing was renamed into it).
+        let _ = std::fs::remove_dir(&opts.out);
+    }
+    written
+}
+
+/// Draws `figures` into `paths`, each replacing its file once all are
+/// drawn; returns the report, a line per figure.
+fn write_figures(figures: [chart::Figure; 5], paths: Vec<PathBuf>, opts: &PlotOptions) -> Result<String> {
     let (size, k) = geometry(opts.format);
     let mut report = String::new();
     // Every figure is drawn before any replaces its file: one that fails
@@ -363,7 +376,7 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
         }
         out.flush()?;
         outputs.push(out);
-        report.push_str(&format!("{}: {}\n", path.display(), f.title));
+        report.push_str(&format!("{}: {}\n", crate::error::printable(&path.display().to_string()), f.title));
         for line in f.subtitle.iter().skip(1) {
             report.push_str(&format!("  {line}\n"));
         }

@@ -759,6 +759,47 @@ fn an_output_to_dev_stdout_goes_down_the_pipe() {
     assert_eq!(text.lines().count(), 12, "a header and rows at 0.0 .. 1.0 s: {text}");
 }
 
+/// `--csv /dev/stdout >> log` appends to the log through the descriptor
+/// the shell opened, the summary after it: the log was replaced by a new
+/// file, its earlier lines lost and the summary written to the old one.
+/// The same through `/dev/fd/1` and `/proc/self/fd/1`.
+#[test]
+fn an_output_to_dev_stdout_appended_to_a_file_keeps_the_file() {
+    let dir = scratch("stdout-append");
+    for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        let log = dir.join("log.txt");
+        std::fs::write(&log, "the user's first line\n").expect("written");
+        let file = std::fs::OpenOptions::new().append(true).open(&log).expect("opened");
+        let out = command_in(&dir, &["run", "--duration", "1s", "--csv", name])
+            .stdout(Stdio::from(file))
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&log).expect("read");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "the user's first line", "{name}: {text}");
+        assert!(lines[1].starts_with("time_s,dirty_mb,"), "{name}: {text}");
+        assert!(lines[13..].iter().any(|l| l.starts_with("scenario")), "{name}: the summary follows: {text}");
+        let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        assert_eq!(names.len(), 2, "{name}: the log and the data directory only: {names:?}");
+    }
+}
+
+/// A name longer than the file system takes (a name of 256 bytes, a
+/// path past 4095) is refused before the run, not when its output is
+/// renamed into place after it.
+#[test]
+fn a_name_too_long_is_refused_before_the_run() {
+    let dir = scratch("too-long");
+    let long = "a".repeat(256);
+    // Past 4095 bytes, though every directory it names is there.
+    let deep = format!("{}x.csv", "./".repeat(2100));
+    for name in [long.as_str(), deep.as_str()] {
+        let o = run_in(&dir, &["run", "--scenario", "hdd-1000dd", "--duration", "1000s", "-q", "--csv", name]);
+        one_line(&o, 2, &["the name is too long for the file system (at most 255 bytes a name, 4095 a path)"]);
+    }
+}
+
 /// A pipe whose reader went away (`--csv /dev/stdout | head -1`) stops
 /// the command at once and quietly, as `head` asks: exit 0, no "Broken
 /// pipe", and a file output beside it keeps what it held (the run did
