@@ -365,9 +365,30 @@ fn without_unit<'a>(text: &'a str, unit: &str) -> (&'a str, f64) {
         "" | "×" => &[("×", 1.0), ("x", 1.0)],
         "pages" => &[("pages", 1.0), ("page", 1.0)],
         "tasks" => &[("tasks", 1.0), ("task", 1.0)],
-        "MiB/s" => &[("KiB/s", 1.0 / 1024.0), ("MiB/s", 1.0), ("GiB/s", 1024.0)],
+        // K, M, G, T and KB, MB, GB, TB are binary, as on the command line.
+        "MiB/s" => &[
+            ("KiB/s", 1.0 / 1024.0),
+            ("MiB/s", 1.0),
+            ("GiB/s", 1024.0),
+            ("KB/s", 1.0 / 1024.0),
+            ("MB/s", 1.0),
+            ("GB/s", 1024.0),
+        ],
         "ms" => &[("ms", 1.0), ("us", 0.001), ("µs", 0.001), ("s", 1000.0)],
-        "MiB" => &[("KiB", 1.0 / 1024.0), ("MiB", 1.0), ("GiB", 1024.0), ("TiB", 1024.0 * 1024.0)],
+        "MiB" => &[
+            ("KiB", 1.0 / 1024.0),
+            ("MiB", 1.0),
+            ("GiB", 1024.0),
+            ("TiB", 1024.0 * 1024.0),
+            ("KB", 1.0 / 1024.0),
+            ("MB", 1.0),
+            ("GB", 1024.0),
+            ("TB", 1024.0 * 1024.0),
+            ("K", 1.0 / 1024.0),
+            ("M", 1.0),
+            ("G", 1024.0),
+            ("T", 1024.0 * 1024.0),
+        ],
         _ => &[(unit, 1.0)],
     };
     for &(w, scale) in words {
@@ -1429,7 +1450,10 @@ mod tests {
         assert_eq!(parse_answer("1.5 GiB", "MiB"), Ok(1536.0), "as the readings line writes sizes");
         assert_eq!(parse_answer("512 kib", "MiB"), Ok(0.5));
         assert_eq!(parse_answer("220m", "ms"), Err("`220m`: a number alone, or followed by its unit, ms".into()));
-        assert_eq!(parse_answer("12 MB", "MiB"), Err("`12 MB`: a number alone, or followed by its unit, MiB".into()));
+        assert_eq!(parse_answer("12 MB", "MiB"), Ok(12.0), "binary, as on the command line");
+        assert_eq!((parse_answer("184M", "MiB"), parse_answer("1.5 g", "MiB")), (Ok(184.0), Ok(1536.0)));
+        assert_eq!(parse_answer("90 MB/s", "MiB/s"), Ok(90.0));
+        assert_eq!(parse_answer("12 Mb", "ms"), Err("`12 Mb`: a number alone, or followed by its unit, ms".into()));
         assert_eq!(parse_answer("2^7", ""), Err("`2^7` is not a number".into()));
         assert_eq!(
             parse_answer("128 pages", "ms"),

@@ -197,11 +197,12 @@ pub fn kernel_notice(has: Has, what: &str) -> Option<String> {
 }
 
 /// [`kernel_notice`] in fewer words, for a narrow chart: `no setpoint in
-/// this kernel`, `setpoint: from patch 07 on`.
+/// this kernel`, `setpoint: computed, not used` (`from patch 07 on`
+/// alone read as if this kernel had none).
 pub fn kernel_notice_short(has: Has, what: &str) -> Option<String> {
     match has {
         Has::No => Some(format!("no {what} in this kernel")),
-        Has::Shadow => Some(format!("{what}: from patch 07 on")),
+        Has::Shadow => Some(format!("{what}: computed, not used")),
         Has::Used => None,
     }
 }
