@@ -20,6 +20,10 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// The room a free bucket keeps \[events\]: an instant with more events
+/// grows its bucket again, a few doublings for thousands.
+const KEPT_CAPACITY: usize = 32;
+
 /// A queue of events of type `E`, each due at an instant \[ns\].
 #[derive(Clone, Debug)]
 pub struct EventQueue<E> {
@@ -108,6 +112,13 @@ impl<E> EventQueue<E> {
         let bucket = &mut self.buckets[b as usize];
         let (_, event) = bucket.pop_front().expect("a pending instant has an event");
         if bucket.is_empty() {
+            // A bucket that once held thousands of wakeups gives most of
+            // its room back: free buckets are taken in any order, so each
+            // in time grew to the largest instant, and a world of 10 000
+            // tasks kept hundreds of MiB of empty room.
+            if bucket.capacity() > KEPT_CAPACITY {
+                *bucket = VecDeque::new();
+            }
             self.instants.pop();
             self.bucket_of.remove(&at);
             self.free.push(b);
