@@ -17,7 +17,7 @@
 //!   was (none, or the one there).
 //! - by default, each session its own file in the data directory,
 //!   `sessions/<start time>-<pid>.jsonl` (the last [`KEEP_SESSIONS`] are
-//!   kept), and when it ends (also by a crash) `last-session.jsonl` becomes
+//!   kept, and those of sessions still running), and when it ends (also by a crash) `last-session.jsonl` becomes
 //!   a link to it, replaced in one step: two sessions at once never mix,
 //!   and a session that fails to start touches neither.
 
@@ -418,16 +418,27 @@ fn is_session_file(name: &str) -> bool {
         && stem[16..].split('-').all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
 }
 
-/// Removes the oldest session files of `dir` beyond the newest `keep`.
+/// Removes the oldest session files of `dir` beyond the newest `keep`,
+/// but never one whose session is still running: a dashboard left open
+/// while twenty others came and went lost its recording, and at its end
+/// `last-session.jsonl` named another session.
 fn prune_sessions(dir: &Path, keep: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut names: Vec<String> =
         entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| is_session_file(n)).collect();
     names.sort();
     let excess = names.len().saturating_sub(keep);
-    for name in &names[..excess] {
+    for name in names[..excess].iter().filter(|n| !session_running(n)) {
         let _ = std::fs::remove_file(dir.join(name));
     }
+}
+
+/// The process a session file is named after (`<time>-<pid>.jsonl`,
+/// `<time>-<pid>-N.jsonl`) is running. A number taken since by another
+/// process keeps an old file a little longer; that is all.
+fn session_running(name: &str) -> bool {
+    let pid = name.strip_suffix(".jsonl").and_then(|s| s.get(16..)).and_then(|s| s.split('-').next());
+    pid.is_some_and(|pid| Path::new("/proc").join(pid).exists())
 }
 
 /// Longest line of a recording after its header \[bytes\].
@@ -1043,18 +1054,23 @@ mod tests {
     #[test]
     fn only_the_newest_sessions_are_kept() {
         let dir = Scratch::new("prune");
+        // No process has a number this large (Linux stops at 2^22).
         for i in 0..25 {
-            std::fs::write(dir.join(format!("20250101-0000{i:02}-1.jsonl")), "x").expect("write");
+            std::fs::write(dir.join(format!("20250101-0000{i:02}-99999999.jsonl")), "x").expect("write");
         }
         std::fs::write(dir.join("mine.txt"), "x").expect("write");
+        // The oldest of all, but its session (this process) still runs.
+        let running = format!("20241231-235959-{}-1.jsonl", std::process::id());
+        std::fs::write(dir.join(&running), "x").expect("write");
         prune_sessions(&dir, 20);
         let mut left: Vec<String> = std::fs::read_dir(&dir)
             .expect("dir")
             .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
             .collect();
         left.sort();
-        assert_eq!(left.len(), 21);
-        assert_eq!(left[0], "20250101-000005-1.jsonl");
+        assert_eq!(left.len(), 22);
+        assert_eq!(left[0], running);
+        assert_eq!(left[1], "20250101-000005-99999999.jsonl", "the newest 20 in all are kept");
         assert!(left.contains(&"mine.txt".to_string()));
     }
 
