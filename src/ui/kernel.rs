@@ -511,6 +511,7 @@ fn run_loop(
     let mut last = Instant::now();
     let depth = super::theme::Depth::of_terminal();
     let keyboard = super::Keyboard::open();
+    let mut backlog = super::Backlog::default();
     loop {
         for signal in signals.pending() {
             match signal {
@@ -525,7 +526,9 @@ fn run_loop(
                 n => return Ok(super::Exit::Signal(n)),
             }
         }
-        super::drain_events(&keyboard, |e| handle_event(app, e)).map_err(io)?;
+        backlog
+            .drain(&keyboard, app, |app, k| keys::trace_message(k, app.mode()) == Some(Msg::Quit), handle_event)
+            .map_err(io)?;
         for request in app.take_requests() {
             match request {
                 Request::Suspend => {
@@ -569,9 +572,7 @@ fn run_loop(
             app.screen.set_task_room(tasks);
         }
         let wait = FRAME.saturating_sub(frame_start.elapsed()).max(Duration::from_millis(1));
-        if event::poll(wait).map_err(io)? {
-            handle_event(app, event::read().map_err(io)?);
-        }
+        backlog.wait(wait).map_err(io)?;
     }
 }
 

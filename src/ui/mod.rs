@@ -30,7 +30,7 @@ use ratatui::crossterm::{cursor, execute, terminal};
 use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
-use crate::app::{App, Request};
+use crate::app::{App, Msg, Request};
 
 /// Longest wait between two looks at the clock and the keys.
 const FRAME: Duration = Duration::from_millis(50);
@@ -302,25 +302,62 @@ pub(crate) const MAX_EVENTS_PER_FRAME: usize = 4096;
 /// each rebuild the worlds (`r`) is handled over several frames.
 const INPUT_BUDGET: Duration = Duration::from_millis(20);
 
-/// Handles every input event that is waiting, without waiting for more,
-/// and what the terminal still holds where crossterm's reader has not
-/// read it ([`Keyboard::wake`]); bounded in number and time, so that a
-/// terminal that hung up (always "ready") or a long paste cannot keep the
-/// loop from its signals and from its next frame.
-pub(crate) fn drain_events(keyboard: &Keyboard, mut handle: impl FnMut(Event)) -> std::io::Result<()> {
-    let start = Instant::now();
-    for _ in 0..MAX_EVENTS_PER_FRAME {
-        // An event waiting, or one the woken reader now finds.
-        let waiting = event::poll(Duration::ZERO)? || (keyboard.wake() && event::poll(Duration::ZERO)?);
-        if !waiting {
-            return Ok(());
+/// Input read from the terminal and not yet handled: keys that wait
+/// behind slow ones (each `c` rebuilding the worlds of 20 000 tasks).
+#[derive(Default)]
+pub(crate) struct Backlog(std::collections::VecDeque<Event>);
+
+impl Backlog {
+    /// Reads every input event that is waiting, without waiting for more,
+    /// and what the terminal still holds where crossterm's reader has not
+    /// read it ([`Keyboard::wake`]); then handles them, oldest first, for
+    /// at most [`INPUT_BUDGET`]. Both are bounded, so that a terminal that
+    /// hung up (always "ready") or a long paste cannot keep the loop from
+    /// its signals and from its next frame. A key that quits (`quits`, in
+    /// the mode `app` is in) left waiting is not kept waiting: what is
+    /// before it is dropped and it is handled (200 `c` pressed in a burst
+    /// kept `q` waiting 11 s).
+    pub(crate) fn drain<A>(
+        &mut self,
+        keyboard: &Keyboard,
+        app: &mut A,
+        quits: impl Fn(&A, event::KeyEvent) -> bool,
+        handle: impl Fn(&mut A, Event),
+    ) -> std::io::Result<()> {
+        let start = Instant::now();
+        while self.0.len() < MAX_EVENTS_PER_FRAME {
+            // An event waiting, or one the woken reader now finds.
+            let waiting = event::poll(Duration::ZERO)? || (keyboard.wake() && event::poll(Duration::ZERO)?);
+            if !waiting {
+                break;
+            }
+            self.0.push_back(event::read()?);
         }
-        handle(event::read()?);
-        if start.elapsed() >= INPUT_BUDGET {
-            break;
+        while let Some(e) = self.0.pop_front() {
+            handle(app, e);
+            if start.elapsed() >= INPUT_BUDGET {
+                break;
+            }
         }
+        let quit = self
+            .0
+            .iter()
+            .position(|e| matches!(e, Event::Key(k) if k.kind != event::KeyEventKind::Release && quits(app, *k)));
+        if let Some(e) = quit.and_then(|i| self.0.remove(i)) {
+            self.0.clear();
+            handle(app, e);
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// Waits at most `wait` for an event, kept for the next
+    /// [`Backlog::drain`]: after the events already waiting.
+    pub(crate) fn wait(&mut self, wait: Duration) -> std::io::Result<()> {
+        if event::poll(wait)? {
+            self.0.push_back(event::read()?);
+        }
+        Ok(())
+    }
 }
 
 /// The terminal keys come from, to find input crossterm has not read.
@@ -388,6 +425,7 @@ fn run_loop(
     let mut pacer = pacing::Pacer::new(started);
     let depth = theme::Depth::of_terminal();
     let keyboard = Keyboard::open();
+    let mut backlog = Backlog::default();
     loop {
         if started.elapsed() >= Duration::from_secs(1) {
             crate::crash::test_point("dashboard").map_err(std::io::Error::other)?;
@@ -406,7 +444,7 @@ fn run_loop(
                 n => return Ok(Exit::Signal(n)),
             }
         }
-        drain_events(&keyboard, |e| handle_event(app, e))?;
+        backlog.drain(&keyboard, app, |app, k| keys::message(k, app.mode()) == Some(Msg::Quit), handle_event)?;
         for request in app.take_requests() {
             match request {
                 Request::Suspend => {
@@ -450,9 +488,7 @@ fn run_loop(
         // frame (counted from the draw, it waited the whole frame after
         // the budget: a third of a core at max speed, not three fifths).
         let wait = FRAME.saturating_sub(advanced.elapsed()).max(Duration::from_millis(1));
-        if event::poll(wait)? {
-            handle_event(app, event::read()?);
-        }
+        backlog.wait(wait)?;
     }
 }
 

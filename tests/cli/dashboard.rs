@@ -876,3 +876,31 @@ fn a_key_typed_after_a_long_paste_is_taken() {
     let status = crate::common::ended_soon(&mut child, "q after a 5000-character paste");
     assert!(status.success(), "{status}");
 }
+
+/// `q` typed behind a burst of keys that each take long (`c` rebuilds a
+/// world of 20 000 tasks) quits at once, not after them: 200 such keys
+/// kept it waiting 11 s.
+#[test]
+fn q_behind_a_burst_of_slow_keys_quits_at_once() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+
+    let (master, slave) = crate::common::pty(120, 40);
+    let mut child = crate::common::spawn_on_terminal(
+        crate::common::dirtyviz().args(["--no-record", "--scenario", "jbod-10hdd", "--dd", "2000"]),
+        &slave,
+    );
+    let shown = crate::common::terminal_output(&master);
+    let start = Instant::now();
+    while !shown.lock().expect("lock").contains("quit") {
+        assert!(start.elapsed() < Duration::from_secs(20), "the dashboard never drew");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut keys = std::fs::File::from(master.try_clone().expect("dup"));
+    keys.write_all(&[b'c'; 200]).expect("typed");
+    keys.write_all(b"q").expect("typed");
+    let typed = Instant::now();
+    let status = crate::common::ended_soon(&mut child, "q after 200 c");
+    assert!(status.success(), "{status}");
+    assert!(typed.elapsed() < Duration::from_secs(3), "q took {:?}", typed.elapsed());
+}
