@@ -261,6 +261,30 @@ impl AtomicFile {
         }
     }
 
+    /// Fails where [`AtomicFile::commit`] is sure to: the temporary file
+    /// is gone, or its directory no longer takes the rename (made
+    /// read-only, as `access(2)` judges for this user).
+    fn ready(&self) -> Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        self.check_still_there()?;
+        if self.temp.is_none() {
+            return Ok(());
+        }
+        let dir = parent_of(&self.target);
+        let Ok(c_dir) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else { return Ok(()) };
+        // SAFETY: a NUL-terminated path that lives across the call.
+        if unsafe { libc::faccessat(libc::AT_FDCWD, c_dir.as_ptr(), libc::W_OK, libc::AT_EACCESS) } != 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(Error::invalid(format!(
+                "{}: cannot replace: {} (the directory {}); no output was replaced",
+                self.shown.display(),
+                crate::error::io_reason(&e),
+                dir.display()
+            )));
+        }
+        Ok(())
+    }
+
     /// Completes the output: flushes it and renames it over the target.
     pub fn commit(mut self) -> Result<()> {
         self.flush()?;
@@ -306,6 +330,21 @@ impl Drop for AtomicFile {
             let _ = std::fs::remove_file(temp);
         }
     }
+}
+
+/// Completes `outputs` together: each is written out, and each checked
+/// to be able to take its place, before any replaces its file. A
+/// directory made read-only during a run left the outputs before it
+/// replaced and those after it not, where the run said it failed.
+pub fn commit_all(outputs: Vec<AtomicFile>) -> Result<()> {
+    let mut outputs = outputs;
+    for o in &mut outputs {
+        o.flush()?;
+    }
+    for o in &outputs {
+        o.ready()?;
+    }
+    outputs.into_iter().try_for_each(AtomicFile::commit)
 }
 
 /// Fails, as a shell's `>` would, when this user may not write the

@@ -741,12 +741,7 @@ impl SeriesWriter {
             json.put(&text)?;
             outputs.push(json);
         }
-        for o in &mut outputs {
-            o.flush()?;
-        }
-        for o in outputs {
-            o.commit()?;
-        }
+        crate::output::commit_all(outputs)?;
         Ok(summary)
     }
 }

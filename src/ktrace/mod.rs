@@ -311,7 +311,7 @@ pub fn json_pretty(w: &mut AtomicFile, value: &impl serde::Serialize) -> std::io
 
 /// Puts every output in its place, once all of them are written.
 pub fn commit(outputs: Vec<AtomicFile>) -> Result<(), Error> {
-    outputs.into_iter().try_for_each(AtomicFile::commit)
+    crate::output::commit_all(outputs)
 }
 
 #[cfg(test)]

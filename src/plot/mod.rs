@@ -382,7 +382,7 @@ fn write_figures(figures: [chart::Figure; 5], paths: Vec<PathBuf>, opts: &PlotOp
         }
     }
     crate::interrupt::check()?;
-    outputs.into_iter().try_for_each(AtomicFile::commit)?;
+    crate::output::commit_all(outputs)?;
     Ok(report)
 }
 

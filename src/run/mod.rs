@@ -359,12 +359,7 @@ fn run_worlds(
         outputs.extend(side.follower.into_output());
     }
     outputs.extend(summary_json);
-    for o in &mut outputs {
-        o.flush()?;
-    }
-    for o in outputs {
-        o.commit()?;
-    }
+    crate::output::commit_all(outputs)?;
     Ok(labels.into_iter().zip(summaries).collect())
 }
 
