@@ -46,7 +46,8 @@ pub struct ViewArgs {
     pub debug: bool,
     /// Record the session (every key and time step) to FILE, for `dirtyviz
     /// replay`. By default it goes to the data directory's
-    /// `dirtyviz/sessions/<start time>-<pid>.jsonl` (the last 20 are kept).
+    /// `dirtyviz/sessions/<start time>-<pid>.jsonl` (the last 20 are kept,
+    /// and those of sessions still running).
     /// Either way dirtyviz/last-session.jsonl is made a link to the
     /// recording when the session ends.
     #[arg(long, value_name = "FILE")]

@@ -13,7 +13,7 @@
 //!   A symbolic link is followed: the file it points to is replaced, the
 //!   link stays. A regular file behind one of this process's descriptors
 //!   (`/dev/stdout` with `>> log`, `/dev/fd/3`) is written through the
-//!   descriptor, as the shell opened it. A rename that fails at the end
+//!   descriptor, as the shell opened it, once the output is complete. A rename that fails at the end
 //!   leaves the finished output in its temporary file, and says so.
 //! - An existing file this user may not write (`chmod 444`, someone
 //!   else's) is refused, as a shell's `>` refuses it, though renaming
@@ -46,6 +46,10 @@ pub struct AtomicFile {
     target: PathBuf,
     /// The temporary file; `None` when writing straight into a device.
     temp: Option<PathBuf>,
+    /// A file behind one of this process's descriptors
+    /// ([`open_descriptor`]): the output is kept in a file of no name
+    /// and copied into it once complete.
+    through: Option<File>,
     out: BufWriter<Stoppable>,
     /// Sync to disk before the rename.
     durable: bool,
@@ -115,8 +119,12 @@ impl AtomicFile {
     /// [`AtomicFile::create`], where `stopped` tells the signal that
     /// stops the wait for a FIFO's reader ([`crate::interrupt::open_until`]).
     pub fn create_until(path: &Path, stopped: Stopped) -> Result<AtomicFile> {
-        if let Some(file) = open_descriptor(path) {
-            return Ok(AtomicFile::new(path, path.to_path_buf(), None, file, stopped));
+        if let Some(dest) = open_descriptor(path)? {
+            let spool = nameless_file(&parent_of(&resolve(path)?))
+                .map_err(|e| Error::io(path, "cannot keep the output until it is complete")(e))?;
+            let mut out = AtomicFile::new(path, path.to_path_buf(), None, spool, stopped);
+            out.through = Some(dest);
+            return Ok(out);
         }
         // A pipe or terminal reached through the kernel's own links
         // (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]), which no path
@@ -190,6 +198,7 @@ impl AtomicFile {
             shown: shown.to_path_buf(),
             target,
             temp,
+            through: None,
             out: BufWriter::with_capacity(1 << 16, Stoppable { waits, file, stopped }),
             durable: false,
             unchecked: 0,
@@ -285,9 +294,20 @@ impl AtomicFile {
         Ok(())
     }
 
-    /// Completes the output: flushes it and renames it over the target.
+    /// Completes the output: flushes it and renames it over the target
+    /// (or copies it into the descriptor it goes through).
     pub fn commit(mut self) -> Result<()> {
         self.flush()?;
+        if let Some(mut dest) = self.through.take() {
+            use std::io::Seek;
+            let spool = &mut self.out.get_mut().file;
+            spool.rewind().map_err(Error::io(&self.shown, "cannot read the output back"))?;
+            std::io::copy(spool, &mut dest).map_err(|e| self.write_error(e))?;
+            if self.durable {
+                dest.sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
+            }
+            return Ok(());
+        }
         if self.durable {
             self.out.get_ref().file.sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
         }
@@ -435,6 +455,35 @@ fn resolve(path: &Path) -> Result<PathBuf> {
     Err(Error::invalid(format!("{}: too many levels of symbolic links", path.display())))
 }
 
+/// A file of no name to keep an output in until it is complete: made in
+/// `dir` (beside the file it goes to) and its name removed at once, or in
+/// the system's temporary directory where `dir` takes no new file. A
+/// process killed outright leaves nothing behind.
+fn nameless_file(dir: &Path) -> std::io::Result<File> {
+    let mut failed = None;
+    for dir in [dir.to_path_buf(), std::env::temp_dir()] {
+        for _ in 0..64 {
+            let name = dir.join(format!(
+                ".dirtyviz-{}-{}.tmp",
+                std::process::id(),
+                TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            match OpenOptions::new().read(true).write(true).create_new(true).open(&name) {
+                Ok(file) => {
+                    std::fs::remove_file(&name)?;
+                    return Ok(file);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+    }
+    Err(failed.unwrap_or_else(|| std::io::Error::from(std::io::ErrorKind::AlreadyExists)))
+}
+
 /// The longest name a directory entry may have on Linux's file systems
 /// \[bytes\].
 const NAME_MAX: usize = 255;
@@ -445,7 +494,7 @@ const NAME_MAX: usize = 255;
 /// (`>> log` appends, and the summary goes there too), so it is written
 /// through that descriptor. Replaced by a new file, its earlier content
 /// was lost and what else went to standard output went to the old one.
-fn open_descriptor(path: &Path) -> Option<File> {
+fn open_descriptor(path: &Path) -> Result<Option<File>> {
     use std::os::fd::FromRawFd;
     let own = format!("/proc/{}/fd/", std::process::id());
     let number = |p: &Path| -> Option<i32> {
@@ -461,22 +510,33 @@ fn open_descriptor(path: &Path) -> Option<File> {
             // it is; -1 when none is open.
             let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
             if dup < 0 {
-                return None;
+                return Ok(None);
             }
             // SAFETY: `dup` was just opened by this process and nothing
             // else owns it.
             let file = unsafe { File::from_raw_fd(dup) };
-            return file.metadata().is_ok_and(|m| m.is_file()).then_some(file);
+            if !file.metadata().is_ok_and(|m| m.is_file()) {
+                return Ok(None);
+            }
+            // SAFETY: F_GETFL reads the descriptor's flags, nothing else.
+            let flags = unsafe { libc::fcntl(dup, libc::F_GETFL) };
+            if flags >= 0 && flags & libc::O_ACCMODE == libc::O_RDONLY {
+                return Err(Error::invalid(format!(
+                    "{}: descriptor {fd} is open for reading only (`{fd}<` in the shell); give it with `{fd}>>` or `{fd}>`",
+                    path.display()
+                )));
+            }
+            return Ok(Some(file));
         }
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
-                let link = std::fs::read_link(&p).ok()?;
+                let Ok(link) = std::fs::read_link(&p) else { return Ok(None) };
                 p = if link.is_absolute() { link } else { parent_of(&p).join(link) };
             }
-            _ => return None,
+            _ => return Ok(None),
         }
     }
-    None
+    Ok(None)
 }
 
 /// What makes two paths the same file.

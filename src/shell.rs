@@ -292,7 +292,10 @@ fn render_files_section(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/progress.lock")?;
     writeln!(out, "Held while the progress file is saved.")?;
     writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/sessions/")?;
-    writeln!(out, "Each dashboard or lesson session's recording, as <start time>-<pid>.jsonl (the last 20 are kept).")?;
+    writeln!(
+        out,
+        "Each dashboard or lesson session's recording, as <start time>-<pid>.jsonl (the last 20 are kept, and those of sessions still running)."
+    )?;
     writeln!(out, ".TP\n.I $XDG_DATA_HOME/dirtyviz/last-session.jsonl")?;
     writeln!(
         out,

@@ -527,7 +527,7 @@ fn run_loop(
             }
         }
         backlog
-            .drain(&keyboard, app, |app, k| keys::trace_message(k, app.mode()) == Some(Msg::Quit), handle_event)
+            .drain(&keyboard, app, |app, k| keys::waiting(k, app.mode(), keys::Board::Trace), handle_event)
             .map_err(io)?;
         for request in app.take_requests() {
             match request {

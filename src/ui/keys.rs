@@ -257,6 +257,44 @@ pub fn trace_message(key: KeyEvent, mode: Mode) -> Option<Msg> {
     lookup(key, trace_sections(mode))
 }
 
+/// What a key left waiting behind slow ones would do, judged in the mode
+/// the dashboard is in now ([`super::Backlog`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waiting {
+    /// Quits in every mode (Ctrl-C, Ctrl-D).
+    QuitsAnywhere,
+    /// Quits in this mode (`q`, but not while typing an answer).
+    Quits,
+    /// May change the mode, so that the keys after it mean something
+    /// else (`a` opens an answer, in which `q` is a letter).
+    ChangesMode,
+    /// Anything else.
+    Other,
+}
+
+/// How `key`, waiting on `board` while the dashboard is in `mode`, is
+/// judged ([`Waiting`]).
+pub fn waiting(key: KeyEvent, mode: Mode, board: Board) -> Waiting {
+    let message = |m: Mode| match board {
+        Board::Simulation => message(key, m),
+        Board::Trace => trace_message(key, m),
+    };
+    const MODES: [Mode; 5] = [Mode::Normal, Mode::Tasks, Mode::Help, Mode::Typing, Mode::Picker];
+    if MODES.iter().all(|&m| message(m) == Some(Msg::Quit)) {
+        return Waiting::QuitsAnywhere;
+    }
+    match message(mode) {
+        Some(Msg::Quit) => Waiting::Quits,
+        // Typing, scrolling and folding keep the mode; any other lesson
+        // key may open or close an answer or the lesson list.
+        Some(Msg::Lesson(
+            L::Input(_) | L::InputBack | L::InputOther(_) | L::Hint | L::Fold | L::Scroll(_) | L::Pick(_),
+        )) => Waiting::Other,
+        Some(Msg::Back | Msg::Help | Msg::FocusTasks | Msg::Lesson(_)) => Waiting::ChangesMode,
+        _ => Waiting::Other,
+    }
+}
+
 /// Which dashboard a key was pressed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Board {
@@ -418,6 +456,27 @@ mod tests {
 
     fn press(c: char, mode: Mode) -> Option<Msg> {
         message(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), mode)
+    }
+
+    #[test]
+    fn a_waiting_quit_key_is_judged_by_what_may_come_before_it() {
+        let key = |c: char, m: KeyModifiers| KeyEvent::new(KeyCode::Char(c), m);
+        let none = KeyModifiers::NONE;
+        for board in [Board::Simulation, Board::Trace] {
+            for mode in [Mode::Normal, Mode::Typing, Mode::Picker, Mode::Help, Mode::Tasks] {
+                assert_eq!(waiting(key('c', KeyModifiers::CONTROL), mode, board), Waiting::QuitsAnywhere);
+                assert_eq!(waiting(key('d', KeyModifiers::CONTROL), mode, board), Waiting::QuitsAnywhere);
+            }
+            assert_eq!(waiting(key('?', none), Mode::Normal, board), Waiting::ChangesMode);
+            assert_eq!(waiting(key('T', none), Mode::Normal, board), Waiting::ChangesMode);
+        }
+        let sim = Board::Simulation;
+        assert_eq!(waiting(key('q', none), Mode::Normal, sim), Waiting::Quits);
+        assert_eq!(waiting(key('q', none), Mode::Normal, Board::Trace), Waiting::QuitsAnywhere, "nothing typed there");
+        assert_eq!(waiting(key('q', none), Mode::Typing, sim), Waiting::Other, "a letter of the answer");
+        assert_eq!(waiting(key('a', none), Mode::Normal, sim), Waiting::ChangesMode, "opens an answer");
+        assert_eq!(waiting(key('L', none), Mode::Normal, sim), Waiting::ChangesMode, "opens the lesson list");
+        assert_eq!(waiting(key('c', none), Mode::Normal, sim), Waiting::Other);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use ratatui::crossterm::{cursor, execute, terminal};
 use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
-use crate::app::{App, Msg, Request};
+use crate::app::{App, Request};
 
 /// Longest wait between two looks at the clock and the keys.
 const FRAME: Duration = Duration::from_millis(50);
@@ -313,15 +313,17 @@ impl Backlog {
     /// read it ([`Keyboard::wake`]); then handles them, oldest first, for
     /// at most [`INPUT_BUDGET`]. Both are bounded, so that a terminal that
     /// hung up (always "ready") or a long paste cannot keep the loop from
-    /// its signals and from its next frame. A key that quits (`quits`, in
-    /// the mode `app` is in) left waiting is not kept waiting: what is
-    /// before it is dropped and it is handled (200 `c` pressed in a burst
-    /// kept `q` waiting 11 s).
+    /// its signals and from its next frame. A key that quits left waiting
+    /// is not kept waiting (200 `c` pressed in a burst kept `q` waiting
+    /// 11 s): what is before it is dropped and it is handled, where it
+    /// quits whatever comes before it (Ctrl-C), or quits in the mode
+    /// `app` is in and no key before it may change that mode (after `a`,
+    /// `q` is a letter of the answer). `judge` tells ([`keys::waiting`]).
     pub(crate) fn drain<A>(
         &mut self,
         keyboard: &Keyboard,
         app: &mut A,
-        quits: impl Fn(&A, event::KeyEvent) -> bool,
+        judge: impl Fn(&A, event::KeyEvent) -> keys::Waiting,
         handle: impl Fn(&mut A, Event),
     ) -> std::io::Result<()> {
         let start = Instant::now();
@@ -339,10 +341,22 @@ impl Backlog {
                 break;
             }
         }
-        let quit = self
-            .0
-            .iter()
-            .position(|e| matches!(e, Event::Key(k) if k.kind != event::KeyEventKind::Release && quits(app, *k)));
+        let mut mode_may_change = false;
+        let quit = self.0.iter().position(|e| {
+            let Event::Key(k) = e else { return false };
+            if k.kind == event::KeyEventKind::Release {
+                return false;
+            }
+            match judge(app, *k) {
+                keys::Waiting::QuitsAnywhere => true,
+                keys::Waiting::Quits => !mode_may_change,
+                keys::Waiting::ChangesMode => {
+                    mode_may_change = true;
+                    false
+                }
+                keys::Waiting::Other => false,
+            }
+        });
         if let Some(e) = quit.and_then(|i| self.0.remove(i)) {
             self.0.clear();
             handle(app, e);
@@ -444,7 +458,7 @@ fn run_loop(
                 n => return Ok(Exit::Signal(n)),
             }
         }
-        backlog.drain(&keyboard, app, |app, k| keys::message(k, app.mode()) == Some(Msg::Quit), handle_event)?;
+        backlog.drain(&keyboard, app, |app, k| keys::waiting(k, app.mode(), keys::Board::Simulation), handle_event)?;
         for request in app.take_requests() {
             match request {
                 Request::Suspend => {

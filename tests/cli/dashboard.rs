@@ -904,3 +904,30 @@ fn q_behind_a_burst_of_slow_keys_quits_at_once() {
     assert!(status.success(), "{status}");
     assert!(typed.elapsed() < Duration::from_secs(3), "q took {:?}", typed.elapsed());
 }
+
+/// A `q` typed into an answer behind slow keys is a letter of it: the
+/// `a` before it, still waiting, opens the answer (the waiting `q` was
+/// taken for a quit, the `a` dropped).
+#[test]
+fn q_behind_slow_keys_and_an_answer_key_is_typed() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+
+    let (master, slave) = crate::common::pty(120, 40);
+    let mut child =
+        crate::common::spawn_on_terminal(crate::common::dirtyviz().args(["lesson", "15", "--no-record"]), &slave);
+    let shown = crate::common::terminal_output(&master);
+    let start = Instant::now();
+    while !shown.lock().expect("lock").contains("quit") {
+        assert!(start.elapsed() < Duration::from_secs(20), "the lesson never drew");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut keys = std::fs::File::from(master.try_clone().expect("dup"));
+    keys.write_all(&[b'c'; 60]).expect("typed");
+    keys.write_all(b"aq").expect("typed");
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(child.try_wait().expect("waits").is_none(), "q in the answer quit");
+    keys.write_all(&[0x03]).expect("Ctrl-C");
+    let status = crate::common::ended_soon(&mut child, "Ctrl-C while typing an answer");
+    assert!(status.success(), "{status}");
+}

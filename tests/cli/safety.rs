@@ -785,6 +785,38 @@ fn an_output_to_dev_stdout_appended_to_a_file_keeps_the_file() {
     }
 }
 
+/// A run into `/dev/stdout >> log` that a signal stops leaves the log as
+/// it was: the output is kept aside and written through the descriptor
+/// only once complete (the rows written so far went into the log, where
+/// the message said no output was saved).
+#[test]
+fn an_interrupted_run_adds_nothing_through_a_descriptor() {
+    let dir = scratch("stdout-interrupted");
+    let log = dir.join("log.txt");
+    std::fs::write(&log, "the user's first line\n").expect("written");
+    let file = std::fs::OpenOptions::new().append(true).open(&log).expect("opened");
+    let child =
+        command_in(&dir, &["run", "-q", "--scenario", "hdd-1000dd", "--duration", "600s", "--csv", "/dev/stdout"])
+            .stdout(Stdio::from(file))
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+    wait_until_it_catches_sigint(child.id());
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill").success());
+    let out = child.wait_with_output().expect("ends");
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&log).expect("read"), "the user's first line\n");
+    assert_eq!(snapshot(&dir).len(), 1, "nothing left beside it: {:?}", snapshot(&dir));
+    // Given for reading, it is refused before the run.
+    let o = command_in(&dir, &["run", "--duration", "1s", "--csv", "/dev/stdin"])
+        .stdin(Stdio::from(std::fs::File::open(&log).expect("opened")))
+        .output()
+        .expect("runs");
+    one_line(&o, 2, &["/dev/stdin: descriptor 0 is open for reading only"]);
+    assert_eq!(std::fs::read_to_string(&log).expect("read"), "the user's first line\n");
+}
+
 /// A name longer than the file system takes (a name of 256 bytes, a
 /// path past 4095) is refused before the run, not when its output is
 /// renamed into place after it.
