@@ -434,11 +434,55 @@ fn prune_sessions(dir: &Path, keep: usize) {
 }
 
 /// The process a session file is named after (`<time>-<pid>.jsonl`,
-/// `<time>-<pid>-N.jsonl`) is running. A number taken since by another
-/// process keeps an old file a little longer; that is all.
+/// `<time>-<pid>-N.jsonl`) is running, and began no later than the
+/// session did: a number taken since by another process (a daemon after
+/// a reboot, every session in containers where dirtyviz is process 1)
+/// does not keep the file.
 fn session_running(name: &str) -> bool {
-    let pid = name.strip_suffix(".jsonl").and_then(|s| s.get(16..)).and_then(|s| s.split('-').next());
-    pid.is_some_and(|pid| Path::new("/proc").join(pid).exists())
+    let Some(stem) = name.strip_suffix(".jsonl") else { return false };
+    let (Some(stamp), Some(pid)) = (stem.get(..15), stem.get(16..).and_then(|s| s.split('-').next())) else {
+        return false;
+    };
+    match (stamp_seconds(stamp), process_start_seconds(pid)) {
+        (Some(session), Some(process)) => process <= session + 1,
+        // Where the start cannot be read, a live number keeps the file.
+        _ => Path::new("/proc").join(pid).exists(),
+    }
+}
+
+/// `YYYYMMDD-HHMMSS` (UTC, as [`crate::output::timestamp`] writes it) in
+/// seconds since 1970.
+fn stamp_seconds(stamp: &str) -> Option<u64> {
+    let digits = |r: std::ops::Range<usize>| stamp.get(r)?.parse::<i64>().ok();
+    let (y, m, d) = (digits(0..4)?, digits(4..6)?, digits(6..8)?);
+    let (hh, mm, ss) = (digits(9..11)?, digits(11..13)?, digits(13..15)?);
+    // Days from 1970-01-01 of a civil date (proleptic Gregorian).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400 + hh * 3600 + mm * 60 + ss).ok()
+}
+
+/// When process `pid` began, in seconds since 1970: the boot time of
+/// /proc/stat and the start of /proc/PID/stat (in clock ticks since boot).
+fn process_start_seconds(pid: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(Path::new("/proc").join(pid).join("stat")).ok()?;
+    // After the command's name, in parentheses that it may itself hold,
+    // the state is field 3 and the start field 22.
+    let ticks: u64 = stat.get(stat.rfind(')')? + 1..)?.split_whitespace().nth(19)?.parse().ok()?;
+    let boot: u64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let hz = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok().filter(|&h| h > 0)?;
+    Some(boot + ticks / hz)
 }
 
 /// Longest line of a recording after its header \[bytes\].
@@ -1049,24 +1093,38 @@ mod tests {
     #[test]
     fn only_the_newest_sessions_are_kept() {
         let dir = Scratch::new("prune");
-        // No process has a number this large (Linux stops at 2^22).
-        for i in 0..25 {
-            std::fs::write(dir.join(format!("20250101-0000{i:02}-99999999.jsonl")), "x").expect("write");
+        // Process 1 runs, but began after this session (in 2025).
+        std::fs::write(dir.join("20250101-000000-1.jsonl"), "x").expect("write");
+        // This process's session, begun now: it still runs.
+        let now = crate::output::timestamp(std::time::SystemTime::now());
+        let running = format!("{now}-{}-1.jsonl", std::process::id());
+        std::fs::write(dir.join(&running), "x").expect("write");
+        // Newer ones of a process no longer there (Linux stops at 2^22).
+        for i in 0..24 {
+            std::fs::write(dir.join(format!("29990101-0000{i:02}-99999999.jsonl")), "x").expect("write");
         }
         std::fs::write(dir.join("mine.txt"), "x").expect("write");
-        // The oldest of all, but its session (this process) still runs.
-        let running = format!("20241231-235959-{}-1.jsonl", std::process::id());
-        std::fs::write(dir.join(&running), "x").expect("write");
         prune_sessions(&dir, 20);
         let mut left: Vec<String> = std::fs::read_dir(&dir)
             .expect("dir")
             .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
             .collect();
         left.sort();
-        assert_eq!(left.len(), 22);
-        assert_eq!(left[0], running);
-        assert_eq!(left[1], "20250101-000005-99999999.jsonl", "the newest 20 in all are kept");
+        assert_eq!(left.len(), 22, "{left:?}");
+        assert_eq!(left[0], running, "kept though among the oldest");
+        assert_eq!(left[1], "29990101-000004-99999999.jsonl", "the newest 20 in all are kept");
         assert!(left.contains(&"mine.txt".to_string()));
+    }
+
+    #[test]
+    fn a_session_stamp_is_read_as_utc_seconds() {
+        assert_eq!(stamp_seconds("19700101-000000"), Some(0));
+        assert_eq!(stamp_seconds("20000229-235959"), Some(951_868_799));
+        assert_eq!(stamp_seconds("20261206-121345"), Some(1_796_559_225));
+        assert_eq!(stamp_seconds("2026120-121345x"), None);
+        let me = process_start_seconds(&std::process::id().to_string()).expect("this process began");
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("after 1970").as_secs();
+        assert!(me <= now && me + 3600 > now, "{me} {now}");
     }
 
     /// `N` in a lesson opens it again, on a session of its own whose
