@@ -68,8 +68,10 @@ impl Bin {
 }
 
 /// Every bdi's pauses, binned by time.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PauseBins {
+    /// Bins kept per bdi, the newest.
+    keep: usize,
     /// Bin number (time / [`BIN_NS`]) of the first bin kept.
     first: u64,
     /// Per bdi, the bins from `first` on.
@@ -82,7 +84,14 @@ pub struct PauseBins {
 impl PauseBins {
     /// Empty bins for `bdis` bdis.
     pub fn new(bdis: usize) -> PauseBins {
-        PauseBins { first: 0, bins: vec![VecDeque::new(); bdis], seen: None }
+        PauseBins::keeping(bdis, RETENTION)
+    }
+
+    /// Empty bins for `bdis` bdis that keep the last `keep` bins of each
+    /// (as much of the run as a dashboard's world keeps samples of, so
+    /// that chart 5 covers what charts 1 to 4 do).
+    pub fn keeping(bdis: usize, keep: usize) -> PauseBins {
+        PauseBins { keep: keep.max(1), first: 0, bins: vec![VecDeque::new(); bdis], seen: None }
     }
 
     /// Takes in the records of `log` not taken yet. The log is a world's
@@ -118,7 +127,7 @@ impl PauseBins {
         // The bins older than the window that ends with this one go
         // first, so a silence of days (a trace's clock jumping) never
         // makes room for more than the window.
-        let oldest = (n + 1).saturating_sub(RETENTION as u64).max(self.first);
+        let oldest = (n + 1).saturating_sub(self.keep as u64).max(self.first);
         if oldest > self.first {
             for b in &mut self.bins {
                 let drop = ((oldest - self.first) as usize).min(b.len());

@@ -153,7 +153,7 @@ pub struct Side {
 /// Counts over a world's tasks, for display.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskCounts {
-    /// Tasks running now (started, not exited).
+    /// Tasks running now (started, not exited, not asked to exit).
     pub live: usize,
     /// Per bdi, the median `nr_dirtied_pause` of its live tasks \[pages\].
     pub nr_dirtied_pause: Vec<Option<i64>>,
@@ -164,7 +164,7 @@ impl TaskCounts {
     pub fn of(w: &World) -> TaskCounts {
         let mut per_bdi: Vec<Vec<f64>> = vec![Vec::new(); w.bdis().len()];
         let mut live = 0;
-        for t in w.tasks().iter().filter(|t| t.alive() && t.stats.started_ns.is_some()) {
+        for t in w.tasks().iter().filter(|t| t.alive() && !t.is_killed() && t.stats.started_ns.is_some()) {
             live += 1;
             if let Some(v) = per_bdi.get_mut(t.bdi as usize) {
                 v.push(t.nr_dirtied_pause as f64);
@@ -356,7 +356,11 @@ impl Session {
             // Only side A is traced.
             cfg.trace = trace && sides.is_empty();
             let world = World::new(&cfg)?;
-            let pauses = PauseBins::new(world.bdis().len());
+            // Chart 5 covers as much of the run as charts 1 to 4.
+            let pauses = match cfg.sample_retention {
+                0 => PauseBins::new(world.bdis().len()),
+                kept => PauseBins::keeping(world.bdis().len(), kept),
+            };
             let task_counts = TaskCounts::of(&world);
             sides.push(Side { label, world, dirtied_at: Vec::new(), task_rates: Vec::new(), task_counts, pauses });
             Ok(())
@@ -512,6 +516,10 @@ impl Session {
         for side in &mut self.sides {
             while side.world.now_ns().saturating_add(INTERRUPT_SLICE_NS) < t && crate::interrupt::check().is_ok() {
                 side.world.step_until(side.world.now_ns() + INTERRUPT_SLICE_NS);
+                // Binned as they come: a long stretch run at once (a
+                // snapshot at 600 s, max speed) let the pause log drop
+                // the oldest before chart 5 saw them.
+                side.pauses.take(side.world.pause_log());
             }
             if crate::interrupt::check().is_ok() {
                 side.world.step_until(t);
@@ -535,9 +543,10 @@ impl Session {
                 side.task_counts = TaskCounts::of(&side.world);
             }
             self.rates_at = self.sim_ns;
-        } else if self.rates_at == 0 {
-            // The first second has no rates yet, but its tasks start:
-            // counted as they do, beside the rows drawn from the world.
+        } else {
+            // Between two rates the tasks still start and exit (a step
+            // while paused ended two removed dd): counted as they do,
+            // beside the rows drawn from the world.
             for side in &mut self.sides {
                 side.task_counts = TaskCounts::of(&side.world);
             }

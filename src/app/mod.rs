@@ -889,6 +889,10 @@ impl App {
         match msg {
             Msg::AddDd if now > dds => format!("added a dd on {bdi}"),
             Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks"),
+            // Paused, it exits at its next event, when the world runs on.
+            Msg::RemoveDd if now < dds && self.paused => {
+                format!("removed a dd from {bdi}: it exits when the world runs on")
+            }
             Msg::RemoveDd if now < dds => format!("removed a dd from {bdi}"),
             Msg::RemoveDd => format!("no dd to remove on {bdi}"),
             // The kernel halves thresh for bg_thresh when the background
@@ -968,7 +972,7 @@ impl App {
                     // Refused: its dirty pages would not fit in half.
                     false => format!(
                         "memory {memory}: {who}half would not hold its {} of dirty, writeback and unstable pages",
-                        size((vm.nr_dirty() >> 8) as f64)
+                        size(crate::units::mib(vm.nr_dirty()))
                     ),
                 }
             }

@@ -226,6 +226,12 @@ impl Metric {
         }
     }
 
+    /// The metric is the time from the step's start until something
+    /// happens, the time so far while it has not.
+    pub fn counts_until(self) -> bool {
+        self == Metric::Thresh90S
+    }
+
     /// The metric reads the window (false: an instant, or the step so far).
     pub fn windowed(self) -> bool {
         use Metric::*;

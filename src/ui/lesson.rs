@@ -263,7 +263,17 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
         } else {
             format!(", last {} s of {}", trimmed(measured, 1), q.window_s)
         };
-        let value = if q.metric.windowed() && measured < 1e-3 { "–".to_string() } else { shown(v, q.unit()) };
+        // A time until something happens that has not happened yet reads
+        // as the time so far: said so (at 40 s a student took the `40 s`
+        // for B's time to reach 90%).
+        let so_far = if mode.judged() { step.run_s } else { mode.elapsed_s() };
+        let value = if q.metric.windowed() && measured < 1e-3 {
+            "–".to_string()
+        } else if q.metric.counts_until() && (v - so_far).abs() < 0.05 {
+            format!("not yet, {} so far", shown(v, q.unit()))
+        } else {
+            shown(v, q.unit())
+        };
         let text = format!("{side}{bdi}{}{window}: {value}", q.metric.label());
         if !readings.contains(&text) {
             readings.push(text);

@@ -1167,16 +1167,10 @@ fn side_params(ctx: &Ctx, i: usize) -> (Params, Params) {
     if kernel.position() != Has::No {
         local.push(kv("bdi_setpoint", bs.map_or(NOT_KNOWN.into(), |b| unit.size(mib(b.setpoint)))));
     }
-    // A dd removed while the world is paused exits at its next event:
-    // until then it is counted apart, not as one still writing.
+    // A dd removed while the world is paused exits at its next event
+    // (the status line says so): not counted as one still writing.
     let stopping = w.tasks().iter().filter(|t| t.bdi as usize == bdi && t.alive() && t.is_killed()).count() as u32;
-    local.push(kv(
-        "tasks",
-        match stopping {
-            0 => b.nr_tasks.to_string(),
-            n => format!("{} ({n} stopping)", b.nr_tasks.saturating_sub(n)),
-        },
-    ));
+    local.push(kv("tasks", b.nr_tasks.saturating_sub(stopping).to_string()));
     let ms = |j: u64| j as f64 * 1000.0 / w.hz() as f64;
     if let Some(bs) = bs {
         local.push(kv("max_pause", format!("{:.0} ms", ms(bs.max_pause))));
@@ -1481,7 +1475,7 @@ pub(crate) fn draw_tasks_of(
     let mut rows: Vec<Row> = w
         .tasks()
         .iter()
-        .filter(|t| t.alive() && t.stats.started_ns.is_some())
+        .filter(|t| t.alive() && !t.is_killed() && t.stats.started_ns.is_some())
         .skip(first)
         .take(room)
         .map(|task| {

@@ -1241,3 +1241,36 @@ fn the_panel_and_the_charts_give_the_same_rates_between_samples() {
     assert!(panel.contains(&format!(" {rate} MiB/s")), "{title}\n{panel}");
     assert_eq!(rate, "79.3");
 }
+
+/// Chart 5 over the whole run keeps every pause of it: run to 600 s at
+/// once, the pause log had let the oldest go before chart 5 saw them,
+/// and its title's longest call (640 ms, in the first seconds) fell to
+/// 83 ms while the status line still said `window: whole run`.
+#[test]
+fn chart_5_over_the_whole_run_keeps_its_first_pauses() {
+    let title = |at: &str| {
+        let text = snapshot(&["--scenario", "hdd-100dd", "--keys", &format!("w w @{at} space"), "--size", "160x48"]);
+        text.lines().find(|l| l.contains("5 pauses")).map(str::to_string).unwrap_or_else(|| panic!("{text}"))
+    };
+    let early = title("300s");
+    let call = early.split("longest call ").nth(1).and_then(|r| r.split(' ').next()).expect("a call").to_string();
+    assert!(call.parse::<u32>().is_ok_and(|ms| ms > 200), "{early}");
+    assert!(title("600s").contains(&format!("longest call {call} ms")), "{}", title("600s"));
+}
+
+/// A time until something happens that has not happened yet is read as
+/// the time so far, said so: at 40 s lesson 13's `time to 90% of thresh:
+/// 40 s` was taken for the answer.
+#[test]
+fn a_time_not_reached_yet_reads_as_so_far() {
+    let row = |at: &str| {
+        let text = snapshot(&["--lesson", "13", "--step", "2", "--at", at, "--size", "160x48"]);
+        text.lines()
+            .find(|l| l.contains("time to 90% of thresh"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("{text}"))
+    };
+    assert!(row("40s").contains("time to 90% of thresh: not yet, 40 s so far"), "{}", row("40s"));
+    let end = row("85s");
+    assert!(end.contains("time to 90% of thresh: 7") && !end.contains("not yet"), "{end}");
+}
