@@ -265,6 +265,9 @@ pub struct App {
     dirty: bool,
     /// A message for the status line (the last change made).
     note: String,
+    /// The note as first seen, and the simulated time then \[ns\]
+    /// ([`App::note_age_ns`]).
+    note_seen: std::cell::RefCell<(String, u64)>,
     /// What a key that did nothing is, over the note it covered.
     passing_note: PassingNote,
     /// The lesson being followed, if any.
@@ -372,6 +375,7 @@ impl App {
             quit: false,
             dirty: true,
             note: String::new(),
+            note_seen: Default::default(),
             passing_note: PassingNote::default(),
             lesson: None,
             picker: None,
@@ -514,6 +518,18 @@ impl App {
     /// The status line's message (the last change made), or empty.
     pub fn note(&self) -> &str {
         &self.note
+    }
+
+    /// How long the note has been on the status line, in simulated time
+    /// \[ns\]: since a key, an advance of the world or a frame first
+    /// found it there.
+    pub fn note_age_ns(&self) -> u64 {
+        let now = self.session.sim_ns;
+        let mut seen = self.note_seen.borrow_mut();
+        if seen.0 != self.note || seen.1 > now {
+            *seen = (self.note.clone(), now);
+        }
+        now - seen.1
     }
 
     /// [`App::note`] in `room` columns where a shorter wording says the
@@ -726,6 +742,7 @@ impl App {
         }
         self.sync_lesson_clock();
         self.refresh_lesson();
+        self.note_age_ns();
     }
 
     fn update_dashboard(&mut self, msg: Msg) {
@@ -1129,6 +1146,9 @@ impl App {
     /// ([`crate::record::MAX_SESSION_NS`]): the world pauses there, with a
     /// note, and a call past it records nothing.
     pub fn advance_to(&mut self, t: u64) {
+        // A note set since the last look is as old as now, not as the
+        // world's time after this advance.
+        self.note_age_ns();
         let t = t.min(self.time_limit);
         if self.session.sim_ns < self.time_limit {
             if let Some(log) = &mut self.record {

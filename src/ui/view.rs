@@ -367,6 +367,10 @@ pub(crate) fn note_room<'a>(width: usize, kept: impl Iterator<Item = &'a String>
 /// before it.
 const DEBUG_RANK: u8 = 8;
 
+/// How long a note outranks everything on the status line, in simulated
+/// time \[ns\] (a paused world keeps it fresh).
+const NOTE_FRESH_NS: u64 = 20 * 1_000_000_000;
+
 fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     let w = app.world();
@@ -434,7 +438,11 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         } else {
             app.note_within(width.saturating_sub(2))
         };
-        segments.push((10, note));
+        // A change's note that has stood a while yields to the kernel
+        // where both do not fit: at 60 columns a log-scale note of a
+        // minute before left out the patch level a class was watching.
+        let rank = if app.note_age_ns() < NOTE_FRESH_NS { 10 } else { 6 };
+        segments.push((rank, note));
     }
     // A case's name (with the options that changed it) runs to 80
     // columns: it takes what the segments ranked above it leave, cut with

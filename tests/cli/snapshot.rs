@@ -1172,7 +1172,11 @@ fn the_note_a_key_that_did_nothing_covered_comes_back() {
     assert!(narrow("@5s space a x enter").contains("│ `x`"), "{}", narrow("@5s space a x enter"));
     assert!(!narrow("@5s space a x enter 6").contains("`x`"), "{}", narrow("@5s space a x enter 6"));
     let table = |keys: &str| snapshot(&["--size", "80x24", "--keys", keys]).lines().next().unwrap_or("").to_string();
-    assert!(table("down").contains("T shows it") && !table("down T").contains("T shows it"), "{}", table("down T"));
+    assert!(
+        table("@59s down").contains("T shows it") && !table("@59s down T").contains("T shows it"),
+        "{}",
+        table("@59s down T")
+    );
 }
 
 /// At dirty_ratio 0 (thresh 0, the limit still decaying from 737 MiB),
@@ -1273,4 +1277,19 @@ fn a_time_not_reached_yet_reads_as_so_far() {
     assert!(row("40s").contains("time to 90% of thresh: not yet, 40 s so far"), "{}", row("40s"));
     let end = row("85s");
     assert!(end.contains("time to 90% of thresh: 7") && !end.contains("not yet"), "{end}");
+}
+
+/// A note that has stood 20 s of simulated time yields to the kernel
+/// where the status line has room for one of them: at 60 columns a
+/// log-scale note of a minute before left out the patch level.
+#[test]
+fn an_old_note_yields_to_the_kernel_on_a_narrow_status_line() {
+    let status = |keys: &str, at: &str| {
+        let screen = snapshot(&["--size", "60x18", "--keys", keys, "--at", at]);
+        screen.lines().next().expect("a status line").to_string()
+    };
+    let old = status("l", "60s");
+    assert!(old.contains("patch 11") && !old.contains("log scale"), "{old}");
+    let fresh = status("@50s l", "60s");
+    assert!(fresh.contains("charts 4 and 5: log scale"), "{fresh}");
 }
