@@ -279,6 +279,13 @@ impl AtomicFile {
         if self.temp.is_none() {
             return Ok(());
         }
+        // A directory made where the file was takes no rename over it.
+        if std::fs::symlink_metadata(&self.target).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::invalid(format!(
+                "{}: is now a directory, not a file to replace; no output was replaced",
+                self.shown.display()
+            )));
+        }
         let dir = parent_of(&self.target);
         let Ok(c_dir) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else { return Ok(()) };
         // SAFETY: a NUL-terminated path that lives across the call.
@@ -300,9 +307,20 @@ impl AtomicFile {
         self.flush()?;
         if let Some(mut dest) = self.through.take() {
             use std::io::Seek;
+            // Where the output starts: the end for a file opened to
+            // append (`>>`), else the descriptor's offset.
+            // SAFETY: F_GETFL reads the descriptor's flags, nothing else.
+            let append = unsafe { libc::fcntl(dest.as_raw_fd(), libc::F_GETFL) } & libc::O_APPEND != 0;
+            let start = if append { dest.metadata().map(|m| m.len()) } else { dest.stream_position() };
+            let start = start.map_err(Error::io(&self.shown, "cannot write"))?;
             let spool = &mut self.out.get_mut().file;
             spool.rewind().map_err(Error::io(&self.shown, "cannot read the output back"))?;
-            std::io::copy(spool, &mut dest).map_err(|e| self.write_error(e))?;
+            if let Err(e) = std::io::copy(spool, &mut dest) {
+                // A copy cut short (a full disk) is taken back: the file
+                // ends where it did.
+                let _ = dest.set_len(start);
+                return Err(self.write_error(e));
+            }
             if self.durable {
                 dest.sync_all().map_err(Error::io(&self.shown, "cannot write"))?;
             }
@@ -364,6 +382,9 @@ pub fn commit_all(outputs: Vec<AtomicFile>) -> Result<()> {
     for o in &outputs {
         o.ready()?;
     }
+    // What goes through a descriptor first: a copy cut short is taken
+    // back before anything else was replaced.
+    outputs.sort_by_key(|o| o.through.is_none());
     outputs.into_iter().try_for_each(AtomicFile::commit)
 }
 
@@ -441,14 +462,7 @@ fn resolve(path: &Path) -> Result<PathBuf> {
             }
             // Said before a run, not found when its output is renamed
             // into place at the end.
-            Err(e) if e.raw_os_error() == Some(libc::ENAMETOOLONG) => {
-                return Err(Error::invalid(format!(
-                    "{}: the name is too long for the file system (at most {} bytes a name, {} a path)",
-                    path.display(),
-                    NAME_MAX,
-                    libc::PATH_MAX - 1
-                )));
-            }
+            Err(e) if e.raw_os_error() == Some(libc::ENAMETOOLONG) => return Err(too_long(path)),
             _ => return Ok(p),
         }
     }
@@ -475,13 +489,34 @@ fn nameless_file(dir: &Path) -> std::io::Result<File> {
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
-                    failed = Some(e);
+                    // The target's directory's reason, not the fallback's.
+                    failed.get_or_insert(e);
                     break;
                 }
             }
         }
     }
     Err(failed.unwrap_or_else(|| std::io::Error::from(std::io::ErrorKind::AlreadyExists)))
+}
+
+/// Fails where `path` is longer than the file system takes (a name of
+/// more than 255 bytes, a path of more than 4095), as an output's name
+/// is refused before a run: `plot --out` made its directory only after
+/// simulating.
+pub fn name_fits(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.raw_os_error() == Some(libc::ENAMETOOLONG) => Err(too_long(path)),
+        _ => Ok(()),
+    }
+}
+
+fn too_long(path: &Path) -> Error {
+    Error::invalid(format!(
+        "{}: the name is too long for the file system (at most {} bytes a name, {} a path)",
+        path.display(),
+        NAME_MAX,
+        libc::PATH_MAX - 1
+    ))
 }
 
 /// The longest name a directory entry may have on Linux's file systems
@@ -494,7 +529,7 @@ const NAME_MAX: usize = 255;
 /// (`>> log` appends, and the summary goes there too), so it is written
 /// through that descriptor. Replaced by a new file, its earlier content
 /// was lost and what else went to standard output went to the old one.
-fn open_descriptor(path: &Path) -> Result<Option<File>> {
+pub(crate) fn open_descriptor(path: &Path) -> Result<Option<File>> {
     use std::os::fd::FromRawFd;
     let own = format!("/proc/{}/fd/", std::process::id());
     let number = |p: &Path| -> Option<i32> {

@@ -16,6 +16,8 @@ struct StepEnd {
     verdicts: Vec<Verdict>,
     /// What each question measured (`dirtyviz check -v` measures them so).
     readings: Vec<Option<f64>>,
+    /// Which of them time something that had not happened.
+    counting: Vec<bool>,
 }
 
 /// A lesson being followed in the dashboard.
@@ -52,6 +54,9 @@ pub struct LessonMode {
     live: Vec<Verdict>,
     /// What each question measures as of the last sample.
     readings: Vec<Option<f64>>,
+    /// Which questions time something that has not happened yet: their
+    /// reading is the time so far.
+    counting: Vec<bool>,
     /// Why a question has nothing to measure, where a side's kernel does
     /// not compute its quantity (a setpoint on Linux 3.1).
     lacking: Vec<Option<String>>,
@@ -132,6 +137,7 @@ impl LessonMode {
             end: None,
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
+            counting: vec![false; questions],
             lacking: vec![None; questions],
             elapsed_s: 0.0,
             catch_up: None,
@@ -254,6 +260,13 @@ impl LessonMode {
         self.end.as_ref().map_or(&self.readings, |e| &e.readings).get(i).copied().flatten()
     }
 
+    /// Question `i` times something that had not happened (as of the
+    /// reading [`LessonMode::reading`] gives): its reading is the time so
+    /// far.
+    pub fn still_counting(&self, i: usize) -> bool {
+        self.end.as_ref().map_or(&self.counting, |e| &e.counting).get(i).copied().unwrap_or(false)
+    }
+
     /// Why question `i` has nothing to measure, where its kernel lacks the
     /// quantity.
     pub fn lacking(&self, i: usize) -> Option<&str> {
@@ -284,7 +297,11 @@ impl LessonMode {
     /// Takes the checks' verdicts and the questions' readings at the
     /// step's end as final and judges the answers given before it.
     fn judge_at_end(&mut self) {
-        self.end = Some(StepEnd { verdicts: self.live.clone(), readings: self.readings.clone() });
+        self.end = Some(StepEnd {
+            verdicts: self.live.clone(),
+            readings: self.readings.clone(),
+            counting: self.counting.clone(),
+        });
         for q in 0..self.answers.len() {
             if let Some(given) = self.answers[q].filter(|j| j.answer.is_none()).map(|j| j.given) {
                 let answer = self.judge(q, given);
@@ -300,6 +317,8 @@ impl LessonMode {
             self.live = step.checks.iter().map(|c| self.run.verdict(session, c)).collect();
         }
         self.readings = step.questions.iter().map(|q| self.run.measure_question(session, q)).collect();
+        self.counting =
+            step.questions.iter().map(|q| q.metric.counts_until() && !self.run.question_happened(session, q)).collect();
         self.lacking = (step.questions.iter().zip(&self.readings))
             .map(|(q, r)| r.is_none().then(|| self.run.lacks(session, q.metric, q.side)).flatten())
             .collect();

@@ -908,7 +908,7 @@ impl App {
             Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks"),
             // Paused, it exits at its next event, when the world runs on.
             Msg::RemoveDd if now < dds && self.paused => {
-                format!("removed a dd from {bdi}: it exits when the world runs on")
+                format!("removed a dd from {bdi}: paused, it exits at its next event")
             }
             Msg::RemoveDd if now < dds => format!("removed a dd from {bdi}"),
             Msg::RemoveDd => format!("no dd to remove on {bdi}"),

@@ -301,6 +301,24 @@ fn lacked(metric: Metric, w: &crate::sim::World) -> Option<&'static str> {
     })
 }
 
+/// For a metric that is the time until something happens
+/// ([`Metric::counts_until`]): whether it has happened yet (always, for
+/// the others).
+pub fn happened(metric: Metric, p: &Probe) -> bool {
+    let Some(side) = p.session.sides.get(p.side) else { return true };
+    let w = &side.world;
+    let bdi = p.bdi.min(w.bdis().len() - 1);
+    match metric {
+        Metric::Thresh90S => w.samples().iter().any(|s| s.t_ns >= p.step_start_ns && reaches_90(s, bdi)),
+        _ => true,
+    }
+}
+
+/// The bdi's threshold is 90% of the global one in sample `s`.
+fn reaches_90(s: &crate::sim::metrics::Sample, bdi: usize) -> bool {
+    s.bdis[bdi].thresh * 10 >= s.thresh * 9
+}
+
 /// Measures `metric`; `None` when there is nothing to measure yet.
 pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
     use Metric::*;
@@ -460,8 +478,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
             (dt > 0.0 && !stalled.is_empty()).then(|| 100.0 * stalled.iter().sum::<f64>() / stalled.len() as f64)?
         }
         Thresh90S => {
-            let reached =
-                w.samples().iter().find(|s| s.t_ns >= p.step_start_ns && s.bdis[bdi].thresh * 10 >= s.thresh * 9);
+            let reached = w.samples().iter().find(|s| s.t_ns >= p.step_start_ns && reaches_90(s, bdi));
             secs(p.step_start_ns, reached.map_or(now, |s| s.t_ns))
         }
         Tasks => w.bdis()[bdi].nr_tasks as f64,

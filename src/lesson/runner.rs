@@ -239,6 +239,26 @@ impl LessonRun {
         sides.iter().filter_map(|&i| session.sides.get(i)).find_map(|s| super::metric::lacks(metric, &s.world))
     }
 
+    /// Whether what `question` times has happened yet
+    /// ([`super::metric::happened`]); a ratio of two sides' has.
+    pub fn question_happened(&self, session: &Session, question: &Question) -> bool {
+        let side = match question.side {
+            SideSpec::A => 0,
+            SideSpec::B => 1,
+            SideSpec::AOverB | SideSpec::BOverA => return true,
+        };
+        let bdi = match &question.bdi {
+            Some(name) => match Self::bdi_index(session, name) {
+                Some(b) => b,
+                None => return true,
+            },
+            None => self.bdi,
+        };
+        let probe =
+            Probe { session, side, bdi, window_ns: 0, step_start_ns: self.step_start_ns, at_step: &self.at_step };
+        super::metric::happened(question.metric, &probe)
+    }
+
     pub fn measure_question(&self, session: &Session, question: &Question) -> Option<f64> {
         self.probe_value(session, question.metric, question.window_s, &question.bdi, question.side)
     }

@@ -151,6 +151,7 @@ fn curves(src: &crate::ui::charts::Source, bdi: usize) -> chart::Curves {
 /// in it, none of them one of `inputs`. Checked before anything runs.
 fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathBuf>> {
     let out = &opts.out;
+    crate::output::name_fits(out)?;
     if out.exists() && !out.is_dir() {
         return Err(Error::invalid(format!("--out {}: not a directory", out.display())));
     }

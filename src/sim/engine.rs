@@ -940,10 +940,20 @@ impl World {
         if self.sample_ns == 0 {
             return;
         }
-        if self.samples.back().is_some_and(|s| s.t_ns == self.now) {
-            self.samples.pop_back();
-        }
+        let replaced = match self.samples.back() {
+            Some(s) if s.t_ns == self.now => self.samples.pop_back(),
+            _ => None,
+        };
         self.record_sample();
+        // Which tasks were held is a measure of the interval the replaced
+        // sample closed: taken again at the same instant it read the
+        // tasks' state of that instant instead, and each `+` or `-` while
+        // paused moved chart 4's write_bw/N.
+        if let (Some(old), Some(new)) = (replaced, self.samples.back_mut()) {
+            for (n, o) in new.bdis.iter_mut().zip(&old.bdis) {
+                (n.held, n.unheld_dirty_rate) = (o.held, o.unheld_dirty_rate);
+            }
+        }
     }
 
     /// Notes a throttling sleep, or the length of a whole call (`call`),

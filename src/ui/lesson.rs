@@ -266,10 +266,9 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
         // A time until something happens that has not happened yet reads
         // as the time so far: said so (at 40 s a student took the `40 s`
         // for B's time to reach 90%).
-        let so_far = if mode.judged() { step.run_s } else { mode.elapsed_s() };
         let value = if q.metric.windowed() && measured < 1e-3 {
             "–".to_string()
-        } else if q.metric.counts_until() && (v - so_far).abs() < 0.05 {
+        } else if mode.still_counting(i) {
             format!("not yet, {} so far", shown(v, q.unit()))
         } else {
             shown(v, q.unit())

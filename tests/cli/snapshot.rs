@@ -1277,6 +1277,10 @@ fn a_time_not_reached_yet_reads_as_so_far() {
     assert!(row("40s").contains("time to 90% of thresh: not yet, 40 s so far"), "{}", row("40s"));
     let end = row("85s");
     assert!(end.contains("time to 90% of thresh: 7") && !end.contains("not yet"), "{end}");
+    // Reached at the sample of 77.1 s: said so from that sample on (a
+    // comparison with the time so far said `not yet` 50 ms longer).
+    let just = row("77149ms");
+    assert!(just.contains("time to 90% of thresh: 77.1 s") && !just.contains("not yet"), "{just}");
 }
 
 /// A note that has stood 20 s of simulated time yields to the kernel
