@@ -258,7 +258,7 @@ pub fn trace_message(key: KeyEvent, mode: Mode) -> Option<Msg> {
 }
 
 /// What a key left waiting behind slow ones would do, judged in the mode
-/// the dashboard is in now ([`super::Backlog`]).
+/// the dashboard is in now (the dashboards' backlog of keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Waiting {
     /// Quits in every mode (Ctrl-C, Ctrl-D).

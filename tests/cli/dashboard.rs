@@ -877,6 +877,21 @@ fn a_key_typed_after_a_long_paste_is_taken() {
     assert!(status.success(), "{status}");
 }
 
+/// `dirtyviz args` on a 120x40 terminal of its own, once it has drawn:
+/// the child, and the terminal's end to type keys into.
+fn drawn_on_a_terminal(args: &[&str]) -> (std::process::Child, std::fs::File) {
+    use std::time::{Duration, Instant};
+    let (master, slave) = crate::common::pty(120, 40);
+    let child = crate::common::spawn_on_terminal(crate::common::dirtyviz().args(args), &slave);
+    let shown = crate::common::terminal_output(&master);
+    let start = Instant::now();
+    while !shown.lock().expect("lock").contains("quit") {
+        assert!(start.elapsed() < Duration::from_secs(20), "{args:?} never drew");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (child, std::fs::File::from(master.try_clone().expect("dup")))
+}
+
 /// `q` typed behind a burst of keys that each take long (`c` rebuilds a
 /// world of 20 000 tasks) quits at once, not after them: 200 such keys
 /// kept it waiting 11 s.
@@ -885,18 +900,7 @@ fn q_behind_a_burst_of_slow_keys_quits_at_once() {
     use std::io::Write;
     use std::time::{Duration, Instant};
 
-    let (master, slave) = crate::common::pty(120, 40);
-    let mut child = crate::common::spawn_on_terminal(
-        crate::common::dirtyviz().args(["--no-record", "--scenario", "jbod-10hdd", "--dd", "2000"]),
-        &slave,
-    );
-    let shown = crate::common::terminal_output(&master);
-    let start = Instant::now();
-    while !shown.lock().expect("lock").contains("quit") {
-        assert!(start.elapsed() < Duration::from_secs(20), "the dashboard never drew");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let mut keys = std::fs::File::from(master.try_clone().expect("dup"));
+    let (mut child, mut keys) = drawn_on_a_terminal(&["--no-record", "--scenario", "jbod-10hdd", "--dd", "2000"]);
     keys.write_all(&[b'c'; 200]).expect("typed");
     keys.write_all(b"q").expect("typed");
     let typed = Instant::now();
@@ -911,21 +915,11 @@ fn q_behind_a_burst_of_slow_keys_quits_at_once() {
 #[test]
 fn q_behind_slow_keys_and_an_answer_key_is_typed() {
     use std::io::Write;
-    use std::time::{Duration, Instant};
 
-    let (master, slave) = crate::common::pty(120, 40);
-    let mut child =
-        crate::common::spawn_on_terminal(crate::common::dirtyviz().args(["lesson", "15", "--no-record"]), &slave);
-    let shown = crate::common::terminal_output(&master);
-    let start = Instant::now();
-    while !shown.lock().expect("lock").contains("quit") {
-        assert!(start.elapsed() < Duration::from_secs(20), "the lesson never drew");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let mut keys = std::fs::File::from(master.try_clone().expect("dup"));
+    let (mut child, mut keys) = drawn_on_a_terminal(&["lesson", "15", "--no-record"]);
     keys.write_all(&[b'c'; 60]).expect("typed");
     keys.write_all(b"aq").expect("typed");
-    std::thread::sleep(Duration::from_secs(3));
+    std::thread::sleep(std::time::Duration::from_secs(3));
     assert!(child.try_wait().expect("waits").is_none(), "q in the answer quit");
     keys.write_all(&[0x03]).expect("Ctrl-C");
     let status = crate::common::ended_soon(&mut child, "Ctrl-C while typing an answer");
