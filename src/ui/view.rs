@@ -409,9 +409,15 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         // first (a step done says so, and the paused line is bold).
         segments.insert(3, (9, seed.clone()));
     }
-    if app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE) {
-        // The note names the level just set: the kernel's segment would
-        // say it twice, and leave out the bdi where room is short.
+    // A change's note that has stood a while yields to the kernel where
+    // both do not fit: at 60 columns a log-scale note of a minute before
+    // left out the patch level a class was watching.
+    let fresh = app.note_age_ns() < NOTE_FRESH_NS;
+    // A note naming the level just set stands for the kernel's segment,
+    // which would say it twice and leave out the bdi where room is short;
+    // once it has stood a while, the kernel's segment takes its place.
+    let patch_note = app.sides().len() == 1 && app.note().starts_with(crate::app::PATCH_NOTE);
+    if patch_note && fresh {
         segments.retain(|(rank, _)| *rank != 7);
     }
     let mut log = push_log_scale(&mut segments, app.log_scale(), app.note());
@@ -421,7 +427,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (segments.len() - 1, format!("frame {draw:.1} ms"))
     });
     let width = area.width as usize;
-    if !app.note().is_empty() {
+    if !app.note().is_empty() && (!patch_note || fresh) {
         // A note (a change just made, a file not saved) is read first,
         // worded shorter where the line is narrow. What a key that did
         // nothing is is cut short instead where it would leave out the
@@ -438,11 +444,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         } else {
             app.note_within(width.saturating_sub(2))
         };
-        // A change's note that has stood a while yields to the kernel
-        // where both do not fit: at 60 columns a log-scale note of a
-        // minute before left out the patch level a class was watching.
-        let rank = if app.note_age_ns() < NOTE_FRESH_NS { 10 } else { 6 };
-        segments.push((rank, note));
+        segments.push((if fresh { 10 } else { 6 }, note));
     }
     // A case's name (with the options that changed it) runs to 80
     // columns: it takes what the segments ranked above it leave, cut with

@@ -1296,4 +1296,9 @@ fn an_old_note_yields_to_the_kernel_on_a_narrow_status_line() {
     assert!(old.contains("patch 11") && !old.contains("log scale"), "{old}");
     let fresh = status("@50s l", "60s");
     assert!(fresh.contains("charts 4 and 5: log scale"), "{fresh}");
+    // A note naming the level just set stands for the kernel's segment
+    // while fresh; then the segment comes back (neither showed).
+    assert!(status("@5s p", "20s").contains("patch level: patch 10"), "{}", status("@5s p", "20s"));
+    let later = status("@5s p", "40s");
+    assert!(later.contains("│ patch 10 (IO-less) │") && !later.contains("patch level"), "{later}");
 }
