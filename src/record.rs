@@ -203,17 +203,14 @@ impl Recorder {
         // A file behind one of this process's descriptors (`3>>rec.jsonl
         // --record /dev/fd/3`) is written as the session runs, as a new
         // file is, so that a session killed outright leaves its entries.
-        if let Some(f) = crate::output::open_descriptor(path)? {
-            let mut r = Recorder { sink: Some(Sink::New(BufWriter::new(f))), path: path.to_path_buf(), last_in: None };
-            let line = serde_json::to_string(header).expect("a header is plain data");
-            r.line(&line)?;
-            return Ok(r);
-        }
-        let sink = match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
-            Ok(f) => Sink::New(BufWriter::new(f)),
-            // A file, link or device there, or a directory missing: as
-            // every output.
-            Err(_) => Sink::Output(crate::output::AtomicFile::create(path)?),
+        let sink = match crate::output::open_descriptor(path)? {
+            Some(f) => Sink::New(BufWriter::new(f)),
+            None => match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+                Ok(f) => Sink::New(BufWriter::new(f)),
+                // A file, link or device there, or a directory missing:
+                // as every output.
+                Err(_) => Sink::Output(crate::output::AtomicFile::create(path)?),
+            },
         };
         let mut r = Recorder { sink: Some(sink), path: path.to_path_buf(), last_in: None };
         let line = serde_json::to_string(header).expect("a header is plain data");

@@ -540,16 +540,14 @@ impl Session {
                 for (d, task) in side.dirtied_at.iter_mut().zip(tasks) {
                     *d = task.stats.dirtied;
                 }
-                side.task_counts = TaskCounts::of(&side.world);
             }
             self.rates_at = self.sim_ns;
-        } else {
-            // Between two rates the tasks still start and exit (a step
-            // while paused ended two removed dd): counted as they do,
-            // beside the rows drawn from the world.
-            for side in &mut self.sides {
-                side.task_counts = TaskCounts::of(&side.world);
-            }
+        }
+        // Counted at every advance, not only with the rates: tasks start
+        // and exit between two (a step while paused ended two removed
+        // dd), beside the rows drawn from the world.
+        for side in &mut self.sides {
+            side.task_counts = TaskCounts::of(&side.world);
         }
     }
 }

@@ -194,10 +194,7 @@ impl LessonRun {
         bdi: &Option<String>,
         side: SideSpec,
     ) -> Option<f64> {
-        let bdi = match bdi {
-            Some(name) => Self::bdi_index(session, name)?,
-            None => self.bdi,
-        };
+        let bdi = self.bdi_named(session, bdi)?;
         let window_ns = ((window_s * NS_PER_SEC as f64) as u64).min(session.sim_ns.saturating_sub(self.step_start_ns));
         let at = |side: usize| {
             measure(
@@ -239,6 +236,14 @@ impl LessonRun {
         sides.iter().filter_map(|&i| session.sides.get(i)).find_map(|s| super::metric::lacks(metric, &s.world))
     }
 
+    /// The bdi a check or question names, else the one the step selected.
+    fn bdi_named(&self, session: &Session, bdi: &Option<String>) -> Option<usize> {
+        match bdi {
+            Some(name) => Self::bdi_index(session, name),
+            None => Some(self.bdi),
+        }
+    }
+
     /// Whether what `question` times has happened yet
     /// ([`super::metric::happened`]); a ratio of two sides' has.
     pub fn question_happened(&self, session: &Session, question: &Question) -> bool {
@@ -247,13 +252,7 @@ impl LessonRun {
             SideSpec::B => 1,
             SideSpec::AOverB | SideSpec::BOverA => return true,
         };
-        let bdi = match &question.bdi {
-            Some(name) => match Self::bdi_index(session, name) {
-                Some(b) => b,
-                None => return true,
-            },
-            None => self.bdi,
-        };
+        let Some(bdi) = self.bdi_named(session, &question.bdi) else { return true };
         let probe =
             Probe { session, side, bdi, window_ns: 0, step_start_ns: self.step_start_ns, at_step: &self.at_step };
         super::metric::happened(question.metric, &probe)

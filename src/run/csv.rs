@@ -73,10 +73,11 @@ fn push_time(out: &mut Vec<u8>, t_ns: u64) {
         frac /= 10;
         digits -= 1;
     }
+    // Zero-padded to `digits`: the digits of 10^digits + frac, without
+    // the leading 1.
     let start = out.len();
-    push_u64(out, frac);
-    let written = out.len() - start;
-    out.splice(start..start, std::iter::repeat_n(b'0', digits - written));
+    push_u64(out, 10u64.pow(digits) + frac);
+    out.remove(start);
 }
 
 /// Writes a CSV time series.
