@@ -543,6 +543,7 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
             }
             for q in &o.questions {
                 let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
+                let answer = if q.reached { answer } else { format!("not reached in {answer}") };
                 let why = q.why.as_ref().map(|why| format!(": {why}")).unwrap_or_default();
                 out(format_args!("       ? step {} \"{}\": {answer}{why}", q.step, q.ask));
             }

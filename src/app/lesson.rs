@@ -18,6 +18,8 @@ struct StepEnd {
     readings: Vec<Option<f64>>,
     /// Which of them time something that had not happened.
     counting: Vec<bool>,
+    /// Which checks time something that had not happened.
+    checks_counting: Vec<bool>,
 }
 
 /// A lesson being followed in the dashboard.
@@ -57,6 +59,8 @@ pub struct LessonMode {
     /// Which questions time something that has not happened yet: their
     /// reading is the time so far.
     counting: Vec<bool>,
+    /// Which checks time something that has not happened yet.
+    checks_counting: Vec<bool>,
     /// Why a question has nothing to measure, where a side's kernel does
     /// not compute its quantity (a setpoint on Linux 3.1).
     lacking: Vec<Option<String>>,
@@ -138,6 +142,7 @@ impl LessonMode {
             live: vec![Verdict::Pending; checks],
             readings: vec![None; questions],
             counting: vec![false; questions],
+            checks_counting: vec![false; checks],
             lacking: vec![None; questions],
             elapsed_s: 0.0,
             catch_up: None,
@@ -267,6 +272,12 @@ impl LessonMode {
         self.end.as_ref().map_or(&self.counting, |e| &e.counting).get(i).copied().unwrap_or(false)
     }
 
+    /// Check `i` times something that had not happened (as of the verdict
+    /// [`LessonMode::verdicts`] gives): its value is the time so far.
+    pub fn check_counting(&self, i: usize) -> bool {
+        self.end.as_ref().map_or(&self.checks_counting, |e| &e.checks_counting).get(i).copied().unwrap_or(false)
+    }
+
     /// Why question `i` has nothing to measure, where its kernel lacks the
     /// quantity.
     pub fn lacking(&self, i: usize) -> Option<&str> {
@@ -290,8 +301,10 @@ impl LessonMode {
     /// Judges `given` as the answer to question `q`: against what it
     /// measured at the step's end; `None` until the step has run to it.
     fn judge(&self, q: usize, given: f64) -> Option<Answer> {
-        let actual = self.end.as_ref()?.readings.get(q).copied().flatten()?;
-        Some(Answer::judge(&self.step().questions[q], actual, given))
+        let end = self.end.as_ref()?;
+        let actual = end.readings.get(q).copied().flatten()?;
+        let reached = !end.counting.get(q).copied().unwrap_or(false);
+        Some(Answer::judge(&self.step().questions[q], actual, given, reached))
     }
 
     /// Takes the checks' verdicts and the questions' readings at the
@@ -301,6 +314,7 @@ impl LessonMode {
             verdicts: self.live.clone(),
             readings: self.readings.clone(),
             counting: self.counting.clone(),
+            checks_counting: self.checks_counting.clone(),
         });
         for q in 0..self.answers.len() {
             if let Some(given) = self.answers[q].filter(|j| j.answer.is_none()).map(|j| j.given) {
@@ -315,6 +329,8 @@ impl LessonMode {
         let step = &self.run.lesson.steps[self.run.step];
         if self.end.is_none() {
             self.live = step.checks.iter().map(|c| self.run.verdict(session, c)).collect();
+            self.checks_counting =
+                step.checks.iter().map(|c| c.metric.counts_until() && !self.run.check_happened(session, c)).collect();
         }
         self.readings = step.questions.iter().map(|q| self.run.measure_question(session, q)).collect();
         self.counting =

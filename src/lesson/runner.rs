@@ -54,8 +54,11 @@ pub struct Answer {
     pub actual: f64,
     /// Relative error of the answer.
     pub error: f64,
-    /// Within the question's tolerance.
+    /// Within the question's tolerance, and what it times happened.
     pub right: bool,
+    /// What the question times happened within the step (always, for a
+    /// question that times nothing): else `actual` is the step's length.
+    pub reached: bool,
 }
 
 impl LessonRun {
@@ -247,15 +250,25 @@ impl LessonRun {
     /// Whether what `question` times has happened yet
     /// ([`super::metric::happened`]); a ratio of two sides' has.
     pub fn question_happened(&self, session: &Session, question: &Question) -> bool {
-        let side = match question.side {
+        self.happened(session, question.metric, question.side, &question.bdi)
+    }
+
+    /// Whether what `check` times has happened yet, as
+    /// [`LessonRun::question_happened`].
+    pub fn check_happened(&self, session: &Session, check: &Check) -> bool {
+        self.happened(session, check.metric, check.side, &check.bdi)
+    }
+
+    fn happened(&self, session: &Session, metric: super::Metric, side: SideSpec, bdi: &Option<String>) -> bool {
+        let side = match side {
             SideSpec::A => 0,
             SideSpec::B => 1,
             SideSpec::AOverB | SideSpec::BOverA => return true,
         };
-        let Some(bdi) = self.bdi_named(session, &question.bdi) else { return true };
+        let Some(bdi) = self.bdi_named(session, bdi) else { return true };
         let probe =
             Probe { session, side, bdi, window_ns: 0, step_start_ns: self.step_start_ns, at_step: &self.at_step };
-        super::metric::happened(question.metric, &probe)
+        super::metric::happened(metric, &probe)
     }
 
     pub fn measure_question(&self, session: &Session, question: &Question) -> Option<f64> {
@@ -270,9 +283,14 @@ impl Answer {
     /// hang on when it was typed or how fast the world ran meanwhile
     /// (lesson 07's pauses read 16 ms 13 s in, 28 ms at 20 s, 29 ms at
     /// the end).
-    pub fn judge(question: &Question, actual: f64, given: f64) -> Answer {
+    ///
+    /// A time until something happens that did not happen within the
+    /// step (`reached` false) has no right answer: its reading is only
+    /// the step's length (lesson 13 with B's dd removed judged `90 s`
+    /// right for a B that never reached 90%).
+    pub fn judge(question: &Question, actual: f64, given: f64, reached: bool) -> Answer {
         let error = if actual == 0.0 { given.abs() } else { ((given - actual) / actual).abs() };
-        Answer { actual, error, right: error <= question.tolerance }
+        Answer { actual, error, right: reached && error <= question.tolerance, reached }
     }
 }
 
@@ -309,6 +327,9 @@ pub struct QuestionReport {
     pub unit: &'static str,
     /// Why there is nothing to measure, where the kernel lacks it.
     pub why: Option<String>,
+    /// What it times happened within the step (else `value` is the
+    /// step's length).
+    pub reached: bool,
 }
 
 /// What a headless run of a lesson found at the end of each step.
@@ -339,6 +360,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 Verdict::Pending => (f64::NAN, false),
             };
             let (shown, bounds) = check.judged(value);
+            let shown = if run.check_happened(&session, check) { shown } else { format!("not reached in {shown}") };
             let why = value.is_nan().then(|| run.lacks(&session, check.metric, check.side)).flatten();
             let shown = why.map_or(shown.clone(), |why| format!("{shown}: {why}"));
             reports.push(CheckReport {
@@ -359,6 +381,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 value,
                 unit: q.unit(),
                 why: value.is_none().then(|| run.lacks(&session, q.metric, q.side)).flatten(),
+                reached: run.question_happened(&session, q),
             });
         }
     }

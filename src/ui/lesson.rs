@@ -94,15 +94,23 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     }
     // A value with its unit, and the bounds, each stay on one row when wrapped.
     let whole = |s: String| s.replace(' ', "\u{a0}");
-    for (c, verdict) in step.checks.iter().zip(mode.verdicts()) {
+    for (i, (c, verdict)) in step.checks.iter().zip(mode.verdicts()).enumerate() {
+        // A time until something happens reads as the time so far while
+        // it has not (lesson 13's B that never reached 90% showed `90 s`).
         let judged = |v| {
             let (value, bounds) = c.judged(v);
+            let value = match (mode.check_counting(i), mode.judged()) {
+                (false, _) => value,
+                (true, false) => format!("not yet, {value} so far"),
+                (true, true) => format!("not reached in {value}"),
+            };
             format!("{} ({})", whole(value), whole(bounds))
         };
         let (mark, style, tail) = match *verdict {
             Verdict::Pass(v) => ("✓", t.good, judged(v)),
             // Not holding yet: a fail only once judged at the step's end
             // (a class read a red mark mid-step as a wrong answer).
+            Verdict::Fail(v) if !mode.judged() && mode.check_counting(i) => ("…", t.dim, judged(v)),
             Verdict::Fail(v) if !mode.judged() => ("…", t.dim, format!("now {}", judged(v))),
             Verdict::Fail(v) => ("✗", t.warn, judged(v)),
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
@@ -174,6 +182,14 @@ fn question_parts(
         lines.extend(hanging_spans("   your answer: ", t.dim, &typed, width, 5));
     } else if let Some(j) = mode.answer(i) {
         lines.extend(match j.answer {
+            Some(a) if !a.reached => {
+                let said = format!(
+                    "you said {}, but it did not happen in the step's {}: no time is right",
+                    show(j.given),
+                    shown(a.actual, unit)
+                );
+                hanging("   ✗ ", t.warn.add_modifier(Modifier::BOLD), &with_units(&said), t.text, width, 5)
+            }
             Some(a) => {
                 let (mark, style) = if a.right { ("✓", t.good) } else { ("✗", t.warn) };
                 // In the unit asked, as the answer was typed; and as the rest
@@ -268,6 +284,8 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
         // for B's time to reach 90%).
         let value = if q.metric.windowed() && measured < 1e-3 {
             "–".to_string()
+        } else if mode.still_counting(i) && mode.judged() {
+            format!("not reached in {}", shown(v, q.unit()))
         } else if mode.still_counting(i) {
             format!("not yet, {} so far", shown(v, q.unit()))
         } else {

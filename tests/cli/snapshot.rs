@@ -1283,6 +1283,19 @@ fn a_time_not_reached_yet_reads_as_so_far() {
     assert!(just.contains("time to 90% of thresh: 77.1 s") && !just.contains("not yet"), "{just}");
 }
 
+/// A time that never came within the step is not an answer: with B's dd
+/// removed in lesson 13's step 2, B never reaches 90%. The reading, the
+/// check and the answer say so; `90` was judged right, the step's length.
+#[test]
+fn a_time_never_reached_has_no_right_answer() {
+    let text = snapshot(&["--lesson", "13", "--step", "2", "--keys", "@1s - a 9 0 enter", "--size", "140x60"]);
+    assert!(text.contains("time to 90% of thresh: not reached in 90 s"), "{text}");
+    assert!(text.contains("not reached in 90 s (70..85)"), "{text}");
+    assert!(text.contains("✗ you said 90, but it did not happen in the"), "{text}");
+    let live = snapshot(&["--lesson", "13", "--step", "2", "--keys", "@1s -", "--at", "40s", "--size", "140x60"]);
+    assert!(live.contains("not yet, 40 s so far (70..85)") && !live.contains("now not yet"), "{live}");
+}
+
 /// A note that has stood 20 s of simulated time yields to the kernel
 /// where the status line has room for one of them: at 60 columns a
 /// log-scale note of a minute before left out the patch level.
