@@ -386,11 +386,13 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
         WrittenMbps => rate(&|b| b.written)?,
         DirtiedMbps => rate(&|b| b.dirtied)?,
         PeakDirtiedMbps => {
+            // Each rate over 50 ms at least: a sample taken when a key
+            // changed a setting, nanoseconds after another, is no peak.
             let since: Vec<_> = w.samples().iter().filter(|s| s.t_ns >= p.step_start_ns).collect();
-            since
-                .windows(2)
-                .map(|ab| {
-                    mib((ab[1].bdis[bdi].dirtied - ab[0].bdis[bdi].dirtied) as f64) / secs(ab[0].t_ns, ab[1].t_ns)
+            (1..since.len())
+                .filter_map(|j| {
+                    let (a, b) = (since[crate::sim::metrics::rate_base(&since[..j], since[j].t_ns)?], since[j]);
+                    Some(mib((b.bdis[bdi].dirtied - a.bdis[bdi].dirtied) as f64) / secs(a.t_ns, b.t_ns))
                 })
                 .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))))?
         }

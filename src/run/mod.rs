@@ -11,6 +11,7 @@ pub mod progress;
 pub mod summary;
 pub mod trace;
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -24,7 +25,7 @@ use crate::output::AtomicFile;
 use crate::scenario::Scenario;
 use crate::session::{Compare, level_name};
 use crate::sim::config::WorldConfig;
-use crate::sim::metrics::Sample;
+use crate::sim::metrics::{RATE_SPAN_NS, Sample};
 use crate::sim::trace::TraceEvent;
 use crate::sim::{NS_PER_SEC, World};
 
@@ -89,14 +90,17 @@ pub struct Follower {
     digest: Digest,
     /// Samples taken so far, counted from the world's first.
     taken: u64,
-    /// The last sample taken: the next row's rates are over the time since.
-    last: Option<Sample>,
+    /// The samples taken in the last [`RATE_SPAN_NS`] and the latest one
+    /// before that, oldest first: the next row's rates are over the time
+    /// since the latest of them at least that much earlier (since the
+    /// oldest, at the start).
+    recent: VecDeque<Sample>,
 }
 
 impl Follower {
     /// Follows a world, writing its rows to `csv` if given.
     pub fn new(csv: Option<csv::CsvFile>) -> Follower {
-        Follower { csv, digest: Digest::default(), taken: 0, last: None }
+        Follower { csv, digest: Digest::default(), taken: 0, recent: VecDeque::new() }
     }
 
     /// Leaves the samples in `spans` out of the means (see
@@ -116,7 +120,7 @@ impl Follower {
         }
         self.digest = self.digest.emptied();
         self.taken = 0;
-        self.last = None;
+        self.recent.clear();
         Ok(())
     }
 
@@ -142,12 +146,20 @@ impl Follower {
                 break;
             }
             if let Some(csv) = &mut self.csv {
-                csv.row(s, self.last.as_ref(), has)?;
+                let base = self.recent.iter().rev().find(|p| s.t_ns.saturating_sub(p.t_ns) >= RATE_SPAN_NS);
+                csv.row(s, base.or(self.recent.front()), has)?;
             }
             self.digest.add(s, first_writer);
-            match &mut self.last {
-                Some(last) => last.clone_from(s),
-                None => self.last = Some(s.clone()),
+            // The oldest kept sample's room is reused once a newer one is
+            // far enough back to start every later rate.
+            let spare = (self.recent.len() >= 2 && s.t_ns.saturating_sub(self.recent[1].t_ns) >= RATE_SPAN_NS)
+                .then(|| self.recent.pop_front());
+            match spare.flatten() {
+                Some(mut old) => {
+                    old.clone_from(s);
+                    self.recent.push_back(old);
+                }
+                None => self.recent.push_back(s.clone()),
             }
             self.taken += 1;
         }

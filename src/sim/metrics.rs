@@ -2,6 +2,20 @@
 //! series behind the charts and the CSV, and run-wide statistics (pause
 //! distributions, how far dirty pages ever ran past the limit).
 
+/// The shortest span a rate between two samples is taken over \[ns\]:
+/// half the 100 ms sample interval. A sample taken when a setting
+/// changed may lie nanoseconds after another, and a rate over those
+/// (843 750 000 MiB/s dirtied over 1 ns) says nothing; such a rate is
+/// taken from the latest sample at least this much earlier.
+pub const RATE_SPAN_NS: u64 = 50_000_000;
+
+/// Where in `earlier` (samples in time order, all before `t_ns`) a rate
+/// ending at `t_ns` starts: the latest sample at least [`RATE_SPAN_NS`]
+/// before it; `None` where every one is nearer.
+pub fn rate_base(earlier: &[&Sample], t_ns: u64) -> Option<usize> {
+    earlier.iter().rposition(|p| t_ns.saturating_sub(p.t_ns) >= RATE_SPAN_NS)
+}
+
 /// The world at one sample time. Pages and pages/s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {

@@ -803,6 +803,34 @@ fn the_csv_has_a_task_ratelimit_only_where_a_task_is_throttled() {
     assert!(rows.iter().all(|r| r[col("sdb.task_ratelimit_mbps")].is_empty()), "sdb throttled no task");
 }
 
+/// A row taken when a key changed a setting, a nanosecond after a sample,
+/// has its rates over the 100 ms before that sample, not over the
+/// nanosecond (where a page dirtied in it read 843 750 000 MiB/s, and
+/// none read 0); the row after it, over the 100 ms since that sample.
+#[test]
+fn a_row_just_after_another_has_its_rates_over_a_longer_span() {
+    let dir = scratch("rate-span");
+    let header = r#"{"dirtyviz":"0.1.0","start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    let calls = [r#"{"Key":[0,"AddDd"]}"#, r#"{"Advance":2000000001}"#, r#"{"Key":[2000000001,"AddDd"]}"#];
+    let rec = dir.join("r.jsonl");
+    std::fs::write(&rec, format!("{header}\n{}\n{{\"Advance\":3000000000}}\n", calls.join("\n"))).expect("write");
+    let csv = dir.join("r.csv");
+    ok(&dirtyviz().arg("replay").arg(&rec).arg("--csv").arg(&csv).output().expect("runs"));
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("head").split(',').collect();
+    let col = head.iter().position(|h| *h == "sda.dirtied_mbps").expect("dirtied");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let rate = |t: &str| -> f64 {
+        let row = rows.iter().find(|r| r[0] == t).unwrap_or_else(|| panic!("no row {t}: {text}"));
+        row[col].parse().expect("a rate")
+    };
+    let (before, just, after) = (rate("2.0"), rate("2.000000001"), rate("2.1"));
+    assert!(before > 50.0 && before < 500.0, "{before}");
+    assert!((just / before - 1.0).abs() < 0.1, "1 ns after 2.0 s: {just}, at 2.0 s: {before}");
+    assert!(after > 50.0 && after < 500.0, "{after}");
+}
+
 /// The NFS patches a run has on are said beside the mountstats, with the
 /// limit they hold writeback to (181 MiB; 128 MiB scaled to (dirty_thresh
 /// + 1 MiB)/8, Feng Tang's fix of the patch in the seed), and in the JSON.
