@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::app::{App, AppOptions, LessonMsg, Msg};
+use dirtyviz::app::{App, AppOptions, LessonMsg, Msg, Request};
 use dirtyviz::cli::{
     CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SimTime, SnapshotArgs, ViewArgs,
     WorldArgs,
@@ -946,6 +946,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     // Whether keys paused the world or stepped it: a step that pauses it
     // (its Pause action) does not stop the snapshot at its start.
     let mut keys_held = false;
+    let mut told = std::collections::HashSet::new();
     for press in presses {
         match press {
             Press::Key(key) => {
@@ -958,6 +959,25 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                         app.update(msg);
                         // No frames in between: `n` runs the rest of its step now.
                         app.finish_catch_up();
+                        // What the dashboard would do outside the screen,
+                        // a snapshot does not: said once (`s` saved nothing
+                        // and said nothing).
+                        for request in app.take_requests() {
+                            let why = match request {
+                                Request::SaveSvg => {
+                                    "saves no file of its own: --format svg --out FILE writes the screen"
+                                }
+                                Request::Suspend => "does not suspend",
+                            };
+                            if told.insert(why) {
+                                say(format_args!("note: --keys: a snapshot {why}"));
+                            }
+                        }
+                        if app.quit_requested() && told.insert("quit") {
+                            say(format_args!(
+                                "note: --keys: a snapshot does not quit; the keys after it are pressed too"
+                            ));
+                        }
                     }
                     None => {
                         if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {

@@ -1315,3 +1315,29 @@ fn an_old_note_yields_to_the_kernel_on_a_narrow_status_line() {
     let later = status("@5s p", "40s");
     assert!(later.contains("│ patch 10 (IO-less) │") && !later.contains("patch level"), "{later}");
 }
+
+/// Keys whose work is outside the screen (`s` saves an SVG, `q` quits,
+/// Ctrl-Z suspends) do nothing in a snapshot, and say so once on stderr:
+/// `s` saved nothing and said nothing.
+#[test]
+fn keys_a_snapshot_cannot_act_on_are_said_once() {
+    let dir = empty_dir("snapshot-s");
+    let out = dirtyviz()
+        .current_dir(&dir)
+        .args(["snapshot", "--keys", "s s q + ctrl-z", "--size", "120x24"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let notes: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        notes,
+        [
+            "note: --keys: a snapshot saves no file of its own: --format svg --out FILE writes the screen",
+            "note: --keys: a snapshot does not quit; the keys after it are pressed too",
+            "note: --keys: a snapshot does not suspend",
+        ]
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("added a dd"), "the keys after q were pressed");
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no file saved");
+}
