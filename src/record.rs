@@ -848,8 +848,8 @@ fn check_lines(path: &Path) -> Result<()> {
             && t > MAX_SESSION_NS
         {
             return Err(reader.error_at_value(format!(
-                "Advance({t}) steps to {:.0} s: a recording steps at most {} s at a time, up to {} s",
-                t as f64 / 1e9,
+                "Advance({t}) steps to {} s: a recording steps at most {} s at a time, up to {} s",
+                crate::units::exact_seconds(t),
                 MAX_ADVANCE_NS / crate::sim::NS_PER_SEC,
                 MAX_SESSION_NS / crate::sim::NS_PER_SEC
             )));
@@ -889,9 +889,9 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
             let step = t.saturating_sub(app.sim_ns());
             if step > MAX_ADVANCE_NS || t > MAX_SESSION_NS {
                 return Err(reader.error_at_value(format!(
-                    "Advance({t}) steps {:.0} s, to {:.0} s: a recording steps at most {} s at a time, up to {} s",
-                    step as f64 / 1e9,
-                    t as f64 / 1e9,
+                    "Advance({t}) steps {} s, to {} s: a recording steps at most {} s at a time, up to {} s",
+                    crate::units::exact_seconds(step),
+                    crate::units::exact_seconds(t),
                     MAX_ADVANCE_NS / crate::sim::NS_PER_SEC,
                     MAX_SESSION_NS / crate::sim::NS_PER_SEC
                 )));

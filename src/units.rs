@@ -136,6 +136,17 @@ pub fn seconds(s: f64) -> String {
     trimmed(s, 6)
 }
 
+/// `ns` nanoseconds in seconds, exactly, without trailing zeros
+/// (`1000000.000000001`, `61`, `0.5`): where [`seconds`] rounds to the
+/// microsecond, and an f64 cannot hold the nanosecond past 2^53 ns.
+pub fn exact_seconds(ns: u64) -> String {
+    let (whole, frac) = (ns / 1_000_000_000, ns % 1_000_000_000);
+    if frac == 0 {
+        return whole.to_string();
+    }
+    format!("{whole}.{}", format!("{frac:09}").trim_end_matches('0'))
+}
+
 /// How long a jiffy lasts at `hz`: `3.333 ms at HZ 300`.
 pub fn jiffy(hz: u64) -> String {
     format!("{} ms at HZ {hz}", trimmed(1000.0 / hz as f64, 3))
@@ -362,6 +373,15 @@ mod tests {
         assert_eq!(significant(0.0996, 2), "0.10");
         assert_eq!(significant(-1.43, 2), "-1.4");
         assert_eq!(significant(0.0, 2), "0");
+    }
+
+    #[test]
+    fn exact_seconds_keep_every_nanosecond() {
+        assert_eq!(exact_seconds(1_000_000_000_000_001), "1000000.000000001");
+        assert_eq!(exact_seconds(61_000_000_000), "61");
+        assert_eq!(exact_seconds(500_000_000), "0.5");
+        assert_eq!(exact_seconds(0), "0");
+        assert_eq!(exact_seconds(u64::MAX), "18446744073.709551615");
     }
 
     #[test]

@@ -772,13 +772,15 @@ fn thresholds_changed_every_step() {
 /// A recording with a time past the longest session is refused before
 /// anything is simulated: the whole file is read first, so the error is
 /// that line's, not one the replay would have met on the way (here a
-/// step of 199 s at line 3), and no output is written.
+/// step of 199 s at line 3), and no output is written. The time is said
+/// exactly: a nanosecond past the end read `steps to 1000000 s ... up to
+/// 1000000 s`.
 #[test]
 fn a_recording_past_the_longest_session_is_refused_before_it_replays() {
     let header = r#"{"dirtyviz":"0.1.0","keys_format":2,"start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
     let dir = super::common::empty_dir("past-the-longest");
     let path = dir.join("long.jsonl");
-    let lines = ["{\"Advance\":1000000000}", "{\"Advance\":200000000000}", "{\"Advance\":1000005216942539}"];
+    let lines = ["{\"Advance\":1000000000}", "{\"Advance\":200000000000}", "{\"Advance\":1000000000000001}"];
     std::fs::write(&path, format!("{header}\n{}\n", lines.join("\n"))).expect("written");
     let csv = dir.join("long.csv");
     let out = super::common::dirtyviz().arg("replay").arg(&path).arg("--csv").arg(&csv).output().expect("runs");
@@ -786,7 +788,7 @@ fn a_recording_past_the_longest_session_is_refused_before_it_replays() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim_end(),
         format!(
-            "error: {}:4:12: Advance(1000005216942539) steps to 1000005 s: a recording steps at most 60 s at a \
+            "error: {}:4:12: Advance(1000000000000001) steps to 1000000.000000001 s: a recording steps at most 60 s at a \
              time, up to 1000000 s",
             path.display()
         )
