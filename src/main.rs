@@ -798,6 +798,11 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
         .filter_map(|(role, p)| Some(Named { role, path: p.as_deref()? }))
         .collect();
     check_distinct(&inputs, &outputs)?;
+    // A replay writes side A alone: `run --compare`'s names for two files
+    // are refused as `run` refuses them on one side (they were written
+    // as files called `a.csv,b.csv` and `r-{side}.csv`).
+    side_files("--trace", args.trace.as_deref(), 1)?;
+    side_files("--csv", args.csv.as_deref(), 1)?;
     dirtyviz::interrupt::catch();
     let r = dirtyviz::record::replay(
         &args.file,

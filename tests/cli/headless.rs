@@ -831,6 +831,27 @@ fn a_row_just_after_another_has_its_rates_over_a_longer_span() {
     assert!(after > 50.0 && after < 500.0, "{after}");
 }
 
+/// A replay writes side A alone: `run --compare`'s names for two files
+/// are refused before it replays, as `run` refuses them on one side (they
+/// were written as files called `a.csv,b.csv` and `r-{side}.jsonl`).
+#[test]
+fn replay_refuses_the_names_of_two_sides_files() {
+    let dir = scratch("replay-sides");
+    let header = r#"{"dirtyviz":"0.1.0","start":{"Dashboard":{"scenario":{"devices":[{"name":"sda","kind":"Hdd"}]},"compare":null}},"progress":{"lessons":{}}}"#;
+    let rec = dir.join("r.jsonl");
+    std::fs::write(&rec, format!("{header}\n{{\"Advance\":1000000000}}\n")).expect("write");
+    for (option, name, says) in [
+        ("--csv", "a.csv,b.csv", "A,B names a file for each side of --compare"),
+        ("--trace", "r-{side}.jsonl", "{side} stands for a side of --compare"),
+    ] {
+        let out = dirtyviz().current_dir(&dir).arg("replay").arg(&rec).args([option, name]).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with(&format!("error: {option} {name}: {says}")), "{stderr}");
+        assert!(!dir.join(name).exists());
+    }
+}
+
 /// The NFS patches a run has on are said beside the mountstats, with the
 /// limit they hold writeback to (181 MiB; 128 MiB scaled to (dirty_thresh
 /// + 1 MiB)/8, Feng Tang's fix of the patch in the seed), and in the JSON.
