@@ -537,7 +537,7 @@ impl App {
     /// by what `r` restores) names the background ratio without its
     /// sysctl prefix (at 60 columns `background ratio 21 ≥ dirty_ratio
     /// 20: bg_thresh = thresh/2`), then leaves out that the ratio is at
-    /// its end. Others as they are (cut where drawn).
+    /// its end, then the ratios' `%`. Others as they are (cut where drawn).
     pub fn note_within(&self, room: usize) -> String {
         let fits = |n: &str| n.chars().count() <= room;
         if fits(&self.note) || !self.note.contains(HALVED) {
@@ -547,7 +547,12 @@ impl App {
         if fits(&short) {
             return short;
         }
-        short.replace(" (the lowest)", "").replace(" (the highest)", "")
+        let shorter = short.replace(" (the lowest)", "").replace(" (the highest)", "");
+        if fits(&shorter) {
+            return shorter;
+        }
+        // The ratios' `%` last: the panel beside says it.
+        shorter.replace('%', "")
     }
 
     /// The lesson being followed, if any.
@@ -843,13 +848,24 @@ impl App {
                 // Paused by the time limit, whose note offered `r`: it
                 // runs again, as it did before the limit stopped it.
                 let at_limit = self.session.sim_ns >= self.time_limit;
+                let before = (self.settings(), self.session.compare);
                 self.note = match self.session.reconfigure(scenario) {
                     Err(e) => e.to_string(),
-                    Ok(()) if at_limit => {
-                        self.paused = false;
-                        "restarted, running again".into()
+                    Ok(()) => {
+                        // Keys' changes are undone: said so (a class saw
+                        // its patch level and ratios go back unexplained).
+                        let how = if before == (self.settings(), self.session.compare) {
+                            "restarted"
+                        } else {
+                            "restarted with the scenario's own settings"
+                        };
+                        if at_limit {
+                            self.paused = false;
+                            format!("{how}, running again")
+                        } else {
+                            how.into()
+                        }
                     }
-                    Ok(()) => "restarted".into(),
                 };
                 self.bdi = self.bdi.min(self.world().bdis().len() - 1);
             }
@@ -944,7 +960,7 @@ impl App {
                             _ => String::new(),
                         };
                         let halved = background_halved(&t, side.world.vm().dirtyable());
-                        format!("{label} {value}{stays}{}", if halved { " (bg_thresh = thresh/2)" } else { "" })
+                        format!("{label} {value}%{stays}{}", if halved { " (bg_thresh = thresh/2)" } else { "" })
                     })
                     .collect();
                 format!("{name}: {}", each.join("; "))
@@ -959,14 +975,14 @@ impl App {
                 let end = end(d > 0, "the lowest", "the highest");
                 let ratios = t.dirty_bytes == 0 && t.dirty_background_bytes == 0;
                 match (halved, ratios) {
-                    // 'dirty_ratio 0 (the lowest) ≤ dirty_background_ratio 10: ...'
+                    // 'dirty_ratio 0% (the lowest) ≤ dirty_background_ratio 10%: ...'
                     (true, true) if !end.is_empty() => {
-                        format!("{name} {value} ({}) {than} {other}{HALVED}", &end[2..])
+                        format!("{name} {value}% ({}) {than} {other}%{HALVED}", &end[2..])
                     }
-                    (true, true) => format!("{name} {value} {than} {other}{HALVED}"),
+                    (true, true) => format!("{name} {value}% {than} {other}%{HALVED}"),
                     // A byte setting on either side: the thresholds compared.
-                    (true, false) => format!("{name} {value}{end}, not below thresh{HALVED}"),
-                    (false, _) => format!("{name} {value}{end}"),
+                    (true, false) => format!("{name} {value}%{end}, not below thresh{HALVED}"),
+                    (false, _) => format!("{name} {value}%{end}"),
                 }
             }
             Msg::Memory(up) => {
@@ -1400,16 +1416,16 @@ mod tests {
         a.update(Msg::Memory(true));
         assert_eq!(memory(&a), was.iter().map(|m| m * 2).collect::<Vec<_>>());
         a.update(Msg::DirtyRatio(1));
-        assert_eq!(a.note(), "dirty_ratio: A 21; B 81");
+        assert_eq!(a.note(), "dirty_ratio: A 21%; B 81%");
         for _ in 0..20 {
             a.update(Msg::DirtyRatio(1));
         }
-        assert_eq!(a.note(), "dirty_ratio: A 41; B 100, the highest");
+        assert_eq!(a.note(), "dirty_ratio: A 41%; B 100%, the highest");
         // A side whose background threshold halves says so.
         let default = presets::get("default").expect("preset").expect("valid");
         let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &opts).expect("builds");
         a.update(Msg::DirtyRatio(-1));
-        assert_eq!(a.note(), "dirty_ratio: A 19; B 9 (bg_thresh = thresh/2)");
+        assert_eq!(a.note(), "dirty_ratio: A 19%; B 9% (bg_thresh = thresh/2)");
         // Memory in a format 4 recording: each side that can halve does.
         let default = presets::get("default").expect("preset").expect("valid");
         let old = AppOptions { keys_before_5: true, ..AppOptions::default() };
@@ -1429,7 +1445,7 @@ mod tests {
         let nfs = presets::get("nfs-10dd").expect("preset").expect("valid");
         let mut a = App::new(nfs, None, &opts).expect("builds");
         a.update(Msg::BackgroundRatio(1));
-        assert_eq!(a.note(), "dirty_background_ratio 11, not below thresh: bg_thresh = thresh/2");
+        assert_eq!(a.note(), "dirty_background_ratio 11%, not below thresh: bg_thresh = thresh/2");
         let mut a = app();
         a.update(Msg::Step);
         assert_eq!(a.note(), "single step works while paused (space)");

@@ -274,6 +274,7 @@ pub fn show_value(v: f64, unit: &str) -> String {
         "" => text,
         "×" | "%" => format!("{text}{unit}"),
         "tasks" if text == "1" => "1 task".into(),
+        "pages" if text == "1" => "1 page".into(),
         _ => format!("{text} {unit}"),
     }
 }

@@ -823,6 +823,9 @@ impl Lesson {
 pub struct Views {
     /// Charts 1-5 (index 0 is chart 1).
     pub charts: [bool; 5],
+    /// Charts named in passing, for one value (`chart 3's title`): shown
+    /// where there is room after those of [`Views::charts`].
+    pub asides: [bool; 5],
     /// The task table (or its columns).
     pub tasks: bool,
     /// The parameter panel.
@@ -842,7 +845,17 @@ impl Views {
         for (at, _) in lower.match_indices("chart") {
             let rest = lower[at + 5..].strip_prefix('s').unwrap_or(&lower[at + 5..]);
             for word in rest.split([' ', ',', '/', '(', ')', ':', '.', ';']).filter(|w| !w.is_empty()) {
+                // `chart 3's title` names chart 3 in passing (it went
+                // unseen, and the screens check missed it).
+                let (word, owner) = match word.strip_suffix("'s").or_else(|| word.strip_suffix("’s")) {
+                    Some(w) => (w, true),
+                    None => (word, false),
+                };
                 match word.parse::<usize>() {
+                    Ok(n @ 1..=5) if owner => {
+                        v.asides[n - 1] = true;
+                        break;
+                    }
                     Ok(n @ 1..=5) => v.charts[n - 1] = true,
                     _ if word == "and" || word == "or" => {}
                     _ => break,
@@ -884,11 +897,19 @@ impl Views {
 
     /// Both sets.
     pub fn union(self, other: Views) -> Views {
-        let mut charts = self.charts;
-        for (c, o) in charts.iter_mut().zip(other.charts) {
-            *c |= o;
+        let either = |a: [bool; 5], b: [bool; 5]| std::array::from_fn(|i| a[i] || b[i]);
+        Views {
+            charts: either(self.charts, other.charts),
+            asides: either(self.asides, other.asides),
+            tasks: self.tasks || other.tasks,
+            params: self.params || other.params,
         }
-        Views { charts, tasks: self.tasks || other.tasks, params: self.params || other.params }
+    }
+
+    /// Whether chart `n` (1-5) is named, in full or in passing.
+    pub fn names_chart(&self, n: u8) -> bool {
+        let i = usize::from(n) - 1;
+        self.charts[i] || self.asides[i]
     }
 }
 
@@ -1188,6 +1209,12 @@ mod tests {
         assert_eq!(v.charts, [false, false, true, false, false]);
         assert!(v.tasks && !v.params);
         assert_eq!(Views::named_in("chart 7 and chart 0"), Views::default());
+        // Lesson 07 pointed at "chart 3's title" on a screen without it.
+        let v = Views::named_in("Chart 4 shows it; pos_ratio (chart 3's title)");
+        assert_eq!((v.charts, v.asides), ([false, false, false, true, false], [false, false, true, false, false]));
+        assert!(v.names_chart(3) && v.names_chart(4) && !v.names_chart(5));
+        let v = Views::named_in("charts 1 and 4’s lines");
+        assert_eq!((v.charts, v.asides), ([true, false, false, false, false], [false, false, false, true, false]));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::theme::Theme;
 use super::view::{hanging, hanging_spans};
 use crate::app::lesson::LessonMode;
 use crate::app::{App, LessonMsg};
-use crate::lesson::check::{show, show_value};
+use crate::lesson::check::show_value;
 use crate::lesson::runner::Verdict;
 use crate::lesson::{Question, SideSpec};
 use crate::units::{size, trimmed, with_units};
@@ -185,7 +185,7 @@ fn question_parts(
             Some(a) if !a.reached => {
                 let said = format!(
                     "you said {}, but it did not happen in the step's {}: no time is right",
-                    show(j.given),
+                    show_value(j.given, unit),
                     shown(a.actual, unit)
                 );
                 hanging("   ✗ ", t.warn.add_modifier(Modifier::BOLD), &with_units(&said), t.text, width, 5)
@@ -203,7 +203,7 @@ fn question_parts(
                 let off = if a.error >= 10.0 { "over 1000".to_string() } else { off };
                 let said = format!(
                     "you said {}, the simulation says {says}: {off}% off (within {within}% counts)",
-                    show(j.given)
+                    show_value(j.given, unit)
                 );
                 let said = with_units(&said);
                 hanging(&format!("   {mark} "), style.add_modifier(Modifier::BOLD), &said, t.text, width, 5)
@@ -211,14 +211,16 @@ fn question_parts(
             // Kept, and judged at the step's end.
             None => {
                 let said = match (mode.answer_wait_s(i), mode.lacking(i)) {
-                    (_, Some(why)) => format!("you said {}: nothing to measure: {why}", show(j.given)),
+                    (_, Some(why)) => format!("you said {}: nothing to measure: {why}", show_value(j.given, unit)),
                     (Some(s), None) => format!(
                         "you said {}: judged at the step's end, in {} s of simulated time",
-                        show(j.given),
+                        show_value(j.given, unit),
                         // Not "in 0 s" a jiffy before it.
                         if s < 0.05 { "under 0.1".to_string() } else { trimmed(s, 1) }
                     ),
-                    (None, None) => format!("you said {}: the step measured nothing to judge it by", show(j.given)),
+                    (None, None) => {
+                        format!("you said {}: the step measured nothing to judge it by", show_value(j.given, unit))
+                    }
                 };
                 // Never judged where the kernel lacks the quantity: no
                 // "pending" mark.

@@ -1038,9 +1038,15 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
             ctx.draw(&Points { coords: &coords, color: dim });
             ctx.layer();
         }
-        let over = |s: &Series| s.end_label && !s.shadow;
+        // Labelled lines over the others, and dots over every line: chart
+        // 5's sleeps at the 200 ms cap were hidden under max_pause.
+        let layer = |s: &Series| match s.draw {
+            Draw::Scatter => 2,
+            _ if s.end_label && !s.shadow => 1,
+            _ => 0,
+        };
         let indexed = || data.series.iter().enumerate();
-        let order = indexed().filter(|(_, s)| !over(s)).chain(indexed().filter(|(_, s)| over(s)));
+        let order = (0..3).flat_map(|l| indexed().filter(move |(_, s)| layer(s) == l));
         for (_, s) in order.filter(|(i, _)| !g.hidden[*i]) {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
             let (on, off) = match (look.mono_line(s), s.draw) {

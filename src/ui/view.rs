@@ -666,6 +666,8 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
         Some(z) => {
             let mut p = vec![Panel::Chart(z)];
             p.extend((1..=5u8).filter(|&n| n != z && views.charts[n as usize - 1]).map(Panel::Chart));
+            let passing = (1..=5u8).filter(|&n| n != z && !views.charts[n as usize - 1] && views.names_chart(n));
+            p.extend(passing.map(Panel::Chart));
             p
         }
         None => (1..=5).map(Panel::Chart).collect(),
@@ -741,12 +743,14 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> b
             room = 2;
         }
         if panels.len() > room.max(1) && rest.height < 24 {
-            // The charts the step names come first (the zoomed one leads).
-            let named = |p: &Panel| match p {
-                Panel::Chart(n) => app.zoom() == Some(*n) || views.charts[*n as usize - 1],
-                Panel::Tasks => false,
+            // The charts the step names come first (the zoomed one leads),
+            // then those it names in passing.
+            let rank = |p: &Panel| match p {
+                Panel::Chart(n) if app.zoom() == Some(*n) || views.charts[*n as usize - 1] => 0,
+                Panel::Chart(n) if views.names_chart(*n) => 1,
+                _ => 2,
             };
-            panels.sort_by_key(|p| !named(p));
+            panels.sort_by_key(rank);
             panels.truncate(room.max(1));
             // A chart chosen with its key stays, alone, unless T focused
             // the table (at 80x24 lesson 06's `1` showed the table still).
@@ -759,7 +763,7 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> b
         // A chart the step names left out, or none shown at all (the
         // table took the one panel): the chart keys lead the hint bar.
         let no_chart = !panels.iter().any(|p| matches!(p, Panel::Chart(_)));
-        no_chart || (1..=5).any(|n| views.charts[usize::from(n) - 1] && !panels.contains(&Panel::Chart(n)))
+        no_chart || (1..=5).any(|n| views.names_chart(n) && !panels.contains(&Panel::Chart(n)))
     }
 }
 
@@ -823,7 +827,11 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 /// order of need (at 80x24 one fits: T showed no table there). True with
 /// them when a chart wanted is left out for room.
 fn compare_panels(app: &App, views: Views, rows: u16) -> (Vec<Panel>, bool) {
-    let named: Vec<u8> = (1..=5u8).filter(|&n| views.charts[n as usize - 1]).collect();
+    // Those named in full, then those named in passing.
+    let named: Vec<u8> = (1..=5u8)
+        .filter(|&n| views.charts[n as usize - 1])
+        .chain((1..=5u8).filter(|&n| !views.charts[n as usize - 1] && views.names_chart(n)))
+        .collect();
     let mut wanted: Vec<Panel> = Vec::new();
     let mut push = |p: Panel| {
         if !wanted.contains(&p) {

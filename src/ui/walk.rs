@@ -52,12 +52,12 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
                 )),
             }
         }
-        for (n, named) in views.charts.iter().enumerate() {
-            if *named {
+        for (n, title) in SHORT_TITLES.iter().enumerate() {
+            if views.names_chart(n as u8 + 1) {
                 // A narrow chart goes by its number alone ("4  rate 11.0 vs …").
                 wanted.push((
                     format!("┌ {} ", n + 1),
-                    format!("chart {} ({}), which the step names", n + 1, SHORT_TITLES[n]),
+                    format!("chart {} ({title}), which the step names", n + 1),
                 ));
             }
         }

@@ -797,17 +797,17 @@ fn a_background_ratio_at_or_over_dirty_ratio_says_why_bg_thresh_does_not_move() 
     for _ in 0..11 {
         a.update(Msg::BackgroundRatio(1));
     }
-    assert_eq!(a.note(), "dirty_background_ratio 21 ≥ dirty_ratio 20: bg_thresh = thresh/2");
+    assert_eq!(a.note(), "dirty_background_ratio 21% ≥ dirty_ratio 20%: bg_thresh = thresh/2");
     let text = screen(&a, 160, 48);
     assert!(text.lines().next().unwrap().contains("bg_thresh = thresh/2"), "{text}");
     assert!(text.contains("bg_thresh              369 MiB"), "{text}");
     // d under the background ratio says so too; back under it, it does not.
     a.update(Msg::DirtyRatio(-1));
-    assert_eq!(a.note(), "dirty_ratio 19 ≤ dirty_background_ratio 21: bg_thresh = thresh/2");
+    assert_eq!(a.note(), "dirty_ratio 19% ≤ dirty_background_ratio 21%: bg_thresh = thresh/2");
     for _ in 0..12 {
         a.update(Msg::BackgroundRatio(-1));
     }
-    assert_eq!(a.note(), "dirty_background_ratio 9");
+    assert_eq!(a.note(), "dirty_background_ratio 9%");
 }
 
 #[test]
@@ -821,7 +821,7 @@ fn the_halved_bg_thresh_note_fits_a_narrow_status_line() {
     let status = |a: &App, width: u16| screen(a, width, 18).lines().next().unwrap().trim_end().to_string();
     assert_eq!(status(&a, 60), " background ratio 21 ≥ dirty_ratio 20: bg_thresh = thresh/2");
     // Where it fits, the sysctl's own name.
-    assert!(status(&a, 100).ends_with("│ dirty_background_ratio 21 ≥ dirty_ratio 20: bg_thresh = thresh/2"));
+    assert!(status(&a, 100).ends_with("│ dirty_background_ratio 21% ≥ dirty_ratio 20%: bg_thresh = thresh/2"));
     a.update(Msg::DirtyRatio(-1));
     assert_eq!(status(&a, 60), " dirty_ratio 19 ≤ background ratio 21: bg_thresh = thresh/2");
 }

@@ -149,10 +149,10 @@ fn keys_after_a_time_are_pressed_then() {
         let text = snapshot(&["--lesson", "07", "--size", "60x18", "--at", "25s", "--keys", keys]);
         assert!(text.contains("judged at the step's end, in 5 s"), "{keys}: {text}");
         let judged = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", keys]);
-        assert!(judged.contains("you said 29, the simulation says 29 ms: 0% off"), "{keys}: {judged}");
+        assert!(judged.contains("you said 29 ms, the simulation says 29 ms: 0% off"), "{keys}: {judged}");
     }
     let later = snapshot(&["--lesson", "07", "--size", "60x18", "--keys", "@20s a 2 4 enter"]);
-    assert!(later.contains("you said 24, the simulation says 29 ms: 17% off"), "{later}");
+    assert!(later.contains("you said 24 ms, the simulation says 29 ms: 17% off"), "{later}");
     assert!(later.contains("(within 15% counts)"), "{later}");
     // The time goes on to --at afterwards: the step's end by default.
     assert!(later.contains("t 30.0 s"), "{later}");
@@ -551,15 +551,15 @@ fn setting_keys_at_the_end_of_their_range_say_so() {
         (times("P", 1), "│ patch level: patch 11 (IO-less), the highest level"),
         (times("p", 13), "│ patch level: legacy 2.6.38 (IO-full), the lowest level"),
         // Under dirty_background_ratio 10, which halves thresh for bg_thresh.
-        (times("d", 21), "│ dirty_ratio 0 (the lowest) ≤ dirty_background_ratio 10: bg_thresh = thresh/2"),
-        (times("G", 91), "│ dirty_background_ratio 100 (the highest) ≥ dirty_ratio 20: bg_thresh = thresh/2"),
-        (times("g", 11), "│ dirty_background_ratio 0, the lowest"),
+        (times("d", 21), "│ dirty_ratio 0% (the lowest) ≤ dirty_background_ratio 10%: bg_thresh = thresh/2"),
+        (times("G", 91), "│ dirty_background_ratio 100% (the highest) ≥ dirty_ratio 20%: bg_thresh = thresh/2"),
+        (times("g", 11), "│ dirty_background_ratio 0%, the lowest"),
         (times("m", 9), "│ memory 16 MiB, the least"),
     ] {
         assert!(status(keys.clone()).ends_with(want), "{keys}: {}", status(keys.clone()));
     }
     // A key that changed the setting says only where it is now.
-    assert!(status(times("D", 19)).ends_with("│ dirty_ratio 39"), "{}", status(times("D", 19)));
+    assert!(status(times("D", 19)).ends_with("│ dirty_ratio 39%"), "{}", status(times("D", 19)));
 }
 
 /// The sizes of `text` written as five digits or more of MiB (`754975
@@ -1291,7 +1291,7 @@ fn a_time_never_reached_has_no_right_answer() {
     let text = snapshot(&["--lesson", "13", "--step", "2", "--keys", "@1s - a 9 0 enter", "--size", "140x60"]);
     assert!(text.contains("time to 90% of thresh: not reached in 90 s"), "{text}");
     assert!(text.contains("not reached in 90 s (70..85)"), "{text}");
-    assert!(text.contains("✗ you said 90, but it did not happen in the"), "{text}");
+    assert!(text.contains("✗ you said 90 s, but it did not happen in the"), "{text}");
     let live = snapshot(&["--lesson", "13", "--step", "2", "--keys", "@1s -", "--at", "40s", "--size", "140x60"]);
     assert!(live.contains("not yet, 40 s so far (70..85)") && !live.contains("now not yet"), "{live}");
 }
