@@ -160,6 +160,9 @@ pub const TASKS: Section = Section {
         bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::PageTasks(false),
             code(KeyCode::PageDown) => Msg::PageTasks(true)], "scroll a page", ""),
+        // The table's ends: a thousand tasks took seventy PgDn.
+        bind!("Home End", [code(KeyCode::Home) => Msg::ScrollTasks(i16::MIN),
+            code(KeyCode::End) => Msg::ScrollTasks(i16::MAX)], "first and last tasks", ""),
     ],
 };
 
@@ -547,6 +550,7 @@ mod tests {
         let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
         assert_eq!(key(KeyCode::PageDown, Mode::Normal), Some(Msg::Lesson(L::Scroll(false))));
         assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::PageTasks(true)));
+        assert_eq!(key(KeyCode::End, Mode::Tasks), Some(Msg::ScrollTasks(i16::MAX)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
         assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
     }

@@ -55,10 +55,7 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
         for (n, title) in SHORT_TITLES.iter().enumerate() {
             if views.names_chart(n as u8 + 1) {
                 // A narrow chart goes by its number alone ("4  rate 11.0 vs …").
-                wanted.push((
-                    format!("┌ {} ", n + 1),
-                    format!("chart {} ({title}), which the step names", n + 1),
-                ));
+                wanted.push((format!("┌ {} ", n + 1), format!("chart {} ({title}), which the step names", n + 1)));
             }
         }
         if views.tasks {
