@@ -110,9 +110,8 @@ impl CsvFile {
 
     /// Writes the row of `s`, taken on a kernel that computes what `has`
     /// says (the cells of the rest are empty); rates are over the time
-    /// since `prev` (0 in the first row), which the caller chooses at
-    /// least [`RATE_SPAN_NS`](crate::sim::metrics::RATE_SPAN_NS) earlier
-    /// where it can. Times: one decimal on the 100 ms grid, else exact.
+    /// since `prev` (0 without one), the latest row at least
+    /// [`RATE_SPAN_NS`](crate::sim::metrics::RATE_SPAN_NS) earlier. Times: one decimal on the 100 ms grid, else exact.
     pub fn row(&mut self, s: &Sample, prev: Option<&Sample>, has: KernelHas) -> Result<()> {
         let b = &mut self.buf;
         b.clear();

@@ -92,8 +92,8 @@ pub struct Follower {
     taken: u64,
     /// The samples taken in the last [`RATE_SPAN_NS`] and the latest one
     /// before that, oldest first: the next row's rates are over the time
-    /// since the latest of them at least that much earlier (since the
-    /// oldest, at the start).
+    /// since the latest of them at least that much earlier (0 where none
+    /// is, as in the first row).
     recent: VecDeque<Sample>,
 }
 
@@ -146,15 +146,19 @@ impl Follower {
                 break;
             }
             if let Some(csv) = &mut self.csv {
+                // None in the world's first 50 ms: rates of 0, as in its
+                // first row (a key 130 µs in read 7692 MiB/s).
                 let base = self.recent.iter().rev().find(|p| s.t_ns.saturating_sub(p.t_ns) >= RATE_SPAN_NS);
-                csv.row(s, base.or(self.recent.front()), has)?;
+                csv.row(s, base, has)?;
             }
             self.digest.add(s, first_writer);
-            // The oldest kept sample's room is reused once a newer one is
-            // far enough back to start every later rate.
-            let spare = (self.recent.len() >= 2 && s.t_ns.saturating_sub(self.recent[1].t_ns) >= RATE_SPAN_NS)
-                .then(|| self.recent.pop_front());
-            match spare.flatten() {
+            // Samples older than the latest one far enough back to start
+            // every later rate go, their room reused.
+            let mut spare = None;
+            while self.recent.len() >= 2 && s.t_ns.saturating_sub(self.recent[1].t_ns) >= RATE_SPAN_NS {
+                spare = self.recent.pop_front();
+            }
+            match spare {
                 Some(mut old) => {
                     old.clone_from(s);
                     self.recent.push_back(old);
@@ -435,4 +439,31 @@ fn trace_size_note(
         crate::units::trimmed(size.sample_ns as f64 / NS_PER_SEC as f64, 1),
     );
     Some((estimate, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    /// The samples kept for the CSV's rates stay a few, however many are
+    /// taken off the grid (each key that changes a setting takes one): one
+    /// dropped per sample taken let each such sample stay for good.
+    #[test]
+    fn the_samples_kept_for_rates_stay_few() {
+        let cfg = presets::get("default").expect("preset").expect("valid").to_world().expect("world");
+        let mut world = World::new(&cfg).expect("world");
+        let mut follower = Follower::new(None);
+        for i in 1..=200u64 {
+            // A sample 1 µs after every grid sample, as a key there takes.
+            world.step_until(i * NS_PER_SEC / 10 + 1_000);
+            world.sample_now();
+            world.step_until(i * NS_PER_SEC / 10 + 2_000);
+            follower.take(&world, false).expect("no CSV to fail");
+            assert!(follower.recent.len() <= 3, "{} kept at {i}", follower.recent.len());
+        }
+        let t: Vec<u64> = follower.recent.iter().map(|s| s.t_ns).collect();
+        // The latest at least 50 ms before the next row, and those after it.
+        assert!(t.len() >= 2 && t[1] + RATE_SPAN_NS > world.now_ns(), "{t:?}");
+    }
 }
