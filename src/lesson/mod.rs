@@ -844,16 +844,21 @@ impl Views {
         };
         for (at, _) in lower.match_indices("chart") {
             let rest = lower[at + 5..].strip_prefix('s').unwrap_or(&lower[at + 5..]);
-            for word in rest.split([' ', ',', '/', '(', ')', ':', '.', ';']).filter(|w| !w.is_empty()) {
-                // `chart 3's title` names chart 3 in passing (it went
-                // unseen, and the screens check missed it).
+            let mut words = rest.split([' ', ',', '/', '(', ')', ':', '.', ';']).filter(|w| !w.is_empty());
+            while let Some(word) = words.next() {
+                // `chart 3's title` names chart 3 in passing, for what it
+                // draws (it went unseen, and the screens check missed it);
+                // `in chart 4's place` and `chart 5's task table` do not.
                 let (word, owner) = match word.strip_suffix("'s").or_else(|| word.strip_suffix("’s")) {
                     Some(w) => (w, true),
                     None => (word, false),
                 };
                 match word.parse::<usize>() {
                     Ok(n @ 1..=5) if owner => {
-                        v.asides[n - 1] = true;
+                        let mut after = words.clone();
+                        let away =
+                            matches!((after.next(), after.next()), (Some("place"), _) | (Some("task"), Some("table")));
+                        v.asides[n - 1] |= !away;
                         break;
                     }
                     Ok(n @ 1..=5) => v.charts[n - 1] = true,
@@ -1215,6 +1220,11 @@ mod tests {
         assert!(v.names_chart(3) && v.names_chart(4) && !v.names_chart(5));
         let v = Views::named_in("charts 1 and 4’s lines");
         assert_eq!((v.charts, v.asides), ([true, false, false, false, false], [false, false, false, true, false]));
+        // Not where the chart is said to be away (lesson 08) or for what
+        // another view shows (lesson 06).
+        assert_eq!(Views::named_in("5 shows it in chart 4's place"), Views::default());
+        assert_eq!(Views::named_in("Chart 5's task table").asides, [false; 5]);
+        assert_eq!(Views::named_in("chart 4's task line").asides, [false, false, false, true, false]);
     }
 
     #[test]
