@@ -384,11 +384,22 @@ fn run_headless(args: &RunArgs) -> Result<ExitCode> {
 /// one file for a single side; for two, `A,B` or a name with `{side}`
 /// (made `a` and `b`).
 fn side_files(option: &str, path: Option<&std::path::Path>, sides: usize) -> Result<[Option<PathBuf>; 2]> {
+    side_files_of(option, path, sides, "this run has one")
+}
+
+/// [`side_files`], where a single side is said to be `one` (`this run has
+/// one`; a replay's: `a replay writes side A only`).
+fn side_files_of(
+    option: &str,
+    path: Option<&std::path::Path>,
+    sides: usize,
+    one: &str,
+) -> Result<[Option<PathBuf>; 2]> {
     let Some(path) = path else { return Ok([None, None]) };
     if sides == 1 {
         if path.to_str().is_some_and(|text| text.contains("{side}")) {
             return Err(Error::invalid(format!(
-                "{option} {}: {{side}} stands for a side of --compare, and this run has one",
+                "{option} {}: {{side}} stands for a side of --compare, and {one}",
                 printable(&path.display().to_string())
             )));
         }
@@ -400,7 +411,7 @@ fn side_files(option: &str, path: Option<&std::path::Path>, sides: usize) -> Res
             && !a.starts_with("./")
         {
             return Err(Error::invalid(format!(
-                "{option} {}: A,B names a file for each side of --compare, and this run has one \
+                "{option} {}: A,B names a file for each side of --compare, and {one} \
                  (./{} for a file of that name)",
                 printable(&path.display().to_string()),
                 printable(&path.display().to_string())
@@ -801,8 +812,9 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     // A replay writes side A alone: `run --compare`'s names for two files
     // are refused as `run` refuses them on one side (they were written
     // as files called `a.csv,b.csv` and `r-{side}.csv`).
-    side_files("--trace", args.trace.as_deref(), 1)?;
-    side_files("--csv", args.csv.as_deref(), 1)?;
+    let one = "a replay writes side A only";
+    side_files_of("--trace", args.trace.as_deref(), 1, one)?;
+    side_files_of("--csv", args.csv.as_deref(), 1, one)?;
     dirtyviz::interrupt::catch();
     let r = dirtyviz::record::replay(
         &args.file,
@@ -969,9 +981,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                         // and said nothing).
                         for request in app.take_requests() {
                             let why = match request {
-                                Request::SaveSvg => {
-                                    "saves no file of its own: --format svg --out FILE writes the screen"
-                                }
+                                Request::SaveSvg => "saves no file of its own: -o FILE.svg writes the screen",
                                 Request::Suspend => "does not suspend",
                             };
                             if told.insert(why) {

@@ -299,6 +299,9 @@ pub struct App {
     /// A dd added by `+` starts at the next step of time
     /// ([`AppOptions::added_dd_waits`]).
     added_dd_waits: bool,
+    /// A dd was added or removed by a key since the scenario last
+    /// started: `r` says it takes that back.
+    dds_by_hand: bool,
     /// `n` runs the rest of a lesson step at once
     /// ([`AppOptions::next_at_once`]).
     next_at_once: bool,
@@ -390,6 +393,7 @@ impl App {
             frame_ms: (0.0, 0.0),
             time_limit: crate::record::MAX_SESSION_NS,
             added_dd_waits: opts.added_dd_waits,
+            dds_by_hand: false,
             next_at_once: opts.next_at_once,
             keys_before_5: opts.keys_before_5,
             level: None,
@@ -787,6 +791,8 @@ impl App {
                     self.session.start_due();
                 }
                 self.note = self.change_note(msg, dds, &before);
+                // A dd added or removed by hand: `r` takes it back, and says so.
+                self.dds_by_hand |= matches!(msg, Msg::AddDd | Msg::RemoveDd) && self.running_dds() != dds;
                 if let (Msg::Patches(_), Some(side)) = (msg, self.sides().last())
                     && self.level.is_some()
                 {
@@ -849,12 +855,13 @@ impl App {
                 // runs again, as it did before the limit stopped it.
                 let at_limit = self.session.sim_ns >= self.time_limit;
                 let before = (self.settings(), self.session.compare);
+                let dds_by_hand = std::mem::take(&mut self.dds_by_hand);
                 self.note = match self.session.reconfigure(scenario) {
                     Err(e) => e.to_string(),
                     Ok(()) => {
                         // Keys' changes are undone: said so (a class saw
                         // its patch level and ratios go back unexplained).
-                        let how = if before == (self.settings(), self.session.compare) {
+                        let how = if before == (self.settings(), self.session.compare) && !dds_by_hand {
                             "restarted"
                         } else {
                             "restarted with the scenario's own settings"
@@ -1559,6 +1566,25 @@ mod tests {
         assert_eq!((a.paused(), a.note()), (false, "restarted, running again"));
         a.advance_to(NS_PER_SEC);
         assert_eq!((a.sim_ns(), a.paused()), (NS_PER_SEC, false));
+    }
+
+    /// `r` says when it takes back what keys changed: a class saw its
+    /// patch level, ratios and dd go back under a plain `restarted`.
+    #[test]
+    fn a_restart_says_it_undid_the_keys() {
+        let mut a = app();
+        a.advance_to(NS_PER_SEC);
+        a.update(Msg::Reset);
+        assert_eq!(a.note(), "restarted");
+        for keys in [&[Msg::DirtyRatio(1)][..], &[Msg::AddDd], &[Msg::Patches(false)]] {
+            a.advance_to(a.sim_ns() + NS_PER_SEC);
+            keys.iter().for_each(|&k| a.update(k));
+            a.update(Msg::Reset);
+            assert_eq!(a.note(), "restarted with the scenario's own settings", "{keys:?}");
+            a.advance_to(a.sim_ns() + NS_PER_SEC);
+            a.update(Msg::Reset);
+            assert_eq!(a.note(), "restarted", "{keys:?} taken back once");
+        }
     }
 
     #[test]

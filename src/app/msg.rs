@@ -58,6 +58,8 @@ pub enum Msg {
     FocusTasks,
     /// Scroll the task table by this many rows (negative: up).
     ScrollTasks(i16),
+    /// Scroll the task table to its last row (true) or its first.
+    TasksEnd(bool),
     /// Scroll the task table a page down (true) or up, as many rows as
     /// it shows.
     PageTasks(bool),

@@ -121,6 +121,7 @@ impl Screen {
             Msg::LogScale => self.log_scale = !self.log_scale,
             Msg::FocusTasks => self.tasks_focus = !self.tasks_focus,
             Msg::ScrollTasks(rows) => self.scroll_tasks(rows as isize, task_rows()),
+            Msg::TasksEnd(last) => self.scroll_tasks(if last { isize::MAX } else { isize::MIN }, task_rows()),
             Msg::PageTasks(down) => {
                 let page = self.task_page.max(1) as isize;
                 self.scroll_tasks(if down { page } else { -page }, task_rows());
@@ -147,7 +148,9 @@ impl Screen {
             return false;
         }
         match (self.note_for(msg), msg) {
-            (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_)) => passing.cover(status, note.into()),
+            (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_) | Msg::TasksEnd(_)) => {
+                passing.cover(status, note.into())
+            }
             (Some(note), _) => *status = note.into(),
             (None, Msg::Back) if nothing_open => {
                 passing.cover(
@@ -166,7 +169,9 @@ impl Screen {
     /// table scrolled where none is drawn.
     pub fn note_for(&self, msg: Msg) -> Option<&'static str> {
         match msg {
-            Msg::ScrollTasks(_) | Msg::PageTasks(_) if self.task_room == usize::MAX && !self.tasks_focus => {
+            Msg::ScrollTasks(_) | Msg::PageTasks(_) | Msg::TasksEnd(_)
+                if self.task_room == usize::MAX && !self.tasks_focus =>
+            {
                 Some("the task table is not on the screen: T shows it")
             }
             Msg::LogScale if self.log_scale => Some(LOG_SCALE_NOTE),

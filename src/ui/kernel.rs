@@ -374,6 +374,7 @@ impl TraceApp {
             | Msg::LogScale
             | Msg::FocusTasks
             | Msg::ScrollTasks(_)
+            | Msg::TasksEnd(_)
             | Msg::PageTasks(_) => {}
         }
     }

@@ -160,9 +160,11 @@ pub const TASKS: Section = Section {
         bind!("Esc T", [code(KeyCode::Esc) => Msg::Back, ch('T') => Msg::FocusTasks], "leave the table", ""),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::PageTasks(false),
             code(KeyCode::PageDown) => Msg::PageTasks(true)], "scroll a page", ""),
-        // The table's ends: a thousand tasks took seventy PgDn.
-        bind!("Home End", [code(KeyCode::Home) => Msg::ScrollTasks(i16::MIN),
-            code(KeyCode::End) => Msg::ScrollTasks(i16::MAX)], "first and last tasks", ""),
+        // The table's ends: a thousand tasks took seventy PgDn. (On a
+        // trace, Home goes to the trace's start while the table is not
+        // focused.)
+        bind!("Home End", [code(KeyCode::Home) => Msg::TasksEnd(false),
+            code(KeyCode::End) => Msg::TasksEnd(true)], "first and last tasks", ""),
     ],
 };
 
@@ -550,7 +552,7 @@ mod tests {
         let key = |c: KeyCode, m: Mode| message(KeyEvent::new(c, KeyModifiers::NONE), m);
         assert_eq!(key(KeyCode::PageDown, Mode::Normal), Some(Msg::Lesson(L::Scroll(false))));
         assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::PageTasks(true)));
-        assert_eq!(key(KeyCode::End, Mode::Tasks), Some(Msg::ScrollTasks(i16::MAX)));
+        assert_eq!(key(KeyCode::End, Mode::Tasks), Some(Msg::TasksEnd(true)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
         assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
     }

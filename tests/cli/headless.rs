@@ -841,8 +841,8 @@ fn replay_refuses_the_names_of_two_sides_files() {
     let rec = dir.join("r.jsonl");
     std::fs::write(&rec, format!("{header}\n{{\"Advance\":1000000000}}\n")).expect("write");
     for (option, name, says) in [
-        ("--csv", "a.csv,b.csv", "A,B names a file for each side of --compare"),
-        ("--trace", "r-{side}.jsonl", "{side} stands for a side of --compare"),
+        ("--csv", "a.csv,b.csv", "A,B names a file for each side of --compare, and a replay writes side A only"),
+        ("--trace", "r-{side}.jsonl", "{side} stands for a side of --compare, and a replay writes side A only"),
     ] {
         let out = dirtyviz().current_dir(&dir).arg("replay").arg(&rec).args([option, name]).output().expect("runs");
         assert_eq!(out.status.code(), Some(2));

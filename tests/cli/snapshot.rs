@@ -1333,7 +1333,7 @@ fn keys_a_snapshot_cannot_act_on_are_said_once() {
     assert_eq!(
         notes,
         [
-            "note: --keys: a snapshot saves no file of its own: --format svg --out FILE writes the screen",
+            "note: --keys: a snapshot saves no file of its own: -o FILE.svg writes the screen",
             "note: --keys: a snapshot does not quit; the keys after it are pressed too",
             "note: --keys: a snapshot does not suspend",
         ]
