@@ -981,7 +981,13 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                         // and said nothing).
                         for request in app.take_requests() {
                             let why = match request {
-                                Request::SaveSvg => "saves no file of its own: -o FILE.svg writes the screen",
+                                Request::SaveSvg => {
+                                    if output.is_some() {
+                                        "saves no file of its own: -o writes this screen"
+                                    } else {
+                                        "saves no file of its own: -o FILE.svg writes the screen"
+                                    }
+                                }
                                 Request::Suspend => "does not suspend",
                             };
                             if told.insert(why) {

@@ -344,6 +344,14 @@ pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
     if here.is_some() {
         return None;
     }
+    // A key of the focused task table (Home, End, PgUp, PgDn): T first.
+    let in_table = match board {
+        Board::Simulation => message(key, Mode::Tasks),
+        Board::Trace => trace_message(key, Mode::Tasks),
+    };
+    if mode == Mode::Normal && in_table.is_some() {
+        return Some(format!("{name} scrolls the task table once T focuses it"));
+    }
     Some(match (board, other) {
         (Board::Trace, Some(_)) => {
             format!("{name} is a simulation's key: a trace shows what ran (? lists the keys here)")
@@ -553,6 +561,11 @@ mod tests {
         assert_eq!(key(KeyCode::PageDown, Mode::Normal), Some(Msg::Lesson(L::Scroll(false))));
         assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::PageTasks(true)));
         assert_eq!(key(KeyCode::End, Mode::Tasks), Some(Msg::TasksEnd(true)));
+        let end = KeyEvent::new(KeyCode::End, KeyModifiers::NONE);
+        for board in [Board::Simulation, Board::Trace] {
+            let said = unbound(end, Mode::Normal, board);
+            assert_eq!(said.as_deref(), Some("End scrolls the task table once T focuses it"));
+        }
         assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
         assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
     }

@@ -1340,4 +1340,11 @@ fn keys_a_snapshot_cannot_act_on_are_said_once() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("added a dd"), "the keys after q were pressed");
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no file saved");
+    // With -o, no advice to give one.
+    let out = dirtyviz().current_dir(&dir).args(["snapshot", "--keys", "s", "-o", "w.svg"]).output().expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "note: --keys: a snapshot saves no file of its own: -o writes this screen\n"
+    );
+    assert!(dir.join("w.svg").exists());
 }
