@@ -592,7 +592,9 @@ impl App {
     pub(super) fn restart_step(&mut self) {
         let (Some(mode), Some(i)) = (self.lesson.as_ref(), self.shown_step()) else { return };
         let lesson = mode.run.lesson.clone();
-        self.open_lesson(lesson, i, format!("step {} restarted", i + 1));
+        // Keys' changes are undone: said so, as the dashboard's `r` does.
+        let how = if mode.changed_by_hand() { " with its own setup" } else { "" };
+        self.open_lesson(lesson, i, format!("step {} restarted{how}", i + 1));
     }
 
     /// Opens step `i` of the lesson: forward on the running world, backward
@@ -1623,6 +1625,9 @@ mod tests {
         assert_eq!((mode.run().step, mode.run().step_start_ns), (1, 2 * NS_PER_SEC));
         assert_eq!(app.sim_ns(), 2 * NS_PER_SEC);
         assert_eq!(app.world().tasks().iter().filter(|t| t.alive()).count(), 3, "step 2's AddDd applied again");
+        assert_eq!(app.note(), "step 2 restarted with its own setup");
+        app.update(Msg::Reset);
+        app.finish_catch_up();
         assert_eq!(app.note(), "step 2 restarted");
     }
 

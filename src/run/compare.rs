@@ -184,9 +184,9 @@ impl Compared {
         for (side, sum) in [("A", a), ("B", &self.b)] {
             let _ = writeln!(
                 s,
-                "speed {side}     {} events in {:.3} s ({}× real time)",
+                "speed {side}     {} events in {} s ({}× real time)",
                 sum.events,
-                sum.wall_s,
+                super::summary::wall(sum.wall_s),
                 super::summary::factor(sum.real_time_factor)
             );
         }

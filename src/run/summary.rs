@@ -776,9 +776,9 @@ impl Summary {
         }
         let _ = writeln!(
             s,
-            "speed       simulated {} s in {:.3} s ({}× real time), {} events, {:.0} ns/event",
+            "speed       simulated {} s in {} s ({}× real time), {} events, {:.0} ns/event",
             seconds(self.duration_s),
-            self.wall_s,
+            wall(self.wall_s),
             factor(self.real_time_factor),
             self.events,
             self.wall_s * 1e9 / self.events.max(1) as f64
@@ -787,9 +787,22 @@ impl Summary {
     }
 }
 
+/// A run's wall-clock time in seconds: to the millisecond, and to three
+/// figures under a second (a 5 s run read `in 0.000 s (10877× real time)`).
+pub(crate) fn wall(s: f64) -> String {
+    if s >= 1.0 { format!("{s:.3}") } else { crate::units::significant(s, 3) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wall_time_keeps_three_figures_under_a_second() {
+        assert_eq!(wall(0.000375), "0.000375");
+        assert_eq!(wall(0.281), "0.281");
+        assert_eq!(wall(12.3456), "12.346");
+    }
 
     #[test]
     fn what_cannot_be_measured_is_a_dash() {

@@ -350,6 +350,10 @@ impl TraceApp {
                     self.paused = t < self.side.end_ns();
                 }
                 self.seek_to(t);
+                // `Home` and `r` jump back with no other sign than the clock.
+                if secs == i16::MIN {
+                    self.note = "back to the trace's start".into();
+                }
             }
             Msg::Snapshot => self.requests.push(Request::SaveSvg),
             Msg::Suspend => self.requests.push(Request::Suspend),
@@ -1889,5 +1893,8 @@ mod tests {
         a.update(Msg::Window);
         a.update(Msg::Seek(5));
         assert_eq!(a.note, "chart window: 30 s");
+        // Home and r say where they went: the clock alone jumped.
+        a.update(Msg::Seek(i16::MIN));
+        assert_eq!((a.side().at_ns(), a.note.as_str()), (0, "back to the trace's start"));
     }
 }
