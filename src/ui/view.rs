@@ -390,8 +390,14 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // charts' time axes say it; a class is told which scenario to open).
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
-        // Cut below, to the room the segments above it leave.
-        (5, app.session().scenario.name.clone()),
+        // Cut below, to the room the segments above it leave. In a lesson,
+        // the lesson (the preset it starts from read as if the class were
+        // on the dashboard, and stayed `nfs-1dd` once a step set 10 dd).
+        (
+            5,
+            app.lesson()
+                .map_or_else(|| app.session().scenario.name.clone(), |m| format!("lesson {}", m.run().lesson.id)),
+        ),
         (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
         (8, speed_text(app)),
         (7, kernels),
