@@ -391,7 +391,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
             let since: Vec<_> = w.samples().iter().filter(|s| s.t_ns >= p.step_start_ns).collect();
             (1..since.len())
                 .filter_map(|j| {
-                    let (a, b) = (since[crate::sim::metrics::rate_base(&since[..j], since[j].t_ns)?], since[j]);
+                    let (a, b) = (crate::sim::metrics::rate_base(since[..j].iter().copied(), since[j].t_ns)?, since[j]);
                     Some(mib((b.bdis[bdi].dirtied - a.bdis[bdi].dirtied) as f64) / secs(a.t_ns, b.t_ns))
                 })
                 .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))))?

@@ -916,6 +916,13 @@ impl Views {
         let i = usize::from(n) - 1;
         self.charts[i] || self.asides[i]
     }
+
+    /// The charts named (1-5): those named in full, then those named only
+    /// in passing, each in number order.
+    pub fn named_charts(&self) -> impl Iterator<Item = u8> + '_ {
+        let full = |n: &u8| self.charts[usize::from(*n) - 1];
+        (1..=5u8).filter(full).chain((1..=5u8).filter(move |n| !full(n) && self.names_chart(*n)))
+    }
 }
 
 impl Step {

@@ -148,8 +148,7 @@ impl Follower {
             if let Some(csv) = &mut self.csv {
                 // None in the world's first 50 ms: rates of 0, as in its
                 // first row (a key 130 µs in read 7692 MiB/s).
-                let base = self.recent.iter().rev().find(|p| s.t_ns.saturating_sub(p.t_ns) >= RATE_SPAN_NS);
-                csv.row(s, base, has)?;
+                csv.row(s, crate::sim::metrics::rate_base(self.recent.iter(), s.t_ns), has)?;
             }
             self.digest.add(s, first_writer);
             // Samples older than the latest one far enough back to start

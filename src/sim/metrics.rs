@@ -9,11 +9,11 @@
 /// taken from the latest sample at least this much earlier.
 pub const RATE_SPAN_NS: u64 = 50_000_000;
 
-/// Where in `earlier` (samples in time order, all before `t_ns`) a rate
-/// ending at `t_ns` starts: the latest sample at least [`RATE_SPAN_NS`]
-/// before it; `None` where every one is nearer.
-pub fn rate_base(earlier: &[&Sample], t_ns: u64) -> Option<usize> {
-    earlier.iter().rposition(|p| t_ns.saturating_sub(p.t_ns) >= RATE_SPAN_NS)
+/// Where among `earlier` (samples in time order, all before `t_ns`) a
+/// rate ending at `t_ns` starts: the latest sample at least
+/// [`RATE_SPAN_NS`] before it; `None` where every one is nearer.
+pub fn rate_base<'a>(earlier: impl DoubleEndedIterator<Item = &'a Sample>, t_ns: u64) -> Option<&'a Sample> {
+    earlier.rev().find(|p| t_ns.saturating_sub(p.t_ns) >= RATE_SPAN_NS)
 }
 
 /// The world at one sample time. Pages and pages/s.

@@ -671,9 +671,7 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
     let mut panels: Vec<Panel> = match app.zoom() {
         Some(z) => {
             let mut p = vec![Panel::Chart(z)];
-            p.extend((1..=5u8).filter(|&n| n != z && views.charts[n as usize - 1]).map(Panel::Chart));
-            let passing = (1..=5u8).filter(|&n| n != z && !views.charts[n as usize - 1] && views.names_chart(n));
-            p.extend(passing.map(Panel::Chart));
+            p.extend(views.named_charts().filter(|&n| n != z).map(Panel::Chart));
             p
         }
         None => (1..=5).map(Panel::Chart).collect(),
@@ -833,11 +831,7 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 /// order of need (at 80x24 one fits: T showed no table there). True with
 /// them when a chart wanted is left out for room.
 fn compare_panels(app: &App, views: Views, rows: u16) -> (Vec<Panel>, bool) {
-    // Those named in full, then those named in passing.
-    let named: Vec<u8> = (1..=5u8)
-        .filter(|&n| views.charts[n as usize - 1])
-        .chain((1..=5u8).filter(|&n| !views.charts[n as usize - 1] && views.names_chart(n)))
-        .collect();
+    let named: Vec<u8> = views.named_charts().collect();
     let mut wanted: Vec<Panel> = Vec::new();
     let mut push = |p: Panel| {
         if !wanted.contains(&p) {
