@@ -561,15 +561,16 @@ pub fn level_name(level: u8, legacy: Legacy) -> String {
     }
 }
 
-/// The kernel a patch level runs: "3.2" for the whole series (it went
-/// into Linux 3.2), "3.1 + patches 01-N of v12" in between (the series was
-/// written and measured on 3.1), "3.1" or "2.6.38" below it.
+/// The kernel a patch level runs: "3.1 + v12" for the whole series as
+/// posted (written and measured on 3.1; Linux 3.2 merged it with a later
+/// fix of the pause, so it is not called 3.2), "3.1 + patches 01-N of v12"
+/// in between, "3.1" or "2.6.38" below it.
 pub fn kernel_name(level: u8, legacy: Legacy) -> String {
     match level {
         0 => legacy.version().to_string(),
         1 => "3.1 + patch 01 of v12".to_string(),
         2..=10 => format!("3.1 + patches 01-{level:02} of v12"),
-        _ => "3.2".to_string(),
+        _ => "3.1 + v12".to_string(),
     }
 }
 
@@ -616,7 +617,7 @@ mod tests {
 
     #[test]
     fn each_level_names_the_kernel_it_runs() {
-        assert_eq!(kernel_name(11, Legacy::Linux31), "3.2");
+        assert_eq!(kernel_name(11, Legacy::Linux31), "3.1 + v12");
         assert_eq!(kernel_name(0, Legacy::Linux31), "3.1");
         assert_eq!(kernel_name(0, Legacy::Linux2638), "2.6.38");
         assert_eq!(kernel_name(1, Legacy::Linux31), "3.1 + patch 01 of v12");

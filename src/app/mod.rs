@@ -829,6 +829,11 @@ impl App {
                     self.note = format!("{} is the only bdi", crate::session::bdi_label(self.world(), 0));
                 }
                 self.bdi = step_bdi(self.bdi, n, msg == Msg::NextBdi);
+                if n > 1 {
+                    // As on a trace: a narrow status line may have no
+                    // room for its bdi segment beside a note.
+                    self.note = format!("bdi {}", crate::session::bdi_label(self.world(), self.bdi));
+                }
             }
             Msg::Lesson(m) => self.update_lesson(m),
             Msg::Window => {

@@ -169,8 +169,8 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     if !t.kernel.generation.starts_with("3.2 ") {
         not(
             "kernel",
-            "the v12 series as merged in 3.2 (patch level 11)".into(),
-            "later kernels changed the loop (3.3's think time, cgroup writeback domains, ...); the model runs 3.2's",
+            "the v12 series as posted (patch level 11)".into(),
+            "later kernels changed the loop (3.3's think time, cgroup writeback domains, ...); the model runs the series', which 3.2 merged",
         );
     }
 

@@ -525,14 +525,23 @@ pub fn read_all(
             break;
         }
         if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "{}: a line longer than {} KiB: not a kernel trace",
-                    decoder.stats.lines + 1,
+            // Where binary data came first (a program's file), that is
+            // what is said, not the length of a line it ran into.
+            let line = decoder.stats.lines + 1;
+            let chars = |bytes: &[u8]| String::from_utf8_lossy(bytes).chars().count();
+            let nul = decoder
+                .stats
+                .first_nul
+                .or_else(|| buf.iter().position(|&b| b == 0).map(|at| (line, chars(&buf[..at]) + 1)));
+            let why = match nul {
+                Some((l, c)) => format!("{l}:{c}: binary data (a NUL byte), not the text of a trace"),
+                None => format!(
+                    "{line}:{}: a line longer than {} KiB: not a kernel trace",
+                    chars(&buf[..MAX_LINE_BYTES]) + 1,
                     MAX_LINE_BYTES >> 10
                 ),
-            ));
+            };
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
         }
         if decoder.stats.lines == 0
             && let Some(what) = binary_trace(&buf)
@@ -801,6 +810,14 @@ mod tests {
         input.insert(input.len() - 1, b'x');
         let mut d = Decoder::new();
         let e = read_all(&input[..], &mut d, |_, _| {}).expect_err("one byte more");
-        assert_eq!(e.to_string(), "2: a line longer than 64 KiB: not a kernel trace");
+        assert_eq!(e.to_string(), "2:65537: a line longer than 64 KiB: not a kernel trace");
+        // A NUL byte before it, on an earlier line or on that one, is
+        // binary data: a program's file has a long line further on.
+        for (at, said) in [(3, "1:4: binary data"), (input.len() - 10, "2:65529: binary data")] {
+            let mut binary = input.clone();
+            binary[at] = 0;
+            let e = read_all(&binary[..], &mut Decoder::new(), |_, _| {}).expect_err("too long");
+            assert!(e.to_string().starts_with(said), "{e}");
+        }
     }
 }

@@ -199,7 +199,7 @@ pub struct Summary {
     pub hz: u64,
     /// Patches of the series applied (0: legacy).
     pub patches: u8,
-    /// The kernel that patch level runs: "3.2" (the whole series),
+    /// The kernel that patch level runs: "3.1 + v12" (the whole series),
     /// "3.1 + patches 01-N of v12", "3.1" or "2.6.38".
     pub kernel: String,
     /// Seed of the random generator.

@@ -46,7 +46,7 @@ pub struct Header<'a> {
     pub scenario: &'a str,
     /// Patches of the series applied (0: legacy).
     pub patches: u8,
-    /// The kernel that patch level runs, e.g. "3.2", "3.1 + patches 01-07 of v12".
+    /// The kernel that patch level runs, e.g. "3.1 + v12", "3.1 + patches 01-07 of v12".
     pub kernel: String,
     /// The bdis, in the order events number them.
     pub bdis: Vec<&'a str>,

@@ -119,6 +119,11 @@ pub const MARKS: &[(u8, char, usize, &str)] = &[
     (5, '▲', 4, "a throttling call still blocked, at how long it has lasted so far"),
 ];
 
+/// The dotted gridlines charts draw under their series: the chart, the
+/// value and its meaning.
+pub const GRIDLINES: &[(u8, f64, &str)] =
+    &[(3, 1.0, "dotted, at 1: pos_ratio = 1, where a task is held to dirty_ratelimit itself")];
+
 fn spec(chart: u8, name: &str) -> &'static Entry {
     GLOSSARY.iter().find(|e| e.chart == chart && e.name == name).expect("every series is in the glossary")
 }
@@ -1050,7 +1055,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     data.x_unit = "MiB";
     data.y = [0.0, y_top];
     data.y_fixed = true;
-    data.gridlines = vec![1.0];
+    data.gridlines = GRIDLINES.iter().filter(|g| g.0 == 3).map(|g| g.1).collect();
     if own_axis {
         data.x2 = Some(SecondAxis { x: [0.0, m(bx)], name: "bdi".into(), color: 1 });
     }

@@ -426,6 +426,8 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if patch_note && fresh {
         segments.retain(|(rank, _)| *rank != 7);
     }
+    // `b`'s note names the bdi already.
+    segments.retain(|(_, text)| text != app.note());
     let mut log = push_log_scale(&mut segments, app.log_scale(), app.note());
     let mut debug = app.debug().then(|| {
         let (draw, total) = app.frame_ms();
@@ -1761,6 +1763,10 @@ fn help_lines(
         for (_, glyph, color, what) in MARKS.iter().filter(|m| usize::from(m.0) == n + 1) {
             let head = format!("   {glyph:<glyph_w$} ");
             legend.extend(hanging(&head, t.series[*color % t.series.len()], what, t.text, legend_w, 5));
+        }
+        for (_, _, what) in charts::GRIDLINES.iter().filter(|g| usize::from(g.0) == n + 1) {
+            let head = format!("   {:<glyph_w$} ", "…");
+            legend.extend(hanging(&head, t.dim, what, t.text, legend_w, 5));
         }
     }
     // Mono greys nothing: its charts' notices say what is not yet used.
