@@ -143,7 +143,7 @@ pub struct PlotArgs {
     /// world's HZ) (default: the scenario's, or the lesson step's).
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = sim_time)]
     pub duration: Option<SimTime>,
-    /// Directory the figures go to (made if missing).
+    /// Directory the figures go to (made if missing; its parent must exist).
     #[arg(short = 'o', long, value_name = "DIR", default_value = ".")]
     pub out: PathBuf,
     /// svg (vector, for papers and slides) or png (1920x1080 pixels).

@@ -176,7 +176,7 @@ impl AtomicFile {
             match OpenOptions::new().write(true).create_new(true).open(&temp) {
                 Ok(file) => break (temp, file),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => continue,
-                Err(e) => return Err(cannot_create_in(path, &dir, NO_DIRECTORY, e)),
+                Err(e) => return Err(cannot_create_in(path, &dir, NO_DIRECTORY, true, e)),
             }
         };
         // The new file keeps the owner and permissions of the one it
@@ -413,8 +413,10 @@ const NO_DIRECTORY: &str = "dirtyviz creates no directory for an output";
 /// Why creating `path` (or a file beside it) in `dir` failed: a directory
 /// that is not there, one that takes no new entries (`/proc`, where the
 /// system answers "not found" too), or the system's own reason. `creates`
-/// says which directories dirtyviz makes itself, for the first case.
-pub fn cannot_create_in(path: &Path, dir: &Path, creates: &str, e: std::io::Error) -> Error {
+/// says which directories dirtyviz makes itself, for the first case;
+/// `beside`, that the file is a temporary one beside an output, renamed
+/// over it (said where the directory refuses it).
+pub fn cannot_create_in(path: &Path, dir: &Path, creates: &str, beside: bool, e: std::io::Error) -> Error {
     match e.kind() {
         std::io::ErrorKind::NotFound if !dir.is_dir() => {
             Error::invalid(format!("{}: the directory {} does not exist ({creates})", path.display(), dir.display()))
@@ -425,10 +427,12 @@ pub fn cannot_create_in(path: &Path, dir: &Path, creates: &str, e: std::io::Erro
             dir.display()
         )),
         std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => Error::invalid(format!(
-            "{}: cannot create a file in {}: {} (an output is written beside its file and renamed over it)",
+            "{}: cannot create {} in {}: {}{}",
             path.display(),
+            if beside { "a file" } else { "it" },
             dir.display(),
-            crate::error::io_reason(&e)
+            crate::error::io_reason(&e),
+            if beside { " (an output is written beside its file and renamed over it)" } else { "" }
         )),
         _ => Error::io(path, "cannot create")(e),
     }

@@ -1023,6 +1023,16 @@ impl App {
             }
             // Both sides move, or neither: the note names each, and when
             // neither moved, which was at its end.
+            // Against an old kernel, B alone moves: at its end, nothing
+            // did (`the series' side moves alone` read as if it had).
+            Msg::Patches(up) if !changed && self.against_old_kernel() => {
+                let [a, b] = [0, 1].map(|i| {
+                    let w = &self.sides()[i].world;
+                    level_name(w.patches(), w.legacy())
+                });
+                let end = if up { "highest" } else { "lowest" };
+                format!("{PATCH_NOTE}B already at the series' {end}, {b}; A stays {a}")
+            }
             Msg::Patches(up) if self.sides().len() > 1 => {
                 let each: Vec<String> = self
                     .sides()
@@ -1042,7 +1052,6 @@ impl App {
                     .collect();
                 let stay = match changed {
                     true => "",
-                    false if self.against_old_kernel() => ": the series' side (B) moves alone",
                     false => ": both stay",
                 };
                 format!("{PATCH_NOTE}{}{stay}", each.join("; "))

@@ -348,7 +348,7 @@ pub fn plot(source: Source, opts: &PlotOptions, inputs: &[Option<&str>]) -> Resu
     if made {
         let parent = opts.out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir(&opts.out).map_err(|e| {
-            crate::output::cannot_create_in(&opts.out, parent, "--out makes one directory, not its parents", e)
+            crate::output::cannot_create_in(&opts.out, parent, "--out makes one directory, not its parents", false, e)
         })?;
     }
     let written = write_figures(figures, paths, opts);

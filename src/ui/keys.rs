@@ -85,7 +85,7 @@ pub const DASHBOARD: Section = Section {
             "task table: ↑ ↓ scroll; T focuses it (PgUp PgDn, Esc leaves)", ""),
         bind!("r", [ch('r') => Msg::Reset], "restart the scenario (in a lesson: the open step)", "restart"),
         bind!("t", [ch('t') => Msg::Theme], "dark / light palette", ""),
-        bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-<scenario>-<time>.svg here", ""),
+        bind!("s", [ch('s') => Msg::Snapshot], "save the screen as dirtyviz-<name>-<time>.svg here", ""),
         bind!("?", [ch('?') => Msg::Help, code(KeyCode::F(1)) => Msg::Help], "this help (also F1)", "help"),
         bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit (also Ctrl-C, Ctrl-D)", "quit"),
         bind!("Ctrl-Z", [ctrl('z') => Msg::Suspend], "suspend (fg brings it back)", ""),

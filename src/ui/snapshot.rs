@@ -302,16 +302,17 @@ pub fn write_file(path: &Path, contents: &str) -> Result<()> {
 }
 
 /// The file name the `s` key saves to: `dirtyviz-<scenario>-<t>s.svg`,
-/// the scenario name made safe for a file name.
+/// in a lesson `dirtyviz-lesson<id>-step<n>-<t>s.svg` (every lesson on
+/// the default preset saved as `dirtyviz-default-…`), the name made safe
+/// for a file name.
 pub fn svg_name(app: &App) -> String {
-    let scenario: String = app
-        .session()
-        .scenario
-        .name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
-        .collect();
-    format!("dirtyviz-{scenario}-{:.1}s.svg", app.sim_ns() as f64 / 1e9)
+    let what = match app.lesson() {
+        Some(m) => format!("lesson{}-step{}", m.run().lesson.id, m.run().step + 1),
+        None => app.session().scenario.name.clone(),
+    };
+    let what: String =
+        what.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' }).collect();
+    format!("dirtyviz-{what}-{:.1}s.svg", app.sim_ns() as f64 / 1e9)
 }
 
 /// Saves the screen `app` shows at this size as an SVG in the working
@@ -339,7 +340,13 @@ pub fn write_new(dir: &Path, name: &str, contents: &str) -> Result<PathBuf> {
         let mut file = match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(crate::error::Error::io(&path, "cannot create")(e)),
+            Err(e) => {
+                // Named with the directory it is in: `s` in /proc said
+                // `cannot create: No such file or directory` of a bare name.
+                let shown =
+                    if dir.as_os_str().is_empty() { std::env::current_dir().unwrap_or_default() } else { dir.into() };
+                return Err(crate::output::cannot_create_in(&path, &shown, "dirtyviz makes none", false, e));
+            }
         };
         if let Err(e) = file.write_all(contents.as_bytes()).and_then(|()| file.sync_all()) {
             // Not left half written: the file is this call's own.
@@ -457,6 +464,13 @@ mod tests {
             assert!(std::fs::read_to_string(path).expect("read").starts_with("<svg "), "{path}");
         }
         assert!(!target.exists(), "nothing written through the link");
+        // A lesson's screens are named after the lesson and its step, not
+        // after the preset it starts from.
+        let lessons = crate::lesson::Lesson::all_shipped().expect("lessons");
+        let lesson = lessons.into_iter().find(|l| l.id == "03").expect("lesson 03");
+        let opts = crate::app::AppOptions::default();
+        let second = App::for_lesson(lesson, 1, Default::default(), &opts).expect("app");
+        assert_eq!(svg_name(&second), "dirtyviz-lesson03-step2-30.0s.svg");
         assert!(std::fs::symlink_metadata(dir.join(&name)).expect("the link").file_type().is_symlink());
         let n = std::fs::read_dir(&dir).expect("dir").count();
         assert_eq!(n, 3, "the link and two screenshots, no temporary file");

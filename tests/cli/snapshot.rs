@@ -759,19 +759,16 @@ fn patch_keys_in_compare_name_the_level_of_each_side() {
         all.extend(args);
         snapshot(&all).lines().next().expect("a status line").to_string()
     };
-    // Against an old kernel B moves alone, within the series.
+    // Against an old kernel B moves alone, within the series; at its end
+    // nothing moves, and the note does not read as if B had.
     let s = status(&["--compare", "2.6.38", "--keys", "P"]);
-    let at_top = "│ patch level: A legacy 2.6.38 (IO-full); B patch 11 (IO-less), the highest level: \
-                  the series' side (B) moves alone";
+    let at_top = "│ patch level: B already at the series' highest, patch 11 (IO-less); A stays legacy 2.6.38 (IO-full)";
     assert!(s.ends_with(at_top), "{s}");
     let s = status(&["--compare", "2.6.38", "--keys", "p"]);
     assert!(s.ends_with("│ patch level: A legacy 2.6.38 (IO-full); B patch 10 (IO-less)"), "{s}");
     let s = status(&["--compare", "legacy", "--keys", &["p"; 11].join(" ")]);
     assert!(
-        s.ends_with(
-            "│ patch level: A legacy 3.1 (IO-full); B patch 01 (IO-full), the lowest level: \
-                         the series' side (B) moves alone"
-        ),
+        s.ends_with("│ patch level: B already at the series' lowest, patch 01 (IO-full); A stays legacy 3.1 (IO-full)"),
         "{s}"
     );
     // Levels side by side move together, and back with the opposite key;
