@@ -831,6 +831,16 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
         E::ExpectedString => "a string in quotes",
         E::ExpectedBoolean => "true or false",
         E::ExpectedInteger | E::ExpectedFloat => "a number",
+        // An item of a list of kinds written without its kind, as a
+        // struct is (`tasks: [(n: 2, ...)]`): RON said `expected identifier`.
+        E::ExpectedIdentifier if tail.starts_with('(') => {
+            let list = enclosing_list(head)?;
+            let kinds = match list {
+                "tasks" => " (Dd, Pipeline, Light or MmapRandom: `Dd(bdi: \"sda\", n: 2)`)",
+                _ => "",
+            };
+            return Some(format!("expected a name before `(`: each item of `{list}` starts with its kind{kinds}"));
+        }
         E::ExpectedIdentifier => "a name without quotes",
         E::ExpectedComma if tail.starts_with(char::is_alphabetic) && head.ends_with(|c: char| c.is_ascii_digit()) => {
             let number = head.rsplit(|c: char| !c.is_ascii_digit() && c != '.').next().unwrap_or("");
@@ -851,6 +861,32 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
     let name = &field[start.map_or(0, |(i, c)| i + c.len_utf8())..];
     let hint = if kind.starts_with("a string") && name == "bs" { " (a size: \"4k\", \"1M\")" } else { "" };
     (!name.is_empty()).then(|| format!("expected {kind} for `{name}`{hint}"))
+}
+
+/// The field whose list `head` ends inside (`tasks` of `tasks: [(n: 2`),
+/// if its innermost open bracket is a list's.
+fn enclosing_list(head: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let at = head.char_indices().rev().find_map(|(i, c)| match c {
+        ')' | ']' => {
+            depth += 1;
+            None
+        }
+        '(' | '[' if depth > 0 => {
+            depth -= 1;
+            None
+        }
+        '(' => Some(None),
+        '[' => Some(Some(i)),
+        _ => None,
+    })??;
+    let field = head[..at].trim_end().strip_suffix(':')?.trim_end();
+    let start = field
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphanumeric() && c != '_')
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    Some(&field[start..]).filter(|name| !name.is_empty())
 }
 
 fn quoted_list(items: &[&str]) -> String {
@@ -1483,6 +1519,14 @@ mod tests {
             "s.ron:1:61: the file ends too soon: a `(`, `[` or string is not closed"
         );
         assert_eq!(error("Scenario(name: \"ab\n"), "s.ron:1:16: this string is not closed: no `\"` after it");
+        // A task written as a struct, without its kind; the kinds the
+        // hint names are those RON lists for a kind it does not know.
+        let hint = error(&format!("Scenario({disk}, tasks: [Dd(n: 1), (n: 2, bdi: \"sda\")])"));
+        assert!(hint.starts_with("s.ron:1:65: expected a name before `(`: each item of `tasks` starts"), "{hint}");
+        let known = error(&format!("Scenario({disk}, tasks: [Nope(n: 2)])"));
+        for kind in ["Dd", "Pipeline", "Light", "MmapRandom"] {
+            assert!(hint.contains(kind) && known.contains(&format!("`{kind}`")), "{kind}: {hint} / {known}");
+        }
         assert_eq!(
             error(&format!("Scenario({disk})\n\n // x\n   junk\n")),
             "s.ron:4:4: text after the end of the file's one value (its last `)`)"
