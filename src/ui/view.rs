@@ -1478,7 +1478,11 @@ pub(crate) fn draw_tasks_of(
     let room = area.height.saturating_sub(3) as usize;
     let last_page = live.saturating_sub(room.max(1));
     let first = scroll.min(last_page);
-    let narrow = area.width < 46;
+    // The kind goes where the table is narrow, and where every task is of
+    // one kind and it would leave nr_dirtied_pause cut (`nr_di…` at
+    // 120x40): a column of `dd` on every row says nothing.
+    let one_kind = w.tasks().first().is_none_or(|a| w.tasks().iter().all(|b| b.kind.name() == a.kind.name()));
+    let narrow = area.width < 46 || (one_kind && area.width < 58);
     // A kernel before patch 06 has no nr_dirtied_pause: `–`.
     let has_pause = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.nr_dirtied_pause();
     let mut header = vec!["task"];
@@ -1488,7 +1492,7 @@ pub(crate) fn draw_tasks_of(
         widths.push(Constraint::Length(9));
     }
     header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
-    widths.extend([Constraint::Length(6), Constraint::Length(7), Constraint::Length(8), Constraint::Min(6)]);
+    widths.extend([Constraint::Length(5), Constraint::Length(6), Constraint::Length(8), Constraint::Min(6)]);
     // A bdi name longer than its column is cut with an ellipsis.
     let columns = Layout::horizontal(widths.clone()).spacing(1).split(Rect::new(0, 0, area.width.saturating_sub(2), 1));
     let bdi_room = usize::from(columns[header.len() - 4].width);

@@ -169,9 +169,9 @@ fn the_first_second_counts_its_tasks_and_shows_no_rate_yet() {
     let text = snapshot(&["--at", "0.5s", "--size", "160x48"]);
     assert!(text.contains("tasks (1 live)"), "{text}");
     let row = text.lines().find(|l| l.contains("0     dd        sda")).expect("the dd's row");
-    assert!(row.contains("sda    –"), "{row}");
+    assert!(row.contains("sda   –"), "{row}");
     let later = snapshot(&["--at", "1.5s", "--size", "160x48"]);
-    assert!(!later.lines().any(|l| l.contains("0     dd        sda    –")), "{later}");
+    assert!(!later.lines().any(|l| l.contains("0     dd        sda   –")), "{later}");
 }
 
 /// `h` is offered where the step has a hint (lesson 04's third has none:
@@ -1347,4 +1347,19 @@ fn keys_a_snapshot_cannot_act_on_are_said_once() {
         "note: --keys: a snapshot saves no file of its own: -o writes this screen\n"
     );
     assert!(dir.join("w.svg").exists());
+}
+
+/// The task table's last heading, nr_dirtied_pause, is whole at 120x40:
+/// where every task is a dd, the kind's column gives way to it; a
+/// pipeline beside dd keeps it.
+#[test]
+fn the_task_table_heads_nr_dirtied_pause_whole() {
+    let header = |scenario: &str| {
+        let text = snapshot(&["--scenario", scenario, "--size", "120x40", "--keys", "T"]);
+        text.lines().find(|l| l.contains("││task ")).map(str::to_string).expect("a task table")
+    };
+    let dd = header("hdd-10dd");
+    assert!(dd.contains("pause ms nr_dirtied_pause") && !dd.contains("kind"), "{dd}");
+    let mixed = header("rsync");
+    assert!(mixed.contains("kind") && mixed.contains("nr_di…"), "{mixed}");
 }
