@@ -655,7 +655,8 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let running = view::cut_to(&format!("trace {}", short_source(&app.side.source)), usize::from(area.width));
         let keys = view::too_small_keys(keys::trace_sections(app.mode()));
-        view::draw_too_small_of(&ctx.theme, &running, keys, &app.note, frame, area);
+        let note = view::too_small_note(&app.note, app.screen.zoom);
+        view::draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
         // The help is text: it is read at any size.
         if app.screen.help {
             view::draw_help_of(&ctx.theme, HELP, app.screen.help_scroll, &app.note, frame, area);

@@ -187,9 +187,18 @@ fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let note = match (ctx.app.picker(), typed) {
         (Some(_), _) => format!("the lesson list is open: it needs {}×{} (Esc closes it)", MIN_SIZE.0, MIN_SIZE.1),
         (None, Some(typed)) => typed,
-        (None, None) => ctx.app.note().to_string(),
+        (None, None) => too_small_note(ctx.app.note(), ctx.app.zoom()),
     };
     draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
+}
+
+/// What a screen too small says the last key did: its note, or, where
+/// `1`-`5` set none (the chart shows it), the chart kept full screen.
+pub(crate) fn too_small_note(note: &str, zoom: Option<u8>) -> String {
+    match zoom {
+        Some(n) if note.is_empty() => format!("chart {n} full screen once the window is larger (0 or Esc: all)"),
+        _ => note.to_string(),
+    }
 }
 
 /// What runs, in one row of at most `width` columns: the lesson, its

@@ -48,6 +48,11 @@ fn too_small_at_40x12() {
     let text = screen(&app("default", None, 1), 40, 12);
     assert!(text.contains("terminal too small") && text.contains("need 60×18"), "{text}");
     insta::assert_snapshot!(text);
+    // A chart's number sets no note (the chart shows it): here it is told.
+    let mut zoomed = app("default", None, 1);
+    zoomed.update(Msg::Zoom(4));
+    let text = screen(&zoomed, 40, 12).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("chart 4 full screen once the window is larger (0 or Esc: all)"), "{text}");
 }
 
 #[test]
