@@ -427,9 +427,9 @@ pub fn cannot_create_in(path: &Path, dir: &Path, creates: &str, beside: bool, e:
             dir.display()
         )),
         std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => Error::invalid(format!(
-            "{}: cannot create {} in {}: {}{}",
+            "{}: {} in {}: {}{}",
             path.display(),
-            if beside { "a file" } else { "it" },
+            if beside { "cannot create a file" } else { "cannot be created" },
             dir.display(),
             crate::error::io_reason(&e),
             if beside { " (an output is written beside its file and renamed over it)" } else { "" }

@@ -1041,8 +1041,7 @@ impl App {
                     .enumerate()
                     .map(|(i, (side, name))| {
                         let w = &side.world;
-                        let held = i == 0 && self.against_old_kernel();
-                        let end = match !changed && !held && self.level_input(msg, self.bdi, i, w).is_none() {
+                        let end = match !changed && self.level_input(msg, self.bdi, i, w).is_none() {
                             true if up => ", the highest level",
                             true => ", the lowest level",
                             false => "",

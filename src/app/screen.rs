@@ -144,12 +144,24 @@ impl Screen {
         passing: &mut super::PassingNote,
     ) -> bool {
         let nothing_open = !self.help && !self.tasks_focus && self.zoom.is_none();
+        let scrolled_from = self.task_scroll;
         if !self.update(msg, task_rows) {
             return false;
         }
+        // A table already at the end a key scrolls to says so, as keys
+        // that do nothing do (↑ at the top said nothing).
+        let up = match msg {
+            Msg::ScrollTasks(rows) => Some(rows < 0),
+            Msg::PageTasks(down) | Msg::TasksEnd(down) => Some(!down),
+            _ => None,
+        };
         match (self.note_for(msg), msg) {
             (Some(note), Msg::ScrollTasks(_) | Msg::PageTasks(_) | Msg::TasksEnd(_)) => {
                 passing.cover(status, note.into())
+            }
+            (None, _) if up.is_some() && self.task_scroll == scrolled_from => {
+                let end = if up == Some(true) { "first" } else { "last" };
+                passing.cover(status, format!("the task table shows its {end} task already"));
             }
             (Some(note), _) => *status = note.into(),
             (None, Msg::Back) if nothing_open => {

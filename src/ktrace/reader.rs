@@ -525,14 +525,15 @@ pub fn read_all(
             break;
         }
         if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
-            // Where binary data came first (a program's file), that is
-            // what is said, not the length of a line it ran into.
+            // Binary data (a program's file) is said as such, not as the
+            // length of a line it ran into: a NUL in that line, or one
+            // before it with no event read yet. After events, one NUL
+            // byte did not stop the reading: the long line did.
             let line = decoder.stats.lines + 1;
             let chars = |bytes: &[u8]| String::from_utf8_lossy(bytes).chars().count();
-            let nul = decoder
-                .stats
-                .first_nul
-                .or_else(|| buf.iter().position(|&b| b == 0).map(|at| (line, chars(&buf[..at]) + 1)));
+            let in_line = buf.iter().position(|&b| b == 0).map(|at| (line, chars(&buf[..at]) + 1));
+            let before = decoder.stats.first_nul.filter(|_| decoder.stats.total_events() == 0);
+            let nul = before.or(in_line);
             let why = match nul {
                 Some((l, c)) => format!("{l}:{c}: binary data (a NUL byte), not the text of a trace"),
                 None => format!(
@@ -811,11 +812,23 @@ mod tests {
         let mut d = Decoder::new();
         let e = read_all(&input[..], &mut d, |_, _| {}).expect_err("one byte more");
         assert_eq!(e.to_string(), "2:65537: a line longer than 64 KiB: not a kernel trace");
-        // A NUL byte before it, on an earlier line or on that one, is
-        // binary data: a program's file has a long line further on.
-        for (at, said) in [(3, "1:4: binary data"), (input.len() - 10, "2:65529: binary data")] {
-            let mut binary = input.clone();
-            binary[at] = 0;
+        // A NUL byte in that line is binary data, and so is one before
+        // it with no event read: a program's file has a long line further
+        // on. After an event, the long line is what stopped the reading.
+        let junk = b"\x7fELF\0\x01\n".to_vec();
+        for (text, at, said) in [
+            (input.clone(), Some(input.len() - 10), "2:65529: binary data"),
+            ([&junk[..], &input[input.len() - MAX_LINE_BYTES - 2..]].concat(), None, "1:5: binary data"),
+            (
+                [format!("{BDP_3_2}\nx\0y\n").as_bytes(), &input[input.len() - MAX_LINE_BYTES - 2..]].concat(),
+                None,
+                "3:65537: a line longer than 64 KiB",
+            ),
+        ] {
+            let mut binary = text;
+            if let Some(at) = at {
+                binary[at] = 0;
+            }
             let e = read_all(&binary[..], &mut Decoder::new(), |_, _| {}).expect_err("too long");
             assert!(e.to_string().starts_with(said), "{e}");
         }

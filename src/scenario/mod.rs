@@ -563,7 +563,7 @@ impl<'de> Deserialize<'de> for TaskSpec {
             type Value = TaskSpec;
 
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a task group: Dd, Pipeline, Light or MmapRandom")
+                write!(f, "a task group: {}", task_kinds())
             }
 
             fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> std::result::Result<TaskSpec, A::Error> {
@@ -578,7 +578,7 @@ impl<'de> Deserialize<'de> for TaskSpec {
             }
         }
 
-        d.deserialize_enum("TaskSpec", &["Dd", "Pipeline", "Light", "MmapRandom"], Tasks)
+        d.deserialize_enum("TaskSpec", &TASK_KINDS, Tasks)
     }
 }
 
@@ -836,8 +836,8 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
         E::ExpectedIdentifier if tail.starts_with('(') => {
             let list = enclosing_list(head)?;
             let kinds = match list {
-                "tasks" => " (Dd, Pipeline, Light or MmapRandom: `Dd(bdi: \"sda\", n: 2)`)",
-                _ => "",
+                "tasks" => format!(" ({}: `Dd(bdi: \"sda\", n: 2)`)", task_kinds()),
+                _ => String::new(),
             };
             return Some(format!("expected a name before `(`: each item of `{list}` starts with its kind{kinds}"));
         }
@@ -861,6 +861,15 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
     let name = &field[start.map_or(0, |(i, c)| i + c.len_utf8())..];
     let hint = if kind.starts_with("a string") && name == "bs" { " (a size: \"4k\", \"1M\")" } else { "" };
     (!name.is_empty()).then(|| format!("expected {kind} for `{name}`{hint}"))
+}
+
+/// The kinds of a task group, as a scenario file names them.
+const TASK_KINDS: [&str; 4] = ["Dd", "Pipeline", "Light", "MmapRandom"];
+
+/// [`TASK_KINDS`] as words: `Dd, Pipeline, Light or MmapRandom`.
+fn task_kinds() -> String {
+    let (last, rest) = TASK_KINDS.split_last().expect("kinds");
+    format!("{} or {last}", rest.join(", "))
 }
 
 /// The field whose list `head` ends inside (`tasks` of `tasks: [(n: 2`),
@@ -1524,7 +1533,7 @@ mod tests {
         let hint = error(&format!("Scenario({disk}, tasks: [Dd(n: 1), (n: 2, bdi: \"sda\")])"));
         assert!(hint.starts_with("s.ron:1:65: expected a name before `(`: each item of `tasks` starts"), "{hint}");
         let known = error(&format!("Scenario({disk}, tasks: [Nope(n: 2)])"));
-        for kind in ["Dd", "Pipeline", "Light", "MmapRandom"] {
+        for kind in TASK_KINDS {
             assert!(hint.contains(kind) && known.contains(&format!("`{kind}`")), "{kind}: {hint} / {known}");
         }
         assert_eq!(

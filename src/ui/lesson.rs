@@ -744,6 +744,14 @@ pub(super) fn scroll_mark(scroll: u16, most: u16) -> &'static str {
     }
 }
 
+/// The lesson list's keys, naming what Esc goes back to: from `dirtyviz
+/// lesson` that is the lesson to resume, opened by it (`Esc close` read
+/// as backing out, and lesson 00 opened).
+fn picker_keys(app: &App) -> String {
+    let back = app.lesson().map_or_else(|| "the dashboard".to_string(), |m| format!("lesson {}", m.run().lesson.id));
+    format!(" ↑ ↓ choose · Enter open · Esc back to {back} · q quit ")
+}
+
 /// Draws the lesson list over the screen.
 pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     let Some(picker) = app.picker() else { return };
@@ -754,7 +762,7 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
         .borders(Borders::ALL)
         .border_style(t.accent)
         .title(Span::styled(" lessons ", t.title))
-        .title_bottom(Line::styled(" ↑ ↓ choose · Enter open · Esc close · q quit ", t.dim));
+        .title_bottom(Line::styled(picker_keys(app), t.dim));
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);

@@ -343,8 +343,11 @@ pub fn write_new(dir: &Path, name: &str, contents: &str) -> Result<PathBuf> {
             Err(e) => {
                 // Named with the directory it is in: `s` in /proc said
                 // `cannot create: No such file or directory` of a bare name.
-                let shown =
-                    if dir.as_os_str().is_empty() { std::env::current_dir().unwrap_or_default() } else { dir.into() };
+                let shown = if dir.as_os_str().is_empty() {
+                    std::env::current_dir().unwrap_or_else(|_| ".".into())
+                } else {
+                    dir.into()
+                };
                 return Err(crate::output::cannot_create_in(&path, &shown, "dirtyviz makes none", false, e));
             }
         };

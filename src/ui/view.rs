@@ -192,12 +192,14 @@ fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
 }
 
-/// What a screen too small says the last key did: its note, or, where
-/// `1`-`5` set none (the chart shows it), the chart kept full screen.
+/// What a screen too small says the last key did: its note, and the
+/// chart kept full screen (`1`-`5` set no note: the chart shows it).
 pub(crate) fn too_small_note(note: &str, zoom: Option<u8>) -> String {
-    match zoom {
-        Some(n) if note.is_empty() => format!("chart {n} full screen once the window is larger (0 or Esc: all)"),
-        _ => note.to_string(),
+    let zoomed = zoom.map(|n| format!("chart {n} full screen once the window is larger (0 or Esc: all)"));
+    match (note.is_empty(), zoomed) {
+        (_, None) => note.to_string(),
+        (true, Some(z)) => z,
+        (false, Some(z)) => format!("{note} · {z}"),
     }
 }
 
@@ -1487,11 +1489,14 @@ pub(crate) fn draw_tasks_of(
     let room = area.height.saturating_sub(3) as usize;
     let last_page = live.saturating_sub(room.max(1));
     let first = scroll.min(last_page);
-    // The kind goes where the table is narrow, and where every task is of
-    // one kind and it would leave nr_dirtied_pause cut (`nr_di…` at
-    // 120x40): a column of `dd` on every row says nothing.
-    let one_kind = w.tasks().first().is_none_or(|a| w.tasks().iter().all(|b| b.kind.name() == a.kind.name()));
+    // The kind goes where the table is narrow, and where every task it
+    // lists is of one kind and it would leave nr_dirtied_pause cut
+    // (`nr_di…` at 120x40): a column of `dd` on every row says nothing.
+    // Below the room its columns want, bdi and MiB/s lose one each.
+    let listed = || w.tasks().iter().filter(|t| t.alive() && !t.is_killed() && t.stats.started_ns.is_some());
+    let one_kind = listed().next().is_none_or(|a| listed().all(|b| b.kind.name() == a.kind.name()));
     let narrow = area.width < 46 || (one_kind && area.width < 58);
+    let tight = u16::from(area.width < if narrow { 48 } else { 58 });
     // A kernel before patch 06 has no nr_dirtied_pause: `–`.
     let has_pause = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.nr_dirtied_pause();
     let mut header = vec!["task"];
@@ -1501,14 +1506,17 @@ pub(crate) fn draw_tasks_of(
         widths.push(Constraint::Length(9));
     }
     header.extend(["bdi", "MiB/s", "pause ms", "nr_dirtied_pause"]);
-    widths.extend([Constraint::Length(5), Constraint::Length(6), Constraint::Length(8), Constraint::Min(6)]);
+    widths.extend([
+        Constraint::Length(6 - tight),
+        Constraint::Length(7 - tight),
+        Constraint::Length(8),
+        Constraint::Min(6),
+    ]);
     // A bdi name longer than its column is cut with an ellipsis.
     let columns = Layout::horizontal(widths.clone()).spacing(1).split(Rect::new(0, 0, area.width.saturating_sub(2), 1));
     let bdi_room = usize::from(columns[header.len() - 4].width);
-    let mut rows: Vec<Row> = w
-        .tasks()
-        .iter()
-        .filter(|t| t.alive() && !t.is_killed() && t.stats.started_ns.is_some())
+    let rate_room = usize::from(columns[header.len() - 3].width);
+    let mut rows: Vec<Row> = listed()
         .skip(first)
         .take(room)
         .map(|task| {
@@ -1520,7 +1528,7 @@ pub(crate) fn draw_tasks_of(
             }
             cells.extend([
                 Cell::from(cut_to(&w.bdis()[task.bdi as usize].name, bdi_room)),
-                Cell::from(rate.map_or(NOT_KNOWN.into(), |r| format!("{:.2}", crate::units::mib(r)))),
+                Cell::from(rate.map_or(NOT_KNOWN.into(), |r| decimals_within(crate::units::mib(r), 2, rate_room))),
                 Cell::from(format!("{:.0}", ms(task.last_pause))),
                 Cell::from(if has_pause { task.nr_dirtied_pause.to_string() } else { NOT_KNOWN.into() }),
             ]);
@@ -1548,6 +1556,17 @@ pub(crate) fn draw_tasks_of(
         frame.render_widget(Paragraph::new(Line::styled(more, t.dim)), inner);
     }
     crate::app::TaskRoom { last: last_page, page: shown.max(1) }
+}
+
+/// `v` with at most `most` decimals, fewer where it would not fit in
+/// `room` columns (`1560.2` in six): a column cuts a number without an
+/// ellipsis.
+fn decimals_within(v: f64, most: usize, room: usize) -> String {
+    (0..=most)
+        .rev()
+        .map(|d| format!("{v:.d$}"))
+        .find(|s| s.chars().count() <= room)
+        .unwrap_or_else(|| format!("{v:.0}"))
 }
 
 /// The last row of a task table with `n` more tasks below it, saying
@@ -1963,6 +1982,11 @@ mod tests {
         assert_eq!(cut_to("Writes, dirty pages and the flusher threads", 40), "Writes, dirty pages and the flusher…");
         // One long word, or a first word longer than half the room: cut in it.
         assert_eq!(cut_to("nr_dirtied_pause", 8), "nr_dirt…");
+        // A rate keeps its whole part: `1560.2` in six columns, not `1560.2`3 cut.
+        assert_eq!(decimals_within(1560.234, 2, 6), "1560.2");
+        assert_eq!(decimals_within(1560.234, 2, 7), "1560.23");
+        assert_eq!(decimals_within(123456.7, 2, 6), "123457");
+        assert_eq!(decimals_within(8.694, 2, 6), "8.69");
         assert_eq!(cut_to("trace linux-6.18-4dd-dirty_bytes-400M.txt", 20), "trace linux-6.18-4d…");
         assert_eq!(cut_to("anything", 0), "");
         for room in 0..60 {

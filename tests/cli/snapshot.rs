@@ -169,9 +169,9 @@ fn the_first_second_counts_its_tasks_and_shows_no_rate_yet() {
     let text = snapshot(&["--at", "0.5s", "--size", "160x48"]);
     assert!(text.contains("tasks (1 live)"), "{text}");
     let row = text.lines().find(|l| l.contains("0     dd        sda")).expect("the dd's row");
-    assert!(row.contains("sda   –"), "{row}");
+    assert!(row.contains("sda    –"), "{row}");
     let later = snapshot(&["--at", "1.5s", "--size", "160x48"]);
-    assert!(!later.lines().any(|l| l.contains("0     dd        sda   –")), "{later}");
+    assert!(!later.lines().any(|l| l.contains("0     dd        sda    –")), "{later}");
 }
 
 /// `h` is offered where the step has a hint (lesson 04's third has none:
@@ -1361,5 +1361,24 @@ fn the_task_table_heads_nr_dirtied_pause_whole() {
     let dd = header("hdd-10dd");
     assert!(dd.contains("pause ms nr_dirtied_pause") && !dd.contains("kind"), "{dd}");
     let mixed = header("rsync");
-    assert!(mixed.contains("kind") && mixed.contains("nr_di…"), "{mixed}");
+    assert!(mixed.contains("kind"), "{mixed}");
+}
+
+/// A task table already at the end a key scrolls to says so (↑ at its top
+/// said nothing); the lesson list names what Esc goes back to.
+#[test]
+fn keys_at_the_task_tables_ends_and_the_lesson_lists_esc_say_what_they_do() {
+    let status = |keys: &str| {
+        let text = snapshot(&["--scenario", "hdd-100dd", "--size", "80x24", "--keys", keys]);
+        text.lines().next().expect("a status line").to_string()
+    };
+    for keys in ["@59s T up", "@59s T pgup", "@59s T home"] {
+        assert!(status(keys).ends_with("│ the task table shows its first task already"), "{keys}: {}", status(keys));
+    }
+    assert!(status("@59s T end pgdn").ends_with("│ the task table shows its last task already"));
+    assert!(!status("@59s T down").contains("already"), "{}", status("@59s T down"));
+    let list = snapshot(&["--size", "100x30", "--keys", "L"]);
+    assert!(list.contains("Esc back to the dashboard"), "{list}");
+    let list = snapshot(&["--lesson", "03", "--size", "100x30", "--keys", "L"]);
+    assert!(list.contains("Esc back to lesson 03"), "{list}");
 }
