@@ -655,7 +655,7 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let running = view::cut_to(&format!("trace {}", short_source(&app.side.source)), usize::from(area.width));
         let keys = view::too_small_keys(keys::trace_sections(app.mode()));
-        let note = view::too_small_note(&app.note, app.screen.zoom);
+        let note = view::too_small_note(&app.note, app.screen.zoom, app.screen.tasks_focus);
         view::draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
         // The help is text: it is read at any size.
         if app.screen.help {

@@ -187,20 +187,21 @@ fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let note = match (ctx.app.picker(), typed) {
         (Some(_), _) => format!("the lesson list is open: it needs {}×{} (Esc closes it)", MIN_SIZE.0, MIN_SIZE.1),
         (None, Some(typed)) => typed,
-        (None, None) => too_small_note(ctx.app.note(), ctx.app.zoom()),
+        (None, None) => too_small_note(ctx.app.note(), ctx.app.zoom(), ctx.app.tasks_focused()),
     };
     draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
 }
 
-/// What a screen too small says the last key did: its note, and the
-/// chart kept full screen (`1`-`5` set no note: the chart shows it).
-pub(crate) fn too_small_note(note: &str, zoom: Option<u8>) -> String {
-    let zoomed = zoom.map(|n| format!("chart {n} full screen once the window is larger (0 or Esc: all)"));
-    match (note.is_empty(), zoomed) {
-        (_, None) => note.to_string(),
-        (true, Some(z)) => z,
-        (false, Some(z)) => format!("{note} · {z}"),
-    }
+/// What a screen too small says the last key did: its note, and what
+/// is kept for a larger window that no note says (`1`-`5` and `T` set
+/// none: the chart or the table shows it), the chart full screen and
+/// the task table focused.
+pub(crate) fn too_small_note(note: &str, zoom: Option<u8>, tasks_focused: bool) -> String {
+    let zoomed = zoom.map(|n| format!("chart {n} full screen (0 or Esc: all)"));
+    let focused = tasks_focused.then(|| "the task table has the keys (Esc leaves)".to_string());
+    let kept: Vec<String> = [zoomed, focused].into_iter().flatten().collect();
+    let kept = (!kept.is_empty()).then(|| format!("once the window is larger: {}", kept.join(", ")));
+    [(!note.is_empty()).then(|| note.to_string()), kept].into_iter().flatten().collect::<Vec<_>>().join(" · ")
 }
 
 /// What runs, in one row of at most `width` columns: the lesson, its
