@@ -341,14 +341,20 @@ pub fn write_new(dir: &Path, name: &str, contents: &str) -> Result<PathBuf> {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => {
-                // Named with the directory it is in: `s` in /proc said
+                // Said of the directory, first (a status line of 80
+                // columns cut it after the file's name): `s` in /proc said
                 // `cannot create: No such file or directory` of a bare name.
                 let shown = if dir.as_os_str().is_empty() {
                     std::env::current_dir().unwrap_or_else(|_| ".".into())
                 } else {
                     dir.into()
                 };
-                return Err(crate::output::cannot_create_in(&path, &shown, "dirtyviz makes none", false, e));
+                let why = match e.kind() {
+                    std::io::ErrorKind::NotFound if !shown.is_dir() => "no such directory".to_string(),
+                    std::io::ErrorKind::NotFound => "it takes no new files".to_string(),
+                    _ => crate::error::io_reason(&e),
+                };
+                return Err(crate::error::Error::invalid(format!("{}: {why}", shown.display())));
             }
         };
         if let Err(e) = file.write_all(contents.as_bytes()).and_then(|()| file.sync_all()) {
@@ -474,6 +480,12 @@ mod tests {
         let opts = crate::app::AppOptions::default();
         let second = App::for_lesson(lesson, 1, Default::default(), &opts).expect("app");
         assert_eq!(svg_name(&second), "dirtyviz-lesson03-step2-30.0s.svg");
+        // Not saved: said of the directory, first, where a status line
+        // of 80 columns shows it.
+        let e = save_svg_in(&dir.join("gone"), &app, 80, 24).expect_err("no such directory");
+        assert_eq!(e.to_string(), format!("{}: no such directory", dir.join("gone").display()));
+        let e = save_svg_in(Path::new("/proc"), &app, 80, 24).expect_err("/proc takes no files");
+        assert_eq!(e.to_string(), "/proc: it takes no new files");
         assert!(std::fs::symlink_metadata(dir.join(&name)).expect("the link").file_type().is_symlink());
         let n = std::fs::read_dir(&dir).expect("dir").count();
         assert_eq!(n, 3, "the link and two screenshots, no temporary file");

@@ -197,10 +197,11 @@ fn draw_too_small(ctx: &Ctx, frame: &mut Frame, area: Rect) {
 /// none: the chart or the table shows it), the chart full screen and
 /// the task table focused.
 pub(crate) fn too_small_note(note: &str, zoom: Option<u8>, tasks_focused: bool) -> String {
-    let zoomed = zoom.map(|n| format!("chart {n} full screen (0 or Esc: all)"));
-    let focused = tasks_focused.then(|| "the task table has the keys (Esc leaves)".to_string());
+    // Short: at 30x8 three rows hold it and the note.
+    let zoomed = zoom.map(|n| format!("chart {n} full screen"));
+    let focused = tasks_focused.then(|| "task table focused".to_string());
     let kept: Vec<String> = [zoomed, focused].into_iter().flatten().collect();
-    let kept = (!kept.is_empty()).then(|| format!("once the window is larger: {}", kept.join(", ")));
+    let kept = (!kept.is_empty()).then(|| format!("for a larger window: {}", kept.join(", ")));
     [(!note.is_empty()).then(|| note.to_string()), kept].into_iter().flatten().collect::<Vec<_>>().join(" · ")
 }
 

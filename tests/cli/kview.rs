@@ -205,7 +205,7 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     // told: in a window too small it changed nothing to be seen.
     let s = screen(&fixture(SHIPPED), &["--size", "50x15", "--keys", "3"]);
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(s.contains("once the window is larger: chart 3 full screen"), "{s}");
+    assert!(s.contains("for a larger window: chart 3 full screen"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--size", "50x15", "--keys", "?"]);
     assert!(s.contains("help: keys and legends") && s.contains("play / pause"), "{s}");
 }
