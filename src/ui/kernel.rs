@@ -1141,6 +1141,7 @@ fn trace_title(side: &KernelSide, n: u8, bdi: usize) -> Title {
         name: TITLES[n as usize - 1].to_string(),
         short: SHORT_TITLES[n as usize - 1].to_string(),
         bdi: (n > 1).then_some((label, name)),
+        one_of_many: side.bdi_names().len() > 1,
     }
 }
 
@@ -1507,6 +1508,7 @@ fn draw_compare(ctx: &Ctx, frame: &mut Frame, area: Rect) {
                     short: SHORT_TITLES[*n as usize - 1].to_string(),
                     bdi: (*n > 1)
                         .then(|| (bdi_label(&side.world, model_bdi), side.world.bdis()[model_bdi].name.clone())),
+                    one_of_many: side.world.bdis().len() > 1,
                 };
                 let [da, db] = <[ChartData; 2]>::try_from(data).expect("two sides");
                 plot::draw(frame, a[i], &da, &trace_title(&app.side, *n, app.bdi()), &ctx.look());

@@ -90,6 +90,10 @@ pub struct Title {
     /// The bdi it shows, long and short: `sda (HDD)`, `sda` (in the
     /// title: `(sda, HDD)`, `(sda)`).
     pub bdi: Option<(String, String)>,
+    /// The bdi is one of several: its name stays before the values do in
+    /// full (at 100x30 chart 2 of ukey-hdd said which disk it showed
+    /// nowhere but the status line).
+    pub one_of_many: bool,
 }
 
 /// A bdi's label in parentheses after a chart's name: one that ends in
@@ -107,30 +111,37 @@ fn in_parentheses(label: &str) -> String {
 fn fit_title(title: &Title, values: &[String], short: &[String], width: usize) -> String {
     let number = title.name.split(' ').next().unwrap_or("").to_string();
     let bdi = |long: bool| title.bdi.as_ref().map(|(l, s)| in_parentheses(if long { l } else { s }));
+    // Each head with whether it names the bdi.
+    let has = title.bdi.is_some();
     let named = [
-        format!("{}{}", title.name, bdi(true).unwrap_or_default()),
-        format!("{}{}", title.name, bdi(false).unwrap_or_default()),
-        format!("{}{}", title.short, bdi(false).unwrap_or_default()),
-        title.short.clone(),
+        (format!("{}{}", title.name, bdi(true).unwrap_or_default()), has),
+        (format!("{}{}", title.name, bdi(false).unwrap_or_default()), has),
+        (format!("{}{}", title.short, bdi(false).unwrap_or_default()), has),
+        (title.short.clone(), false),
     ];
-    let bare = [format!("{number}{}", bdi(false).unwrap_or_default()), number.clone()];
+    let bare = [(format!("{number}{}", bdi(false).unwrap_or_default()), has), (number.clone(), false)];
+    // One bdi of several is named before the values are kept whole: a
+    // first pass tries only the heads that name it.
+    let passes: &[bool] = if has && title.one_of_many { &[true, false] } else { &[false] };
     // The short name stays as long as one value fits beside it; only then
     // does the chart go by its number, one space before the values (two
     // would read as a name left out).
     // Short values may be more than the values they shorten (chart 5's
     // one headline reads 'longest call 168 ms, sleep 4 ms' short): as
     // many as fit are kept.
-    for (heads, gap) in [(&named[..], "  "), (&bare[..], " ")] {
-        for n in (1..=values.len().max(short.len()).max(1)).rev() {
-            for vals in [values, short] {
-                if vals.is_empty() && !values.is_empty() {
-                    continue;
-                }
-                let tail = vals[..n.min(vals.len())].join(", ");
-                for head in heads {
-                    let text = if tail.is_empty() { format!(" {head} ") } else { format!(" {head}{gap}{tail} ") };
-                    if text.chars().count() <= width {
-                        return text;
+    for &named_bdi in passes {
+        for (heads, gap) in [(&named[..], "  "), (&bare[..], " ")] {
+            for n in (1..=values.len().max(short.len()).max(1)).rev() {
+                for vals in [values, short] {
+                    if vals.is_empty() && !values.is_empty() {
+                        continue;
+                    }
+                    let tail = vals[..n.min(vals.len())].join(", ");
+                    for (head, _) in heads.iter().filter(|(_, names)| *names || !named_bdi) {
+                        let text = if tail.is_empty() { format!(" {head} ") } else { format!(" {head}{gap}{tail} ") };
+                        if text.chars().count() <= width {
+                            return text;
+                        }
                     }
                 }
             }
@@ -1894,7 +1905,7 @@ mod tests {
         let theme = Theme::new(crate::app::ThemeKind::Mono);
         let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         let data = ChartData::new(Vec::new(), [0.0, 10.0], "MiB/s");
-        let title = Title { name: "4 rates".into(), short: "4 rates".into(), bdi: None };
+        let title = Title { name: "4 rates".into(), short: "4 rates".into(), bdi: None, one_of_many: false };
         let backend = ratatui::backend::TestBackend::new(30, 2);
         let mut terminal = ratatui::Terminal::new(backend).expect("a test backend always builds");
         terminal.draw(|f| draw(f, f.area(), &data, &title, &look)).expect("draws");
@@ -2001,10 +2012,11 @@ mod tests {
 
     #[test]
     fn titles_keep_their_values_and_drop_words() {
-        let title = Title {
+        let mut title = Title {
             name: "2 bdi dirty pages".into(),
             short: "2 bdi dirty".into(),
             bdi: Some(("sda (HDD)".into(), "sda".into())),
+            one_of_many: false,
         };
         let values = ["bdi_dirty 669 MiB".to_string(), "bdi_thresh 737 MiB".to_string()];
         let values = &values[..];
@@ -2027,6 +2039,12 @@ mod tests {
         assert_eq!(fit_title(&title, &rates, &rates, 34), " 2 rate 0.910 vs bw/N 0.800 MiB/s ");
         assert_eq!(fit_title(&title, &rates, &rates, 33), " 2 rate 0.910 MiB/s… ");
         assert_eq!(fit_title(&title, values, &short, 8), " 2 669… ");
+        // One bdi of several keeps its name before the values whole.
+        title.one_of_many = true;
+        assert_eq!(fit_title(&title, values, &[], 54), " 2 bdi dirty pages (sda, HDD)  bdi_dirty 669 MiB ");
+        assert_eq!(fit_title(&title, values, &short, 38), " 2 bdi dirty (sda)  669 of 737 MiB ");
+        assert_eq!(fit_title(&title, values, &short, 24), " 2 (sda) 669 of 737 MiB ");
+        assert_eq!(fit_title(&title, values, &short, 20), " 2 669 of 737 MiB ");
     }
 
     /// Chart 5's headline is one value, and its short form two: where the
@@ -2036,8 +2054,12 @@ mod tests {
     /// of 4 ms at most).
     #[test]
     fn a_short_title_keeps_every_short_value_that_fits() {
-        let title =
-            Title { name: "5 pauses".into(), short: "5 pauses".into(), bdi: Some(("sda, HDD".into(), "sda".into())) };
+        let title = Title {
+            name: "5 pauses".into(),
+            short: "5 pauses".into(),
+            bdi: Some(("sda, HDD".into(), "sda".into())),
+            one_of_many: false,
+        };
         let values = ["longest sleep 4 ms, longest call 168 ms".to_string()];
         let short = ["longest call 168 ms".to_string(), "sleep 4 ms".to_string()];
         assert_eq!(fit_title(&title, &values, &short, 50), " 5 pauses (sda)  longest call 168 ms, sleep 4 ms ");

@@ -1072,6 +1072,7 @@ fn draw_chart(ctx: &Ctx, side: &Side, n: u8, data: Option<ChartData>, frame: &mu
         name: TITLES[n as usize - 1].to_string(),
         short: SHORT_TITLES[n as usize - 1].to_string(),
         bdi: (n > 1).then(|| (bdi_label(&side.world, bdi), side.world.bdis()[bdi].name.clone())),
+        one_of_many: side.world.bdis().len() > 1,
     };
     plot::draw(frame, area, &data, &title, &ctx.look());
 }

@@ -1382,3 +1382,21 @@ fn keys_at_the_task_tables_ends_and_the_lesson_lists_esc_say_what_they_do() {
     let list = snapshot(&["--lesson", "03", "--size", "100x30", "--keys", "L"]);
     assert!(list.contains("Esc back to lesson 03"), "{list}");
 }
+
+/// Of several bdis, the one a chart shows is named in its title before
+/// its values are kept whole (chart 2 of ukey-hdd at 100x30 named it
+/// nowhere but the status line); of one, the values come first.
+#[test]
+fn a_chart_of_one_bdi_of_several_names_it_where_room_is_short() {
+    let title = |args: &[&str], chart: &str| {
+        let text = snapshot(args);
+        let row = text.lines().find(|l| l.contains(&format!("┌ {chart} "))).map(str::to_string);
+        row.unwrap_or_else(|| panic!("chart {chart}:\n{text}"))
+    };
+    let two = title(&["--scenario", "ukey-hdd", "--size", "100x30", "--keys", "b"], "2");
+    assert!(two.contains("┌ 2 bdi dirty pages (sda)  605 of 682 MiB"), "{two}");
+    let lesson = title(&["--lesson", "14", "--size", "100x30"], "2");
+    assert!(lesson.contains("(sdb, USB key)"), "{lesson}");
+    let one = title(&["--scenario", "hdd-10dd", "--size", "100x30"], "2");
+    assert!(!one.contains("(sda") && one.contains("of thresh"), "{one}");
+}
