@@ -524,16 +524,17 @@ pub fn read_all(
         if std::io::Read::take(&mut input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut buf)? == 0 {
             break;
         }
+        // The line's first NUL byte, its line and column (from 1).
+        let line = decoder.stats.lines + 1;
+        let chars = |bytes: &[u8]| String::from_utf8_lossy(bytes).chars().count();
+        let nul_here = buf.iter().position(|&b| b == 0).map(|at| (line, chars(&buf[..at]) + 1));
         if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
             // Binary data (a program's file) is said as such, not as the
             // length of a line it ran into: a NUL in that line, or one
             // before it with no event read yet. After events, one NUL
             // byte did not stop the reading: the long line did.
-            let line = decoder.stats.lines + 1;
-            let chars = |bytes: &[u8]| String::from_utf8_lossy(bytes).chars().count();
-            let in_line = buf.iter().position(|&b| b == 0).map(|at| (line, chars(&buf[..at]) + 1));
             let before = decoder.stats.first_nul.filter(|_| decoder.stats.total_events() == 0);
-            let nul = before.or(in_line);
+            let nul = before.or(nul_here);
             let why = match nul {
                 Some((l, c)) => format!("{l}:{c}: binary data (a NUL byte), not the text of a trace"),
                 None => format!(
@@ -549,9 +550,8 @@ pub fn read_all(
         {
             return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("1: {what}")));
         }
-        if let Some(at) = buf.iter().position(|&b| b == 0) {
-            let st = &mut decoder.stats;
-            st.first_nul.get_or_insert((st.lines + 1, String::from_utf8_lossy(&buf[..at]).chars().count() + 1));
+        if let Some(at) = nul_here {
+            decoder.stats.first_nul.get_or_insert(at);
         }
         let text = String::from_utf8_lossy(&buf);
         if let Some(e) = decoder.line_ended(&text, buf.last() == Some(&b'\n')) {

@@ -1562,8 +1562,8 @@ pub(crate) fn draw_tasks_of(
 }
 
 /// `v` with at most `most` decimals, fewer where it would not fit in
-/// `room` columns (`1560.2` in six): a column cuts a number without an
-/// ellipsis.
+/// `room` columns (`1560.2` in six, `12346` in five): a column cuts a
+/// number without an ellipsis.
 fn decimals_within(v: f64, most: usize, room: usize) -> String {
     (0..=most)
         .rev()
@@ -1985,7 +1985,9 @@ mod tests {
         assert_eq!(cut_to("Writes, dirty pages and the flusher threads", 40), "Writes, dirty pages and the flusher…");
         // One long word, or a first word longer than half the room: cut in it.
         assert_eq!(cut_to("nr_dirtied_pause", 8), "nr_dirt…");
-        // A rate keeps its whole part: `1560.2` in six columns, not `1560.2`3 cut.
+        // A rate keeps its whole part: `12346` in five columns, not a
+        // cut `12345.`; decimals go first.
+        assert_eq!(decimals_within(12345.67, 2, 5), "12346");
         assert_eq!(decimals_within(1560.234, 2, 6), "1560.2");
         assert_eq!(decimals_within(1560.234, 2, 7), "1560.23");
         assert_eq!(decimals_within(123456.7, 2, 6), "123457");
