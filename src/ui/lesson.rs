@@ -78,10 +78,15 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     if step.checks.is_empty() {
         return lines;
     }
-    let heading = if mode.judged() {
-        format!("checks, as judged at the end of the step's {:.0}\u{a0}s", step.run_s)
-    } else {
-        "checks (live)".to_string()
+    let common = common_window(mode);
+    let over = common.map(|w| span(w, step.run_s));
+    // As short as the pane is narrow: at 160x48 it is 60 columns wide.
+    let heading = match (mode.judged(), &over) {
+        (true, Some(over)) if over == "whole step" => format!("checks over the whole step, {:.0}\u{a0}s", step.run_s),
+        (true, Some(over)) => format!("checks over the {over} of the step's {:.0}\u{a0}s", step.run_s),
+        (true, None) => format!("checks, as judged at the end of the step's {:.0}\u{a0}s", step.run_s),
+        (false, Some(over)) => format!("checks (live, over the {over})"),
+        (false, None) => "checks (live)".to_string(),
     };
     lines.extend(hanging("", t.dim, &heading, t.dim, width, 0));
     if mode.changed_by_hand() {
@@ -99,6 +104,12 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
         // it has not (lesson 13's B that never reached 90% showed `90 s`).
         let judged = |v| {
             let (value, bounds) = c.judged(v);
+            // A window other than the heading's is told with the bounds.
+            let window = c.window_s.min(step.run_s);
+            let bounds = match common {
+                Some(w) if c.metric.windowed() && w != window => format!("{}; {bounds}", span(window, step.run_s)),
+                _ => bounds,
+            };
             let value = match (mode.check_counting(i), mode.judged()) {
                 (false, _) => value,
                 (true, false) => format!("not yet, {value} so far"),
@@ -121,6 +132,27 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
         lines.extend(hanging_spans(&format!("{mark} "), style.add_modifier(Modifier::BOLD), &text, width, 2));
     }
     lines
+}
+
+/// The window most of the step's windowed checks read, as long as it has
+/// run (the whole step's, once judged): the checks' heading names it
+/// (a class took a check's 10 s mean for the value chart 2 shows at the
+/// step's end), and a check of another window names its own.
+fn common_window(mode: &LessonMode) -> Option<f64> {
+    let step = mode.step();
+    let windows: Vec<f64> =
+        step.checks.iter().filter(|c| c.metric.windowed()).map(|c| c.window_s.min(step.run_s)).collect();
+    let count = |w: f64| windows.iter().filter(|&&x| x == w).count();
+    windows.iter().copied().fold(None, |best: Option<f64>, w| match best {
+        Some(b) if count(b) >= count(w) => Some(b),
+        _ => Some(w),
+    })
+}
+
+/// The span `window` seconds long that a check read, in a step of
+/// `run_s`: `last 10 s`, or `whole step`.
+fn span(window: f64, run_s: f64) -> String {
+    if window + 1e-9 >= run_s { "whole step".to_string() } else { format!("last {}\u{a0}s", trimmed(window, 1)) }
 }
 
 /// The questions `width` columns wide, each with what the student typed

@@ -569,7 +569,7 @@ fn a_wrapped_check_keeps_its_value_and_bounds_whole() {
             let three = rows[at..at + 3].join("\n");
             assert!(three.contains(" MiB") && !three.contains("\nMiB"), "the value apart from its unit: {three}");
             assert!(three.contains("peak 49.5 MiB under the limit"), "the value cut: {three}");
-            assert!(three.contains("(may not pass it)"), "the bounds cut: {three}");
+            assert!(three.contains("(last 20 s; may not pass it)"), "the bounds cut: {three}");
         }
     }
 }
@@ -1504,4 +1504,28 @@ fn a_chart_key_shows_its_chart_where_one_panel_fits_beside_a_named_table() {
         let text = screen(keys);
         assert!(text.contains(table), "{keys}\n{text}");
     }
+}
+
+/// The checks' heading names the window most of them read, and a check
+/// of another window names its own: a class took lesson 10's `sdb's pool
+/// runs under 35 MiB  13.0 MiB`, a 10 s mean, for chart 2's 27.8 MiB at
+/// the step's end.
+#[test]
+fn the_checks_say_what_window_they_read() {
+    let pane = |lesson: &str, step: &str| {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", lesson, "--step", step, "--size", "160x48"])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        pane_rows(&String::from_utf8(out.stdout).expect("UTF-8")).join("\n")
+    };
+    let ten = pane("10", "2");
+    assert!(ten.contains("checks over the last 10 s of the step's 15 s"), "{ten}");
+    assert!(ten.contains("13.0 MiB (<= 35)"), "{ten}");
+    let zero = pane("00", "2");
+    assert!(zero.contains("checks over the whole step, 15 s"), "{zero}");
+    assert!(zero.contains("(last 5 s; <= 0.5)"), "{zero}");
+    let eleven = pane("11", "1");
+    assert!(eleven.contains("checks over the last 20 s of the step's 40 s"), "{eleven}");
 }
