@@ -91,7 +91,7 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(1, "bg_thresh", "bg", 7, 6, "background threshold: the flusher writes above it"),
     entry!(2, "bdi_dirty", "dirty", 0, 0, "the bdi's reclaimable + writeback pages"),
     entry!(2, "writeback", "wb", 1, 1, "the bdi's pages being written"),
-    entry!(2, "bdi_setpoint", "set", 3, 2, "the setpoint scaled to the bdi's share of thresh"),
+    entry!(2, "bdi_setpoint", "set", 3, 2, "setpoint × bdi_thresh/thresh; patch 10+: bdi_thresh ≥ (limit−dirty)/8"),
     entry!(2, "bdi_thresh", "thr", 4, 3, "the bdi's share of thresh, from its recent writeouts"),
     entry!(3, "product = pos_ratio", "product", 0, 1, "global × bdi line: scales dirty_ratelimit", Draw::Dashed),
     entry!(3, "global", "global", 2, 0, "cubic: 2 at freerun, 1 at the setpoint, 0 at the limit"),
