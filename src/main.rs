@@ -582,6 +582,7 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     // neither saved nor set aside.
     let input = file.as_deref().map(|path| Named { role: "the lesson", path });
     check_distinct(&input.into_iter().collect::<Vec<_>>(), &view_outputs(&args.view))?;
+    args.view.record.as_deref().map(dirtyviz::record::may_replace).transpose()?;
     dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;
     let loaded = open_progress();
     let mut app = match chosen {
@@ -647,6 +648,7 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: 
         )));
     }
     check_distinct(&inputs, &outputs)?;
+    view.record.as_deref().map(dirtyviz::record::may_replace).transpose()?;
     // Nothing is written (no trace, no recording) for a session that
     // cannot start.
     dirtyviz::ui::need_terminal().map_err(Error::Terminal)?;

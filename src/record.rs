@@ -208,8 +208,13 @@ impl Recorder {
             None => match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
                 Ok(f) => Sink::New(BufWriter::new(f)),
                 // A file, link or device there, or a directory missing:
-                // as every output.
-                Err(_) => Sink::Output(crate::output::AtomicFile::create(path)?),
+                // as every output, but a file that holds something else is
+                // kept (a mistyped name lost a teacher's file: a session
+                // cannot end without replacing it).
+                Err(_) => {
+                    may_replace(path)?;
+                    Sink::Output(crate::output::AtomicFile::create(path)?)
+                }
             },
         };
         let mut r = Recorder { sink: Some(sink), path: path.to_path_buf(), last_in: None };
@@ -510,6 +515,33 @@ pub struct Reader {
     value_col: usize,
     /// How the session began.
     pub header: Header,
+}
+
+/// Refuses `path` as `--record`'s file when it is a regular file (or a
+/// link to one) that is neither empty nor a recording: only a recording
+/// is replaced by another. Asked before the terminal is taken, and again
+/// when the recording starts.
+pub fn may_replace(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
+    if !meta.is_file() || meta.len() == 0 {
+        return Ok(());
+    }
+    // Unreadable: the output's own checks say why it cannot be replaced.
+    let Ok(file) = File::open(path) else { return Ok(()) };
+    let mut start = Vec::new();
+    if file.take(4096).read_to_end(&mut start).is_err() {
+        return Ok(());
+    }
+    let first = String::from_utf8_lossy(&start);
+    if starts_like_a_header(first.lines().next().unwrap_or("")) {
+        return Ok(());
+    }
+    Err(Error::invalid(format!(
+        "{}: holds something other than a dirtyviz recording, which --record would replace: name another file, or \
+         remove this one first",
+        path.display()
+    )))
 }
 
 /// `line` begins as a recording's header does: `{"dirtyviz":`.
@@ -1047,9 +1079,9 @@ mod tests {
         let (h, entries) = load(&last_session(&dir)).expect("last-session.jsonl is the crashed session");
         assert_eq!((h, entries), (header(), vec![Entry::Advance(1_000_000_000)]));
         let out = dir.join("class.jsonl");
-        std::fs::write(&out, "yesterday's class\n").expect("write");
+        std::fs::write(&out, "{\"dirtyviz\": \"yesterday's class\"}\n").expect("write");
         drop(Recorder::create(&out, &header()).expect("recorder"));
-        assert_eq!(std::fs::read_to_string(&out).expect("kept"), "yesterday's class\n");
+        assert_eq!(std::fs::read_to_string(&out).expect("kept"), "{\"dirtyviz\": \"yesterday's class\"}\n");
         let r = Recorder::create(&out, &header()).expect("recorder");
         r.finish().expect("in place");
         assert_eq!(load(&out).expect("a recording").0, header());
@@ -1075,7 +1107,7 @@ mod tests {
         assert!(!never.exists());
         // A file there stays as it was until the session ends; the
         // recording is meanwhile in the temporary file the recorder names.
-        std::fs::write(&new, "yesterday's class\n").expect("write");
+        std::fs::write(&new, "{\"dirtyviz\": \"yesterday's class\"}\n").expect("write");
         let mut r = Recorder::create(&new, &header()).expect("recorder");
         r.write(&[Entry::Advance(2_000_000_000)]).expect("written");
         let temp = r.temp_path().expect("a temporary file").to_path_buf();
@@ -1083,10 +1115,16 @@ mod tests {
         assert!(name.starts_with(".class.jsonl.dirtyviz-") && name.ends_with(".tmp"), "{name}");
         assert_eq!(temp.parent(), Some(&*dir));
         assert_eq!(load(&temp).expect("the recording so far").1, vec![Entry::Advance(2_000_000_000)]);
-        assert_eq!(std::fs::read_to_string(&new).expect("kept"), "yesterday's class\n");
+        assert_eq!(std::fs::read_to_string(&new).expect("kept"), "{\"dirtyviz\": \"yesterday's class\"}\n");
         r.finish().expect("in place");
         assert_eq!(load(&new).expect("replaced").1, vec![Entry::Advance(2_000_000_000)]);
         assert!(!temp.exists());
+        // A file that holds something else is not replaced at all.
+        let notes = dir.join("notes.txt");
+        std::fs::write(&notes, "the class's notes\n").expect("write");
+        let e = Recorder::create(&notes, &header()).err().expect("refused");
+        assert!(e.to_string().contains("notes.txt: holds something other than a dirtyviz recording"), "{e}");
+        assert_eq!(std::fs::read_to_string(&notes).expect("kept"), "the class's notes\n");
     }
 
     #[test]

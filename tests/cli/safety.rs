@@ -95,12 +95,25 @@ fn an_output_that_is_an_input_or_another_output_is_refused() {
 fn a_failed_run_leaves_what_was_there() {
     let dir = scratch("failed");
     std::fs::write(dir.join("keep.jsonl"), "the user's own file\n").expect("write");
+    std::fs::write(dir.join("old.jsonl"), "{\"dirtyviz\":\"0.1.0\"}\n").expect("write");
+    std::fs::write(dir.join("empty.jsonl"), "").expect("write");
     let before = snapshot(&dir);
-    // No terminal: the dashboard cannot start, the recording asked for stays as it was.
+    // A file that holds something else is not replaced by a recording (a
+    // mistyped name lost a file: a session cannot end without replacing
+    // it).
     let o = run_in(&dir, &["--record", "keep.jsonl", "--trace", "keep2.jsonl"]);
-    one_line(&o, 2, &["terminal"]);
-    // Nor does it write a terminal's escapes to a standard output it never took.
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "", "nothing on stdout");
+    one_line(&o, 2, &["keep.jsonl: holds something other than a dirtyviz recording, which --record would replace"]);
+    let o = run_in(&dir, &["lesson", "03", "--record", "keep.jsonl"]);
+    one_line(&o, 2, &["keep.jsonl: holds something other than a dirtyviz recording"]);
+    // A recording, or an empty file, may be replaced; without a terminal
+    // the dashboard cannot start, and the recording asked for stays as it
+    // was.
+    for kept in ["old.jsonl", "empty.jsonl"] {
+        let o = run_in(&dir, &["--record", kept, "--trace", "keep2.jsonl"]);
+        one_line(&o, 2, &["terminal"]);
+        // Nor does it write a terminal's escapes to a standard output it never took.
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "", "nothing on stdout");
+    }
     // A run that fails to write (a full device) keeps nothing half-written.
     let o = run_in(&dir, &["run", "--duration", "2s", "--trace", "t.jsonl", "--csv", "/dev/full"]);
     one_line(&o, 2, &["/dev/full: cannot write: No space left on device"]);
@@ -603,14 +616,20 @@ fn a_session_that_fails_to_start_touches_no_recording() {
     let dir = scratch("failed-start");
     let data = dir.join("data/dirtyviz");
     std::fs::create_dir_all(&data).expect("data dir");
-    std::fs::write(data.join("last-session.jsonl"), "the last class\n").expect("write");
+    std::fs::write(data.join("last-session.jsonl"), "{\"dirtyviz\": \"the last class\"}\n").expect("write");
     let o = run_in(&dir, &[]);
     one_line(&o, 2, &["terminal"]);
-    assert_eq!(std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"), "the last class\n");
+    assert_eq!(
+        std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"),
+        "{\"dirtyviz\": \"the last class\"}\n"
+    );
     assert!(!data.join("sessions").exists());
     let o = run_in(&dir, &["--trace", "/dev/null", "--record", "data/dirtyviz/last-session.jsonl"]);
     one_line(&o, 2, &["terminal"]);
-    assert_eq!(std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"), "the last class\n");
+    assert_eq!(
+        std::fs::read_to_string(data.join("last-session.jsonl")).expect("kept"),
+        "{\"dirtyviz\": \"the last class\"}\n"
+    );
     let o = run_in(&dir, &["--trace", "data/dirtyviz/last-session.jsonl"]);
     one_line(&o, 2, &["is the same file as the last session's recording"]);
 }
