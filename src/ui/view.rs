@@ -1401,14 +1401,18 @@ fn draw_params_panel(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let inner = usize::from(area.width.saturating_sub(2));
     lines.push(Line::styled(cut_to(&bdi_label(w, ctx.app.bdi()), inner), t.accent));
     lines.extend(local.into_iter().map(row));
-    lines.push(Line::raw(""));
+    let bandwidth = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.bandwidth();
+    // What the list's numbers are, in the row that sets it apart: an idle
+    // disk's `93.6 MiB/s` was taken for traffic (it is the estimate the
+    // kernel keeps until the disk writes again).
+    let head = if bandwidth { "bdis: tasks, avg_write_bw" } else { "bdis: tasks" };
+    lines.push(Line::styled(cut_to(head, inner), t.dim));
     // The bdis the rows left can hold, the selected one among them.
     let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
     let shown = list_window(w.bdis().len(), ctx.app.bdi(), room);
     if shown.above > 0 {
         lines.push(Line::styled(format!(" … {} more above", shown.above), t.dim));
     }
-    let bandwidth = charts::Kernel { patches: w.patches(), legacy: w.legacy() }.bandwidth();
     for (i, b) in w.bdis().iter().enumerate().take(shown.rows.end).skip(shown.rows.start) {
         let mark = if i == ctx.app.bdi() { "▶" } else { " " };
         // Its avg_write_bw, where the kernel estimates one (not 2.6.38).
