@@ -120,6 +120,8 @@ pub struct Picker {
     pub lessons: Vec<Lesson>,
     /// The highlighted one.
     pub selected: usize,
+    /// The digits typed so far of a lesson's number.
+    pub typed: String,
 }
 
 impl LessonMode {
@@ -772,7 +774,26 @@ impl App {
     /// Handles a key while the lesson list is open.
     pub(super) fn update_picker(&mut self, msg: Msg) {
         let Some(picker) = self.picker.as_mut() else { return };
+        let typed = std::mem::take(&mut picker.typed);
         match msg {
+            Msg::Lesson(LessonMsg::PickDigit(d)) => {
+                // The digits typed so far and this one, or this one alone
+                // when no lesson is numbered so (`1` `7`: lesson 07).
+                let found = |number: &str| {
+                    let id = format!("{number:0>2}");
+                    picker.lessons.iter().position(|l| l.id == id).map(|i| (i, number.to_string()))
+                };
+                match found(&format!("{typed}{d}")).or_else(|| found(&d.to_string())) {
+                    Some((i, number)) => {
+                        picker.selected = i;
+                        picker.typed = number;
+                    }
+                    None => {
+                        let last = picker.lessons.last().map_or("00", |l| l.id.as_str());
+                        self.note = format!("no lesson {d:0>2}: the list runs from 00 to {last}");
+                    }
+                }
+            }
             Msg::Lesson(LessonMsg::Pick(up)) => {
                 let n = picker.lessons.len();
                 picker.selected = if up { (picker.selected + n - 1) % n } else { (picker.selected + 1) % n };
@@ -807,7 +828,7 @@ impl App {
                     let lessons: Vec<Lesson> = lessons.into_iter().map(|l| l.with_seed(self.lesson_seed)).collect();
                     let id = self.lesson.as_ref().map(|m| m.run.lesson.id.clone());
                     let selected = lessons.iter().position(|l| Some(&l.id) == id.as_ref()).unwrap_or(0);
-                    self.picker = Some(Picker { lessons, selected });
+                    self.picker = Some(Picker { lessons, selected, typed: String::new() });
                 }
                 Err(e) => self.note = e.to_string(),
             }
@@ -973,7 +994,7 @@ impl App {
                 }
             }
             // Only the lesson list sends these.
-            LessonMsg::Lessons | LessonMsg::Pick(_) | LessonMsg::PickOpen => {}
+            LessonMsg::Lessons | LessonMsg::Pick(_) | LessonMsg::PickOpen | LessonMsg::PickDigit(_) => {}
         }
     }
 
@@ -1717,6 +1738,34 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::PickOpen));
         assert!(app.lesson().is_some());
         assert_eq!(app.speed(), 1.0, "as `dirtyviz lesson ID` opens it");
+    }
+
+    /// Digits choose a lesson by its number: at 80x24 the list covers the
+    /// status line, and `1` `4` did nothing to be seen.
+    #[test]
+    fn digits_choose_a_lesson_by_its_number() {
+        let id = |n: &str| TWO_STEPS.replace("id: \"t\"", &format!("id: \"{n}\""));
+        let lessons = ["00", "01", "07", "14"].map(|n| lesson(&id(n))).to_vec();
+        let mut app = App::lesson_picker(lessons, Progress::default(), &AppOptions::default()).expect("opens");
+        let chosen = |app: &App| app.picker().map(|p| p.lessons[p.selected].id.clone()).expect("list");
+        let digit = |app: &mut App, d: char| app.update(Msg::Lesson(LessonMsg::PickDigit(d)));
+        digit(&mut app, '1');
+        assert_eq!(chosen(&app), "01");
+        digit(&mut app, '4');
+        assert_eq!(chosen(&app), "14");
+        // 147 and 47 are no lesson: 7 alone is.
+        digit(&mut app, '7');
+        assert_eq!(chosen(&app), "07");
+        // Another key starts the number again: 0 7, not 7 0 7.
+        app.update(Msg::Lesson(LessonMsg::Pick(true)));
+        digit(&mut app, '0');
+        digit(&mut app, '7');
+        assert_eq!(chosen(&app), "07");
+        digit(&mut app, '9');
+        assert_eq!(chosen(&app), "07", "no lesson 79 or 09: the choice stays");
+        assert_eq!(app.note(), "no lesson 09: the list runs from 00 to 14");
+        app.update(Msg::Lesson(LessonMsg::PickOpen));
+        assert_eq!(app.lesson().expect("open").run().lesson.id, "07");
     }
 
     #[test]

@@ -363,7 +363,7 @@ impl App {
         }
         let lessons = lessons.into_iter().map(|l| l.with_seed(self.lesson_seed)).collect();
         self.paused = true;
-        self.picker = Some(Picker { lessons, selected });
+        self.picker = Some(Picker { lessons, selected, typed: String::new() });
         Ok(())
     }
 

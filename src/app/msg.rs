@@ -122,6 +122,9 @@ pub enum LessonMsg {
     Pick(bool),
     /// Lesson list: open the selected lesson.
     PickOpen,
+    /// Lesson list: a digit of a lesson's number (`1` `4` selects lesson
+    /// 14, `7` lesson 07).
+    PickDigit(char),
 }
 
 /// What the keys currently drive.

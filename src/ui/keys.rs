@@ -145,7 +145,7 @@ pub const LESSON: Section = Section {
             "answer the next unanswered question (type a number, Enter)", "answer"),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::Lesson(L::Scroll(true)),
             code(KeyCode::PageDown) => Msg::Lesson(L::Scroll(false))], "scroll the step's text (no lesson open: page the task table)", ""),
-        bind!("L", [ch('L') => Msg::Lesson(L::Lessons)], "the lesson list (↑ ↓ choose, Enter opens, Esc closes)",
+        bind!("L", [ch('L') => Msg::Lesson(L::Lessons)], "the lesson list (↑ ↓ 0-9 choose, Enter opens, Esc closes)",
             "lessons"),
     ],
 };
@@ -192,6 +192,12 @@ pub const PICKER: Section = Section {
         bind!("↑ ↓", [code(KeyCode::Up) => Msg::Lesson(L::Pick(true)), ch('k') => Msg::Lesson(L::Pick(true)),
             code(KeyCode::Down) => Msg::Lesson(L::Pick(false)), ch('j') => Msg::Lesson(L::Pick(false))],
             "choose a lesson (also k j)", ""),
+        bind!("0-9", [ch('0') => Msg::Lesson(L::PickDigit('0')), ch('1') => Msg::Lesson(L::PickDigit('1')),
+            ch('2') => Msg::Lesson(L::PickDigit('2')), ch('3') => Msg::Lesson(L::PickDigit('3')),
+            ch('4') => Msg::Lesson(L::PickDigit('4')), ch('5') => Msg::Lesson(L::PickDigit('5')),
+            ch('6') => Msg::Lesson(L::PickDigit('6')), ch('7') => Msg::Lesson(L::PickDigit('7')),
+            ch('8') => Msg::Lesson(L::PickDigit('8')), ch('9') => Msg::Lesson(L::PickDigit('9'))],
+            "choose by number (1 4: lesson 14)", ""),
         bind!("Enter", [code(KeyCode::Enter) => Msg::Lesson(L::PickOpen)], "open it", ""),
         bind!("Esc L", [code(KeyCode::Esc) => Msg::Back, ch('L') => Msg::Back], "close the list", ""),
         bind!("q", [ch('q') => Msg::Quit, ctrl('c') => Msg::Quit, ctrl('d') => Msg::Quit], "quit", ""),
@@ -293,7 +299,14 @@ pub fn waiting(key: KeyEvent, mode: Mode, board: Board) -> Waiting {
         // Typing, scrolling and folding keep the mode; any other lesson
         // key may open or close an answer or the lesson list.
         Some(Msg::Lesson(
-            L::Input(_) | L::InputBack | L::InputOther(_) | L::Hint | L::Fold | L::Scroll(_) | L::Pick(_),
+            L::Input(_)
+            | L::InputBack
+            | L::InputOther(_)
+            | L::Hint
+            | L::Fold
+            | L::Scroll(_)
+            | L::Pick(_)
+            | L::PickDigit(_),
         )) => Waiting::Other,
         Some(Msg::Back | Msg::Help | Msg::FocusTasks | Msg::Lesson(_)) => Waiting::ChangesMode,
         _ => Waiting::Other,
@@ -330,7 +343,9 @@ pub fn unbound(key: KeyEvent, mode: Mode, board: Board) -> Option<String> {
             return Some(format!("{name} does nothing while typing an answer: Enter checks it, Esc cancels"));
         }
         Mode::Picker if message(key, mode).is_none() => {
-            return Some(format!("{name} does nothing in the lesson list: ↑ ↓ choose, Enter opens, Esc closes"));
+            return Some(format!(
+                "{name} does nothing in the lesson list: ↑ ↓ or a number choose, Enter opens, Esc closes"
+            ));
         }
         Mode::Help if message(key, mode).is_none() => {
             return Some(format!("{name}{IN_HELP}"));
@@ -612,7 +627,7 @@ mod tests {
         );
         assert_eq!(
             unbound(key("left"), Mode::Picker, Board::Simulation).as_deref(),
-            Some("← does nothing in the lesson list: ↑ ↓ choose, Enter opens, Esc closes")
+            Some("← does nothing in the lesson list: ↑ ↓ or a number choose, Enter opens, Esc closes")
         );
         assert_eq!(unbound(key("j"), Mode::Picker, Board::Simulation), None, "moves down the list");
     }

@@ -781,7 +781,7 @@ pub(super) fn scroll_mark(scroll: u16, most: u16) -> &'static str {
 /// as backing out, and lesson 00 opened).
 fn picker_keys(app: &App) -> String {
     let back = app.lesson().map_or_else(|| "the dashboard".to_string(), |m| format!("lesson {}", m.run().lesson.id));
-    format!(" ↑ ↓ choose · Enter open · Esc back to {back} · q quit ")
+    format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} · q quit ")
 }
 
 /// Draws the lesson list over the screen.
