@@ -802,7 +802,11 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, one_chart: bool) {
         .flat_map(|s| s.bindings)
         .filter(|b| !(live && b.keys.iter().any(|&(_, m)| m == Msg::Faster)))
         .map(|b| (b.label, if normal { b.hint } else { b.help }));
-    let hints = view::space_says(view::chart_keys_first(hints, one_chart && normal), sections, space_hint(ctx.app));
+    let hints = view::space_says(
+        view::chart_keys_first(hints, view::Hidden { charts: one_chart && normal, tasks: false }),
+        sections,
+        space_hint(ctx.app),
+    );
     view::draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &keys::bar_keys(sections));
 }
 

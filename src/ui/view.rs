@@ -122,11 +122,11 @@ fn draw_in(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let [status, body, hints] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)]).areas(area);
     draw_status(ctx, frame, status);
-    let hides_charts = match app.lesson() {
+    let hidden = match app.lesson() {
         Some(mode) => draw_lesson_body(ctx, mode.step().views(), frame, body),
-        None => draw_body(ctx, frame, body),
+        None => Hidden { charts: draw_body(ctx, frame, body), tasks: false },
     };
-    draw_hints(ctx, frame, hints, hides_charts);
+    draw_hints(ctx, frame, hints, hidden);
     if app.picker().is_some() {
         super::lesson::draw_picker(app, &ctx.theme, frame, area);
     }
@@ -508,24 +508,37 @@ pub(crate) fn one_chart_at_a_time(body: Rect) -> bool {
     body.width < 80 || body.height < 22
 }
 
-/// `hints` with the chart keys first when `charts_first`: where one chart
-/// shows at a time they are the way to the other four.
+/// What a body left out for room that the keys bring back: a chart the
+/// step names (or every chart but one), the task table the step names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Hidden {
+    /// Charts: `1`-`5` show them.
+    pub charts: bool,
+    /// The task table: `T` shows it.
+    pub tasks: bool,
+}
+
+/// `hints` with the chart keys first when `hidden.charts` (where one
+/// chart shows at a time they are the way to the other four), and the
+/// task table's first when `hidden.tasks` (at 100x30 a compare step that
+/// names the task tables showed charts only).
 pub(crate) fn chart_keys_first<'a>(
     hints: impl Iterator<Item = (&'a str, &'a str)>,
-    charts_first: bool,
+    hidden: Hidden,
 ) -> Vec<(&'a str, &'a str)> {
-    let (mut first, rest): (Vec<_>, Vec<_>) = hints.partition(|&(key, _)| charts_first && key == "1-5");
+    let lead = |key: &str| (hidden.tasks && key.starts_with("T ")) || (hidden.charts && key == "1-5");
+    let (mut first, rest): (Vec<_>, Vec<_>) = hints.partition(|&(key, _)| lead(key));
     for hint in &mut first {
-        hint.1 = "chart";
+        hint.1 = if hint.0 == "1-5" { "chart" } else { "table" };
     }
     first.extend(rest);
     first
 }
 
 /// The hint bar: `? help` and `q quit` at the right where they work; the
-/// key table's hints for the mode, as many as fit, at the left (the chart
-/// keys first when the body `hides_charts`).
-fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, hides_charts: bool) {
+/// key table's hints for the mode, as many as fit, at the left (the keys
+/// to what the body left out, `hidden`, first).
+fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, hidden: Hidden) {
     let sections: &[super::keys::Section] = match ctx.app.mode() {
         Mode::Typing => &[super::keys::TYPING],
         Mode::Help => &[super::keys::HELP_KEYS],
@@ -547,7 +560,8 @@ fn draw_hints(ctx: &Ctx, frame: &mut Frame, area: Rect, hides_charts: bool) {
         .map(|b| (b.label, if normal { b.hint } else { b.help }));
     let fixed = super::keys::bar_keys(super::keys::sections(ctx.app.mode()));
     let space = if ctx.app.paused() { "play" } else { "pause" };
-    let hints = space_says(chart_keys_first(hints, hides_charts && normal), sections, space);
+    let hidden = if normal { hidden } else { Hidden::default() };
+    let hints = space_says(chart_keys_first(hints, hidden), sections, space);
     draw_key_bar(&ctx.theme, frame, area, hints.into_iter(), &fixed);
 }
 
@@ -613,7 +627,7 @@ pub(super) fn draw_key_bar<'a>(
 fn draw_body(ctx: &Ctx, frame: &mut Frame, area: Rect) -> bool {
     let app = ctx.app;
     if app.sides().len() > 1 {
-        draw_compare(ctx, Views::default(), frame, area)
+        draw_compare(ctx, Views::default(), frame, area).charts
     } else if let Some(n) = app.zoom() {
         let most = strip_most(area);
         let [strip, rest] = strip_split(ctx, most, area);
@@ -739,7 +753,7 @@ fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
 /// them) without its title, so that the charts keep the rows (at 80x24
 /// lesson 03's chart 1 plots on six, a row for each threshold's label,
 /// where a strip of three rows left it five).
-fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> bool {
+fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> Hidden {
     let app = ctx.app;
     let (charts, pane) = lesson_split(app, body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
@@ -782,7 +796,10 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> b
         // A chart the step names left out, or none shown at all (the
         // table took the one panel): the chart keys lead the hint bar.
         let no_chart = !panels.iter().any(|p| matches!(p, Panel::Chart(_)));
-        no_chart || (1..=5).any(|n| views.names_chart(n) && !panels.contains(&Panel::Chart(n)))
+        Hidden {
+            charts: no_chart || (1..=5).any(|n| views.names_chart(n) && !panels.contains(&Panel::Chart(n))),
+            tasks: views.tasks && !panels.contains(&Panel::Tasks),
+        }
     }
 }
 
@@ -882,12 +899,13 @@ fn compare_panels(app: &App, views: Views, rows: u16) -> (Vec<Panel>, bool) {
 
 /// Draws the worlds side by side; true when a chart it would show (one
 /// the lesson names, or 1, 4 and 5 unzoomed) is left out for room.
-fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) -> bool {
+fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) -> Hidden {
     let app = ctx.app;
     let sides = app.sides();
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(area);
     let head_rows = 2;
     let (panels, left_out) = compare_panels(app, views, area.height.saturating_sub(head_rows));
+    let hidden = Hidden { charts: left_out, tasks: views.tasks && !panels.contains(&Panel::Tasks) };
     // The heads' sizes in one unit, as the charts under them: the larger
     // either side shows.
     let unit = SizeUnit::of_largest(
@@ -921,7 +939,7 @@ fn draw_compare(ctx: &Ctx, views: Views, frame: &mut Frame, area: Rect) -> bool 
             }
         }
     }
-    left_out
+    hidden
 }
 
 /// Gives every chart in `data` the same y range (and x ranges), so that
