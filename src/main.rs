@@ -550,7 +550,10 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
         if args.verbose {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
-                out(format_args!("       {mark} step {} {}: {} ({})", c.step, c.label, c.shown, c.bounds));
+                out(format_args!(
+                    "       {mark} step {} {} ({}): {} ({})",
+                    c.step, c.label, c.reads, c.shown, c.bounds
+                ));
             }
             for q in &o.questions {
                 let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
@@ -610,6 +613,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         added_dd_waits: false,
         next_at_once: false,
         keys_before_5: false,
+        keys_before_6: false,
     }
 }
 

@@ -77,7 +77,9 @@ pub enum Start {
 /// opened on the worlds as they were, and each side that could halve
 /// did, which a replay of an older recording still does,
 /// [`AppOptions::keys_before_5`]).
-pub const KEYS_FORMAT: u32 = 5;
+/// 6: with the help open over the lesson list, Esc and 0 close the help
+/// (before: the list, the help left open; [`AppOptions::keys_before_6`]).
+pub const KEYS_FORMAT: u32 = 6;
 
 /// The oldest key format a replay follows exactly: keys of older ones
 /// meant other things ([`KEYS_FORMAT`]).
@@ -133,8 +135,8 @@ impl Header {
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let (added_dd_waits, next_at_once, keys_before_5) =
-            (self.keys_format < 3, self.keys_format < 4, self.keys_format < 5);
+        let (added_dd_waits, next_at_once, keys_before_5, keys_before_6) =
+            (self.keys_format < 3, self.keys_format < 4, self.keys_format < 5, self.keys_format < 6);
         let opts = AppOptions {
             theme,
             trace,
@@ -142,6 +144,7 @@ impl Header {
             added_dd_waits,
             next_at_once,
             keys_before_5,
+            keys_before_6,
             ..AppOptions::default()
         };
         let progress = self.progress.clone();
@@ -523,17 +526,29 @@ pub struct Reader {
 /// when the recording starts.
 pub fn may_replace(path: &Path) -> Result<()> {
     use std::io::Read;
+    // A file behind one of this process's descriptors is appended to,
+    // not replaced (`--record /dev/fd/3 3>>notes.txt`).
+    if matches!(crate::output::open_descriptor(path), Ok(Some(_))) {
+        return Ok(());
+    }
     let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
     if !meta.is_file() || meta.len() == 0 {
         return Ok(());
     }
-    // Unreadable: the output's own checks say why it cannot be replaced.
-    let Ok(file) = File::open(path) else { return Ok(()) };
+    // A file that cannot be read cannot be told a recording (a file of
+    // mode 200 was replaced, and the recording kept its mode).
+    let unread = |e: std::io::Error| {
+        Error::invalid(format!(
+            "{}: cannot read it to tell whether it is a dirtyviz recording, which --record would replace: {}",
+            path.display(),
+            crate::error::io_reason(&e)
+        ))
+    };
     let mut start = Vec::new();
-    if file.take(4096).read_to_end(&mut start).is_err() {
-        return Ok(());
-    }
+    File::open(path).and_then(|f| f.take(4096).read_to_end(&mut start)).map_err(unread)?;
     let first = String::from_utf8_lossy(&start);
+    // As a replay reads it: a byte-order mark first is passed over.
+    let first = first.strip_prefix('\u{feff}').unwrap_or(&first);
     if starts_like_a_header(first.lines().next().unwrap_or("")) {
         return Ok(());
     }

@@ -789,8 +789,9 @@ impl App {
                         picker.typed = number;
                     }
                     None => {
-                        let last = picker.lessons.last().map_or("00", |l| l.id.as_str());
-                        self.note = format!("no lesson {d:0>2}: the list runs from 00 to {last}");
+                        let id = |l: Option<&Lesson>| l.map_or("00", |l| l.id.as_str()).to_string();
+                        let (first, last) = (id(picker.lessons.first()), id(picker.lessons.last()));
+                        self.note = format!("no lesson {d:0>2}: the list runs from {first} to {last}");
                     }
                 }
             }
@@ -807,6 +808,8 @@ impl App {
                 self.set_speed(super::one_x());
                 self.open_lesson(lesson, step, String::new());
             }
+            // Esc in the help over the list closes the help.
+            Msg::Back if self.screen.help && !self.keys_before_6 => self.screen.help = false,
             Msg::Back => {
                 self.picker = None;
                 self.note_progress();
@@ -1738,6 +1741,26 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::PickOpen));
         assert!(app.lesson().is_some());
         assert_eq!(app.speed(), 1.0, "as `dirtyviz lesson ID` opens it");
+    }
+
+    /// The help opened over the lesson list takes the keys, and Esc closes
+    /// it, not the list (it closed the list and left the help open); a
+    /// recording of key format 5 replays as it was made.
+    #[test]
+    fn the_help_over_the_lesson_list_takes_the_keys() {
+        for keys_before_6 in [false, true] {
+            let opts = AppOptions { keys_before_6, ..AppOptions::default() };
+            let mut app = App::lesson_picker(vec![lesson(TWO_STEPS)], Progress::default(), &opts).expect("opens");
+            app.update(Msg::Help);
+            assert_eq!(app.mode(), Mode::Help);
+            app.update(Msg::Back);
+            if keys_before_6 {
+                assert!(app.picker().is_none() && app.help_open(), "as key format 5 did");
+            } else {
+                assert!(app.picker().is_some() && !app.help_open());
+                assert_eq!(app.mode(), Mode::Picker);
+            }
+        }
     }
 
     /// Digits choose a lesson by its number: at 80x24 the list covers the

@@ -175,6 +175,9 @@ pub struct AppOptions {
     /// the next step on them; in a comparison, a memory key moves each
     /// side that can move: as in recordings of key format 4 and before.
     pub keys_before_5: bool,
+    /// With the help open over the lesson list, Esc closes the list, the
+    /// help left open: as in recordings of key format 5 and before.
+    pub keys_before_6: bool,
 }
 
 impl AppOptions {
@@ -307,6 +310,8 @@ pub struct App {
     next_at_once: bool,
     /// ([`AppOptions::keys_before_5`]).
     keys_before_5: bool,
+    /// ([`AppOptions::keys_before_6`]).
+    keys_before_6: bool,
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,
@@ -396,6 +401,7 @@ impl App {
             dds_by_hand: false,
             next_at_once: opts.next_at_once,
             keys_before_5: opts.keys_before_5,
+            keys_before_6: opts.keys_before_6,
             level: None,
         }
     }
@@ -592,10 +598,12 @@ impl App {
 
     /// What the keys drive now.
     pub fn mode(&self) -> Mode {
-        if self.picker.is_some() {
-            Mode::Picker
-        } else if self.screen.help {
+        // The help over the lesson list takes the keys (they moved the
+        // list under it, and Esc closed the list, the help left open).
+        if self.screen.help {
             Mode::Help
+        } else if self.picker.is_some() {
+            Mode::Picker
         } else if self.lesson.as_ref().is_some_and(|l| l.input.is_some()) {
             Mode::Typing
         } else if self.screen.tasks_focus {

@@ -85,6 +85,7 @@ impl Msg {
             Msg::Zoom(n) if !(1..=5).contains(&n) => Some("the charts are 1 to 5"),
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) if d.abs() != 1 => Some("a key moves a ratio by one point"),
             Msg::Lesson(LessonMsg::Input(c)) if c.is_control() => Some("a control character types nothing"),
+            Msg::Lesson(LessonMsg::PickDigit(c)) if !c.is_ascii_digit() => Some("a lesson is chosen by its digits"),
             _ => None,
         }
     }

@@ -956,6 +956,19 @@ impl Question {
 }
 
 impl Check {
+    /// What the check reads in a step of `run_s` seconds, as the pane and
+    /// `check` say it: `last 10 s`, `whole step` (its window is the
+    /// step's, or it counts from the step's start), `now` (an instant).
+    pub fn reads(&self, run_s: f64) -> String {
+        use Metric::*;
+        let window = self.window_s.min(run_s);
+        match self.metric {
+            Tasks | NrDirtiedPause | RatelimitPages => "now".to_string(),
+            m if !m.windowed() || window + 1e-9 >= run_s => "whole step".to_string(),
+            _ => format!("last {}\u{a0}s", crate::units::trimmed(window, 1)),
+        }
+    }
+
     /// The unit its value is shown in.
     pub fn unit(&self) -> &'static str {
         unit_on(self.metric, self.side)

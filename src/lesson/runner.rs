@@ -303,6 +303,8 @@ pub struct CheckReport {
     pub step_title: String,
     /// The check's label.
     pub label: String,
+    /// What it reads: `last 10 s`, `whole step`, `now` ([`Check::reads`]).
+    pub reads: String,
     /// Its bounds, for display, in the unit of `shown`.
     pub bounds: String,
     /// The value measured (NaN: nothing to measure).
@@ -367,6 +369,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 step: i + 1,
                 step_title: step.title.clone(),
                 label: check.label.clone(),
+                reads: check.reads(step.run_s).replace('\u{a0}', " "),
                 bounds,
                 value,
                 shown,

@@ -78,15 +78,20 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     if step.checks.is_empty() {
         return lines;
     }
-    let common = common_window(mode);
-    let over = common.map(|w| span(w, step.run_s));
+    let common = common_read(mode);
+    // The window's length, where the heading names one.
+    let window = step.checks.iter().find(|c| Some(c.reads(step.run_s)) == common).map(|c| c.window_s.min(step.run_s));
     // As short as the pane is narrow: at 160x48 it is 60 columns wide.
-    let heading = match (mode.judged(), &over) {
-        (true, Some(over)) if over == "whole step" => format!("checks over the whole step, {:.0}\u{a0}s", step.run_s),
+    let heading = match (mode.judged(), common.as_deref()) {
+        (true, Some("whole step")) => format!("checks over the whole step, {:.0}\u{a0}s", step.run_s),
+        (true, Some("now") | None) => format!("checks, as judged at the end of the step's {:.0}\u{a0}s", step.run_s),
         (true, Some(over)) => format!("checks over the {over} of the step's {:.0}\u{a0}s", step.run_s),
-        (true, None) => format!("checks, as judged at the end of the step's {:.0}\u{a0}s", step.run_s),
+        (false, Some("now") | None) => "checks (live)".to_string(),
+        // A window not yet run says how much has.
+        (false, Some(over)) if over != "whole step" && window.is_some_and(|w| mode.elapsed_s() + 1e-9 < w) => {
+            format!("checks (live, over the {over}; {}\u{a0}s so far)", trimmed(mode.elapsed_s(), 0))
+        }
         (false, Some(over)) => format!("checks (live, over the {over})"),
-        (false, None) => "checks (live)".to_string(),
     };
     lines.extend(hanging("", t.dim, &heading, t.dim, width, 0));
     if mode.changed_by_hand() {
@@ -104,12 +109,11 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
         // it has not (lesson 13's B that never reached 90% showed `90 s`).
         let judged = |v| {
             let (value, bounds) = c.judged(v);
-            // A window other than the heading's is told with the bounds.
-            let window = c.window_s.min(step.run_s);
-            let bounds = match common {
-                Some(w) if c.metric.windowed() && w != window => format!("{}; {bounds}", span(window, step.run_s)),
-                _ => bounds,
-            };
+            // A read other than the heading's is told with the bounds; an
+            // instant, read at the step's end, goes without.
+            let reads = c.reads(step.run_s);
+            let bounds =
+                if common.as_ref() == Some(&reads) || reads == "now" { bounds } else { format!("{reads}; {bounds}") };
             let value = match (mode.check_counting(i), mode.judged()) {
                 (false, _) => value,
                 (true, false) => format!("not yet, {value} so far"),
@@ -134,25 +138,21 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
     lines
 }
 
-/// The window most of the step's windowed checks read, as long as it has
-/// run (the whole step's, once judged): the checks' heading names it
-/// (a class took a check's 10 s mean for the value chart 2 shows at the
-/// step's end), and a check of another window names its own.
-fn common_window(mode: &LessonMode) -> Option<f64> {
+/// What most of the step's checks read ([`Check::reads`]): the checks'
+/// heading names it (a class took a check's 10 s mean for the value
+/// chart 2 shows at the step's end), and a check that reads something
+/// else names its own.
+fn common_read(mode: &LessonMode) -> Option<String> {
     let step = mode.step();
-    let windows: Vec<f64> =
-        step.checks.iter().filter(|c| c.metric.windowed()).map(|c| c.window_s.min(step.run_s)).collect();
-    let count = |w: f64| windows.iter().filter(|&&x| x == w).count();
-    windows.iter().copied().fold(None, |best: Option<f64>, w| match best {
-        Some(b) if count(b) >= count(w) => Some(b),
-        _ => Some(w),
-    })
-}
-
-/// The span `window` seconds long that a check read, in a step of
-/// `run_s`: `last 10 s`, or `whole step`.
-fn span(window: f64, run_s: f64) -> String {
-    if window + 1e-9 >= run_s { "whole step".to_string() } else { format!("last {}\u{a0}s", trimmed(window, 1)) }
+    let reads: Vec<String> = step.checks.iter().map(|c| c.reads(step.run_s)).collect();
+    let count = |r: &String| reads.iter().filter(|&x| x == r).count();
+    reads
+        .iter()
+        .fold(None, |best: Option<&String>, r| match best {
+            Some(b) if count(b) >= count(r) => Some(b),
+            _ => Some(r),
+        })
+        .cloned()
 }
 
 /// The questions `width` columns wide, each with what the student typed
