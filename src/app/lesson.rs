@@ -1616,7 +1616,13 @@ mod tests {
     #[test]
     fn checks_and_readings_are_measured_as_samples_arrive_and_judged_at_the_end_of_the_step() {
         let mut app = open(TWO_STEPS, 0);
-        assert_eq!(app.lesson().expect("lesson").verdicts(), &[Verdict::Pending]);
+        // An instant (the tasks) stands at once, live (no dd has started at
+        // time 0: the pane shows it dim, not judged); a window waits for
+        // itself.
+        assert_eq!(app.lesson().expect("lesson").verdicts(), &[Verdict::Fail(0.0)]);
+        let windowed = TWO_STEPS.replacen("metric: Tasks, window_s: 1", "metric: DirtyMb, window_s: 1", 1);
+        assert_ne!(windowed, TWO_STEPS);
+        assert_eq!(open(&windowed, 0).lesson().expect("lesson").verdicts(), &[Verdict::Pending]);
         app.advance_to(NS_PER_SEC);
         let mode = app.lesson().expect("lesson");
         assert!(!mode.judged(), "live before run_s");

@@ -217,12 +217,18 @@ impl LessonRun {
     pub fn verdict(&self, session: &Session, check: &Check) -> Verdict {
         let step = &self.lesson.steps[self.step];
         let needed = check.window_s.min(step.run_s);
-        if self.elapsed_s(session) + 1e-9 < needed {
+        // A windowed check waits for its window; one that reads no window
+        // (an instant, the step so far) stands as soon as it reads a value
+        // (lesson 13's `B reaches 90% within 3 s` waited `4 of 10 s` with
+        // B there at 1.2 s).
+        let early = self.elapsed_s(session) + 1e-9 < needed;
+        if early && check.metric.windowed() {
             return Verdict::Pending;
         }
         match self.probe_value(session, check.metric, check.window_s, &check.bdi, check.side) {
             Some(v) if check.passes(v) => Verdict::Pass(v),
             Some(v) => Verdict::Fail(v),
+            None if early => Verdict::Pending,
             None => Verdict::Fail(f64::NAN),
         }
     }
