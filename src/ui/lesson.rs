@@ -146,13 +146,9 @@ fn common_read(mode: &LessonMode) -> Option<String> {
     let step = mode.step();
     let reads: Vec<String> = step.checks.iter().map(|c| c.reads(step.run_s)).collect();
     let count = |r: &String| reads.iter().filter(|&x| x == r).count();
-    reads
-        .iter()
-        .fold(None, |best: Option<&String>, r| match best {
-            Some(b) if count(b) >= count(r) => Some(b),
-            _ => Some(r),
-        })
-        .cloned()
+    // The first of those read most often.
+    let most = reads.iter().map(count).max()?;
+    reads.iter().find(|r| count(r) == most).cloned()
 }
 
 /// The questions `width` columns wide, each with what the student typed
