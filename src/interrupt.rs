@@ -101,16 +101,23 @@ const OPEN_POLL: Duration = Duration::from_millis(20);
 /// as none comes: it is opened on a helper thread while this one waits for
 /// the result or for a signal asking to stop ([`signal`]), as `cat FIFO`
 /// stops at Ctrl-C ([`Error::Interrupted`]). The helper left waiting ends
-/// with the process.
+/// with the process. `options` open to read (a wait is for a writer).
 pub fn open(path: &Path, options: &OpenOptions, failed: impl FnOnce(std::io::Error) -> Error) -> Result<File> {
-    open_until(path, options, failed, &signal)
+    open_until(path, options, false, failed, &signal)
 }
 
+/// How long a wait for a FIFO's other end goes before it is told on
+/// standard error (a terminal showed nothing while dirtyviz waited).
+const TOLD_AFTER: Duration = Duration::from_secs(1);
+
 /// [`open`], the signal that stops the wait told by `stopped` (a command
-/// that catches signals its own way).
+/// that catches signals its own way); `writing` when `options` open to
+/// write, so that a wait of a second or more is told on standard error
+/// as one for a reader (for a writer otherwise).
 pub fn open_until(
     path: &Path,
     options: &OpenOptions,
+    writing: bool,
     failed: impl FnOnce(std::io::Error) -> Error,
     stopped: &dyn Fn() -> Option<i32>,
 ) -> Result<File> {
@@ -128,15 +135,33 @@ pub fn open_until(
     if let Err(e) = spawned {
         return Err(failed(e));
     }
+    let started = std::time::Instant::now();
+    let mut told = false;
     loop {
         match rx.recv_timeout(OPEN_POLL) {
             Ok(opened) => return opened.map_err(failed),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => check()?,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                check()?;
+                if !told && started.elapsed() >= TOLD_AFTER {
+                    told = true;
+                    eprintln!("{}", waiting_note(path, writing));
+                }
+            }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(failed(std::io::Error::other("the thread opening it ended")));
             }
         }
     }
+}
+
+/// What a wait for `path`'s other end is told as: a reader for a file
+/// opened to write, a writer for one opened to read.
+fn waiting_note(path: &Path, writing: bool) -> String {
+    let other = if writing { "reading" } else { "writing" };
+    format!(
+        "{}: waiting for a program to open it for {other} (a FIFO waits for its other end; Ctrl-C stops)",
+        crate::error::printable(&path.display().to_string())
+    )
 }
 
 #[cfg(test)]
@@ -164,5 +189,15 @@ mod tests {
         let reader = open(&fifo, OpenOptions::new().read(true), failed);
         assert!(reader.is_ok(), "the writer came");
         drop(writer.join().expect("the writer"));
+    }
+
+    #[test]
+    fn a_long_wait_names_the_other_end() {
+        let to_write = waiting_note(Path::new("out.csv"), true);
+        assert_eq!(
+            to_write,
+            "out.csv: waiting for a program to open it for reading (a FIFO waits for its other end; Ctrl-C stops)"
+        );
+        assert!(waiting_note(Path::new("in"), false).starts_with("in: waiting for a program to open it for writing"));
     }
 }

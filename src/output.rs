@@ -137,6 +137,7 @@ impl AtomicFile {
             let file = crate::interrupt::open_until(
                 path,
                 OpenOptions::new().write(true),
+                true,
                 Error::io(path, "cannot write"),
                 &*stopped,
             )?;
@@ -152,6 +153,7 @@ impl AtomicFile {
             let file = crate::interrupt::open_until(
                 &target,
                 OpenOptions::new().write(true),
+                true,
                 Error::io(path, "cannot write"),
                 &*stopped,
             )?;
