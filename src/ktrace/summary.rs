@@ -11,6 +11,7 @@ use super::event::{Event, EventKind, Field};
 use super::reader::Decoder;
 use super::series::{MAX_GAP_S, TASK_LIVE_S, read_with_state};
 use super::stats::{Dist, Extent, gcd};
+use crate::run::summary::NOT_KNOWN;
 use crate::units::{SizeUnit, count};
 
 /// KB/s as MiB/s: the kernel prints rates in KB/s whatever its page size.
@@ -1242,11 +1243,11 @@ pub fn duration_text(s: f64) -> String {
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
-    v.map_or("-".into(), |x| format!("{x:.digits$}"))
+    v.map_or(NOT_KNOWN.into(), |x| format!("{x:.digits$}"))
 }
 
 fn opt_i(v: Option<i64>) -> String {
-    v.map_or("-".into(), |x| x.to_string())
+    v.map_or(NOT_KNOWN.into(), |x| x.to_string())
 }
 
 /// A size \[MiB\] in `unit` as `run`'s report writes it
@@ -1447,7 +1448,8 @@ impl TraceSummary {
                 s,
                 "backwards   {} back in time by more than 1 s, the largest {} at {}:{line} (traces joined? a stamp corrupted?): each starts a new stretch, shown after the one before with a gap of a second or two; no count is held and no rate taken across",
                 count(self.backwards.events, "step"),
-                duration_text(step),
+                // Places enough to tell 1.02 s from the 1 s it is more than.
+                if step < 10.0 { format!("{step:.2} s") } else { duration_text(step) },
                 self.source
             );
         }

@@ -5,6 +5,7 @@
 
 use super::collect::{POS_RATIO, Q, SideData};
 use crate::lesson::check::show;
+use crate::run::summary::NOT_KNOWN;
 use crate::ui::charts::{Has, Kernel};
 
 /// A colour, as red, green, blue.
@@ -637,10 +638,11 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
                 shape: [Shape::Disc, Shape::Cross][i],
             });
         }
-        let shown = |p: Option<f64>| p.map_or("- (below freerun: not computed)".to_string(), |p| format!("{p:.3}"));
+        let shown =
+            |p: Option<f64>| p.map_or(format!("{NOT_KNOWN} (below freerun: not computed)"), |p| format!("{p:.3}"));
         // A trace without a pass in the window printed none.
         let mean = match s.means.pos_ratio {
-            None if s.trace => "- (no pass printed one)".to_string(),
+            None if s.trace => format!("{NOT_KNOWN} (no pass printed one)"),
             p => shown(p),
         };
         f.subtitle.push(format!(
