@@ -876,6 +876,13 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     if let Some(at) = r.trace_stopped_s {
         out(format_args!("trace {}", dirtyviz::run::summary::trace_stopped(at)));
     }
+    if let Some((line, col)) = r.cut {
+        say(format_args!(
+            "note: {}:{line}:{col}: the file ends inside this line (the session was killed while writing it?): \
+             replayed the calls before it",
+            printable(&args.file.display().to_string())
+        ));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

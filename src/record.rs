@@ -518,6 +518,10 @@ pub struct Reader {
     value_col: usize,
     /// How the session began.
     pub header: Header,
+    /// Where the file ends inside a call's line (`line`, `column`): a
+    /// session killed outright while its last line was written. The
+    /// calls before it are read; that one is not.
+    pub cut: Option<(usize, usize)>,
 }
 
 /// Refuses `path` as `--record`'s file when it is a regular file (or a
@@ -600,7 +604,7 @@ impl Reader {
         }
         let header: Header = serde_json::from_str(first)
             .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
-        Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, header })
+        Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, header, cut: None })
     }
 
     /// The next recorded call, or `None` at the end.
@@ -618,6 +622,16 @@ impl Reader {
                 }
                 Err(e) => return Err(e.at(&self.path, self.lines.number)),
             };
+            // The file ends inside the line: the last call, cut short as
+            // the session was killed (a recording is written a block at a
+            // time). Read as far as it goes.
+            if let Err((e, None)) = &parsed
+                && e.is_eof()
+                && !self.lines.ended
+            {
+                self.cut = Some((self.lines.number, e.column()));
+                return Ok(None);
+            }
             let place = || format!("{}:{}", self.path.display(), self.lines.number);
             return parsed.map(Some).map_err(|(e, why)| match why {
                 Some(Ok(time)) => self.error_at_value(time),
@@ -860,6 +874,9 @@ pub struct Replayed {
     pub keys_format: u32,
     /// When `--max-trace-size` stopped the trace \[s\], if it did.
     pub trace_stopped_s: Option<f64>,
+    /// Where its last line was cut off (`line`, `column`), if it was: the
+    /// calls before it were replayed ([`Reader::cut`]).
+    pub cut: Option<(usize, usize)>,
 }
 
 /// Where a replay writes side A's outputs.
@@ -1000,6 +1017,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         recorded_by: reader.header.dirtyviz.clone(),
         keys_format: reader.header.keys_format,
         trace_stopped_s,
+        cut: reader.cut,
     })
 }
 

@@ -640,7 +640,17 @@ fn an_edited_recording_points_at_the_mistake() {
         assert_eq!(err.lines().count(), 1, "{err}");
         err
     };
-    let err = replay("cut-recording.jsonl", &format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv"));
+    // Cut inside its last line, as a session killed while writing leaves
+    // it: the calls before it replay, and a note says where it was cut.
+    let cut = super::common::tmp("cut-recording.jsonl");
+    std::fs::write(&cut, format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv")).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&cut).output().expect("runs");
+    let (said, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(said.starts_with("replayed 1 call (0 keys) of ") && said.contains(": 0.1 simulated s"), "{said}");
+    assert!(err.contains("cut-recording.jsonl:3:5: the file ends inside this line"), "{err}");
+    // The same line ended (a newline after it) was edited, not cut.
+    let err = replay("cut-recording.jsonl", &format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv\n"));
     assert!(err.contains("cut-recording.jsonl:3:5: not a recorded call: EOF while parsing"), "{err}");
     assert!(!err.contains("at line"), "{err}");
     let err = replay("misspelt-recording.jsonl", &format!("{header}\n{{\"Advanse\":100000000}}\n"));
