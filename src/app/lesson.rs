@@ -1616,17 +1616,16 @@ mod tests {
     #[test]
     fn checks_and_readings_are_measured_as_samples_arrive_and_judged_at_the_end_of_the_step() {
         let mut app = open(TWO_STEPS, 0);
-        // An instant (the tasks) stands at once, live (no dd has started at
-        // time 0: the pane shows it dim, not judged); a window waits for
-        // itself.
-        assert_eq!(app.lesson().expect("lesson").verdicts(), &[Verdict::Fail(0.0)]);
+        // An instant (the tasks) reads at once, unjudged until the step's
+        // end (no dd has started at time 0); a window waits for itself.
+        assert_eq!(app.lesson().expect("lesson").verdicts(), &[Verdict::Unjudged(0.0)]);
         let windowed = TWO_STEPS.replacen("metric: Tasks, window_s: 1", "metric: DirtyMb, window_s: 1", 1);
         assert_ne!(windowed, TWO_STEPS);
         assert_eq!(open(&windowed, 0).lesson().expect("lesson").verdicts(), &[Verdict::Pending]);
         app.advance_to(NS_PER_SEC);
         let mode = app.lesson().expect("lesson");
         assert!(!mode.judged(), "live before run_s");
-        assert_eq!(mode.verdicts(), &[Verdict::Pass(1.0)], "measured when the samples arrived");
+        assert_eq!(mode.verdicts(), &[Verdict::Unjudged(1.0)], "measured when the samples arrived");
         assert_eq!(mode.reading(0), Some(1.0));
         app.advance_to(10 * NS_PER_SEC);
         let frozen = app.lesson().expect("lesson").verdicts().to_vec();

@@ -826,6 +826,10 @@ pub struct Views {
     /// Charts named in passing, for one value (`chart 3's title`): shown
     /// where there is room after those of [`Views::charts`].
     pub asides: [bool; 5],
+    /// Charts a question of the step names, in full or in passing: where
+    /// one chart fits, one of these (lesson 01's first step asks of chart
+    /// 5's title, and named chart 1 too: 80x24 showed chart 1).
+    pub asked: [bool; 5],
     /// The task table (or its columns).
     pub tasks: bool,
     /// The parameter panel.
@@ -906,6 +910,7 @@ impl Views {
         Views {
             charts: either(self.charts, other.charts),
             asides: either(self.asides, other.asides),
+            asked: either(self.asked, other.asked),
             tasks: self.tasks || other.tasks,
             params: self.params || other.params,
         }
@@ -933,7 +938,8 @@ impl Step {
             v = v.union(Views::named_in(h));
         }
         for q in &self.questions {
-            v = v.union(Views::named_in(&q.ask));
+            let asked = Views::named_in(&q.ask);
+            v = v.union(Views { asked: std::array::from_fn(|i| asked.charts[i] || asked.asides[i]), ..asked });
         }
         v
     }
@@ -959,6 +965,16 @@ impl Check {
     /// What the check reads in a step of `run_s` seconds, as the pane and
     /// `check` say it: `last 10 s`, `whole step` (its window is the
     /// step's, or it counts from the step's start), `now` (an instant).
+    /// How long what it [`Check::reads`] lasts in a step of `run_s`
+    /// seconds \[s\]: 0 for an instant, `run_s` for the whole step.
+    pub fn span_s(&self, run_s: f64) -> f64 {
+        match self.reads(run_s).as_str() {
+            "now" => 0.0,
+            "whole step" => run_s,
+            _ => self.window_s.min(run_s),
+        }
+    }
+
     pub fn reads(&self, run_s: f64) -> String {
         use Metric::*;
         let window = self.window_s.min(run_s);

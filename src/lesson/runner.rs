@@ -19,6 +19,10 @@ pub enum Verdict {
     Pass(f64),
     /// Does not hold, with this value (NaN: nothing to measure).
     Fail(f64),
+    /// An instant before the step's end, where it is judged: its value
+    /// now, which may yet change either way (lesson 00's `the dd has
+    /// exited` held at 0 s, its dd not yet started).
+    Unjudged(f64),
 }
 
 /// What a step asks of the view when it opens.
@@ -225,7 +229,9 @@ impl LessonRun {
         if early && check.metric.windowed() {
             return Verdict::Pending;
         }
+        let instant = check.reads(step.run_s) == "now";
         match self.probe_value(session, check.metric, check.window_s, &check.bdi, check.side) {
+            Some(v) if instant && self.elapsed_s(session) + 1e-9 < step.run_s => Verdict::Unjudged(v),
             Some(v) if check.passes(v) => Verdict::Pass(v),
             Some(v) => Verdict::Fail(v),
             None if early => Verdict::Pending,
@@ -277,9 +283,28 @@ impl LessonRun {
         super::metric::happened(metric, &probe)
     }
 
+    /// What `question` measures so far over the window its answer is
+    /// judged on: the step's last `window_s`, from `run_s − window_s` on
+    /// (`None` before that). A sliding window read the step's start-up:
+    /// lesson 01 read `427 ms` at 8 s for a question of its last 20 s of
+    /// 30, whose answer is 227 ms.
     pub fn measure_question(&self, session: &Session, question: &Question) -> Option<f64> {
-        self.probe_value(session, question.metric, question.window_s, &question.bdi, question.side)
+        let mut window_s = question.window_s;
+        if question.metric.windowed() {
+            let from = question_window_from_s(&self.lesson.steps[self.step], question);
+            window_s = window_s.min(self.elapsed_s(session) - from);
+            if window_s <= 0.0 {
+                return None;
+            }
+        }
+        self.probe_value(session, question.metric, window_s, &question.bdi, question.side)
     }
+}
+
+/// Where in `step` (seconds from its start) the window that `question`'s
+/// answer is judged on begins: its last `window_s`.
+pub fn question_window_from_s(step: &super::Step, question: &Question) -> f64 {
+    (step.run_s - question.window_s).max(0.0)
 }
 
 impl Answer {
@@ -366,6 +391,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 Verdict::Pass(v) => (v, true),
                 Verdict::Fail(v) => (v, false),
                 Verdict::Pending => (f64::NAN, false),
+                Verdict::Unjudged(v) => (v, check.passes(v)),
             };
             let (shown, bounds) = check.judged(value);
             let shown = if run.check_happened(&session, check) { shown } else { format!("not reached in {shown}") };

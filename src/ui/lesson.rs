@@ -126,7 +126,8 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
             // Not holding yet: a fail only once judged at the step's end
             // (a class read a red mark mid-step as a wrong answer).
             Verdict::Fail(v) if !mode.judged() && mode.check_counting(i) => ("…", t.dim, judged(v)),
-            Verdict::Fail(v) if !mode.judged() => ("…", t.dim, format!("now {}", judged(v))),
+            Verdict::Fail(v) | Verdict::Unjudged(v) if !mode.judged() => ("…", t.dim, format!("now {}", judged(v))),
+            Verdict::Unjudged(v) => ("…", t.dim, judged(v)),
             Verdict::Fail(v) => ("✗", t.warn, judged(v)),
             Verdict::Pending => ("…", t.dim, format!("{elapsed:.0} of {:.0}\u{a0}s", c.window_s.min(step.run_s))),
         };
@@ -144,11 +145,13 @@ fn check_lines(mode: &LessonMode, elapsed: f64, t: &Theme, width: u16) -> Vec<Li
 /// else names its own.
 fn common_read(mode: &LessonMode) -> Option<String> {
     let step = mode.step();
-    let reads: Vec<String> = step.checks.iter().map(|c| c.reads(step.run_s)).collect();
-    let count = |r: &String| reads.iter().filter(|&x| x == r).count();
-    // The first of those read most often.
-    let most = reads.iter().map(count).max()?;
-    reads.iter().find(|r| count(r) == most).cloned()
+    let reads: Vec<(String, f64)> = step.checks.iter().map(|c| (c.reads(step.run_s), c.span_s(step.run_s))).collect();
+    let count = |r: &String| reads.iter().filter(|(x, _)| x == r).count();
+    // The one read most often; of those that tie, the longest (lesson 00's
+    // last step read `last 1 s` twice and `last 10 s` twice, and the
+    // heading named the first, 1 s, for all four).
+    let most = reads.iter().map(|(r, _)| count(r)).max()?;
+    reads.iter().filter(|(r, _)| count(r) == most).max_by(|a, b| a.1.total_cmp(&b.1)).map(|(r, _)| r.clone())
 }
 
 /// The questions `width` columns wide, each with what the student typed
@@ -289,7 +292,15 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
     let step = mode.step();
     let mut readings: Vec<String> = Vec::new();
     for (i, q) in step.questions.iter().enumerate() {
-        let Some(v) = mode.reading(i) else { continue };
+        let from = crate::lesson::runner::question_window_from_s(step, q);
+        // Before its window starts a question reads nothing yet: said when
+        // it will (lesson 01's first step showed no reading for 10 s).
+        let waiting = q.metric.windowed() && !mode.judged() && mode.elapsed_s() < from + 1e-3;
+        let v = match mode.reading(i) {
+            Some(v) => v,
+            None if waiting && mode.lacking(i).is_none() => f64::NAN,
+            None => continue,
+        };
         let side = match q.side {
             // Beside two worlds, the left one is named as the right is.
             SideSpec::A if comparing => "left: ",
@@ -299,9 +310,9 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
             SideSpec::BOverA => "right/left: ",
         };
         let bdi = q.bdi.as_ref().map(|b| format!("{b} ")).unwrap_or_default();
-        // The window as far as it has run: the step's first seconds
-        // measure no more than those; at its start, nothing yet.
-        let measured = q.window_s.min(mode.elapsed_s());
+        // The window the answer is judged on (the step's last seconds) as
+        // far as it has run; before it starts, when it does.
+        let measured = q.window_s.min(mode.elapsed_s() - from).max(0.0);
         let window = if !q.metric.windowed() {
             String::new()
         } else if measured + 1e-9 >= q.window_s || measured < 1e-3 {
@@ -312,7 +323,9 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
         // A time until something happens that has not happened yet reads
         // as the time so far: said so (at 40 s a student took the `40 s`
         // for B's time to reach 90%).
-        let value = if q.metric.windowed() && measured < 1e-3 {
+        let value = if waiting {
+            format!("– (from {} s)", trimmed(from, 1))
+        } else if q.metric.windowed() && measured < 1e-3 {
             "–".to_string()
         } else if mode.still_counting(i) && mode.judged() {
             format!("not reached in {}", shown(v, q.unit()))

@@ -776,18 +776,26 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> H
             room = 2;
         }
         if panels.len() > room.max(1) && rest.height < 24 {
-            // The charts the step names come first (the zoomed one leads),
-            // then those it names in passing.
+            // The zoomed chart leads, then those the step's questions ask
+            // of, then the others it names, then those it names in passing.
+            let i = |n: u8| usize::from(n) - 1;
             let rank = |p: &Panel| match p {
-                Panel::Chart(n) if app.zoom() == Some(*n) || views.charts[*n as usize - 1] => 0,
-                Panel::Chart(n) if views.names_chart(*n) => 1,
-                _ => 2,
+                Panel::Chart(n) if app.zoom() == Some(*n) => 0,
+                Panel::Chart(n) if views.asked[i(*n)] => 1,
+                Panel::Chart(n) if views.charts[i(*n)] => 2,
+                Panel::Chart(n) if views.names_chart(*n) => 3,
+                _ => 4,
             };
             panels.sort_by_key(rank);
             panels.truncate(room.max(1));
             // A chart chosen with its key stays, alone, unless T focused
-            // the table (at 80x24 lesson 06's `1` showed the table still).
-            let chosen = app.zoom_by_key() && !app.tasks_focused() && panels.len() == 1;
+            // the table (at 80x24 lesson 06's `1` showed the table still);
+            // so does one the step names, alone, for a table it names
+            // (lesson 02's first step asks of chart 2 and names the table:
+            // 80x24 showed the table; `T ↑ ↓ table` then leads the hints).
+            let named = |p: &Panel| matches!(p, Panel::Chart(n) if views.asked[i(*n)] || views.charts[i(*n)]);
+            let chosen =
+                !app.tasks_focused() && panels.len() == 1 && (app.zoom_by_key() || panels.first().is_some_and(named));
             if tasks && !chosen && !panels.contains(&Panel::Tasks) {
                 *panels.last_mut().expect("one panel") = Panel::Tasks;
             }

@@ -1305,22 +1305,26 @@ fn the_strip_says_how_long_it_measured_and_an_early_answer_waits_to_be_judged() 
     let mut app = App::for_lesson(lesson, 3, Progress::default(), &mono()).expect("opens");
     let flat = |app: &App| screen(app, 160, 48).replace('\u{a0}', " ");
     let text = flat(&app);
-    assert!(text.contains("thresh, last 10 s: –"), "nothing measured yet:\n{text}");
+    let run_s = app.lesson().expect("lesson").step().run_s;
+    // The answer's window is the step's last 10 s: the strip reads it from
+    // there on (a sliding window read the step's start-up).
+    let from = format!("thresh, last 10 s: – (from {} s)", run_s - 10.0);
+    assert!(text.contains(&from), "nothing measured yet:\n{text}");
     let start = app.lesson().expect("lesson").run().step_start_ns;
     app.advance_to(start + 3 * NS_PER_SEC);
+    assert!(flat(&app).contains(&from), "its window not yet started at 3 s");
+    app.advance_to(start + (run_s as u64 - 7) * NS_PER_SEC);
     let text = flat(&app);
     assert!(text.contains("thresh, last 3 s of 10: "), "3 s measured:\n{text}");
     app.update(Msg::Lesson(LessonMsg::Answer));
     "369".chars().for_each(|c| app.update(Msg::Lesson(LessonMsg::Input(c))));
     app.update(Msg::Lesson(LessonMsg::InputDone));
     let text = flat(&app).lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
-    let run_s = app.lesson().expect("lesson").step().run_s;
-    let left = format!("you said 369 MiB: judged at the step's end, in {} s", run_s - 3.0);
-    assert!(text.contains(&left), "kept:\n{text}");
-    app.advance_to(start + 10 * NS_PER_SEC);
+    assert!(text.contains("you said 369 MiB: judged at the step's end, in 7 s"), "kept:\n{text}");
+    app.advance_to(start + (run_s as u64 - 1) * NS_PER_SEC);
     let text = flat(&app);
-    assert!(text.contains("thresh, last 10 s: "), "{text}");
-    assert!(!text.contains("you said 369 MiB, the simulation says"), "the window is full, the step not over:\n{text}");
+    assert!(text.contains("thresh, last 9 s of 10: "), "{text}");
+    assert!(!text.contains("you said 369 MiB, the simulation says"), "the step not over:\n{text}");
     app.advance_to(app.lesson().expect("lesson").run().step_end_ns());
     let text = flat(&app);
     assert!(text.contains("you said 369 MiB, the simulation says"), "judged:\n{text}");
@@ -1529,9 +1533,55 @@ fn the_checks_say_what_window_they_read() {
     let ten = pane("10", "2");
     assert!(ten.contains("checks over the last 10 s of the step's 15 s"), "{ten}");
     assert!(ten.contains("13.0 MiB (<= 35)"), "{ten}");
+    // One check of each read: the heading names the longer.
     let zero = pane("00", "2");
     assert!(zero.contains("checks over the whole step, 15 s"), "{zero}");
     assert!(zero.contains("(last 5 s; <= 0.5)"), "{zero}");
+    // Two of each: the longer, not the first (`last 1 s` headed four).
+    let six = pane("00", "6");
+    assert!(six.contains("checks over the last 10 s of the step's 30 s"), "{six}");
+    assert!(six.contains("(last 1 s; 199..201)"), "{six}");
     let eleven = pane("11", "1");
     assert!(eleven.contains("checks over the last 20 s of the step's 40 s"), "{eleven}");
+}
+
+/// Where one panel fits (80x24), it is the chart the step's question asks
+/// of, and a chart the step names keeps it from a table it names too:
+/// lesson 01's first step asks of chart 5's title and showed chart 1;
+/// lesson 02's names chart 2 and the task table and showed the table,
+/// whose key then leads the hints.
+#[test]
+fn one_panel_shows_the_chart_the_step_asks_of() {
+    let screen = |lesson: &str| {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", lesson, "--step", "1", "--size", "80x24", "--at", "5s"])
+            .output()
+            .expect("runs");
+        super::common::ok(&out)
+    };
+    let one = screen("01");
+    assert!(one.contains("┌ 5 pauses") && !one.contains("┌ 1 global"), "{one}");
+    assert!(one.lines().last().expect("hints").starts_with(" 1-5 chart"), "chart 1 left out:\n{one}");
+    let two = screen("02");
+    assert!(two.contains("┌ 2 bdi dirty pages") && !two.contains("┌ tasks ("), "{two}");
+    assert!(two.lines().last().expect("hints").starts_with(" T ↑ ↓ table"), "{two}");
+}
+
+/// A check of an instant is read at the step's end: before it, it shows
+/// its value without a mark (lesson 00's `the dd has exited` showed ✓ at
+/// 0 s, its dd not yet started), and the count of those holding leaves
+/// it out.
+#[test]
+fn an_instant_check_waits_for_the_steps_end() {
+    let pane = |at: &str| {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", "00", "--step", "1", "--size", "160x48", "--at", at])
+            .output()
+            .expect("runs");
+        pane_rows(&super::common::ok(&out)).join("\n").replace('\u{a0}', " ")
+    };
+    let early = pane("0s");
+    assert!(early.contains("… the dd has exited") && early.contains("now 0 tasks (<= 0)"), "{early}");
+    let end = pane("30s");
+    assert!(end.contains("✓ the dd has exited"), "{end}");
 }
