@@ -112,8 +112,10 @@ const TOLD_AFTER: Duration = Duration::from_secs(1);
 
 /// [`open`], the signal that stops the wait told by `stopped` (a command
 /// that catches signals its own way); `writing` when `options` open to
-/// write, so that a wait of a second or more is told on standard error
-/// as one for a reader (for a writer otherwise).
+/// write: an output, opened before any terminal is taken, whose wait of a
+/// second or more for a reader is told on standard error. (A wait to
+/// read is told by the reader's own progress: the trace dashboard's
+/// loading screen, where standard error would land in the middle of it.)
 pub fn open_until(
     path: &Path,
     options: &OpenOptions,
@@ -142,9 +144,9 @@ pub fn open_until(
             Ok(opened) => return opened.map_err(failed),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 check()?;
-                if !told && started.elapsed() >= TOLD_AFTER {
+                if writing && !told && started.elapsed() >= TOLD_AFTER {
                     told = true;
-                    eprintln!("{}", waiting_note(path, writing));
+                    eprintln!("{}", waiting_note(path));
                 }
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
@@ -154,12 +156,10 @@ pub fn open_until(
     }
 }
 
-/// What a wait for `path`'s other end is told as: a reader for a file
-/// opened to write, a writer for one opened to read.
-fn waiting_note(path: &Path, writing: bool) -> String {
-    let other = if writing { "reading" } else { "writing" };
+/// What a wait for a reader of `path`, opened to write, is told as.
+fn waiting_note(path: &Path) -> String {
     format!(
-        "{}: waiting for a program to open it for {other} (a FIFO waits for its other end; Ctrl-C stops)",
+        "{}: waiting for a program to open it for reading (a FIFO waits for its other end; Ctrl-C stops)",
         crate::error::printable(&path.display().to_string())
     )
 }
@@ -192,12 +192,10 @@ mod tests {
     }
 
     #[test]
-    fn a_long_wait_names_the_other_end() {
-        let to_write = waiting_note(Path::new("out.csv"), true);
+    fn a_long_wait_for_a_reader_says_so() {
         assert_eq!(
-            to_write,
+            waiting_note(Path::new("out.csv")),
             "out.csv: waiting for a program to open it for reading (a FIFO waits for its other end; Ctrl-C stops)"
         );
-        assert!(waiting_note(Path::new("in"), false).starts_with("in: waiting for a program to open it for writing"));
     }
 }

@@ -878,7 +878,7 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     }
     if let Some((line, col)) = r.cut {
         say(format_args!(
-            "note: {}:{line}:{col}: the file ends inside this line (the session was killed while writing it?): \
+            "note: {}:{line}:{col}: the file ends here, inside this line (the session was killed while writing it?): \
              replayed the calls before it",
             printable(&args.file.display().to_string())
         ));

@@ -516,9 +516,12 @@ pub struct Reader {
     /// Column (1-based) where the value of the last entry read begins:
     /// the `5000000000` of `{"Advance":5000000000}`.
     value_col: usize,
+    /// Column (1-based) just past the last character of the line last read.
+    end_col: usize,
     /// How the session began.
     pub header: Header,
-    /// Where the file ends inside a call's line (`line`, `column`): a
+    /// Where the file ends inside a call's line (`line`, the column past
+    /// its last character, as a cut header is told): a
     /// session killed outright while its last line was written. The
     /// calls before it are read; that one is not.
     pub cut: Option<(usize, usize)>,
@@ -604,7 +607,7 @@ impl Reader {
         }
         let header: Header = serde_json::from_str(first)
             .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
-        Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, header, cut: None })
+        Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, end_col: 1, header, cut: None })
     }
 
     /// The next recorded call, or `None` at the end.
@@ -615,6 +618,7 @@ impl Reader {
                 Ok(Some(line)) if line.trim().is_empty() => continue,
                 Ok(Some(line)) => {
                     self.value_col = value_col(line);
+                    self.end_col = line.chars().count() + 1;
                     // Why, where a time is out of range (at the value) or
                     // the line is not one call (at the line).
                     serde_json::from_str(line)
@@ -629,7 +633,7 @@ impl Reader {
                 && e.is_eof()
                 && !self.lines.ended
             {
-                self.cut = Some((self.lines.number, e.column()));
+                self.cut = Some((self.lines.number, self.end_col));
                 return Ok(None);
             }
             let place = || format!("{}:{}", self.path.display(), self.lines.number);

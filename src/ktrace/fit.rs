@@ -688,7 +688,9 @@ impl FitSummary {
         let width = self.compare.iter().map(|c| name(c).chars().count()).max().unwrap_or(0).max(40);
         let _ = writeln!(s, "{:<width$} {:>12} {:>12}", "side by side", "trace", "model");
         let cell = |v: Option<f64>| {
-            v.map_or("-".to_string(), |x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") })
+            v.map_or(crate::run::summary::NOT_KNOWN.to_string(), |x| {
+                if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") }
+            })
         };
         for c in &self.compare {
             let _ = writeln!(s, "{:<width$} {:>12} {:>12}", name(c), cell(c.trace), cell(c.model));

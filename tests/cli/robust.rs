@@ -648,7 +648,7 @@ fn an_edited_recording_points_at_the_mistake() {
     let (said, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(said.starts_with("replayed 1 call (0 keys) of ") && said.contains(": 0.1 simulated s"), "{said}");
-    assert!(err.contains("cut-recording.jsonl:3:5: the file ends inside this line"), "{err}");
+    assert!(err.contains("cut-recording.jsonl:3:6: the file ends here, inside this line"), "{err}");
     // The same line ended (a newline after it) was edited, not cut.
     let err = replay("cut-recording.jsonl", &format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv\n"));
     assert!(err.contains("cut-recording.jsonl:3:5: not a recorded call: EOF while parsing"), "{err}");
