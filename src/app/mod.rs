@@ -763,6 +763,15 @@ impl App {
     }
 
     fn update_dashboard(&mut self, msg: Msg) {
+        // The step's text over the whole body gives it back to the charts
+        // on Esc (that alone) and on a chart key (which shows its chart).
+        if matches!(msg, Msg::Back | Msg::Zoom(_))
+            && self.lesson.as_mut().is_some_and(|m| m.leave_full())
+            && msg == Msg::Back
+        {
+            self.note = "charts shown".into();
+            return;
+        }
         match msg {
             Msg::AddDd
             | Msg::RemoveDd
@@ -833,8 +842,11 @@ impl App {
             Msg::NextBdi | Msg::PrevBdi => {
                 let n = self.world().bdis().len();
                 if n == 1 {
-                    // Said, so that the key is not taken for broken.
-                    self.note = format!("{} is the only bdi", crate::session::bdi_label(self.world(), 0));
+                    // Said, so that the key is not taken for broken, until
+                    // the next key, as for other keys that do nothing (it
+                    // stood after `0` had changed the view).
+                    let note = format!("{} is the only bdi", crate::session::bdi_label(self.world(), 0));
+                    self.passing_note.cover(&mut self.note, note);
                 }
                 self.bdi = step_bdi(self.bdi, n, msg == Msg::NextBdi);
                 if n > 1 {

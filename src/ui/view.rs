@@ -380,6 +380,9 @@ pub(crate) fn note_room<'a>(width: usize, kept: impl Iterator<Item = &'a String>
 /// before it.
 const DEBUG_RANK: u8 = 8;
 
+/// The rank of the program's name on the status line: the least.
+const PROGRAM_RANK: u8 = 2;
+
 /// How long a note outranks everything on the status line, in simulated
 /// time \[ns\] (a paused world keeps it fresh).
 const NOTE_FRESH_NS: u64 = 20 * 1_000_000_000;
@@ -402,15 +405,17 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // Where room is short, the window goes before the scenario (the
     // charts' time axes say it; a class is told which scenario to open).
     let mut segments = vec![
-        (2, "dirtyviz".to_string()),
+        (PROGRAM_RANK, "dirtyviz".to_string()),
         // Cut below, to the room the segments above it leave. In a lesson,
         // the lesson (the preset it starts from read as if the class were
         // on the dashboard, and stayed `nfs-1dd` once a step set 10 dd).
-        (
-            5,
-            app.lesson()
-                .map_or_else(|| app.session().scenario.name.clone(), |m| format!("lesson {}", m.run().lesson.id)),
-        ),
+        // A lesson's number ranks with the bdi and goes after it where
+        // both do not fit: the charts' titles name the bdi (at 100x30
+        // lesson 01's comparisons named `bdi sda (HDD)` and no lesson).
+        match app.lesson() {
+            Some(m) => (6, format!("lesson {}", m.run().lesson.id)),
+            None => (5, app.session().scenario.name.clone()),
+        },
         (9, format!("t {:.1} s", app.sim_ns() as f64 / 1e9)),
         (8, speed_text(app)),
         (7, kernels),
@@ -473,6 +478,15 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let above: usize = segments.iter().filter(|(rank, _)| *rank > 5).map(|(_, t)| t.chars().count() + 3).sum();
     if let Some((_, name)) = segments.iter_mut().find(|(rank, _)| *rank == 5) {
         *name = cut_to(name, width.saturating_sub(above + 2).max(12));
+    }
+    // The program's name goes first where the line is short of room, and
+    // does not come back in a place another left (`dirtyviz` fitted where
+    // `lesson 01`, a column longer, did not: the line then named no lesson).
+    let all: Vec<usize> = (0..segments.len()).collect();
+    if segments_line(&segments, &all).chars().count() > width && segments[0].0 == PROGRAM_RANK {
+        segments.remove(0);
+        log = log.map(|i| i - 1);
+        debug = debug.map(|(i, short)| (i - 1, short));
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
     // Paused where PAUSED has no room, the speed goes too: `1×` alone
@@ -714,6 +728,9 @@ fn lesson_panels(app: &App, views: Views) -> Vec<Panel> {
 /// A lesson's body split: the charts' area and the lesson pane's, beside
 /// them in a wide terminal, above them in a narrow one.
 fn lesson_split(app: &App, body: Rect) -> (Rect, Rect) {
+    if app.lesson().is_some_and(|m| m.full()) {
+        return (Rect { height: 0, ..body }, body);
+    }
     if app.lesson().is_some_and(|m| m.folded()) {
         let rows = super::lesson::FOLDED_ROWS.min(body.height);
         let [pane, charts] = Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(body);
@@ -757,6 +774,11 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> H
     let app = ctx.app;
     let (charts, pane) = lesson_split(app, body);
     super::lesson::draw_pane(app, &ctx.theme, frame, pane);
+    if charts.height == 0 {
+        // The text on the whole body (`V`): the charts wait, and nothing
+        // of them is told left out.
+        return Hidden::default();
+    }
     let most = if strip_most(body) == 0 { 0 } else { (charts.height / 6).max(2) };
     let [strip, rest] = strip_split(ctx, most, charts);
     draw_params_strip(ctx, most, frame, strip);
@@ -793,7 +815,12 @@ fn draw_lesson_body(ctx: &Ctx, views: Views, frame: &mut Frame, body: Rect) -> H
             // so does one the step names, alone, for a table it names
             // (lesson 02's first step asks of chart 2 and names the table:
             // 80x24 showed the table; `T ↑ ↓ table` then leads the hints).
-            let named = |p: &Panel| matches!(p, Panel::Chart(n) if views.asked[i(*n)] || views.charts[i(*n)]);
+            // A chart a question asks of keeps the panel; one the text
+            // names keeps it unless a question asks of the table.
+            let named = |p: &Panel| match p {
+                Panel::Chart(n) => views.asked[i(*n)] || (views.charts[i(*n)] && !views.tasks_asked),
+                Panel::Tasks => false,
+            };
             let chosen =
                 !app.tasks_focused() && panels.len() == 1 && (app.zoom_by_key() || panels.first().is_some_and(named));
             if tasks && !chosen && !panels.contains(&Panel::Tasks) {
@@ -871,7 +898,9 @@ fn draw_panels(ctx: &Ctx, panels: &[Panel], frame: &mut Frame, area: Rect) {
 /// order of need (at 80x24 one fits: T showed no table there). True with
 /// them when a chart wanted is left out for room.
 fn compare_panels(app: &App, views: Views, rows: u16) -> (Vec<Panel>, bool) {
-    let named: Vec<u8> = views.named_charts().collect();
+    // Those a question asks of first.
+    let mut named: Vec<u8> = views.named_charts().collect();
+    named.sort_by_key(|&n| !views.asked[usize::from(n) - 1]);
     let mut wanted: Vec<Panel> = Vec::new();
     let mut push = |p: Panel| {
         if !wanted.contains(&p) {
