@@ -32,6 +32,8 @@ pub struct LessonMode {
     to_hint: bool,
     /// The pane is folded to one line, leaving the screen to the charts.
     folded: bool,
+    /// The pane takes the whole body, the charts hidden (`V`).
+    full: bool,
     /// Lines the step's text is scrolled by.
     scroll: u16,
     /// The most lines the step's text can be scrolled by in the terminal
@@ -133,6 +135,7 @@ impl LessonMode {
             hint: false,
             to_hint: false,
             folded: false,
+            full: false,
             scroll: 0,
             scroll_room: u16::MAX,
             scroll_page: 3,
@@ -202,6 +205,17 @@ impl LessonMode {
         self.folded
     }
 
+    /// The pane takes the whole body, the charts hidden.
+    pub fn full(&self) -> bool {
+        self.full
+    }
+
+    /// Gives the body back to the charts (Esc, a chart key); true when the
+    /// pane had it.
+    pub(super) fn leave_full(&mut self) -> bool {
+        std::mem::replace(&mut self.full, false)
+    }
+
     /// Lines the step's text is scrolled by.
     pub fn scroll(&self) -> u16 {
         self.scroll
@@ -259,8 +273,9 @@ impl LessonMode {
         self.end.as_ref().map_or(&self.live, |e| &e.verdicts)
     }
 
-    /// What question `i` measures, if there is something to measure: now,
-    /// until the step is judged; then what it measured at the step's end,
+    /// What question `i` measures, if there is something to measure: over
+    /// its judged window as far as it has run (none before that window
+    /// starts), until the step is judged; then what it measured at the step's end,
     /// which its answers are judged by (a step run on past its end showed
     /// a live value beside a verdict given by another).
     pub fn reading(&self, i: usize) -> Option<f64> {
@@ -890,7 +905,15 @@ impl App {
                 self.open_step(i);
             }
             LessonMsg::PrevStep => self.note = "this is the first step".into(),
+            LessonMsg::FullText => {
+                mode.full = !mode.full;
+                mode.folded = false;
+                self.note =
+                    if mode.full { "step text on the whole screen: V or Esc shows the charts" } else { "charts shown" }
+                        .into();
+            }
             LessonMsg::Fold => {
+                mode.full = false;
                 mode.folded = !mode.folded;
                 self.note = if mode.folded { "step text folded: v shows it" } else { "step text shown" }.into();
             }

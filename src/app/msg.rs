@@ -102,6 +102,10 @@ pub enum LessonMsg {
     Hint,
     /// Fold the lesson pane to one line, or unfold it.
     Fold,
+    /// Show the step's text over the whole body, the charts hidden, or
+    /// the charts again (a short terminal shows a few rows of text beside
+    /// them).
+    FullText,
     /// Answer the step's next question.
     Answer,
     /// Scroll the step's text up (true) or down.

@@ -827,9 +827,14 @@ pub struct Views {
     /// where there is room after those of [`Views::charts`].
     pub asides: [bool; 5],
     /// Charts a question of the step names, in full or in passing: where
-    /// one chart fits, one of these (lesson 01's first step asks of chart
-    /// 5's title, and named chart 1 too: 80x24 showed chart 1).
+    /// one chart fits, one of these after the one zoomed (lesson 01's
+    /// first step asks of chart 5's title, and named chart 1 too: 80x24
+    /// showed chart 1).
     pub asked: [bool; 5],
+    /// A question of the step names the task table: where one panel fits,
+    /// it goes before a chart the step names but asks nothing of (lesson
+    /// 02 asks of the key's dd in the table, its text of chart 4).
+    pub tasks_asked: bool,
     /// The task table (or its columns).
     pub tasks: bool,
     /// The parameter panel.
@@ -911,6 +916,7 @@ impl Views {
             charts: either(self.charts, other.charts),
             asides: either(self.asides, other.asides),
             asked: either(self.asked, other.asked),
+            tasks_asked: self.tasks_asked || other.tasks_asked,
             tasks: self.tasks || other.tasks,
             params: self.params || other.params,
         }
@@ -939,7 +945,8 @@ impl Step {
         }
         for q in &self.questions {
             let asked = Views::named_in(&q.ask);
-            v = v.union(Views { asked: std::array::from_fn(|i| asked.charts[i] || asked.asides[i]), ..asked });
+            let charts = std::array::from_fn(|i| asked.charts[i] || asked.asides[i]);
+            v = v.union(Views { asked: charts, tasks_asked: asked.tasks, ..asked });
         }
         v
     }
@@ -962,9 +969,6 @@ impl Question {
 }
 
 impl Check {
-    /// What the check reads in a step of `run_s` seconds, as the pane and
-    /// `check` say it: `last 10 s`, `whole step` (its window is the
-    /// step's, or it counts from the step's start), `now` (an instant).
     /// How long what it [`Check::reads`] lasts in a step of `run_s`
     /// seconds \[s\]: 0 for an instant, `run_s` for the whole step.
     pub fn span_s(&self, run_s: f64) -> f64 {
@@ -975,6 +979,9 @@ impl Check {
         }
     }
 
+    /// What the check reads in a step of `run_s` seconds, as the pane and
+    /// `check` say it: `last 10 s`, `whole step` (its window is the
+    /// step's, or it counts from the step's start), `now` (an instant).
     pub fn reads(&self, run_s: f64) -> String {
         use Metric::*;
         let window = self.window_s.min(run_s);

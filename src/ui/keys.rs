@@ -141,6 +141,8 @@ pub const LESSON: Section = Section {
             "next step (this one runs out first) / back (replays to it)", "step"),
         bind!("h", [ch('h') => Msg::Lesson(L::Hint)], "show / hide the hint", "hint"),
         bind!("v", [ch('v') => Msg::Lesson(L::Fold)], "fold the step's text to one line (room for charts)", "text"),
+        bind!("V", [ch('V') => Msg::Lesson(L::FullText)],
+            "the step's text on the whole screen (again, Esc: charts)", "read"),
         bind!("a", [ch('a') => Msg::Lesson(L::Answer)],
             "answer the next unanswered question (type a number, Enter)", "answer"),
         bind!("PgUp PgDn", [code(KeyCode::PageUp) => Msg::Lesson(L::Scroll(true)),
@@ -304,6 +306,7 @@ pub fn waiting(key: KeyEvent, mode: Mode, board: Board) -> Waiting {
             | L::InputOther(_)
             | L::Hint
             | L::Fold
+            | L::FullText
             | L::Scroll(_)
             | L::Pick(_)
             | L::PickDigit(_),

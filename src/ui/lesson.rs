@@ -295,7 +295,7 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
         let from = crate::lesson::runner::question_window_from_s(step, q);
         // Before its window starts a question reads nothing yet: said when
         // it will (lesson 01's first step showed no reading for 10 s).
-        let waiting = q.metric.windowed() && !mode.judged() && mode.elapsed_s() < from + 1e-3;
+        let waiting = q.metric.windowed() && !mode.judged() && from > 0.0 && mode.elapsed_s() < from + 1e-3;
         let v = match mode.reading(i) {
             Some(v) => v,
             None if waiting && mode.lacking(i).is_none() => f64::NAN,
@@ -342,12 +342,17 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
     readings
 }
 
-/// The world's own quantities the step's readings name (`setpoint`, not a
-/// bdi's, a side's or a ratio), which the parameter strip then leaves out
-/// of its parameters rather than say twice.
+/// The world's own quantities the step's readings give a value of
+/// (`setpoint`, not a bdi's, a side's or a ratio), which the parameter
+/// strip then leaves out of its parameters rather than say twice. One
+/// whose window has not started stays there (lesson 03 showed no
+/// threshold for 50 s of 60).
 pub fn read_quantities(mode: &LessonMode) -> Vec<&'static str> {
     let step = mode.step();
-    step.questions.iter().filter(|q| q.side == SideSpec::A && q.bdi.is_none()).map(|q| q.metric.label()).collect()
+    (step.questions.iter().enumerate())
+        .filter(|(i, q)| q.side == SideSpec::A && q.bdi.is_none() && mode.reading(*i).is_some())
+        .map(|(_, q)| q.metric.label())
+        .collect()
 }
 
 /// What to do next, wrapped to `width`.

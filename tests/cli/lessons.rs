@@ -1565,6 +1565,39 @@ fn one_panel_shows_the_chart_the_step_asks_of() {
     let two = screen("02");
     assert!(two.contains("┌ 2 bdi dirty pages") && !two.contains("┌ tasks ("), "{two}");
     assert!(two.lines().last().expect("hints").starts_with(" T ↑ ↓ table"), "{two}");
+    // Lesson 02's second step asks of the table, and names chart 4.
+    let out = dirtyviz()
+        .args(["snapshot", "--lesson", "02", "--step", "2", "--size", "80x24", "--at", "5s"])
+        .output()
+        .expect("runs");
+    let asked = super::common::ok(&out);
+    assert!(asked.contains("┌ tasks (") && !asked.contains("┌ 4 "), "{asked}");
+}
+
+/// `V` gives a short terminal's body to the step's text, PgDn then pages
+/// by its rows, and Esc or a chart key gives it back to the charts: at
+/// 80x24 lesson 16's first step showed three rows of twenty at a time.
+#[test]
+fn v_shows_the_steps_text_on_the_whole_body() {
+    let screen = |keys: &str| {
+        let out = dirtyviz()
+            .args(["snapshot", "--lesson", "16", "--step", "1", "--size", "80x24", "--at", "2s", "--keys", keys])
+            .output()
+            .expect("runs");
+        super::common::ok(&out)
+    };
+    let text_rows = |s: &str| s.lines().filter(|l| l.starts_with('│')).count();
+    let read = screen("V");
+    assert!(!read.contains("┌ 1 ") && !read.contains("┌ 5 ") && text_rows(&read) >= 20, "{read}");
+    assert!(read.lines().next().expect("status").contains("V or Esc shows the charts"), "{read}");
+    let paged = screen("V pgdn");
+    let first = |s: &str| s.lines().nth(2).expect("a row").to_string();
+    assert_ne!(first(&read), first(&paged), "PgDn pages the text");
+    for back in ["V V", "V esc", "V 2"] {
+        let charts = screen(back);
+        assert!((1..=5).any(|n| charts.contains(&format!("┌ {n} "))), "{back}\n{charts}");
+    }
+    assert!(screen("V 2").contains("┌ 2 bdi dirty pages"), "a chart key shows its chart");
 }
 
 /// A check of an instant is read at the step's end: before it, it shows
