@@ -491,6 +491,9 @@ fn parse_number(text: &str) -> Result<f64, String> {
 
 /// The status line's note when a step is done and waits for the student.
 const STEP_DONE: &str = "step done: n next step, space runs on";
+
+/// What `V` says while the step's text has the whole body.
+const FULL_TEXT: &str = "step text on the whole screen: V or Esc shows the charts";
 /// The note when the last step is done: there is no next step.
 const LESSON_DONE: &str = "lesson done: L lessons, space runs on";
 /// The status line's note while the worlds run on past a step's end.
@@ -624,7 +627,9 @@ impl App {
         if i == current {
             return;
         }
-        if [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST].contains(&self.note.as_str()) {
+        if [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST, FULL_TEXT]
+            .contains(&self.note.as_str())
+        {
             // It was about the step being left.
             self.note.clear();
         }
@@ -908,9 +913,7 @@ impl App {
             LessonMsg::FullText => {
                 mode.full = !mode.full;
                 mode.folded = false;
-                self.note =
-                    if mode.full { "step text on the whole screen: V or Esc shows the charts" } else { "charts shown" }
-                        .into();
+                self.note = if mode.full { FULL_TEXT } else { "charts shown" }.into();
             }
             LessonMsg::Fold => {
                 mode.full = false;
@@ -1309,6 +1312,27 @@ mod tests {
         assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
         assert_eq!(app.world().now_ns(), replayed.world().now_ns());
         assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s)");
+    }
+
+    #[test]
+    fn esc_closes_the_help_over_the_full_text_first_and_a_new_step_shows_the_charts() {
+        let mut app = open(TWO_STEPS, 0);
+        app.update(Msg::Lesson(LessonMsg::FullText));
+        assert!(app.lesson().expect("lesson").full());
+        assert_eq!(app.note(), FULL_TEXT);
+        app.update(Msg::Help);
+        app.update(Msg::Back);
+        assert!(!app.screen.help, "Esc closed the help");
+        assert!(app.lesson().expect("lesson").full(), "and left the text on the whole screen");
+        app.update(Msg::Back);
+        assert!(!app.lesson().expect("lesson").full());
+        assert_eq!(app.note(), "charts shown");
+        app.advance_to(2 * NS_PER_SEC);
+        app.update(Msg::Lesson(LessonMsg::FullText));
+        assert_eq!(app.note(), FULL_TEXT);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        assert!(!app.lesson().expect("lesson").full(), "a new step shows its charts");
+        assert_ne!(app.note(), FULL_TEXT, "and its note went with it");
     }
 
     #[test]

@@ -765,7 +765,9 @@ impl App {
     fn update_dashboard(&mut self, msg: Msg) {
         // The step's text over the whole body gives it back to the charts
         // on Esc (that alone) and on a chart key (which shows its chart).
+        // (Esc under the help closes the help.)
         if matches!(msg, Msg::Back | Msg::Zoom(_))
+            && (msg != Msg::Back || !self.screen.help)
             && self.lesson.as_mut().is_some_and(|m| m.leave_full())
             && msg == Msg::Back
         {

@@ -324,7 +324,11 @@ pub fn readings(mode: &LessonMode, comparing: bool) -> Vec<String> {
         // as the time so far: said so (at 40 s a student took the `40 s`
         // for B's time to reach 90%).
         let value = if waiting {
-            format!("– (from {} s)", trimmed(from, 1))
+            // On the status line's clock, which runs from the lesson's
+            // start (`from 50 s` read beside `t 73.1 s` in a step opened
+            // at 60 s).
+            let start_s = mode.run().step_start_ns as f64 / crate::sim::NS_PER_SEC as f64;
+            format!("– (from {} s)", trimmed(start_s + from, 1))
         } else if q.metric.windowed() && measured < 1e-3 {
             "–".to_string()
         } else if mode.still_counting(i) && mode.judged() {

@@ -626,6 +626,13 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         frame.render_widget(block(fitted.legend.first()), area);
         return;
     }
+    // A legend of two lines reads top to bottom: its first inside, its
+    // last on the frame (`━ bdi_thresh` read above the first three); the
+    // frame keeps the first where the inside has no row for it.
+    let on_frame = |f: &Fit| {
+        let inside = f.legend.len() > 1 && Inside::of(data, inner, f).text_rows > 0;
+        if inside { f.legend.last().cloned() } else { f.legend.first().cloned() }
+    };
     let plotted = draw_inside(frame, inner, data, look, &fitted);
     let unit = (!plotted && !data.y_unit.is_empty()).then(|| format!(" {} ", data.y_unit));
     if let Some(unit) = &unit {
@@ -635,7 +642,7 @@ pub fn draw(frame: &mut Frame, area: Rect, data: &ChartData, title: &Title, look
         frame.render_widget(Clear, inner);
         draw_inside(frame, inner, data, look, &fitted);
     }
-    let mut block = block(fitted.legend.first());
+    let mut block = block(on_frame(&fitted).as_ref());
     if let Some(unit) = unit {
         block = block.title_bottom(Line::styled(unit, t.dim).right_aligned());
     }
@@ -697,15 +704,16 @@ pub fn line_up(data: &mut [ChartData], look: &Look, areas: &[Rect]) {
     }
 }
 
-/// The inside of a chart's frame at `inner`: the legend's lines after its
-/// first (which is on the frame) at the bottom, the notice at the top,
+/// The inside of a chart's frame at `inner`: the legend's lines before
+/// its last (which is on the frame) at the bottom, the notice at the top,
 /// and the plot with its axes between them, or a note that it has no
 /// room. False when there was no room for the plot.
 fn draw_inside(frame: &mut Frame, inner: Rect, data: &ChartData, look: &Look, fitted: &Fit) -> bool {
     let t = look.theme;
     let rows = Inside::of(data, inner, fitted);
-    // The legend's second line, at the bottom.
-    let inner_legend = fitted.legend.get(1..).unwrap_or_default();
+    // The legend's lines but its last (which is on the frame), at the
+    // bottom.
+    let inner_legend = fitted.legend.get(..fitted.legend.len().saturating_sub(1)).unwrap_or_default();
     if rows.text_rows > 0 {
         let r = Rect { y: inner.y + inner.height - rows.text_rows, height: rows.text_rows, ..inner };
         frame.render_widget(Paragraph::new(inner_legend.to_vec()), r);

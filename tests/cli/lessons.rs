@@ -1306,11 +1306,12 @@ fn the_strip_says_how_long_it_measured_and_an_early_answer_waits_to_be_judged() 
     let flat = |app: &App| screen(app, 160, 48).replace('\u{a0}', " ");
     let text = flat(&app);
     let run_s = app.lesson().expect("lesson").step().run_s;
-    // The answer's window is the step's last 10 s: the strip reads it from
-    // there on (a sliding window read the step's start-up).
-    let from = format!("thresh, last 10 s: – (from {} s)", run_s - 10.0);
-    assert!(text.contains(&from), "nothing measured yet:\n{text}");
     let start = app.lesson().expect("lesson").run().step_start_ns;
+    // The answer's window is the step's last 10 s: the strip reads it from
+    // there on (a sliding window read the step's start-up), on the status
+    // line's clock.
+    let from = format!("thresh, last 10 s: – (from {} s)", (start / NS_PER_SEC) as f64 + run_s - 10.0);
+    assert!(text.contains(&from), "nothing measured yet:\n{text}");
     app.advance_to(start + 3 * NS_PER_SEC);
     assert!(flat(&app).contains(&from), "its window not yet started at 3 s");
     app.advance_to(start + (run_s as u64 - 7) * NS_PER_SEC);
