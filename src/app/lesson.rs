@@ -494,6 +494,9 @@ const STEP_DONE: &str = "step done: n next step, space runs on";
 
 /// What `V` says while the step's text has the whole body.
 const FULL_TEXT: &str = "step text on the whole screen: V or Esc shows the charts";
+
+/// What `V` or Esc says when they give the body back to the charts.
+pub(super) const CHARTS_SHOWN: &str = "charts shown";
 /// The note when the last step is done: there is no next step.
 const LESSON_DONE: &str = "lesson done: L lessons, space runs on";
 /// The status line's note while the worlds run on past a step's end.
@@ -913,7 +916,7 @@ impl App {
             LessonMsg::FullText => {
                 mode.full = !mode.full;
                 mode.folded = false;
-                self.note = if mode.full { FULL_TEXT } else { "charts shown" }.into();
+                self.note = if mode.full { FULL_TEXT } else { CHARTS_SHOWN }.into();
             }
             LessonMsg::Fold => {
                 mode.full = false;

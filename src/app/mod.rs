@@ -764,15 +764,19 @@ impl App {
 
     fn update_dashboard(&mut self, msg: Msg) {
         // The step's text over the whole body gives it back to the charts
-        // on Esc (that alone) and on a chart key (which shows its chart).
-        // (Esc under the help closes the help.)
-        if matches!(msg, Msg::Back | Msg::Zoom(_))
-            && (msg != Msg::Back || !self.screen.help)
-            && self.lesson.as_mut().is_some_and(|m| m.leave_full())
-            && msg == Msg::Back
-        {
-            self.note = "charts shown".into();
-            return;
+        // on Esc (that alone; under the help, Esc closes the help) and on a
+        // chart key (which goes on to show its chart).
+        match msg {
+            Msg::Back if !self.screen.help && self.lesson.as_mut().is_some_and(|m| m.leave_full()) => {
+                self.note = lesson::CHARTS_SHOWN.into();
+                return;
+            }
+            Msg::Zoom(_) => {
+                if let Some(m) = self.lesson.as_mut() {
+                    m.leave_full();
+                }
+            }
+            _ => {}
         }
         match msg {
             Msg::AddDd

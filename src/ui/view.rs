@@ -484,9 +484,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // `lesson 01`, a column longer, did not: the line then named no lesson).
     let all: Vec<usize> = (0..segments.len()).collect();
     if segments_line(&segments, &all).chars().count() > width && segments[0].0 == PROGRAM_RANK {
-        segments.remove(0);
-        log = log.map(|i| i - 1);
-        debug = debug.map(|(i, short)| (i - 1, short));
+        remove_segment(&mut segments, 0, &mut log, &mut debug);
     }
     let style = if app.paused() { ctx.theme.status.add_modifier(Modifier::BOLD) } else { ctx.theme.status };
     // Paused where PAUSED has no room, the speed goes too: `1×` alone
@@ -494,11 +492,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     if app.paused() && !fit_segments_shortening(segments.clone(), log, width).contains("PAUSED") {
         let speed = speed_text(app);
         if let Some(at) = segments.iter().position(|(rank, text)| *rank == 8 && *text == speed) {
-            segments.remove(at);
-            // The log scale's and frame time's places, after it, move up.
-            let shift = |i: usize| if i > at { i - 1 } else { i };
-            log = log.map(shift);
-            debug = debug.map(|(i, short)| (shift(i), short));
+            remove_segment(&mut segments, at, &mut log, &mut debug);
         }
     }
     let line = match debug {
@@ -515,6 +509,22 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         }
     };
     frame.render_widget(Paragraph::new(line).style(style), area);
+}
+
+/// Removes the status line's segment `at`: the log scale's and frame
+/// time's places (`log`, `debug`), after it, move up.
+fn remove_segment(
+    segments: &mut Vec<(u8, String)>,
+    at: usize,
+    log: &mut Option<usize>,
+    debug: &mut Option<(usize, String)>,
+) {
+    segments.remove(at);
+    let shift = |i: usize| if i > at { i - 1 } else { i };
+    *log = log.map(shift);
+    if let Some((i, _)) = debug {
+        *i = shift(*i);
+    }
 }
 
 /// A body of `body`'s size shows one chart at a time (1-5 switch).

@@ -1546,6 +1546,16 @@ fn the_checks_say_what_window_they_read() {
     assert!(eleven.contains("checks over the last 20 s of the step's 40 s"), "{eleven}");
 }
 
+/// `dirtyviz snapshot` of step `step` of `lesson` at `size`, `at` into
+/// it, after `keys` (none: empty).
+fn step_screen(lesson: &str, step: &str, size: &str, at: &str, keys: &str) -> String {
+    let out = dirtyviz()
+        .args(["snapshot", "--lesson", lesson, "--step", step, "--size", size, "--at", at, "--keys", keys])
+        .output()
+        .expect("runs");
+    super::common::ok(&out)
+}
+
 /// Where one panel fits (80x24), it is the chart the step's question asks
 /// of, and a chart the step names keeps it from a table it names too:
 /// lesson 01's first step asks of chart 5's title and showed chart 1;
@@ -1553,13 +1563,7 @@ fn the_checks_say_what_window_they_read() {
 /// whose key then leads the hints.
 #[test]
 fn one_panel_shows_the_chart_the_step_asks_of() {
-    let screen = |lesson: &str| {
-        let out = dirtyviz()
-            .args(["snapshot", "--lesson", lesson, "--step", "1", "--size", "80x24", "--at", "5s"])
-            .output()
-            .expect("runs");
-        super::common::ok(&out)
-    };
+    let screen = |lesson: &str| step_screen(lesson, "1", "80x24", "5s", "");
     let one = screen("01");
     assert!(one.contains("┌ 5 pauses") && !one.contains("┌ 1 global"), "{one}");
     assert!(one.lines().last().expect("hints").starts_with(" 1-5 chart"), "chart 1 left out:\n{one}");
@@ -1567,11 +1571,7 @@ fn one_panel_shows_the_chart_the_step_asks_of() {
     assert!(two.contains("┌ 2 bdi dirty pages") && !two.contains("┌ tasks ("), "{two}");
     assert!(two.lines().last().expect("hints").starts_with(" T ↑ ↓ table"), "{two}");
     // Lesson 02's second step asks of the table, and names chart 4.
-    let out = dirtyviz()
-        .args(["snapshot", "--lesson", "02", "--step", "2", "--size", "80x24", "--at", "5s"])
-        .output()
-        .expect("runs");
-    let asked = super::common::ok(&out);
+    let asked = step_screen("02", "2", "80x24", "5s", "");
     assert!(asked.contains("┌ tasks (") && !asked.contains("┌ 4 "), "{asked}");
 }
 
@@ -1580,13 +1580,7 @@ fn one_panel_shows_the_chart_the_step_asks_of() {
 /// 80x24 lesson 16's first step showed three rows of twenty at a time.
 #[test]
 fn v_shows_the_steps_text_on_the_whole_body() {
-    let screen = |keys: &str| {
-        let out = dirtyviz()
-            .args(["snapshot", "--lesson", "16", "--step", "1", "--size", "80x24", "--at", "2s", "--keys", keys])
-            .output()
-            .expect("runs");
-        super::common::ok(&out)
-    };
+    let screen = |keys: &str| step_screen("16", "1", "80x24", "2s", keys);
     let text_rows = |s: &str| s.lines().filter(|l| l.starts_with('│')).count();
     let read = screen("V");
     assert!(!read.contains("┌ 1 ") && !read.contains("┌ 5 ") && text_rows(&read) >= 20, "{read}");
@@ -1607,13 +1601,7 @@ fn v_shows_the_steps_text_on_the_whole_body() {
 /// it out.
 #[test]
 fn an_instant_check_waits_for_the_steps_end() {
-    let pane = |at: &str| {
-        let out = dirtyviz()
-            .args(["snapshot", "--lesson", "00", "--step", "1", "--size", "160x48", "--at", at])
-            .output()
-            .expect("runs");
-        pane_rows(&super::common::ok(&out)).join("\n").replace('\u{a0}', " ")
-    };
+    let pane = |at: &str| pane_rows(&step_screen("00", "1", "160x48", at, "")).join("\n").replace('\u{a0}', " ");
     let early = pane("0s");
     assert!(early.contains("… the dd has exited") && early.contains("now 0 tasks (<= 0)"), "{early}");
     let end = pane("30s");
