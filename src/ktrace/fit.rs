@@ -174,7 +174,8 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
         );
     }
 
-    let (devices, tasks) = devices_and_tasks(t, &mut inf, &mut not);
+    let (devices, tasks, at_once) = devices_and_tasks(t, &mut inf, &mut not);
+    copy_speed(t, at_once, &mut fields, &mut inf, &mut not);
     if devices.is_empty() {
         return Err(Error::invalid(format!(
             "{}: --fit needs balance_dirty_pages or bdi_dirty_ratelimit events to know the bdis",
@@ -431,12 +432,66 @@ fn most_at_once(groups: &[(f64, Option<f64>, u32)]) -> u32 {
         .unwrap_or(0)
 }
 
-/// The scenario's devices and tasks, one device per bdi.
+/// Readings under freerun this long at least tell the writers' own pace
+/// \[s\].
+const MIN_FREE_S: f64 = 1.0;
+
+/// A CPU's copying speed (`copy_mbps`): the one that has `at_once`
+/// writers of 4 KiB on the trace's CPUs dirty pages as fast as the
+/// trace's did while nothing throttled them. A dd the model runs at its
+/// default speed dirties about 1 GB/s a CPU, faster than many a traced
+/// one (a VM's CPU, a slower copy): under freerun the kernel kept up and
+/// the model would sit at its setpoint.
+fn copy_speed(
+    t: &TraceSummary,
+    at_once: u32,
+    fields: &mut Vec<String>,
+    inf: &mut impl FnMut(&str, String, &str),
+    not: &mut impl FnMut(&str, String, &str),
+) {
+    use crate::scenario::{COPY_PAGE_NS, SYSCALL_NS, ranges::COPY_MBPS};
+    let default = crate::units::trimmed(crate::scenario::copy_mbps(COPY_PAGE_NS as f64), 1);
+    let free = t.global.as_ref().and_then(|g| g.dirtied_free_mbps.zip(g.dirtied_free_s));
+    let Some((rate, free_s)) = free.filter(|&(r, s)| r > 0.001 && s >= MIN_FREE_S && at_once > 0) else {
+        not(
+            "copy speed",
+            format!("{default} MiB/s a CPU"),
+            &format!(
+                "the model's own: the trace's counters read under freerun for less than {MIN_FREE_S} s, so how \
+                 fast its tasks dirtied when free is not known"
+            ),
+        );
+        return;
+    };
+    let cpus = t.kernel.cpus.unwrap_or(8).max(1);
+    let busy = at_once.min(cpus);
+    // One page of a 4 KiB write costs a call and a copy.
+    let page_ns = 4096.0 * 1e9 / (rate / busy as f64 * 1048576.0);
+    let copy_ns = page_ns - SYSCALL_NS as f64;
+    let mbps = match copy_ns > 0.0 {
+        true => crate::scenario::copy_mbps(copy_ns).clamp(COPY_MBPS.lo, COPY_MBPS.hi),
+        false => COPY_MBPS.hi,
+    };
+    let mbps = (mbps * 10.0).round() / 10.0;
+    fields.push(format!("copy_mbps: {mbps}"));
+    inf(
+        "copy speed",
+        format!("{mbps} MiB/s a CPU"),
+        &format!(
+            "global_dirty_state's dirtied= grew at {rate:.1} MiB/s under freerun (over {}), {at_once} writers on \
+             {busy} of {cpus} CPUs, each 4 KiB write() also costing {SYSCALL_NS} ns",
+            super::summary::duration_text(free_s)
+        ),
+    );
+}
+
+/// The scenario's devices and tasks, one device per bdi, and how many of
+/// its tasks write at once at most.
 fn devices_and_tasks(
     t: &TraceSummary,
     inf: &mut impl FnMut(&str, String, &str),
     not: &mut impl FnMut(&str, String, &str),
-) -> (Vec<String>, Vec<String>) {
+) -> (Vec<String>, Vec<String>, u32) {
     let mut bdis = devices(t);
     if bdis.len() > MAX_DEVICES {
         bdis.sort_by_key(|b| std::cmp::Reverse(b.events));
@@ -451,10 +506,23 @@ fn devices_and_tasks(
     let written = written.map(|(r, s)| ((r * 10.0).round() / 10.0, s)).filter(|&(r, _)| r > 0.001);
     let mut devices = Vec::new();
     let mut tasks = Vec::new();
+    let mut at_once = 0;
     for b in bdis {
         let name = ron_string(b.bdi);
         let what = format!("bdi {} write bandwidth", b.bdi);
         let bw = match (b.write_bw_mbps.filter(|&bw| bw > 0.001), written) {
+            (Some(bw), Some((busy, busy_s))) if busy > bw => {
+                inf(
+                    &what,
+                    format!("{busy:.1} MiB/s"),
+                    &format!(
+                        "global_dirty_state's written= grew at it in the {} of writing, faster than the median \
+                         bdi_dirty_ratelimit write_bw= {bw:.1}: the kernel's estimate counts the time the disk waited",
+                        super::summary::duration_text(busy_s)
+                    ),
+                );
+                Some(busy)
+            }
             (Some(bw), _) => {
                 inf(&what, format!("{bw:.1} MiB/s"), "median bdi_dirty_ratelimit write_bw=");
                 Some(bw)
@@ -508,6 +576,7 @@ fn devices_and_tasks(
         };
         if n > 0 {
             let groups = turns(&writers, t.span.first_s.unwrap_or(0.0), t.span.last_s.unwrap_or(0.0));
+            at_once += most_at_once(&groups);
             let rests = rests(&t.silences, stop);
             tasks.extend(dd_groups(&name, &groups, &rests));
             if let Some(stop) = stop {
@@ -544,7 +613,7 @@ fn devices_and_tasks(
             not(&format!("bdi {} tasks", b.bdi), "none".into(), "no task was throttled on it");
         }
     }
-    (devices, tasks)
+    (devices, tasks, at_once)
 }
 
 /// Fits a scenario to `t`, runs it for the trace's span and sets the two

@@ -100,6 +100,9 @@ struct GlobalAcc {
     /// The last (time, NR_DIRTIED, NR_WRITTEN), and the earliest and
     /// latest time of a reading.
     last_counters: Option<(f64, i64, i64)>,
+    /// Whether that reading's dirty + writeback (+ unstable) was under
+    /// its own freerun, `(thresh + bg_thresh) / 2`.
+    last_counters_free: bool,
     counters_from_s: Option<f64>,
     counters_to_s: Option<f64>,
     /// The counters' growth between readings in time order, and the time
@@ -110,27 +113,73 @@ struct GlobalAcc {
     counted_s: f64,
     /// Readings where NR_DIRTIED or NR_WRITTEN went down: restarts.
     counter_drops: u64,
-    /// The window NR_WRITTEN's growth is being added to: its index, pages
-    /// and the part of it the readings cover \[s\].
-    written_window: Option<(i64, f64, f64)>,
-    /// The finished windows that wrote, by their rate.
-    written_windows: WrittenWindows,
+    /// NR_WRITTEN's growth in windows.
+    written: RateWindows,
+    /// NR_DIRTIED's growth in windows, of the steps between two readings
+    /// under freerun: the tasks' pace while nothing throttled them.
+    dirtied_free: RateWindows,
 }
 
-/// Windows of [`WRITTEN_WINDOW_S`], by the pages they would write whole
-/// at their rate: how many, and the pages and time \[s\] the readings
-/// cover in them (a trace begins and ends inside a window).
+/// A counter's growth in windows of [`WRITTEN_WINDOW_S`]: the window
+/// being added to (its index, pages and the part of it the readings cover
+/// \[s\]), and the finished ones by the pages they would count whole at
+/// their rate: how many, and the pages and time \[s\] the readings cover
+/// in them (a trace begins and ends inside a window).
 #[derive(Clone, Debug, Default)]
-struct WrittenWindows(std::collections::BTreeMap<i64, (f64, f64)>);
+struct RateWindows {
+    open: Option<(i64, f64, f64)>,
+    done: std::collections::BTreeMap<i64, (f64, f64)>,
+}
 
-impl WrittenWindows {
-    fn add(&mut self, pages: f64, covered_s: f64) {
+impl RateWindows {
+    fn close(&mut self, pages: f64, covered_s: f64) {
         if covered_s <= 0.0 {
             return;
         }
         let whole = (pages * WRITTEN_WINDOW_S / covered_s).round() as i64;
-        let e = self.0.entry(whole).or_default();
+        let e = self.done.entry(whole).or_default();
         (e.0, e.1) = (e.0 + pages, e.1 + covered_s);
+    }
+
+    /// Adds `pages` counted from `t0` to `t1` to the windows they cover,
+    /// spread evenly over the time. A step that counted nothing covers its
+    /// time too: a window's rate is over all of it the readings cover.
+    fn add(&mut self, t0: f64, t1: f64, pages: i64) {
+        if pages < 0 || t1 < t0 {
+            return;
+        }
+        let (a, b) = ((t0 / WRITTEN_WINDOW_S).floor() as i64, (t1 / WRITTEN_WINDOW_S).floor() as i64);
+        if b - a > WRITTEN_MAX_GAP {
+            return;
+        }
+        for k in a..=b {
+            let (lo, hi) = (t0.max(k as f64 * WRITTEN_WINDOW_S), t1.min((k + 1) as f64 * WRITTEN_WINDOW_S));
+            let covered = (hi - lo).max(0.0);
+            let share = if t1 > t0 { pages as f64 * covered / (t1 - t0) } else { pages as f64 };
+            match &mut self.open {
+                Some((i, p, c)) if *i == k => (*p, *c) = (*p + share, *c + covered),
+                open => {
+                    let closed = open.replace((k, share, covered));
+                    if let Some((_, p, c)) = closed {
+                        self.close(p, c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rate in the busy windows, those that counted at least
+    /// 1/[`WRITTEN_BUSY_SHARE`] of the busiest \[pages/s\], and the time the
+    /// readings cover in them \[s\].
+    fn busy(&self) -> Option<(f64, f64)> {
+        let mut windows = self.clone();
+        if let Some((_, p, c)) = windows.open.take() {
+            windows.close(p, c);
+        }
+        let most = windows.done.keys().next_back().copied().filter(|&m| m > 0)?;
+        let busy = windows.done.range((most + WRITTEN_BUSY_SHARE - 1) / WRITTEN_BUSY_SHARE..);
+        let (pages, busy_s) = busy.fold((0.0, 0.0), |(p, s), (_, &(wp, ws))| (p + wp, s + ws));
+        (busy_s > 0.0).then(|| (pages / busy_s, busy_s))
     }
 }
 
@@ -171,46 +220,6 @@ impl GlobalAcc {
         self.first_dirty_s = self.first_dirty_s.or(Some(t_s));
         self.last_dirty = Some((t_s, total));
         self.last_dirty_from_pass = from_pass;
-    }
-
-    /// Adds `pages` written from `t0` to `t1` to the windows they cover,
-    /// spread evenly over the time. A step that wrote nothing covers its
-    /// time too: a window's rate is over all of it the readings cover.
-    fn add_written(&mut self, t0: f64, t1: f64, pages: i64) {
-        if pages < 0 || t1 < t0 {
-            return;
-        }
-        let (a, b) = ((t0 / WRITTEN_WINDOW_S).floor() as i64, (t1 / WRITTEN_WINDOW_S).floor() as i64);
-        if b - a > WRITTEN_MAX_GAP {
-            return;
-        }
-        for k in a..=b {
-            let (lo, hi) = (t0.max(k as f64 * WRITTEN_WINDOW_S), t1.min((k + 1) as f64 * WRITTEN_WINDOW_S));
-            let covered = (hi - lo).max(0.0);
-            let share = if t1 > t0 { pages as f64 * covered / (t1 - t0) } else { pages as f64 };
-            match &mut self.written_window {
-                Some((i, p, c)) if *i == k => (*p, *c) = (*p + share, *c + covered),
-                open => {
-                    if let Some((_, p, c)) = open.take() {
-                        self.written_windows.add(p, c);
-                    }
-                    *open = Some((k, share, covered));
-                }
-            }
-        }
-    }
-
-    /// NR_WRITTEN's rate in the windows of writing \[pages/s\], and the
-    /// time the readings cover in them \[s\].
-    fn written_busy(&self) -> Option<(f64, f64)> {
-        let mut windows = self.written_windows.clone();
-        if let Some((_, p, c)) = self.written_window {
-            windows.add(p, c);
-        }
-        let most = windows.0.keys().next_back().copied().filter(|&m| m > 0)?;
-        let busy = windows.0.range((most + WRITTEN_BUSY_SHARE - 1) / WRITTEN_BUSY_SHARE..);
-        let (pages, busy_s) = busy.fold((0.0, 0.0), |(p, s), (_, &(wp, ws))| (p + wp, s + ws));
-        (busy_s > 0.0).then(|| (pages / busy_s, busy_s))
     }
 }
 
@@ -500,12 +509,24 @@ impl Summarizer {
             g.state_s = Some(e.time_s);
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
+            let free =
+                match (e.get(Field::Dirty), e.get(Field::Writeback), e.get(Field::Thresh), e.get(Field::BgThresh)) {
+                    (Some(dirty), Some(wb), Some(th), Some(bg)) => {
+                        let freerun =
+                            crate::sim::page_writeback::dirty_freerun_ceiling(th.max(0) as u64, bg.max(0) as u64);
+                        dirty + wb + e.get(Field::Unstable).unwrap_or(0) < freerun as i64
+                    }
+                    _ => false,
+                };
             if let Some((t0, d0, w0)) = g.last_counters {
                 if d < d0 || w < w0 {
                     // A counter restarted: nothing known of this step.
                     g.counter_drops += 1;
                 } else if e.time_s >= t0 {
-                    g.add_written(t0, e.time_s, w - w0);
+                    g.written.add(t0, e.time_s, w - w0);
+                    if free && g.last_counters_free {
+                        g.dirtied_free.add(t0, e.time_s, d - d0);
+                    }
                     g.dirtied_pages += d - d0;
                     g.written_pages += w - w0;
                     g.counted_s += e.time_s - t0;
@@ -513,6 +534,7 @@ impl Summarizer {
             }
             note_time(&mut g.counters_from_s, &mut g.counters_to_s, e.time_s);
             g.last_counters = Some((e.time_s, d, w));
+            g.last_counters_free = free;
         }
     }
 
@@ -806,7 +828,8 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, st: &super::reader::ReadS
     let hard = limit.map(|l| super::hard_dirty_limit(l, thresh));
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s, st);
-    let busy = g.written_busy();
+    let busy = g.written.busy();
+    let free = g.dirtied_free.busy();
     let counted = (g.counted_s > 0.0).then_some(g.counted_s);
     let rate = |pages: i64| counted.map(|s| mib(pages as f64) / s);
     GlobalTraceSummary {
@@ -845,6 +868,8 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, st: &super::reader::ReadS
         counter_drops: g.counter_drops,
         written_busy_mbps: busy.map(|(r, _)| mib(r)),
         written_busy_s: busy.map(|(_, s)| s),
+        dirtied_free_mbps: free.map(|(r, _)| mib(r)),
+        dirtied_free_s: free.map(|(_, s)| s),
     }
 }
 
@@ -1132,6 +1157,12 @@ pub struct GlobalTraceSummary {
     pub written_busy_mbps: Option<f64>,
     /// The time of those windows \[s\].
     pub written_busy_s: Option<f64>,
+    /// NR_DIRTIED's rate while nothing throttled: over the 200 ms windows
+    /// of readings under freerun that dirtied at least a tenth of the
+    /// busiest such one \[MiB/s\].
+    pub dirtied_free_mbps: Option<f64>,
+    /// The time of those windows \[s\].
+    pub dirtied_free_s: Option<f64>,
 }
 
 /// The kernel that wrote the trace, as far as its fields tell.
@@ -1989,6 +2020,30 @@ mod tests {
         // No counter that grows: nothing to tell.
         let flat = summary_of(&[written_at(1.0, 7), written_at(2.0, 7)]).global.expect("global");
         assert_eq!((flat.written_busy_mbps, flat.written_busy_s), (None, None));
+    }
+
+    #[test]
+    fn the_dirtied_rate_when_free_leaves_out_the_throttled_time() {
+        // freerun (5120 + 2560) / 2 = 3840 pages. 1 s under it dirtying
+        // 51200 pages/s (200 MiB/s) in events 50 ms apart, then 2 s at
+        // 3840 and over, throttled to 12800 pages/s (50 MiB/s).
+        let at = |t: f64, dirty: u64, dirtied: u64| {
+            format!(
+                "dd-1 [000] {t:.6}: global_dirty_state: dirty={dirty} writeback=0 bg_thresh=2560 thresh=5120 \
+                 limit=5120 dirtied={dirtied} written=0"
+            )
+        };
+        let mut lines: Vec<String> = (0..=20).map(|k| at(1.0 + k as f64 * 0.05, 1000 + k * 100, k * 2560)).collect();
+        lines.extend((1..=40).map(|k| at(2.0 + k as f64 * 0.05, 3840 + k, 20 * 2560 + k * 640)));
+        let g = summary_of(&lines).global.expect("global");
+        // Over the whole span: 76800 pages (300 MiB) in 3 s.
+        assert_eq!(g.dirtied_mbps.map(|r| (r * 10.0).round() / 10.0), Some(100.0));
+        assert_eq!(g.dirtied_free_mbps.map(|r| (r * 10.0).round() / 10.0), Some(200.0));
+        assert_eq!(g.dirtied_free_s.map(|s| (s * 10.0).round() / 10.0), Some(1.0));
+        // Always over freerun: nothing to tell.
+        let over: Vec<String> = (0..=4).map(|k| at(1.0 + k as f64, 4000, k * 100)).collect();
+        let g = summary_of(&over).global.expect("global");
+        assert_eq!((g.dirtied_free_mbps, g.dirtied_free_s), (None, None));
     }
 
     /// A balance_dirty_pages pass of `dirtied` pages at `kbps`, printing

@@ -106,6 +106,8 @@ pub const DISKS: Range<u32> = Range { lo: 1, hi: 26, unit: "" };
 /// One disk's or link's bandwidth \[MiB/s\]; 26 of them stay under the
 /// engine's 1 TB/s.
 pub const BANDWIDTH_MBPS: Range<f64> = Range { lo: 0.001, hi: 30_000.0, unit: "MiB/s" };
+/// How fast a CPU copies written data into the page cache \[MiB/s\].
+pub const COPY_MBPS: Range<f64> = Range { lo: 1.0, hi: 100_000.0, unit: "MiB/s" };
 /// Seek time \[ms\].
 pub const SEEK_MS: Range<f64> = Range { lo: 0.0, hi: 1000.0, unit: "ms" };
 /// Request slots of a device.
@@ -382,6 +384,7 @@ ranged_option! {
     opt_period_shift: i32 = PERIOD_SHIFT, "period_shift";
     opt_disks: u32 = DISKS, "disks";
     opt_bandwidth_mbps: f64 = BANDWIDTH_MBPS, "bandwidth_mbps";
+    opt_copy_mbps: f64 = COPY_MBPS, "copy_mbps";
     opt_seek_ms: f64 = SEEK_MS, "seek_ms";
     opt_queue_depth: usize = QUEUE_DEPTH, "queue_depth";
     opt_noise: f64 = NOISE, "noise";

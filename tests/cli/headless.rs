@@ -172,6 +172,31 @@ fn num(v: &Value, key: &str) -> f64 {
     v[key].as_f64().unwrap_or_else(|| panic!("no number {key} in {v}"))
 }
 
+/// `copy_mbps` sets how fast a CPU copies writes into the page cache: a
+/// dd never throttled dirties a page of 4 KiB writes in 4096 B / 100 MiB/s
+/// = 39062.5 ns of copying and 1500 ns of the write() call, 96.30 MiB/s.
+/// A speed under 1 MiB/s is refused at its place.
+#[test]
+fn copy_mbps_sets_a_free_writers_pace() {
+    let dir = scratch("copy-mbps");
+    let scenario = dir.join("copy.ron");
+    let text = |mbps: &str| {
+        format!(
+            "Scenario(cpus: 2, copy_mbps: {mbps}, dirty_bytes: Some(4000000000), duration_s: 5.0,\n\
+             devices: [(name: \"sda\", kind: Ssd, bandwidth_mbps: 1000)], tasks: [Dd(bdi: \"sda\", n: 1)])"
+        )
+    };
+    std::fs::write(&scenario, text("100")).expect("write");
+    let s = super::common::summary("copy-mbps", &["--scenario", scenario.to_str().expect("UTF-8")]);
+    let rate = s["tasks"][0]["rate_mbps"].as_f64().expect("a rate");
+    let free = 4096.0 * 1e9 / (39062.5 + 1500.0) / 1048576.0;
+    assert!((rate / free - 1.0).abs() < 0.002, "{rate} against {free}");
+    std::fs::write(&scenario, text("0.5")).expect("write");
+    let out = dirtyviz().args(["run", "--scenario"]).arg(&scenario).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.ends_with(":1:30: copy_mbps must be between 1 and 100000 MiB/s, got 0.5\n"), "{stderr}");
+}
+
 /// The files of `--compare` come in pairs or with a {side}; a pair that
 /// names one file twice, or an input, is refused before anything runs.
 #[test]
