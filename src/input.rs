@@ -124,8 +124,15 @@ impl<R: Read> Lines<R> {
         } else if self.buf.len() > max {
             return Err(LineError::TooLong { max });
         }
-        let bad = |e: std::str::Utf8Error| LineError::NotUtf8 { col: line_col(&self.buf, e.valid_up_to()).1 };
-        std::str::from_utf8(&self.buf).map(Some).map_err(bad)
+        match std::str::from_utf8(&self.buf) {
+            Ok(line) => Ok(Some(line)),
+            // A file that ends inside a character (cut as it was written)
+            // ends its last line at the last whole one.
+            Err(e) if !self.ended && e.error_len().is_none() => {
+                Ok(Some(std::str::from_utf8(&self.buf[..e.valid_up_to()]).expect("valid up to there")))
+            }
+            Err(e) => Err(LineError::NotUtf8 { col: line_col(&self.buf, e.valid_up_to()).1 }),
+        }
     }
 }
 

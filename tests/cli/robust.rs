@@ -649,6 +649,21 @@ fn an_edited_recording_points_at_the_mistake() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(said.starts_with("replayed 1 call (0 keys) of ") && said.contains(": 0.1 simulated s"), "{said}");
     assert!(err.contains("cut-recording.jsonl:3:6: the file ends here, inside this line"), "{err}");
+    // Cut inside a character (the first of µ's two bytes): the same.
+    let mut bytes = format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv").into_bytes();
+    bytes.push(0xc2);
+    std::fs::write(&cut, &bytes).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&cut).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("cut-recording.jsonl:3:6: the file ends here, inside this line"), "{err}");
+    // That byte in a line that ends is no text.
+    bytes.push(b'\n');
+    std::fs::write(&cut, &bytes).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&cut).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cut-recording.jsonl:3:6: not UTF-8 text"), "{err}");
     // The same line ended (a newline after it) was edited, not cut.
     let err = replay("cut-recording.jsonl", &format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv\n"));
     assert!(err.contains("cut-recording.jsonl:3:5: not a recorded call: EOF while parsing"), "{err}");
