@@ -496,7 +496,7 @@ const STEP_DONE: &str = "step done: n next step, space runs on";
 const FULL_TEXT: &str = "step text on the whole screen: V or Esc shows the charts";
 
 /// What `V` or Esc says when they give the body back to the charts.
-pub(super) const CHARTS_SHOWN: &str = "charts shown";
+const CHARTS_SHOWN: &str = "charts shown";
 /// The note when the last step is done: there is no next step.
 const LESSON_DONE: &str = "lesson done: L lessons, space runs on";
 /// The status line's note while the worlds run on past a step's end.
@@ -682,6 +682,17 @@ impl App {
             return;
         }
         self.open_step_now(i, None);
+    }
+
+    /// The note as `V`'s text gives the body back to the charts: that the
+    /// step is done where it is, paused at its end (`V` covered that),
+    /// else that the charts are back.
+    pub(super) fn charts_shown_note(&self) -> &'static str {
+        match self.lesson.as_ref().filter(|m| m.end.is_some() && self.paused) {
+            Some(m) if m.last_step() => LESSON_DONE,
+            Some(_) => STEP_DONE,
+            None => CHARTS_SHOWN,
+        }
     }
 
     /// Space on a step that is done says the worlds run on past its end;
@@ -916,7 +927,8 @@ impl App {
             LessonMsg::FullText => {
                 mode.full = !mode.full;
                 mode.folded = false;
-                self.note = if mode.full { FULL_TEXT } else { CHARTS_SHOWN }.into();
+                let full = mode.full;
+                self.note = if full { FULL_TEXT } else { self.charts_shown_note() }.into();
             }
             LessonMsg::Fold => {
                 mode.full = false;
@@ -1331,8 +1343,17 @@ mod tests {
         assert!(!app.lesson().expect("lesson").full());
         assert_eq!(app.note(), "charts shown");
         app.advance_to(2 * NS_PER_SEC);
+        assert_eq!(app.note(), STEP_DONE);
         app.update(Msg::Lesson(LessonMsg::FullText));
         assert_eq!(app.note(), FULL_TEXT);
+        // Leaving the text again (V or Esc), the step is still done and
+        // says so: V had covered it.
+        app.update(Msg::Lesson(LessonMsg::FullText));
+        assert_eq!(app.note(), STEP_DONE);
+        app.update(Msg::Lesson(LessonMsg::FullText));
+        app.update(Msg::Back);
+        assert_eq!(app.note(), STEP_DONE);
+        app.update(Msg::Lesson(LessonMsg::FullText));
         app.update(Msg::Lesson(LessonMsg::NextStep));
         assert!(!app.lesson().expect("lesson").full(), "a new step shows its charts");
         assert_ne!(app.note(), FULL_TEXT, "and its note went with it");

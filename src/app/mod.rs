@@ -768,7 +768,7 @@ impl App {
         // chart key (which goes on to show its chart).
         match msg {
             Msg::Back if !self.screen.help && self.lesson.as_mut().is_some_and(|m| m.leave_full()) => {
-                self.note = lesson::CHARTS_SHOWN.into();
+                self.note = self.charts_shown_note().into();
                 return;
             }
             Msg::Zoom(_) => {
