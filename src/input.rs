@@ -99,17 +99,28 @@ pub struct Lines<R> {
     pub number: usize,
     /// The last line read had its line end: the file did not end within it.
     pub ended: bool,
+    /// The last line read is the file's last, which ends inside a
+    /// character: it was read up to the last whole one.
+    pub cut_in_char: bool,
 }
 
 impl<R: Read> Lines<R> {
     /// Lines of `reader`, which is read up to `cap` bytes.
     pub fn new(reader: R, cap: u64) -> Lines<R> {
-        Lines { reader: BufReader::with_capacity(1 << 16, reader.take(cap)), buf: Vec::new(), number: 0, ended: false }
+        Lines {
+            reader: BufReader::with_capacity(1 << 16, reader.take(cap)),
+            buf: Vec::new(),
+            number: 0,
+            ended: false,
+            cut_in_char: false,
+        }
     }
 
     /// The next line without its line break, or `None` at the end. Errs
     /// when the line is longer than `max` bytes, is not UTF-8, or cannot
-    /// be read.
+    /// be read. A file's last line that ends inside a character (cut as it
+    /// was written) is read up to the last whole one, and `cut_in_char`
+    /// says so: the reader decides whether a cut line is one.
     pub fn next_line(&mut self, max: usize) -> std::result::Result<Option<&str>, LineError> {
         self.buf.clear();
         self.number += 1;
@@ -124,11 +135,11 @@ impl<R: Read> Lines<R> {
         } else if self.buf.len() > max {
             return Err(LineError::TooLong { max });
         }
+        self.cut_in_char = false;
         match std::str::from_utf8(&self.buf) {
             Ok(line) => Ok(Some(line)),
-            // A file that ends inside a character (cut as it was written)
-            // ends its last line at the last whole one.
             Err(e) if !self.ended && e.error_len().is_none() => {
+                self.cut_in_char = true;
                 Ok(Some(std::str::from_utf8(&self.buf[..e.valid_up_to()]).expect("valid up to there")))
             }
             Err(e) => Err(LineError::NotUtf8 { col: line_col(&self.buf, e.valid_up_to()).1 }),

@@ -586,11 +586,25 @@ impl Reader {
         // Another file of JSON (a summary, a trace, a JSON array) says
         // what it is not, not where its first line failed to match.
         let parsed = serde_json::from_str::<serde_json::Value>(first);
+        let not_a_recording = || {
+            Error::invalid(format!(
+                "{}:1:1: not a dirtyviz recording: its first line is not the header a recording starts with \
+                 ({{\"dirtyviz\":\"<version>\",...}}, one JSON object on one line)",
+                path.display()
+            ))
+        };
+        // A file that ends within `{"dirtyviz"` itself is a header cut
+        // short too.
+        let header_so_far = starts_like_a_header(first);
+        let name_so_far = first.len() > 1 && "{\"dirtyviz\"".starts_with(first.trim());
         if let Err(e) = &parsed
             && e.is_eof()
-            && starts_like_a_header(first)
+            && (header_so_far || name_so_far)
         {
             let col = first.chars().count() + 1;
+            if !header_so_far && lines.ended {
+                return Err(not_a_recording());
+            }
             let how = if lines.ended { "its line ends" } else { "the file ends (truncated)" };
             return Err(Error::invalid(format!(
                 "{}:1:{col}: the header line is cut off: {how} here, before its JSON object closes",
@@ -599,40 +613,57 @@ impl Reader {
         }
         let named = parsed.is_ok_and(|v| v.get("dirtyviz").is_some());
         if !named {
-            return Err(Error::invalid(format!(
-                "{}:1:1: not a dirtyviz recording: its first line is not the header a recording starts with \
-                 ({{\"dirtyviz\":\"<version>\",...}}, one JSON object on one line)",
-                path.display()
-            )));
+            return Err(not_a_recording());
         }
+        let col = first.chars().count() + 1;
         let header: Header = serde_json::from_str(first)
             .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
+        // A whole header, then bytes that end inside a character: no cut
+        // leaves that (a header's line ends before any call is written).
+        if lines.cut_in_char {
+            return Err(crate::input::LineError::NotUtf8 { col }.at(path, 1));
+        }
         Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, end_col: 1, header, cut: None })
     }
 
     /// The next recorded call, or `None` at the end.
     pub fn next_entry(&mut self) -> Result<Option<Entry>> {
         loop {
-            let parsed = match self.lines.next_line(MAX_ENTRY_BYTES) {
+            let (opens, parsed) = match self.lines.next_line(MAX_ENTRY_BYTES) {
                 Ok(None) => return Ok(None),
-                Ok(Some(line)) if line.trim().is_empty() => continue,
+                Ok(Some(line)) if line.trim().is_empty() => {
+                    // Bytes that end inside a character after blanks are
+                    // no call cut short (one begins with `{`).
+                    let col = line.chars().count() + 1;
+                    match self.lines.cut_in_char {
+                        true => return Err(crate::input::LineError::NotUtf8 { col }.at(&self.path, self.lines.number)),
+                        false => continue,
+                    }
+                }
                 Ok(Some(line)) => {
                     self.value_col = value_col(line);
                     self.end_col = line.chars().count() + 1;
                     // Why, where a time is out of range (at the value) or
                     // the line is not one call (at the line).
-                    serde_json::from_str(line)
-                        .map_err(|e| (e, time_out_of_range(line).map(Ok).or_else(|| fields_of_a_call(line).map(Err))))
+                    let opens = line.trim_start().starts_with('{');
+                    let parsed = serde_json::from_str(line)
+                        .map_err(|e| (e, time_out_of_range(line).map(Ok).or_else(|| fields_of_a_call(line).map(Err))));
+                    (opens, parsed)
                 }
                 Err(e) => return Err(e.at(&self.path, self.lines.number)),
             };
             // The file ends inside the line: the last call, cut short as
             // the session was killed (a recording is written a block at a
             // time). Read as far as it goes.
-            if let Err((e, None)) = &parsed
-                && e.is_eof()
-                && !self.lines.ended
-            {
+            let cut = matches!(&parsed, Err((e, None)) if e.is_eof()) && !self.lines.ended;
+            // Bytes that end inside a character end a call's line only
+            // where the call was cut short: one begins with `{`, and is
+            // not whole.
+            if self.lines.cut_in_char && !(cut && opens) {
+                let col = self.end_col;
+                return Err(crate::input::LineError::NotUtf8 { col }.at(&self.path, self.lines.number));
+            }
+            if cut {
                 self.cut = Some((self.lines.number, self.end_col));
                 return Ok(None);
             }

@@ -493,6 +493,8 @@ fn parse_number(text: &str) -> Result<f64, String> {
 const STEP_DONE: &str = "step done: n next step, space runs on";
 
 /// What `V` says while the step's text has the whole body.
+/// The notes of a step that is done, paused or run on past its end.
+const DONE_NOTES: [&str; 5] = [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST];
 const FULL_TEXT: &str = "step text on the whole screen: V or Esc shows the charts";
 
 /// What `V` or Esc says when they give the body back to the charts.
@@ -630,9 +632,7 @@ impl App {
         if i == current {
             return;
         }
-        if [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST, FULL_TEXT]
-            .contains(&self.note.as_str())
-        {
+        if DONE_NOTES.contains(&self.note.as_str()) || self.note == FULL_TEXT {
             // It was about the step being left.
             self.note.clear();
         }
@@ -684,34 +684,35 @@ impl App {
         self.open_step_now(i, None);
     }
 
-    /// The note as `V`'s text gives the body back to the charts: that the
-    /// step is done where it is, paused at its end (`V` covered that),
-    /// else that the charts are back.
+    /// What a step that is done says on the status line: paused at its
+    /// end, that it is done; run on past it (space), what `n` does then.
+    /// None before its end, and in a replay.
+    fn done_note(&self) -> Option<&'static str> {
+        let mode = self.lesson.as_ref().filter(|m| m.end.is_some() && m.replay.is_none())?;
+        // With the keys' own setup, `n` opens the next step on the worlds
+        // as they are (see `open_step`).
+        let on_setup = mode.changed_by_hand || self.keys_before_5;
+        Some(match (self.paused, mode.last_step(), on_setup) {
+            (true, true, _) => LESSON_DONE,
+            (true, false, _) => STEP_DONE,
+            (false, true, _) => RUNNING_ON_LAST,
+            (false, false, true) => RUNNING_ON_NOW,
+            (false, false, false) => RUNNING_ON,
+        })
+    }
+
+    /// The note as `V`'s text gives the body back to the charts: a step
+    /// that is done says so again (`V`'s note covered it), else the
+    /// charts are back.
     pub(super) fn charts_shown_note(&self) -> &'static str {
-        match self.lesson.as_ref().filter(|m| m.end.is_some() && self.paused) {
-            Some(m) if m.last_step() => LESSON_DONE,
-            Some(_) => STEP_DONE,
-            None => CHARTS_SHOWN,
-        }
+        self.done_note().unwrap_or(CHARTS_SHOWN)
     }
 
     /// Space on a step that is done says the worlds run on past its end;
     /// space again pauses them with the step-done note back.
     pub(super) fn note_running_on(&mut self) {
-        let Some(mode) = self.lesson.as_ref().filter(|m| m.end.is_some() && m.replay.is_none()) else { return };
-        let done = if mode.last_step() { LESSON_DONE } else { STEP_DONE };
-        if !self.paused && [STEP_DONE, LESSON_DONE].contains(&self.note.as_str()) {
-            // With the keys' own setup, `n` opens the next step on the
-            // worlds as they are (see `open_step`).
-            let on_setup = mode.changed_by_hand || self.keys_before_5;
-            self.note = match (mode.last_step(), on_setup) {
-                (true, _) => RUNNING_ON_LAST,
-                (false, true) => RUNNING_ON_NOW,
-                (false, false) => RUNNING_ON,
-            }
-            .into();
-        } else if self.paused && [RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST].contains(&self.note.as_str()) {
-            self.note = done.into();
+        if let Some(note) = self.done_note().filter(|_| DONE_NOTES.contains(&self.note.as_str())) {
+            self.note = note.into();
         }
     }
 
@@ -1352,6 +1353,15 @@ mod tests {
         assert_eq!(app.note(), STEP_DONE);
         app.update(Msg::Lesson(LessonMsg::FullText));
         app.update(Msg::Back);
+        assert_eq!(app.note(), STEP_DONE);
+        // Run on past the end, V and back: what n does then, and space
+        // pauses with the step-done note again.
+        app.update(Msg::TogglePause);
+        assert_eq!(app.note(), RUNNING_ON);
+        app.update(Msg::Lesson(LessonMsg::FullText));
+        app.update(Msg::Lesson(LessonMsg::FullText));
+        assert_eq!(app.note(), RUNNING_ON);
+        app.update(Msg::TogglePause);
         assert_eq!(app.note(), STEP_DONE);
         app.update(Msg::Lesson(LessonMsg::FullText));
         app.update(Msg::Lesson(LessonMsg::NextStep));

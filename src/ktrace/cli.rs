@@ -24,8 +24,8 @@ pub struct TraceViewArgs {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Build the scenario the trace implies (thresholds, bdis, their
-    /// bandwidth and tasks, CPUs, HZ), run it for the trace's span, and
-    /// report the two side by side.
+    /// bandwidth and tasks, CPUs, HZ, how fast its tasks dirtied when
+    /// free), run it for the trace's span, and report the two side by side.
     #[arg(long)]
     pub fit: bool,
     /// Print nothing but errors.

@@ -175,7 +175,8 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     }
 
     let (devices, tasks, at_once) = devices_and_tasks(t, &mut inf, &mut not);
-    copy_speed(t, at_once, &mut fields, &mut inf, &mut not);
+    let own_limits = throttled_under_freerun(t);
+    copy_speed(t, at_once, !own_limits.is_empty(), &mut fields, &mut inf, &mut not);
     if devices.is_empty() {
         return Err(Error::invalid(format!(
             "{}: --fit needs balance_dirty_pages or bdi_dirty_ratelimit events to know the bdis",
@@ -186,27 +187,23 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     fields.push(format!("tasks: [{}]", tasks.join(", ")));
     not(
         "device kind",
-        "a seekless disk (Ssd) at the traced write_bw".into(),
+        "a seekless disk (Ssd) at the bandwidth fitted".into(),
         "a trace names bdis by device number only",
     );
     // A pass at or below the global freerun ceiling got past a limit of
     // the bdi's own (strict_limit, max_bytes: BDI_CAP_STRICTLIMIT) or its
     // cgroup's: neither is printed, and the model throttles against the
     // global limits alone.
-    let freerun = t.global.as_ref().and_then(|g| g.freerun_mb);
-    for b in &t.bdis {
-        let passes = b.balance_dirty_pages.as_ref().and_then(|p| p.dirty_mb_median);
-        if let Some((dirty, freerun)) = passes.zip(freerun).filter(|(d, f)| d <= f) {
-            not(
-                &format!("bdi {} own limit", b.bdi),
-                "none: the model throttles against the global limits alone".into(),
-                &format!(
-                    "its throttling passes came at global dirty {dirty:.1} MiB (median), under the global freerun \
-                     {freerun:.1} MiB: past a limit of its own (strict_limit, max_bytes) or its cgroup's, which the \
-                     trace does not print; the model's tasks on it run free there"
-                ),
-            );
-        }
+    for (bdi, dirty, freerun) in own_limits {
+        not(
+            &format!("bdi {bdi} own limit"),
+            "none: the model throttles against the global limits alone".into(),
+            &format!(
+                "its throttling passes came at global dirty {dirty:.1} MiB (median), under the global freerun \
+                 {freerun:.1} MiB: past a limit of its own (strict_limit, max_bytes) or its cgroup's, which the \
+                 trace does not print; the model's tasks on it run free there"
+            ),
+        );
     }
     not("block size", "4k writes".into(), "balance_dirty_pages counts pages, not write() calls");
     not(
@@ -245,6 +242,18 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
         Error::invalid(format!("{}: no scenario can be fitted to it: {why}", t.source))
     })?;
     Ok(Fit { scenario, inferred, not_inferred: assumed })
+}
+
+/// The bdis whose throttling passes came at a global dirty count (the
+/// median) at or under the global freerun ceiling \[MiB\]: each with the
+/// count and the ceiling.
+fn throttled_under_freerun(t: &TraceSummary) -> Vec<(&str, f64, f64)> {
+    let freerun = t.global.as_ref().and_then(|g| g.freerun_mb);
+    let passes = |b: &super::summary::BdiTraceSummary| b.balance_dirty_pages.as_ref().and_then(|p| p.dirty_mb_median);
+    t.bdis
+        .iter()
+        .filter_map(|b| passes(b).zip(freerun).filter(|(d, f)| d <= f).map(|(d, f)| (b.bdi.as_str(), d, f)))
+        .collect()
 }
 
 /// Refuses thresholds no scenario can have: thresh 0 or over 4 TiB, and a
@@ -432,41 +441,51 @@ fn most_at_once(groups: &[(f64, Option<f64>, u32)]) -> u32 {
         .unwrap_or(0)
 }
 
-/// Readings under freerun this long at least tell the writers' own pace
-/// \[s\].
-const MIN_FREE_S: f64 = 1.0;
+/// Readings this long at least tell a pace: the writers' under freerun,
+/// the disk's while writing \[s\].
+const MIN_PACE_S: f64 = 1.0;
 
 /// A CPU's copying speed (`copy_mbps`): the one that has `at_once`
-/// writers of 4 KiB on the trace's CPUs dirty pages as fast as the
-/// trace's did while nothing throttled them. A dd the model runs at its
-/// default speed dirties about 1 GB/s a CPU, faster than many a traced
-/// one (a VM's CPU, a slower copy): under freerun the kernel kept up and
-/// the model would sit at its setpoint.
+/// writers of the model's 4 KiB on the trace's CPUs dirty pages as fast
+/// as the trace's did while nothing throttled them. A dd the model runs
+/// at its default speed dirties about 1 GB/s a CPU, faster than many a
+/// traced one (a VM's CPU, a slower copy): under freerun the kernel kept
+/// up and the model would sit at its setpoint. Not where a bdi throttled
+/// its tasks under freerun (`own_limit`): their pace there was its.
 fn copy_speed(
     t: &TraceSummary,
     at_once: u32,
+    own_limit: bool,
     fields: &mut Vec<String>,
     inf: &mut impl FnMut(&str, String, &str),
     not: &mut impl FnMut(&str, String, &str),
 ) {
     use crate::scenario::{COPY_PAGE_NS, SYSCALL_NS, ranges::COPY_MBPS};
-    let default = crate::units::trimmed(crate::scenario::copy_mbps(COPY_PAGE_NS as f64), 1);
-    let free = t.global.as_ref().and_then(|g| g.dirtied_free_mbps.zip(g.dirtied_free_s));
-    let Some((rate, free_s)) = free.filter(|&(r, s)| r > 0.001 && s >= MIN_FREE_S && at_once > 0) else {
-        not(
-            "copy speed",
-            format!("{default} MiB/s a CPU"),
-            &format!(
-                "the model's own: the trace's counters read under freerun for less than {MIN_FREE_S} s, so how \
-                 fast its tasks dirtied when free is not known"
-            ),
-        );
+    let g = t.global.as_ref();
+    let free = g.and_then(|g| g.dirtied_free_mbps.zip(g.dirtied_free_s));
+    let why_not = match free {
+        _ if at_once == 0 => Some("no task was throttled, so none is known to have written".to_string()),
+        _ if own_limit => Some("a bdi throttled its tasks under freerun (its own limit): their pace was its".into()),
+        None if g.is_none_or(|g| g.rates_time_s.is_none()) => {
+            Some("the trace has no global_dirty_state counters (dirtied=) to tell it".into())
+        }
+        None => Some("no page was dirtied between two readings under freerun".into()),
+        Some((_, s)) if s < MIN_PACE_S => Some(format!(
+            "the counters read under freerun for {} only, under {MIN_PACE_S} s",
+            super::summary::duration_text(s)
+        )),
+        Some(_) => None,
+    };
+    let Some((rate, free_s)) = free.filter(|_| why_not.is_none()) else {
+        let default = crate::units::trimmed(crate::scenario::copy_mbps(COPY_PAGE_NS as f64), 1);
+        let why = why_not.unwrap_or_default();
+        not("copy speed", format!("{default} MiB/s a CPU"), &format!("the model's own: {why}"));
         return;
     };
-    let cpus = t.kernel.cpus.unwrap_or(8).max(1);
+    let cpus = t.kernel.cpus.unwrap_or(crate::scenario::Scenario::default().cpus as u32).max(1);
     let busy = at_once.min(cpus);
-    // One page of a 4 KiB write costs a call and a copy.
-    let page_ns = 4096.0 * 1e9 / (rate / busy as f64 * 1048576.0);
+    // A page of a 4 KiB write costs a call and a copy.
+    let page_ns = crate::scenario::copy_page_time_ns(rate / busy as f64);
     let copy_ns = page_ns - SYSCALL_NS as f64;
     let mbps = match copy_ns > 0.0 {
         true => crate::scenario::copy_mbps(copy_ns).clamp(COPY_MBPS.lo, COPY_MBPS.hi),
@@ -474,15 +493,23 @@ fn copy_speed(
     };
     let mbps = (mbps * 10.0).round() / 10.0;
     fields.push(format!("copy_mbps: {mbps}"));
+    let writers = if at_once == 1 { "1 writer".to_string() } else { format!("{at_once} writers") };
     inf(
         "copy speed",
         format!("{mbps} MiB/s a CPU"),
         &format!(
-            "global_dirty_state's dirtied= grew at {rate:.1} MiB/s under freerun (over {}), {at_once} writers on \
-             {busy} of {cpus} CPUs, each 4 KiB write() also costing {SYSCALL_NS} ns",
+            "global_dirty_state's dirtied= grew at {rate:.1} MiB/s under freerun (over {}): {writers} on {busy} of \
+             {cpus} CPUs, each 4 KiB write() of the model's dd also costing {SYSCALL_NS} ns",
             super::summary::duration_text(free_s)
         ),
     );
+    if copy_ns <= 0.0 {
+        not(
+            "copy speed",
+            format!("{mbps} MiB/s a CPU, the fastest"),
+            &format!("the trace's {rate:.1} MiB/s is more than the model's write() calls alone let its dd dirty"),
+        );
+    }
 }
 
 /// The scenario's devices and tasks, one device per bdi, and how many of
@@ -503,7 +530,8 @@ fn devices_and_tasks(
         1 => t.global.as_ref().and_then(|g| g.written_busy_mbps.zip(g.written_busy_s)),
         _ => None,
     };
-    let written = written.map(|(r, s)| ((r * 10.0).round() / 10.0, s)).filter(|&(r, _)| r > 0.001);
+    // A second of writing at least tells the disk's pace.
+    let written = written.map(|(r, s)| ((r * 10.0).round() / 10.0, s)).filter(|&(r, s)| r > 0.001 && s >= MIN_PACE_S);
     let mut devices = Vec::new();
     let mut tasks = Vec::new();
     let mut at_once = 0;
@@ -748,6 +776,10 @@ impl FitSummary {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        // The speeds read off the trace's counters, and where from.
+        for i in self.inferred.iter().filter(|i| i.what == "copy speed" || i.what.ends_with(" write bandwidth")) {
+            let _ = writeln!(s, "measured    {}: {}; {}", i.what, i.value, i.from);
+        }
         for a in &self.not_inferred {
             let _ = writeln!(s, "assumed     {}: {}; {}", a.what, a.assumed, a.why);
         }

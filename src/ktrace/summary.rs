@@ -120,7 +120,7 @@ struct GlobalAcc {
     dirtied_free: RateWindows,
 }
 
-/// A counter's growth in windows of [`WRITTEN_WINDOW_S`]: the window
+/// A counter's growth in windows of [`RATE_WINDOW_S`]: the window
 /// being added to (its index, pages and the part of it the readings cover
 /// \[s\]), and the finished ones by the pages they would count whole at
 /// their rate: how many, and the pages and time \[s\] the readings cover
@@ -136,7 +136,7 @@ impl RateWindows {
         if covered_s <= 0.0 {
             return;
         }
-        let whole = (pages * WRITTEN_WINDOW_S / covered_s).round() as i64;
+        let whole = (pages * RATE_WINDOW_S / covered_s).round() as i64;
         let e = self.done.entry(whole).or_default();
         (e.0, e.1) = (e.0 + pages, e.1 + covered_s);
     }
@@ -148,12 +148,12 @@ impl RateWindows {
         if pages < 0 || t1 < t0 {
             return;
         }
-        let (a, b) = ((t0 / WRITTEN_WINDOW_S).floor() as i64, (t1 / WRITTEN_WINDOW_S).floor() as i64);
-        if b - a > WRITTEN_MAX_GAP {
+        let (a, b) = ((t0 / RATE_WINDOW_S).floor() as i64, (t1 / RATE_WINDOW_S).floor() as i64);
+        if b - a > RATE_MAX_GAP {
             return;
         }
         for k in a..=b {
-            let (lo, hi) = (t0.max(k as f64 * WRITTEN_WINDOW_S), t1.min((k + 1) as f64 * WRITTEN_WINDOW_S));
+            let (lo, hi) = (t0.max(k as f64 * RATE_WINDOW_S), t1.min((k + 1) as f64 * RATE_WINDOW_S));
             let covered = (hi - lo).max(0.0);
             let share = if t1 > t0 { pages as f64 * covered / (t1 - t0) } else { pages as f64 };
             match &mut self.open {
@@ -169,7 +169,7 @@ impl RateWindows {
     }
 
     /// The rate in the busy windows, those that counted at least
-    /// 1/[`WRITTEN_BUSY_SHARE`] of the busiest \[pages/s\], and the time the
+    /// 1/[`RATE_BUSY_SHARE`] of the busiest \[pages/s\], and the time the
     /// readings cover in them \[s\].
     fn busy(&self) -> Option<(f64, f64)> {
         let mut windows = self.clone();
@@ -177,21 +177,22 @@ impl RateWindows {
             windows.close(p, c);
         }
         let most = windows.done.keys().next_back().copied().filter(|&m| m > 0)?;
-        let busy = windows.done.range((most + WRITTEN_BUSY_SHARE - 1) / WRITTEN_BUSY_SHARE..);
+        let busy = windows.done.range((most + RATE_BUSY_SHARE - 1) / RATE_BUSY_SHARE..);
         let (pages, busy_s) = busy.fold((0.0, 0.0), |(p, s), (_, &(wp, ws))| (p + wp, s + ws));
         (busy_s > 0.0).then(|| (pages / busy_s, busy_s))
     }
 }
 
-/// The windows the written rate while writing is measured in \[s\]: the
-/// kernel's own bandwidth interval (BANDWIDTH_INTERVAL, 200 ms).
-const WRITTEN_WINDOW_S: f64 = 0.2;
+/// The windows a counter's rate (written while writing, dirtied while
+/// free) is measured in \[s\]: the kernel's own bandwidth interval
+/// (BANDWIDTH_INTERVAL, 200 ms).
+const RATE_WINDOW_S: f64 = 0.2;
 /// A gap between two global_dirty_state events longer than this many
 /// windows (a clock jump, two captures joined) adds nothing.
-const WRITTEN_MAX_GAP: i64 = 10_000;
-/// A window is one of writing when it wrote at least this share of the
+const RATE_MAX_GAP: i64 = 10_000;
+/// A window is a busy one when it counted at least this share of the
 /// busiest window (the flusher's trickle after a dd stops is not).
-const WRITTEN_BUSY_SHARE: i64 = 10;
+const RATE_BUSY_SHARE: i64 = 10;
 
 impl GlobalAcc {
     /// One count of dirty + writeback (+ unstable) pages at `t_s`, of
@@ -514,7 +515,7 @@ impl Summarizer {
                     (Some(dirty), Some(wb), Some(th), Some(bg)) => {
                         let freerun =
                             crate::sim::page_writeback::dirty_freerun_ceiling(th.max(0) as u64, bg.max(0) as u64);
-                        dirty + wb + e.get(Field::Unstable).unwrap_or(0) < freerun as i64
+                        dirty + wb + e.get(Field::Unstable).unwrap_or(0) <= freerun as i64
                     }
                     _ => false,
                 };

@@ -113,12 +113,17 @@ pub const SYSCALL_NS: u64 = 1500;
 
 /// The CPU time to copy one page at `mbps` \[ns\], at least 1.
 pub fn copy_page_ns(mbps: f64) -> u64 {
-    ((crate::sim::kernel::PAGE_SIZE as f64 * 1e9 / (mbps * 1048576.0)).round() as u64).max(1)
+    (copy_page_time_ns(mbps).round() as u64).max(1)
 }
 
 /// The copying speed at `page_ns` a page \[MiB/s\].
 pub fn copy_mbps(page_ns: f64) -> f64 {
     crate::sim::kernel::PAGE_SIZE as f64 * 1e9 / (page_ns * 1048576.0)
+}
+
+/// The time a page takes at `mbps` \[ns\]: [`copy_mbps`] the other way.
+pub fn copy_page_time_ns(mbps: f64) -> f64 {
+    crate::sim::kernel::PAGE_SIZE as f64 * 1e9 / (mbps * 1048576.0)
 }
 
 impl Default for Scenario {

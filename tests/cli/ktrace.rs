@@ -373,9 +373,13 @@ fn a_kernel_of_64_kib_pages_gives_the_same_mib_as_of_4_kib() {
     mib_figures(&big, "", false, &mut b);
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     assert!(a.len() > 30, "{a:?}");
-    // Page counts cut to a 16th lose less than one 64 KiB page each.
+    // Page counts cut to a 16th lose less than one 64 KiB page each. The
+    // rate dirtied under freerun counts the windows whose readings were
+    // under it, and a count cut to a 16th may be where the whole was
+    // not: within 0.2% (632.68 MiB/s against 632.10).
     for (k, want) in &a {
-        assert!((b[k] - want).abs() < 1.0 / 16.0, "{k}: {} vs {want}", b[k]);
+        let off = if k.ends_with("dirtied_free_mbps") { want * 0.002 } else { 1.0 / 16.0 };
+        assert!((b[k] - want).abs() < off, "{k}: {} vs {want}", b[k]);
     }
     assert_eq!(num(&big["global"]["thresh_mb"]["first"]), 400.0);
     assert_eq!(num(&big["global"]["thresh_pages"]), 102400.0 / 16.0, "pages stay the kernel's");
@@ -637,7 +641,12 @@ fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
     // disk wrote, and sat at the setpoint.)
     assert_eq!((num(&g["dirtied_free_mbps"]) * 10.0).round() / 10.0, 632.1);
     assert_eq!(num(&sc["copy_mbps"]), 359.7);
-    assert!(told("copy speed").contains("632.1 MiB/s under freerun (over 15.7 s), 4 writers on 2 of 2 CPUs"));
+    assert!(told("copy speed").contains("632.1 MiB/s under freerun (over 15.7 s): 4 writers on 2 of 2 CPUs"));
+    // The text says both, and where they came from.
+    let out = dirtyviz().args(["view", "--example", "--fit"]).output().expect("runs");
+    let text = super::common::ok(&out);
+    assert!(text.contains("\nmeasured    copy speed: 359.7 MiB/s a CPU; global_dirty_state's dirtied= grew"), "{text}");
+    assert!(text.contains("\nmeasured    bdi 254:0 write bandwidth: 892.6 MiB/s; global_dirty_state's written="));
     assert_eq!(sc["tasks"][0]["Dd"]["n"], 4);
     let compared: BTreeMap<String, (Value, Value)> = s["compare"]
         .as_array()
@@ -699,10 +708,9 @@ fn fit_sets_a_bdis_writeback_contexts_together_beside_its_one_model_device() {
     let (trace, model) = row("254:0 write_bw");
     assert_eq!(num(&trace), (493952.0 + 527728.0) / 2.0 / 1024.0 + 239730.0 / 1024.0);
     assert!(num(&model) > 0.0);
-    // The device writes at that sum or, faster, the rate the disk wrote
-    // at while writing (here 892.6 MiB/s).
-    let busy = (num(&s["trace"]["global"]["written_busy_mbps"]) * 10.0).round() / 10.0;
-    assert_eq!(num(&s["model"]["scenario"]["devices"][0]["bandwidth_mbps"]), busy.max(num(&trace)));
+    // The device writes faster than that sum: at the rate the disk wrote
+    // while writing.
+    assert_eq!(num(&s["model"]["scenario"]["devices"][0]["bandwidth_mbps"]), 892.6);
     assert_eq!(row("254:0 tasks"), (4.0.into(), 4.0.into()));
     // Each context's controller on its own, with nothing of the model's.
     assert_eq!(row("254:0 cgroup_ino 1 dirty_ratelimit"), (100.0.into(), Value::Null));
@@ -759,6 +767,14 @@ fn fit_says_when_a_bdi_was_throttled_under_the_global_freerun() {
     };
     assert_eq!(own("live-6.18-loop-strict_limit-sigterm.txt"), ["bdi 7:0 own limit"]);
     assert!(own("linux-6.18-4dd-dirty_bytes-400M.txt").is_empty());
+    // Its dd dirtied at that limit's pace under freerun, not at their
+    // own: the model copies at its own speed.
+    let s = view_file(&data.join("live-6.18-loop-strict_limit-sigterm.txt").display().to_string(), &["--fit"]);
+    assert!(s["model"]["scenario"]["copy_mbps"].is_null(), "{}", s["model"]["scenario"]);
+    let assumed = s["not_inferred"].as_array().expect("list");
+    let copy = assumed.iter().find(|a| a["what"] == "copy speed").expect("told");
+    assert_eq!(copy["assumed"], "1562.5 MiB/s a CPU");
+    assert!(copy["why"].as_str().expect("why").contains("throttled its tasks under freerun"), "{copy}");
 }
 
 #[test]
@@ -1344,9 +1360,9 @@ fn fit_compares_the_dirty_means_over_the_models_span_and_sampling() {
     // The kernel kept its dd under freerun (300 MiB), and so does the
     // model, its dd copying and its disk writing as fast as the trace's:
     // 197.0 MiB beside 148.5. At the model's own copying speed and the
-    // kernel's write_bw estimate it sat at its setpoint, 319.3.
-    let (trace, model) = (num(&row["trace"]), num(&row["model"]));
-    assert!(model < 300.0 && (model / trace - 1.0).abs() < 0.35, "the model's {model} against the trace's {trace}");
+    // kernel's write_bw estimate it held near its setpoint (350), at 319.3.
+    let model = num(&row["model"]);
+    assert!((190.0..205.0).contains(&model), "the model's {model}");
     // The trace's own summary keeps its whole-trace mean, and says over
     // what: from its first readable count to its last.
     let dirty = &s["trace"]["global"]["dirty_mb"];

@@ -657,6 +657,31 @@ fn an_edited_recording_points_at_the_mistake() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("cut-recording.jsonl:3:6: the file ends here, inside this line"), "{err}");
+    // A whole call, or blanks, before bytes that end inside a character
+    // are no call cut short: refused, as is a header followed by them.
+    for (tail, col) in [(&b"{\"Advance\":100000000}"[..], 22), (&b"  "[..], 3)] {
+        let mut edited = format!("{header}\n{{\"Advance\":100000000}}\n").into_bytes();
+        edited.extend_from_slice(tail);
+        edited.push(0xc2);
+        std::fs::write(&cut, &edited).expect("write");
+        let out = super::common::dirtyviz().arg("replay").arg(&cut).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("cut-recording.jsonl:3:{col}: not UTF-8 text")), "{err}");
+    }
+    let mut edited = header.clone().into_bytes();
+    edited.push(0xc2);
+    std::fs::write(&cut, &edited).expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&cut).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("cut-recording.jsonl:1:{}: not UTF-8 text", header.chars().count() + 1)), "{err}");
+    // Cut within the header's first name: a header cut short.
+    let err = replay("cut-recording.jsonl", &header[..6]);
+    assert!(
+        err.contains("cut-recording.jsonl:1:7: the header line is cut off: the file ends (truncated) here"),
+        "{err}"
+    );
     // That byte in a line that ends is no text.
     bytes.push(b'\n');
     std::fs::write(&cut, &bytes).expect("write");
