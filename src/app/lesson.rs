@@ -493,8 +493,6 @@ fn parse_number(text: &str) -> Result<f64, String> {
 const STEP_DONE: &str = "step done: n next step, space runs on";
 
 /// What `V` says while the step's text has the whole body.
-/// The notes of a step that is done, paused or run on past its end.
-const DONE_NOTES: [&str; 5] = [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST];
 const FULL_TEXT: &str = "step text on the whole screen: V or Esc shows the charts";
 
 /// What `V` or Esc says when they give the body back to the charts.
@@ -508,6 +506,8 @@ const RUNNING_ON: &str = "running on past the step's end: n opens the next step 
 const RUNNING_ON_NOW: &str = "running on past the step's end: n opens the next step now, space pauses";
 /// The same, past the last step's end.
 const RUNNING_ON_LAST: &str = "running on past the lesson's end: L lessons, space pauses";
+/// The notes of a step that is done, paused or run on past its end.
+const DONE_NOTES: [&str; 5] = [STEP_DONE, LESSON_DONE, RUNNING_ON, RUNNING_ON_NOW, RUNNING_ON_LAST];
 
 impl App {
     pub(super) fn install(&mut self, run: LessonRun, view: ViewRequest) {
