@@ -595,19 +595,19 @@ impl Reader {
         };
         // A file that ends within `{"dirtyviz"` itself is a header cut
         // short too.
+        let end_col = first.chars().count() + 1;
         let header_so_far = starts_like_a_header(first);
         let name_so_far = first.len() > 1 && "{\"dirtyviz\"".starts_with(first.trim());
         if let Err(e) = &parsed
             && e.is_eof()
             && (header_so_far || name_so_far)
         {
-            let col = first.chars().count() + 1;
             if !header_so_far && lines.ended {
                 return Err(not_a_recording());
             }
             let how = if lines.ended { "its line ends" } else { "the file ends (truncated)" };
             return Err(Error::invalid(format!(
-                "{}:1:{col}: the header line is cut off: {how} here, before its JSON object closes",
+                "{}:1:{end_col}: the header line is cut off: {how} here, before its JSON object closes",
                 path.display()
             )));
         }
@@ -615,13 +615,12 @@ impl Reader {
         if !named {
             return Err(not_a_recording());
         }
-        let col = first.chars().count() + 1;
         let header: Header = serde_json::from_str(first)
             .map_err(|e| Error::invalid(json_error(&format!("{}:1", path.display()), "not a recording header", &e)))?;
         // A whole header, then bytes that end inside a character: no cut
         // leaves that (a header's line ends before any call is written).
         if lines.cut_in_char {
-            return Err(crate::input::LineError::NotUtf8 { col }.at(path, 1));
+            return Err(crate::input::LineError::NotUtf8 { col: end_col }.at(path, 1));
         }
         Ok(Reader { lines, path: path.to_path_buf(), value_col: 1, end_col: 1, header, cut: None })
     }

@@ -224,6 +224,12 @@ impl GlobalAcc {
     }
 }
 
+/// The freerun ceiling of a reading's thresh and bg_thresh \[pages\]:
+/// `dirty_freerun_ceiling()`.
+fn freerun_of(thresh: i64, bg_thresh: i64) -> i64 {
+    crate::sim::page_writeback::dirty_freerun_ceiling(thresh.max(0) as u64, bg_thresh.max(0) as u64) as i64
+}
+
 /// The HZ a kernel may be built with.
 const HZS: [u64; 4] = [100, 250, 300, 1000];
 
@@ -504,21 +510,21 @@ impl Summarizer {
         }
         g.last_thresh = e.get(Field::Thresh).or(g.last_thresh);
         g.last_bg_thresh = e.get(Field::BgThresh).or(g.last_bg_thresh);
-        if let (Some(d), Some(w)) = (e.get(Field::Dirty), e.get(Field::Writeback)) {
-            g.writeback.add(w);
-            g.dirty_reading(e.time_s, d + w + e.get(Field::Unstable).unwrap_or(0), false);
+        // Dirty + writeback (+ unstable), as freerun is compared with.
+        let total = match (e.get(Field::Dirty), e.get(Field::Writeback)) {
+            (Some(d), Some(w)) => {
+                g.writeback.add(w);
+                Some(d + w + e.get(Field::Unstable).unwrap_or(0))
+            }
+            _ => None,
+        };
+        if let Some(total) = total {
+            g.dirty_reading(e.time_s, total, false);
             g.state_s = Some(e.time_s);
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
-            let free =
-                match (e.get(Field::Dirty), e.get(Field::Writeback), e.get(Field::Thresh), e.get(Field::BgThresh)) {
-                    (Some(dirty), Some(wb), Some(th), Some(bg)) => {
-                        let freerun =
-                            crate::sim::page_writeback::dirty_freerun_ceiling(th.max(0) as u64, bg.max(0) as u64);
-                        dirty + wb + e.get(Field::Unstable).unwrap_or(0) <= freerun as i64
-                    }
-                    _ => false,
-                };
+            let freerun = e.get(Field::Thresh).zip(e.get(Field::BgThresh)).map(|(th, bg)| freerun_of(th, bg));
+            let free = total.zip(freerun).is_some_and(|(total, freerun)| total <= freerun);
             if let Some((t0, d0, w0)) = g.last_counters {
                 if d < d0 || w < w0 {
                     // A counter restarted: nothing known of this step.
@@ -678,7 +684,7 @@ fn add_bdp(b: &mut BdiAcc, hz: &mut HzAcc, e: &Event, thresh: Option<i64>, bg_th
         b.limit.add(super::hard_dirty_limit(l, thresh));
         if let Some(sp) = e.get(Field::Setpoint) {
             let t = thresh.map(|t| t.max(0) as u64);
-            let freerun = t.zip(bg_thresh).map(|(t, bg)| (t + bg.max(0) as u64) / 2);
+            let freerun = thresh.zip(bg_thresh).map(|(t, bg)| freerun_of(t, bg) as u64);
             b.setpoint.add(super::control_setpoint(sp.max(0) as u64, l.max(0) as u64, t, freerun) as i64);
         }
     }
@@ -825,7 +831,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, st: &super::reader::ReadS
     let thresh = g.thresh_values.mode();
     let bg = g.bg_thresh_values.mode();
     let limit = g.limit_values.mode();
-    let freerun = thresh.zip(bg).map(|(t, b)| (t + b) / 2);
+    let freerun = thresh.zip(bg).map(|(t, b)| freerun_of(t, b));
     let hard = limit.map(|l| super::hard_dirty_limit(l, thresh));
     let setpoint = hard.zip(freerun).map(|(l, f)| (l + f) / 2);
     let span = Span::of(g.first_s, g.last_s, st);
