@@ -82,6 +82,9 @@ pub struct FitSummary {
     pub inferred: Vec<Inferred>,
     pub not_inferred: Vec<Assumed>,
     pub compare: Vec<Compared>,
+    /// Where the two behave unlike, so that a row is no comparison: one
+    /// side's tasks slept and the other's never did.
+    pub differs: Vec<String>,
 }
 
 /// The fitted scenario and the notes on how it was fitted.
@@ -657,13 +660,56 @@ pub fn fit_and_run(t: &TraceSummary, rows: &Series) -> Result<FitSummary, Error>
     };
     let summary = crate::run::run(&fit.scenario, &opts, &mut |_| {})?;
     let compare = compare(t, rows, &summary, fit.scenario.duration_s);
+    let differs = differs(t, &summary);
     Ok(FitSummary {
         trace: t.clone(),
         model: ModelSide { scenario: fit.scenario, summary },
         inferred: fit.inferred,
         not_inferred: fit.not_inferred,
         compare,
+        differs,
     })
+}
+
+/// Where trace `t` and the model's run `m` behave unlike: one side's
+/// tasks slept in balance_dirty_pages() and the other's never did, with
+/// how high each side's dirty count went against its freerun ceiling.
+fn differs(t: &TraceSummary, m: &Summary) -> Vec<String> {
+    let (trace, model) = (t.pause_ms.sleeps, m.pauses_ms.count);
+    let sleeps = |n: u64| if n == 1 { "once".to_string() } else { format!("{n} times") };
+    let peak = |side: &str, max: Option<f64>, freerun: Option<f64>| match (max, freerun) {
+        (Some(max), Some(freerun)) => {
+            let at = match max.total_cmp(&freerun) {
+                std::cmp::Ordering::Greater => "over",
+                std::cmp::Ordering::Equal => "at",
+                std::cmp::Ordering::Less => "under",
+            };
+            format!("{side}'s dirty count peaked at {max:.1} MiB, {at} its freerun {freerun:.1}")
+        }
+        (Some(max), None) => format!("{side}'s dirty count peaked at {max:.1} MiB"),
+        _ => format!("{side} read no dirty count"),
+    };
+    let g = t.global.as_ref();
+    let mut peaks = format!(
+        "{}; {}",
+        peak("the trace", g.and_then(|g| g.dirty_mb.max), g.and_then(|g| g.freerun_mb)),
+        peak("the model", Some(m.global.dirty_max_mb), Some(m.global.freerun_mb))
+    );
+    if trace > 0 && !throttled_under_freerun(t).is_empty() {
+        peaks += "; the trace's tasks were throttled under the global freerun, by a limit of their bdi's own (the \
+                  `own limit` line above)";
+    }
+    match (trace, model) {
+        (1.., 0) => vec![format!(
+            "the trace's tasks slept {}, the model's never: the pause rows compare nothing; {peaks}",
+            sleeps(trace)
+        )],
+        (0, 1..) => vec![format!(
+            "the model's tasks slept {}, the trace's never: the pause rows compare nothing; {peaks}",
+            sleeps(model)
+        )],
+        _ => Vec::new(),
+    }
 }
 
 /// The trace's mean global dirty count over `[from_s, to_s]` of its clock
@@ -795,6 +841,9 @@ impl FitSummary {
         };
         for c in &self.compare {
             let _ = writeln!(s, "{:<width$} {:>12} {:>12}", name(c), cell(c.trace), cell(c.model));
+        }
+        for d in &self.differs {
+            let _ = writeln!(s, "differs     {d}");
         }
         s
     }
