@@ -614,6 +614,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         next_at_once: false,
         keys_before_5: false,
         keys_before_6: false,
+        keys_before_7: false,
     }
 }
 

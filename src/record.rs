@@ -79,7 +79,10 @@ pub enum Start {
 /// [`AppOptions::keys_before_5`]).
 /// 6: with the help open over the lesson list, Esc and 0 close the help
 /// (before: the list, the help left open; [`AppOptions::keys_before_6`]).
-pub const KEYS_FORMAT: u32 = 6;
+/// 7: in a lesson, a step opened again has the answers given to it back
+/// (`N` then `n`), and `r` gives them up (before: every opening started
+/// with none; [`AppOptions::keys_before_7`]).
+pub const KEYS_FORMAT: u32 = 7;
 
 /// The oldest key format a replay follows exactly: keys of older ones
 /// meant other things ([`KEYS_FORMAT`]).
@@ -135,8 +138,13 @@ impl Header {
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let (added_dd_waits, next_at_once, keys_before_5, keys_before_6) =
-            (self.keys_format < 3, self.keys_format < 4, self.keys_format < 5, self.keys_format < 6);
+        let (added_dd_waits, next_at_once, keys_before_5, keys_before_6, keys_before_7) = (
+            self.keys_format < 3,
+            self.keys_format < 4,
+            self.keys_format < 5,
+            self.keys_format < 6,
+            self.keys_format < 7,
+        );
         let opts = AppOptions {
             theme,
             trace,
@@ -145,6 +153,7 @@ impl Header {
             next_at_once,
             keys_before_5,
             keys_before_6,
+            keys_before_7,
             ..AppOptions::default()
         };
         let progress = self.progress.clone();

@@ -521,6 +521,12 @@ impl App {
         self.paused = view.pause;
         self.screen.task_scroll = 0;
         let mut mode = LessonMode::new(run);
+        if !self.keys_before_7 {
+            let given = self.given.get(&(mode.run.lesson.progress_id().to_string(), mode.run.step));
+            for (slot, &given) in mode.answers.iter_mut().zip(given.into_iter().flatten()) {
+                *slot = given.map(|given| Judged { given, answer: None });
+            }
+        }
         mode.refresh(&self.session);
         mode.opened = Some(self.setup());
         self.lesson = Some(mode);
@@ -619,6 +625,8 @@ impl App {
         let lesson = mode.run.lesson.clone();
         // Keys' changes are undone: said so, as the dashboard's `r` does.
         let how = if mode.changed_by_hand() { " with its own setup" } else { "" };
+        // Its answers go with it: the step starts again as it first did.
+        self.given.remove(&(lesson.progress_id().to_string(), i));
         self.open_lesson(lesson, i, format!("step {} restarted{how}", i + 1));
     }
 
@@ -1030,6 +1038,8 @@ impl App {
                         let answer = mode.judge(q, given);
                         mode.answers[q] = Some(Judged { given, answer });
                         mode.question = (q + 1) % mode.answers.len();
+                        let key = (mode.run.lesson.progress_id().to_string(), mode.run.step);
+                        self.given.insert(key, mode.answers.iter().map(|a| a.map(|j| j.given)).collect());
                     }
                     Err(why) => {
                         mode.refused = Some(why.clone());
@@ -1398,6 +1408,40 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::Input('1')));
         app.update(Msg::Lesson(LessonMsg::InputDone));
         assert_eq!(app.lesson().expect("lesson").answering(), Some(0), "answered");
+    }
+
+    /// A student who looked back a step (`N`) and came on again (`n`)
+    /// found the answers given gone; they are back, judged again at the
+    /// step's end. `r` starts the step over without them.
+    #[test]
+    fn a_step_opened_again_has_its_answers_back_and_r_gives_them_up() {
+        let given = |app: &App| app.lesson().expect("lesson").answer(0).map(|j| (j.given, j.answer.is_some()));
+        for keys_before_7 in [false, true] {
+            let opts = AppOptions { keys_before_7, ..AppOptions::default() };
+            let mut app = App::for_lesson(lesson(TWO_STEPS), 0, Progress::default(), &opts).expect("opens");
+            app.advance_to(NS_PER_SEC);
+            for m in [LessonMsg::Answer, LessonMsg::Input('1'), LessonMsg::InputDone] {
+                app.update(Msg::Lesson(m));
+            }
+            assert_eq!(given(&app), Some((1.0, false)), "judged at the step's end");
+            app.advance_to(2 * NS_PER_SEC);
+            assert_eq!(given(&app), Some((1.0, true)));
+            app.update(Msg::Lesson(LessonMsg::NextStep));
+            app.update(Msg::Lesson(LessonMsg::PrevStep));
+            app.finish_catch_up();
+            assert_eq!(app.lesson().expect("lesson").run().step, 0);
+            if keys_before_7 {
+                assert_eq!(given(&app), None, "key format 6 and before: gone");
+                continue;
+            }
+            assert_eq!(given(&app), Some((1.0, false)), "back, to be judged at the step's end");
+            app.advance_to(2 * NS_PER_SEC);
+            let judged = app.lesson().expect("lesson").answer(0).and_then(|j| j.answer);
+            assert!(judged.is_some_and(|a| a.right), "one dd: right");
+            app.update(Msg::Reset);
+            app.finish_catch_up();
+            assert_eq!(given(&app), None, "r starts the step over");
+        }
     }
 
     /// `h` while paused said the hint was shown, but the text scrolled

@@ -38,6 +38,8 @@ pub struct ScrollRoom {
     pub tasks: Option<TaskRoom>,
 }
 
+use std::collections::BTreeMap;
+
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
@@ -178,6 +180,9 @@ pub struct AppOptions {
     /// With the help open over the lesson list, Esc closes the list, the
     /// help left open: as in recordings of key format 5 and before.
     pub keys_before_6: bool,
+    /// In a lesson, a step opened again starts with no answers, as in
+    /// recordings of key format 6 and before.
+    pub keys_before_7: bool,
 }
 
 impl AppOptions {
@@ -312,6 +317,13 @@ pub struct App {
     keys_before_5: bool,
     /// ([`AppOptions::keys_before_6`]).
     keys_before_6: bool,
+    /// ([`AppOptions::keys_before_7`]).
+    keys_before_7: bool,
+    /// The answers given to each lesson step, by the lesson's progress id
+    /// and the step: a step opened again (`N` then `n`, a lesson left for
+    /// another and taken up again) has them back, to be judged again at
+    /// its end; `r` gives them up with the rest of the step.
+    given: BTreeMap<(String, usize), Vec<Option<f64>>>,
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,
@@ -402,6 +414,8 @@ impl App {
             next_at_once: opts.next_at_once,
             keys_before_5: opts.keys_before_5,
             keys_before_6: opts.keys_before_6,
+            keys_before_7: opts.keys_before_7,
+            given: BTreeMap::new(),
             level: None,
         }
     }
