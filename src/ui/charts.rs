@@ -726,19 +726,40 @@ fn target(b: &BdiSample) -> Option<f64> {
 /// known). A log axis takes every value; a linear one follows what one
 /// task gets now: the balanced estimate's spikes, the disk's bandwidth
 /// (N times higher) and what the rates were before the last quarter of
-/// the window (at least 5 s) go off the top.
+/// the window (at least 5 s) go off the top. Earlier rates far off it
+/// ([`OFF_TOP_SAID`]) are said in the notice (where no other is), with
+/// the key that draws them: a class saw the hundred dd's rate alone, its
+/// fall from 100 MiB/s gone from the chart without a sign.
 pub(crate) fn fit_rates_y(data: &mut ChartData) {
+    if data.notice.as_deref().is_some_and(|n| n.starts_with(EARLIER_OFF_TOP)) {
+        (data.notice, data.short_notice) = (None, None);
+    }
     if data.log_y {
         data.fit_y(|_| true);
-    } else {
-        let recent = data.x[1] - ((data.x[1] - data.x[0]) / 4.0).max(5.0);
-        let targets = |s: &Series| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit");
-        // A kernel with none of them (2.6.38) is scaled to its tasks' rates.
-        let only_tasks = !data.series.iter().any(targets);
-        data.fit_y_from(recent, |s| targets(s) || (only_tasks && s.name == "dirtied/N"));
-        data.y[1] *= 1.25;
+        return;
+    }
+    let recent = data.x[1] - ((data.x[1] - data.x[0]) / 4.0).max(5.0);
+    let targets = |s: &Series| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit");
+    // A kernel with none of them (2.6.38) is scaled to its tasks' rates.
+    let only_tasks = !data.series.iter().any(targets);
+    let scaled = |s: &Series| targets(s) || (only_tasks && s.name == "dirtied/N");
+    data.fit_y_from(recent, scaled);
+    data.y[1] *= 1.25;
+    let earlier = data.series.iter().filter(|s| scaled(s)).flat_map(|s| &s.points).filter(|p| p.0 < recent);
+    let top = earlier.map(|p| p.1).filter(|v| v.is_finite()).fold(0.0, f64::max);
+    if top > OFF_TOP_SAID * data.y[1] && data.notice.is_none() {
+        let top = show(top);
+        data.notice = Some(format!("{EARLIER_OFF_TOP} {top} MiB/s are off the top: l draws a log axis"));
+        data.short_notice = data.notice.clone().zip(Some(format!("earlier up to {top} MiB/s: off the top (l: log)")));
     }
 }
+
+/// How chart 4's notice of earlier rates off its top begins.
+const EARLIER_OFF_TOP: &str = "earlier rates up to";
+/// Chart 4 says earlier rates are off its top where they reached this
+/// many times its top: a hundred dd's fall from 100 MiB/s, not one dd's
+/// first estimate of its disk, a moment over the rate it settles to.
+const OFF_TOP_SAID: f64 = 2.0;
 
 /// Chart 4: one bdi's rates. Its scale follows what one task gets (the
 /// target write_bw/N, N the tasks throttled, dirty_ratelimit, task_ratelimit and each task's
@@ -782,6 +803,7 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
     }
     let mut data = ChartData::new(series, x, "MiB/s");
     data.log_y = log;
+    data.note_kernel(has, if bandwidth { "dirty_ratelimit" } else { "write_bw, dirty_ratelimit" });
     fit_rates_y(&mut data);
     if let Some(s) = p.last() {
         let b = bdi_of(s, bdi);
@@ -808,7 +830,6 @@ pub fn rates(src: &Source, bdi: usize, window_s: Option<u64>, width: u16, log: b
             ),
         };
     }
-    data.note_kernel(has, if bandwidth { "dirty_ratelimit" } else { "write_bw, dirty_ratelimit" });
     data
 }
 
