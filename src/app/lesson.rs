@@ -268,6 +268,29 @@ impl LessonMode {
         self.end.is_some()
     }
 
+    /// How the step was judged, in a few words, for a step left before
+    /// its end was seen (`n` ran the rest of it): `answers 0 of 1 right,
+    /// checks 2 of 3 held` (the answers first: a narrow status line cuts
+    /// the rest); `None` before it is judged, or with neither.
+    fn judged_in_short(&self) -> Option<String> {
+        let end = self.end.as_ref()?;
+        let mut said = Vec::new();
+        let judged: Vec<bool> = self.answers.iter().flatten().filter_map(|j| j.answer.map(|a| a.right)).collect();
+        if !judged.is_empty() {
+            let right = judged.iter().filter(|&&r| r).count();
+            let of = match self.answers.len() {
+                n if n == judged.len() => judged.len().to_string(),
+                n => format!("{} answered of {n}", judged.len()),
+            };
+            said.push(format!("answers {right} of {of} right"));
+        }
+        if !end.verdicts.is_empty() {
+            let held = end.verdicts.iter().filter(|v| matches!(v, Verdict::Pass(_))).count();
+            said.push(format!("checks {held} of {} held", end.verdicts.len()));
+        }
+        (!said.is_empty()).then(|| said.join(", "))
+    }
+
     /// Where each check of the open step stands.
     pub fn verdicts(&self) -> &[Verdict] {
         self.end.as_ref().map_or(&self.live, |e| &e.verdicts)
@@ -764,6 +787,8 @@ impl App {
     /// that were run first.
     fn open_step_now(&mut self, i: usize, skipped: Option<f64>) {
         let Some(current) = self.lesson.as_ref().map(|m| m.run.step) else { return };
+        // The step run to its end was judged out of sight: how, in short.
+        let judged = self.lesson.as_ref().and_then(LessonMode::judged_in_short);
         let Some(mode) = self.lesson.as_mut() else { return };
         if i > current {
             // Keys that changed the worlds still change them in the step
@@ -792,6 +817,9 @@ impl App {
             // after `[ [ space` as if nothing had happened since. The
             // progress note it replaces is done.
             let mut note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
+            if let Some(judged) = judged {
+                note = format!("{note}: {judged} (N goes back to them)");
+            }
             if carries {
                 note = format!("{note}; {CARRIES_ON}");
             }
@@ -1319,7 +1347,7 @@ mod tests {
             (2 * NS_PER_SEC, 1),
             "stops where step 2 opens"
         );
-        assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s)");
+        assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s): checks 1 of 1 held (N goes back to them)");
         app.update(Msg::Slower);
         assert_eq!(app.note(), "", "told until the next key");
     }
@@ -1328,6 +1356,11 @@ mod tests {
     fn stepping_forward_early_runs_the_rest_of_the_step_first() {
         let mut app = open(TWO_STEPS, 0);
         app.advance_to(NS_PER_SEC / 2);
+        // An answer judged out of sight, at the end of the step run first:
+        // said how, as the checks are (one dd, not 5).
+        for m in [LessonMsg::Answer, LessonMsg::Input('5'), LessonMsg::InputDone] {
+            app.update(Msg::Lesson(m));
+        }
         app.update(Msg::Lesson(LessonMsg::NextStep));
         app.finish_catch_up();
         let mode = app.lesson().expect("lesson");
@@ -1337,7 +1370,10 @@ mod tests {
         let replayed = open(TWO_STEPS, 1);
         assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
         assert_eq!(app.world().now_ns(), replayed.world().now_ns());
-        assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s)");
+        assert_eq!(
+            app.note(),
+            "ran the rest of step 1 first (1.5 s): answers 0 of 1 right, checks 1 of 1 held (N goes back to them)"
+        );
     }
 
     #[test]
