@@ -511,7 +511,8 @@ pub struct RunArgs {
     /// Write the summary as JSON.
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
-    /// Print nothing but errors.
+    /// Print nothing but errors, and the note that a trace will pass 1 GiB
+    /// (a disk filled unasked is worse than a line on stderr).
     #[arg(long, short)]
     pub quiet: bool,
     /// Check after every simulation event that pages are conserved and the
