@@ -80,8 +80,10 @@ pub enum Start {
 /// 6: with the help open over the lesson list, Esc and 0 close the help
 /// (before: the list, the help left open; [`AppOptions::keys_before_6`]).
 /// 7: in a lesson, a step opened again has the answers given to it back
-/// (`N` then `n`), and `r` gives them up (before: every opening started
-/// with none; [`AppOptions::keys_before_7`]).
+/// (`N` then `n`), and `r` gives them up; in a comparison of two dirty
+/// ratios, the ratio keys move both sides or neither (before: every
+/// opening started with none, and a side went on alone once the other was
+/// at its end; [`AppOptions::keys_before_7`]).
 pub const KEYS_FORMAT: u32 = 7;
 
 /// The oldest key format a replay follows exactly: keys of older ones
@@ -1047,14 +1049,14 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         calls,
         keys,
         sim_ns: app.sim_ns(),
-        // Each side's where it ended comparing two (`A legacy 3.1 vs B
-        // patch 11`: side A alone read as the session's kernel).
+        // Each side's where it ended comparing two (`A legacy 3.1 (IO-full)
+        // vs B patch 11 (IO-less)`: side A alone read as the session's
+        // kernel), and the kernel of two dirty ratios.
         level: match app.sides() {
-            [a, b] => format!(
-                "A {} vs B {}",
-                level_name(a.world.patches(), a.world.legacy()),
-                level_name(b.world.patches(), b.world.legacy())
-            ),
+            [a, b] => match crate::session::sides_name(a, b, false) {
+                (pair, Some(kernel)) => format!("{pair}, on {kernel}"),
+                (pair, None) => pair,
+            },
             _ => level_name(app.world().patches(), app.world().legacy()),
         },
         recorded_by: reader.header.dirtyviz.clone(),

@@ -552,6 +552,19 @@ impl Session {
     }
 }
 
+/// Two sides by their labels: `A legacy 3.1 (IO-full) vs B patch 11
+/// (IO-less)`, or `short`, as the status line names them, without the
+/// notes in brackets; and, where the two run one kernel their labels
+/// leave out (two dirty ratios), that kernel, which a key may change.
+pub fn sides_name(a: &Side, b: &Side, short: bool) -> (String, Option<String>) {
+    let short = |label: &str| if short { label.split(" (").next().unwrap_or(label) } else { label }.to_string();
+    let level = |w: &World| level_name(w.patches(), w.legacy());
+    let pair = format!("A {} vs B {}", short(&a.label), short(&b.label));
+    let one = level(&a.world);
+    let kernel = (one == level(&b.world) && a.label != one).then_some(one);
+    (pair, kernel)
+}
+
 /// How a patch level is called on screen.
 pub fn level_name(level: u8, legacy: Legacy) -> String {
     match level {

@@ -180,8 +180,9 @@ pub struct AppOptions {
     /// With the help open over the lesson list, Esc closes the list, the
     /// help left open: as in recordings of key format 5 and before.
     pub keys_before_6: bool,
-    /// In a lesson, a step opened again starts with no answers, as in
-    /// recordings of key format 6 and before.
+    /// In a lesson, a step opened again starts with no answers; in a
+    /// comparison of two dirty ratios, a ratio key moves each side that
+    /// can move: as in recordings of key format 6 and before.
     pub keys_before_7: bool,
 }
 
@@ -812,13 +813,17 @@ impl App {
                     self.sides().iter().enumerate().map(|(i, s)| self.level_input(msg, bdi, i, &s.world)).collect();
                 // Memory too: both sides are one machine (in a comparison
                 // of two dirty ratios, halving only one side's memory made
-                // two machines of them without a word).
+                // two machines of them without a word). And the ratios: a
+                // side at its end held while the other moved on made the
+                // two ratios compared one (`A dirty_ratio 0 vs B 0`).
                 let together = match msg {
                     Msg::Patches(_) => !self.against_old_kernel(),
                     Msg::Memory(_) => !self.keys_before_5,
+                    Msg::DirtyRatio(_) | Msg::BackgroundRatio(_) => !self.keys_before_7,
                     _ => false,
                 };
-                let stuck = together && inputs.iter().any(Option::is_none);
+                let at_end = |i: usize| ratio_at_end(msg, &self.sides()[i].world);
+                let stuck = together && inputs.iter().enumerate().any(|(i, input)| input.is_none() || at_end(i));
                 if !stuck {
                     self.session.apply_sides(|i, _| inputs[i].clone());
                 }
@@ -1007,7 +1012,7 @@ impl App {
                             Msg::DirtyRatio(_) => (t.dirty_ratio, old.dirty_ratio, t.dirty_bytes),
                             _ => (t.dirty_background_ratio, old.dirty_background_ratio, t.dirty_background_bytes),
                         };
-                        let stays = match (bytes, value == old) {
+                        let stays = match (bytes, value == old && (value == 0 || value == 100)) {
                             (0, true) => format!(", {}", if d > 0 { "the highest" } else { "the lowest" }),
                             _ => String::new(),
                         };
@@ -1015,7 +1020,8 @@ impl App {
                         format!("{label} {value}%{stays}{}", if halved { " (bg_thresh = thresh/2)" } else { "" })
                     })
                     .collect();
-                format!("{name}: {}", each.join("; "))
+                let neither = if changed { "" } else { ": both move or neither, so that they stay apart" };
+                format!("{name}: {}{neither}", each.join("; "))
             }
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) => {
                 let halved = background_halved(&t, w.vm().dirtyable());
@@ -1282,6 +1288,18 @@ pub fn window_name(s: u64) -> String {
     if s >= 60 && s.is_multiple_of(60) { format!("{} min", s / 60) } else { format!("{s} s") }
 }
 
+/// Whether ratio key `msg` leaves `w`'s ratio where it is: at 0 going
+/// down, at 100 going up (a ratio set in bytes moves: it becomes one).
+fn ratio_at_end(msg: Msg, w: &World) -> bool {
+    let t = w.vm().tunables;
+    let (d, ratio, bytes) = match msg {
+        Msg::DirtyRatio(d) => (d, t.dirty_ratio, t.dirty_bytes),
+        Msg::BackgroundRatio(d) => (d, t.dirty_background_ratio, t.dirty_background_bytes),
+        _ => return false,
+    };
+    bytes == 0 && ((d < 0 && ratio == 0) || (d > 0 && ratio >= 100))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1480,7 +1498,30 @@ mod tests {
         for _ in 0..20 {
             a.update(Msg::DirtyRatio(1));
         }
-        assert_eq!(a.note(), "dirty_ratio: A 41%; B 100%, the highest");
+        // B reached 100% with A at 40%: A does not move on alone.
+        assert_eq!(a.note(), "dirty_ratio: A 40%; B 100%, the highest: both move or neither, so that they stay apart");
+        // Down to the lowest: the two ratios stay apart, never one world.
+        let default = presets::get("default").expect("preset").expect("valid");
+        let mut a = App::new(default.clone(), Some(Compare::DirtyRatio(10)), &opts).expect("builds");
+        let ratios = |a: &App| a.sides().iter().map(|s| s.world.vm().tunables.dirty_ratio).collect::<Vec<_>>();
+        for _ in 0..25 {
+            a.update(Msg::DirtyRatio(-1));
+        }
+        assert_eq!(ratios(&a), [10, 0]);
+        assert_eq!(
+            a.note(),
+            "dirty_ratio: A 10% (bg_thresh = thresh/2); B 0%, the lowest (bg_thresh = thresh/2): both move or \
+             neither, so that they stay apart"
+        );
+        a.update(Msg::DirtyRatio(1));
+        assert_eq!(ratios(&a), [11, 1]);
+        // In a recording of key format 6, A went on alone.
+        let old = AppOptions { keys_before_7: true, ..AppOptions::default() };
+        let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &old).expect("builds");
+        for _ in 0..25 {
+            a.update(Msg::DirtyRatio(-1));
+        }
+        assert_eq!(ratios(&a), [0, 0]);
         // A side whose background threshold halves says so.
         let default = presets::get("default").expect("preset").expect("valid");
         let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &opts).expect("builds");

@@ -390,16 +390,14 @@ const NOTE_FRESH_NS: u64 = 20 * 1_000_000_000;
 fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     let app = ctx.app;
     let w = app.world();
-    let short = |label: &str| label.split(" (").next().unwrap_or(label).to_string();
-    let level = |w: &crate::sim::World| crate::session::level_name(w.patches(), w.legacy());
     let kernels = match app.sides() {
         // Sides that differ in a setting run one kernel, which their
         // labels leave out: it is named after them (a key may change it).
-        [a, b] if level(&a.world) == level(&b.world) && a.label != level(&a.world) => {
-            format!("A {} vs B {} │ {}", short(&a.label), short(&b.label), level(&a.world))
-        }
-        [a, b] => format!("A {} vs B {}", short(&a.label), short(&b.label)),
-        _ => level(w),
+        [a, b] => match crate::session::sides_name(a, b, true) {
+            (pair, Some(kernel)) => format!("{pair} │ {kernel}"),
+            (pair, None) => pair,
+        },
+        _ => crate::session::level_name(w.patches(), w.legacy()),
     };
     let window = app.window_label();
     // Where room is short, the window goes before the scenario (the
