@@ -1320,8 +1320,13 @@ fn range(r: &Range, with: Option<f64>) -> String {
 
 /// `bdi dirty 75.9 vs bdi_setpoint 84.2 MiB (medians; bdi_setpoint 80.5
 /// to 87.5)`: both medians over the same passes, and the setpoint's
-/// range when it moved.
-fn bdi_dirty_vs_setpoint(p: &BdpSummary) -> String {
+/// range when it moved; by the names the trace printed them by
+/// (`wb_names`: 6.15's `wb_dirty`, `wb_setpoint`).
+fn bdi_dirty_vs_setpoint(p: &BdpSummary, wb_names: bool) -> String {
+    let (dirty_name, setpoint_name) = match wb_names {
+        true => ("wb_dirty", printed_name(Field::BdiSetpoint, true)),
+        false => ("bdi dirty", printed_name(Field::BdiSetpoint, false)),
+    };
     let r = &p.bdi_setpoint_mb;
     let (dirty, setpoint) = (p.bdi_dirty_mb_median, p.bdi_setpoint_mb_median);
     let unit = unit_of(&[dirty, setpoint, r.min, r.max]);
@@ -1329,9 +1334,9 @@ fn bdi_dirty_vs_setpoint(p: &BdpSummary) -> String {
     let moved = if tenths(r.min, unit) == tenths(r.max, unit) {
         String::new()
     } else {
-        format!(" (medians; bdi_setpoint {} to {})", sz(r.min), sz(r.max))
+        format!(" (medians; {setpoint_name} {} to {})", sz(r.min), sz(r.max))
     };
-    format!("bdi dirty {} vs bdi_setpoint {} {}{moved}", sz(dirty), sz(setpoint), unit.name())
+    format!("{dirty_name} {} vs {setpoint_name} {} {}{moved}", sz(dirty), sz(setpoint), unit.name())
 }
 
 impl TraceSummary {
@@ -1340,6 +1345,8 @@ impl TraceSummary {
         use std::fmt::Write as _;
         let mut s = String::new();
         let k = &self.kernel;
+        // 6.15's names where the trace printed them.
+        let wb_names = k.fields.get("balance_dirty_pages").is_some_and(|f| f.contains(&"wb_setpoint"));
         let _ = writeln!(
             s,
             "trace {}: {}, kernel {}, {}, HZ {}",
@@ -1656,7 +1663,7 @@ impl TraceSummary {
                     "  throttle  dirty_ratelimit {}  task_ratelimit {} MiB/s (medians of balance_dirty_pages)  {}",
                     opt(p.dirty_ratelimit_mbps, 1),
                     opt(p.task_ratelimit_mbps, 1),
-                    bdi_dirty_vs_setpoint(p)
+                    bdi_dirty_vs_setpoint(p, wb_names)
                 );
                 let _ = writeln!(
                     s,
@@ -1800,7 +1807,7 @@ mod tests {
             ),
             "{r}"
         );
-        assert!(line("  throttle").ends_with("bdi dirty 15.3 vs bdi_setpoint 17.5 GiB"), "{r}");
+        assert!(line("  throttle").ends_with("wb_dirty 15.3 vs wb_setpoint 17.5 GiB"), "{r}");
         assert_eq!(line("  limits"), "  limits    limit 20 GiB  setpoint 17.5 GiB");
         // thresh moved by a page: no range that reads `to 20 GiB` twice.
         let moved = gds(3, 4000000).replace("thresh=5242880", "thresh=5242881");
@@ -1918,7 +1925,8 @@ mod tests {
         assert_eq!((p.setpoint_mb.first, p.limit_mb.first), (Some(87.5), Some(100.0)));
         assert_eq!(s.global.as_ref().and_then(|g| g.setpoint_mb), Some(87.5), "the same setpoint");
         let r = s.report();
-        assert!(r.contains("bdi dirty 3.1 vs bdi_setpoint 80.5 MiB (medians; bdi_setpoint 80.5 to 87.5)\n"), "{r}");
+        // By the names a 6.15 trace prints.
+        assert!(r.contains("wb_dirty 3.1 vs wb_setpoint 80.5 MiB (medians; wb_setpoint 80.5 to 87.5)\n"), "{r}");
         assert!(r.contains("\n  limits    limit 100.0 MiB  setpoint 87.5 MiB\n"), "{r}");
     }
 
