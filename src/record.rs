@@ -80,10 +80,10 @@ pub enum Start {
 /// 6: with the help open over the lesson list, Esc and 0 close the help
 /// (before: the list, the help left open; [`AppOptions::keys_before_6`]).
 /// 7: in a lesson, a step opened again has the answers given to it back
-/// (`N` then `n`), and `r` gives them up; in a comparison of two dirty
-/// ratios, the ratio keys move both sides or neither (before: every
-/// opening started with none, and a side went on alone once the other was
-/// at its end; [`AppOptions::keys_before_7`]).
+/// (`N` then `n`), and `r` gives them up; in a comparison, the ratio keys
+/// move both sides or neither, and never to one value where they differ
+/// (before: every opening started with none, and a side went on alone once
+/// the other was at its end; [`AppOptions::keys_before_7`]).
 pub const KEYS_FORMAT: u32 = 7;
 
 /// The oldest key format a replay follows exactly: keys of older ones

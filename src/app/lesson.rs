@@ -116,6 +116,11 @@ pub struct Judged {
     pub answer: Option<Answer>,
 }
 
+/// Where [`App`] keeps the answers given to step `step` of `lesson`.
+fn answers_key(lesson: &Lesson, step: usize) -> (String, usize) {
+    (lesson.progress_id().to_string(), step)
+}
+
 /// The lesson list.
 pub struct Picker {
     /// The shipped lessons, in teaching order.
@@ -269,24 +274,32 @@ impl LessonMode {
     }
 
     /// How the step was judged, in a few words, for a step left before
-    /// its end was seen (`n` ran the rest of it): `answers 0 of 1 right,
-    /// checks 2 of 3 held` (the answers first: a narrow status line cuts
-    /// the rest); `None` before it is judged, or with neither.
+    /// its end was seen (`n` ran the rest of it): `0/2 answers right (1
+    /// unanswered), 2/3 checks held` (the answers first: a narrow status
+    /// line cuts the rest); `None` before it is judged, or with neither.
     fn judged_in_short(&self) -> Option<String> {
         let end = self.end.as_ref()?;
         let mut said = Vec::new();
-        let judged: Vec<bool> = self.answers.iter().flatten().filter_map(|j| j.answer.map(|a| a.right)).collect();
-        if !judged.is_empty() {
-            let right = judged.iter().filter(|&&r| r).count();
-            let of = match self.answers.len() {
-                n if n == judged.len() => judged.len().to_string(),
-                n => format!("{} answered of {n}", judged.len()),
-            };
-            said.push(format!("answers {right} of {of} right"));
+        let given: Vec<&Judged> = self.answers.iter().flatten().collect();
+        if !given.is_empty() {
+            let right = given.iter().filter(|j| j.answer.is_some_and(|a| a.right)).count();
+            let mut answers = format!("{right}/{} answers right", self.answers.len());
+            let (unanswered, unjudged) =
+                (self.answers.len() - given.len(), given.iter().filter(|j| j.answer.is_none()));
+            let unjudged = unjudged.count();
+            let open: Vec<String> = [(unanswered, "unanswered"), (unjudged, "not judged")]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+            if !open.is_empty() {
+                answers = format!("{answers} ({})", open.join(", "));
+            }
+            said.push(answers);
         }
         if !end.verdicts.is_empty() {
             let held = end.verdicts.iter().filter(|v| matches!(v, Verdict::Pass(_))).count();
-            said.push(format!("checks {held} of {} held", end.verdicts.len()));
+            said.push(format!("{held}/{} checks held", end.verdicts.len()));
         }
         (!said.is_empty()).then(|| said.join(", "))
     }
@@ -544,15 +557,20 @@ impl App {
         self.paused = view.pause;
         self.screen.task_scroll = 0;
         let mut mode = LessonMode::new(run);
-        if !self.keys_before_7 {
-            let given = self.given.get(&(mode.run.lesson.progress_id().to_string(), mode.run.step));
-            for (slot, &given) in mode.answers.iter_mut().zip(given.into_iter().flatten()) {
-                *slot = given.map(|given| Judged { given, answer: None });
-            }
-        }
         mode.refresh(&self.session);
         mode.opened = Some(self.setup());
         self.lesson = Some(mode);
+    }
+
+    /// The answers given to the step just opened, back (to be judged at
+    /// its end), where it was opened before: not on the steps a replay
+    /// passes through, which it never judges.
+    fn restore_answers(&mut self) {
+        let Some(mode) = self.lesson.as_mut().filter(|_| !self.keys_before_7) else { return };
+        let Some(given) = self.given.get(&answers_key(&mode.run.lesson, mode.run.step)) else { return };
+        for (slot, &given) in mode.answers.iter_mut().zip(given) {
+            *slot = given.map(|given| Judged { given, answer: None });
+        }
     }
 
     /// Opens step `step` of `lesson`: the worlds restart where the lesson
@@ -573,6 +591,7 @@ impl App {
                 self.install(run, view);
                 self.note = done.clone();
                 if target == 0 {
+                    self.restore_answers();
                     self.note_progress();
                     return;
                 }
@@ -617,6 +636,7 @@ impl App {
                 replay.view = ViewRequest { zoom: v.zoom.or(replay.view.zoom), pause: v.pause };
                 if j >= replay.target {
                     self.install(run, replay.view);
+                    self.restore_answers();
                     if let (Some(zoom), None) = (replay.kept_zoom, v.zoom) {
                         (self.screen.zoom, self.screen.zoom_by_key) = (zoom, true);
                     }
@@ -649,7 +669,7 @@ impl App {
         // Keys' changes are undone: said so, as the dashboard's `r` does.
         let how = if mode.changed_by_hand() { " with its own setup" } else { "" };
         // Its answers go with it: the step starts again as it first did.
-        self.given.remove(&(lesson.progress_id().to_string(), i));
+        self.given.remove(&answers_key(&lesson, i));
         self.open_lesson(lesson, i, format!("step {} restarted{how}", i + 1));
     }
 
@@ -800,6 +820,7 @@ impl App {
                 Ok(view) => {
                     let run = mode.run.clone();
                     self.install(run, view);
+                    self.restore_answers();
                     if let Some(mode) = self.lesson.as_mut() {
                         (mode.carried, mode.changed_by_hand) = (carried, carried);
                     }
@@ -816,10 +837,10 @@ impl App {
             // Told until the next key, as a key's note is: it read on
             // after `[ [ space` as if nothing had happened since. The
             // progress note it replaces is done.
-            let mut note = format!("ran the rest of step {} first ({s:.1} s)", current + 1);
-            if let Some(judged) = judged {
-                note = format!("{note}: {judged} (N goes back to them)");
-            }
+            let mut note = match judged {
+                Some(judged) => format!("step {} ran its last {s:.1} s: {judged}", current + 1),
+                None => format!("ran the rest of step {} first ({s:.1} s)", current + 1),
+            };
             if carries {
                 note = format!("{note}; {CARRIES_ON}");
             }
@@ -1066,7 +1087,7 @@ impl App {
                         let answer = mode.judge(q, given);
                         mode.answers[q] = Some(Judged { given, answer });
                         mode.question = (q + 1) % mode.answers.len();
-                        let key = (mode.run.lesson.progress_id().to_string(), mode.run.step);
+                        let key = answers_key(&mode.run.lesson, mode.run.step);
                         self.given.insert(key, mode.answers.iter().map(|a| a.map(|j| j.given)).collect());
                     }
                     Err(why) => {
@@ -1347,7 +1368,7 @@ mod tests {
             (2 * NS_PER_SEC, 1),
             "stops where step 2 opens"
         );
-        assert_eq!(app.note(), "ran the rest of step 1 first (1.5 s): checks 1 of 1 held (N goes back to them)");
+        assert_eq!(app.note(), "step 1 ran its last 1.5 s: 1/1 checks held");
         app.update(Msg::Slower);
         assert_eq!(app.note(), "", "told until the next key");
     }
@@ -1370,10 +1391,7 @@ mod tests {
         let replayed = open(TWO_STEPS, 1);
         assert_eq!(replayed.lesson().expect("lesson").run().step_start_ns, 2 * NS_PER_SEC);
         assert_eq!(app.world().now_ns(), replayed.world().now_ns());
-        assert_eq!(
-            app.note(),
-            "ran the rest of step 1 first (1.5 s): answers 0 of 1 right, checks 1 of 1 held (N goes back to them)"
-        );
+        assert_eq!(app.note(), "step 1 ran its last 1.5 s: 0/1 answers right, 1/1 checks held");
     }
 
     #[test]

@@ -181,8 +181,9 @@ pub struct AppOptions {
     /// help left open: as in recordings of key format 5 and before.
     pub keys_before_6: bool,
     /// In a lesson, a step opened again starts with no answers; in a
-    /// comparison of two dirty ratios, a ratio key moves each side that
-    /// can move: as in recordings of key format 6 and before.
+    /// comparison, a ratio key moves each side that can move (two dirty
+    /// ratios compared could become one): as in recordings of key format 6
+    /// and before.
     pub keys_before_7: bool,
 }
 
@@ -813,17 +814,21 @@ impl App {
                     self.sides().iter().enumerate().map(|(i, s)| self.level_input(msg, bdi, i, &s.world)).collect();
                 // Memory too: both sides are one machine (in a comparison
                 // of two dirty ratios, halving only one side's memory made
-                // two machines of them without a word). And the ratios: a
-                // side at its end held while the other moved on made the
-                // two ratios compared one (`A dirty_ratio 0 vs B 0`).
+                // two machines of them without a word). And two sides'
+                // ratios: one at its end held while the other moved on
+                // made the two ratios compared one (`A dirty_ratio 0 vs B
+                // 0`), as could a side's bytes made a ratio.
+                let two = self.sides().len() > 1;
                 let together = match msg {
                     Msg::Patches(_) => !self.against_old_kernel(),
                     Msg::Memory(_) => !self.keys_before_5,
-                    Msg::DirtyRatio(_) | Msg::BackgroundRatio(_) => !self.keys_before_7,
+                    Msg::DirtyRatio(_) | Msg::BackgroundRatio(_) => two && !self.keys_before_7,
                     _ => false,
                 };
-                let at_end = |i: usize| ratio_at_end(msg, &self.sides()[i].world);
-                let stuck = together && inputs.iter().enumerate().any(|(i, input)| input.is_none() || at_end(i));
+                let stuck = together
+                    && (inputs.iter().any(Option::is_none)
+                        || ratios_met(msg, self.sides(), &inputs)
+                        || self.sides().iter().zip(&inputs).any(|(s, input)| !ratio_moves(msg, &s.world, input)));
                 if !stuck {
                     self.session.apply_sides(|i, _| inputs[i].clone());
                 }
@@ -1012,7 +1017,7 @@ impl App {
                             Msg::DirtyRatio(_) => (t.dirty_ratio, old.dirty_ratio, t.dirty_bytes),
                             _ => (t.dirty_background_ratio, old.dirty_background_ratio, t.dirty_background_bytes),
                         };
-                        let stays = match (bytes, value == old && (value == 0 || value == 100)) {
+                        let stays = match (bytes, value == old && (if d > 0 { old >= 100 } else { old == 0 })) {
                             (0, true) => format!(", {}", if d > 0 { "the highest" } else { "the lowest" }),
                             _ => String::new(),
                         };
@@ -1288,16 +1293,40 @@ pub fn window_name(s: u64) -> String {
     if s >= 60 && s.is_multiple_of(60) { format!("{} min", s / 60) } else { format!("{s} s") }
 }
 
-/// Whether ratio key `msg` leaves `w`'s ratio where it is: at 0 going
-/// down, at 100 going up (a ratio set in bytes moves: it becomes one).
-fn ratio_at_end(msg: Msg, w: &World) -> bool {
+/// `w`'s setting that ratio key `msg` moves: (ratio \[%\], bytes).
+fn ratio_setting(msg: Msg, w: &World) -> Option<(u64, u64)> {
     let t = w.vm().tunables;
-    let (d, ratio, bytes) = match msg {
-        Msg::DirtyRatio(d) => (d, t.dirty_ratio, t.dirty_bytes),
-        Msg::BackgroundRatio(d) => (d, t.dirty_background_ratio, t.dirty_background_bytes),
-        _ => return false,
-    };
-    bytes == 0 && ((d < 0 && ratio == 0) || (d > 0 && ratio >= 100))
+    match msg {
+        Msg::DirtyRatio(_) => Some((t.dirty_ratio, t.dirty_bytes)),
+        Msg::BackgroundRatio(_) => Some((t.dirty_background_ratio, t.dirty_background_bytes)),
+        _ => None,
+    }
+}
+
+/// The ratio `input` sets \[%\], if it sets one.
+fn ratio_set(input: &Option<Input>) -> Option<u64> {
+    match input {
+        Some(Input::DirtyRatio(r) | Input::DirtyBackgroundRatio(r)) => Some(*r),
+        _ => None,
+    }
+}
+
+/// Whether ratio key `msg`'s `input` changes `w`'s setting: not at 0
+/// going down or at 100 going up (a setting in bytes moves: it becomes a
+/// ratio). Other keys always do.
+fn ratio_moves(msg: Msg, w: &World, input: &Option<Input>) -> bool {
+    match (ratio_setting(msg, w), ratio_set(input)) {
+        (Some((ratio, bytes)), Some(new)) => bytes > 0 || new != ratio,
+        _ => true,
+    }
+}
+
+/// Whether ratio key `msg`'s `inputs` would make two sides that differ
+/// in the setting alike.
+fn ratios_met(msg: Msg, sides: &[Side], inputs: &[Option<Input>]) -> bool {
+    let before: Vec<_> = sides.iter().map(|s| ratio_setting(msg, &s.world)).collect();
+    let after: Vec<_> = inputs.iter().map(ratio_set).collect();
+    matches!((&before[..], &after[..]), ([a, b], [Some(x), Some(y)]) if a != b && x == y)
 }
 
 #[cfg(test)]
@@ -1515,6 +1544,16 @@ mod tests {
         );
         a.update(Msg::DirtyRatio(1));
         assert_eq!(ratios(&a), [11, 1]);
+        // A side in bytes whose ratio the key would make the other's.
+        let mut bytes = presets::get("default").expect("preset").expect("valid");
+        bytes.dirty_bytes = Some(760 << 20);
+        let mut a = App::new(bytes, Some(Compare::DirtyRatio(20)), &opts).expect("builds");
+        let setting =
+            |a: &App| a.sides().iter().map(|s| ratio_setting(Msg::DirtyRatio(1), &s.world)).collect::<Vec<_>>();
+        let was = setting(&a);
+        assert_eq!(was[1], Some((20, 0)));
+        a.update(Msg::DirtyRatio(1));
+        assert_eq!(setting(&a), was, "A's 760 MiB would be 21% as B's 20% became 21%");
         // In a recording of key format 6, A went on alone.
         let old = AppOptions { keys_before_7: true, ..AppOptions::default() };
         let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &old).expect("builds");

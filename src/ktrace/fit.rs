@@ -695,17 +695,21 @@ fn differs(t: &TraceSummary, m: &Summary) -> Vec<String> {
         peak("the trace", g.and_then(|g| g.dirty_mb.max), g.and_then(|g| g.freerun_mb)),
         peak("the model", Some(m.global.dirty_max_mb), Some(m.global.freerun_mb))
     );
-    if trace > 0 && !throttled_under_freerun(t).is_empty() {
-        peaks += "; the trace's tasks were throttled under the global freerun, by a limit of their bdi's own (the \
-                  `own limit` line above)";
+    if trace > 0 {
+        for (bdi, _, _) in throttled_under_freerun(t) {
+            peaks += &format!(
+                "; bdi {bdi}'s throttling passes came under the global freerun, past a limit of its own (assumed: \
+                 `bdi {bdi} own limit`)"
+            );
+        }
     }
     match (trace, model) {
         (1.., 0) => vec![format!(
-            "the trace's tasks slept {}, the model's never: the pause rows compare nothing; {peaks}",
+            "the trace's tasks slept {}, the model's never (its pause rows are empty): {peaks}",
             sleeps(trace)
         )],
         (0, 1..) => vec![format!(
-            "the model's tasks slept {}, the trace's never: the pause rows compare nothing; {peaks}",
+            "the model's tasks slept {}, the trace's never (its pause rows are empty): {peaks}",
             sleeps(model)
         )],
         _ => Vec::new(),

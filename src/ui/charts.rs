@@ -443,6 +443,9 @@ pub struct ChartData {
     /// The title's values that name sizes, written again when the chart
     /// changes unit. Whoever replaces the values clears it.
     pub(crate) sized: Option<SizedValues>,
+    /// Chart 4 on a linear axis: it says where earlier rates went off its
+    /// top, decided again where its range is shared ([`note_rates_off_top`]).
+    pub(crate) rates_off_top: bool,
 }
 
 /// How a chart's title values are written from their numbers (sizes
@@ -557,6 +560,7 @@ impl ChartData {
             pad_rows: [0, 0],
             fitted: None,
             sized: None,
+            rates_off_top: false,
         }
     }
 
@@ -731,20 +735,39 @@ fn target(b: &BdiSample) -> Option<f64> {
 /// the key that draws them: a class saw the hundred dd's rate alone, its
 /// fall from 100 MiB/s gone from the chart without a sign.
 pub(crate) fn fit_rates_y(data: &mut ChartData) {
-    if data.notice.as_deref().is_some_and(|n| n.starts_with(EARLIER_OFF_TOP)) {
-        (data.notice, data.short_notice) = (None, None);
-    }
+    data.rates_off_top = !data.log_y;
+    note_rates_off_top(data);
     if data.log_y {
         data.fit_y(|_| true);
         return;
     }
+    let (recent, scaled) = rates_scaled(data);
+    data.fit_y_from(recent, scaled);
+    data.y[1] *= 1.25;
+    note_rates_off_top(data);
+}
+
+/// Where chart 4's linear scale is taken from: the time its recent part
+/// starts \[s\], and the series that set it (the rates one task gets).
+fn rates_scaled(data: &ChartData) -> (f64, impl Fn(&Series) -> bool + use<>) {
     let recent = data.x[1] - ((data.x[1] - data.x[0]) / 4.0).max(5.0);
     let targets = |s: &Series| matches!(s.name, "write_bw/N" | "dirty_ratelimit" | "task_ratelimit");
     // A kernel with none of them (2.6.38) is scaled to its tasks' rates.
     let only_tasks = !data.series.iter().any(targets);
-    let scaled = |s: &Series| targets(s) || (only_tasks && s.name == "dirtied/N");
-    data.fit_y_from(recent, scaled);
-    data.y[1] *= 1.25;
+    (recent, move |s: &Series| targets(s) || (only_tasks && s.name == "dirtied/N"))
+}
+
+/// Chart 4's notice of earlier rates off its top, against the top it has
+/// now (its own, or the one shared with the chart beside it); none on a
+/// log axis, which draws them.
+pub(crate) fn note_rates_off_top(data: &mut ChartData) {
+    if data.notice.as_deref().is_some_and(|n| n.starts_with(EARLIER_OFF_TOP)) {
+        (data.notice, data.short_notice) = (None, None);
+    }
+    if !data.rates_off_top {
+        return;
+    }
+    let (recent, scaled) = rates_scaled(data);
     let earlier = data.series.iter().filter(|s| scaled(s)).flat_map(|s| &s.points).filter(|p| p.0 < recent);
     let top = earlier.map(|p| p.1).filter(|v| v.is_finite()).fold(0.0, f64::max);
     if top > OFF_TOP_SAID * data.y[1] && data.notice.is_none() {
@@ -755,7 +778,7 @@ pub(crate) fn fit_rates_y(data: &mut ChartData) {
 }
 
 /// How chart 4's notice of earlier rates off its top begins.
-const EARLIER_OFF_TOP: &str = "earlier rates up to";
+const EARLIER_OFF_TOP: &str = "earlier ratelimits up to";
 /// Chart 4 says earlier rates are off its top where they reached this
 /// many times its top: a hundred dd's fall from 100 MiB/s, not one dd's
 /// first estimate of its disk, a moment over the rate it settles to.
@@ -1273,5 +1296,32 @@ mod tests {
         let target = d.series.iter().find(|s| s.name == "write_bw/N").and_then(|s| s.points.last()).expect("target").1;
         assert!(target > 0.3 && target < 2.0, "a hundredth of the disk: {target}");
         assert!(d.y[1] < 5.0 * target, "the scale follows the target, not write_bw: {:?}", d.y);
+    }
+
+    /// A hundred dd's fall from 100 MiB/s goes off chart 4's linear top:
+    /// said, with the key that draws it; not on a log axis, nor where a
+    /// top shared with the chart beside it draws it after all.
+    #[test]
+    fn chart_4_says_where_earlier_rates_went_off_its_top() {
+        let fell = vec![(0.0, 100.0), (10.0, 100.0), (20.0, 2.0), (40.0, 2.0)];
+        let chart = |log: bool| {
+            let mut d = ChartData::new(vec![Series::of(4, "dirty_ratelimit", fell.clone())], [0.0, 40.0], "MiB/s");
+            d.log_y = log;
+            fit_rates_y(&mut d);
+            d
+        };
+        let d = chart(false);
+        assert_eq!(d.y[1], 2.0 * 1.05 * 1.25, "the last quarter's rate");
+        assert_eq!(d.notice.as_deref(), Some("earlier ratelimits up to 100 MiB/s are off the top: l draws a log axis"));
+        assert_eq!(chart(true).notice, None);
+        // Under twice the top: a moment over it, not said.
+        let mut d = ChartData::new(vec![Series::of(4, "write_bw/N", vec![(0.0, 5.0), (40.0, 2.0)])], [0.0, 40.0], "");
+        fit_rates_y(&mut d);
+        assert_eq!(d.notice, None, "{:?}", d.y);
+        // Beside a chart reaching 150 MiB/s, the fall is drawn.
+        let mut d = chart(false);
+        d.y[1] = 150.0;
+        note_rates_off_top(&mut d);
+        assert_eq!(d.notice, None);
     }
 }

@@ -1008,6 +1008,8 @@ pub(crate) fn share_ranges(data: &mut [ChartData]) {
         if let Some(a) = &mut d.x2 {
             a.x[1] = x2_hi;
         }
+        // Earlier rates off a top now shared may be drawn after all.
+        charts::note_rates_off_top(d);
     }
 }
 

@@ -648,12 +648,12 @@ fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
     assert!(text.contains("\nmeasured    copy speed: 359.7 MiB/s a CPU; global_dirty_state's dirtied= grew"), "{text}");
     assert!(text.contains("\nmeasured    bdi 254:0 write bandwidth: 892.6 MiB/s; global_dirty_state's written="));
     // The kernel's dd slept where the model's, as fast, stayed under
-    // freerun: the pause rows compare nothing, and the text says so.
+    // freerun: the model's pause rows are empty, and the text says why.
     assert!(
         text.contains(
-            "\ndiffers     the trace's tasks slept 71 times, the model's never: the pause rows compare nothing; the \
-             trace's dirty count peaked at 342.1 MiB, over its freerun 300.0; the model's dirty count peaked at 203.9 \
-             MiB, under its freerun 300.0\n"
+            "\ndiffers     the trace's tasks slept 71 times, the model's never (its pause rows are empty): the trace's \
+             dirty count peaked at 342.1 MiB, over its freerun 300.0; the model's dirty count peaked at 203.9 MiB, \
+             under its freerun 300.0\n"
         ),
         "{text}"
     );
@@ -790,9 +790,13 @@ fn fit_says_when_a_bdi_was_throttled_under_the_global_freerun() {
     let differs = s["differs"].as_array().expect("list");
     assert_eq!(differs.len(), 1);
     let d = differs[0].as_str().expect("text");
-    assert!(d.starts_with("the trace's tasks slept 4 times, the model's never:"), "{d}");
+    assert!(d.starts_with("the trace's tasks slept 4 times, the model's never (its pause rows are empty):"), "{d}");
     assert!(
-        d.ends_with("throttled under the global freerun, by a limit of their bdi's own (the `own limit` line above)")
+        d.ends_with(
+            "; bdi 7:0's throttling passes came under the global freerun, past a limit of its own (assumed: `bdi 7:0 \
+             own limit`)"
+        ),
+        "{d}"
     );
     // Where both throttled, nothing differs so.
     let both = view_file(&data.join("linux-6.1-with-noise.txt").display().to_string(), &["--fit"]);
