@@ -911,7 +911,9 @@ pub struct Replayed {
     pub keys: usize,
     /// Simulated time at the end \[ns\].
     pub sim_ns: u64,
-    /// The patch level the session ended at (each side's, comparing two).
+    /// The patch level the session ended at; comparing two, the sides by
+    /// their labels, and their kernel (or kernels, a lesson's sides named
+    /// for what they show) where the labels do not name them.
     pub level: String,
     /// The version of dirtyviz that recorded the session.
     pub recorded_by: String,
@@ -1053,10 +1055,17 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         // vs B patch 11 (IO-less)`: side A alone read as the session's
         // kernel), and the kernel of two dirty ratios.
         level: match app.sides() {
-            [a, b] => match crate::session::sides_name(a, b, false) {
-                (pair, Some(kernel)) => format!("{pair}, on {kernel}"),
-                (pair, None) => pair,
-            },
+            [a, b] => {
+                let level = |s: &crate::session::Side| level_name(s.world.patches(), s.world.legacy());
+                match crate::session::sides_name(a, b, false) {
+                    (pair, Some(kernel)) => format!("{pair}, on {kernel}"),
+                    // A lesson's sides, named for what they show: their kernels too.
+                    (pair, None) if a.label != level(a) || b.label != level(b) => {
+                        format!("{pair}, on {} and {}", level(a), level(b))
+                    }
+                    (pair, None) => pair,
+                }
+            }
             _ => level_name(app.world().patches(), app.world().legacy()),
         },
         recorded_by: reader.header.dirtyviz.clone(),

@@ -284,9 +284,8 @@ impl LessonMode {
         if !given.is_empty() {
             let right = given.iter().filter(|j| j.answer.is_some_and(|a| a.right)).count();
             let mut answers = format!("{right}/{} answers right", self.answers.len());
-            let (unanswered, unjudged) =
-                (self.answers.len() - given.len(), given.iter().filter(|j| j.answer.is_none()));
-            let unjudged = unjudged.count();
+            let unanswered = self.answers.len() - given.len();
+            let unjudged = given.iter().filter(|j| j.answer.is_none()).count();
             let open: Vec<String> = [(unanswered, "unanswered"), (unjudged, "not judged")]
                 .iter()
                 .filter(|(n, _)| *n > 0)
