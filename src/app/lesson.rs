@@ -1497,6 +1497,33 @@ mod tests {
         }
     }
 
+    /// Forward too: the answer given to step 2, back after `N` and `n`
+    /// (the rest of step 1 run first), and not on step 1, which has its
+    /// own question.
+    #[test]
+    fn a_step_opened_forward_again_has_its_answers_back() {
+        const QUESTIONS: &str = r#"Lesson(id: "q", title: "Two questions", patch: "p", summary: "s", scenario: Preset("default"),
+            steps: [
+                Step(title: "one", text: "first", run_s: 2, questions: [Question(ask: "How many dd?", metric: Tasks)]),
+                Step(title: "two", text: "more", actions: [AddDd(bdi: "sda", n: 2)], run_s: 2,
+                     questions: [Question(ask: "How many dd now?", metric: Tasks)]),
+            ])"#;
+        let mut app = open(QUESTIONS, 1);
+        let given = |app: &App| app.lesson().expect("lesson").answer(0).map(|j| j.given);
+        for m in [LessonMsg::Answer, LessonMsg::Input('3'), LessonMsg::InputDone] {
+            app.update(Msg::Lesson(m));
+        }
+        app.update(Msg::Lesson(LessonMsg::PrevStep));
+        app.finish_catch_up();
+        assert_eq!((app.lesson().expect("lesson").run().step, given(&app)), (0, None), "step 1's own: none given");
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!((app.lesson().expect("lesson").run().step, given(&app)), (1, Some(3.0)));
+        app.advance_to(app.sim_ns() + 2 * NS_PER_SEC);
+        let judged = app.lesson().expect("lesson").answer(0).and_then(|j| j.answer);
+        assert!(judged.is_some_and(|a| a.right), "three dd: right");
+    }
+
     /// `h` while paused said the hint was shown, but the text scrolled
     /// to it only after the frame that found its row, and no frame came.
     #[test]
