@@ -676,6 +676,11 @@ pub fn fit_and_run(t: &TraceSummary, rows: &Series) -> Result<FitSummary, Error>
 /// how high each side's dirty count went against its freerun ceiling.
 fn differs(t: &TraceSummary, m: &Summary) -> Vec<String> {
     let (trace, model) = (t.pause_ms.sleeps, m.pauses_ms.count);
+    let (slept, never, n) = match (trace, model) {
+        (1.., 0) => ("the trace", "the model", trace),
+        (0, 1..) => ("the model", "the trace", model),
+        _ => return Vec::new(),
+    };
     let sleeps = |n: u64| if n == 1 { "once".to_string() } else { format!("{n} times") };
     let peak = |side: &str, max: Option<f64>, freerun: Option<f64>| match (max, freerun) {
         (Some(max), Some(freerun)) => {
@@ -703,17 +708,7 @@ fn differs(t: &TraceSummary, m: &Summary) -> Vec<String> {
             );
         }
     }
-    match (trace, model) {
-        (1.., 0) => vec![format!(
-            "the trace's tasks slept {}, the model's never (its pause rows are empty): {peaks}",
-            sleeps(trace)
-        )],
-        (0, 1..) => vec![format!(
-            "the model's tasks slept {}, the trace's never (its pause rows are empty): {peaks}",
-            sleeps(model)
-        )],
-        _ => Vec::new(),
-    }
+    vec![format!("{slept}'s tasks slept {}, {never}'s never (its pause rows are empty): {peaks}", sleeps(n))]
 }
 
 /// The trace's mean global dirty count over `[from_s, to_s]` of its clock

@@ -97,12 +97,10 @@ struct GlobalAcc {
     dirty_unheld_s: f64,
     /// The readings of balance_dirty_pages' `dirty=` among them.
     dirty_from_passes: u64,
-    /// The last (time, NR_DIRTIED, NR_WRITTEN), and the earliest and
-    /// latest time of a reading.
-    last_counters: Option<(f64, i64, i64)>,
-    /// Whether that reading's dirty + writeback (+ unstable) was under
-    /// its own freerun, `(thresh + bg_thresh) / 2`.
-    last_counters_free: bool,
+    /// The last (time, NR_DIRTIED, NR_WRITTEN, whether its dirty +
+    /// writeback (+ unstable) was at or under its own freerun), and the
+    /// earliest and latest time of a reading.
+    last_counters: Option<(f64, i64, i64, bool)>,
     counters_from_s: Option<f64>,
     counters_to_s: Option<f64>,
     /// The counters' growth between readings in time order, and the time
@@ -525,13 +523,13 @@ impl Summarizer {
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             let freerun = e.get(Field::Thresh).zip(e.get(Field::BgThresh)).map(|(th, bg)| freerun_of(th, bg));
             let free = total.zip(freerun).is_some_and(|(total, freerun)| total <= freerun);
-            if let Some((t0, d0, w0)) = g.last_counters {
+            if let Some((t0, d0, w0, was_free)) = g.last_counters {
                 if d < d0 || w < w0 {
                     // A counter restarted: nothing known of this step.
                     g.counter_drops += 1;
                 } else if e.time_s >= t0 {
                     g.written.add(t0, e.time_s, w - w0);
-                    if free && g.last_counters_free {
+                    if free && was_free {
                         g.dirtied_free.add(t0, e.time_s, d - d0);
                     }
                     g.dirtied_pages += d - d0;
@@ -540,8 +538,7 @@ impl Summarizer {
                 }
             }
             note_time(&mut g.counters_from_s, &mut g.counters_to_s, e.time_s);
-            g.last_counters = Some((e.time_s, d, w));
-            g.last_counters_free = free;
+            g.last_counters = Some((e.time_s, d, w, free));
         }
     }
 

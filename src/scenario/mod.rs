@@ -118,10 +118,11 @@ pub fn copy_page_ns(mbps: f64) -> u64 {
 
 /// The copying speed at `page_ns` a page \[MiB/s\].
 pub fn copy_mbps(page_ns: f64) -> f64 {
-    crate::sim::kernel::PAGE_SIZE as f64 * 1e9 / (page_ns * 1048576.0)
+    copy_page_time_ns(page_ns)
 }
 
-/// The time a page takes at `mbps` \[ns\]: [`copy_mbps`] the other way.
+/// The time a page takes at `mbps` \[ns\]: [`copy_mbps`] the other way,
+/// which is the same division (a page's bytes over the other).
 pub fn copy_page_time_ns(mbps: f64) -> f64 {
     crate::sim::kernel::PAGE_SIZE as f64 * 1e9 / (mbps * 1048576.0)
 }
