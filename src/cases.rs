@@ -91,6 +91,8 @@ pub struct Measured {
     pub legacy: f64,
     /// The whole series in the model \[MiB/s\].
     pub ioless: f64,
+    /// Simulation events the two runs took: what the row costs to run.
+    pub events: u64,
 }
 
 impl Measured {
@@ -178,21 +180,21 @@ pub struct On<'a> {
 /// [`measure`] with another seed, or on another profile.
 pub fn measure_on(rows: &[Row], on: &On, duration_ns: u64, ran: &(dyn Fn() + Sync)) -> Result<Vec<Measured>> {
     let runs: Vec<(usize, u8)> = (0..rows.len()).flat_map(|i| [(i, 0), (i, 11)]).collect();
-    let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<f64> {
+    let rates = on_every_cpu(&runs, |&(i, patches)| -> Result<(f64, u64)> {
         let mut s = case::parse(rows[i].name)?;
         s.seed = on.seed;
         s.profile = on.profile.map(|m| Box::new(m.clone()));
         s.apply(&Overrides { patches: Some(patches), legacy: Some(LegacySpec::Linux31), ..Default::default() });
         let summary = run(&s, &RunOptions { duration_ns, ..Default::default() }, &mut |_| {})?;
         ran();
-        Ok(summary.bdis.iter().map(|b| b.written_mbps).sum())
+        Ok((summary.bdis.iter().map(|b| b.written_mbps).sum(), summary.events))
     });
     let mut rates = rates.into_iter();
     rows.iter()
         .map(|row| {
-            let legacy = rates.next().expect("two runs per row")?;
-            let ioless = rates.next().expect("two runs per row")?;
-            Ok(Measured { row: row.clone(), legacy, ioless })
+            let (legacy, legacy_events) = rates.next().expect("two runs per row")?;
+            let (ioless, ioless_events) = rates.next().expect("two runs per row")?;
+            Ok(Measured { row: row.clone(), legacy, ioless, events: legacy_events + ioless_events })
         })
         .collect()
 }
@@ -347,14 +349,14 @@ mod tests {
     #[test]
     fn errors_compare_rates_and_ratios() {
         let row = |line| Row { name: "x", line, legacy: 50.0, ioless: 55.0 };
-        let m = Measured { row: row(5), legacy: 100.0, ioless: 100.0 };
+        let m = Measured { row: row(5), legacy: 100.0, ioless: 100.0, events: 0 };
         let e = m.error().expect("3.1 wrote");
         assert!((e - 0.1).abs() < 1e-12);
         // 100 against 50 is +100%, 100 against 55 +81.8%.
         let r = mean_rate_error([&m]).expect("one row");
         assert!((r - (1.0 + 45.0 / 55.0) / 2.0).abs() < 1e-12, "{r}");
         // A run too short to write anything is left out of the ratio, and said so.
-        let idle = Measured { row: row(6), legacy: 0.0, ioless: 0.0 };
+        let idle = Measured { row: row(6), legacy: 0.0, ioless: 0.0, events: 0 };
         assert_eq!(idle.error(), None);
         assert_eq!(mean_error([&m, &idle, &m]), Some(e));
         let both = [m, idle];
@@ -371,13 +373,13 @@ mod tests {
         // and that is said once, not as a run that wrote nothing.
         let f = failures(&both[1..], &Bounds { ratio: Some(1.0), ..Bounds::default() });
         assert_eq!(f, ["no held-out case among these: nothing to compare"]);
-        let fitted_only = [Measured { row: row(6), legacy: 50.0, ioless: 55.0 }];
+        let fitted_only = [Measured { row: row(6), legacy: 50.0, ioless: 55.0, events: 0 }];
         let all = Bounds { ratio: Some(1.0), rate: Some(1.0), kind: Some(1.0) };
         assert_eq!(failures(&fitted_only, &all), ["no held-out case among these: nothing to compare"]);
         let kind_only = Bounds { kind: Some(1.0), ..Bounds::default() };
         assert_eq!(failures(&fitted_only, &kind_only), ["no held-out case among these: nothing to compare"]);
         // A held-out case that wrote nothing on 3.1 is another matter.
-        let silent = [Measured { row: row(5), legacy: 0.0, ioless: 0.0 }];
+        let silent = [Measured { row: row(5), legacy: 0.0, ioless: 0.0, events: 0 }];
         let f = failures(&silent, &Bounds { ratio: Some(1.0), ..Bounds::default() });
         assert_eq!(f, ["no held-out case wrote anything on 3.1 in this time: nothing to compare"]);
     }
@@ -391,8 +393,8 @@ mod tests {
     fn a_value_not_measured_is_an_en_dash_in_its_column() {
         let row = |line| Row { name: "x", line, legacy: 50.0, ioless: 55.0 };
         let both = [
-            Measured { row: row(5), legacy: 100.0, ioless: 100.0 },
-            Measured { row: row(6), legacy: 0.0, ioless: 0.0 },
+            Measured { row: row(5), legacy: 100.0, ioless: 100.0, events: 0 },
+            Measured { row: row(6), legacy: 0.0, ioless: 0.0, events: 0 },
         ];
         let text = report(&both);
         let lines: Vec<&str> = text.lines().collect();

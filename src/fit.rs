@@ -267,7 +267,7 @@ pub enum Pruning {
 /// win, so their remaining runs are skipped. With [`Pruning::Cases`],
 /// within a seed the profile's numbers run first, and a combination runs
 /// its cases one after another, those the profile's numbers missed most
-/// first, only while the errors it has so far, over all the cases, stay
+/// for the simulation events they took first, only while the errors it has so far, over all the cases, stay
 /// under the profile's score: errors are never negative, so one that
 /// reaches it cannot score lower (it is left without a score for that
 /// seed); the profile's numbers stop running seeds once no combination
@@ -297,8 +297,9 @@ pub fn fit(
             let measured = measure_on(&plan.fitted, &On { seed, profile: Some(profile) }, duration_ns, ran)?;
             let bar = mean_rate_error(&measured).unwrap_or(0.0);
             scores[mine].push(bar);
-            // The cases the profile's numbers missed most first.
-            let missed = |i: usize| measured[i].rate_errors().iter().sum::<f64>();
+            // The cases the profile's numbers missed most for what they
+            // cost to run first: a loser is found out soonest.
+            let missed = |i: usize| measured[i].rate_errors().iter().sum::<f64>() / measured[i].events.max(1) as f64;
             let mut order: Vec<usize> = (0..plan.fitted.len()).collect();
             order.sort_by(|&a, &b| missed(b).total_cmp(&missed(a)));
             let scored = on_every_cpu(&alive, |&i| {
