@@ -802,10 +802,15 @@ fn picker_keys(app: &App) -> String {
     format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} · q quit ")
 }
 
+/// The lesson list's width where the screen leaves room around it.
+const PICKER_WIDTH: u16 = 96;
+
 /// Draws the lesson list over the screen.
 pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
     let Some(picker) = app.picker() else { return };
-    let width = 96.min(area.width);
+    // Where it would leave under 4 columns either side, it takes the whole
+    // width: slivers of the panes beneath read as stray letters.
+    let width = if area.width < PICKER_WIDTH + 8 { area.width } else { PICKER_WIDTH };
     let height = (picker.lessons.len() as u16 + 10).min(area.height);
     let r = Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height };
     let block = Block::default()

@@ -675,6 +675,21 @@ fn the_lesson_list_says_how_many_lessons_it_has_no_room_for() {
     assert_eq!(more("L", "160x48"), None);
 }
 
+/// A lesson list that would leave a column or two of the panes beneath
+/// at its sides (stray letters beside its frame) takes the whole width.
+#[test]
+fn the_lesson_list_leaves_no_slivers_beside_it() {
+    let list_row = |size: &str| {
+        let text = snapshot(&["--lesson", "08", "--size", size, "--keys", "L"]);
+        text.lines().find(|l| l.contains("01  IO-full")).map(str::to_string).unwrap_or_else(|| panic!("{text}"))
+    };
+    assert!(list_row("100x30").starts_with("│  01  IO-full"), "{}", list_row("100x30"));
+    // With room beside it, it stays 96 columns wide and centred.
+    let wide: Vec<char> = list_row("160x48").chars().collect();
+    let left = wide.windows(4).position(|w| w == ['│', ' ', ' ', '0']).expect("its frame");
+    assert_eq!((left, wide[left + 95]), (32, '│'), "{}", list_row("160x48"));
+}
+
 /// Glyphs the charts' legends and the help draw lines and marks with.
 fn is_glyph(token: &str) -> bool {
     !token.is_empty() && token.chars().all(|c| "━╍┅·○×△•◆◇●┈".contains(c))
