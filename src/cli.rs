@@ -212,7 +212,8 @@ pub struct SnapshotArgs {
     /// pgdn scroll a lesson's text on the screen shown, as if pressed
     /// there; `@TIME` (e.g. @20s) first runs the
     /// world on to TIME (in a lesson, that long into the open step), so
-    /// the keys after it are pressed then, e.g. `@20s a 2 9 enter`. Keys
+    /// the keys after it are pressed then, e.g. `@20s a 2 9 enter` (with
+    /// --lesson 07: 29 answers the step's question at 20 s). Keys
     /// that leave the world paused (space; `.` steps it 100 ms) leave it
     /// there: without --at the snapshot is taken where it stopped.
     #[arg(long, value_name = "KEYS", allow_hyphen_values = true)]

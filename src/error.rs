@@ -223,15 +223,20 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// `; did you mean `NAME`?` for the name of `names` nearest to `given`
 /// (by edit distance, case aside), when one is near enough to be a slip:
-/// at most a third of its letters apart. Empty otherwise.
+/// at most a third of its letters apart; names equally near are all
+/// offered (`Sdd`: `Hdd` or `Ssd`). Empty otherwise.
 pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> String {
     let given = given.to_lowercase();
-    let near = names
+    let near: Vec<(usize, &str)> = names
         .into_iter()
         .map(|name| (edit_distance(&given, &name.to_lowercase()), name))
         .filter(|(d, name)| *d <= (name.chars().count() / 3).max(1))
-        .min_by_key(|(d, _)| *d);
-    near.map_or_else(String::new, |(_, name)| format!("; did you mean `{name}`?"))
+        .collect();
+    let Some(best) = near.iter().map(|(d, _)| *d).min() else { return String::new() };
+    let names: Vec<String> = near.iter().filter(|(d, _)| *d == best).map(|(_, name)| format!("`{name}`")).collect();
+    let (last, rest) = names.split_last().expect("one at least");
+    let names = if rest.is_empty() { last.clone() } else { format!("{} or {last}", rest.join(", ")) };
+    format!("; did you mean {names}?")
 }
 
 /// Levenshtein distance: the insertions, deletions and substitutions of
@@ -296,6 +301,8 @@ mod tests {
         assert_eq!(did_you_mean("defualt", presets), "; did you mean `default`?");
         assert_eq!(did_you_mean("nvme", presets), "");
         assert_eq!(did_you_mean("3", ["03", "04"]), "; did you mean `03`?");
+        // Names as near as each other are all offered.
+        assert_eq!(did_you_mean("Sdd", ["Hdd", "Ssd", "UsbKey"]), "; did you mean `Hdd` or `Ssd`?");
     }
 
     #[test]

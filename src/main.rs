@@ -171,7 +171,10 @@ fn main() -> ExitCode {
             }
             let command = help_command();
             // A trace to view may be the shipped one.
-            if e.kind() == ErrorKind::MissingRequiredArgument && command == "dirtyviz view" {
+            if e.kind() == ErrorKind::MissingRequiredArgument
+                && command == "dirtyviz view"
+                && first.contains("<FILE|->")
+            {
                 first = format!("{first} (a trace file, - for standard input, or --example)");
             }
             if e.kind() == ErrorKind::ArgumentConflict

@@ -856,6 +856,11 @@ fn offset_of(text: &str, line: usize, col: usize) -> usize {
 fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: &ron::error::Error) -> Option<String> {
     use ron::error::Error as E;
     let (head, tail) = text.split_at(offset_of(text, line, col));
+    // Whatever RON expected next, a file that ends before it is cut short
+    // (a lesson cut after `title:` was told `expected string`).
+    if at_end && !matches!(code, E::Message(_) | E::ExpectedStringEnd) {
+        return Some("the file ends too soon: a `(`, `[` or string is not closed".into());
+    }
     let kind = match code {
         E::ExpectedString => "a string in quotes",
         E::ExpectedBoolean => "true or false",
@@ -879,9 +884,6 @@ fn what_ron_leaves_out(text: &str, line: usize, col: usize, at_end: bool, code: 
             ));
         }
         E::ExpectedStringEnd => return Some("this string is not closed: no `\"` after it".into()),
-        _ if at_end && !matches!(code, E::Message(_)) => {
-            return Some("the file ends too soon: a `(`, `[` or string is not closed".into());
-        }
         _ => return None,
     };
     // The field whose value this is: `name:` just before it.

@@ -615,6 +615,14 @@ fn check_refuses_a_file_it_cannot_read_or_load_in_one_line() {
         &["check", &empty],
         &format!("error: {empty}: empty: a lesson file holds one `Lesson(...)`, a scenario file one `Scenario(...)`"),
     );
+    // A lesson cut where a value belongs ends too soon too.
+    std::fs::write(dir.join("cut-lesson.ron"), "Lesson(\n  id: \"99\",\n  steps: [\n    Step(\n      title:")
+        .expect("written");
+    let cut_lesson = path("cut-lesson.ron");
+    fails_with(
+        &["check", &cut_lesson],
+        &format!("error: {cut_lesson}:5:12: step 1: the file ends too soon: a `(`, `[` or string is not closed"),
+    );
     // Several: a line for each, in the order given, and nothing runs.
     let out = dirtyviz().args(["check", &cut, &path("ok.ron"), &answer, "default"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
@@ -780,6 +788,11 @@ fn view_names_its_example_and_takes_mono_with_snapshot() {
     let plain = dirtyviz().args(["view", "--example", "--snapshot"]).output().expect("runs");
     assert_eq!(out.stdout, plain.stdout, "mono is the plain text");
     fails_cleanly(&["view", "--example", "--snapshot", "--theme", "dark"], "without colours");
+    // What --at wants is --snapshot, not a trace.
+    fails_with(
+        &["view", "--example", "--at", "5s"],
+        "error: the following required arguments were not provided: --snapshot (see dirtyviz view --help)",
+    );
 }
 
 /// Every whole-number option says what it wants and its range, never
