@@ -1029,7 +1029,21 @@ impl App {
                 format!("{name}: {}{neither}", each.join("; "))
             }
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d) => {
-                let halved = background_halved(&t, w.vm().dirtyable());
+                // The sides share this ratio; in a comparison of the other
+                // one, one side may be halved and not the other: the note
+                // speaks of that side and names it.
+                let halved: Vec<bool> = self
+                    .sides()
+                    .iter()
+                    .map(|s| background_halved(&s.world.vm().tunables, s.world.vm().dirtyable()))
+                    .collect();
+                let (halved, t, on) = match halved[..] {
+                    [a, b] if a != b => {
+                        let i = usize::from(b);
+                        (true, self.sides()[i].world.vm().tunables, [" on A", " on B"][i])
+                    }
+                    _ => (halved[0], t, ""),
+                };
                 let (name, value, than) = match msg {
                     Msg::DirtyRatio(_) => ("dirty_ratio", t.dirty_ratio, "≤ dirty_background_ratio"),
                     _ => ("dirty_background_ratio", t.dirty_background_ratio, "≥ dirty_ratio"),
@@ -1040,11 +1054,11 @@ impl App {
                 match (halved, ratios) {
                     // 'dirty_ratio 0% (the lowest) ≤ dirty_background_ratio 10%: ...'
                     (true, true) if !end.is_empty() => {
-                        format!("{name} {value}% ({}) {than} {other}%{HALVED}", &end[2..])
+                        format!("{name} {value}% ({}) {than} {other}%{on}{HALVED}", &end[2..])
                     }
-                    (true, true) => format!("{name} {value}% {than} {other}%{HALVED}"),
+                    (true, true) => format!("{name} {value}% {than} {other}%{on}{HALVED}"),
                     // A byte setting on either side: the thresholds compared.
-                    (true, false) => format!("{name} {value}%{end}, not below thresh{HALVED}"),
+                    (true, false) => format!("{name} {value}%{end}, not below thresh{on}{HALVED}"),
                     (false, _) => format!("{name} {value}%{end}"),
                 }
             }
@@ -1566,6 +1580,12 @@ mod tests {
         let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &opts).expect("builds");
         a.update(Msg::DirtyRatio(-1));
         assert_eq!(a.note(), "dirty_ratio: A 19%; B 9% (bg_thresh = thresh/2)");
+        // A background ratio both sides share, halved on one side only:
+        // the note names that side (it spoke of A's, not halved).
+        let default = presets::get("default").expect("preset").expect("valid");
+        let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &opts).expect("builds");
+        a.update(Msg::BackgroundRatio(1));
+        assert_eq!(a.note(), "dirty_background_ratio 11% ≥ dirty_ratio 10% on B: bg_thresh = thresh/2");
         // Memory in a format 4 recording: each side that can halve does.
         let default = presets::get("default").expect("preset").expect("valid");
         let old = AppOptions { keys_before_5: true, ..AppOptions::default() };
