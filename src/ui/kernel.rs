@@ -338,21 +338,26 @@ impl TraceApp {
                 };
             }
             Msg::Seek(secs) => {
-                let t = if secs == i16::MIN {
-                    0
-                } else if secs < 0 {
-                    at.saturating_sub(secs.unsigned_abs() as u64 * 1_000_000_000)
-                } else {
-                    at.saturating_add(secs as u64 * 1_000_000_000)
+                let t = match secs {
+                    i16::MIN => 0,
+                    i16::MAX => self.side.end_ns(),
+                    _ if secs < 0 => at.saturating_sub(secs.unsigned_abs() as u64 * 1_000_000_000),
+                    _ => at.saturating_add(secs as u64 * 1_000_000_000),
                 };
                 // Seeking a live trace freezes it, until it is at its end again.
                 if self.side.is_live() {
                     self.paused = t < self.side.end_ns();
                 }
                 self.seek_to(t);
-                // `Home` and `r` jump back with no other sign than the clock.
-                if secs == i16::MIN {
-                    self.note = "back to the trace's start".into();
+                // `Home`, `r` and `End` jump with no other sign than the
+                // clock. A saved trace at its end has nothing left to play.
+                match secs {
+                    i16::MIN => self.note = "back to the trace's start".into(),
+                    i16::MAX if !self.side.is_live() => {
+                        self.paused = true;
+                        self.set_note(END_NOTE);
+                    }
+                    _ => {}
                 }
             }
             Msg::Snapshot => self.requests.push(Request::SaveSvg),
@@ -653,7 +658,13 @@ pub fn draw(app: &TraceApp, frame: &mut Frame) -> Option<TaskRoom> {
     };
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let running = view::cut_to(&format!("trace {}", short_source(&app.side.source)), usize::from(area.width));
+        // Where the playhead is first: the keys that move it say nothing
+        // else (at 50x15 a seek showed no sign).
+        let (time, state) = playhead(app);
+        let running = view::cut_to(
+            &format!("{time} · {state} · trace {}", short_source(&app.side.source)),
+            usize::from(area.width),
+        );
         let keys = view::too_small_keys(keys::trace_sections(app.mode()));
         let note = view::too_small_note(&app.note, app.screen.zoom, app.screen.tasks_focus);
         view::draw_too_small_of(&ctx.theme, &running, keys, &note, frame, area);
@@ -688,8 +699,10 @@ fn note_task_room(ctx: &Ctx, room: TaskRoom) {
 /// The sections the help explains.
 const HELP: &[Section] = &[keys::TRACE, keys::TASKS];
 
-fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
-    let app = ctx.app;
+/// Where the playhead is, as the status line says it (`t 12.3 / 20.0
+/// s`), and whether it plays (`playing`, `PAUSED`, `END`; live: `LIVE`,
+/// `FROZEN`).
+fn playhead(app: &TraceApp) -> (String, &'static str) {
     let k = &app.side;
     let state = if k.is_live() {
         if app.paused { "FROZEN" } else { "LIVE" }
@@ -700,15 +713,6 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     } else {
         "playing"
     };
-    let speed = SPEEDS[app.speed];
-    let speed = if !speed.is_finite() {
-        "max".to_string()
-    } else if speed >= 1.0 {
-        format!("{speed:.0}×")
-    } else {
-        format!("{speed:.1}×")
-    };
-    let window = app.window_s().map_or("window: whole trace".into(), |s| format!("window {}", window_name(s)));
     let time = if k.is_live() {
         format!("t {:.1} s", k.at_ns() as f64 / 1e9)
     } else {
@@ -721,6 +725,22 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         let now = if shown >= k.end_ns() { end.clone() } else { format!("{:.d$}", floor_to(secs(shown), d)) };
         format!("t {now} / {end} s")
     };
+    (time, state)
+}
+
+fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
+    let app = ctx.app;
+    let k = &app.side;
+    let (time, state) = playhead(app);
+    let speed = SPEEDS[app.speed];
+    let speed = if !speed.is_finite() {
+        "max".to_string()
+    } else if speed >= 1.0 {
+        format!("{speed:.0}×")
+    } else {
+        format!("{speed:.1}×")
+    };
+    let window = app.window_s().map_or("window: whole trace".into(), |s| format!("window {}", window_name(s)));
     let mut segments = vec![
         (2, "dirtyviz".to_string()),
         (4, format!("trace {}", short_source(&k.source))),
@@ -1903,5 +1923,9 @@ mod tests {
         // Home and r say where they went: the clock alone jumped.
         a.update(Msg::Seek(i16::MIN));
         assert_eq!((a.side().at_ns(), a.note.as_str()), (0, "back to the trace's start"));
+        // End goes to the end, and stops there.
+        a.update(Msg::TogglePause);
+        a.update(Msg::Seek(i16::MAX));
+        assert_eq!((a.side().at_ns(), a.paused(), a.note.as_str()), (a.side().end_ns(), true, END_NOTE));
     }
 }

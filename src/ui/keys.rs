@@ -101,6 +101,7 @@ pub const TRACE: Section = Section {
         bind!("← →", [code(KeyCode::Left) => Msg::Seek(-5), code(KeyCode::Right) => Msg::Seek(5)], "seek 5 s back / forward on the trace's clock", "seek"),
         bind!("Home r", [code(KeyCode::Home) => Msg::Seek(i16::MIN), ch('r') => Msg::Seek(i16::MIN)],
             "back to the trace's start", ""),
+        bind!("End", [code(KeyCode::End) => Msg::Seek(i16::MAX)], "to the trace's end (live: follow it again)", ""),
         bind!(".", [ch('.') => Msg::Step], "forward 100 ms while paused", ""),
         bind!("] [", [ch(']') => Msg::Faster, ch('>') => Msg::Faster, ch('[') => Msg::Slower, ch('<') => Msg::Slower],
             "play faster / slower in 1-2-5 steps (live plays as it comes)", "speed"),
@@ -580,10 +581,11 @@ mod tests {
         assert_eq!(key(KeyCode::PageDown, Mode::Tasks), Some(Msg::PageTasks(true)));
         assert_eq!(key(KeyCode::End, Mode::Tasks), Some(Msg::TasksEnd(true)));
         let end = KeyEvent::new(KeyCode::End, KeyModifiers::NONE);
-        for board in [Board::Simulation, Board::Trace] {
-            let said = unbound(end, Mode::Normal, board);
-            assert_eq!(said.as_deref(), Some("End scrolls the task table once T focuses it"));
-        }
+        let said = unbound(end, Mode::Normal, Board::Simulation);
+        assert_eq!(said.as_deref(), Some("End scrolls the task table once T focuses it"));
+        // On a trace it seeks to the end, as Home to the start.
+        assert_eq!(trace_message(end, Mode::Normal), Some(Msg::Seek(i16::MAX)));
+        assert_eq!(trace_message(end, Mode::Tasks), Some(Msg::TasksEnd(true)));
         assert_eq!(key(KeyCode::Char('+'), Mode::Tasks), Some(Msg::AddDd), "the dashboard's keys still work");
         assert_eq!(key(KeyCode::Esc, Mode::Tasks), Some(Msg::Back));
     }

@@ -194,8 +194,11 @@ fn small_terminals_show_one_chart_at_a_time_and_the_help_lists_the_trace_keys() 
     }
     let s = screen(&fixture(SHIPPED), &["--size", "80x24", "--keys", "T"]);
     assert!(s.lines().last().is_some_and(|l| l.contains("Esc T leave the table")), "the way out of the table:\n{s}");
+    // Too small: where the playhead is first, so that a seek shows.
     let s = screen(&fixture(SHIPPED), &["--size", "50x15"]);
-    assert!(s.contains("terminal too small") && s.contains("trace linux-6.18-4dd-dirty_bytes-400M.txt"), "{s}");
+    assert!(s.contains("terminal too small") && s.contains("t 20.0 / 20.0 s · END · trace…"), "{s}");
+    let s = screen(&fixture(SHIPPED), &["--size", "80x15", "--at", "10s", "--keys", "right"]);
+    assert!(s.contains("t 15.0 / 20.0 s · PAUSED · trace linux-6.18-4dd-dirty_bytes-400M.txt"), "{s}");
     let s = screen(&fixture(SHIPPED), &["--keys", "?"]);
     assert!(s.contains("seek 5 s back / forward on the trace's clock"), "{s}");
     // Too small for the charts, not for the help.
