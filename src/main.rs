@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use dirtyviz::app::{App, AppOptions, LessonMsg, Msg, Request};
+use dirtyviz::app::{App, AppOptions, LessonMsg, Msg};
 use dirtyviz::cli::{
     CasesArgs, CasesTable, CheckArgs, Cli, Command, LessonArgs, ReplayArgs, RunArgs, SimTime, SnapshotArgs, ViewArgs,
     WorldArgs,
@@ -980,7 +980,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
     // Whether keys paused the world or stepped it: a step that pauses it
     // (its Pause action) does not stop the snapshot at its start.
     let mut keys_held = false;
-    let mut told = std::collections::HashSet::new();
+    let mut not_done = snapshot::NotDone::default();
     for press in presses {
         match press {
             Press::Key(key) => {
@@ -996,26 +996,12 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                         // What the dashboard would do outside the screen,
                         // a snapshot does not: said once (`s` saved nothing
                         // and said nothing).
-                        for request in app.take_requests() {
-                            let why = match request {
-                                Request::SaveSvg => {
-                                    if output.is_some() {
-                                        "saves no file of its own: -o writes this screen"
-                                    } else {
-                                        "saves no file of its own: -o FILE.svg writes the screen"
-                                    }
-                                }
-                                Request::Suspend => "does not suspend",
-                            };
-                            if told.insert(why) {
-                                say(format_args!("note: --keys: a snapshot {why}"));
-                            }
-                        }
-                        if app.quit_requested() && told.insert("quit") {
-                            say(format_args!(
-                                "note: --keys: a snapshot does not quit; the keys after it are pressed too"
-                            ));
-                        }
+                        let save = if output.is_some() {
+                            "saves no file of its own: -o writes this screen"
+                        } else {
+                            "saves no file of its own: -o FILE.svg writes the screen"
+                        };
+                        not_done.say(app.take_requests(), app.quit_requested(), save);
                     }
                     None => {
                         if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {

@@ -54,6 +54,32 @@ impl Format {
     }
 }
 
+/// What `--keys` asked of a dashboard that a snapshot does not do (save a
+/// file, suspend, quit), told on stderr once each: `save` says what
+/// writes a file instead.
+#[derive(Debug, Default)]
+pub struct NotDone {
+    told: std::collections::HashSet<&'static str>,
+}
+
+impl NotDone {
+    /// Says what of `requests` and a quit (`quit`) was not done, the
+    /// first time each comes.
+    pub fn say(&mut self, requests: Vec<crate::app::Request>, quit: bool, save: &'static str) {
+        use crate::app::Request;
+        let whys = requests.into_iter().map(|r| match r {
+            Request::SaveSvg => save,
+            Request::Suspend => "does not suspend",
+        });
+        let quit = quit.then_some("does not quit; the keys after it are pressed too");
+        for why in whys.chain(quit) {
+            if self.told.insert(why) {
+                crate::error::say(format_args!("note: --keys: a snapshot {why}"));
+            }
+        }
+    }
+}
+
 /// The screen `app` shows in a `width` x `height` terminal.
 pub fn render(app: &App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test backend always builds");

@@ -1363,6 +1363,19 @@ fn keys_a_snapshot_cannot_act_on_are_said_once() {
         "note: --keys: a snapshot saves no file of its own: -o writes this screen\n"
     );
     assert!(dir.join("w.svg").exists());
+    // A trace's snapshot says so too (it said nothing).
+    let out = dirtyviz()
+        .current_dir(&dir)
+        .args(["view", "--example", "--snapshot", "--keys", "s q ctrl-z s"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "note: --keys: a snapshot saves no file of its own: dirtyviz plot draws a trace's charts as SVG\n\
+         note: --keys: a snapshot does not quit; the keys after it are pressed too\n\
+         note: --keys: a snapshot does not suspend\n"
+    );
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no file saved but w.svg");
 }
 
 /// The task table's last heading, nr_dirtied_pause, is whole at 120x40:
