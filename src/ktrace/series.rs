@@ -236,6 +236,9 @@ pub struct Series {
     last_event_s: Option<f64>,
     /// Each silence: no event from the first time to the second \[s\].
     pub silences: Vec<(f64, f64)>,
+    /// When each stretch of time order after the first (traces joined)
+    /// starts: its first event, moved as its stamps are \[s\].
+    pub stretch_starts: Vec<f64>,
     /// The trace at its first time: what the events stamped with it
     /// told (the first row is 100 ms later).
     pub first: Option<Row>,
@@ -276,6 +279,7 @@ impl Series {
                 self.between = false;
             }
             (self.stretch, self.offset_s) = (e.stretch, e.offset_s);
+            self.stretch_starts.push(t);
         }
         while k > self.bin {
             self.push_row(false);

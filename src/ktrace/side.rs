@@ -745,6 +745,19 @@ impl KernelSide {
         }
     }
 
+    /// Where the stretch of time order (traces joined) shown at the
+    /// playhead starts \[ns\]: 0 in the first; `None` between two
+    /// stretches, where none is.
+    pub fn stretch_start_ns(&self) -> Option<u64> {
+        let Some(series) = self.collector.series() else { return Some(0) };
+        if self.row_shown().is_some_and(|r| r.offset_s.is_none()) {
+            return None;
+        }
+        let t0 = series.t0.unwrap_or(0.0);
+        let ns = |t: f64| ((t - t0) * 1e9).round().max(0.0) as u64;
+        Some(series.stretch_starts.iter().map(|&t| ns(t)).filter(|&s| s <= self.at_ns).max().unwrap_or(0))
+    }
+
     /// When `bdi`'s last balance_dirty_pages event up to the playhead
     /// was \[ns\]; `None` before its first.
     pub fn last_pass_ns(&self, bdi: usize) -> Option<u64> {

@@ -1024,9 +1024,12 @@ pub fn trace_chart(side: &KernelSide, n: u8, bdi: usize, window_s: Option<u64>, 
     }
     let now = side.samples().back().map_or(0, |s| s.t_ns);
     // When `q` was last known, and how long ago the event that printed it
-    // was, when it is no longer current.
+    // was, when it is no longer current: within the stretch of time
+    // order shown (traces joined hold nothing across, nor count the gap).
+    let stretch = side.stretch_start_ns();
     let stale = |q: Quantity| {
-        let then = cov.last_known(q, bdi, now).filter(|&then| then < now)?;
+        let stretch = stretch?;
+        let then = cov.last_known(q, bdi, now).filter(|&then| then < now && then >= stretch)?;
         let event = match q {
             Quantity::AvgWriteBw => side.last_ratelimit_ns(bdi),
             _ => side.last_pass_ns(bdi),

@@ -764,3 +764,24 @@ fn a_global_count_no_longer_held_is_not_known_in_chart_1s_title() {
     let title = s.lines().find(|l| l.contains("1 global dirty pages")).expect("chart 1");
     assert!(title.contains("1 global dirty pages  dirty – "), "{title}\n{s}");
 }
+
+/// Two captures joined: the bdi's last values are not held into the
+/// gap between them, nor into the second, with an "ago" that counted the
+/// gap (chart 2 said `0.9 s ago` in the gap, `2.4 s ago` at the second's
+/// start, of the first's 316 MiB).
+#[test]
+fn a_joined_trace_holds_no_bdi_value_across_the_join() {
+    let text = std::fs::read_to_string(fixture(SHIPPED)).expect("shipped trace");
+    let path = tmp("joined-twice.txt");
+    std::fs::write(&path, format!("{text}{text}")).expect("written");
+    let path = path.display().to_string();
+    let title = |at: &str| {
+        let s = screen(&path, &["--at", at]);
+        s.lines().find(|l| l.contains("┌ 2 bdi")).map(str::to_string).unwrap_or_else(|| panic!("{s}"))
+    };
+    // Late in the first capture its last pass is held, and how old it is said.
+    assert!(title("19s").contains("s ago, 320/400 MiB"), "{}", title("19s"));
+    for at in ["20.5s", "22s"] {
+        assert!(!title(at).contains(" ago"), "{at}: {}", title(at));
+    }
+}
