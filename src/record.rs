@@ -993,8 +993,8 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
             if t < app.sim_ns() && reader.header.keys_format >= KEYS_FORMAT_REPLAYED {
                 return Err(reader.error_at_value(format!(
                     "Advance({t}) steps back in time, from {} s to {} s: a recorded session only moves forward",
-                    crate::units::seconds(app.sim_ns() as f64 / 1e9),
-                    crate::units::seconds(t as f64 / 1e9)
+                    crate::units::exact_seconds(app.sim_ns()),
+                    crate::units::exact_seconds(t)
                 )));
             }
             let step = t.saturating_sub(app.sim_ns());

@@ -491,6 +491,15 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
              moves forward"
         ),
     );
+    // A step back of nanoseconds is told to the nanosecond (it said `to 0 s`).
+    std::fs::write(&path, format!("{header}\n{{\"Advance\":1008967000}}\n{{\"Advance\":5}}\n")).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:3:12: Advance(5) steps back in time, from 1.008967 s to 0.000000005 s: a recorded session \
+             only moves forward"
+        ),
+    );
     // A time past what 64 bits hold is refused as a time out of range, not
     // as JSON that did not match (`invalid type: floating point`).
     for time in ["99999999999999999999999", "-5", "2.5"] {
