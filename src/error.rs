@@ -221,10 +221,14 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The most names [`did_you_mean`] offers at once.
+const MAX_OFFERED: usize = 3;
+
 /// `; did you mean `NAME`?` for the name of `names` nearest to `given`
 /// (by edit distance, case aside), when one is near enough to be a slip:
-/// at most a third of its letters apart; names equally near are all
-/// offered (`Sdd`: `Hdd` or `Ssd`). Empty otherwise.
+/// at most a third of its letters apart; up to [`MAX_OFFERED`] names
+/// equally near are all offered (`Sdd`: `Hdd` or `Ssd`), more are no
+/// guess (lesson `17`: eight ids one digit away). Empty otherwise.
 pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> String {
     let given = given.to_lowercase();
     let near: Vec<(usize, &str)> = names
@@ -234,6 +238,9 @@ pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -
         .collect();
     let Some(best) = near.iter().map(|(d, _)| *d).min() else { return String::new() };
     let names: Vec<String> = near.iter().filter(|(d, _)| *d == best).map(|(_, name)| format!("`{name}`")).collect();
+    if names.len() > MAX_OFFERED {
+        return String::new();
+    }
     let (last, rest) = names.split_last().expect("one at least");
     let names = if rest.is_empty() { last.clone() } else { format!("{} or {last}", rest.join(", ")) };
     format!("; did you mean {names}?")
@@ -303,6 +310,9 @@ mod tests {
         assert_eq!(did_you_mean("3", ["03", "04"]), "; did you mean `03`?");
         // Names as near as each other are all offered.
         assert_eq!(did_you_mean("Sdd", ["Hdd", "Ssd", "UsbKey"]), "; did you mean `Hdd` or `Ssd`?");
+        // Too many as near are no guess.
+        let ids = ["00", "01", "07", "10", "11", "12", "13", "14", "15", "16"];
+        assert_eq!(did_you_mean("17", ids), "");
     }
 
     #[test]

@@ -161,9 +161,12 @@ fn main() -> ExitCode {
             {
                 first = format!("{first} {next}");
             }
-            // What clap offers beside: the possible values, a similar one.
+            // What clap offers beside: the other arguments missing, the
+            // possible values, a similar one.
             for extra in lines {
-                if let Some(values) = extra.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
+                if e.kind() == ErrorKind::MissingRequiredArgument && extra.starts_with(['<', '-']) {
+                    first = format!("{first}, {extra}");
+                } else if let Some(values) = extra.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
                     first = format!("{first}; {values}");
                 } else if extra.starts_with("tip: a similar") || extra.starts_with("tip: some similar") {
                     first = format!("{first}; {extra}");

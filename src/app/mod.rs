@@ -1048,15 +1048,24 @@ impl App {
                     Msg::DirtyRatio(_) => ("dirty_ratio", t.dirty_ratio, "≤ dirty_background_ratio"),
                     _ => ("dirty_background_ratio", t.dirty_background_ratio, "≥ dirty_ratio"),
                 };
-                let other = if matches!(msg, Msg::DirtyRatio(_)) { t.dirty_background_ratio } else { t.dirty_ratio };
+                let other_of = |t: &crate::sim::page_writeback::DirtyTunables| match msg {
+                    Msg::DirtyRatio(_) => t.dirty_background_ratio,
+                    _ => t.dirty_ratio,
+                };
+                // Halved on both sides, whose other ratios differ: each.
+                let others: Vec<_> = self.sides().iter().map(|s| other_of(&s.world.vm().tunables)).collect();
+                let other = match others[..] {
+                    [a, b] if halved && on.is_empty() && a != b => format!("A {a}%, B {b}%"),
+                    _ => format!("{}%", other_of(&t)),
+                };
                 let end = end(d > 0, "the lowest", "the highest");
                 let ratios = t.dirty_bytes == 0 && t.dirty_background_bytes == 0;
                 match (halved, ratios) {
                     // 'dirty_ratio 0% (the lowest) ≤ dirty_background_ratio 10%: ...'
                     (true, true) if !end.is_empty() => {
-                        format!("{name} {value}% ({}) {than} {other}%{on}{HALVED}", &end[2..])
+                        format!("{name} {value}% ({}) {than} {other}{on}{HALVED}", &end[2..])
                     }
-                    (true, true) => format!("{name} {value}% {than} {other}%{on}{HALVED}"),
+                    (true, true) => format!("{name} {value}% {than} {other}{on}{HALVED}"),
                     // A byte setting on either side: the thresholds compared.
                     (true, false) => format!("{name} {value}%{end}, not below thresh{on}{HALVED}"),
                     (false, _) => format!("{name} {value}%{end}"),
@@ -1586,6 +1595,11 @@ mod tests {
         let mut a = App::new(default, Some(Compare::DirtyRatio(10)), &opts).expect("builds");
         a.update(Msg::BackgroundRatio(1));
         assert_eq!(a.note(), "dirty_background_ratio 11% ≥ dirty_ratio 10% on B: bg_thresh = thresh/2");
+        // Halved on both: each side's dirty_ratio.
+        for _ in 0..9 {
+            a.update(Msg::BackgroundRatio(1));
+        }
+        assert_eq!(a.note(), "dirty_background_ratio 20% ≥ dirty_ratio A 20%, B 10%: bg_thresh = thresh/2");
         // Memory in a format 4 recording: each side that can halve does.
         let default = presets::get("default").expect("preset").expect("valid");
         let old = AppOptions { keys_before_5: true, ..AppOptions::default() };

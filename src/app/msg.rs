@@ -69,7 +69,8 @@ pub enum Msg {
     /// less one.
     PageHelp(bool),
     /// Move a kernel trace's playhead by this many seconds (negative:
-    /// back; `i16::MIN`: to its start).
+    /// back; `i16::MIN`: to its start; `i16::MAX`: to its end, a live
+    /// trace's followed again).
     Seek(i16),
     /// A lesson key, or a key of the lesson list.
     Lesson(LessonMsg),

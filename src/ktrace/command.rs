@@ -154,12 +154,15 @@ fn dashboard(args: &TraceViewArgs) -> Result<ExitCode, Error> {
     app.seek_to(args.at.unwrap_or(u64::MAX));
     let (width, height) = args.size;
     let mut not_done = snapshot::NotDone::default();
+    let save = "saves no file of its own: dirtyviz plot draws a trace's charts as SVG";
     for key in presses {
         // The keys scroll as they would in a terminal of that size.
         kernel::note_scroll_room(&mut app, width, height);
         app.press(key);
-        let save = "saves no file of its own: dirtyviz plot draws a trace's charts as SVG";
-        not_done.say(app.take_requests(), app.quit_requested(), save);
+        let requests = app.take_requests();
+        if !args.quiet {
+            not_done.say(requests, app.quit_requested(), save);
+        }
     }
     crate::output::to_stdout(snapshot::text(&kernel::render(&app, width, height)).as_bytes())?;
     Ok(ExitCode::SUCCESS)

@@ -237,7 +237,8 @@ pub struct Series {
     /// Each silence: no event from the first time to the second \[s\].
     pub silences: Vec<(f64, f64)>,
     /// When each stretch of time order after the first (traces joined)
-    /// starts: its first event, moved as its stamps are \[s\].
+    /// starts: its first event, moved as its stamps are, in order; the
+    /// first [`super::reader::MAX_STRETCHES`] \[s\].
     pub stretch_starts: Vec<f64>,
     /// The trace at its first time: what the events stamped with it
     /// told (the first row is 100 ms later).
@@ -279,7 +280,9 @@ impl Series {
                 self.between = false;
             }
             (self.stretch, self.offset_s) = (e.stretch, e.offset_s);
-            self.stretch_starts.push(t);
+            if self.stretch_starts.len() < super::reader::MAX_STRETCHES {
+                self.stretch_starts.push(t);
+            }
         }
         while k > self.bin {
             self.push_row(false);

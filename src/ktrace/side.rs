@@ -755,7 +755,9 @@ impl KernelSide {
         }
         let t0 = series.t0.unwrap_or(0.0);
         let ns = |t: f64| ((t - t0) * 1e9).round().max(0.0) as u64;
-        Some(series.stretch_starts.iter().map(|&t| ns(t)).filter(|&s| s <= self.at_ns).max().unwrap_or(0))
+        let starts = &series.stretch_starts;
+        let i = starts.partition_point(|&t| ns(t) <= self.at_ns);
+        Some(i.checked_sub(1).map_or(0, |i| ns(starts[i])))
     }
 
     /// When `bdi`'s last balance_dirty_pages event up to the playhead

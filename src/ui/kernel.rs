@@ -1926,8 +1926,8 @@ mod tests {
         // Home and r say where they went: the clock alone jumped.
         a.update(Msg::Seek(i16::MIN));
         assert_eq!((a.side().at_ns(), a.note.as_str()), (0, "back to the trace's start"));
-        // End goes to the end, and stops there.
-        a.update(Msg::TogglePause);
+        // End, while playing, goes to the end and stops there.
+        assert!(!a.paused());
         a.update(Msg::Seek(i16::MAX));
         assert_eq!((a.side().at_ns(), a.paused(), a.note.as_str()), (a.side().end_ns(), true, END_NOTE));
     }

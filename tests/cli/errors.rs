@@ -802,6 +802,12 @@ fn view_names_its_example_and_takes_mono_with_snapshot() {
         &["view", "--example", "--at", "5s"],
         "error: the following required arguments were not provided: --snapshot (see dirtyviz view --help)",
     );
+    // Every argument missing is named.
+    fails_with(
+        &["view", "--at", "5s"],
+        "error: the following required arguments were not provided: --snapshot, <FILE|-> (a trace file, - for \
+         standard input, or --example) (see dirtyviz view --help)",
+    );
 }
 
 /// Every whole-number option says what it wants and its range, never

@@ -1376,6 +1376,9 @@ fn keys_a_snapshot_cannot_act_on_are_said_once() {
          note: --keys: a snapshot does not suspend\n"
     );
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no file saved but w.svg");
+    // -q: nothing but errors.
+    let out = dirtyviz().args(["view", "--example", "--snapshot", "-q", "--keys", "s q"]).output().expect("runs");
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// The task table's last heading, nr_dirtied_pause, is whole at 120x40:
