@@ -269,10 +269,12 @@ pub enum Pruning {
 /// win, so their remaining runs are skipped. With [`Pruning::Cases`],
 /// within a seed the profile's numbers run first, and a combination runs
 /// its cases one after another, those the profile's numbers missed most
-/// for the simulation events they took first, only while the errors it has so far, over all the cases, stay
-/// under the profile's score: errors are never negative, so one that
-/// reaches it cannot score lower (it is left without a score for that
-/// seed); the profile's numbers stop running seeds once no combination
+/// for the simulation events they took first, only while the errors it
+/// has so far, over all the cases, stay under the profile's score:
+/// errors are never negative, so one that reaches it before its last
+/// case cannot score lower (it is left without a score for that seed;
+/// the last case's is the mean's, as without pruning); the profile's
+/// numbers stop running seeds once no combination
 /// is left, and the held-out half is not run. The choice is the same
 /// either way.
 pub fn fit(
