@@ -226,7 +226,7 @@ const MAX_OFFERED: usize = 3;
 
 /// `; did you mean `NAME`?` for the name of `names` nearest to `given`
 /// (by edit distance, case aside), when one is near enough to be a slip:
-/// at most a third of its letters apart; up to [`MAX_OFFERED`] names
+/// at most a third of its letters apart; up to three (`MAX_OFFERED`) names
 /// equally near are all offered (`Sdd`: `Hdd` or `Ssd`), more are no
 /// guess (lesson `17`: eight ids one digit away). Empty otherwise.
 pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> String {
