@@ -47,6 +47,7 @@ use crate::scenario::Scenario;
 use crate::session::{Compare, Session, SessionOptions, Side, TraceBatch, level_name};
 use crate::sim::config::{Legacy, NS_PER_SEC, TaskConfig, WorldConfig};
 use crate::sim::engine::MAX_TASKS;
+use crate::sim::page_writeback::DirtyTunables;
 use crate::sim::{Input, TaskKind, World};
 use crate::units::size;
 use lesson::{LessonMode, Picker};
@@ -996,14 +997,8 @@ impl App {
             // Two sides set apart (a comparison of two dirty ratios): each
             // side's value, and which stayed at its end.
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d)
-                if self.sides().len() > 1 && {
-                    let now = self.settings();
-                    let of = |s: &Settings| match msg {
-                        Msg::DirtyRatio(_) => (s.0.dirty_ratio, s.0.dirty_bytes),
-                        _ => (s.0.dirty_background_ratio, s.0.dirty_background_bytes),
-                    };
-                    of(&now[0]) != of(&now[1])
-                } =>
+                if let [a, b] = self.sides()
+                    && ratio_setting(msg, &a.world.vm().tunables) != ratio_setting(msg, &b.world.vm().tunables) =>
             {
                 let name = if matches!(msg, Msg::DirtyRatio(_)) { "dirty_ratio" } else { "dirty_background_ratio" };
                 let each: Vec<String> = self
@@ -1012,11 +1007,9 @@ impl App {
                     .zip(before)
                     .zip(["A", "B"])
                     .map(|((side, was), label)| {
-                        let (t, old) = (side.world.vm().tunables, was.0);
-                        let (value, old, bytes) = match msg {
-                            Msg::DirtyRatio(_) => (t.dirty_ratio, old.dirty_ratio, t.dirty_bytes),
-                            _ => (t.dirty_background_ratio, old.dirty_background_ratio, t.dirty_background_bytes),
-                        };
+                        let t = side.world.vm().tunables;
+                        let (value, bytes) = ratio_setting(msg, &t).expect("a ratio key");
+                        let (old, _) = ratio_setting(msg, &was.0).expect("a ratio key");
                         let stays = match (bytes, value == old && (if d > 0 { old >= 100 } else { old == 0 })) {
                             (0, true) => format!(", {}", if d > 0 { "the highest" } else { "the lowest" }),
                             _ => String::new(),
@@ -1048,7 +1041,7 @@ impl App {
                     Msg::DirtyRatio(_) => ("dirty_ratio", t.dirty_ratio, "≤ dirty_background_ratio"),
                     _ => ("dirty_background_ratio", t.dirty_background_ratio, "≥ dirty_ratio"),
                 };
-                let other_of = |t: &crate::sim::page_writeback::DirtyTunables| match msg {
+                let other_of = |t: &DirtyTunables| match msg {
                     Msg::DirtyRatio(_) => t.dirty_background_ratio,
                     _ => t.dirty_ratio,
                 };
@@ -1291,7 +1284,7 @@ impl App {
 
 /// What a world's setting keys change: its tunables, memory \[pages\],
 /// patch level and the kernel under it.
-type Settings = (crate::sim::page_writeback::DirtyTunables, u64, u8, crate::sim::config::Legacy);
+type Settings = (DirtyTunables, u64, u8, crate::sim::config::Legacy);
 
 /// What the keys can change of the worlds ([`App::setup`]).
 pub(super) type Setup = (Vec<Settings>, Vec<Vec<usize>>, Option<Compare>);
@@ -1303,7 +1296,7 @@ fn settings_of(w: &World) -> Settings {
 /// Whether the kernel halves the background threshold of tunables `t`
 /// over `dirtyable` pages: global_dirty_limits() does where it is not
 /// below the dirty threshold, set in bytes or in ratios.
-fn background_halved(t: &crate::sim::page_writeback::DirtyTunables, dirtyable: u64) -> bool {
+fn background_halved(t: &DirtyTunables, dirtyable: u64) -> bool {
     let raw = |bytes: u64, ratio: u64| match bytes {
         0 => ratio.wrapping_mul(dirtyable) / 100,
         b => b.div_ceil(crate::sim::kernel::PAGE_SIZE),
@@ -1316,9 +1309,8 @@ pub fn window_name(s: u64) -> String {
     if s >= 60 && s.is_multiple_of(60) { format!("{} min", s / 60) } else { format!("{s} s") }
 }
 
-/// `w`'s setting that ratio key `msg` moves: (ratio \[%\], bytes).
-fn ratio_setting(msg: Msg, w: &World) -> Option<(u64, u64)> {
-    let t = w.vm().tunables;
+/// The setting of `t` that ratio key `msg` moves: (ratio \[%\], bytes).
+fn ratio_setting(msg: Msg, t: &DirtyTunables) -> Option<(u64, u64)> {
     match msg {
         Msg::DirtyRatio(_) => Some((t.dirty_ratio, t.dirty_bytes)),
         Msg::BackgroundRatio(_) => Some((t.dirty_background_ratio, t.dirty_background_bytes)),
@@ -1338,7 +1330,7 @@ fn ratio_set(input: &Option<Input>) -> Option<u64> {
 /// going down or at 100 going up (a setting in bytes moves: it becomes a
 /// ratio). Other keys always do.
 fn ratio_moves(msg: Msg, w: &World, input: &Option<Input>) -> bool {
-    match (ratio_setting(msg, w), ratio_set(input)) {
+    match (ratio_setting(msg, &w.vm().tunables), ratio_set(input)) {
         (Some((ratio, bytes)), Some(new)) => bytes > 0 || new != ratio,
         _ => true,
     }
@@ -1347,7 +1339,7 @@ fn ratio_moves(msg: Msg, w: &World, input: &Option<Input>) -> bool {
 /// Whether ratio key `msg`'s `inputs` would make two sides that differ
 /// in the setting alike.
 fn ratios_met(msg: Msg, sides: &[Side], inputs: &[Option<Input>]) -> bool {
-    let before: Vec<_> = sides.iter().map(|s| ratio_setting(msg, &s.world)).collect();
+    let before: Vec<_> = sides.iter().map(|s| ratio_setting(msg, &s.world.vm().tunables)).collect();
     let after: Vec<_> = inputs.iter().map(ratio_set).collect();
     matches!((&before[..], &after[..]), ([a, b], [Some(x), Some(y)]) if a != b && x == y)
 }
@@ -1571,8 +1563,9 @@ mod tests {
         let mut bytes = presets::get("default").expect("preset").expect("valid");
         bytes.dirty_bytes = Some(760 << 20);
         let mut a = App::new(bytes, Some(Compare::DirtyRatio(20)), &opts).expect("builds");
-        let setting =
-            |a: &App| a.sides().iter().map(|s| ratio_setting(Msg::DirtyRatio(1), &s.world)).collect::<Vec<_>>();
+        let setting = |a: &App| {
+            a.sides().iter().map(|s| ratio_setting(Msg::DirtyRatio(1), &s.world.vm().tunables)).collect::<Vec<_>>()
+        };
         let was = setting(&a);
         assert_eq!(was[1], Some((20, 0)));
         a.update(Msg::DirtyRatio(1));

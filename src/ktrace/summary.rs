@@ -1320,10 +1320,8 @@ fn range(r: &Range, with: Option<f64>) -> String {
 /// range when it moved; by the names the trace printed them by
 /// (`wb_names`: 6.15's `wb_dirty`, `wb_setpoint`).
 fn bdi_dirty_vs_setpoint(p: &BdpSummary, wb_names: bool) -> String {
-    let (dirty_name, setpoint_name) = match wb_names {
-        true => ("wb_dirty", printed_name(Field::BdiSetpoint, true)),
-        false => ("bdi dirty", printed_name(Field::BdiSetpoint, false)),
-    };
+    let dirty_name = if wb_names { printed_name(Field::BdiDirty, true) } else { "bdi dirty" };
+    let setpoint_name = printed_name(Field::BdiSetpoint, wb_names);
     let r = &p.bdi_setpoint_mb;
     let (dirty, setpoint) = (p.bdi_dirty_mb_median, p.bdi_setpoint_mb_median);
     let unit = unit_of(&[dirty, setpoint, r.min, r.max]);

@@ -736,8 +736,9 @@ fn target(b: &BdiSample) -> Option<f64> {
 /// fall from 100 MiB/s gone from the chart without a sign.
 pub(crate) fn fit_rates_y(data: &mut ChartData) {
     data.rates_off_top = !data.log_y;
-    note_rates_off_top(data);
     if data.log_y {
+        // Only clears a notice from before: a log axis draws them all.
+        note_rates_off_top(data);
         data.fit_y(|_| true);
         return;
     }
