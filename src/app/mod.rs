@@ -997,8 +997,8 @@ impl App {
             // Two sides set apart (a comparison of two dirty ratios): each
             // side's value, and which stayed at its end.
             Msg::DirtyRatio(d) | Msg::BackgroundRatio(d)
-                if let [a, b] = self.sides()
-                    && ratio_setting(msg, &a.world.vm().tunables) != ratio_setting(msg, &b.world.vm().tunables) =>
+                if matches!(self.sides(), [a, b]
+                    if ratio_setting(msg, &a.world.vm().tunables) != ratio_setting(msg, &b.world.vm().tunables)) =>
             {
                 let name = if matches!(msg, Msg::DirtyRatio(_)) { "dirty_ratio" } else { "dirty_background_ratio" };
                 let each: Vec<String> = self
