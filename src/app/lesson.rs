@@ -1255,6 +1255,24 @@ mod tests {
         assert_eq!(app.progress().lessons["t"].step, 0, "the progress follows the open step");
     }
 
+    /// A step's dd run from the instant it opens: opened paused (space,
+    /// then `n`), its task table counted the one dd of step 1 until the
+    /// world ran on.
+    #[test]
+    fn a_steps_dd_count_from_the_instant_it_opens() {
+        let paused = TWO_STEPS.replace("AddDd(bdi: \"sda\", n: 2), Zoom(4)", "AddDd(bdi: \"sda\", n: 2), Pause");
+        assert_ne!(paused, TWO_STEPS);
+        let mut app = open(&paused, 0);
+        app.update(Msg::TogglePause);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!((app.lesson().expect("lesson").run().step, app.sim_ns()), (1, 2 * NS_PER_SEC));
+        assert!(app.paused(), "the step pauses");
+        assert_eq!(app.sides()[0].task_counts.live, 3, "the task table counts step 2's dd");
+        let started = app.world().tasks().iter().filter(|t| t.stats.started_ns == Some(2 * NS_PER_SEC)).count();
+        assert_eq!(started, 2, "they started at the step's first instant");
+    }
+
     /// The step-done note stayed on the status line while the next step
     /// ran, and at the last step offered a next step there was not.
     #[test]
