@@ -170,7 +170,7 @@ impl TaskCounts {
                 v.push(t.nr_dirtied_pause as f64);
             }
         }
-        let nr_dirtied_pause = per_bdi.into_iter().map(|v| crate::units::median(v).map(|m| m as i64)).collect();
+        let nr_dirtied_pause = per_bdi.into_iter().map(|v| crate::units::median(v).map(|m| m.round() as i64)).collect();
         TaskCounts { live, nr_dirtied_pause }
     }
 }

@@ -121,13 +121,20 @@ pub fn mean(xs: impl IntoIterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
-/// The median (the upper one of an even count), or `None` when empty.
+/// The median: the middle value, or the mean of the two middle values of
+/// an even count (as a trace's [`crate::ktrace::stats`] gives it); `None`
+/// when empty.
 pub fn median(mut xs: Vec<f64>) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }
-    let mid = xs.len() / 2;
-    Some(*xs.select_nth_unstable_by(mid, f64::total_cmp).1)
+    let (n, mid) = (xs.len(), xs.len() / 2);
+    let (below, &mut upper, _) = xs.select_nth_unstable_by(mid, f64::total_cmp);
+    if n % 2 == 1 {
+        return Some(upper);
+    }
+    let lower = below.iter().copied().max_by(f64::total_cmp)?;
+    Some((lower + upper) / 2.0)
 }
 
 /// Seconds as a report shows them: to the microsecond, without trailing
@@ -358,7 +365,9 @@ mod tests {
         assert_eq!(mib(-512i64), -2.0);
         assert_eq!(mean([1.0, 2.0, 6.0]), Some(3.0));
         assert_eq!(mean(std::iter::empty()), None);
-        assert_eq!(median(vec![5.0, 1.0, 3.0, 2.0]), Some(3.0));
+        assert_eq!(median(vec![5.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(vec![4.0, 9.0, 1.0]), Some(4.0));
+        assert_eq!(median(vec![600.0, 128.0, 600.0, 128.0]), Some(364.0), "the mean of the middle two");
         assert_eq!(median(Vec::new()), None);
     }
 

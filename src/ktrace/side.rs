@@ -791,7 +791,7 @@ impl KernelSide {
             .filter(|s| s.seen && s.bdi as usize == bdi)
             .filter_map(|s| s.dirtied_pause.map(|p| p as f64))
             .collect();
-        crate::units::median(v).map(|m| m as i64)
+        crate::units::median(v).map(|m| m.round() as i64)
     }
 }
 
