@@ -240,12 +240,23 @@ fn partial(s: &SideData, slot: usize) -> Option<f64> {
 
 /// Over what a mean of `slot` is taken: `over the last 10 s`, or, for a
 /// trace's value printed over only part of that, `over the 0.41 s of the
-/// last 10 s where it was printed`.
+/// last 10 s where it was printed`; a trace's, of what it read every
+/// 100 ms (`view`'s summary holds each reading until the next instead).
 fn over(ctx: &Context, s: &SideData, slot: usize) -> String {
-    match partial(s, slot) {
+    let over = match partial(s, slot) {
         Some(known) => format!("over the {} of the last {} where it was printed", part_s(known), ctx.half()),
         None => format!("over the last {}", ctx.half()),
+    };
+    match every_row(s) {
+        Some(every) => format!("{over} ({every})"),
+        None => over,
     }
+}
+
+/// `read every 100 ms`, said of a trace's mean: it is of the rows
+/// ([`crate::ktrace::series::BIN_S`]), not of every reading.
+fn every_row(s: &SideData) -> Option<String> {
+    s.trace.then(|| format!("read every {} ms", crate::ktrace::series::BIN_S * 1000.0))
 }
 
 /// A part of the means' window, to two figures: `0.41 s`, `0.02 s`, `3.5 s`.
@@ -781,9 +792,10 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
             (false, _) => String::new(),
         };
         f.subtitle.push(format!(
-            "{}: {written}{rate} (means over the last {}{})",
+            "{}: {written}{rate} (means over the last {}{}{})",
             s.label,
             ctx.half(),
+            every_row(s).map(|every| format!(", {every}")).unwrap_or_default(),
             partly.concat()
         ));
     }

@@ -927,6 +927,10 @@ mod tests {
         );
         let global = chart::global_dirty(&g.ctx, &g.sides);
         assert!(global.subtitle[1].starts_with("kernel: dirty 118 MiB on average"), "{:?}", global.subtitle);
+        // A mean of the rows, not of every reading (`view` holds each one
+        // until the next), says so.
+        assert!(global.subtitle[1].contains(" (read every 100 ms), "), "{:?}", global.subtitle);
+        assert!(rates.subtitle[1].contains("(means over the last 0.025 s, read every 100 ms"), "{:?}", rates.subtitle);
 
         // linux-4.4-perf-cgroup, bdi 1 (session-2.scope): its one pass at
         // 88.100200 (0.1001 s) prints dirty_ratelimit=8192 KB/s (8 MiB/s)
@@ -934,8 +938,9 @@ mod tests {
         let g = trace(&trace_file("linux-4.4-perf-cgroup.txt"), &trace_opts(Some("1"))).expect("reads");
         let rates = chart::rates(&g.ctx, &g.sides);
         assert!(
-            rates.subtitle[1]
-                .contains("; dirty_ratelimit 8 MiB/s, its target not in this trace (means over the last 0.1 s)"),
+            rates.subtitle[1].contains(
+                "; dirty_ratelimit 8 MiB/s, its target not in this trace (means over the last 0.1 s, read every 100 ms)"
+            ),
             "{:?}",
             rates.subtitle
         );
@@ -1014,8 +1019,8 @@ mod tests {
         // 507504 / 4 KB/s = 124 MiB/s, over the 0.41 s from it to the end.
         assert!(
             rates.subtitle[1].ends_with(
-                "dirty_ratelimit 100 MiB/s against a target of 124 MiB/s (means over the last 10 s; \
-                 the target's over the 0.41 s of it where it was printed)"
+                "dirty_ratelimit 100 MiB/s against a target of 124 MiB/s (means over the last 10 s, read \
+                 every 100 ms; the target's over the 0.41 s of it where it was printed)"
             ),
             "{:?}",
             rates.subtitle

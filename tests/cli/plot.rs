@@ -442,7 +442,10 @@ fn plot_of_a_trace_draws_the_global_dirty_pages_before_and_without_any_bdi() {
     std::fs::write(&trace, lines).expect("written");
     let (dir, stdout) = plot("global-only", &[trace.to_str().expect("UTF-8")]);
     // setpoint = (limit + freerun) / 2 = (200 + 150) / 2 MiB.
-    assert!(stdout.contains("kernel: dirty 110 MiB on average over the last 2 s, setpoint 175 MiB"), "{stdout}");
+    assert!(
+        stdout.contains("kernel: dirty 110 MiB on average over the last 2 s (read every 100 ms), setpoint 175 MiB"),
+        "{stdout}"
+    );
     let svg = std::fs::read_to_string(dir.join("1-global-dirty.svg")).expect("written");
     let lines = svg.matches("<polyline").filter(|l| !l.contains("stroke=\"#000000\"")).count();
     assert!(lines >= 8, "the thresholds and dirty drawn with their legend, not axes alone: {lines} coloured lines");
