@@ -1058,14 +1058,17 @@ fn compare_head_items(ctx: &Ctx, side: &Side, unit: SizeUnit, setpoint: bool) ->
     // selected bdi's, named where there are several.
     let name = (side.world.bdis().len() > 1).then(|| side.world.bdis()[bdi].name.as_str());
     let calls = call_forms(longest, name);
+    // Not known before the world's first sample, as in the parameters
+    // (a comparison opened paused at 0 s said `thresh 0 MiB`).
+    let at = |f: fn(&crate::sim::metrics::Sample) -> u64| last.map_or(NOT_KNOWN.into(), |s| unit.size(mib(f(s))));
     let mut items = vec![
         (9, format!("written {written:.1} MiB/s")),
         (8, calls[0].clone()),
-        (6, format!("thresh {}", unit.size(last.map_or(0.0, |s| mib(s.thresh))))),
+        (6, format!("thresh {}", at(|s| s.thresh))),
     ];
     if setpoint {
         let has = src.kernel.position() != Has::No;
-        let value = if has { unit.size(last.map_or(0.0, |s| mib(s.setpoint))) } else { NOT_KNOWN.into() };
+        let value = if has { at(|s| s.setpoint) } else { NOT_KNOWN.into() };
         items.push((5, format!("setpoint {value}")));
     }
     items.push((4, format!("ratelimit_pages {}", side.world.vm().ratelimit_pages)));

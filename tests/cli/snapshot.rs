@@ -174,6 +174,21 @@ fn the_first_second_counts_its_tasks_and_shows_no_rate_yet() {
     assert!(!later.lines().any(|l| l.contains("0     dd        sda    –")), "{later}");
 }
 
+/// A comparison opened paused before the world ran knows no threshold
+/// yet, as the parameters say (its heads said `thresh 0 MiB` on both
+/// sides, also of two dirty ratios).
+#[test]
+fn a_comparison_before_the_first_sample_knows_no_threshold() {
+    for keys in ["space c", "space c c c c"] {
+        let text = snapshot(&["--keys", keys, "--size", "160x48"]);
+        let head = text.lines().nth(2).expect("the heads");
+        assert_eq!(head.matches("thresh – │ setpoint –").count(), 2, "{keys}: {head}");
+    }
+    let text = snapshot(&["--keys", "space c .", "--size", "160x48"]);
+    let head = text.lines().nth(2).expect("the heads");
+    assert_eq!(head.matches("thresh 737 MiB").count(), 2, "known after a step: {head}");
+}
+
 /// `h` is offered where the step has a hint (lesson 04's third has none:
 /// `h` there said `this step has no hint`).
 #[test]
