@@ -106,7 +106,7 @@ pub const GLOSSARY: &[Entry] = &[
     entry!(4, "avg_write_bw", "avg", 5, 3, "write_bw smoothed: what the control law uses"),
     entry!(4, "write_bw", "bw", 1, 6, "the bdi's estimated write rate"),
     entry!(5, "sleep", "sleep", 0, 0, "throttling sleeps: the shortest and longest per column", Draw::Scatter),
-    entry!(5, "throttling call", "call", 4, 0, "whole balance_dirty_pages() calls, IO-full writes too", Draw::Scatter),
+    entry!(5, "throttling call", "call", 4, 1, "whole balance_dirty_pages() calls, IO-full writes too", Draw::Scatter),
     entry!(5, "max_pause", "max", 5, 0, "the longest sleep the kernel allows now"),
 ];
 
@@ -298,10 +298,16 @@ impl Draw {
     pub fn legend_glyph(self, slot: usize, mono: bool) -> &'static str {
         match self {
             Draw::Line | Draw::Dashed if mono => MONO_LINES[slot % MONO_LINES.len()].glyph,
+            Draw::Scatter if mono => MONO_SCATTER[slot % MONO_SCATTER.len()],
             _ => self.glyph(),
         }
     }
 }
+
+/// How scatter series are told apart without colour: the first by its
+/// dots, the next by this glyph written in every cell it has a point in
+/// (chart 5's sleeps and calls were the same dots in mono).
+pub const MONO_SCATTER: [&str; 2] = ["•", "×"];
 
 /// One named series of (x, y) points.
 #[derive(Clone, Debug)]
@@ -1199,12 +1205,18 @@ mod tests {
     #[test]
     fn every_line_of_a_chart_has_a_mono_line_of_its_own() {
         for chart in 1..=5 {
-            let lines: Vec<&Entry> = GLOSSARY.iter().filter(|e| e.chart == chart && e.draw != Draw::Scatter).collect();
-            for (i, e) in lines.iter().enumerate() {
-                assert!(e.mono < MONO_LINES.len(), "{}", e.name);
-                assert!(lines[..i].iter().all(|o| o.mono != e.mono), "chart {chart}: {} shares its line", e.name);
+            for scatter in [false, true] {
+                let of_kind = |e: &&Entry| e.chart == chart && (e.draw == Draw::Scatter) == scatter;
+                let lines: Vec<&Entry> = GLOSSARY.iter().filter(of_kind).collect();
+                let slots = if scatter { MONO_SCATTER.len() } else { MONO_LINES.len() };
+                for (i, e) in lines.iter().enumerate() {
+                    assert!(e.mono < slots, "{}", e.name);
+                    assert!(lines[..i].iter().all(|o| o.mono != e.mono), "chart {chart}: {} shares its look", e.name);
+                }
             }
         }
+        assert_eq!(Draw::Scatter.legend_glyph(1, true), "×");
+        assert_eq!(Draw::Scatter.legend_glyph(1, false), "•", "in colour, dots");
         // A line drawn dashed to show the one under it stays dashed.
         for e in GLOSSARY.iter().filter(|e| e.draw == Draw::Dashed) {
             assert!(MONO_LINES[e.mono].off > 0, "{}", e.name);

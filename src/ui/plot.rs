@@ -25,7 +25,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment, Points};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::charts::{ChartData, Draw, Fitted, MONO_LINES, MonoLine, Series};
+use super::charts::{ChartData, Draw, Fitted, MONO_LINES, MONO_SCATTER, MonoLine, Series};
 use super::theme::Theme;
 use crate::lesson::check::show;
 
@@ -75,6 +75,13 @@ impl Look<'_> {
     /// palette is mono.
     fn mono_line(&self, s: &Series) -> Option<MonoLine> {
         (self.mono() && s.draw != Draw::Scatter).then(|| MONO_LINES[s.mono % MONO_LINES.len()])
+    }
+
+    /// The glyph a scatter series' points are written as, where mono
+    /// tells it by one rather than by its dots ([`MONO_SCATTER`]).
+    fn scatter_mark(&self, s: &Series) -> Option<&'static str> {
+        let glyph = MONO_SCATTER[s.mono % MONO_SCATTER.len()];
+        (self.mono() && s.draw == Draw::Scatter && glyph != Draw::Scatter.glyph()).then_some(glyph)
     }
 }
 
@@ -998,6 +1005,7 @@ fn draw_axes_and_plot(
     }
     draw_curves(buf, &g, look);
     draw_line_marks(buf, &g, look);
+    draw_scatter_marks(buf, &g, look);
     for m in data.marks.iter().filter(|m| m.at.0.is_finite() && m.at.1.is_finite()) {
         let mx = g.x_of(m.at.0, m.second_x);
         let x = g.x;
@@ -1078,6 +1086,8 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
             for run in finite_runs(&s.points) {
                 let pts: Vec<(f64, f64)> = run.iter().map(|&(px, py)| (g.x_of(px, s.second_x), g.y.at(py))).collect();
                 match s.draw {
+                    // Written as its glyph instead, over the canvas.
+                    Draw::Scatter if look.scatter_mark(s).is_some() => {}
                     Draw::Scatter => ctx.draw(&Points { coords: &pts, color }),
                     Draw::Line | Draw::Dashed => {
                         for w in pts.windows(2) {
@@ -1095,6 +1105,39 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
         }
     });
     ratatui::widgets::Widget::render(canvas, g.plot, buf);
+}
+
+/// The points of mono scatter series told by a glyph
+/// ([`Look::scatter_mark`]), each written in its cell, but for cells the
+/// dots of another series hold: a call that is one sleep is that sleep's
+/// dot (IO-less calls mostly are; marks over them hid every sleep).
+fn draw_scatter_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
+    let plot = g.plot;
+    let (x, y) = (g.x, g.y.range);
+    let shown = || g.data.series.iter().zip(g.hidden).filter(|(_, hidden)| !**hidden).map(|(s, _)| s);
+    // The cell the canvas puts a point's dot in (a braille cell is two
+    // dots wide), where the point is on the plot.
+    let cell = |s: &Series, &(px, py): &(f64, f64)| {
+        let (cx, cy) = (g.x_of(px, s.second_x), g.y.at(py));
+        if !(x[0]..=x[1]).contains(&cx) || !(y[0]..=y[1]).contains(&cy) {
+            return None;
+        }
+        let dots = f64::from(plot.width * 2).max(2.0) - 1.0;
+        let col = ((cx - x[0]) / (x[1] - x[0]).max(1e-12) * dots) as u16 / 2;
+        Some((plot.x + col.min(plot.width.saturating_sub(1)), g.row_at(cy)))
+    };
+    let dotted: std::collections::HashSet<(u16, u16)> = shown()
+        .filter(|s| s.draw == Draw::Scatter && look.scatter_mark(s).is_none())
+        .flat_map(|s| finite_runs(&s.points).flatten().filter_map(move |p| cell(s, p)))
+        .collect();
+    for s in shown() {
+        let Some(mark) = look.scatter_mark(s) else { continue };
+        for (cx, cy) in finite_runs(&s.points).flatten().filter_map(|p| cell(s, p)) {
+            if !dotted.contains(&(cx, cy)) {
+                buf.set_string(cx, cy, mark, look.style(s));
+            }
+        }
+    }
 }
 
 /// Columns between two glyphs of a mono line drawn with one.

@@ -189,6 +189,23 @@ fn a_comparison_before_the_first_sample_knows_no_threshold() {
     assert_eq!(head.matches("thresh 737 MiB").count(), 2, "known after a step: {head}");
 }
 
+/// In mono, chart 5's calls are told from its sleeps by a mark (both were
+/// the same dots): 3.1's 227 ms calls stand as `×` over its 100 ms
+/// sleeps, and a call that is one sleep keeps the sleep's dots.
+#[test]
+fn mono_tells_calls_from_sleeps() {
+    let text = snapshot(&["--patches", "legacy", "--theme", "mono", "--keys", "5", "--at", "30s", "--size", "100x30"]);
+    assert!(text.contains("└ • sleep × throttling call ━ max_pause"), "{text}");
+    let row_of = |label: &str| text.lines().position(|l| l.starts_with(&format!("│{label}┤"))).expect(label);
+    let (top, hundred) = (row_of("250"), row_of("100"));
+    // The rows between 250 and 200 ms hold the calls alone.
+    assert!(text.lines().skip(top).take(4).any(|l| l.contains('×')), "{text}");
+    assert!(text.lines().skip(top).take(hundred - top).all(|l| !l.contains(['⠁', '⠈', '⠐', '⠂'])), "{text}");
+    let io_less = snapshot(&["--theme", "mono", "--keys", "5", "--at", "30s", "--size", "100x30"]);
+    let marks = io_less.matches('×').count();
+    assert!(marks < 10, "one dd's calls are its sleeps, dots: {marks} marks\n{io_less}");
+}
+
 /// `h` is offered where the step has a hint (lesson 04's third has none:
 /// `h` there said `this step has no hint`).
 #[test]
