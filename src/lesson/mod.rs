@@ -1017,10 +1017,12 @@ impl Check {
         if self.unit() != "MiB" || unit == SizeUnit::MIB || !v.is_finite() {
             return (self.shown_apart(v), self.bounds());
         }
+        // With their unit: the file gives them in MiB (`>= 97.7` read as
+        // the 100000 written there, beside `0.609 GiB`).
         let bounds = match (self.min, self.max) {
-            (Some(lo), Some(hi)) => format!("{}..{}", unit.number(lo), unit.number(hi)),
-            (Some(lo), None) => format!(">= {}", unit.number(lo)),
-            (None, Some(hi)) => format!("<= {}", unit.number(hi)),
+            (Some(lo), Some(hi)) => format!("{}..{}", unit.number(lo), unit.size(hi)),
+            (Some(lo), None) => format!(">= {}", unit.size(lo)),
+            (None, Some(hi)) => format!("<= {}", unit.size(hi)),
             (None, None) => String::new(),
         };
         (unit.size(v), bounds)
@@ -1181,9 +1183,10 @@ mod tests {
     fn a_check_writes_its_value_and_bounds_in_one_unit() {
         let limit = check(Metric::LimitMb, Some(360.0), Some(400.0));
         assert_eq!(limit.judged(380.4), ("380 MiB".to_string(), "360..400".to_string()));
-        assert_eq!(limit.judged(12800.0), ("12.5 GiB".to_string(), "0.352..0.391".to_string()));
+        // Bounds in another unit than the file's MiB say which.
+        assert_eq!(limit.judged(12800.0), ("12.5 GiB".to_string(), "0.352..0.391 GiB".to_string()));
         let big = check(Metric::ThreshMb, Some(10240.0), None);
-        assert_eq!(big.judged(9000.0), ("8.79 GiB".to_string(), ">= 10".to_string()), "the bound steps up the value");
+        assert_eq!(big.judged(9000.0), ("8.79 GiB".to_string(), ">= 10 GiB".to_string()), "the bound steps up the value");
         let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
         assert_eq!(ratio.judged(1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
         // Bounds read as the lesson writes them, not padded to two
