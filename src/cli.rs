@@ -752,16 +752,19 @@ pub fn sim_moment(s: &str) -> Result<SimTime, String> {
 fn simulated(s: &str, from_zero: bool) -> Result<SimTime, String> {
     let bad = || "must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".to_string();
     let (value, unit) = number_and_unit(s).ok_or_else(bad)?;
+    // A unit first: `0x10s` is no time, not one too short.
+    let jiffies = matches!(unit.trim(), "j" | "jiffy" | "jiffies");
+    let ns_per_unit = if jiffies { 0.0 } else { ns_per(unit.trim()).ok_or_else(bad)? };
     if value == f64::INFINITY {
         return Err(format!("must be at most {MAX_SIM_S}s"));
     }
     if !(value.is_finite() && (value > 0.0 || from_zero && value == 0.0)) {
         return Err(if from_zero { "must be 0 (before anything ran) or later" } else { "must be positive" }.into());
     }
-    if matches!(unit.trim(), "j" | "jiffy" | "jiffies") {
+    if jiffies {
         return Ok(SimTime::Jiffies(value));
     }
-    let s = value * ns_per(unit.trim()).ok_or_else(bad)? / 1e9;
+    let s = value * ns_per_unit / 1e9;
     if s > MAX_SIM_S { Err(format!("must be at most {MAX_SIM_S}s")) } else { Ok(SimTime::Seconds(s)) }
 }
 
@@ -908,6 +911,9 @@ mod tests {
         assert_eq!(duration("1e400ms"), Err("must be at most 1000000s".into()));
         assert_eq!(sim_time("-1e400"), Err("must be positive".into()));
         assert_eq!(sim_time("0ms"), Err("must be positive".into()));
+        let no_time = Err("must be a time such as 60s, 500ms or 10m, or jiffies such as 250j".into());
+        assert_eq!(sim_time("0x10s"), no_time, "a unit that is none, not a time too short");
+        assert_eq!(sim_moment("0x10"), no_time);
         assert_eq!(sim_moment("0"), Ok(SimTime::Seconds(0.0)));
         assert_eq!(sim_moment("0ms"), Ok(SimTime::Seconds(0.0)));
         assert_eq!(sim_moment("0j"), Ok(SimTime::Jiffies(0.0)));

@@ -191,7 +191,9 @@ impl Screen {
             Msg::Theme => Some(match self.theme {
                 ThemeKind::Dark => "palette: dark",
                 ThemeKind::Light => "palette: light",
-                ThemeKind::Mono => "no colours (--theme mono, NO_COLOR, or a TERM such as vt100): no palette to switch to",
+                ThemeKind::Mono => {
+                    "no colours (--theme mono, NO_COLOR, or a TERM such as vt100): no palette to switch to"
+                }
             }),
             _ => None,
         }

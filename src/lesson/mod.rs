@@ -1186,7 +1186,11 @@ mod tests {
         // Bounds in another unit than the file's MiB say which.
         assert_eq!(limit.judged(12800.0), ("12.5 GiB".to_string(), "0.352..0.391 GiB".to_string()));
         let big = check(Metric::ThreshMb, Some(10240.0), None);
-        assert_eq!(big.judged(9000.0), ("8.79 GiB".to_string(), ">= 10 GiB".to_string()), "the bound steps up the value");
+        assert_eq!(
+            big.judged(9000.0),
+            ("8.79 GiB".to_string(), ">= 10 GiB".to_string()),
+            "the bound steps up the value"
+        );
         let ratio = check(Metric::DirtyToSetpoint, Some(0.94), Some(1.06));
         assert_eq!(ratio.judged(1.04), ("1.04".to_string(), "0.94..1.06".to_string()));
         // Bounds read as the lesson writes them, not padded to two
