@@ -797,9 +797,19 @@ pub(super) fn scroll_mark(scroll: u16, most: u16) -> &'static str {
 /// The lesson list's keys, naming what Esc goes back to: from `dirtyviz
 /// lesson` that is the lesson to resume, opened by it (`Esc close` read
 /// as backing out, and lesson 00 opened).
-fn picker_keys(app: &App) -> String {
+/// The longest wording that fits `width` columns, shorter ones dropping
+/// whole items (it was cut mid-word at 60 columns: `Esc back to the
+/// dashboar`).
+fn picker_keys(app: &App, width: u16) -> String {
     let back = app.lesson().map_or_else(|| "the dashboard".to_string(), |m| format!("lesson {}", m.run().lesson.id));
-    format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} · q quit ")
+    let forms = [
+        format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} · q quit "),
+        format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} "),
+        " ↑ ↓ 0-9 choose · Enter open · Esc back ".to_string(),
+        " ↑ ↓ Enter Esc ".to_string(),
+    ];
+    let fits = |f: &&String| f.chars().count() <= usize::from(width);
+    forms.iter().find(fits).cloned().unwrap_or_default()
 }
 
 /// The lesson list's width where the screen leaves room around it.
@@ -817,7 +827,7 @@ pub fn draw_picker(app: &App, t: &Theme, frame: &mut Frame, area: Rect) {
         .borders(Borders::ALL)
         .border_style(t.accent)
         .title(Span::styled(" lessons ", t.title))
-        .title_bottom(Line::styled(picker_keys(app), t.dim));
+        .title_bottom(Line::styled(picker_keys(app, width.saturating_sub(2)), t.dim));
     let inner = block.inner(r);
     frame.render_widget(Clear, r);
     frame.render_widget(block, r);

@@ -367,6 +367,8 @@ fn a_chart_note_keeps_the_patch_it_names_in_two_rows() {
 fn the_lesson_list_marks_a_title_it_cuts() {
     let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher… "), "{text}");
+    // Its keys drop whole items to fit (they were cut mid-word).
+    assert!(text.contains("└ ↑ ↓ 0-9 choose · Enter open · Esc back ──"), "{text}");
     let text = snapshot(&["--at", "1s", "--size", "160x48", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher threads "), "{text}");
 }
