@@ -334,7 +334,7 @@ fn a_big_machines_lesson_reads_its_sizes_in_gib_as_the_rest_of_the_screen() {
     for want in [
         "at step end: thresh, last 10 s: 11.5 GiB",
         "the threshold is past 10 GiB  11.5 GiB",
-        "(>= 10)",
+        "(>= 10 GiB)",
         "11797 MiB",
         "(11.5 GiB): 2% off",
     ] {
