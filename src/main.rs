@@ -621,6 +621,7 @@ fn app_options(view: &ViewArgs) -> AppOptions {
         keys_before_5: false,
         keys_before_6: false,
         keys_before_7: false,
+        keys_before_8: false,
     }
 }
 

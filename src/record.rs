@@ -84,7 +84,10 @@ pub enum Start {
 /// move both sides or neither, and never to one value where they differ
 /// (before: every opening started with none, and a side went on alone once
 /// the other was at its end; [`AppOptions::keys_before_7`]).
-pub const KEYS_FORMAT: u32 = 7;
+/// 8: in a lesson, the dd a step adds start at the instant it opens, as
+/// `+`'s do (before: at the next step of time;
+/// [`AppOptions::keys_before_8`]).
+pub const KEYS_FORMAT: u32 = 8;
 
 /// The oldest key format a replay follows exactly: keys of older ones
 /// meant other things ([`KEYS_FORMAT`]).
@@ -140,12 +143,13 @@ impl Header {
     /// The app as the recorded session started: same worlds, lesson step,
     /// lesson list and progress; side A traced if `trace` is set.
     pub fn app(&self, theme: ThemeKind, trace: bool) -> Result<App> {
-        let (added_dd_waits, next_at_once, keys_before_5, keys_before_6, keys_before_7) = (
+        let (added_dd_waits, next_at_once, keys_before_5, keys_before_6, keys_before_7, keys_before_8) = (
             self.keys_format < 3,
             self.keys_format < 4,
             self.keys_format < 5,
             self.keys_format < 6,
             self.keys_format < 7,
+            self.keys_format < 8,
         );
         let opts = AppOptions {
             theme,
@@ -156,6 +160,7 @@ impl Header {
             keys_before_5,
             keys_before_6,
             keys_before_7,
+            keys_before_8,
             ..AppOptions::default()
         };
         let progress = self.progress.clone();

@@ -28,11 +28,15 @@ pub struct SessionOptions {
     /// Side A records trace events for [`Session::take_trace`], across
     /// rebuilds.
     pub trace: bool,
+    /// A lesson step's dd start at the next step of time, not at the
+    /// instant it opens: as in recordings of key format 7 and before
+    /// ([`crate::app::AppOptions::keys_before_8`]).
+    pub step_dd_waits: bool,
 }
 
 impl Default for SessionOptions {
     fn default() -> Self {
-        SessionOptions { pause_log: PAUSE_LOG, trace: false }
+        SessionOptions { pause_log: PAUSE_LOG, trace: false, step_dd_waits: false }
     }
 }
 
@@ -218,6 +222,8 @@ pub struct Session {
     /// Side A's world as traced: which world it is
     /// ([`TraceBatch::world`]) and its trace header line, when traced.
     trace_world: (u64, String),
+    /// [`SessionOptions::step_dd_waits`].
+    step_dd_waits: bool,
 }
 
 /// Trace events of side A, all from one world as one trace header
@@ -288,6 +294,7 @@ impl Session {
             alternative: None,
             pending_trace: Vec::new(),
             trace_world: (0, String::new()),
+            step_dd_waits: opts.step_dd_waits,
         };
         session.build()?;
         Ok(session)
@@ -295,7 +302,7 @@ impl Session {
 
     /// What this session keeps besides its worlds.
     pub fn options(&self) -> SessionOptions {
-        SessionOptions { pause_log: self.config.pause_log, trace: self.config.trace }
+        SessionOptions { pause_log: self.config.pause_log, trace: self.config.trace, step_dd_waits: self.step_dd_waits }
     }
 
     /// The trace events of side A since the last call, a batch for each

@@ -1271,6 +1271,14 @@ mod tests {
         assert_eq!(app.sides()[0].task_counts.live, 3, "the task table counts step 2's dd");
         let started = app.world().tasks().iter().filter(|t| t.stats.started_ns == Some(2 * NS_PER_SEC)).count();
         assert_eq!(started, 2, "they started at the step's first instant");
+        // A recording of key format 7 replays as it was recorded: they
+        // start at the next step of time.
+        let old = AppOptions { keys_before_8: true, ..AppOptions::default() };
+        let mut app = App::for_lesson(lesson(&paused), 0, Progress::default(), &old).expect("opens");
+        app.update(Msg::TogglePause);
+        app.update(Msg::Lesson(LessonMsg::NextStep));
+        app.finish_catch_up();
+        assert_eq!((app.lesson().expect("lesson").run().step, app.sides()[0].task_counts.live), (1, 1));
     }
 
     /// The step-done note stayed on the status line while the next step

@@ -186,11 +186,15 @@ pub struct AppOptions {
     /// ratios compared could become one): as in recordings of key format 6
     /// and before.
     pub keys_before_7: bool,
+    /// In a lesson, the dd a step adds start at the next step of time
+    /// (a step opened paused counted none of them): as in recordings of
+    /// key format 7 and before.
+    pub keys_before_8: bool,
 }
 
 impl AppOptions {
     fn session(&self) -> SessionOptions {
-        SessionOptions { trace: self.trace, ..SessionOptions::default() }
+        SessionOptions { trace: self.trace, step_dd_waits: self.keys_before_8, ..SessionOptions::default() }
     }
 }
 

@@ -107,7 +107,7 @@ impl LessonRun {
             // Said with the step it belongs to, as a load error is.
             self.act(session, a, &mut view).map_err(|e| e.context(format!("step {}", self.step + 1)))?;
         }
-        if actions.iter().any(|a| matches!(a, Action::AddDd { .. })) {
+        if !session.options().step_dd_waits && actions.iter().any(|a| matches!(a, Action::AddDd { .. })) {
             // The dd the step added run from its first instant, as one
             // added with `+` does: the task table and chart 4's
             // write_bw/N count them also in a step that opens paused.
