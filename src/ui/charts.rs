@@ -33,8 +33,9 @@ pub struct Entry {
     pub meaning: &'static str,
     /// How it is drawn.
     pub draw: Draw,
-    /// Index into [`MONO_LINES`]: how the line is told apart without
-    /// colour, different for every line of its chart.
+    /// Index into [`MONO_LINES`] (a scatter's into [`MONO_SCATTER`]):
+    /// how it is told apart without colour, different for every line
+    /// (and every scatter) of its chart.
     pub mono: usize,
 }
 
@@ -294,7 +295,8 @@ impl Draw {
     }
 
     /// The glyph a legend shows for a series drawn this way whose mono
-    /// line is [`MONO_LINES`]`[slot]`: that line's in `mono`.
+    /// look is `slot`: in `mono`, that of [`MONO_LINES`]`[slot]` for a
+    /// line, of [`MONO_SCATTER`]`[slot]` for a scatter.
     pub fn legend_glyph(self, slot: usize, mono: bool) -> &'static str {
         match self {
             Draw::Line | Draw::Dashed if mono => MONO_LINES[slot % MONO_LINES.len()].glyph,
@@ -322,7 +324,8 @@ pub struct Series {
     pub color: usize,
     /// How it is drawn.
     pub draw: Draw,
-    /// Index into [`MONO_LINES`]: how it is drawn without colour.
+    /// Index into [`MONO_LINES`] (a scatter's into [`MONO_SCATTER`]):
+    /// how it is drawn without colour.
     pub mono: usize,
     /// Its last value is written at its right end (threshold lines).
     pub end_label: bool,

@@ -80,8 +80,8 @@ impl Look<'_> {
     /// The glyph a scatter series' points are written as, where mono
     /// tells it by one rather than by its dots ([`MONO_SCATTER`]).
     fn scatter_mark(&self, s: &Series) -> Option<&'static str> {
-        let glyph = MONO_SCATTER[s.mono % MONO_SCATTER.len()];
-        (self.mono() && s.draw == Draw::Scatter && glyph != Draw::Scatter.glyph()).then_some(glyph)
+        let slot = s.mono % MONO_SCATTER.len();
+        (self.mono() && s.draw == Draw::Scatter && slot > 0).then_some(MONO_SCATTER[slot])
     }
 }
 
@@ -1112,18 +1112,24 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
 /// dots of another series hold: a call that is one sleep is that sleep's
 /// dot (IO-less calls mostly are; marks over them hid every sleep).
 fn draw_scatter_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
+    if !look.mono() {
+        return;
+    }
     let plot = g.plot;
     let (x, y) = (g.x, g.y.range);
     let shown = || g.data.series.iter().zip(g.hidden).filter(|(_, hidden)| !**hidden).map(|(s, _)| s);
-    // The cell the canvas puts a point's dot in (a braille cell is two
-    // dots wide), where the point is on the plot.
+    // The cell the canvas puts a point's dot in, where the point is on
+    // the plot: its dot rounded to the nearest of the grid's, a braille
+    // cell two dots wide (ratatui's `Painter::get_point`).
+    let per_col = if look.marker == Marker::Braille { 2.0 } else { 1.0 };
+    let dots = f64::from(plot.width) * per_col;
     let cell = |s: &Series, &(px, py): &(f64, f64)| {
         let (cx, cy) = (g.x_of(px, s.second_x), g.y.at(py));
-        if !(x[0]..=x[1]).contains(&cx) || !(y[0]..=y[1]).contains(&cy) {
+        if !(x[0]..=x[1]).contains(&cx) || !(y[0]..=y[1]).contains(&cy) || x[1] <= x[0] {
             return None;
         }
-        let dots = f64::from(plot.width * 2).max(2.0) - 1.0;
-        let col = ((cx - x[0]) / (x[1] - x[0]).max(1e-12) * dots) as u16 / 2;
+        let dot = ((cx - x[0]) * (dots - 1.0).max(0.0) / (x[1] - x[0])).round();
+        let col = (dot / per_col) as u16;
         Some((plot.x + col.min(plot.width.saturating_sub(1)), g.row_at(cy)))
     };
     let dotted: std::collections::HashSet<(u16, u16)> = shown()
@@ -1949,6 +1955,47 @@ mod tests {
             assert!(first_col >= axis + plot_w / 2 - 1, "log {log}: ink from column {first_col}: {rows:?}");
             assert!(rows[0].is_empty() && rows[9].is_empty(), "log {log}: nothing along an edge: {rows:?}");
         }
+    }
+
+    /// Mono writes a call's `×` in the cell the canvas puts its dot in
+    /// (rounded to the nearest dot, as ratatui does: truncating put a
+    /// quarter of them a column off), but for cells a sleep's dots hold.
+    #[test]
+    fn mono_call_marks_sit_where_their_dots_would() {
+        let scatter = |name: &'static str, mono: usize, points: Vec<(f64, f64)>| Series {
+            draw: Draw::Scatter,
+            mono,
+            ..line_series(name, points)
+        };
+        let calls: Vec<(f64, f64)> = (0..97).map(|i| (i as f64 * 0.1037, 2.0 + (i % 7) as f64)).collect();
+        let cells = |theme: crate::app::ThemeKind, series: Vec<Series>, ink: &dyn Fn(&str) -> bool| {
+            let theme = Theme::new(theme);
+            let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
+            let mut data = ChartData::new(series, [0.0, 10.0], "ms");
+            data.y = [0.0, 10.0];
+            let area = Rect::new(0, 0, 60, 12);
+            let mut buf = Buffer::empty(area);
+            assert!(draw_axes_and_plot(&mut buf, area, 10, &data, &look, &Fit::plain(&data)));
+            let axis = (0..60).find(|&x| buf[(x, 0)].symbol() == "┤").expect("axis");
+            let mut at: Vec<(u16, u16)> = (0..10)
+                .flat_map(|y| (axis + 1..60).map(move |x| (x, y)))
+                .filter(|&(x, y)| ink(buf[(x, y)].symbol()))
+                .collect();
+            at.sort_unstable();
+            at
+        };
+        let braille = |c: &str| c.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c));
+        let dots = cells(crate::app::ThemeKind::Dark, vec![scatter("call", 1, calls.clone())], &braille);
+        let marks = cells(crate::app::ThemeKind::Mono, vec![scatter("call", 1, calls.clone())], &|c| c == "×");
+        assert!(dots.len() > 40, "{dots:?}");
+        assert_eq!(marks, dots, "a mark in each cell its dots are in, and nowhere else");
+        // A sleep where the first call is: that cell keeps its dots.
+        let sleep = vec![scatter("sleep", 0, vec![calls[0]])];
+        let slept = cells(crate::app::ThemeKind::Dark, sleep.clone(), &braille);
+        assert_eq!(slept.len(), 1);
+        let with_sleep = [sleep, vec![scatter("call", 1, calls.clone())]].concat();
+        let marked = cells(crate::app::ThemeKind::Mono, with_sleep, &|c| c == "×");
+        assert_eq!(marked, dots.into_iter().filter(|c| *c != slept[0]).collect::<Vec<_>>());
     }
 
     #[test]
