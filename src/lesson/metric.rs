@@ -420,7 +420,7 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
                 / median(samples.iter().map(|s| target(&s.bdis[bdi])).filter(|x| x.is_finite()).collect())?
         }
         PosRatio => median(samples.iter().filter_map(|s| s.bdis[bdi].pos_ratio).map(|p| p as f64 / 1024.0).collect())?,
-        MaxPauseMs => ms(median(samples.iter().map(|s| s.bdis[bdi].max_pause as f64).collect())? as u64),
+        MaxPauseMs => ms(median(samples.iter().map(|s| s.bdis[bdi].max_pause as f64).collect())?.round() as u64),
         PauseP50Ms => quantile_ms(pauses(false)?, 0.5)?,
         PauseP99Ms => quantile_ms(pauses(false)?, 0.99)?,
         PauseMaxMs => ms(pauses(false)?.max()),
@@ -491,7 +491,10 @@ pub fn measure(metric: Metric, p: &Probe) -> Option<f64> {
                 tasks_on_bdi().map(|t| t.stats.written_fg - at.get(t.id as usize).copied().unwrap_or(0)).sum();
             (dt > 0.0).then(|| mib(pages as f64) / dt)?
         }
-        NrDirtiedPause => median(tasks_on_bdi().filter(|t| t.alive()).map(|t| t.nr_dirtied_pause as f64).collect())?,
+        // Whole pages, as the task table rounds its median.
+        NrDirtiedPause => {
+            median(tasks_on_bdi().filter(|t| t.alive()).map(|t| t.nr_dirtied_pause as f64).collect())?.round()
+        }
         RatelimitPages => w.vm().ratelimit_pages as f64,
         BgThreshMb => mib(mean(samples.iter().map(|s| s.bg_thresh as f64))?),
         FreerunMb => mib(mean(samples.iter().map(|s| s.freerun as f64))?),

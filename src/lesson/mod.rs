@@ -1006,7 +1006,7 @@ impl Check {
 
     /// Its value `v` and its bounds, in one unit: a size in the unit the
     /// largest of them reads in by the rule of [`crate::units::size`]
-    /// (`12.5 GiB`, `9.77..14.6`), else the check's own (`90.4 MiB/s`,
+    /// (`12.5 GiB`, `9.77..14.6 GiB`), else the check's own (`90.4 MiB/s`,
     /// `85..95`; `0.953`, `0.94..1.06`), as the lesson pane and `check -v`
     /// write them.
     pub fn judged(&self, v: f64) -> (String, String) {
