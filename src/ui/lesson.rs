@@ -804,9 +804,9 @@ fn picker_keys(app: &App, width: u16) -> String {
     let back = app.lesson().map_or_else(|| "the dashboard".to_string(), |m| format!("lesson {}", m.run().lesson.id));
     let forms = [
         format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} · q quit "),
-        format!(" ↑ ↓ or 0-9 choose · Enter open · Esc back to {back} "),
-        " ↑ ↓ 0-9 choose · Enter open · Esc back ".to_string(),
-        " ↑ ↓ Enter Esc ".to_string(),
+        " ↑ ↓ or 0-9 choose · Enter open · Esc back · q quit ".to_string(),
+        " ↑ ↓ 0-9 choose · Enter open · Esc back · q quit ".to_string(),
+        " ↑ ↓ Enter Esc q ".to_string(),
     ];
     let fits = |f: &&String| f.chars().count() <= usize::from(width);
     forms.iter().find(fits).cloned().unwrap_or_default()

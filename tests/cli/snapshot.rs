@@ -368,7 +368,7 @@ fn the_lesson_list_marks_a_title_it_cuts() {
     let text = snapshot(&["--at", "1s", "--size", "60x18", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher… "), "{text}");
     // Its keys drop whole items to fit (they were cut mid-word).
-    assert!(text.contains("└ ↑ ↓ 0-9 choose · Enter open · Esc back ──"), "{text}");
+    assert!(text.contains("└ ↑ ↓ or 0-9 choose · Enter open · Esc back · q quit ──"), "{text}");
     let text = snapshot(&["--at", "1s", "--size", "160x48", "--keys", "L"]);
     assert!(text.contains("00  Writes, dirty pages and the flusher threads "), "{text}");
 }
@@ -516,6 +516,9 @@ fn t_says_which_palette_it_chose_or_that_there_is_none_to_choose() {
     assert!(status(&["--keys", "t t"]).ends_with("│ palette: dark"));
     let mono = status(&["--theme", "mono", "--keys", "t"]);
     assert!(mono.ends_with("no palette to switch to"), "{mono}");
+    // A TERM without colours is one cause it names (it named --theme mono
+    // and NO_COLOR only).
+    assert!(mono.contains("(--theme mono, NO_COLOR, or a TERM such as vt100)"), "{mono}");
 }
 
 #[test]
