@@ -794,12 +794,11 @@ pub(super) fn scroll_mark(scroll: u16, most: u16) -> &'static str {
     }
 }
 
-/// The lesson list's keys, naming what Esc goes back to: from `dirtyviz
-/// lesson` that is the lesson to resume, opened by it (`Esc close` read
-/// as backing out, and lesson 00 opened).
-/// The longest wording that fits `width` columns, shorter ones dropping
-/// whole items (it was cut mid-word at 60 columns: `Esc back to the
-/// dashboar`).
+/// The lesson list's keys in `width` columns, naming what Esc goes back
+/// to: from `dirtyviz lesson` that is the lesson to resume, opened by it
+/// (`Esc close` read as backing out, and lesson 00 opened). Where that
+/// does not fit, shorter wordings drop whole items, Esc's target first
+/// (it was cut mid-word at 60 columns: `Esc back to the dashboar`).
 fn picker_keys(app: &App, width: u16) -> String {
     let back = app.lesson().map_or_else(|| "the dashboard".to_string(), |m| format!("lesson {}", m.run().lesson.id));
     let forms = [

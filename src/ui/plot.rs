@@ -899,6 +899,11 @@ struct Geometry<'d> {
 }
 
 impl Geometry<'_> {
+    /// The series drawn: all but those [`Fit`] left out.
+    fn shown(&self) -> impl Iterator<Item = &Series> {
+        self.data.series.iter().zip(self.hidden).filter(|(_, hidden)| !**hidden).map(|(s, _)| s)
+    }
+
     /// `px` on the series' own x axis, on the chart's first.
     fn x_of(&self, px: f64, second: bool) -> f64 {
         let x = self.x;
@@ -1117,7 +1122,6 @@ fn draw_scatter_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
     }
     let plot = g.plot;
     let (x, y) = (g.x, g.y.range);
-    let shown = || g.data.series.iter().zip(g.hidden).filter(|(_, hidden)| !**hidden).map(|(s, _)| s);
     // The cell the canvas puts a point's dot in, where the point is on
     // the plot: its dot rounded to the nearest of the grid's, a braille
     // cell two dots wide (ratatui's `Painter::get_point`).
@@ -1132,11 +1136,12 @@ fn draw_scatter_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
         let col = (dot / per_col) as u16;
         Some((plot.x + col.min(plot.width.saturating_sub(1)), g.row_at(cy)))
     };
-    let dotted: std::collections::HashSet<(u16, u16)> = shown()
+    let dotted: std::collections::HashSet<(u16, u16)> = g
+        .shown()
         .filter(|s| s.draw == Draw::Scatter && look.scatter_mark(s).is_none())
         .flat_map(|s| finite_runs(&s.points).flatten().filter_map(move |p| cell(s, p)))
         .collect();
-    for s in shown() {
+    for s in g.shown() {
         let Some(mark) = look.scatter_mark(s) else { continue };
         for (cx, cy) in finite_runs(&s.points).flatten().filter_map(|p| cell(s, p)) {
             if !dotted.contains(&(cx, cy)) {
@@ -1156,7 +1161,7 @@ fn draw_line_marks(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let plot = g.plot;
     let x = g.x;
     let col_w = (x[1] - x[0]) / f64::from(plot.width.max(1));
-    for (s, _) in g.data.series.iter().zip(g.hidden).filter(|(_, hidden)| !**hidden) {
+    for s in g.shown() {
         let Some(mark) = look.mono_line(s).and_then(|m| m.mark) else { continue };
         let slot = (s.mono % MONO_LINES.len()) as u16;
         let first = (slot * 4 + 3) % MARK_EVERY;
