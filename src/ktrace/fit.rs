@@ -112,6 +112,21 @@ fn rests(silences: &[super::summary::Silence], stop: Option<f64>) -> Vec<(f64, f
         .collect()
 }
 
+/// Why the model's loop may not be the traced kernel's, for a kernel
+/// generation as [`super::summary::generation`] names it: none for 3.2,
+/// which merged the series; a maybe for a span that starts at 3.2.
+fn later_kernel_note(generation: &str) -> Option<&'static str> {
+    const LATER: &str = "later kernels changed the loop (3.3's think time, cgroup writeback domains, ...); \
+                         the model runs the series', which 3.2 merged";
+    const MAYBE: &str = "the fields printed are 3.2's and later kernels' alike; if it ran 3.3 or later, its loop \
+                         changed (think time, cgroup writeback domains, ...), and the model runs the series', which 3.2 merged";
+    match generation {
+        g if g.starts_with("3.2 (") => None,
+        g if g.starts_with("3.2 ") => Some(MAYBE),
+        _ => Some(LATER),
+    }
+}
+
 /// Builds the scenario `t` implies.
 pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
     let mut inferred = Vec::new();
@@ -169,12 +184,8 @@ pub fn scenario(t: &TraceSummary) -> Result<Fit, Error> {
         None => not("HZ", "1000".into(), &t.kernel.hz_note),
     }
     inf("kernel", t.kernel.generation.clone(), "the fields printed");
-    if !t.kernel.generation.starts_with("3.2 ") {
-        not(
-            "kernel",
-            "the v12 series as posted (patch level 11)".into(),
-            "later kernels changed the loop (3.3's think time, cgroup writeback domains, ...); the model runs the series', which 3.2 merged",
-        );
+    if let Some(why) = later_kernel_note(&t.kernel.generation) {
+        not("kernel", "the v12 series as posted (patch level 11)".into(), why);
     }
 
     let (devices, tasks, at_once) = devices_and_tasks(t, &mut inf, &mut not);
@@ -851,6 +862,16 @@ impl FitSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_kernel_that_printed_3_2s_own_fields_is_taken_for_the_series() {
+        assert_eq!(later_kernel_note("3.2 (no period, think)"), None);
+        let maybe = later_kernel_note("3.2 to 4.2 (bdi_dirty_ratelimit without cgroup)").expect("a maybe");
+        assert!(maybe.contains("if it ran 3.3 or later"), "{maybe}");
+        let later = later_kernel_note("3.3 to 4.2 (period, think; no cgroup)").expect("later");
+        assert!(later.starts_with("later kernels changed the loop"), "{later}");
+        assert!(later_kernel_note("6.15 or later (wb_setpoint, wb_dirty)").is_some());
+    }
 
     #[test]
     fn each_task_runs_from_its_first_pass_to_its_last_resting_through_silences() {
