@@ -101,7 +101,9 @@ pub struct TaskThrottled {
     pub bdi: u32,
     /// Time spent in the call, foreground IO included \[jiffies\].
     pub duration: u64,
-    /// \[pages\]
+    /// What the call was given \[pages\]: from patch level 6 on, the
+    /// pages dirtied since the task's last call; below it (3.1, 2.6.38
+    /// and levels 1 to 5) `write_chunk`, the pages to write back.
     pub pages_dirtied: u64,
     /// Pages the task wrote itself (IO-full mode) \[pages\].
     pub pages_written: u64,
