@@ -884,6 +884,14 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     if let Some(at) = r.trace_stopped_s {
         out(format_args!("trace {}", dirtyviz::run::summary::trace_stopped(at)));
     }
+    if let Some((line, n)) = r.after_quit {
+        say(format_args!(
+            "note: {}:{line}: the session quits here; the {} after it {} not replayed",
+            printable(&args.file.display().to_string()),
+            count(n, "call", "calls"),
+            if n == 1 { "was" } else { "were" }
+        ));
+    }
     if let Some((line, col)) = r.cut {
         say(format_args!(
             "note: {}:{line}:{col}: the file ends here, inside this line (the session was killed while writing it?): \

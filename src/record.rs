@@ -321,6 +321,28 @@ impl Recorder {
         self.end()
     }
 
+    /// Gives up a recording that could not be written on, and says what
+    /// became of it. A new `--record` FILE and a session's own file keep
+    /// the calls written before (a replay notes a last line cut off) and
+    /// become `last-session.jsonl`; a FILE that was there stays as it was.
+    pub fn stop(mut self) -> String {
+        let kept = |path: &Path| format!("the calls before are kept in {}", path.display());
+        match self.sink.take() {
+            Some(Sink::New(f)) => {
+                drop(f);
+                self.link_record();
+                kept(&self.path)
+            }
+            Some(Sink::Session { out: Some(f), data_dir, .. }) => {
+                drop(f);
+                let _ = link_last_session(&data_dir, &self.path);
+                kept(&self.path)
+            }
+            Some(Sink::Output(_)) => format!("{} is kept as it was", self.path.display()),
+            Some(Sink::Session { out: None, .. }) | None => "nothing was kept".into(),
+        }
+    }
+
     fn end(&mut self) -> Result<()> {
         if matches!(&self.sink, Some(Sink::Session { out: None, .. })) {
             // A session with no entry still leaves its header.
@@ -741,13 +763,24 @@ fn value_col(line: &str) -> usize {
 /// Why `line`, a JSON object, is not one recorded call: a call is an
 /// object of one field (`{"Advance":...}` or `{"Key":[...]}`).
 fn fields_of_a_call(line: &str) -> Option<String> {
-    let serde_json::Value::Object(fields) = serde_json::from_str(line).ok()? else { return None };
+    const ONE_FIELD: &str = "not a recorded call: a call is an object of one field, `Advance` or `Key`";
+    let fields = match serde_json::from_str(line).ok()? {
+        serde_json::Value::Object(fields) => fields,
+        // JSON, but no object: serde's "expected value" says nothing.
+        other => {
+            let kind = match other {
+                serde_json::Value::Array(_) => "an array",
+                serde_json::Value::Null => "null",
+                serde_json::Value::Bool(_) => "a boolean",
+                serde_json::Value::Number(_) => "a number",
+                _ => "a string",
+            };
+            return Some(format!("{ONE_FIELD}; this line holds {kind}"));
+        }
+    };
     (fields.len() != 1).then(|| {
         let names: Vec<String> = fields.keys().map(|k| format!("`{k}`")).collect();
-        format!(
-            "not a recorded call: a call is one field, `Advance` or `Key`; this line has {}",
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
-        )
+        format!("{ONE_FIELD}; this line has {}", if names.is_empty() { "none".to_string() } else { names.join(", ") })
     })
 }
 
@@ -929,6 +962,9 @@ pub struct Replayed {
     /// Where its last line was cut off (`line`, `column`), if it was: the
     /// calls before it were replayed ([`Reader::cut`]).
     pub cut: Option<(usize, usize)>,
+    /// The line of the key that quit the session and the calls after it,
+    /// if any follow: they are not replayed.
+    pub after_quit: Option<(usize, usize)>,
 }
 
 /// Where a replay writes side A's outputs.
@@ -989,7 +1025,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
     let mut series = (outputs.csv.is_some() || outputs.summary_json.is_some())
         .then(|| SeriesWriter::create(outputs.csv, outputs.summary_json, &app))
         .transpose()?;
-    let (mut calls, mut keys) = (0, 0);
+    let (mut calls, mut keys, mut after_quit) = (0, 0, None);
     while let Some(e) = reader.next_entry()? {
         crate::interrupt::check()?;
         if let Entry::Advance(t) = e {
@@ -1038,6 +1074,14 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
             w.drain(&app)?;
         }
         if app.quit_requested() {
+            // What follows a quit is not replayed, but told (and a line
+            // cut off after it noted, as anywhere).
+            let quit_line = reader.lines.number;
+            let mut after = 0;
+            while reader.next_entry()?.is_some() {
+                after += 1;
+            }
+            after_quit = (after > 0).then_some((quit_line, after));
             break;
         }
     }
@@ -1077,6 +1121,7 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
         keys_format: reader.header.keys_format,
         trace_stopped_s,
         cut: reader.cut,
+        after_quit,
     })
 }
 
@@ -1217,6 +1262,34 @@ mod tests {
         let e = Recorder::create(&notes, &header()).err().expect("refused");
         assert!(e.to_string().contains("notes.txt: holds something other than a dirtyviz recording"), "{e}");
         assert_eq!(std::fs::read_to_string(&notes).expect("kept"), "the class's notes\n");
+    }
+
+    #[test]
+    fn a_recording_given_up_keeps_what_it_wrote_and_a_file_that_was_there_as_it_was() {
+        let dir = scratch("stopped");
+        let data = dir.join("data");
+        // A new FILE keeps the calls written before the failure and
+        // becomes the last session.
+        let new = dir.join("class.jsonl");
+        let mut r = Recorder::create(&new, &header()).expect("recorder").link_last_session(&data);
+        r.write(&[Entry::Advance(1_000_000_000)]).expect("written");
+        assert_eq!(r.stop(), format!("the calls before are kept in {}", new.display()));
+        assert_eq!(load(&new).expect("kept").1, vec![Entry::Advance(1_000_000_000)]);
+        assert_eq!(load(&last_session(&data)).expect("linked").1, vec![Entry::Advance(1_000_000_000)]);
+        // A FILE that was there stays as it was; the temporary file goes.
+        let mut r = Recorder::create(&new, &header()).expect("recorder");
+        r.write(&[Entry::Advance(2_000_000_000)]).expect("written");
+        let temp = r.temp_path().expect("a temporary file").to_path_buf();
+        assert_eq!(r.stop(), format!("{} is kept as it was", new.display()));
+        assert_eq!(load(&new).expect("kept").1, vec![Entry::Advance(1_000_000_000)]);
+        assert!(!temp.exists());
+        // A session's own file stays, and becomes the last session.
+        let mut r = Recorder::for_session(&data, &header());
+        r.write(&[Entry::Advance(3_000_000_000)]).expect("written");
+        let own = r.path().to_path_buf();
+        assert!(r.stop().starts_with("the calls before are kept in "));
+        assert_eq!(load(&own).expect("kept").1, vec![Entry::Advance(3_000_000_000)]);
+        assert_eq!(load(&last_session(&data)).expect("linked").1, vec![Entry::Advance(3_000_000_000)]);
     }
 
     #[test]

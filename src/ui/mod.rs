@@ -61,12 +61,14 @@ impl Outputs {
             && let Err(e) = r.write(&app.take_record())
         {
             let what = if r.started() { "recording stopped" } else { "not recorded" };
-            app.set_note(format!("{what}: {e}"));
+            let optional = r.optional();
+            let note = format!("{what}: {e}");
+            let kept = self.record.take().expect("recording").stop();
+            app.set_note(if what == "recording stopped" { format!("{note}; {kept}") } else { note });
             app.stop_recording();
-            if !r.optional() {
+            if !optional {
                 self.failed.get_or_insert(e);
             }
-            self.record = None;
         }
         if let Some(t) = &mut self.trace {
             let stopped = t.stopped_at().is_some();

@@ -163,6 +163,26 @@ fn unknown_preset_lists_the_presets() {
 }
 
 #[test]
+fn a_link_that_leads_nowhere_is_told_as_a_file_given() {
+    // Not "not a file and not a preset": the file named, and why it
+    // cannot be read.
+    let dangling = tmp("dangling.ron");
+    let _ = std::fs::remove_file(&dangling);
+    std::os::unix::fs::symlink("nowhere/x.ron", &dangling).expect("link");
+    let p = dangling.to_str().expect("utf-8 path");
+    fails_with(
+        &["run", "--scenario", p],
+        &format!("error: {p}: cannot read scenario: a symbolic link to nowhere/x.ron, which does not exist"),
+    );
+    fails_cleanly(&["lesson", p], "a symbolic link to nowhere/x.ron, which does not exist");
+    let looped = tmp("looped.ron");
+    let _ = std::fs::remove_file(&looped);
+    std::os::unix::fs::symlink(&looped, &looped).expect("link");
+    let p = looped.to_str().expect("utf-8 path");
+    fails_cleanly(&["run", "--scenario", p], &format!("{p}: cannot read: "));
+}
+
+#[test]
 fn malformed_scenario_files_point_at_the_mistake() {
     let path = tmp("bad.ron");
     std::fs::write(&path, "Scenario(\n    memory_mb: 4096,\n    dirty_rato: 20,\n    devices: [],\n)\n")
@@ -566,7 +586,16 @@ fn a_recording_that_steps_back_in_time_is_refused_at_the_step() {
     fails_with(
         &["replay", p],
         &format!(
-            "error: {p}:2:1: not a recorded call: a call is one field, `Advance` or `Key`; this line has `Advance`, `Extra`"
+            "error: {p}:2:1: not a recorded call: a call is an object of one field, `Advance` or `Key`; this line has \
+             `Advance`, `Extra`"
+        ),
+    );
+    std::fs::write(&path, format!("{header}\n[]\n")).expect("written");
+    fails_with(
+        &["replay", p],
+        &format!(
+            "error: {p}:2:1: not a recorded call: a call is an object of one field, `Advance` or `Key`; this line holds \
+             an array"
         ),
     );
     // A key is recorded when it was pressed: one stamped at another time

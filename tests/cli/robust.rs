@@ -649,6 +649,25 @@ fn an_edited_recording_points_at_the_mistake() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(said.starts_with("replayed 1 call (0 keys) of ") && said.contains(": 0.1 simulated s"), "{said}");
     assert!(err.contains("cut-recording.jsonl:3:6: the file ends here, inside this line"), "{err}");
+    // Calls after the quit, and a line cut off after them: not replayed,
+    // and told.
+    std::fs::write(
+        &cut,
+        format!(
+            "{header}\n{{\"Advance\":100000000}}\n{{\"Key\":[100000000,\"Quit\"]}}\n{{\"Advance\":50000000}}\n\
+             {{\"Key\":[50000000,\"AddDd\"]}}\n{{\"Adv"
+        ),
+    )
+    .expect("write");
+    let out = super::common::dirtyviz().arg("replay").arg(&cut).output().expect("runs");
+    let (said, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(said.starts_with("replayed 2 calls (1 key) of ") && said.contains(": 0.1 simulated s"), "{said}");
+    assert!(
+        err.contains("cut-recording.jsonl:3: the session quits here; the 2 calls after it were not replayed"),
+        "{err}"
+    );
+    assert!(err.contains("cut-recording.jsonl:6:6: the file ends here, inside this line"), "{err}");
     // Cut inside a character (the first of µ's two bytes): the same.
     let mut bytes = format!("{header}\n{{\"Advance\":100000000}}\n{{\"Adv").into_bytes();
     bytes.push(0xc2);
