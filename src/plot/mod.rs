@@ -152,6 +152,12 @@ fn curves(src: &crate::ui::charts::Source, bdi: usize) -> chart::Curves {
 fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathBuf>> {
     let out = &opts.out;
     crate::output::name_fits(out)?;
+    if out == Path::new("-") {
+        return Err(Error::invalid(
+            "--out -: standard output is not an output here: --out is the directory the five figures go to; \
+             name one (./- for one called -)",
+        ));
+    }
     if out.exists() && !out.is_dir() {
         return Err(Error::invalid(format!("--out {}: not a directory", out.display())));
     }

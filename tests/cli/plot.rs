@@ -341,6 +341,7 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
         ("file", "--out file: not a directory"),
         ("file/figures", "--out file/figures: file is a file, not a directory"),
         ("missing/figures", "--out missing/figures: the directory missing does not exist"),
+        ("-", "--out -: standard output is not an output here"),
         (
             "fig.png",
             "--out fig.png: names a file, but --out is the directory the five figures go to \
@@ -354,7 +355,7 @@ fn plot_checks_where_it_writes_before_it_runs_and_ctrl_c_leaves_nothing() {
         assert!(err.starts_with(&format!("error: {expect}")) && err.lines().count() == 1, "{err}");
         assert!(started.elapsed() < std::time::Duration::from_secs(5), "{out}: {:?}", started.elapsed());
     }
-    assert!(!dir.join("missing").exists() && !dir.join("fig.png").exists());
+    assert!(!dir.join("missing").exists() && !dir.join("fig.png").exists() && !dir.join("-").exists());
 
     // Ctrl-C: one line, 130, no directory made, no file written.
     interrupted(dirtyviz().args(week).arg("figures").current_dir(&dir));
