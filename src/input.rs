@@ -38,7 +38,15 @@ fn file_type_name(meta: &std::fs::Metadata) -> &'static str {
 /// reading if it is a regular file of at most `cap` bytes. The type is
 /// checked before opening, so that opening a FIFO cannot block.
 pub fn open(path: &Path, what: &str, cap: u64) -> Result<File> {
-    let meta = std::fs::metadata(path).map_err(Error::io(path, "cannot read"))?;
+    let meta = std::fs::metadata(path).map_err(|e| match std::fs::read_link(path) {
+        // A link whose file is not there: where it leads, not "no such file".
+        Ok(to) if e.kind() == std::io::ErrorKind::NotFound => Error::invalid(format!(
+            "{}: cannot read {what}: a symbolic link to {}, which does not exist",
+            path.display(),
+            to.display()
+        )),
+        _ => Error::io(path, "cannot read")(e),
+    })?;
     if !meta.is_file() {
         return Err(Error::invalid(format!(
             "{}: cannot read {what}: {}, not a regular file",

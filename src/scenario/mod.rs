@@ -1049,7 +1049,8 @@ impl Scenario {
             return s;
         }
         let path = Path::new(name_or_path);
-        if path.exists() {
+        // A link that leads nowhere is a file given: its reason is told.
+        if std::fs::symlink_metadata(path).is_ok() {
             return Scenario::load(path);
         }
         Err(Error::invalid(format!(
