@@ -760,8 +760,8 @@ fn value_col(line: &str) -> usize {
 /// `place:col: what: why` for a JSON line at `place` (`path:line`) that
 /// did not parse, the column taken out of serde_json's message to follow
 /// the line number (`path:87:7: ...`, not `path:87: ... at line 1 column 7`).
-/// Why `line`, a JSON object, is not one recorded call: a call is an
-/// object of one field (`{"Advance":...}` or `{"Key":[...]}`).
+/// Why `line`, JSON, is not one recorded call: a call is an object of
+/// one field (`{"Advance":...}` or `{"Key":[...]}`).
 fn fields_of_a_call(line: &str) -> Option<String> {
     const ONE_FIELD: &str = "not a recorded call: a call is an object of one field, `Advance` or `Key`";
     let fields = match serde_json::from_str(line).ok()? {

@@ -60,11 +60,13 @@ impl Outputs {
         if let Some(r) = &mut self.record
             && let Err(e) = r.write(&app.take_record())
         {
-            let what = if r.started() { "recording stopped" } else { "not recorded" };
-            let optional = r.optional();
-            let note = format!("{what}: {e}");
+            let (started, optional) = (r.started(), r.optional());
             let kept = self.record.take().expect("recording").stop();
-            app.set_note(if what == "recording stopped" { format!("{note}; {kept}") } else { note });
+            app.set_note(if started {
+                format!("recording stopped: {e}; {kept}")
+            } else {
+                format!("not recorded: {e}")
+            });
             app.stop_recording();
             if !optional {
                 self.failed.get_or_insert(e);
