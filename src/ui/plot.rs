@@ -1368,15 +1368,17 @@ type XTicks = Vec<(usize, String, usize)>;
 /// A value axis (not time) over `x`, `w` columns wide: its range, run
 /// on to the first multiple of a round step (1, 2 or 5 times a power of
 /// ten) at or past `x`'s end, and its ticks, (column the label starts at,
-/// label, column of the tick), each where its value is on the axis, the
-/// unit after the last, which ends at the axis' end: `0 100 200 300 400
-/// 500 MiB` for data to 416 MiB, where it read `0 100 200 300 MiB` (the
-/// axis ending short of the data, 400 having no room for its unit). Of
+/// label, column of the tick), each where its value is on the axis: the
+/// last number ends at the axis' end, over its tick, and the unit follows
+/// the first (`0 MiB 100 200 300 400 500` for data to 416 MiB), where
+/// it once followed the last and pushed that number left of its place
+/// (`800 MiB` ending at 800 put `800` over 737, where chart 3's limit
+/// stood). Of
 /// the steps whose labels, at most `most` and one more, stay two columns
 /// apart, the one running on least past the data, the one with more
 /// labels on a tie. Where that leaves two labels, the axis' ends, a step
-/// of 2.5 times a power of ten gives a third where one fits: `0 250 500
-/// MiB` for data to 416 MiB on 39 columns, where it read `0 500 MiB`.
+/// of 2.5 times a power of ten gives a third where one fits: `0 MiB 250
+/// 500` for data to 416 MiB on 39 columns, where it read `0 MiB 500`.
 /// `None` when no two such ticks fit.
 fn value_x_axis(x: [f64; 2], w: usize, most: usize, unit: &str) -> Option<([f64; 2], XTicks)> {
     let best = value_x_axis_on(x, w, most, unit, round_step, 2)?;
@@ -1409,8 +1411,10 @@ fn value_x_axis_on(
         let count = usize::try_from(last - first + 1).unwrap_or(usize::MAX);
         if count <= most + 1 {
             let at = |v: f64| (((v - x[0]) / (end - x[0]) * (w - 1) as f64).round() as usize).min(w - 1);
-            // The last label ends where the axis does.
-            let ticks = labelled_ticks(first..=last, step, unit, at, |_, len, _| w.checked_sub(len));
+            // The last number ends where the axis does, over its tick;
+            // the unit follows the first.
+            let ticks = labelled_ticks(first..=last, step, "", at, |_, len, _| w.checked_sub(len))
+                .and_then(|ticks| unit_after_first(ticks, unit));
             let better = |b: &([f64; 2], Vec<_>)| end < b.0[1] - step * 1e-9;
             let ticks = ticks.filter(|t| t.len() >= fewest);
             if let Some(ticks) = ticks.filter(|_| best.as_ref().is_none_or(better)) {
@@ -1420,6 +1424,18 @@ fn value_x_axis_on(
         step = next(step * 1.01);
     }
     best
+}
+
+/// `ticks` with `unit` after the first number, where it stays two
+/// columns clear of the second label.
+fn unit_after_first(mut ticks: XTicks, unit: &str) -> Option<XTicks> {
+    if unit.is_empty() {
+        return Some(ticks);
+    }
+    let first = &mut ticks[0];
+    first.1 = format!("{} {unit}", first.1);
+    let end = first.0 + first.1.chars().count();
+    ticks.get(1).is_none_or(|next| end + 2 <= next.0).then_some(ticks)
 }
 
 /// Ticks for a time axis over `x`, `w` columns wide, at most `most`, as
@@ -1709,7 +1725,7 @@ mod tests {
         let row = row_text(&buf, 7);
         let words: Vec<&str> = row.split_whitespace().collect();
         // It read `0 0 0 0 0 0 MiB`.
-        assert_eq!(words, ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"], "{row}");
+        assert_eq!(words, ["0", "MiB", "0.2", "0.4", "0.6", "0.8", "1.0"], "{row}");
         // Its line is drawn, at the axis' start.
         assert!(!inked(&buf, 6).iter().all(Vec::is_empty), "the line at 0 is drawn");
         // As where the axis ends a rounding error past 0.
@@ -1717,7 +1733,7 @@ mod tests {
         let mut buf = Buffer::empty(area);
         assert!(draw_axes_and_plot(&mut buf, area, 6, &data, &look, &Fit::plain(&data)));
         let row = row_text(&buf, 7);
-        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "0.2", "0.4", "0.6", "0.8", "1.0", "MiB"]);
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["0", "MiB", "0.2", "0.4", "0.6", "0.8", "1.0"]);
     }
 
     #[test]
@@ -1777,37 +1793,38 @@ mod tests {
         // runs to 767 MiB, then on to 800; it read 0 153 307 460 614 767
         // MiB, then 0 200 400 600 MiB, ending short of the data.
         let (row, cols, end) = labels([0.0, 767.0], 62, 6);
-        assert_eq!(words(&row), ["0", "200", "400", "600", "800", "MiB"]);
+        assert_eq!(words(&row), ["0", "MiB", "200", "400", "600", "800"]);
         assert_eq!(end, 800.0);
         // Each at its value's column: 600 of 800 is column 46 of 0..61,
-        // the last label ending where the axis does.
+        // the last number ending where the axis does, over its tick (with
+        // the unit after it, 800 stood over 737, where the limit was).
         assert_eq!(cols, [0, 15, 31, 46, 61]);
-        assert!(row.ends_with("800 MiB") && row.chars().count() == 62, "{row}");
+        assert!(row.starts_with("0 MiB ") && row.ends_with(" 800") && row.chars().count() == 62, "{row}");
         // Narrower: fewer, still round, never run together.
         let (row, _, end) = labels([0.0, 767.0], 30, 3);
-        assert_eq!((words(&row), end), (words("0 500 1000 MiB"), 1000.0));
+        assert_eq!((words(&row), end), (words("0 MiB 500 1000"), 1000.0));
         let (row, _, end) = labels([0.0, 22.0], 40, 4);
-        assert_eq!((words(&row), end), (words("0 10 20 30 MiB"), 30.0));
+        assert_eq!((words(&row), end), (words("0 MiB 10 20 30"), 30.0));
         let (row, _, end) = labels([0.0, 0.9], 60, 5);
-        assert_eq!((words(&row), end), (words("0 0.2 0.4 0.6 0.8 1.0 MiB"), 1.0));
+        assert_eq!((words(&row), end), (words("0 MiB 0.2 0.4 0.6 0.8 1.0"), 1.0));
         assert!(value_x_axis([0.0, 0.0], 40, 4, "MiB").is_none());
         // The trace's chart 3 at 100x30, zoomed (94 columns) and not (51):
         // the data end at 416 MiB; it read 0 100 200 300 MiB, 400 having
         // no room for its unit.
         let (row, _, end) = labels([0.0, 416.0], 94, 7);
-        assert_eq!((words(&row), end), (words("0 100 200 300 400 500 MiB"), 500.0));
+        assert_eq!((words(&row), end), (words("0 MiB 100 200 300 400 500"), 500.0));
         let (row, cols, _) = labels([0.0, 416.0], 51, 5);
-        assert_eq!(row, "0        100       200       300       400  500 MiB");
+        assert_eq!(row, "0 MiB    100       200       300       400      500");
         assert_eq!(cols, [0, 10, 20, 30, 40, 50]);
         // At 80x24 (39 columns, four labels at most): no step of 1, 2 or
-        // 5 hundred fits 100 to 400 with 500 MiB after them; it read
-        // 0 … 500 MiB, two labels over the whole axis.
+        // 5 hundred fits 100 to 500 after `0 MiB`; it read 0 … 500 MiB,
+        // two labels over the whole axis.
         let (row, cols, end) = labels([0.0, 416.0], 39, 4);
-        assert_eq!((words(&row), end), (words("0 250 500 MiB"), 500.0));
+        assert_eq!((words(&row), end), (words("0 MiB 250 500"), 500.0));
         assert_eq!(cols, [0, 19, 38]);
         // Where a 1, 2 or 5 step gives three labels, no 2.5 step.
         let (row, _, _) = labels([0.0, 767.0], 30, 3);
-        assert_eq!(words(&row), words("0 500 1000 MiB"));
+        assert_eq!(words(&row), words("0 MiB 500 1000"));
         // Whatever the width, the last tick is at or past the data's end
         // and labels stay apart.
         for w in 8..200 {
