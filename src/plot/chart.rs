@@ -75,6 +75,8 @@ pub enum Glyph {
     Triangle,
     /// A square.
     Square,
+    /// A diamond.
+    Diamond,
 }
 
 /// How a dot is drawn: side A's filled, side B's hollow.
@@ -291,7 +293,7 @@ fn style(q: Q) -> (&'static str, Rgb, f64, Pattern, Glyph) {
         Q::Target => ("target: write_bw / N tasks throttled", GREEN, 1.5, D::LongDash, g),
         Q::MaxPause => ("max_pause", BLACK, 2.0, D::Solid, g),
         Q::Written => ("written (measured over 1 s)", GREY, 1.5, D::Solid, Glyph::Square),
-        Q::DirtiedPerTask => ("dirtied/N: each throttled task's rate (over 1 s)", PURPLE, 1.5, D::Dot, Glyph::Triangle),
+        Q::DirtiedPerTask => ("dirtied/N: each throttled task's rate (over 1 s)", PURPLE, 1.5, D::Dot, Glyph::Diamond),
     }
 }
 
@@ -490,7 +492,10 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         // told (where the figure starts with the run).
         let peak = match s.peak {
             Some((most, over)) if ctx.span[0] == 0.0 && over > -1.0e12 => {
-                format!("; peak {} ({} vs limit)", sized(most), signed_size(over))
+                // Kernels before the series have no smoothed limit: thresh.
+                let against =
+                    if (Kernel { patches: s.patches, legacy: s.legacy }).smoothed_limit() { "limit" } else { "thresh" };
+                format!("; peak {} ({} vs {against})", sized(most), signed_size(over))
             }
             _ => String::new(),
         };
@@ -747,6 +752,12 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         f.notes.push("below: one task's rates, zoomed; what goes past its top is left out".into());
     }
     for s in sides {
+        if (Kernel { patches: s.patches, legacy: s.legacy }).ratelimit() == Has::Shadow {
+            f.notes.push(format!(
+                "{}: dirty_ratelimit, balanced and task_ratelimit computed, used to throttle only from patch 07",
+                s.label
+            ));
+        }
         let (mib, secs) = s.written;
         let written = match s.has(Q::Written) {
             true => format!("written {:.1} MiB/s", if secs > 0.0 { mib / secs } else { 0.0 }),
@@ -914,7 +925,7 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
     };
     let note = match sides_longest {
         Some((a, b)) if a > 0.0 && b > 0.0 && a.max(b) > 10.0 * a.min(b) => Some(format!(
-            "pause axis logarithmic: one side's longest pause is {:.0} times the other's",
+            "pause axis logarithmic: one side's longest throttling call is {:.0} times the other's",
             a.max(b) / a.min(b)
         )),
         _ if sleep > 0.0 && call > 10.0 * sleep => {

@@ -299,7 +299,13 @@ fn draw_lines<DB: DrawingBackend>(
     // The glyphs over every line: a threshold's under a noisy dirty line
     // that runs along it still shows.
     for (l, points) in lines.iter().zip(&pixels).filter(|(l, _)| l.glyph != Glyph::None) {
-        let offset = if l.glyph == Glyph::Triangle { 30.0 } else { 75.0 };
+        // Each kind of glyph at its own place along the 90 px spacing:
+        // two lines running together show both.
+        let offset = match l.glyph {
+            Glyph::Triangle => 30.0,
+            Glyph::Diamond => 52.0,
+            _ => 75.0,
+        };
         for at in across(points, offset * pen.k, 90.0 * pen.k) {
             glyph(&screen, at, l.glyph, rgb(l.colour), l.hollow, pen.k)?;
         }
@@ -422,6 +428,7 @@ fn glyph<DB: DrawingBackend>(
             let r = r * 4 / 5;
             vec![(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
         }
+        Glyph::Diamond => vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y)],
     };
     area.draw(&Polygon::new(outline.clone(), if hollow { WHITE.filled() } else { colour.filled() }))?;
     let mut closed = outline.clone();

@@ -557,7 +557,9 @@ mod tests {
         assert!(f.y_log, "{:?}", f.y);
         assert!(f.y[0] <= 0.0 && f.y[1] > 3.0, "from 1 ms or less to over a second: {:?}", f.y);
         assert!(f.y_desc.ends_with("(log scale)"), "{}", f.y_desc);
-        assert!(f.notes.iter().any(|n| n.starts_with("pause axis logarithmic: one side's longest pause is ")));
+        assert!(
+            f.notes.iter().any(|n| n.starts_with("pause axis logarithmic: one side's longest throttling call is "))
+        );
         let height = |ms: f64| (ms.log10() - f.y[0]) / (f.y[1] - f.y[0]);
         // Patch 11's sleeps, as logarithms, and 2.6.38's longest call.
         let b: Vec<f64> = f.dots[1].points.iter().map(|p| p.1).collect();
@@ -599,6 +601,28 @@ mod tests {
         let most = drawn.points.iter().map(|p| p.1).fold(0.0, f64::max);
         let told: f64 = peak.split(' ').next().and_then(|v| v.parse().ok()).expect("a number");
         assert!(told >= most - 0.5, "the peak {told} is at least the drawn {most}");
+        // 2.6.38 has no smoothed limit: its peak is against thresh, as
+        // `run` says it.
+        let compare = Compare::parse("2.6.38").expect("parses");
+        let [global, ..] = figures("default", Some(compare), 3.0);
+        assert!(global.subtitle[1].starts_with("legacy 2.6.38") && global.subtitle[1].ends_with(" vs thresh)"));
+        assert!(global.subtitle[2].ends_with(" vs limit)"), "{:?}", global.subtitle);
+    }
+
+    /// Patches 04 to 06 compute the rates but throttle by them only from
+    /// patch 07: chart 4 says so, as chart 3 does of pos_ratio.
+    #[test]
+    fn the_rates_of_a_kernel_that_computes_them_unused_carry_a_note() {
+        let unused = |compare: &str| {
+            let [.., rates, _] = figures("default", Some(Compare::parse(compare).expect("parses")), 3.0);
+            rates.notes.into_iter().filter(|n| n.contains("used to throttle only from")).collect::<Vec<_>>()
+        };
+        // Patch 05 beside patch 06: both.
+        let notes = unused("patches=6");
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[1].starts_with("patch 06 (IO-full): dirty_ratelimit, balanced and task_ratelimit computed"));
+        // 3.1, which has none, beside patch 11, which throttles by them.
+        assert_eq!(unused("legacy"), Vec::<String>::new());
     }
 
     /// One run whose longest call lasts over ten times its longest sleep
