@@ -284,7 +284,14 @@ pub fn svg(buf: &Buffer, theme: ThemeKind) -> String {
                 );
             } else {
                 let _ = write!(out, "<text {attrs}>");
-                for (i, c) in text.chars().enumerate().filter(|(_, c)| *c != ' ') {
+                // One space of each gap is kept, in its cell: copied or
+                // searched, `• throttling call` reads apart, not
+                // `•throttlingcall`.
+                let chars: Vec<char> = text.chars().collect();
+                for (i, &c) in chars.iter().enumerate() {
+                    if c == ' ' && (i == 0 || chars[i - 1] == ' ' || i + 1 == chars.len()) {
+                        continue;
+                    }
                     let x = left + i as f64 * CELL.0;
                     let _ = write!(out, "<tspan x=\"{x:.1}\">{}</tspan>", escape(&c.to_string()));
                 }
@@ -432,6 +439,16 @@ mod tests {
         );
         assert_eq!(s.matches("<text").count(), 3, "{s}");
         assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn a_row_of_cells_keeps_a_space_between_its_words() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 24, 1));
+        buf.set_string(0, 0, " • throttling   call ", Style::default().fg(Color::Rgb(1, 2, 3)));
+        let s = svg(&buf, ThemeKind::Dark);
+        let line = s.lines().find(|l| l.contains("<tspan")).expect("placed cell by cell");
+        let text: String = line.split("<tspan").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).collect();
+        assert_eq!(text, "• throttling call");
     }
 
     #[test]
