@@ -38,12 +38,12 @@ fn file_type_name(meta: &std::fs::Metadata) -> &'static str {
 /// reading if it is a regular file of at most `cap` bytes. The type is
 /// checked before opening, so that opening a FIFO cannot block.
 pub fn open(path: &Path, what: &str, cap: u64) -> Result<File> {
-    let meta = std::fs::metadata(path).map_err(|e| match std::fs::read_link(path) {
+    let meta = std::fs::metadata(path).map_err(|e| match link_end(path) {
         // A link whose file is not there: where it leads, not "no such file".
-        Ok(to) if e.kind() == std::io::ErrorKind::NotFound => Error::invalid(format!(
-            "{}: cannot read {what}: a symbolic link to {}, which does not exist",
+        Some(end) if e.kind() == std::io::ErrorKind::NotFound => Error::invalid(format!(
+            "{}: cannot read {what}: a symbolic link that leads to {}, which does not exist",
             path.display(),
-            to.display()
+            end.display()
         )),
         _ => Error::io(path, "cannot read")(e),
     })?;
@@ -58,6 +58,22 @@ pub fn open(path: &Path, what: &str, cap: u64) -> Result<File> {
         return Err(too_big(path, what, cap));
     }
     File::open(path).map_err(Error::io(path, "cannot read"))
+}
+
+/// Where the symbolic links from `path` lead: the first path along them
+/// that is not there (each link's target taken from its own directory);
+/// `None` when `path` is no link, or its links go round.
+fn link_end(path: &Path) -> Option<std::path::PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        let to = std::fs::read_link(&at).ok()?;
+        let next = at.parent().map_or(to.clone(), |dir| dir.join(&to));
+        if std::fs::symlink_metadata(&next).is_err() {
+            return Some(next);
+        }
+        at = next;
+    }
+    None
 }
 
 fn too_big(path: &Path, what: &str, cap: u64) -> Error {

@@ -895,8 +895,9 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode> {
     if let Some((line, col)) = r.cut {
         say(format_args!(
             "note: {}:{line}:{col}: the file ends here, inside this line (the session was killed while writing it?): \
-             replayed the calls before it",
-            printable(&args.file.display().to_string())
+             replayed the calls before {}",
+            printable(&args.file.display().to_string()),
+            if r.after_quit.is_some() { "the quit" } else { "it" }
         ));
     }
     Ok(ExitCode::SUCCESS)
@@ -999,21 +1000,23 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
                 // The keys scroll as they would in a terminal of that size.
                 app.set_scroll_room(snapshot::scroll_room(&app, width, height));
                 let before = (app.paused(), app.session().sim_ns);
+                // What the dashboard would do outside the screen, a
+                // snapshot does not: said once (`s` saved nothing and said
+                // nothing).
+                let save = if output.is_some() {
+                    "saves no file of its own: -o writes this screen"
+                } else {
+                    "saves no file of its own: -o FILE.svg writes the screen"
+                };
                 match keys::message(key, app.mode()) {
                     Some(msg @ Msg::Lesson(LessonMsg::Scroll(_))) => text_scrolls.push(msg),
+                    // Not given to the app, which takes no key after a quit.
+                    Some(Msg::Quit) => not_done.say(Vec::new(), true, save),
                     Some(msg) => {
                         app.update(msg);
                         // No frames in between: `n` runs the rest of its step now.
                         app.finish_catch_up();
-                        // What the dashboard would do outside the screen,
-                        // a snapshot does not: said once (`s` saved nothing
-                        // and said nothing).
-                        let save = if output.is_some() {
-                            "saves no file of its own: -o writes this screen"
-                        } else {
-                            "saves no file of its own: -o FILE.svg writes the screen"
-                        };
-                        not_done.say(app.take_requests(), app.quit_requested(), save);
+                        not_done.say(app.take_requests(), false, save);
                     }
                     None => {
                         if let Some(note) = keys::unbound(key, app.mode(), keys::Board::Simulation) {

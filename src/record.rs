@@ -448,8 +448,12 @@ fn link_last_session(data_dir: &Path, session: &Path) -> Result<()> {
     let session = &std::fs::canonicalize(session).unwrap_or_else(|_| session.to_path_buf());
     let temp = data_dir.join(format!(".last-session.jsonl.dirtyviz-{}.tmp", std::process::id()));
     let _ = std::fs::remove_file(&temp);
-    if std::fs::hard_link(session, &temp).is_err() {
-        std::fs::copy(session, &temp).map_err(Error::io(&last, "cannot write"))?;
+    if std::fs::hard_link(session, &temp).is_err()
+        && let Err(e) = std::fs::copy(session, &temp)
+    {
+        // A copy cut short (a full disk) is not left behind.
+        let _ = std::fs::remove_file(&temp);
+        return Err(Error::io(&last, "cannot write")(e));
     }
     let renamed = std::fs::rename(&temp, &last).map_err(Error::io(&last, "cannot replace"));
     // Gone when renamed; left when the recording is last-session.jsonl
@@ -757,9 +761,6 @@ fn value_col(line: &str) -> usize {
     })
 }
 
-/// `place:col: what: why` for a JSON line at `place` (`path:line`) that
-/// did not parse, the column taken out of serde_json's message to follow
-/// the line number (`path:87:7: ...`, not `path:87: ... at line 1 column 7`).
 /// Why `line`, JSON, is not one recorded call: a call is an object of
 /// one field (`{"Advance":...}` or `{"Key":[...]}`).
 fn fields_of_a_call(line: &str) -> Option<String> {
@@ -773,7 +774,8 @@ fn fields_of_a_call(line: &str) -> Option<String> {
                 serde_json::Value::Null => "null",
                 serde_json::Value::Bool(_) => "a boolean",
                 serde_json::Value::Number(_) => "a number",
-                _ => "a string",
+                serde_json::Value::String(_) => "a string",
+                serde_json::Value::Object(_) => unreachable!("matched above"),
             };
             return Some(format!("{ONE_FIELD}; this line holds {kind}"));
         }
@@ -784,6 +786,9 @@ fn fields_of_a_call(line: &str) -> Option<String> {
     })
 }
 
+/// `place:col: what: why` for a JSON line at `place` (`path:line`) that
+/// did not parse, the column taken out of serde_json's message to follow
+/// the line number (`path:87:7: ...`, not `path:87: ... at line 1 column 7`).
 fn json_error(place: &str, what: &str, e: &serde_json::Error) -> String {
     if e.line() == 0 {
         return format!("{place}: {what}: {e}");
@@ -1080,6 +1085,9 @@ pub fn replay(path: &Path, outputs: ReplayOutputs) -> Result<Replayed> {
             let mut after = 0;
             while reader.next_entry()?.is_some() {
                 after += 1;
+                if after % 4096 == 0 {
+                    crate::interrupt::check()?;
+                }
             }
             after_quit = (after > 0).then_some((quit_line, after));
             break;

@@ -768,6 +768,11 @@ impl App {
 
     /// Applies a message.
     pub fn update(&mut self, msg: Msg) {
+        // Keys read in the frame of the quit, after it, are not taken
+        // (nor recorded): a replay ends at the quit too.
+        if self.quit {
+            return;
+        }
         self.passing_note.pass(&mut self.note);
         if let Some(log) = &mut self.record {
             log.push(Entry::Key(self.session.sim_ns, msg));
@@ -1380,6 +1385,20 @@ mod tests {
     fn app() -> App {
         let opts = AppOptions::default();
         App::new(presets::get("default").expect("preset").expect("valid"), None, &opts).expect("builds")
+    }
+
+    #[test]
+    fn keys_after_the_quit_are_neither_taken_nor_recorded() {
+        // `q` then `+` read in one frame: the session ends as a replay of
+        // its recording does, at the quit.
+        let mut a = app();
+        a.start_recording();
+        let tasks = a.world().tasks().len();
+        a.update(Msg::Quit);
+        a.update(Msg::AddDd);
+        assert!(a.quit_requested());
+        assert_eq!(a.world().tasks().len(), tasks);
+        assert_eq!(a.take_record(), vec![Entry::Key(0, Msg::Quit)]);
     }
 
     #[test]

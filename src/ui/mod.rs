@@ -62,6 +62,8 @@ impl Outputs {
         {
             let (started, optional) = (r.started(), r.optional());
             let kept = self.record.take().expect("recording").stop();
+            // A crash from here on is not in the recording.
+            crate::crash::dashboard_started(None);
             app.set_note(if started {
                 format!("recording stopped: {e}; {kept}")
             } else {

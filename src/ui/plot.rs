@@ -1432,10 +1432,10 @@ fn unit_after_first(mut ticks: XTicks, unit: &str) -> Option<XTicks> {
     if unit.is_empty() {
         return Some(ticks);
     }
-    let first = &mut ticks[0];
+    let Some(first) = ticks.first_mut() else { return Some(ticks) };
     first.1 = format!("{} {unit}", first.1);
     let end = first.0 + first.1.chars().count();
-    ticks.get(1).is_none_or(|next| end + 2 <= next.0).then_some(ticks)
+    ticks.get(1).is_some_and(|next| end + 2 <= next.0).then_some(ticks)
 }
 
 /// Ticks for a time axis over `x`, `w` columns wide, at most `most`, as
@@ -1835,8 +1835,8 @@ mod tests {
                 assert!(ticks.windows(2).all(|p| p[0].0 + p[0].1.chars().count() + 2 <= p[1].0), "{w} {hi}: {ticks:?}");
                 let last = ticks.last().expect("two ticks at least");
                 assert_eq!((last.2, last.0 + last.1.chars().count()), (w - 1, w), "{w} {hi}: {ticks:?}");
-                // Three labels wherever a middle one fits (`0 2500k 5000k
-                // MiB` needs 27 columns).
+                // Three labels wherever a middle one fits (`0 MiB 2500k
+                // 5000k` needs 27 columns).
                 if w >= 27 {
                     assert!(ticks.len() >= 3, "{w} {hi}: {ticks:?}");
                 }

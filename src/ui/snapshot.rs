@@ -288,8 +288,9 @@ pub fn svg(buf: &Buffer, theme: ThemeKind) -> String {
                 // searched, `• throttling call` reads apart, not
                 // `•throttlingcall`.
                 let chars: Vec<char> = text.chars().collect();
+                let last = chars.iter().rposition(|&c| c != ' ').unwrap_or(0);
                 for (i, &c) in chars.iter().enumerate() {
-                    if c == ' ' && (i == 0 || chars[i - 1] == ' ' || i + 1 == chars.len()) {
+                    if c == ' ' && (i == 0 || chars[i - 1] == ' ' || i > last) {
                         continue;
                     }
                     let x = left + i as f64 * CELL.0;
@@ -447,7 +448,8 @@ mod tests {
         buf.set_string(0, 0, " • throttling   call ", Style::default().fg(Color::Rgb(1, 2, 3)));
         let s = svg(&buf, ThemeKind::Dark);
         let line = s.lines().find(|l| l.contains("<tspan")).expect("placed cell by cell");
-        let text: String = line.split("<tspan").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).collect();
+        let text: String =
+            line.split("<tspan").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).collect();
         assert_eq!(text, "• throttling call");
     }
 

@@ -170,11 +170,16 @@ fn a_link_that_leads_nowhere_is_told_as_a_file_given() {
     let _ = std::fs::remove_file(&dangling);
     std::os::unix::fs::symlink("nowhere/x.ron", &dangling).expect("link");
     let p = dangling.to_str().expect("utf-8 path");
-    fails_with(
-        &["run", "--scenario", p],
-        &format!("error: {p}: cannot read scenario: a symbolic link to nowhere/x.ron, which does not exist"),
-    );
-    fails_cleanly(&["lesson", p], "a symbolic link to nowhere/x.ron, which does not exist");
+    // The target is named from the link's directory; through a link to
+    // the link, the same end.
+    let end = dangling.with_file_name("nowhere/x.ron");
+    let told = format!("a symbolic link that leads to {}, which does not exist", end.display());
+    fails_with(&["run", "--scenario", p], &format!("error: {p}: cannot read scenario: {told}"));
+    fails_cleanly(&["lesson", p], &told);
+    let chain = tmp("chain.ron");
+    let _ = std::fs::remove_file(&chain);
+    std::os::unix::fs::symlink(&dangling, &chain).expect("link");
+    fails_cleanly(&["run", "--scenario", chain.to_str().expect("utf-8 path")], &told);
     let looped = tmp("looped.ron");
     let _ = std::fs::remove_file(&looped);
     std::os::unix::fs::symlink(&looped, &looped).expect("link");
