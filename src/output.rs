@@ -659,6 +659,17 @@ pub fn to_stdout(bytes: &[u8]) -> Result<bool> {
     }
 }
 
+/// Refuses `path` as the output `role` names when it is `-`, standard
+/// output, saying what to give instead (`ask`: "name a file").
+pub fn not_standard_output(role: &str, path: &Path, ask: &str) -> Result<()> {
+    match path == Path::new("-") {
+        true => Err(Error::invalid(format!(
+            "{role} -: standard output is not an output here; {ask} (./- for one called -)"
+        ))),
+        false => Ok(()),
+    }
+}
+
 /// Refuses an output that is the same file as an input or as another
 /// output, an output that is a directory, and an output whose directory
 /// does not exist. Inputs that do
@@ -676,12 +687,7 @@ pub fn check_distinct(inputs: &[Named], outputs: &[Named]) -> Result<()> {
     let ins: Vec<(Named, Identity)> = inputs.iter().filter_map(|n| Some((*n, input(n)?))).collect();
     let mut outs: Vec<(Named, Identity)> = Vec::new();
     for o in outputs {
-        if o.path == Path::new("-") {
-            return Err(Error::invalid(format!(
-                "{} -: standard output is not an output here; name a file (./- for one called -)",
-                o.role
-            )));
-        }
+        not_standard_output(o.role, o.path, "name a file")?;
         let id = identity(o.path)?;
         if id.inode.is_some() && !id.regular && std::fs::metadata(o.path).is_ok_and(|m| m.is_dir()) {
             return Err(Error::invalid(format!("{}: is a directory, not a file to write", o.path.display())));

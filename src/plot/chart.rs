@@ -6,7 +6,7 @@
 use super::collect::{POS_RATIO, Q, SideData};
 use crate::lesson::check::show;
 use crate::run::summary::NOT_KNOWN;
-use crate::ui::charts::{Has, Kernel};
+use crate::ui::charts::Has;
 
 /// A colour, as red, green, blue.
 pub type Rgb = (u8, u8, u8);
@@ -493,8 +493,7 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
         let peak = match s.peak {
             Some((most, over)) if ctx.span[0] == 0.0 && over > -1.0e12 => {
                 // Kernels before the series have no smoothed limit: thresh.
-                let against =
-                    if (Kernel { patches: s.patches, legacy: s.legacy }).smoothed_limit() { "limit" } else { "thresh" };
+                let against = if s.kernel().smoothed_limit() { "limit" } else { "thresh" };
                 format!("; peak {} ({} vs {against})", sized(most), signed_size(over))
             }
             _ => String::new(),
@@ -578,7 +577,7 @@ pub fn pos_ratio(ctx: &Context, sides: &[SideData], curves: &[Curves]) -> Figure
     f.y_desc = "pos_ratio (1.0 = dirty_ratelimit)".into();
     let mut clipped = false;
     for (i, (s, c)) in sides.iter().zip(curves).enumerate() {
-        let position = Kernel { patches: s.patches, legacy: s.legacy }.position();
+        let position = s.kernel().position();
         if position == Has::No {
             f.notes.push(format!("{}: no pos_ratio (not used by this kernel)", s.label));
             f.subtitle.push(format!("{}: no position control (it arrived with patch 02)", s.label));
@@ -752,7 +751,7 @@ pub fn rates(ctx: &Context, sides: &[SideData]) -> Figure {
         f.notes.push("below: one task's rates, zoomed; what goes past its top is left out".into());
     }
     for s in sides {
-        if (Kernel { patches: s.patches, legacy: s.legacy }).ratelimit() == Has::Shadow {
+        if s.kernel().ratelimit() == Has::Shadow {
             f.notes.push(format!(
                 "{}: dirty_ratelimit, balanced and task_ratelimit computed, used to throttle only from patch 07",
                 s.label

@@ -471,6 +471,11 @@ impl SideData {
         self.lines[q as usize].runs()
     }
 
+    /// The kernel this side ran, or its trace printed the fields of.
+    pub fn kernel(&self) -> Kernel {
+        Kernel { patches: self.patches, legacy: self.legacy }
+    }
+
     /// This side's kernel computes `q`, and its source holds it.
     pub fn has(&self, q: Q) -> bool {
         q.exists(self.patches, self.legacy) && self.since[q as usize].is_some()

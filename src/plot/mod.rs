@@ -152,12 +152,7 @@ fn curves(src: &crate::ui::charts::Source, bdi: usize) -> chart::Curves {
 fn figure_paths(opts: &PlotOptions, inputs: &[Option<&str>]) -> Result<Vec<PathBuf>> {
     let out = &opts.out;
     crate::output::name_fits(out)?;
-    if out == Path::new("-") {
-        return Err(Error::invalid(
-            "--out -: standard output is not an output here: --out is the directory the five figures go to; \
-             name one (./- for one called -)",
-        ));
-    }
+    crate::output::not_standard_output("--out", out, "name the directory the five figures go to")?;
     if out.exists() && !out.is_dir() {
         return Err(Error::invalid(format!("--out {}: not a directory", out.display())));
     }
