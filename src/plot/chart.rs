@@ -406,10 +406,7 @@ impl Figure {
     /// its name.
     fn in_size_unit(&mut self, axis: usize) {
         let top = [self.x[1], self.y[1]][axis];
-        let (k, unit) = match crate::units::SizeUnit::of(top) {
-            _ if top > 0.0 && top < 0.1 => (1024.0, "KiB"),
-            u => (u.value(1.0), u.name()),
-        };
+        let AxisUnit { per_mib: k, name: unit } = AxisUnit::of(top);
         let (desc, range) = if axis == 0 { (&mut self.x_desc, &mut self.x) } else { (&mut self.y_desc, &mut self.y) };
         *desc = desc.replacen("[MiB]", &format!("[{unit}]"), 1);
         *range = range.map(|v| v * k);
@@ -460,13 +457,34 @@ impl Figure {
     }
 }
 
-/// A size \[MiB\] as a subtitle writes it, in the unit its axis takes
-/// ([`Figure::size_unit`]): `669 MiB`, `645 GiB`, `4.0 KiB` (a 16 MiB
-/// world's setpoint read `0.004 MiB`, its dirty pages `0.000 MiB`).
-fn sized(mib: f64) -> String {
-    match mib {
-        m if m > 0.0 && m < 0.1 => format!("{} KiB", crate::units::trimmed(m * 1024.0, 1)),
-        m => crate::units::size(m),
+/// The unit [`Figure::in_size_unit`] draws an axis in, from its top
+/// \[MiB\]: that of [`crate::units::SizeUnit::of`], or KiB under 0.1 MiB.
+struct AxisUnit {
+    /// Its value of one MiB.
+    per_mib: f64,
+    name: &'static str,
+}
+
+impl AxisUnit {
+    fn of(top: f64) -> AxisUnit {
+        match crate::units::SizeUnit::of(top) {
+            _ if top > 0.0 && top < 0.1 => AxisUnit { per_mib: 1024.0, name: "KiB" },
+            u => AxisUnit { per_mib: u.value(1.0), name: u.name() },
+        }
+    }
+
+    /// `mib` \[MiB\] as a subtitle writes it, in the unit of the axis it
+    /// is read against: `669 MiB`, `645 GiB`, `4 KiB`. Each size once
+    /// took its own unit: a 64 KiB threshold's line read `dirty 63.7 KiB
+    /// …, setpoint 56 KiB; peak 0.184 MiB` over an axis in MiB, and a
+    /// 16 MiB world's setpoint `0.004 MiB` over one in KiB.
+    fn sized(&self, mib: f64) -> String {
+        format!("{} {}", crate::lesson::check::show(mib * self.per_mib), self.name)
+    }
+
+    /// [`AxisUnit::sized`] with its sign: `+12.3 MiB`, `-4 KiB`.
+    fn signed(&self, mib: f64) -> String {
+        format!("{}{}", if mib < 0.0 { "-" } else { "+" }, self.sized(mib.abs()))
     }
 }
 
@@ -475,16 +493,18 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     let mut f = Figure::new(FILES[0], "Global dirty pages against the dirty limits".into(), ctx, sides);
     f.y_desc = "pages [MiB]".into();
     f.time_lines(sides, &[Q::BgThresh, Q::Freerun, Q::Setpoint, Q::Limit, Q::Thresh, Q::Writeback, Q::Dirty]);
+    f.fit_y();
+    let unit = AxisUnit::of(f.y[1]);
     for s in sides {
         let m = &s.means;
         let setpoint = if s.has(Q::Setpoint) && !m.setpoint.is_nan() {
-            format!(", setpoint {}", sized(m.setpoint))
+            format!(", setpoint {}", unit.sized(m.setpoint))
         } else {
             String::new()
         };
         let dirty = match s.has(Q::Dirty) {
             true if m.dirty.is_nan() => format!("dirty: no sample over the last {}", ctx.half()),
-            true => format!("dirty {} on average {}", sized(m.dirty), over(ctx, s, Q::Dirty as usize)),
+            true => format!("dirty {} on average {}", unit.sized(m.dirty), over(ctx, s, Q::Dirty as usize)),
             false => "dirty: not in this trace".to_string(),
         };
         // The lines are drawn from samples 100 ms apart: a spike between
@@ -494,26 +514,14 @@ pub fn global_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
             Some((most, over)) if ctx.span[0] == 0.0 && over > -1.0e12 => {
                 // Kernels before the series have no smoothed limit: thresh.
                 let against = if s.kernel().smoothed_limit() { "limit" } else { "thresh" };
-                format!("; peak {} ({} vs {against})", sized(most), signed_size(over))
+                format!("; peak {} ({} vs {against})", unit.sized(most), unit.signed(over))
             }
             _ => String::new(),
         };
         f.subtitle.push(format!("{}: {dirty}{setpoint}{peak}", s.label));
     }
-    f.fit_y();
     f.in_size_unit(1);
     f
-}
-
-/// A size \[MiB\] with its sign, as [`sized`] writes it: `+35.5 MiB`,
-/// `-735 GiB`.
-fn signed_size(mib: f64) -> String {
-    let sign = if mib < 0.0 { "-" } else { "+" };
-    let text = match mib.abs() {
-        m if (0.1..9999.0).contains(&m) => format!("{m:.1} MiB"),
-        m => sized(m),
-    };
-    format!("{sign}{text}")
 }
 
 /// Chart 2: the bdi's dirty pages against bdi_setpoint and bdi_thresh.
@@ -521,13 +529,18 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
     let mut f = Figure::new(FILES[1], format!("Dirty pages of bdi {}", ctx.bdi), ctx, sides);
     f.y_desc = "pages [MiB]".into();
     f.time_lines(sides, &[Q::BdiThresh, Q::BdiSetpoint, Q::BdiWriteback, Q::BdiDirty]);
+    f.fit_y();
+    let unit = AxisUnit::of(f.y[1]);
     for s in sides {
         let m = &s.means;
-        let setpoint =
-            if s.has(Q::BdiSetpoint) { format!(", bdi_setpoint {}", sized(m.bdi_setpoint)) } else { String::new() };
+        let setpoint = if s.has(Q::BdiSetpoint) {
+            format!(", bdi_setpoint {}", unit.sized(m.bdi_setpoint))
+        } else {
+            String::new()
+        };
         let dirty = match s.has(Q::BdiDirty) {
             true if m.bdi_dirty.is_nan() => format!("bdi_dirty: not printed over the last {} (no pass)", ctx.half()),
-            true => format!("bdi_dirty {} on average {}", sized(m.bdi_dirty), over(ctx, s, Q::BdiDirty as usize)),
+            true => format!("bdi_dirty {} on average {}", unit.sized(m.bdi_dirty), over(ctx, s, Q::BdiDirty as usize)),
             false => "bdi_dirty: not in this trace".to_string(),
         };
         let setpoint = if m.bdi_dirty.is_nan() { String::new() } else { setpoint };
@@ -540,7 +553,6 @@ pub fn bdi_dirty(ctx: &Context, sides: &[SideData]) -> Figure {
             ));
         }
     }
-    f.fit_y();
     f.in_size_unit(1);
     f
 }

@@ -668,6 +668,18 @@ mod tests {
         assert!(global.y[1] > 8.0 && global.y[1] < 100.0, "{:?}", global.y);
         let (global, _) = figures_of("Scenario(devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\")])");
         assert_eq!(global.y_desc, "pages [MiB]");
+        // Every size of a subtitle in its axis' unit: at a 64 KiB
+        // threshold, the line's dirty pages and setpoint read `63.7 KiB`
+        // beside `peak 0.184 MiB`, which passes the sampled lines.
+        let small = "Scenario(memory_mb: 64, dirty_bytes: 65536, dirty_background_bytes: 32768, \
+                     devices: [(name: \"sda\", kind: Hdd)], tasks: [Dd(bdi: \"sda\", n: 2)])";
+        let (global, _) = figures_of(small);
+        let line = &global.subtitle[1];
+        let unit = global.y_desc.strip_prefix("pages [").and_then(|u| u.strip_suffix(']')).expect("a size axis");
+        assert_eq!(line.matches(&format!(" {unit}")).count(), 4, "dirty, setpoint, peak and over: {line}");
+        for other in ["KiB", "MiB", "GiB"].into_iter().filter(|u| *u != unit) {
+            assert!(!line.contains(other), "{unit} axis: {line}");
+        }
     }
 
     /// Printed in grey, or to a colour-blind reader, the lines of a
