@@ -2028,7 +2028,7 @@ mod tests {
     }
 
     #[test]
-    fn the_picker_opens_at_the_first_lesson_not_done() {
+    fn the_picker_opens_at_the_lesson_begun_else_the_first_not_done() {
         let lessons = vec![lesson(TWO_STEPS), lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"u\""))];
         let mut progress = Progress::default();
         progress.finished("t", 2);
@@ -2038,6 +2038,20 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::PickOpen));
         assert_eq!(app.lesson().expect("lesson").run().lesson.id, "u");
         assert!(app.take_progress().is_some_and(|(p, changed)| p.lessons.contains_key("u") && changed == ["u"]));
+        // A lesson begun comes before one not begun that is earlier in
+        // the list: Esc goes back to it, at the step left.
+        let three = vec![
+            lesson(TWO_STEPS),
+            lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"u\"")),
+            lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"v\"")),
+        ];
+        let mut progress = Progress::default();
+        progress.reached("v", 1, 2);
+        let mut app = App::lesson_picker(three, progress, &AppOptions::default()).expect("opens");
+        assert_eq!(app.picker().expect("list").selected, 2);
+        app.update(Msg::Back);
+        let open = app.lesson().expect("lesson").run();
+        assert_eq!((open.lesson.id.as_str(), open.step), ("v", 1));
         // The lesson opened behind a fresh list is recorded only when the
         // list closes onto it.
         let fresh = || App::lesson_picker(vec![lesson(TWO_STEPS)], Progress::default(), &AppOptions::default());

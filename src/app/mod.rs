@@ -366,9 +366,14 @@ impl App {
     }
 
     /// An app with the lesson list of `lessons` open, over the one to
-    /// resume: the first one `progress` does not call finished.
+    /// resume: the first one `progress` has begun and not finished, else
+    /// the first it does not call finished. (A student who began with
+    /// lesson 04 found the list over lesson 00, which Esc then opened.)
     pub fn lesson_picker(lessons: Vec<Lesson>, progress: Progress, opts: &AppOptions) -> Result<App> {
-        let selected = lessons.iter().position(|l| !progress.lessons.get(&l.id).is_some_and(|p| p.done)).unwrap_or(0);
+        let done = |l: &Lesson| progress.lessons.get(&l.id).map(|p| p.done);
+        let selected = (lessons.iter().position(|l| done(l) == Some(false)))
+            .or_else(|| lessons.iter().position(|l| done(l) != Some(true)))
+            .unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons to list"))?;
         let step = progress.resume_step(&lesson);
         let mut app = App::for_lesson(lesson, step, progress.clone(), opts)?;
@@ -506,6 +511,12 @@ impl App {
             (None, Some(kept)) => format!("window: last {}", window_name(kept)),
             (None, None) => "window: whole run".into(),
         }
+    }
+
+    /// The whole-run window has lost the run's oldest samples: the charts
+    /// start after the run did.
+    pub fn window_cut(&self) -> bool {
+        self.window_s().is_none() && self.kept_s().is_some()
     }
 
     /// How much of the run side A's samples still cover \[s\], when it let
@@ -993,7 +1004,9 @@ impl App {
         };
         match msg {
             Msg::AddDd if now > dds => format!("added a dd on {bdi}"),
-            Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks"),
+            // The world's tasks keep their ids (the trace's pids) for the
+            // run: one that exited still counts.
+            Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks a run, exited ones included"),
             // Paused, it exits at its next event, when the world runs on.
             Msg::RemoveDd if now < dds && self.paused => {
                 format!("removed a dd from {bdi}: paused, it exits at its next event")

@@ -401,7 +401,11 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     };
     let window = app.window_label();
     // Where room is short, the window goes before the scenario (the
-    // charts' time axes say it; a class is told which scenario to open).
+    // charts' time axes say it; a class is told which scenario to open),
+    // but not once the whole run's lost its start: then it ranks with the
+    // bdi, and a long case name is cut to leave it room (it went, and
+    // the charts were read as the whole run).
+    let window_rank = if app.window_cut() { 6 } else { 4 };
     let mut segments = vec![
         (PROGRAM_RANK, "dirtyviz".to_string()),
         // Cut below, to the room the segments above it leave. In a lesson,
@@ -419,7 +423,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (7, kernels),
         // Paused, it says so ahead of the speed.
         if app.paused() { (9, "PAUSED".to_string()) } else { (8, "running".to_string()) },
-        (4, window),
+        (window_rank, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
     let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));

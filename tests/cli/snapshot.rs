@@ -456,6 +456,17 @@ fn the_parameter_strip_ends_its_lines_on_a_value_not_a_separator() {
     }
 }
 
+/// A dd removed still counts toward the most tasks a run makes (its id
+/// stays its own): the note said `at most 20000 tasks` beside a table of
+/// 19999 live.
+#[test]
+fn a_dd_refused_at_the_task_limit_says_exited_ones_count() {
+    let text =
+        snapshot(&["--scenario", "jbod-10hdd", "--dd", "2000", "--at", "1s", "--size", "160x48", "--keys", "- +"]);
+    let status = text.lines().next().expect("a status line");
+    assert!(status.ends_with("│ no dd added: at most 20000 tasks a run, exited ones included"), "{status}");
+}
+
 #[test]
 fn b_on_the_only_bdi_says_so() {
     for key in ["b", "B", "tab"] {
@@ -975,6 +986,12 @@ fn the_whole_run_window_says_when_the_oldest_samples_are_gone() {
     assert!(text.lines().next().expect("status").contains("│ window: last 10000 s │"), "{text}");
     let text = snapshot(&["--dd", "0", "--keys", "w w", "--at", "300s"]);
     assert!(text.lines().next().expect("status").contains("│ window: whole run │"), "{text}");
+    // A case's long name is cut to leave it room, as it is for the note
+    // `w` left: the window went, and the charts read as the whole run.
+    let case = "JBOD-10HDD-16G/ext4-100dd-1M-24p-16384M-20:10-X";
+    let text = snapshot(&["--case", case, "--dd", "0", "--keys", "w w", "--at", "30000s", "--size", "160x48"]);
+    let status = text.lines().next().expect("status");
+    assert!(status.contains("│ window: last 5777 s │") && status.ends_with("│ chart window: the whole run"), "{text}");
 }
 
 /// The names a chart's legend gives its lines (the frame's bottom edge
