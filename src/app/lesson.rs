@@ -2038,14 +2038,16 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::PickOpen));
         assert_eq!(app.lesson().expect("lesson").run().lesson.id, "u");
         assert!(app.take_progress().is_some_and(|(p, changed)| p.lessons.contains_key("u") && changed == ["u"]));
-        // A lesson begun comes before one not begun that is earlier in
-        // the list: Esc goes back to it, at the step left.
+        // A lesson taken past its first step comes before one only opened
+        // (Esc on a fresh list opens the lesson behind it) and one not
+        // begun, earlier in the list: Esc goes back to it, at the step left.
         let three = vec![
             lesson(TWO_STEPS),
             lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"u\"")),
             lesson(&TWO_STEPS.replace("id: \"t\"", "id: \"v\"")),
         ];
         let mut progress = Progress::default();
+        progress.reached("t", 0, 2);
         progress.reached("v", 1, 2);
         let mut app = App::lesson_picker(three, progress, &AppOptions::default()).expect("opens");
         assert_eq!(app.picker().expect("list").selected, 2);

@@ -88,6 +88,10 @@ pub fn note_speed(note: &mut String, said: Option<&'static str>) {
 /// halves thresh for bg_thresh (the kernel's rule).
 const HALVED: &str = ": bg_thresh = thresh/2";
 
+/// The end of the note of a dd refused at the task limit, left out where
+/// the status line is short (at 60 columns it left out the time).
+const EXITED_COUNT: &str = ", exited ones included";
+
 /// How a patch-level note begins: it names the level, which the status
 /// line then does not name again.
 pub const PATCH_NOTE: &str = "patch level: ";
@@ -366,13 +370,17 @@ impl App {
     }
 
     /// An app with the lesson list of `lessons` open, over the one to
-    /// resume: the first one `progress` has begun and not finished, else
-    /// the first it does not call finished. (A student who began with
-    /// lesson 04 found the list over lesson 00, which Esc then opened.)
+    /// resume: the first one `progress` has taken past its first step and
+    /// not finished, else the first begun and not finished, else the first
+    /// it does not call finished. (A student who began with lesson 04
+    /// found the list over lesson 00, which Esc then opened and recorded
+    /// as begun, at its first step.)
     pub fn lesson_picker(lessons: Vec<Lesson>, progress: Progress, opts: &AppOptions) -> Result<App> {
-        let done = |l: &Lesson| progress.lessons.get(&l.id).map(|p| p.done);
-        let selected = (lessons.iter().position(|l| done(l) == Some(false)))
-            .or_else(|| lessons.iter().position(|l| done(l) != Some(true)))
+        let at = |l: &Lesson| progress.lessons.get(&l.id).map(|p| (p.done, p.step));
+        let first = |wanted: &dyn Fn(Option<(bool, usize)>) -> bool| lessons.iter().position(|l| wanted(at(l)));
+        let selected = first(&|p| p.is_some_and(|(done, step)| !done && step > 0))
+            .or_else(|| first(&|p| p.is_some_and(|(done, _)| !done)))
+            .or_else(|| first(&|p| !p.is_some_and(|(done, _)| done)))
             .unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons to list"))?;
         let step = progress.resume_step(&lesson);
@@ -582,6 +590,9 @@ impl App {
     /// its end, then the ratios' `%`. Others as they are (cut where drawn).
     pub fn note_within(&self, room: usize) -> String {
         let fits = |n: &str| n.chars().count() <= room;
+        if let Some(short) = self.note.strip_suffix(EXITED_COUNT).filter(|_| !fits(&self.note)) {
+            return short.to_string();
+        }
         if fits(&self.note) || !self.note.contains(HALVED) {
             return self.note.clone();
         }
@@ -1006,7 +1017,7 @@ impl App {
             Msg::AddDd if now > dds => format!("added a dd on {bdi}"),
             // The world's tasks keep their ids (the trace's pids) for the
             // run: one that exited still counts.
-            Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks a run, exited ones included"),
+            Msg::AddDd => format!("no dd added: at most {MAX_TASKS} tasks a run{EXITED_COUNT}"),
             // Paused, it exits at its next event, when the world runs on.
             Msg::RemoveDd if now < dds && self.paused => {
                 format!("removed a dd from {bdi}: paused, it exits at its next event")

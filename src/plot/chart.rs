@@ -482,9 +482,14 @@ impl AxisUnit {
         format!("{} {}", crate::lesson::check::show(mib * self.per_mib), self.name)
     }
 
-    /// [`AxisUnit::sized`] with its sign: `+12.3 MiB`, `-4 KiB`.
+    /// A difference \[MiB\] with its sign: `+12.3 MiB`, `-4 KiB`, in the
+    /// axis' unit where it reads a tenth of one at least, else in the unit
+    /// an axis of its size would take (`+1.3 MiB vs limit` over an axis in
+    /// GiB, where it read `+0.001 GiB`, and `+0.000 GiB` under 0.5 MiB).
     fn signed(&self, mib: f64) -> String {
-        format!("{}{}", if mib < 0.0 { "-" } else { "+" }, self.sized(mib.abs()))
+        let v = mib.abs();
+        let unit = if v == 0.0 || v * self.per_mib >= 0.1 { self } else { &AxisUnit::of(v) };
+        format!("{}{}", if mib < 0.0 { "-" } else { "+" }, unit.sized(v))
     }
 }
 
@@ -949,4 +954,27 @@ pub fn pauses(ctx: &Context, sides: &[SideData]) -> Figure {
         f.notes.push(note);
     }
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AxisUnit;
+
+    /// A subtitle's sizes are read against the axis, in its unit; a
+    /// difference too small to read in it (`+0.001 GiB`) takes its own.
+    #[test]
+    fn sizes_take_the_axis_unit_and_small_differences_their_own() {
+        let gib = AxisUnit::of(12_288.0);
+        assert_eq!(gib.sized(10_547.2), "10.3 GiB");
+        assert_eq!(gib.signed(1.32), "+1.32 MiB");
+        assert_eq!(gib.signed(-204.8), "-0.200 GiB");
+        assert_eq!(gib.signed(0.05), "+51.2 KiB");
+        let kib = AxisUnit::of(0.09);
+        assert_eq!((kib.sized(0.0625), kib.signed(0.125)), ("64 KiB".to_string(), "+128 KiB".to_string()));
+        let mib = AxisUnit::of(737.0);
+        assert_eq!(
+            (mib.sized(645.0), mib.signed(35.5), mib.signed(0.0)),
+            ("645 MiB".into(), "+35.5 MiB".into(), "+0 MiB".into())
+        );
+    }
 }

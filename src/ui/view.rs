@@ -401,11 +401,12 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     };
     let window = app.window_label();
     // Where room is short, the window goes before the scenario (the
-    // charts' time axes say it; a class is told which scenario to open),
-    // but not once the whole run's lost its start: then it ranks with the
-    // bdi, and a long case name is cut to leave it room (it went, and
-    // the charts were read as the whole run).
-    let window_rank = if app.window_cut() { 6 } else { 4 };
+    // charts' time axes say it; a class is told which scenario to open).
+    // Once the whole run has lost its start, a case's long name, cut to
+    // the room left, leaves it room too where it still keeps 12 columns:
+    // at 160 columns the name took it, and the charts were read as the
+    // whole run.
+    let window_room = if app.window_cut() { window.chars().count() + 3 } else { 0 };
     let mut segments = vec![
         (PROGRAM_RANK, "dirtyviz".to_string()),
         // Cut below, to the room the segments above it leave. In a lesson,
@@ -423,7 +424,7 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
         (7, kernels),
         // Paused, it says so ahead of the speed.
         if app.paused() { (9, "PAUSED".to_string()) } else { (8, "running".to_string()) },
-        (window_rank, window),
+        (4, window),
         (6, format!("bdi {}", bdi_label(w, app.bdi()))),
     ];
     let seed = app.lesson().map(|_| format!("seed {}", app.session().scenario.seed));
@@ -478,8 +479,10 @@ fn draw_status(ctx: &Ctx, frame: &mut Frame, area: Rect) {
     // columns: it takes what the segments ranked above it leave, cut with
     // an ellipsis, rather than go (a short name stays whole).
     let above: usize = segments.iter().filter(|(rank, _)| *rank > 5).map(|(_, t)| t.chars().count() + 3).sum();
+    let room = |taken: usize| width.saturating_sub(taken + 2);
+    let room = if room(above + window_room) >= 12 { room(above + window_room) } else { room(above).max(12) };
     if let Some((_, name)) = segments.iter_mut().find(|(rank, _)| *rank == 5) {
-        *name = cut_to(name, width.saturating_sub(above + 2).max(12));
+        *name = cut_to(name, room);
     }
     // The program's name goes first where the line is short of room, and
     // does not come back in a place another left (`dirtyviz` fitted where

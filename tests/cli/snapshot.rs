@@ -992,6 +992,10 @@ fn the_whole_run_window_says_when_the_oldest_samples_are_gone() {
     let text = snapshot(&["--case", case, "--dd", "0", "--keys", "w w", "--at", "30000s", "--size", "160x48"]);
     let status = text.lines().next().expect("status");
     assert!(status.contains("│ window: last 5777 s │") && status.ends_with("│ chart window: the whole run"), "{text}");
+    // Where the window has no room beside 12 columns of the name, the
+    // name keeps the room it had.
+    let text = snapshot(&["--case", case, "--dd", "0", "--keys", "w w", "--at", "30000s", "--size", "120x30"]);
+    assert!(text.starts_with(" JBOD-10HDD-16G/ext4-1… │ t 30000.0 s │"), "{text}");
 }
 
 /// The names a chart's legend gives its lines (the frame's bottom edge
