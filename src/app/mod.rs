@@ -376,11 +376,10 @@ impl App {
     /// found the list over lesson 00, which Esc then opened and recorded
     /// as begun, at its first step.)
     pub fn lesson_picker(lessons: Vec<Lesson>, progress: Progress, opts: &AppOptions) -> Result<App> {
-        let at = |l: &Lesson| progress.lessons.get(&l.id).map(|p| (p.done, p.step));
-        let first = |wanted: &dyn Fn(Option<(bool, usize)>) -> bool| lessons.iter().position(|l| wanted(at(l)));
-        let selected = first(&|p| p.is_some_and(|(done, step)| !done && step > 0))
-            .or_else(|| first(&|p| p.is_some_and(|(done, _)| !done)))
-            .or_else(|| first(&|p| !p.is_some_and(|(done, _)| done)))
+        let state = |l: &Lesson| progress.lessons.get(&l.id);
+        let selected = (lessons.iter().position(|l| state(l).is_some_and(|p| !p.done && p.step > 0)))
+            .or_else(|| lessons.iter().position(|l| state(l).is_some_and(|p| !p.done)))
+            .or_else(|| lessons.iter().position(|l| !state(l).is_some_and(|p| p.done)))
             .unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons to list"))?;
         let step = progress.resume_step(&lesson);
@@ -587,7 +586,9 @@ impl App {
     /// by what `r` restores) names the background ratio without its
     /// sysctl prefix (at 60 columns `background ratio 21 ≥ dirty_ratio
     /// 20: bg_thresh = thresh/2`), then leaves out that the ratio is at
-    /// its end, then the ratios' `%`. Others as they are (cut where drawn).
+    /// its end, then the ratios' `%`; a dd refused at the task limit
+    /// leaves out that exited ones count. Others as they are (cut where
+    /// drawn).
     pub fn note_within(&self, room: usize) -> String {
         let fits = |n: &str| n.chars().count() <= room;
         if let Some(short) = self.note.strip_suffix(EXITED_COUNT).filter(|_| !fits(&self.note)) {
