@@ -479,7 +479,7 @@ impl AxisUnit {
     /// …, setpoint 56 KiB; peak 0.184 MiB` over an axis in MiB, and a
     /// 16 MiB world's setpoint `0.004 MiB` over one in KiB.
     fn sized(&self, mib: f64) -> String {
-        format!("{} {}", crate::lesson::check::show(mib * self.per_mib), self.name)
+        format!("{} {}", show(mib * self.per_mib), self.name)
     }
 
     /// A difference \[MiB\] with its sign: `+12.3 MiB`, `-4 KiB`, in the
