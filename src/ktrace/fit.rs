@@ -559,14 +559,14 @@ fn devices_and_tasks(
                     format!("{busy:.1} MiB/s"),
                     &format!(
                         "global_dirty_state's written= grew at it in the {} of writing, faster than the median \
-                         bdi_dirty_ratelimit write_bw= {bw:.1}: the kernel's estimate counts the time the disk waited",
+                         of bdi_dirty_ratelimit's write_bw, {bw:.1}: the kernel's estimate counts the time the disk waited",
                         super::summary::duration_text(busy_s)
                     ),
                 );
                 Some(busy)
             }
             (Some(bw), _) => {
-                inf(&what, format!("{bw:.1} MiB/s"), "median bdi_dirty_ratelimit write_bw=");
+                inf(&what, format!("{bw:.1} MiB/s"), "the median of bdi_dirty_ratelimit's write_bw");
                 Some(bw)
             }
             (None, Some((bw, busy_s))) => {

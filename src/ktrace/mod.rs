@@ -172,6 +172,25 @@ impl Collector {
     }
 }
 
+/// Most pages a counter of a 32-bit kernel is read to have grown by
+/// across its wrap: 2^24 pages (64 GiB of 4 KiB pages) between two
+/// readings. A counter going down by more is read as a restart.
+const MOST_WRAPPED_GROWTH: i64 = 1 << 24;
+
+/// How many pages global_dirty_state's running count `dirtied=` or
+/// `written=` grew by from `old` to `new`: `None` where it went down
+/// (traces joined, a reboot), but where a 32-bit kernel's `unsigned long`
+/// passed 2^32 (`old` under 2^32, and `new` what it would be by a growth of
+/// at most [`MOST_WRAPPED_GROWTH`]), read as the wrap it is.
+pub fn counter_growth(old: i64, new: i64) -> Option<i64> {
+    const WRAP: i64 = 1 << 32;
+    if new >= old {
+        return Some(new - old);
+    }
+    let wrapped = WRAP - old + new;
+    (old < WRAP && new >= 0 && wrapped <= MOST_WRAPPED_GROWTH).then_some(wrapped)
+}
+
 /// The limit the kernel's control law uses, as `hard_dirty_limit()` takes
 /// it: the domain's traced dirty_limit, or thresh when that lies above
 /// (dirty_limit follows thresh only while tasks are throttled).
@@ -317,6 +336,17 @@ pub fn commit(outputs: Vec<AtomicFile>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counter_going_down_is_a_restart_but_a_32_bit_wrap_is_growth() {
+        assert_eq!(counter_growth(100, 350), Some(250));
+        assert_eq!(counter_growth(100, 100), Some(0));
+        assert_eq!(counter_growth(5_000_000, 1_000), None, "a reboot");
+        // 2^32 - 100 to 156: 256 pages on a 32-bit kernel.
+        assert_eq!(counter_growth((1 << 32) - 100, 156), Some(256));
+        assert_eq!(counter_growth((1 << 32) - 100, 1 << 24), None, "more than 64 GiB of 4 KiB pages at once");
+        assert_eq!(counter_growth((1 << 32) + 5, 10), None, "past 2^32: a 64-bit counter, restarted");
+    }
 
     #[test]
     fn the_control_laws_setpoint_is_worked_out_from_freerun_where_it_is_known() {

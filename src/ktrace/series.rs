@@ -480,8 +480,13 @@ impl Series {
         let mut global = self.global.clone();
         match (self.counters_at_row, self.counters) {
             (Some(a), Some(b)) if b.0 > a.0 => {
-                global.dirtied_rate = Some((b.1 - a.1) as f64 / (b.0 - a.0));
-                global.written_rate = Some((b.2 - a.2) as f64 / (b.0 - a.0));
+                // A counter that went down (a reboot) gives no rate.
+                if let (Some(dirtied), Some(written)) =
+                    (super::counter_growth(a.1, b.1), super::counter_growth(a.2, b.2))
+                {
+                    global.dirtied_rate = Some(dirtied as f64 / (b.0 - a.0));
+                    global.written_rate = Some(written as f64 / (b.0 - a.0));
+                }
                 self.counters_at_row = Some(b);
             }
             (None, Some(b)) => self.counters_at_row = Some(b),
@@ -800,6 +805,25 @@ mod tests {
         assert_eq!(
             rates.iter().map(|&(d, w)| (round(d), round(w))).collect::<Vec<_>>(),
             [(Some(5000.0), Some(500.0)), (Some(1000.0), Some(1000.0))]
+        );
+    }
+
+    #[test]
+    fn a_row_across_a_reboot_has_no_rates() {
+        let text = format!(
+            "a-1 [000] 10.00: global_dirty_state: {GDS} dirtied=900000 written=800000\n\
+             a-1 [000] 10.05: global_dirty_state: {GDS} dirtied=901000 written=800500\n\
+             a-1 [000] 10.15: global_dirty_state: {GDS} dirtied=100 written=50\n\
+             a-1 [000] 10.25: global_dirty_state: {GDS} dirtied=400 written=150\n"
+        );
+        let (s, _) = series(&text);
+        let rates: Vec<_> = s.rows.iter().map(|r| (r.global.dirtied_rate, r.global.written_rate)).collect();
+        let round = |v: Option<f64>| v.map(|r| r.round());
+        // 1000 and 500 pages in 0.05 s; the counters restarted (not
+        // -900900 pages in 0.1 s); 300 and 100 pages in 0.1 s.
+        assert_eq!(
+            rates.iter().map(|&(d, w)| (round(d), round(w))).collect::<Vec<_>>(),
+            [(Some(20000.0), Some(10000.0)), (None, None), (Some(3000.0), Some(1000.0))]
         );
     }
 

@@ -104,13 +104,15 @@ struct GlobalAcc {
     counters_from_s: Option<f64>,
     counters_to_s: Option<f64>,
     /// The counters' growth between readings in time order, and the time
-    /// it took \[pages, s\]: a step back in time or a counter that went
-    /// down (traces joined, a reboot) adds neither.
+    /// it took \[pages, s\]: a step back in time, a silence or a counter
+    /// that went down (traces joined, a reboot) adds neither.
     dirtied_pages: i64,
     written_pages: i64,
     counted_s: f64,
     /// Readings where NR_DIRTIED or NR_WRITTEN went down: restarts.
     counter_drops: u64,
+    /// Wraps of a 32-bit kernel's counter past 2^32, read as growth.
+    counter_wraps: u64,
     /// NR_WRITTEN's growth in windows.
     written: RateWindows,
     /// NR_DIRTIED's growth in windows, of the steps between two readings
@@ -453,6 +455,9 @@ impl Summarizer {
         {
             self.silences.push((last, e.time_s));
             self.global.silent_since_dirty_s += e.time_s - last;
+            // Nor is the counters' growth across it taken, as the rows
+            // take it: the rates are the writers' while traced.
+            self.global.last_counters = None;
         }
         self.last_event_s = Some(self.last_event_s.map_or(e.time_s, |l| l.max(e.time_s)));
         self.tasks.entry(e.task).or_default()[e.kind.index()] += 1;
@@ -524,17 +529,20 @@ impl Summarizer {
             let freerun = e.get(Field::Thresh).zip(e.get(Field::BgThresh)).map(|(th, bg)| freerun_of(th, bg));
             let free = total.zip(freerun).is_some_and(|(total, freerun)| total <= freerun);
             if let Some((t0, d0, w0, was_free)) = g.last_counters {
-                if d < d0 || w < w0 {
+                match (super::counter_growth(d0, d), super::counter_growth(w0, w)) {
                     // A counter restarted: nothing known of this step.
-                    g.counter_drops += 1;
-                } else if e.time_s >= t0 {
-                    g.written.add(t0, e.time_s, w - w0);
-                    if free && was_free {
-                        g.dirtied_free.add(t0, e.time_s, d - d0);
+                    (None, _) | (_, None) => g.counter_drops += 1,
+                    (Some(dirtied), Some(written)) if e.time_s >= t0 => {
+                        g.counter_wraps += u64::from(d < d0) + u64::from(w < w0);
+                        g.written.add(t0, e.time_s, written);
+                        if free && was_free {
+                            g.dirtied_free.add(t0, e.time_s, dirtied);
+                        }
+                        g.dirtied_pages += dirtied;
+                        g.written_pages += written;
+                        g.counted_s += e.time_s - t0;
                     }
-                    g.dirtied_pages += d - d0;
-                    g.written_pages += w - w0;
-                    g.counted_s += e.time_s - t0;
+                    _ => {}
                 }
             }
             note_time(&mut g.counters_from_s, &mut g.counters_to_s, e.time_s);
@@ -870,6 +878,7 @@ fn global_summary(g: &GlobalAcc, page_kb: Option<u64>, st: &super::reader::ReadS
         rates_to_s: g.counters_to_s.filter(|_| counted.is_some()).map(|t| t - t0),
         rates_time_s: counted,
         counter_drops: g.counter_drops,
+        counter_wraps: g.counter_wraps,
         written_busy_mbps: busy.map(|(r, _)| mib(r)),
         written_busy_s: busy.map(|(_, s)| s),
         dirtied_free_mbps: free.map(|(r, _)| mib(r)),
@@ -1145,7 +1154,7 @@ pub struct GlobalTraceSummary {
     /// NR_DIRTIED and NR_WRITTEN's growth between readings in time
     /// order over the time it took, `rates_time_s` of `rates_from_s` to
     /// `rates_to_s` (their earliest and latest reading): a step back in
-    /// time or a counter gone down adds neither \[MiB/s\].
+    /// time, a silence or a counter gone down adds neither \[MiB/s\].
     pub dirtied_mbps: Option<f64>,
     pub written_mbps: Option<f64>,
     /// On the trace's clock from its first event \[s\].
@@ -1156,6 +1165,9 @@ pub struct GlobalTraceSummary {
     /// Readings where NR_DIRTIED or NR_WRITTEN went down (traces joined,
     /// a reboot): each a restart, its drop not counted.
     pub counter_drops: u64,
+    /// Times NR_DIRTIED or NR_WRITTEN passed 2^32 and started again from
+    /// 0 (a 32-bit kernel's `unsigned long`): read as the growth it is.
+    pub counter_wraps: u64,
     /// NR_WRITTEN's rate while the disks were writing: over the 200 ms
     /// windows that wrote at least a tenth of the busiest one \[MiB/s\].
     pub written_busy_mbps: Option<f64>,
@@ -1508,6 +1520,13 @@ impl TraceSummary {
                 count(g.counter_drops, "time")
             );
         }
+        if let Some(g) = self.global.as_ref().filter(|g| g.counter_wraps > 0) {
+            let _ = writeln!(
+                s,
+                "counters    NR_DIRTIED or NR_WRITTEN passed 2^32 and went on from 0 {} (a 32-bit kernel): read as the growth it is",
+                count(g.counter_wraps, "time")
+            );
+        }
         if !self.wrapped.is_empty() {
             let list: Vec<String> = self.wrapped.iter().map(|(f, n)| format!("{f} {n}")).collect();
             let _ = writeln!(s, "wrapped     {} (left out of every statistic)", list.join(", "));
@@ -1818,11 +1837,14 @@ mod tests {
     fn the_mean_leaves_out_a_silence_and_says_so() {
         // 100 pages from 1 to 5 s, no event for 95 s, 300 pages from 100
         // to 105 s: 200 pages (0.8 MiB) over the 10 s known, not 100
-        // held through the silence (0.45 MiB).
+        // held through the silence (0.45 MiB). The counters grow 2560
+        // pages (10 MiB) a reading, one reading across the silence: 10
+        // MiB/s over the 10 s known, not 110 MiB over 105 s.
         let gds = |t: u32, dirty: u32| {
+            let n = if t < 100 { t } else { t - 94 } * 2560;
             format!(
                 "dd-1 [000] {t}.0: global_dirty_state: dirty={dirty} writeback=0 bg_thresh=2560 thresh=5120 \
-                 limit=5120 dirtied={t} written={t}"
+                 limit=5120 dirtied={n} written={n}"
             )
         };
         let lines: Vec<String> = (0..=5).map(|t| gds(t, 100)).chain((100..=105).map(|t| gds(t, 300))).collect();
@@ -1834,7 +1856,30 @@ mod tests {
         let r = s.report();
         assert!(r.contains("\nsilence     no events 5-100 s (95.0 s): nothing is known there"), "{r}");
         assert!(r.contains("  mean 0.8 over 0-105 s, each count held until the next, less 95.0 s of silence  "), "{r}");
-        assert!(r.contains("dirtied 0.0 MiB/s  written 0.0 MiB/s over 0-105 s"), "{r}");
+        assert!(r.contains("dirtied 10.0 MiB/s  written 10.0 MiB/s over 10.0 s of readings in 0-105 s"), "{r}");
+    }
+
+    #[test]
+    fn a_32_bit_counter_passing_2_to_the_32_is_read_as_growth() {
+        // 2560 pages a second, NR_DIRTIED passing 2^32 between 2 and 3 s.
+        let start = (1u64 << 32) - 5000;
+        let lines: Vec<String> = (0..=4u64)
+            .map(|t| {
+                let n = (start + t * 2560) % (1 << 32);
+                format!(
+                    "dd-1 [000] {t}.0: global_dirty_state: dirty=100 writeback=0 bg_thresh=2560 thresh=5120 \
+                     limit=5120 dirtied={n} written={}",
+                    t * 2560
+                )
+            })
+            .collect();
+        let s = summary_of(&lines);
+        let g = s.global.as_ref().expect("global");
+        assert_eq!((g.counter_drops, g.counter_wraps), (0, 1));
+        assert_eq!(g.dirtied_mbps, Some(10.0));
+        let r = s.report();
+        assert!(r.contains("passed 2^32 and went on from 0 1 time (a 32-bit kernel)"), "{r}");
+        assert!(!r.contains("went down"), "{r}");
     }
 
     /// A balance_dirty_pages pass in 6.15's fields at `t`: global

@@ -327,7 +327,7 @@ impl Task {
 
     /// True until the task exits.
     pub fn alive(&self) -> bool {
-        self.state != TaskState::Exited
+        !matches!(self.state, TaskState::Exited)
     }
 
     /// True once the task was asked to exit.
@@ -383,7 +383,7 @@ impl World {
     pub(super) fn task_start(&mut self, t: u32) {
         let now = self.now;
         let task = &mut self.tasks[t as usize];
-        if task.state != TaskState::NotStarted {
+        if !matches!(task.state, TaskState::NotStarted) {
             return;
         }
         if task.killed {
@@ -418,7 +418,7 @@ impl World {
 
     fn exit(&mut self, t: u32) {
         let task = &mut self.tasks[t as usize];
-        if task.state == TaskState::Exited {
+        if matches!(task.state, TaskState::Exited) {
             return;
         }
         let cpu = match task.state {

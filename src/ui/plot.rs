@@ -236,11 +236,14 @@ fn legend_lines(entries: &[(String, &str, Style)], width: usize, tight: bool) ->
 }
 
 /// The legend for `width` columns: on the frame's bottom edge alone if it
-/// fits, else with one line inside; long names where there is room. What
-/// two lines cannot hold is left out, and an ellipsis says so.
+/// fits, else with one line inside; long names where there is room, then
+/// short ones, then short ones against their glyphs. What two lines
+/// cannot hold is left out, and an ellipsis says so.
 fn legend(data: &ChartData, look: &Look, hidden: &[bool], width: usize) -> Vec<Line<'static>> {
-    for (short, short_marks) in [(false, false), (true, false), (true, true)] {
-        let lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, false);
+    for (short, short_marks, tight) in
+        [(false, false, false), (true, false, false), (true, true, false), (true, true, true)]
+    {
+        let lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, tight);
         if lines.len() <= 2 {
             return lines;
         }

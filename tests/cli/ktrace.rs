@@ -633,7 +633,9 @@ fn fit_builds_a_scenario_with_the_traces_thresholds_and_runs_it_beside_it() {
         let list = s["inferred"].as_array().expect("list");
         list.iter().find(|i| i["what"] == what).unwrap_or_else(|| panic!("{what} in {list:?}"))["from"].to_string()
     };
-    assert!(told("bdi 254:0 write bandwidth").contains("faster than the median bdi_dirty_ratelimit write_bw= 482.4"));
+    assert!(
+        told("bdi 254:0 write bandwidth").contains("faster than the median of bdi_dirty_ratelimit's write_bw, 482.4")
+    );
     // Its 4 dd dirtied 632.1 MiB/s under freerun on its 2 CPUs: a page of
     // a 4 KiB write took 4096 B / 316.05 MiB/s = 12359.9 ns of a CPU, of
     // which the write() call is 1500 and the copy 10859.9: 359.7 MiB/s.
