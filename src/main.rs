@@ -557,8 +557,8 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
             for c in &o.checks {
                 let mark = if c.pass { "✓" } else { "✗" };
                 out(format_args!(
-                    "       {mark} step {} {} ({}): {} ({})",
-                    c.step, c.label, c.reads, c.shown, c.bounds
+                    "       {mark} step {} {} ({}, {}): {} ({})",
+                    c.step, c.label, c.metric, c.reads, c.shown, c.bounds
                 ));
             }
             for q in &o.questions {

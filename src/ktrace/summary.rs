@@ -111,6 +111,9 @@ struct GlobalAcc {
     counted_s: f64,
     /// Readings where NR_DIRTIED or NR_WRITTEN went down: restarts.
     counter_drops: u64,
+    /// A silence since the last reading of the counters: their growth
+    /// up to the next is not taken (a drop is still a restart).
+    counters_silent: bool,
     /// Wraps of a 32-bit kernel's counter past 2^32, read as growth.
     counter_wraps: u64,
     /// NR_WRITTEN's growth in windows.
@@ -457,7 +460,7 @@ impl Summarizer {
             self.global.silent_since_dirty_s += e.time_s - last;
             // Nor is the counters' growth across it taken, as the rows
             // take it: the rates are the writers' while traced.
-            self.global.last_counters = None;
+            self.global.counters_silent = true;
         }
         self.last_event_s = Some(self.last_event_s.map_or(e.time_s, |l| l.max(e.time_s)));
         self.tasks.entry(e.task).or_default()[e.kind.index()] += 1;
@@ -532,7 +535,7 @@ impl Summarizer {
                 match (super::counter_growth(d0, d), super::counter_growth(w0, w)) {
                     // A counter restarted: nothing known of this step.
                     (None, _) | (_, None) => g.counter_drops += 1,
-                    (Some(dirtied), Some(written)) if e.time_s >= t0 => {
+                    (Some(dirtied), Some(written)) if e.time_s >= t0 && !g.counters_silent => {
                         g.counter_wraps += u64::from(d < d0) + u64::from(w < w0);
                         g.written.add(t0, e.time_s, written);
                         if free && was_free {
@@ -547,6 +550,7 @@ impl Summarizer {
             }
             note_time(&mut g.counters_from_s, &mut g.counters_to_s, e.time_s);
             g.last_counters = Some((e.time_s, d, w, free));
+            g.counters_silent = false;
         }
     }
 

@@ -206,8 +206,8 @@ pub fn check_loaded(origin: &str, loaded: &Loaded, seed: Option<u64>) -> Outcome
                 .filter(|c| !c.pass)
                 .map(|c| {
                     format!(
-                        "{origin}: lesson {} \"{}\", step {} \"{}\", check \"{}\" ({}): {} not in {}",
-                        lesson.id, lesson.title, c.step, c.step_title, c.label, c.reads, c.shown, c.bounds
+                        "{origin}: lesson {} \"{}\", step {} \"{}\", check \"{}\" ({}, {}): {} not in {}",
+                        lesson.id, lesson.title, c.step, c.step_title, c.label, c.metric, c.reads, c.shown, c.bounds
                     )
                 })
                 .collect();
@@ -352,7 +352,7 @@ mod tests {
         assert_eq!(o.checks.len(), 1);
         assert_eq!(o.failures.len(), 1);
         assert!(
-            o.failures[0].contains("step 2 \"two\", check \"impossible\" (now): 1 task not in >= 5"),
+            o.failures[0].contains("step 2 \"two\", check \"impossible\" (Tasks, now): 1 task not in >= 5"),
             "{:?}",
             o.failures
         );

@@ -291,6 +291,7 @@ fn lacked(metric: Metric, w: &crate::sim::World) -> Option<&'static str> {
     let has = crate::run::summary::KernelHas::of(w.patches(), w.legacy());
     Some(match metric {
         SetpointMb | BdiSetpointMb | DirtyToSetpoint | BdiDirtyToSetpoint if !has.setpoint => "setpoint",
+        PosRatio if !has.setpoint => "pos_ratio",
         WriteBwMbps | TargetMbps | RatelimitToTarget | BalancedToTarget if !has.bandwidth => "write_bw",
         RatelimitToTarget | BalancedToTarget | DirtyRatelimitMbps | RatelimitSwing | BalancedSwing
             if !has.dirty_ratelimit =>

@@ -66,8 +66,8 @@ pub struct Lesson {
     /// The steps, in order.
     pub steps: Vec<Step>,
     /// What the user's progress is kept under, where not the id: a
-    /// lesson file that reuses a shipped lesson's id for other steps
-    /// keeps its own (see [`Lesson::progress_id`]).
+    /// lesson file of the user's keeps its own, by its path (see
+    /// [`Lesson::progress_id`]).
     #[serde(skip)]
     pub progress_key: Option<String>,
 }
@@ -526,19 +526,21 @@ impl Lesson {
     pub fn load(path: &std::path::Path) -> Result<Lesson> {
         let text = crate::input::read_text(path, "lesson", crate::input::MAX_RON_BYTES)?;
         let mut lesson = Lesson::from_ron(&text, &path.display().to_string())?;
-        // A copy of a shipped lesson, changed, under its id: its progress
-        // must not overwrite the shipped one's.
+        // A lesson of the user's keeps its progress under its file: two
+        // files with one id (a copy of a shipped lesson, changed, or two
+        // lessons a teacher numbered alike) must not overwrite each
+        // other's. An unchanged copy of a shipped lesson is that lesson.
         let shipped = SHIPPED.iter().find(|(file, _)| file[..2] == lesson.id);
-        if shipped.is_some_and(|(file, text)| Lesson::from_ron(text, file).ok().as_ref() != Some(&lesson)) {
+        if !shipped.is_some_and(|(file, text)| Lesson::from_ron(text, file).ok().as_ref() == Some(&lesson)) {
             let place = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
             lesson.progress_key = Some(format!("{} {}", lesson.id, place.display()));
         }
         Ok(lesson)
     }
 
-    /// What the user's progress in this lesson is kept under: its id, or
-    /// for a lesson file that reuses a shipped lesson's id with other
-    /// content, the id and the file's path.
+    /// What the user's progress in this lesson is kept under: a shipped
+    /// lesson's (or an unchanged copy's) id, or for a lesson file of the
+    /// user's, the id and the file's path.
     pub fn progress_id(&self) -> &str {
         self.progress_key.as_deref().unwrap_or(&self.id)
     }
@@ -593,10 +595,18 @@ impl Lesson {
     pub fn scenario(&self) -> Result<Scenario> {
         let mut s = match &self.scenario {
             ScenarioRef::Preset(name) => presets::get(name).ok_or_else(|| {
+                // A lesson carries its world: one file for a class to share.
+                let file = name.ends_with(".ron") || name.contains('/');
                 Error::invalid(format!(
                     "unknown preset `{name}`, expected one of {}{}",
                     presets::names().join(", "),
-                    crate::error::did_you_mean(name, presets::names().iter().copied())
+                    if file {
+                        "; a lesson names no scenario file: write the scenario into it, \
+                         `scenario: Inline(Scenario(...))`"
+                            .to_string()
+                    } else {
+                        crate::error::did_you_mean(name, presets::names().iter().copied())
+                    }
                 ))
             })??,
             ScenarioRef::Case(name) => case::parse(name)?,
@@ -649,12 +659,17 @@ impl Lesson {
         if self.title.trim().is_empty() {
             return at(("title", &self.title), "the lesson's title is empty".into());
         }
+        if self.summary.trim().is_empty() {
+            return at(("summary", &self.summary), "the lesson's summary is empty (the lesson list shows it)".into());
+        }
         if self.steps.is_empty() {
             return at(("", "steps"), "a lesson needs at least one step".into());
         }
         // Numbers were range-checked as they were read (scenario::ranges).
         // A comparison opened by a step stays open until Compare(Off).
         let mut comparing = false;
+        // The scenario fresh worlds start from, as `Reconfigure` leaves it.
+        let mut base = scenario.clone();
         // Where every check (question) is written `Check(...)`, the k-th
         // of the file is the k-th of the text; `(label: ...)` leaves its
         // name out, and then a window is told at its check's label.
@@ -672,6 +687,19 @@ impl Lesson {
             }
             if step.title.trim().is_empty() {
                 return at(("title", &step.title), format!("step {n}: the title is empty"));
+            }
+            // Told at the step's own field: another step's may be empty too.
+            let field_of_step = |field: &'static str, what: String| {
+                use crate::scenario::locate::{FieldPath, Seg};
+                let path = FieldPath(vec![Seg::Field("steps"), Seg::Index(i), Seg::Field(field)]);
+                let (l, c) = crate::scenario::locate::locate(text, &path).unwrap_or((1, 1));
+                Err(Error::invalid(format!("{origin}:{l}:{c}: {what}")))
+            };
+            if step.text.trim().is_empty() {
+                return field_of_step("text", format!("step {n}: the text is empty"));
+            }
+            if step.hint.as_ref().is_some_and(|h| h.trim().is_empty()) {
+                return field_of_step("hint", format!("step {n}: the hint is empty (leave `hint` out for none)"));
             }
             // A setting the step changed before an action that starts
             // fresh worlds from the scenario would be undone by it.
@@ -723,6 +751,21 @@ impl Lesson {
                     );
                     return action(Some("changes"), what);
                 }
+                if let Action::Reconfigure(changes) = a {
+                    base.apply(changes);
+                }
+                if let Action::Compare(CompareSpec::DirtyRatio(r)) = a
+                    && let Ok(cfg) = base.to_world()
+                    && cfg.tunables.dirty_bytes == 0
+                    && cfg.tunables.dirty_ratio == *r
+                {
+                    let what = format!(
+                        "step {n}: `Compare(DirtyRatio({r}))`: the scenario's dirty_ratio is {r} already, so both \
+                         sides would be the same world: compare with another ratio, or set the scenario's first \
+                         (`Reconfigure((dirty_ratio: 10))`)"
+                    );
+                    return action(None, what);
+                }
                 if let Action::CompareWith { changes, .. } | Action::Reconfigure(changes) = a {
                     if let Some(field) = scenario.nfs_patch_without_nfs(changes) {
                         let what = format!("step {n}: `{field}` changes nothing: this world has no NFS mount");
@@ -741,6 +784,20 @@ impl Lesson {
                     && !names.iter().any(|x| x == b)
                 {
                     return at(("bdi", b), format!("step {n}: unknown bdi `{b}`, expected one of {}", name_list()));
+                }
+            }
+            // A pipeline's metric where no task is one would read nothing.
+            let pipelines = scenario.tasks.iter().any(|t| matches!(t, crate::scenario::TaskSpec::Pipeline(_)));
+            let metrics = step.checks.iter().map(|c| c.metric).chain(step.questions.iter().map(|q| q.metric));
+            for metric in metrics {
+                if matches!(metric, Metric::PipelineMbps | Metric::NetStallPct) && !pipelines {
+                    let name = format!("{metric:?}");
+                    let what = format!(
+                        "step {n}: `{name}` measures the scenario's pipelines (a copy fed over a network link), \
+                         and it has none: add one to its tasks, e.g. `Pipeline(bdi: \"{}\")`",
+                        names.first().map_or("sda", String::as_str)
+                    );
+                    return at(("metric", &name), what);
                 }
             }
             let texts = [Some(("text", &step.text)), step.hint.as_ref().map(|h| ("hint", h))];
@@ -1178,6 +1235,15 @@ mod tests {
         assert_eq!(mine.id, "03");
         let place = std::fs::canonicalize(&changed).expect("exists");
         assert_eq!(mine.progress_id(), format!("03 {}", place.display()));
+        // Two lessons of the user's numbered alike keep theirs apart too.
+        let other = dir.join("other.ron");
+        std::fs::write(&other, text.replacen("id: \"03\"", "id: \"91\"", 1)).expect("written");
+        let again = dir.join("again.ron");
+        std::fs::write(&again, text.replacen("id: \"03\"", "id: \"91\"", 1)).expect("written");
+        let (other, again) = (Lesson::load(&other).expect("loads"), Lesson::load(&again).expect("loads"));
+        assert_eq!(other.id, "91");
+        assert_ne!(other.progress_id(), again.progress_id());
+        assert!(other.progress_id().starts_with("91 /"), "{}", other.progress_id());
     }
 
     #[test]
@@ -1366,6 +1432,31 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_names_every_metric_with_its_unit() {
+        let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README");
+        let source = include_str!("metric.rs");
+        let body = &source[source.find("pub enum Metric {").expect("the enum")..];
+        let body = &body[..body.find("\n}\n").expect("its end")];
+        let names: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter_map(|l| l.strip_suffix(',').filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric())))
+            .collect();
+        assert!(names.len() > 50, "{names:?}");
+        for name in names {
+            let metric: Metric = ron::from_str(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let unit = match metric.unit() {
+                "" => "ratio",
+                "/s" => "1/s",
+                u => u,
+            };
+            let row = format!("| `{name}` | {unit}");
+            assert!(readme.contains(&row), "the README's metric table has no `{row}`");
+        }
+    }
+
+    #[test]
     fn a_side_read_without_a_comparison_is_refused_where_it_is_written() {
         let lesson = |actions: &str, side: &str| {
             format!(
@@ -1397,6 +1488,34 @@ mod tests {
         let empty = lesson("Pause", "A").replace("label: \"e\"", "label: \" \"");
         let e = Lesson::from_ron(&empty, "l.ron").expect_err("empty label");
         assert!(e.to_string().starts_with("l.ron:5:26: step 2: a check's label is empty"), "{e}");
+        // Step 2's empty text is told at its own, not at step 1's.
+        let both = lesson("Pause", "A").replace("text: \"b\"", "text: \"\"").replace("text: \"d\"", "text: \"\t\"");
+        let e = Lesson::from_ron(&both, "l.ron").expect_err("empty text");
+        assert_eq!(e.to_string(), "l.ron:3:26: step 1: the text is empty");
+        let second = lesson("Pause", "A").replace("text: \"d\"", "text: \" \"");
+        let e = Lesson::from_ron(&second, "l.ron").expect_err("empty text");
+        assert_eq!(e.to_string(), "l.ron:4:26: step 2: the text is empty");
+        let hint = lesson("Pause", "A").replace("text: \"d\",", "text: \"d\", hint: \"\",");
+        let e = Lesson::from_ron(&hint, "l.ron").expect_err("empty hint");
+        assert_eq!(e.to_string(), "l.ron:4:37: step 2: the hint is empty (leave `hint` out for none)");
+        // Both sides of a comparison of dirty ratios would be one world.
+        let same = lesson("Compare(DirtyRatio(20))", "B");
+        let e = Lesson::from_ron(&same, "l.ron").expect_err("one world");
+        assert!(e.to_string().starts_with("l.ron:3:41: step 1: `Compare(DirtyRatio(20))`: the scenario's"), "{e}");
+        let moved = lesson("Reconfigure((dirty_ratio: 10)), Compare(DirtyRatio(20))", "B");
+        assert!(Lesson::from_ron(&moved, "l.ron").is_ok(), "the scenario's ratio moved first");
+        // A pipeline's metric in a world of dd alone.
+        let copy = lesson("Pause", "A").replace("metric: PosRatio, side: A, max: 1", "metric: NetStallPct, max: 5");
+        let e = Lesson::from_ron(&copy, "l.ron").expect_err("no pipeline");
+        assert!(
+            e.to_string().starts_with("l.ron:5:39: step 2: `NetStallPct` measures the scenario's pipelines"),
+            "{e}"
+        );
+        let rsync = copy.replace("Preset(\"default\")", "Preset(\"rsync\")");
+        assert!(Lesson::from_ron(&rsync, "l.ron").is_ok());
+        let summary = lesson("Pause", "A").replace("summary: \"s\"", "summary: \"\"");
+        let e = Lesson::from_ron(&summary, "l.ron").expect_err("empty summary");
+        assert_eq!(e.to_string(), "l.ron:1:50: the lesson's summary is empty (the lesson list shows it)");
     }
 
     #[test]
@@ -1444,6 +1563,8 @@ mod tests {
         };
         let e = Lesson::from_ron(&base("Preset(\"nope\")", "Pause", "PosRatio"), "l.ron").expect_err("preset");
         assert!(e.to_string().contains("unknown preset `nope`") && e.to_string().contains("hdd-10dd"), "{e}");
+        let e = Lesson::from_ron(&base("Preset(\"my.ron\")", "Pause", "PosRatio"), "l.ron").expect_err("a file");
+        assert!(e.to_string().ends_with("write the scenario into it, `scenario: Inline(Scenario(...))`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Frobnicate", "PosRatio"), "l.ron").expect_err("action");
         assert!(e.to_string().contains("unknown variant `Frobnicate`") && e.to_string().contains("`AddDd`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Pause", "Speed"), "l.ron").expect_err("metric");

@@ -342,6 +342,10 @@ pub struct CheckReport {
     pub label: String,
     /// What it reads: `last 10 s`, `whole step`, `now` ([`Check::reads`]).
     pub reads: String,
+    /// The metric as the file names it, and in a comparison the side it
+    /// reads: `DirtyMb`, `DirtyMb of A` (no `side` written), `DirtyMb
+    /// A/B`.
+    pub metric: String,
     /// Its bounds, for display, in the unit of `shown`.
     pub bounds: String,
     /// The value measured (NaN: nothing to measure).
@@ -380,6 +384,19 @@ pub struct HeadlessReport {
     pub questions: Vec<QuestionReport>,
 }
 
+/// `check`'s metric as its file names it, with the side it reads where a
+/// comparison is open (`compared`): one without `side` reads A.
+fn metric_read(check: &Check, compared: bool) -> String {
+    let side = match (compared, check.side) {
+        (false, _) => "",
+        (true, SideSpec::A) => " of A",
+        (true, SideSpec::B) => " of B",
+        (true, SideSpec::AOverB) => " A/B",
+        (true, SideSpec::BOverA) => " B/A",
+    };
+    format!("{:?}{side}", check.metric)
+}
+
 /// Runs every step of `lesson` for its `run_s` and evaluates its checks
 /// and questions at the end of the step.
 pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
@@ -408,6 +425,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 step_title: step.title.clone(),
                 label: check.label.clone(),
                 reads: check.reads(step.run_s).replace('\u{a0}', " "),
+                metric: metric_read(check, session.sides.len() > 1),
                 bounds,
                 value,
                 shown,

@@ -86,7 +86,7 @@ fn check_names_the_lesson_step_and_check_that_failed() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "lessons/x.ron: lesson x \"Too many\", step 2 \"count\", check \"five dd\" (now): 1 task not in >= 5"
+            "lessons/x.ron: lesson x \"Too many\", step 2 \"count\", check \"five dd\" (Tasks, now): 1 task not in >= 5"
         ),
         "{err}"
     );
@@ -95,7 +95,7 @@ fn check_names_the_lesson_step_and_check_that_failed() {
     let out = dirtyviz().current_dir(&root).args(["check", "-v", "lessons/x.ron"]).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("✓ step 2 five dd (now): 1 task (1..1)"), "{text}");
+    assert!(text.contains("✓ step 2 five dd (Tasks, now): 1 task (1..1)"), "{text}");
 }
 
 /// A throttling call still blocked counts with its length so far, as
@@ -113,9 +113,9 @@ fn the_longest_call_counts_a_call_still_blocked() {
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     // The call began before the window and has not returned: it counts
     // whole (11.7 s), where the calls returned in the window give 0 ms.
-    let shown = stdout.lines().find(|l| l.contains("stuck (last 4 s):")).expect("the check's line");
+    let shown = stdout.lines().find(|l| l.contains("stuck (ThrottledMaxMs, last 4 s):")).expect("the check's line");
     let ms: f64 = shown
-        .split("stuck (last 4 s): ")
+        .split("stuck (ThrottledMaxMs, last 4 s): ")
         .nth(1)
         .and_then(|v| v.split(' ').next())
         .and_then(|v| v.parse().ok())
@@ -1430,7 +1430,7 @@ fn a_short_step_s_default_window_is_its_run_s_and_a_zero_tolerance_is_refused() 
     std::fs::write(&path, short_lesson("0.001")).expect("written");
     let out = super::common::dirtyviz().args(["check", "-v"]).arg(&path).output().expect("runs");
     let text = super::common::ok(&out);
-    assert!(text.contains("✓ step 1 dirty (whole step): 566 MiB (>= 1)"), "{text}");
+    assert!(text.contains("✓ step 1 dirty (DirtyMb, whole step): 566 MiB (>= 1)"), "{text}");
     let out = super::common::dirtyviz()
         .args(["snapshot", "--lesson"])
         .arg(&path)
@@ -1463,9 +1463,9 @@ fn a_check_on_what_the_kernel_lacks_has_nothing_to_measure() {
     .expect("written");
     let out = dirtyviz().args(["check", "-v", path.to_str().expect("utf-8")]).output().expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("left bw (last 2 s): nothing to measure"), "{text}");
-    assert!(text.contains("left rate (last 2 s): nothing to measure"), "{text}");
-    assert!(text.contains("left setpoint (last 2 s): nothing to measure"), "{text}");
+    assert!(text.contains("left bw (WriteBwMbps of A, last 2 s): nothing to measure"), "{text}");
+    assert!(text.contains("left rate (DirtyRatelimitMbps of A, last 2 s): nothing to measure"), "{text}");
+    assert!(text.contains("left setpoint (SetpointMb of A, last 2 s): nothing to measure"), "{text}");
     assert!(text.lines().any(|l| l.contains("✓") && l.contains("right setpoint")), "{text}");
     assert!(text.lines().any(|l| l.contains("✓") && l.contains("right bw")), "{text}");
 }
