@@ -114,6 +114,16 @@ pub struct Judged {
     /// The simulation's value at the step's end and the verdict; `None`:
     /// the step has not run to its end, or measured nothing.
     pub answer: Option<Answer>,
+    /// Given after an answer before it was judged, the simulation's value
+    /// shown beside it: right, it is not counted right.
+    pub after_shown: bool,
+}
+
+impl Judged {
+    /// Right, and not after the value was shown.
+    pub fn counts_right(&self) -> bool {
+        !self.after_shown && self.answer.is_some_and(|a| a.right)
+    }
 }
 
 /// Where [`App`] keeps the answers given to step `step` of `lesson`.
@@ -282,7 +292,7 @@ impl LessonMode {
         let mut said = Vec::new();
         let given: Vec<&Judged> = self.answers.iter().flatten().collect();
         if !given.is_empty() {
-            let right = given.iter().filter(|j| j.answer.is_some_and(|a| a.right)).count();
+            let right = given.iter().filter(|j| j.counts_right()).count();
             let mut answers = format!("{right}/{} answers right", self.answers.len());
             let unanswered = self.answers.len() - given.len();
             let unjudged = given.iter().filter(|j| j.answer.is_none()).count();
@@ -369,9 +379,9 @@ impl LessonMode {
             checks_counting: self.checks_counting.clone(),
         });
         for q in 0..self.answers.len() {
-            if let Some(given) = self.answers[q].filter(|j| j.answer.is_none()).map(|j| j.given) {
-                let answer = self.judge(q, given);
-                self.answers[q] = Some(Judged { given, answer });
+            if let Some(j) = self.answers[q].filter(|j| j.answer.is_none()) {
+                let answer = self.judge(q, j.given);
+                self.answers[q] = Some(Judged { answer, ..j });
             }
         }
     }
@@ -568,7 +578,7 @@ impl App {
         let Some(mode) = self.lesson.as_mut().filter(|_| !self.keys_before_7) else { return };
         let Some(given) = self.given.get(&answers_key(&mode.run.lesson, mode.run.step)) else { return };
         for (slot, &given) in mode.answers.iter_mut().zip(given) {
-            *slot = given.map(|given| Judged { given, answer: None });
+            *slot = given.map(|given| Judged { given, answer: None, after_shown: false });
         }
     }
 
@@ -1084,7 +1094,11 @@ impl App {
                         // A note on an earlier, mistyped answer is stale now.
                         self.note.clear();
                         let answer = mode.judge(q, given);
-                        mode.answers[q] = Some(Judged { given, answer });
+                        // The value an earlier answer was judged wrong
+                        // against has been on the screen.
+                        let after_shown = mode.answers[q]
+                            .is_some_and(|j| j.after_shown || j.answer.is_some_and(|a| a.reached && !a.right));
+                        mode.answers[q] = Some(Judged { given, answer, after_shown });
                         mode.question = (q + 1) % mode.answers.len();
                         let key = answers_key(&mode.run.lesson, mode.run.step);
                         self.given.insert(key, mode.answers.iter().map(|a| a.map(|j| j.given)).collect());
@@ -1621,6 +1635,13 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::InputDone));
         let a = app.lesson().expect("lesson").answer(0).expect("answered").answer.expect("measurable");
         assert!(!a.right && (a.error - 2.0).abs() < 1e-9, "{a:?}");
+        assert!(j.counts_right(), "a right answer given again keeps its count");
+        // Right once the value was shown beside the wrong one: not counted.
+        app.update(Msg::Lesson(LessonMsg::Answer));
+        app.update(Msg::Lesson(LessonMsg::Input('1')));
+        app.update(Msg::Lesson(LessonMsg::InputDone));
+        let j = *app.lesson().expect("lesson").answer(0).expect("answered");
+        assert!(j.answer.is_some_and(|a| a.right) && j.after_shown && !j.counts_right(), "{j:?}");
     }
 
     #[test]

@@ -175,20 +175,24 @@ impl Collector {
 /// Most pages a counter of a 32-bit kernel is read to have grown by
 /// across its wrap: 2^24 pages (64 GiB of 4 KiB pages) between two
 /// readings. A counter going down by more is read as a restart.
-const MOST_WRAPPED_GROWTH: i64 = 1 << 24;
+pub const MOST_WRAPPED_GROWTH: i64 = 1 << 24;
+
+/// A 32-bit kernel's counters wrap at this.
+pub const COUNTER_WRAP: i64 = 1 << 32;
 
 /// How many pages global_dirty_state's running count `dirtied=` or
 /// `written=` grew by from `old` to `new`: `None` where it went down
 /// (traces joined, a reboot), but where a 32-bit kernel's `unsigned long`
 /// passed 2^32 (`old` under 2^32, and `new` what it would be by a growth of
-/// at most [`MOST_WRAPPED_GROWTH`]), read as the wrap it is.
-pub fn counter_growth(old: i64, new: i64) -> Option<i64> {
-    const WRAP: i64 = 1 << 32;
+/// at most [`MOST_WRAPPED_GROWTH`]), read as the wrap it is; `wide`: the
+/// trace has shown a count of 2^32 or more, so its kernel's do not wrap
+/// there.
+pub fn counter_growth(old: i64, new: i64, wide: bool) -> Option<i64> {
     if new >= old {
         return Some(new - old);
     }
-    let wrapped = WRAP - old + new;
-    (old < WRAP && new >= 0 && wrapped <= MOST_WRAPPED_GROWTH).then_some(wrapped)
+    let wrapped = COUNTER_WRAP - old + new;
+    (!wide && old < COUNTER_WRAP && new >= 0 && wrapped <= MOST_WRAPPED_GROWTH).then_some(wrapped)
 }
 
 /// The limit the kernel's control law uses, as `hard_dirty_limit()` takes
@@ -339,13 +343,14 @@ mod tests {
 
     #[test]
     fn a_counter_going_down_is_a_restart_but_a_32_bit_wrap_is_growth() {
-        assert_eq!(counter_growth(100, 350), Some(250));
-        assert_eq!(counter_growth(100, 100), Some(0));
-        assert_eq!(counter_growth(5_000_000, 1_000), None, "a reboot");
+        assert_eq!(counter_growth(100, 350, false), Some(250));
+        assert_eq!(counter_growth(100, 100, false), Some(0));
+        assert_eq!(counter_growth(5_000_000, 1_000, false), None, "a reboot");
         // 2^32 - 100 to 156: 256 pages on a 32-bit kernel.
-        assert_eq!(counter_growth((1 << 32) - 100, 156), Some(256));
-        assert_eq!(counter_growth((1 << 32) - 100, 1 << 24), None, "more than 64 GiB of 4 KiB pages at once");
-        assert_eq!(counter_growth((1 << 32) + 5, 10), None, "past 2^32: a 64-bit counter, restarted");
+        assert_eq!(counter_growth((1 << 32) - 100, 156, false), Some(256));
+        assert_eq!(counter_growth((1 << 32) - 100, 156, true), None, "a 64-bit kernel's counter, restarted");
+        assert_eq!(counter_growth((1 << 32) - 100, 1 << 24, false), None, "more than 64 GiB of 4 KiB pages at once");
+        assert_eq!(counter_growth((1 << 32) + 5, 10, false), None, "past 2^32: a 64-bit counter, restarted");
     }
 
     #[test]

@@ -232,6 +232,8 @@ pub struct Series {
     /// reading since there was none) and the latest.
     counters_at_row: Option<(f64, i64, i64)>,
     counters: Option<(f64, i64, i64)>,
+    /// A count of 2^32 or more was read: the counters do not wrap there.
+    counters_wide: bool,
     /// The latest event so far \[s\].
     last_event_s: Option<f64>,
     /// Each silence: no event from the first time to the second \[s\].
@@ -332,6 +334,7 @@ impl Series {
         }
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             self.counters = Some((e.time_s, d, w));
+            self.counters_wide |= d.max(w) >= super::COUNTER_WRAP;
             // The first row's rates (and a silence's next) run from the
             // first reading in it.
             self.counters_at_row = self.counters_at_row.or(self.counters);
@@ -481,8 +484,9 @@ impl Series {
         match (self.counters_at_row, self.counters) {
             (Some(a), Some(b)) if b.0 > a.0 => {
                 // A counter that went down (a reboot) gives no rate.
+                let wide = self.counters_wide;
                 if let (Some(dirtied), Some(written)) =
-                    (super::counter_growth(a.1, b.1), super::counter_growth(a.2, b.2))
+                    (super::counter_growth(a.1, b.1, wide), super::counter_growth(a.2, b.2, wide))
                 {
                     global.dirtied_rate = Some(dirtied as f64 / (b.0 - a.0));
                     global.written_rate = Some(written as f64 / (b.0 - a.0));

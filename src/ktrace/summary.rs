@@ -114,6 +114,8 @@ struct GlobalAcc {
     /// A silence since the last reading of the counters: their growth
     /// up to the next is not taken (a drop is still a restart).
     counters_silent: bool,
+    /// A count of 2^32 or more was read: the counters do not wrap there.
+    counters_wide: bool,
     /// Wraps of a 32-bit kernel's counter past 2^32, read as growth.
     counter_wraps: u64,
     /// NR_WRITTEN's growth in windows.
@@ -531,12 +533,14 @@ impl Summarizer {
         if let (Some(d), Some(w)) = (e.get(Field::Dirtied), e.get(Field::Written)) {
             let freerun = e.get(Field::Thresh).zip(e.get(Field::BgThresh)).map(|(th, bg)| freerun_of(th, bg));
             let free = total.zip(freerun).is_some_and(|(total, freerun)| total <= freerun);
+            g.counters_wide |= d.max(w) >= super::COUNTER_WRAP;
             if let Some((t0, d0, w0, was_free)) = g.last_counters {
-                match (super::counter_growth(d0, d), super::counter_growth(w0, w)) {
+                let wide = g.counters_wide;
+                match (super::counter_growth(d0, d, wide), super::counter_growth(w0, w, wide)) {
                     // A counter restarted: nothing known of this step.
                     (None, _) | (_, None) => g.counter_drops += 1,
                     (Some(dirtied), Some(written)) if e.time_s >= t0 && !g.counters_silent => {
-                        g.counter_wraps += u64::from(d < d0) + u64::from(w < w0);
+                        g.counter_wraps += u64::from(d < d0 || w < w0);
                         g.written.add(t0, e.time_s, written);
                         if free && was_free {
                             g.dirtied_free.add(t0, e.time_s, dirtied);
@@ -1169,8 +1173,9 @@ pub struct GlobalTraceSummary {
     /// Readings where NR_DIRTIED or NR_WRITTEN went down (traces joined,
     /// a reboot): each a restart, its drop not counted.
     pub counter_drops: u64,
-    /// Times NR_DIRTIED or NR_WRITTEN passed 2^32 and started again from
-    /// 0 (a 32-bit kernel's `unsigned long`): read as the growth it is.
+    /// Readings where NR_DIRTIED or NR_WRITTEN had passed 2^32 and started
+    /// again from 0 (a 32-bit kernel's `unsigned long`): read as the
+    /// growth it is.
     pub counter_wraps: u64,
     /// NR_WRITTEN's rate while the disks were writing: over the 200 ms
     /// windows that wrote at least a tenth of the busiest one \[MiB/s\].
@@ -1527,8 +1532,8 @@ impl TraceSummary {
         if let Some(g) = self.global.as_ref().filter(|g| g.counter_wraps > 0) {
             let _ = writeln!(
                 s,
-                "counters    NR_DIRTIED or NR_WRITTEN passed 2^32 and went on from 0 {} (a 32-bit kernel): read as the growth it is",
-                count(g.counter_wraps, "time")
+                "counters    NR_DIRTIED or NR_WRITTEN passed 2^32 and went on from 0 at {} (a 32-bit kernel): read as the growth it is",
+                count(g.counter_wraps, "reading")
             );
         }
         if !self.wrapped.is_empty() {
@@ -1882,7 +1887,7 @@ mod tests {
         assert_eq!((g.counter_drops, g.counter_wraps), (0, 1));
         assert_eq!(g.dirtied_mbps, Some(10.0));
         let r = s.report();
-        assert!(r.contains("passed 2^32 and went on from 0 1 time (a 32-bit kernel)"), "{r}");
+        assert!(r.contains("passed 2^32 and went on from 0 at 1 reading (a 32-bit kernel)"), "{r}");
         assert!(!r.contains("went down"), "{r}");
     }
 

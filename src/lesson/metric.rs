@@ -104,7 +104,7 @@ pub enum Metric {
     /// Share of the step the pipelines' network stood still \[%\].
     NetStallPct,
     /// Seconds from the step's start until bdi_thresh first reached 90% of
-    /// thresh (the window's length if it never did) \[s\].
+    /// thresh (the step's time so far if it never did) \[s\].
     Thresh90S,
     /// Live tasks on the bdi \[tasks\].
     Tasks,

@@ -596,7 +596,8 @@ impl Lesson {
         let mut s = match &self.scenario {
             ScenarioRef::Preset(name) => presets::get(name).ok_or_else(|| {
                 // A lesson carries its world: one file for a class to share.
-                let file = name.ends_with(".ron") || name.contains('/');
+                let stem = name.strip_suffix(".ron").unwrap_or(name);
+                let file = (name.ends_with(".ron") || name.contains('/')) && presets::get(stem).is_none();
                 Error::invalid(format!(
                     "unknown preset `{name}`, expected one of {}{}",
                     presets::names().join(", "),
@@ -605,7 +606,7 @@ impl Lesson {
                          `scenario: Inline(Scenario(...))`"
                             .to_string()
                     } else {
-                        crate::error::did_you_mean(name, presets::names().iter().copied())
+                        crate::error::did_you_mean(stem, presets::names().iter().copied())
                     }
                 ))
             })??,
@@ -660,7 +661,7 @@ impl Lesson {
             return at(("title", &self.title), "the lesson's title is empty".into());
         }
         if self.summary.trim().is_empty() {
-            return at(("summary", &self.summary), "the lesson's summary is empty (the lesson list shows it)".into());
+            return at(("summary", &self.summary), "the lesson's summary is empty".into());
         }
         if self.steps.is_empty() {
             return at(("", "steps"), "a lesson needs at least one step".into());
@@ -668,8 +669,12 @@ impl Lesson {
         // Numbers were range-checked as they were read (scenario::ranges).
         // A comparison opened by a step stays open until Compare(Off).
         let mut comparing = false;
-        // The scenario fresh worlds start from, as `Reconfigure` leaves it.
+        // The scenario fresh worlds start from, as `Reconfigure` leaves
+        // it, and the dirty ratio an open comparison of ratios sets B to.
         let mut base = scenario.clone();
+        let mut ratio_compared: Option<u64> = None;
+        // The bdi a check without `bdi` reads: the first, until SelectBdi.
+        let mut selected = names.first().cloned().unwrap_or_default();
         // Where every check (question) is written `Check(...)`, the k-th
         // of the file is the k-th of the text; `(label: ...)` leaves its
         // name out, and then a window is told at its check's label.
@@ -730,6 +735,12 @@ impl Lesson {
                     _ => {}
                 }
                 match a {
+                    Action::Compare(CompareSpec::DirtyRatio(r)) => ratio_compared = Some(*r),
+                    Action::Compare(_) | Action::CompareWith { .. } => ratio_compared = None,
+                    Action::SelectBdi(bdi) => selected = bdi.clone(),
+                    _ => {}
+                }
+                match a {
                     Action::AddDd { bdi, .. } | Action::RemoveDd { bdi, .. } if !bdi_ok(bdi) => {
                         let what = format!("step {n}: unknown bdi `{bdi}`, expected `*` or one of {}", name_list());
                         return action(Some("bdi"), what);
@@ -754,15 +765,18 @@ impl Lesson {
                 if let Action::Reconfigure(changes) = a {
                     base.apply(changes);
                 }
-                if let Action::Compare(CompareSpec::DirtyRatio(r)) = a
+                // A comparison of dirty ratios whose scenario (as a
+                // Reconfigure, also one while it is open, leaves it) has the
+                // ratio compared: both sides would be one world.
+                if let (Action::Compare(_) | Action::Reconfigure(_), Some(r)) = (a, ratio_compared)
                     && let Ok(cfg) = base.to_world()
-                    && cfg.tunables.dirty_bytes == 0
-                    && cfg.tunables.dirty_ratio == *r
+                    && crate::session::Compare::DirtyRatio(r).sides(&cfg).is_err()
                 {
                     let what = format!(
-                        "step {n}: `Compare(DirtyRatio({r}))`: the scenario's dirty_ratio is {r} already, so both \
-                         sides would be the same world: compare with another ratio, or set the scenario's first \
-                         (`Reconfigure((dirty_ratio: 10))`)"
+                        "step {n}: `Compare(DirtyRatio({r}))` with the scenario's dirty_ratio at {r}: both sides \
+                         would be the same world; compare with another ratio, or set the scenario's to another \
+                         first (`Reconfigure((dirty_ratio: {}))`)",
+                        if r == 10 { 20 } else { 10 }
                     );
                     return action(None, what);
                 }
@@ -786,16 +800,23 @@ impl Lesson {
                     return at(("bdi", b), format!("step {n}: unknown bdi `{b}`, expected one of {}", name_list()));
                 }
             }
-            // A pipeline's metric where no task is one would read nothing.
-            let pipelines = scenario.tasks.iter().any(|t| matches!(t, crate::scenario::TaskSpec::Pipeline(_)));
-            let metrics = step.checks.iter().map(|c| c.metric).chain(step.questions.iter().map(|q| q.metric));
-            for metric in metrics {
-                if matches!(metric, Metric::PipelineMbps | Metric::NetStallPct) && !pipelines {
+            // A pipeline's metric on a bdi no pipeline writes to reads
+            // nothing.
+            let piped = |bdi: &str| {
+                scenario
+                    .tasks
+                    .iter()
+                    .any(|t| matches!(t, crate::scenario::TaskSpec::Pipeline(p) if p.bdi == "*" || p.bdi == bdi))
+            };
+            let metrics = step.checks.iter().map(|c| (c.metric, &c.bdi));
+            for (metric, bdi) in metrics.chain(step.questions.iter().map(|q| (q.metric, &q.bdi))) {
+                let bdi = bdi.as_deref().unwrap_or(&selected);
+                if matches!(metric, Metric::PipelineMbps | Metric::NetStallPct) && !piped(bdi) {
                     let name = format!("{metric:?}");
                     let what = format!(
-                        "step {n}: `{name}` measures the scenario's pipelines (a copy fed over a network link), \
-                         and it has none: add one to its tasks, e.g. `Pipeline(bdi: \"{}\")`",
-                        names.first().map_or("sda", String::as_str)
+                        "step {n}: `{name}` measures the pipelines on bdi {bdi} (a copy fed over a network \
+                         link), and no task of the scenario is one: add one, e.g. `Pipeline(bdi: \"{bdi}\")`, \
+                         or read another bdi (`bdi: ...`)"
                     );
                     return at(("metric", &name), what);
                 }
@@ -1501,21 +1522,27 @@ mod tests {
         // Both sides of a comparison of dirty ratios would be one world.
         let same = lesson("Compare(DirtyRatio(20))", "B");
         let e = Lesson::from_ron(&same, "l.ron").expect_err("one world");
-        assert!(e.to_string().starts_with("l.ron:3:41: step 1: `Compare(DirtyRatio(20))`: the scenario's"), "{e}");
+        assert!(e.to_string().starts_with("l.ron:3:41: step 1: `Compare(DirtyRatio(20))` with the scenario's"), "{e}");
+        assert!(e.to_string().ends_with("(`Reconfigure((dirty_ratio: 10))`)"), "{e}");
+        let inside = lesson("Compare(DirtyRatio(10))", "B")
+            .replace("text: \"d\",", "text: \"d\", actions: [Reconfigure((dirty_ratio: 10))],");
+        let e = Lesson::from_ron(&inside, "l.ron").expect_err("one world later");
+        assert!(e.to_string().starts_with("l.ron:4:41: step 2: `Compare(DirtyRatio(10))` with the"), "{e}");
+        assert!(e.to_string().ends_with("(`Reconfigure((dirty_ratio: 20))`)"), "{e}");
         let moved = lesson("Reconfigure((dirty_ratio: 10)), Compare(DirtyRatio(20))", "B");
         assert!(Lesson::from_ron(&moved, "l.ron").is_ok(), "the scenario's ratio moved first");
         // A pipeline's metric in a world of dd alone.
         let copy = lesson("Pause", "A").replace("metric: PosRatio, side: A, max: 1", "metric: NetStallPct, max: 5");
         let e = Lesson::from_ron(&copy, "l.ron").expect_err("no pipeline");
         assert!(
-            e.to_string().starts_with("l.ron:5:39: step 2: `NetStallPct` measures the scenario's pipelines"),
+            e.to_string().starts_with("l.ron:5:39: step 2: `NetStallPct` measures the pipelines on bdi sda"),
             "{e}"
         );
         let rsync = copy.replace("Preset(\"default\")", "Preset(\"rsync\")");
         assert!(Lesson::from_ron(&rsync, "l.ron").is_ok());
         let summary = lesson("Pause", "A").replace("summary: \"s\"", "summary: \"\"");
         let e = Lesson::from_ron(&summary, "l.ron").expect_err("empty summary");
-        assert_eq!(e.to_string(), "l.ron:1:50: the lesson's summary is empty (the lesson list shows it)");
+        assert_eq!(e.to_string(), "l.ron:1:50: the lesson's summary is empty");
     }
 
     #[test]
@@ -1565,6 +1592,8 @@ mod tests {
         assert!(e.to_string().contains("unknown preset `nope`") && e.to_string().contains("hdd-10dd"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"my.ron\")", "Pause", "PosRatio"), "l.ron").expect_err("a file");
         assert!(e.to_string().ends_with("write the scenario into it, `scenario: Inline(Scenario(...))`"), "{e}");
+        let e = Lesson::from_ron(&base("Preset(\"rsync.ron\")", "Pause", "PosRatio"), "l.ron").expect_err("a name");
+        assert!(e.to_string().contains("did you mean `rsync`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Frobnicate", "PosRatio"), "l.ron").expect_err("action");
         assert!(e.to_string().contains("unknown variant `Frobnicate`") && e.to_string().contains("`AddDd`"), "{e}");
         let e = Lesson::from_ron(&base("Preset(\"default\")", "Pause", "Speed"), "l.ron").expect_err("metric");

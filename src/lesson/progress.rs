@@ -239,7 +239,14 @@ impl Progress {
     /// now, or was finished and left at its last step.
     pub fn resume_step(&self, lesson: &super::Lesson) -> usize {
         let last = lesson.steps.len().saturating_sub(1);
-        match self.lessons.get(lesson.progress_id()) {
+        // Earlier builds kept a lesson file of the user's under its
+        // id alone: taken where the file has no entry of its own yet.
+        let own = self.lessons.get(lesson.progress_id());
+        let earlier = || {
+            let mine = lesson.progress_id() != lesson.id && super::Lesson::shipped_file(&lesson.id).is_none();
+            mine.then(|| self.lessons.get(&lesson.id)).flatten()
+        };
+        match own.or_else(earlier) {
             Some(p) if p.steps == lesson.steps.len() && !(p.done && p.step >= last) => p.step.min(last),
             _ => 0,
         }
@@ -285,6 +292,27 @@ mod tests {
         assert!(!back.lessons["03"].done);
         assert!(!back.lessons["04"].done, "the last step opened, not yet run");
         assert_eq!(back.lessons["05"], LessonProgress { step: 3, steps: 4, done: true });
+    }
+
+    #[test]
+    fn a_lesson_file_takes_up_what_earlier_builds_kept_under_its_id() {
+        let (_dir, path) = scratch("earlier");
+        let (_, text) = crate::lesson::Lesson::shipped_file("03").expect("shipped");
+        let file = path.with_file_name("mine.ron");
+        std::fs::write(&file, text.replacen("id: \"03\"", "id: \"91\"", 1)).expect("written");
+        let mine = crate::lesson::Lesson::load(&file).expect("loads");
+        let steps = mine.steps.len();
+        let mut p = Progress::default();
+        p.reached("91", 2, steps);
+        assert_eq!(p.resume_step(&mine), 2, "under its id alone");
+        p.reached(mine.progress_id(), 1, steps);
+        assert_eq!(p.resume_step(&mine), 1, "its own entry first");
+        // A changed copy of a shipped lesson never takes the shipped one's.
+        let copy = path.with_file_name("copy.ron");
+        std::fs::write(&copy, text.replacen("title: \"", "title: \"Mine: ", 1)).expect("written");
+        let copy = crate::lesson::Lesson::load(&copy).expect("loads");
+        p.reached("03", 2, copy.steps.len());
+        assert_eq!(p.resume_step(&copy), 0);
     }
 
     #[test]

@@ -221,6 +221,13 @@ fn question_parts(
                 );
                 hanging("   ✗ ", t.warn.add_modifier(Modifier::BOLD), &with_units(&said), t.text, width, 5)
             }
+            Some(a) if a.right && j.after_shown => {
+                let said = format!(
+                    "you said {}, after the simulation's value was shown: right, not counted",
+                    show_value(j.given, unit)
+                );
+                hanging("   ~ ", t.dim.add_modifier(Modifier::BOLD), &with_units(&said), t.text, width, 5)
+            }
             Some(a) => {
                 let (mark, style) = if a.right { ("✓", t.good) } else { ("✗", t.warn) };
                 // In the unit asked, as the answer was typed; and as the rest

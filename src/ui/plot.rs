@@ -235,20 +235,23 @@ fn legend_lines(entries: &[(String, &str, Style)], width: usize, tight: bool) ->
     lines
 }
 
+/// How a legend may name its entries, roomiest first: (short names for
+/// the series, short ones for the marks, names against their glyphs).
+const NAMINGS: [(bool, bool, bool); 4] =
+    [(false, false, false), (true, false, false), (true, true, false), (true, true, true)];
+
 /// The legend for `width` columns: on the frame's bottom edge alone if it
 /// fits, else with one line inside; long names where there is room, then
-/// short ones, then short ones against their glyphs. What two lines
-/// cannot hold is left out, and an ellipsis says so.
+/// short ones, then short ones against their glyphs ([`NAMINGS`]). What
+/// two lines cannot hold is left out, and an ellipsis says so.
 fn legend(data: &ChartData, look: &Look, hidden: &[bool], width: usize) -> Vec<Line<'static>> {
-    for (short, short_marks, tight) in
-        [(false, false, false), (true, false, false), (true, true, false), (true, true, true)]
-    {
+    for (short, short_marks, tight) in NAMINGS {
         let lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, tight);
         if lines.len() <= 2 {
             return lines;
         }
     }
-    let mut lines = legend_lines(&legend_entries(data, look, hidden, true, true), width.saturating_sub(2), false);
+    let mut lines = legend_lines(&legend_entries(data, look, hidden, true, true), width.saturating_sub(2), true);
     lines.truncate(2);
     if let Some(last) = lines.last_mut() {
         last.spans.push(Span::styled(" …", look.theme.dim));
@@ -260,12 +263,10 @@ fn legend(data: &ChartData, look: &Look, hidden: &[bool], width: usize) -> Vec<L
 /// edge, if it fits: long names, short ones, then short names against
 /// their glyphs (` ━dirty ━wb ━thr`). `None` when even that needs two.
 fn one_line_legend(data: &ChartData, look: &Look, hidden: &[bool], width: usize) -> Option<Line<'static>> {
-    [(false, false, false), (true, false, false), (true, true, false), (true, true, true)].into_iter().find_map(
-        |(short, short_marks, tight)| {
-            let mut lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, tight);
-            (lines.len() == 1).then(|| lines.swap_remove(0))
-        },
-    )
+    NAMINGS.into_iter().find_map(|(short, short_marks, tight)| {
+        let mut lines = legend_lines(&legend_entries(data, look, hidden, short, short_marks), width, tight);
+        (lines.len() == 1).then(|| lines.swap_remove(0))
+    })
 }
 
 /// Plot rows under which a chart gives up its legend's second line, the
