@@ -533,7 +533,12 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
             .collect();
         let progress = dirtyviz::run::progress::Progress::new("drawing the lessons' screens", lessons.len());
         let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
-            let missing = dirtyviz::ui::walk::missing(l, &sources[*i].origin, dirtyviz::ui::walk::SIZES);
+            let source = &sources[*i];
+            let place = |step: usize| match source.text.as_deref() {
+                Ok(text) => dirtyviz::lesson::step_text_place(text, &source.origin, step),
+                Err(_) => source.origin.clone(),
+            };
+            let missing = dirtyviz::ui::walk::missing(l, &place, dirtyviz::ui::walk::SIZES);
             progress.tick();
             (*i, missing)
         });

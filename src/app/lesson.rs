@@ -114,8 +114,8 @@ pub struct Judged {
     /// The simulation's value at the step's end and the verdict; `None`:
     /// the step has not run to its end, or measured nothing.
     pub answer: Option<Answer>,
-    /// Given after an answer before it was judged, the simulation's value
-    /// shown beside it: right, it is not counted right.
+    /// Given after an earlier answer to the question was judged wrong,
+    /// the simulation's value shown beside it: right, it is not counted.
     pub after_shown: bool,
 }
 

@@ -116,7 +116,8 @@ struct GlobalAcc {
     counters_silent: bool,
     /// A count of 2^32 or more was read: the counters do not wrap there.
     counters_wide: bool,
-    /// Wraps of a 32-bit kernel's counter past 2^32, read as growth.
+    /// Readings where a 32-bit kernel's counter had passed 2^32, read as
+    /// growth.
     counter_wraps: u64,
     /// NR_WRITTEN's growth in windows.
     written: RateWindows,
@@ -1870,7 +1871,7 @@ mod tests {
 
     #[test]
     fn a_32_bit_counter_passing_2_to_the_32_is_read_as_growth() {
-        // 2560 pages a second, NR_DIRTIED passing 2^32 between 2 and 3 s.
+        // 2560 pages a second, NR_DIRTIED passing 2^32 between 1 and 2 s.
         let start = (1u64 << 32) - 5000;
         let lines: Vec<String> = (0..=4u64)
             .map(|t| {

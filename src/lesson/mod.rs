@@ -479,6 +479,18 @@ fn ron_tokens(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// Where step `step` (0-based) of lesson file `text` writes its text, as
+/// messages give a place: `origin:line:col`, or `origin` where it cannot
+/// be found.
+pub fn step_text_place(text: &str, origin: &str, step: usize) -> String {
+    use crate::scenario::locate::{FieldPath, Seg};
+    let path = FieldPath(vec![Seg::Field("steps"), Seg::Index(step), Seg::Field("text")]);
+    match crate::scenario::locate::locate(text, &path) {
+        Some((l, c)) => format!("{origin}:{l}:{c}"),
+        None => origin.to_string(),
+    }
+}
+
 impl Lesson {
     /// Parses and checks a lesson; errors read `origin:line:col: ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Lesson> {

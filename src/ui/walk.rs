@@ -22,8 +22,9 @@ pub const SIZES: &[(u16, u16)] = &[(160, 48), (120, 40)];
 pub const TEXT_SIZE: (u16, u16) = (160, 48);
 
 /// What is missing from `lesson`'s screens at `sizes`, one line each
-/// (`origin: lesson L step N at WxH: ...`); empty when nothing is.
-pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Vec<String>> {
+/// (`PLACE: lesson L step N at WxH: ...`, with `place(i)` where step `i`
+/// is written: `path:line:col` of its text); empty when nothing is.
+pub fn missing(lesson: &Lesson, place: &dyn Fn(usize) -> String, sizes: &[(u16, u16)]) -> Result<Vec<String>> {
     let opts = AppOptions { theme: ThemeKind::Mono, ..AppOptions::default() };
     let mut app = App::for_lesson(lesson.clone(), 0, Progress::default(), &opts)?;
     let mut out = Vec::new();
@@ -32,6 +33,7 @@ pub fn missing(lesson: &Lesson, origin: &str, sizes: &[(u16, u16)]) -> Result<Ve
             app.update(Msg::Lesson(LessonMsg::NextStep));
             app.finish_catch_up();
         }
+        let origin = place(i);
         let Some(mode) = app.lesson() else { return Err(Error::invalid("the lesson closed")) };
         if mode.run().step != i {
             return Err(Error::invalid(format!("step {} did not open", i + 1)));
@@ -144,7 +146,7 @@ mod tests {
                      actions: [Compare(Legacy(11))]),
             ])"#;
         let lesson = Lesson::from_ron(text, "w.ron").expect("valid");
-        let missing = missing(&lesson, "w.ron", &[(160, 48)]).expect("walks");
+        let missing = missing(&lesson, &|_| "w.ron".into(), &[(160, 48)]).expect("walks");
         assert!(missing.iter().all(|m| m.contains("step 2")), "step 1 shows all it names: {missing:?}");
         assert!(!missing.is_empty(), "five panels a side do not fit 48 rows in compare mode");
         assert!(missing[0].starts_with("w.ron: lesson w step 2 at 160x48: "), "{missing:?}");
@@ -161,7 +163,7 @@ mod tests {
             ])"#
         );
         let lesson = Lesson::from_ron(&text, "w.ron").expect("valid");
-        let missing = missing(&lesson, "w.ron", &[(160, 48), (220, 60)]).expect("walks");
+        let missing = missing(&lesson, &|_| "w.ron".into(), &[(160, 48), (220, 60)]).expect("walks");
         assert_eq!(missing.len(), 1, "{missing:?}");
         assert!(
             missing[0]
@@ -189,12 +191,12 @@ mod tests {
         // no room left for the hint (3 rows) and the verdict (2).
         let longest = (20..60)
             .take_while(|&n| {
-                let walked = missing(&lesson(n, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
+                let walked = missing(&lesson(n, hint), &|_| "w.ron".into(), &[TEXT_SIZE]).expect("walks");
                 walked.iter().all(|m| m.contains("with the hint"))
             })
             .last()
             .expect("20 sentences fit");
-        let walked = missing(&lesson(longest, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
+        let walked = missing(&lesson(longest, hint), &|_| "w.ron".into(), &[TEXT_SIZE]).expect("walks");
         assert_eq!(walked.len(), 1, "{walked:?}");
         assert!(
             walked[0].starts_with(
@@ -206,8 +208,9 @@ mod tests {
         // Without a hint, h adds nothing to the pane: only the verdict (2
         // rows) has to find room, and the longest text with no room for it
         // is reported as such.
-        let walked: Vec<Vec<String>> =
-            (20..=longest).map(|n| missing(&lesson(n, ""), "w.ron", &[TEXT_SIZE]).expect("walks")).collect();
+        let walked: Vec<Vec<String>> = (20..=longest)
+            .map(|n| missing(&lesson(n, ""), &|_| "w.ron".into(), &[TEXT_SIZE]).expect("walks"))
+            .collect();
         assert!(walked.iter().flatten().all(|m| !m.contains("hint")), "{walked:?}");
         assert!(
             walked.iter().any(|w| w.len() == 1
@@ -219,11 +222,11 @@ mod tests {
         // Those without room for the verdict are fewer than those without
         // room for the hint and the verdict.
         let hinted = (20..=longest)
-            .filter(|&n| !missing(&lesson(n, hint), "w.ron", &[TEXT_SIZE]).expect("walks").is_empty())
+            .filter(|&n| !missing(&lesson(n, hint), &|_| "w.ron".into(), &[TEXT_SIZE]).expect("walks").is_empty())
             .count();
         assert!(walked.iter().filter(|w| !w.is_empty()).count() < hinted, "{walked:?}");
         // Text short enough for both is not reported.
-        let walked = missing(&lesson(longest - 6, hint), "w.ron", &[TEXT_SIZE]).expect("walks");
+        let walked = missing(&lesson(longest - 6, hint), &|_| "w.ron".into(), &[TEXT_SIZE]).expect("walks");
         assert!(walked.is_empty(), "{walked:?}");
     }
 }
