@@ -570,7 +570,7 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
                 let answer = check::show_value(q.value.unwrap_or(f64::NAN), q.unit);
                 let answer = if q.reached { answer } else { format!("not reached in {answer}") };
                 let why = q.why.as_ref().map(|why| format!(": {why}")).unwrap_or_default();
-                out(format_args!("       ? step {} \"{}\": {answer}{why}", q.step, q.ask));
+                out(format_args!("       ? step {} \"{}\" ({}): {answer}{why}", q.step, q.ask, q.metric));
             }
         }
         for f in &o.failures {

@@ -126,6 +126,10 @@ impl Judged {
     }
 }
 
+/// The answers given to a step's questions, each with whether it was
+/// given after the value was shown ([`Judged::after_shown`]).
+pub type GivenAnswers = Vec<Option<(f64, bool)>>;
+
 /// Where [`App`] keeps the answers given to step `step` of `lesson`.
 fn answers_key(lesson: &Lesson, step: usize) -> (String, usize) {
     (lesson.progress_id().to_string(), step)
@@ -578,7 +582,7 @@ impl App {
         let Some(mode) = self.lesson.as_mut().filter(|_| !self.keys_before_7) else { return };
         let Some(given) = self.given.get(&answers_key(&mode.run.lesson, mode.run.step)) else { return };
         for (slot, &given) in mode.answers.iter_mut().zip(given) {
-            *slot = given.map(|given| Judged { given, answer: None, after_shown: false });
+            *slot = given.map(|(given, after_shown)| Judged { given, answer: None, after_shown });
         }
     }
 
@@ -1101,7 +1105,8 @@ impl App {
                         mode.answers[q] = Some(Judged { given, answer, after_shown });
                         mode.question = (q + 1) % mode.answers.len();
                         let key = answers_key(&mode.run.lesson, mode.run.step);
-                        self.given.insert(key, mode.answers.iter().map(|a| a.map(|j| j.given)).collect());
+                        let given = mode.answers.iter().map(|a| a.map(|j| (j.given, j.after_shown))).collect();
+                        self.given.insert(key, given);
                     }
                     Err(why) => {
                         mode.refused = Some(why.clone());
@@ -1531,6 +1536,19 @@ mod tests {
             app.advance_to(2 * NS_PER_SEC);
             let judged = app.lesson().expect("lesson").answer(0).and_then(|j| j.answer);
             assert!(judged.is_some_and(|a| a.right), "one dd: right");
+            // Wrong, then right once the value was shown: not counted,
+            // also when the step is opened again.
+            for c in ['5', '1'] {
+                for m in [LessonMsg::Answer, LessonMsg::Input(c), LessonMsg::InputDone] {
+                    app.update(Msg::Lesson(m));
+                }
+            }
+            app.update(Msg::Lesson(LessonMsg::NextStep));
+            app.update(Msg::Lesson(LessonMsg::PrevStep));
+            app.finish_catch_up();
+            app.advance_to(2 * NS_PER_SEC);
+            let j = *app.lesson().expect("lesson").answer(0).expect("back");
+            assert!(j.answer.is_some_and(|a| a.right) && !j.counts_right(), "{j:?}");
             app.update(Msg::Reset);
             app.finish_catch_up();
             assert_eq!(given(&app), None, "r starts the step over");

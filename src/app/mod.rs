@@ -334,7 +334,7 @@ pub struct App {
     /// and the step: a step opened again (`N` then `n`, a lesson left for
     /// another and taken up again) has them back, to be judged again at
     /// its end; `r` gives them up with the rest of the step.
-    given: BTreeMap<(String, usize), Vec<Option<f64>>>,
+    given: BTreeMap<(String, usize), lesson::GivenAnswers>,
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,

@@ -684,7 +684,7 @@ impl Lesson {
         // The scenario fresh worlds start from, as `Reconfigure` leaves
         // it, and the dirty ratio an open comparison of ratios sets B to.
         let mut base = scenario.clone();
-        let mut ratio_compared: Option<u64> = None;
+        let mut ratio_compared: Option<(u64, usize)> = None;
         // The bdi a check without `bdi` reads: the first, until SelectBdi.
         let mut selected = names.first().cloned().unwrap_or_default();
         // Where every check (question) is written `Check(...)`, the k-th
@@ -747,7 +747,7 @@ impl Lesson {
                     _ => {}
                 }
                 match a {
-                    Action::Compare(CompareSpec::DirtyRatio(r)) => ratio_compared = Some(*r),
+                    Action::Compare(CompareSpec::DirtyRatio(r)) => ratio_compared = Some((*r, n)),
                     Action::Compare(_) | Action::CompareWith { .. } => ratio_compared = None,
                     Action::SelectBdi(bdi) => selected = bdi.clone(),
                     _ => {}
@@ -779,18 +779,49 @@ impl Lesson {
                 }
                 // A comparison of dirty ratios whose scenario (as a
                 // Reconfigure, also one while it is open, leaves it) has the
-                // ratio compared: both sides would be one world.
-                if let (Action::Compare(_) | Action::Reconfigure(_), Some(r)) = (a, ratio_compared)
-                    && let Ok(cfg) = base.to_world()
-                    && crate::session::Compare::DirtyRatio(r).sides(&cfg).is_err()
-                {
-                    let what = format!(
-                        "step {n}: `Compare(DirtyRatio({r}))` with the scenario's dirty_ratio at {r}: both sides \
-                         would be the same world; compare with another ratio, or set the scenario's to another \
-                         first (`Reconfigure((dirty_ratio: {}))`)",
-                        if r == 10 { 20 } else { 10 }
-                    );
-                    return action(None, what);
+                // ratio compared: both sides would be one world. So would
+                // a ratio or bytes set on both sides while it is open.
+                if let Some((r, since)) = ratio_compared {
+                    let other = if r == 10 { 20 } else { 10 };
+                    let one_world =
+                        base.to_world().is_ok_and(|cfg| crate::session::Compare::DirtyRatio(r).sides(&cfg).is_err());
+                    let what = match a {
+                        Action::Compare(_) if one_world => Some(format!(
+                            "step {n}: `Compare(DirtyRatio({r}))` with the scenario's dirty_ratio at {r}: both \
+                             sides would be the same world; compare with another ratio, or set the scenario's to \
+                             another first (`Reconfigure((dirty_ratio: {other}))`)"
+                        )),
+                        Action::Reconfigure(_) if one_world => Some(format!(
+                            "step {n}: this `Reconfigure` sets the scenario's dirty_ratio to {r}, the ratio the \
+                             comparison open since step {since} (`Compare(DirtyRatio({r}))`) gives its right side: \
+                             both sides would be the same world; close it first (`Compare(Off)`)"
+                        )),
+                        Action::DirtyRatio(_) | Action::DirtyBytesMb(_) => Some(format!(
+                            "step {n}: `{}` sets both sides alike, and the comparison open since step {since} \
+                             compares dirty ratios: both would be the same world; set it on the right alone \
+                             with `Compare(DirtyRatio(..))`, or close the comparison first (`Compare(Off)`)",
+                            a.setting().unwrap_or("DirtyRatio")
+                        )),
+                        _ => None,
+                    };
+                    if let Some(what) = what {
+                        return action(None, what);
+                    }
+                }
+                // Changes that are the world's own settings compare it with
+                // itself (as the session refuses them).
+                if let Action::CompareWith { changes, .. } = a {
+                    let mut other = base.clone();
+                    other.apply(changes);
+                    if let (Ok(left), Ok(right)) = (base.to_world(), other.to_world())
+                        && left == right
+                    {
+                        let what = format!(
+                            "step {n}: CompareWith's changes are the world's own settings: both sides would be \
+                             the same world; name what differs on the right"
+                        );
+                        return action(Some("changes"), what);
+                    }
                 }
                 if let Action::CompareWith { changes, .. } | Action::Reconfigure(changes) = a {
                     if let Some(field) = scenario.nfs_patch_without_nfs(changes) {
@@ -818,7 +849,7 @@ impl Lesson {
                 scenario
                     .tasks
                     .iter()
-                    .any(|t| matches!(t, crate::scenario::TaskSpec::Pipeline(p) if p.bdi == "*" || p.bdi == bdi))
+                    .any(|t| matches!(t, crate::scenario::TaskSpec::Pipeline(p) if p.n > 0 && (p.bdi == "*" || p.bdi == bdi)))
             };
             let metrics = step.checks.iter().map(|c| (c.metric, &c.bdi));
             for (metric, bdi) in metrics.chain(step.questions.iter().map(|q| (q.metric, &q.bdi))) {
@@ -1536,11 +1567,18 @@ mod tests {
         let e = Lesson::from_ron(&same, "l.ron").expect_err("one world");
         assert!(e.to_string().starts_with("l.ron:3:41: step 1: `Compare(DirtyRatio(20))` with the scenario's"), "{e}");
         assert!(e.to_string().ends_with("(`Reconfigure((dirty_ratio: 10))`)"), "{e}");
-        let inside = lesson("Compare(DirtyRatio(10))", "B")
-            .replace("text: \"d\",", "text: \"d\", actions: [Reconfigure((dirty_ratio: 10))],");
-        let e = Lesson::from_ron(&inside, "l.ron").expect_err("one world later");
-        assert!(e.to_string().starts_with("l.ron:4:41: step 2: `Compare(DirtyRatio(10))` with the"), "{e}");
-        assert!(e.to_string().ends_with("(`Reconfigure((dirty_ratio: 20))`)"), "{e}");
+        let later = |actions: &str| {
+            let with = format!("text: \"d\", actions: [{actions}],");
+            lesson("Compare(DirtyRatio(10))", "B").replace("text: \"d\",", &with)
+        };
+        let e = Lesson::from_ron(&later("Reconfigure((dirty_ratio: 10))"), "l.ron").expect_err("one world later");
+        let open = "l.ron:4:41: step 2: this `Reconfigure` sets the scenario's dirty_ratio to 10, the ratio the \
+                    comparison open since step 1";
+        assert!(e.to_string().starts_with(open), "{e}");
+        let e = Lesson::from_ron(&later("DirtyRatio(30)"), "l.ron").expect_err("both sides alike");
+        assert!(e.to_string().starts_with("l.ron:4:41: step 2: `DirtyRatio` sets both sides alike"), "{e}");
+        let closed = later("Compare(Off), DirtyRatio(30)").replace("side: B", "side: A");
+        assert!(Lesson::from_ron(&closed, "l.ron").is_ok());
         let moved = lesson("Reconfigure((dirty_ratio: 10)), Compare(DirtyRatio(20))", "B");
         assert!(Lesson::from_ron(&moved, "l.ron").is_ok(), "the scenario's ratio moved first");
         // A pipeline's metric in a world of dd alone.
@@ -1635,12 +1673,12 @@ mod tests {
         let other = same.replace("()", "(dirty_ratio: 40)");
         Lesson::from_ron(&base("Preset(\"default\")", &other, "PosRatio"), "l.ron").expect("a change");
         // Changes that are the world's own settings (the preset's ratio
-        // is 20): refused when the step opens, naming it.
+        // is 20): refused where they are written, as the session would
+        // refuse them when the step opens.
         let own = same.replace("()", "(dirty_ratio: 20)");
-        let lesson = Lesson::from_ron(&base("Preset(\"default\")", &own, "PosRatio"), "l.ron").expect("loads");
-        let e = runner::run_headless(&lesson).expect_err("the same world twice").to_string();
+        let e = Lesson::from_ron(&base("Preset(\"default\")", &own, "PosRatio"), "l.ron").expect_err("one world");
         assert!(
-            e.starts_with("step 1: CompareWith(a: \"x\", b: \"y\"): its changes are the world's own settings"),
+            e.to_string().starts_with("l.ron:2:85: step 1: CompareWith's changes are the world's own settings"),
             "{e}"
         );
         // Told at the action of the step, not where its name is first

@@ -364,6 +364,8 @@ pub struct QuestionReport {
     pub step: usize,
     /// The question.
     pub ask: String,
+    /// Its metric and side, as [`CheckReport::metric`].
+    pub metric: String,
     /// The measured answer; `None`: nothing to measure.
     pub value: Option<f64>,
     /// Its unit, as the screen shows it.
@@ -384,17 +386,18 @@ pub struct HeadlessReport {
     pub questions: Vec<QuestionReport>,
 }
 
-/// `check`'s metric as its file names it, with the side it reads where a
-/// comparison is open (`compared`): one without `side` reads A.
-fn metric_read(check: &Check, compared: bool) -> String {
-    let side = match (compared, check.side) {
+/// A check's or question's metric as its file names it, with the side it
+/// reads where a comparison is open (`compared`): one without `side`
+/// reads A.
+fn metric_read(metric: super::Metric, side: SideSpec, compared: bool) -> String {
+    let side = match (compared, side) {
         (false, _) => "",
         (true, SideSpec::A) => " of A",
         (true, SideSpec::B) => " of B",
         (true, SideSpec::AOverB) => " A/B",
         (true, SideSpec::BOverA) => " B/A",
     };
-    format!("{:?}{side}", check.metric)
+    format!("{metric:?}{side}")
 }
 
 /// Runs every step of `lesson` for its `run_s` and evaluates its checks
@@ -425,7 +428,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
                 step_title: step.title.clone(),
                 label: check.label.clone(),
                 reads: check.reads(step.run_s).replace('\u{a0}', " "),
-                metric: metric_read(check, session.sides.len() > 1),
+                metric: metric_read(check.metric, check.side, session.sides.len() > 1),
                 bounds,
                 value,
                 shown,
@@ -437,6 +440,7 @@ pub fn run_headless(lesson: &Lesson) -> Result<HeadlessReport> {
             questions.push(QuestionReport {
                 step: i + 1,
                 ask: q.ask.clone(),
+                metric: metric_read(q.metric, q.side, session.sides.len() > 1),
                 value,
                 unit: q.unit(),
                 why: value.is_none().then(|| run.lacks(&session, q.metric, q.side)).flatten(),

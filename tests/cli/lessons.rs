@@ -134,7 +134,7 @@ fn check_v_prints_each_answer_and_screens_finds_what_a_step_cannot_show() {
     let out = dirtyviz().current_dir(&root).args(["check", "-v", "--screens", "lessons/x.ron"]).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("? step 1 \"What is the dirty threshold?\": 737 MiB"), "{stdout}");
+    assert!(stdout.contains("? step 1 \"What is the dirty threshold?\" (ThreshMb): 737 MiB"), "{stdout}");
     assert!(stdout.contains("every step shows what it names"), "{stdout}");
     // Two sides of four charts and the task table do not fit 40 rows.
     let crowded = text
