@@ -535,7 +535,7 @@ fn check_files(args: &CheckArgs) -> Result<ExitCode> {
         let walked = dirtyviz::run::on_every_cpu(&lessons, |(i, l)| {
             let source = &sources[*i];
             let place = |step: usize| match source.text.as_deref() {
-                Ok(text) => dirtyviz::lesson::step_text_place(text, &source.origin, step),
+                Ok(text) => dirtyviz::lesson::step_place(text, &source.origin, step, "text"),
                 Err(_) => source.origin.clone(),
             };
             let missing = dirtyviz::ui::walk::missing(l, &place, dirtyviz::ui::walk::SIZES);

@@ -794,6 +794,12 @@ mod tests {
         assert_eq!(s.pauses.len(), 1);
     }
 
+    /// Each row's dirtied and written rates, rounded \[pages/s\].
+    fn rounded_rates(s: &Series) -> Vec<(Option<f64>, Option<f64>)> {
+        let round = |v: Option<f64>| v.map(|r| r.round());
+        s.rows.iter().map(|r| (round(r.global.dirtied_rate), round(r.global.written_rate))).collect()
+    }
+
     #[test]
     fn the_first_row_has_rates_from_its_first_reading() {
         let text = format!(
@@ -804,12 +810,7 @@ mod tests {
         let (s, _) = series(&text);
         // 400 pages dirtied and 40 written from 10.00 to 10.08 s, then
         // 100 and 100 to 10.18 s.
-        let rates: Vec<_> = s.rows.iter().map(|r| (r.global.dirtied_rate, r.global.written_rate)).collect();
-        let round = |v: Option<f64>| v.map(|r| r.round());
-        assert_eq!(
-            rates.iter().map(|&(d, w)| (round(d), round(w))).collect::<Vec<_>>(),
-            [(Some(5000.0), Some(500.0)), (Some(1000.0), Some(1000.0))]
-        );
+        assert_eq!(rounded_rates(&s), [(Some(5000.0), Some(500.0)), (Some(1000.0), Some(1000.0))]);
     }
 
     #[test]
@@ -821,14 +822,9 @@ mod tests {
              a-1 [000] 10.25: global_dirty_state: {GDS} dirtied=400 written=150\n"
         );
         let (s, _) = series(&text);
-        let rates: Vec<_> = s.rows.iter().map(|r| (r.global.dirtied_rate, r.global.written_rate)).collect();
-        let round = |v: Option<f64>| v.map(|r| r.round());
         // 1000 and 500 pages in 0.05 s; the counters restarted (not
         // -900900 pages in 0.1 s); 300 and 100 pages in 0.1 s.
-        assert_eq!(
-            rates.iter().map(|&(d, w)| (round(d), round(w))).collect::<Vec<_>>(),
-            [(Some(20000.0), Some(10000.0)), (None, None), (Some(3000.0), Some(1000.0))]
-        );
+        assert_eq!(rounded_rates(&s), [(Some(20000.0), Some(10000.0)), (None, None), (Some(3000.0), Some(1000.0))]);
     }
 
     #[test]

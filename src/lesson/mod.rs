@@ -479,12 +479,11 @@ fn ron_tokens(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Where step `step` (0-based) of lesson file `text` writes its text, as
+/// Where step `step` (0-based) of lesson file `text` writes `field`, as
 /// messages give a place: `origin:line:col`, or `origin` where it cannot
 /// be found.
-pub fn step_text_place(text: &str, origin: &str, step: usize) -> String {
-    use crate::scenario::locate::{FieldPath, Seg};
-    let path = FieldPath(vec![Seg::Field("steps"), Seg::Index(step), Seg::Field("text")]);
+pub fn step_place(text: &str, origin: &str, step: usize, field: &'static str) -> String {
+    let path = crate::scenario::locate::FieldPath::element("steps", step, Some(field));
     match crate::scenario::locate::locate(text, &path) {
         Some((l, c)) => format!("{origin}:{l}:{c}"),
         None => origin.to_string(),
@@ -706,12 +705,8 @@ impl Lesson {
                 return at(("title", &step.title), format!("step {n}: the title is empty"));
             }
             // Told at the step's own field: another step's may be empty too.
-            let field_of_step = |field: &'static str, what: String| {
-                use crate::scenario::locate::{FieldPath, Seg};
-                let path = FieldPath(vec![Seg::Field("steps"), Seg::Index(i), Seg::Field(field)]);
-                let (l, c) = crate::scenario::locate::locate(text, &path).unwrap_or((1, 1));
-                Err(Error::invalid(format!("{origin}:{l}:{c}: {what}")))
-            };
+            let field_of_step =
+                |field, what: String| Err(Error::invalid(format!("{}: {what}", step_place(text, origin, i, field))));
             if step.text.trim().is_empty() {
                 return field_of_step("text", format!("step {n}: the text is empty"));
             }
