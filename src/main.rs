@@ -601,8 +601,9 @@ fn lesson(args: &LessonArgs) -> Result<ExitCode> {
     let loaded = open_progress();
     let mut app = match chosen {
         Some(l) => {
-            let step = loaded.progress.resume_step(&l);
-            App::for_lesson(l, step, loaded.progress, &opts)?
+            let mut progress = loaded.progress;
+            let step = progress.start(&l);
+            App::for_lesson(l, step, progress, &opts)?
         }
         None => App::lesson_picker(picker, loaded.progress, &opts)?,
     };

@@ -4,6 +4,7 @@
 //! measured here when samples arrive, never while drawing.
 
 use super::{App, LessonMsg, Msg};
+use crate::lesson::progress::Given;
 use crate::lesson::runner::{Answer, LessonRun, Verdict, ViewRequest};
 use crate::lesson::{Lesson, Step};
 use crate::session::Session;
@@ -124,15 +125,6 @@ impl Judged {
     pub fn counts_right(&self) -> bool {
         !self.after_shown && self.answer.is_some_and(|a| a.right)
     }
-}
-
-/// The answers given to a step's questions, each with whether it was
-/// given after the value was shown ([`Judged::after_shown`]).
-pub type GivenAnswers = Vec<Option<(f64, bool)>>;
-
-/// Where [`App`] keeps the answers given to step `step` of `lesson`.
-fn answers_key(lesson: &Lesson, step: usize) -> (String, usize) {
-    (lesson.progress_id().to_string(), step)
 }
 
 /// The lesson list.
@@ -576,13 +568,15 @@ impl App {
     }
 
     /// The answers given to the step just opened, back (to be judged at
-    /// its end), where it was opened before: not on the steps a replay
-    /// passes through, which it never judges.
-    fn restore_answers(&mut self) {
+    /// its end), where it was opened before, in this session or an earlier
+    /// one (the progress keeps them): not on the steps a replay passes
+    /// through, which it never judges.
+    pub(super) fn restore_answers(&mut self) {
         let Some(mode) = self.lesson.as_mut().filter(|_| !self.keys_before_7) else { return };
-        let Some(given) = self.given.get(&answers_key(&mode.run.lesson, mode.run.step)) else { return };
-        for (slot, &given) in mode.answers.iter_mut().zip(given) {
-            *slot = given.map(|(given, after_shown)| Judged { given, answer: None, after_shown });
+        let (id, step, questions) = (mode.run.lesson.progress_id(), mode.run.step, mode.answers.len());
+        let Some(given) = self.progress.answers(id, step, questions) else { return };
+        for (slot, given) in mode.answers.iter_mut().zip(given) {
+            *slot = given.map(|g| Judged { given: g.value, answer: None, after_shown: g.after_shown });
         }
     }
 
@@ -682,7 +676,7 @@ impl App {
         // Keys' changes are undone: said so, as the dashboard's `r` does.
         let how = if mode.changed_by_hand() { " with its own setup" } else { "" };
         // Its answers go with it: the step starts again as it first did.
-        self.given.remove(&answers_key(&lesson, i));
+        self.progress.answered(lesson.progress_id(), i, Vec::new());
         self.open_lesson(lesson, i, format!("step {} restarted{how}", i + 1));
     }
 
@@ -907,7 +901,7 @@ impl App {
             Msg::Lesson(LessonMsg::PickOpen) => {
                 let lesson = picker.lessons[picker.selected].clone();
                 self.picker = None;
-                let step = self.progress.resume_step(&lesson);
+                let step = self.progress.start(&lesson);
                 // At 1×, as `dirtyviz lesson ID` opens it: a class that
                 // opened it so keeps the teacher's pace.
                 self.set_speed(super::one_x());
@@ -1104,9 +1098,11 @@ impl App {
                             .is_some_and(|j| j.after_shown || j.answer.is_some_and(|a| a.reached && !a.right));
                         mode.answers[q] = Some(Judged { given, answer, after_shown });
                         mode.question = (q + 1) % mode.answers.len();
-                        let key = answers_key(&mode.run.lesson, mode.run.step);
-                        let given = mode.answers.iter().map(|a| a.map(|j| (j.given, j.after_shown))).collect();
-                        self.given.insert(key, given);
+                        let given = (mode.answers.iter())
+                            .map(|a| a.map(|j| Given { value: j.given, after_shown: j.after_shown }))
+                            .collect();
+                        self.progress.answered(mode.run.lesson.progress_id(), mode.run.step, given);
+                        self.note_progress();
                     }
                     Err(why) => {
                         mode.refused = Some(why.clone());
@@ -1375,7 +1371,7 @@ mod tests {
         app.update(Msg::Lesson(LessonMsg::NextStep));
         assert_eq!(
             app.progress().lessons["t"],
-            crate::lesson::progress::LessonProgress { step: 1, steps: 2, done: false }
+            crate::lesson::progress::LessonProgress { step: 1, steps: 2, done: false, ..Default::default() }
         );
         assert_eq!(app.progress().resume_step(&lesson(TWO_STEPS)), 1, "reopens at the step left");
         app.advance_to(3 * NS_PER_SEC);
@@ -1553,6 +1549,33 @@ mod tests {
             app.finish_catch_up();
             assert_eq!(given(&app), None, "r starts the step over");
         }
+    }
+
+    /// A student who quit with a step's question answered finds the
+    /// answer there the next day (the progress keeps it), judged at the
+    /// step's end; `r` gives it up in the progress too.
+    #[test]
+    fn answers_given_are_back_in_a_later_session() {
+        let mut app =
+            App::for_lesson(lesson(TWO_STEPS), 0, Progress::default(), &AppOptions::default()).expect("opens");
+        for m in [LessonMsg::Answer, LessonMsg::Input('1'), LessonMsg::InputDone] {
+            app.update(Msg::Lesson(m));
+        }
+        let (saved, changed) = app.take_progress().expect("to be saved");
+        assert_eq!(changed, ["t"]);
+        let saved = saved.clone();
+        let mut next = saved;
+        let step = next.start(&lesson(TWO_STEPS));
+        let mut later = App::for_lesson(lesson(TWO_STEPS), step, next, &AppOptions::default()).expect("opens");
+        let given = |app: &App| app.lesson().expect("lesson").answer(0).map(|j| (j.given, j.answer.is_some()));
+        assert_eq!(given(&later), Some((1.0, false)), "back, to be judged at the step's end");
+        later.advance_to(2 * NS_PER_SEC);
+        let judged = later.lesson().expect("lesson").answer(0).and_then(|j| j.answer);
+        assert!(judged.is_some_and(|a| a.right), "one dd: right");
+        later.update(Msg::Reset);
+        later.finish_catch_up();
+        assert_eq!(given(&later), None, "r starts the step over");
+        assert!(later.progress().lessons["t"].answers.is_empty(), "and the progress forgets them");
     }
 
     /// Forward too: the answer given to step 2, back after `N` and `n`

@@ -38,8 +38,6 @@ pub struct ScrollRoom {
     pub tasks: Option<TaskRoom>,
 }
 
-use std::collections::BTreeMap;
-
 use crate::error::{Error, Result};
 use crate::lesson::Lesson;
 use crate::lesson::progress::Progress;
@@ -330,11 +328,6 @@ pub struct App {
     keys_before_6: bool,
     /// ([`AppOptions::keys_before_7`]).
     keys_before_7: bool,
-    /// The answers given to each lesson step, by the lesson's progress id
-    /// and the step: a step opened again (`N` then `n`, a lesson left for
-    /// another and taken up again) has them back, to be judged again at
-    /// its end; `r` gives them up with the rest of the step.
-    given: BTreeMap<(String, usize), lesson::GivenAnswers>,
     /// Simulated time a world stops at \[ns\]: the longest session a
     /// recording replays ([`crate::record::MAX_SESSION_NS`]).
     time_limit: u64,
@@ -365,6 +358,7 @@ impl App {
         let (run, session, view) = crate::lesson::runner::LessonRun::seek(lesson, step, opts.session())?;
         let mut app = App::with_session(session, progress, opts);
         app.install(run, view);
+        app.restore_answers();
         app.note_progress();
         Ok(app)
     }
@@ -434,7 +428,6 @@ impl App {
             keys_before_5: opts.keys_before_5,
             keys_before_6: opts.keys_before_6,
             keys_before_7: opts.keys_before_7,
-            given: BTreeMap::new(),
             level: None,
         }
     }

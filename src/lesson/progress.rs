@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// How far a student got in one lesson.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct LessonProgress {
     /// The step last open (0-based).
     pub step: usize,
@@ -31,10 +31,26 @@ pub struct LessonProgress {
     /// The last step ran to the end of its time (its checks were judged):
     /// opening it is not finishing it.
     pub done: bool,
+    /// The answers given, by step (0-based), one slot per question: a
+    /// step opened again, also in a later session, has them back, to be
+    /// judged at its end. (Files of earlier builds have none.)
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub answers: BTreeMap<usize, Vec<Option<Given>>>,
+}
+
+/// An answer given to a lesson question.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Given {
+    /// The number given, in the question's unit.
+    pub value: f64,
+    /// Given after an earlier answer to the question was judged wrong,
+    /// the simulation's value beside it: right, it does not count.
+    #[serde(default)]
+    pub after_shown: bool,
 }
 
 /// Progress in every lesson, by lesson id.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct Progress {
     /// By lesson id.
     pub lessons: BTreeMap<String, LessonProgress>,
@@ -64,7 +80,7 @@ pub fn lock_path(progress: &Path) -> PathBuf {
 const MAX_BYTES: u64 = 1 << 20;
 
 /// What reading the progress file found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Loaded {
     /// The progress (empty when there was none to read).
     pub progress: Progress,
@@ -206,7 +222,7 @@ impl Progress {
     /// other lesson's entry there, and takes in what other sessions saved.
     /// Returns a short note when the file had to be set aside first.
     pub fn save_lesson_at(&mut self, path: &Path, id: &str) -> Result<Option<String>> {
-        let entry = self.lessons.get(id).copied();
+        let entry = self.lessons.get(id).cloned();
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(Error::io(dir, "cannot create"))?;
         }
@@ -216,8 +232,8 @@ impl Progress {
             Err(why) => (Progress::default(), Some(set_aside(path, &why)?.1)),
         };
         if let Some(e) = entry {
-            let merged = on_disk.lessons.entry(id.to_string()).or_insert(e);
-            *merged = LessonProgress { done: merged.done || e.done, ..e };
+            let done = on_disk.lessons.get(id).is_some_and(|d| d.done) || e.done;
+            on_disk.lessons.insert(id.to_string(), LessonProgress { done, ..e });
         }
         let text = ron::ser::to_string_pretty(&on_disk, ron::ser::PrettyConfig::default()).expect("plain data");
         let mut out = crate::output::AtomicFile::create(path)?.durable();
@@ -249,6 +265,39 @@ impl Progress {
         match own.or_else(earlier) {
             Some(p) if p.steps == lesson.steps.len() && !(p.done && p.step >= last) => p.step.min(last),
             _ => 0,
+        }
+    }
+
+    /// The step to open `lesson` at, as [`Progress::resume_step`] finds
+    /// it. Opened at its first step because it was finished or has
+    /// another number of steps now, the lesson starts over: the answers
+    /// given to it before are dropped.
+    pub fn start(&mut self, lesson: &super::Lesson) -> usize {
+        let step = self.resume_step(lesson);
+        if let Some(e) = self.lessons.get_mut(lesson.progress_id())
+            && step == 0
+            && (e.done || e.steps != lesson.steps.len())
+        {
+            e.answers.clear();
+        }
+        step
+    }
+
+    /// The answers given to step `step` of lesson `id`, with one slot for
+    /// each of its `questions` (none if the lesson file changed since).
+    pub fn answers(&self, id: &str, step: usize, questions: usize) -> Option<&[Option<Given>]> {
+        let given = self.lessons.get(id)?.answers.get(&step)?;
+        (given.len() == questions).then_some(given.as_slice())
+    }
+
+    /// Notes the answers given to step `step` of lesson `id`; none
+    /// (`[]`) forgets them.
+    pub fn answered(&mut self, id: &str, step: usize, given: Vec<Option<Given>>) {
+        let e = self.lessons.entry(id.to_string()).or_default();
+        if given.iter().all(Option::is_none) {
+            e.answers.remove(&step);
+        } else {
+            e.answers.insert(step, given);
         }
     }
 
@@ -291,7 +340,7 @@ mod tests {
         assert_eq!(back, p);
         assert!(!back.lessons["03"].done);
         assert!(!back.lessons["04"].done, "the last step opened, not yet run");
-        assert_eq!(back.lessons["05"], LessonProgress { step: 3, steps: 4, done: true });
+        assert_eq!(back.lessons["05"], LessonProgress { step: 3, steps: 4, done: true, ..Default::default() });
     }
 
     #[test]
@@ -313,6 +362,54 @@ mod tests {
         let copy = crate::lesson::Lesson::load(&copy).expect("loads");
         p.reached("03", 2, copy.steps.len());
         assert_eq!(p.resume_step(&copy), 0);
+    }
+
+    /// Answers given are kept in the file, by step; an entry with none
+    /// is written as earlier builds wrote it, and their files still read.
+    #[test]
+    fn answers_are_kept_in_the_file_by_step() {
+        let (_dir, path) = scratch("answers");
+        let mut p = Progress::default();
+        p.reached("07", 2, 6);
+        p.save_lesson_at(&path, "07").expect("saved");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(!text.contains("answers"), "none given, none written:\n{text}");
+        let right = Given { value: 128.0, after_shown: false };
+        let late = Given { value: 0.25, after_shown: true };
+        p.answered("07", 2, vec![Some(right), None, Some(late)]);
+        p.save_lesson_at(&path, "07").expect("saved");
+        let back = Progress::open_at(&path).progress;
+        assert_eq!(back.answers("07", 2, 3), Some(&[Some(right), None, Some(late)][..]));
+        assert_eq!(back.answers("07", 2, 2), None, "the step's questions changed since: none");
+        assert_eq!(back.answers("07", 1, 3), None);
+        let earlier = "(lessons: {\"07\": (step: 2, steps: 6, done: false)})";
+        let earlier: Progress = ron::from_str(earlier).expect("an earlier build's file parses");
+        assert!(earlier.lessons["07"].answers.is_empty());
+        let mut forgot = back;
+        forgot.answered("07", 2, vec![None, None, None]);
+        assert!(forgot.lessons["07"].answers.is_empty(), "no answer left: the step's slot goes");
+    }
+
+    /// Taken up again, a lesson keeps its answers; started over (it was
+    /// finished, or has other steps now), it drops them.
+    #[test]
+    fn a_lesson_started_over_drops_its_answers() {
+        let (file, text) = crate::lesson::Lesson::shipped_file("03").expect("shipped");
+        let lesson = crate::lesson::Lesson::from_ron(text, file).expect("parses");
+        let (id, steps) = (lesson.progress_id().to_string(), lesson.steps.len());
+        let given = vec![Some(Given { value: 1.0, after_shown: false })];
+        let mut p = Progress::default();
+        p.reached(&id, 2, steps);
+        p.answered(&id, 1, given.clone());
+        assert_eq!(p.start(&lesson), 2);
+        assert_eq!(p.lessons[&id].answers.len(), 1, "taken up where it was left: kept");
+        p.finished(&id, steps);
+        assert_eq!(p.start(&lesson), 0);
+        assert!(p.lessons[&id].answers.is_empty(), "finished, started over: dropped");
+        p.reached(&id, 2, steps + 1);
+        p.answered(&id, 1, given);
+        assert_eq!(p.start(&lesson), 0);
+        assert!(p.lessons[&id].answers.is_empty(), "another number of steps: dropped");
     }
 
     #[test]
