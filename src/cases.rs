@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::run::summary::NOT_KNOWN;
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::machine::Machine;
@@ -62,6 +62,28 @@ pub fn rows() -> Vec<Row> {
             Row { name, line: i + 1, legacy, ioless }
         })
         .collect()
+}
+
+/// Whether the case `name` is one `filter` asks for: a part of its name
+/// or of its kind's (`usb key`, `single`), in any case; every case when
+/// there is no filter.
+pub fn chosen(filter: Option<&str>, name: &str) -> bool {
+    let Some(filter) = filter.map(str::to_lowercase) else { return true };
+    name.to_lowercase().contains(&filter) || group(name).to_lowercase().contains(&filter)
+}
+
+/// What a filter no case of `names` matches is told: one line, with the
+/// nearest part of a case's name, if one is near.
+pub fn no_case<'a>(filter: &str, table: &str, names: impl IntoIterator<Item = &'a str>) -> Error {
+    let mut parts: Vec<&str> = names.into_iter().flat_map(|n| n.split(['/', '-'])).chain(KINDS).collect();
+    parts.sort_unstable();
+    parts.dedup();
+    Error::invalid(format!(
+        "no case of {table} contains `{}` (a part of a case's name, such as JBOD, UKEY, thresh=1M/ or xfs-10dd, or a kind: {}){}",
+        crate::error::printable(filter),
+        KINDS.join(", "),
+        crate::error::did_you_mean(filter, parts)
+    ))
 }
 
 /// The kinds of world the seed's cases run on, in the order they are reported.
@@ -326,6 +348,23 @@ pub fn failures(measured: &[Measured], bounds: &Bounds) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    /// A filter is a part of a case's name or of its kind's, in any case;
+    /// one that matches nothing is told with the nearest part.
+    #[test]
+    fn a_filter_takes_any_case_and_kind_names() {
+        let names = |f: &str| -> Vec<&str> {
+            super::rows().into_iter().filter(|r| super::chosen(Some(f), r.name)).map(|r| r.name).collect()
+        };
+        assert_eq!(names("ukey"), names("UKEY"));
+        assert_eq!(names("usb").len(), 5, "the USB key's kind");
+        assert_eq!(names("raid0"), names("RAID0"));
+        assert_eq!(names("single disk").len(), 49);
+        assert_eq!(super::rows().into_iter().filter(|r| super::chosen(None, r.name)).count(), 119);
+        let rows = super::rows();
+        let e = super::no_case("thersh=100M", "the seed's tables", rows.iter().map(|r| r.name)).to_string();
+        assert!(e.ends_with("did you mean `thresh=100M`?"), "{e}");
+    }
+
     use super::*;
 
     #[test]

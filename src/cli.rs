@@ -271,8 +271,8 @@ pub struct CasesArgs {
     /// HZ, 1000).
     #[arg(long, value_name = "TIME", default_value = "60s", allow_hyphen_values = true, value_parser = sim_time)]
     pub duration: SimTime,
-    /// Exit 1 when the mean error of the IO-less/3.1 ratio over the
-    /// held-out cases exceeds this.
+    /// Exit 1 when the mean |model − seed| of the IO-less/3.1 ratio over
+    /// the held-out cases exceeds this.
     #[arg(long, value_name = "ERROR", value_parser = max_error, allow_hyphen_values = true)]
     pub max_error: Option<f64>,
     /// Exit 1 when the mean |model/series - 1| of the rates over the

@@ -55,7 +55,12 @@ impl Part {
     /// Whether its numbers can change what the case of `row` writes.
     fn acts_on(self, row: &Row) -> bool {
         match self {
-            Part::Disks => group(row.name) != "NFS",
+            // Not the USB key alone (`UKEY-thresh=50M`): no disk of the
+            // profile writes there.
+            Part::Disks => case::parse(row.name).is_ok_and(|s| {
+                use crate::scenario::DeviceKindSpec as K;
+                s.devices.iter().any(|d| matches!(d.kind, K::Hdd | K::Raid0 | K::Jbod))
+            }),
             Part::UsbKey => group(row.name) == "USB key",
             Part::Nfs => group(row.name) == "NFS",
         }

@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::run::summary::{NOT_KNOWN, NfsSummary};
 use crate::run::{RunOptions, on_every_cpu, run};
 use crate::scenario::case;
@@ -197,9 +197,9 @@ fn gain(before: f64, after: f64) -> Option<f64> {
 /// Runs every row of `rows` for `duration_ns` on the table's two kernels;
 /// `ran()` is called after each run.
 pub fn measure(rows: &Rows, filter: Option<&str>, duration_ns: u64, ran: &(dyn Fn() + Sync)) -> Result<Vec<Measured>> {
-    let chosen: Vec<&Row> = rows.rows.iter().filter(|r| filter.is_none_or(|f| r.name.contains(f))).collect();
+    let chosen: Vec<&Row> = rows.rows.iter().filter(|r| crate::cases::chosen(filter, r.name)).collect();
     if chosen.is_empty() {
-        return Err(Error::invalid(format!("no case of this table contains `{}`", filter.unwrap_or(""))));
+        return Err(crate::cases::no_case(filter.unwrap_or(""), "this table", rows.rows.iter().map(|r| r.name)));
     }
     let runs: Vec<(usize, usize)> = (0..chosen.len()).flat_map(|i| [(i, 0), (i, 1)]).collect();
     let ran = on_every_cpu(&runs, |&(i, k)| -> Result<Ran> {
@@ -281,6 +281,13 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "seed {}: {k0} → {k1}; model [MiB/s]: the same two kernels", table.unit());
     let dec = table.decimals();
+    if dec > 0 {
+        // The mail's own percentages come from its rates before rounding.
+        let _ = writeln!(
+            s,
+            "gains from the figures as shown (the seed's own, from unrounded rates, differ by 0.2 points at most)"
+        );
+    }
     // Disks (not NFS mounts) also show how busy they were: iostat's %util.
     let disks = measured.iter().any(|m| m.busy.iter().any(Option::is_some));
     let busy = |b: Option<f64>| b.map_or_else(|| NOT_KNOWN.into(), |b| format!("{b:.0}%"));

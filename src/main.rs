@@ -14,7 +14,7 @@ use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::output::{Named, check_distinct};
 use dirtyviz::run::{RunOptions, SideFiles, run, run_compare};
-use dirtyviz::scenario::Scenario;
+use dirtyviz::scenario::{Scenario, machine};
 
 /// Every allocation goes through the system allocator; one that fails
 /// ends dirtyviz with a one-line error instead of an abort.
@@ -341,9 +341,19 @@ fn case_as_changed(name: &str, args: &WorldArgs) -> String {
     if changes.is_empty() { name.to_string() } else { format!("{name} with {}", changes.join(" ")) }
 }
 
+/// A case on a box the seed has no profile of runs on the devices'
+/// defaults: the note that says so, if it does.
+fn no_profile(world: &WorldArgs, s: &Scenario) -> Option<String> {
+    (world.case.is_some() && s.machine.is_none())
+        .then(|| dirtyviz::scenario::machine::no_profile_note(s.cpus, s.memory_mb))
+}
+
 fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     patches_apply(&args.world, args.compare)?;
     let (s, file) = scenario(&args.world)?;
+    if let Some(note) = no_profile(&args.world, &s).filter(|_| !args.quiet) {
+        say(format_args!("{note}"));
+    }
     let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
     let sides = args.compare.map_or(1, |_| 2);
     let traces = side_files("--trace", args.trace.as_deref(), sides)?;
@@ -755,13 +765,11 @@ fn cases(args: &CasesArgs) -> Result<ExitCode> {
     if let Some(table) = gains {
         return gain_table(args, table, duration_ns);
     }
-    let rows: Vec<_> =
-        cases::rows().into_iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).collect();
+    let filter = args.filter.as_deref();
+    let rows: Vec<_> = cases::rows().into_iter().filter(|r| cases::chosen(filter, r.name)).collect();
     if rows.is_empty() {
-        return Err(Error::invalid(format!(
-            "no case of the seed's tables contains `{}`",
-            args.filter.as_deref().unwrap_or("")
-        )));
+        let names = cases::rows().into_iter().map(|r| r.name);
+        return Err(cases::no_case(filter.unwrap_or(""), "the seed's tables", names));
     }
     dirtyviz::interrupt::catch();
     let progress = dirtyviz::run::progress::Progress::new("cases: runs", 2 * rows.len());
@@ -809,7 +817,7 @@ fn gain_table(args: &CasesArgs, table: dirtyviz::gains::Table, duration_ns: u64)
     }
     let rows = gains::rows(table);
     dirtyviz::interrupt::catch();
-    let chosen = rows.rows.iter().filter(|r| args.filter.as_deref().is_none_or(|f| r.name.contains(f))).count();
+    let chosen = rows.rows.iter().filter(|r| dirtyviz::cases::chosen(args.filter.as_deref(), r.name)).count();
     let progress = dirtyviz::run::progress::Progress::new("cases: runs", 2 * chosen);
     let measured = gains::measure(&rows, args.filter.as_deref(), duration_ns, &|| progress.tick());
     drop(progress);
@@ -919,7 +927,11 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
         }
         (None, None) => {
             patches_apply(&args.world, args.compare)?;
-            Source::World { scenario: Box::new(scenario(&args.world)?.0), compare: args.compare }
+            let s = scenario(&args.world)?.0;
+            if let Some(note) = no_profile(&args.world, &s) {
+                say(format_args!("{note}"));
+            }
+            Source::World { scenario: Box::new(s), compare: args.compare }
         }
     };
     let inputs = [args.world.scenario.as_deref(), args.lesson.as_deref(), args.trace.as_deref()];
@@ -941,8 +953,24 @@ fn step_of(lesson: &Lesson, step: Option<u32>) -> Result<usize> {
 fn dashboard(world: &WorldArgs, compare: Option<dirtyviz::session::Compare>, view: &ViewArgs) -> Result<ExitCode> {
     patches_apply(world, compare)?;
     let (s, file) = scenario(world)?;
-    let app = App::new(s, compare, &app_options(view))?;
+    let app = world_app(s, compare, world, &app_options(view))?;
     open_dashboard(app, view, file.as_deref().map(|path| Named { role: "the scenario", path }), Progressing::Load)
+}
+
+/// An app on scenario `s` (built from `world`), its status line telling
+/// a case on a box the seed has no profile of.
+fn world_app(
+    s: Scenario,
+    compare: Option<dirtyviz::session::Compare>,
+    world: &WorldArgs,
+    opts: &AppOptions,
+) -> Result<App> {
+    let unprofiled = no_profile(world, &s).map(|_| machine::box_name(s.cpus, s.memory_mb));
+    let mut app = App::new(s, compare, opts)?;
+    if let Some(name) = unprofiled {
+        app.set_note(format!("{name}: no seed profile"));
+    }
+    Ok(app)
 }
 
 /// What a dashboard session does with the user's lesson progress.
@@ -980,7 +1008,7 @@ fn snapshot(args: &SnapshotArgs) -> Result<ExitCode> {
         None => {
             patches_apply(&args.world, args.compare)?;
             let (s, file) = scenario(&args.world)?;
-            (App::new(s, args.compare, &opts)?, file.map(|f| ("the scenario", f)))
+            (world_app(s, args.compare, &args.world, &opts)?, file.map(|f| ("the scenario", f)))
         }
     };
     // `-o -` is standard output, as no -o.

@@ -193,6 +193,10 @@ pub struct TaskSummary {
 pub struct Summary {
     /// The scenario's name.
     pub scenario: String,
+    /// The seed's test box whose profile the devices were built from
+    /// (`machine` in the scenario, or a case's CPUs and memory); `None`:
+    /// the devices' own defaults.
+    pub machine: Option<String>,
     /// Simulated time \[s\].
     pub duration_s: f64,
     /// Jiffies per second.
@@ -464,6 +468,7 @@ pub fn summarise(
         .collect();
     Summary {
         scenario: scenario.name.clone(),
+        machine: scenario.machine.clone(),
         duration_s,
         hz: world.hz(),
         patches: world.patches(),
@@ -617,8 +622,9 @@ impl Summary {
         let g = &self.global;
         let _ = writeln!(
             s,
-            "scenario {}  patches {} (Linux {})  seed {}  HZ {}  {} s simulated",
+            "scenario {}{}  patches {} (Linux {})  seed {}  HZ {}  {} s simulated",
             shown(&self.scenario),
+            self.machine.as_ref().map_or(String::new(), |m| format!("  machine {}", shown(m))),
             self.patches_arg(),
             self.kernel,
             self.seed,

@@ -1079,6 +1079,33 @@ fn a_case_changed_by_options_says_so_in_its_name() {
     assert_eq!(json(&summary)["scenario"], case);
 }
 
+/// A case names the seed's box it runs on, in the summary and its JSON;
+/// a box the seed has none of is told on stderr, with the boxes there are.
+#[test]
+fn a_case_names_its_box_or_says_the_seed_has_none() {
+    let summary = scratch("case-box").join("s.json");
+    let run = |case: &str| {
+        let out = dirtyviz()
+            .args(["run", "--case", case, "--duration", "1s", "--summary-json"])
+            .arg(&summary)
+            .output()
+            .expect("runs");
+        ok(&out);
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (text, err) = run("3G/xfs-1dd-4k-8p-4096M-20:10-X");
+    assert!(text.starts_with("scenario 3G/xfs-1dd-4k-8p-4096M-20:10-X  machine 8p-4096M  patches"), "{text}");
+    assert!(!err.contains("no test box"), "{err}");
+    assert_eq!(json(&summary)["machine"], "8p-4096M");
+    let (text, err) = run("3G/xfs-1dd-4k-8p-4069M-20:10-X");
+    assert!(!text.contains("machine"), "{text}");
+    assert!(
+        err.contains("no test box 8p-4069M (8p-4096M, 16p-8192M") && err.contains("did you mean `8p-4096M`?"),
+        "{err}"
+    );
+    assert_eq!(json(&summary)["machine"], Value::Null);
+}
+
 /// A bdi's `tasks` column counts the tasks that start at a row's instant,
 /// at 0.0 as at every later row (the first row was taken before the
 /// tasks starting at 0 started: 0 there, though a task starting at 2.0
