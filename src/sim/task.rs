@@ -944,8 +944,6 @@ impl World {
         bdi_dirty.wrapping_sub(inv).max(bdi_dirty / 2)
     }
 
-    /// The IO-full loop. Returns true when the task sleeps or waits for the
-    /// device queue.
     /// One iteration of the IO-full loop. Returns true when the task
     /// sleeps or waits for the device queue, false when the call ended.
     fn iofull_loop(&mut self, t: u32, mut call: IoFullCall) -> bool {
