@@ -377,6 +377,12 @@ mod tests {
         c.read("sh-1 [000] 1.0: sched_switch: a=b\n".as_bytes()).expect("reads");
         let e = c.finish("z").expect_err("no events");
         assert!(e.to_string().starts_with("z: no writeback event in 1 line ("), "{e}");
+        // The model's own trace is told as what it is.
+        let mut c = Collector::new(false);
+        let model = "{\"event\":\"header\",\"dirtyviz\":\"0.1.0\",\"hz\":1000}\n{\"event\":\"task_throttled\"}\n";
+        c.read(model.as_bytes()).expect("reads");
+        let e = c.finish("t.jsonl").expect_err("no events");
+        assert!(e.to_string().starts_with("t.jsonl: a trace of dirtyviz's own simulation (`run --trace`)"), "{e}");
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct ReadStats {
     /// The first line skipped as another event, as malformed and as
     /// unreadable, by that order.
     pub first_skipped: [Option<u64>; 3],
+    /// The first line is the header of a trace dirtyviz's simulation
+    /// wrote (`run --trace`), not a kernel's.
+    pub model_trace: bool,
     /// The last line that is not blank was skipped as malformed or
     /// unreadable: the trace was cut while being written.
     pub last_line_cut: bool,
@@ -165,6 +168,9 @@ impl ReadStats {
     /// Why a trace that held none of the three events holds nothing to
     /// read, after `source: ` (its lines, none empty).
     pub fn no_event_why(&self) -> String {
+        if self.model_trace {
+            return "a trace of dirtyviz's own simulation (`run --trace`), not a kernel's: this reads a kernel's writeback events, as ftrace, trace-cmd report or perf script print them".into();
+        }
         if self.other_writeback == 0 {
             return format!(
                 "no writeback event in {} (enable writeback:balance_dirty_pages, bdi_dirty_ratelimit and global_dirty_state)",
@@ -316,6 +322,9 @@ impl Decoder {
         st.lines += 1;
         // A file saved by an editor may open with a byte-order mark.
         let text = if st.lines == 1 { crate::input::without_bom(text) } else { text };
+        if st.lines == 1 {
+            st.model_trace = text.starts_with(r#"{"event":"header","dirtyviz":"#);
+        }
         // A NUL byte is binary data, no trace's text: its line is not
         // read, whatever else it holds (the summary says where it is).
         let parsed = match line::parse(text) {
