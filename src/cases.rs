@@ -72,16 +72,24 @@ pub fn chosen(filter: Option<&str>, name: &str) -> bool {
     name.to_lowercase().contains(&filter) || group(name).to_lowercase().contains(&filter)
 }
 
-/// What a filter no case of `names` matches is told: one line, with the
-/// nearest part of a case's name, if one is near.
-pub fn no_case<'a>(filter: &str, table: &str, names: impl IntoIterator<Item = &'a str>) -> Error {
-    let mut parts: Vec<&str> = names.into_iter().flat_map(|n| n.split(['/', '-'])).chain(KINDS).collect();
-    parts.sort_unstable();
-    parts.dedup();
+/// What a filter no case of `names` (a table's) matches is told: one
+/// line, with examples and kinds from that table and the nearest part of
+/// its cases' names, if one is near.
+pub fn no_case<'a>(filter: &str, table: &str, names: impl IntoIterator<Item = &'a str> + Clone) -> Error {
+    let kinds: Vec<&str> = KINDS.into_iter().filter(|k| names.clone().into_iter().any(|n| group(n) == *k)).collect();
+    let mut parts: Vec<&str> =
+        names.clone().into_iter().flat_map(|n| n.split(['/', '-'])).chain(kinds.clone()).collect();
+    parts.sort_unstable_by_key(|p| p.to_lowercase());
+    parts.dedup_by_key(|p| p.to_lowercase());
+    let examples: Vec<&str> = ["JBOD", "UKEY", "thresh=1M/", "xfs-10dd"]
+        .into_iter()
+        .filter(|e| names.clone().into_iter().any(|n| chosen(Some(e), n)))
+        .collect();
+    let examples = if examples.is_empty() { String::new() } else { format!(", such as {}", examples.join(", ")) };
     Error::invalid(format!(
-        "no case of {table} contains `{}` (a part of a case's name, such as JBOD, UKEY, thresh=1M/ or xfs-10dd, or a kind: {}){}",
+        "no case of {table} contains `{}` (a part of a case's name{examples}, or a kind: {}){}",
         crate::error::printable(filter),
-        KINDS.join(", "),
+        kinds.join(", "),
         crate::error::did_you_mean(filter, parts)
     ))
 }

@@ -256,11 +256,20 @@ pub fn screen_size(s: &str) -> Result<(u16, u16), String> {
     Ok((w, h))
 }
 
+/// A `cases` filter: text with something in it besides blanks.
+fn case_filter(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("an empty filter: leave it out to run every case".into());
+    }
+    Ok(s.to_string())
+}
+
 /// `dirtyviz cases`.
 #[derive(Debug, Args)]
 pub struct CasesArgs {
-    /// Only the cases whose name contains this (e.g. JBOD, thresh=1M/).
-    #[arg(value_name = "FILTER")]
+    /// Only the cases whose name, or kind of world, contains this, in any
+    /// case (e.g. JBOD, thresh=1M/, usb).
+    #[arg(value_name = "FILTER", value_parser = case_filter)]
     pub filter: Option<String>,
     /// Which of the patch series' tables: `main` (3.1 against the IO-less series,
     /// 119 cases), `patch11` (patch 11's gain on the JBOD box, level 10

@@ -14,7 +14,7 @@ use dirtyviz::lesson::progress::{self, Progress};
 use dirtyviz::lesson::{Lesson, check};
 use dirtyviz::output::{Named, check_distinct};
 use dirtyviz::run::{RunOptions, SideFiles, run, run_compare};
-use dirtyviz::scenario::{Scenario, machine};
+use dirtyviz::scenario::Scenario;
 
 /// Every allocation goes through the system allocator; one that fails
 /// ends dirtyviz with a one-line error instead of an abort.
@@ -341,18 +341,17 @@ fn case_as_changed(name: &str, args: &WorldArgs) -> String {
     if changes.is_empty() { name.to_string() } else { format!("{name} with {}", changes.join(" ")) }
 }
 
-/// A case on a box the seed has no profile of runs on the devices'
-/// defaults: the note that says so, if it does.
-fn no_profile(world: &WorldArgs, s: &Scenario) -> Option<String> {
-    (world.case.is_some() && s.machine.is_none())
-        .then(|| dirtyviz::scenario::machine::no_profile_note(s.cpus, s.memory_mb))
+/// What a case whose devices do not all take its box's profile's numbers
+/// is told ([`dirtyviz::scenario::case::profile_note`]).
+fn no_profile(world: &WorldArgs) -> Option<dirtyviz::scenario::case::ProfileNote> {
+    world.case.as_deref().and_then(dirtyviz::scenario::case::profile_note)
 }
 
 fn run_headless(args: &RunArgs) -> Result<ExitCode> {
     patches_apply(&args.world, args.compare)?;
     let (s, file) = scenario(&args.world)?;
-    if let Some(note) = no_profile(&args.world, &s).filter(|_| !args.quiet) {
-        say(format_args!("{note}"));
+    if let Some(note) = no_profile(&args.world).filter(|_| !args.quiet) {
+        say(format_args!("{}", note.long));
     }
     let inputs: Vec<Named> = file.iter().map(|p| Named { role: "the scenario", path: p }).collect();
     let sides = args.compare.map_or(1, |_| 2);
@@ -928,8 +927,8 @@ fn plot(args: &dirtyviz::cli::PlotArgs) -> Result<ExitCode> {
         (None, None) => {
             patches_apply(&args.world, args.compare)?;
             let s = scenario(&args.world)?.0;
-            if let Some(note) = no_profile(&args.world, &s) {
-                say(format_args!("{note}"));
+            if let Some(note) = no_profile(&args.world) {
+                say(format_args!("{}", note.long));
             }
             Source::World { scenario: Box::new(s), compare: args.compare }
         }
@@ -965,10 +964,9 @@ fn world_app(
     world: &WorldArgs,
     opts: &AppOptions,
 ) -> Result<App> {
-    let unprofiled = no_profile(world, &s).map(|_| machine::box_name(s.cpus, s.memory_mb));
     let mut app = App::new(s, compare, opts)?;
-    if let Some(name) = unprofiled {
-        app.set_note(format!("{name}: no seed profile"));
+    if let Some(note) = no_profile(world) {
+        app.set_note(note.short);
     }
     Ok(app)
 }

@@ -13,7 +13,7 @@
 //! - a file that does not parse is set aside as `progress.ron.bad-<time>`
 //!   (nothing in it is deleted) and the user is told, once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
@@ -36,6 +36,11 @@ pub struct LessonProgress {
     /// judged at its end. (Files of earlier builds have none.)
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub answers: BTreeMap<usize, Vec<Option<Given>>>,
+    /// The steps whose answers this session gave or forgot: a save takes
+    /// theirs and keeps what another session of the lesson saved for the
+    /// other steps.
+    #[serde(skip)]
+    pub answers_changed: BTreeSet<usize>,
 }
 
 /// An answer given to a lesson question.
@@ -232,8 +237,17 @@ impl Progress {
             Err(why) => (Progress::default(), Some(set_aside(path, &why)?.1)),
         };
         if let Some(e) = entry {
-            let done = on_disk.lessons.get(id).is_some_and(|d| d.done) || e.done;
-            on_disk.lessons.insert(id.to_string(), LessonProgress { done, ..e });
+            let saved = on_disk.lessons.remove(id).unwrap_or_default();
+            let mut answers = saved.answers;
+            for &step in &e.answers_changed {
+                match e.answers.get(&step) {
+                    Some(given) => answers.insert(step, given.clone()),
+                    None => answers.remove(&step),
+                };
+            }
+            let done = saved.done || e.done;
+            let merged = LessonProgress { done, answers, answers_changed: BTreeSet::new(), ..e };
+            on_disk.lessons.insert(id.to_string(), merged);
         }
         let text = ron::ser::to_string_pretty(&on_disk, ron::ser::PrettyConfig::default()).expect("plain data");
         let mut out = crate::output::AtomicFile::create(path)?.durable();
@@ -278,22 +292,27 @@ impl Progress {
             && step == 0
             && (e.done || e.steps != lesson.steps.len())
         {
+            e.answers_changed.extend(e.answers.keys());
             e.answers.clear();
         }
         step
     }
 
     /// The answers given to step `step` of lesson `id`, with one slot for
-    /// each of its `questions` (none if the lesson file changed since).
-    pub fn answers(&self, id: &str, step: usize, questions: usize) -> Option<&[Option<Given>]> {
+    /// each of its `questions` (none if the lesson file changed since); a
+    /// number no answer can be (NaN, infinite: a file edited by hand) is
+    /// left out.
+    pub fn answers(&self, id: &str, step: usize, questions: usize) -> Option<Vec<Option<Given>>> {
         let given = self.lessons.get(id)?.answers.get(&step)?;
-        (given.len() == questions).then_some(given.as_slice())
+        let finite = given.iter().map(|g| g.filter(|g| g.value.is_finite()));
+        (given.len() == questions).then(|| finite.collect())
     }
 
     /// Notes the answers given to step `step` of lesson `id`; none
     /// (`[]`) forgets them.
     pub fn answered(&mut self, id: &str, step: usize, given: Vec<Option<Given>>) {
         let e = self.lessons.entry(id.to_string()).or_default();
+        e.answers_changed.insert(step);
         if given.iter().all(Option::is_none) {
             e.answers.remove(&step);
         } else {
@@ -379,9 +398,13 @@ mod tests {
         p.answered("07", 2, vec![Some(right), None, Some(late)]);
         p.save_lesson_at(&path, "07").expect("saved");
         let back = Progress::open_at(&path).progress;
-        assert_eq!(back.answers("07", 2, 3), Some(&[Some(right), None, Some(late)][..]));
+        assert_eq!(back.answers("07", 2, 3), Some(vec![Some(right), None, Some(late)]));
         assert_eq!(back.answers("07", 2, 2), None, "the step's questions changed since: none");
         assert_eq!(back.answers("07", 1, 3), None);
+        let odd = "(lessons: {\"07\": (step: 2, steps: 6, done: false, answers: {1: [Some((value: NaN)), Some((value: inf)), Some((value: 2))]})})";
+        let odd: Progress = ron::from_str(odd).expect("parses");
+        let two = Some(Given { value: 2.0, after_shown: false });
+        assert_eq!(odd.answers("07", 1, 3), Some(vec![None, None, two]), "no number no answer can be");
         let earlier = "(lessons: {\"07\": (step: 2, steps: 6, done: false)})";
         let earlier: Progress = ron::from_str(earlier).expect("an earlier build's file parses");
         assert!(earlier.lessons["07"].answers.is_empty());
@@ -410,6 +433,32 @@ mod tests {
         p.answered(&id, 1, given);
         assert_eq!(p.start(&lesson), 0);
         assert!(p.lessons[&id].answers.is_empty(), "another number of steps: dropped");
+    }
+
+    /// Two sessions of one lesson each keep the answers of the steps they
+    /// answered (or restarted); neither wipes the other's.
+    #[test]
+    fn two_sessions_of_a_lesson_keep_each_others_answers() {
+        let (_dir, path) = scratch("answers-two");
+        let given = |v: f64| vec![Some(Given { value: v, after_shown: false })];
+        let (mut a, mut b) = (Progress::default(), Progress::default());
+        a.reached("00", 0, 4);
+        b.reached("00", 0, 4);
+        a.answered("00", 0, given(369.0));
+        a.clone().save_lesson_at(&path, "00").expect("saved");
+        b.reached("00", 2, 4);
+        b.answered("00", 2, given(184.0));
+        b.clone().save_lesson_at(&path, "00").expect("saved");
+        let on_disk = Progress::open_at(&path).progress;
+        assert_eq!(
+            (on_disk.answers("00", 0, 1), on_disk.answers("00", 2, 1)),
+            (Some(given(369.0)), Some(given(184.0)))
+        );
+        assert_eq!(on_disk.lessons["00"].step, 2, "the step is the last save's");
+        a.answered("00", 0, vec![None]);
+        a.clone().save_lesson_at(&path, "00").expect("saved");
+        let on_disk = Progress::open_at(&path).progress;
+        assert_eq!((on_disk.answers("00", 0, 1), on_disk.answers("00", 2, 1)), (None, Some(given(184.0))), "r in a");
     }
 
     #[test]

@@ -128,7 +128,8 @@ impl Compared {
         let mut s = String::new();
         // The report keeps to 80 columns: a long case name puts the rest
         // of the first line under it.
-        let head = format!("scenario {}", printable(&a.scenario));
+        let machine = a.machine.as_ref().map_or(String::new(), |m| format!("  machine {}", printable(m)));
+        let head = format!("scenario {}{machine}", printable(&a.scenario));
         let rest = format!(
             "compare {}  seed {}  HZ {}  {} s simulated",
             self.compare,

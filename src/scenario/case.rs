@@ -113,7 +113,7 @@ pub fn parse(name: &str) -> crate::error::Result<Scenario> {
         memory_mb,
         cpus,
         patches: patches.unwrap_or(11),
-        machine: machine_of(devices, cpus, memory_mb),
+        machine: machine_of(devices, cpus, memory_mb).map(|m| m.name.clone()),
         devices: device_specs(devices, fs, nfs_wait_queue),
         tasks: vec![tasks(&workload, bs, devices.bdis())],
         ..Scenario::default()
@@ -320,12 +320,76 @@ fn limits(s: &mut Scenario, limits: &str) -> Result<(), String> {
 }
 
 /// The profile a case runs on: the seed's box with these CPUs and memory.
-/// An NFS case on a box the seed has no profile of still writes to the
-/// seed's NFS server (its client's disks play no part).
-fn machine_of(devices: Devices, cpus: usize, memory_mb: u64) -> Option<String> {
-    let nfs_server = || machine::all().iter().find(|m| m.nfs.is_some());
-    let found = machine::for_case(cpus, memory_mb).or_else(|| (devices == Devices::Nfs).then(nfs_server).flatten());
-    found.map(|m| m.name.clone())
+/// An NFS case on a box whose profile has no NFS server (or that has no
+/// profile) still writes to the seed's NFS server: its client's disks
+/// play no part.
+fn machine_of(devices: Devices, cpus: usize, memory_mb: u64) -> Option<&'static machine::Machine> {
+    let found = machine::for_case(cpus, memory_mb);
+    if devices != Devices::Nfs {
+        return found;
+    }
+    found.filter(|m| m.nfs.is_some()).or_else(|| machine::all().iter().find(|m| m.nfs.is_some()))
+}
+
+/// What a case is told when not every device of it takes a profile's
+/// numbers (its box is none of the seed's, or its profile has no numbers
+/// for a device of the case), or it takes them from another box's
+/// profile: a line for stderr and a few words for a status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileNote {
+    /// The line, `note: ...`.
+    pub long: String,
+    /// At most about 30 columns.
+    pub short: String,
+}
+
+/// The [`ProfileNote`] of the case `name` as its name describes it
+/// (options that change its memory or CPUs do not change its profile);
+/// `None` when the name does not parse or every device has its box's
+/// profile's numbers.
+pub fn profile_note(name: &str) -> Option<ProfileNote> {
+    let f = split(name).ok()?;
+    let devices = devices(f.prefix).ok()?;
+    let (cpus, memory_mb) = (cpus(f.cpus).ok()?, memory(f.memory).ok()?);
+    let box_name = machine::box_name(cpus, memory_mb);
+    let Some(profile) = machine::for_case(cpus, memory_mb) else {
+        let names: Vec<&str> = machine::all().iter().map(|m| m.name.as_str()).collect();
+        let runs = match machine_of(devices, cpus, memory_mb) {
+            Some(server) => format!("the NFS mount writes to {}'s NFS server", server.name),
+            None => "the case runs on the devices' defaults, not on a fitted profile".into(),
+        };
+        return Some(ProfileNote {
+            long: format!(
+                "note: the seed has no test box {box_name} ({}{}): {runs}",
+                names.join(", "),
+                crate::error::did_you_mean(&box_name, names.iter().copied())
+            ),
+            short: format!("{box_name}: not a seed box"),
+        });
+    };
+    let (lacking, what) = match devices {
+        Devices::Nfs if profile.nfs.is_none() => {
+            let server = machine_of(devices, cpus, memory_mb)?;
+            let long =
+                format!("note: {box_name} has no NFS server in the seed: the NFS mount writes to {}'s", server.name);
+            return Some(ProfileNote { long, short: format!("NFS server of {}", server.name) });
+        }
+        Devices::Nfs => return None,
+        Devices::Key { with_disk } if profile.usb_key_mbps.is_none() => {
+            (true, if with_disk && profile.disk_mbps.is_none() { "USB key and disk" } else { "USB key" })
+        }
+        Devices::Key { with_disk: true } => (profile.disk_mbps.is_none(), "disk"),
+        Devices::Key { with_disk: false } => (false, ""),
+        Devices::Disk | Devices::Jbod(_) | Devices::Raid0(_) | Devices::JbodMmap => {
+            (profile.disk_mbps.is_none(), "disks")
+        }
+    };
+    lacking.then(|| ProfileNote {
+        long: format!(
+            "note: profile {box_name} has no numbers for the case's {what} (dirtyviz machines): the defaults stand in"
+        ),
+        short: format!("{box_name}: {what} on defaults"),
+    })
 }
 
 /// The scenario's devices for what the prefix asks for.
@@ -421,6 +485,35 @@ mod tests {
         assert_eq!(m("thresh=1G/xfs-1dd-4k-2p-1024M-1024M:10-X"), None, "no test box of the seed");
         // The talk's NFS box is not one of them, but its server is the seed's.
         assert_eq!(m("NFS/nfs-1dd-1M-8p-3072M-20:10-X").as_deref(), Some("32p-32768M"));
+    }
+
+    /// A case is told when its devices do not all take its box's fitted
+    /// numbers, by the box its name gives.
+    #[test]
+    fn a_case_off_the_seeds_profiles_is_told_so() {
+        let note = |name: &str| profile_note(name).map(|n| (n.long, n.short));
+        assert_eq!(note("3G/xfs-1dd-4k-8p-4096M-20:10-X"), None);
+        assert_eq!(note("NFS-thresh=1G/nfs-1dd-1M-32p-32768M-1024M:10-X"), None);
+        let (long, short) = note("3G/xfs-1dd-4k-8p-4069M-20:10-X").expect("told");
+        assert!(
+            long.contains(
+                "no test box 8p-4069M (8p-4096M, 16p-8192M, 24p-16384M, 32p-32768M; did you mean `8p-4096M`?)"
+            )
+        );
+        assert!(long.ends_with("the case runs on the devices' defaults, not on a fitted profile"), "{long}");
+        assert_eq!(short, "8p-4069M: not a seed box");
+        let (long, _) = note("NFS-thresh=1G/nfs-1dd-1M-4p-2048M-1024M:10-X").expect("told");
+        assert!(long.ends_with("the NFS mount writes to 32p-32768M's NFS server"), "{long}");
+        let (long, short) = note("NFS-thresh=1G/nfs-1dd-1M-8p-4096M-1024M:10-X").expect("told");
+        assert_eq!(long, "note: 8p-4096M has no NFS server in the seed: the NFS mount writes to 32p-32768M's");
+        assert_eq!(short, "NFS server of 32p-32768M");
+        assert_eq!(
+            parse("NFS-thresh=1G/nfs-1dd-1M-8p-4096M-1024M:10-X").expect("valid").machine.as_deref(),
+            Some("32p-32768M")
+        );
+        let (_, short) = note("UKEY-thresh=50M/xfs-1dd-4k-32p-32768M-50M:10-X").expect("told");
+        assert_eq!(short, "32p-32768M: USB key on defaults");
+        assert_eq!(note("UKEY-thresh=50M/xfs-1dd-4k-8p-4096M-50M:10-X"), None);
     }
 
     #[test]

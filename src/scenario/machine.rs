@@ -199,18 +199,6 @@ pub fn get(name: &str) -> Result<&'static Machine> {
     })
 }
 
-/// What a case on a box the seed has no profile of is told: it runs on
-/// the devices' defaults, with the boxes there are, and the nearest.
-pub fn no_profile_note(cpus: usize, memory_mb: u64) -> String {
-    let name = box_name(cpus, memory_mb);
-    let names: Vec<&str> = all().iter().map(|m| m.name.as_str()).collect();
-    format!(
-        "note: the seed has no test box {name} ({}{}): the case runs on the devices' defaults, not on a fitted profile",
-        names.join(", "),
-        crate::error::did_you_mean(&name, names.iter().copied())
-    )
-}
-
 /// A box's name as its profile would have it: `8p-4096M`.
 pub fn box_name(cpus: usize, memory_mb: u64) -> String {
     format!("{cpus}p-{memory_mb}M")
@@ -385,13 +373,6 @@ mod tests {
         }
         assert_eq!(for_case(24, 16384).map(|m| m.name.as_str()), Some("24p-16384M"));
         assert!(for_case(3, 1000).is_none());
-        let note = no_profile_note(8, 4069);
-        assert!(
-            note.contains(
-                "no test box 8p-4069M (8p-4096M, 16p-8192M, 24p-16384M, 32p-32768M; did you mean `8p-4096M`?)"
-            ),
-            "{note}"
-        );
         let e = get("nope").expect_err("unknown");
         assert!(e.to_string().contains("unknown machine `nope`") && e.to_string().contains("32p-32768M"), "{e}");
         assert!(report(None).contains("fitted"));
