@@ -68,7 +68,7 @@ pub fn rows() -> Vec<Row> {
 /// or of its kind's (`usb key`, `single`), in any case; every case when
 /// there is no filter.
 pub fn chosen(filter: Option<&str>, name: &str) -> bool {
-    let Some(filter) = filter.map(str::to_lowercase) else { return true };
+    let Some(filter) = filter.map(|f| f.trim().to_lowercase()) else { return true };
     name.to_lowercase().contains(&filter) || group(name).to_lowercase().contains(&filter)
 }
 
@@ -356,6 +356,8 @@ pub fn failures(measured: &[Measured], bounds: &Bounds) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// A filter is a part of a case's name or of its kind's, in any case;
     /// one that matches nothing is told with the nearest part.
     #[test]
@@ -372,8 +374,6 @@ mod tests {
         let e = super::no_case("thersh=100M", "the seed's tables", rows.iter().map(|r| r.name)).to_string();
         assert!(e.ends_with("did you mean `thresh=100M`?"), "{e}");
     }
-
-    use super::*;
 
     #[test]
     fn the_table_holds_every_row_of_the_seeds_comparison() {

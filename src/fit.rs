@@ -469,6 +469,20 @@ mod tests {
     use super::*;
     use crate::scenario::machine;
 
+    /// The disks' numbers act on every case with a disk, not on the USB
+    /// key alone; the key's on both kinds of USB key case.
+    #[test]
+    fn each_part_acts_on_the_cases_its_devices_write() {
+        let row = |name: &'static str| Row { name, line: 2, legacy: 1.0, ioless: 1.0 };
+        let (alone, beside) =
+            (row("UKEY-thresh=50M/xfs-1dd-4k-8p-4096M-50M:10-X"), row("3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X"));
+        assert!(!Part::Disks.acts_on(&alone) && Part::Disks.acts_on(&beside));
+        assert!(Part::UsbKey.acts_on(&alone) && Part::UsbKey.acts_on(&beside));
+        let nfs = row("NFS-thresh=1G/nfs-1dd-1M-32p-32768M-1024M:10-X");
+        assert!(!Part::Disks.acts_on(&nfs) && Part::Nfs.acts_on(&nfs));
+        assert!(Part::Disks.acts_on(&row("JBOD-10HDD-16G/xfs-1dd-1M-24p-16384M-20:10-X")));
+    }
+
     #[test]
     fn every_fitted_number_of_the_shipped_profiles_has_its_value_among_its_candidates() {
         for m in machine::all() {

@@ -285,7 +285,7 @@ pub fn report(table: Table, rows: &Rows, measured: &[Measured]) -> String {
         // The mail's own percentages come from its rates before rounding.
         let _ = writeln!(
             s,
-            "gains from the figures as shown (the seed's own, from unrounded rates, differ by 0.2 points at most)"
+            "gains from the figures as shown (the seed's own, from unrounded rates, differ by a few tenths of a point)"
         );
     }
     // Disks (not NFS mounts) also show how busy they were: iostat's %util.

@@ -685,7 +685,7 @@ fn open_dashboard(mut app: App, view: &ViewArgs, input: Option<Named>, keeping: 
         let loaded = open_progress();
         app = app.with_progress(loaded.progress);
         if let Some(note) = loaded.note {
-            app.set_note(note);
+            app.add_note(&note);
         }
     }
 

@@ -87,7 +87,10 @@ pub enum Start {
 /// 8: in a lesson, the dd a step adds start at the instant it opens, as
 /// `+`'s do (before: at the next step of time;
 /// [`AppOptions::keys_before_8`]).
-pub const KEYS_FORMAT: u32 = 8;
+/// 9: a lesson step opened has the answers the progress in the
+/// recording's header kept for it, also those of an earlier session
+/// (recordings of format 8 carry none, so they replay as before).
+pub const KEYS_FORMAT: u32 = 9;
 
 /// The oldest key format a replay follows exactly: keys of older ones
 /// meant other things ([`KEYS_FORMAT`]).

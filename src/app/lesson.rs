@@ -414,7 +414,12 @@ const MAX_INPUT: usize = 24;
 /// did not take judged `2^7` as 27 and `220m` as 220.
 pub(crate) fn parse_answer(text: &str, unit: &str) -> Result<f64, String> {
     let (t, scale) = without_unit(text.trim(), unit);
-    parse_bare(text, t, unit).map(|v| v * scale)
+    let v = parse_bare(text, t, unit)? * scale;
+    // `1e308T` in MiB passes as a number and overflows as a size.
+    if !v.is_finite() {
+        return Err(format!("`{text}` is too large"));
+    }
+    Ok(v)
 }
 
 /// The number `t`, `text` without its unit, says (see [`parse_answer`]).
@@ -1098,11 +1103,7 @@ impl App {
                             .is_some_and(|j| j.after_shown || j.answer.is_some_and(|a| a.reached && !a.right));
                         mode.answers[q] = Some(Judged { given, answer, after_shown });
                         mode.question = (q + 1) % mode.answers.len();
-                        let given = (mode.answers.iter())
-                            .map(|a| a.map(|j| Given { value: j.given, after_shown: j.after_shown }))
-                            .collect();
-                        self.progress.answered(mode.run.lesson.progress_id(), mode.run.step, given);
-                        self.note_progress();
+                        self.keep_answers();
                     }
                     Err(why) => {
                         mode.refused = Some(why.clone());
@@ -1141,13 +1142,28 @@ impl App {
         self.lesson.as_ref().filter(|m| m.end.is_none()).map(|m| m.run.step_end_ns())
     }
 
+    /// Keeps the open step's answers in the progress, each marked shown
+    /// once it was judged wrong (the simulation's value beside it), so
+    /// that a right answer after it does not count, also in a later
+    /// session. A step with none given leaves what the progress holds.
+    fn keep_answers(&mut self) {
+        let Some(mode) = self.lesson.as_ref().filter(|m| m.answers.iter().any(Option::is_some)) else { return };
+        let shown = |j: &Judged| j.after_shown || j.answer.is_some_and(|a| a.reached && !a.right);
+        let given = mode.answers.iter().map(|a| a.map(|j| Given { value: j.given, after_shown: shown(&j) })).collect();
+        self.progress.answered(mode.run.lesson.progress_id(), mode.run.step, given);
+        self.note_progress();
+    }
+
     /// Judges the open step's checks now, once and for all. The last
     /// step judged is the lesson done (opening it is not).
     fn freeze_checks(&mut self) {
         if let Some(mode) = self.lesson.as_mut() {
             mode.refresh(&self.session);
             mode.judge_at_end();
-            if mode.last_step() {
+            let last = mode.last_step();
+            self.keep_answers();
+            let Some(mode) = self.lesson.as_ref() else { return };
+            if last {
                 let id = &mode.run.lesson.progress_id().to_string();
                 self.progress.finished(id, mode.run.lesson.steps.len());
                 if !self.progress_changed.contains(id) {
@@ -1563,9 +1579,9 @@ mod tests {
         }
         let (saved, changed) = app.take_progress().expect("to be saved");
         assert_eq!(changed, ["t"]);
-        let saved = saved.clone();
-        let mut next = saved;
+        let mut next = saved.clone();
         let step = next.start(&lesson(TWO_STEPS));
+        assert_eq!(step, 0);
         let mut later = App::for_lesson(lesson(TWO_STEPS), step, next, &AppOptions::default()).expect("opens");
         let given = |app: &App| app.lesson().expect("lesson").answer(0).map(|j| (j.given, j.answer.is_some()));
         assert_eq!(given(&later), Some((1.0, false)), "back, to be judged at the step's end");
@@ -1576,6 +1592,21 @@ mod tests {
         later.finish_catch_up();
         assert_eq!(given(&later), None, "r starts the step over");
         assert!(later.progress().lessons["t"].answers.is_empty(), "and the progress forgets them");
+        // Judged wrong, the value shown: a right answer the next day does
+        // not count.
+        for m in [LessonMsg::Answer, LessonMsg::Input('5'), LessonMsg::InputDone] {
+            later.update(Msg::Lesson(m));
+        }
+        later.advance_to(later.sim_ns() + 2 * NS_PER_SEC);
+        let mut next = later.progress().clone();
+        let step = next.start(&lesson(TWO_STEPS));
+        let mut third = App::for_lesson(lesson(TWO_STEPS), step, next, &AppOptions::default()).expect("opens");
+        for m in [LessonMsg::Answer, LessonMsg::Input('1'), LessonMsg::InputDone] {
+            third.update(Msg::Lesson(m));
+        }
+        third.advance_to(2 * NS_PER_SEC);
+        let j = *third.lesson().expect("lesson").answer(0).expect("given");
+        assert!(j.answer.is_some_and(|a| a.right) && !j.counts_right(), "{j:?}");
     }
 
     /// Forward too: the answer given to step 2, back after `N` and `n`

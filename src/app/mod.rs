@@ -376,8 +376,11 @@ impl App {
             .or_else(|| lessons.iter().position(|l| !state(l).is_some_and(|p| p.done)))
             .unwrap_or(0);
         let lesson = lessons.get(selected).cloned().ok_or_else(|| Error::invalid("no lessons to list"))?;
-        let step = progress.resume_step(&lesson);
-        let mut app = App::for_lesson(lesson, step, progress.clone(), opts)?;
+        // Opened as `dirtyviz lesson ID` opens it: a finished one without
+        // its answers.
+        let mut started = progress.clone();
+        let step = started.start(&lesson);
+        let mut app = App::for_lesson(lesson, step, started, opts)?;
         // The lesson behind the list is not opened yet: it is recorded
         // when the list closes onto it, not when another is picked.
         (app.progress, app.progress_changed) = (progress, Vec::new());
@@ -746,6 +749,12 @@ impl App {
     pub fn take_progress(&mut self) -> Option<(&Progress, Vec<String>)> {
         let changed = std::mem::take(&mut self.progress_changed);
         (!changed.is_empty()).then_some((&self.progress, changed))
+    }
+
+    /// Notes that lesson `id`'s entry was saved
+    /// ([`Progress::answers_saved`]).
+    pub fn answers_saved(&mut self, id: &str) {
+        self.progress.answers_saved(id);
     }
 
     /// Replaces the progress (a recording's, as its session began).

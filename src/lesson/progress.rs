@@ -6,8 +6,9 @@
 //! Progress is never lost:
 //! - a save changes one lesson's entry: under an advisory lock
 //!   (`progress.lock` beside the file, `flock`) it reads the file, sets
-//!   that entry and writes the whole back, so two sessions at once each
-//!   keep their own lessons;
+//!   that entry (of its answers, those of the steps this session answered
+//!   or restarted since its last save) and writes the whole back, so two
+//!   sessions at once each keep their own lessons and answers;
 //! - the file is replaced in one step (a temporary file, synced, renamed
 //!   over it), so a full disk or a crash leaves the previous file whole;
 //! - a file that does not parse is set aside as `progress.ron.bad-<time>`
@@ -52,6 +53,14 @@ pub struct Given {
     /// the simulation's value beside it: right, it does not count.
     #[serde(default)]
     pub after_shown: bool,
+}
+
+/// Whether a lesson left as `p` says opens at its first step, with none
+/// of its answers: it was finished and left at its last step, or has
+/// another number of steps now.
+fn starts_over(p: &LessonProgress, lesson: &super::Lesson) -> bool {
+    let steps = lesson.steps.len();
+    p.steps != steps || (p.done && p.step >= steps.saturating_sub(1))
 }
 
 /// Progress in every lesson, by lesson id.
@@ -138,7 +147,16 @@ fn read(path: &Path) -> Result<std::result::Result<Option<Progress>, String>> {
         return Ok(Err("not UTF-8 text".into()));
     };
     Ok(match ron::from_str::<Progress>(crate::input::without_bom(&text)) {
-        Ok(p) => Ok(Some(p)),
+        Ok(mut p) => {
+            // A number no answer can be (a file edited by hand): JSON,
+            // which a recording's header writes the progress in, has none.
+            for e in p.lessons.values_mut() {
+                for given in e.answers.values_mut().flatten() {
+                    *given = given.filter(|g| g.value.is_finite());
+                }
+            }
+            Ok(Some(p))
+        }
         Err(e) => Err(format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code)),
     })
 }
@@ -277,20 +295,19 @@ impl Progress {
             mine.then(|| self.lessons.get(&lesson.id)).flatten()
         };
         match own.or_else(earlier) {
-            Some(p) if p.steps == lesson.steps.len() && !(p.done && p.step >= last) => p.step.min(last),
+            Some(p) if !starts_over(p, lesson) => p.step.min(last),
             _ => 0,
         }
     }
 
     /// The step to open `lesson` at, as [`Progress::resume_step`] finds
-    /// it. Opened at its first step because it was finished or has
-    /// another number of steps now, the lesson starts over: the answers
-    /// given to it before are dropped.
+    /// it. A lesson finished and left at its last step, or with another
+    /// number of steps now, starts over: the answers given to it before
+    /// are dropped.
     pub fn start(&mut self, lesson: &super::Lesson) -> usize {
         let step = self.resume_step(lesson);
         if let Some(e) = self.lessons.get_mut(lesson.progress_id())
-            && step == 0
-            && (e.done || e.steps != lesson.steps.len())
+            && starts_over(e, lesson)
         {
             e.answers_changed.extend(e.answers.keys());
             e.answers.clear();
@@ -299,13 +316,19 @@ impl Progress {
     }
 
     /// The answers given to step `step` of lesson `id`, with one slot for
-    /// each of its `questions` (none if the lesson file changed since); a
-    /// number no answer can be (NaN, infinite: a file edited by hand) is
-    /// left out.
-    pub fn answers(&self, id: &str, step: usize, questions: usize) -> Option<Vec<Option<Given>>> {
+    /// each of its `questions` (none if the step's number of questions
+    /// changed since).
+    pub fn answers(&self, id: &str, step: usize, questions: usize) -> Option<&[Option<Given>]> {
         let given = self.lessons.get(id)?.answers.get(&step)?;
-        let finite = given.iter().map(|g| g.filter(|g| g.value.is_finite()));
-        (given.len() == questions).then(|| finite.collect())
+        (given.len() == questions).then_some(given.as_slice())
+    }
+
+    /// Notes that lesson `id`'s answers are saved: the next save takes
+    /// only the steps answered or restarted after this one.
+    pub fn answers_saved(&mut self, id: &str) {
+        if let Some(e) = self.lessons.get_mut(id) {
+            e.answers_changed.clear();
+        }
     }
 
     /// Notes the answers given to step `step` of lesson `id`; none
@@ -398,13 +421,15 @@ mod tests {
         p.answered("07", 2, vec![Some(right), None, Some(late)]);
         p.save_lesson_at(&path, "07").expect("saved");
         let back = Progress::open_at(&path).progress;
-        assert_eq!(back.answers("07", 2, 3), Some(vec![Some(right), None, Some(late)]));
+        assert_eq!(back.answers("07", 2, 3), Some(&[Some(right), None, Some(late)][..]));
         assert_eq!(back.answers("07", 2, 2), None, "the step's questions changed since: none");
         assert_eq!(back.answers("07", 1, 3), None);
         let odd = "(lessons: {\"07\": (step: 2, steps: 6, done: false, answers: {1: [Some((value: NaN)), Some((value: inf)), Some((value: 2))]})})";
-        let odd: Progress = ron::from_str(odd).expect("parses");
+        std::fs::write(&path, odd).expect("written");
+        let odd = Progress::open_at(&path).progress;
         let two = Some(Given { value: 2.0, after_shown: false });
-        assert_eq!(odd.answers("07", 1, 3), Some(vec![None, None, two]), "no number no answer can be");
+        assert_eq!(odd.answers("07", 1, 3), Some(&[None, None, two][..]), "no number no answer can be");
+        assert!(serde_json::from_str::<Progress>(&serde_json::to_string(&odd).expect("JSON")).is_ok(), "a header's");
         let earlier = "(lessons: {\"07\": (step: 2, steps: 6, done: false)})";
         let earlier: Progress = ron::from_str(earlier).expect("an earlier build's file parses");
         assert!(earlier.lessons["07"].answers.is_empty());
@@ -429,6 +454,11 @@ mod tests {
         p.finished(&id, steps);
         assert_eq!(p.start(&lesson), 0);
         assert!(p.lessons[&id].answers.is_empty(), "finished, started over: dropped");
+        // Gone through again: answers given on the way are the new pass's.
+        p.reached(&id, 0, steps);
+        p.answered(&id, 0, given.clone());
+        assert_eq!(p.start(&lesson), 0);
+        assert_eq!(p.lessons[&id].answers.len(), 1, "finished before, taken up at step 1: kept");
         p.reached(&id, 2, steps + 1);
         p.answered(&id, 1, given);
         assert_eq!(p.start(&lesson), 0);
@@ -440,25 +470,33 @@ mod tests {
     #[test]
     fn two_sessions_of_a_lesson_keep_each_others_answers() {
         let (_dir, path) = scratch("answers-two");
-        let given = |v: f64| vec![Some(Given { value: v, after_shown: false })];
+        let given = |v: f64| Some(vec![Some(Given { value: v, after_shown: false })]);
+        let on_disk = |step: usize| Progress::open_at(&path).progress.answers("00", step, 1).map(<[_]>::to_vec);
+        // Each saves as the app does: a copy, then notes the answers saved.
+        let save = |p: &mut Progress| {
+            p.clone().save_lesson_at(&path, "00").expect("saved");
+            p.answers_saved("00");
+        };
         let (mut a, mut b) = (Progress::default(), Progress::default());
         a.reached("00", 0, 4);
         b.reached("00", 0, 4);
-        a.answered("00", 0, given(369.0));
-        a.clone().save_lesson_at(&path, "00").expect("saved");
+        a.answered("00", 0, given(369.0).expect("one"));
+        save(&mut a);
         b.reached("00", 2, 4);
-        b.answered("00", 2, given(184.0));
-        b.clone().save_lesson_at(&path, "00").expect("saved");
-        let on_disk = Progress::open_at(&path).progress;
-        assert_eq!(
-            (on_disk.answers("00", 0, 1), on_disk.answers("00", 2, 1)),
-            (Some(given(369.0)), Some(given(184.0)))
-        );
-        assert_eq!(on_disk.lessons["00"].step, 2, "the step is the last save's");
-        a.answered("00", 0, vec![None]);
-        a.clone().save_lesson_at(&path, "00").expect("saved");
-        let on_disk = Progress::open_at(&path).progress;
-        assert_eq!((on_disk.answers("00", 0, 1), on_disk.answers("00", 2, 1)), (None, Some(given(184.0))), "r in a");
+        b.answered("00", 2, given(184.0).expect("one"));
+        save(&mut b);
+        assert_eq!((on_disk(0), on_disk(2)), (given(369.0), given(184.0)));
+        assert_eq!(Progress::open_at(&path).progress.lessons["00"].step, 2, "the step is the last save's");
+        // A restarts step 2 (`r`), B answers it again, A answers step 0:
+        // B's answer stays.
+        a.answered("00", 2, Vec::new());
+        save(&mut a);
+        assert_eq!(on_disk(2), None);
+        b.answered("00", 2, given(185.0).expect("one"));
+        save(&mut b);
+        a.answered("00", 0, given(370.0).expect("one"));
+        save(&mut a);
+        assert_eq!((on_disk(0), on_disk(2)), (given(370.0), given(185.0)));
     }
 
     #[test]

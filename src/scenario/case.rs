@@ -375,9 +375,7 @@ pub fn profile_note(name: &str) -> Option<ProfileNote> {
             return Some(ProfileNote { long, short: format!("NFS server of {}", server.name) });
         }
         Devices::Nfs => return None,
-        Devices::Key { with_disk } if profile.usb_key_mbps.is_none() => {
-            (true, if with_disk && profile.disk_mbps.is_none() { "USB key and disk" } else { "USB key" })
-        }
+        Devices::Key { .. } if profile.usb_key_mbps.is_none() => (true, "USB key"),
         Devices::Key { with_disk: true } => (profile.disk_mbps.is_none(), "disk"),
         Devices::Key { with_disk: false } => (false, ""),
         Devices::Disk | Devices::Jbod(_) | Devices::Raid0(_) | Devices::JbodMmap => {

@@ -97,12 +97,18 @@ impl Outputs {
             // is now (other sessions' lessons stay); the app keeps its own
             // progress, so that a replay sees what the session saw.
             let mut note = None;
+            let mut saved = Vec::new();
             for id in lessons {
                 match progress.clone().save_lesson(&id) {
-                    Ok(None) => {}
-                    Ok(Some(warning)) => note = Some(warning),
+                    Ok(warning) => {
+                        note = warning.or(note);
+                        saved.push(id);
+                    }
                     Err(e) => note = Some(e),
                 }
+            }
+            for id in saved {
+                app.answers_saved(&id);
             }
             if let Some(note) = note {
                 app.set_note(note);

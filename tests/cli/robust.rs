@@ -739,44 +739,48 @@ fn an_edited_recording_points_at_the_mistake() {
     // A recording from before the keys' format number meant n and r in a
     // lesson otherwise: it replays, with a note saying so.
     assert!(!err.contains("key format"), "{err}");
-    let keys_1 = header.replacen("\"keys_format\":8,", "", 1);
+    let keys_1 = header.replacen("\"keys_format\":9,", "", 1);
     assert_ne!(keys_1, header, "a recording says what its keys mean");
     let err = replay_ok("keys-1-recording.jsonl", &keys_1);
     assert!(
-        err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 8"),
+        err.contains("keys-1-recording.jsonl was recorded when some keys meant other things (key format 1, now 9"),
         "{err}"
     );
     // One from a later version is not told it is from before this one.
-    let keys_9 = header.replacen("\"keys_format\":8,", "\"keys_format\":9,", 1);
-    let err = replay_ok("keys-9-recording.jsonl", &keys_9);
+    let keys_10 = header.replacen("\"keys_format\":9,", "\"keys_format\":10,", 1);
+    let err = replay_ok("keys-10-recording.jsonl", &keys_10);
     assert!(
-        err.contains("keys-9-recording.jsonl was recorded with key format 9, newer than this dirtyviz's 8: a replay"),
+        err.contains("keys-10-recording.jsonl was recorded with key format 10, newer than this dirtyviz's 9: a replay"),
         "{err}"
     );
     // Format 2's keys replay as they were recorded (a dd added by `+`
     // started at the next step of time): no note.
-    let keys_2 = header.replacen("\"keys_format\":8,", "\"keys_format\":2,", 1);
+    let keys_2 = header.replacen("\"keys_format\":9,", "\"keys_format\":2,", 1);
     assert!(!replay_ok("keys-2-recording.jsonl", &keys_2).contains("some keys meant other things"));
     // Format 3's `c` started both sides from the scenario's world.
-    let keys_3 = header.replacen("\"keys_format\":8,", "\"keys_format\":3,", 1);
+    let keys_3 = header.replacen("\"keys_format\":9,", "\"keys_format\":3,", 1);
     let err = replay_ok("keys-3-recording.jsonl", &keys_3);
     assert!(
-        err.contains("keys-3-recording.jsonl was recorded when c started both sides from the scenario's world (key format 3, now 8)"),
+        err.contains("keys-3-recording.jsonl was recorded when c started both sides from the scenario's world (key format 3, now 9)"),
         "{err}"
     );
     // Format 4's keys replay as they were recorded (n after running on
     // opened the next step on the running worlds): no note.
-    let keys_4 = header.replacen("\"keys_format\":8,", "\"keys_format\":4,", 1);
+    let keys_4 = header.replacen("\"keys_format\":9,", "\"keys_format\":4,", 1);
     assert!(!replay_ok("keys-4-recording.jsonl", &keys_4).contains("key format"));
     // So do format 6's (a lesson step opened again started with no
     // answers).
-    let keys_6 = header.replacen("\"keys_format\":8,", "\"keys_format\":6,", 1);
+    let keys_6 = header.replacen("\"keys_format\":9,", "\"keys_format\":6,", 1);
     assert_ne!(keys_6, header);
     assert!(!replay_ok("keys-6-recording.jsonl", &keys_6).contains("key format"));
     // And format 7's (a lesson step's dd started at the next step of time).
-    let keys_7 = header.replacen("\"keys_format\":8,", "\"keys_format\":7,", 1);
+    let keys_7 = header.replacen("\"keys_format\":9,", "\"keys_format\":7,", 1);
     assert_ne!(keys_7, header);
     assert!(!replay_ok("keys-7-recording.jsonl", &keys_7).contains("key format"));
+    // And format 8's (its progress carries no answers to give back).
+    let keys_8 = header.replacen("\"keys_format\":9,", "\"keys_format\":8,", 1);
+    assert_ne!(keys_8, header);
+    assert!(!replay_ok("keys-8-recording.jsonl", &keys_8).contains("key format"));
     let edited = header.replacen("\"bdi\":\"sda\"", "\"bdi\":\"sdz\"", 1);
     assert_ne!(edited, header, "the default scenario's dd writes to sda");
     let err = replay("edited-recording.jsonl", &format!("{edited}\n"));
