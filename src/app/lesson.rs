@@ -1847,6 +1847,7 @@ mod tests {
         assert_eq!(parse_answer("ms", "ms"), Err("`ms`: a number alone, or followed by its unit, ms".into()));
         assert_eq!(parse_answer("1 task", "tasks"), Ok(1.0), "as the pane writes one");
         assert_eq!(parse_answer("1.3×", "×"), Ok(1.3));
+        assert_eq!(parse_answer("1e308T", "MiB"), Err("`1e308T` is too large".into()), "a number, a size past f64");
         assert_eq!(parse_answer("1.3 x", "×"), Ok(1.3));
         assert_eq!(parse_answer("0.2x", ""), Ok(0.2), "a ratio of one world's quantities");
         assert_eq!(parse_answer("0.078 s", "ms"), Ok(78.0));
