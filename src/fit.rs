@@ -57,10 +57,7 @@ impl Part {
         match self {
             // Not the USB key alone (`UKEY-thresh=50M`): no disk of the
             // profile writes there.
-            Part::Disks => case::parse(row.name).is_ok_and(|s| {
-                use crate::scenario::DeviceKindSpec as K;
-                s.devices.iter().any(|d| matches!(d.kind, K::Hdd | K::Raid0 | K::Jbod))
-            }),
+            Part::Disks => case::parse(row.name).is_ok_and(|s| s.devices.iter().any(|d| d.kind.is_hdd())),
             Part::UsbKey => group(row.name) == "USB key",
             Part::Nfs => group(row.name) == "NFS",
         }

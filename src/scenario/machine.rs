@@ -275,7 +275,7 @@ impl<'a> Defaults<'a> {
     /// The controller a device of `kind` hangs on: the machine's, for its HDDs.
     pub fn controller(&self, kind: DeviceKindSpec) -> Option<usize> {
         let shared = self.machine.is_some_and(|m| m.contention.is_some());
-        (shared && matches!(kind, DeviceKindSpec::Hdd | DeviceKindSpec::Jbod | DeviceKindSpec::Raid0)).then_some(0)
+        (shared && kind.is_hdd()).then_some(0)
     }
 
     /// The machine's host controllers.

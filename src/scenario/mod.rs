@@ -210,6 +210,12 @@ const fn row(
 }
 
 impl DeviceKindSpec {
+    /// Rotating disks (one, a JBOD's or a RAID0's): what a machine
+    /// profile's disk numbers and controller are for.
+    pub const fn is_hdd(self) -> bool {
+        matches!(self, DeviceKindSpec::Hdd | DeviceKindSpec::Jbod | DeviceKindSpec::Raid0)
+    }
+
     /// Every kind's defaults, one row each.
     pub const fn defaults(self) -> KindDefaults {
         use DeviceKind as K;
