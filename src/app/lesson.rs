@@ -116,7 +116,9 @@ pub struct Judged {
     /// the step has not run to its end, or measured nothing.
     pub answer: Option<Answer>,
     /// Given after an earlier answer to the question was judged wrong,
-    /// the simulation's value shown beside it: right, it is not counted.
+    /// the simulation's value shown beside it (or, restored from the
+    /// progress, judged wrong itself in an earlier session): right, it is
+    /// not counted.
     pub after_shown: bool,
 }
 

@@ -49,8 +49,9 @@ pub struct LessonProgress {
 pub struct Given {
     /// The number given, in the question's unit.
     pub value: f64,
-    /// Given after an earlier answer to the question was judged wrong,
-    /// the simulation's value beside it: right, it does not count.
+    /// It, or an earlier answer to the question, was judged wrong with
+    /// the simulation's value beside it: right, it does not count, nor
+    /// does a right answer after it.
     #[serde(default)]
     pub after_shown: bool,
 }
