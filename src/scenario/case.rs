@@ -348,14 +348,12 @@ pub struct ProfileNote {
 /// `None` when the name does not parse or every device has its box's
 /// profile's numbers.
 pub fn profile_note(name: &str) -> Option<ProfileNote> {
-    let f = split(name).ok()?;
-    let devices = devices(f.prefix).ok()?;
-    let (cpus, memory_mb) = (cpus(f.cpus).ok()?, memory(f.memory).ok()?);
-    let box_name = machine::box_name(cpus, memory_mb);
-    let Some(profile) = machine::for_case(cpus, memory_mb) else {
+    let s = parse(name).ok()?;
+    let box_name = machine::box_name(s.cpus, s.memory_mb);
+    let Some(profile) = machine::for_case(s.cpus, s.memory_mb) else {
         let names: Vec<&str> = machine::all().iter().map(|m| m.name.as_str()).collect();
-        let runs = match machine_of(devices, cpus, memory_mb) {
-            Some(server) => format!("the NFS mount writes to {}'s NFS server", server.name),
+        let runs = match &s.machine {
+            Some(server) => format!("the NFS mount writes to {server}'s NFS server"),
             None => "the case runs on the devices' defaults, not on a fitted profile".into(),
         };
         return Some(ProfileNote {
@@ -367,22 +365,16 @@ pub fn profile_note(name: &str) -> Option<ProfileNote> {
             short: format!("{box_name}: not a seed box"),
         });
     };
-    let (lacking, what) = match devices {
-        Devices::Nfs if profile.nfs.is_none() => {
-            let server = machine_of(devices, cpus, memory_mb)?;
-            let long =
-                format!("note: {box_name} has no NFS server in the seed: the NFS mount writes to {}'s", server.name);
-            return Some(ProfileNote { long, short: format!("NFS server of {}", server.name) });
-        }
-        Devices::Nfs => return None,
-        Devices::Key { .. } if profile.usb_key_mbps.is_none() => (true, "USB key"),
-        Devices::Key { with_disk: true } => (profile.disk_mbps.is_none(), "disk"),
-        Devices::Key { with_disk: false } => (false, ""),
-        Devices::Disk | Devices::Jbod(_) | Devices::Raid0(_) | Devices::JbodMmap => {
-            (profile.disk_mbps.is_none(), "disks")
-        }
-    };
-    lacking.then(|| ProfileNote {
+    // Only an NFS case takes another box's profile: its server's.
+    if let Some(server) = s.machine.as_deref().filter(|m| *m != profile.name) {
+        let long = format!("note: {box_name} has no NFS server in the seed: the NFS mount writes to {server}'s");
+        return Some(ProfileNote { long, short: format!("NFS server of {server}") });
+    }
+    // A device the profile gives no rate is on its kind's defaults.
+    let defaults = machine::Defaults::of(Some(profile));
+    let lacking = s.devices.iter().find(|d| defaults.device(d.kind).0.is_none())?;
+    let what = if lacking.kind == DeviceKindSpec::UsbKey { "USB key" } else { "disks" };
+    Some(ProfileNote {
         long: format!(
             "note: profile {box_name} has no numbers for the case's {what} (dirtyviz machines): the defaults stand in"
         ),
