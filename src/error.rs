@@ -246,21 +246,26 @@ pub fn did_you_mean<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -
     format!("; did you mean {names}?")
 }
 
-/// Levenshtein distance: the insertions, deletions and substitutions of
-/// characters that make `a` into `b`.
+/// Edit distance with adjacent swaps (optimal string alignment): the
+/// insertions, deletions, substitutions and swaps of two neighbouring
+/// characters that make `a` into `b`, so `nsf` is one slip from `nfs`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substituted = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+    let mut before: Vec<usize> = Vec::new();
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let substituted = last[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            row[j] = substituted.min(last[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        before = std::mem::replace(&mut last, row);
     }
-    row[b.len()]
+    last[b.len()]
 }
 
 #[cfg(test)]
@@ -306,6 +311,11 @@ mod tests {
         assert_eq!(did_you_mean("hdd-10d", presets), "; did you mean `hdd-10dd`?");
         assert_eq!(did_you_mean("HDD-100DD", presets), "; did you mean `hdd-100dd`?");
         assert_eq!(did_you_mean("defualt", presets), "; did you mean `default`?");
+        assert_eq!(edit_distance("defualt", "default"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("ca", "abc"), 3);
+        assert_eq!(did_you_mean("nsf", ["nfs", "ssd"]), "; did you mean `nfs`?");
+        assert_eq!(did_you_mean("JOBD", ["JBOD", "RAID0"]), "; did you mean `JBOD`?");
         assert_eq!(did_you_mean("nvme", presets), "");
         assert_eq!(did_you_mean("3", ["03", "04"]), "; did you mean `03`?");
         // Names as near as each other are all offered.
