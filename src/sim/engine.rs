@@ -777,10 +777,39 @@ impl World {
         self.stats.note_dirty(self.vm.nr_dirty(), over);
     }
 
+    /// Mirrors `bdi_update_bandwidth()`, a throttled task's call: nothing
+    /// until jiffies has passed `bw_time_stamp + BANDWIDTH_INTERVAL`
+    /// (`time_is_after_eq_jiffies()`), a jiffy later than the flusher's
+    /// own test lets it (`elapsed < BANDWIDTH_INTERVAL`): dirty_ratelimit
+    /// is updated 201 ms apart at the least at HZ 1000, 21 jiffies at 100.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn bdi_update_bandwidth(
+        &mut self,
+        bdi: usize,
+        thresh: u64,
+        bg_thresh: u64,
+        dirty: u64,
+        bdi_thresh: u64,
+        bdi_dirty: u64,
+        start_time: u64,
+    ) {
+        let due = self.bdis[bdi].bw_time_stamp.wrapping_add(pw::bandwidth_interval(self.hz));
+        if (self.jiffies() as i64).wrapping_sub(due as i64) <= 0 {
+            return;
+        }
+        self.update_bandwidth(bdi, thresh, bg_thresh, dirty, bdi_thresh, bdi_dirty, start_time);
+    }
+
+    /// Mirrors `wb_update_bandwidth()`, the flusher's call after each pass:
+    /// write bandwidth only.
+    pub(super) fn wb_update_bandwidth(&mut self, bdi: usize, start_time: u64) {
+        self.update_bandwidth(bdi, 0, 0, 0, 0, 0, start_time);
+    }
+
     /// Mirrors `__bdi_update_bandwidth()`. `thresh == 0` is the flusher's
     /// call: write bandwidth only.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn bdi_update_bandwidth(
+    fn update_bandwidth(
         &mut self,
         bdi: usize,
         thresh: u64,
@@ -1294,6 +1323,31 @@ mod tests {
                     assert_eq!(w.jiffies_at(ns - 1), j - 1, "hz {hz} j {j}: first instant");
                 }
             }
+        }
+    }
+
+    /// bdi_update_bandwidth() returns while jiffies is at or before
+    /// `bw_time_stamp + BANDWIDTH_INTERVAL`: a task's update of
+    /// dirty_ratelimit comes a jiffy past the interval at the soonest (it
+    /// came on it, 20 jiffies apart at HZ 100), and a flusher's pass that
+    /// ends on the interval takes the stamp first.
+    #[test]
+    fn dirty_ratelimit_waits_past_the_bandwidth_interval() {
+        for hz in [100, 250, 1000] {
+            let mut w = World::new(&WorldConfig { hz, ..config(10) }).expect("valid");
+            w.step_until(20 * NS_PER_SEC);
+            let elapsed: Vec<u64> = w
+                .take_trace()
+                .iter()
+                .filter_map(|e| match e {
+                    TraceEvent::BdiDirtyRatelimit(r) => Some(r.elapsed),
+                    _ => None,
+                })
+                .collect();
+            let interval = pw::bandwidth_interval(hz);
+            assert!(elapsed.len() > 50, "hz {hz}: {} updates", elapsed.len());
+            assert!(elapsed.iter().all(|&e| e > interval), "hz {hz}: {elapsed:?}");
+            assert!(elapsed.contains(&(interval + 1)), "hz {hz}: {elapsed:?}");
         }
     }
 

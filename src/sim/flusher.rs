@@ -283,7 +283,7 @@ impl World {
             match self.writeback_pass(bdi, &mut work.writer) {
                 PassEnd::Blocked => return true,
                 PassEnd::Done(wrote) => {
-                    self.bdi_update_bandwidth(bdi, 0, 0, 0, 0, 0, work.start);
+                    self.wb_update_bandwidth(bdi, work.start);
                     if wrote == 0 {
                         return false;
                     }
