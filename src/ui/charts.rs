@@ -1133,9 +1133,14 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         ('●', 3, "now", "now"),
     ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.iter().filter(|m| m.0 == 3).count());
-    if let Some((_, p)) = s.operating_point(bdi.min(s.bdis.len() - 1)) {
-        data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
+    let operating = s.operating_point(bdi.min(s.bdis.len() - 1)).map(|(_, p)| p as f64 / 1024.0);
+    if let Some(p) = operating {
+        data.marks.push(mark((m(dirty), clip(p)), '●', 0, false));
     }
+    // Where the system is now, drawn at the top: the title's pos_ratio 13
+    // stood over dots on the 2.5 line with nothing to say so.
+    let now = [operating, Some(l.bdi(bdi_dirty)), Some(l.global(dirty)).filter(|_| dirty >= l.freerun)];
+    let off_top = now.into_iter().flatten().any(|y| y > y_top);
     // Not known: below freerun nobody is throttled (NaN); above it, no
     // task was on this bdi (a trace: no pass of it printed).
     let unknown = if dirty <= l.freerun { f64::NAN } else { NONE_THROTTLED };
@@ -1160,6 +1165,10 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         [vec![long, lines], vec![short]]
     });
     data.note_kernel(has, "pos_ratio");
+    if off_top && data.notice.is_none() {
+        data.notice = Some(format!("now above {y_top}: ● drawn at the top, the title gives pos_ratio"));
+        data.short_notice = data.notice.clone().zip(Some(format!("● above {y_top}, at the top")));
+    }
     data
 }
 
@@ -1244,6 +1253,20 @@ mod tests {
         let (picked, x) = window(w.samples(), Some(5), 50, 1.0);
         assert_eq!(x, [15.0, 20.0]);
         assert!(picked.iter().all(|s| s.t_ns >= 15 * crate::sim::NS_PER_SEC));
+    }
+
+    /// switch-disk after its dd moved to sdb: sda, nearly empty, has a
+    /// pos_ratio of about 13 on its reserve area, its ● at the top.
+    #[test]
+    fn a_point_above_the_top_is_said_to_be_drawn_there() {
+        let session = session("switch-disk", 34);
+        let src = Source::of(&session.sides[0]);
+        let d = pos_ratio(&src, 0, 80);
+        assert!(d.marks.iter().any(|m| m.glyph == '●' && m.at.1 == 2.5), "{:?}", d.values);
+        assert_eq!(d.notice.as_deref(), Some("now above 2.5: ● drawn at the top, the title gives pos_ratio"));
+        assert_eq!(d.notice_for(30), Some("● above 2.5, at the top"));
+        let within = pos_ratio(&Source::of(&self::session("default", 20).sides[0]), 0, 80);
+        assert_eq!(within.notice, None);
     }
 
     #[test]

@@ -1055,12 +1055,15 @@ fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16
 }
 
 /// The gridlines, each on a layer of its own, then the series on one
-/// layer over them: the measured series first, then the threshold lines
-/// the kernel uses (those with a value at their right end, not greyed)
-/// over them. Where two lines
-/// share a cell, its braille dots are those of both, in the colour of the
-/// one drawn last: a threshold the measured line rides on (dirty at the
-/// setpoint, a rate at write_bw/N) stays visible, and so does the line.
+/// layer over them: greyed lines (computed, not used by this kernel)
+/// first, the threshold lines (those with a value at their right end)
+/// over them, the measured lines over those, and dots over everything.
+/// Where two lines share a cell, its braille dots are those of both, in
+/// the colour of the one drawn last: a measured line that rides on its
+/// threshold (dirty at the setpoint, dirty_ratelimit at write_bw/N) keeps
+/// its colour, and the threshold shows where the line leaves it, and by
+/// its value at the right end. Drawn the other way, dirty_ratelimit
+/// converged to write_bw/N left no cell of chart 4 in its colour.
 fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
     let data = g.data;
     let x = g.x;
@@ -1074,15 +1077,16 @@ fn draw_curves(buf: &mut Buffer, g: &Geometry, look: &Look) {
             ctx.draw(&Points { coords: &coords, color: dim });
             ctx.layer();
         }
-        // Labelled lines over the others, and dots over every line: chart
-        // 5's sleeps at the 200 ms cap were hidden under max_pause.
+        // Dots over every line: chart 5's sleeps at the 200 ms cap were
+        // hidden under max_pause.
         let layer = |s: &Series| match s.draw {
-            Draw::Scatter => 2,
-            _ if s.end_label && !s.shadow => 1,
-            _ => 0,
+            Draw::Scatter => 3,
+            _ if s.shadow => 0,
+            _ if s.end_label => 1,
+            _ => 2,
         };
         let indexed = || data.series.iter().enumerate();
-        let order = (0..3).flat_map(|l| indexed().filter(move |(_, s)| layer(s) == l));
+        let order = (0..4).flat_map(|l| indexed().filter(move |(_, s)| layer(s) == l));
         for (_, s) in order.filter(|(i, _)| !g.hidden[*i]) {
             let color = look.style(s).fg.unwrap_or(Color::Reset);
             let (on, off) = match (look.mono_line(s), s.draw) {
@@ -2041,7 +2045,7 @@ mod tests {
     }
 
     #[test]
-    fn a_threshold_sharing_cells_with_the_measured_line_stays_visible() {
+    fn a_measured_line_sharing_cells_with_its_threshold_keeps_its_colour() {
         let theme = Theme::new(crate::app::ThemeKind::Dark);
         let look = Look { theme: &theme, marker: Marker::Braille, text_folds: false };
         let flat = |v: f64| (0..=20).map(|i| (i as f64, v)).collect::<Vec<_>>();
@@ -2063,8 +2067,10 @@ mod tests {
             // Dot rows 1 (the measured line) and 3 (the threshold) of the cell.
             assert!(dots(*x) & 0x12 != 0 && dots(*x) & 0xc0 != 0, "column {x}: both lines' dots: {:x}", dots(*x));
         }
-        let limit = theme.series[6].fg;
-        assert!(inked.iter().any(|&x| buf[(x, 0)].fg == limit.expect("a colour")), "the threshold's colour shows");
+        // dirty_ratelimit converged to write_bw/N left chart 4 with no
+        // cell in its colour when the threshold was drawn over it.
+        let dirty = theme.series[0].fg.expect("a colour");
+        assert!(inked.iter().all(|&x| buf[(x, 0)].fg == dirty), "the measured line's colour shows");
     }
 
     #[test]

@@ -50,14 +50,21 @@ const OKABE_ITO: [(u8, u8, u8); 8] = [
 /// light one (`--theme light`, whose hues are darker). Chosen, not the
 /// nearest: the nearest of the darker hues are three pairs of one colour
 /// in 256 colours (orange and vermillion both 94) and three colours in 16,
-/// where the charts need their eight told apart.
+/// where the charts need their eight told apart. The orange every chart
+/// draws its measured line in has a hue no other series has: on a dark
+/// background it was yellow (178, and `Yellow` in 16), beside the
+/// setpoint's light yellow (221, `LightYellow`), one colour on a
+/// projector. Only two series share a hue in 16 colours, lines of chart 4
+/// that are not its subject: vermillion and reddish purple (avg_write_bw
+/// and task_ratelimit) on a dark background, yellow and vermillion
+/// (balanced and avg_write_bw) on a light one.
 const REDUCED: [((u8, Color), (u8, Color)); 8] = [
-    ((178, Color::Yellow), (130, Color::Yellow)),
+    ((214, Color::LightRed), (130, Color::Yellow)),
     ((74, Color::LightCyan), (31, Color::Cyan)),
     ((35, Color::Green), (29, Color::Green)),
     ((221, Color::LightYellow), (136, Color::LightRed)),
     ((25, Color::LightBlue), (24, Color::Blue)),
-    ((166, Color::Red), (124, Color::Red)),
+    ((166, Color::Magenta), (124, Color::Red)),
     ((175, Color::LightMagenta), (132, Color::Magenta)),
     ((250, Color::Gray), (244, Color::DarkGray)),
 ];
@@ -269,6 +276,37 @@ mod tests {
         }
     }
 
+    /// The hue of a named colour: its bright and plain forms are one,
+    /// and so are the greys.
+    fn hue(c: Color) -> u8 {
+        match c {
+            Color::Black | Color::Gray | Color::DarkGray | Color::White => 0,
+            Color::Red | Color::LightRed => 1,
+            Color::Green | Color::LightGreen => 2,
+            Color::Yellow | Color::LightYellow => 3,
+            Color::Blue | Color::LightBlue => 4,
+            Color::Magenta | Color::LightMagenta => 5,
+            Color::Cyan | Color::LightCyan => 6,
+            other => panic!("not a named colour: {other:?}"),
+        }
+    }
+
+    /// In 16 colours, the measured line's orange is a hue of its own (it
+    /// was yellow beside the setpoint's light yellow), and one pair of
+    /// the other seven shares one at most.
+    #[test]
+    fn in_sixteen_colours_the_measured_line_has_a_hue_of_its_own() {
+        for kind in [ThemeKind::Dark, ThemeKind::Light] {
+            let hues: Vec<u8> =
+                Theme::new(kind).series.iter().map(|s| hue(Depth::Named.fit(s.fg.expect("coloured")))).collect();
+            assert!(hues[1..].iter().all(|h| *h != hues[0]), "{kind:?}: {hues:?}");
+            let mut distinct = hues.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert!(distinct.len() >= 7, "{kind:?}: {hues:?}");
+        }
+    }
+
     #[test]
     fn colours_come_down_to_what_the_terminal_shows() {
         assert!(colourless("vt100") && colourless("xterm-mono") && colourless("screen-m"));
@@ -280,14 +318,15 @@ mod tests {
         assert_eq!(Depth::from_env(None, Some("screen")), Depth::Named);
         assert_eq!(Depth::from_env(None, Some("linux")), Depth::Named);
         assert_eq!(Depth::from_env(None, None), Depth::Named);
-        // Okabe and Ito's orange is 178 (215, 175, 0); their grey 250
-        // on the ramp (188); white and black are the cube's corners.
-        assert_eq!(Depth::Indexed.fit(Color::Rgb(0xE6, 0x9F, 0x00)), Color::Indexed(178));
+        // Okabe and Ito's orange is 214 (255, 175, 0), where 178 (215,
+        // 175, 0), nearer, is a yellow; their grey 250 on the ramp (188);
+        // white and black are the cube's corners.
+        assert_eq!(Depth::Indexed.fit(Color::Rgb(0xE6, 0x9F, 0x00)), Color::Indexed(214));
         assert_eq!(Depth::Indexed.fit(Color::Rgb(0xBB, 0xBB, 0xBB)), Color::Indexed(250));
         assert_eq!(Depth::Indexed.fit(Color::Rgb(255, 255, 255)), Color::Indexed(231));
         assert_eq!(Depth::Indexed.fit(Color::Rgb(0, 0, 0)), Color::Indexed(16));
         assert_eq!(Depth::Named.fit(Color::Rgb(0xF0, 0xE4, 0x42)), Color::LightYellow);
-        assert_eq!(Depth::Named.fit(Color::Rgb(0xD5, 0x5E, 0x00)), Color::Red);
+        assert_eq!(Depth::Named.fit(Color::Rgb(0xD5, 0x5E, 0x00)), Color::Magenta);
         // Named and indexed colours, and the default, stay.
         for c in [Color::White, Color::DarkGray, Color::Indexed(7), Color::Reset] {
             assert_eq!(Depth::Named.fit(c), c);
