@@ -799,18 +799,18 @@ pub fn ron_error(origin: &str, text: &str, e: &ron::error::SpannedError) -> Stri
 /// [`ron_error`]'s line, column and message.
 pub fn ron_error_at(text: &str, e: &ron::error::SpannedError) -> (usize, usize, String) {
     use ron::error::Error as E;
+    // Of a long list, a near name alone (53 metrics in one line helped no
+    // one who had misspelt one; nor did a scenario's 19 fields).
+    let unknown = |what: &str, found: &str, expected: &[&str]| match crate::error::did_you_mean(
+        found,
+        expected.iter().copied(),
+    ) {
+        near if !near.is_empty() && expected.len() > 8 => format!("unknown {what} `{found}`{near}"),
+        near => format!("unknown {what} `{found}`, expected one of {}{near}", quoted_list(expected)),
+    };
     let what = match &e.code {
-        E::NoSuchStructField { expected, found, .. } => {
-            format!("unknown field `{found}`, expected one of {}", quoted_list(expected))
-        }
-        // Of a long list, a near name alone (53 metrics in one line
-        // helped no one who had misspelt one).
-        E::NoSuchEnumVariant { expected, found, .. } => {
-            match crate::error::did_you_mean(found, expected.iter().copied()) {
-                near if !near.is_empty() && expected.len() > 8 => format!("unknown variant `{found}`{near}"),
-                near => format!("unknown variant `{found}`, expected one of {}{near}", quoted_list(expected)),
-            }
-        }
+        E::NoSuchStructField { expected, found, .. } => unknown("field", found, expected),
+        E::NoSuchEnumVariant { expected, found, .. } => unknown("variant", found, expected),
         E::MissingStructField { field, outer } => {
             format!("missing field `{field}`{}", outer.as_ref().map(|o| format!(" in `{o}`")).unwrap_or_default())
         }
