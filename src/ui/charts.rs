@@ -116,7 +116,7 @@ pub const GLOSSARY: &[Entry] = &[
 pub const MARKS: &[(u8, char, usize, &str)] = &[
     (3, '◆', 2, "freerun, setpoint and limit on the global line"),
     (3, '◇', 1, "bdi_setpoint on the bdi line"),
-    (3, '●', 3, "where the system is now on each line; the product's is the exact pos_ratio"),
+    (3, '●', 0, "where the system is now on each line, in its colour; the product's is the exact pos_ratio"),
     (5, '▲', 4, "a throttling call still blocked, at how long it has lasted so far"),
 ];
 
@@ -1130,7 +1130,9 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     data.mark_legend = vec![
         ('◆', 2, "freerun, setpoint, limit", "free/set/lim"),
         ('◇', 1, "bdi_setpoint", "bdi_set"),
-        ('●', 3, "now", "now"),
+        // In the product's colour, as its ●: no ● is drawn in a colour of
+        // its own (the legend's yellow was none of them).
+        ('●', 0, "now", "now"),
     ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.iter().filter(|m| m.0 == 3).count());
     let operating = s.operating_point(bdi.min(s.bdis.len() - 1)).map(|(_, p)| p as f64 / 1024.0);
@@ -1138,7 +1140,9 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         data.marks.push(mark((m(dirty), clip(p)), '●', 0, false));
     }
     // Where the system is now, drawn at the top: the title's pos_ratio 13
-    // stood over dots on the 2.5 line with nothing to say so.
+    // stood over dots on the 2.5 line with nothing to say so. (Below
+    // freerun the title has no pos_ratio, but the bdi line's ● may be up
+    // there.)
     let now = [operating, Some(l.bdi(bdi_dirty)), Some(l.global(dirty)).filter(|_| dirty >= l.freerun)];
     let off_top = now.into_iter().flatten().any(|y| y > y_top);
     // Not known: below freerun nobody is throttled (NaN); above it, no
@@ -1166,7 +1170,7 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
     });
     data.note_kernel(has, "pos_ratio");
     if off_top && data.notice.is_none() {
-        data.notice = Some(format!("now above {y_top}: ● drawn at the top, the title gives pos_ratio"));
+        data.notice = Some(format!("a ● above {y_top} is drawn on the top edge"));
         data.short_notice = data.notice.clone().zip(Some(format!("● above {y_top}, at the top")));
     }
     data
@@ -1263,7 +1267,7 @@ mod tests {
         let src = Source::of(&session.sides[0]);
         let d = pos_ratio(&src, 0, 80);
         assert!(d.marks.iter().any(|m| m.glyph == '●' && m.at.1 == 2.5), "{:?}", d.values);
-        assert_eq!(d.notice.as_deref(), Some("now above 2.5: ● drawn at the top, the title gives pos_ratio"));
+        assert_eq!(d.notice.as_deref(), Some("a ● above 2.5 is drawn on the top edge"));
         assert_eq!(d.notice_for(30), Some("● above 2.5, at the top"));
         let within = pos_ratio(&Source::of(&self::session("default", 20).sides[0]), 0, 80);
         assert_eq!(within.notice, None);
