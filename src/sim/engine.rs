@@ -1329,8 +1329,7 @@ mod tests {
     /// bdi_update_bandwidth() returns while jiffies is at or before
     /// `bw_time_stamp + BANDWIDTH_INTERVAL`: a task's update of
     /// dirty_ratelimit comes a jiffy past the interval at the soonest (it
-    /// came on it, 20 jiffies apart at HZ 100), and a flusher's pass that
-    /// ends on the interval takes the stamp first.
+    /// came on it, 20 jiffies apart at HZ 100).
     #[test]
     fn dirty_ratelimit_waits_past_the_bandwidth_interval() {
         for hz in [100, 250, 1000] {

@@ -116,7 +116,7 @@ pub const GLOSSARY: &[Entry] = &[
 pub const MARKS: &[(u8, char, usize, &str)] = &[
     (3, '◆', 2, "freerun, setpoint and limit on the global line"),
     (3, '◇', 1, "bdi_setpoint on the bdi line"),
-    (3, '●', 0, "where the system is now on each line, in its colour; the product's is the exact pos_ratio"),
+    (3, '●', 0, "now, on each line in its colour; the product's is the exact pos_ratio"),
     (5, '▲', 4, "a throttling call still blocked, at how long it has lasted so far"),
 ];
 
@@ -404,8 +404,9 @@ pub struct Fitted {
 /// A chart's data: its series and axis ranges.
 #[derive(Clone, Debug)]
 pub struct ChartData {
-    /// The series, back to front; the threshold lines (`end_label`, not
-    /// `shadow`) are drawn after the others, over them.
+    /// The series, back to front within each layer `plot::draw_curves`
+    /// draws: greyed (`shadow`) lines, then the threshold lines
+    /// (`end_label`), then the others, dots (`Scatter`) over them all.
     pub series: Vec<Series>,
     /// Glyphs drawn over the series.
     pub marks: Vec<Mark>,

@@ -1057,7 +1057,8 @@ fn draw_y_axis(buf: &mut Buffer, g: &Geometry, labels: &[String], label_end: u16
 /// The gridlines, each on a layer of its own, then the series on one
 /// layer over them: greyed lines (computed, not used by this kernel)
 /// first, the threshold lines (those with a value at their right end)
-/// over them, the measured lines over those, and dots over everything.
+/// over them, the other lines (the measured ones, chart 3's curves) over
+/// those, and dots over everything.
 /// Where two lines share a cell, its braille dots are those of both, in
 /// the colour of the one drawn last: a measured line that rides on its
 /// threshold (dirty at the setpoint, dirty_ratelimit at write_bw/N) keeps
@@ -1232,9 +1233,9 @@ fn draw_end_values(buf: &mut Buffer, g: &Geometry, values: &[(u16, Vec<(String, 
 /// The line values `values` (value, text, style; most important first)
 /// by row on a plot of `rows`, on `width` columns: [`place_values`],
 /// two to a row where that leaves the values' column no wider than a
-/// quarter of the chart (`645/553` at 100x30, `2949/2581` of hdd-1000dd
-/// there, whose setpoint, a sixth allowed, had no value, and under dirty
-/// riding it no line either), else one.
+/// quarter of the chart (`645/553` at 100x30; a sixth left hdd-1000dd's
+/// setpoint there without its value, and with dirty drawn over it,
+/// without a visible line), else one.
 fn end_value_rows(values: Vec<LineValue>, rows: &Rows, y: &YAxis, width: u16) -> Vec<(u16, Vec<(String, Style)>)> {
     let want: Vec<u16> = values.iter().map(|(v, _, _)| rows.row(y.at(*v).clamp(y.range[0], y.range[1]))).collect();
     let by_row = |pair: bool| {

@@ -58,7 +58,7 @@ const OKABE_ITO: [(u8, u8, u8); 8] = [
 /// that are not its subject: vermillion and reddish purple (avg_write_bw
 /// and task_ratelimit) on a dark background, yellow and vermillion
 /// (balanced and avg_write_bw) on a light one.
-const REDUCED: [((u8, Color), (u8, Color)); 8] = [
+const REDUCED: [Reduced; 8] = [
     ((214, Color::LightRed), (130, Color::Yellow)),
     ((74, Color::LightCyan), (31, Color::Cyan)),
     ((35, Color::Green), (29, Color::Green)),
@@ -68,6 +68,25 @@ const REDUCED: [((u8, Color), (u8, Color)); 8] = [
     ((175, Color::LightMagenta), (132, Color::Magenta)),
     ((250, Color::Gray), (244, Color::DarkGray)),
 ];
+
+/// The accent (key names, question numbers, the selected bdi) and the
+/// warning colour (a failed check, a terminal too small): Okabe and Ito's
+/// orange and vermillion to the eye, two units of blue off the series'
+/// own, so that where fewer colours are shown they keep theirs, yellow
+/// and red, while the series' orange and vermillion take light red and
+/// magenta to tell the charts' lines apart ([`REDUCED`]): an accent in
+/// light red read as a warning, and a warning in magenta as none.
+const ACCENT: (u8, u8, u8) = (0xE6, 0x9F, 0x02);
+const WARN: (u8, u8, u8) = (0xD5, 0x5E, 0x02);
+
+/// A colour where fewer are shown: the xterm-256 index and named colour
+/// on a dark background, and on a light one.
+type Reduced = ((u8, Color), (u8, Color));
+
+/// [`ACCENT`] and [`WARN`] where fewer colours are shown, as [`REDUCED`]
+/// gives the series'.
+const UI_REDUCED: [((u8, u8, u8), Reduced); 2] =
+    [(ACCENT, ((178, Color::Yellow), (130, Color::Yellow))), (WARN, ((166, Color::Red), (124, Color::Red)))];
 
 /// A colour of [`OKABE_ITO`] as the light palette darkens it.
 fn darkened((r, g, b): (u8, u8, u8)) -> (u8, u8, u8) {
@@ -111,9 +130,9 @@ impl Theme {
                     title: Style::default().fg(fg).add_modifier(Modifier::BOLD),
                     dim: Style::default().fg(dim),
                     text: Style::default().fg(fg),
-                    accent: series[0].add_modifier(Modifier::BOLD),
+                    accent: rgb(ACCENT, dark).add_modifier(Modifier::BOLD),
                     status: Style::default().fg(fg).add_modifier(Modifier::REVERSED),
-                    warn: series[5].add_modifier(Modifier::BOLD),
+                    warn: rgb(WARN, dark).add_modifier(Modifier::BOLD),
                     good: series[2],
                     series,
                 }
@@ -184,7 +203,8 @@ impl Depth {
         if self == Depth::True {
             return colour;
         }
-        let series = OKABE_ITO.iter().zip(REDUCED).find_map(|(&c, (on_dark, on_light))| {
+        let mut reduced = OKABE_ITO.iter().copied().zip(REDUCED).chain(UI_REDUCED);
+        let series = reduced.find_map(|(c, (on_dark, on_light))| {
             if c == (r, g, b) { Some(on_dark) } else { (darkened(c) == (r, g, b)).then_some(on_light) }
         });
         match (self, series) {
@@ -304,6 +324,12 @@ mod tests {
             distinct.sort_unstable();
             distinct.dedup();
             assert!(distinct.len() >= 7, "{kind:?}: {hues:?}");
+            // A warning stays red, an accent yellow, as before the series
+            // took light red and magenta.
+            let t = Theme::new(kind);
+            let named = |s: Style| Depth::Named.fit(s.fg.expect("coloured"));
+            assert_eq!((named(t.warn), named(t.accent)), (Color::Red, Color::Yellow), "{kind:?}");
+            assert_ne!(t.warn.fg.map(|c| Depth::Indexed.fit(c)), t.series[0].fg.map(|c| Depth::Indexed.fit(c)));
         }
     }
 
