@@ -1136,16 +1136,14 @@ pub fn pos_ratio(src: &Source, bdi: usize, width: u16) -> ChartData {
         ('●', 0, "now", "now"),
     ];
     debug_assert_eq!(data.mark_legend.len(), MARKS.iter().filter(|m| m.0 == 3).count());
-    let operating = s.operating_point(bdi.min(s.bdis.len() - 1)).map(|(_, p)| p as f64 / 1024.0);
-    if let Some(p) = operating {
-        data.marks.push(mark((m(dirty), clip(p)), '●', 0, false));
+    if let Some((_, p)) = s.operating_point(bdi.min(s.bdis.len() - 1)) {
+        data.marks.push(mark((m(dirty), clip(p as f64 / 1024.0)), '●', 0, false));
     }
     // Where the system is now, drawn at the top: the title's pos_ratio 13
     // stood over dots on the 2.5 line with nothing to say so. (Below
     // freerun the title has no pos_ratio, but the bdi line's ● may be up
     // there.)
-    let now = [operating, Some(l.bdi(bdi_dirty)), Some(l.global(dirty)).filter(|_| dirty >= l.freerun)];
-    let off_top = now.into_iter().flatten().any(|y| y > y_top);
+    let off_top = data.marks.iter().any(|p| p.glyph == '●' && p.at.1 >= y_top);
     // Not known: below freerun nobody is throttled (NaN); above it, no
     // task was on this bdi (a trace: no pass of it printed).
     let unknown = if dirty <= l.freerun { f64::NAN } else { NONE_THROTTLED };
